@@ -1,0 +1,23 @@
+"""``python -m pyasc``: information about the installation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pyasc import _info
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the process exit status."""
+    parser = argparse.ArgumentParser(prog="python -m pyasc")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("info", help="devices, their properties, the C compiler, versions")
+    args = parser.parse_args(argv)
+    if args.command == "info":
+        print(_info.report())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+/* Internal interface between the files of the cpu backend. */
+#ifndef ASC_HAL_CPU_H
+#define ASC_HAL_CPU_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "asc/hal.h"
+
+typedef struct cpu_stream cpu_stream;
+typedef struct cpu_pool cpu_pool;
+
+/* cpu_device.c */
+asc_status cpu_device_props(int device, asc_device_props *out);
+/* The device's block worker pool, created on first use. */
+asc_status cpu_device_pool(int device, cpu_pool **out);
+
+/* cpu_stream.c */
+asc_status cpu_stream_create(int device, void **out);
+asc_status cpu_stream_shutdown(void *stream);
+void cpu_stream_free(void *stream);
+asc_status cpu_stream_enqueue(void *stream, const asc_task *task);
+asc_status cpu_stream_synchronize(void *stream);
+asc_status cpu_stream_query(void *stream);
+uint64_t cpu_stream_tick(void *stream);
+bool cpu_stream_reached(void *stream, uint64_t tick);
+asc_status cpu_stream_wait_event(void *stream, void *event);
+int cpu_stream_device(const cpu_stream *stream);
+asc_status cpu_event_create(void **out);
+void cpu_event_free(void *event);
+asc_status cpu_event_record(void *event, void *stream);
+asc_status cpu_event_synchronize(void *event);
+asc_status cpu_event_query(void *event);
+asc_status cpu_event_elapsed_ms(void *start, void *end, double *out_ms);
+
+/* cpu_launch.c */
+asc_status cpu_pool_create(cpu_pool **out);
+void cpu_pool_destroy(cpu_pool *pool);
+asc_status cpu_launch(void *stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
+                      size_t args_size);
+
+#endif

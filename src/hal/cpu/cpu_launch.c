@@ -1,0 +1,239 @@
+/* Kernel launch on the cpu device: logical blocks run as simulated AI cores
+ * on the launching stream's thread plus a per-device pool of helper threads,
+ * each block with a private Unified Buffer arena. N blocks > threads run in
+ * waves, as on hardware with more blocks than cores. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+#define KERNEL_ERROR_MAX 900
+
+typedef struct cpu_job {
+  asc_kernel_fn fn;
+  void *args;
+  uint32_t nblocks;
+  int max_helpers;
+  int device;
+  asc_device_props props;
+  atomic_uint next_block;
+  atomic_bool cancelled;
+  atomic_int helpers_in; /* helpers currently running blocks of this job */
+  bool linked;           /* still in the pool's job list; guarded by pool lock */
+  pthread_mutex_t lock;
+  pthread_cond_t helpers_done;
+  asc_status error;
+  char error_msg[KERNEL_ERROR_MAX];
+  struct cpu_job *next;
+} cpu_job;
+
+struct cpu_pool {
+  pthread_mutex_t lock;
+  pthread_cond_t work;
+  cpu_job *jobs;
+  pthread_t *threads;
+  int nthreads;
+  bool stopping;
+};
+
+/* One Unified Buffer arena per thread, reused by every block it runs and
+ * freed when the thread exits. */
+static pthread_key_t arena_key;
+static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
+static _Thread_local void *arena;
+static _Thread_local size_t arena_size;
+
+static void arena_free(void *p) { free(p); }
+static void arena_key_init(void) { pthread_key_create(&arena_key, arena_free); }
+
+static void *thread_arena(size_t size) {
+  if (arena_size >= size) return arena;
+  pthread_once(&arena_once, arena_key_init);
+  void *p = aligned_alloc(64, size);
+  if (!p) return NULL;
+  free(arena);
+  arena = p;
+  arena_size = size;
+  pthread_setspecific(arena_key, p);
+  return p;
+}
+
+static void fail_job(cpu_job *job, uint32_t block, asc_status st) {
+  pthread_mutex_lock(&job->lock);
+  if (job->error == ASC_OK) {
+    job->error = st;
+    snprintf(job->error_msg, sizeof job->error_msg, "block %u of %u: %s", block, job->nblocks,
+             asc_last_error());
+  }
+  pthread_mutex_unlock(&job->lock);
+  atomic_store(&job->cancelled, true);
+}
+
+/* Claims and runs blocks until none are left. */
+static void run_blocks(cpu_job *job) {
+  void *ub = thread_arena(job->props.ub_size);
+  uint32_t idx;
+  while ((idx = atomic_fetch_add(&job->next_block, 1)) < job->nblocks) {
+    if (atomic_load(&job->cancelled)) continue;
+    if (!ub) {
+      fail_job(job, idx, asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena",
+                                   job->props.ub_size));
+      continue;
+    }
+    asc_block_ctx ctx = {.block_idx = idx, .block_num = job->nblocks, .device = job->device, .ub = ub,
+                         .ub_size = job->props.ub_size, .props = &job->props};
+    asc_clear_error();
+    asc_status st = job->fn(&ctx, job->args);
+    if (st) fail_job(job, idx, st);
+  }
+}
+
+static void unlink_job(cpu_pool *pool, cpu_job *job) {
+  if (!job->linked) return;
+  for (cpu_job **p = &pool->jobs; *p; p = &(*p)->next)
+    if (*p == job) {
+      *p = job->next;
+      break;
+    }
+  job->linked = false;
+}
+
+static void *helper_main(void *arg) {
+  cpu_pool *pool = arg;
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    cpu_job *job = pool->jobs;
+    while (job && (atomic_load(&job->next_block) >= job->nblocks ||
+                   atomic_load(&job->helpers_in) >= job->max_helpers)) {
+      cpu_job *next = job->next;
+      if (atomic_load(&job->next_block) >= job->nblocks) unlink_job(pool, job);
+      job = next;
+    }
+    if (!job) {
+      if (pool->stopping) break;
+      pthread_cond_wait(&pool->work, &pool->lock);
+      continue;
+    }
+    atomic_fetch_add(&job->helpers_in, 1);
+    pthread_mutex_unlock(&pool->lock);
+    run_blocks(job);
+    pthread_mutex_lock(&job->lock);
+    if (atomic_fetch_sub(&job->helpers_in, 1) == 1) pthread_cond_signal(&job->helpers_done);
+    pthread_mutex_unlock(&job->lock);
+    pthread_mutex_lock(&pool->lock);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return NULL;
+}
+
+asc_status cpu_pool_create(cpu_pool **out) {
+  cpu_pool *pool = calloc(1, sizeof *pool);
+  if (!pool) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a worker pool");
+  pthread_mutex_init(&pool->lock, NULL);
+  pthread_cond_init(&pool->work, NULL);
+  *out = pool;
+  return ASC_OK;
+}
+
+/* Grows the pool to at least n helper threads; the pool lock is held. */
+static void grow_pool(cpu_pool *pool, int n) {
+  if (n <= pool->nthreads) return;
+  pthread_t *threads = realloc(pool->threads, (size_t)n * sizeof *threads);
+  if (!threads) return; /* fewer helpers only means less parallelism */
+  pool->threads = threads;
+  while (pool->nthreads < n && pthread_create(&threads[pool->nthreads], NULL, helper_main, pool) == 0)
+    pool->nthreads++;
+}
+
+void cpu_pool_destroy(cpu_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  pool->stopping = true;
+  pthread_cond_broadcast(&pool->work);
+  pthread_mutex_unlock(&pool->lock);
+  for (int i = 0; i < pool->nthreads; i++) pthread_join(pool->threads[i], NULL);
+  free(pool->threads);
+  pthread_mutex_destroy(&pool->lock);
+  pthread_cond_destroy(&pool->work);
+  free(pool);
+}
+
+static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
+  pthread_mutex_lock(&pool->lock);
+  grow_pool(pool, job->max_helpers);
+  job->linked = true;
+  job->next = NULL;
+  cpu_job **tail = &pool->jobs;
+  while (*tail) tail = &(*tail)->next;
+  *tail = job;
+  pthread_cond_broadcast(&pool->work);
+  pthread_mutex_unlock(&pool->lock);
+
+  run_blocks(job);
+
+  pthread_mutex_lock(&pool->lock);
+  unlink_job(pool, job); /* no helper can join after this */
+  pthread_mutex_unlock(&pool->lock);
+  pthread_mutex_lock(&job->lock);
+  while (atomic_load(&job->helpers_in) > 0) pthread_cond_wait(&job->helpers_done, &job->lock);
+  pthread_mutex_unlock(&job->lock);
+}
+
+typedef struct launch_task {
+  cpu_job job;
+  unsigned char args[]; /* the argument block, copied at enqueue */
+} launch_task;
+
+static asc_status run_launch(void *user) {
+  launch_task *t = user;
+  cpu_job *job = &t->job;
+  cpu_pool *pool = NULL;
+  if (job->nblocks > 1 && job->max_helpers > 0) {
+    asc_status st = cpu_device_pool(job->device, &pool);
+    if (st) return st;
+  }
+  if (pool) run_job_parallel(pool, job);
+  else run_blocks(job);
+  if (job->error) return asc_error(job->error, "%s", job->error_msg);
+  return ASC_OK;
+}
+
+static void release_launch(void *user) {
+  launch_task *t = user;
+  pthread_mutex_destroy(&t->job.lock);
+  pthread_cond_destroy(&t->job.helpers_done);
+  free(t);
+}
+
+asc_status cpu_launch(void *stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
+                      size_t args_size) {
+  if (!fn) return asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
+  if (nblocks == 0) return asc_error(ASC_ERR_INVALID_VALUE, "launch: block count must be >= 1");
+  if (args_size && !args) return asc_error(ASC_ERR_INVALID_VALUE, "launch: args is NULL");
+  if (args_size > ((size_t)1 << 20))
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: argument block of %zu bytes exceeds 1 MiB",
+                     args_size);
+  int device = cpu_stream_device(stream);
+  launch_task *t = calloc(1, sizeof *t + args_size);
+  if (!t) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot queue the kernel");
+  asc_status st = cpu_device_props(device, &t->job.props);
+  if (st) {
+    free(t);
+    return st;
+  }
+  if (args_size) memcpy(t->args, args, args_size);
+  t->job.device = device;
+  t->job.fn = fn;
+  t->job.args = t->args;
+  t->job.nblocks = nblocks;
+  t->job.max_helpers = t->job.props.worker_threads - 1;
+  atomic_init(&t->job.next_block, 0);
+  atomic_init(&t->job.cancelled, false);
+  atomic_init(&t->job.helpers_in, 0);
+  pthread_mutex_init(&t->job.lock, NULL);
+  pthread_cond_init(&t->job.helpers_done, NULL);
+  asc_task task = {.run = run_launch, .release = release_launch, .user = t, .what = "kernel launch"};
+  st = cpu_stream_enqueue(stream, &task);
+  if (st) release_launch(t);
+  return st;
+}

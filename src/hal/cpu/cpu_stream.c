@@ -1,0 +1,397 @@
+/* cpu streams: one host thread per stream runs its tasks in FIFO order.
+ * Events are markers in that order that record when the stream passed them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpu.h"
+
+#define STREAM_ERROR_MAX 900
+/* Polls before sleeping keep an idle stream's wake-up, and a synchronising
+ * host thread's, in microseconds instead of a scheduler round trip. */
+#define SPIN_POLLS 4000
+
+typedef struct task_node {
+  asc_task task;
+  uint64_t tick;
+  bool always_run; /* ordering markers run even after a failure */
+  struct task_node *next;
+} task_node;
+
+struct cpu_stream {
+  atomic_int refs; /* the creator, events recorded on it, waits on it */
+  int device;
+  pthread_mutex_t lock;
+  pthread_cond_t has_work;
+  pthread_cond_t progress;
+  task_node *head, *tail;
+  uint64_t enqueued;          /* tick of the newest task; guarded by lock */
+  atomic_uint_fast64_t pending_tick; /* mirror of enqueued for lock-free polls */
+  atomic_uint_fast64_t completed;    /* tick of the newest finished task */
+  int sleepers;               /* threads blocked on progress */
+  bool worker_sleeping;
+  bool accepting;
+  bool joined;
+  pthread_t thread;
+  asc_status error; /* first failure not yet reported */
+  char error_msg[STREAM_ERROR_MAX];
+  uint64_t skipped;
+};
+
+struct cpu_event {
+  atomic_int refs; /* the creator and each marker in flight */
+  pthread_mutex_t lock;
+  cpu_stream *stream; /* NULL until recorded */
+  uint64_t tick;
+  uint64_t generation; /* bumps on every record; stale markers ignore */
+  int64_t timestamp_ns; /* -1 until the marker ran */
+};
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static void stream_retain(cpu_stream *s) { atomic_fetch_add(&s->refs, 1); }
+
+static void stream_release(cpu_stream *s) {
+  if (atomic_fetch_sub(&s->refs, 1) != 1) return;
+  cpu_stream_shutdown(s);
+  pthread_mutex_destroy(&s->lock);
+  pthread_cond_destroy(&s->has_work);
+  pthread_cond_destroy(&s->progress);
+  free(s);
+}
+
+int cpu_stream_device(const cpu_stream *stream) { return stream->device; }
+
+static void record_failure(cpu_stream *s, const task_node *node, asc_status st) {
+  if (s->error != ASC_OK) return;
+  s->error = st;
+  snprintf(s->error_msg, sizeof s->error_msg, "%s failed: %s",
+           node->task.what ? node->task.what : "task", asc_last_error());
+}
+
+/* Waits for work; returns NULL when the stream is shut down and drained.
+ * Called and returns with the lock held. */
+static task_node *next_task(cpu_stream *s) {
+  if (!s->head && s->accepting) {
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < SPIN_POLLS; i++) {
+      if (atomic_load_explicit(&s->pending_tick, memory_order_acquire) !=
+          atomic_load_explicit(&s->completed, memory_order_relaxed))
+        break;
+      cpu_relax();
+    }
+    pthread_mutex_lock(&s->lock);
+  }
+  while (!s->head && s->accepting) {
+    s->worker_sleeping = true;
+    pthread_cond_wait(&s->has_work, &s->lock);
+    s->worker_sleeping = false;
+  }
+  task_node *node = s->head;
+  if (node) {
+    s->head = node->next;
+    if (!s->head) s->tail = NULL;
+  }
+  return node;
+}
+
+static void *stream_main(void *arg) {
+  cpu_stream *s = arg;
+  pthread_mutex_lock(&s->lock);
+  task_node *node;
+  while ((node = next_task(s))) {
+    bool skip = s->error != ASC_OK && !node->always_run;
+    pthread_mutex_unlock(&s->lock);
+    asc_status st = ASC_OK;
+    if (!skip) {
+      asc_clear_error();
+      st = node->task.run(node->task.user);
+    }
+    if (node->task.release) node->task.release(node->task.user);
+    pthread_mutex_lock(&s->lock);
+    if (st != ASC_OK) record_failure(s, node, st);
+    if (skip) s->skipped++;
+    atomic_store_explicit(&s->completed, node->tick, memory_order_release);
+    if (s->sleepers) pthread_cond_broadcast(&s->progress);
+    free(node);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return NULL;
+}
+
+asc_status cpu_stream_create(int device, void **out) {
+  cpu_stream *s = calloc(1, sizeof *s);
+  if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a stream");
+  atomic_init(&s->refs, 1);
+  s->device = device;
+  pthread_mutex_init(&s->lock, NULL);
+  pthread_cond_init(&s->has_work, NULL);
+  pthread_cond_init(&s->progress, NULL);
+  atomic_init(&s->pending_tick, 0);
+  atomic_init(&s->completed, 0);
+  s->accepting = true;
+  if (pthread_create(&s->thread, NULL, stream_main, s) != 0) {
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->has_work);
+    pthread_cond_destroy(&s->progress);
+    free(s);
+    return asc_error(ASC_ERR_DEVICE, "cannot start a stream thread");
+  }
+  *out = s;
+  return ASC_OK;
+}
+
+asc_status cpu_stream_shutdown(void *stream) {
+  cpu_stream *s = stream;
+  pthread_mutex_lock(&s->lock);
+  if (s->joined) {
+    pthread_mutex_unlock(&s->lock);
+    return ASC_OK;
+  }
+  if (pthread_equal(s->thread, pthread_self())) {
+    pthread_mutex_unlock(&s->lock);
+    return asc_error(ASC_ERR_INVALID_VALUE, "a stream cannot be destroyed by its own task");
+  }
+  s->accepting = false;
+  s->joined = true;
+  pthread_cond_signal(&s->has_work);
+  pthread_mutex_unlock(&s->lock);
+  pthread_join(s->thread, NULL);
+  return ASC_OK;
+}
+
+void cpu_stream_free(void *stream) { stream_release(stream); }
+
+/* Appends a task; the lock must be held. Returns its tick or 0. */
+static uint64_t push_locked(cpu_stream *s, task_node *node) {
+  node->tick = ++s->enqueued;
+  node->next = NULL;
+  if (s->tail) s->tail->next = node;
+  else s->head = node;
+  s->tail = node;
+  atomic_store_explicit(&s->pending_tick, s->enqueued, memory_order_release);
+  if (s->worker_sleeping) pthread_cond_signal(&s->has_work);
+  return node->tick;
+}
+
+static asc_status push(cpu_stream *s, const asc_task *task, bool always_run, uint64_t *tick) {
+  task_node *node = malloc(sizeof *node);
+  if (!node) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot queue %s", task->what);
+  node->task = *task;
+  node->always_run = always_run;
+  pthread_mutex_lock(&s->lock);
+  if (!s->accepting) {
+    pthread_mutex_unlock(&s->lock);
+    free(node);
+    return asc_error(ASC_ERR_INVALID_HANDLE, "stream is destroyed");
+  }
+  uint64_t t = push_locked(s, node);
+  pthread_mutex_unlock(&s->lock);
+  if (tick) *tick = t;
+  return ASC_OK;
+}
+
+asc_status cpu_stream_enqueue(void *stream, const asc_task *task) {
+  return push(stream, task, false, NULL);
+}
+
+bool cpu_stream_reached(void *stream, uint64_t tick) {
+  cpu_stream *s = stream;
+  return atomic_load_explicit(&s->completed, memory_order_acquire) >= tick;
+}
+
+uint64_t cpu_stream_tick(void *stream) {
+  cpu_stream *s = stream;
+  return atomic_load_explicit(&s->pending_tick, memory_order_acquire);
+}
+
+/* Blocks until the stream has finished the task with this tick. */
+static void wait_reached(cpu_stream *s, uint64_t tick) {
+  for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) cpu_relax();
+  if (cpu_stream_reached(s, tick)) return;
+  pthread_mutex_lock(&s->lock);
+  s->sleepers++;
+  while (!cpu_stream_reached(s, tick)) pthread_cond_wait(&s->progress, &s->lock);
+  s->sleepers--;
+  pthread_mutex_unlock(&s->lock);
+}
+
+asc_status cpu_stream_synchronize(void *stream) {
+  cpu_stream *s = stream;
+  wait_reached(s, cpu_stream_tick(s));
+  pthread_mutex_lock(&s->lock);
+  asc_status st = s->error;
+  if (st != ASC_OK) {
+    if (s->skipped)
+      asc_error(st, "%s (%llu later task%s skipped)", s->error_msg,
+                (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s");
+    else asc_error(st, "%s", s->error_msg);
+    s->error = ASC_OK;
+    s->skipped = 0;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return st;
+}
+
+asc_status cpu_stream_query(void *stream) {
+  return cpu_stream_reached(stream, cpu_stream_tick(stream)) ? ASC_OK : ASC_ERR_NOT_READY;
+}
+
+/* --- events ------------------------------------------------------------- */
+
+static void event_release(struct cpu_event *e) {
+  if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+  if (e->stream) stream_release(e->stream);
+  pthread_mutex_destroy(&e->lock);
+  free(e);
+}
+
+asc_status cpu_event_create(void **out) {
+  struct cpu_event *e = calloc(1, sizeof *e);
+  if (!e) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate an event");
+  atomic_init(&e->refs, 1);
+  pthread_mutex_init(&e->lock, NULL);
+  e->timestamp_ns = -1;
+  *out = e;
+  return ASC_OK;
+}
+
+void cpu_event_free(void *event) { event_release(event); }
+
+typedef struct marker {
+  struct cpu_event *event;
+  uint64_t generation;
+} marker;
+
+static asc_status run_marker(void *user) {
+  marker *m = user;
+  pthread_mutex_lock(&m->event->lock);
+  if (m->event->generation == m->generation) m->event->timestamp_ns = now_ns();
+  pthread_mutex_unlock(&m->event->lock);
+  return ASC_OK;
+}
+
+static void release_marker(void *user) {
+  marker *m = user;
+  event_release(m->event);
+  free(m);
+}
+
+asc_status cpu_event_record(void *event, void *stream) {
+  struct cpu_event *e = event;
+  cpu_stream *s = stream;
+  marker *m = malloc(sizeof *m);
+  if (!m) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot record an event");
+  atomic_fetch_add(&e->refs, 1);
+  pthread_mutex_lock(&e->lock);
+  m->event = e;
+  m->generation = e->generation + 1;
+  asc_task task = {.run = run_marker, .release = release_marker, .user = m, .what = "event record"};
+  uint64_t tick;
+  asc_status st = push(s, &task, true, &tick);
+  if (st == ASC_OK) {
+    e->generation++;
+    stream_retain(s);
+    if (e->stream) stream_release(e->stream);
+    e->stream = s;
+    e->tick = tick;
+    e->timestamp_ns = -1;
+  }
+  pthread_mutex_unlock(&e->lock);
+  if (st) release_marker(m);
+  return st;
+}
+
+/* Snapshot of where an event points, with a reference to its stream. */
+static cpu_stream *event_target(struct cpu_event *e, uint64_t *tick) {
+  pthread_mutex_lock(&e->lock);
+  cpu_stream *s = e->stream;
+  if (s) stream_retain(s);
+  *tick = e->tick;
+  pthread_mutex_unlock(&e->lock);
+  return s;
+}
+
+asc_status cpu_event_synchronize(void *event) {
+  uint64_t tick;
+  cpu_stream *s = event_target(event, &tick);
+  if (!s) return ASC_OK; /* never recorded: nothing to wait for */
+  wait_reached(s, tick);
+  stream_release(s);
+  return ASC_OK;
+}
+
+asc_status cpu_event_query(void *event) {
+  uint64_t tick;
+  cpu_stream *s = event_target(event, &tick);
+  if (!s) return ASC_OK;
+  bool done = cpu_stream_reached(s, tick);
+  stream_release(s);
+  return done ? ASC_OK : ASC_ERR_NOT_READY;
+}
+
+static asc_status completed_time(struct cpu_event *e, const char *which, int64_t *out) {
+  pthread_mutex_lock(&e->lock);
+  bool recorded = e->stream != NULL;
+  *out = e->timestamp_ns;
+  pthread_mutex_unlock(&e->lock);
+  if (!recorded)
+    return asc_error(ASC_ERR_INVALID_VALUE, "elapsed time: the %s event was never recorded", which);
+  if (*out < 0)
+    return asc_error(ASC_ERR_NOT_READY, "elapsed time: the %s event has not completed yet", which);
+  return ASC_OK;
+}
+
+asc_status cpu_event_elapsed_ms(void *start, void *end, double *out_ms) {
+  int64_t t0, t1;
+  asc_status st = completed_time(start, "start", &t0);
+  if (!st) st = completed_time(end, "end", &t1);
+  if (!st) *out_ms = (double)(t1 - t0) / 1e6;
+  return st;
+}
+
+typedef struct event_wait {
+  cpu_stream *target;
+  uint64_t tick;
+} event_wait;
+
+static asc_status run_event_wait(void *user) {
+  event_wait *w = user;
+  wait_reached(w->target, w->tick);
+  return ASC_OK;
+}
+
+static void release_event_wait(void *user) {
+  event_wait *w = user;
+  stream_release(w->target);
+  free(w);
+}
+
+asc_status cpu_stream_wait_event(void *stream, void *event) {
+  uint64_t tick;
+  cpu_stream *target = event_target(event, &tick);
+  if (!target) return ASC_OK;
+  event_wait *w = malloc(sizeof *w);
+  if (!w) {
+    stream_release(target);
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot queue an event wait");
+  }
+  w->target = target;
+  w->tick = tick;
+  asc_task task = {.run = run_event_wait, .release = release_event_wait, .user = w,
+                   .what = "event wait"};
+  asc_status st = push(stream, &task, true, NULL);
+  if (st) release_event_wait(w);
+  return st;
+}

@@ -1,0 +1,301 @@
+/* Streams, events and launches: checked handles over the backend's objects. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#define STREAM_TAG 0x53 /* 'S' */
+#define EVENT_TAG 0x45  /* 'E' */
+
+typedef struct asc_event_obj {
+  asc_ref ref;
+  void *impl;
+} asc_event_obj;
+
+static asc_handle_table streams;
+static asc_handle_table events;
+/* Default streams are created on first use; guarded by defaults_lock. */
+static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
+static asc_stream_t default_streams[ASC_MAX_DEVICES];
+static _Thread_local asc_stream_t current_streams[ASC_MAX_DEVICES];
+
+void asc_rt_streams_init(void) {
+  asc_handle_table_init(&streams, STREAM_TAG, "stream");
+  asc_handle_table_init(&events, EVENT_TAG, "event");
+  memset(default_streams, 0, sizeof default_streams);
+}
+
+void asc_rt_streams_shutdown(void) {
+  asc_handle_table_destroy(&events);
+  asc_handle_table_destroy(&streams);
+  pthread_mutex_lock(&defaults_lock);
+  memset(default_streams, 0, sizeof default_streams);
+  pthread_mutex_unlock(&defaults_lock);
+}
+
+static void stream_obj_destroy(asc_ref *ref) {
+  asc_stream_obj *s = (asc_stream_obj *)ref;
+  const asc_backend *b = asc_rt_backend();
+  (void)b->stream_shutdown(s->impl);
+  b->stream_free(s->impl);
+  free(s);
+}
+
+static asc_status new_stream(int device, bool is_default, asc_stream_t *out) {
+  asc_stream_obj *s = calloc(1, sizeof *s);
+  if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a stream");
+  asc_status st = asc_rt_backend()->stream_create(device, &s->impl);
+  if (st) {
+    free(s);
+    return st;
+  }
+  asc_ref_init(&s->ref, stream_obj_destroy);
+  s->device = device;
+  s->is_default = is_default;
+  st = asc_handle_insert(&streams, &s->ref, &s->handle);
+  if (st) asc_ref_release(&s->ref);
+  else *out = s->handle;
+  return st;
+}
+
+asc_status asc_stream_create(int device, asc_stream_t *out) {
+  asc_status st = asc_rt_check_device(device);
+  return st ? st : new_stream(device, false, out);
+}
+
+asc_status asc_stream_default(int device, asc_stream_t *out) {
+  asc_status st = asc_rt_check_device(device);
+  if (st) return st;
+  pthread_mutex_lock(&defaults_lock);
+  if (!default_streams[device]) st = new_stream(device, true, &default_streams[device]);
+  *out = default_streams[device];
+  pthread_mutex_unlock(&defaults_lock);
+  return st;
+}
+
+asc_status asc_stream_current(int device, asc_stream_t *out) {
+  asc_status st = asc_rt_check_device(device);
+  if (st) return st;
+  if (current_streams[device]) {
+    *out = current_streams[device];
+    return ASC_OK;
+  }
+  return asc_stream_default(device, out);
+}
+
+asc_status asc_rt_stream_get(asc_stream_t stream, asc_stream_obj **out) {
+  asc_status st = asc_rt_ready();
+  if (st == ASC_OK && stream == ASC_STREAM_CURRENT)
+    st = asc_stream_current(asc_device_current(), &stream);
+  if (st) return st;
+  asc_ref *ref;
+  st = asc_handle_get(&streams, stream, &ref);
+  if (st == ASC_OK) *out = (asc_stream_obj *)ref;
+  return st;
+}
+
+asc_status asc_stream_set_current(asc_stream_t stream) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  current_streams[s->device] = s->handle;
+  asc_rt_stream_put(s);
+  return ASC_OK;
+}
+
+asc_status asc_stream_device(asc_stream_t stream, int *out) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  *out = s->device;
+  asc_rt_stream_put(s);
+  return ASC_OK;
+}
+
+asc_status asc_stream_destroy(asc_stream_t stream) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  bool is_default = s->is_default;
+  asc_rt_stream_put(s);
+  if (is_default) return asc_error(ASC_ERR_INVALID_VALUE, "the default stream cannot be destroyed");
+  asc_ref *ref;
+  st = asc_handle_remove(&streams, s->handle, &ref);
+  if (st) return st; /* another thread destroyed it first */
+  /* Drain now; memory blocks may keep the object itself alive a while. */
+  st = asc_rt_backend()->stream_shutdown(s->impl);
+  if (st) {
+    asc_handle_insert(&streams, ref, &s->handle); /* keep it usable */
+    return st;
+  }
+  asc_ref_release(ref);
+  return ASC_OK;
+}
+
+asc_status asc_stream_synchronize(asc_stream_t stream) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  st = asc_rt_backend()->stream_synchronize(s->impl);
+  asc_rt_stream_put(s);
+  return st;
+}
+
+asc_status asc_stream_query(asc_stream_t stream) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  st = asc_rt_backend()->stream_query(s->impl);
+  asc_rt_stream_put(s);
+  return st;
+}
+
+asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task) {
+  if (!task || !task->run) return asc_error(ASC_ERR_INVALID_VALUE, "enqueue: task has no run function");
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  st = asc_rt_backend()->stream_enqueue(s->impl, task);
+  asc_rt_stream_put(s);
+  return st;
+}
+
+typedef struct sync_state {
+  int device;
+  asc_status first;
+  char message[1024];
+} sync_state;
+
+static void sync_one(asc_ref *ref, void *user) {
+  asc_stream_obj *s = (asc_stream_obj *)ref;
+  sync_state *state = user;
+  if (s->device == state->device) {
+    asc_status st = asc_rt_backend()->stream_synchronize(s->impl);
+    if (st && !state->first) {
+      state->first = st;
+      strncpy(state->message, asc_last_error(), sizeof state->message - 1);
+    }
+  }
+  asc_ref_release(ref);
+}
+
+asc_status asc_device_synchronize(int device) {
+  asc_status st = asc_rt_check_device(device);
+  if (st) return st;
+  sync_state state = {.device = device, .first = ASC_OK};
+  st = asc_handle_each(&streams, sync_one, &state);
+  if (st) return st;
+  if (state.first) return asc_error(state.first, "%s", state.message);
+  return ASC_OK;
+}
+
+/* --- events ------------------------------------------------------------- */
+
+static void event_obj_destroy(asc_ref *ref) {
+  asc_event_obj *e = (asc_event_obj *)ref;
+  asc_rt_backend()->event_free(e->impl);
+  free(e);
+}
+
+asc_status asc_event_create(asc_event_t *out) {
+  asc_status st = asc_rt_ready();
+  if (st) return st;
+  asc_event_obj *e = calloc(1, sizeof *e);
+  if (!e) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate an event");
+  st = asc_rt_backend()->event_create(&e->impl);
+  if (st) {
+    free(e);
+    return st;
+  }
+  asc_ref_init(&e->ref, event_obj_destroy);
+  st = asc_handle_insert(&events, &e->ref, out);
+  if (st) asc_ref_release(&e->ref);
+  return st;
+}
+
+static asc_status event_get(asc_event_t event, asc_event_obj **out) {
+  asc_status st = asc_rt_ready();
+  asc_ref *ref = NULL;
+  if (st == ASC_OK) st = asc_handle_get(&events, event, &ref);
+  if (st == ASC_OK) *out = (asc_event_obj *)ref;
+  return st;
+}
+
+asc_status asc_event_destroy(asc_event_t event) {
+  asc_status st = asc_rt_ready();
+  asc_ref *ref;
+  if (st == ASC_OK) st = asc_handle_remove(&events, event, &ref);
+  if (st == ASC_OK) asc_ref_release(ref);
+  return st;
+}
+
+asc_status asc_event_record(asc_event_t event, asc_stream_t stream) {
+  asc_event_obj *e;
+  asc_status st = event_get(event, &e);
+  if (st) return st;
+  asc_stream_obj *s;
+  st = asc_rt_stream_get(stream, &s);
+  if (st == ASC_OK) {
+    st = asc_rt_backend()->event_record(e->impl, s->impl);
+    asc_rt_stream_put(s);
+  }
+  asc_ref_release(&e->ref);
+  return st;
+}
+
+asc_status asc_event_synchronize(asc_event_t event) {
+  asc_event_obj *e;
+  asc_status st = event_get(event, &e);
+  if (st) return st;
+  st = asc_rt_backend()->event_synchronize(e->impl);
+  asc_ref_release(&e->ref);
+  return st;
+}
+
+asc_status asc_event_query(asc_event_t event) {
+  asc_event_obj *e;
+  asc_status st = event_get(event, &e);
+  if (st) return st;
+  st = asc_rt_backend()->event_query(e->impl);
+  asc_ref_release(&e->ref);
+  return st;
+}
+
+asc_status asc_event_elapsed_ms(asc_event_t start, asc_event_t end, double *out_ms) {
+  asc_event_obj *a, *b;
+  asc_status st = event_get(start, &a);
+  if (st) return st;
+  st = event_get(end, &b);
+  if (st == ASC_OK) {
+    st = asc_rt_backend()->event_elapsed_ms(a->impl, b->impl, out_ms);
+    asc_ref_release(&b->ref);
+  }
+  asc_ref_release(&a->ref);
+  return st;
+}
+
+asc_status asc_stream_wait_event(asc_stream_t stream, asc_event_t event) {
+  asc_event_obj *e;
+  asc_status st = event_get(event, &e);
+  if (st) return st;
+  asc_stream_obj *s;
+  st = asc_rt_stream_get(stream, &s);
+  if (st == ASC_OK) {
+    st = asc_rt_backend()->stream_wait_event(s->impl, e->impl);
+    asc_rt_stream_put(s);
+  }
+  asc_ref_release(&e->ref);
+  return st;
+}
+
+/* --- launch --------------------------------------------------------------- */
+
+asc_status asc_launch(asc_stream_t stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
+                      size_t args_size) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  st = asc_rt_backend()->launch(s->impl, fn, nblocks, args, args_size);
+  asc_rt_stream_put(s);
+  return st;
+}
