@@ -71,7 +71,8 @@ int main(int argc, char **argv) {
   printf("c_uncached_alloc_free %.1f\n", alloc_free_ns(iterations / 10, nbytes));
   check(asc_mem_set_caching(0, true), "set_caching");
   printf("c_malloc_free %.1f\n", malloc_free_ns(iterations, nbytes));
-  printf("c_empty_task_round_trip %.1f\n", round_trip_ns(iterations / 20 > 100 ? iterations / 20 : 100));
+  printf("c_empty_task_round_trip %.1f\n",
+         round_trip_ns(iterations / 20 > 100 ? iterations / 20 : 100));
   check(asc_shutdown(), "shutdown");
   return 0;
 }

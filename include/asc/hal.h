@@ -22,17 +22,17 @@ extern "C" {
 typedef struct asc_device_props {
   char name[ASC_NAME_MAX];
   char backend[16];
-  int ai_core_count;     /* vector (AIV) cores: logical blocks run on these */
-  int cube_core_count;   /* cube (AIC) cores */
-  size_t ub_size;        /* Unified Buffer per core */
+  int ai_core_count;   /* vector (AIV) cores: logical blocks run on these */
+  int cube_core_count; /* cube (AIC) cores */
+  size_t ub_size;      /* Unified Buffer per core */
   size_t l1_size;
   size_t l0a_size;
   size_t l0b_size;
   size_t l0c_size;
   size_t data_block_size; /* unit of GM<->UB transfers */
   size_t global_mem_size;
-  int worker_threads;    /* host threads that execute blocks (cpu only) */
-  bool host_visible;     /* device pointers are host addresses */
+  int worker_threads; /* host threads that execute blocks (cpu only) */
+  bool host_visible;  /* device pointers are host addresses */
 } asc_device_props;
 
 /* Where a kernel block runs: its logical index and its private scratch. */
@@ -40,7 +40,7 @@ typedef struct asc_block_ctx {
   uint32_t block_idx;
   uint32_t block_num;
   int device;
-  void *ub;       /* Unified Buffer arena of ub_size bytes, private to the block */
+  void *ub; /* Unified Buffer arena of ub_size bytes, private to the block */
   size_t ub_size;
   const asc_device_props *props;
 } asc_block_ctx;
@@ -73,8 +73,8 @@ typedef struct asc_backend asc_backend;
  * so that the allocator can ask "has the stream passed this point yet". */
 struct asc_backend {
   const char *name;
-  asc_status (*init)(void);     /* reads configuration; idempotent */
-  void (*shutdown)(void);       /* stops worker threads; init may follow */
+  asc_status (*init)(void); /* reads configuration; idempotent */
+  void (*shutdown)(void);   /* stops worker threads; init may follow */
   int (*device_count)(void);
   asc_status (*get_props)(int device, asc_device_props *out);
   asc_status (*set_props)(int device, const asc_device_props *props);

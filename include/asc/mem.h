@@ -24,21 +24,21 @@ extern "C" {
 #define ASC_MEM_ALIGNMENT 64
 
 typedef struct asc_mem_stats {
-  uint64_t allocated_bytes;      /* live blocks, rounded to their size class */
-  uint64_t requested_bytes;      /* live blocks, as requested */
-  uint64_t reserved_bytes;       /* held from the backend: live plus cached */
+  uint64_t allocated_bytes; /* live blocks, rounded to their size class */
+  uint64_t requested_bytes; /* live blocks, as requested */
+  uint64_t reserved_bytes;  /* held from the backend: live plus cached */
   uint64_t peak_allocated_bytes;
   uint64_t peak_reserved_bytes;
   uint64_t active_blocks;
   uint64_t cached_blocks;
-  uint64_t alloc_count;          /* successful asc_mem_alloc calls */
+  uint64_t alloc_count; /* successful asc_mem_alloc calls */
   uint64_t free_count;
   uint64_t cache_hits;
   uint64_t cache_misses;
   uint64_t backend_allocs;
   uint64_t backend_frees;
   uint64_t oom_count;
-  uint64_t limit_bytes;          /* 0: no limit */
+  uint64_t limit_bytes; /* 0: no limit */
   bool caching_enabled;
 } asc_mem_stats;
 

@@ -40,8 +40,7 @@ void asc_clear_error(void);
 
 /* Records status and a printf-style message for this thread; returns status
  * so that callers can write `return asc_error(ASC_ERR_..., "...")`. */
-asc_status asc_error(asc_status status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+asc_status asc_error(asc_status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 asc_status asc_verror(asc_status status, const char *fmt, va_list ap);
 
 /* libasc's version string, e.g. "0.1.0"; static. */

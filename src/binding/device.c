@@ -28,12 +28,12 @@ static PyObject *props_to_python(const asc_device_props *p) {
   PyObject *t = PyStructSequence_New(props_type);
   if (!t) return NULL;
   PyObject *items[] = {
-      PyUnicode_FromString(p->name),           PyUnicode_FromString(p->backend),
-      PyLong_FromLong(p->ai_core_count),       PyLong_FromLong(p->cube_core_count),
-      PyLong_FromSize_t(p->ub_size),           PyLong_FromSize_t(p->l1_size),
-      PyLong_FromSize_t(p->l0a_size),          PyLong_FromSize_t(p->l0b_size),
-      PyLong_FromSize_t(p->l0c_size),          PyLong_FromSize_t(p->data_block_size),
-      PyLong_FromSize_t(p->global_mem_size),   PyLong_FromLong(p->worker_threads),
+      PyUnicode_FromString(p->name),         PyUnicode_FromString(p->backend),
+      PyLong_FromLong(p->ai_core_count),     PyLong_FromLong(p->cube_core_count),
+      PyLong_FromSize_t(p->ub_size),         PyLong_FromSize_t(p->l1_size),
+      PyLong_FromSize_t(p->l0a_size),        PyLong_FromSize_t(p->l0b_size),
+      PyLong_FromSize_t(p->l0c_size),        PyLong_FromSize_t(p->data_block_size),
+      PyLong_FromSize_t(p->global_mem_size), PyLong_FromLong(p->worker_threads),
       PyBool_FromLong(p->host_visible),
   };
   for (int i = 0; i < 13; i++) {
@@ -87,7 +87,8 @@ static PyObject *synchronize(PyObject *self, PyObject *const *args, Py_ssize_t n
   static const char *const names[] = {"device", NULL};
   PyObject *a[1] = {NULL};
   int device;
-  if (asc_py_parse("synchronize", args, nargs, kwnames, names, 0, a) || asc_py_device(a[0], &device))
+  if (asc_py_parse("synchronize", args, nargs, kwnames, names, 0, a) ||
+      asc_py_device(a[0], &device))
     return NULL;
   asc_status st;
   Py_BEGIN_ALLOW_THREADS st = asc_device_synchronize(device);
@@ -101,10 +102,14 @@ static int set_field(PyObject *value, const char *key, asc_device_props *p) {
     int *as_int;
     size_t *as_size;
   } fields[] = {
-      {"ai_core_count", &p->ai_core_count, NULL}, {"cube_core_count", &p->cube_core_count, NULL},
-      {"worker_threads", &p->worker_threads, NULL}, {"ub_size", NULL, &p->ub_size},
-      {"l1_size", NULL, &p->l1_size},             {"l0a_size", NULL, &p->l0a_size},
-      {"l0b_size", NULL, &p->l0b_size},           {"l0c_size", NULL, &p->l0c_size},
+      {"ai_core_count", &p->ai_core_count, NULL},
+      {"cube_core_count", &p->cube_core_count, NULL},
+      {"worker_threads", &p->worker_threads, NULL},
+      {"ub_size", NULL, &p->ub_size},
+      {"l1_size", NULL, &p->l1_size},
+      {"l0a_size", NULL, &p->l0a_size},
+      {"l0b_size", NULL, &p->l0b_size},
+      {"l0c_size", NULL, &p->l0c_size},
       {"global_mem_size", NULL, &p->global_mem_size},
   };
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
@@ -117,11 +122,14 @@ static int set_field(PyObject *value, const char *key, asc_device_props *p) {
     long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
     if (overflow || v < 0 || (fields[i].as_int && v > INT_MAX)) {
-      asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "configure_device: %s=%S is out of range", key, value);
+      asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "configure_device: %s=%S is out of range", key,
+                       value);
       return -1;
     }
-    if (fields[i].as_int) *fields[i].as_int = (int)v;
-    else *fields[i].as_size = (size_t)v;
+    if (fields[i].as_int)
+      *fields[i].as_int = (int)v;
+    else
+      *fields[i].as_size = (size_t)v;
     return 0;
   }
   PyErr_Format(PyExc_TypeError, "configure_device() got an unexpected keyword argument '%s'", key);

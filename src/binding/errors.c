@@ -23,8 +23,8 @@ static error_kind kinds[] = {
      "The device, or work queued on it, failed.", NULL},
     {"KernelError", ASC_ERR_KERNEL, "DeviceError", NULL,
      "A kernel reported an error while running on the device.", NULL},
-    {"DTypeError", ASC_ERR_TYPE, NULL, &PyExc_TypeError,
-     "An operand has the wrong type or dtype.", NULL},
+    {"DTypeError", ASC_ERR_TYPE, NULL, &PyExc_TypeError, "An operand has the wrong type or dtype.",
+     NULL},
     {"IndexOutOfRangeError", ASC_ERR_INDEX, NULL, &PyExc_IndexError, "An index is out of range.",
      NULL},
     {"UnsupportedError", ASC_ERR_UNSUPPORTED, NULL, &PyExc_RuntimeError,
@@ -96,7 +96,8 @@ int asc_py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyO
   int count = 0;
   while (names[count]) count++;
   if (nargs > count) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fname, count, nargs);
+    PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fname, count,
+                 nargs);
     return -1;
   }
   for (Py_ssize_t i = 0; i < nargs; i++) out[i] = args[i];
@@ -131,7 +132,8 @@ int asc_py_device(PyObject *obj, int *device) {
     return 0;
   }
   if (!PyLong_Check(obj) || PyBool_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "device must be an int or None, not %.100s", Py_TYPE(obj)->tp_name);
+    PyErr_Format(PyExc_TypeError, "device must be an int or None, not %.100s",
+                 Py_TYPE(obj)->tp_name);
     return -1;
   }
   int overflow;

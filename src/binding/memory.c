@@ -95,8 +95,7 @@ static int buffer_getbuffer(BufferObject *self, Py_buffer *view, int flags) {
     PyErr_SetString(PyExc_BufferError, "device memory of this device is not host-visible");
     return -1;
   }
-  if (PyBuffer_FillInfo(view, (PyObject *)self, self->ptr,
-                        (Py_ssize_t)self->nbytes, 0, flags) < 0)
+  if (PyBuffer_FillInfo(view, (PyObject *)self, self->ptr, (Py_ssize_t)self->nbytes, 0, flags) < 0)
     return -1;
   self->exports++;
   return 0;
@@ -133,7 +132,9 @@ static PyObject *buffer_get_freed(BufferObject *self, void *closure) {
   return PyBool_FromLong(self->freed);
 }
 
-static Py_ssize_t buffer_length(BufferObject *self) { return (Py_ssize_t)self->nbytes; }
+static Py_ssize_t buffer_length(BufferObject *self) {
+  return (Py_ssize_t)self->nbytes;
+}
 
 static PyObject *buffer_repr(BufferObject *self) {
   if (self->freed) return PyUnicode_FromString("<pyasc.DeviceBuffer freed>");
@@ -171,8 +172,9 @@ PyTypeObject AscBuffer_Type = {
     .tp_as_sequence = &buffer_as_sequence,
     .tp_as_buffer = &buffer_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Device memory from pyasc.memory.alloc(). Freed by free(), at the end of a with "
-              "block, or when collected. Host-visible memory supports the buffer protocol.",
+    .tp_doc =
+        "Device memory from pyasc.memory.alloc(). Freed by free(), at the end of a with "
+        "block, or when collected. Host-visible memory supports the buffer protocol.",
     .tp_methods = buffer_methods,
     .tp_getset = buffer_getset,
 };
@@ -257,8 +259,8 @@ static int hold_until_done(asc_stream_t stream, copy_side *dst, copy_side *src) 
   if (held) {
     held->sides[0] = *dst;
     held->sides[1] = *src;
-    asc_task task = {.run = run_nothing, .release = release_held, .user = held,
-                     .what = "release host buffers"};
+    asc_task task = {
+        .run = run_nothing, .release = release_held, .user = held, .what = "release host buffers"};
     st = asc_stream_enqueue(stream, &task);
     if (st == ASC_OK) {
       dst->has_view = src->has_view = 0;
@@ -267,20 +269,21 @@ static int hold_until_done(asc_stream_t stream, copy_side *dst, copy_side *src) 
     PyMem_RawFree(held);
   }
   /* Could not hand over: wait for the copy instead. */
-  Py_BEGIN_ALLOW_THREADS (void)asc_stream_synchronize(stream);
+  Py_BEGIN_ALLOW_THREADS(void) asc_stream_synchronize(stream);
   Py_END_ALLOW_THREADS return 0;
 }
 
 static asc_memcpy_kind copy_kind(const copy_side *dst, const copy_side *src) {
-  if (dst->is_device) return src->is_device ? ASC_MEMCPY_DEVICE_TO_DEVICE : ASC_MEMCPY_HOST_TO_DEVICE;
+  if (dst->is_device)
+    return src->is_device ? ASC_MEMCPY_DEVICE_TO_DEVICE : ASC_MEMCPY_HOST_TO_DEVICE;
   return src->is_device ? ASC_MEMCPY_DEVICE_TO_HOST : ASC_MEMCPY_HOST_TO_HOST;
 }
 
 static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
   (void)self;
-  static const char *const names[] = {"dst",    "src",          "nbytes", "dst_offset",
-                                      "src_offset", "stream",   "non_blocking", NULL};
+  static const char *const names[] = {"dst",        "src",    "nbytes",       "dst_offset",
+                                      "src_offset", "stream", "non_blocking", NULL};
   PyObject *a[7] = {NULL};
   asc_stream_t stream;
   if (asc_py_parse("memcpy", args, nargs, kwnames, names, 2, a) || asc_py_stream(a[5], &stream))
@@ -289,7 +292,8 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
   if (non_blocking < 0) return NULL;
   copy_side dst = {0}, src = {0};
   PyObject *result = NULL;
-  if (resolve_side(a[0], a[3], 1, "dst", &dst) || resolve_side(a[1], a[4], 0, "src", &src)) goto done;
+  if (resolve_side(a[0], a[3], 1, "dst", &dst) || resolve_side(a[1], a[4], 0, "src", &src))
+    goto done;
   size_t nbytes = src.size;
   if (a[2] && a[2] != Py_None) {
     Py_ssize_t n = PyLong_AsSsize_t(a[2]);
@@ -312,8 +316,9 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
     st = asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK) hold_until_done(stream, &dst, &src);
   } else {
-    Py_BEGIN_ALLOW_THREADS st = stream == ASC_STREAM_CURRENT ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
-                                                             : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
+    Py_BEGIN_ALLOW_THREADS st = stream == ASC_STREAM_CURRENT
+                                    ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
+                                    : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK && stream != ASC_STREAM_CURRENT) st = asc_stream_synchronize(stream);
     Py_END_ALLOW_THREADS
   }
@@ -327,8 +332,8 @@ done:
 static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
   (void)self;
-  static const char *const names[] = {"dst", "value", "nbytes", "offset", "stream", "non_blocking",
-                                      NULL};
+  static const char *const names[] = {"dst",    "value",        "nbytes", "offset",
+                                      "stream", "non_blocking", NULL};
   PyObject *a[6] = {NULL};
   asc_stream_t stream;
   if (asc_py_parse("memset", args, nargs, kwnames, names, 2, a) || asc_py_stream(a[4], &stream))
@@ -339,8 +344,8 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
   long value = PyLong_AsLong(a[1]);
   if (value == -1 && PyErr_Occurred()) return NULL;
   if (value < 0 || value > 255)
-    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "memset: value must be a byte in [0, 255], got %ld",
-                            value);
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                            "memset: value must be a byte in [0, 255], got %ld", value);
   int non_blocking = a[5] ? PyObject_IsTrue(a[5]) : 0;
   if (non_blocking < 0) return NULL;
   copy_side dst;
@@ -457,7 +462,8 @@ static PyObject *set_memory_limit(PyObject *self, PyObject *const *args, Py_ssiz
     if (v == -1 && PyErr_Occurred()) return NULL;
     if (overflow || v <= 0)
       return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
-                              "set_memory_limit: nbytes must be a positive int or None, got %S", a[0]);
+                              "set_memory_limit: nbytes must be a positive int or None, got %S",
+                              a[0]);
     limit = (unsigned long long)v;
   }
   asc_status st = asc_mem_set_limit(device, limit);
@@ -470,7 +476,8 @@ static PyObject *set_caching(PyObject *self, PyObject *const *args, Py_ssize_t n
   static const char *const names[] = {"enabled", "device", NULL};
   PyObject *a[2] = {NULL, NULL};
   int device;
-  if (asc_py_parse("set_caching", args, nargs, kwnames, names, 1, a) || asc_py_device(a[1], &device))
+  if (asc_py_parse("set_caching", args, nargs, kwnames, names, 1, a) ||
+      asc_py_device(a[1], &device))
     return NULL;
   int enabled = PyObject_IsTrue(a[0]);
   if (enabled < 0) return NULL;

@@ -62,7 +62,7 @@ static int stream_init(StreamObject *self, PyObject *args, PyObject *kwargs) {
 static void destroy_stream(StreamObject *self) {
   asc_stream_t handle = self->handle;
   self->handle = 0;
-  Py_BEGIN_ALLOW_THREADS (void)asc_stream_destroy(handle);
+  Py_BEGIN_ALLOW_THREADS(void) asc_stream_destroy(handle);
   Py_END_ALLOW_THREADS
 }
 
@@ -127,7 +127,8 @@ static PyObject *stream_record_event(StreamObject *self, PyObject *const *args, 
   if (asc_py_parse("record_event", args, nargs, kwnames, names, 0, a) ||
       asc_py_stream((PyObject *)self, &handle))
     return NULL;
-  PyObject *event = a[0] && a[0] != Py_None ? Py_NewRef(a[0]) : PyObject_CallNoArgs((PyObject *)&AscEvent_Type);
+  PyObject *event =
+      a[0] && a[0] != Py_None ? Py_NewRef(a[0]) : PyObject_CallNoArgs((PyObject *)&AscEvent_Type);
   asc_event_t e;
   if (!event || event_handle(event, &e)) {
     Py_XDECREF(event);
@@ -175,8 +176,11 @@ static void release_host_func(void *user) {
 static PyObject *stream_launch_host_func(StreamObject *self, PyObject *fn) {
   asc_stream_t handle;
   if (asc_py_stream((PyObject *)self, &handle)) return NULL;
-  if (!PyCallable_Check(fn)) return PyErr_Format(PyExc_TypeError, "launch_host_func needs a callable");
-  asc_task task = {.run = run_host_func, .release = release_host_func, .user = Py_NewRef(fn),
+  if (!PyCallable_Check(fn))
+    return PyErr_Format(PyExc_TypeError, "launch_host_func needs a callable");
+  asc_task task = {.run = run_host_func,
+                   .release = release_host_func,
+                   .user = Py_NewRef(fn),
                    .what = "host function"};
   asc_status st = asc_stream_enqueue(handle, &task);
   if (st) {
@@ -227,7 +231,8 @@ static PyMethodDef stream_methods[] = {
      "Makes work queued after this call wait until the event has completed."},
     {"record_event", (PyCFunction)(void (*)(void))stream_record_event,
      METH_FASTCALL | METH_KEYWORDS,
-     "record_event(event=None) -> Event\n\nRecords an event (a new one by default) on this stream."},
+     "record_event(event=None) -> Event\n\nRecords an event (a new one by default) on this "
+     "stream."},
     {"launch_host_func", (PyCFunction)stream_launch_host_func, METH_O,
      "launch_host_func(fn)\n\nCalls fn() on the stream's thread in stream order. An exception "
      "it raises is reported as DeviceError at the stream's next synchronisation."},
@@ -238,9 +243,11 @@ static PyMethodDef stream_methods[] = {
 };
 
 static PyGetSetDef stream_getset[] = {
-    {"handle", (getter)stream_get_handle, NULL, "The libasc stream handle (0 once destroyed).", NULL},
+    {"handle", (getter)stream_get_handle, NULL, "The libasc stream handle (0 once destroyed).",
+     NULL},
     {"device", (getter)stream_get_device, NULL, "Index of the stream's device.", NULL},
-    {"is_default", (getter)stream_get_is_default, NULL, "True for a device's default stream.", NULL},
+    {"is_default", (getter)stream_get_is_default, NULL, "True for a device's default stream.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -251,8 +258,9 @@ PyTypeObject AscStream_Type = {
     .tp_repr = (reprfunc)stream_repr,
     .tp_hash = (hashfunc)stream_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Stream(device=None)\n\nA FIFO queue of asynchronous device work. Work on "
-              "different streams may overlap; use events to order it.",
+    .tp_doc =
+        "Stream(device=None)\n\nA FIFO queue of asynchronous device work. Work on "
+        "different streams may overlap; use events to order it.",
     .tp_richcompare = stream_richcompare,
     .tp_methods = stream_methods,
     .tp_getset = stream_getset,
@@ -449,8 +457,9 @@ PyTypeObject AscEvent_Type = {
     .tp_dealloc = (destructor)event_dealloc,
     .tp_repr = (reprfunc)event_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Event(enable_timing=True)\n\nA point in a stream's queue: record it, wait for "
-              "it, time between two.",
+    .tp_doc =
+        "Event(enable_timing=True)\n\nA point in a stream's queue: record it, wait for "
+        "it, time between two.",
     .tp_methods = event_methods,
     .tp_init = (initproc)event_init,
     .tp_new = PyType_GenericNew,

@@ -11,7 +11,9 @@ void asc_ref_init(asc_ref *ref, void (*destroy)(asc_ref *)) {
   ref->destroy = destroy;
 }
 
-void asc_ref_retain(asc_ref *ref) { atomic_fetch_add_explicit(&ref->count, 1, memory_order_relaxed); }
+void asc_ref_retain(asc_ref *ref) {
+  atomic_fetch_add_explicit(&ref->count, 1, memory_order_relaxed);
+}
 
 void asc_ref_release(asc_ref *ref) {
   if (atomic_fetch_sub_explicit(&ref->count, 1, memory_order_acq_rel) == 1) ref->destroy(ref);
@@ -44,7 +46,8 @@ static asc_handle_slot *find_slot(asc_handle_table *table, uint64_t handle) {
 
 static asc_status grow(asc_handle_table *table) {
   uint32_t capacity = table->capacity ? table->capacity * 2 : 16;
-  if (capacity > (1u << 30)) return asc_error(ASC_ERR_OUT_OF_MEMORY, "too many live %ss", table->kind);
+  if (capacity > (1u << 30))
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "too many live %ss", table->kind);
   asc_handle_slot *slots = realloc(table->slots, capacity * sizeof *slots);
   if (!slots) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot grow the %s table", table->kind);
   for (uint32_t i = table->capacity; i < capacity; i++) {

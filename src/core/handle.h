@@ -35,8 +35,8 @@ typedef struct asc_handle_table {
   uint32_t capacity;
   uint32_t free_head; /* UINT32_MAX: none */
   uint32_t live;
-  uint8_t tag;        /* distinguishes stream handles from event handles */
-  const char *kind;   /* "stream", "event": for error messages */
+  uint8_t tag;      /* distinguishes stream handles from event handles */
+  const char *kind; /* "stream", "event": for error messages */
 } asc_handle_table;
 
 void asc_handle_table_init(asc_handle_table *table, uint8_t tag, const char *kind);

@@ -33,9 +33,13 @@ const char *asc_status_name(asc_status status) {
   return status_names[status];
 }
 
-const char *asc_last_error(void) { return last_message; }
+const char *asc_last_error(void) {
+  return last_message;
+}
 
-asc_status asc_last_status(void) { return last_status; }
+asc_status asc_last_status(void) {
+  return last_status;
+}
 
 void asc_clear_error(void) {
   last_message[0] = '\0';
@@ -59,4 +63,6 @@ asc_status asc_error(asc_status status, const char *fmt, ...) {
   return status;
 }
 
-const char *asc_version(void) { return ASC_VERSION; }
+const char *asc_version(void) {
+  return ASC_VERSION;
+}

@@ -27,11 +27,17 @@ asc_status asc_rt_ready(void) {
   return st;
 }
 
-asc_status asc_init(void) { return asc_rt_ready(); }
+asc_status asc_init(void) {
+  return asc_rt_ready();
+}
 
-const asc_backend *asc_rt_backend(void) { return backend; }
+const asc_backend *asc_rt_backend(void) {
+  return backend;
+}
 
-const asc_backend *asc_hal_backend(void) { return asc_rt_ready() == ASC_OK ? backend : NULL; }
+const asc_backend *asc_hal_backend(void) {
+  return asc_rt_ready() == ASC_OK ? backend : NULL;
+}
 
 asc_status asc_shutdown(void) {
   pthread_mutex_lock(&init_lock);
@@ -79,4 +85,6 @@ asc_status asc_device_set(int device) {
   return st;
 }
 
-int asc_device_current(void) { return current_device; }
+int asc_device_current(void) {
+  return current_device;
+}

@@ -72,8 +72,10 @@ static ptrdiff_t find_index(const void *ptr) {
   ptrdiff_t lo = 0, hi = (ptrdiff_t)nblocks - 1, found = -1;
   while (lo <= hi) {
     ptrdiff_t mid = lo + (hi - lo) / 2;
-    if ((uintptr_t)by_addr[mid]->ptr <= (uintptr_t)ptr) found = mid, lo = mid + 1;
-    else hi = mid - 1;
+    if ((uintptr_t)by_addr[mid]->ptr <= (uintptr_t)ptr)
+      found = mid, lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return found;
 }
@@ -191,7 +193,8 @@ static asc_status backend_block(int device, mem_device *d, size_t nbytes, size_t
   if (st) {
     if (b->ptr) (void)asc_rt_backend()->mem_free(device, b->ptr, size);
     free(b);
-    if (st == ASC_ERR_OUT_OF_MEMORY) return out_of_memory(device, d, nbytes, size, asc_last_error());
+    if (st == ASC_ERR_OUT_OF_MEMORY)
+      return out_of_memory(device, d, nbytes, size, asc_last_error());
     return st;
   }
   b->size = size;
@@ -228,7 +231,8 @@ asc_status asc_mem_alloc(int device, size_t nbytes, asc_stream_t stream, void **
   pthread_mutex_lock(&mem_lock);
   mem_device *d = device_state(device);
   mem_block *b = d->caching ? take_cached(d, cls, s) : NULL;
-  if (b) d->stats.cache_hits++;
+  if (b)
+    d->stats.cache_hits++;
   else {
     d->stats.cache_misses++;
     st = backend_block(device, d, nbytes, size, cls, &b);
@@ -335,7 +339,8 @@ asc_status asc_mem_record_stream(void *ptr, asc_stream_t stream) {
   if (b) st = add_stream(b, s);
   pthread_mutex_unlock(&mem_lock);
   asc_rt_stream_put(s);
-  if (!b) return asc_error(ASC_ERR_INVALID_HANDLE, "record_stream: %p is not live device memory", ptr);
+  if (!b)
+    return asc_error(ASC_ERR_INVALID_HANDLE, "record_stream: %p is not live device memory", ptr);
   return st;
 }
 
@@ -352,8 +357,8 @@ asc_status asc_mem_lookup(const void *ptr, size_t nbytes, asc_mem_range *out) {
   }
   pthread_mutex_unlock(&mem_lock);
   if (!b)
-    return asc_error(ASC_ERR_INVALID_VALUE, "%zu bytes at %p are not inside one live device allocation",
-                     nbytes, ptr);
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "%zu bytes at %p are not inside one live device allocation", nbytes, ptr);
   return ASC_OK;
 }
 

@@ -45,7 +45,8 @@ static asc_status check_copy(void *dst, const void *src, size_t nbytes, asc_memc
   if ((unsigned)kind > ASC_MEMCPY_HOST_TO_HOST)
     return asc_error(ASC_ERR_INVALID_VALUE, "memcpy: unknown copy kind %d", (int)kind);
   if (nbytes && (!dst || !src))
-    return asc_error(ASC_ERR_INVALID_VALUE, "memcpy: NULL %s pointer", dst ? "source" : "destination");
+    return asc_error(ASC_ERR_INVALID_VALUE, "memcpy: NULL %s pointer",
+                     dst ? "source" : "destination");
   if ((uintptr_t)dst + nbytes < (uintptr_t)dst || (uintptr_t)src + nbytes < (uintptr_t)src)
     return asc_error(ASC_ERR_INVALID_VALUE, "memcpy: %zu bytes overflow the address space", nbytes);
   *device = asc_device_current();

@@ -21,8 +21,12 @@ const asc_backend *asc_rt_backend(void);
 asc_status asc_rt_check_device(int device);
 /* Resolves a handle (ASC_STREAM_CURRENT included) to a new reference. */
 asc_status asc_rt_stream_get(asc_stream_t stream, asc_stream_obj **out);
-static inline void asc_rt_stream_put(asc_stream_obj *s) { asc_ref_release(&s->ref); }
-static inline void asc_rt_stream_retain(asc_stream_obj *s) { asc_ref_retain(&s->ref); }
+static inline void asc_rt_stream_put(asc_stream_obj *s) {
+  asc_ref_release(&s->ref);
+}
+static inline void asc_rt_stream_retain(asc_stream_obj *s) {
+  asc_ref_retain(&s->ref);
+}
 
 /* Implemented in mem_cache.c: returns every block to the backend. */
 void asc_mem_shutdown(void);

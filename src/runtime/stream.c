@@ -53,8 +53,10 @@ static asc_status new_stream(int device, bool is_default, asc_stream_t *out) {
   s->device = device;
   s->is_default = is_default;
   st = asc_handle_insert(&streams, &s->ref, &s->handle);
-  if (st) asc_ref_release(&s->ref);
-  else *out = s->handle;
+  if (st)
+    asc_ref_release(&s->ref);
+  else
+    *out = s->handle;
   return st;
 }
 
@@ -151,7 +153,8 @@ asc_status asc_stream_query(asc_stream_t stream) {
 }
 
 asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task) {
-  if (!task || !task->run) return asc_error(ASC_ERR_INVALID_VALUE, "enqueue: task has no run function");
+  if (!task || !task->run)
+    return asc_error(ASC_ERR_INVALID_VALUE, "enqueue: task has no run function");
   asc_stream_obj *s;
   asc_status st = asc_rt_stream_get(stream, &s);
   if (st) return st;

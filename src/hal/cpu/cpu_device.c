@@ -58,9 +58,12 @@ static asc_status parse_size(const char *var, const char *text, size_t *out) {
   errno = 0;
   unsigned long long v = strtoull(text, &end, 10);
   unsigned shift = 0;
-  if (*end == 'K' || *end == 'k') shift = 10, end++;
-  else if (*end == 'M' || *end == 'm') shift = 20, end++;
-  else if (*end == 'G' || *end == 'g') shift = 30, end++;
+  if (*end == 'K' || *end == 'k')
+    shift = 10, end++;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20, end++;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30, end++;
   if (errno || end == text || *end || text[0] == '-' || v > (SIZE_MAX >> shift))
     return asc_error(ASC_ERR_INVALID_VALUE, "%s='%s' is not a byte count (e.g. 196608, 192K, 2G)",
                      var, text);
@@ -97,8 +100,8 @@ static asc_status validate_props(const asc_device_props *p) {
   for (int i = 0; i < 5; i++)
     if (sizes[i] == 0 || sizes[i] % p->data_block_size || sizes[i] > limit)
       return asc_error(ASC_ERR_INVALID_VALUE,
-                       "%s must be a positive multiple of %zu bytes up to 1 GiB, got %zu",
-                       names[i], p->data_block_size, sizes[i]);
+                       "%s must be a positive multiple of %zu bytes up to 1 GiB, got %zu", names[i],
+                       p->data_block_size, sizes[i]);
   if (p->worker_threads < 1 || p->worker_threads > 1024)
     return asc_error(ASC_ERR_INVALID_VALUE, "worker_threads must be in [1, 1024], got %d",
                      p->worker_threads);
@@ -118,7 +121,8 @@ static asc_status env_props(asc_device_props *p) {
   if (!st) st = env_size("PYASC_CPU_L0C_SIZE", &p->l0c_size);
   if (!st) st = env_size("PYASC_CPU_MEMORY", &p->global_mem_size);
   if (!st) st = env_int("PYASC_CPU_WORKERS", &p->worker_threads);
-  if (!st && validate_props(p)) st = asc_error(ASC_ERR_INVALID_VALUE, "PYASC_CPU_*: %s", asc_last_error());
+  if (!st && validate_props(p))
+    st = asc_error(ASC_ERR_INVALID_VALUE, "PYASC_CPU_*: %s", asc_last_error());
   return st;
 }
 
@@ -150,7 +154,9 @@ static void cpu_shutdown(void) {
   pthread_mutex_unlock(&devices_lock);
 }
 
-static int cpu_device_count(void) { return device_count; }
+static int cpu_device_count(void) {
+  return device_count;
+}
 
 static asc_status check_device(int device) {
   if (device < 0 || device >= device_count)
@@ -254,8 +260,10 @@ typedef struct copy_job {
 
 static asc_status run_copy(void *user) {
   copy_job *job = user;
-  if (job->value < 0) memmove(job->dst, job->src, job->nbytes);
-  else memset(job->dst, job->value, job->nbytes);
+  if (job->value < 0)
+    memmove(job->dst, job->src, job->nbytes);
+  else
+    memset(job->dst, job->value, job->nbytes);
   return ASC_OK;
 }
 
@@ -310,4 +318,6 @@ static const asc_backend cpu_backend = {
     .launch = cpu_launch,
 };
 
-const asc_backend *asc_cpu_backend(void) { return &cpu_backend; }
+const asc_backend *asc_cpu_backend(void) {
+  return &cpu_backend;
+}

@@ -44,8 +44,12 @@ static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
 static _Thread_local void *arena;
 static _Thread_local size_t arena_size;
 
-static void arena_free(void *p) { free(p); }
-static void arena_key_init(void) { pthread_key_create(&arena_key, arena_free); }
+static void arena_free(void *p) {
+  free(p);
+}
+static void arena_key_init(void) {
+  pthread_key_create(&arena_key, arena_free);
+}
 
 static void *thread_arena(size_t size) {
   if (arena_size >= size) return arena;
@@ -77,12 +81,17 @@ static void run_blocks(cpu_job *job) {
   while ((idx = atomic_fetch_add(&job->next_block, 1)) < job->nblocks) {
     if (atomic_load(&job->cancelled)) continue;
     if (!ub) {
-      fail_job(job, idx, asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena",
-                                   job->props.ub_size));
+      fail_job(job, idx,
+               asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena",
+                         job->props.ub_size));
       continue;
     }
-    asc_block_ctx ctx = {.block_idx = idx, .block_num = job->nblocks, .device = job->device, .ub = ub,
-                         .ub_size = job->props.ub_size, .props = &job->props};
+    asc_block_ctx ctx = {.block_idx = idx,
+                         .block_num = job->nblocks,
+                         .device = job->device,
+                         .ub = ub,
+                         .ub_size = job->props.ub_size,
+                         .props = &job->props};
     asc_clear_error();
     asc_status st = job->fn(&ctx, job->args);
     if (st) fail_job(job, idx, st);
@@ -142,7 +151,8 @@ static void grow_pool(cpu_pool *pool, int n) {
   pthread_t *threads = realloc(pool->threads, (size_t)n * sizeof *threads);
   if (!threads) return; /* fewer helpers only means less parallelism */
   pool->threads = threads;
-  while (pool->nthreads < n && pthread_create(&threads[pool->nthreads], NULL, helper_main, pool) == 0)
+  while (pool->nthreads < n &&
+         pthread_create(&threads[pool->nthreads], NULL, helper_main, pool) == 0)
     pool->nthreads++;
 }
 
@@ -192,8 +202,10 @@ static asc_status run_launch(void *user) {
     asc_status st = cpu_device_pool(job->device, &pool);
     if (st) return st;
   }
-  if (pool) run_job_parallel(pool, job);
-  else run_blocks(job);
+  if (pool)
+    run_job_parallel(pool, job);
+  else
+    run_blocks(job);
   if (job->error) return asc_error(job->error, "%s", job->error_msg);
   return ASC_OK;
 }
@@ -232,7 +244,8 @@ asc_status cpu_launch(void *stream, asc_kernel_fn fn, uint32_t nblocks, const vo
   atomic_init(&t->job.helpers_in, 0);
   pthread_mutex_init(&t->job.lock, NULL);
   pthread_cond_init(&t->job.helpers_done, NULL);
-  asc_task task = {.run = run_launch, .release = release_launch, .user = t, .what = "kernel launch"};
+  asc_task task = {
+      .run = run_launch, .release = release_launch, .user = t, .what = "kernel launch"};
   st = cpu_stream_enqueue(stream, &task);
   if (st) release_launch(t);
   return st;

@@ -26,10 +26,10 @@ struct cpu_stream {
   pthread_cond_t has_work;
   pthread_cond_t progress;
   task_node *head, *tail;
-  uint64_t enqueued;          /* tick of the newest task; guarded by lock */
+  uint64_t enqueued;                 /* tick of the newest task; guarded by lock */
   atomic_uint_fast64_t pending_tick; /* mirror of enqueued for lock-free polls */
   atomic_uint_fast64_t completed;    /* tick of the newest finished task */
-  int sleepers;               /* threads blocked on progress */
+  int sleepers;                      /* threads blocked on progress */
   bool worker_sleeping;
   bool accepting;
   bool joined;
@@ -44,7 +44,7 @@ struct cpu_event {
   pthread_mutex_t lock;
   cpu_stream *stream; /* NULL until recorded */
   uint64_t tick;
-  uint64_t generation; /* bumps on every record; stale markers ignore */
+  uint64_t generation;  /* bumps on every record; stale markers ignore */
   int64_t timestamp_ns; /* -1 until the marker ran */
 };
 
@@ -60,7 +60,9 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-static void stream_retain(cpu_stream *s) { atomic_fetch_add(&s->refs, 1); }
+static void stream_retain(cpu_stream *s) {
+  atomic_fetch_add(&s->refs, 1);
+}
 
 static void stream_release(cpu_stream *s) {
   if (atomic_fetch_sub(&s->refs, 1) != 1) return;
@@ -71,7 +73,9 @@ static void stream_release(cpu_stream *s) {
   free(s);
 }
 
-int cpu_stream_device(const cpu_stream *stream) { return stream->device; }
+int cpu_stream_device(const cpu_stream *stream) {
+  return stream->device;
+}
 
 static void record_failure(cpu_stream *s, const task_node *node, asc_status st) {
   if (s->error != ASC_OK) return;
@@ -171,14 +175,18 @@ asc_status cpu_stream_shutdown(void *stream) {
   return ASC_OK;
 }
 
-void cpu_stream_free(void *stream) { stream_release(stream); }
+void cpu_stream_free(void *stream) {
+  stream_release(stream);
+}
 
 /* Appends a task; the lock must be held. Returns its tick or 0. */
 static uint64_t push_locked(cpu_stream *s, task_node *node) {
   node->tick = ++s->enqueued;
   node->next = NULL;
-  if (s->tail) s->tail->next = node;
-  else s->head = node;
+  if (s->tail)
+    s->tail->next = node;
+  else
+    s->head = node;
   s->tail = node;
   atomic_store_explicit(&s->pending_tick, s->enqueued, memory_order_release);
   if (s->worker_sleeping) pthread_cond_signal(&s->has_work);
@@ -234,9 +242,10 @@ asc_status cpu_stream_synchronize(void *stream) {
   asc_status st = s->error;
   if (st != ASC_OK) {
     if (s->skipped)
-      asc_error(st, "%s (%llu later task%s skipped)", s->error_msg,
-                (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s");
-    else asc_error(st, "%s", s->error_msg);
+      asc_error(st, "%s (%llu later task%s skipped)", s->error_msg, (unsigned long long)s->skipped,
+                s->skipped == 1 ? "" : "s");
+    else
+      asc_error(st, "%s", s->error_msg);
     s->error = ASC_OK;
     s->skipped = 0;
   }
@@ -267,7 +276,9 @@ asc_status cpu_event_create(void **out) {
   return ASC_OK;
 }
 
-void cpu_event_free(void *event) { event_release(event); }
+void cpu_event_free(void *event) {
+  event_release(event);
+}
 
 typedef struct marker {
   struct cpu_event *event;
@@ -389,8 +400,8 @@ asc_status cpu_stream_wait_event(void *stream, void *event) {
   }
   w->target = target;
   w->tick = tick;
-  asc_task task = {.run = run_event_wait, .release = release_event_wait, .user = w,
-                   .what = "event wait"};
+  asc_task task = {
+      .run = run_event_wait, .release = release_event_wait, .user = w, .what = "event wait"};
   asc_status st = push(stream, &task, true, NULL);
   if (st) release_event_wait(w);
   return st;
