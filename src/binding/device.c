@@ -91,8 +91,10 @@ static PyObject *synchronize(PyObject *self, PyObject *const *args, Py_ssize_t n
       asc_py_device(a[0], &device))
     return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS st = asc_device_synchronize(device);
-  Py_END_ALLOW_THREADS return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_device_synchronize(device);
+  Py_END_ALLOW_THREADS
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
 /* Reads one keyword into an int or size_t property field. */

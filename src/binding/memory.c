@@ -269,8 +269,10 @@ static int hold_until_done(asc_stream_t stream, copy_side *dst, copy_side *src) 
     PyMem_RawFree(held);
   }
   /* Could not hand over: wait for the copy instead. */
-  Py_BEGIN_ALLOW_THREADS(void) asc_stream_synchronize(stream);
-  Py_END_ALLOW_THREADS return 0;
+  Py_BEGIN_ALLOW_THREADS
+  (void)asc_stream_synchronize(stream);
+  Py_END_ALLOW_THREADS
+  return 0;
 }
 
 static asc_memcpy_kind copy_kind(const copy_side *dst, const copy_side *src) {
@@ -316,9 +318,9 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
     st = asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK) hold_until_done(stream, &dst, &src);
   } else {
-    Py_BEGIN_ALLOW_THREADS st = stream == ASC_STREAM_CURRENT
-                                    ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
-                                    : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
+    Py_BEGIN_ALLOW_THREADS
+    st = stream == ASC_STREAM_CURRENT ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
+                                      : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK && stream != ASC_STREAM_CURRENT) st = asc_stream_synchronize(stream);
     Py_END_ALLOW_THREADS
   }
@@ -360,12 +362,14 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
     nbytes = (size_t)n;
   }
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS if (non_blocking || stream != ASC_STREAM_CURRENT) {
+  Py_BEGIN_ALLOW_THREADS
+  if (non_blocking || stream != ASC_STREAM_CURRENT) {
     st = asc_memset_async(dst.ptr, (int)value, nbytes, stream);
     if (st == ASC_OK && !non_blocking) st = asc_stream_synchronize(stream);
-  }
-  else st = asc_memset(dst.ptr, (int)value, nbytes);
-  Py_END_ALLOW_THREADS return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+  } else
+    st = asc_memset(dst.ptr, (int)value, nbytes);
+  Py_END_ALLOW_THREADS
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
 /* --- allocator control -------------------------------------------------- */

@@ -62,7 +62,8 @@ static int stream_init(StreamObject *self, PyObject *args, PyObject *kwargs) {
 static void destroy_stream(StreamObject *self) {
   asc_stream_t handle = self->handle;
   self->handle = 0;
-  Py_BEGIN_ALLOW_THREADS(void) asc_stream_destroy(handle);
+  Py_BEGIN_ALLOW_THREADS
+  (void)asc_stream_destroy(handle);
   Py_END_ALLOW_THREADS
 }
 
@@ -91,8 +92,10 @@ static PyObject *stream_call(StreamObject *self, asc_status (*fn)(asc_stream_t))
   asc_stream_t handle;
   if (asc_py_stream((PyObject *)self, &handle)) return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS st = fn(handle);
-  Py_END_ALLOW_THREADS return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+  Py_BEGIN_ALLOW_THREADS
+  st = fn(handle);
+  Py_END_ALLOW_THREADS
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
 static PyObject *stream_synchronize(StreamObject *self, PyObject *noargs) {
@@ -384,8 +387,10 @@ static PyObject *event_synchronize(EventObject *self, PyObject *noargs) {
   asc_event_t e;
   if (event_handle((PyObject *)self, &e)) return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS st = asc_event_synchronize(e);
-  Py_END_ALLOW_THREADS return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_event_synchronize(e);
+  Py_END_ALLOW_THREADS
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
 static PyObject *event_query(EventObject *self, PyObject *noargs) {
