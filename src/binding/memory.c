@@ -270,7 +270,7 @@ static int hold_until_done(asc_stream_t stream, copy_side *dst, copy_side *src) 
   }
   /* Could not hand over: wait for the copy instead. */
   Py_BEGIN_ALLOW_THREADS
-  (void)asc_stream_synchronize(stream);
+  if (asc_stream_synchronize(stream)) asc_clear_error();
   Py_END_ALLOW_THREADS
   return 0;
 }

@@ -63,7 +63,7 @@ static void destroy_stream(StreamObject *self) {
   asc_stream_t handle = self->handle;
   self->handle = 0;
   Py_BEGIN_ALLOW_THREADS
-  (void)asc_stream_destroy(handle);
+  if (asc_stream_destroy(handle)) asc_clear_error();
   Py_END_ALLOW_THREADS
 }
 
