@@ -1,0 +1,85 @@
+# pyasc developer entry points. `make demo` and `make test` each do all of
+# their own set-up: system packages, a virtual environment, the build.
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+MESON := $(VENV)/bin/meson
+BUILD := build/dev
+ASAN_BUILD := build/asan
+CLANG_BUILD := build/clang
+SANITIZER_RUNTIME = $(shell gcc -print-file-name=libasan.so) $(shell gcc -print-file-name=libubsan.so)
+VALGRIND := valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
+C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
+
+.PHONY: demo test deps venv build test-c test-py valgrind sanitize clang format format-check \
+        install-check bench clean
+
+demo: build
+	PYTHONPATH=$(BUILD)/stage $(VPY) examples/quickstart.py
+
+# Every suite: formatting, both compilers, C tests (plain, valgrind,
+# ASan+UBSan), the Python suite under ASan+UBSan, a wheel install, and
+# the Python suite last so that its summary closes the output.
+test: build format-check clang test-c valgrind sanitize install-check test-py
+
+deps:
+	tools/install-deps.sh
+
+$(VENV)/.installed: requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install -q --upgrade pip
+	$(VPY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+# meson setup runs once per build directory; ninja rebuilds what changed.
+define setup_build
+	@test -f $(1)/build.ninja || $(MESON) setup $(1) $(2)
+	$(VENV)/bin/ninja -C $(1)
+	tools/stage.sh $(1)
+endef
+
+build: deps venv
+	$(call setup_build,$(BUILD),-Dbuildtype=debugoptimized)
+
+test-c: build
+	$(MESON) test -C $(BUILD) --suite c --print-errorlogs
+
+valgrind: build
+	$(MESON) test -C $(BUILD) --suite c --print-errorlogs --timeout-multiplier 4 --wrap='$(VALGRIND)'
+
+test-py: build
+	PYTHONPATH=$(BUILD)/stage $(VPY) -m pytest tests/python -q -p no:cacheprovider
+
+sanitize: deps venv
+	$(call setup_build,$(ASAN_BUILD),-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false)
+	$(MESON) test -C $(ASAN_BUILD) --suite c --print-errorlogs
+	LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/stage \
+	  $(VPY) -m pytest tests/python -q -p no:cacheprovider
+
+clang: deps venv
+	@test -f $(CLANG_BUILD)/build.ninja || CC=clang $(MESON) setup $(CLANG_BUILD) -Dbuildtype=debugoptimized
+	$(VENV)/bin/ninja -C $(CLANG_BUILD)
+	$(MESON) test -C $(CLANG_BUILD) --suite c --print-errorlogs
+
+format:
+	clang-format -i $(C_SOURCES)
+
+format-check: deps
+	clang-format --dry-run -Werror $(C_SOURCES)
+
+# Builds a wheel through the build backend, installs it into a scratch
+# directory and imports it from there, away from the source tree.
+install-check: venv
+	rm -rf build/wheel-check
+	$(VPY) -m pip install -q --no-build-isolation --no-deps --target build/wheel-check/site .
+	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc info
+
+bench: build
+	PYTHONPATH=$(BUILD)/stage $(VPY) bench/runtime.py
+
+clean:
+	rm -rf build
