@@ -1,0 +1,75 @@
+"""Shared fixtures of the pyasc Python suite.
+
+Every test runs under `no_leaks`: afterwards the device is synchronised, the
+memory limit and caching are reset, and the allocator must hold exactly as
+many live bytes and blocks as before the test. A test that leaks a
+DeviceBuffer, or leaves a deferred device error behind, fails here.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+
+import pytest
+
+import pyasc
+from pyasc import memory
+
+
+def _live() -> tuple[int, int, int]:
+    stats = memory.memory_stats()
+    return stats["allocated_bytes"], stats["requested_bytes"], stats["active_blocks"]
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Fails the test if it leaves device memory allocated or an error pending."""
+    pyasc.synchronize()
+    gc.collect()
+    before = _live()
+    yield
+    gc.collect()
+    try:
+        pyasc.synchronize()
+    finally:
+        memory.set_memory_limit(None)
+        memory.set_caching(True)
+    after = _live()
+    assert after == before, f"device memory leaked: (allocated, requested, blocks) {before} -> {after}"
+    # Nothing the test did may leave the current stream pointing elsewhere.
+    assert pyasc.current_stream() == pyasc.default_stream()
+
+
+@pytest.fixture
+def stream_pair():
+    """Two fresh streams, destroyed after the test."""
+    s1, s2 = pyasc.Stream(), pyasc.Stream()
+    yield s1, s2
+    for s in (s1, s2):
+        if s.handle:
+            s.destroy()
+
+
+@pytest.fixture
+def run_python():
+    """Runs `python3 args...` in a subprocess with this process's environment
+    (PYTHONPATH, and LD_PRELOAD under the sanitizers); returns the
+    CompletedProcess."""
+
+    def run(*args: str, env_extra: dict[str, str] | None = None, timeout: float = 60):
+        env = dict(os.environ)
+        if env_extra:
+            env.update(env_extra)
+        return subprocess.run(
+            [sys.executable, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+            check=False,
+        )
+
+    return run
