@@ -49,6 +49,19 @@ typedef struct asc_block_ctx {
  * returns a status (message via asc_error) and cancels unstarted blocks. */
 typedef asc_status (*asc_kernel_fn)(const asc_block_ctx *ctx, const void *args);
 
+/* A kernel launch: fn over nblocks logical blocks. args (args_size bytes)
+ * is copied at launch, so the caller may reuse it at once. If release is
+ * set it runs exactly once with the copy after the last block (or when the
+ * launch is skipped or fails to enqueue), so the copy may own references. */
+typedef struct asc_launch_desc {
+  asc_kernel_fn fn;
+  uint32_t nblocks;
+  const void *args;
+  size_t args_size;
+  void (*release)(void *args);
+  const char *name; /* static; names the kernel in error messages */
+} asc_launch_desc;
+
 /* Host work run in stream order. `run` may fail with asc_error; `release`
  * (may be NULL) runs exactly once afterwards, even when `run` was skipped
  * because an earlier task on the stream failed. */
@@ -106,10 +119,8 @@ struct asc_backend {
   asc_status (*event_query)(void *event);
   asc_status (*event_elapsed_ms)(void *start, void *end, double *out_ms);
 
-  /* Runs fn over nblocks logical blocks, asynchronously on stream; args
-   * (args_size bytes) is copied, so the caller may reuse it at once. */
-  asc_status (*launch)(void *stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
-                       size_t args_size);
+  /* Runs a kernel asynchronously on stream (see asc_launch_desc). */
+  asc_status (*launch)(void *stream, const asc_launch_desc *launch);
 };
 
 /* The backend that serves every device (the embedded cpu simulator unless a

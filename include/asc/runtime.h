@@ -75,6 +75,8 @@ asc_status asc_event_elapsed_ms(asc_event_t start, asc_event_t end, double *out_
 /* Runs fn over nblocks logical blocks on stream, asynchronously. */
 asc_status asc_launch(asc_stream_t stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
                       size_t args_size);
+/* The general form: see asc_launch_desc for release and name. */
+asc_status asc_launch_ex(asc_stream_t stream, const asc_launch_desc *launch);
 
 /* --- test support ------------------------------------------------------- */
 /* Enqueues a task that keeps `blocks` blocks busy on the CPU for `ms` each

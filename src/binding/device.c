@@ -142,6 +142,16 @@ static PyObject *configure_device(PyObject *self, PyObject *args, PyObject *kwar
   (void)self;
   PyObject *device_obj = Py_None;
   if (!PyArg_ParseTuple(args, "|O:configure_device", &device_obj)) return NULL;
+  /* `device` may also come as a keyword; the other keywords are properties. */
+  PyObject *device_kw = kwargs ? PyDict_GetItemString(kwargs, "device") : NULL;
+  if (device_kw) {
+    if (PyTuple_GET_SIZE(args) > 0) {
+      PyErr_SetString(PyExc_TypeError,
+                      "configure_device() got multiple values for argument 'device'");
+      return NULL;
+    }
+    device_obj = device_kw;
+  }
   int device;
   if (asc_py_device(device_obj, &device)) return NULL;
   asc_device_props p;
@@ -151,7 +161,9 @@ static PyObject *configure_device(PyObject *self, PyObject *args, PyObject *kwar
   Py_ssize_t pos = 0;
   while (kwargs && PyDict_Next(kwargs, &pos, &key, &value)) {
     const char *name = PyUnicode_AsUTF8(key);
-    if (!name || set_field(value, name, &p)) return NULL;
+    if (!name) return NULL;
+    if (!strcmp(name, "device")) continue;
+    if (set_field(value, name, &p)) return NULL;
   }
   st = asc_device_set_props(device, &p);
   return st ? asc_py_raise(st) : props_to_python(&p);

@@ -59,19 +59,23 @@ static int stream_init(StreamObject *self, PyObject *args, PyObject *kwargs) {
   return 0;
 }
 
-static void destroy_stream(StreamObject *self) {
+/* On failure (a task destroying its own stream) the stream stays usable. */
+static asc_status destroy_stream(StreamObject *self) {
   asc_stream_t handle = self->handle;
   self->handle = 0;
+  asc_status st;
   Py_BEGIN_ALLOW_THREADS
-  if (asc_stream_destroy(handle)) asc_clear_error();
+  st = asc_stream_destroy(handle);
   Py_END_ALLOW_THREADS
+  if (st) self->handle = handle;
+  return st;
 }
 
 static void stream_dealloc(StreamObject *self) {
   if (self->owned && self->handle) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    destroy_stream(self);
+    (void)destroy_stream(self);
     asc_clear_error();
     PyErr_Restore(type, value, tb);
   }
@@ -83,8 +87,8 @@ static PyObject *stream_destroy(StreamObject *self, PyObject *noargs) {
   if (!self->owned)
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "the default stream cannot be destroyed");
   if (!self->handle) return asc_py_raise_msg(ASC_ERR_INVALID_HANDLE, "the stream was destroyed");
-  destroy_stream(self);
-  Py_RETURN_NONE;
+  asc_status st = destroy_stream(self);
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
 /* Runs a blocking stream call without the GIL. */
@@ -207,8 +211,10 @@ static Py_hash_t stream_hash(StreamObject *self) {
 
 static PyObject *stream_repr(StreamObject *self) {
   if (!self->handle) return PyUnicode_FromString("<pyasc.Stream destroyed>");
-  return PyUnicode_FromFormat("<pyasc.Stream device=%d handle=0x%llx%s>", self->device,
-                              (unsigned long long)self->handle, self->owned ? "" : " default");
+  char hex[24]; /* PyUnicode_FromFormat has no %llx */
+  snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)self->handle);
+  return PyUnicode_FromFormat("<pyasc.Stream device=%d handle=%s%s>", self->device, hex,
+                              self->owned ? "" : " default");
 }
 
 static PyObject *stream_get_handle(StreamObject *self, void *closure) {
@@ -435,7 +441,9 @@ static PyObject *event_destroy(EventObject *self, PyObject *noargs) {
 
 static PyObject *event_repr(EventObject *self) {
   if (!self->handle) return PyUnicode_FromString("<pyasc.Event destroyed>");
-  return PyUnicode_FromFormat("<pyasc.Event handle=0x%llx>", (unsigned long long)self->handle);
+  char hex[24]; /* PyUnicode_FromFormat has no %llx */
+  snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)self->handle);
+  return PyUnicode_FromFormat("<pyasc.Event handle=%s>", hex);
 }
 
 static PyMethodDef event_methods[] = {

@@ -118,18 +118,20 @@ asc_status asc_stream_destroy(asc_stream_t stream) {
   asc_stream_obj *s;
   asc_status st = asc_rt_stream_get(stream, &s);
   if (st) return st;
-  bool is_default = s->is_default;
-  asc_rt_stream_put(s);
-  if (is_default) return asc_error(ASC_ERR_INVALID_VALUE, "the default stream cannot be destroyed");
-  asc_ref *ref;
-  st = asc_handle_remove(&streams, s->handle, &ref);
-  if (st) return st; /* another thread destroyed it first */
-  /* Drain now; memory blocks may keep the object itself alive a while. */
-  st = asc_rt_backend()->stream_shutdown(s->impl);
-  if (st) {
-    asc_handle_insert(&streams, ref, &s->handle); /* keep it usable */
-    return st;
+  if (s->is_default) {
+    asc_rt_stream_put(s);
+    return asc_error(ASC_ERR_INVALID_VALUE, "the default stream cannot be destroyed");
   }
+  /* Drain first (the stream stops accepting work), so that a failure, such
+   * as a task destroying its own stream, leaves the handle valid and usable.
+   * Memory blocks may keep the object itself alive a while after. */
+  st = asc_rt_backend()->stream_shutdown(s->impl);
+  asc_stream_t handle = s->handle;
+  asc_rt_stream_put(s); /* s may be gone after this: use `handle` */
+  if (st) return st;
+  asc_ref *ref;
+  st = asc_handle_remove(&streams, handle, &ref);
+  if (st) return st; /* another thread destroyed it first */
   asc_ref_release(ref);
   return ASC_OK;
 }
@@ -298,7 +300,22 @@ asc_status asc_launch(asc_stream_t stream, asc_kernel_fn fn, uint32_t nblocks, c
   asc_stream_obj *s;
   asc_status st = asc_rt_stream_get(stream, &s);
   if (st) return st;
-  st = asc_rt_backend()->launch(s->impl, fn, nblocks, args, args_size);
+  asc_launch_desc desc = {.fn = fn, .nblocks = nblocks, .args = args, .args_size = args_size};
+  st = asc_rt_backend()->launch(s->impl, &desc);
+  asc_rt_stream_put(s);
+  return st;
+}
+
+asc_status asc_launch_ex(asc_stream_t stream, const asc_launch_desc *launch) {
+  if (!launch) return asc_error(ASC_ERR_INVALID_VALUE, "launch: descriptor is NULL");
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) {
+    /* Keep the promise that release runs once, even when nothing ran. */
+    if (launch->release) launch->release((void *)launch->args);
+    return st;
+  }
+  st = asc_rt_backend()->launch(s->impl, launch);
   asc_rt_stream_put(s);
   return st;
 }

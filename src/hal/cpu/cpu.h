@@ -36,7 +36,6 @@ asc_status cpu_event_elapsed_ms(void *start, void *end, double *out_ms);
 /* cpu_launch.c */
 asc_status cpu_pool_create(cpu_pool **out);
 void cpu_pool_destroy(cpu_pool *pool);
-asc_status cpu_launch(void *stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
-                      size_t args_size);
+asc_status cpu_launch(void *stream, const asc_launch_desc *launch);
 
 #endif

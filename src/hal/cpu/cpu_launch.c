@@ -191,7 +191,9 @@ static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
 
 typedef struct launch_task {
   cpu_job job;
-  unsigned char args[]; /* the argument block, copied at enqueue */
+  void (*release)(void *args);
+  const char *name;
+  _Alignas(16) unsigned char args[]; /* the argument block, copied at enqueue */
 } launch_task;
 
 static asc_status run_launch(void *user) {
@@ -206,38 +208,47 @@ static asc_status run_launch(void *user) {
     run_job_parallel(pool, job);
   else
     run_blocks(job);
-  if (job->error) return asc_error(job->error, "%s", job->error_msg);
+  if (job->error)
+    return asc_error(job->error, "%s%s%s", t->name ? t->name : "", t->name ? ": " : "",
+                     job->error_msg);
   return ASC_OK;
 }
 
 static void release_launch(void *user) {
   launch_task *t = user;
+  if (t->release) t->release(t->args);
   pthread_mutex_destroy(&t->job.lock);
   pthread_cond_destroy(&t->job.helpers_done);
   free(t);
 }
 
-asc_status cpu_launch(void *stream, asc_kernel_fn fn, uint32_t nblocks, const void *args,
-                      size_t args_size) {
-  if (!fn) return asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
-  if (nblocks == 0) return asc_error(ASC_ERR_INVALID_VALUE, "launch: block count must be >= 1");
-  if (args_size && !args) return asc_error(ASC_ERR_INVALID_VALUE, "launch: args is NULL");
-  if (args_size > ((size_t)1 << 20))
-    return asc_error(ASC_ERR_INVALID_VALUE, "launch: argument block of %zu bytes exceeds 1 MiB",
-                     args_size);
-  int device = cpu_stream_device(stream);
-  launch_task *t = calloc(1, sizeof *t + args_size);
-  if (!t) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot queue the kernel");
-  asc_status st = cpu_device_props(device, &t->job.props);
+asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
+  asc_status st = ASC_OK;
+  if (!launch->fn)
+    st = asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
+  else if (launch->nblocks == 0)
+    st = asc_error(ASC_ERR_INVALID_VALUE, "launch: block count must be >= 1");
+  else if (launch->args_size && !launch->args)
+    st = asc_error(ASC_ERR_INVALID_VALUE, "launch: args is NULL");
+  else if (launch->args_size > ((size_t)1 << 20))
+    st = asc_error(ASC_ERR_INVALID_VALUE, "launch: argument block of %zu bytes exceeds 1 MiB",
+                   launch->args_size);
+  launch_task *t = st ? NULL : calloc(1, sizeof *t + launch->args_size);
+  if (!st && !t) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot queue the kernel");
+  if (!st) st = cpu_device_props(cpu_stream_device(stream), &t->job.props);
   if (st) {
     free(t);
+    /* The caller's copy stands in for ours: release still runs once. */
+    if (launch->release) launch->release((void *)launch->args);
     return st;
   }
-  if (args_size) memcpy(t->args, args, args_size);
-  t->job.device = device;
-  t->job.fn = fn;
+  if (launch->args_size) memcpy(t->args, launch->args, launch->args_size);
+  t->release = launch->release;
+  t->name = launch->name;
+  t->job.device = cpu_stream_device(stream);
+  t->job.fn = launch->fn;
   t->job.args = t->args;
-  t->job.nblocks = nblocks;
+  t->job.nblocks = launch->nblocks;
   t->job.max_helpers = t->job.props.worker_threads - 1;
   atomic_init(&t->job.next_block, 0);
   atomic_init(&t->job.cancelled, false);

@@ -1,0 +1,65 @@
+/* Element types, their conversions, and NumPy 2 type promotion. */
+#ifndef ASC_DTYPE_H
+#define ASC_DTYPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asc/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Ordered by kind (bool < integers < floats) and, within a kind, by size. */
+typedef enum asc_dtype {
+  ASC_BOOL,
+  ASC_INT8,
+  ASC_UINT8,
+  ASC_INT16,
+  ASC_INT32,
+  ASC_INT64,
+  ASC_FLOAT16,
+  ASC_BFLOAT16,
+  ASC_FLOAT32,
+  ASC_FLOAT64,
+  ASC_DTYPE_COUNT
+} asc_dtype;
+
+/* Kinds of Python scalars, which are "weak" under NEP 50: they adopt the
+ * other operand's dtype unless their kind is higher. */
+typedef enum asc_scalar_kind { ASC_SCALAR_BOOL, ASC_SCALAR_INT, ASC_SCALAR_FLOAT } asc_scalar_kind;
+
+size_t asc_dtype_size(asc_dtype dtype);
+/* "float32", "bfloat16", ...; "invalid" for an unknown value. Static. */
+const char *asc_dtype_name(asc_dtype dtype);
+asc_status asc_dtype_from_name(const char *name, asc_dtype *out);
+bool asc_dtype_valid(asc_dtype dtype);
+bool asc_dtype_is_float(asc_dtype dtype);
+bool asc_dtype_is_integer(asc_dtype dtype); /* bool excluded */
+bool asc_dtype_is_signed(asc_dtype dtype);
+
+/* The dtype both operands convert to (NumPy 2 rules; bfloat16 as in
+ * docs/dtypes.md). */
+asc_dtype asc_dtype_promote(asc_dtype a, asc_dtype b);
+/* The dtype a weak Python scalar of `kind` takes next to a tensor of
+ * `dtype` (NEP 50): int with an integer tensor keeps the tensor's dtype, a
+ * float with an integer tensor gives float64, and so on. */
+asc_dtype asc_dtype_weak_scalar(asc_dtype tensor_dtype, asc_scalar_kind kind);
+/* The float dtype that maths on `dtype` produces (NumPy: int8 -> float16,
+ * int16 -> float32, int32 -> float64; floats keep theirs). */
+asc_dtype asc_dtype_to_float(asc_dtype dtype);
+
+/* IEEE binary16 and bfloat16 conversions: round to nearest even, NaN stays
+ * NaN (quiet), infinities and subnormals exact. */
+uint16_t asc_float_to_half(float value);
+float asc_half_to_float(uint16_t bits);
+uint16_t asc_float_to_bfloat(float value);
+float asc_bfloat_to_float(uint16_t bits);
+uint16_t asc_double_to_half(double value); /* rounds once, from double */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
