@@ -42,3 +42,48 @@ int asc_py_memory_init(PyObject *module);
 extern PyMethodDef asc_py_memory_functions[];
 
 #endif
+
+/* dtype.c */
+#include "asc/ops.h"
+#include "asc/tensor.h"
+extern PyTypeObject AscDType_Type;
+int asc_py_dtype_init(PyObject *module);
+/* pyasc.dtype, NumPy dtype or scalar type, name, or bool/int/float. */
+int asc_py_dtype(PyObject *obj, asc_dtype *out);
+PyObject *asc_py_dtype_object(asc_dtype dtype); /* new reference */
+const char *asc_py_dtype_format(asc_dtype dtype);
+int asc_py_dtype_from_format(const char *format, Py_ssize_t itemsize, asc_dtype *out);
+
+/* tensor.c */
+typedef struct {
+  PyObject_HEAD asc_tensor t;
+  Py_ssize_t exports; /* live buffer-protocol views */
+  PyObject *weakreflist;
+} TensorObject;
+extern PyTypeObject AscTensor_Type;
+int asc_py_tensor_init(PyObject *module);
+extern PyMethodDef asc_py_tensor_functions[];
+#define AscTensor_Check(op) PyObject_TypeCheck(op, &AscTensor_Type)
+/* Wraps t (taking over its storage reference) in a new pyasc.Tensor. */
+PyObject *asc_py_tensor_wrap(asc_tensor *t);
+/* Any array-like as a tensor: a Tensor is shared, a buffer-protocol object
+ * (NumPy array) is shared without a copy when its layout allows, anything
+ * else goes through numpy.asarray. dtype ASC_DTYPE_COUNT keeps the
+ * source's dtype, another dtype converts (a copy). */
+int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out);
+/* The host may read t: waits for the calling thread's current stream. */
+int asc_py_sync_for_host(void);
+/* numpy, imported once. Borrowed reference. */
+PyObject *asc_py_numpy(void);
+
+/* tensor_number.c */
+extern PyNumberMethods asc_py_tensor_as_number;
+PyObject *asc_py_tensor_richcompare(PyObject *a, PyObject *b, int op);
+extern PyMethodDef asc_py_binary_functions[];
+/* A Python scalar or array-like as an operand next to `other` (NEP 50
+ * weak scalars). Returns 0, -1 on error, 1 when obj is no operand. */
+int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
+
+/* tensor_index.c */
+extern PyMappingMethods asc_py_tensor_as_mapping;
+extern PySequenceMethods asc_py_tensor_as_sequence;

@@ -7,6 +7,7 @@ typedef struct {
   int freed;
   int device;
   Py_ssize_t exports; /* live buffer-protocol views */
+  Py_ssize_t busy;    /* synchronous copies using it while the GIL is released */
 } BufferObject;
 
 static int buffer_live(BufferObject *self) {
@@ -39,6 +40,7 @@ static PyObject *alloc(PyObject *self, PyObject *const *args, Py_ssize_t nargs, 
   buf->nbytes = (size_t)nbytes;
   buf->device = device;
   buf->exports = 0;
+  buf->busy = 0;
   buf->freed = 0;
   asc_status st = asc_mem_alloc(device, (size_t)nbytes, stream, &buf->ptr);
   if (st) {
@@ -60,6 +62,10 @@ static PyObject *buffer_free(BufferObject *self, PyObject *noargs) {
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
                             "cannot free a device buffer while %zd view(s) of it exist",
                             self->exports);
+  if (self->busy)
+    return asc_py_raise_msg(
+        ASC_ERR_INVALID_VALUE,
+        "cannot free a device buffer while another thread copies to or from it");
   if (self->freed) Py_RETURN_NONE;
   self->freed = 1;
   asc_status st = asc_mem_free(self->ptr);
@@ -184,6 +190,7 @@ PyTypeObject AscBuffer_Type = {
 /* One side of a copy: a DeviceBuffer or a host object with the buffer
  * protocol. */
 typedef struct copy_side {
+  BufferObject *buffer; /* the DeviceBuffer, or NULL for host memory */
   char *ptr;
   size_t size;
   int is_device;
@@ -191,12 +198,14 @@ typedef struct copy_side {
   Py_buffer view;
 } copy_side;
 
-static int resolve_side(PyObject *obj, PyObject *offset_obj, int writable, const char *name,
-                        copy_side *side) {
+static int resolve_side(const char *op, PyObject *obj, PyObject *offset_obj, int writable,
+                        const char *name, copy_side *side) {
   side->has_view = 0;
+  side->buffer = NULL;
   if (PyObject_TypeCheck(obj, &AscBuffer_Type)) {
     BufferObject *buf = (BufferObject *)obj;
     if (buffer_live(buf)) return -1;
+    side->buffer = buf;
     side->ptr = buf->ptr;
     side->size = buf->nbytes;
     side->is_device = 1;
@@ -205,7 +214,7 @@ static int resolve_side(PyObject *obj, PyObject *offset_obj, int writable, const
     if (PyObject_GetBuffer(obj, &side->view, flags) < 0) {
       PyErr_Clear();
       PyErr_Format(PyExc_TypeError,
-                   "memcpy: %s must be a DeviceBuffer or a %scontiguous buffer, not %.100s", name,
+                   "%s: %s must be a DeviceBuffer or a %scontiguous buffer, not %.100s", op, name,
                    writable ? "writable " : "", Py_TYPE(obj)->tp_name);
       return -1;
     }
@@ -217,13 +226,19 @@ static int resolve_side(PyObject *obj, PyObject *offset_obj, int writable, const
   Py_ssize_t offset = offset_obj ? PyLong_AsSsize_t(offset_obj) : 0;
   if (offset == -1 && PyErr_Occurred()) return -1;
   if (offset < 0 || (size_t)offset > side->size) {
-    asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "memcpy: %s offset %zd is outside its %zu bytes", name,
+    asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "%s: %s offset %zd is outside its %zu bytes", op, name,
                      offset, side->size);
     return -1;
   }
   side->ptr += offset;
   side->size -= (size_t)offset;
   return 0;
+}
+
+/* Keeps a DeviceBuffer from being freed by another thread while a
+ * synchronous copy uses its memory without the GIL (delta +1, then -1). */
+static void pin_side(copy_side *side, int delta) {
+  if (side->buffer) side->buffer->busy += delta;
 }
 
 static void release_side(copy_side *side) {
@@ -294,7 +309,8 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
   if (non_blocking < 0) return NULL;
   copy_side dst = {0}, src = {0};
   PyObject *result = NULL;
-  if (resolve_side(a[0], a[3], 1, "dst", &dst) || resolve_side(a[1], a[4], 0, "src", &src))
+  if (resolve_side("memcpy", a[0], a[3], 1, "dst", &dst) ||
+      resolve_side("memcpy", a[1], a[4], 0, "src", &src))
     goto done;
   size_t nbytes = src.size;
   if (a[2] && a[2] != Py_None) {
@@ -318,11 +334,15 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
     st = asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK) hold_until_done(stream, &dst, &src);
   } else {
+    pin_side(&dst, 1);
+    pin_side(&src, 1);
     Py_BEGIN_ALLOW_THREADS
     st = stream == ASC_STREAM_CURRENT ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
                                       : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK && stream != ASC_STREAM_CURRENT) st = asc_stream_synchronize(stream);
     Py_END_ALLOW_THREADS
+    pin_side(&dst, -1);
+    pin_side(&src, -1);
   }
   result = st ? asc_py_raise(st) : Py_NewRef(Py_None);
 done:
@@ -351,7 +371,7 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
   int non_blocking = a[5] ? PyObject_IsTrue(a[5]) : 0;
   if (non_blocking < 0) return NULL;
   copy_side dst;
-  if (resolve_side(a[0], a[3], 1, "dst", &dst)) return NULL;
+  if (resolve_side("memset", a[0], a[3], 1, "dst", &dst)) return NULL;
   size_t nbytes = dst.size;
   if (a[2] && a[2] != Py_None) {
     Py_ssize_t n = PyLong_AsSsize_t(a[2]);
@@ -362,6 +382,7 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
     nbytes = (size_t)n;
   }
   asc_status st;
+  pin_side(&dst, 1);
   Py_BEGIN_ALLOW_THREADS
   if (non_blocking || stream != ASC_STREAM_CURRENT) {
     st = asc_memset_async(dst.ptr, (int)value, nbytes, stream);
@@ -369,6 +390,7 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
   } else
     st = asc_memset(dst.ptr, (int)value, nbytes);
   Py_END_ALLOW_THREADS
+  pin_side(&dst, -1);
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 

@@ -16,8 +16,10 @@ PyMODINIT_FUNC PyInit__C(void) {
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   if (asc_py_errors_init(m) || asc_py_device_init(m) || asc_py_streams_init(m) ||
-      asc_py_memory_init(m) || add_functions(m, asc_py_device_functions) ||
-      add_functions(m, asc_py_stream_functions) || add_functions(m, asc_py_memory_functions)) {
+      asc_py_memory_init(m) || asc_py_dtype_init(m) || asc_py_tensor_init(m) ||
+      add_functions(m, asc_py_tensor_functions) || add_functions(m, asc_py_binary_functions) ||
+      add_functions(m, asc_py_device_functions) || add_functions(m, asc_py_stream_functions) ||
+      add_functions(m, asc_py_memory_functions)) {
     Py_DECREF(m);
     return NULL;
   }

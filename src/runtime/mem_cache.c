@@ -284,6 +284,8 @@ asc_status asc_mem_free(void *ptr) {
       d->free_lists[b->cls] = b;
       d->stats.cached_blocks++;
     }
+    /* Uncached: earlier frees that were pending may be safe by now. */
+    if (!d->caching) release_idle(d);
   }
   pthread_mutex_unlock(&mem_lock);
   if (!b)

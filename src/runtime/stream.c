@@ -18,16 +18,36 @@ static asc_handle_table events;
 static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
 static asc_stream_t default_streams[ASC_MAX_DEVICES];
 static _Thread_local asc_stream_t current_streams[ASC_MAX_DEVICES];
+/* Bumped by every init: a thread's current streams from before a shutdown
+ * are forgotten (see thread_current_streams). */
+static atomic_uint runtime_epoch;
+static _Thread_local unsigned current_epoch;
+static bool tables_ready; /* guarded by the runtime's init lock */
+
+static asc_stream_t *thread_current_streams(void) {
+  unsigned epoch = atomic_load(&runtime_epoch);
+  if (current_epoch != epoch) {
+    memset(current_streams, 0, sizeof current_streams);
+    current_epoch = epoch;
+  }
+  return current_streams;
+}
 
 void asc_rt_streams_init(void) {
-  asc_handle_table_init(&streams, STREAM_TAG, "stream");
-  asc_handle_table_init(&events, EVENT_TAG, "event");
+  /* The tables outlive shutdown (which only clears them), so that slot
+   * generations keep counting and no handle from before it comes back. */
+  if (!tables_ready) {
+    asc_handle_table_init(&streams, STREAM_TAG, "stream");
+    asc_handle_table_init(&events, EVENT_TAG, "event");
+    tables_ready = true;
+  }
   memset(default_streams, 0, sizeof default_streams);
+  atomic_fetch_add(&runtime_epoch, 1);
 }
 
 void asc_rt_streams_shutdown(void) {
-  asc_handle_table_destroy(&events);
-  asc_handle_table_destroy(&streams);
+  asc_handle_table_clear(&events);
+  asc_handle_table_clear(&streams);
   pthread_mutex_lock(&defaults_lock);
   memset(default_streams, 0, sizeof default_streams);
   pthread_mutex_unlock(&defaults_lock);
@@ -78,8 +98,9 @@ asc_status asc_stream_default(int device, asc_stream_t *out) {
 asc_status asc_stream_current(int device, asc_stream_t *out) {
   asc_status st = asc_rt_check_device(device);
   if (st) return st;
-  if (current_streams[device]) {
-    *out = current_streams[device];
+  asc_stream_t current = thread_current_streams()[device];
+  if (current) {
+    *out = current;
     return ASC_OK;
   }
   return asc_stream_default(device, out);
@@ -100,7 +121,7 @@ asc_status asc_stream_set_current(asc_stream_t stream) {
   asc_stream_obj *s;
   asc_status st = asc_rt_stream_get(stream, &s);
   if (st) return st;
-  current_streams[s->device] = s->handle;
+  thread_current_streams()[s->device] = s->handle;
   asc_rt_stream_put(s);
   return ASC_OK;
 }

@@ -3,18 +3,22 @@
 #include <string.h>
 
 #include "asc/dtype.h"
+#include "half.h"
 
 static const struct {
   const char *name;
   size_t size;
 } dtype_info[ASC_DTYPE_COUNT] = {
-    [ASC_BOOL] = {"bool", 1},       [ASC_INT8] = {"int8", 1},         [ASC_UINT8] = {"uint8", 1},
-    [ASC_INT16] = {"int16", 2},     [ASC_INT32] = {"int32", 4},       [ASC_INT64] = {"int64", 8},
-    [ASC_FLOAT16] = {"float16", 2}, [ASC_BFLOAT16] = {"bfloat16", 2}, [ASC_FLOAT32] = {"float32", 4},
-    [ASC_FLOAT64] = {"float64", 8},
+    [ASC_BOOL] = {"bool", 1},       [ASC_INT8] = {"int8", 1},
+    [ASC_UINT8] = {"uint8", 1},     [ASC_INT16] = {"int16", 2},
+    [ASC_INT32] = {"int32", 4},     [ASC_INT64] = {"int64", 8},
+    [ASC_FLOAT16] = {"float16", 2}, [ASC_BFLOAT16] = {"bfloat16", 2},
+    [ASC_FLOAT32] = {"float32", 4}, [ASC_FLOAT64] = {"float64", 8},
 };
 
-bool asc_dtype_valid(asc_dtype dtype) { return (unsigned)dtype < ASC_DTYPE_COUNT; }
+bool asc_dtype_valid(asc_dtype dtype) {
+  return (unsigned)dtype < ASC_DTYPE_COUNT;
+}
 
 size_t asc_dtype_size(asc_dtype dtype) {
   return asc_dtype_valid(dtype) ? dtype_info[dtype].size : 0;
@@ -33,11 +37,17 @@ asc_status asc_dtype_from_name(const char *name, asc_dtype *out) {
   return asc_error(ASC_ERR_TYPE, "unknown dtype '%s'", name ? name : "(null)");
 }
 
-bool asc_dtype_is_float(asc_dtype d) { return d >= ASC_FLOAT16 && d <= ASC_FLOAT64; }
+bool asc_dtype_is_float(asc_dtype d) {
+  return d >= ASC_FLOAT16 && d <= ASC_FLOAT64;
+}
 
-bool asc_dtype_is_integer(asc_dtype d) { return d >= ASC_INT8 && d <= ASC_INT64; }
+bool asc_dtype_is_integer(asc_dtype d) {
+  return d >= ASC_INT8 && d <= ASC_INT64;
+}
 
-bool asc_dtype_is_signed(asc_dtype d) { return d != ASC_BOOL && d != ASC_UINT8; }
+bool asc_dtype_is_signed(asc_dtype d) {
+  return d != ASC_BOOL && d != ASC_UINT8;
+}
 
 /* NumPy 2's promotion table for these types. bfloat16 is not NumPy's; it
  * promotes like float16 would if float16 were bfloat16 (ml_dtypes rules):
@@ -109,69 +119,29 @@ asc_dtype asc_dtype_to_float(asc_dtype d) {
   }
 }
 
-/* --- 16-bit floats ------------------------------------------------------ */
-
-static uint32_t float_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-static float bits_float(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-uint16_t asc_float_to_half(float value) {
-  uint32_t x = float_bits(value);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((abs >> 13) & 0x3ffu)); /* NaN */
-  if (abs >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* overflow rounds to inf */
-  if (abs < 0x38800000u) {
-    /* Subnormal half (or zero): scale by 2^24 and round once in float. */
-    float scaled = bits_float(abs) * 16777216.0f; /* exact: only the exponent changes */
-    uint32_t q = (uint32_t)nearbyintf(scaled); /* default rounding: to nearest even */
-    return (uint16_t)(sign | q);
-  }
-  /* Normal: drop 13 mantissa bits with round-to-nearest-even. */
-  uint32_t mant_odd = (abs >> 13) & 1u;
-  abs += 0xfffu + mant_odd;
-  return (uint16_t)(sign | ((abs - 0x38000000u) >> 13));
-}
-
-float asc_half_to_float(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0x1f) return bits_float(sign | 0x7f800000u | (mant << 13)); /* inf, NaN */
-  if (exp == 0) {
-    float f = (float)mant * 5.9604644775390625e-8f; /* mant * 2^-24, exact */
-    return sign ? -f : f;
-  }
-  return bits_float(sign | ((exp + 112) << 23) | (mant << 13));
-}
-
 uint16_t asc_double_to_half(double value) {
   if (isnan(value)) return (uint16_t)(signbit(value) ? 0xfe00u : 0x7e00u);
   double a = fabs(value);
   uint16_t sign = signbit(value) ? 0x8000u : 0;
   if (a >= 65520.0) return sign | 0x7c00u; /* halfway to the next binade rounds up */
-  if (a < 6.103515625e-05) /* below the smallest normal: multiples of 2^-24 */
+  if (a < 6.103515625e-05)                 /* below the smallest normal: multiples of 2^-24 */
     return sign | (uint16_t)nearbyint(a * 16777216.0);
   int e;
-  double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  double m = frexp(a, &e);          /* a = m * 2^e, m in [0.5, 1) */
   double q = nearbyint(m * 2048.0); /* 11 significant bits */
   if (q == 2048.0) q = 1024.0, e++;
   return sign | (uint16_t)(((e + 14) << 10) | ((uint32_t)q - 1024));
 }
 
-uint16_t asc_float_to_bfloat(float value) {
-  uint32_t x = float_bits(value);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return (uint16_t)(x >> 16);
+uint16_t asc_float_to_half(float value) {
+  return asc_f32_to_f16(value);
 }
-
-float asc_bfloat_to_float(uint16_t bits) { return bits_float((uint32_t)bits << 16); }
+float asc_half_to_float(uint16_t bits) {
+  return asc_f16_to_f32(bits);
+}
+uint16_t asc_float_to_bfloat(float value) {
+  return asc_f32_to_bf16(value);
+}
+float asc_bfloat_to_float(uint16_t bits) {
+  return asc_bf16_to_f32(bits);
+}

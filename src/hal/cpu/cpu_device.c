@@ -64,7 +64,7 @@ static asc_status parse_size(const char *var, const char *text, size_t *out) {
     shift = 20, end++;
   else if (*end == 'G' || *end == 'g')
     shift = 30, end++;
-  if (errno || end == text || *end || text[0] == '-' || v > (SIZE_MAX >> shift))
+  if (errno || end == text || *end || text[0] < '0' || text[0] > '9' || v > (SIZE_MAX >> shift))
     return asc_error(ASC_ERR_INVALID_VALUE, "%s='%s' is not a byte count (e.g. 196608, 192K, 2G)",
                      var, text);
   *out = (size_t)v << shift;

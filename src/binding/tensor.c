@@ -1,0 +1,681 @@
+/* pyasc.Tensor: creation, NumPy exchange, properties and view methods. */
+#include "binding.h"
+
+static PyObject *numpy_module;
+
+PyObject *asc_py_numpy(void) {
+  if (!numpy_module) numpy_module = PyImport_ImportModule("numpy");
+  return numpy_module;
+}
+
+PyObject *asc_py_tensor_wrap(asc_tensor *t) {
+  TensorObject *obj = PyObject_GC_New(TensorObject, &AscTensor_Type);
+  if (!obj) {
+    asc_tensor_release(t);
+    return NULL;
+  }
+  obj->t = *t;
+  obj->exports = 0;
+  obj->weakreflist = NULL;
+  memset(t, 0, sizeof *t);
+  PyObject_GC_Track(obj);
+  return (PyObject *)obj;
+}
+
+int asc_py_sync_for_host(void) {
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
+  Py_END_ALLOW_THREADS
+  if (st) {
+    asc_py_raise(st);
+    return -1;
+  }
+  return 0;
+}
+
+/* --- zero-copy import of buffer-protocol objects ------------------------ */
+
+static void release_view(void *ctx) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(gil);
+}
+
+/* Shares the memory of a buffer-protocol object. Returns 1 (and no error)
+ * if its layout cannot be expressed in elements, so callers can copy. */
+static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
+  Py_buffer *view = PyMem_RawMalloc(sizeof *view);
+  if (!view) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS) < 0) {
+    PyErr_Clear();
+    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
+      PyMem_RawFree(view);
+      return -1;
+    }
+  }
+  asc_dtype dtype;
+  int rc = asc_py_dtype_from_format(view->format, view->itemsize, &dtype);
+  if (rc == 0 && (view->ndim > ASC_MAX_DIMS || (size_t)view->itemsize != asc_dtype_size(dtype)))
+    rc = 1;
+  int64_t lo = 0, hi = view->itemsize;
+  for (int i = 0; rc == 0 && i < view->ndim; i++) {
+    if (view->strides[i] % view->itemsize) rc = 1;
+    int64_t span = (view->shape[i] - 1) * view->strides[i];
+    if (view->shape[i] == 0)
+      lo = hi = 0;
+    else if (span < 0)
+      lo += span;
+    else
+      hi += span;
+  }
+  if (rc) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    if (rc == 1) PyErr_Clear();
+    return rc;
+  }
+  memset(out, 0, sizeof *out);
+  char *base = (char *)view->buf + lo;
+  asc_status st = asc_storage_wrap(asc_device_current(), base, (size_t)(hi - lo), release_view,
+                                   view, &out->storage);
+  if (st) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    asc_py_raise(st);
+    return -1;
+  }
+  out->dtype = dtype;
+  out->ndim = view->ndim;
+  out->offset = -lo / view->itemsize;
+  for (int i = 0; i < view->ndim; i++) {
+    out->shape[i] = view->shape[i];
+    out->strides[i] = view->strides[i] / view->itemsize;
+  }
+  return 0;
+}
+
+static int convert_dtype(asc_tensor *t, asc_dtype dtype) {
+  if (dtype == ASC_DTYPE_COUNT || dtype == t->dtype) return 0;
+  asc_tensor converted = {0};
+  asc_status st = asc_cast(t, dtype, &converted);
+  asc_tensor_release(t);
+  if (st) {
+    asc_py_raise(st);
+    return -1;
+  }
+  *t = converted;
+  return 0;
+}
+
+int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
+  if (AscTensor_Check(obj)) {
+    asc_tensor_share(&((TensorObject *)obj)->t, out);
+    return convert_dtype(out, dtype);
+  }
+  int rc = PyObject_CheckBuffer(obj) ? tensor_from_buffer(obj, out) : 1;
+  if (rc < 0) PyErr_Clear(); /* not a usable buffer: let NumPy convert it */
+  if (rc != 0) {
+    PyObject *np = asc_py_numpy();
+    if (!np) return -1;
+    PyObject *array = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+    if (!array) return -1;
+    rc = tensor_from_buffer(array, out);
+    Py_DECREF(array);
+    if (rc == 1) asc_py_raise_msg(ASC_ERR_TYPE, "cannot convert %R to a tensor", obj);
+    if (rc) return -1;
+  }
+  return convert_dtype(out, dtype);
+}
+
+/* --- construction ------------------------------------------------------- */
+
+static int parse_dtype_arg(PyObject *obj, asc_dtype *dtype) {
+  *dtype = ASC_DTYPE_COUNT;
+  return obj && obj != Py_None ? asc_py_dtype(obj, dtype) : 0;
+}
+
+/* A private copy of any array-like (NumPy's np.array(obj, dtype)). */
+static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  (void)type;
+  static char *names[] = {"data", "dtype", NULL};
+  PyObject *data, *dtype_obj = NULL;
+  asc_dtype dtype;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Tensor", names, &data, &dtype_obj) ||
+      parse_dtype_arg(dtype_obj, &dtype))
+    return NULL;
+  asc_tensor src, copy = {0};
+  if (asc_py_as_tensor(data, ASC_DTYPE_COUNT, &src)) return NULL;
+  asc_status st = asc_cast(&src, dtype == ASC_DTYPE_COUNT ? src.dtype : dtype, &copy);
+  asc_tensor_release(&src);
+  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&copy);
+}
+
+static PyObject *from_numpy(PyObject *self, PyObject *array) {
+  (void)self;
+  asc_tensor t;
+  int rc = PyObject_CheckBuffer(array) ? tensor_from_buffer(array, &t) : 1;
+  if (rc == 1)
+    return asc_py_raise_msg(ASC_ERR_TYPE,
+                            "from_numpy needs an array whose memory can be shared, not %.100s",
+                            Py_TYPE(array)->tp_name);
+  return rc ? NULL : asc_py_tensor_wrap(&t);
+}
+
+static PyObject *asarray(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *names[] = {"data", "dtype", NULL};
+  PyObject *data, *dtype_obj = NULL;
+  asc_dtype dtype;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:asarray", names, &data, &dtype_obj) ||
+      parse_dtype_arg(dtype_obj, &dtype))
+    return NULL;
+  if (AscTensor_Check(data) &&
+      (dtype == ASC_DTYPE_COUNT || dtype == ((TensorObject *)data)->t.dtype))
+    return Py_NewRef(data);
+  asc_tensor t;
+  return asc_py_as_tensor(data, dtype, &t) ? NULL : asc_py_tensor_wrap(&t);
+}
+
+static int tensor_traverse(TensorObject *self, visitproc visit, void *arg) {
+  (void)self, (void)visit, (void)arg;
+  return 0;
+}
+
+static void tensor_dealloc(TensorObject *self) {
+  PyObject_GC_UnTrack(self);
+  if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
+  asc_tensor_release(&self->t);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* --- buffer protocol and NumPy export ----------------------------------- */
+
+static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
+  const asc_tensor *t = &self->t;
+  if (t->dtype == ASC_BFLOAT16) {
+    PyErr_SetString(PyExc_BufferError,
+                    "bfloat16 has no buffer format: use numpy() (float32) or numpy(raw=True)");
+    return -1;
+  }
+  asc_device_props props;
+  asc_status st = asc_device_get_props(asc_tensor_device(t), &props);
+  if (st) {
+    asc_py_raise(st);
+    return -1;
+  }
+  if (!props.host_visible) {
+    PyErr_SetString(PyExc_BufferError, "the tensor's device memory is not host-visible");
+    return -1;
+  }
+  if (asc_py_sync_for_host()) return -1;
+  Py_ssize_t *dims = PyMem_Malloc(2 * (size_t)(t->ndim ? t->ndim : 1) * sizeof *dims);
+  if (!dims) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  Py_ssize_t itemsize = (Py_ssize_t)asc_dtype_size(t->dtype);
+  for (int i = 0; i < t->ndim; i++) {
+    dims[i] = (Py_ssize_t)t->shape[i];
+    dims[t->ndim + i] = (Py_ssize_t)(t->strides[i] * itemsize);
+  }
+  view->buf = asc_tensor_data(t);
+  view->obj = Py_NewRef((PyObject *)self);
+  view->len = (Py_ssize_t)asc_tensor_numel(t) * itemsize;
+  view->readonly = 0;
+  view->itemsize = itemsize;
+  view->format = (flags & PyBUF_FORMAT) ? (char *)asc_py_dtype_format(t->dtype) : NULL;
+  view->ndim = t->ndim;
+  view->shape = dims;
+  view->strides = dims + t->ndim;
+  view->suboffsets = NULL;
+  view->internal = dims;
+  if ((flags & PyBUF_ND) != PyBUF_ND && !asc_tensor_is_contiguous(t)) {
+    PyMem_Free(dims);
+    Py_CLEAR(view->obj);
+    PyErr_SetString(PyExc_BufferError, "tensor is not contiguous");
+    return -1;
+  }
+  self->exports++;
+  return 0;
+}
+
+static void tensor_releasebuffer(TensorObject *self, Py_buffer *view) {
+  PyMem_Free(view->internal);
+  self->exports--;
+}
+
+static PyBufferProcs tensor_as_buffer = {
+    .bf_getbuffer = (getbufferproc)tensor_getbuffer,
+    .bf_releasebuffer = (releasebufferproc)tensor_releasebuffer,
+};
+
+/* A NumPy array sharing t's memory (bfloat16: a float32 copy, or with raw
+ * the uint16 bit patterns). */
+static PyObject *to_numpy(TensorObject *self, int raw) {
+  PyObject *np = asc_py_numpy();
+  if (!np) return NULL;
+  if (self->t.dtype != ASC_BFLOAT16) return PyObject_CallMethod(np, "asarray", "O", self);
+  asc_tensor converted = {0};
+  asc_status st;
+  if (raw) {
+    asc_tensor_share(&self->t, &converted);
+    converted.dtype = ASC_INT16; /* same size; viewed as uint16 below */
+    st = ASC_OK;
+  } else {
+    st = asc_cast(&self->t, ASC_FLOAT32, &converted);
+  }
+  if (st) return asc_py_raise(st);
+  PyObject *holder = asc_py_tensor_wrap(&converted);
+  if (!holder) return NULL;
+  PyObject *array = PyObject_CallMethod(np, "asarray", "O", holder);
+  Py_DECREF(holder);
+  if (array && raw) Py_SETREF(array, PyObject_CallMethod(array, "view", "s", "uint16"));
+  return array;
+}
+
+static PyObject *tensor_numpy(TensorObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"raw", NULL};
+  int raw = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$p:numpy", names, &raw)) return NULL;
+  return to_numpy(self, raw);
+}
+
+static PyObject *tensor_array(TensorObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"dtype", "copy", NULL};
+  PyObject *dtype = Py_None, *copy = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", names, &dtype, &copy))
+    return NULL;
+  PyObject *array = to_numpy(self, 0);
+  if (array && dtype != Py_None) Py_SETREF(array, PyObject_CallMethod(array, "astype", "O", dtype));
+  if (array && copy == Py_True) Py_SETREF(array, PyObject_CallMethod(array, "copy", NULL));
+  return array;
+}
+
+static PyObject *tensor_tolist(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  PyObject *array = to_numpy(self, 0);
+  if (!array) return NULL;
+  PyObject *list = PyObject_CallMethod(array, "tolist", NULL);
+  Py_DECREF(array);
+  return list;
+}
+
+static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (asc_tensor_numel(&self->t) != 1)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                            "can only convert a tensor of size 1 to a Python scalar");
+  if (asc_py_sync_for_host()) return NULL;
+  const void *p = asc_tensor_data(&self->t);
+  switch (self->t.dtype) {
+    case ASC_BOOL:
+      return PyBool_FromLong(*(const uint8_t *)p);
+    case ASC_INT8:
+      return PyLong_FromLong(*(const int8_t *)p);
+    case ASC_UINT8:
+      return PyLong_FromLong(*(const uint8_t *)p);
+    case ASC_INT16:
+      return PyLong_FromLong(*(const int16_t *)p);
+    case ASC_INT32:
+      return PyLong_FromLong(*(const int32_t *)p);
+    case ASC_INT64:
+      return PyLong_FromLongLong(*(const int64_t *)p);
+    case ASC_FLOAT16:
+      return PyFloat_FromDouble(asc_half_to_float(*(const uint16_t *)p));
+    case ASC_BFLOAT16:
+      return PyFloat_FromDouble(asc_bfloat_to_float(*(const uint16_t *)p));
+    case ASC_FLOAT32:
+      return PyFloat_FromDouble(*(const float *)p);
+    default:
+      return PyFloat_FromDouble(*(const double *)p);
+  }
+}
+
+/* Tensor([10., 12., 14.], dtype=float64), formatted by NumPy. */
+static PyObject *tensor_repr(TensorObject *self) {
+  PyObject *np = asc_py_numpy();
+  PyObject *array = np ? to_numpy(self, 0) : NULL;
+  if (!array) return NULL;
+  PyObject *fn = PyObject_GetAttrString(np, "array2string");
+  PyObject *args = fn ? PyTuple_Pack(1, array) : NULL;
+  PyObject *kwargs =
+      args ? Py_BuildValue("{s:s,s:s}", "separator", ", ", "prefix", "Tensor(") : NULL;
+  PyObject *text = kwargs ? PyObject_Call(fn, args, kwargs) : NULL;
+  Py_XDECREF(fn);
+  Py_XDECREF(args);
+  Py_XDECREF(kwargs);
+  Py_DECREF(array);
+  if (!text) return NULL;
+  PyObject *repr =
+      PyUnicode_FromFormat("Tensor(%U, dtype=%s)", text, asc_dtype_name(self->t.dtype));
+  Py_DECREF(text);
+  return repr;
+}
+
+static PyObject *tensor_str(TensorObject *self) {
+  PyObject *array = to_numpy(self, 0);
+  if (!array) return NULL;
+  PyObject *text = PyObject_Str(array);
+  Py_DECREF(array);
+  return text;
+}
+
+/* --- properties --------------------------------------------------------- */
+
+static PyObject *int64_tuple(int n, const int64_t *values, int64_t scale) {
+  PyObject *tuple = PyTuple_New(n);
+  for (int i = 0; tuple && i < n; i++) {
+    PyObject *v = PyLong_FromLongLong(values[i] * scale);
+    if (!v) {
+      Py_CLEAR(tuple);
+      break;
+    }
+    PyTuple_SET_ITEM(tuple, i, v);
+  }
+  return tuple;
+}
+
+static PyObject *get_shape(TensorObject *self, void *c) {
+  (void)c;
+  return int64_tuple(self->t.ndim, self->t.shape, 1);
+}
+static PyObject *get_strides(TensorObject *self, void *c) {
+  (void)c;
+  return int64_tuple(self->t.ndim, self->t.strides, (int64_t)asc_dtype_size(self->t.dtype));
+}
+static PyObject *get_dtype(TensorObject *self, void *c) {
+  (void)c;
+  return asc_py_dtype_object(self->t.dtype);
+}
+static PyObject *get_ndim(TensorObject *self, void *c) {
+  (void)c;
+  return PyLong_FromLong(self->t.ndim);
+}
+static PyObject *get_size(TensorObject *self, void *c) {
+  (void)c;
+  return PyLong_FromLongLong(asc_tensor_numel(&self->t));
+}
+static PyObject *get_itemsize(TensorObject *self, void *c) {
+  (void)c;
+  return PyLong_FromSize_t(asc_dtype_size(self->t.dtype));
+}
+static PyObject *get_nbytes(TensorObject *self, void *c) {
+  (void)c;
+  return PyLong_FromLongLong(asc_tensor_numel(&self->t) * (int64_t)asc_dtype_size(self->t.dtype));
+}
+static PyObject *get_device(TensorObject *self, void *c) {
+  (void)c;
+  return PyUnicode_FromFormat("cpu:%d", asc_tensor_device(&self->t));
+}
+static PyObject *get_data_ptr(TensorObject *self, void *c) {
+  (void)c;
+  return PyLong_FromVoidPtr(asc_tensor_data(&self->t));
+}
+
+static PyObject *wrap_result(asc_status st, asc_tensor *t) {
+  return st ? asc_py_raise(st) : asc_py_tensor_wrap(t);
+}
+
+static PyObject *get_T(TensorObject *self, void *c) {
+  (void)c;
+  asc_tensor t;
+  return wrap_result(asc_tensor_permute(&self->t, NULL, &t), &t);
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", (getter)get_shape, NULL, "Tuple of dimensions.", NULL},
+    {"strides", (getter)get_strides, NULL, "Tuple of byte steps per dimension, as NumPy.", NULL},
+    {"dtype", (getter)get_dtype, NULL, "Element type (a pyasc.dtype).", NULL},
+    {"ndim", (getter)get_ndim, NULL, "Number of dimensions.", NULL},
+    {"size", (getter)get_size, NULL, "Number of elements.", NULL},
+    {"itemsize", (getter)get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", (getter)get_nbytes, NULL, "Bytes of the elements (size * itemsize).", NULL},
+    {"device", (getter)get_device, NULL, "The device holding the data, e.g. 'cpu:0'.", NULL},
+    {"data_ptr", (getter)get_data_ptr, NULL, "Address of the first element.", NULL},
+    {"T", (getter)get_T, NULL, "The tensor with its axes reversed (a view).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* --- shape methods ------------------------------------------------------- */
+
+/* Reads a shape given as *args or as one sequence argument. */
+static int parse_shape(PyObject *args, int *ndim, int64_t *shape) {
+  PyObject *seq = args;
+  if (PyTuple_GET_SIZE(args) == 1 && !PyLong_Check(PyTuple_GET_ITEM(args, 0)) &&
+      !PyIndex_Check(PyTuple_GET_ITEM(args, 0)))
+    seq = PyTuple_GET_ITEM(args, 0);
+  PyObject *fast = PySequence_Fast(seq, "shape must be ints or a sequence of ints");
+  if (!fast) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > ASC_MAX_DIMS) {
+    Py_DECREF(fast);
+    asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "at most %d dimensions", ASC_MAX_DIMS);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *index = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
+    long long v = index ? PyLong_AsLongLong(index) : -1;
+    Py_XDECREF(index);
+    if (v == -1 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      return -1;
+    }
+    shape[i] = v;
+  }
+  *ndim = (int)n;
+  Py_DECREF(fast);
+  return 0;
+}
+
+static PyObject *tensor_reshape(TensorObject *self, PyObject *args) {
+  int ndim;
+  int64_t shape[ASC_MAX_DIMS];
+  asc_tensor t;
+  if (parse_shape(args, &ndim, shape)) return NULL;
+  return wrap_result(asc_tensor_reshape(&self->t, ndim, shape, &t), &t);
+}
+
+static PyObject *tensor_view(TensorObject *self, PyObject *args) {
+  int ndim;
+  int64_t shape[ASC_MAX_DIMS];
+  asc_tensor t;
+  if (parse_shape(args, &ndim, shape)) return NULL;
+  return wrap_result(asc_tensor_view(&self->t, ndim, shape, &t), &t);
+}
+
+static PyObject *tensor_expand(TensorObject *self, PyObject *args) {
+  int ndim;
+  int64_t shape[ASC_MAX_DIMS];
+  asc_tensor t;
+  if (parse_shape(args, &ndim, shape)) return NULL;
+  return wrap_result(asc_tensor_expand(&self->t, ndim, shape, &t), &t);
+}
+
+static PyObject *tensor_transpose(TensorObject *self, PyObject *args) {
+  asc_tensor t;
+  if (PyTuple_GET_SIZE(args) == 0) return wrap_result(asc_tensor_permute(&self->t, NULL, &t), &t);
+  int ndim;
+  int64_t axes64[ASC_MAX_DIMS];
+  if (parse_shape(args, &ndim, axes64)) return NULL;
+  if (ndim != self->t.ndim)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "axes don't match the tensor's %d dimensions",
+                            self->t.ndim);
+  int axes[ASC_MAX_DIMS];
+  for (int i = 0; i < ndim; i++) axes[i] = (int)axes64[i];
+  return wrap_result(asc_tensor_permute(&self->t, axes, &t), &t);
+}
+
+static PyObject *tensor_swapaxes(TensorObject *self, PyObject *args) {
+  int a, b;
+  if (!PyArg_ParseTuple(args, "ii:swapaxes", &a, &b)) return NULL;
+  asc_tensor t;
+  return wrap_result(asc_tensor_transpose(&self->t, a, b, &t), &t);
+}
+
+static PyObject *tensor_unsqueeze(TensorObject *self, PyObject *arg) {
+  long axis = PyLong_AsLong(arg);
+  if (axis == -1 && PyErr_Occurred()) return NULL;
+  if (axis < INT_MIN || axis > INT_MAX) return asc_py_raise_msg(ASC_ERR_INDEX, "axis out of range");
+  asc_tensor t;
+  return wrap_result(asc_tensor_unsqueeze(&self->t, (int)axis, &t), &t);
+}
+
+static PyObject *tensor_flatten(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  int64_t all = -1;
+  asc_tensor t;
+  return wrap_result(asc_tensor_reshape(&self->t, 1, &all, &t), &t);
+}
+
+static PyObject *tensor_contiguous(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  asc_tensor t;
+  return wrap_result(asc_tensor_contiguous(&self->t, &t), &t);
+}
+
+static PyObject *tensor_is_contiguous(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  return PyBool_FromLong(asc_tensor_is_contiguous(&self->t));
+}
+
+static PyObject *tensor_copy(TensorObject *self, PyObject *noargs) {
+  (void)noargs;
+  asc_tensor t = {0};
+  return wrap_result(asc_cast(&self->t, self->t.dtype, &t), &t);
+}
+
+static PyObject *tensor_astype(TensorObject *self, PyObject *dtype_obj) {
+  asc_dtype dtype;
+  if (asc_py_dtype(dtype_obj, &dtype)) return NULL;
+  asc_tensor t = {0};
+  return wrap_result(asc_cast(&self->t, dtype, &t), &t);
+}
+
+/* A device given as an int or as "cpu" / "cpu:N". */
+static int is_device_spec(PyObject *obj) {
+  if (PyLong_Check(obj) && !PyBool_Check(obj)) return 1;
+  const char *text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+  return text && !strncmp(text, "cpu", 3);
+}
+
+static int parse_device_spec(PyObject *obj, int *device) {
+  if (PyUnicode_Check(obj)) {
+    const char *text = PyUnicode_AsUTF8(obj);
+    if (!text) return -1;
+    if (!strcmp(text, "cpu")) {
+      *device = asc_device_current();
+      return 0;
+    }
+    int index, consumed = 0;
+    if (sscanf(text, "cpu:%d%n", &index, &consumed) == 1 && text[consumed] == '\0') {
+      PyObject *n = PyLong_FromLong(index);
+      int rc = n ? asc_py_device(n, device) : -1;
+      Py_XDECREF(n);
+      return rc;
+    }
+    asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "unknown device '%s' (expected 'cpu' or 'cpu:N')",
+                     text);
+    return -1;
+  }
+  return asc_py_device(obj, device);
+}
+
+/* to(dtype), to(device), to(device=None, dtype=None): a copy when either
+ * changes, else the tensor itself. */
+static PyObject *tensor_to(TensorObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"target", "dtype", "device", NULL};
+  PyObject *target = NULL, *dtype_obj = NULL, *device_obj = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:to", names, &target, &dtype_obj,
+                                   &device_obj))
+    return NULL;
+  if (target && is_device_spec(target))
+    device_obj = target;
+  else if (target)
+    dtype_obj = target;
+  int device = asc_tensor_device(&self->t);
+  asc_dtype dtype = self->t.dtype;
+  if (device_obj && device_obj != Py_None && parse_device_spec(device_obj, &device)) return NULL;
+  if (dtype_obj && dtype_obj != Py_None && asc_py_dtype(dtype_obj, &dtype)) return NULL;
+  if (device == asc_tensor_device(&self->t) && dtype == self->t.dtype)
+    return Py_NewRef((PyObject *)self);
+  asc_tensor t;
+  asc_status st = asc_tensor_empty(device, dtype, self->t.ndim, self->t.shape, &t);
+  if (!st) st = asc_copy(&self->t, &t);
+  if (st) asc_tensor_release(&t);
+  return wrap_result(st, &t);
+}
+
+static PyMethodDef tensor_methods[] = {
+    {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
+     "numpy(*, raw=False) -> numpy.ndarray\n\nA NumPy array sharing the tensor's memory (after "
+     "waiting for the current stream). bfloat16 gives a float32 copy, or with raw=True a "
+     "uint16 view of the bits."},
+    {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "The elements as nested Python lists."},
+    {"item", (PyCFunction)tensor_item, METH_NOARGS, "The only element as a Python scalar."},
+    {"reshape", (PyCFunction)tensor_reshape, METH_VARARGS,
+     "reshape(*shape) -> Tensor\n\nA view with a new shape when possible, else a copy."},
+    {"view", (PyCFunction)tensor_view, METH_VARARGS,
+     "view(*shape) -> Tensor\n\nA view with a new shape; fails rather than copy."},
+    {"expand", (PyCFunction)tensor_expand, METH_VARARGS,
+     "expand(*shape) -> Tensor\n\nBroadcast view to shape (NumPy broadcast_to)."},
+    {"broadcast_to", (PyCFunction)tensor_expand, METH_VARARGS, "Same as expand."},
+    {"transpose", (PyCFunction)tensor_transpose, METH_VARARGS,
+     "transpose(*axes) -> Tensor\n\nPermuted view; no axes reverses them."},
+    {"permute", (PyCFunction)tensor_transpose, METH_VARARGS, "permute(*axes): same as transpose."},
+    {"swapaxes", (PyCFunction)tensor_swapaxes, METH_VARARGS, "swapaxes(a, b): view."},
+    {"unsqueeze", (PyCFunction)tensor_unsqueeze, METH_O, "unsqueeze(axis): view with a new axis."},
+    {"flatten", (PyCFunction)tensor_flatten, METH_NOARGS, "1-d view or copy."},
+    {"contiguous", (PyCFunction)tensor_contiguous, METH_NOARGS,
+     "The tensor itself when C-contiguous, else a contiguous copy."},
+    {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "C-contiguous?"},
+    {"copy", (PyCFunction)tensor_copy, METH_NOARGS, "A contiguous copy."},
+    {"clone", (PyCFunction)tensor_copy, METH_NOARGS, "A contiguous copy."},
+    {"astype", (PyCFunction)tensor_astype, METH_O, "astype(dtype) -> Tensor (a copy)."},
+    {"to", (PyCFunction)(void (*)(void))tensor_to, METH_VARARGS | METH_KEYWORDS,
+     "to(dtype) / to(device=None, dtype=None) -> Tensor"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject AscTensor_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pyasc.Tensor",
+    .tp_basicsize = sizeof(TensorObject),
+    .tp_dealloc = (destructor)tensor_dealloc,
+    .tp_repr = (reprfunc)tensor_repr,
+    .tp_str = (reprfunc)tensor_str,
+    .tp_as_number = &asc_py_tensor_as_number,
+    .tp_as_sequence = &asc_py_tensor_as_sequence,
+    .tp_as_mapping = &asc_py_tensor_as_mapping,
+    .tp_as_buffer = &tensor_as_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc =
+        "Tensor(data, dtype=None)\n\nAn n-dimensional array on a pyasc device. data is "
+        "copied from a list, scalar, NumPy array or any buffer; use pyasc.from_numpy or "
+        "pyasc.asarray to share memory instead.",
+    .tp_traverse = (traverseproc)tensor_traverse,
+    .tp_richcompare = asc_py_tensor_richcompare,
+    .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
+    .tp_methods = tensor_methods,
+    .tp_getset = tensor_getset,
+    .tp_new = tensor_new,
+};
+
+PyMethodDef asc_py_tensor_functions[] = {
+    {"from_numpy", from_numpy, METH_O,
+     "from_numpy(array) -> Tensor\n\nShares the array's memory (no copy): changes show both "
+     "ways, and the array lives while the tensor does."},
+    {"asarray", (PyCFunction)(void (*)(void))asarray, METH_VARARGS | METH_KEYWORDS,
+     "asarray(data, dtype=None) -> Tensor\n\nShares memory when data is a tensor or an array "
+     "of a usable layout and dtype, else copies."},
+    {NULL, NULL, 0, NULL},
+};
+
+int asc_py_tensor_init(PyObject *module) {
+  if (PyType_Ready(&AscTensor_Type) < 0) return -1;
+  return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&AscTensor_Type);
+}

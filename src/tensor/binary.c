@@ -1,0 +1,364 @@
+/* Binary element-wise operations: dtype rules, loops and the op driver. */
+#include <math.h>
+
+#include "asc/ops.h"
+#include "binary_loops.h"
+
+/* Integers compute in int64_t, wrapping through uint64_t as NumPy's
+ * fixed-width arithmetic does, and store back truncated. */
+#define LOAD_I(v) ((int64_t)(v))
+#define WRAP(expr) ((int64_t)(uint64_t)(expr))
+#define STORE_I8(v) ((int8_t)(uint8_t)(uint64_t)(v))
+#define STORE_U8(v) ((uint8_t)(uint64_t)(v))
+#define STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
+#define STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
+#define STORE_I64(v) ((int64_t)(v))
+
+static inline int64_t floor_div_i(int64_t x, int64_t y) {
+  if (y == 0) return 0;
+  if (y == -1) return WRAP(0 - (uint64_t)x);
+  int64_t q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
+  return q;
+}
+
+static inline int64_t mod_i(int64_t x, int64_t y) {
+  if (y == 0 || y == -1) return 0;
+  int64_t r = x % y;
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return r;
+}
+
+static inline int64_t shift_left_i(int64_t x, int64_t y, int bits) {
+  return (y < 0 || y >= bits) ? 0 : WRAP((uint64_t)x << y);
+}
+
+static inline int64_t shift_right_i(int64_t x, int64_t y, int bits) {
+  if (y < 0 || y >= bits) return x < 0 ? -1 : 0;
+  return x >> y;
+}
+
+/* NumPy's npy_divmod: floor division and modulo that agree with each
+ * other and with Python for floats. */
+#define DEFINE_DIVMOD(T, SUFFIX)                      \
+  static inline T floor_div_##SUFFIX(T a, T b) {      \
+    if (b == 0) return a / b;                         \
+    T mod = fmod##SUFFIX(a, b);                       \
+    T div = (a - mod) / b;                            \
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1; \
+    if (div == 0) return copysign##SUFFIX(0, a / b);  \
+    T floordiv = floor##SUFFIX(div);                  \
+    if (div - floordiv > (T)0.5) floordiv += 1;       \
+    return floordiv;                                  \
+  }                                                   \
+  static inline T mod_##SUFFIX(T a, T b) {            \
+    if (b == 0) return fmod##SUFFIX(a, b);            \
+    T mod = fmod##SUFFIX(a, b);                       \
+    if (mod != 0) {                                   \
+      if ((b < 0) != (mod < 0)) mod += b;             \
+    } else {                                          \
+      mod = copysign##SUFFIX(0, b);                   \
+    }                                                 \
+    return mod;                                       \
+  }                                                   \
+  static inline T maximum_##SUFFIX(T x, T y) {        \
+    return (x >= y || isnan(x)) ? x : y;              \
+  }                                                   \
+  static inline T minimum_##SUFFIX(T x, T y) {        \
+    return (x <= y || isnan(x)) ? x : y;              \
+  }
+DEFINE_DIVMOD(double, )
+DEFINE_DIVMOD(float, f)
+
+/* Instantiates NAME_<dtype> for the integer dtypes (computed in int64_t). */
+#define INT_LOOPS(NAME, OUT8, OUTU8, OUT16, OUT32, OUT64, S8, SU8, S16, S32, S64, EXPR) \
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, OUT8, int64_t, LOAD_I, S8, EXPR)                 \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, OUTU8, int64_t, LOAD_I, SU8, EXPR)             \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, OUT16, int64_t, LOAD_I, S16, EXPR)             \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, OUT32, int64_t, LOAD_I, S32, EXPR)             \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, OUT64, int64_t, LOAD_I, S64, EXPR)
+#define INT_SAME(NAME, EXPR)                                                                 \
+  INT_LOOPS(NAME, int8_t, uint8_t, int16_t, int32_t, int64_t, STORE_I8, STORE_U8, STORE_I16, \
+            STORE_I32, STORE_I64, EXPR)
+#define INT_BOOL(NAME, EXPR)                                                                  \
+  INT_LOOPS(NAME, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, ASC_STORE_BOOL, \
+            ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, EXPR)
+#define BOOL_LOOP(NAME, OT, STORE, EXPR) \
+  ASC_BINARY_LOOP(NAME##_BOOL, asc_bool_t, OT, int64_t, LOAD_I, STORE, EXPR)
+
+/* Floats: float16/bfloat16 compute in float32 and round once per op, as
+ * NumPy does for float16. EXPR_F is the float expression, EXPR_D double's. */
+#define FLOAT_SAME(NAME, EXPR_F, EXPR_D)                                                          \
+  ASC_BINARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, EXPR_F) \
+  ASC_BINARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16,      \
+                  EXPR_F)                                                                         \
+  ASC_BINARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F)         \
+  ASC_BINARY_LOOP(NAME##_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID, EXPR_D)
+#define FLOAT_BOOL(NAME, EXPR)                                                                     \
+  ASC_BINARY_LOOP(NAME##_FLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_F16, ASC_STORE_BOOL, EXPR) \
+  ASC_BINARY_LOOP(NAME##_BFLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_BF16, ASC_STORE_BOOL,     \
+                  EXPR)                                                                            \
+  ASC_BINARY_LOOP(NAME##_FLOAT32, float, asc_bool_t, float, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)     \
+  ASC_BINARY_LOOP(NAME##_FLOAT64, double, asc_bool_t, double, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)
+
+/* Arithmetic. */
+BOOL_LOOP(add, asc_bool_t, ASC_STORE_BOOL, x | y)
+INT_SAME(add, WRAP((uint64_t)x + (uint64_t)y))
+FLOAT_SAME(add, x + y, x + y)
+INT_SAME(sub, WRAP((uint64_t)x - (uint64_t)y))
+FLOAT_SAME(sub, x - y, x - y)
+BOOL_LOOP(mul, asc_bool_t, ASC_STORE_BOOL, x &y)
+INT_SAME(mul, WRAP((uint64_t)x *(uint64_t)y))
+FLOAT_SAME(mul, x *y, x *y)
+FLOAT_SAME(div, x / y, x / y)
+INT_SAME(floor_div, floor_div_i(x, y))
+FLOAT_SAME(floor_div, floor_div_f(x, y), floor_div_(x, y))
+INT_SAME(mod, mod_i(x, y))
+FLOAT_SAME(mod, mod_f(x, y), mod_(x, y))
+FLOAT_SAME(pow, powf(x, y), pow(x, y))
+BOOL_LOOP(maximum, asc_bool_t, ASC_STORE_BOOL, x | y)
+INT_SAME(maximum, x > y ? x : y)
+FLOAT_SAME(maximum, maximum_f(x, y), maximum_(x, y))
+BOOL_LOOP(minimum, asc_bool_t, ASC_STORE_BOOL, x &y)
+INT_SAME(minimum, x < y ? x : y)
+FLOAT_SAME(minimum, minimum_f(x, y), minimum_(x, y))
+
+/* Comparisons and logic: bool results. */
+#define COMPARE(NAME, EXPR)                         \
+  BOOL_LOOP(NAME, asc_bool_t, ASC_STORE_BOOL, EXPR) \
+  INT_BOOL(NAME, EXPR)                              \
+  FLOAT_BOOL(NAME, EXPR)
+COMPARE(eq, x == y)
+COMPARE(ne, x != y)
+COMPARE(lt, x < y)
+COMPARE(le, x <= y)
+COMPARE(gt, x > y)
+COMPARE(ge, x >= y)
+COMPARE(logical_and, (x != 0) && (y != 0))
+COMPARE(logical_or, (x != 0) || (y != 0))
+COMPARE(logical_xor, (x != 0) != (y != 0))
+
+/* Bits. */
+BOOL_LOOP(bitwise_and, asc_bool_t, ASC_STORE_BOOL, x &y)
+INT_SAME(bitwise_and, x &y)
+BOOL_LOOP(bitwise_or, asc_bool_t, ASC_STORE_BOOL, x | y)
+INT_SAME(bitwise_or, x | y)
+BOOL_LOOP(bitwise_xor, asc_bool_t, ASC_STORE_BOOL, x ^ y)
+INT_SAME(bitwise_xor, x ^ y)
+#define SHIFTS(NAME, FN)                                                                    \
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, FN(x, y, 8))      \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, FN(x, y, 8))   \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, FN(x, y, 16)) \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, FN(x, y, 32)) \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, FN(x, y, 64))
+SHIFTS(left_shift, shift_left_i)
+SHIFTS(right_shift, shift_right_i)
+
+static inline bool is_negative(int64_t v) {
+  return v < 0;
+}
+
+/* Integer powers: exponentiation by squaring, wrapping; a negative
+ * exponent is an error, as in NumPy. */
+static inline int64_t pow_i(int64_t base, int64_t exp) {
+  uint64_t result = 1, b = (uint64_t)base;
+  while (exp > 0) {
+    if (exp & 1) result *= b;
+    b *= b;
+    exp >>= 1;
+  }
+  return (int64_t)result;
+}
+
+#define POW_INT(SUFFIX, T, STORE)                                                                \
+  static asc_status pow_##SUFFIX(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                                   \
+    char *o = p[0];                                                                              \
+    const char *a = p[1], *b = p[2];                                                             \
+    for (int64_t k = 0; k < n; k++, o += s[0], a += s[1], b += s[2]) {                           \
+      T x, y;                                                                                    \
+      memcpy(&x, a, sizeof x);                                                                   \
+      memcpy(&y, b, sizeof y);                                                                   \
+      if (is_negative((int64_t)y))                                                               \
+        return asc_error(ASC_ERR_INVALID_VALUE,                                                  \
+                         "integers to negative integer powers are not allowed");                 \
+      T r = STORE(pow_i((int64_t)x, (int64_t)y));                                                \
+      memcpy(o, &r, sizeof r);                                                                   \
+    }                                                                                            \
+    return ASC_OK;                                                                               \
+  }
+POW_INT(INT8, int8_t, STORE_I8)
+POW_INT(UINT8, uint8_t, STORE_U8)
+POW_INT(INT16, int16_t, STORE_I16)
+POW_INT(INT32, int32_t, STORE_I32)
+POW_INT(INT64, int64_t, STORE_I64)
+
+#define ROW_ALL(NAME)                                                                 \
+  {                                                                                   \
+    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
+        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
+  }
+#define ROW_NUMERIC(NAME)                                                                      \
+  {                                                                                            \
+    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
+        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
+  }
+#define ROW_FLOAT(NAME)                                                                  \
+  {                                                                                      \
+    NULL, NULL, NULL, NULL, NULL, NULL, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, \
+        NAME##_FLOAT64                                                                   \
+  }
+#define ROW_INTEGER(NAME) \
+  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
+#define ROW_INT_ONLY(NAME) \
+  { NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
+
+/* The loop for each op and compute dtype; NULL where the op does not apply. */
+static const asc_ew_loop loops[ASC_BINARY_OP_COUNT][ASC_DTYPE_COUNT] = {
+    [ASC_OP_ADD] = ROW_ALL(add),
+    [ASC_OP_SUB] = ROW_NUMERIC(sub),
+    [ASC_OP_MUL] = ROW_ALL(mul),
+    [ASC_OP_DIV] = ROW_FLOAT(div),
+    [ASC_OP_FLOOR_DIV] = ROW_NUMERIC(floor_div),
+    [ASC_OP_MOD] = ROW_NUMERIC(mod),
+    [ASC_OP_POW] = ROW_NUMERIC(pow),
+    [ASC_OP_MAXIMUM] = ROW_ALL(maximum),
+    [ASC_OP_MINIMUM] = ROW_ALL(minimum),
+    [ASC_OP_EQ] = ROW_ALL(eq),
+    [ASC_OP_NE] = ROW_ALL(ne),
+    [ASC_OP_LT] = ROW_ALL(lt),
+    [ASC_OP_LE] = ROW_ALL(le),
+    [ASC_OP_GT] = ROW_ALL(gt),
+    [ASC_OP_GE] = ROW_ALL(ge),
+    [ASC_OP_LOGICAL_AND] = ROW_ALL(logical_and),
+    [ASC_OP_LOGICAL_OR] = ROW_ALL(logical_or),
+    [ASC_OP_LOGICAL_XOR] = ROW_ALL(logical_xor),
+    [ASC_OP_BITWISE_AND] = ROW_INTEGER(bitwise_and),
+    [ASC_OP_BITWISE_OR] = ROW_INTEGER(bitwise_or),
+    [ASC_OP_BITWISE_XOR] = ROW_INTEGER(bitwise_xor),
+    [ASC_OP_LEFT_SHIFT] = ROW_INT_ONLY(left_shift),
+    [ASC_OP_RIGHT_SHIFT] = ROW_INT_ONLY(right_shift),
+};
+
+static const char *const op_names[ASC_BINARY_OP_COUNT] = {
+    "add",         "subtract",   "multiply",      "true_divide", "floor_divide", "remainder",
+    "power",       "maximum",    "minimum",       "equal",       "not_equal",    "less",
+    "less_equal",  "greater",    "greater_equal", "logical_and", "logical_or",   "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor",   "left_shift",  "right_shift",
+};
+
+const char *asc_binary_op_name(asc_binary_op op) {
+  return (unsigned)op < ASC_BINARY_OP_COUNT ? op_names[op] : "unknown";
+}
+
+asc_status asc_binary_dtypes(asc_binary_op op, asc_dtype a, asc_dtype b, asc_dtype *compute,
+                             asc_dtype *result) {
+  if ((unsigned)op >= ASC_BINARY_OP_COUNT)
+    return asc_error(ASC_ERR_INVALID_VALUE, "unknown binary op %d", (int)op);
+  asc_dtype p = asc_dtype_promote(a, b);
+  if (p == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "invalid operand dtype");
+  switch (op) {
+    case ASC_OP_SUB:
+      if (p == ASC_BOOL)
+        return asc_error(ASC_ERR_TYPE,
+                         "boolean subtract is not supported: use ^ or logical_xor instead");
+      break;
+    case ASC_OP_DIV:
+      if (!asc_dtype_is_float(p)) p = ASC_FLOAT64;
+      break;
+    case ASC_OP_FLOOR_DIV:
+    case ASC_OP_MOD:
+    case ASC_OP_POW:
+      if (p == ASC_BOOL) p = ASC_INT8;
+      break;
+    case ASC_OP_LEFT_SHIFT:
+    case ASC_OP_RIGHT_SHIFT:
+      if (p == ASC_BOOL) p = ASC_INT8;
+      /* fall through */
+    case ASC_OP_BITWISE_AND:
+    case ASC_OP_BITWISE_OR:
+    case ASC_OP_BITWISE_XOR:
+      if (asc_dtype_is_float(p))
+        return asc_error(ASC_ERR_TYPE, "%s is not supported for %s and %s operands", op_names[op],
+                         asc_dtype_name(a), asc_dtype_name(b));
+      break;
+    default:
+      break;
+  }
+  *compute = p;
+  *result = op >= ASC_OP_EQ && op <= ASC_OP_LOGICAL_XOR ? ASC_BOOL : p;
+  return ASC_OK;
+}
+
+/* Casts x to dtype if it is not already; *converted shares or owns. */
+static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
+  if (x->dtype == dtype) {
+    asc_tensor_share(x, converted);
+    return ASC_OK;
+  }
+  asc_tensor fresh = {0};
+  asc_status st = asc_cast(x, dtype, &fresh);
+  if (!st) *converted = fresh;
+  return st;
+}
+
+/* Writing straight into out is safe when it is exactly an input's view
+ * (in-place a += b) or shares no memory with any input. */
+static bool safe_destination(const asc_tensor *out, const asc_tensor *a, const asc_tensor *b) {
+  const asc_tensor *inputs[2] = {a, b};
+  for (int k = 0; k < 2; k++) {
+    const asc_tensor *x = inputs[k];
+    bool identical = x->storage == out->storage && x->offset == out->offset &&
+                     x->dtype == out->dtype && x->ndim == out->ndim &&
+                     !memcmp(x->shape, out->shape, (size_t)x->ndim * sizeof *x->shape) &&
+                     !memcmp(x->strides, out->strides, (size_t)x->ndim * sizeof *x->strides);
+    if (!identical && asc_tensors_overlap(x, out)) return false;
+  }
+  return true;
+}
+
+asc_status asc_binary(asc_binary_op op, const asc_tensor *a, const asc_tensor *b, asc_tensor *out) {
+  asc_dtype compute, result;
+  asc_status st = asc_tensor_check(a);
+  if (!st) st = asc_tensor_check(b);
+  if (!st) st = asc_binary_dtypes(op, a->dtype, b->dtype, &compute, &result);
+  if (st) return st;
+  bool preset = out->storage != NULL;
+  if (preset) {
+    if (!asc_can_cast_same_kind(result, out->dtype))
+      return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
+                       op_names[op], asc_dtype_name(result), asc_dtype_name(out->dtype));
+    st = asc_tensor_check(out);
+    if (st) return st;
+  }
+  const asc_tensor *operands[2] = {a, b};
+  asc_tensor target = {0};
+  bool allocated;
+  if (preset) { /* out must have the broadcast shape */
+    asc_tensor_share(out, &target);
+    st = asc_ew_prepare_out(2, operands, result, &target, &allocated);
+    asc_tensor_release(&target);
+  }
+  /* Straight into out when it is safe, else through a fresh result. */
+  bool direct = preset && out->dtype == result && safe_destination(out, a, b);
+  if (!st && direct)
+    asc_tensor_share(out, &target);
+  else if (!st)
+    st = asc_ew_prepare_out(2, operands, result, &target, &allocated);
+  asc_tensor ca = {0}, cb = {0};
+  if (!st) st = as_dtype(a, compute, &ca);
+  if (!st) st = as_dtype(b, compute, &cb);
+  if (!st) {
+    asc_ew_kernel kernel = {.loop = loops[op][compute], .name = op_names[op]};
+    const asc_tensor *inputs[2] = {&ca, &cb};
+    st = asc_ew_launch(&kernel, 2, inputs, &target);
+  }
+  if (!st && preset && !direct) st = asc_copy(&target, out);
+  asc_tensor_release(&ca);
+  asc_tensor_release(&cb);
+  if (st || preset)
+    asc_tensor_release(&target);
+  else
+    *out = target;
+  return st;
+}

@@ -1,0 +1,96 @@
+/* Loop templates shared by the element-wise operation files. Each template
+ * expands to one inner loop (see asc_ew_loop) with fast paths for
+ * contiguous operands and for a broadcast scalar operand, which the compiler
+ * vectorises, and a generic strided path. */
+#ifndef ASC_TENSOR_BINARY_LOOPS_H
+#define ASC_TENSOR_BINARY_LOOPS_H
+
+#include <string.h>
+
+#include "half.h"
+#include "tensor_internal.h"
+
+typedef uint8_t asc_bool_t;
+
+/* Loads and stores between storage types and compute types. */
+#define ASC_LOAD_ID(v) (v)
+#define ASC_STORE_ID(v) (v)
+#define ASC_LOAD_F16(v) asc_f16_to_f32(v)
+#define ASC_STORE_F16(v) asc_f32_to_f16(v)
+#define ASC_LOAD_BF16(v) asc_bf16_to_f32(v)
+#define ASC_STORE_BF16(v) asc_f32_to_bf16(v)
+#define ASC_STORE_BOOL(v) ((asc_bool_t)((v) != 0))
+
+/* Two inputs of storage type IT computed as CT; EXPR uses x and y. */
+#define ASC_BINARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                             \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                           \
+    const int64_t is = (int64_t)sizeof(IT), os = (int64_t)sizeof(OT);                    \
+    if (s[0] == os && s[1] == is && s[2] == is) {                                        \
+      OT *o = (OT *)p[0];                                                                \
+      const IT *a = (const IT *)p[1], *b = (const IT *)p[2];                             \
+      for (int64_t k = 0; k < n; k++) {                                                  \
+        CT x = LOAD(a[k]), y = LOAD(b[k]);                                               \
+        o[k] = STORE(EXPR);                                                              \
+      }                                                                                  \
+    } else if (s[0] == os && s[1] == is && s[2] == 0) {                                  \
+      OT *o = (OT *)p[0];                                                                \
+      const IT *a = (const IT *)p[1];                                                    \
+      IT bv;                                                                             \
+      memcpy(&bv, p[2], sizeof bv);                                                      \
+      const CT y = LOAD(bv);                                                             \
+      for (int64_t k = 0; k < n; k++) {                                                  \
+        CT x = LOAD(a[k]);                                                               \
+        o[k] = STORE(EXPR);                                                              \
+      }                                                                                  \
+    } else if (s[0] == os && s[1] == 0 && s[2] == is) {                                  \
+      OT *o = (OT *)p[0];                                                                \
+      const IT *b = (const IT *)p[2];                                                    \
+      IT av;                                                                             \
+      memcpy(&av, p[1], sizeof av);                                                      \
+      const CT x = LOAD(av);                                                             \
+      for (int64_t k = 0; k < n; k++) {                                                  \
+        CT y = LOAD(b[k]);                                                               \
+        o[k] = STORE(EXPR);                                                              \
+      }                                                                                  \
+    } else {                                                                             \
+      char *o = p[0];                                                                    \
+      const char *a = p[1], *b = p[2];                                                   \
+      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1], b += s[2]) {                 \
+        IT av, bv;                                                                       \
+        memcpy(&av, a, sizeof av);                                                       \
+        memcpy(&bv, b, sizeof bv);                                                       \
+        CT x = LOAD(av), y = LOAD(bv);                                                   \
+        OT r = STORE(EXPR);                                                              \
+        memcpy(o, &r, sizeof r);                                                         \
+      }                                                                                  \
+    }                                                                                    \
+    return ASC_OK;                                                                       \
+  }
+
+/* One input of storage type IT computed as CT; EXPR uses x. */
+#define ASC_UNARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                              \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                           \
+    if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(IT)) {                    \
+      OT *o = (OT *)p[0];                                                                \
+      const IT *a = (const IT *)p[1];                                                    \
+      for (int64_t k = 0; k < n; k++) {                                                  \
+        CT x = LOAD(a[k]);                                                               \
+        o[k] = STORE(EXPR);                                                              \
+      }                                                                                  \
+    } else {                                                                             \
+      char *o = p[0];                                                                    \
+      const char *a = p[1];                                                              \
+      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1]) {                            \
+        IT av;                                                                           \
+        memcpy(&av, a, sizeof av);                                                       \
+        CT x = LOAD(av);                                                                 \
+        OT r = STORE(EXPR);                                                              \
+        memcpy(o, &r, sizeof r);                                                         \
+      }                                                                                  \
+    }                                                                                    \
+    return ASC_OK;                                                                       \
+  }
+
+#endif

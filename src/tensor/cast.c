@@ -1,0 +1,269 @@
+/* dtype conversion loops (every pair of dtypes) and the copy/cast ops. */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "asc/ops.h"
+#include "half.h"
+#include "tensor_internal.h"
+
+/* Integers convert through int64 and floats through double; each load and
+ * store below is exact or rounds once, as a direct C cast would. */
+typedef uint8_t bool_t;
+
+static inline int64_t load_i_BOOL(bool_t v) {
+  return v != 0;
+}
+static inline int64_t load_i_INT8(int8_t v) {
+  return v;
+}
+static inline int64_t load_i_UINT8(uint8_t v) {
+  return v;
+}
+static inline int64_t load_i_INT16(int16_t v) {
+  return v;
+}
+static inline int64_t load_i_INT32(int32_t v) {
+  return v;
+}
+static inline int64_t load_i_INT64(int64_t v) {
+  return v;
+}
+static inline double load_f_FLOAT16(uint16_t v) {
+  return asc_f16_to_f32(v);
+}
+static inline double load_f_BFLOAT16(uint16_t v) {
+  return asc_bf16_to_f32(v);
+}
+static inline double load_f_FLOAT32(float v) {
+  return v;
+}
+static inline double load_f_FLOAT64(double v) {
+  return v;
+}
+
+/* Float to integer where C is undefined (NaN, out of range): the x86
+ * "integer indefinite" value, which is what NumPy yields there. Narrow
+ * integers go through int32 and wrap, as NumPy's casts do. */
+static inline int64_t float_to_i64(double v) {
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)v;
+}
+static inline int32_t float_to_i32(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
+  return (int32_t)v;
+}
+
+static inline bool_t store_i_BOOL(int64_t v) {
+  return v != 0;
+}
+static inline int8_t store_i_INT8(int64_t v) {
+  return (int8_t)(uint8_t)(uint64_t)v;
+}
+static inline uint8_t store_i_UINT8(int64_t v) {
+  return (uint8_t)(uint64_t)v;
+}
+static inline int16_t store_i_INT16(int64_t v) {
+  return (int16_t)(uint16_t)(uint64_t)v;
+}
+static inline int32_t store_i_INT32(int64_t v) {
+  return (int32_t)(uint32_t)(uint64_t)v;
+}
+static inline int64_t store_i_INT64(int64_t v) {
+  return v;
+}
+static inline uint16_t store_i_FLOAT16(int64_t v) {
+  return asc_double_to_half((double)v);
+}
+static inline uint16_t store_i_BFLOAT16(int64_t v) {
+  return asc_f32_to_bf16((float)v);
+}
+static inline float store_i_FLOAT32(int64_t v) {
+  return (float)v;
+}
+static inline double store_i_FLOAT64(int64_t v) {
+  return (double)v;
+}
+
+static inline bool_t store_f_BOOL(double v) {
+  return v != 0;
+}
+static inline int8_t store_f_INT8(double v) {
+  return (int8_t)(uint8_t)(uint32_t)float_to_i32(v);
+}
+static inline uint8_t store_f_UINT8(double v) {
+  return (uint8_t)(uint32_t)float_to_i32(v);
+}
+static inline int16_t store_f_INT16(double v) {
+  return (int16_t)(uint16_t)(uint32_t)float_to_i32(v);
+}
+static inline int32_t store_f_INT32(double v) {
+  return float_to_i32(v);
+}
+static inline int64_t store_f_INT64(double v) {
+  return float_to_i64(v);
+}
+static inline uint16_t store_f_FLOAT16(double v) {
+  return asc_double_to_half(v);
+}
+static inline uint16_t store_f_BFLOAT16(double v) {
+  return asc_f32_to_bf16((float)v);
+}
+static inline float store_f_FLOAT32(double v) {
+  return (float)v;
+}
+static inline double store_f_FLOAT64(double v) {
+  return v;
+}
+
+/* X(NAME, C type, kind letter: i = through int64, f = through double) */
+#define ASC_DTYPES(X)      \
+  X(BOOL, bool_t, i)       \
+  X(INT8, int8_t, i)       \
+  X(UINT8, uint8_t, i)     \
+  X(INT16, int16_t, i)     \
+  X(INT32, int32_t, i)     \
+  X(INT64, int64_t, i)     \
+  X(FLOAT16, uint16_t, f)  \
+  X(BFLOAT16, uint16_t, f) \
+  X(FLOAT32, float, f)     \
+  X(FLOAT64, double, f)
+
+#define CAST_LOOP(SRC, ST, SK, DST, DT)                                                   \
+  static asc_status cast_##SRC##_##DST(char *const *p, const int64_t *s, int64_t n,       \
+                                       const void *ctx) {                                 \
+    (void)ctx;                                                                            \
+    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST)) {                     \
+      DT *restrict o = (DT *)p[0];                                                        \
+      const ST *restrict x = (const ST *)p[1];                                            \
+      for (int64_t k = 0; k < n; k++) o[k] = store_##SK##_##DST(load_##SK##_##SRC(x[k])); \
+      return ASC_OK;                                                                      \
+    }                                                                                     \
+    char *o = p[0];                                                                       \
+    const char *x = p[1];                                                                 \
+    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                               \
+      ST v;                                                                               \
+      memcpy(&v, x, sizeof v);                                                            \
+      DT r = store_##SK##_##DST(load_##SK##_##SRC(v));                                    \
+      memcpy(o, &r, sizeof r);                                                            \
+    }                                                                                     \
+    return ASC_OK;                                                                        \
+  }
+
+#define CAST_FROM(SRC, ST, SK)               \
+  CAST_LOOP(SRC, ST, SK, BOOL, bool_t)       \
+  CAST_LOOP(SRC, ST, SK, INT8, int8_t)       \
+  CAST_LOOP(SRC, ST, SK, UINT8, uint8_t)     \
+  CAST_LOOP(SRC, ST, SK, INT16, int16_t)     \
+  CAST_LOOP(SRC, ST, SK, INT32, int32_t)     \
+  CAST_LOOP(SRC, ST, SK, INT64, int64_t)     \
+  CAST_LOOP(SRC, ST, SK, FLOAT16, uint16_t)  \
+  CAST_LOOP(SRC, ST, SK, BFLOAT16, uint16_t) \
+  CAST_LOOP(SRC, ST, SK, FLOAT32, float)     \
+  CAST_LOOP(SRC, ST, SK, FLOAT64, double)
+
+ASC_DTYPES(CAST_FROM)
+
+#define CAST_ROW_ENTRY(SRC, DST) cast_##SRC##_##DST
+#define CAST_ROW(SRC, ST, SK)                                                 \
+  [ASC_##SRC] = {CAST_ROW_ENTRY(SRC, BOOL),    CAST_ROW_ENTRY(SRC, INT8),     \
+                 CAST_ROW_ENTRY(SRC, UINT8),   CAST_ROW_ENTRY(SRC, INT16),    \
+                 CAST_ROW_ENTRY(SRC, INT32),   CAST_ROW_ENTRY(SRC, INT64),    \
+                 CAST_ROW_ENTRY(SRC, FLOAT16), CAST_ROW_ENTRY(SRC, BFLOAT16), \
+                 CAST_ROW_ENTRY(SRC, FLOAT32), CAST_ROW_ENTRY(SRC, FLOAT64)},
+
+static const asc_ew_loop cast_loops[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {ASC_DTYPES(CAST_ROW)};
+
+/* Same-dtype copies are byte copies: one loop per element size. */
+#define COPY_LOOP(T)                                                                         \
+  static asc_status copy_##T(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                               \
+    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T)) {                          \
+      memmove(p[0], p[1], (size_t)n * sizeof(T));                                            \
+      return ASC_OK;                                                                         \
+    }                                                                                        \
+    char *o = p[0];                                                                          \
+    const char *x = p[1];                                                                    \
+    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) memcpy(o, x, sizeof(T));           \
+    return ASC_OK;                                                                           \
+  }
+COPY_LOOP(uint8_t)
+COPY_LOOP(uint16_t)
+COPY_LOOP(uint32_t)
+COPY_LOOP(uint64_t)
+
+static asc_ew_loop copy_loop(size_t size) {
+  switch (size) {
+    case 1:
+      return copy_uint8_t;
+    case 2:
+      return copy_uint16_t;
+    case 4:
+      return copy_uint32_t;
+    default:
+      return copy_uint64_t;
+  }
+}
+
+static asc_status launch_convert(const asc_tensor *src, const asc_tensor *dst) {
+  asc_ew_kernel kernel = {.loop = src->dtype == dst->dtype ? copy_loop(asc_dtype_size(src->dtype))
+                                                           : cast_loops[src->dtype][dst->dtype],
+                          .name = src->dtype == dst->dtype ? "copy" : "cast"};
+  const asc_tensor *inputs[1] = {src};
+  return asc_ew_launch(&kernel, 1, inputs, dst);
+}
+
+asc_status asc_copy(const asc_tensor *src, const asc_tensor *dst) {
+  asc_status st = asc_tensor_check(src);
+  if (!st) st = asc_tensor_check(dst);
+  if (st) return st;
+  asc_tensor expanded;
+  st = asc_tensor_expand(src, dst->ndim, dst->shape, &expanded);
+  if (st) return st;
+  asc_tensor_release(&expanded);
+  if (!asc_tensors_overlap(src, dst)) return launch_convert(src, dst);
+  /* Overlapping views (a[1:] = a[:-1]): go through a private copy. */
+  asc_tensor tmp = {0};
+  st = asc_cast(src, src->dtype, &tmp);
+  if (!st) st = launch_convert(&tmp, dst);
+  asc_tensor_release(&tmp);
+  return st;
+}
+
+asc_status asc_cast(const asc_tensor *x, asc_dtype dtype, asc_tensor *out) {
+  asc_status st = asc_tensor_check(x);
+  if (st) return st;
+  if (!asc_dtype_valid(dtype)) return asc_error(ASC_ERR_TYPE, "invalid dtype %d", (int)dtype);
+  if (out->storage) {
+    if (out->dtype != dtype)
+      return asc_error(ASC_ERR_TYPE, "cast to %s into a %s output", asc_dtype_name(dtype),
+                       asc_dtype_name(out->dtype));
+    return asc_copy(x, out);
+  }
+  st = asc_tensor_empty(asc_tensor_device(x), dtype, x->ndim, x->shape, out);
+  if (st) return st;
+  st = launch_convert(x, out);
+  if (st) asc_tensor_release(out);
+  return st;
+}
+
+asc_status asc_tensor_contiguous(const asc_tensor *t, asc_tensor *out) {
+  if (asc_tensor_is_contiguous(t)) {
+    asc_tensor_share(t, out);
+    return ASC_OK;
+  }
+  asc_tensor result = {0};
+  asc_status st = asc_cast(t, t->dtype, &result);
+  if (st == ASC_OK) *out = result;
+  return st;
+}
+
+static int kind_rank(asc_dtype d) {
+  return d == ASC_BOOL ? 0 : asc_dtype_is_float(d) ? 3 : asc_dtype_is_signed(d) ? 2 : 1;
+}
+
+bool asc_can_cast_same_kind(asc_dtype from, asc_dtype to) {
+  if (from == to) return true;
+  int kf = kind_rank(from), kt = kind_rank(to);
+  return kf <= kt;
+}

@@ -1,0 +1,49 @@
+/* Internal interface of the tensor layer: shape helpers and the element-wise
+ * engine every element-wise operation runs on. */
+#ifndef ASC_TENSOR_INTERNAL_H
+#define ASC_TENSOR_INTERNAL_H
+
+#include <stddef.h>
+
+#include "asc/tensor.h"
+
+int64_t asc_shape_numel(int ndim, const int64_t *shape);
+void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* Validates a shape for dtype; *nbytes (may be NULL) gets the byte size. */
+asc_status asc_check_shape(int ndim, const int64_t *shape, asc_dtype dtype, size_t *nbytes);
+/* "(2, 3)" into buf. */
+void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
+
+/* --- element-wise engine ------------------------------------------------ */
+
+#define ASC_EW_MAX_OPERANDS 4 /* the output and up to three inputs */
+#define ASC_EW_CTX_MAX 64
+
+/* An inner loop over n elements: ptrs[0] is the output, ptrs[1..] the
+ * inputs; strides are in bytes (0 for a broadcast operand). A loop that
+ * finds bad input (an integer to a negative power) fails with asc_error. */
+typedef asc_status (*asc_ew_loop)(char *const *ptrs, const int64_t *strides, int64_t n,
+                                  const void *ctx);
+
+typedef struct asc_ew_kernel {
+  asc_ew_loop loop;
+  const void *ctx; /* copied; at most ASC_EW_CTX_MAX bytes */
+  size_t ctx_size;
+  const char *name; /* static, for error messages */
+} asc_ew_kernel;
+
+/* Runs the loop over out's shape on the current stream. Inputs must have
+ * the dtypes the loop expects and shapes that broadcast to out's; out must
+ * be allocated. Holds references to every operand until the work is done. */
+asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *inputs,
+                         const asc_tensor *out);
+
+/* Allocates *out for a result of `dtype` broadcast from the inputs, or, if
+ * out->storage is set, checks that out has that shape. */
+asc_status asc_ew_prepare_out(int nin, const asc_tensor *const *inputs, asc_dtype dtype,
+                              asc_tensor *out, bool *allocated);
+
+/* True when a and b use the same storage and their element ranges meet. */
+bool asc_tensors_overlap(const asc_tensor *a, const asc_tensor *b);
+
+#endif
