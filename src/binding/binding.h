@@ -62,6 +62,9 @@ typedef struct {
 } TensorObject;
 extern PyTypeObject AscTensor_Type;
 int asc_py_tensor_init(PyObject *module);
+/* Adds methods to pyasc.Tensor after its type is ready: each operation
+ * family registers its own (e.g. sum, exp) from its init function. */
+int asc_py_tensor_add_methods(PyMethodDef *defs);
 extern PyMethodDef asc_py_tensor_functions[];
 #define AscTensor_Check(op) PyObject_TypeCheck(op, &AscTensor_Type)
 /* Wraps t (taking over its storage reference) in a new pyasc.Tensor. */

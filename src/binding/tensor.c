@@ -675,6 +675,20 @@ PyMethodDef asc_py_tensor_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+int asc_py_tensor_add_methods(PyMethodDef *defs) {
+  PyObject *dict = AscTensor_Type.tp_dict;
+  for (PyMethodDef *def = defs; def->ml_name; def++) {
+    PyObject *descr = PyDescr_NewMethod(&AscTensor_Type, def);
+    if (!descr || PyDict_SetItemString(dict, def->ml_name, descr) < 0) {
+      Py_XDECREF(descr);
+      return -1;
+    }
+    Py_DECREF(descr);
+  }
+  PyType_Modified(&AscTensor_Type);
+  return 0;
+}
+
 int asc_py_tensor_init(PyObject *module) {
   if (PyType_Ready(&AscTensor_Type) < 0) return -1;
   return PyModule_AddObjectRef(module, "Tensor", (PyObject *)&AscTensor_Type);
