@@ -19,6 +19,7 @@ static asc_status spin_kernel(const asc_block_ctx *ctx, const void *args) {
   volatile unsigned sink = 0;
   while (now_ms() < until)
     for (unsigned i = 0; i < 1000; i++) sink += i;
+  (void)sink; /* clang: -Wunused-but-set-variable */
   return ASC_OK;
 }
 

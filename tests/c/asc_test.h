@@ -25,42 +25,42 @@
 
 /* --- assertions ------------------------------------------------------------ */
 
-#define assert_ok(expr)                                                                     \
-  do {                                                                                      \
-    asc_status st_ = (expr);                                                                \
-    if (st_ != ASC_OK)                                                                      \
-      fail_msg("%s returned %s: %s", #expr, asc_status_name(st_), asc_last_error());        \
+#define assert_ok(expr)                                                              \
+  do {                                                                               \
+    asc_status st_ = (expr);                                                         \
+    if (st_ != ASC_OK)                                                               \
+      fail_msg("%s returned %s: %s", #expr, asc_status_name(st_), asc_last_error()); \
   } while (0)
 
-#define assert_status(expr, want)                                                           \
-  do {                                                                                      \
-    asc_status st_ = (expr);                                                                \
-    asc_status want_ = (want);                                                              \
-    if (st_ != want_)                                                                       \
+#define assert_status(expr, want)                                                          \
+  do {                                                                                     \
+    asc_status st_ = (expr);                                                               \
+    asc_status want_ = (want);                                                             \
+    if (st_ != want_)                                                                      \
       fail_msg("%s returned %s, expected %s (message: '%s')", #expr, asc_status_name(st_), \
-               asc_status_name(want_), asc_last_error());                                   \
+               asc_status_name(want_), asc_last_error());                                  \
   } while (0)
 
-#define assert_contains(text, needle)                                                    \
-  do {                                                                                   \
-    const char *text_ = (text);                                                          \
-    const char *needle_ = (needle);                                                      \
-    if (!text_ || !strstr(text_, needle_))                                               \
-      fail_msg("'%s' does not contain '%s'", text_ ? text_ : "(null)", needle_);          \
+#define assert_contains(text, needle)                                            \
+  do {                                                                           \
+    const char *text_ = (text);                                                  \
+    const char *needle_ = (needle);                                              \
+    if (!text_ || !strstr(text_, needle_))                                       \
+      fail_msg("'%s' does not contain '%s'", text_ ? text_ : "(null)", needle_); \
   } while (0)
 
-#define assert_not_contains(text, needle)                                                \
-  do {                                                                                   \
-    const char *text_ = (text);                                                          \
-    const char *needle_ = (needle);                                                      \
-    if (!text_ || strstr(text_, needle_))                                                \
-      fail_msg("'%s' unexpectedly contains '%s'", text_ ? text_ : "(null)", needle_);     \
+#define assert_not_contains(text, needle)                                             \
+  do {                                                                                \
+    const char *text_ = (text);                                                       \
+    const char *needle_ = (needle);                                                   \
+    if (!text_ || strstr(text_, needle_))                                             \
+      fail_msg("'%s' unexpectedly contains '%s'", text_ ? text_ : "(null)", needle_); \
   } while (0)
 
 /* The call fails with `want` and leaves a message mentioning `needle`. */
-#define assert_error(expr, want, needle)    \
-  do {                                      \
-    assert_status(expr, want);              \
+#define assert_error(expr, want, needle)       \
+  do {                                         \
+    assert_status(expr, want);                 \
     assert_contains(asc_last_error(), needle); \
   } while (0)
 
@@ -87,10 +87,9 @@ static inline void asc_test_sleep_ms(double ms) {
 /* Removes every variable libasc reads at init, so tests see the defaults. */
 static inline void asc_test_clean_env(void) {
   static const char *const vars[] = {
-      "PYASC_CPU_DEVICES",  "PYASC_CPU_AI_CORES", "PYASC_CPU_CUBE_CORES",
-      "PYASC_CPU_UB_SIZE",  "PYASC_CPU_L1_SIZE",  "PYASC_CPU_L0A_SIZE",
-      "PYASC_CPU_L0B_SIZE", "PYASC_CPU_L0C_SIZE", "PYASC_CPU_MEMORY",
-      "PYASC_CPU_WORKERS",  "PYASC_NO_MEMORY_CACHING",
+      "PYASC_CPU_DEVICES", "PYASC_CPU_AI_CORES", "PYASC_CPU_CUBE_CORES",    "PYASC_CPU_UB_SIZE",
+      "PYASC_CPU_L1_SIZE", "PYASC_CPU_L0A_SIZE", "PYASC_CPU_L0B_SIZE",      "PYASC_CPU_L0C_SIZE",
+      "PYASC_CPU_MEMORY",  "PYASC_CPU_WORKERS",  "PYASC_NO_MEMORY_CACHING",
   };
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) unsetenv(vars[i]);
 }
@@ -116,7 +115,9 @@ static asc_test_gate asc_test_gates[ASC_TEST_GATES] __attribute__((unused)) = {
     {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0},
 };
 
-static inline asc_test_gate *asc_test_gate_get(int i) { return &asc_test_gates[i]; }
+static inline asc_test_gate *asc_test_gate_get(int i) {
+  return &asc_test_gates[i];
+}
 
 static inline void asc_test_gate_set(asc_test_gate *g, bool open) {
   pthread_mutex_lock(&g->lock);
@@ -125,7 +126,9 @@ static inline void asc_test_gate_set(asc_test_gate *g, bool open) {
   pthread_mutex_unlock(&g->lock);
 }
 
-static inline void asc_test_gate_open(asc_test_gate *g) { asc_test_gate_set(g, true); }
+static inline void asc_test_gate_open(asc_test_gate *g) {
+  asc_test_gate_set(g, true);
+}
 
 static inline asc_status asc_test_gate_run(void *user) {
   asc_test_gate *g = user;

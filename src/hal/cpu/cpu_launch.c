@@ -54,7 +54,9 @@ static void arena_key_init(void) {
 static void *thread_arena(size_t size) {
   if (arena_size >= size) return arena;
   pthread_once(&arena_once, arena_key_init);
-  void *p = aligned_alloc(64, size);
+  /* aligned_alloc wants a multiple of the alignment; ub_size is only a
+   * multiple of the 32-byte data block. */
+  void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
   if (!p) return NULL;
   free(arena);
   arena = p;
