@@ -1,4 +1,4 @@
-"""A tour of the pyasc runtime on the embedded default device.
+"""pyasc quickstart: a custom operator, tensors, and the runtime underneath.
 
 The device is a simulated Ascend 910B-class AI-core chip on the host CPU:
 device memory is host memory, streams run on host threads, kernels run block
@@ -10,19 +10,36 @@ import numpy as np
 import pyasc
 
 
-def main() -> None:
+@pyasc.op
+def my_custom_op(x, y):
+    return (x + y) * 2.0
+
+
+x = pyasc.Tensor(np.array([1.0, 2.0, 3.0]))
+y = [4.0, 5.0, 6.0]
+z = my_custom_op(x, y)
+print(z.numpy())
+
+
+def tensors() -> None:
+    # from_numpy shares memory both ways; Tensor(...) copies.
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = pyasc.from_numpy(a)
+    t[0, 0] = 100.0  # runs on the current stream: synchronise before NumPy reads
+    pyasc.synchronize()
+    print("from_numpy shares memory:", a[0, 0] == 100.0)
+    # Broadcasting (2, 3) with (3,); a Python float next to float32 stays float32 (NEP 50).
+    row = pyasc.Tensor(np.array([10.0, 20.0, 30.0], dtype=np.float32))
+    print("broadcast:", repr(t * 0.5 + row))
+    # Views: transposes and strided slices share storage, negative steps too.
+    v = t.T[::-1]
+    print("view of the transpose, reversed:", v.shape, v.strides, v.tolist())
+
+
+def runtime() -> None:
     props = pyasc.get_device_properties()
     print(f"device 0: {props.name}, {props.ai_core_count} AI cores, "
           f"{props.ub_size // 1024} KiB Unified Buffer per core")
-
-    # Device memory: copy a NumPy array in, fill part of it, copy it back.
-    x = np.arange(8, dtype=np.float32)
-    buf = pyasc.memory.alloc(x.nbytes)
-    pyasc.memory.memcpy(buf, x)
-    pyasc.memory.memset(buf, 0, 8, offset=16)
-    y = np.empty_like(x)
-    pyasc.memory.memcpy(y, buf)
-    print("round trip through device memory:", y)
 
     # Two streams overlap; events time each one.
     s1, s2 = pyasc.Stream(), pyasc.Stream()
@@ -42,11 +59,10 @@ def main() -> None:
     except pyasc.DeviceError as exc:
         print("deferred error reported at synchronize:", exc)
 
-    buf.free()
     stats = pyasc.memory.memory_stats()
-    print(f"allocator: {stats['cache_hits']} cache hits, {stats['cache_misses']} misses, "
-          f"{stats['allocated_bytes']} bytes still allocated")
+    print(f"allocator: {stats['cache_hits']} cache hits, {stats['cache_misses']} misses")
 
 
 if __name__ == "__main__":
-    main()
+    tensors()
+    runtime()

@@ -6,6 +6,8 @@ set -euo pipefail
 
 missing=()
 pkg-config --exists cmocka 2>/dev/null || missing+=(libcmocka-dev)
+pkg-config --exists sleef 2>/dev/null || missing+=(libsleef-dev)
+pkg-config --exists openblas 2>/dev/null || missing+=(libopenblas-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v clang >/dev/null || missing+=(clang)
 command -v clang-format >/dev/null || missing+=(clang-format)

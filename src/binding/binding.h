@@ -41,7 +41,6 @@ extern PyTypeObject AscBuffer_Type;
 int asc_py_memory_init(PyObject *module);
 extern PyMethodDef asc_py_memory_functions[];
 
-#endif
 
 /* dtype.c */
 #include "asc/ops.h"
@@ -78,6 +77,8 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out);
 int asc_py_sync_for_host(void);
 /* numpy, imported once. Borrowed reference. */
 PyObject *asc_py_numpy(void);
+/* A device as an int, "cpu" (the current device) or "cpu:N". */
+int asc_py_device_spec(PyObject *obj, int *device);
 
 /* tensor_number.c */
 extern PyNumberMethods asc_py_tensor_as_number;
@@ -90,3 +91,42 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
 /* tensor_index.c */
 extern PyMappingMethods asc_py_tensor_as_mapping;
 extern PySequenceMethods asc_py_tensor_as_sequence;
+
+/* tensor_create.c: pyasc.zeros, full, arange, linspace, eye, concatenate,
+ * stack, ... */
+int asc_py_create_init(PyObject *module);
+/* A shape: an int, a sequence of ints, or None for (); negative sizes
+ * raise InvalidValueError. */
+int asc_py_shape(PyObject *obj, int *ndim, int64_t *shape);
+
+/* tensor_linalg.c: pyasc.matmul, Tensor.matmul, and a @ b / a @= b for
+ * asc_py_tensor_as_number. */
+int asc_py_linalg_init(PyObject *module);
+PyObject *asc_py_matmul_operator(PyObject *a, PyObject *b);
+PyObject *asc_py_matmul_inplace(PyObject *a, PyObject *b);
+
+/* random.c: pyasc.Generator. */
+int asc_py_random_init(PyObject *module);
+
+/* tensor_unary.c: pyasc.exp, where, clip, ... and the Tensor methods;
+ * the operators -t, +t, abs(t), ~t for asc_py_tensor_as_number. */
+int asc_py_unary_init(PyObject *module);
+PyObject *asc_py_tensor_negative(PyObject *self);
+PyObject *asc_py_tensor_positive(PyObject *self);
+PyObject *asc_py_tensor_absolute(PyObject *self);
+PyObject *asc_py_tensor_invert(PyObject *self);
+
+/* tensor_reduce.c: pyasc.sum, mean, argmax, softmax, ... and the Tensor methods. */
+int asc_py_reduce_init(PyObject *module);
+
+/* dlpack.c: Tensor.__dlpack__, __dlpack_device__ and pyasc.from_dlpack. */
+int asc_py_dlpack_init(PyObject *module);
+
+/* numpy_protocol.c: Tensor.__array_ufunc__ / __array_function__, which
+ * forward to python/pyasc/_numpy_protocol.py. */
+int asc_py_numpy_protocol_init(PyObject *module);
+
+/* ir.c: the kernel IR builder and compiled kernels. */
+int asc_py_ir_init(PyObject *module);
+
+#endif

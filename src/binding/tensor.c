@@ -122,7 +122,9 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
   if (rc != 0) {
     PyObject *np = asc_py_numpy();
     if (!np) return -1;
-    PyObject *array = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+    /* asarray(obj, None, "C"), not ascontiguousarray: that one makes 0-d
+     * results 1-d. */
+    PyObject *array = PyObject_CallMethod(np, "asarray", "OOs", obj, Py_None, "C");
     if (!array) return -1;
     rc = tensor_from_buffer(array, out);
     Py_DECREF(array);
@@ -181,6 +183,36 @@ static PyObject *asarray(PyObject *self, PyObject *args, PyObject *kwargs) {
   return asc_py_as_tensor(data, dtype, &t) ? NULL : asc_py_tensor_wrap(&t);
 }
 
+/* NumPy ignores any error from the buffer protocol and then asks __array__,
+ * by which time the deferred device error has been reported once and the
+ * stream looks healthy: the array would hold garbage. The failure is kept
+ * here (under the GIL) so that __array__ of the same tensor raises it again. */
+static const TensorObject *failed_export;
+static asc_status failed_status;
+static char failed_msg[1024];
+
+static int sync_for_export(const TensorObject *self) {
+  failed_export = NULL;
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
+  Py_END_ALLOW_THREADS
+  if (!st) return 0;
+  failed_export = self;
+  failed_status = st;
+  snprintf(failed_msg, sizeof failed_msg, "%s", asc_last_error());
+  asc_py_raise(st);
+  return -1;
+}
+
+/* Raises the failure a buffer export of self just reported, if any. */
+static int reraise_failed_export(const TensorObject *self) {
+  if (failed_export != self) return 0;
+  failed_export = NULL;
+  asc_py_raise_msg(failed_status, "%s", failed_msg);
+  return -1;
+}
+
 static int tensor_traverse(TensorObject *self, visitproc visit, void *arg) {
   (void)self, (void)visit, (void)arg;
   return 0;
@@ -189,6 +221,7 @@ static int tensor_traverse(TensorObject *self, visitproc visit, void *arg) {
 static void tensor_dealloc(TensorObject *self) {
   PyObject_GC_UnTrack(self);
   if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
+  if (failed_export == self) failed_export = NULL;
   asc_tensor_release(&self->t);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -212,7 +245,7 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
     PyErr_SetString(PyExc_BufferError, "the tensor's device memory is not host-visible");
     return -1;
   }
-  if (asc_py_sync_for_host()) return -1;
+  if (sync_for_export(self)) return -1;
   Py_ssize_t *dims = PyMem_Malloc(2 * (size_t)(t->ndim ? t->ndim : 1) * sizeof *dims);
   if (!dims) {
     PyErr_NoMemory();
@@ -259,6 +292,9 @@ static PyBufferProcs tensor_as_buffer = {
 static PyObject *to_numpy(TensorObject *self, int raw) {
   PyObject *np = asc_py_numpy();
   if (!np) return NULL;
+  /* Synchronise here, not only in the buffer export: NumPy would swallow
+   * the error that export raises. */
+  if (reraise_failed_export(self) || asc_py_sync_for_host()) return NULL;
   if (self->t.dtype != ASC_BFLOAT16) return PyObject_CallMethod(np, "asarray", "O", self);
   asc_tensor converted = {0};
   asc_status st;
@@ -563,7 +599,7 @@ static int is_device_spec(PyObject *obj) {
   return text && !strncmp(text, "cpu", 3);
 }
 
-static int parse_device_spec(PyObject *obj, int *device) {
+int asc_py_device_spec(PyObject *obj, int *device) {
   if (PyUnicode_Check(obj)) {
     const char *text = PyUnicode_AsUTF8(obj);
     if (!text) return -1;
@@ -599,7 +635,7 @@ static PyObject *tensor_to(TensorObject *self, PyObject *args, PyObject *kwargs)
     dtype_obj = target;
   int device = asc_tensor_device(&self->t);
   asc_dtype dtype = self->t.dtype;
-  if (device_obj && device_obj != Py_None && parse_device_spec(device_obj, &device)) return NULL;
+  if (device_obj && device_obj != Py_None && asc_py_device_spec(device_obj, &device)) return NULL;
   if (dtype_obj && dtype_obj != Py_None && asc_py_dtype(dtype_obj, &dtype)) return NULL;
   if (device == asc_tensor_device(&self->t) && dtype == self->t.dtype)
     return Py_NewRef((PyObject *)self);

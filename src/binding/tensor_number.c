@@ -2,6 +2,21 @@
  * the NumPy-named binary functions (pyasc.add(a, b, out=None), ...). */
 #include "binding.h"
 
+/* Whether x fits integer dtype d. */
+static bool int_fits(long long x, asc_dtype d) {
+  static const long long lo[] = {[ASC_INT8] = -128,
+                                 [ASC_UINT8] = 0,
+                                 [ASC_INT16] = -32768,
+                                 [ASC_INT32] = -2147483648LL,
+                                 [ASC_INT64] = LLONG_MIN};
+  static const long long hi[] = {[ASC_INT8] = 127,
+                                 [ASC_UINT8] = 255,
+                                 [ASC_INT16] = 32767,
+                                 [ASC_INT32] = 2147483647LL,
+                                 [ASC_INT64] = LLONG_MAX};
+  return x >= lo[d] && x <= hi[d];
+}
+
 /* Writes a Python scalar into a new 0-d tensor of dtype. Integers must fit
  * the dtype (NumPy 2 raises OverflowError otherwise). */
 static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
@@ -35,17 +50,7 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     int overflow;
     long long x = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (x == -1 && PyErr_Occurred()) return -1;
-    static const long long lo[] = {[ASC_INT8] = -128,
-                                   [ASC_UINT8] = 0,
-                                   [ASC_INT16] = -32768,
-                                   [ASC_INT32] = -2147483648LL,
-                                   [ASC_INT64] = LLONG_MIN};
-    static const long long hi[] = {[ASC_INT8] = 127,
-                                   [ASC_UINT8] = 255,
-                                   [ASC_INT16] = 32767,
-                                   [ASC_INT32] = 2147483647LL,
-                                   [ASC_INT64] = LLONG_MAX};
-    if (overflow || x < lo[dtype] || x > hi[dtype]) {
+    if (overflow || !int_fits(x, dtype)) {
       PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", obj,
                    asc_dtype_name(dtype));
       return -1;
@@ -88,7 +93,7 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
     kind = ASC_SCALAR_BOOL;
   else if (PyLong_Check(obj))
     kind = ASC_SCALAR_INT;
-  else if (PyFloat_Check(obj))
+  else if (PyFloat_Check(obj) && !PyObject_CheckBuffer(obj)) /* np.float64 is strong */
     kind = ASC_SCALAR_FLOAT;
   else if (PyObject_CheckBuffer(obj) || PyList_Check(obj) || PyTuple_Check(obj) ||
            PyObject_HasAttrString(obj, "__array_interface__"))
@@ -102,6 +107,33 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
   return scalar_tensor(obj, dtype, out);
 }
 
+/* NumPy 2 compares integers exactly with any Python int, even one the
+ * tensor's dtype cannot hold (uint8 < 300 is all True); logical ops only
+ * ask whether it is zero. Such an int becomes a strong int64, or beyond
+ * int64 a float64 past every int64 (+-2^64). Returns 1 when obj needs none
+ * of this and is an ordinary operand. */
+static int exact_int_operand(asc_binary_op op, PyObject *obj, const asc_tensor *other,
+                             asc_tensor *out) {
+  if (op < ASC_OP_EQ || op > ASC_OP_LOGICAL_XOR || !other || !asc_dtype_is_integer(other->dtype) ||
+      !PyLong_Check(obj) || PyBool_Check(obj))
+    return 1;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (!overflow && int_fits(v, other->dtype)) return 1;
+  if (!overflow) return scalar_tensor(obj, ASC_INT64, out);
+  PyObject *beyond = PyFloat_FromDouble(overflow > 0 ? 0x1p64 : -0x1p64);
+  int rc = beyond ? scalar_tensor(beyond, ASC_FLOAT64, out) : -1;
+  Py_XDECREF(beyond);
+  return rc;
+}
+
+static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *other,
+                          asc_tensor *out) {
+  int rc = exact_int_operand(op, obj, other, out);
+  return rc == 1 ? asc_py_operand(obj, other, out) : rc;
+}
+
 /* The tensor among two operands, for the weak-scalar rule. */
 static const asc_tensor *tensor_of(PyObject *obj) {
   return AscTensor_Check(obj) ? &((TensorObject *)obj)->t : NULL;
@@ -112,9 +144,9 @@ static const asc_tensor *tensor_of(PyObject *obj) {
 static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObject *out_obj) {
   const asc_tensor *ta = tensor_of(a), *tb = tensor_of(b);
   asc_tensor x, y;
-  int rc = asc_py_operand(a, tb, &x);
+  int rc = binary_operand(op, a, tb, &x);
   if (rc) return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
-  rc = asc_py_operand(b, ta ? ta : &x, &y);
+  rc = binary_operand(op, b, ta ? ta : &x, &y);
   if (rc) {
     asc_tensor_release(&x);
     return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
@@ -224,7 +256,11 @@ PyNumberMethods asc_py_tensor_as_number = {
     .nb_remainder = nb_mod,
     .nb_divmod = nb_divmod,
     .nb_power = nb_pow,
+    .nb_negative = asc_py_tensor_negative,
+    .nb_positive = asc_py_tensor_positive,
+    .nb_absolute = asc_py_tensor_absolute,
     .nb_bool = nb_bool,
+    .nb_invert = asc_py_tensor_invert,
     .nb_lshift = nb_lshift,
     .nb_rshift = nb_rshift,
     .nb_and = nb_and,
@@ -247,6 +283,8 @@ PyNumberMethods asc_py_tensor_as_number = {
     .nb_inplace_floor_divide = nb_inplace_floordiv,
     .nb_inplace_true_divide = nb_inplace_truediv,
     .nb_index = nb_index,
+    .nb_matrix_multiply = asc_py_matmul_operator,
+    .nb_inplace_matrix_multiply = asc_py_matmul_inplace,
 };
 
 PyObject *asc_py_tensor_richcompare(PyObject *a, PyObject *b, int op) {

@@ -120,7 +120,12 @@ asc_dtype asc_dtype_to_float(asc_dtype d) {
 }
 
 uint16_t asc_double_to_half(double value) {
-  if (isnan(value)) return (uint16_t)(signbit(value) ? 0xfe00u : 0x7e00u);
+  if (isnan(value)) { /* keep the top payload bits, as NumPy, but stay a NaN */
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    uint16_t nan = (uint16_t)(0x7c00u + ((bits & 0xfffffffffffffu) >> 42));
+    return (uint16_t)((signbit(value) ? 0x8000u : 0) | (nan == 0x7c00u ? nan + 1 : nan));
+  }
   double a = fabs(value);
   uint16_t sign = signbit(value) ? 0x8000u : 0;
   if (a >= 65520.0) return sign | 0x7c00u; /* halfway to the next binade rounds up */

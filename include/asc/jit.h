@@ -1,0 +1,54 @@
+/* Building generated C into native kernels, with an on-disk cache, and
+ * launching them over N blocks of the simulated cores. */
+#ifndef ASC_JIT_H
+#define ASC_JIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asc/runtime.h"
+#include "asc/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct asc_jit_kernel asc_jit_kernel;
+
+typedef struct asc_jit_options {
+  const char *cache_dir;  /* NULL: $PYASC_CACHE_DIR or ~/.pyasc/cache */
+  const char *compiler;   /* NULL: $PYASC_CC or cc */
+  bool always_compile;    /* rebuild even when the cache has the kernel */
+  const char *dump_dir;   /* NULL: $PYASC_DUMP_PATH; if set, the source is copied there */
+} asc_jit_options;
+
+/* One kernel argument as the generated code reads it. */
+typedef struct asc_jit_arg {
+  union {
+    int64_t i;
+    double f;
+    void *p;
+  } v;
+  int64_t n; /* for pointers: bytes available from p */
+} asc_jit_arg;
+
+/* Builds (or finds in the cache) C `source` for kernel `name`. The caller
+ * owns *out (asc_jit_release). *cache_hit tells whether no compiler ran. */
+asc_status asc_jit_build(const char *source, const char *name, const asc_jit_options *options,
+                         asc_jit_kernel **out, bool *cache_hit);
+void asc_jit_retain(asc_jit_kernel *k);
+void asc_jit_release(asc_jit_kernel *k);
+/* Path of the cached shared object (owned by the kernel). */
+const char *asc_jit_path(const asc_jit_kernel *k);
+/* The cache directory in use (resolved like asc_jit_build): caller frees. */
+asc_status asc_jit_cache_dir(const char *override, char **out);
+
+/* Launches over nblocks blocks on stream. keep[] are storages (as void *
+ * asc_storage) that must live until the kernel ran: references are taken. */
+asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                          const asc_jit_arg *args, int nargs, void *const *keep, int nkeep);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,675 @@
+"""The front end: walks a kernel's Python AST and builds IR through
+``pyasc._C.IRBuilder``. It only builds IR; types, the op table and checks
+live in libasc. Compile-time values (constants, ConstExpr parameters,
+dtypes, enums) stay Python objects and are folded here with Python's own
+semantics; everything else becomes IR."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import math
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pyasc import _C
+from pyasc.language import core
+from pyasc.language.builtins import SHARED_NAMES
+
+_SCALAR_KINDS = ("int", "float", "bool")
+_OBJECT_PREFIX = {"global": "global", "local": "local", "pipe": "pipe", "que": "que", "tbuf": "tbuf"}
+
+
+@dataclass(frozen=True)
+class Val:
+    """An IR value with its type."""
+
+    id: int
+    kind: str
+    dtype: Any
+    position: int
+    depth: int
+
+
+@dataclass
+class Var:
+    """A Python name bound to an IR variable slot (assigned more than once,
+    or inside a loop or branch)."""
+
+    id: int
+    kind: str
+
+
+class PendingGlobal:
+    """``asc.GlobalTensor()`` before ``set_global_buffer`` gives it memory."""
+
+
+@dataclass
+class SourceInfo:
+    """Where a function's source came from, to locate errors."""
+
+    file: str
+    lines: list[str]
+    first_line: int
+    indent: int
+
+
+class ReturnSignal(Exception):
+    """Carries a device function's return value out of its body."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
+def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
+    """The function's AST and source coordinates."""
+    lines, first = inspect.getsourcelines(fn)
+    raw = "".join(lines)
+    dedented = textwrap.dedent(raw)
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    tree = ast.parse(dedented)
+    node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    file = inspect.getsourcefile(fn) or "<unknown>"
+    return node, SourceInfo(file, [ln.rstrip("\n") for ln in lines], first, indent)
+
+
+def _assigned_names(body: list[ast.stmt]) -> tuple[dict[str, int], set[str]]:
+    """Counts of assignments per name, and names assigned inside compound
+    statements: both make a name a variable slot."""
+    counts: dict[str, int] = {}
+    nested: set[str] = set()
+
+    def targets(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.Name):
+            return [node.id]
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return [n for e in node.elts for n in targets(e)]
+        return []
+
+    def walk(stmts: list[ast.stmt], depth: int) -> None:
+        for s in stmts:
+            names: list[str] = []
+            if isinstance(s, ast.Assign):
+                names = [n for t in s.targets for n in targets(t)]
+            elif isinstance(s, (ast.AugAssign, ast.AnnAssign)):
+                names = targets(s.target)
+            elif isinstance(s, ast.For):
+                names = targets(s.target)
+            for n in names:
+                counts[n] = counts.get(n, 0) + (2 if isinstance(s, ast.AugAssign) else 1)
+                if depth > 0 or isinstance(s, ast.For):
+                    nested.add(n)
+            for field in ("body", "orelse"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and not isinstance(s, ast.FunctionDef):
+                    walk(inner, depth + 1)
+
+    walk(body, 0)
+    return counts, nested
+
+
+class Scope:
+    """Bindings of one function body (a kernel or an inlined device function)."""
+
+    def __init__(self, fn: Callable, node: ast.FunctionDef, source: SourceInfo) -> None:
+        self.fn = fn
+        self.node = node
+        self.source = source
+        self.bindings: dict[str, Any] = {}
+        counts, nested = _assigned_names(node.body)
+        self.mutable = {n for n, c in counts.items() if c > 1} | nested
+        closure = inspect.getclosurevars(fn)
+        self.outer = {**fn.__globals__, **closure.nonlocals}
+
+
+class CodeGenerator(ast.NodeVisitor):
+    """Builds one kernel's IR from its AST (and inlines device functions)."""
+
+    def __init__(self, fn: Callable, arg_specs: list[tuple[str, Any]], ub_size: int) -> None:
+        node, source = parse_function(fn)
+        self.builder = _C.IRBuilder(fn.__name__, source.file)
+        self.scope = Scope(fn, node, source)
+        self.arg_specs = arg_specs
+        self.ub_size = ub_size
+        self.has_pipe = False
+        self.depth = 0  # inlining depth, against recursion
+
+    # --- errors -----------------------------------------------------------
+    def error(self, node: ast.AST | None, message: str) -> Exception:
+        """A CompileError pointing at node: file:line:col, the line, a caret."""
+        src = self.scope.source
+        if node is None or not hasattr(node, "lineno"):
+            return _C.CompileError(f"{src.file}: {message}")
+        line = node.lineno + src.first_line - 1
+        col = node.col_offset + src.indent
+        text = src.lines[node.lineno - 1] if node.lineno - 1 < len(src.lines) else ""
+        caret = " " * col + "^"
+        return _C.CompileError(f"{src.file}:{line}:{col + 1}: {message}\n    {text}\n    {caret}")
+
+    def locate(self, node: ast.AST) -> None:
+        src = self.scope.source
+        self.builder.set_loc(node.lineno + src.first_line - 1, node.col_offset + src.indent + 1)
+
+    def ir(self, node: ast.AST, fn: Callable[..., Any], *args: Any) -> Any:
+        """Calls a builder method; a libasc error becomes a located CompileError."""
+        try:
+            return fn(*args)
+        except _C.Error as exc:
+            raise self.error(node, str(exc)) from None
+
+    def val(self, node: ast.AST, vid: int | None) -> Val | None:
+        if vid is None:
+            return None
+        kind, dtype, position, depth = self.builder.type_of(vid)
+        return Val(vid, kind, dtype, position, depth)
+
+    def op(self, node: ast.AST, name: str, operands: list[Any], iattrs: tuple = (),
+           sattr: str | None = None) -> Val | None:
+        ids = [self.to_ir(node, o).id for o in operands]
+        return self.val(node, self.ir(node, self.builder.op, name, ids, iattrs, sattr))
+
+    # --- values ----------------------------------------------------------------
+    def to_ir(self, node: ast.AST, value: Any) -> Val:
+        """A value as IR: constants become const ops."""
+        if isinstance(value, Val):
+            return value
+        if isinstance(value, Var):
+            return self.val(node, self.ir(node, self.builder.load, value.id))
+        if isinstance(value, enum_types()):
+            value = int(value)
+        if isinstance(value, (bool, int, float)):
+            return self.val(node, self.ir(node, self.builder.const, value))
+        raise self.error(node, f"{describe(value)} cannot be used as a kernel value here")
+
+    def read(self, node: ast.AST, value: Any) -> Any:
+        """Loads variables; leaves constants and values alone."""
+        if isinstance(value, Var):
+            return self.to_ir(node, value)
+        return value
+
+    # --- kernels -----------------------------------------------------------------
+    def compile(self) -> _C.IRBuilder:
+        node = self.scope.node
+        self.locate(node)
+        params = node.args.args
+        if node.args.vararg or node.args.kwarg or node.args.kwonlyargs:
+            raise self.error(node, "kernels take plain positional parameters only")
+        if len(params) != len(self.arg_specs):
+            raise self.error(node, f"kernel takes {len(params)} arguments, got {len(self.arg_specs)}")
+        for param, (kind, value) in zip(params, self.arg_specs):
+            if kind == "const":
+                self.scope.bindings[param.arg] = value
+            elif kind == "addr":
+                vid = self.ir(param, self.builder.param, param.arg, ("addr", value))
+                self.scope.bindings[param.arg] = self.val(param, vid)
+            else:
+                vid = self.ir(param, self.builder.param, param.arg, (kind,))
+                self.scope.bindings[param.arg] = self.val(param, vid)
+        try:
+            self.visit_body(node.body)
+        except ReturnSignal as ret:
+            if ret.value is not None:
+                raise self.error(node, "a kernel cannot return a value: write results to a "
+                                       "GlobalTensor") from None
+        self.ir(node, self.builder.finish)
+        self.ir(node, self.builder.verify)
+        self.ir(node, self.builder.fold)
+        self.ir(node, self.builder.check_ub, self.ub_size)
+        return self.builder
+
+    # --- statements ----------------------------------------------------------------
+    def visit_body(self, body: list[ast.stmt]) -> None:
+        for i, stmt in enumerate(body):
+            self.locate(stmt)
+            if isinstance(stmt, ast.Return):
+                if i != len(body) - 1:
+                    raise self.error(stmt, "return is only supported as the last statement")
+                value = self.eval(stmt.value) if stmt.value is not None else None
+                raise ReturnSignal(self.read(stmt, value))
+            self.visit(stmt)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        hints = {
+            ast.Break: "break is not supported in kernels: loop with a condition instead",
+            ast.Continue: "continue is not supported in kernels: use an if around the rest",
+            ast.With: "with blocks are not supported in kernels",
+            ast.Try: "try/except is not supported in kernels",
+            ast.Raise: "raise is not supported in kernels: use assert on compile-time values",
+            ast.FunctionDef: "nested functions are not supported: decorate a module-level "
+                             "function with @pyasc.jit and call it",
+            ast.ClassDef: "classes cannot be defined in kernels",
+            ast.Delete: "del is not supported in kernels",
+            ast.Global: "global is not supported in kernels",
+            ast.Nonlocal: "nonlocal is not supported in kernels",
+            ast.Import: "import is not supported in kernels: import at module level",
+            ast.ImportFrom: "import is not supported in kernels: import at module level",
+            ast.AsyncFor: "async code is not supported in kernels",
+            ast.Match: "match is not supported in kernels: use if/elif",
+        }
+        message = hints.get(type(node), f"{type(node).__name__} is not supported in kernels")
+        raise self.error(node, message)
+
+    def visit_Pass(self, node: ast.Pass) -> None:
+        return None
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return None  # docstring
+        self.eval(node.value)
+
+    def assign(self, node: ast.AST, target: ast.AST, value: Any) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, (tuple, list)) or len(value) != len(target.elts):
+                raise self.error(target, "can only unpack a tuple of the same length")
+            for t, v in zip(target.elts, value):
+                self.assign(node, t, v)
+            return
+        if not isinstance(target, ast.Name):
+            raise self.error(target, "only names can be assigned in kernels (use set_value for "
+                                     "elements)")
+        name = target.id
+        current = self.scope.bindings.get(name)
+        if name not in self.scope.mutable or isinstance(value, PendingGlobal):
+            self.scope.bindings[name] = value
+            return
+        ir_value = self.to_ir(node, value)
+        if not isinstance(current, Var):
+            vid = self.ir(node, self.builder.var, name, ir_value.id)
+            current = Var(vid, ir_value.kind)
+            self.scope.bindings[name] = current
+        self.ir(node, self.builder.store, current.id, ir_value.id)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = self.read(node, self.eval(node.value))
+        for target in node.targets:
+            self.assign(node, target, value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node, node.target, self.read(node, self.eval(node.value)))
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        current = self.eval(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
+                                     col_offset=node.col_offset)) \
+            if isinstance(node.target, ast.Name) else None
+        if current is None:
+            raise self.error(node.target, "only names can be updated in kernels")
+        result = self.binary(node, node.op, self.read(node, current), self.eval(node.value))
+        self.assign(node, node.target, result)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        test = self.read(node, self.eval(node.test))
+        if isinstance(test, Val):
+            raise self.error(node, "assert needs a compile-time condition (constants and "
+                                   "ConstExpr parameters)")
+        if not test:
+            message = self.eval(node.msg) if node.msg is not None else "assertion failed"
+            raise self.error(node, f"AssertionError: {message}")
+
+    def visit_If(self, node: ast.If) -> None:
+        test = self.read(node, self.eval(node.test))
+        if not isinstance(test, Val):  # a compile-time branch
+            self.visit_body(node.body if test else node.orelse)
+            return
+        cond = self.condition(node.test, test)
+        self.ir(node, self.builder.if_begin, cond.id)
+        self.visit_body(node.body)
+        if node.orelse:
+            self.ir(node, self.builder.else_)
+            self.visit_body(node.orelse)
+        self.ir(node, self.builder.if_end)
+
+    def visit_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported in kernels")
+        self.ir(node, self.builder.while_begin)
+        test = self.read(node, self.eval(node.test))
+        if not isinstance(test, Val):
+            raise self.error(node.test, "a while condition must depend on run-time values (a "
+                                        "constant one would never end, and break is not "
+                                        "supported)")
+        self.ir(node, self.builder.while_body, self.condition(node.test, test).id)
+        self.visit_body(node.body)
+        self.ir(node, self.builder.while_end)
+
+    def visit_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.error(node, "for ... else is not supported in kernels")
+        it = node.iter
+        if isinstance(it, ast.Call) and self.eval(it.func) is range:
+            if it.keywords or not 1 <= len(it.args) <= 3:
+                raise self.error(it, "range() takes 1 to 3 positional arguments in kernels")
+            args = [self.read(a, self.eval(a)) for a in it.args]
+            start, stop, step = (0, args[0], 1) if len(args) == 1 else \
+                (args[0], args[1], args[2] if len(args) == 3 else 1)
+            for a, v in zip(it.args, args):
+                if isinstance(v, float) or isinstance(v, Val) and v.kind == "float":
+                    raise self.error(a, "range() arguments must be integers")
+            if not isinstance(step, Val) and step == 0:
+                raise self.error(it, "range() step must not be zero")
+            ids = [self.to_ir(it, v).id for v in (start, stop, step)]
+            iv = self.val(node, self.ir(node, self.builder.for_begin, *ids))
+            self.assign(node, node.target, iv)
+            self.visit_body(node.body)
+            self.ir(node, self.builder.for_end)
+            return
+        items = self.read(node, self.eval(it))
+        if isinstance(items, (tuple, list)):  # unrolled at compile time
+            for item in items:
+                self.assign(node, node.target, item)
+                self.visit_body(node.body)
+            return
+        raise self.error(it, "kernels loop over range(...) or a tuple of compile-time values")
+
+    def condition(self, node: ast.AST, value: Any) -> Val:
+        v = self.to_ir(node, value)
+        if v.kind == "bool":
+            return v
+        if v.kind in ("int", "float"):
+            return self.op(node, "arith.ne", [v, 0])
+        raise self.error(node, f"a {v.kind} value cannot be a condition")
+
+    # --- expressions ---------------------------------------------------------------
+    def eval(self, node: ast.AST) -> Any:
+        method = getattr(self, "eval_" + type(node).__name__, None)
+        if method is None:
+            hints = {
+                "ListComp": "list comprehensions are not supported in kernels: use a for loop",
+                "DictComp": "dict comprehensions are not supported in kernels",
+                "SetComp": "set comprehensions are not supported in kernels",
+                "GeneratorExp": "generator expressions are not supported in kernels",
+                "Lambda": "lambda is not supported in kernels: use a @pyasc.jit function",
+                "Dict": "dicts are not supported in kernels",
+                "Set": "sets are not supported in kernels",
+                "JoinedStr": "f-strings are not supported in kernels: use printf(format, ...)",
+                "Starred": "*args are not supported in kernels",
+                "Await": "await is not supported in kernels",
+                "Yield": "yield is not supported in kernels",
+                "NamedExpr": "the walrus operator is not supported in kernels",
+                "Slice": "slices are only supported as tensor[offset:]",
+            }
+            name = type(node).__name__
+            raise self.error(node, hints.get(name, f"{name} expressions are not supported in "
+                                                   "kernels"))
+        return method(node)
+
+    def eval_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def eval_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.read(e, self.eval(e)) for e in node.elts)
+
+    eval_List = eval_Tuple
+
+    def eval_Name(self, node: ast.Name) -> Any:
+        name = node.id
+        if name in self.scope.bindings:
+            return self.scope.bindings[name]
+        if name in self.scope.mutable:
+            raise self.error(node, f"'{name}' is used before it is assigned")
+        if name in self.scope.outer:
+            return self.scope.outer[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise self.error(node, f"name '{name}' is not defined")
+
+    def eval_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.read(node, self.eval(node.value))
+        if isinstance(base, Val):
+            if node.attr == "dtype" and base.dtype is not None:
+                return base.dtype
+            return BoundMethod(base, node.attr, node.value)
+        if isinstance(base, PendingGlobal):
+            return BoundMethod(base, node.attr, node.value)
+        try:
+            return getattr(base, node.attr)
+        except AttributeError:
+            raise self.error(node, f"{describe(base)} has no attribute '{node.attr}'") from None
+
+    def eval_Subscript(self, node: ast.Subscript) -> Any:
+        base = self.read(node, self.eval(node.value))
+        if base is core.ConstExpr:
+            return base
+        if isinstance(base, (tuple, list)):
+            index = self.read(node, self.eval(node.slice))
+            if isinstance(index, Val):
+                raise self.error(node.slice, "tuples can only be indexed by compile-time values")
+            return base[index]
+        if not isinstance(base, Val) or base.kind not in ("global", "local"):
+            raise self.error(node, f"{describe(base)} cannot be indexed in a kernel")
+        key = node.slice
+        if isinstance(key, ast.Slice):
+            if key.upper is not None or key.step is not None:
+                raise self.error(key, "tensor slices take an offset only: write t[offset:]")
+            offset = self.eval(key.lower) if key.lower is not None else 0
+        else:
+            offset = self.eval(key)
+        offset = self.read(node, offset)
+        self.check_int(key, offset, "a tensor offset")
+        return self.op(node, f"{base.kind}.slice", [base, offset])
+
+    def check_int(self, node: ast.AST, value: Any, what: str) -> None:
+        ok = isinstance(value, (bool, int)) or isinstance(value, Val) and value.kind in ("int",
+                                                                                       "bool")
+        if not ok:
+            raise self.error(node, f"{what} must be an integer, not {describe(value)}")
+
+    _BIN_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
+                ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.BitAnd: "bitand",
+                ast.BitOr: "bitor", ast.BitXor: "bitxor", ast.LShift: "shl", ast.RShift: "shr"}
+
+    def binary(self, node: ast.AST, op: ast.operator, left: Any, right: Any) -> Any:
+        left, right = self.read(node, left), self.read(node, right)
+        if not isinstance(left, Val) and not isinstance(right, Val):
+            try:
+                return self.python_binary(op, left, right)
+            except Exception as exc:  # the user's own arithmetic failed at compile time
+                raise self.error(node, f"{type(exc).__name__}: {exc}") from None
+        name = self._BIN_OPS.get(type(op))
+        if name is None:
+            raise self.error(node, f"{type(op).__name__} is not supported in kernels")
+        for side in (left, right):
+            if isinstance(side, Val) and side.kind not in _SCALAR_KINDS + ("addr",):
+                raise self.error(node, f"cannot apply '{_op_symbol(op)}' to a {_kind_name(side)}: "
+                                       "tensors are computed with vector instructions such as "
+                                       "pyasc.add(dst, src0, src1, count) or pyasc.adds(dst, "
+                                       "src, scalar, count)")
+        if isinstance(left, Val) and left.kind == "addr":
+            if name != "add":
+                raise self.error(node, "a GlobalAddress only supports + offset")
+            self.check_int(node, right, "a GlobalAddress offset")
+            return self.op(node, "addr.offset", [left, right])
+        if isinstance(right, Val) and right.kind == "addr":
+            raise self.error(node, "write address + offset, with the GlobalAddress first")
+        for side in (left, right):
+            if not isinstance(side, (Val, bool, int, float)):
+                raise self.error(node, f"cannot use {describe(side)} in arithmetic")
+        return self.op(node, f"arith.{name}", [left, right])
+
+    @staticmethod
+    def python_binary(op: ast.operator, a: Any, b: Any) -> Any:
+        import operator
+
+        table = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                 ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv,
+                 ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
+                 ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+                 ast.RShift: operator.rshift}
+        return table[type(op)](a, b)
+
+    def eval_BinOp(self, node: ast.BinOp) -> Any:
+        return self.binary(node, node.op, self.eval(node.left), self.eval(node.right))
+
+    def eval_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        v = self.read(node, self.eval(node.operand))
+        if not isinstance(v, Val):
+            ops = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Not: lambda x: not x,
+                   ast.Invert: lambda x: ~x}
+            return ops[type(node.op)](v)
+        if v.kind not in _SCALAR_KINDS:
+            raise self.error(node, f"cannot apply a unary operator to a {_kind_name(v)}")
+        if isinstance(node.op, ast.USub):
+            return self.op(node, "arith.neg", [v])
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.Not):
+            return self.op(node, "arith.not", [self.condition(node, v)])
+        return self.op(node, "arith.bitxor", [v, -1])
+
+    def eval_BoolOp(self, node: ast.BoolOp) -> Any:
+        values = [self.read(v, self.eval(v)) for v in node.values]
+        if not any(isinstance(v, Val) for v in values):
+            result = values[0]
+            for v in values[1:]:
+                result = (result and v) if isinstance(node.op, ast.And) else (result or v)
+            return result
+        name = "arith.and" if isinstance(node.op, ast.And) else "arith.or"
+        result = self.condition(node, values[0])
+        for v in values[1:]:
+            result = self.op(node, name, [result, self.condition(node, v)])
+        return result
+
+    _CMP = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt",
+            ast.GtE: "ge"}
+
+    def eval_Compare(self, node: ast.Compare) -> Any:
+        left = self.read(node, self.eval(node.left))
+        result = None
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.read(comparator, self.eval(comparator))
+            if not isinstance(left, Val) and not isinstance(right, Val):
+                import operator
+
+                table = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+                         ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+                         ast.Is: operator.is_, ast.IsNot: operator.is_not}
+                if type(op) not in table:
+                    raise self.error(node, f"{type(op).__name__} is not supported in kernels")
+                part: Any = table[type(op)](left, right)
+            else:
+                if type(op) not in self._CMP:
+                    raise self.error(node, f"{type(op).__name__} is not supported on run-time "
+                                           "values")
+                for side in (left, right):
+                    if isinstance(side, Val) and side.kind not in _SCALAR_KINDS:
+                        raise self.error(node, f"cannot compare a {_kind_name(side)}")
+                part = self.op(node, f"arith.{self._CMP[type(op)]}", [left, right])
+            if result is None:
+                result = part
+            elif isinstance(result, Val) or isinstance(part, Val):
+                result = self.op(node, "arith.and", [self.condition(node, result),
+                                                     self.condition(node, part)])
+            else:
+                result = result and part
+            left = right
+        return result
+
+    def eval_IfExp(self, node: ast.IfExp) -> Any:
+        test = self.read(node, self.eval(node.test))
+        if not isinstance(test, Val):
+            return self.eval(node.body if test else node.orelse)
+        a = self.read(node, self.eval(node.body))
+        b = self.read(node, self.eval(node.orelse))
+        for side in (a, b):
+            if isinstance(side, Val) and side.kind not in _SCALAR_KINDS or \
+                    not isinstance(side, (Val, bool, int, float)):
+                raise self.error(node, "conditional expressions on run-time conditions must "
+                                       "choose between numbers; use an if statement")
+        return self.op(node, "arith.select", [self.condition(node, test), a, b])
+
+    # --- calls -----------------------------------------------------------------------
+    def eval_Call(self, node: ast.Call) -> Any:
+        from pyasc.language import lowering
+
+        func = self.eval(node.func)
+        if any(isinstance(a, ast.Starred) for a in node.args) or \
+                any(k.arg is None for k in node.keywords):
+            raise self.error(node, "*args and **kwargs are not supported in kernel calls")
+        args = [self.read(a, self.eval(a)) for a in node.args]
+        kwargs = {k.arg: self.read(k.value, self.eval(k.value)) for k in node.keywords}
+        return lowering.call(self, node, func, args, kwargs)
+
+    def inline(self, node: ast.Call, jit_fn: Any, args: list, kwargs: dict) -> Any:
+        """Calls a @pyasc.jit device function by inlining its body."""
+        if self.depth > 32:
+            raise self.error(node, "device functions nest too deeply (recursion is not "
+                                   "supported)")
+        fn = jit_fn.fn
+        fn_node, source = parse_function(fn)
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise self.error(node, f"{fn.__name__}(): {exc}") from None
+        bound.apply_defaults()
+        outer_scope = self.scope
+        scope = Scope(fn, fn_node, source)
+        for name, value in bound.arguments.items():
+            annotation = fn.__annotations__.get(name)
+            if _is_constexpr(annotation) and isinstance(value, Val):
+                raise self.error(node, f"{fn.__name__}(): parameter '{name}' is a ConstExpr but "
+                                       "got a run-time value")
+            scope.bindings[name] = value
+        self.scope = scope
+        self.depth += 1
+        result = None
+        try:
+            self.visit_body(fn_node.body)
+        except ReturnSignal as ret:
+            result = ret.value
+        finally:
+            self.scope = outer_scope
+            self.depth -= 1
+        return result
+
+
+class BoundMethod:
+    """``obj.method`` on an IR object, until it is called."""
+
+    def __init__(self, obj: Any, name: str, node: ast.AST) -> None:
+        self.obj = obj
+        self.name = name
+        self.node = node
+
+
+def _is_constexpr(annotation: Any) -> bool:
+    return annotation is core.ConstExpr or getattr(annotation, "__origin__", None) is core.ConstExpr
+
+
+def enum_types() -> tuple:
+    return (core.TPosition, core.HardEvent, core.PipeID)
+
+
+_KIND_NAMES = {"int": "int", "float": "float", "bool": "bool", "addr": "GlobalAddress",
+               "global": "GlobalTensor", "local": "LocalTensor", "pipe": "TPipe", "que": "TQue",
+               "tbuf": "TBuf"}
+
+
+def _kind_name(v: Val) -> str:
+    return _KIND_NAMES.get(v.kind, v.kind)
+
+
+def _op_symbol(op: ast.operator) -> str:
+    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+            ast.Mod: "%", ast.Pow: "**"}.get(type(op), type(op).__name__)
+
+
+def describe(value: Any) -> str:
+    """A short description of a value for error messages."""
+    if isinstance(value, Val):
+        return f"a {_kind_name(value)}"
+    if isinstance(value, Var):
+        return f"a {_KIND_NAMES.get(value.kind, value.kind)} variable"
+    if isinstance(value, PendingGlobal):
+        return "a GlobalTensor without memory (call set_global_buffer first)"
+    if callable(value):
+        return f"function {getattr(value, '__name__', value)!r}"
+    return f"{type(value).__name__} {value!r}"
+
+
+#: Python functions a kernel may call on compile-time values.
+PURE_FUNCTIONS = {builtins.min, builtins.max, builtins.abs, builtins.int, builtins.float,
+                  builtins.bool, builtins.len, builtins.round, builtins.divmod, builtins.pow} | {
+    getattr(math, n) for n in dir(math) if callable(getattr(math, n))}

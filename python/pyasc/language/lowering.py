@@ -1,0 +1,295 @@
+"""How each callable a kernel may use becomes IR: the Ascend C APIs, the
+methods of GlobalTensor/LocalTensor/TPipe/TQue/TBuf, constructors, device
+functions, and the few Python builtins that work on run-time scalars."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+import pyasc
+from pyasc import _C
+from pyasc.language import core
+from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
+from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
+                                    Val, describe, enum_types)
+
+_DTYPE_CODES = {name: i for i, name in enumerate(
+    ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+     "float64"))}
+
+_BINARY = ("add", "sub", "mul", "div", "max", "min")
+_SCALAR = ("adds", "muls", "maxs", "mins")
+_UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
+
+
+def bind(gen: CodeGenerator, node: ast.Call, api: str, names: tuple[str, ...],
+         args: list, kwargs: dict, defaults: dict | None = None) -> list:
+    """Arguments in declared order, like Python's own binding."""
+    defaults = defaults or {}
+    if len(args) > len(names):
+        raise gen.error(node, f"{api}() takes at most {len(names)} arguments ({len(args)} given)")
+    values = dict(zip(names, args))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise gen.error(node, f"{api}() got an unexpected keyword argument '{key}'")
+        if key in values:
+            raise gen.error(node, f"{api}() got multiple values for argument '{key}'")
+        values[key] = value
+    missing = [n for n in names if n not in values and n not in defaults]
+    if missing:
+        raise gen.error(node, f"{api}() missing required argument '{missing[0]}' (signature: "
+                              f"{api}({', '.join(names)}))")
+    return [values.get(n, defaults.get(n)) for n in names]
+
+
+def dtype_code(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
+    try:
+        return _DTYPE_CODES[pyasc.dtype(value).name]
+    except (TypeError, pyasc.Error):
+        raise gen.error(node, f"expected a dtype such as pyasc.float32, got {describe(value)}") \
+            from None
+
+
+def constant(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> int:
+    if isinstance(value, Val):
+        raise gen.error(node, f"{what} must be a compile-time constant")
+    return int(value)
+
+
+def expect(gen: CodeGenerator, node: ast.AST, value: Any, kinds: tuple[str, ...], what: str) -> Val:
+    if not isinstance(value, Val) or value.kind not in kinds:
+        names = " or ".join({"local": "a LocalTensor", "global": "a GlobalTensor",
+                             "que": "a TQue", "tbuf": "a TBuf"}.get(k, k) for k in kinds)
+        raise gen.error(node, f"{what} must be {names}, not {describe(value)}")
+    return value
+
+
+def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
+    """Lowers one call (see the module docstring)."""
+    from pyasc.language.jit import JITFunction
+
+    if isinstance(func, BoundMethod):
+        return method(gen, node, func, args, kwargs)
+    if isinstance(func, JITFunction):
+        return gen.inline(node, func, args, kwargs)
+    api = api_name(func)
+    if api is not None:
+        return api_call(gen, node, api, args, kwargs)
+    if func is core.GlobalTensor:
+        if args or kwargs:
+            raise gen.error(node, "GlobalTensor() takes no arguments: call set_global_buffer")
+        return PendingGlobal()
+    if func is core.LocalTensor:
+        return local_tensor(gen, node, args, kwargs)
+    if func is core.TPipe:
+        if gen.has_pipe:
+            raise gen.error(node, "a kernel has exactly one TPipe; pass it to device functions")
+        gen.has_pipe = True
+        return gen.op(node, "pipe.new", [])
+    if func is core.TQue:
+        pos, depth = bind(gen, node, "TQue", ("pos", "depth"), args, kwargs,
+                          {"pos": core.TPosition.VECIN, "depth": 1})
+        return gen.op(node, "que.new", [], (constant(gen, node, pos, "TQue position"),
+                                             constant(gen, node, depth, "TQue depth")))
+    if func is core.TBuf:
+        (pos,) = bind(gen, node, "TBuf", ("pos",), args, kwargs, {"pos": core.TPosition.VECCALC})
+        return gen.op(node, "tbuf.new", [], (constant(gen, node, pos, "TBuf position"),))
+    if func is builtins.range:
+        raise gen.error(node, "range() can only be used as a for loop's iterable")
+    if func is builtins.print:
+        return printf(gen, node, None, args)
+    runtime = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Val)]
+    if runtime:
+        return scalar_builtin(gen, node, func, args, kwargs)
+    if func in PURE_FUNCTIONS or isinstance(func, type(pyasc.float32.sizeof)) or \
+            func in enum_types() or isinstance(func, type) and issubclass(func, enum_types()):
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
+    raise gen.error(node, f"cannot call {describe(func)} inside a kernel: call @pyasc.jit "
+                          "functions and pyasc APIs")
+
+
+def api_name(func: Any) -> str | None:
+    """The Ascend C API a callable stands for inside kernels, if any."""
+    if isinstance(func, core.KernelBuiltin):
+        return func.name
+    for name in SHARED_NAMES:
+        if getattr(pyasc, name, None) is func:
+            return name
+    return None
+
+
+def scalar_builtin(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
+    if kwargs:
+        raise gen.error(node, f"{describe(func)} takes no keywords in kernels")
+    if func in (builtins.min, builtins.max) and len(args) >= 2:
+        result = args[0]
+        for a in args[1:]:
+            result = gen.op(node, f"arith.{func.__name__}", [result, a])
+        return result
+    if func is builtins.int and len(args) == 1:
+        return gen.op(node, "arith.to_int", args)
+    if func is builtins.float and len(args) == 1:
+        return gen.op(node, "arith.to_float", args)
+    if func is builtins.bool and len(args) == 1:
+        return gen.condition(node, args[0])
+    if func is builtins.abs and len(args) == 1:
+        neg = gen.op(node, "arith.neg", args)
+        return gen.op(node, "arith.select", [gen.op(node, "arith.lt", [args[0], 0]), neg, args[0]])
+    raise gen.error(node, f"{describe(func)} cannot take run-time values in a kernel")
+
+
+def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
+    dtype, pos, addr, tile = bind(gen, node, "LocalTensor", ("dtype", "pos", "addr", "tile_size"),
+                                  args, kwargs, {"pos": core.TPosition.VECIN, "addr": 0,
+                                                 "tile_size": 0})
+    code = dtype_code(gen, node, dtype)
+    position = constant(gen, node, pos, "LocalTensor position")
+    gen.check_int(node, addr, "LocalTensor addr")
+    gen.check_int(node, tile, "LocalTensor tile_size")
+    return gen.op(node, "local.new", [addr, tile], (code, position))
+
+
+def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    if api in ("get_block_idx", "get_block_num"):
+        bind(gen, node, api, (), args, kwargs)
+        return gen.op(node, api, [])
+    if api == "data_copy":
+        dst, src, count = bind(gen, node, api, ("dst", "src", "count"), args, kwargs)
+        expect(gen, node, dst, ("global", "local"), "data_copy dst")
+        expect(gen, node, src, ("global", "local"), "data_copy src")
+        return gen.op(node, api, [dst, src, count])
+    if api == "copy":
+        dst, src, count = bind(gen, node, api, ("dst", "src", "count"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, dst, ("local",), "copy dst"),
+                                  expect(gen, node, src, ("local",), "copy src"), count])
+    if api == "duplicate":
+        dst, scalar, count = bind(gen, node, api, ("dst", "scalar", "count"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, dst, ("local",), "duplicate dst"), scalar,
+                                  count])
+    if api in _BINARY:
+        dst, a, b, count = bind(gen, node, api, ("dst", "src0", "src1", "count"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, t, ("local",), f"{api} {name}")
+                                  for t, name in ((dst, "dst"), (a, "src0"), (b, "src1"))] +
+                      [count])
+    if api in _SCALAR:
+        dst, src, scalar, count = bind(gen, node, api, ("dst", "src", "scalar", "count"), args,
+                                       kwargs)
+        return gen.op(node, api, [expect(gen, node, dst, ("local",), f"{api} dst"),
+                                  expect(gen, node, src, ("local",), f"{api} src"), scalar, count])
+    if api in _UNARY:
+        dst, src, count = bind(gen, node, api, ("dst", "src", "count"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, dst, ("local",), f"{api} dst"),
+                                  expect(gen, node, src, ("local",), f"{api} src"), count])
+    if api in ("set_flag", "wait_flag"):
+        event, event_id = bind(gen, node, api, ("event", "event_id"), args, kwargs,
+                               {"event_id": 0})
+        if not isinstance(event, core.HardEvent):
+            raise gen.error(node, f"{api}: event must be a pyasc.HardEvent member")
+        return gen.op(node, api, [event_id], (int(event),))
+    if api == "pipe_barrier":
+        (pipe,) = bind(gen, node, api, ("pipe",), args, kwargs)
+        if not isinstance(pipe, core.PipeID):
+            raise gen.error(node, "pipe_barrier: pipe must be a pyasc.PipeID member")
+        return gen.op(node, api, [], (int(pipe),))
+    if api == "printf":
+        if not args or not isinstance(args[0], str):
+            raise gen.error(node, "printf needs a format string first")
+        return printf(gen, node, args[0], args[1:])
+    raise gen.error(node, f"pyasc.{api} is not available in kernels")
+
+
+def printf(gen: CodeGenerator, node: ast.Call, fmt: str | None, args: list) -> None:
+    """printf, or print() turned into a printf with one conversion per value."""
+    values = []
+    if fmt is None:
+        parts = []
+        for a in args:
+            if isinstance(a, Val):
+                if a.kind not in ("int", "float", "bool"):
+                    raise gen.error(node, f"print() cannot show a {describe(a)[2:]}")
+                parts.append("%g" if a.kind == "float" else "%d")
+                values.append(a)
+            else:
+                parts.append(str(a).replace("%", "%%"))
+        fmt = " ".join(parts) + "\n"
+    else:
+        for a in args:
+            if not isinstance(a, (Val, bool, int, float)) or isinstance(a, Val) and \
+                    a.kind not in ("int", "float", "bool"):
+                raise gen.error(node, f"printf arguments must be numbers, not {describe(a)}")
+            values.append(a)
+    gen.op(node, "printf", values, (), fmt)
+    return None
+
+
+def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, kwargs: dict) -> Any:
+    obj, name = bound.obj, bound.name
+    if name == "set_global_buffer" and (isinstance(obj, PendingGlobal) or
+                                        isinstance(obj, Val) and obj.kind == "global"):
+        addr, length = bind(gen, node, name, ("gm_addr", "buffer_size"), args, kwargs,
+                            {"buffer_size": None})
+        expect(gen, node, addr, ("addr",), "set_global_buffer address")
+        operands = [addr] if length is None else [addr, length]
+        tensor = gen.op(node, "global.new", operands)
+        if not isinstance(bound.node, ast.Name):
+            raise gen.error(node, "call set_global_buffer on a variable")
+        gen.assign(node, bound.node, tensor)
+        return None
+    if isinstance(obj, PendingGlobal):
+        raise gen.error(node, f"GlobalTensor.{name}: call set_global_buffer first")
+    kind = obj.kind
+    table = {
+        ("global", "get_value"): ("global.get_value", ("index",)),
+        ("global", "set_value"): ("global.set_value", ("index", "value")),
+        ("global", "get_size"): ("global.get_size", ()),
+        ("local", "get_value"): ("local.get_value", ("index",)),
+        ("local", "set_value"): ("local.set_value", ("index", "value")),
+        ("local", "get_size"): ("local.get_size", ()),
+        ("local", "get_length"): ("local.get_length", ()),
+        ("pipe", "destroy"): ("pipe.destroy", ()),
+        ("pipe", "reset"): ("pipe.reset", ()),
+        ("que", "enque"): ("que.enque", ("tensor",)),
+        ("que", "free_tensor"): ("que.free_tensor", ("tensor",)),
+        ("que", "has_tensor_in_que"): ("que.has_tensor_in_que", ()),
+        ("que", "vacant_in_que"): ("que.vacant_in_que", ()),
+    }
+    if (kind, name) in table:
+        op, names = table[(kind, name)]
+        return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
+    if kind == "local" and name == "get_position":
+        bind(gen, node, name, (), args, kwargs)
+        return core.TPosition(obj.position)
+    if kind == "local" and name == "reinterpret_cast":
+        (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
+        return gen.op(node, "local.reinterpret_cast", [obj], (dtype_code(gen, node, dtype),))
+    if kind == "que" and name in ("alloc_tensor", "deque"):
+        (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
+        return gen.op(node, f"que.{name}", [obj], (dtype_code(gen, node, dtype),))
+    if kind == "pipe" and name == "init_buffer":
+        if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
+                isinstance(kwargs.get("buf"), Val):
+            buf, length = bind(gen, node, name, ("buf", "num"), args, kwargs)
+            return gen.op(node, "pipe.init_tbuf", [obj, buf, length])
+        que, num, length = bind(gen, node, name, ("que", "num", "len"), args, kwargs)
+        expect(gen, node, que, ("que",), "init_buffer que")
+        return gen.op(node, "pipe.init_buffer", [obj, que, num, length])
+    if kind == "tbuf" and name == "get":
+        dtype, length = bind(gen, node, name, ("dtype", "len"), args, kwargs, {"len": None})
+        operands = [obj] if not length else [obj, length]
+        return gen.op(node, "tbuf.get", operands, (dtype_code(gen, node, dtype),))
+    if kind == "tbuf" and name == "get_with_offset":
+        if args and not isinstance(args[0], (Val, int)):  # the docs' dtype-first order
+            args = list(args[1:]) + [args[0]]
+        size, offset, dtype = bind(gen, node, name, ("size", "buf_offset", "dtype"), args, kwargs)
+        return gen.op(node, "tbuf.get_with_offset", [obj, size, offset],
+                      (dtype_code(gen, node, dtype),))
+    raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
+
+
+__all__ = ["call", "KERNEL_ONLY"]
+_ = _C  # the builder lives there

@@ -1,0 +1,751 @@
+"""``@pyasc.op``: operators defined by a Python function over tensors.
+
+An operator is a Python function whose inputs are :class:`pyasc.Tensor`
+objects, wrapped in an :class:`Op` that knows what the inputs and parameters
+may be::
+
+    @pyasc.op(
+        inputs={"x": pyasc.TensorSpec(dtypes=(pyasc.float32, pyasc.float64), shape=("M", "K")),
+                "w": pyasc.TensorSpec(dtypes=(pyasc.float32, pyasc.float64), shape=("K", "N"))},
+        attrs={"alpha": pyasc.Attr(float, default=1.0)},
+    )
+    def scaled(x, w, alpha):
+        ...
+
+Calling the operator converts its inputs to tensors (NumPy arrays and lists
+with :func:`pyasc.asarray`, Python scalars as NEP 50 weak scalars), checks
+them against the declared specs, converts the parameters, and then runs the
+function eagerly. The :class:`Op` keeps the function, its signature and the
+specs as plain data, so that a tracing compiler can later read them instead
+of running the function.
+
+Operators are registered by name: ``pyasc.ops.<name>``, :func:`get_op`,
+:func:`list_ops`. This module's name is also that of the decorator: after
+``import pyasc``, ``pyasc.op`` is the decorator; the module is
+``sys.modules["pyasc.op"]`` (``from pyasc.op import Op`` works).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import keyword
+import operator
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn, TypeVar, overload
+
+import numpy as np
+
+from pyasc import _C
+
+__all__ = [
+    "REQUIRED",
+    "Attr",
+    "Op",
+    "OpCall",
+    "TensorSpec",
+    "get_op",
+    "list_ops",
+    "op",
+    "unregister",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# --- dtype facts, asked of the C core ------------------------------------
+
+
+def _zero(dtype: _C.dtype) -> _C.Tensor:
+    return _C.Tensor(0, dtype=dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def _promote(a: _C.dtype, b: _C.dtype) -> _C.dtype:
+    """pyasc's promotion of two dtypes (the C core's table, via an add)."""
+    return (_zero(a) + _zero(b)).dtype
+
+
+@functools.lru_cache(maxsize=None)
+def _weak(dtype: _C.dtype, kind: type) -> _C.dtype:
+    """The dtype a Python scalar of ``kind`` takes next to ``dtype`` (NEP 50)."""
+    return (_zero(dtype) + kind(1)).dtype
+
+
+_KIND_RANK = {bool: 0, int: 1, float: 2}
+
+
+def _dtype_rank(dtype: _C.dtype) -> int:
+    """0 bool, 1 integer, 2 float: the kind order of weak-scalar promotion."""
+    if dtype == _C.bool_:
+        return 0
+    return 2 if dtype.is_floating_point else 1
+
+
+def _dtype_names(dtypes: Sequence[_C.dtype]) -> str:
+    return ", ".join(d.name for d in dtypes)
+
+
+# --- specs ------------------------------------------------------------------
+
+Dim = int | str | None | type(Ellipsis)
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """What an operator input or output may be.
+
+    Args:
+        dtypes: the allowed dtypes (anything :class:`pyasc.dtype` accepts);
+            ``None`` allows every dtype.
+        ndim: the allowed rank, or a tuple of allowed ranks; ``None`` allows
+            any.
+        shape: a pattern, one entry per dimension: an ``int`` must match
+            exactly, a ``str`` names a symbolic size that must be the same
+            everywhere the name appears in one call (across inputs and
+            outputs), ``None`` matches any size, and one ``...`` (``Ellipsis``
+            or the string ``"..."``) matches any number of dimensions.
+            Example: ``("M", "K")`` and ``("K", "N")`` for a matmul.
+        doc: a description, shown in the operator's help.
+
+    A spec with a shape pattern and no ``...`` fixes the rank; ``ndim`` then
+    must agree with it.
+    """
+
+    dtypes: tuple[_C.dtype, ...] | None = None
+    ndim: int | tuple[int, ...] | None = None
+    shape: tuple[Dim, ...] | None = None
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.dtypes is not None:
+            single = isinstance(self.dtypes, (str, type, _C.dtype, np.dtype))
+            given = (self.dtypes,) if single else self.dtypes
+            dtypes = tuple(_C.dtype(d) for d in given)
+            if not dtypes:
+                raise _C.InvalidValueError("TensorSpec: dtypes is empty; use None to allow any")
+            object.__setattr__(self, "dtypes", dtypes)
+        if self.ndim is not None:
+            ranks = (self.ndim,) if isinstance(self.ndim, int) else tuple(self.ndim)
+            bad = [r for r in ranks if isinstance(r, bool) or not isinstance(r, int) or r < 0]
+            if not ranks or bad:
+                raise _C.InvalidValueError(f"TensorSpec: ndim must be ints >= 0, not {self.ndim!r}")
+            object.__setattr__(self, "ndim", ranks[0] if len(ranks) == 1 else ranks)
+        if self.shape is not None:
+            object.__setattr__(self, "shape", self._check_pattern(self.shape))
+            fixed = self.fixed_ndim
+            if fixed is not None and self.ndim is not None and fixed not in self.ranks:
+                raise _C.InvalidValueError(
+                    f"TensorSpec: shape {self.pattern_text()} has {fixed} dimensions "
+                    f"but ndim is {self.ndim}"
+                )
+
+    @staticmethod
+    def _check_pattern(shape: Sequence[Dim]) -> tuple[Dim, ...]:
+        if isinstance(shape, (str, int)):
+            raise _C.InvalidValueError(f"TensorSpec: shape must be a sequence, not {shape!r}")
+        pattern = tuple(Ellipsis if d == "..." else d for d in shape)
+        for d in pattern:
+            ok = d is None or d is Ellipsis or (isinstance(d, str) and d.isidentifier())
+            ok = ok or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+            if not ok:
+                raise _C.InvalidValueError(
+                    f"TensorSpec: shape entry {d!r} is not an int >= 0, a name, None or ..."
+                )
+        if pattern.count(Ellipsis) > 1:
+            raise _C.InvalidValueError("TensorSpec: at most one ... in a shape")
+        return pattern
+
+    @property
+    def ranks(self) -> tuple[int, ...] | None:
+        """The allowed ranks as a tuple, or ``None``."""
+        if self.ndim is None:
+            return None
+        return (self.ndim,) if isinstance(self.ndim, int) else self.ndim
+
+    @property
+    def fixed_ndim(self) -> int | None:
+        """The rank the shape pattern fixes, if it does."""
+        if self.shape is None or Ellipsis in self.shape:
+            return None
+        return len(self.shape)
+
+    def pattern_text(self) -> str:
+        """The shape pattern as text, e.g. ``(M, K)``."""
+        if self.shape is None:
+            return "any"
+        items = ["..." if d is Ellipsis else "?" if d is None else str(d) for d in self.shape]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def describe(self) -> str:
+        """A one-line summary, as :meth:`Op.describe` lists it."""
+        parts = []
+        if self.dtypes is not None:
+            parts.append("dtype " + " | ".join(d.name for d in self.dtypes))
+        if self.ndim is not None:
+            parts.append(f"ndim {self.ndim}")
+        if self.shape is not None:
+            parts.append(f"shape {self.pattern_text()}")
+        text = ", ".join(parts) or "any tensor"
+        return f"{text} - {self.doc}" if self.doc else text
+
+    def check(self, opname: str, role: str, t: _C.Tensor, dims: dict[str, tuple[int, str]]) -> None:
+        """Checks tensor ``t`` against the spec, binding symbolic sizes in ``dims``
+        (name -> (size, where it was bound)). Raises DTypeError/InvalidValueError."""
+        if self.dtypes is not None and t.dtype not in self.dtypes:
+            raise _C.DTypeError(
+                f"{opname}: {role} has dtype {t.dtype.name}, expected one of "
+                f"{_dtype_names(self.dtypes)}"
+            )
+        ranks = self.ranks
+        if ranks is not None and t.ndim not in ranks:
+            want = ranks[0] if len(ranks) == 1 else "one of " + ", ".join(map(str, ranks))
+            raise _C.InvalidValueError(f"{opname}: {role} has {t.ndim} dimensions, expected {want}")
+        if self.shape is not None:
+            self._match_shape(opname, role, tuple(t.shape), dims)
+
+    def _match_shape(
+        self, opname: str, role: str, shape: tuple[int, ...], dims: dict[str, tuple[int, str]]
+    ) -> None:
+        pattern = self.shape
+        assert pattern is not None
+        if Ellipsis in pattern:
+            cut = pattern.index(Ellipsis)
+            head, tail = pattern[:cut], pattern[cut + 1 :]
+            if len(shape) < len(head) + len(tail):
+                least = len(head) + len(tail)
+                self._shape_error(opname, role, shape, f"at least {least} dimensions")
+            pairs = list(zip(head, shape)) + list(zip(tail, shape[len(shape) - len(tail) :]))
+        else:
+            if len(shape) != len(pattern):
+                self._shape_error(opname, role, shape, f"{len(pattern)} dimensions")
+            pairs = list(zip(pattern, shape))
+        bound: dict[str, tuple[int, str]] = {}
+        for want, have in pairs:
+            if want is None:
+                continue
+            if isinstance(want, int):
+                if have != want:
+                    self._shape_error(opname, role, shape, f"size {want} where it has {have}")
+                continue
+            seen = dims.get(want) or bound.get(want)
+            if seen is not None and seen[0] != have:
+                size, where = seen
+                self._shape_error(opname, role, shape, f"{want}={size} (from {where}), got {have}")
+            bound.setdefault(want, (have, role))
+        for name, value in bound.items():
+            dims.setdefault(name, value)
+
+    def _shape_error(self, opname: str, role: str, shape: tuple[int, ...], why: str) -> NoReturn:
+        raise _C.InvalidValueError(
+            f"{opname}: {role} has shape {shape}, expected {self.pattern_text()}: {why}"
+        )
+
+
+class _Required:
+    """Marker: the attribute has no default and must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+_ATTR_TYPES = (bool, int, float, str, _C.dtype)
+
+
+@dataclass(frozen=True)
+class Attr:
+    """A typed scalar parameter of an operator.
+
+    Args:
+        type: ``bool``, ``int``, ``float``, ``str`` or ``pyasc.dtype``.
+        default: the value when the caller gives none; :data:`REQUIRED`
+            (the default) makes the parameter mandatory.
+        choices: if given, the only values allowed.
+        min, max: inclusive bounds for ``int`` and ``float``.
+        doc: a description, shown in the operator's help.
+
+    Conversion: ``float`` accepts ints and floats (Python or NumPy) and gives
+    a Python ``float``; ``int`` accepts anything with ``__index__`` (not
+    floats, not bools) and gives an ``int``; ``bool`` accepts only bools;
+    ``str`` only strings; ``pyasc.dtype`` anything :class:`pyasc.dtype`
+    accepts. A value of the wrong type raises :class:`pyasc.DTypeError`, one
+    outside ``choices``/``min``/``max`` :class:`pyasc.InvalidValueError`.
+    """
+
+    type: type
+    default: Any = REQUIRED
+    choices: tuple[Any, ...] | None = None
+    min: float | None = None
+    max: float | None = None
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.type not in _ATTR_TYPES:
+            raise _C.DTypeError(
+                f"Attr: type must be one of bool, int, float, str, pyasc.dtype, not {self.type!r}"
+            )
+        if (self.min is not None or self.max is not None) and self.type not in (int, float):
+            raise _C.InvalidValueError("Attr: min/max apply to int and float attributes only")
+        if self.choices is not None:
+            choices = tuple(self.convert("Attr", "choices", c, False) for c in self.choices)
+            object.__setattr__(self, "choices", choices)
+        if self.default is not REQUIRED:
+            object.__setattr__(self, "default", self.convert("Attr", "default", self.default))
+
+    @property
+    def required(self) -> bool:
+        """True when the caller must give a value."""
+        return self.default is REQUIRED
+
+    def convert(self, opname: str, name: str, value: Any, check_range: bool = True) -> Any:
+        """``value`` checked and converted to the attribute's type."""
+        converted = self._convert_type(opname, name, value)
+        if not check_range:
+            return converted
+        if self.choices is not None and converted not in self.choices:
+            raise _C.InvalidValueError(
+                f"{opname}: attribute '{name}' is {converted!r}, expected one of "
+                + ", ".join(map(repr, self.choices))
+            )
+        if self.min is not None and converted < self.min:
+            raise _C.InvalidValueError(
+                f"{opname}: attribute '{name}' is {converted!r}, below the minimum {self.min!r}"
+            )
+        if self.max is not None and converted > self.max:
+            raise _C.InvalidValueError(
+                f"{opname}: attribute '{name}' is {converted!r}, above the maximum {self.max!r}"
+            )
+        return converted
+
+    def _convert_type(self, opname: str, name: str, value: Any) -> Any:
+        kind = self.type
+        is_bool = isinstance(value, (bool, np.bool_))
+        try:
+            if kind is bool and is_bool:
+                return bool(value)
+            if kind is int and not is_bool and not isinstance(value, (float, np.floating)):
+                return operator.index(value)
+            real = isinstance(value, (int, float, np.integer, np.floating))
+            if kind is float and real and not is_bool:
+                return float(value)
+            if kind is str and isinstance(value, str):
+                return value
+            if kind is _C.dtype:
+                return _C.dtype(value)
+        except (TypeError, _C.DTypeError):
+            pass
+        type_name = "pyasc.dtype" if kind is _C.dtype else kind.__name__
+        raise _C.DTypeError(
+            f"{opname}: attribute '{name}' expects {type_name}, got "
+            f"{type(value).__name__} {value!r}"
+        )
+
+    def describe(self) -> str:
+        """A one-line summary, as :meth:`Op.describe` lists it."""
+        text = "pyasc.dtype" if self.type is _C.dtype else self.type.__name__
+        if not self.required:
+            text += f" = {self.default!r}"
+        if self.choices is not None:
+            text += ", one of " + ", ".join(map(repr, self.choices))
+        if self.min is not None:
+            text += f", >= {self.min!r}"
+        if self.max is not None:
+            text += f", <= {self.max!r}"
+        return f"{text} - {self.doc}" if self.doc else text
+
+
+# --- operators ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpCall:
+    """One validated call: what the function will see.
+
+    ``inputs`` maps input names to tensors (``None`` for an omitted optional
+    input), ``attrs`` parameter names to converted values, and ``dims`` the
+    symbolic sizes of the shape patterns to their values.
+    """
+
+    op: Op
+    inputs: Mapping[str, _C.Tensor | None]
+    attrs: Mapping[str, Any]
+    dims: Mapping[str, int] = field(default_factory=dict)
+
+    def arguments(self) -> tuple[list[Any], dict[str, Any]]:
+        """Positional and keyword arguments for the function."""
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for pname, param in self.op.signature.parameters.items():
+            value = self.inputs[pname] if pname in self.inputs else self.attrs[pname]
+            if param.kind is param.POSITIONAL_ONLY:
+                args.append(value)
+            else:
+                kwargs[pname] = value
+        return args, kwargs
+
+
+class Op:
+    """An operator: a Python function over tensors, with its specs as data.
+
+    Attributes:
+        name: the registered name.
+        fn: the Python function.
+        signature: ``inspect.signature(fn)``.
+        inputs: input name -> :class:`TensorSpec`, in signature order.
+        attrs: parameter name -> :class:`Attr`, in signature order.
+        outputs: output name -> :class:`TensorSpec` (empty: not declared).
+
+    Calling it validates the arguments (see :meth:`prepare`), runs the
+    function, and checks the declared outputs. ``help()`` shows the function's
+    name, signature and docstring; :meth:`describe` lists the specs.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        inputs: Mapping[str, TensorSpec | None] | None = None,
+        outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
+        attrs: Mapping[str, Attr] | None = None,
+    ) -> None:
+        if not callable(fn):
+            raise _C.DTypeError(f"pyasc.op: expected a function, got {type(fn).__name__}")
+        self.name = _check_name(name if name is not None else getattr(fn, "__name__", ""))
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        self.inputs, self.attrs = self._classify(inputs or {}, attrs or {})
+        self.outputs = _output_specs(self.name, outputs)
+        functools.update_wrapper(self, fn)  # __doc__, __name__, __wrapped__: help() works
+        self.__signature__ = self._call_signature()
+
+    def _call_signature(self) -> inspect.Signature:
+        """The signature callers see: attribute defaults filled in."""
+        params = [
+            p.replace(default=self.attrs[n].default)
+            if n in self.attrs and not self.attrs[n].required
+            else p
+            for n, p in self.signature.parameters.items()
+        ]
+        try:
+            return self.signature.replace(parameters=params)
+        except ValueError:  # a default would come before a required parameter
+            return self.signature
+
+    def _classify(
+        self, inputs: Mapping[str, TensorSpec | None], attrs: Mapping[str, Attr]
+    ) -> tuple[Mapping[str, TensorSpec], Mapping[str, Attr]]:
+        """Sorts the parameters into inputs and attributes (see :func:`op`)."""
+        params = self.signature.parameters
+        for kind, given in (("input", inputs), ("attribute", attrs)):
+            for key in given:
+                if key not in params:
+                    raise _C.InvalidValueError(
+                        f"{self.name}: {kind} '{key}' is not a parameter of the function"
+                    )
+        both = sorted(set(inputs) & set(attrs))
+        if both:
+            raise _C.InvalidValueError(
+                f"{self.name}: '{both[0]}' is declared as an input and as an attribute"
+            )
+        found_inputs: dict[str, TensorSpec] = {}
+        found_attrs: dict[str, Attr] = {}
+        for pname, param in params.items():
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise _C.InvalidValueError(
+                    f"{self.name}: variadic parameter '{pname}' is not supported"
+                )
+            if pname in attrs:
+                spec = attrs[pname]
+                if not isinstance(spec, Attr):
+                    raise _C.DTypeError(f"{self.name}: attribute '{pname}' must be a pyasc.Attr")
+                if spec.required and param.default is not param.empty:
+                    spec = dataclasses.replace(spec, default=param.default)
+                found_attrs[pname] = spec
+            elif pname in inputs:
+                found_inputs[pname] = _as_spec(self.name, pname, inputs[pname])
+            elif param.default is not param.empty and param.default is not None:
+                found_attrs[pname] = self._inferred_attr(pname, param.default)
+            else:
+                found_inputs[pname] = TensorSpec()
+        return MappingProxyType(found_inputs), MappingProxyType(found_attrs)
+
+    def _inferred_attr(self, pname: str, default: Any) -> Attr:
+        kind = _C.dtype if isinstance(default, _C.dtype) else type(default)
+        if kind not in _ATTR_TYPES:
+            raise _C.InvalidValueError(
+                f"{self.name}: parameter '{pname}' has a {type(default).__name__} default; "
+                "declare it with attrs= or inputs="
+            )
+        return Attr(kind, default)
+
+    def describe(self) -> str:
+        """The operator's specs as text: inputs, attributes, outputs."""
+        lines = [f"pyasc operator '{self.name}'", "Inputs:"]
+        lines += [f"    {n}: {s.describe()}" for n, s in self.inputs.items()] or ["    (none)"]
+        if self.attrs:
+            lines += ["Attributes:"] + [f"    {n}: {a.describe()}" for n, a in self.attrs.items()]
+        if self.outputs:
+            lines += ["Outputs:"] + [f"    {n}: {s.describe()}" for n, s in self.outputs.items()]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<pyasc.op {self.name}{self.signature}>"
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Op:
+        # A (non-data) descriptor, so that help() documents an op as a
+        # routine (name, signature, docstring) rather than as an object. It
+        # binds nothing: an op stored on a class acts like a staticmethod.
+        return self
+
+    def prepare(self, *args: Any, **kwargs: Any) -> OpCall:
+        """Binds and validates a call without running the function.
+
+        Inputs become tensors: tensors as they are, NumPy arrays and other
+        array-likes through :func:`pyasc.asarray` (shared when possible),
+        Python scalars as NEP 50 weak scalars: 0-d tensors of the dtype they
+        would take next to the promoted dtype of the tensor inputs (int8
+        tensor and ``1`` -> int8; int tensor and ``1.0`` -> float64; no
+        tensor inputs -> bool, int64, float64). If the input's spec does not
+        allow that dtype, the scalar takes the first allowed dtype of its
+        kind or higher (bool < integer < float). An input whose parameter
+        defaults to ``None`` may be omitted or ``None``.
+        """
+        try:  # partial: attributes may have defaults the function lacks
+            given = self.signature.bind_partial(*args, **kwargs).arguments
+        except TypeError as exc:
+            raise _C.DTypeError(f"{self.name}: {exc}") from None
+        params = self.signature.parameters
+        for iname in self.inputs:
+            if iname not in given and params[iname].default is params[iname].empty:
+                raise _C.DTypeError(f"{self.name}: missing a required argument: '{iname}'")
+        attrs = {}
+        for aname, attr in self.attrs.items():
+            if aname in given:
+                attrs[aname] = attr.convert(self.name, aname, given[aname])
+            elif attr.required:
+                raise _C.DTypeError(f"{self.name}: missing a required argument: '{aname}'")
+            else:
+                attrs[aname] = attr.default
+        tensors: dict[str, _C.Tensor | None] = {}
+        scalars: dict[str, Any] = {}
+        for iname in self.inputs:
+            value = given.get(iname, params[iname].default)
+            if value is None and params[iname].default is None:
+                tensors[iname] = None
+            elif isinstance(value, (bool, int, float)) and not isinstance(value, np.generic):
+                scalars[iname] = value  # NumPy scalars are strong: asarray below
+            else:
+                tensors[iname] = self._as_tensor(f"input '{iname}'", value)
+        if scalars:
+            strong = [t.dtype for t in tensors.values() if t is not None]
+            common = functools.reduce(_promote, strong) if strong else None
+            for iname, value in scalars.items():
+                tensors[iname] = self._scalar_tensor(iname, value, common)
+        dims: dict[str, tuple[int, str]] = {}
+        for iname, spec in self.inputs.items():
+            t = tensors[iname]
+            if t is not None:
+                spec.check(self.name, f"input '{iname}'", t, dims)
+        ordered = {iname: tensors[iname] for iname in self.inputs}
+        sizes = MappingProxyType({k: v for k, (v, _) in dims.items()})
+        return OpCall(self, MappingProxyType(ordered), MappingProxyType(attrs), sizes)
+
+    def _as_tensor(self, role: str, value: Any) -> _C.Tensor:
+        if isinstance(value, _C.Tensor):
+            return value
+        if isinstance(value, (str, bytes, dict, set)) or value is None:
+            raise _C.DTypeError(
+                f"{self.name}: {role} must be a Tensor, an array-like or a Python scalar, "
+                f"not {type(value).__name__}"
+            )
+        try:
+            return _C.asarray(value)
+        except _C.Error as exc:
+            raise type(exc)(f"{self.name}: {role}: {exc}") from exc
+        except (TypeError, ValueError) as exc:
+            raise _C.DTypeError(f"{self.name}: {role}: cannot convert to a tensor: {exc}") from exc
+
+    def _scalar_tensor(
+        self, iname: str, value: bool | int | float, common: _C.dtype | None
+    ) -> _C.Tensor:
+        kind = bool if isinstance(value, bool) else int if isinstance(value, int) else float
+        if common is not None:
+            dtype = _weak(common, kind)
+        else:
+            dtype = {bool: _C.bool_, int: _C.int64, float: _C.float64}[kind]
+        allowed = self.inputs[iname].dtypes
+        if allowed is not None and dtype not in allowed:
+            fitting = [d for d in allowed if _dtype_rank(d) >= _KIND_RANK[kind]]
+            if not fitting:
+                raise _C.DTypeError(
+                    f"{self.name}: input '{iname}' is a Python {kind.__name__}, expected one of "
+                    f"{_dtype_names(allowed)}"
+                )
+            dtype = fitting[0]
+        t = _zero(dtype)
+        try:
+            t[()] = value  # pyasc's own scalar rules: range checks, one rounding
+        except OverflowError as exc:
+            raise OverflowError(f"{self.name}: input '{iname}': {exc}") from None
+        return t
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        call = self.prepare(*args, **kwargs)
+        positional, keywords = call.arguments()
+        result = self.fn(*positional, **keywords)
+        return self._check_outputs(result, dict(call.dims))
+
+    def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:
+        if not self.outputs:
+            return result
+        values = result if isinstance(result, tuple) else (result,)
+        if len(values) != len(self.outputs) or (len(self.outputs) > 1) != isinstance(result, tuple):
+            raise _C.InvalidValueError(
+                f"{self.name}: the function returned {_describe_result(result)}, expected "
+                f"{len(self.outputs)} output(s): {', '.join(self.outputs)}"
+            )
+        dims = {k: (v, "the inputs") for k, v in known.items()}
+        converted = []
+        for (oname, spec), value in zip(self.outputs.items(), values):
+            t = self._as_tensor(f"output '{oname}'", value)
+            spec.check(self.name, f"output '{oname}'", t, dims)
+            converted.append(t)
+        return tuple(converted) if isinstance(result, tuple) else converted[0]
+
+
+def _describe_result(result: Any) -> str:
+    if isinstance(result, tuple):
+        return f"a tuple of {len(result)}"
+    return "None" if result is None else f"one {type(result).__name__}"
+
+
+def _as_spec(opname: str, name: str, spec: TensorSpec | None) -> TensorSpec:
+    if spec is None:
+        return TensorSpec()
+    if not isinstance(spec, TensorSpec):
+        raise _C.DTypeError(f"{opname}: spec of '{name}' must be a pyasc.TensorSpec or None")
+    return spec
+
+
+def _output_specs(
+    opname: str, outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None
+) -> Mapping[str, TensorSpec]:
+    if outputs is None:
+        return MappingProxyType({})
+    if isinstance(outputs, str):
+        outputs = (outputs,)
+    pairs = outputs.items() if isinstance(outputs, Mapping) else ((o, None) for o in outputs)
+    specs = {}
+    for oname, spec in pairs:
+        if not isinstance(oname, str) or not oname.isidentifier():
+            raise _C.InvalidValueError(f"{opname}: output name {oname!r} is not an identifier")
+        specs[oname] = _as_spec(opname, oname, spec)
+    return MappingProxyType(specs)
+
+
+# --- the registry ---------------------------------------------------------------
+
+_registry: dict[str, Op] = {}
+_lock = threading.Lock()
+
+
+def _check_name(name: Any) -> str:
+    usable = isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)
+    if not usable or name.startswith("_"):
+        raise _C.InvalidValueError(
+            f"pyasc.op: operator name {name!r} must be a Python identifier that does not start "
+            "with '_' (pass name=... for lambdas)"
+        )
+    return name
+
+
+def _register(new: Op, overwrite: bool) -> None:
+    with _lock:
+        if new.name in _registry and not overwrite:
+            raise _C.InvalidValueError(
+                f"pyasc.op: an operator named '{new.name}' is already registered; pass "
+                "overwrite=True to replace it"
+            )
+        _registry[new.name] = new
+
+
+def get_op(name: str) -> Op:
+    """The registered operator ``name``; :class:`pyasc.InvalidValueError` if none."""
+    with _lock:
+        found = _registry.get(name)
+    if found is None:
+        raise _C.InvalidValueError(
+            f"no operator named {name!r} is registered (see pyasc.list_ops())"
+        )
+    return found
+
+
+def list_ops() -> list[str]:
+    """The names of the registered operators, sorted."""
+    with _lock:
+        return sorted(_registry)
+
+
+def unregister(name: str) -> None:
+    """Removes operator ``name`` from the registry (its Op object keeps working)."""
+    with _lock:
+        if _registry.pop(name, None) is None:
+            raise _C.InvalidValueError(f"no operator named {name!r} is registered")
+
+
+@overload
+def op(fn: Callable[..., Any], /) -> Op: ...
+
+
+@overload
+def op(
+    *,
+    name: str | None = None,
+    inputs: Mapping[str, TensorSpec | None] | None = None,
+    outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
+    attrs: Mapping[str, Attr] | None = None,
+    overwrite: bool = False,
+) -> Callable[[Callable[..., Any]], Op]: ...
+
+
+def op(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    inputs: Mapping[str, TensorSpec | None] | None = None,
+    outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
+    attrs: Mapping[str, Attr] | None = None,
+    overwrite: bool = False,
+) -> Op | Callable[[Callable[..., Any]], Op]:
+    """Defines and registers an operator: ``@pyasc.op`` or ``@pyasc.op(...)``.
+
+    Args:
+        name: the registry name (default: the function's ``__name__``); a
+            Python identifier not starting with ``_``.
+        inputs: input name -> :class:`TensorSpec` (or ``None``: any tensor).
+        outputs: output name -> :class:`TensorSpec`, or a sequence of names;
+            the function must then return one tensor, or a tuple with one
+            tensor per name. Symbolic sizes bound by the inputs apply.
+        attrs: parameter name -> :class:`Attr`. A function default fills in
+            an ``Attr`` without one.
+        overwrite: replace an operator of the same name instead of raising
+            :class:`pyasc.InvalidValueError`.
+
+    Parameters not named in ``inputs`` or ``attrs`` are sorted by the
+    signature: one with a bool/int/float/str/pyasc.dtype default becomes an
+    attribute of that type, one with a ``None`` default an optional input,
+    and any other an input that accepts every tensor.
+    """
+
+    def decorate(f: Callable[..., Any]) -> Op:
+        new = Op(f, name=name, inputs=inputs, outputs=outputs, attrs=attrs)
+        _register(new, overwrite)
+        return new
+
+    return decorate if fn is None else decorate(fn)

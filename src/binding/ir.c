@@ -1,0 +1,464 @@
+/* pyasc._C.IRBuilder (the kernel IR builder for the Python front end) and
+ * pyasc._C.CompiledKernel (a built kernel that launches over blocks). */
+#include "binding.h"
+/* binding.h first: Python.h must precede system headers. */
+#include "asc/ir.h"
+#include "asc/jit.h"
+
+static const char *const kind_names[ASC_IR_KIND_COUNT] = {
+    "void", "bool", "int", "float", "addr", "global", "local", "pipe", "que", "tbuf"};
+
+typedef struct {
+  PyObject_HEAD asc_ir_module *m;
+} BuilderObject;
+
+static int parse_kind(PyObject *obj, asc_ir_kind *out) {
+  const char *name = PyUnicode_AsUTF8(obj);
+  if (!name) return -1;
+  for (int i = 0; i < ASC_IR_KIND_COUNT; i++)
+    if (!strcmp(name, kind_names[i])) {
+      *out = (asc_ir_kind)i;
+      return 0;
+    }
+  PyErr_Format(PyExc_ValueError, "unknown IR kind '%s'", name);
+  return -1;
+}
+
+/* A type from (kind, dtype or None, position, depth). */
+static int parse_type(PyObject *obj, asc_ir_type *t) {
+  PyObject *kind, *dtype = Py_None;
+  int position = 0, depth = 0;
+  if (!PyArg_ParseTuple(obj, "O|Oii:type", &kind, &dtype, &position, &depth)) return -1;
+  asc_ir_kind k;
+  asc_dtype d = ASC_FLOAT32;
+  if (parse_kind(kind, &k) || (dtype != Py_None && asc_py_dtype(dtype, &d))) return -1;
+  t->kind = (uint8_t)k;
+  t->dtype = (uint8_t)d;
+  t->position = (uint8_t)position;
+  t->depth = (uint8_t)depth;
+  return 0;
+}
+
+static PyObject *type_tuple(asc_ir_type t) {
+  PyObject *dtype = (t.kind == ASC_IR_ADDR || t.kind == ASC_IR_GLOBAL || t.kind == ASC_IR_LOCAL)
+                        ? asc_py_dtype_object((asc_dtype)t.dtype)
+                        : Py_NewRef(Py_None);
+  return Py_BuildValue("(sNii)", kind_names[t.kind], dtype, t.position, t.depth);
+}
+
+static PyObject *value_or_none(asc_status st, uint32_t v) {
+  if (st) return asc_py_raise(st);
+  return v ? PyLong_FromUnsignedLong(v) : Py_NewRef(Py_None);
+}
+
+static int as_value(PyObject *obj, uint32_t *v) {
+  unsigned long x = PyLong_AsUnsignedLong(obj);
+  if (x == (unsigned long)-1 && PyErr_Occurred()) return -1;
+  *v = (uint32_t)x;
+  return 0;
+}
+
+static int builder_init(BuilderObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"name", "file", NULL};
+  const char *name, *file;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss:IRBuilder", names, &name, &file)) return -1;
+  if (self->m) asc_ir_free(self->m);
+  self->m = NULL;
+  asc_status st = asc_ir_new(name, file, &self->m);
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
+}
+
+static void builder_dealloc(BuilderObject *self) {
+  asc_ir_free(self->m);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *b_param(BuilderObject *self, PyObject *args) {
+  const char *name;
+  PyObject *type;
+  if (!PyArg_ParseTuple(args, "sO:param", &name, &type)) return NULL;
+  asc_ir_type t;
+  uint32_t v = 0;
+  if (parse_type(type, &t)) return NULL;
+  asc_status st = asc_ir_param(self->m, name, t, &v);
+  return value_or_none(st, v);
+}
+
+static PyObject *b_const(BuilderObject *self, PyObject *value) {
+  uint32_t v = 0;
+  asc_status st;
+  if (PyBool_Check(value))
+    st = asc_ir_const_bool(self->m, value == Py_True, &v);
+  else if (PyLong_Check(value)) {
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (x == -1 && PyErr_Occurred()) return NULL;
+    if (overflow)
+      return asc_py_raise_msg(ASC_ERR_COMPILE, "integer constant %R does not fit in 64 bits",
+                              value);
+    st = asc_ir_const_int(self->m, x, &v);
+  } else if (PyFloat_Check(value))
+    st = asc_ir_const_float(self->m, PyFloat_AS_DOUBLE(value), &v);
+  else
+    return asc_py_raise_msg(ASC_ERR_COMPILE, "cannot use %R as a kernel constant", value);
+  return value_or_none(st, v);
+}
+
+static PyObject *b_var(BuilderObject *self, PyObject *args) {
+  const char *name;
+  PyObject *type;
+  if (!PyArg_ParseTuple(args, "sO:var", &name, &type)) return NULL;
+  asc_ir_type t;
+  uint32_t v = 0;
+  if (PyLong_Check(type)) {
+    uint32_t like;
+    if (as_value(type, &like)) return NULL;
+    t = asc_ir_type_of(self->m, like);
+  } else if (parse_type(type, &t)) {
+    return NULL;
+  }
+  asc_status st = asc_ir_var(self->m, name, t, &v);
+  return value_or_none(st, v);
+}
+
+static PyObject *b_load(BuilderObject *self, PyObject *var) {
+  uint32_t x, v = 0;
+  if (as_value(var, &x)) return NULL;
+  asc_status st = asc_ir_load(self->m, x, &v);
+  return value_or_none(st, v);
+}
+
+static PyObject *b_store(BuilderObject *self, PyObject *args) {
+  unsigned long var, value;
+  if (!PyArg_ParseTuple(args, "kk:store", &var, &value)) return NULL;
+  asc_status st = asc_ir_store(self->m, (uint32_t)var, (uint32_t)value);
+  return value_or_none(st, 0);
+}
+
+static PyObject *b_op(BuilderObject *self, PyObject *args) {
+  const char *name, *sattr = NULL;
+  PyObject *operands, *iattrs = NULL;
+  if (!PyArg_ParseTuple(args, "sO|Oz:op", &name, &operands, &iattrs, &sattr)) return NULL;
+  uint32_t ops[16];
+  int64_t attrs[8];
+  Py_ssize_t n = PySequence_Size(operands), na = iattrs ? PySequence_Size(iattrs) : 0;
+  if (n < 0 || na < 0) return NULL;
+  if (n > 16 || na > 8) return asc_py_raise_msg(ASC_ERR_COMPILE, "%s: too many arguments", name);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_GetItem(operands, i);
+    int rc = item ? as_value(item, &ops[i]) : -1;
+    Py_XDECREF(item);
+    if (rc) return NULL;
+  }
+  for (Py_ssize_t i = 0; i < na; i++) {
+    PyObject *item = PySequence_GetItem(iattrs, i);
+    attrs[i] = item ? PyLong_AsLongLong(item) : -1;
+    Py_XDECREF(item);
+    if (attrs[i] == -1 && PyErr_Occurred()) return NULL;
+  }
+  uint32_t v = 0;
+  asc_status st = asc_ir_op(self->m, name, (int)n, ops, (int)na, attrs, sattr, &v);
+  return value_or_none(st, v);
+}
+
+static PyObject *b_for_begin(BuilderObject *self, PyObject *args) {
+  unsigned long a, b, c;
+  if (!PyArg_ParseTuple(args, "kkk:for_begin", &a, &b, &c)) return NULL;
+  uint32_t iv = 0;
+  asc_status st = asc_ir_for_begin(self->m, (uint32_t)a, (uint32_t)b, (uint32_t)c, &iv);
+  return value_or_none(st, iv);
+}
+
+static PyObject *b_for_end(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_for_end(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_while_begin(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_while_begin(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_while_body(BuilderObject *self, PyObject *cond) {
+  uint32_t c;
+  if (as_value(cond, &c)) return NULL;
+  asc_status st = asc_ir_while_body(self->m, c);
+  return value_or_none(st, 0);
+}
+static PyObject *b_while_end(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_while_end(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_if_begin(BuilderObject *self, PyObject *cond) {
+  uint32_t c;
+  if (as_value(cond, &c)) return NULL;
+  asc_status st = asc_ir_if_begin(self->m, c);
+  return value_or_none(st, 0);
+}
+static PyObject *b_else(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_else(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_if_end(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_if_end(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_finish(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_finish(self->m);
+  return value_or_none(st, 0);
+}
+static PyObject *b_verify(BuilderObject *self, PyObject *n) {
+  (void)n;
+  asc_status st = asc_ir_verify(self->m);
+  return value_or_none(st, 0);
+}
+
+static PyObject *b_fold(BuilderObject *self, PyObject *n) {
+  (void)n;
+  int folded = 0;
+  asc_status st = asc_ir_fold(self->m, &folded);
+  return st ? asc_py_raise(st) : PyLong_FromLong(folded);
+}
+
+static PyObject *b_check_ub(BuilderObject *self, PyObject *size) {
+  unsigned long long ub = PyLong_AsUnsignedLongLong(size);
+  if (ub == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+  asc_status st = asc_ir_check_ub(self->m, ub);
+  return value_or_none(st, 0);
+}
+
+static PyObject *text_result(asc_status st, char *text) {
+  if (st) return asc_py_raise(st);
+  PyObject *s = PyUnicode_FromString(text);
+  free(text);
+  return s;
+}
+
+static PyObject *b_text(BuilderObject *self, PyObject *n) {
+  (void)n;
+  char *text = NULL;
+  asc_status st = asc_ir_print(self->m, &text);
+  return text_result(st, text);
+}
+
+static PyObject *b_emit_c(BuilderObject *self, PyObject *n) {
+  (void)n;
+  char *text = NULL;
+  asc_status st = asc_ir_emit_c(self->m, &text);
+  return text_result(st, text);
+}
+
+static PyObject *b_type_of(BuilderObject *self, PyObject *value) {
+  uint32_t v;
+  if (as_value(value, &v)) return NULL;
+  return type_tuple(asc_ir_type_of(self->m, v));
+}
+
+static PyObject *b_set_loc(BuilderObject *self, PyObject *args) {
+  unsigned int line, col;
+  if (!PyArg_ParseTuple(args, "II:set_loc", &line, &col)) return NULL;
+  asc_ir_loc loc = {line, col};
+  asc_ir_set_loc(self->m, loc);
+  Py_RETURN_NONE;
+}
+
+#define M(name, fn, flags, doc) \
+  { name, (PyCFunction)(fn), flags, doc }
+static PyMethodDef builder_methods[] = {
+    M("param", b_param, METH_VARARGS, "param(name, type) -> value"),
+    M("const", b_const, METH_O, "const(bool|int|float) -> value"),
+    M("var", b_var, METH_VARARGS, "var(name, type or value to copy the type of) -> variable"),
+    M("load", b_load, METH_O, "load(variable) -> value"),
+    M("store", b_store, METH_VARARGS, "store(variable, value)"),
+    M("op", b_op, METH_VARARGS, "op(name, operands, iattrs=(), sattr=None) -> value or None"),
+    M("for_begin", b_for_begin, METH_VARARGS, "for_begin(start, stop, step) -> induction value"),
+    M("for_end", b_for_end, METH_NOARGS, NULL),
+    M("while_begin", b_while_begin, METH_NOARGS, NULL),
+    M("while_body", b_while_body, METH_O, "while_body(condition)"),
+    M("while_end", b_while_end, METH_NOARGS, NULL),
+    M("if_begin", b_if_begin, METH_O, "if_begin(condition)"),
+    M("else_", b_else, METH_NOARGS, NULL),
+    M("if_end", b_if_end, METH_NOARGS, NULL),
+    M("finish", b_finish, METH_NOARGS, NULL),
+    M("verify", b_verify, METH_NOARGS, "Verifies the finished IR."),
+    M("fold", b_fold, METH_NOARGS, "Constant folding; returns the number of folded ops."),
+    M("check_ub", b_check_ub, METH_O, "check_ub(ub_size): the Unified Buffer budget."),
+    M("text", b_text, METH_NOARGS, "The IR's textual form."),
+    M("emit_c", b_emit_c, METH_NOARGS, "C source for the simulated cores."),
+    M("type_of", b_type_of, METH_O, "type_of(value) -> (kind, dtype, position, depth)"),
+    M("set_loc", b_set_loc, METH_VARARGS, "set_loc(line, col): location of the next ops."),
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject AscIRBuilder_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pyasc._C.IRBuilder",
+    .tp_basicsize = sizeof(BuilderObject),
+    .tp_dealloc = (destructor)builder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "IRBuilder(name, file): builds one kernel's IR in libasc.",
+    .tp_methods = builder_methods,
+    .tp_init = (initproc)builder_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* --- compiled kernels ---------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD asc_jit_kernel *k;
+  char signature[65]; /* one letter per runtime parameter: a(ddress) i f b */
+  int nparams;
+} KernelObject;
+
+static void kernel_dealloc(KernelObject *self) {
+  asc_jit_release(self->k);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Packs one argument; addresses keep their storage alive in keep[]. */
+static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held, int *nheld,
+                    int index) {
+  switch (kind) {
+    case 'a': {
+      asc_tensor *t = &held[*nheld];
+      if (asc_py_as_tensor(obj, ASC_DTYPE_COUNT, t)) return -1;
+      (*nheld)++;
+      char *data = asc_tensor_data(t);
+      char *end = (char *)asc_storage_data(t->storage) + asc_storage_nbytes(t->storage);
+      arg->v.p = data;
+      arg->n = end - data;
+      return 0;
+    }
+    case 'f':
+      arg->v.f = PyFloat_AsDouble(obj);
+      return arg->v.f == -1.0 && PyErr_Occurred() ? -1 : 0;
+    default: {
+      if (!PyLong_Check(obj) && !PyIndex_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "kernel argument %d must be an int, not %.100s", index,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+      }
+      PyObject *i = PyNumber_Index(obj);
+      arg->v.i = i ? PyLong_AsLongLong(i) : -1;
+      Py_XDECREF(i);
+      return arg->v.i == -1 && PyErr_Occurred() ? -1 : 0;
+    }
+  }
+}
+
+static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  if (nargs < 2) return PyErr_Format(PyExc_TypeError, "launch(blocks, stream, *args)");
+  long blocks = PyLong_AsLong(args[0]);
+  if (blocks == -1 && PyErr_Occurred()) return NULL;
+  asc_stream_t stream;
+  if (asc_py_stream(args[1], &stream)) return NULL;
+  if (nargs - 2 != self->nparams)
+    return PyErr_Format(PyExc_TypeError, "kernel takes %d runtime arguments, got %zd",
+                        self->nparams, nargs - 2);
+  if (blocks < 1 || blocks > 65535)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "core count must be in [1, 65535], got %ld",
+                            blocks);
+  asc_jit_arg packed[64];
+  asc_tensor held[64];
+  void *keep[64];
+  int nheld = 0, rc = 0;
+  for (int i = 0; i < self->nparams && !rc; i++)
+    rc = pack_arg(self->signature[i], args[i + 2], &packed[i], held, &nheld, i);
+  asc_status st = ASC_OK;
+  if (!rc) {
+    for (int i = 0; i < nheld; i++) keep[i] = held[i].storage;
+    st = asc_jit_launch(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld);
+  }
+  for (int i = 0; i < nheld; i++) asc_tensor_release(&held[i]);
+  if (rc) return NULL;
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *kernel_get_path(KernelObject *self, void *c) {
+  (void)c;
+  return PyUnicode_FromString(asc_jit_path(self->k));
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))kernel_launch, METH_FASTCALL,
+     "launch(blocks, stream, *args): runs the kernel asynchronously on stream."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef kernel_getset[] = {
+    {"path", (getter)kernel_get_path, NULL, "The cached shared object.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject AscKernel_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pyasc._C.CompiledKernel",
+    .tp_basicsize = sizeof(KernelObject),
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A kernel built into native code; made by jit_build.",
+    .tp_methods = kernel_methods,
+    .tp_getset = kernel_getset,
+};
+
+static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *names[] = {"source",   "name",           "signature", "cache_dir",
+                          "compiler", "always_compile", NULL};
+  const char *source, *name, *signature, *cache_dir = NULL, *compiler = NULL;
+  int always = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sss|zzp:jit_build", names, &source, &name,
+                                   &signature, &cache_dir, &compiler, &always))
+    return NULL;
+  if (strlen(signature) > 64)
+    return asc_py_raise_msg(ASC_ERR_COMPILE, "too many kernel parameters");
+  asc_jit_options options = {cache_dir, compiler, always, NULL};
+  asc_jit_kernel *k = NULL;
+  bool hit = false;
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_jit_build(source, name, &options, &k, &hit);
+  Py_END_ALLOW_THREADS
+  if (st) return asc_py_raise(st);
+  KernelObject *obj = PyObject_New(KernelObject, &AscKernel_Type);
+  if (!obj) {
+    asc_jit_release(k);
+    return NULL;
+  }
+  obj->k = k;
+  snprintf(obj->signature, sizeof obj->signature, "%s", signature);
+  obj->nparams = (int)strlen(signature);
+  return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
+}
+
+static PyObject *jit_cache_dir(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *override = NULL;
+  if (!PyArg_ParseTuple(args, "|z:jit_cache_dir", &override)) return NULL;
+  char *dir = NULL;
+  asc_status st = asc_jit_cache_dir(override, &dir);
+  if (st) return asc_py_raise(st);
+  PyObject *s = PyUnicode_DecodeFSDefault(dir);
+  free(dir);
+  return s;
+}
+
+static PyMethodDef ir_functions[] = {
+    {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
+     "jit_build(source, name, signature, cache_dir=None, compiler=None, always_compile=False) "
+     "-> (CompiledKernel, cache_hit)"},
+    {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
+     "jit_cache_dir(override=None) -> str: the kernel cache directory in use."},
+    {NULL, NULL, 0, NULL},
+};
+
+int asc_py_ir_init(PyObject *module) {
+  if (PyType_Ready(&AscIRBuilder_Type) < 0 || PyType_Ready(&AscKernel_Type) < 0) return -1;
+  if (PyModule_AddObjectRef(module, "IRBuilder", (PyObject *)&AscIRBuilder_Type) < 0 ||
+      PyModule_AddObjectRef(module, "CompiledKernel", (PyObject *)&AscKernel_Type) < 0)
+    return -1;
+  return PyModule_AddFunctions(module, ir_functions);
+}

@@ -1,0 +1,249 @@
+/* Reductions and softmax from Python: pyasc.sum(x, axis=None, ...) and
+ * friends, and the same as Tensor methods (t.sum(axis=None, ...)). */
+#include "binding.h"
+
+#include <limits.h>
+
+#include "asc/ops_reduce.h"
+
+/* Which optional parameters a reduction takes after (x, axis, keepdims). */
+enum { TAKES_DTYPE = 1, TAKES_DDOF = 2 };
+
+static int takes(asc_reduce_op op) {
+  switch (op) {
+    case ASC_REDUCE_SUM:
+    case ASC_REDUCE_PROD:
+    case ASC_REDUCE_MEAN:
+      return TAKES_DTYPE;
+    case ASC_REDUCE_VAR:
+    case ASC_REDUCE_STD:
+      return TAKES_DTYPE | TAKES_DDOF;
+    default:
+      return 0;
+  }
+}
+
+/* A Python int as a C int; values beyond it saturate (still out of range
+ * for any axis, so the C layer reports them). */
+static int as_int(PyObject *obj, const char *what, int *out) {
+  if (!PyIndex_Check(obj) || PyBool_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what, Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  Py_ssize_t v = PyNumber_AsSsize_t(obj, NULL);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+  return 0;
+}
+
+/* axis: None (every axis: *naxes = -1), an int, or for reductions other
+ * than argmax/argmin a tuple of ints. As NumPy's ufunc reductions (not its
+ * mean, var and std), an int axis of 0 or -1 on a 0-d tensor means every
+ * axis. */
+static int parse_axis(PyObject *obj, asc_reduce_op op, const asc_tensor *x, int *naxes, int *axes) {
+  *naxes = -1;
+  if (!obj || obj == Py_None) return 0;
+  bool arg = op == ASC_REDUCE_ARGMAX || op == ASC_REDUCE_ARGMIN;
+  if (PyTuple_Check(obj) && !arg) {
+    Py_ssize_t n = PyTuple_GET_SIZE(obj);
+    if (n > ASC_MAX_DIMS) {
+      asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "%zd axes for a %d-d tensor", n, x->ndim);
+      return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+      if (as_int(PyTuple_GET_ITEM(obj, k), "axis", &axes[k])) return -1;
+    *naxes = (int)n;
+    return 0;
+  }
+  if (as_int(obj, "axis", &axes[0])) return -1;
+  bool moment = op == ASC_REDUCE_MEAN || op == ASC_REDUCE_VAR || op == ASC_REDUCE_STD;
+  if (x->ndim == 0 && !moment && (axes[0] == 0 || axes[0] == -1)) return 0;
+  *naxes = 1;
+  return 0;
+}
+
+static int parse_out(PyObject *obj, const char *fname, PyObject **out) {
+  *out = obj && obj != Py_None ? obj : NULL;
+  if (*out && !AscTensor_Check(*out)) {
+    PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor, not %.100s", fname,
+                 Py_TYPE(*out)->tp_name);
+    return -1;
+  }
+  return 0;
+}
+
+/* Runs op on x with the parsed arguments; returns the result or out. */
+static PyObject *run_reduce(asc_reduce_op op, PyObject *x_obj, PyObject *axis_obj,
+                            PyObject *keepdims_obj, PyObject *dtype_obj, PyObject *out_obj,
+                            PyObject *ddof_obj) {
+  const char *fname = asc_reduce_op_name(op);
+  int keepdims = keepdims_obj ? PyObject_IsTrue(keepdims_obj) : 0;
+  if (keepdims < 0) return NULL;
+  asc_dtype dtype = ASC_DTYPE_COUNT;
+  if (dtype_obj && dtype_obj != Py_None && asc_py_dtype(dtype_obj, &dtype)) return NULL;
+  int ddof = 0;
+  if (ddof_obj && as_int(ddof_obj, "ddof", &ddof)) return NULL;
+  PyObject *out;
+  if (parse_out(out_obj, fname, &out)) return NULL;
+  asc_tensor x;
+  if (asc_py_as_tensor(x_obj, ASC_DTYPE_COUNT, &x)) return NULL;
+  int naxes, axes[ASC_MAX_DIMS];
+  if (parse_axis(axis_obj, op, &x, &naxes, axes)) {
+    asc_tensor_release(&x);
+    return NULL;
+  }
+  asc_tensor result = {0};
+  if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
+  asc_status st = asc_reduce(op, &x, naxes < 0 ? 0 : naxes, naxes < 0 ? NULL : axes, keepdims != 0,
+                             ddof, dtype, &result);
+  asc_tensor_release(&x);
+  if (out) {
+    asc_tensor_release(&result);
+    return st ? asc_py_raise(st) : Py_NewRef(out);
+  }
+  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+}
+
+/* Module functions take x first; methods take it as self. */
+static PyObject *reduce_call(asc_reduce_op op, PyObject *self, PyObject *const *args,
+                             Py_ssize_t nargs, PyObject *kwnames) {
+  static const char *const plain[] = {"x", "axis", "keepdims", "out", NULL};
+  static const char *const typed[] = {"x", "axis", "keepdims", "dtype", "out", NULL};
+  static const char *const moments[] = {"x", "axis", "keepdims", "dtype", "out", "ddof", NULL};
+  int kinds = takes(op);
+  const char *const *names = kinds & TAKES_DDOF ? moments : kinds & TAKES_DTYPE ? typed : plain;
+  PyObject *a[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+  int first = self ? 1 : 0; /* a method fills slot 0 with self */
+  if (self) a[0] = self;
+  if (asc_py_parse(asc_reduce_op_name(op), args, nargs, kwnames, names + first, 1 - first,
+                   a + first))
+    return NULL;
+  PyObject *dtype = kinds & TAKES_DTYPE ? a[3] : NULL;
+  PyObject *out = kinds & TAKES_DTYPE ? a[4] : a[3];
+  PyObject *ddof = kinds & TAKES_DDOF ? a[5] : NULL;
+  return run_reduce(op, a[0], a[1], a[2], dtype, out, ddof);
+}
+
+#define REDUCE_ENTRY_POINTS(NAME, OP)                                                     \
+  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
+                             PyObject *kwnames) {                                         \
+    (void)module;                                                                         \
+    return reduce_call(OP, NULL, args, nargs, kwnames);                                   \
+  }                                                                                       \
+  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                 PyObject *kwnames) {                                     \
+    return reduce_call(OP, self, args, nargs, kwnames);                                   \
+  }
+REDUCE_ENTRY_POINTS(sum, ASC_REDUCE_SUM)
+REDUCE_ENTRY_POINTS(prod, ASC_REDUCE_PROD)
+REDUCE_ENTRY_POINTS(mean, ASC_REDUCE_MEAN)
+REDUCE_ENTRY_POINTS(max, ASC_REDUCE_MAX)
+REDUCE_ENTRY_POINTS(min, ASC_REDUCE_MIN)
+REDUCE_ENTRY_POINTS(argmax, ASC_REDUCE_ARGMAX)
+REDUCE_ENTRY_POINTS(argmin, ASC_REDUCE_ARGMIN)
+REDUCE_ENTRY_POINTS(any, ASC_REDUCE_ANY)
+REDUCE_ENTRY_POINTS(all, ASC_REDUCE_ALL)
+REDUCE_ENTRY_POINTS(var, ASC_REDUCE_VAR)
+REDUCE_ENTRY_POINTS(std, ASC_REDUCE_STD)
+
+static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+  static const char *const names[] = {"x", "axis", "out", NULL};
+  const char *fname = log ? "log_softmax" : "softmax";
+  PyObject *a[3] = {self, NULL, NULL};
+  int first = self ? 1 : 0;
+  if (asc_py_parse(fname, args, nargs, kwnames, names + first, 1 - first, a + first)) return NULL;
+  int axis = -1;
+  if (a[1] && as_int(a[1], "axis", &axis)) return NULL;
+  PyObject *out;
+  if (parse_out(a[2], fname, &out)) return NULL;
+  asc_tensor x;
+  if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
+  asc_tensor result = {0};
+  if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
+  asc_status st = asc_softmax(&x, axis, log, &result);
+  asc_tensor_release(&x);
+  if (out) {
+    asc_tensor_release(&result);
+    return st ? asc_py_raise(st) : Py_NewRef(out);
+  }
+  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+}
+
+#define SOFTMAX_ENTRY_POINTS(NAME, LOG)                                                   \
+  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
+                             PyObject *kwnames) {                                         \
+    (void)module;                                                                         \
+    return softmax_call(LOG, NULL, args, nargs, kwnames);                                 \
+  }                                                                                       \
+  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                 PyObject *kwnames) {                                     \
+    return softmax_call(LOG, self, args, nargs, kwnames);                                 \
+  }
+SOFTMAX_ENTRY_POINTS(softmax, false)
+SOFTMAX_ENTRY_POINTS(log_softmax, true)
+
+#define AXIS_DOC                                                                          \
+  "axis: None (all axes), an int, or a tuple of ints; negative counts from the end. "     \
+  "keepdims leaves reduced axes as length 1. out receives the result (any dtype: values " \
+  "are cast as NumPy's reductions cast, unsafely) and is returned."
+#define SUM_DOC(NAME, WHAT)                                                                   \
+  NAME "(x, axis=None, keepdims=False, dtype=None, out=None) -> Tensor\n\n" WHAT              \
+       " As NumPy, bool and integer inputs give int64 (uint8 too: NumPy gives uint64, which " \
+       "pyasc does not have); dtype= computes and returns in that dtype. " AXIS_DOC
+#define MOMENT_DOC(NAME, WHAT)                                                            \
+  NAME "(x, axis=None, keepdims=False, dtype=None, out=None, ddof=0) -> Tensor\n\n" WHAT  \
+       " Two passes (the mean first); the divisor is max(n - ddof, 0). Bool and integer " \
+       "inputs give float64; dtype= must be a float dtype. An empty reduction gives NaN " \
+       "(NumPy also warns; pyasc does not). " AXIS_DOC
+#define EXTREME_DOC(NAME, WHAT)                                           \
+  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT      \
+       " Keeps x's dtype; NaN propagates. Reducing zero elements raises " \
+       "InvalidValueError. " AXIS_DOC
+#define ARG_DOC(NAME, WHAT)                                                                  \
+  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT                         \
+       " int64 indices of the first occurrence; a NaN counts as the extreme (the first NaN " \
+       "wins). axis is one int, or None for the index into the flattened tensor. Reducing "  \
+       "zero elements raises InvalidValueError."
+#define LOGIC_DOC(NAME, WHAT) \
+  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT " A bool result. " AXIS_DOC
+#define SOFTMAX_DOC(NAME, WHAT)                                                               \
+  NAME "(x, axis=-1, out=None) -> Tensor\n\n" WHAT                                            \
+       " Numerically stable (the row maximum is subtracted first); float16 and bfloat16 "     \
+       "compute in float32. Float inputs keep their dtype; bool and integers take the dtype " \
+       "NumPy's exp gives them."
+
+#define DOCS(X)                                                                            \
+  X(sum, SUM_DOC("sum", "Sum of the elements over the given axes (pairwise for floats).")) \
+  X(prod, SUM_DOC("prod", "Product of the elements over the given axes."))                 \
+  X(mean, MOMENT_DOC("mean", "Arithmetic mean; float16 accumulates in float32."))          \
+  X(var, MOMENT_DOC("var", "Variance: mean((x - x.mean())**2) with divisor n - ddof."))    \
+  X(std, MOMENT_DOC("std", "Standard deviation: sqrt(var)."))                              \
+  X(max, EXTREME_DOC("max", "Maximum over the given axes."))                               \
+  X(min, EXTREME_DOC("min", "Minimum over the given axes."))                               \
+  X(argmax, ARG_DOC("argmax", "Index of the maximum."))                                    \
+  X(argmin, ARG_DOC("argmin", "Index of the minimum."))                                    \
+  X(any, LOGIC_DOC("any", "Whether any element is true (non-zero; NaN is true)."))         \
+  X(all, LOGIC_DOC("all", "Whether every element is true (non-zero; NaN is true)."))       \
+  X(softmax, SOFTMAX_DOC("softmax", "exp(x) / sum(exp(x)) along axis."))                   \
+  X(log_softmax, SOFTMAX_DOC("log_softmax", "x - log(sum(exp(x))) along axis."))
+
+#define CFUNC(f) (PyCFunction)(void (*)(void))(f)
+#define FUNCTION_DEF(NAME, DOC) {#NAME, CFUNC(fn_##NAME), METH_FASTCALL | METH_KEYWORDS, DOC},
+#define METHOD_DEF(NAME, DOC) {#NAME, CFUNC(method_##NAME), METH_FASTCALL | METH_KEYWORDS, DOC},
+
+static PyMethodDef reduce_functions[] = {
+    DOCS(FUNCTION_DEF){"amax", CFUNC(fn_max), METH_FASTCALL | METH_KEYWORDS,
+                       EXTREME_DOC("amax", "Same as max.")},
+    {"amin", CFUNC(fn_min), METH_FASTCALL | METH_KEYWORDS, EXTREME_DOC("amin", "Same as min.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef reduce_methods[] = {
+    DOCS(METHOD_DEF){NULL, NULL, 0, NULL},
+};
+
+int asc_py_reduce_init(PyObject *module) {
+  if (asc_py_tensor_add_methods(reduce_methods) < 0) return -1;
+  return PyModule_AddFunctions(module, reduce_functions);
+}

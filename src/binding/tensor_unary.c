@@ -1,0 +1,340 @@
+/* Unary maths, where and clip from Python: the NumPy-named functions
+ * (pyasc.exp(x, out=None), ...), the matching Tensor methods (t.exp(),
+ * t.clip(lo, hi)) and the -t, +t, abs(t), ~t operators. */
+#include "binding.h"
+
+/* after binding.h, whose Python.h must come first */
+#include "asc/ops_unary.h"
+
+static bool is_python_scalar(PyObject *obj) {
+  return PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj);
+}
+
+static int check_out(const char *fname, PyObject **out) {
+  if (*out == Py_None) *out = NULL;
+  if (*out && !AscTensor_Check(*out)) {
+    PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor", fname);
+    return -1;
+  }
+  return 0;
+}
+
+/* Converts n operands (NULL objects are skipped; entries of ts already set
+ * count as converted arrays): arrays keep their dtypes, and Python scalars
+ * are weak (NEP 50) next to the dtype the arrays promote to, or take their
+ * default dtypes when all are scalars. On failure all of ts is released. */
+static int convert_operands(const char *fname, int n, PyObject *const *objs, asc_tensor *ts) {
+  asc_tensor ref = {0};
+  bool have_ref = false, done[3];
+  for (int k = 0; k < n; k++) {
+    done[k] = ts[k].storage != NULL;
+    if (!done[k]) continue;
+    ref.dtype = have_ref ? asc_dtype_promote(ref.dtype, ts[k].dtype) : ts[k].dtype;
+    have_ref = true;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < n; k++) {
+      if (done[k] || !objs[k] || is_python_scalar(objs[k]) != (pass == 1)) continue;
+      int rc = asc_py_operand(objs[k], have_ref ? &ref : NULL, &ts[k]);
+      if (rc) {
+        if (rc > 0)
+          PyErr_Format(PyExc_TypeError, "%s: unsupported operand type %.100s", fname,
+                       Py_TYPE(objs[k])->tp_name);
+        for (int j = 0; j < n; j++) asc_tensor_release(&ts[j]);
+        return -1;
+      }
+      done[k] = true;
+      if (pass == 0) {
+        ref.dtype = have_ref ? asc_dtype_promote(ref.dtype, ts[k].dtype) : ts[k].dtype;
+        have_ref = true;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Hands a result back: the out tensor itself, or a new Tensor. */
+static PyObject *finish(asc_status st, asc_tensor *result, PyObject *out) {
+  if (out) {
+    asc_tensor_release(result);
+    return st ? asc_py_raise(st) : Py_NewRef(out);
+  }
+  return st ? asc_py_raise(st) : asc_py_tensor_wrap(result);
+}
+
+/* op(x) into a new tensor or into out (a Tensor or NULL). */
+static PyObject *apply_unary(asc_unary_op op, PyObject *x, PyObject *out) {
+  asc_tensor t = {0};
+  if (convert_operands(asc_unary_op_name(op), 1, &x, &t)) return NULL;
+  asc_tensor result = {0};
+  if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
+  asc_status st = asc_unary(op, &t, &result);
+  asc_tensor_release(&t);
+  return finish(st, &result, out);
+}
+
+PyObject *asc_py_tensor_negative(PyObject *self) {
+  return apply_unary(ASC_UNARY_NEGATIVE, self, NULL);
+}
+PyObject *asc_py_tensor_positive(PyObject *self) {
+  return apply_unary(ASC_UNARY_POSITIVE, self, NULL);
+}
+PyObject *asc_py_tensor_absolute(PyObject *self) {
+  return apply_unary(ASC_UNARY_ABS, self, NULL);
+}
+PyObject *asc_py_tensor_invert(PyObject *self) {
+  return apply_unary(ASC_UNARY_INVERT, self, NULL);
+}
+
+/* pyasc.exp(x, out=None) and friends. */
+static PyObject *unary_function(asc_unary_op op, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames) {
+  static const char *const names[] = {"x", "out", NULL};
+  PyObject *a[2] = {NULL, NULL};
+  const char *fname = asc_unary_op_name(op);
+  if (asc_py_parse(fname, args, nargs, kwnames, names, 1, a) || check_out(fname, &a[1]))
+    return NULL;
+  return apply_unary(op, a[0], a[1]);
+}
+
+/* t.exp(out=None) and friends. */
+static PyObject *unary_method(asc_unary_op op, PyObject *self, PyObject *const *args,
+                              Py_ssize_t nargs, PyObject *kwnames) {
+  static const char *const names[] = {"out", NULL};
+  PyObject *out = NULL;
+  const char *fname = asc_unary_op_name(op);
+  if (asc_py_parse(fname, args, nargs, kwnames, names, 0, &out) || check_out(fname, &out))
+    return NULL;
+  return apply_unary(op, self, out);
+}
+
+#define UNARY(NAME, OP)                                                                   \
+  static PyObject *fn_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+                             PyObject *kwnames) {                                         \
+    (void)self;                                                                           \
+    return unary_function(OP, args, nargs, kwnames);                                      \
+  }                                                                                       \
+  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                 PyObject *kwnames) {                                     \
+    return unary_method(OP, self, args, nargs, kwnames);                                  \
+  }
+UNARY(negative, ASC_UNARY_NEGATIVE)
+UNARY(positive, ASC_UNARY_POSITIVE)
+UNARY(abs, ASC_UNARY_ABS)
+UNARY(logical_not, ASC_UNARY_LOGICAL_NOT)
+UNARY(invert, ASC_UNARY_INVERT)
+UNARY(sign, ASC_UNARY_SIGN)
+UNARY(exp, ASC_UNARY_EXP)
+UNARY(exp2, ASC_UNARY_EXP2)
+UNARY(log, ASC_UNARY_LOG)
+UNARY(log2, ASC_UNARY_LOG2)
+UNARY(log1p, ASC_UNARY_LOG1P)
+UNARY(expm1, ASC_UNARY_EXPM1)
+UNARY(sqrt, ASC_UNARY_SQRT)
+UNARY(rsqrt, ASC_UNARY_RSQRT)
+UNARY(reciprocal, ASC_UNARY_RECIPROCAL)
+UNARY(sin, ASC_UNARY_SIN)
+UNARY(cos, ASC_UNARY_COS)
+UNARY(tan, ASC_UNARY_TAN)
+UNARY(tanh, ASC_UNARY_TANH)
+UNARY(sigmoid, ASC_UNARY_SIGMOID)
+UNARY(relu, ASC_UNARY_RELU)
+UNARY(gelu, ASC_UNARY_GELU)
+UNARY(erf, ASC_UNARY_ERF)
+UNARY(floor, ASC_UNARY_FLOOR)
+UNARY(ceil, ASC_UNARY_CEIL)
+UNARY(trunc, ASC_UNARY_TRUNC)
+UNARY(rint, ASC_UNARY_RINT)
+UNARY(isnan, ASC_UNARY_ISNAN)
+UNARY(isinf, ASC_UNARY_ISINF)
+UNARY(isfinite, ASC_UNARY_ISFINITE)
+
+/* round(x, decimals=0, out=None): only whole numbers are supported. */
+static PyObject *round_impl(PyObject *x, PyObject *decimals, PyObject *out) {
+  if (check_out("round", &out)) return NULL;
+  if (decimals) {
+    long d = PyLong_AsLong(decimals);
+    if (d == -1 && PyErr_Occurred()) return NULL;
+    if (d != 0)
+      return asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "round: only decimals=0 is supported");
+  }
+  return apply_unary(ASC_UNARY_ROUND, x, out);
+}
+
+static PyObject *fn_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+  (void)self;
+  static const char *const names[] = {"x", "decimals", "out", NULL};
+  PyObject *a[3] = {NULL, NULL, NULL};
+  if (asc_py_parse("round", args, nargs, kwnames, names, 1, a)) return NULL;
+  return round_impl(a[0], a[1], a[2]);
+}
+
+static PyObject *method_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+  static const char *const names[] = {"decimals", "out", NULL};
+  PyObject *a[2] = {NULL, NULL};
+  if (asc_py_parse("round", args, nargs, kwnames, names, 0, a)) return NULL;
+  return round_impl(self, a[0], a[1]);
+}
+
+/* --- where and clip ------------------------------------------------------ */
+
+static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+  (void)self;
+  static const char *const names[] = {"condition", "x", "y", NULL};
+  PyObject *a[3] = {NULL, NULL, NULL};
+  if (asc_py_parse("where", args, nargs, kwnames, names, 3, a)) return NULL;
+  asc_tensor t[3] = {{0}};
+  /* The condition is only tested for truth: it takes no part in the
+   * promotion of x and y. */
+  if (convert_operands("where", 1, &a[0], &t[0])) return NULL;
+  if (convert_operands("where", 2, &a[1], &t[1])) {
+    asc_tensor_release(&t[0]);
+    return NULL;
+  }
+  asc_tensor result = {0};
+  asc_status st = asc_where(&t[0], &t[1], &t[2], &result);
+  for (int k = 0; k < 3; k++) asc_tensor_release(&t[k]);
+  return finish(st, &result, NULL);
+}
+
+/* NumPy drops a Python-int bound beyond an integer x's range (clip(u8, -5,
+ * 300) is fine): it cannot bind, and it could not be stored. Returns 1 to
+ * drop, 0 to keep, -1 on error. */
+static int bound_is_moot(const asc_tensor *x, PyObject *bound, bool upper) {
+  if (!asc_dtype_is_integer(x->dtype) || !PyLong_CheckExact(bound)) return 0;
+  static const long long lo[] = {[ASC_INT8] = -128,
+                                 [ASC_UINT8] = 0,
+                                 [ASC_INT16] = -32768,
+                                 [ASC_INT32] = -2147483648LL,
+                                 [ASC_INT64] = LLONG_MIN};
+  static const long long hi[] = {[ASC_INT8] = 127,
+                                 [ASC_UINT8] = 255,
+                                 [ASC_INT16] = 32767,
+                                 [ASC_INT32] = 2147483647LL,
+                                 [ASC_INT64] = LLONG_MAX};
+  PyObject *limit = PyLong_FromLongLong(upper ? hi[x->dtype] : lo[x->dtype]);
+  if (!limit) return -1;
+  int moot = PyObject_RichCompareBool(bound, limit, upper ? Py_GE : Py_LE);
+  Py_DECREF(limit);
+  return moot;
+}
+
+static PyObject *clip_impl(PyObject *x, PyObject *lo, PyObject *hi, PyObject *out) {
+  if (check_out("clip", &out)) return NULL;
+  asc_tensor t[3] = {{0}};
+  if (convert_operands("clip", 1, &x, &t[0])) return NULL;
+  PyObject *bounds[2] = {lo == Py_None ? NULL : lo, hi == Py_None ? NULL : hi};
+  for (int k = 0; k < 2; k++) {
+    int moot = bounds[k] ? bound_is_moot(&t[0], bounds[k], k == 1) : 0;
+    if (moot < 0) {
+      asc_tensor_release(&t[0]);
+      return NULL;
+    }
+    if (moot) bounds[k] = NULL;
+  }
+  /* x, converted, takes part in the promotion that makes scalar bounds weak. */
+  PyObject *objs[3] = {x, bounds[0], bounds[1]};
+  if (convert_operands("clip", 3, objs, t)) return NULL;
+  asc_tensor result = {0};
+  if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
+  asc_status st = asc_clip(&t[0], bounds[0] ? &t[1] : NULL, bounds[1] ? &t[2] : NULL, &result);
+  for (int k = 0; k < 3; k++) asc_tensor_release(&t[k]);
+  return finish(st, &result, out);
+}
+
+static PyObject *fn_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames) {
+  (void)self;
+  static const char *const names[] = {"x", "lo", "hi", "out", NULL};
+  PyObject *a[4] = {NULL, NULL, NULL, NULL};
+  if (asc_py_parse("clip", args, nargs, kwnames, names, 1, a)) return NULL;
+  return clip_impl(a[0], a[1], a[2], a[3]);
+}
+
+static PyObject *method_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames) {
+  static const char *const names[] = {"lo", "hi", "out", NULL};
+  PyObject *a[3] = {NULL, NULL, NULL};
+  if (asc_py_parse("clip", args, nargs, kwnames, names, 0, a)) return NULL;
+  return clip_impl(self, a[0], a[1], a[2]);
+}
+
+static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  return PyUnicode_FromString(asc_unary_isa());
+}
+
+/* --- tables --------------------------------------------------------------- */
+
+#define FN(NAME, IMPL, DOC) \
+  { #NAME, (PyCFunction)(void (*)(void))fn_##IMPL, METH_FASTCALL | METH_KEYWORDS, DOC }
+#define METHOD(NAME, IMPL, DOC) \
+  { #NAME, (PyCFunction)(void (*)(void))method_##IMPL, METH_FASTCALL | METH_KEYWORDS, DOC }
+/* Every unary op as a function and a method, under the same name. */
+#define BOTH(X)                                                                             \
+  X(negative, negative, "negative(x, out=None): -x (not for bool).")                       \
+  X(positive, positive, "positive(x, out=None): +x, a copy (not for bool).")               \
+  X(abs, abs, "abs(x, out=None): absolute value.")                                          \
+  X(absolute, abs, "absolute(x, out=None): absolute value.")                                \
+  X(logical_not, logical_not, "logical_not(x, out=None): x == 0, as bool.")                 \
+  X(invert, invert, "invert(x, out=None): ~x, bitwise not of integers and bools.")          \
+  X(bitwise_not, invert, "bitwise_not(x, out=None): ~x.")                                   \
+  X(bitwise_invert, invert, "bitwise_invert(x, out=None): ~x.")                             \
+  X(sign, sign, "sign(x, out=None): -1, 0 or 1 (NaN stays NaN).")                           \
+  X(exp, exp, "exp(x, out=None): e**x.")                                                    \
+  X(exp2, exp2, "exp2(x, out=None): 2**x.")                                                 \
+  X(log, log, "log(x, out=None): natural logarithm.")                                       \
+  X(log2, log2, "log2(x, out=None): base-2 logarithm.")                                     \
+  X(log1p, log1p, "log1p(x, out=None): log(1 + x), accurate near 0.")                       \
+  X(expm1, expm1, "expm1(x, out=None): exp(x) - 1, accurate near 0.")                       \
+  X(sqrt, sqrt, "sqrt(x, out=None): square root.")                                          \
+  X(rsqrt, rsqrt, "rsqrt(x, out=None): 1 / sqrt(x).")                                       \
+  X(reciprocal, reciprocal, "reciprocal(x, out=None): 1 / x (integers truncate, as NumPy).") \
+  X(sin, sin, "sin(x, out=None).")                                                          \
+  X(cos, cos, "cos(x, out=None).")                                                          \
+  X(tan, tan, "tan(x, out=None).")                                                          \
+  X(tanh, tanh, "tanh(x, out=None).")                                                       \
+  X(sigmoid, sigmoid, "sigmoid(x, out=None): 1 / (1 + exp(-x)).")                           \
+  X(relu, relu, "relu(x, out=None): maximum(x, 0), keeping the dtype.")                     \
+  X(gelu, gelu, "gelu(x, out=None): x/2 * (1 + erf(x / sqrt(2))), the exact form.")         \
+  X(erf, erf, "erf(x, out=None): the error function.")                                      \
+  X(floor, floor, "floor(x, out=None).")                                                    \
+  X(ceil, ceil, "ceil(x, out=None).")                                                       \
+  X(trunc, trunc, "trunc(x, out=None): rounds towards zero.")                               \
+  X(rint, rint, "rint(x, out=None): nearest whole number, halves to even (float result).")  \
+  X(round, round, "round(x, decimals=0, out=None): halves to even; integers kept.")          \
+  X(isnan, isnan, "isnan(x, out=None).")                                                    \
+  X(isinf, isinf, "isinf(x, out=None).")                                                    \
+  X(isfinite, isfinite, "isfinite(x, out=None).")
+
+static PyMethodDef functions[] = {
+#define X(NAME, IMPL, DOC) FN(NAME, IMPL, DOC),
+    BOTH(X)
+#undef X
+    FN(where, where,
+       "where(condition, x, y) -> Tensor\n\nx where condition is true, else y, broadcast "
+       "together; the dtype is x's and y's promotion."),
+    FN(clip, clip,
+       "clip(x, lo=None, hi=None, out=None) -> Tensor\n\nLimits x to [lo, hi] (NumPy clip: "
+       "NaN propagates; a bound of None is no bound)."),
+    {"_vector_isa", fn_vector_isa, METH_NOARGS,
+     "The vector maths in use: 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces generic)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef methods[] = {
+#define X(NAME, IMPL, DOC) METHOD(NAME, IMPL, DOC),
+    BOTH(X)
+#undef X
+    METHOD(clip, clip, "clip(lo=None, hi=None, out=None) -> Tensor: see pyasc.clip."),
+    {NULL, NULL, 0, NULL},
+};
+
+int asc_py_unary_init(PyObject *module) {
+  if (asc_py_tensor_add_methods(methods) < 0) return -1;
+  return PyModule_AddFunctions(module, functions);
+}

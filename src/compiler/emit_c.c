@@ -1,0 +1,412 @@
+/* IR -> C for the simulated AI cores. The output is one self-contained
+ * translation unit: the kernel runtime header followed by the kernel as
+ * `int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args)`, returning 0
+ * or 1 with k->msg set. Every API call's failure returns at once. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_internal.h"
+
+extern const char asc_kernel_rt_source[]; /* asc_kernel_rt.h, embedded at build time */
+
+typedef struct emitter {
+  const asc_ir_module *m;
+  ir_buf *b;
+  int depth;
+} emitter;
+
+static const char *c_type(asc_ir_kind kind) {
+  switch (kind) {
+    case ASC_IR_BOOL: return "int";
+    case ASC_IR_INT: return "int64_t";
+    case ASC_IR_FLOAT: return "double";
+    case ASC_IR_ADDR: return "asc_k_addr";
+    case ASC_IR_GLOBAL: return "asc_k_gt";
+    case ASC_IR_LOCAL: return "asc_k_lt";
+    case ASC_IR_PIPE: return "asc_k_pipe *";
+    case ASC_IR_QUE: return "asc_k_que *";
+    case ASC_IR_TBUF: return "asc_k_tbuf *";
+    default: return "void";
+  }
+}
+
+static asc_ir_type type_of(const emitter *e, uint32_t v) { return e->m->values[v].type; }
+static int64_t esize(const emitter *e, uint32_t v) {
+  return (int64_t)asc_dtype_size((asc_dtype)type_of(e, v).dtype);
+}
+static const char *suffix(const emitter *e, uint32_t v) {
+  return asc_dtype_name((asc_dtype)type_of(e, v).dtype);
+}
+
+/* Emitters return 0 so that `return line(...)` ends a case. */
+static int line(emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int line(emitter *e, const char *fmt, ...) {
+  ir_buf_indent(e->b, e->depth);
+  va_list ap;
+  va_start(ap, fmt);
+  char text[1024];
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  ir_buf_printf(e->b, "%s\n", text);
+  return 0;
+}
+
+/* `if (call) return 1;` for runtime calls that can fail. */
+static int CHECKED(emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int CHECKED(emitter *e, const char *fmt, ...) {
+  char call[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(call, sizeof call, fmt, ap);
+  va_end(ap);
+  return line(e, "if (%s) return 1;", call);
+}
+
+static int emit_region(emitter *e, const ir_region *r);
+
+static int emit_arith(emitter *e, const ir_op *op, const char *name) {
+  uint32_t r = op->result, a = op->operands[0], b = op->noperands > 1 ? op->operands[1] : 0;
+  int L = (int)op->loc.line;
+  bool is_float = type_of(e, r).kind == ASC_IR_FLOAT;
+  const char *t = c_type(type_of(e, r).kind);
+  if (!strcmp(name, "arith.add") || !strcmp(name, "arith.sub") || !strcmp(name, "arith.mul")) {
+    char sym = name[6] == 'a' ? '+' : name[6] == 's' ? '-' : '*';
+    if (is_float) line(e, "double v%u = (double)v%u %c (double)v%u;", r, a, sym, b);
+    else line(e, "int64_t v%u = (int64_t)((uint64_t)v%u %c (uint64_t)v%u);", r, a, sym, b);
+  } else if (!strcmp(name, "arith.floordiv")) {
+    if (is_float) {
+      line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float floor division by zero\");", b, L);
+      line(e, "double v%u = floor((double)v%u / (double)v%u);", r, a, b);
+    } else {
+      line(e, "int64_t v%u;", r);
+      CHECKED(e, "asc_k_floordiv(k, v%u, v%u, &v%u, %d)", a, b, r, L);
+    }
+  } else if (!strcmp(name, "arith.mod")) {
+    if (is_float) {
+      line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float modulo by zero\");", b, L);
+      line(e, "double v%u = asc_k_fmod((double)v%u, (double)v%u);", r, a, b);
+    } else {
+      line(e, "int64_t v%u;", r);
+      CHECKED(e, "asc_k_mod(k, v%u, v%u, &v%u, %d)", a, b, r, L);
+    }
+  } else if (!strcmp(name, "arith.truediv")) {
+    line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"division by zero\");", b, L);
+    line(e, "double v%u = (double)v%u / (double)v%u;", r, a, b);
+  } else if (!strcmp(name, "arith.pow")) {
+    if (is_float) {
+      line(e, "double v%u = pow((double)v%u, (double)v%u);", r, a, b);
+    } else {
+      line(e, "if (v%u < 0) return asc_k_fail(k, %d, \"negative integer exponent: write 1.0 / x ** n\");", b, L);
+      line(e, "int64_t v%u = asc_k_ipow(v%u, v%u);", r, a, b);
+    }
+  } else if (!strcmp(name, "arith.neg")) {
+    if (is_float) line(e, "double v%u = -(double)v%u;", r, a);
+    else line(e, "int64_t v%u = (int64_t)(0 - (uint64_t)v%u);", r, a);
+  } else if (!strcmp(name, "arith.min") || !strcmp(name, "arith.max")) {
+    char cmp = name[7] == 'i' ? '<' : '>';
+    line(e, "%s v%u = (v%u %c= v%u) ? (%s)v%u : (%s)v%u;", t, r, a, cmp, b, t, a, t, b);
+  } else if (!strncmp(name, "arith.", 6) && strlen(name) == 8 &&
+             strchr("elgn", name[6])) { /* eq ne lt le gt ge */
+    const char *ops[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"},
+                            {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
+    for (int i = 0; i < 6; i++)
+      if (!strcmp(name + 6, ops[i][0])) line(e, "int v%u = v%u %s v%u;", r, a, ops[i][1], b);
+  } else if (!strcmp(name, "arith.and")) {
+    line(e, "int v%u = v%u && v%u;", r, a, b);
+  } else if (!strcmp(name, "arith.or")) {
+    line(e, "int v%u = v%u || v%u;", r, a, b);
+  } else if (!strcmp(name, "arith.not")) {
+    line(e, "int v%u = !v%u;", r, a);
+  } else if (!strcmp(name, "arith.bitand") || !strcmp(name, "arith.bitor") ||
+             !strcmp(name, "arith.bitxor")) {
+    char sym = name[9] == 'n' ? '&' : name[9] == 'r' ? '|' : '^';
+    line(e, "int64_t v%u = v%u %c v%u;", r, a, sym, b);
+  } else if (!strcmp(name, "arith.shl")) {
+    line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? 0 : (int64_t)((uint64_t)v%u << v%u);", r, b, b,
+         a, b);
+  } else if (!strcmp(name, "arith.shr")) {
+    line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? (v%u < 0 ? -1 : 0) : v%u >> v%u;", r, b, b, a,
+         a, b);
+  } else if (!strcmp(name, "arith.select")) {
+    line(e, "%s v%u = v%u ? (%s)v%u : (%s)v%u;", t, r, a, t, b, t, op->operands[2]);
+  } else if (!strcmp(name, "arith.to_int")) {
+    line(e, "int64_t v%u = (int64_t)v%u;", r, a);
+  } else if (!strcmp(name, "arith.to_float")) {
+    line(e, "double v%u = (double)v%u;", r, a);
+  }
+  return 0;
+}
+
+/* printf with Python-typed arguments: ints print as long long, floats as
+ * double, whatever conversion the format names. */
+static int emit_printf(emitter *e, const ir_op *op) {
+  ir_buf fmt = {0};
+  int arg = 0;
+  for (const char *c = op->sattr ? op->sattr : ""; *c; c++) {
+    if (*c == '"' || *c == '\\') ir_buf_printf(&fmt, "\\%c", *c);
+    else if (*c == '\n') ir_buf_printf(&fmt, "\\n");
+    else if (*c != '%') ir_buf_printf(&fmt, "%c", *c);
+    else if (c[1] == '%') ir_buf_printf(&fmt, "%%%%"), c++;
+    else {
+      const char *spec = c + 1;
+      while (*spec && strchr("-+ #0123456789.", *spec)) spec++;
+      while (*spec && strchr("hlLqjzt", *spec)) spec++;
+      char conv = *spec;
+      if (!conv) break;
+      ir_buf_printf(&fmt, "%.*s", (int)(strchr("hlLqjzt", spec[-1]) ? 0 : 0), "");
+      /* flags and width as written, length modifiers replaced */
+      const char *flags_end = c + 1;
+      while (*flags_end && strchr("-+ #0123456789.", *flags_end)) flags_end++;
+      ir_buf_printf(&fmt, "%%%.*s", (int)(flags_end - c - 1), c + 1);
+      bool is_float = arg < op->noperands && type_of(e, op->operands[arg]).kind == ASC_IR_FLOAT;
+      if (strchr("diuxXoc", conv)) ir_buf_printf(&fmt, is_float ? "g" : "ll%c", conv);
+      else ir_buf_printf(&fmt, is_float ? "%c" : "lld", conv);
+      arg++;
+      c = spec;
+    }
+  }
+  char *text = NULL;
+  if (ir_buf_finish(&fmt, &text)) {
+    e->b->failed = true;
+    return 0;
+  }
+  ir_buf_indent(e->b, e->depth);
+  ir_buf_printf(e->b, "printf(\"%s\"", text);
+  for (int i = 0; i < op->noperands; i++) {
+    bool is_float = type_of(e, op->operands[i]).kind == ASC_IR_FLOAT;
+    ir_buf_printf(e->b, ", (%s)v%u", is_float ? "double" : "long long", op->operands[i]);
+  }
+  ir_buf_printf(e->b, ");\n");
+  line(e, "fflush(stdout);");
+  free(text);
+  return 0;
+}
+
+static int emit_table_op(emitter *e, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  uint32_t r = op->result;
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  if (!strncmp(name, "arith.", 6)) return emit_arith(e, op, name);
+  if (!strcmp(name, "get_block_idx")) return line(e, "int64_t v%u = k->block_idx;", r);
+  if (!strcmp(name, "get_block_num")) return line(e, "int64_t v%u = k->block_num;", r);
+  if (!strcmp(name, "addr.offset"))
+    return line(e, "asc_k_addr v%u = asc_k_addr_offset(v%u, v%u, %lld);", r, o[0], o[1],
+                (long long)esize(e, o[0]));
+  if (!strcmp(name, "global.new")) {
+    line(e, "asc_k_gt v%u;", r);
+    char len[32] = "-1";
+    if (op->noperands > 1) snprintf(len, sizeof len, "v%u", o[1]);
+    CHECKED(e, "asc_k_global_new(k, &v%u, v%u, %s, %lld, %d)", r, o[0], len,
+            (long long)esize(e, o[0]), L);
+    return 0;
+  }
+  if (!strcmp(name, "global.slice"))
+    return line(e, "asc_k_gt v%u = asc_k_global_slice(v%u, v%u, %lld);", r, o[0], o[1],
+                (long long)esize(e, o[0]));
+  if (!strcmp(name, "global.get_value") || !strcmp(name, "local.get_value")) {
+    line(e, "%s v%u;", c_type(type_of(e, r).kind), r);
+    CHECKED(e, "asc_k_%cget_%s(k, v%u, v%u, &v%u, %d)", name[0] == 'g' ? 'g' : 'l', suffix(e, o[0]),
+            o[0], o[1], r, L);
+    return 0;
+  }
+  if (!strcmp(name, "global.set_value") || !strcmp(name, "local.set_value")) {
+    bool is_float = asc_dtype_is_float((asc_dtype)type_of(e, o[0]).dtype);
+    CHECKED(e, "asc_k_%cset_%s(k, v%u, v%u, (%s)v%u, %d)", name[0] == 'g' ? 'g' : 'l',
+            suffix(e, o[0]), o[0], o[1], is_float ? "double" : "int64_t", o[2], L);
+    return 0;
+  }
+  if (!strcmp(name, "global.get_size"))
+    return line(e, "int64_t v%u = v%u.size >= 0 ? v%u.size : 0;", r, o[0], o[0]);
+  if (!strcmp(name, "local.new")) return line(e, "asc_k_lt v%u = asc_k_local_new(v%u, v%u);", r, o[0], o[1]);
+  if (!strcmp(name, "local.slice"))
+    return line(e, "asc_k_lt v%u = asc_k_local_slice(v%u, v%u, %lld);", r, o[0], o[1],
+                (long long)esize(e, o[0]));
+  if (!strcmp(name, "local.get_size")) return line(e, "int64_t v%u = v%u.len;", r, o[0]);
+  if (!strcmp(name, "local.get_length"))
+    return line(e, "int64_t v%u = v%u.len * %lld;", r, o[0], (long long)esize(e, o[0]));
+  if (!strcmp(name, "local.get_position"))
+    return line(e, "int64_t v%u = %d;", r, type_of(e, o[0]).position);
+  if (!strcmp(name, "local.reinterpret_cast"))
+    return line(e, "asc_k_lt v%u = {v%u.off, v%u.len * %lld / %lld};", r, o[0], o[0],
+                (long long)esize(e, o[0]), (long long)esize(e, r));
+  if (!strcmp(name, "pipe.new")) {
+    line(e, "o%u = (asc_k_pipe){0};", r);
+    return line(e, "asc_k_pipe *v%u = &o%u;", r, r);
+  }
+  if (!strcmp(name, "que.new")) {
+    line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
+    line(e, "o%u.depth = %d;", r, type_of(e, r).depth);
+    return line(e, "asc_k_que *v%u = &o%u;", r, r);
+  }
+  if (!strcmp(name, "tbuf.new")) {
+    line(e, "o%u = (asc_k_tbuf){0, 0};", r);
+    return line(e, "asc_k_tbuf *v%u = &o%u;", r, r);
+  }
+  if (!strcmp(name, "pipe.init_buffer"))
+    return CHECKED(e, "asc_k_init_buffer(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
+  if (!strcmp(name, "pipe.init_tbuf"))
+    return CHECKED(e, "asc_k_init_tbuf(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
+  if (!strcmp(name, "pipe.destroy") || !strcmp(name, "pipe.reset"))
+    return line(e, "v%u->cursor = 0;", o[0]);
+  if (!strcmp(name, "que.alloc_tensor") || !strcmp(name, "que.deque")) {
+    line(e, "asc_k_lt v%u;", r);
+    CHECKED(e, "asc_k_%s(k, v%u, &v%u, %lld, %d)", name[4] == 'a' ? "alloc_tensor" : "deque", o[0],
+            r, (long long)esize(e, r), L);
+    return 0;
+  }
+  if (!strcmp(name, "que.enque")) return CHECKED(e, "asc_k_enque(k, v%u, v%u, %d)", o[0], o[1], L);
+  if (!strcmp(name, "que.free_tensor"))
+    return CHECKED(e, "asc_k_free_tensor(k, v%u, v%u, %d)", o[0], o[1], L);
+  if (!strcmp(name, "que.has_tensor_in_que")) return line(e, "int v%u = v%u->count > 0;", r, o[0]);
+  if (!strcmp(name, "que.vacant_in_que"))
+    return line(e, "int v%u = v%u->count < v%u->depth;", r, o[0], o[0]);
+  if (!strcmp(name, "tbuf.get")) {
+    if (op->noperands > 1)
+      return line(e, "asc_k_lt v%u = {v%u->off, v%u};", r, o[0], o[1]);
+    return line(e, "asc_k_lt v%u = {v%u->off, v%u->len / %lld};", r, o[0], o[0],
+                (long long)esize(e, r));
+  }
+  if (!strcmp(name, "tbuf.get_with_offset"))
+    return line(e, "asc_k_lt v%u = {v%u->off + v%u, v%u};", r, o[0], o[2], o[1]);
+  if (!strcmp(name, "data_copy")) {
+    asc_ir_kind dk = type_of(e, o[0]).kind, sk = type_of(e, o[1]).kind;
+    const char *fn = dk == ASC_IR_LOCAL ? "copy_gm_ub" : "copy_ub_gm";
+    if (dk == ASC_IR_LOCAL && sk == ASC_IR_LOCAL)
+      return CHECKED(e, "asc_k_copy_ub_ub(k, v%u, v%u, v%u, %lld, \"data_copy\", %d)", o[0], o[1],
+                     o[2], (long long)esize(e, o[0]), L);
+    return CHECKED(e, "asc_k_%s(k, v%u, v%u, v%u, %lld, %d)", fn, o[0], o[1], o[2],
+                   (long long)esize(e, o[0]), L);
+  }
+  if (!strcmp(name, "copy"))
+    return CHECKED(e, "asc_k_copy_ub_ub(k, v%u, v%u, v%u, %lld, \"copy\", %d)", o[0], o[1], o[2],
+                   (long long)esize(e, o[0]), L);
+  if (!strcmp(name, "duplicate"))
+    return CHECKED(e, "asc_k_duplicate_%s(k, v%u, (double)v%u, v%u, %d)", suffix(e, o[0]), o[0],
+                   o[1], o[2], L);
+  if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag") || !strcmp(name, "pipe_barrier"))
+    return line(e, "/* %s: program order on the simulated core */", name);
+  if (!strcmp(name, "printf")) return emit_printf(e, op);
+  /* Vector instructions: asc_k_<name>_<dtype>(k, dst, srcs..., count, line). */
+  ir_buf_indent(e->b, e->depth);
+  ir_buf_printf(e->b, "if (asc_k_%s_%s(k", name, suffix(e, o[0]));
+  for (int i = 0; i < op->noperands; i++) {
+    bool scalar = type_of(e, o[i]).kind != ASC_IR_LOCAL && i < op->noperands - 1;
+    ir_buf_printf(e->b, scalar ? ", (double)v%u" : ", v%u", o[i]);
+  }
+  ir_buf_printf(e->b, ", %d)) return 1;\n", L);
+  return 0;
+}
+
+static int emit_op(emitter *e, const ir_op *op) {
+  if (op->dead) return 0;
+  uint32_t r = op->result;
+  switch (op->code) {
+    case IR_CONST_INT:
+      return line(e, "const int64_t v%u = INT64_C(%lld);", r, (long long)op->ival);
+    case IR_CONST_FLOAT:
+      return line(e, "const double v%u = %.17g;", r, op->fval);
+    case IR_CONST_BOOL:
+      return line(e, "const int v%u = %d;", r, op->ival ? 1 : 0);
+    case IR_VAR:
+      return 0; /* declared at the top */
+    case IR_LOAD:
+      return line(e, "%s v%u = v%u;", c_type(type_of(e, r).kind), r, op->operands[0]);
+    case IR_STORE:
+      return line(e, "v%u = v%u;", op->operands[0], op->operands[1]);
+    case IR_FOR: {
+      uint32_t iv = op->result, start = op->operands[0], stop = op->operands[1],
+               step = op->operands[2];
+      line(e, "if (v%u == 0) return asc_k_fail(k, %u, \"range() step must not be zero\");", step,
+           op->loc.line);
+      line(e, "for (int64_t v%u = v%u; v%u > 0 ? v%u < v%u : v%u > v%u; v%u += v%u) {", iv, start,
+           step, iv, stop, iv, stop, iv, step);
+      e->depth++;
+      emit_region(e, op->regions[0]);
+      e->depth--;
+      return line(e, "}");
+    }
+    case IR_WHILE:
+      line(e, "for (;;) {");
+      e->depth++;
+      emit_region(e, op->regions[0]);
+      line(e, "if (!v%u) break;", op->operands[0]);
+      emit_region(e, op->regions[1]);
+      e->depth--;
+      return line(e, "}");
+    case IR_IF:
+      line(e, "if (v%u) {", op->operands[0]);
+      e->depth++;
+      emit_region(e, op->regions[0]);
+      e->depth--;
+      if (op->nregions > 1) {
+        line(e, "} else {");
+        e->depth++;
+        emit_region(e, op->regions[1]);
+        e->depth--;
+      }
+      return line(e, "}");
+    default:
+      return emit_table_op(e, op);
+  }
+}
+
+static int emit_region(emitter *e, const ir_region *r) {
+  if (!r) return 0;
+  line(e, "{");
+  e->depth++;
+  for (int i = 0; i < r->n; i++) emit_op(e, r->ops[i]);
+  e->depth--;
+  return line(e, "}");
+}
+
+/* Storage for TPipe/TQue/TBuf objects lives for the whole function, so
+ * that pointers to it stay valid across regions. */
+static void declare_objects(emitter *e, const ir_region *r) {
+  for (int i = 0; r && i < r->n; i++) {
+    const ir_op *op = r->ops[i];
+    for (int j = 0; j < op->nregions; j++) declare_objects(e, op->regions[j]);
+    const char *name = ir_op_defs[op->code].name;
+    if (!strcmp(name, "pipe.new")) line(e, "asc_k_pipe o%u;", op->result);
+    else if (!strcmp(name, "que.new")) line(e, "asc_k_que o%u;", op->result);
+    else if (!strcmp(name, "tbuf.new")) line(e, "asc_k_tbuf o%u;", op->result);
+    else if (op->code == IR_VAR) {
+      asc_ir_kind kind = type_of(e, op->result).kind;
+      bool pointer = kind == ASC_IR_PIPE || kind == ASC_IR_QUE || kind == ASC_IR_TBUF;
+      if (pointer) line(e, "%sv%u = NULL;", c_type(kind), op->result);
+      else line(e, "%s v%u = {0};", c_type(kind), op->result);
+    }
+  }
+}
+
+asc_status asc_ir_emit_c(const asc_ir_module *m, char **out) {
+  ir_buf b = {0};
+  emitter e = {m, &b, 0};
+  ir_buf_printf(&b, "/* generated by pyasc from %s: kernel %s */\n", m->file, m->name);
+  ir_buf_printf(&b, "%s\n", asc_kernel_rt_source);
+  ir_buf_printf(&b, "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n");
+  e.depth = 1;
+  for (int i = 0; i < m->nparams; i++) {
+    uint32_t v = m->params[i];
+    switch (type_of(&e, v).kind) {
+      case ASC_IR_ADDR:
+        line(&e, "asc_k_addr v%u = {args[%d].v.p, args[%d].n};", v, i, i);
+        break;
+      case ASC_IR_FLOAT:
+        line(&e, "double v%u = args[%d].v.f;", v, i);
+        break;
+      case ASC_IR_BOOL:
+        line(&e, "int v%u = args[%d].v.i != 0;", v, i);
+        break;
+      default:
+        line(&e, "int64_t v%u = args[%d].v.i;", v, i);
+    }
+  }
+  declare_objects(&e, m->body);
+  emit_region(&e, m->body);
+  line(&e, "return 0;");
+  ir_buf_printf(&b, "}\n");
+  return ir_buf_finish(&b, out);
+}

@@ -1,0 +1,130 @@
+/* The IR's data structures, shared by the builder, the passes and the
+ * emitters (one file each). */
+#ifndef ASC_COMPILER_IR_INTERNAL_H
+#define ASC_COMPILER_IR_INTERNAL_H
+
+#include <stddef.h>
+
+#include "asc/ir.h"
+
+#define IR_MAX_DEPTH 64
+#define IR_MAX_OPERANDS 16
+#define IR_MAX_IATTRS 8
+
+/* Which hardware pipe an op runs on (Ascend's instruction queues). */
+typedef enum ir_pipe {
+  IR_PIPE_NONE, /* bookkeeping: no data moves */
+  IR_PIPE_S,    /* scalar unit */
+  IR_PIPE_V,    /* vector unit */
+  IR_PIPE_MTE2, /* GM -> UB */
+  IR_PIPE_MTE3, /* UB -> GM */
+  IR_PIPE_MTE1, /* UB -> UB (local copies) */
+} ir_pipe;
+
+/* How an op's result type follows from its operands and attributes. */
+typedef enum ir_result_rule {
+  R_NONE,
+  R_INT,
+  R_BOOL,
+  R_FLOAT,
+  R_ARITH,     /* INT if both operands are INT/BOOL, else FLOAT */
+  R_SAME0,     /* operand 0's type */
+  R_GLOBAL,    /* GLOBAL of operand 0's (ADDR) dtype */
+  R_LOCAL_A0,  /* LOCAL of dtype iattr0, position iattr1 */
+  R_LOCAL_QUE, /* LOCAL of dtype iattr0 at operand 0's (QUE/TBUF) position */
+  R_LOCAL_CAST, /* LOCAL like operand 0 with dtype iattr0 */
+  R_PIPE,
+  R_QUE,  /* QUE at position iattr0 with depth iattr1 */
+  R_TBUF, /* TBUF at position iattr0 */
+  R_SCALAR_ELEM, /* INT or FLOAT by operand 0's element dtype */
+} ir_result_rule;
+
+struct ir_op;
+
+typedef struct ir_op_def {
+  const char *name;
+  const char *operands; /* one letter per operand, see ir_ops.c */
+  ir_result_rule result;
+  int niattrs;
+  ir_pipe pipe;
+  /* Extra checks beyond operand kinds (dtype agreement, positions). */
+  asc_status (*check)(const asc_ir_module *m, const struct ir_op *op);
+} ir_op_def;
+
+/* Codes of the ops the builder makes itself; the table continues after. */
+enum {
+  IR_CONST_INT,
+  IR_CONST_FLOAT,
+  IR_CONST_BOOL,
+  IR_VAR,
+  IR_LOAD,
+  IR_STORE,
+  IR_FOR,
+  IR_WHILE,
+  IR_IF,
+  IR_FIRST_TABLE_OP
+};
+
+typedef struct ir_region {
+  struct ir_op **ops;
+  int n, cap;
+} ir_region;
+
+typedef struct ir_op {
+  int code; /* index into ir_op_defs */
+  uint32_t result;
+  uint32_t operands[IR_MAX_OPERANDS];
+  int noperands;
+  int64_t iattrs[IR_MAX_IATTRS];
+  int niattrs;
+  char *sattr;
+  int64_t ival; /* constants */
+  double fval;
+  asc_ir_loc loc;
+  ir_region *regions[2]; /* for: body; while: cond, body; if: then, else */
+  int nregions;
+  bool dead;       /* removed by a pass */
+  bool check_ub;   /* UB range needs a run-time check */
+} ir_op;
+
+typedef struct ir_value {
+  asc_ir_type type;
+  char *name;     /* parameters and variables */
+  ir_op *def;     /* NULL for parameters and induction variables */
+} ir_value;
+
+struct asc_ir_module {
+  char *name;
+  char *file;
+  ir_value *values; /* [0] unused */
+  uint32_t nvalues, cap_values;
+  uint32_t params[64];
+  int nparams;
+  ir_region *body;
+  ir_region *stack[IR_MAX_DEPTH]; /* regions being built */
+  ir_op *owners[IR_MAX_DEPTH];    /* the op owning each stacked region */
+  int depth;
+  asc_ir_loc loc;
+  bool finished;
+};
+
+extern const ir_op_def ir_op_defs[];
+extern const int ir_op_count;
+int ir_find_op(const char *name);
+const char *ir_kind_name(asc_ir_kind kind);
+const char *ir_position_name(int position);
+/* Checks operands against the op's signature and computes its result type. */
+asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *result);
+
+/* A growable string for the printer and emitters. */
+typedef struct ir_buf {
+  char *data;
+  size_t len, cap;
+  bool failed;
+} ir_buf;
+void ir_buf_printf(ir_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ir_buf_indent(ir_buf *b, int depth);
+/* Hands the text to the caller (who frees it) or fails on OOM. */
+asc_status ir_buf_finish(ir_buf *b, char **out);
+
+#endif

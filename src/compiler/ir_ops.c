@@ -1,0 +1,371 @@
+/* The op table: every IR op's name, operand signature, result rule and
+ * pipe, plus the checks that go beyond operand kinds.
+ *
+ * Operand letters: I int (bool allowed), B bool (int allowed), N any scalar,
+ * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
+ * P TPipe, Q TQue, T TBuf, '?' makes the letters after it optional, '*'
+ * accepts any number of further scalars. */
+#include <string.h>
+
+#include "ir_internal.h"
+
+static const asc_ir_type *type_at(const asc_ir_module *m, const ir_op *op, int i) {
+  return &m->values[op->operands[i]].type;
+}
+
+static bool is_vector_position(int pos) {
+  return pos == ASC_POS_VECIN || pos == ASC_POS_VECOUT || pos == ASC_POS_VECCALC;
+}
+
+/* Vector ops: LocalTensors in vector positions, all of one dtype that the
+ * API supports. `allowed` is a bit set of dtypes. */
+static asc_status check_vector(const asc_ir_module *m, const ir_op *op, int nlocals,
+                               unsigned allowed) {
+  const char *name = ir_op_defs[op->code].name;
+  asc_dtype dtype = type_at(m, op, 0)->dtype;
+  for (int i = 0; i < nlocals; i++) {
+    const asc_ir_type *t = type_at(m, op, i);
+    if (!is_vector_position(t->position))
+      return asc_error(ASC_ERR_COMPILE,
+                       "%s: operand %d is a LocalTensor at TPosition.%s; vector instructions need "
+                       "VECIN, VECOUT or VECCALC",
+                       name, i + 1, ir_position_name(t->position));
+    if (t->dtype != dtype)
+      return asc_error(ASC_ERR_COMPILE, "%s: operand %d is %s but the destination is %s", name,
+                       i + 1, asc_dtype_name(t->dtype), asc_dtype_name(dtype));
+  }
+  if (!(allowed & (1u << dtype)))
+    return asc_error(ASC_ERR_COMPILE, "%s does not support %s tensors", name, asc_dtype_name(dtype));
+  return ASC_OK;
+}
+
+#define F16 (1u << ASC_FLOAT16)
+#define F32 (1u << ASC_FLOAT32)
+#define I16 (1u << ASC_INT16)
+#define I32 (1u << ASC_INT32)
+
+static asc_status check_binary(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32 | I16 | I32);
+}
+static asc_status check_binary_float(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32);
+}
+static asc_status check_scalar_op(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | F32 | I16 | I32);
+}
+static asc_status check_unary_float(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | F32);
+}
+static asc_status check_unary_abs(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | F32 | I16 | I32);
+}
+static asc_status check_relu(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | F32 | I32);
+}
+static asc_status check_duplicate(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 1, F16 | F32 | I16 | I32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
+}
+static asc_status check_copy(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | F32 | I16 | I32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
+}
+
+static asc_status check_data_copy(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *dst = type_at(m, op, 0), *src = type_at(m, op, 1);
+  if (dst->kind == ASC_IR_GLOBAL && src->kind == ASC_IR_GLOBAL)
+    return asc_error(ASC_ERR_COMPILE,
+                     "data_copy: both operands are GlobalTensors; copy through a LocalTensor");
+  if (dst->dtype != src->dtype)
+    return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
+                     asc_dtype_name(dst->dtype), asc_dtype_name(src->dtype));
+  return ASC_OK;
+}
+
+static asc_status check_global_value(const asc_ir_module *m, const ir_op *op) {
+  (void)m, (void)op;
+  return ASC_OK;
+}
+
+static asc_status check_local_new(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]))
+    return asc_error(ASC_ERR_COMPILE, "LocalTensor: invalid dtype");
+  if (op->iattrs[1] <= ASC_POS_GM || op->iattrs[1] >= ASC_POS_COUNT)
+    return asc_error(ASC_ERR_COMPILE, "LocalTensor: position must be a local TPosition, not GM");
+  return ASC_OK;
+}
+
+static asc_status check_que_new(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (op->iattrs[0] <= ASC_POS_GM || op->iattrs[0] >= ASC_POS_COUNT)
+    return asc_error(ASC_ERR_COMPILE, "TQue: position must be a local TPosition");
+  if (op->iattrs[1] < 1 || op->iattrs[1] > 8)
+    return asc_error(ASC_ERR_COMPILE, "TQue: depth must be a constant in [1, 8], got %lld",
+                     (long long)op->iattrs[1]);
+  return ASC_OK;
+}
+
+static asc_status check_dtype_attr(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]))
+    return asc_error(ASC_ERR_COMPILE, "%s: invalid dtype", ir_op_defs[op->code].name);
+  return ASC_OK;
+}
+
+static asc_status check_que_tensor(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *q = type_at(m, op, 0), *t = type_at(m, op, 1);
+  if (q->position != t->position)
+    return asc_error(ASC_ERR_COMPILE, "%s: the tensor is at TPosition.%s but the queue at %s",
+                     ir_op_defs[op->code].name, ir_position_name(t->position),
+                     ir_position_name(q->position));
+  return ASC_OK;
+}
+
+static asc_status check_event(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (op->iattrs[0] < 0 || op->iattrs[0] >= 32)
+    return asc_error(ASC_ERR_COMPILE, "%s: unknown HardEvent", ir_op_defs[op->code].name);
+  return ASC_OK;
+}
+
+const ir_op_def ir_op_defs[] = {
+    [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
+    [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},
+    [IR_CONST_BOOL] = {"const.bool", "", R_BOOL, 0, IR_PIPE_NONE, NULL},
+    [IR_VAR] = {"var", "", R_NONE, 0, IR_PIPE_NONE, NULL},
+    [IR_LOAD] = {"load", "", R_NONE, 0, IR_PIPE_S, NULL},
+    [IR_STORE] = {"store", "", R_NONE, 0, IR_PIPE_S, NULL},
+    [IR_FOR] = {"for", "", R_NONE, 0, IR_PIPE_S, NULL},
+    [IR_WHILE] = {"while", "", R_NONE, 0, IR_PIPE_S, NULL},
+    [IR_IF] = {"if", "", R_NONE, 0, IR_PIPE_S, NULL},
+    /* scalar arithmetic (Python semantics) */
+    {"arith.add", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.sub", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.mul", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.floordiv", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.mod", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.truediv", "NN", R_FLOAT, 0, IR_PIPE_S, NULL},
+    {"arith.pow", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.neg", "N", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.min", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.max", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.eq", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.ne", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.lt", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.le", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.gt", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.ge", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.and", "BB", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.or", "BB", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.not", "B", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"arith.bitand", "II", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.bitor", "II", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.bitxor", "II", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.shl", "II", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.shr", "II", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.select", "BNN", R_ARITH, 0, IR_PIPE_S, NULL},
+    {"arith.to_int", "N", R_INT, 0, IR_PIPE_S, NULL},
+    {"arith.to_float", "N", R_FLOAT, 0, IR_PIPE_S, NULL},
+    /* kernel context */
+    {"get_block_idx", "", R_INT, 0, IR_PIPE_S, NULL},
+    {"get_block_num", "", R_INT, 0, IR_PIPE_S, NULL},
+    /* global memory */
+    {"addr.offset", "AI", R_SAME0, 0, IR_PIPE_S, NULL},
+    {"global.new", "A?I", R_GLOBAL, 0, IR_PIPE_S, NULL},
+    {"global.slice", "GI", R_SAME0, 0, IR_PIPE_S, NULL},
+    {"global.get_value", "GI", R_SCALAR_ELEM, 0, IR_PIPE_S, check_global_value},
+    {"global.set_value", "GIN", R_NONE, 0, IR_PIPE_S, check_global_value},
+    {"global.get_size", "G", R_INT, 0, IR_PIPE_S, NULL},
+    /* local memory */
+    {"local.new", "II", R_LOCAL_A0, 2, IR_PIPE_S, check_local_new},
+    {"local.slice", "LI", R_SAME0, 0, IR_PIPE_S, NULL},
+    {"local.get_value", "LI", R_SCALAR_ELEM, 0, IR_PIPE_S, NULL},
+    {"local.set_value", "LIN", R_NONE, 0, IR_PIPE_S, NULL},
+    {"local.get_size", "L", R_INT, 0, IR_PIPE_S, NULL},
+    {"local.get_length", "L", R_INT, 0, IR_PIPE_S, NULL},
+    {"local.get_position", "L", R_INT, 0, IR_PIPE_S, NULL},
+    {"local.reinterpret_cast", "L", R_LOCAL_CAST, 1, IR_PIPE_S, check_dtype_attr},
+    /* framework */
+    {"pipe.new", "", R_PIPE, 0, IR_PIPE_S, NULL},
+    {"pipe.init_buffer", "PQII", R_NONE, 0, IR_PIPE_S, NULL},
+    {"pipe.init_tbuf", "PTI", R_NONE, 0, IR_PIPE_S, NULL},
+    {"pipe.destroy", "P", R_NONE, 0, IR_PIPE_S, NULL},
+    {"pipe.reset", "P", R_NONE, 0, IR_PIPE_S, NULL},
+    {"que.new", "", R_QUE, 2, IR_PIPE_S, check_que_new},
+    {"que.alloc_tensor", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
+    {"que.enque", "QL", R_NONE, 0, IR_PIPE_S, check_que_tensor},
+    {"que.deque", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
+    {"que.free_tensor", "QL", R_NONE, 0, IR_PIPE_S, check_que_tensor},
+    {"que.has_tensor_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"que.vacant_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
+    {"tbuf.new", "", R_TBUF, 1, IR_PIPE_S, NULL},
+    {"tbuf.get", "T?I", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
+    {"tbuf.get_with_offset", "TII", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
+    /* data movement */
+    {"data_copy", "MMI", R_NONE, 0, IR_PIPE_MTE2, check_data_copy},
+    {"copy", "LLI", R_NONE, 0, IR_PIPE_V, check_copy},
+    {"duplicate", "LNI", R_NONE, 0, IR_PIPE_V, check_duplicate},
+    /* vector arithmetic */
+    {"add", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
+    {"sub", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
+    {"mul", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
+    {"div", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary_float},
+    {"max", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
+    {"min", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
+    {"adds", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
+    {"muls", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
+    {"maxs", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
+    {"mins", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
+    {"exp", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"ln", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"abs", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_abs},
+    {"sqrt", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"rsqrt", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"reciprocal", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"relu", "LLI", R_NONE, 0, IR_PIPE_V, check_relu},
+    /* synchronisation and debugging */
+    {"set_flag", "I", R_NONE, 1, IR_PIPE_S, check_event},
+    {"wait_flag", "I", R_NONE, 1, IR_PIPE_S, check_event},
+    {"pipe_barrier", "", R_NONE, 1, IR_PIPE_S, NULL},
+    {"printf", "*", R_NONE, 0, IR_PIPE_S, NULL},
+};
+
+const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);
+
+int ir_find_op(const char *name) {
+  for (int i = 0; i < ir_op_count; i++)
+    if (!strcmp(ir_op_defs[i].name, name)) return i;
+  return -1;
+}
+
+const char *ir_kind_name(asc_ir_kind kind) {
+  static const char *const names[ASC_IR_KIND_COUNT] = {
+      "void", "bool", "int", "float", "GlobalAddress", "GlobalTensor", "LocalTensor", "TPipe",
+      "TQue", "TBuf"};
+  return (unsigned)kind < ASC_IR_KIND_COUNT ? names[kind] : "?";
+}
+
+const char *ir_position_name(int position) {
+  static const char *const names[ASC_POS_COUNT] = {"GM", "A1",  "A2",    "B1",     "B2",     "C1",
+                                                   "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC"};
+  return position >= 0 && position < ASC_POS_COUNT ? names[position] : "?";
+}
+
+static bool letter_accepts(char letter, asc_ir_kind k) {
+  switch (letter) {
+    case 'I':
+    case 'B':
+      return k == ASC_IR_INT || k == ASC_IR_BOOL;
+    case 'N':
+    case '*':
+      return k == ASC_IR_INT || k == ASC_IR_BOOL || k == ASC_IR_FLOAT;
+    case 'A':
+      return k == ASC_IR_ADDR;
+    case 'G':
+      return k == ASC_IR_GLOBAL;
+    case 'L':
+      return k == ASC_IR_LOCAL;
+    case 'M':
+      return k == ASC_IR_GLOBAL || k == ASC_IR_LOCAL;
+    case 'P':
+      return k == ASC_IR_PIPE;
+    case 'Q':
+      return k == ASC_IR_QUE;
+    case 'T':
+      return k == ASC_IR_TBUF;
+    default:
+      return false;
+  }
+}
+
+static const char *letter_name(char letter) {
+  switch (letter) {
+    case 'I': return "an int";
+    case 'B': return "a bool";
+    case 'N':
+    case '*': return "a number";
+    case 'A': return "a GlobalAddress";
+    case 'G': return "a GlobalTensor";
+    case 'L': return "a LocalTensor";
+    case 'M': return "a GlobalTensor or LocalTensor";
+    case 'P': return "a TPipe";
+    case 'Q': return "a TQue";
+    default: return "a TBuf";
+  }
+}
+
+static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const ir_op_def *def) {
+  const char *sig = def->operands;
+  int required = 0, total = 0;
+  bool variadic = false, optional = false;
+  for (const char *c = sig; *c; c++) {
+    if (*c == '?') optional = true;
+    else if (*c == '*') variadic = true;
+    else {
+      total++;
+      if (!optional) required++;
+    }
+  }
+  if (op->noperands < required || (!variadic && op->noperands > total))
+    return asc_error(ASC_ERR_COMPILE, "%s takes %d%s argument%s, got %d", def->name, required,
+                     variadic ? " or more" : (total > required ? " or more" : ""),
+                     required == 1 ? "" : "s", op->noperands);
+  if (op->niattrs < def->niattrs)
+    return asc_error(ASC_ERR_INTERNAL, "%s needs %d attributes", def->name, def->niattrs);
+  const char *c = sig;
+  for (int i = 0; i < op->noperands; i++) {
+    while (*c == '?') c++;
+    char letter = *c ? *c : '*';
+    asc_ir_kind k = m->values[op->operands[i]].type.kind;
+    if (!letter_accepts(letter, k))
+      return asc_error(ASC_ERR_COMPILE, "%s: argument %d must be %s, not %s", def->name, i + 1,
+                       letter_name(letter), ir_kind_name(k));
+    if (*c && *c != '*') c++;
+  }
+  return ASC_OK;
+}
+
+asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *result) {
+  const ir_op_def *def = &ir_op_defs[op->code];
+  asc_status st = check_operands(m, op, def);
+  if (!st && def->check) st = def->check(m, op);
+  if (st) return st;
+  asc_ir_type r = {ASC_IR_VOID, 0, 0, 0};
+  const asc_ir_type *t0 = op->noperands ? type_at(m, op, 0) : NULL;
+  switch (def->result) {
+    case R_NONE: break;
+    case R_INT: r.kind = ASC_IR_INT; break;
+    case R_BOOL: r.kind = ASC_IR_BOOL; break;
+    case R_FLOAT: r.kind = ASC_IR_FLOAT; break;
+    case R_ARITH: {
+      bool any_float = false;
+      for (int i = 0; i < op->noperands; i++) any_float |= type_at(m, op, i)->kind == ASC_IR_FLOAT;
+      r.kind = any_float ? ASC_IR_FLOAT : ASC_IR_INT;
+      break;
+    }
+    case R_SAME0: r = *t0; break;
+    case R_GLOBAL: r = *t0; r.kind = ASC_IR_GLOBAL; break;
+    case R_LOCAL_A0:
+      r.kind = ASC_IR_LOCAL;
+      r.dtype = (uint8_t)op->iattrs[0];
+      r.position = (uint8_t)op->iattrs[1];
+      break;
+    case R_LOCAL_QUE:
+      r.kind = ASC_IR_LOCAL;
+      r.dtype = (uint8_t)op->iattrs[0];
+      r.position = t0->position;
+      break;
+    case R_LOCAL_CAST: r = *t0; r.dtype = (uint8_t)op->iattrs[0]; break;
+    case R_PIPE: r.kind = ASC_IR_PIPE; break;
+    case R_QUE:
+      r.kind = ASC_IR_QUE;
+      r.position = (uint8_t)op->iattrs[0];
+      r.depth = (uint8_t)op->iattrs[1];
+      break;
+    case R_TBUF: r.kind = ASC_IR_TBUF; r.position = (uint8_t)op->iattrs[0]; break;
+    case R_SCALAR_ELEM:
+      r.kind = asc_dtype_is_float((asc_dtype)t0->dtype) ? ASC_IR_FLOAT : ASC_IR_INT;
+      break;
+  }
+  *result = r;
+  return ASC_OK;
+}

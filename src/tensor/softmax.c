@@ -1,0 +1,161 @@
+/* softmax and log_softmax along one axis: per row, the maximum, then the
+ * sum of exp(x - max), then the results, so that no exp overflows. */
+#include <math.h>
+#include <string.h>
+
+#include "asc/ops.h"
+#include "reduce_internal.h"
+
+#define PARALLEL_BYTES ((int64_t)1 << 20)
+#define BYTES_PER_BLOCK ((int64_t)1 << 19)
+
+typedef struct softmax_args {
+  bool log;
+  asc_dtype in_dtype, out_dtype;
+  int kdim;
+  int64_t kshape[ASC_MAX_DIMS], kstride[ASC_MAX_DIMS]; /* bytes, input */
+  int64_t len, step;                                   /* the axis: length, input byte stride */
+  int64_t inner;                                       /* output elements after the axis */
+  int64_t rows, rows_per_block;
+  const char *in;
+  char *out;
+  asc_storage *storages[2];
+} softmax_args;
+
+static const char *row_base(const softmax_args *a, int64_t row) {
+  const char *p = a->in;
+  for (int d = a->kdim - 1; d >= 0; d--) {
+    p += (row % a->kshape[d]) * a->kstride[d];
+    row /= a->kshape[d];
+  }
+  return p;
+}
+
+/* One row in accumulator type ACC: NaN anywhere makes the row NaN. */
+#define DEFINE_ROW(SUF, ACC, EXP, LOG)                                                       \
+  static void row_##SUF(const softmax_args *a, const char *in, char *out, int64_t ostride) { \
+    ACC buf[ASC_RED_BUF];                                                                    \
+    ACC max = -INFINITY;                                                                     \
+    double sum = 0;                                                                          \
+    int64_t m;                                                                               \
+    for (int64_t k = 0; k < a->len; k += m) {                                                \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
+      for (int64_t j = 0; j < m; j++) max = (max >= x[j] || isnan(max)) ? max : x[j];        \
+    }                                                                                        \
+    for (int64_t k = 0; k < a->len; k += m) {                                                \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
+      for (int64_t j = 0; j < m; j++) buf[j] = EXP(x[j] - max);                              \
+      sum += (double)asc_red_pairwise_##SUF(buf, m);                                         \
+    }                                                                                        \
+    ACC scale = (ACC)(1.0 / sum), shift = (ACC)log(sum);                                     \
+    for (int64_t k = 0; k < a->len; k += m) {                                                \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
+      if (a->log)                                                                            \
+        for (int64_t j = 0; j < m; j++) buf[j] = (x[j] - max) - shift;                       \
+      else                                                                                   \
+        for (int64_t j = 0; j < m; j++) buf[j] = EXP(x[j] - max) * scale;                    \
+      asc_red_scatter_##SUF(out + k * ostride, ostride, buf, m, a->out_dtype);               \
+    }                                                                                        \
+  }
+DEFINE_ROW(f32, float, expf, logf)
+DEFINE_ROW(f64, double, exp, log)
+
+static asc_status softmax_block(const asc_block_ctx *block, const void *args) {
+  const softmax_args *a = args;
+  int64_t size = (int64_t)asc_dtype_size(a->out_dtype);
+  int64_t r0 = (int64_t)block->block_idx * a->rows_per_block, r1 = r0 + a->rows_per_block;
+  if (r1 > a->rows) r1 = a->rows;
+  for (int64_t r = r0; r < r1; r++) {
+    char *out = a->out + ((r / a->inner) * a->len * a->inner + r % a->inner) * size;
+    if (a->out_dtype == ASC_FLOAT64)
+      row_f64(a, row_base(a, r), out, a->inner * size);
+    else
+      row_f32(a, row_base(a, r), out, a->inner * size);
+  }
+  return ASC_OK;
+}
+
+static void softmax_release(void *args) {
+  softmax_args *a = args;
+  for (int k = 0; k < 2; k++) asc_storage_release(a->storages[k]);
+}
+
+static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor *result) {
+  uint32_t blocks = 1;
+  int64_t bytes = asc_tensor_numel(x) * (int64_t)asc_dtype_size(x->dtype);
+  asc_device_props props;
+  if (bytes >= PARALLEL_BYTES && a->rows > 1 &&
+      asc_device_get_props(asc_tensor_device(x), &props) == ASC_OK && props.worker_threads > 1) {
+    int64_t want = bytes / BYTES_PER_BLOCK;
+    if (want > 4 * (int64_t)props.worker_threads) want = 4 * (int64_t)props.worker_threads;
+    if (want > a->rows) want = a->rows;
+    blocks = (uint32_t)want;
+  }
+  a->rows_per_block = (a->rows + blocks - 1) / blocks;
+  blocks = (uint32_t)((a->rows + a->rows_per_block - 1) / a->rows_per_block);
+  a->storages[0] = x->storage;
+  a->storages[1] = result->storage;
+  asc_storage_retain(x->storage);
+  asc_storage_retain(result->storage);
+  asc_launch_desc desc = {.fn = softmax_block,
+                          .nblocks = blocks,
+                          .args = a,
+                          .args_size = sizeof *a,
+                          .release = softmax_release,
+                          .name = a->log ? "log_softmax" : "softmax"};
+  return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+}
+
+asc_status asc_softmax(const asc_tensor *x, int axis, bool log, asc_tensor *out) {
+  const char *name = log ? "log_softmax" : "softmax";
+  asc_status st = asc_tensor_check(x);
+  if (st) return st;
+  if (axis < -x->ndim || axis >= x->ndim)
+    return asc_error(ASC_ERR_INDEX, "%s: axis %d is out of bounds for array of dimension %d", name,
+                     axis, x->ndim);
+  if (axis < 0) axis += x->ndim;
+  if (out->storage) {
+    st = asc_tensor_check(out);
+    if (st) return st;
+    if (out->ndim != x->ndim || memcmp(out->shape, x->shape, (size_t)x->ndim * sizeof *x->shape))
+      return asc_error(ASC_ERR_INVALID_VALUE, "%s: the output's shape differs from the input's",
+                       name);
+  }
+  asc_tensor result = {0};
+  st = asc_tensor_empty(asc_tensor_device(x), asc_dtype_to_float(x->dtype), x->ndim, x->shape,
+                        &result);
+  if (st) return st;
+  if (asc_tensor_numel(x) > 0) {
+    softmax_args a;
+    memset(&a, 0, sizeof a);
+    int64_t size = (int64_t)asc_dtype_size(x->dtype);
+    a.log = log;
+    a.in_dtype = x->dtype;
+    a.out_dtype = result.dtype;
+    a.in = asc_tensor_data(x);
+    a.out = asc_tensor_data(&result);
+    a.len = x->shape[axis];
+    a.step = x->strides[axis] * size;
+    a.inner = 1;
+    for (int d = 0; d < x->ndim; d++) {
+      if (d == axis) continue;
+      a.kshape[a.kdim] = x->shape[d];
+      a.kstride[a.kdim++] = x->strides[d] * size;
+      if (d > axis) a.inner *= x->shape[d];
+    }
+    a.rows = asc_shape_numel(a.kdim, a.kshape);
+    st = launch(&a, x, &result);
+  }
+  if (!st && out->storage) {
+    st = asc_copy(&result, out);
+    asc_tensor_release(&result);
+  } else if (!st) {
+    *out = result;
+  } else {
+    asc_tensor_release(&result);
+  }
+  return st;
+}

@@ -1,0 +1,530 @@
+/* Unary element-wise operations, where and clip: dtype rules, loops and
+ * the op drivers. Transcendental functions run through unary_math.h. */
+#include <math.h>
+
+#include "asc/ops_unary.h"
+#include "binary_loops.h"
+#include "unary_math.h"
+
+/* Integers compute in int64_t and store back truncated, wrapping as
+ * NumPy's fixed-width arithmetic does (negative(-128) is -128 in int8). */
+#define LOAD_I(v) ((int64_t)(v))
+#define WRAP(expr) ((int64_t)(uint64_t)(expr))
+#define STORE_I8(v) ((int8_t)(uint8_t)(uint64_t)(v))
+#define STORE_U8(v) ((uint8_t)(uint64_t)(v))
+#define STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
+#define STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
+#define STORE_I64(v) ((int64_t)(v))
+
+/* float16/bfloat16 sign operations work on the bits: exact, NaNs kept. */
+#define LOAD_H(v) (v)
+#define STORE_H(v) ((uint16_t)(v))
+
+#define INT_LOOPS(NAME, EXPR)                                                      \
+  ASC_UNARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, EXPR)     \
+  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, EXPR)  \
+  ASC_UNARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, EXPR) \
+  ASC_UNARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, EXPR) \
+  ASC_UNARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, EXPR)
+#define BOOL_LOOP(NAME, EXPR) \
+  ASC_UNARY_LOOP(NAME##_BOOL, asc_bool_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)
+#define FLOAT_LOOPS(NAME, EXPR_F, EXPR_D)                                                        \
+  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, EXPR_F) \
+  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16,      \
+                 EXPR_F)                                                                         \
+  ASC_UNARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F)         \
+  ASC_UNARY_LOOP(NAME##_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID, EXPR_D)
+/* Bit-level float loops: EXPR_H on the 16 bits, EXPR_F/EXPR_D on values. */
+#define FLOAT_BITS_LOOPS(NAME, EXPR_H, EXPR_F, EXPR_D)                                       \
+  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H)      \
+  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H)     \
+  ASC_UNARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F)     \
+  ASC_UNARY_LOOP(NAME##_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID, EXPR_D)
+/* Every dtype to bool. */
+#define TO_BOOL_LOOPS(NAME, EXPR)                                                                 \
+  BOOL_LOOP(NAME, EXPR)                                                                           \
+  ASC_UNARY_LOOP(NAME##_INT8, int8_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)          \
+  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_INT16, int16_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_INT32, int32_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_INT64, int64_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_F16, ASC_STORE_BOOL, EXPR) \
+  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_BF16, ASC_STORE_BOOL,     \
+                 EXPR)                                                                            \
+  ASC_UNARY_LOOP(NAME##_FLOAT32, float, asc_bool_t, float, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)     \
+  ASC_UNARY_LOOP(NAME##_FLOAT64, double, asc_bool_t, double, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)
+
+/* NumPy's integer reciprocal is 1.0 / x cast back: 0 gives inf, which the
+ * x86 conversion NumPy relies on turns into the "integer indefinite" value
+ * (INT64_MIN for int64, else INT32_MIN truncated to the width). */
+static inline int64_t reciprocal_i(int64_t x, int bits) {
+  if (x == 0) return bits == 64 ? INT64_MIN : INT32_MIN;
+  return x == 1 || x == -1 ? x : 0;
+}
+
+/* sign keeps NaN and gives +0 for either zero, as NumPy. */
+#define SIGN(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : (x) == 0 ? 0 : (x))
+/* relu is NumPy's maximum(x, 0): NaN propagates, -0 becomes +0. */
+#define RELU(x) ((x) > 0 || isnan(x) ? (x) : 0)
+
+/* Sign changes. */
+INT_LOOPS(negative, WRAP(0 - (uint64_t)x))
+FLOAT_BITS_LOOPS(negative, x ^ 0x8000u, -x, -x)
+INT_LOOPS(positive, x)
+FLOAT_BITS_LOOPS(positive, x, x, x)
+BOOL_LOOP(abs, x)
+INT_LOOPS(abs, x < 0 ? WRAP(0 - (uint64_t)x) : x)
+FLOAT_BITS_LOOPS(abs, x & 0x7fffu, fabsf(x), fabs(x))
+INT_LOOPS(sign, SIGN(x))
+FLOAT_LOOPS(sign, SIGN(x), SIGN(x))
+BOOL_LOOP(invert, !x)
+INT_LOOPS(invert, ~x)
+TO_BOOL_LOOPS(logical_not, x == 0)
+
+/* Arithmetic. */
+FLOAT_LOOPS(sqrt, sqrtf(x), sqrt(x))
+ASC_UNARY_LOOP(reciprocal_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, reciprocal_i(x, 8))
+ASC_UNARY_LOOP(reciprocal_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, reciprocal_i(x, 8))
+ASC_UNARY_LOOP(reciprocal_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16,
+               reciprocal_i(x, 16))
+ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32,
+               reciprocal_i(x, 32))
+ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64,
+               reciprocal_i(x, 64))
+FLOAT_LOOPS(reciprocal, 1.0f / x, 1.0 / x)
+BOOL_LOOP(relu, x)
+INT_LOOPS(relu, x > 0 ? x : 0)
+FLOAT_LOOPS(relu, RELU(x), RELU(x))
+
+/* Rounding: integers are already whole. */
+BOOL_LOOP(identity, x)
+INT_LOOPS(identity, x)
+FLOAT_LOOPS(floor, floorf(x), floor(x))
+FLOAT_LOOPS(ceil, ceilf(x), ceil(x))
+FLOAT_LOOPS(trunc, truncf(x), trunc(x))
+FLOAT_LOOPS(rint, nearbyintf(x), nearbyint(x))
+
+/* Classification: integers are finite. */
+TO_BOOL_LOOPS(isnan, isnan((double)x))
+TO_BOOL_LOOPS(isinf, isinf((double)x))
+TO_BOOL_LOOPS(isfinite, isfinite((double)x))
+
+/* Transcendental functions: values gathered into a buffer (converted from
+ * float16/bfloat16, or from strided memory) go through the vector maths in
+ * chunks; contiguous float32/float64 go straight through. */
+#define CHUNK 256
+#define MATH_LOOP(NAME, IT, CT, FN, LOAD, STORE)                                         \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    const asc_vmath *m = ctx;                                                            \
+    if (sizeof(IT) == sizeof(CT) && s[0] == (int64_t)sizeof(IT) && s[1] == s[0]) {        \
+      m->FN((CT *)(void *)p[0], (const CT *)(const void *)p[1], n);                      \
+      return ASC_OK;                                                                     \
+    }                                                                                    \
+    CT buf[CHUNK];                                                                       \
+    for (int64_t k = 0; k < n; k += CHUNK) {                                             \
+      int64_t c = n - k < CHUNK ? n - k : CHUNK;                                         \
+      const char *a = p[1] + k * s[1];                                                   \
+      char *o = p[0] + k * s[0];                                                         \
+      for (int64_t j = 0; j < c; j++) {                                                  \
+        IT v;                                                                            \
+        memcpy(&v, a + j * s[1], sizeof v);                                              \
+        buf[j] = LOAD(v);                                                                \
+      }                                                                                  \
+      m->FN(buf, buf, c);                                                                \
+      for (int64_t j = 0; j < c; j++) {                                                  \
+        IT r = STORE(buf[j]);                                                            \
+        memcpy(o + j * s[0], &r, sizeof r);                                              \
+      }                                                                                  \
+    }                                                                                    \
+    return ASC_OK;                                                                       \
+  }
+MATH_LOOP(math_FLOAT16, uint16_t, float, f32, ASC_LOAD_F16, ASC_STORE_F16)
+MATH_LOOP(math_BFLOAT16, uint16_t, float, f32, ASC_LOAD_BF16, ASC_STORE_BF16)
+MATH_LOOP(math_FLOAT32, float, float, f32, ASC_LOAD_ID, ASC_STORE_ID)
+MATH_LOOP(math_FLOAT64, double, double, f64, ASC_LOAD_ID, ASC_STORE_ID)
+
+#define ROW_ALL(NAME)                                                                 \
+  {                                                                                   \
+    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
+        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
+  }
+#define ROW_NUMERIC(NAME)                                                                      \
+  {                                                                                            \
+    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
+        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
+  }
+#define ROW_INTEGER(NAME) \
+  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
+#define ROW_FLOAT(NAME)                                                                  \
+  {                                                                                      \
+    NULL, NULL, NULL, NULL, NULL, NULL, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, \
+        NAME##_FLOAT64                                                                   \
+  }
+/* Whole-number rounding: identity on bools and integers. */
+#define ROW_ROUNDING(NAME)                                                                  \
+  {                                                                                         \
+    identity_BOOL, identity_INT8, identity_UINT8, identity_INT16, identity_INT32,           \
+        identity_INT64, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64     \
+  }
+
+/* How an op's result dtype follows from its input's. */
+typedef enum rule {
+  RULE_SAME,         /* any dtype, kept */
+  RULE_NUMERIC,      /* not bool; kept */
+  RULE_INTEGER,      /* bool and integers; kept */
+  RULE_FLOAT,        /* computed in asc_dtype_to_float */
+  RULE_BOOL_RESULT,  /* any dtype, bool result */
+  RULE_RECIPROCAL,   /* bool computes as int8 */
+  RULE_ROUND,        /* bool computes as float16 */
+} rule;
+
+typedef struct op_info {
+  const char *name;
+  rule rule;
+  int vmath; /* an asc_vmath_fn, or -1 when the loops below apply */
+  asc_ew_loop loops[ASC_DTYPE_COUNT];
+} op_info;
+
+#define PLAIN(NAME, RULE, ROW) {NAME, RULE, -1, ROW}
+#define MATH(NAME, FN) {NAME, RULE_FLOAT, FN, {NULL}}
+
+static const op_info ops[ASC_UNARY_OP_COUNT] = {
+    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ROW_NUMERIC(negative)),
+    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ROW_NUMERIC(positive)),
+    [ASC_UNARY_ABS] = PLAIN("absolute", RULE_SAME, ROW_ALL(abs)),
+    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ROW_ALL(logical_not)),
+    [ASC_UNARY_INVERT] = PLAIN("invert", RULE_INTEGER, ROW_INTEGER(invert)),
+    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ROW_NUMERIC(sign)),
+    [ASC_UNARY_EXP] = MATH("exp", ASC_VM_EXP),
+    [ASC_UNARY_EXP2] = MATH("exp2", ASC_VM_EXP2),
+    [ASC_UNARY_LOG] = MATH("log", ASC_VM_LOG),
+    [ASC_UNARY_LOG2] = MATH("log2", ASC_VM_LOG2),
+    [ASC_UNARY_LOG1P] = MATH("log1p", ASC_VM_LOG1P),
+    [ASC_UNARY_EXPM1] = MATH("expm1", ASC_VM_EXPM1),
+    [ASC_UNARY_SQRT] = PLAIN("sqrt", RULE_FLOAT, ROW_FLOAT(sqrt)),
+    [ASC_UNARY_RSQRT] = MATH("rsqrt", ASC_VM_RSQRT),
+    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ROW_NUMERIC(reciprocal)),
+    [ASC_UNARY_SIN] = MATH("sin", ASC_VM_SIN),
+    [ASC_UNARY_COS] = MATH("cos", ASC_VM_COS),
+    [ASC_UNARY_TAN] = MATH("tan", ASC_VM_TAN),
+    [ASC_UNARY_TANH] = MATH("tanh", ASC_VM_TANH),
+    [ASC_UNARY_SIGMOID] = MATH("sigmoid", ASC_VM_SIGMOID),
+    [ASC_UNARY_RELU] = PLAIN("relu", RULE_SAME, ROW_ALL(relu)),
+    [ASC_UNARY_GELU] = MATH("gelu", ASC_VM_GELU),
+    [ASC_UNARY_ERF] = MATH("erf", ASC_VM_ERF),
+    [ASC_UNARY_FLOOR] = PLAIN("floor", RULE_SAME, ROW_ROUNDING(floor)),
+    [ASC_UNARY_CEIL] = PLAIN("ceil", RULE_SAME, ROW_ROUNDING(ceil)),
+    [ASC_UNARY_TRUNC] = PLAIN("trunc", RULE_SAME, ROW_ROUNDING(trunc)),
+    [ASC_UNARY_ROUND] = PLAIN("round", RULE_ROUND, ROW_ROUNDING(rint)),
+    [ASC_UNARY_RINT] = PLAIN("rint", RULE_FLOAT, ROW_FLOAT(rint)),
+    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ROW_ALL(isnan)),
+    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ROW_ALL(isinf)),
+    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ROW_ALL(isfinite)),
+};
+
+static const asc_ew_loop math_loops[ASC_DTYPE_COUNT] = {
+    [ASC_FLOAT16] = math_FLOAT16,
+    [ASC_BFLOAT16] = math_BFLOAT16,
+    [ASC_FLOAT32] = math_FLOAT32,
+    [ASC_FLOAT64] = math_FLOAT64,
+};
+
+const char *asc_unary_isa(void) {
+  return asc_vmath_isa();
+}
+
+const char *asc_unary_op_name(asc_unary_op op) {
+  return (unsigned)op < ASC_UNARY_OP_COUNT ? ops[op].name : "unknown";
+}
+
+asc_status asc_unary_dtypes(asc_unary_op op, asc_dtype x, asc_dtype *compute, asc_dtype *result) {
+  if ((unsigned)op >= ASC_UNARY_OP_COUNT)
+    return asc_error(ASC_ERR_INVALID_VALUE, "unknown unary op %d", (int)op);
+  if (!asc_dtype_valid(x)) return asc_error(ASC_ERR_TYPE, "invalid operand dtype");
+  asc_dtype c = x, r = x;
+  switch (ops[op].rule) {
+    case RULE_NUMERIC:
+      if (x == ASC_BOOL)
+        return asc_error(ASC_ERR_TYPE, "%s is not supported for bool%s", ops[op].name,
+                         op == ASC_UNARY_NEGATIVE ? ": use ~ or logical_not instead" : "");
+      break;
+    case RULE_INTEGER:
+      if (asc_dtype_is_float(x))
+        return asc_error(ASC_ERR_TYPE, "%s is not supported for %s: only integers and bool",
+                         ops[op].name, asc_dtype_name(x));
+      break;
+    case RULE_FLOAT:
+      c = r = asc_dtype_to_float(x);
+      break;
+    case RULE_BOOL_RESULT:
+      r = ASC_BOOL;
+      break;
+    case RULE_RECIPROCAL:
+      if (x == ASC_BOOL) c = r = ASC_INT8;
+      break;
+    case RULE_ROUND:
+      if (x == ASC_BOOL) c = r = ASC_FLOAT16;
+      break;
+    case RULE_SAME:
+      break;
+  }
+  *compute = c;
+  *result = r;
+  return ASC_OK;
+}
+
+/* --- shared driver ------------------------------------------------------ */
+
+/* Casts x to dtype if it is not already; *converted shares or owns. */
+static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
+  if (x->dtype == dtype) {
+    asc_tensor_share(x, converted);
+    return ASC_OK;
+  }
+  asc_tensor fresh = {0};
+  asc_status st = asc_cast(x, dtype, &fresh);
+  if (!st) *converted = fresh;
+  return st;
+}
+
+/* Writing straight into out is safe when each input is exactly out's view
+ * (in place) or shares no memory with it. */
+static bool safe_destination(const asc_tensor *out, int nin, const asc_tensor *const *inputs) {
+  for (int k = 0; k < nin; k++) {
+    const asc_tensor *x = inputs[k];
+    bool identical = x->storage == out->storage && x->offset == out->offset &&
+                     x->dtype == out->dtype && x->ndim == out->ndim &&
+                     !memcmp(x->shape, out->shape, (size_t)x->ndim * sizeof *x->shape) &&
+                     !memcmp(x->strides, out->strides, (size_t)x->ndim * sizeof *x->strides);
+    if (!identical && asc_tensors_overlap(x, out)) return false;
+  }
+  return true;
+}
+
+/* Validates a preset out (same_kind from `result`, the broadcast shape). */
+static asc_status check_out(const char *name, int nin, const asc_tensor *const *inputs,
+                            asc_dtype result, const asc_tensor *out) {
+  if (!asc_can_cast_same_kind(result, out->dtype))
+    return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
+                     name, asc_dtype_name(result), asc_dtype_name(out->dtype));
+  asc_status st = asc_tensor_check(out);
+  if (st) return st;
+  asc_tensor target;
+  asc_tensor_share(out, &target);
+  bool allocated;
+  st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
+  asc_tensor_release(&target);
+  return st;
+}
+
+/* Runs kernel over inputs (already in the kernel's dtypes) into *out, by
+ * the convention of asc/ops.h; out was checked with check_out if preset. */
+static asc_status launch_into(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *inputs,
+                              asc_dtype result, asc_tensor *out) {
+  bool preset = out->storage != NULL, allocated;
+  bool direct = preset && out->dtype == result && safe_destination(out, nin, inputs);
+  asc_tensor target = {0};
+  asc_status st = ASC_OK;
+  if (direct)
+    asc_tensor_share(out, &target);
+  else
+    st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
+  if (!st) st = asc_ew_launch(kernel, nin, inputs, &target);
+  if (!st && preset && !direct) st = asc_copy(&target, out);
+  if (st || preset)
+    asc_tensor_release(&target);
+  else
+    *out = target;
+  return st;
+}
+
+/* --- unary -------------------------------------------------------------- */
+
+asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
+  asc_dtype compute, result;
+  asc_status st = asc_tensor_check(x);
+  if (!st) st = asc_unary_dtypes(op, x->dtype, &compute, &result);
+  if (!st && out->storage) st = check_out(ops[op].name, 1, &x, result, out);
+  if (st) return st;
+  asc_ew_kernel kernel = {.name = ops[op].name};
+  if (ops[op].vmath >= 0) {
+    kernel.loop = math_loops[compute];
+    kernel.ctx = asc_vmath_get((asc_vmath_fn)ops[op].vmath);
+    kernel.ctx_size = sizeof(asc_vmath);
+  } else {
+    kernel.loop = ops[op].loops[compute];
+  }
+  if (!kernel.loop)
+    return asc_error(ASC_ERR_INTERNAL, "%s: no loop for %s", ops[op].name, asc_dtype_name(compute));
+  asc_tensor cx = {0};
+  st = as_dtype(x, compute, &cx);
+  if (!st) {
+    const asc_tensor *inputs[1] = {&cx};
+    st = launch_into(&kernel, 1, inputs, result, out);
+  }
+  asc_tensor_release(&cx);
+  return st;
+}
+
+/* --- where -------------------------------------------------------------- */
+
+/* Selection moves elements unchanged: one loop per element size. */
+#define SELECT_LOOP(T)                                                                         \
+  static asc_status select_##T(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                                 \
+    const int64_t z = (int64_t)sizeof(T);                                                      \
+    if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {                                    \
+      T *o = (T *)(void *)p[0];                                                                \
+      const asc_bool_t *c = (const asc_bool_t *)p[1];                                          \
+      const T *a = (const T *)(const void *)p[2], *b = (const T *)(const void *)p[3];          \
+      for (int64_t k = 0; k < n; k++) o[k] = c[k] ? a[k] : b[k];                               \
+      return ASC_OK;                                                                           \
+    }                                                                                          \
+    for (int64_t k = 0; k < n; k++) {                                                          \
+      const char *src = p[1][k * s[1]] ? p[2] + k * s[2] : p[3] + k * s[3];                    \
+      memcpy(p[0] + k * s[0], src, sizeof(T));                                                 \
+    }                                                                                          \
+    return ASC_OK;                                                                             \
+  }
+SELECT_LOOP(uint8_t)
+SELECT_LOOP(uint16_t)
+SELECT_LOOP(uint32_t)
+SELECT_LOOP(uint64_t)
+
+static asc_ew_loop select_loop(size_t size) {
+  switch (size) {
+    case 1:
+      return select_uint8_t;
+    case 2:
+      return select_uint16_t;
+    case 4:
+      return select_uint32_t;
+    default:
+      return select_uint64_t;
+  }
+}
+
+/* Fails unless the operands' shapes broadcast together. */
+static asc_status check_broadcast(int nin, const asc_tensor *const *inputs) {
+  int ndim = 0;
+  int64_t shape[ASC_MAX_DIMS];
+  for (int k = 0; k < nin; k++) {
+    int64_t so_far[ASC_MAX_DIMS];
+    memcpy(so_far, shape, (size_t)ndim * sizeof *shape);
+    asc_status st =
+        asc_broadcast_shapes(ndim, so_far, inputs[k]->ndim, inputs[k]->shape, &ndim, shape);
+    if (st) return st;
+  }
+  return ASC_OK;
+}
+
+/* Validates the operands and a preset out before any work is queued. */
+static asc_status check_operands(const char *name, int nin, const asc_tensor *const *inputs,
+                                 asc_dtype result, const asc_tensor *out) {
+  for (int k = 0; k < nin; k++) {
+    asc_status st = asc_tensor_check(inputs[k]);
+    if (st) return st;
+  }
+  if (result == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "%s: invalid operand dtype", name);
+  return out->storage ? check_out(name, nin, inputs, result, out) : check_broadcast(nin, inputs);
+}
+
+/* Casts each operand to its dtype and runs kernel into out. */
+static asc_status cast_and_launch(const asc_ew_kernel *kernel, int nin,
+                                  const asc_tensor *const *operands, const asc_dtype *dtypes,
+                                  asc_dtype result, asc_tensor *out) {
+  asc_tensor converted[3] = {{0}};
+  const asc_tensor *inputs[3];
+  asc_status st = ASC_OK;
+  for (int k = 0; k < nin && !st; k++) {
+    st = as_dtype(operands[k], dtypes[k], &converted[k]);
+    inputs[k] = &converted[k];
+  }
+  if (!st) st = launch_into(kernel, nin, inputs, result, out);
+  for (int k = 0; k < nin; k++) asc_tensor_release(&converted[k]);
+  return st;
+}
+
+asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tensor *b,
+                     asc_tensor *out) {
+  const asc_tensor *operands[3] = {cond, a, b};
+  asc_status st = asc_tensor_check(a);
+  if (!st) st = asc_tensor_check(b);
+  if (st) return st;
+  asc_dtype result = asc_dtype_promote(a->dtype, b->dtype);
+  st = check_operands("where", 3, operands, result, out);
+  if (st) return st;
+  asc_ew_kernel kernel = {.loop = select_loop(asc_dtype_size(result)), .name = "where"};
+  const asc_dtype dtypes[3] = {ASC_BOOL, result, result};
+  return cast_and_launch(&kernel, 3, operands, dtypes, result, out);
+}
+
+/* --- clip --------------------------------------------------------------- */
+
+/* NumPy's clip: min(max(x, lo), hi) where max and min return their first
+ * operand when it is NaN, and otherwise prefer the bound, so that a NaN
+ * bound gives NaN too. */
+#define CLIP_MAX(a, b) (isnan(a) ? (a) : (a) > (b) ? (a) : (b))
+#define CLIP_MIN(a, b) (isnan(a) ? (a) : (a) < (b) ? (a) : (b))
+#define CLIP_MAX_I(a, b) ((a) > (b) ? (a) : (b))
+#define CLIP_MIN_I(a, b) ((a) < (b) ? (a) : (b))
+
+#define CLIP_LOOP(NAME, T, CT, LOAD, STORE, MAX, MIN)                                    \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                           \
+    const int64_t z = (int64_t)sizeof(T);                                                \
+    if (s[0] == z && s[1] == z && s[2] == 0 && s[3] == 0) {                              \
+      T *o = (T *)(void *)p[0];                                                          \
+      const T *x = (const T *)(const void *)p[1];                                        \
+      T lov, hiv;                                                                        \
+      memcpy(&lov, p[2], sizeof lov);                                                    \
+      memcpy(&hiv, p[3], sizeof hiv);                                                    \
+      const CT lo = LOAD(lov), hi = LOAD(hiv);                                           \
+      for (int64_t k = 0; k < n; k++) {                                                  \
+        CT v = LOAD(x[k]), m = MAX(v, lo);                                               \
+        o[k] = STORE(MIN(m, hi));                                                        \
+      }                                                                                  \
+      return ASC_OK;                                                                     \
+    }                                                                                    \
+    for (int64_t k = 0; k < n; k++) {                                                    \
+      T xv, lov, hiv;                                                                    \
+      memcpy(&xv, p[1] + k * s[1], sizeof xv);                                           \
+      memcpy(&lov, p[2] + k * s[2], sizeof lov);                                         \
+      memcpy(&hiv, p[3] + k * s[3], sizeof hiv);                                         \
+      CT v = LOAD(xv), lo = LOAD(lov), hi = LOAD(hiv), m = MAX(v, lo);                   \
+      T r = STORE(MIN(m, hi));                                                           \
+      memcpy(p[0] + k * s[0], &r, sizeof r);                                             \
+    }                                                                                    \
+    return ASC_OK;                                                                       \
+  }
+CLIP_LOOP(clip_BOOL, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT8, int8_t, int64_t, LOAD_I, STORE_I8, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_UINT8, uint8_t, int64_t, LOAD_I, STORE_U8, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT16, int16_t, int64_t, LOAD_I, STORE_I16, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT32, int32_t, int64_t, LOAD_I, STORE_I32, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT64, int64_t, int64_t, LOAD_I, STORE_I64, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_FLOAT16, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, CLIP_MAX, CLIP_MIN)
+CLIP_LOOP(clip_BFLOAT16, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16, CLIP_MAX, CLIP_MIN)
+CLIP_LOOP(clip_FLOAT32, float, float, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLIP_MIN)
+CLIP_LOOP(clip_FLOAT64, double, double, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLIP_MIN)
+
+static const asc_ew_loop clip_loops[ASC_DTYPE_COUNT] = ROW_ALL(clip);
+
+asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor *hi,
+                    asc_tensor *out) {
+  /* One bound is NumPy's maximum or minimum, none its positive. */
+  if (!lo && !hi) return asc_unary(ASC_UNARY_POSITIVE, x, out);
+  if (!hi) return asc_binary(ASC_OP_MAXIMUM, x, lo, out);
+  if (!lo) return asc_binary(ASC_OP_MINIMUM, x, hi, out);
+  const asc_tensor *operands[3] = {x, lo, hi};
+  asc_status st = asc_tensor_check(x);
+  if (!st) st = asc_tensor_check(lo);
+  if (!st) st = asc_tensor_check(hi);
+  if (st) return st;
+  asc_dtype result = asc_dtype_promote(asc_dtype_promote(x->dtype, lo->dtype), hi->dtype);
+  st = check_operands("clip", 3, operands, result, out);
+  if (st) return st;
+  asc_ew_kernel kernel = {.loop = clip_loops[result], .name = "clip"};
+  const asc_dtype dtypes[3] = {result, result, result};
+  return cast_and_launch(&kernel, 3, operands, dtypes, result, out);
+}
