@@ -5,9 +5,11 @@
 set -euo pipefail
 build=${1:?usage: tools/stage.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
-stage="$build/stage/pyasc"
-rm -rf "$build/stage"
-mkdir -p "$stage"
-for f in "$root"/python/pyasc/*.py; do ln -s "$f" "$stage/"; done
+stage="$build/stage"
+rm -rf "$stage"
+(cd "$root/python" && find pyasc -name '*.py') | while read -r f; do
+  mkdir -p "$stage/$(dirname "$f")"
+  ln -s "$root/python/$f" "$stage/$f"
+done
 ext=$(ls "$build"/_C.*.so)
-ln -s "$(cd "$(dirname "$ext")" && pwd)/$(basename "$ext")" "$stage/"
+ln -s "$(cd "$(dirname "$ext")" && pwd)/$(basename "$ext")" "$stage/pyasc/"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pyasc import _info
+from pyasc import _cache, _info
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,9 +13,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pyasc")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("info", help="devices, their properties, the C compiler, versions")
+    cache = commands.add_parser("cache", help="the on-disk kernel cache")
+    cache.add_argument("action", choices=("info", "clear"))
     args = parser.parse_args(argv)
     if args.command == "info":
         print(_info.report())
+    elif args.action == "info":
+        print(_cache.info())
+    else:
+        print(_cache.clear())
     return 0
 
 

@@ -5,7 +5,8 @@
  * into argument memory and know how many bytes are left up to the end of
  * the argument; LocalTensors are byte offsets into the UB. Every API call
  * checks the ranges it touches and fails with a message naming the source
- * line instead of touching memory it does not own. */
+ * line instead of touching memory it does not own. The including source
+ * defines asc_k_file, the kernel's Python file. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -68,7 +69,7 @@ typedef struct asc_k_tbuf {
 static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), unused));
 static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
-  int n = snprintf(k->msg, sizeof k->msg, "line %d: ", line);
+  int n = snprintf(k->msg, sizeof k->msg, "%s:%d: ", asc_k_file, line);
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(k->msg + n, sizeof k->msg - (size_t)n, fmt, ap);

@@ -23,6 +23,7 @@
 
 #include "asc/jit.h"
 #include "asc/tensor.h"
+static const char asc_k_file[] = "libasc";
 #include "asc_kernel_rt.h"
 
 extern char **environ;
@@ -390,9 +391,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.block_num = block->block_num;
   k.status = 0;
   k.msg[0] = '\0';
-  if (l->kernel->entry(&k, l->args))
-    return asc_error(ASC_ERR_KERNEL, "kernel '%s', block %u: %s", l->kernel->name, block->block_idx,
-                     k.msg);
+  /* The launch adds the kernel's name and the block index. */
+  if (l->kernel->entry(&k, l->args)) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
   return ASC_OK;
 }
 

@@ -10,6 +10,7 @@ import ast
 import builtins
 import inspect
 import math
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -154,11 +155,22 @@ class CodeGenerator(ast.NodeVisitor):
         self.builder.set_loc(node.lineno + src.first_line - 1, node.col_offset + src.indent + 1)
 
     def ir(self, node: ast.AST, fn: Callable[..., Any], *args: Any) -> Any:
-        """Calls a builder method; a libasc error becomes a located CompileError."""
+        """Calls a builder method; a libasc error becomes a located CompileError.
+        Whole-function passes name the line themselves ("line N: ...")."""
         try:
             return fn(*args)
         except _C.Error as exc:
-            raise self.error(node, str(exc)) from None
+            message = str(exc)
+            match = re.match(r"line (\d+): (.*)", message, re.S)
+            if match:
+                src = self.scope.source
+                line = int(match.group(1)) - src.first_line + 1
+                if 1 <= line <= len(src.lines):
+                    text = src.lines[line - 1]
+                    col = len(text) - len(text.lstrip())
+                    node = ast.Pass(lineno=line, col_offset=col - src.indent)
+                    message = match.group(2)
+            raise self.error(node, message) from None
 
     def val(self, node: ast.AST, vid: int | None) -> Val | None:
         if vid is None:

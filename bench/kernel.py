@@ -1,0 +1,117 @@
+"""Kernel language benchmarks: throughput of the vadd_framework kernel, the
+cost of launching a cached kernel, and compile/caching times.
+
+Prints one table; each row names the baseline measured in the same run.
+Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/kernel.py)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import pyasc as asc
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+import vadd_framework  # noqa: E402
+
+
+@asc.jit
+def empty_kernel(x: asc.GlobalAddress):
+    pass
+
+
+def best(fn, repeats: int = 5) -> float:
+    """Best wall time of fn() in seconds."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def vadd_throughput(n: int) -> tuple[float, float]:
+    rng = np.random.default_rng(0)
+    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    z = np.empty_like(x)
+    block = n // 8
+
+    def kernel() -> None:
+        vadd_framework.vadd_kernel[8](x, y, z, block, 2048)
+        asc.synchronize()
+
+    kernel()
+    assert np.array_equal(z, x + y)
+    bytes_moved = 3 * x.nbytes
+    return bytes_moved / best(kernel) / 1e9, bytes_moved / best(lambda: np.add(x, y, out=z)) / 1e9
+
+
+def launch_overhead() -> tuple[float, float]:
+    x = np.zeros(8, np.float32)
+    empty_kernel[1](x)
+    asc.synchronize()
+    n = 2000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        empty_kernel[1](x)
+    enqueue = (time.perf_counter() - t0) / n
+    asc.synchronize()
+
+    def round_trip() -> None:
+        empty_kernel[1](x)
+        asc.synchronize()
+
+    return enqueue * 1e6, best(lambda: [round_trip() for _ in range(200)]) / 200 * 1e6
+
+
+def cold_compile(cache: str) -> float:
+    kernel = asc.jit(vadd_framework.vadd_kernel.fn, always_compile=True, cache_dir=cache)
+    x = np.zeros(8 * 2048, np.float32)
+    return best(lambda: kernel.compile(x, x, x, 2048, 2048), 3) * 1e3
+
+
+def fresh_process_hit(cache: str) -> float:
+    code = (
+        "import sys, time; sys.path.insert(0, %r); import numpy as np; import pyasc as asc;"
+        "import vadd_framework as v; k = asc.jit(v.vadd_kernel.fn, cache_dir=%r);"
+        "x = np.zeros(8 * 2048, np.float32); t0 = time.perf_counter();"
+        "c = k.compile(x, x, x, 2048, 2048); dt = time.perf_counter() - t0;"
+        "assert c.cache_hit; print(dt)" % (str(ROOT / "examples"), cache)
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=os.environ.copy())
+    return float(out.stdout.strip()) * 1e3
+
+
+def main() -> None:
+    n = 16 * 1024 * 1024
+    ours, numpy_gbs = vadd_throughput(n)
+    enqueue_us, round_trip_us = launch_overhead()
+    with tempfile.TemporaryDirectory() as cache:
+        os.chmod(cache, 0o700)
+        cold_ms = cold_compile(cache)
+        hit_ms = fresh_process_hit(cache)
+    rows = [
+        ("vadd_framework 16M float32, 8 blocks", f"{ours:.2f} GB/s", f"{numpy_gbs:.2f} GB/s",
+         f"{ours / numpy_gbs:.2f}", "numpy.add", ">= 0.8x"),
+        ("cached empty kernel launch (enqueue)", f"{enqueue_us:.2f} us", "-", "-", "-",
+         "<= 10 us"),
+        ("cached empty kernel launch + sync", f"{round_trip_us:.2f} us", "-", "-", "-", "-"),
+        ("cold compile of vadd_framework", f"{cold_ms:.1f} ms", "-", "-", "-", "<= 500 ms"),
+        ("disk-cache hit in a fresh process", f"{hit_ms:.1f} ms", "-", "-", "-", "<= 20 ms"),
+    ]
+    print(f"{'measurement':40} {'pyasc':>12} {'baseline':>12} {'ratio':>6}  {'baseline is':10} target")
+    for r in rows:
+        print(f"{r[0]:40} {r[1]:>12} {r[2]:>12} {r[3]:>6}  {r[4]:10} {r[5]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""``python -m pyasc cache info|clear``: the on-disk kernel cache."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+from pyasc import _C
+
+# What libasc writes there: <kernel>-<hash>.so/.sum/.c and temporaries.
+_PATTERNS = ("*-*.so", "*-*.sum", "*-*.c", "*.tmp-*")
+
+
+def cache_files(directory: str) -> list[str]:
+    """The cache's own files in directory (nothing else is touched)."""
+    files: set[str] = set()
+    for pattern in _PATTERNS:
+        files.update(glob.glob(os.path.join(directory, pattern)))
+    return sorted(files)
+
+
+def info() -> str:
+    """The cache directory, its kernel count and size."""
+    directory = _C.jit_cache_dir()
+    if not os.path.isdir(directory):
+        return f"kernel cache: {directory} (empty: not created yet)"
+    files = cache_files(directory)
+    kernels = [f for f in files if f.endswith(".so")]
+    size = sum(os.path.getsize(f) for f in files)
+    return f"kernel cache: {directory}\n  kernels: {len(kernels)}\n  size: {size} bytes"
+
+
+def clear() -> str:
+    """Deletes the cache's files; returns what was done."""
+    directory = _C.jit_cache_dir()
+    files = cache_files(directory) if os.path.isdir(directory) else []
+    for f in files:
+        os.remove(f)
+    return f"kernel cache: removed {len(files)} files from {directory}"
