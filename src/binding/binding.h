@@ -126,6 +126,12 @@ int asc_py_dlpack_init(PyObject *module);
  * forward to python/pyasc/_numpy_protocol.py. */
 int asc_py_numpy_protocol_init(PyObject *module);
 
+/* deferred.c: runs fn(arg) later on a thread holding the GIL; for release
+ * callbacks that device work calls on stream threads. */
+void asc_py_call_with_gil(void (*fn)(void *arg), void *arg);
+/* Runs what is queued; the caller holds the GIL. */
+void asc_py_run_deferred(void);
+
 /* ir.c: the kernel IR builder and compiled kernels. */
 int asc_py_ir_init(PyObject *module);
 

@@ -327,6 +327,15 @@ static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held
       asc_tensor *t = &held[*nheld];
       if (asc_py_as_tensor(obj, ASC_DTYPE_COUNT, t)) return -1;
       (*nheld)++;
+      /* The kernel sees flat memory: a strided view would be misread. */
+      if (!asc_tensor_is_contiguous(t)) {
+        asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                         "kernel argument %d is not contiguous: pass a contiguous array (e.g. "
+                         "numpy.ascontiguousarray or .contiguous()), whose memory the kernel "
+                         "writes in place",
+                         index);
+        return -1;
+      }
       char *data = asc_tensor_data(t);
       char *end = (char *)asc_storage_data(t->storage) + asc_storage_nbytes(t->storage);
       arg->v.p = data;

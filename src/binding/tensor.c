@@ -36,11 +36,14 @@ int asc_py_sync_for_host(void) {
 
 /* --- zero-copy import of buffer-protocol objects ------------------------ */
 
-static void release_view(void *ctx) {
-  PyGILState_STATE gil = PyGILState_Ensure();
+static void release_view_now(void *ctx) {
   PyBuffer_Release((Py_buffer *)ctx);
   PyMem_RawFree(ctx);
-  PyGILState_Release(gil);
+}
+
+/* Storage release callback: may run on a stream thread without the GIL. */
+static void release_view(void *ctx) {
+  asc_py_call_with_gil(release_view_now, ctx);
 }
 
 /* Shares the memory of a buffer-protocol object. Returns 1 (and no error)
@@ -112,13 +115,36 @@ static int convert_dtype(asc_tensor *t, asc_dtype dtype) {
   return 0;
 }
 
+/* Shares the memory of a DLPack producer (a PyTorch tensor, any strides)
+ * through pyasc.from_dlpack. */
+static int tensor_from_dlpack(PyObject *obj, asc_tensor *out) {
+  static PyObject *from_dlpack;
+  if (!from_dlpack) {
+    PyObject *module = PyImport_ImportModule("pyasc._C");
+    from_dlpack = module ? PyObject_GetAttrString(module, "from_dlpack") : NULL;
+    Py_XDECREF(module);
+    if (!from_dlpack) return -1;
+  }
+  PyObject *t = PyObject_CallOneArg(from_dlpack, obj);
+  if (!t) return -1;
+  int rc = AscTensor_Check(t) ? 0 : -1;
+  if (!rc) asc_tensor_share(&((TensorObject *)t)->t, out);
+  Py_DECREF(t);
+  return rc;
+}
+
 int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
+  asc_py_run_deferred();
   if (AscTensor_Check(obj)) {
     asc_tensor_share(&((TensorObject *)obj)->t, out);
     return convert_dtype(out, dtype);
   }
   int rc = PyObject_CheckBuffer(obj) ? tensor_from_buffer(obj, out) : 1;
   if (rc < 0) PyErr_Clear(); /* not a usable buffer: let NumPy convert it */
+  if (rc != 0 && !PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__dlpack__")) {
+    rc = tensor_from_dlpack(obj, out);
+    if (rc) PyErr_Clear(); /* a layout DLPack cannot share: NumPy copies */
+  }
   if (rc != 0) {
     PyObject *np = asc_py_numpy();
     if (!np) return -1;
@@ -387,8 +413,16 @@ static PyObject *tensor_repr(TensorObject *self) {
   Py_XDECREF(kwargs);
   Py_DECREF(array);
   if (!text) return NULL;
-  PyObject *repr =
-      PyUnicode_FromFormat("Tensor(%U, dtype=%s)", text, asc_dtype_name(self->t.dtype));
+  const char *name = asc_dtype_name(self->t.dtype);
+  PyObject *repr = NULL;
+  if (asc_tensor_numel(&self->t) == 0 && self->t.ndim != 1) {
+    /* As NumPy: "[]" alone would hide an empty tensor's shape. */
+    PyObject *shape = PyObject_GetAttrString((PyObject *)self, "shape");
+    if (shape) repr = PyUnicode_FromFormat("Tensor(%U, shape=%R, dtype=%s)", text, shape, name);
+    Py_XDECREF(shape);
+  } else {
+    repr = PyUnicode_FromFormat("Tensor(%U, dtype=%s)", text, name);
+  }
   Py_DECREF(text);
   return repr;
 }

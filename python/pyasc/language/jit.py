@@ -71,18 +71,16 @@ class JITFunction:
 
     # --- specialisation --------------------------------------------------------
     def _key(self, args: tuple) -> tuple:
+        """The specialisation key: cheap to compute on every launch (dtype
+        objects of NumPy, PyTorch and pyasc all hash)."""
         key = []
         for value, const in zip(args, self.constexpr):
             if const:
                 key.append(("c", value))
-            elif isinstance(value, bool):
-                key.append("b")
-            elif isinstance(value, int):
-                key.append("i")
-            elif isinstance(value, float):
-                key.append("f")
+            elif isinstance(value, (bool, int, float)):
+                key.append(type(value))
             else:
-                key.append(_dtype_of(value).name)
+                key.append((type(value), value.dtype))
         return tuple(key)
 
     def _specs(self, args: tuple) -> tuple[list, str]:

@@ -1,0 +1,70 @@
+/* Python work handed over by threads that do not hold the GIL.
+ *
+ * Device work finishes on stream threads, and what it releases last may be
+ * a Python object (a NumPy array shared with a tensor). Taking the GIL there
+ * for each release would make every stream thread fight the interpreter, so
+ * such releases are queued here and run by Python's pending-call mechanism
+ * on the main thread, or by the next binding call that drains the queue. */
+#include "binding.h"
+/* Python.h (in binding.h) must come before system headers. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct deferred {
+  void (*fn)(void *arg);
+  void *arg;
+} deferred;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static deferred *queue;
+static size_t count, capacity;
+static atomic_bool scheduled;
+
+void asc_py_run_deferred(void) {
+  if (!atomic_load_explicit(&scheduled, memory_order_acquire) && !count) return;
+  for (;;) {
+    pthread_mutex_lock(&lock);
+    deferred *items = queue;
+    size_t n = count;
+    queue = NULL;
+    count = capacity = 0;
+    atomic_store(&scheduled, false);
+    pthread_mutex_unlock(&lock);
+    if (!n) return;
+    for (size_t i = 0; i < n; i++) items[i].fn(items[i].arg);
+    PyMem_RawFree(items);
+  }
+}
+
+static int pending_call(void *unused) {
+  (void)unused;
+  asc_py_run_deferred();
+  return 0;
+}
+
+void asc_py_call_with_gil(void (*fn)(void *arg), void *arg) {
+  pthread_mutex_lock(&lock);
+  bool queued = false;
+  if (count == capacity) {
+    size_t cap = capacity ? capacity * 2 : 64;
+    deferred *grown = PyMem_RawRealloc(queue, cap * sizeof *grown);
+    if (grown) {
+      queue = grown;
+      capacity = cap;
+    }
+  }
+  if (count < capacity) {
+    queue[count++] = (deferred){fn, arg};
+    queued = true;
+  }
+  bool first = queued && !atomic_exchange(&scheduled, true);
+  pthread_mutex_unlock(&lock);
+  if (first && Py_AddPendingCall(pending_call, NULL) != 0) {
+    /* Python's pending-call slots are full: the next drain will pick it up. */
+  }
+  if (!queued) { /* out of memory: do it now the slow way */
+    PyGILState_STATE gil = PyGILState_Ensure();
+    fn(arg);
+    PyGILState_Release(gil);
+  }
+}
