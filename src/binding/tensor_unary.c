@@ -155,8 +155,7 @@ static PyObject *round_impl(PyObject *x, PyObject *decimals, PyObject *out) {
   if (decimals) {
     long d = PyLong_AsLong(decimals);
     if (d == -1 && PyErr_Occurred()) return NULL;
-    if (d != 0)
-      return asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "round: only decimals=0 is supported");
+    if (d != 0) return asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "round: only decimals=0 is supported");
   }
   return apply_unary(ASC_UNARY_ROUND, x, out);
 }
@@ -245,21 +244,47 @@ static PyObject *clip_impl(PyObject *x, PyObject *lo, PyObject *hi, PyObject *ou
   return finish(st, &result, out);
 }
 
+/* The bounds may also be spelt as NumPy does: a_min/a_max, min/max. */
+static int clip_bounds(PyObject **slots, PyObject **lo, PyObject **hi) {
+  static const char *const what[] = {"lower", "upper"};
+  PyObject **out[2] = {lo, hi};
+  for (int k = 0; k < 2; k++) {
+    *out[k] = NULL;
+    for (int j = k; j < 6; j += 2) {
+      if (!slots[j]) continue;
+      if (*out[k]) {
+        PyErr_Format(PyExc_TypeError, "clip() got more than one %s bound", what[k]);
+        return -1;
+      }
+      *out[k] = slots[j];
+    }
+  }
+  return 0;
+}
+
 static PyObject *fn_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                          PyObject *kwnames) {
   (void)self;
-  static const char *const names[] = {"x", "lo", "hi", "out", NULL};
-  PyObject *a[4] = {NULL, NULL, NULL, NULL};
+  static const char *const names[] = {"x", "lo", "hi", "out", "a_min", "a_max", "min", "max", NULL};
+  PyObject *a[8] = {NULL};
+  PyObject *bounds[6], *lo, *hi;
   if (asc_py_parse("clip", args, nargs, kwnames, names, 1, a)) return NULL;
-  return clip_impl(a[0], a[1], a[2], a[3]);
+  memcpy(bounds, &a[1], 2 * sizeof *bounds);
+  memcpy(&bounds[2], &a[4], 4 * sizeof *bounds);
+  if (clip_bounds(bounds, &lo, &hi)) return NULL;
+  return clip_impl(a[0], lo, hi, a[3]);
 }
 
 static PyObject *method_clip(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames) {
-  static const char *const names[] = {"lo", "hi", "out", NULL};
-  PyObject *a[3] = {NULL, NULL, NULL};
+  static const char *const names[] = {"lo", "hi", "out", "a_min", "a_max", "min", "max", NULL};
+  PyObject *a[7] = {NULL};
+  PyObject *bounds[6], *lo, *hi;
   if (asc_py_parse("clip", args, nargs, kwnames, names, 0, a)) return NULL;
-  return clip_impl(self, a[0], a[1], a[2]);
+  memcpy(bounds, &a[0], 2 * sizeof *bounds);
+  memcpy(&bounds[2], &a[3], 4 * sizeof *bounds);
+  if (clip_bounds(bounds, &lo, &hi)) return NULL;
+  return clip_impl(self, lo, hi, a[2]);
 }
 
 static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
@@ -275,52 +300,53 @@ static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
 #define METHOD(NAME, IMPL, DOC) \
   { #NAME, (PyCFunction)(void (*)(void))method_##IMPL, METH_FASTCALL | METH_KEYWORDS, DOC }
 /* Every unary op as a function and a method, under the same name. */
-#define BOTH(X)                                                                             \
-  X(negative, negative, "negative(x, out=None): -x (not for bool).")                       \
-  X(positive, positive, "positive(x, out=None): +x, a copy (not for bool).")               \
-  X(abs, abs, "abs(x, out=None): absolute value.")                                          \
-  X(absolute, abs, "absolute(x, out=None): absolute value.")                                \
-  X(logical_not, logical_not, "logical_not(x, out=None): x == 0, as bool.")                 \
-  X(invert, invert, "invert(x, out=None): ~x, bitwise not of integers and bools.")          \
-  X(bitwise_not, invert, "bitwise_not(x, out=None): ~x.")                                   \
-  X(bitwise_invert, invert, "bitwise_invert(x, out=None): ~x.")                             \
-  X(sign, sign, "sign(x, out=None): -1, 0 or 1 (NaN stays NaN).")                           \
-  X(exp, exp, "exp(x, out=None): e**x.")                                                    \
-  X(exp2, exp2, "exp2(x, out=None): 2**x.")                                                 \
-  X(log, log, "log(x, out=None): natural logarithm.")                                       \
-  X(log2, log2, "log2(x, out=None): base-2 logarithm.")                                     \
-  X(log1p, log1p, "log1p(x, out=None): log(1 + x), accurate near 0.")                       \
-  X(expm1, expm1, "expm1(x, out=None): exp(x) - 1, accurate near 0.")                       \
-  X(sqrt, sqrt, "sqrt(x, out=None): square root.")                                          \
-  X(rsqrt, rsqrt, "rsqrt(x, out=None): 1 / sqrt(x).")                                       \
+#define BOTH(X)                                                                              \
+  X(negative, negative, "negative(x, out=None): -x (not for bool).")                         \
+  X(positive, positive, "positive(x, out=None): +x, a copy (not for bool).")                 \
+  X(abs, abs, "abs(x, out=None): absolute value.")                                           \
+  X(absolute, abs, "absolute(x, out=None): absolute value.")                                 \
+  X(logical_not, logical_not, "logical_not(x, out=None): x == 0, as bool.")                  \
+  X(invert, invert, "invert(x, out=None): ~x, bitwise not of integers and bools.")           \
+  X(bitwise_not, invert, "bitwise_not(x, out=None): ~x.")                                    \
+  X(bitwise_invert, invert, "bitwise_invert(x, out=None): ~x.")                              \
+  X(sign, sign, "sign(x, out=None): -1, 0 or 1 (NaN stays NaN).")                            \
+  X(exp, exp, "exp(x, out=None): e**x.")                                                     \
+  X(exp2, exp2, "exp2(x, out=None): 2**x.")                                                  \
+  X(log, log, "log(x, out=None): natural logarithm.")                                        \
+  X(log2, log2, "log2(x, out=None): base-2 logarithm.")                                      \
+  X(log1p, log1p, "log1p(x, out=None): log(1 + x), accurate near 0.")                        \
+  X(expm1, expm1, "expm1(x, out=None): exp(x) - 1, accurate near 0.")                        \
+  X(sqrt, sqrt, "sqrt(x, out=None): square root.")                                           \
+  X(rsqrt, rsqrt, "rsqrt(x, out=None): 1 / sqrt(x).")                                        \
   X(reciprocal, reciprocal, "reciprocal(x, out=None): 1 / x (integers truncate, as NumPy).") \
-  X(sin, sin, "sin(x, out=None).")                                                          \
-  X(cos, cos, "cos(x, out=None).")                                                          \
-  X(tan, tan, "tan(x, out=None).")                                                          \
-  X(tanh, tanh, "tanh(x, out=None).")                                                       \
-  X(sigmoid, sigmoid, "sigmoid(x, out=None): 1 / (1 + exp(-x)).")                           \
-  X(relu, relu, "relu(x, out=None): maximum(x, 0), keeping the dtype.")                     \
-  X(gelu, gelu, "gelu(x, out=None): x/2 * (1 + erf(x / sqrt(2))), the exact form.")         \
-  X(erf, erf, "erf(x, out=None): the error function.")                                      \
-  X(floor, floor, "floor(x, out=None).")                                                    \
-  X(ceil, ceil, "ceil(x, out=None).")                                                       \
-  X(trunc, trunc, "trunc(x, out=None): rounds towards zero.")                               \
-  X(rint, rint, "rint(x, out=None): nearest whole number, halves to even (float result).")  \
+  X(sin, sin, "sin(x, out=None).")                                                           \
+  X(cos, cos, "cos(x, out=None).")                                                           \
+  X(tan, tan, "tan(x, out=None).")                                                           \
+  X(tanh, tanh, "tanh(x, out=None).")                                                        \
+  X(sigmoid, sigmoid, "sigmoid(x, out=None): 1 / (1 + exp(-x)).")                            \
+  X(relu, relu, "relu(x, out=None): maximum(x, 0), keeping the dtype.")                      \
+  X(gelu, gelu, "gelu(x, out=None): x/2 * (1 + erf(x / sqrt(2))), the exact form.")          \
+  X(erf, erf, "erf(x, out=None): the error function.")                                       \
+  X(floor, floor, "floor(x, out=None).")                                                     \
+  X(ceil, ceil, "ceil(x, out=None).")                                                        \
+  X(trunc, trunc, "trunc(x, out=None): rounds towards zero.")                                \
+  X(rint, rint, "rint(x, out=None): nearest whole number, halves to even (float result).")   \
   X(round, round, "round(x, decimals=0, out=None): halves to even; integers kept.")          \
-  X(isnan, isnan, "isnan(x, out=None).")                                                    \
-  X(isinf, isinf, "isinf(x, out=None).")                                                    \
+  X(isnan, isnan, "isnan(x, out=None).")                                                     \
+  X(isinf, isinf, "isinf(x, out=None).")                                                     \
   X(isfinite, isfinite, "isfinite(x, out=None).")
 
 static PyMethodDef functions[] = {
 #define X(NAME, IMPL, DOC) FN(NAME, IMPL, DOC),
     BOTH(X)
 #undef X
-    FN(where, where,
-       "where(condition, x, y) -> Tensor\n\nx where condition is true, else y, broadcast "
-       "together; the dtype is x's and y's promotion."),
+        FN(where, where,
+           "where(condition, x, y) -> Tensor\n\nx where condition is true, else y, broadcast "
+           "together; the dtype is x's and y's promotion."),
     FN(clip, clip,
        "clip(x, lo=None, hi=None, out=None) -> Tensor\n\nLimits x to [lo, hi] (NumPy clip: "
-       "NaN propagates; a bound of None is no bound)."),
+       "NaN propagates; a bound of None is no bound). NumPy's a_min/a_max and min/max "
+       "keywords work too."),
     {"_vector_isa", fn_vector_isa, METH_NOARGS,
      "The vector maths in use: 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces generic)."},
     {NULL, NULL, 0, NULL},
@@ -330,7 +356,7 @@ static PyMethodDef methods[] = {
 #define X(NAME, IMPL, DOC) METHOD(NAME, IMPL, DOC),
     BOTH(X)
 #undef X
-    METHOD(clip, clip, "clip(lo=None, hi=None, out=None) -> Tensor: see pyasc.clip."),
+        METHOD(clip, clip, "clip(lo=None, hi=None, out=None) -> Tensor: see pyasc.clip."),
     {NULL, NULL, 0, NULL},
 };
 

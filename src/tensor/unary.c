@@ -1,5 +1,5 @@
 /* Unary element-wise operations, where and clip: dtype rules, loops and
- * the op drivers. Transcendental functions run through unary_math.h. */
+ * the op drivers. Float maths runs through unary_math.h. */
 #include <math.h>
 
 #include "asc/ops_unary.h"
@@ -35,10 +35,10 @@
   ASC_UNARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F)         \
   ASC_UNARY_LOOP(NAME##_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID, EXPR_D)
 /* Bit-level float loops: EXPR_H on the 16 bits, EXPR_F/EXPR_D on values. */
-#define FLOAT_BITS_LOOPS(NAME, EXPR_H, EXPR_F, EXPR_D)                                       \
-  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H)      \
-  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H)     \
-  ASC_UNARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F)     \
+#define FLOAT_BITS_LOOPS(NAME, EXPR_H, EXPR_F, EXPR_D)                                   \
+  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H)  \
+  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, uint32_t, LOAD_H, STORE_H, EXPR_H) \
+  ASC_UNARY_LOOP(NAME##_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F) \
   ASC_UNARY_LOOP(NAME##_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID, EXPR_D)
 /* Every dtype to bool. */
 #define TO_BOOL_LOOPS(NAME, EXPR)                                                                 \
@@ -82,41 +82,34 @@ INT_LOOPS(invert, ~x)
 TO_BOOL_LOOPS(logical_not, x == 0)
 
 /* Arithmetic. */
-FLOAT_LOOPS(sqrt, sqrtf(x), sqrt(x))
 ASC_UNARY_LOOP(reciprocal_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, reciprocal_i(x, 8))
 ASC_UNARY_LOOP(reciprocal_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, reciprocal_i(x, 8))
-ASC_UNARY_LOOP(reciprocal_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16,
-               reciprocal_i(x, 16))
-ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32,
-               reciprocal_i(x, 32))
-ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64,
-               reciprocal_i(x, 64))
+ASC_UNARY_LOOP(reciprocal_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, reciprocal_i(x, 16))
+ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, reciprocal_i(x, 32))
+ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, reciprocal_i(x, 64))
 FLOAT_LOOPS(reciprocal, 1.0f / x, 1.0 / x)
 BOOL_LOOP(relu, x)
 INT_LOOPS(relu, x > 0 ? x : 0)
 FLOAT_LOOPS(relu, RELU(x), RELU(x))
 
-/* Rounding: integers are already whole. */
+/* Rounding integers: they are whole already (floats: unary_math.h). */
 BOOL_LOOP(identity, x)
 INT_LOOPS(identity, x)
-FLOAT_LOOPS(floor, floorf(x), floor(x))
-FLOAT_LOOPS(ceil, ceilf(x), ceil(x))
-FLOAT_LOOPS(trunc, truncf(x), trunc(x))
-FLOAT_LOOPS(rint, nearbyintf(x), nearbyint(x))
 
 /* Classification: integers are finite. */
 TO_BOOL_LOOPS(isnan, isnan((double)x))
 TO_BOOL_LOOPS(isinf, isinf((double)x))
 TO_BOOL_LOOPS(isfinite, isfinite((double)x))
 
-/* Transcendental functions: values gathered into a buffer (converted from
- * float16/bfloat16, or from strided memory) go through the vector maths in
- * chunks; contiguous float32/float64 go straight through. */
+/* Float functions of unary_math.h (exp, sqrt, floor, ...): values gathered
+ * into a buffer (converted from float16/bfloat16, or from strided memory)
+ * go through the vector maths in chunks; contiguous float32/float64 go
+ * straight through. Either way each value meets the same instructions. */
 #define CHUNK 256
 #define MATH_LOOP(NAME, IT, CT, FN, LOAD, STORE)                                         \
   static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
     const asc_vmath *m = ctx;                                                            \
-    if (sizeof(IT) == sizeof(CT) && s[0] == (int64_t)sizeof(IT) && s[1] == s[0]) {        \
+    if (sizeof(IT) == sizeof(CT) && s[0] == (int64_t)sizeof(IT) && s[1] == s[0]) {       \
       m->FN((CT *)(void *)p[0], (const CT *)(const void *)p[1], n);                      \
       return ASC_OK;                                                                     \
     }                                                                                    \
@@ -155,38 +148,34 @@ MATH_LOOP(math_FLOAT64, double, double, f64, ASC_LOAD_ID, ASC_STORE_ID)
   }
 #define ROW_INTEGER(NAME) \
   { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
-#define ROW_FLOAT(NAME)                                                                  \
-  {                                                                                      \
-    NULL, NULL, NULL, NULL, NULL, NULL, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, \
-        NAME##_FLOAT64                                                                   \
-  }
-/* Whole-number rounding: identity on bools and integers. */
-#define ROW_ROUNDING(NAME)                                                                  \
-  {                                                                                         \
-    identity_BOOL, identity_INT8, identity_UINT8, identity_INT16, identity_INT32,           \
-        identity_INT64, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64     \
-  }
+/* Whole-number rounding of bools and integers: none. */
+#define ROW_IDENTITY \
+  { identity_BOOL, identity_INT8, identity_UINT8, identity_INT16, identity_INT32, identity_INT64 }
 
 /* How an op's result dtype follows from its input's. */
 typedef enum rule {
-  RULE_SAME,         /* any dtype, kept */
-  RULE_NUMERIC,      /* not bool; kept */
-  RULE_INTEGER,      /* bool and integers; kept */
-  RULE_FLOAT,        /* computed in asc_dtype_to_float */
-  RULE_BOOL_RESULT,  /* any dtype, bool result */
-  RULE_RECIPROCAL,   /* bool computes as int8 */
-  RULE_ROUND,        /* bool computes as float16 */
+  RULE_SAME,        /* any dtype, kept */
+  RULE_NUMERIC,     /* not bool; kept */
+  RULE_INTEGER,     /* bool and integers; kept */
+  RULE_FLOAT,       /* computed in asc_dtype_to_float */
+  RULE_BOOL_RESULT, /* any dtype, bool result */
+  RULE_RECIPROCAL,  /* bool computes as int8 */
+  RULE_ROUND,       /* bool computes as float16 */
 } rule;
 
 typedef struct op_info {
   const char *name;
   rule rule;
-  int vmath; /* an asc_vmath_fn, or -1 when the loops below apply */
+  int vmath; /* for floats: an asc_vmath_fn, or -1 when the loops apply */
   asc_ew_loop loops[ASC_DTYPE_COUNT];
 } op_info;
 
-#define PLAIN(NAME, RULE, ROW) {NAME, RULE, -1, ROW}
-#define MATH(NAME, FN) {NAME, RULE_FLOAT, FN, {NULL}}
+#define PLAIN(NAME, RULE, ROW) \
+  { .name = NAME, .rule = RULE, .vmath = -1, .loops = ROW }
+#define MATH(NAME, FN) \
+  { .name = NAME, .rule = RULE_FLOAT, .vmath = FN }
+#define ROUNDING(NAME, RULE, FN) \
+  { .name = NAME, .rule = RULE, .vmath = FN, .loops = ROW_IDENTITY }
 
 static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ROW_NUMERIC(negative)),
@@ -201,7 +190,7 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_LOG2] = MATH("log2", ASC_VM_LOG2),
     [ASC_UNARY_LOG1P] = MATH("log1p", ASC_VM_LOG1P),
     [ASC_UNARY_EXPM1] = MATH("expm1", ASC_VM_EXPM1),
-    [ASC_UNARY_SQRT] = PLAIN("sqrt", RULE_FLOAT, ROW_FLOAT(sqrt)),
+    [ASC_UNARY_SQRT] = MATH("sqrt", ASC_VM_SQRT),
     [ASC_UNARY_RSQRT] = MATH("rsqrt", ASC_VM_RSQRT),
     [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ROW_NUMERIC(reciprocal)),
     [ASC_UNARY_SIN] = MATH("sin", ASC_VM_SIN),
@@ -212,11 +201,11 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_RELU] = PLAIN("relu", RULE_SAME, ROW_ALL(relu)),
     [ASC_UNARY_GELU] = MATH("gelu", ASC_VM_GELU),
     [ASC_UNARY_ERF] = MATH("erf", ASC_VM_ERF),
-    [ASC_UNARY_FLOOR] = PLAIN("floor", RULE_SAME, ROW_ROUNDING(floor)),
-    [ASC_UNARY_CEIL] = PLAIN("ceil", RULE_SAME, ROW_ROUNDING(ceil)),
-    [ASC_UNARY_TRUNC] = PLAIN("trunc", RULE_SAME, ROW_ROUNDING(trunc)),
-    [ASC_UNARY_ROUND] = PLAIN("round", RULE_ROUND, ROW_ROUNDING(rint)),
-    [ASC_UNARY_RINT] = PLAIN("rint", RULE_FLOAT, ROW_FLOAT(rint)),
+    [ASC_UNARY_FLOOR] = ROUNDING("floor", RULE_SAME, ASC_VM_FLOOR),
+    [ASC_UNARY_CEIL] = ROUNDING("ceil", RULE_SAME, ASC_VM_CEIL),
+    [ASC_UNARY_TRUNC] = ROUNDING("trunc", RULE_SAME, ASC_VM_TRUNC),
+    [ASC_UNARY_ROUND] = ROUNDING("round", RULE_ROUND, ASC_VM_RINT),
+    [ASC_UNARY_RINT] = MATH("rint", ASC_VM_RINT),
     [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ROW_ALL(isnan)),
     [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ROW_ALL(isinf)),
     [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ROW_ALL(isfinite)),
@@ -347,7 +336,7 @@ asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
   if (!st && out->storage) st = check_out(ops[op].name, 1, &x, result, out);
   if (st) return st;
   asc_ew_kernel kernel = {.name = ops[op].name};
-  if (ops[op].vmath >= 0) {
+  if (ops[op].vmath >= 0 && asc_dtype_is_float(compute)) {
     kernel.loop = math_loops[compute];
     kernel.ctx = asc_vmath_get((asc_vmath_fn)ops[op].vmath);
     kernel.ctx_size = sizeof(asc_vmath);
@@ -448,11 +437,8 @@ static asc_status cast_and_launch(const asc_ew_kernel *kernel, int nin,
 asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tensor *b,
                      asc_tensor *out) {
   const asc_tensor *operands[3] = {cond, a, b};
-  asc_status st = asc_tensor_check(a);
-  if (!st) st = asc_tensor_check(b);
-  if (st) return st;
   asc_dtype result = asc_dtype_promote(a->dtype, b->dtype);
-  st = check_operands("where", 3, operands, result, out);
+  asc_status st = check_operands("where", 3, operands, result, out);
   if (st) return st;
   asc_ew_kernel kernel = {.loop = select_loop(asc_dtype_size(result)), .name = "where"};
   const asc_dtype dtypes[3] = {ASC_BOOL, result, result};
@@ -517,12 +503,8 @@ asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor 
   if (!hi) return asc_binary(ASC_OP_MAXIMUM, x, lo, out);
   if (!lo) return asc_binary(ASC_OP_MINIMUM, x, hi, out);
   const asc_tensor *operands[3] = {x, lo, hi};
-  asc_status st = asc_tensor_check(x);
-  if (!st) st = asc_tensor_check(lo);
-  if (!st) st = asc_tensor_check(hi);
-  if (st) return st;
   asc_dtype result = asc_dtype_promote(asc_dtype_promote(x->dtype, lo->dtype), hi->dtype);
-  st = check_operands("clip", 3, operands, result, out);
+  asc_status st = check_operands("clip", 3, operands, result, out);
   if (st) return st;
   asc_ew_kernel kernel = {.loop = clip_loops[result], .name = "clip"};
   const asc_dtype dtypes[3] = {result, result, result};

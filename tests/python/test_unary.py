@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -109,7 +110,7 @@ def expected_dtype(name, dtype):
 
 def bf16_bits(x32):
     """float32 values rounded to bfloat16 (nearest, ties to even), as bits."""
-    u = np.ascontiguousarray(x32, np.float32).view(np.uint32).astype(np.uint64)
+    u = np.array(x32, np.float32).view(np.uint32).astype(np.uint64)
     nan = np.isnan(x32)
     r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
     return np.where(nan, (((u >> 16) & 0x8000) | 0x7FC0).astype(np.uint16), r)
@@ -155,8 +156,24 @@ def ulp_distance(a, b, nbits=None):
     return np.where(nan_a ^ nan_b, np.inf, d)
 
 
+def mp_reference(name, x):
+    """erf or gelu in float64 from 120-bit mpmath (slow: small inputs only)."""
+    mpmath.mp.prec = 120
+    out = []
+    for v in np.asarray(x, np.float64).ravel().tolist():
+        if not abs(v) < 40:  # NaN, and where gelu is x or -0 in float64
+            out.append(math.erf(v) if name == "erf" else float(_gelu(np.array(v))))
+            continue
+        t = mpmath.mpf(v)
+        r = mpmath.erf(t) if name == "erf" else t / 2 * mpmath.erfc(-t / mpmath.sqrt(2))
+        out.append(float(r))
+    return np.array(out, np.float64).reshape(np.shape(x))
+
+
 def reference(name, x, result_dtype):
     """The precise result of a MATH_REF function, rounded to result_dtype."""
+    if result_dtype == np.float64 and name in ("erf", "gelu"):
+        return mp_reference(name, x)
     prec = LD if result_dtype == np.float64 else np.float64
     with np.errstate(all="ignore"):
         r = MATH_REF[name](np.asarray(x, np.float64).astype(prec))
@@ -247,12 +264,17 @@ def assert_ulps(got, want, limit, label, nbits=None):
 # --- every op over dtypes and layouts ------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("name", ALL_OPS)
-def test_op_against_numpy(name, dtype):
+def test_op_against_numpy(name):
+    for dtype in DTYPES:
+        check_op(name, dtype)
+
+
+def check_op(name, dtype):
     want_dtype = expected_dtype(name, dtype)
     fn = getattr(pyasc, name)
     for label, xv, xt in layouts(dtype, seed=10 * ALL_OPS.index(name) + DTYPES.index(dtype)):
+        label = f"{dtype} {label}"
         if want_dtype is None:
             with pytest.raises(pyasc.DTypeError):
                 fn(xt)
@@ -297,9 +319,13 @@ def test_bfloat16(name):
             assert_ulps(got, want, 1, f"{name} {label}", nbits=16)
 
 
-@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 @pytest.mark.parametrize("name", ALL_OPS)
-def test_special_values(name, dtype):
+def test_special_values(name):
+    for dtype in ["float16", "float32", "float64"]:
+        check_special_values(name, dtype)
+
+
+def check_special_values(name, dtype):
     x = specials(dtype)
     want_dtype = expected_dtype(name, dtype)
     if want_dtype is None:
@@ -314,9 +340,10 @@ def test_special_values(name, dtype):
         want = reference(name, x, want_dtype)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
     np.testing.assert_array_equal(np.isinf(got), np.isinf(want), err_msg=name)
-    assert_ulps(got, want, 2 if dtype == "float64" else 1, name)
+    assert_ulps(got, want, 2 if dtype == "float64" else 1, f"{name} {dtype}")
     if name not in NO_NUMPY:  # NumPy itself agrees on where results are special
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy_fn(name)(x)))
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(numpy_fn(name)(x)))
 
 
 # --- accuracy in ulps ----------------------------------------------------------
@@ -365,23 +392,9 @@ def max_ulp(name, dtype, n):
 
 
 @pytest.mark.parametrize("name", sorted(set(MATH_REF) - {"erf", "gelu"}))
-@pytest.mark.parametrize("dtype,limit", [("float32", 1), ("float64", 2)])
-def test_accuracy(name, dtype, limit):
-    assert max_ulp(name, dtype, 100_000) <= limit
-
-
-def _mp_reference(name, x):
-    mpmath = pytest.importorskip("mpmath")
-    mpmath.mp.prec = 120
-    out = []
-    for v in x.tolist():
-        t = mpmath.mpf(v)
-        if name == "erf":
-            r = mpmath.erf(t)
-        else:
-            r = t / 2 * mpmath.erfc(-t / mpmath.sqrt(2))
-        out.append(float(r))
-    return np.array(out)
+def test_accuracy(name):
+    assert max_ulp(name, "float32", 100_000) <= 1
+    assert max_ulp(name, "float64", 100_000) <= 2
 
 
 @pytest.mark.parametrize("name", ["erf", "gelu"])
@@ -390,16 +403,16 @@ def test_accuracy_erf_gelu(name):
     assert max_ulp(name, "float32", 100_000) <= 1
     x = accuracy_inputs(name, "float64", 3000, seed=1)
     got = getattr(pyasc, name)(pyasc.Tensor(x)).numpy()
-    assert int(ulp_distance(got, _mp_reference(name, x)).max()) <= 2
+    assert int(ulp_distance(got, mp_reference(name, x)).max()) <= 2
 
 
-@pytest.mark.parametrize("name", sorted(MATH_REF))
+@pytest.mark.parametrize("name", sorted(set(MATH_REF) - NO_NUMPY))
 def test_float64_close_to_numpy(name):
-    if name in NO_NUMPY:
-        pytest.skip(f"NumPy has no {name}")
     x = accuracy_inputs(name, "float64", 20_000, seed=2)
     got = getattr(pyasc, name)(pyasc.Tensor(x)).numpy()
-    assert int(ulp_distance(got, getattr(np, name)(x)).max()) <= 2
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(x)
+    assert int(ulp_distance(got, want).max()) <= 2
 
 
 def test_layout_does_not_change_results():
@@ -469,28 +482,23 @@ def test_dtype_rules_match_numpy():
 
 def test_integer_reciprocal_matches_numpy():
     for dtype in INTS:
-        x = np.array([0, 1, -1, 2, 3, np.iinfo(dtype).max, np.iinfo(dtype).min], dtype)
+        info = np.iinfo(dtype)
+        x = np.array([0, 1, 2, 3, info.max, info.min] + ([-1, -2] if info.min else []), dtype)
         with np.errstate(all="ignore"):
             want = np.reciprocal(x)
         np.testing.assert_array_equal(pyasc.reciprocal(pyasc.Tensor(x)).numpy(), want)
 
 
-@pytest.mark.parametrize(
-    "name,dtype",
-    [
-        ("negative", "bool"),
-        ("positive", "bool"),
-        ("sign", "bool"),
-        ("invert", "float32"),
-        ("bitwise_not", "float16"),
-        ("invert", "float64"),
-    ],
-)
-def test_unsupported_dtypes_raise(name, dtype):
-    with pytest.raises(pyasc.DTypeError, match=name if name != "bitwise_not" else "invert"):
-        getattr(pyasc, name)(pyasc.Tensor(np.zeros(3, dtype)))
-    with pytest.raises(TypeError):  # DTypeError is a TypeError, as NumPy's
-        getattr(pyasc, name)(pyasc.Tensor(np.zeros(3, dtype)))
+def test_unsupported_dtypes_raise():
+    cases = [("negative", "bool"), ("positive", "bool"), ("sign", "bool"), ("invert", "float32")]
+    cases += [("bitwise_not", "float16"), ("invert", "float64")]
+    for name, dtype in cases:
+        with pytest.raises(pyasc.DTypeError, match="invert" if "not" in name else name):
+            getattr(pyasc, name)(pyasc.Tensor(np.zeros(3, dtype)))
+        with pytest.raises(TypeError):  # DTypeError is a TypeError, as NumPy's
+            getattr(pyasc, name)(pyasc.Tensor(np.zeros(3, dtype)))
+    with pytest.raises(pyasc.DTypeError, match="logical_not"):
+        -pyasc.Tensor(np.zeros(3, bool))
 
 
 def test_bad_arguments():
@@ -577,8 +585,12 @@ def test_in_place_and_overlapping_out():
 # --- operators and methods -----------------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_operators(dtype):
+def test_operators():
+    for dtype in DTYPES:
+        check_operators(dtype)
+
+
+def check_operators(dtype):
     x = sample(dtype, 12, seed=3).reshape(3, 4)
     t = pyasc.Tensor(x)
     ops = {"neg": (lambda v: -v), "pos": (lambda v: +v), "abs": abs, "inv": (lambda v: ~v)}
@@ -621,7 +633,7 @@ def test_relu_sigmoid_gelu_values():
     g = pyasc.gelu(pyasc.Tensor(x)).numpy()
     np.testing.assert_array_equal(g[[1, 2, 5, 6]], [0.0, 0.0, 0.0, np.inf])
     assert np.signbit(g[5]) and math.isnan(g[4])
-    np.testing.assert_allclose(g[0], -3 * 0.5 * math.erfc(3 / math.sqrt(2)), rtol=1e-15)
+    np.testing.assert_allclose(g[0], -3 * 0.5 * math.erfc(3 / math.sqrt(2)), rtol=1e-14)
     assert pyasc.relu(pyasc.Tensor(np.array([-5, 0, 7], np.int8))).tolist() == [0, 0, 7]
 
 
@@ -644,14 +656,14 @@ def test_where_broadcasting(cshape, ashape, bshape):
 
 
 @pytest.mark.parametrize("adtype", DTYPES)
-@pytest.mark.parametrize("bdtype", ["bool", "uint8", "int32", "float16", "float64"])
-def test_where_dtypes(adtype, bdtype):
+def test_where_dtypes(adtype):
     c = np.array([True, False, True, False, True, True])
-    a, b = sample(adtype, 6, 1), sample(bdtype, 6, 2)
-    got = pyasc.where(pyasc.Tensor(c), pyasc.Tensor(a), pyasc.Tensor(b))
-    want = np.where(c, a, b)
-    assert got.dtype == pyasc.dtype(want.dtype.name)
-    assert_exact(got.numpy(), want, f"where {adtype} {bdtype}")
+    for bdtype in DTYPES:
+        a, b = sample(adtype, 6, 1), sample(bdtype, 6, 2)
+        got = pyasc.where(pyasc.Tensor(c), pyasc.Tensor(a), pyasc.Tensor(b))
+        want = np.where(c, a, b)
+        assert got.dtype == pyasc.dtype(want.dtype.name)
+        assert_exact(got.numpy(), want, f"where {adtype} {bdtype}")
 
 
 def test_where_conditions_and_views():
@@ -696,8 +708,12 @@ def test_where_errors():
 # --- clip ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_clip_dtypes(dtype):
+def test_clip_dtypes():
+    for dtype in DTYPES:
+        check_clip(dtype)
+
+
+def check_clip(dtype):
     x = sample(dtype, 40, seed=11).reshape(5, 8)
     lo, hi = sample(dtype, 8, seed=12), sample(dtype, 5, seed=13).reshape(5, 1)
     t = pyasc.Tensor(x)
@@ -723,7 +739,8 @@ def test_clip_nan_and_order():
     assert_exact(pyasc.clip(t, 4.0, 2.0).numpy(), np.clip(x, 4.0, 2.0), "lo > hi")
     lo = np.array([0.0, 0.0, np.nan, 0.0])
     assert_exact(pyasc.clip(t, pyasc.Tensor(lo), 3.0).numpy(), np.clip(x, lo, 3.0), "nan array")
-    h = np.array([1, np.nan, 70000, -3], np.float16)
+    with np.errstate(over="ignore"):
+        h = np.array([1, np.nan, 70000, -3], np.float16)
     assert_exact(pyasc.clip(pyasc.Tensor(h), -1, 2).numpy(), np.clip(h, -1, 2), "float16")
     hb = pyasc.Tensor(np.array([1.0, np.nan, 9.0], np.float32)).astype(pyasc.bfloat16)
     got = pyasc.clip(hb, -1.0, 2.0).astype(pyasc.float32).numpy()
@@ -738,7 +755,8 @@ def test_clip_scalars_follow_numpy():
     f16 = np.array([1.5, -70, 3], np.float16)
     cases += [(f16, 1, 1e6), (f16, -1.0, 2)]
     for x, lo, hi in cases:
-        want = np.clip(x, lo, hi)
+        with np.errstate(over="ignore"):  # 1e6 is inf in float16
+            want = np.clip(x, lo, hi)
         lo_t = pyasc.Tensor(np.asarray(lo)) if isinstance(lo, np.generic) else lo
         got = pyasc.clip(pyasc.Tensor(x), lo_t, hi)
         assert got.dtype == pyasc.dtype(want.dtype.name), (x.dtype, lo, hi, got.dtype)
@@ -764,6 +782,14 @@ def test_clip_none_and_out():
         pyasc.clip(t, -1, 1, out=pyasc.Tensor(np.zeros(9, np.int32)))
     with pytest.raises(pyasc.InvalidValueError):
         pyasc.clip(t, pyasc.Tensor(np.zeros(4, np.float32)), 1)
+    # NumPy's spellings of the bounds
+    t = pyasc.Tensor(x)
+    want = np.clip(x, -1, 0.5)
+    np.testing.assert_array_equal(pyasc.clip(t, a_min=-1, a_max=0.5).numpy(), want)
+    np.testing.assert_array_equal(t.clip(min=-1, max=0.5).numpy(), want)
+    np.testing.assert_array_equal(pyasc.clip(t, max=0.5).numpy(), np.clip(x, None, 0.5))
+    with pytest.raises(TypeError, match="more than one"):
+        pyasc.clip(t, -1, min=-1)
     # strided x, reversed bounds
     base = np.arange(20.0).reshape(4, 5)
     tb = pyasc.Tensor(base)
