@@ -12,7 +12,15 @@ from typing import Any
 
 from pyasc._C import Generator, float64, int64
 
-__all__ = ["Generator", "default_generator", "default_rng", "manual_seed", "rand", "randint", "randn"]
+__all__ = [
+    "Generator",
+    "default_generator",
+    "default_rng",
+    "manual_seed",
+    "rand",
+    "randint",
+    "randn",
+]
 
 _default = Generator()
 

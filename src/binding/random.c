@@ -112,8 +112,8 @@ static int parse_bound(PyObject *obj, const char *which, asc_dtype dtype, int64_
 
 /* integers(low, high=None, size=None, dtype=int64, endpoint=False):
  * [low, high), or [0, low) without high, or [low, high] with endpoint. */
-static PyObject *generator_integers(GeneratorObject *self, PyObject *const *args,
-                                    Py_ssize_t nargs, PyObject *kwnames) {
+static PyObject *generator_integers(GeneratorObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
   static const char *const names[] = {"low", "high", "size", "dtype", "endpoint", NULL};
   PyObject *a[5] = {NULL, NULL, NULL, NULL, NULL};
   int ndim;
@@ -141,7 +141,7 @@ static PyObject *generator_integers(GeneratorObject *self, PyObject *const *args
   Py_DECREF(high_incl);
   if (rc) return NULL;
   if (low > high)
-    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, no_high   ? "high <= 0"
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, no_high    ? "high <= 0"
                                                    : endpoint ? "low > high"
                                                               : "low >= high");
   asc_tensor t;
@@ -193,16 +193,19 @@ static PyGetSetDef generator_getset[] = {
 };
 
 #define METHOD(NAME, DOC) \
-  {#NAME, (PyCFunction)(void (*)(void))generator_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC}
+  { #NAME, (PyCFunction)(void (*)(void))generator_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC }
 
 static PyMethodDef generator_methods[] = {
-    METHOD(random, "random(size=None, dtype=float64) -> Tensor\n\nUniform on [0, 1) with 53 "
-                   "(float64) or 24 (float32) random bits."),
-    METHOD(standard_normal, "standard_normal(size=None, dtype=float64) -> Tensor\n\nStandard "
-                            "normal numbers (Box-Muller)."),
-    METHOD(integers, "integers(low, high=None, size=None, dtype=int64, endpoint=False) -> "
-                     "Tensor\n\nUniform integers in [low, high) ([0, low) without high; [low, "
-                     "high] with endpoint), unbiased by rejection sampling."),
+    METHOD(random,
+           "random(size=None, dtype=float64) -> Tensor\n\nUniform on [0, 1) with 53 "
+           "(float64) or 24 (float32) random bits."),
+    METHOD(standard_normal,
+           "standard_normal(size=None, dtype=float64) -> Tensor\n\nStandard "
+           "normal numbers (Box-Muller)."),
+    METHOD(integers,
+           "integers(low, high=None, size=None, dtype=int64, endpoint=False) -> "
+           "Tensor\n\nUniform integers in [low, high) ([0, low) without high; [low, "
+           "high] with endpoint), unbiased by rejection sampling."),
     {NULL, NULL, 0, NULL},
 };
 
@@ -211,9 +214,10 @@ PyTypeObject AscGenerator_Type = {
     .tp_basicsize = sizeof(GeneratorObject),
     .tp_repr = (reprfunc)generator_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Generator(seed=None)\n\nRandom tensors from the counter-based Philox4x32-10 "
-              "generator: the same seed gives the same numbers whatever the device's thread "
-              "count (docs/random.md). seed: an int in [0, 2**64), or None for a random one.",
+    .tp_doc =
+        "Generator(seed=None)\n\nRandom tensors from the counter-based Philox4x32-10 "
+        "generator: the same seed gives the same numbers whatever the device's thread "
+        "count (docs/random.md). seed: an int in [0, 2**64), or None for a random one.",
     .tp_methods = generator_methods,
     .tp_getset = generator_getset,
     .tp_new = generator_new,

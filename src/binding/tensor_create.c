@@ -11,8 +11,9 @@ int asc_py_shape(PyObject *obj, int *ndim, int64_t *shape) {
     return 0;
   }
   PyObject *fast = PyIndex_Check(obj) ? PyTuple_Pack(1, obj)
-                                      : PySequence_Fast(obj, "shape must be an int or a "
-                                                             "sequence of ints");
+                                      : PySequence_Fast(obj,
+                                                        "shape must be an int or a "
+                                                        "sequence of ints");
   if (!fast) return -1;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
   int rc = 0;
@@ -69,9 +70,9 @@ static asc_status fill_long(const asc_tensor *t, PyObject *value) {
   if (v == -1 && PyErr_Occurred()) return ASC_ERR_INTERNAL;
   if (asc_dtype_is_integer(t->dtype)) {
     int bits = (int)(8 * asc_dtype_size(t->dtype));
-    long long hi = bits == 64 ? LLONG_MAX : asc_dtype_is_signed(t->dtype)
-                                                ? (1LL << (bits - 1)) - 1
-                                                : (1LL << bits) - 1;
+    long long hi = bits == 64                      ? LLONG_MAX
+                   : asc_dtype_is_signed(t->dtype) ? (1LL << (bits - 1)) - 1
+                                                   : (1LL << bits) - 1;
     long long lo = asc_dtype_is_signed(t->dtype) ? -hi - 1 : 0;
     if (overflow || v < lo || v > hi) {
       PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", value,
@@ -125,8 +126,8 @@ static PyObject *make(int ndim, const int64_t *shape, asc_dtype dtype, fill_kind
 }
 
 /* empty/zeros/ones(shape, dtype=None); full(shape, fill_value, dtype=None). */
-static PyObject *create(const char *fname, fill_kind kind, PyObject *const *args,
-                        Py_ssize_t nargs, PyObject *kwnames) {
+static PyObject *create(const char *fname, fill_kind kind, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
   static const char *const plain[] = {"shape", "dtype", NULL};
   static const char *const filled[] = {"shape", "fill_value", "dtype", NULL};
   PyObject *a[3] = {NULL, NULL, NULL};
@@ -402,24 +403,30 @@ static PyMethodDef functions[] = {
     ENTRY(empty, "empty(shape, dtype=float64) -> Tensor with uninitialised elements."),
     ENTRY(zeros, "zeros(shape, dtype=float64) -> Tensor of zeros."),
     ENTRY(ones, "ones(shape, dtype=float64) -> Tensor of ones."),
-    ENTRY(full, "full(shape, fill_value, dtype=None) -> Tensor\n\nEvery element fill_value "
-                "(broadcast if an array); dtype defaults to fill_value's (bool, int64, float64 "
-                "for Python scalars)."),
+    ENTRY(full,
+          "full(shape, fill_value, dtype=None) -> Tensor\n\nEvery element fill_value "
+          "(broadcast if an array); dtype defaults to fill_value's (bool, int64, float64 "
+          "for Python scalars)."),
     ENTRY(empty_like, "empty_like(x, dtype=None) -> Tensor of x's shape and dtype, uninitialised."),
     ENTRY(zeros_like, "zeros_like(x, dtype=None) -> Tensor of zeros shaped like x."),
     ENTRY(ones_like, "ones_like(x, dtype=None) -> Tensor of ones shaped like x."),
     ENTRY(full_like, "full_like(x, fill_value, dtype=None) -> Tensor of fill_value shaped like x."),
-    ENTRY(arange, "arange([start,] stop[, step], dtype=None) -> Tensor\n\nValues from start "
-                  "(0) in steps of step (1) below stop, as NumPy: int64 for integer arguments, "
-                  "else float64."),
-    ENTRY(linspace, "linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor\n\nnum "
-                    "evenly spaced values, stop included when endpoint (NumPy's formula)."),
-    ENTRY(eye, "eye(N, M=None, k=0, dtype=float64) -> Tensor\n\nAn N x M matrix with ones on "
-               "diagonal k and zeros elsewhere."),
-    ENTRY(concatenate, "concatenate(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins "
-                       "tensors or array-likes along an existing axis (axis=None: flattened)."),
-    ENTRY(stack, "stack(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins tensors of one "
-                 "shape along a new axis."),
+    ENTRY(arange,
+          "arange([start,] stop[, step], dtype=None) -> Tensor\n\nValues from start "
+          "(0) in steps of step (1) below stop, as NumPy: int64 for integer arguments, "
+          "else float64."),
+    ENTRY(linspace,
+          "linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor\n\nnum "
+          "evenly spaced values, stop included when endpoint (NumPy's formula)."),
+    ENTRY(eye,
+          "eye(N, M=None, k=0, dtype=float64) -> Tensor\n\nAn N x M matrix with ones on "
+          "diagonal k and zeros elsewhere."),
+    ENTRY(concatenate,
+          "concatenate(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins "
+          "tensors or array-likes along an existing axis (axis=None: flattened)."),
+    ENTRY(stack,
+          "stack(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins tensors of one "
+          "shape along a new axis."),
     {NULL, NULL, 0, NULL},
 };
 

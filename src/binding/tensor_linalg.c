@@ -74,7 +74,7 @@ static PyObject *tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t
 #define MATMUL_DOC                                                                              \
   "(x2, out=None) -> Tensor\n\nMatrix product with NumPy matmul semantics: 1-d operands are a " \
   "row (left) or column (right) vector, leading axes are broadcast batches. The result dtype "  \
-  "promotes both; float32/float64 use BLAS, float16/bfloat16 accumulate in float32, integers " \
+  "promotes both; float32/float64 use BLAS, float16/bfloat16 accumulate in float32, integers "  \
   "wrap."
 
 static PyMethodDef functions[] = {

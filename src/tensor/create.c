@@ -127,17 +127,17 @@ typedef struct fill_ctx {
   bool zero;
 } fill_ctx;
 
-#define FILL_AS(T)                                                         \
-  do {                                                                     \
-    T v;                                                                   \
-    memcpy(&v, c->value.bytes, sizeof v);                                  \
-    if (s[0] == (int64_t)sizeof(T)) {                                      \
-      T *o = (T *)p[0];                                                    \
-      for (int64_t k = 0; k < n; k++) o[k] = v;                            \
-    } else {                                                               \
-      char *o = p[0];                                                      \
-      for (int64_t k = 0; k < n; k++, o += s[0]) memcpy(o, &v, sizeof v);  \
-    }                                                                      \
+#define FILL_AS(T)                                                        \
+  do {                                                                    \
+    T v;                                                                  \
+    memcpy(&v, c->value.bytes, sizeof v);                                 \
+    if (s[0] == (int64_t)sizeof(T)) {                                     \
+      T *o = (T *)p[0];                                                   \
+      for (int64_t k = 0; k < n; k++) o[k] = v;                           \
+    } else {                                                              \
+      char *o = p[0];                                                     \
+      for (int64_t k = 0; k < n; k++, o += s[0]) memcpy(o, &v, sizeof v); \
+    }                                                                     \
   } while (0)
 
 static asc_status fill_loop(char *const *p, const int64_t *s, int64_t n, const void *ctx) {
@@ -274,17 +274,17 @@ typedef struct arange_ctx {
   float fstart, fdelta;
 } arange_ctx;
 
-#define ARANGE_AS(T, EXPR)                                     \
-  do {                                                         \
-    T *o = (T *)out;                                           \
-    for (int64_t k = 0; k < n; k++) {                          \
-      int64_t i = first + k;                                   \
-      if (i < 2) {                                             \
+#define ARANGE_AS(T, EXPR)                                              \
+  do {                                                                  \
+    T *o = (T *)out;                                                    \
+    for (int64_t k = 0; k < n; k++) {                                   \
+      int64_t i = first + k;                                            \
+      if (i < 2) {                                                      \
         memcpy(&o[k], i ? c->second.bytes : c->first.bytes, sizeof(T)); \
-        continue;                                              \
-      }                                                        \
-      o[k] = EXPR;                                             \
-    }                                                          \
+        continue;                                                       \
+      }                                                                 \
+      o[k] = EXPR;                                                      \
+    }                                                                   \
   } while (0)
 
 #define INT_AT(i) ((uint64_t)c->istart + (uint64_t)(i) * (uint64_t)c->idelta)
@@ -351,7 +351,8 @@ static asc_status arange_fill(int device, asc_dtype dtype, const element *x0, co
     c.istart = decode_int(dtype, x0);
     c.idelta = (int64_t)((uint64_t)decode_int(dtype, x1) - (uint64_t)c.istart);
   }
-  asc_index_kernel kernel = {.loop = arange_loop, .ctx = &c, .ctx_size = sizeof c, .name = "arange"};
+  asc_index_kernel kernel = {
+      .loop = arange_loop, .ctx = &c, .ctx_size = sizeof c, .name = "arange"};
   return make_1d(device, dtype, n, &kernel, out);
 }
 
@@ -405,19 +406,22 @@ typedef struct linspace_ctx {
   bool divide;  /* step underflowed to 0: scale by delta / div instead */
 } linspace_ctx;
 
+static inline double linspace_at(const linspace_ctx *c, int64_t i) {
+  if (i == c->last) return c->stop;
+  if (c->divide) return (double)i / c->div * c->delta + c->start;
+  return (double)i * c->step + c->start;
+}
+
 static asc_status linspace_loop(char *out, int64_t first, int64_t n, const void *ctx) {
   const linspace_ctx *c = ctx;
+  if (c->dtype == ASC_FLOAT64) {
+    for (int64_t k = 0; k < n; k++) ((double *)out)[k] = linspace_at(c, first + k);
+    return ASC_OK;
+  }
   int64_t size = (int64_t)asc_dtype_size(c->dtype);
   bool integer = !asc_dtype_is_float(c->dtype) && c->dtype != ASC_BOOL;
   for (int64_t k = 0; k < n; k++) {
-    int64_t i = first + k;
-    double v;
-    if (i == c->last)
-      v = c->stop;
-    else if (c->divide)
-      v = (double)i / c->div * c->delta + c->start;
-    else
-      v = (double)i * c->step + c->start;
+    double v = linspace_at(c, first + k);
     element e;
     encode_double(c->dtype, integer ? floor(v) : v, &e);
     memcpy(out + k * size, e.bytes, (size_t)size);
@@ -465,7 +469,8 @@ static asc_status eye_loop(char *out, int64_t first, int64_t n, const void *ctx)
     char *o = out + done * c->size;
     memset(o, 0, (size_t)(run * c->size));
     int64_t diag = row + c->k;
-    if (diag >= col && diag < col + run) memcpy(o + (diag - col) * c->size, c->one.bytes, (size_t)c->size);
+    if (diag >= col && diag < col + run)
+      memcpy(o + (diag - col) * c->size, c->one.bytes, (size_t)c->size);
     done += run;
   }
   return ASC_OK;
@@ -474,7 +479,8 @@ static asc_status eye_loop(char *out, int64_t first, int64_t n, const void *ctx)
 asc_status asc_eye(int device, asc_dtype dtype, int64_t n, int64_t m, int64_t k, asc_tensor *out) {
   asc_status st = check_dtype(dtype, "eye");
   if (st) return st;
-  if (n < 0 || m < 0) return asc_error(ASC_ERR_INVALID_VALUE, "negative dimensions are not allowed");
+  if (n < 0 || m < 0)
+    return asc_error(ASC_ERR_INVALID_VALUE, "negative dimensions are not allowed");
   int64_t shape[2] = {n, m};
   asc_tensor t;
   st = asc_tensor_empty(device, dtype, 2, shape, &t);

@@ -4,7 +4,6 @@
  * integers and bools use a wrapping C loop. The work is a kernel on the
  * current stream; its units are (batch, row range) pieces of the result. */
 #include <cblas.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "asc/ops.h"
@@ -14,8 +13,8 @@
 #define SIGNATURE "(n?,k),(k,m?)->(n?,m?)"
 #define BLAS_MAX (sizeof(blasint) == 4 ? (int64_t)INT32_MAX : INT64_MAX)
 /* Per-matrix work (m * n * k) below which batches are spread over blocks:
- * OpenBLAS runs such small products on one thread anyway. */
-#define SMALL_GEMM ((int64_t)1 << 21)
+ * OpenBLAS runs products below 64^3 on one thread anyway. */
+#define SMALL_GEMM ((int64_t)1 << 18)
 /* Multiply-adds per block of the integer loop. */
 #define INT_WORK ((int64_t)1 << 20)
 #define INT_COLS 512
@@ -73,30 +72,28 @@ static enum CBLAS_TRANSPOSE tr(bool trans) {
 }
 
 /* One product of m rows: gemv when a side is a vector, else gemm. */
-#define BLAS_PRODUCT(NAME, T, GEMM, GEMV)                                                    \
-  static void NAME(const mm_args *a, char *const *p, int64_t m) {                            \
-    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];                    \
-    const T *pa = (const T *)p[A], *pb = (const T *)p[B];                                    \
-    T *pc = (T *)p[OUT];                                                                     \
-    blasint M = (blasint)m, N = (blasint)a->n, K = (blasint)a->k;                            \
-    if (a->n == 1 && m > 1) { /* c[:, 0] = A @ b[:, 0] */                                     \
-      blasint incb = a->k > 1 ? (blasint)ob->rs : 1, incc = (blasint)oc->rs;                 \
-      if (oa->trans)                                                                         \
-        GEMV(CblasRowMajor, CblasTrans, K, M, 1, pa, (blasint)oa->ld, pb, incb, 0, pc, incc); \
-      else                                                                                   \
-        GEMV(CblasRowMajor, CblasNoTrans, M, K, 1, pa, (blasint)oa->ld, pb, incb, 0, pc,     \
-             incc);                                                                          \
-    } else if (m == 1 && a->n > 1) { /* c[0, :] = a[0, :] @ B */                              \
-      blasint inca = a->k > 1 ? (blasint)oa->cs : 1, incc = (blasint)oc->cs;                 \
-      if (ob->trans)                                                                         \
-        GEMV(CblasRowMajor, CblasNoTrans, N, K, 1, pb, (blasint)ob->ld, pa, inca, 0, pc,     \
-             incc);                                                                          \
-      else                                                                                   \
-        GEMV(CblasRowMajor, CblasTrans, K, N, 1, pb, (blasint)ob->ld, pa, inca, 0, pc, incc); \
-    } else {                                                                                 \
-      GEMM(CblasRowMajor, tr(oa->trans), tr(ob->trans), M, N, K, 1, pa, (blasint)oa->ld, pb, \
-           (blasint)ob->ld, 0, pc, (blasint)oc->ld);                                         \
-    }                                                                                        \
+#define BLAS_PRODUCT(NAME, T, GEMM, GEMV)                                                       \
+  static void NAME(const mm_args *a, char *const *p, int64_t m) {                               \
+    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];                       \
+    const T *pa = (const T *)p[A], *pb = (const T *)p[B];                                       \
+    T *pc = (T *)p[OUT];                                                                        \
+    blasint M = (blasint)m, N = (blasint)a->n, K = (blasint)a->k;                               \
+    if (a->n == 1 && m > 1) { /* c[:, 0] = A @ b[:, 0] */                                       \
+      blasint incb = a->k > 1 ? (blasint)ob->rs : 1, incc = (blasint)oc->rs;                    \
+      if (oa->trans)                                                                            \
+        GEMV(CblasRowMajor, CblasTrans, K, M, 1, pa, (blasint)oa->ld, pb, incb, 0, pc, incc);   \
+      else                                                                                      \
+        GEMV(CblasRowMajor, CblasNoTrans, M, K, 1, pa, (blasint)oa->ld, pb, incb, 0, pc, incc); \
+    } else if (m == 1 && a->n > 1) { /* c[0, :] = a[0, :] @ B */                                \
+      blasint inca = a->k > 1 ? (blasint)oa->cs : 1, incc = (blasint)oc->cs;                    \
+      if (ob->trans)                                                                            \
+        GEMV(CblasRowMajor, CblasNoTrans, N, K, 1, pb, (blasint)ob->ld, pa, inca, 0, pc, incc); \
+      else                                                                                      \
+        GEMV(CblasRowMajor, CblasTrans, K, N, 1, pb, (blasint)ob->ld, pa, inca, 0, pc, incc);   \
+    } else {                                                                                    \
+      GEMM(CblasRowMajor, tr(oa->trans), tr(ob->trans), M, N, K, 1, pa, (blasint)oa->ld, pb,    \
+           (blasint)ob->ld, 0, pc, (blasint)oc->ld);                                            \
+    }                                                                                           \
   }
 BLAS_PRODUCT(product_f32, float, cblas_sgemm, cblas_sgemv)
 BLAS_PRODUCT(product_f64, double, cblas_dgemm, cblas_dgemv)
@@ -106,27 +103,27 @@ BLAS_PRODUCT(product_f64, double, cblas_dgemm, cblas_dgemv)
 /* Sums of products in uint64_t wrap as NumPy's fixed-width integers do;
  * truncating to the element type afterwards gives the same result. bool:
  * any nonzero sum of ANDs is true. */
-#define INT_PRODUCT(NAME, T, LOAD, STORE)                                             \
-  static void NAME(const mm_args *a, char *const *p, int64_t m) {                     \
-    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];             \
-    uint64_t acc[INT_COLS];                                                           \
-    for (int64_t j0 = 0; j0 < a->n; j0 += INT_COLS) {                                 \
-      int64_t cols = a->n - j0 < INT_COLS ? a->n - j0 : INT_COLS;                     \
-      for (int64_t i = 0; i < m; i++) {                                               \
-        memset(acc, 0, sizeof acc);                                                   \
-        for (int64_t kk = 0; kk < a->k; kk++) {                                       \
-          uint64_t x = LOAD(((const T *)p[A])[i * oa->rs + kk * oa->cs]);             \
-          if (!x) continue;                                                           \
-          const T *row = (const T *)p[B] + kk * ob->rs + j0 * ob->cs;                 \
-          if (ob->cs == 1)                                                            \
-            for (int64_t j = 0; j < cols; j++) acc[j] += x * LOAD(row[j]);            \
-          else                                                                        \
-            for (int64_t j = 0; j < cols; j++) acc[j] += x * LOAD(row[j * ob->cs]);   \
-        }                                                                             \
-        T *out = (T *)p[OUT] + i * oc->rs + j0 * oc->cs;                              \
-        for (int64_t j = 0; j < cols; j++) out[j * oc->cs] = (T)STORE(acc[j]);        \
-      }                                                                               \
-    }                                                                                 \
+#define INT_PRODUCT(NAME, T, LOAD, STORE)                                           \
+  static void NAME(const mm_args *a, char *const *p, int64_t m) {                   \
+    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];           \
+    uint64_t acc[INT_COLS];                                                         \
+    for (int64_t j0 = 0; j0 < a->n; j0 += INT_COLS) {                               \
+      int64_t cols = a->n - j0 < INT_COLS ? a->n - j0 : INT_COLS;                   \
+      for (int64_t i = 0; i < m; i++) {                                             \
+        memset(acc, 0, (size_t)cols * sizeof *acc);                                 \
+        for (int64_t kk = 0; kk < a->k; kk++) {                                     \
+          uint64_t x = LOAD(((const T *)p[A])[i * oa->rs + kk * oa->cs]);           \
+          if (!x) continue;                                                         \
+          const T *row = (const T *)p[B] + kk * ob->rs + j0 * ob->cs;               \
+          if (ob->cs == 1)                                                          \
+            for (int64_t j = 0; j < cols; j++) acc[j] += x * LOAD(row[j]);          \
+          else                                                                      \
+            for (int64_t j = 0; j < cols; j++) acc[j] += x * LOAD(row[j * ob->cs]); \
+        }                                                                           \
+        T *out = (T *)p[OUT] + i * oc->rs + j0 * oc->cs;                            \
+        for (int64_t j = 0; j < cols; j++) out[j * oc->cs] = (T)STORE(acc[j]);      \
+      }                                                                             \
+    }                                                                               \
   }
 /* Signed integers are read as unsigned ones of their width: sums of
  * products agree modulo 2^width either way, and only those bits are kept. */
@@ -228,12 +225,11 @@ static void fold_batches(mm_args *a) {
     folded.m = a->m * a->batch[d];
     folded.nbatch = d;
     if (a->m == 1) folded.op[A].rs = a->op[A].batch[d], folded.op[OUT].rs = a->op[OUT].batch[d];
-    bool ok = a->op[B].batch[d] == 0 &&
-              a->op[A].batch[d] == a->m * folded.op[A].rs &&
+    bool ok = a->op[B].batch[d] == 0 && a->op[A].batch[d] == a->m * folded.op[A].rs &&
               a->op[OUT].batch[d] == a->m * folded.op[OUT].rs;
     if (ok && asc_dtype_is_float(a->dtype) && a->k > 0) {
       mm_operand *x = &folded.op[A], *c = &folded.op[OUT];
-      ok = blas_layout(folded.m, a->k, x->rs, x->cs, &x->trans, &x->ld) &&
+      ok = folded.m <= BLAS_MAX && blas_layout(folded.m, a->k, x->rs, x->cs, &x->trans, &x->ld) &&
            blas_out_layout(folded.m, a->n, c->rs, c->cs, &c->ld);
     }
     if (!ok) return;
@@ -304,8 +300,8 @@ static asc_status prepare_input(const asc_tensor *x, asc_dtype compute, asc_tens
   return asc_tensor_contiguous(x, out);
 }
 
-static asc_status launch(const asc_tensor *a, const asc_tensor *b, const asc_tensor *c,
-                         int nbatch, const int64_t *batch) {
+static asc_status launch(const asc_tensor *a, const asc_tensor *b, const asc_tensor *c, int nbatch,
+                         const int64_t *batch) {
   mm_args args;
   memset(&args, 0, sizeof args);
   args.dtype = c->dtype;
@@ -432,6 +428,39 @@ static bool out_is_blas(const asc_tensor *out, int ndim_a, int ndim_b) {
   return ok;
 }
 
+/* a and b as matrices (matrix axes last) of the compute dtype, in layouts
+ * the product reads. */
+static asc_status prepare_operands(const asc_tensor *a, const asc_tensor *b, asc_dtype compute,
+                                   asc_tensor *a2, asc_tensor *b2) {
+  asc_tensor am = {0}, bm = {0};
+  asc_status st = as_matrix(a, true, &am);
+  if (!st) st = as_matrix(b, false, &bm);
+  if (!st) st = prepare_input(&am, compute, a2);
+  if (!st) st = prepare_input(&bm, compute, b2);
+  asc_tensor_release(&am);
+  asc_tensor_release(&bm);
+  return st;
+}
+
+/* May the product be formed in out itself? It must have the result dtype
+ * with no rounding step to follow (a float16 product is rounded to float16
+ * even into a float32 out, as NumPy does), share no memory with the
+ * operands and, for BLAS, be row-major. */
+static bool writes_directly(const asc_tensor *out, const asc_tensor *a, const asc_tensor *b,
+                            asc_dtype result, asc_dtype compute) {
+  return out->dtype == result && result == compute && !asc_tensors_overlap(out, a) &&
+         !asc_tensors_overlap(out, b) &&
+         (!asc_dtype_is_float(compute) || out_is_blas(out, a->ndim, b->ndim));
+}
+
+static asc_status round_to(asc_tensor *t, asc_dtype dtype) {
+  asc_tensor rounded = {0};
+  asc_status st = asc_cast(t, dtype, &rounded);
+  asc_tensor_release(t);
+  *t = rounded;
+  return st;
+}
+
 asc_status asc_matmul(const asc_tensor *a, const asc_tensor *b, asc_tensor *out) {
   asc_status st = check_operands(a, b);
   int nbatch, ndim;
@@ -439,34 +468,19 @@ asc_status asc_matmul(const asc_tensor *a, const asc_tensor *b, asc_tensor *out)
   if (!st) st = result_shape(a, b, &nbatch, batch, &ndim, shape);
   if (st) return st;
   asc_dtype result = asc_dtype_promote(a->dtype, b->dtype);
-  asc_dtype compute =
-      result == ASC_FLOAT16 || result == ASC_BFLOAT16 ? ASC_FLOAT32 : result;
+  asc_dtype compute = result == ASC_FLOAT16 || result == ASC_BFLOAT16 ? ASC_FLOAT32 : result;
   bool preset = out->storage != NULL;
   if (preset && (st = check_out(out, result, ndim, shape))) return st;
-  asc_tensor am = {0}, bm = {0}, a2 = {0}, b2 = {0}, target = {0};
-  st = as_matrix(a, true, &am);
-  if (!st) st = as_matrix(b, false, &bm);
-  if (!st) st = prepare_input(&am, compute, &a2);
-  if (!st) st = prepare_input(&bm, compute, &b2);
-  /* Straight into out when it has the compute dtype, shares no memory
-   * with the operands and (for BLAS) is row-major. */
-  bool direct = !st && preset && out->dtype == compute && !asc_tensors_overlap(out, a) &&
-                !asc_tensors_overlap(out, b) &&
-                (!asc_dtype_is_float(compute) || out_is_blas(out, a->ndim, b->ndim));
+  asc_tensor a2 = {0}, b2 = {0}, target = {0};
+  st = prepare_operands(a, b, compute, &a2, &b2);
+  bool direct = !st && preset && writes_directly(out, a, b, result, compute);
   if (!st && direct)
     asc_tensor_share(out, &target);
   else if (!st)
     st = asc_tensor_empty(asc_tensor_device(a), compute, ndim, shape, &target);
   if (!st) st = compute_into(&a2, &b2, &target, a->ndim, b->ndim, nbatch, batch);
+  if (!st && compute != result) st = round_to(&target, result);
   if (!st && preset && !direct) st = asc_copy(&target, out);
-  if (!st && !preset && compute != result) {
-    asc_tensor rounded = {0};
-    st = asc_cast(&target, result, &rounded);
-    asc_tensor_release(&target);
-    target = rounded;
-  }
-  asc_tensor_release(&am);
-  asc_tensor_release(&bm);
   asc_tensor_release(&a2);
   asc_tensor_release(&b2);
   if (st || preset)

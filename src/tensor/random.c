@@ -52,13 +52,59 @@ typedef struct random_ctx {
   uint64_t low, range, mask; /* integers: low + [0, range], drawn under mask */
 } random_ctx;
 
-/* The 4 words of counter block `group` (attempt 0) of this call. */
+/* The 4 words of counter block `group` of this call. */
 static inline void block_words(const random_ctx *c, uint64_t group, uint32_t w[4]) {
   w[0] = (uint32_t)group;
   w[1] = (uint32_t)(group >> 32);
   w[2] = c->call[0];
   w[3] = c->call[1];
   philox_rounds(w, c->key[0], c->key[1]);
+}
+
+/* Blocks first .. first + LANES - 1 in lockstep: one Philox is a chain of
+ * dependent multiplies, LANES independent ones keep the multipliers busy
+ * (and let the compiler vectorise). */
+#define LANES 16
+
+typedef struct lanes {
+  int64_t first; /* the first block held, or -1 */
+  uint32_t w[4][LANES];
+} lanes;
+
+static void lanes_fill(const random_ctx *c, lanes *l, int64_t first) {
+  uint32_t x0[LANES], x1[LANES], x2[LANES], x3[LANES];
+  for (int j = 0; j < LANES; j++) {
+    uint64_t group = (uint64_t)first + (uint64_t)j;
+    x0[j] = (uint32_t)group;
+    x1[j] = (uint32_t)(group >> 32);
+    x2[j] = c->call[0];
+    x3[j] = c->call[1];
+  }
+  uint32_t k0 = c->key[0], k1 = c->key[1];
+  for (int r = 0; r < 10; r++) {
+    if (r) {
+      k0 += PHILOX_W0;
+      k1 += PHILOX_W1;
+    }
+    for (int j = 0; j < LANES; j++) {
+      uint64_t p0 = (uint64_t)PHILOX_M0 * x0[j], p1 = (uint64_t)PHILOX_M1 * x2[j];
+      x0[j] = (uint32_t)(p1 >> 32) ^ x1[j] ^ k0;
+      x1[j] = (uint32_t)p1;
+      x2[j] = (uint32_t)(p0 >> 32) ^ x3[j] ^ k1;
+      x3[j] = (uint32_t)p0;
+    }
+  }
+  memcpy(l->w[0], x0, sizeof x0);
+  memcpy(l->w[1], x1, sizeof x1);
+  memcpy(l->w[2], x2, sizeof x2);
+  memcpy(l->w[3], x3, sizeof x3);
+  l->first = first;
+}
+
+/* Word r of block `group` (attempt 0). */
+static inline uint32_t word(const random_ctx *c, lanes *l, int64_t group, int r) {
+  if (l->first < 0 || group < l->first || group >= l->first + LANES) lanes_fill(c, l, group);
+  return l->w[r][group - l->first];
 }
 
 static inline uint64_t join53(uint32_t hi, uint32_t lo) {
@@ -69,18 +115,15 @@ static inline uint64_t join53(uint32_t hi, uint32_t lo) {
  * float32, word i%4 of block i/4. */
 static asc_status uniform_loop(char *out, int64_t first, int64_t n, const void *ctx) {
   const random_ctx *c = ctx;
-  uint32_t w[4];
-  int64_t group = -1;
-  bool wide = c->dtype == ASC_FLOAT64;
-  int shift = wide ? 1 : 2;
+  lanes l = {.first = -1};
   for (int64_t k = 0; k < n; k++) {
     int64_t i = first + k;
-    if (i >> shift != group) block_words(c, (uint64_t)(group = i >> shift), w);
-    if (wide) {
+    if (c->dtype == ASC_FLOAT64) {
       int r = (int)(i & 1) * 2;
-      ((double *)out)[k] = (double)join53(w[r], w[r + 1]) * 0x1p-53;
+      uint64_t bits = join53(word(c, &l, i >> 1, r), word(c, &l, i >> 1, r + 1));
+      ((double *)out)[k] = (double)bits * 0x1p-53;
     } else {
-      ((float *)out)[k] = (float)(w[i & 3] >> 8) * 0x1p-24f;
+      ((float *)out)[k] = (float)(word(c, &l, i >> 2, (int)(i & 3)) >> 8) * 0x1p-24f;
     }
   }
   return ASC_OK;
@@ -92,25 +135,23 @@ static asc_status uniform_loop(char *out, int64_t first, int64_t n, const void *
  * 2,3); float32 pairs take half a block (32-bit uniforms). */
 static asc_status normal_loop(char *out, int64_t first, int64_t n, const void *ctx) {
   const random_ctx *c = ctx;
-  uint32_t w[4];
-  int64_t group = -1;
-  bool wide = c->dtype == ASC_FLOAT64;
-  int shift = wide ? 1 : 2;
+  lanes l = {.first = -1};
   for (int64_t k = 0; k < n; k++) {
     int64_t i = first + k;
-    if (i >> shift != group) block_words(c, (uint64_t)(group = i >> shift), w);
     double u1, u2;
-    if (wide) {
-      u1 = (double)(join53(w[0], w[1]) + 1) * 0x1p-53;
-      u2 = (double)join53(w[2], w[3]) * 0x1p-53;
+    if (c->dtype == ASC_FLOAT64) {
+      int64_t g = i >> 1;
+      u1 = (double)(join53(word(c, &l, g, 0), word(c, &l, g, 1)) + 1) * 0x1p-53;
+      u2 = (double)join53(word(c, &l, g, 2), word(c, &l, g, 3)) * 0x1p-53;
     } else {
+      int64_t g = i >> 2;
       int p = (int)((i >> 1) & 1) * 2;
-      u1 = ((double)w[p] + 1.0) * 0x1p-32;
-      u2 = (double)w[p + 1] * 0x1p-32;
+      u1 = ((double)word(c, &l, g, p) + 1.0) * 0x1p-32;
+      u2 = (double)word(c, &l, g, p + 1) * 0x1p-32;
     }
     double radius = sqrt(-2.0 * log(u1)), theta = 2.0 * M_PI * u2;
     double z = radius * ((i & 1) ? sin(theta) : cos(theta));
-    if (wide)
+    if (c->dtype == ASC_FLOAT64)
       ((double *)out)[k] = z;
     else
       ((float *)out)[k] = (float)z;
@@ -118,33 +159,41 @@ static asc_status normal_loop(char *out, int64_t first, int64_t n, const void *c
   return ASC_OK;
 }
 
-/* One integer: candidates are the masked words of block (i, attempt) for
- * attempt = 0, 1, ...: four 32-bit ones for ranges below 2^32, two 64-bit
- * ones (words 0,1 and 2,3) otherwise; the first within range is taken. */
-static asc_status draw_integer(const random_ctx *c, uint64_t i, uint64_t *out) {
+/* The first candidate within range among the 4 words of a block: four
+ * 32-bit ones for ranges below 2^32, else two 64-bit ones (words 0,1 and
+ * 2,3), each masked. */
+static bool accept(const random_ctx *c, const uint32_t w[4], uint64_t *v) {
   bool wide = c->range > UINT32_MAX;
-  for (uint32_t attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    uint32_t w[4];
-    block_words(c, i | ((uint64_t)attempt << INDEX_BITS), w);
-    for (int r = 0; r < 4; r += wide ? 2 : 1) {
-      uint64_t v = wide ? ((uint64_t)w[r] << 32 | w[r + 1]) : w[r];
-      v &= c->mask;
-      if (v <= c->range) {
-        *out = c->low + v;
-        return ASC_OK;
-      }
+  for (int r = 0; r < 4; r += wide ? 2 : 1) {
+    uint64_t x = (wide ? ((uint64_t)w[r] << 32 | w[r + 1]) : w[r]) & c->mask;
+    if (x <= c->range) {
+      *v = c->low + x;
+      return true;
     }
   }
-  return asc_error(ASC_ERR_INTERNAL, "integers: rejection sampling did not terminate");
+  return false;
+}
+
+/* Element i tries block (i, attempt 0), then (i, 1), ...: the attempt goes
+ * to the top bits of the block number. */
+static asc_status draw_integer(const random_ctx *c, lanes *l, int64_t i, uint64_t *v) {
+  uint32_t w[4] = {word(c, l, i, 0), word(c, l, i, 1), word(c, l, i, 2), word(c, l, i, 3)};
+  for (uint32_t attempt = 1; !accept(c, w, v); attempt++) {
+    if (attempt == MAX_ATTEMPTS)
+      return asc_error(ASC_ERR_INTERNAL, "integers: rejection sampling did not terminate");
+    block_words(c, (uint64_t)i | ((uint64_t)attempt << INDEX_BITS), w);
+  }
+  return ASC_OK;
 }
 
 static asc_status integers_loop(char *out, int64_t first, int64_t n, const void *ctx) {
   const random_ctx *c = ctx;
   size_t size = asc_dtype_size(c->dtype);
+  lanes l = {.first = -1};
   for (int64_t k = 0; k < n; k++) {
     uint64_t v = c->low;
     if (c->range) {
-      asc_status st = draw_integer(c, (uint64_t)(first + k), &v);
+      asc_status st = draw_integer(c, &l, first + k, &v);
       if (st) return st;
     }
     switch (size) {

@@ -123,7 +123,7 @@ asc_status asc_tensor_empty(int device, asc_dtype dtype, int ndim, const int64_t
   out->storage = storage;
   out->dtype = dtype;
   out->ndim = ndim;
-  memcpy(out->shape, shape, (size_t)ndim * sizeof *shape);
+  if (ndim) memcpy(out->shape, shape, (size_t)ndim * sizeof *shape); /* 0-d: shape may be NULL */
   asc_contiguous_strides(ndim, shape, out->strides);
   return ASC_OK;
 }
@@ -152,10 +152,10 @@ void *asc_tensor_data(const asc_tensor *t) {
 }
 
 bool asc_tensor_is_contiguous(const asc_tensor *t) {
+  if (asc_tensor_numel(t) == 0) return true; /* as NumPy: no element to misplace */
   int64_t expected = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {
     if (t->shape[i] == 1) continue;
-    if (t->shape[i] == 0) return true;
     if (t->strides[i] != expected) return false;
     expected *= t->shape[i];
   }
@@ -393,7 +393,7 @@ asc_status asc_tensor_slice(const asc_tensor *t, int axis, int64_t start, int64_
   memcpy(shape, t->shape, sizeof shape);
   memcpy(strides, t->strides, sizeof strides);
   shape[axis] = length;
-  strides[axis] = t->strides[axis] * step;
+  strides[axis] = t->strides[axis] * (length > 0 ? step : 1); /* as NumPy: an empty slice */
   int64_t offset = t->offset + (length > 0 ? start * t->strides[axis] : 0);
   set_view(t, t->ndim, shape, strides, offset, out);
   return ASC_OK;
