@@ -60,7 +60,12 @@ typedef struct asc_launch_desc {
   size_t args_size;
   void (*release)(void *args);
   const char *name; /* static; names the kernel in error messages */
+  uint32_t flags;   /* ASC_LAUNCH_* */
 } asc_launch_desc;
+
+/* Small single-block work may run on the launching thread when its stream
+ * is idle: same order, no hand-off to the stream's thread. */
+#define ASC_LAUNCH_INLINE_OK 1u
 
 /* Host work run in stream order. `run` may fail with asc_error; `release`
  * (may be NULL) runs exactly once afterwards, even when `run` was skipped

@@ -524,8 +524,74 @@ static void test_launch_ex_releases_its_args_exactly_once(void **state) {
   assert_contains(asc_last_error(), "deliberate");
 }
 
+/* --- inline launches (ASC_LAUNCH_INLINE_OK) ------------------------------- */
+
+static pthread_t g_ran_on;
+static atomic_int g_order; /* 1: the spin task finished, then the kernel ran */
+
+static asc_status where_kernel(const asc_block_ctx *ctx, const void *args) {
+  (void)ctx, (void)args;
+  g_ran_on = pthread_self();
+  return ASC_OK;
+}
+
+static asc_status mark_done(void *user) {
+  (void)user;
+  atomic_store(&g_order, 1);
+  return ASC_OK;
+}
+
+static asc_status order_kernel(const asc_block_ctx *ctx, const void *args) {
+  (void)ctx, (void)args;
+  g_ran_on = pthread_self();
+  /* Work queued before this launch must be complete. */
+  return atomic_load(&g_order) == 1 ? ASC_OK : asc_error(ASC_ERR_KERNEL, "ran out of order");
+}
+
+static void test_inline_launch_runs_on_the_caller_only_when_the_stream_is_idle(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  int arg = 7;
+  asc_launch_desc d = {.fn = where_kernel,
+                       .nblocks = 1,
+                       .args = &arg,
+                       .args_size = sizeof arg,
+                       .release = release_args,
+                       .flags = ASC_LAUNCH_INLINE_OK};
+  atomic_store(&g_released, 0);
+  assert_ok(asc_stream_synchronize(s));
+  assert_ok(asc_launch_ex(s, &d));
+  /* Idle stream: done on this thread before the call returned. */
+  assert_true(pthread_equal(g_ran_on, pthread_self()));
+  assert_int_equal(atomic_load(&g_released), 1);
+  assert_int_equal(g_release_arg, 7);
+  assert_ok(asc_stream_query(s));
+
+  /* Busy stream: queued behind the earlier work, run by the stream. */
+  atomic_store(&g_order, 0);
+  asc_task done = {.run = mark_done, .what = "mark"};
+  assert_ok(asc_testing_spin(s, 30, 1));
+  assert_ok(asc_stream_enqueue(s, &done));
+  asc_launch_desc ordered = {.fn = order_kernel, .nblocks = 1, .flags = ASC_LAUNCH_INLINE_OK};
+  assert_ok(asc_launch_ex(s, &ordered));
+  assert_ok(asc_stream_synchronize(s));
+  assert_false(pthread_equal(g_ran_on, pthread_self()));
+}
+
+static void test_inline_launch_failure_is_reported_at_synchronisation(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  asc_launch_desc d = {
+      .fn = fail_kernel, .nblocks = 1, .name = "inline_k", .flags = ASC_LAUNCH_INLINE_OK};
+  assert_ok(asc_launch_ex(s, &d));
+  assert_error(asc_stream_synchronize(s), ASC_ERR_KERNEL, "inline_k");
+  assert_ok(asc_stream_synchronize(s));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      ASC_TEST(test_inline_launch_runs_on_the_caller_only_when_the_stream_is_idle),
+      ASC_TEST(test_inline_launch_failure_is_reported_at_synchronisation),
       ASC_TEST(test_every_block_runs_exactly_once),
       ASC_TEST(test_more_blocks_than_workers_run_in_waves),
       ASC_TEST(test_each_block_gets_a_full_private_unified_buffer),

@@ -20,6 +20,10 @@ asc_status cpu_stream_create(int device, void **out);
 asc_status cpu_stream_shutdown(void *stream);
 void cpu_stream_free(void *stream);
 asc_status cpu_stream_enqueue(void *stream, const asc_task *task);
+/* Runs task on the calling thread, in stream order, if the stream has
+ * nothing queued or running; false (nothing done) otherwise. A failure is
+ * kept for the next synchronisation, as for queued work. */
+bool cpu_stream_run_inline(void *stream, const asc_task *task);
 asc_status cpu_stream_synchronize(void *stream);
 asc_status cpu_stream_query(void *stream);
 uint64_t cpu_stream_tick(void *stream);

@@ -224,8 +224,55 @@ static void release_launch(void *user) {
   free(t);
 }
 
+/* A one-block launch run on the launching thread (see ASC_LAUNCH_INLINE_OK):
+ * the caller's argument block stays valid for the whole call. */
+typedef struct inline_launch {
+  cpu_job job;
+  const asc_launch_desc *desc;
+} inline_launch;
+
+static asc_status run_inline(void *user) {
+  inline_launch *l = user;
+  run_blocks(&l->job);
+  if (l->job.error)
+    return asc_error(l->job.error, "%s%s%s", l->desc->name ? l->desc->name : "",
+                     l->desc->name ? ": " : "", l->job.error_msg);
+  return ASC_OK;
+}
+
+static void release_inline(void *user) {
+  inline_launch *l = user;
+  if (l->desc->release) l->desc->release((void *)l->desc->args);
+}
+
+static bool try_inline(void *stream, const asc_launch_desc *launch) {
+  inline_launch l;
+  memset(&l.job, 0, sizeof l.job);
+  if (cpu_device_props(cpu_stream_device(stream), &l.job.props)) {
+    asc_clear_error();
+    return false;
+  }
+  l.desc = launch;
+  l.job.device = cpu_stream_device(stream);
+  l.job.fn = launch->fn;
+  l.job.args = (void *)launch->args;
+  l.job.nblocks = 1;
+  atomic_init(&l.job.next_block, 0);
+  atomic_init(&l.job.cancelled, false);
+  atomic_init(&l.job.helpers_in, 0);
+  pthread_mutex_init(&l.job.lock, NULL);
+  asc_task task = {
+      .run = run_inline, .release = release_inline, .user = &l, .what = "kernel launch"};
+  bool ran = cpu_stream_run_inline(stream, &task);
+  pthread_mutex_destroy(&l.job.lock);
+  return ran;
+}
+
 asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   asc_status st = ASC_OK;
+  if (launch->fn && launch->nblocks == 1 && (launch->flags & ASC_LAUNCH_INLINE_OK) &&
+      try_inline(stream, launch))
+    return ASC_OK;
   if (!launch->fn)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
   else if (launch->nblocks == 0)

@@ -115,6 +115,12 @@ static void *stream_main(void *arg) {
   pthread_mutex_lock(&s->lock);
   task_node *node;
   while ((node = next_task(s))) {
+    /* Work run inline by a launching thread precedes this task. */
+    while (atomic_load_explicit(&s->completed, memory_order_acquire) + 1 < node->tick) {
+      s->sleepers++;
+      pthread_cond_wait(&s->progress, &s->lock);
+      s->sleepers--;
+    }
     bool skip = s->error != ASC_OK && !node->always_run;
     pthread_mutex_unlock(&s->lock);
     asc_status st = ASC_OK;
@@ -132,6 +138,30 @@ static void *stream_main(void *arg) {
   }
   pthread_mutex_unlock(&s->lock);
   return NULL;
+}
+
+bool cpu_stream_run_inline(void *stream, const asc_task *task) {
+  cpu_stream *s = stream;
+  pthread_mutex_lock(&s->lock);
+  bool idle = s->accepting && !s->head && s->error == ASC_OK &&
+              atomic_load_explicit(&s->completed, memory_order_acquire) == s->enqueued;
+  if (!idle) {
+    pthread_mutex_unlock(&s->lock);
+    return false;
+  }
+  /* Take the next tick so that later work queues behind this task. */
+  task_node node = {.task = *task, .tick = ++s->enqueued};
+  atomic_store_explicit(&s->pending_tick, s->enqueued, memory_order_release);
+  pthread_mutex_unlock(&s->lock);
+  asc_status st = task->run(task->user);
+  if (task->release) task->release(task->user);
+  pthread_mutex_lock(&s->lock);
+  if (st != ASC_OK) record_failure(s, &node, st);
+  atomic_store_explicit(&s->completed, node.tick, memory_order_release);
+  if (s->sleepers) pthread_cond_broadcast(&s->progress);
+  pthread_mutex_unlock(&s->lock);
+  if (st != ASC_OK) asc_clear_error(); /* reported at synchronisation, like queued work */
+  return true;
 }
 
 asc_status cpu_stream_create(int device, void **out) {

@@ -1,0 +1,111 @@
+"""Tensor operation throughput and overhead, against NumPy and PyTorch
+measured in the same run.
+
+Rows: 16M float32 add/mul/exp in GB/s (bytes read + written) next to a copy
+baseline (memory bandwidth); small-op overhead (16 elements, Python call to
+result); 1024x1024 float32 matmul in GFLOP/s.
+Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/tensor.py)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+import pyasc
+
+try:
+    import torch
+except ImportError:  # PyTorch columns are then reported as missing
+    torch = None
+
+
+def best(fn: Callable[[], object], repeats: int = 5, inner: int = 1) -> float:
+    """Best time of one call in seconds (each sample runs fn `inner` times)."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - t0) / inner)
+    return min(times)
+
+
+def pyasc_sync(fn: Callable[[], object]) -> Callable[[], None]:
+    def run() -> None:
+        fn()
+        pyasc.synchronize()
+
+    return run
+
+
+def main() -> None:
+    n = 16 * 1024 * 1024
+    rng = np.random.default_rng(0)
+    xa, ya = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    x, y = pyasc.Tensor(xa), pyasc.Tensor(ya)
+    out = pyasc.empty_like(x)
+    na_out = np.empty_like(xa)
+    rows = []
+
+    binary_bytes, unary_bytes = 3 * 4 * n, 2 * 4 * n
+    copy_gbs = 2 * 4 * n / best(lambda: np.copyto(na_out, xa)) / 1e9
+    cases = [
+        ("add", binary_bytes, lambda: pyasc.add(x, y, out=out), lambda: np.add(xa, ya, out=na_out),
+         "add"),
+        ("mul", binary_bytes, lambda: pyasc.multiply(x, y, out=out),
+         lambda: np.multiply(xa, ya, out=na_out), "mul"),
+        ("exp", unary_bytes, lambda: pyasc.exp(x, out=out), lambda: np.exp(xa, out=na_out),
+         "exp"),
+    ]
+    if torch is not None:
+        tx, ty, tout = torch.from_numpy(xa), torch.from_numpy(ya), torch.empty(n)
+    for name, nbytes, ours, theirs, torch_name in cases:
+        gbs = nbytes / best(pyasc_sync(ours)) / 1e9
+        np_gbs = nbytes / best(theirs) / 1e9
+        if torch is not None:
+            fn = {"add": lambda: torch.add(tx, ty, out=tout),
+                  "mul": lambda: torch.mul(tx, ty, out=tout),
+                  "exp": lambda: torch.exp(tx, out=tout)}[torch_name]
+            torch_gbs = f"{nbytes / best(fn) / 1e9:.2f}"
+        else:
+            torch_gbs = "n/a"
+        rows.append((f"16M float32 {name} (GB/s)", f"{gbs:.2f}", f"{np_gbs:.2f}", torch_gbs,
+                     f"{gbs / np_gbs:.2f}", f"copy {copy_gbs:.2f} GB/s"))
+
+    small_x, small_y = pyasc.Tensor(np.ones(16, np.float32)), pyasc.Tensor(np.ones(16, np.float32))
+    sa, sb = np.ones(16, np.float32), np.ones(16, np.float32)
+    ours_us = best(lambda: small_x + small_y, inner=20000) * 1e6
+    np_us = best(lambda: sa + sb, inner=20000) * 1e6
+    if torch is not None:
+        ta, tb = torch.ones(16), torch.ones(16)
+        torch_us = f"{best(lambda: ta + tb, inner=20000) * 1e6:.2f}"
+    else:
+        torch_us = "n/a"
+    pyasc.synchronize()
+    rows.append(("16-element add, call to result (us)", f"{ours_us:.2f}", f"{np_us:.2f}", torch_us,
+                 f"{ours_us / np_us:.2f}", "target <= 1 us"))
+
+    ma = rng.random((1024, 1024), dtype=np.float32)
+    m = pyasc.Tensor(ma)
+    flops = 2 * 1024**3
+    ours_gf = flops / best(pyasc_sync(lambda: m @ m)) / 1e9
+    np_gf = flops / best(lambda: ma @ ma) / 1e9
+    if torch is not None:
+        tm = torch.from_numpy(ma)
+        torch_gf = f"{flops / best(lambda: tm @ tm) / 1e9:.1f}"
+    else:
+        torch_gf = "n/a"
+    rows.append(("1024^2 float32 matmul (GFLOP/s)", f"{ours_gf:.1f}", f"{np_gf:.1f}", torch_gf,
+                 f"{ours_gf / np_gf:.2f}", "target >= 0.95x NumPy"))
+
+    print(f"{'measurement':38} {'pyasc':>9} {'numpy':>9} {'torch':>9} {'ratio':>6}  note")
+    for r in rows:
+        print(f"{r[0]:38} {r[1]:>9} {r[2]:>9} {r[3]:>9} {r[4]:>6}  {r[5]}")
+    print("ratio = pyasc / numpy (higher is better for GB/s and GFLOP/s, lower for us)")
+
+
+if __name__ == "__main__":
+    main()
