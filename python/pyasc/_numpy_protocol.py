@@ -19,6 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 import pyasc
+from pyasc.language.core import KernelBuiltin
 
 # NumPy names whose pyasc function may be spelt differently (tried second).
 _ALIASES = {
@@ -51,9 +52,11 @@ _NEUTRAL_UFUNC_KWARGS = {
 
 
 def _lookup(namespace: Any, name: str) -> Callable[..., Any] | None:
+    """The eager pyasc function for a NumPy name: not a class, and not a
+    kernel-language builtin that only works inside @pyasc.jit."""
     for candidate in (name, _ALIASES.get(name)):
         fn = getattr(namespace, candidate, None) if candidate else None
-        if callable(fn) and not isinstance(fn, type):
+        if callable(fn) and not isinstance(fn, (type, KernelBuiltin)):
             return fn
     return None
 

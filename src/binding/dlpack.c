@@ -3,10 +3,12 @@
  * ways share memory without a copy: pyasc device memory is host memory, so
  * every pyasc device is DLPack's (kDLCPU, 0). */
 #include "binding.h"
-#include "dlpack.h"
 
+/* after binding.h, whose Python.h must come first */
 #include <stdbool.h>
 #include <stdlib.h>
+
+#include "dlpack.h"
 
 /* --- dtypes --------------------------------------------------------------- */
 
@@ -19,7 +21,7 @@ static const DLDataType dl_dtypes[ASC_DTYPE_COUNT] = {
 };
 
 static const char *dl_code_name(uint8_t code) {
-  static const char *const names[] = {"int", "uint", "float", "opaque handle",
+  static const char *const names[] = {"int",    "uint",    "float", "opaque handle",
                                       "bfloat", "complex", "bool"};
   return code < sizeof names / sizeof names[0] ? names[code] : "float8/other";
 }
@@ -35,8 +37,7 @@ static int dtype_from_dl(DLDataType dt, asc_dtype *out) {
   asc_py_raise_msg(ASC_ERR_TYPE,
                    "from_dlpack: DLPack element type (%s, %u bits, %u lanes; code %u) has no "
                    "pyasc dtype (pyasc has bool, int8/16/32/64, uint8, float16/32/64, bfloat16)",
-                   dl_code_name(dt.code), (unsigned)dt.bits, (unsigned)dt.lanes,
-                   (unsigned)dt.code);
+                   dl_code_name(dt.code), (unsigned)dt.bits, (unsigned)dt.lanes, (unsigned)dt.code);
   return -1;
 }
 
@@ -156,8 +157,8 @@ static int parse_copy(PyObject *obj, int *copy) {
 
 /* (a, b) with two ints. */
 static int parse_int_pair(PyObject *obj, const char *what, long *a, long *b) {
-  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2 || !PyLong_Check(PyTuple_GET_ITEM(obj, 0)) ||
-      !PyLong_Check(PyTuple_GET_ITEM(obj, 1))) {
+  if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2 ||
+      !PyLong_Check(PyTuple_GET_ITEM(obj, 0)) || !PyLong_Check(PyTuple_GET_ITEM(obj, 1))) {
     PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints, not %R", what, obj);
     return -1;
   }
@@ -287,8 +288,8 @@ static int open_capsule(PyObject *capsule, dl_import *in) {
     *in = (dl_import){&m->dl_tensor, m, release_legacy, DLPACK_CAPSULE_LEGACY_USED};
     return 0;
   }
-  if (name && (!strcmp(name, DLPACK_CAPSULE_LEGACY_USED) ||
-               !strcmp(name, DLPACK_CAPSULE_VERSIONED_USED))) {
+  if (name &&
+      (!strcmp(name, DLPACK_CAPSULE_LEGACY_USED) || !strcmp(name, DLPACK_CAPSULE_VERSIONED_USED))) {
     asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
                      "from_dlpack: this DLPack capsule was already consumed (a capsule can be "
                      "imported only once)");
@@ -411,8 +412,8 @@ static PyObject *request_capsule(PyObject *x) {
   }
   PyObject *capsule = NULL;
   if (!check_producer_device(x)) {
-    PyObject *kwargs = Py_BuildValue("{s:(ii)}", "max_version", DLPACK_MAJOR_VERSION,
-                                     DLPACK_MINOR_VERSION);
+    PyObject *kwargs =
+        Py_BuildValue("{s:(ii)}", "max_version", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
     PyObject *empty = kwargs ? PyTuple_New(0) : NULL;
     capsule = empty ? PyObject_Call(method, empty, kwargs) : NULL;
     Py_XDECREF(empty);

@@ -64,8 +64,8 @@ int asc_py_numpy_protocol_init(PyObject *module) {
   if (asc_py_tensor_add_methods(protocol_methods)) return -1;
   /* Above ndarray's 0, so that NumPy's legacy mixed-type paths defer to us. */
   PyObject *priority = PyFloat_FromDouble(100.0);
-  int rc = priority ? PyDict_SetItemString(AscTensor_Type.tp_dict, "__array_priority__", priority)
-                    : -1;
+  int rc =
+      priority ? PyDict_SetItemString(AscTensor_Type.tp_dict, "__array_priority__", priority) : -1;
   Py_XDECREF(priority);
   PyType_Modified(&AscTensor_Type);
   return rc;

@@ -96,7 +96,8 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
   else if (PyFloat_Check(obj) && !PyObject_CheckBuffer(obj)) /* np.float64 is strong */
     kind = ASC_SCALAR_FLOAT;
   else if (PyObject_CheckBuffer(obj) || PyList_Check(obj) || PyTuple_Check(obj) ||
-           PyObject_HasAttrString(obj, "__array_interface__"))
+           PyObject_HasAttrString(obj, "__array_interface__") ||
+           PyObject_HasAttrString(obj, "__dlpack__"))
     return asc_py_as_tensor(obj, ASC_DTYPE_COUNT, out);
   else
     return 1;
