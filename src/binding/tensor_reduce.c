@@ -104,12 +104,14 @@ static PyObject *run_reduce(asc_reduce_op op, PyObject *x_obj, PyObject *axis_ob
   return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
 }
 
-/* Module functions take x first; methods take it as self. */
+/* Module functions take x first; methods take it as self. Positional
+ * parameters come in NumPy's order, so that np.sum(t, 0, None, None, True)
+ * forwarded through __array_function__ means what it does for arrays. */
 static PyObject *reduce_call(asc_reduce_op op, PyObject *self, PyObject *const *args,
                              Py_ssize_t nargs, PyObject *kwnames) {
-  static const char *const plain[] = {"x", "axis", "keepdims", "out", NULL};
-  static const char *const typed[] = {"x", "axis", "keepdims", "dtype", "out", NULL};
-  static const char *const moments[] = {"x", "axis", "keepdims", "dtype", "out", "ddof", NULL};
+  static const char *const plain[] = {"x", "axis", "out", "keepdims", NULL};
+  static const char *const typed[] = {"x", "axis", "dtype", "out", "keepdims", NULL};
+  static const char *const moments[] = {"x", "axis", "dtype", "out", "ddof", "keepdims", NULL};
   int kinds = takes(op);
   const char *const *names = kinds & TAKES_DDOF ? moments : kinds & TAKES_DTYPE ? typed : plain;
   PyObject *a[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
@@ -118,10 +120,9 @@ static PyObject *reduce_call(asc_reduce_op op, PyObject *self, PyObject *const *
   if (asc_py_parse(asc_reduce_op_name(op), args, nargs, kwnames, names + first, 1 - first,
                    a + first))
     return NULL;
-  PyObject *dtype = kinds & TAKES_DTYPE ? a[3] : NULL;
-  PyObject *out = kinds & TAKES_DTYPE ? a[4] : a[3];
-  PyObject *ddof = kinds & TAKES_DDOF ? a[5] : NULL;
-  return run_reduce(op, a[0], a[1], a[2], dtype, out, ddof);
+  if (kinds & TAKES_DDOF) return run_reduce(op, a[0], a[1], a[5], a[2], a[3], a[4]);
+  if (kinds & TAKES_DTYPE) return run_reduce(op, a[0], a[1], a[4], a[2], a[3], NULL);
+  return run_reduce(op, a[0], a[1], a[3], NULL, a[2], NULL);
 }
 
 #define REDUCE_ENTRY_POINTS(NAME, OP)                                                     \
@@ -183,30 +184,31 @@ static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, P
 SOFTMAX_ENTRY_POINTS(softmax, false)
 SOFTMAX_ENTRY_POINTS(log_softmax, true)
 
-#define AXIS_DOC                                                                          \
-  "axis: None (all axes), an int, or a tuple of ints; negative counts from the end. "     \
-  "keepdims leaves reduced axes as length 1. out receives the result (any dtype: values " \
-  "are cast as NumPy's reductions cast, unsafely) and is returned."
+#define AXIS_DOC                                                                           \
+  "axis: None (all axes), an int, or a tuple of ints; negative counts from the end. "      \
+  "keepdims leaves reduced axes as length 1. out receives the result (any dtype: values "  \
+  "are cast as NumPy's reductions cast, unsafely) and is returned. Positional parameters " \
+  "follow NumPy's order. Also a Tensor method, without x."
 #define SUM_DOC(NAME, WHAT)                                                                   \
-  NAME "(x, axis=None, keepdims=False, dtype=None, out=None) -> Tensor\n\n" WHAT              \
+  NAME "(x, axis=None, dtype=None, out=None, keepdims=False) -> Tensor\n\n" WHAT              \
        " As NumPy, bool and integer inputs give int64 (uint8 too: NumPy gives uint64, which " \
        "pyasc does not have); dtype= computes and returns in that dtype. " AXIS_DOC
 #define MOMENT_DOC(NAME, WHAT)                                                            \
-  NAME "(x, axis=None, keepdims=False, dtype=None, out=None, ddof=0) -> Tensor\n\n" WHAT  \
+  NAME "(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False) -> Tensor\n\n" WHAT  \
        " Two passes (the mean first); the divisor is max(n - ddof, 0). Bool and integer " \
        "inputs give float64; dtype= must be a float dtype. An empty reduction gives NaN " \
        "(NumPy also warns; pyasc does not). " AXIS_DOC
 #define EXTREME_DOC(NAME, WHAT)                                           \
-  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT      \
+  NAME "(x, axis=None, out=None, keepdims=False) -> Tensor\n\n" WHAT      \
        " Keeps x's dtype; NaN propagates. Reducing zero elements raises " \
        "InvalidValueError. " AXIS_DOC
 #define ARG_DOC(NAME, WHAT)                                                                  \
-  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT                         \
+  NAME "(x, axis=None, out=None, keepdims=False) -> Tensor\n\n" WHAT                         \
        " int64 indices of the first occurrence; a NaN counts as the extreme (the first NaN " \
        "wins). axis is one int, or None for the index into the flattened tensor. Reducing "  \
        "zero elements raises InvalidValueError."
 #define LOGIC_DOC(NAME, WHAT) \
-  NAME "(x, axis=None, keepdims=False, out=None) -> Tensor\n\n" WHAT " A bool result. " AXIS_DOC
+  NAME "(x, axis=None, out=None, keepdims=False) -> Tensor\n\n" WHAT " A bool result. " AXIS_DOC
 #define SOFTMAX_DOC(NAME, WHAT)                                                               \
   NAME "(x, axis=-1, out=None) -> Tensor\n\n" WHAT                                            \
        " Numerically stable (the row maximum is subtracted first); float16 and bfloat16 "     \

@@ -13,6 +13,9 @@
 #define BYTES_PER_BLOCK ((int64_t)1 << 19)
 /* A split reduction set is not cut finer than this many elements. */
 #define MIN_SEGMENT 4096
+/* Tiles of at least this many outputs (or a whole row of the kept axis)
+ * when the outputs are split: narrower ones read too little per row. */
+#define MIN_TILE_SPLIT 1024
 
 static const char *const op_names[ASC_REDUCE_OP_COUNT] = {
     "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all", "var", "std"};
@@ -197,7 +200,8 @@ static void plan_blocks(asc_red_args *a, int device) {
   if (workers <= 1) return;
   int64_t blocks = bytes / BYTES_PER_BLOCK;
   if (blocks > 4 * (int64_t)workers) blocks = 4 * (int64_t)workers;
-  int64_t unit = a->column ? ASC_RED_TILE : 1;
+  int64_t klen = a->column ? a->kshape[a->kdim - 1] : 1;
+  int64_t unit = klen < MIN_TILE_SPLIT ? klen : MIN_TILE_SPLIT;
   int64_t units = ceil_div(a->nout, unit);
   if (units >= blocks) {
     a->group_len = ceil_div(units, blocks) * unit;
@@ -205,7 +209,7 @@ static void plan_blocks(asc_red_args *a, int device) {
     a->group_len = unit;
     int64_t segments = blocks / units;
     a->seg_len = ceil_div(a->nred, segments);
-    if (a->seg_len < MIN_SEGMENT) a->seg_len = MIN_SEGMENT;
+    if (a->seg_len * unit < MIN_SEGMENT) a->seg_len = ceil_div(MIN_SEGMENT, unit);
     a->segments = (uint32_t)ceil_div(a->nred, a->seg_len);
   }
   a->groups = (uint32_t)ceil_div(a->nout, a->group_len);

@@ -13,8 +13,10 @@ typedef enum asc_red_acc { ASC_ACC_I64, ASC_ACC_F32, ASC_ACC_F64 } asc_red_acc;
 
 /* Elements converted at a time into an accumulator-typed buffer. */
 #define ASC_RED_BUF 512
-/* Outputs reduced side by side when the kept axis is the contiguous one. */
+/* Outputs reduced side by side when the kept axis is the contiguous one:
+ * the unit of planning, and the most one tile takes. */
 #define ASC_RED_TILE 64
+#define ASC_RED_TILE_MAX 4096
 
 /* The partial result of one output over one segment of its reduction set.
  * Float accumulators keep their value in f, integer ones in i. */
@@ -37,7 +39,7 @@ typedef struct asc_red_args {
   asc_reduce_op op;
   asc_red_acc acc;
   asc_dtype in_dtype, out_dtype;
-  bool column; /* reduce ASC_RED_TILE outputs of the last kept axis at once */
+  bool column; /* reduce tiles of outputs along the last kept axis at once */
   int kdim, rdim;
   int64_t kshape[ASC_MAX_DIMS], kstride[ASC_MAX_DIMS];
   int64_t rshape[ASC_MAX_DIMS], rstride[ASC_MAX_DIMS];
@@ -66,7 +68,9 @@ const float *asc_red_gather_f32(float *buf, const char *p, int64_t stride, int64
                                 asc_dtype dtype);
 const double *asc_red_gather_f64(double *buf, const char *p, int64_t stride, int64_t n,
                                  asc_dtype dtype);
-/* Stores n values to dtype (a float dtype) at p with a byte stride. */
+/* Stores n values to dtype at p with a byte stride (floats to float
+ * dtypes; integers to any, as asc_cast). */
+void asc_red_scatter_i64(char *p, int64_t stride, const int64_t *v, int64_t n, asc_dtype dtype);
 void asc_red_scatter_f32(char *p, int64_t stride, const float *v, int64_t n, asc_dtype dtype);
 void asc_red_scatter_f64(char *p, int64_t stride, const double *v, int64_t n, asc_dtype dtype);
 

@@ -2,6 +2,7 @@
  * segment of their reduction sets; a combine kernel merges the segments'
  * partial states when a reduction was split. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reduce_internal.h"
@@ -50,35 +51,48 @@ static bool iter_next(const asc_red_args *a, red_iter *it, const char **p, int64
   return true;
 }
 
+/* A block's scratch for tiles: room for `width` columns with `levels`
+ * cascade levels (see the WS_ macros of reduce_acc.h). */
+typedef struct red_ws {
+  char *mem;
+  int width, levels;
+} red_ws;
+
 #define ACC int64_t
 #define SUF i64
 #define SELF ASC_INT64
 #define IS_INT 1
+#define SQRT(x) (x)
 #include "reduce_acc.h"
 #undef ACC
 #undef SUF
 #undef SELF
 #undef IS_INT
+#undef SQRT
 
 #define ACC float
 #define SUF f32
 #define SELF ASC_FLOAT32
 #define IS_INT 0
+#define SQRT sqrtf
 #include "reduce_acc.h"
 #undef ACC
 #undef SUF
 #undef SELF
 #undef IS_INT
+#undef SQRT
 
 #define ACC double
 #define SUF f64
 #define SELF ASC_FLOAT64
 #define IS_INT 0
+#define SQRT sqrt
 #include "reduce_acc.h"
 #undef ACC
 #undef SUF
 #undef SELF
 #undef IS_INT
+#undef SQRT
 
 static void reduce_row(const asc_red_args *a, const char *base, int64_t r0, int64_t r1,
                        asc_red_state *st) {
@@ -91,13 +105,17 @@ static void reduce_row(const asc_red_args *a, const char *base, int64_t r0, int6
 }
 
 static void reduce_tile(const asc_red_args *a, const char *base, int64_t kstep, int t, int64_t r0,
-                        int64_t r1, asc_red_state *st) {
-  if (a->acc == ASC_ACC_I64)
-    tile_i64(a, base, kstep, t, r0, r1, st);
-  else if (a->acc == ASC_ACC_F32)
-    tile_f32(a, base, kstep, t, r0, r1, st);
-  else
-    tile_f64(a, base, kstep, t, r0, r1, st);
+                        int64_t r1, const red_ws *ws, int64_t o, uint32_t seg) {
+  if (a->acc == ASC_ACC_I64) {
+    tile_i64(a, base, kstep, t, r0, r1, ws);
+    tile_emit_i64(a, o, seg, t, r1 - r0, ws);
+  } else if (a->acc == ASC_ACC_F32) {
+    tile_f32(a, base, kstep, t, r0, r1, ws);
+    tile_emit_f32(a, o, seg, t, r1 - r0, ws);
+  } else {
+    tile_f64(a, base, kstep, t, r0, r1, ws);
+    tile_emit_f64(a, o, seg, t, r1 - r0, ws);
+  }
 }
 
 /* Writes the result for a final state. float32 accumulations divide in
@@ -144,7 +162,7 @@ static void finalize(const asc_red_args *a, const asc_red_state *st, char *p) {
   }
 }
 
-/* Folds the state of a later segment, b, into a. */
+/* Folds y, the state of a later segment, into x. */
 static void merge(const asc_red_args *a, asc_red_state *x, const asc_red_state *y) {
   const bool fl = a->acc != ASC_ACC_I64;
   switch (a->op) {
@@ -223,15 +241,31 @@ asc_status asc_red_block(const asc_block_ctx *block, const void *args) {
     }
     return ASC_OK;
   }
+  /* Tiles as wide as the block's Unified Buffer holds: whole rows of the
+   * kept axis make reading each reduced position one contiguous run. */
+  red_ws ws = {.levels = 1};
+  for (int64_t chunks = (r1 - r0 + 127) / 128; chunks > 1 && ws.levels < RED_LEVELS; chunks /= 2)
+    ws.levels++;
+  size_t acc = a->acc == ASC_ACC_F32 ? sizeof(float) : sizeof(double);
+  size_t per_column = (size_t)(ws.levels + 5) * acc + sizeof(int64_t);
+  size_t width = block->ub ? block->ub_size / per_column : 0;
+  if (width > ASC_RED_TILE_MAX) width = ASC_RED_TILE_MAX;
+  ws.width = (int)(width & ~(size_t)7); /* keeps the index array aligned */
+  ws.mem = block->ub;
+  void *heap = NULL;
+  if (ws.width < ASC_RED_TILE) { /* a small configured UB: use the heap */
+    ws.width = ASC_RED_TILE;
+    ws.mem = heap = malloc(ASC_RED_TILE * per_column);
+    if (!heap) return asc_error(ASC_ERR_OUT_OF_MEMORY, "no memory for a reduction tile");
+  }
   int64_t klen = a->kshape[a->kdim - 1], kstep = a->kstride[a->kdim - 1];
-  asc_red_state st[ASC_RED_TILE];
   for (int64_t o = o0, t; o < o1; o += t) {
     t = klen - o % klen;
     if (t > o1 - o) t = o1 - o;
-    if (t > ASC_RED_TILE) t = ASC_RED_TILE;
-    reduce_tile(a, kept_base(a, o), kstep, (int)t, r0, r1, st);
-    for (int j = 0; j < t; j++) emit(a, o + j, seg, &st[j]);
+    if (t > ws.width) t = ws.width;
+    reduce_tile(a, kept_base(a, o), kstep, (int)t, r0, r1, &ws, o, seg);
   }
+  free(heap);
   return ASC_OK;
 }
 

@@ -78,12 +78,17 @@ const int64_t *asc_red_gather_i64(int64_t *buf, const char *p, int64_t stride, i
   return buf;
 }
 
-#define SCATTER_CASE(NAME, ST, STORE)              \
-  case ASC_##NAME:                                 \
-    for (int64_t k = 0; k < n; k++, p += stride) { \
-      ST r = STORE(v[k]);                          \
-      memcpy(p, &r, sizeof r);                     \
-    }                                              \
+#define SCATTER_CASE(NAME, ST, STORE)                       \
+  case ASC_##NAME:                                          \
+    if (stride == (int64_t)sizeof(ST)) {                    \
+      ST *dst = (ST *)(void *)p;                            \
+      for (int64_t k = 0; k < n; k++) dst[k] = STORE(v[k]); \
+    } else {                                                \
+      for (int64_t k = 0; k < n; k++, p += stride) {        \
+        ST r = STORE(v[k]);                                 \
+        memcpy(p, &r, sizeof r);                            \
+      }                                                     \
+    }                                                       \
     break;
 #define STORE_SAME(v) (v)
 
@@ -101,6 +106,10 @@ const int64_t *asc_red_gather_i64(int64_t *buf, const char *p, int64_t stride, i
   }
 DEFINE_SCATTER(f32, float)
 DEFINE_SCATTER(f64, double)
+
+void asc_red_scatter_i64(char *p, int64_t stride, const int64_t *v, int64_t n, asc_dtype dtype) {
+  for (int64_t k = 0; k < n; k++, p += stride) asc_red_put_i(dtype, p, v[k]);
+}
 
 /* NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src):
  * the same block sizes give the same rounding for contiguous data. The
