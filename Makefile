@@ -79,7 +79,9 @@ install-check: venv
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc info
 
 bench: build
-	PYTHONPATH=$(BUILD)/stage $(VPY) bench/runtime.py
+	for b in runtime tensor kernel checked; do \
+	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
+	  PYTHONPATH=$(BUILD)/stage $(VPY) bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf build

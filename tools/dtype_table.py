@@ -15,11 +15,30 @@ import numpy as np
 
 import pyasc
 
-DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64",
-          "float16", "bfloat16", "float32", "float64")
-SHORT = {"bool": "b", "int8": "i8", "uint8": "u8", "int16": "i16", "int32": "i32",
-         "int64": "i64", "float16": "f16", "bfloat16": "bf16", "float32": "f32",
-         "float64": "f64"}
+DTYPES = (
+    "bool",
+    "int8",
+    "uint8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+)
+SHORT = {
+    "bool": "b",
+    "int8": "i8",
+    "uint8": "u8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "float32": "f32",
+    "float64": "f64",
+}
 
 
 def promote(a: str, b: str) -> str:
@@ -31,8 +50,7 @@ def promote(a: str, b: str) -> str:
 
 def markdown() -> str:
     """The table: one row per left operand, one column per right operand."""
-    lines = ["| | " + " | ".join(SHORT[d] for d in DTYPES) + " |",
-             "|---|" + "---|" * len(DTYPES)]
+    lines = ["| | " + " | ".join(SHORT[d] for d in DTYPES) + " |", "|---|" + "---|" * len(DTYPES)]
     for a in DTYPES:
         cells = [SHORT[promote(a, b)] for b in DTYPES]
         lines.append(f"| **{SHORT[a]}** | " + " | ".join(cells) + " |")

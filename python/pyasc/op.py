@@ -36,7 +36,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn, TypeVar, overload
+from typing import Any, NoReturn, overload
 
 import numpy as np
 
@@ -53,8 +53,6 @@ __all__ = [
     "op",
     "unregister",
 ]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 # --- dtype facts, asked of the C core ------------------------------------
 
@@ -91,6 +89,7 @@ def _dtype_names(dtypes: Sequence[_C.dtype]) -> str:
 
 # --- specs ------------------------------------------------------------------
 
+#: One entry of a shape pattern (see TensorSpec.shape).
 Dim = int | str | None | type(Ellipsis)
 
 
@@ -109,7 +108,7 @@ class TensorSpec:
             outputs), ``None`` matches any size, and one ``...`` (``Ellipsis``
             or the string ``"..."``) matches any number of dimensions.
             Example: ``("M", "K")`` and ``("K", "N")`` for a matmul.
-        doc: a description, shown in the operator's help.
+        doc: a description, listed by :meth:`Op.describe`.
 
     A spec with a shape pattern and no ``...`` fixes the rank; ``ndim`` then
     must agree with it.
@@ -193,8 +192,13 @@ class TensorSpec:
         return f"{text} - {self.doc}" if self.doc else text
 
     def check(self, opname: str, role: str, t: _C.Tensor, dims: dict[str, tuple[int, str]]) -> None:
-        """Checks tensor ``t`` against the spec, binding symbolic sizes in ``dims``
-        (name -> (size, where it was bound)). Raises DTypeError/InvalidValueError."""
+        """Checks tensor ``t`` against the spec, binding symbolic sizes in
+        ``dims`` (name -> (size, where it was bound)).
+
+        Raises :class:`pyasc.DTypeError` for a dtype, and
+        :class:`pyasc.InvalidValueError` for a rank or shape, that the spec
+        does not allow; the message names the operator, ``role`` and the rule.
+        """
         if self.dtypes is not None and t.dtype not in self.dtypes:
             raise _C.DTypeError(
                 f"{opname}: {role} has dtype {t.dtype.name}, expected one of "
@@ -267,7 +271,7 @@ class Attr:
             (the default) makes the parameter mandatory.
         choices: if given, the only values allowed.
         min, max: inclusive bounds for ``int`` and ``float``.
-        doc: a description, shown in the operator's help.
+        doc: a description, listed by :meth:`Op.describe`.
 
     Conversion: ``float`` accepts ints and floats (Python or NumPy) and gives
     a Python ``float``; ``int`` accepts anything with ``__index__`` (not
@@ -426,9 +430,11 @@ class Op:
     def _call_signature(self) -> inspect.Signature:
         """The signature callers see: attribute defaults filled in."""
         params = [
-            p.replace(default=self.attrs[n].default)
-            if n in self.attrs and not self.attrs[n].required
-            else p
+            (
+                p.replace(default=self.attrs[n].default)
+                if n in self.attrs and not self.attrs[n].required
+                else p
+            )
             for n, p in self.signature.parameters.items()
         ]
         try:

@@ -133,6 +133,14 @@ static int tensor_from_dlpack(PyObject *obj, asc_tensor *out) {
   return rc;
 }
 
+/* A copy made from memory the caller owns (a NumPy array) must not see the
+ * caller's later writes to it: it is finished before the call returns. */
+static int finish_copy_of(PyObject *source, asc_tensor *copy) {
+  if (AscTensor_Check(source) || !PyObject_CheckBuffer(source) || !asc_py_sync_for_host()) return 0;
+  asc_tensor_release(copy);
+  return -1;
+}
+
 int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
   asc_py_run_deferred();
   if (AscTensor_Check(obj)) {
@@ -157,7 +165,9 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     if (rc == 1) asc_py_raise_msg(ASC_ERR_TYPE, "cannot convert %R to a tensor", obj);
     if (rc) return -1;
   }
-  return convert_dtype(out, dtype);
+  bool copies = dtype != ASC_DTYPE_COUNT && dtype != out->dtype;
+  if (convert_dtype(out, dtype)) return -1;
+  return copies ? finish_copy_of(obj, out) : 0;
 }
 
 /* --- construction ------------------------------------------------------- */
@@ -180,7 +190,8 @@ static PyObject *tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
   if (asc_py_as_tensor(data, ASC_DTYPE_COUNT, &src)) return NULL;
   asc_status st = asc_cast(&src, dtype == ASC_DTYPE_COUNT ? src.dtype : dtype, &copy);
   asc_tensor_release(&src);
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&copy);
+  if (st) return asc_py_raise(st);
+  return finish_copy_of(data, &copy) ? NULL : asc_py_tensor_wrap(&copy);
 }
 
 static PyObject *from_numpy(PyObject *self, PyObject *array) {

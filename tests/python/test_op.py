@@ -336,7 +336,9 @@ def test_scalar_takes_an_allowed_dtype_of_its_kind():
         return s
 
     assert only_int(5).dtype == pyasc.int32 and only_int(5).item() == 5
-    with pytest.raises(pyasc.DTypeError, match="only_int: input 's' is a Python float, expected one of int32"):
+    with pytest.raises(
+        pyasc.DTypeError, match="only_int: input 's' is a Python float, expected one of int32"
+    ):
         only_int(5.0)
     with pytest.raises(OverflowError):
         only_int(2**40)
@@ -465,7 +467,9 @@ def test_ndim_rule_message():
 
     low(1.0)
     low([1.0])
-    with pytest.raises(pyasc.InvalidValueError, match="low: input 'x' has 2 dimensions, expected one of 0, 1"):
+    with pytest.raises(
+        pyasc.InvalidValueError, match="low: input 'x' has 2 dimensions, expected one of 0, 1"
+    ):
         low([[1.0]])
 
 
@@ -493,8 +497,14 @@ def test_symbolic_dims_agree_across_inputs():
     with pytest.raises(pyasc.InvalidValueError) as info:
         mm(a, np.zeros((4, 4)))
     msg = str(info.value)
-    assert msg == "matmul_like: input 'b' has shape (4, 4), expected (K, N): K=3 (from input 'a'), got 4"
-    with pytest.raises(pyasc.InvalidValueError, match="input 'a' has shape \\(6,\\), expected \\(M, K\\): 2 dimensions"):
+    assert (
+        msg
+        == "matmul_like: input 'b' has shape (4, 4), expected (K, N): K=3 (from input 'a'), got 4"
+    )
+    with pytest.raises(
+        pyasc.InvalidValueError,
+        match="input 'a' has shape \\(6,\\), expected \\(M, K\\): 2 dimensions",
+    ):
         mm(np.zeros(6), b)
 
 
@@ -509,13 +519,20 @@ def test_repeated_symbol_in_one_input():
 
 
 def test_fixed_any_and_ellipsis_dims():
-    @pyasc.op(inputs={"x": pyasc.TensorSpec(shape=(..., None, 4)), "y": pyasc.TensorSpec(shape=("...", "C"))})
+    @pyasc.op(
+        inputs={
+            "x": pyasc.TensorSpec(shape=(..., None, 4)),
+            "y": pyasc.TensorSpec(shape=("...", "C")),
+        }
+    )
     def pattern(x, y):
         return x
 
     pattern(np.zeros((5, 4)), np.zeros(7))
     pattern(np.zeros((2, 3, 5, 4)), np.zeros((1, 1, 2)))
-    with pytest.raises(pyasc.InvalidValueError, match="expected \\(\\.\\.\\., \\?, 4\\): size 4 where it has 3"):
+    with pytest.raises(
+        pyasc.InvalidValueError, match="expected \\(\\.\\.\\., \\?, 4\\): size 4 where it has 3"
+    ):
         pattern(np.zeros((5, 3)), np.zeros(7))
     with pytest.raises(pyasc.InvalidValueError, match="at least 2 dimensions"):
         pattern(np.zeros(4), np.zeros(7))
@@ -567,28 +584,57 @@ def test_attr_conversion_and_defaults():
         return x
 
     call = attrs_op.prepare([1])
-    assert call.attrs == {"alpha": 1.0, "n": 1, "flag": False, "mode": "sum", "out_dtype": pyasc.float32}
-    call = attrs_op.prepare([1], alpha=2, n=np.int64(3), flag=np.bool_(True), mode="max", out_dtype=np.float16)
+    assert call.attrs == {
+        "alpha": 1.0,
+        "n": 1,
+        "flag": False,
+        "mode": "sum",
+        "out_dtype": pyasc.float32,
+    }
+    call = attrs_op.prepare(
+        [1], alpha=2, n=np.int64(3), flag=np.bool_(True), mode="max", out_dtype=np.float16
+    )
     assert type(call.attrs["alpha"]) is float and call.attrs["alpha"] == 2.0
     assert type(call.attrs["n"]) is int and call.attrs["n"] == 3
     assert call.attrs["flag"] is True
-    assert call.attrs["out_dtype"] == pyasc.float16 and isinstance(call.attrs["out_dtype"], pyasc.dtype)
-    assert str(inspect.signature(attrs_op)) == "(x, alpha=1.0, n=1, flag=False, mode='sum', out_dtype=pyasc.float32)"
+    assert call.attrs["out_dtype"] == pyasc.float16 and isinstance(
+        call.attrs["out_dtype"], pyasc.dtype
+    )
+    assert (
+        str(inspect.signature(attrs_op))
+        == "(x, alpha=1.0, n=1, flag=False, mode='sum', out_dtype=pyasc.float32)"
+    )
 
 
 @pytest.mark.parametrize(
     "kwargs, error, message",
     [
-        ({"alpha": "x"}, pyasc.DTypeError, "attrs_bad: attribute 'alpha' expects float, got str 'x'"),
-        ({"alpha": True}, pyasc.DTypeError, "attrs_bad: attribute 'alpha' expects float, got bool True"),
+        (
+            {"alpha": "x"},
+            pyasc.DTypeError,
+            "attrs_bad: attribute 'alpha' expects float, got str 'x'",
+        ),
+        (
+            {"alpha": True},
+            pyasc.DTypeError,
+            "attrs_bad: attribute 'alpha' expects float, got bool True",
+        ),
         ({"n": 1.0}, pyasc.DTypeError, "attrs_bad: attribute 'n' expects int, got float 1.0"),
         ({"n": False}, pyasc.DTypeError, "attrs_bad: attribute 'n' expects int, got bool False"),
         ({"n": 9}, pyasc.InvalidValueError, "attrs_bad: attribute 'n' is 9, above the maximum 8"),
         ({"n": -1}, pyasc.InvalidValueError, "attrs_bad: attribute 'n' is -1, below the minimum 0"),
         ({"flag": 1}, pyasc.DTypeError, "attrs_bad: attribute 'flag' expects bool, got int 1"),
-        ({"mode": "avg"}, pyasc.InvalidValueError, "attrs_bad: attribute 'mode' is 'avg', expected one of 'sum', 'max'"),
+        (
+            {"mode": "avg"},
+            pyasc.InvalidValueError,
+            "attrs_bad: attribute 'mode' is 'avg', expected one of 'sum', 'max'",
+        ),
         ({"mode": 3}, pyasc.DTypeError, "attrs_bad: attribute 'mode' expects str, got int 3"),
-        ({"out_dtype": "complex64"}, pyasc.DTypeError, "attrs_bad: attribute 'out_dtype' expects pyasc.dtype"),
+        (
+            {"out_dtype": "complex64"},
+            pyasc.DTypeError,
+            "attrs_bad: attribute 'out_dtype' expects pyasc.dtype",
+        ),
     ],
 )
 def test_attr_errors(kwargs, error, message):
@@ -635,7 +681,10 @@ def test_inferred_attrs_and_unsupported_defaults():
         return x * scale
 
     assert {k: a.type for k, a in inferred.attrs.items()} == {
-        "scale": float, "times": int, "name": str, "dt": pyasc.dtype,
+        "scale": float,
+        "times": int,
+        "name": str,
+        "dt": pyasc.dtype,
     }
     with pytest.raises(pyasc.DTypeError, match="attribute 'times' expects int"):
         inferred([1], times=1.5)
@@ -667,7 +716,9 @@ def test_attr_and_spec_definition_errors():
         pyasc.TensorSpec(dtypes=("float128",))
     with pytest.raises(pyasc.InvalidValueError, match="input 'zz' is not a parameter"):
         pyasc.op(name="zz_op", inputs={"zz": None})(lambda x: x)
-    with pytest.raises(pyasc.InvalidValueError, match="'x' is declared as an input and as an attribute"):
+    with pytest.raises(
+        pyasc.InvalidValueError, match="'x' is declared as an input and as an attribute"
+    ):
         pyasc.op(name="both", inputs={"x": None}, attrs={"x": pyasc.Attr(int)})(lambda x: x)
     with pytest.raises(pyasc.DTypeError, match="must be a pyasc.Attr"):
         pyasc.op(name="wrong_attr", attrs={"x": int})(lambda x: x)
@@ -689,14 +740,22 @@ def test_output_specs():
     def wrong_shape(a):
         return a
 
-    with pytest.raises(pyasc.InvalidValueError, match="wrong_shape: output 'c' has shape \\(2, 3\\), expected \\(M, M\\): M=2 \\(from the inputs\\), got 3"):
+    with pytest.raises(
+        pyasc.InvalidValueError,
+        match=(
+            "wrong_shape: output 'c' has shape \\(2, 3\\), expected \\(M, M\\): M=2 \\(from the"
+            " inputs\\), got 3"
+        ),
+    ):
         wrong_shape(np.zeros((2, 3)))
 
     @pyasc.op(outputs={"c": pyasc.TensorSpec(dtypes=pyasc.float32)})
     def wrong_dtype(a):
         return a
 
-    with pytest.raises(pyasc.DTypeError, match="wrong_dtype: output 'c' has dtype float64, expected one of float32"):
+    with pytest.raises(
+        pyasc.DTypeError, match="wrong_dtype: output 'c' has dtype float64, expected one of float32"
+    ):
         wrong_dtype([1.0])
     assert isinstance(mm(np.ones((1, 2)), np.ones((2, 1))), pyasc.Tensor)
 
@@ -715,7 +774,10 @@ def test_multiple_outputs_and_conversion():
     def one_output(a):
         return a
 
-    with pytest.raises(pyasc.InvalidValueError, match="one_output: the function returned one Tensor, expected 2 output\\(s\\): q, r"):
+    with pytest.raises(
+        pyasc.InvalidValueError,
+        match="one_output: the function returned one Tensor, expected 2 output\\(s\\): q, r",
+    ):
         one_output([1])
 
     @pyasc.op(outputs="y")

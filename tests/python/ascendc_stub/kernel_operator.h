@@ -1,0 +1,469 @@
+// A stand-in for the CANN toolkit's kernel_operator.h, for tests only: it
+// declares just what pyasc's Ascend C emitter (src/compiler/emit_ascendc.c)
+// uses, with the names, template parameters and parameter lists of Huawei's
+// Ascend C API reference (and docs/kernel-language.md), so that
+// `g++ -std=c++17 -fsyntax-only` rejects a wrong name, a template argument
+// in the wrong place or an argument list Ascend C has no overload for.
+// Nothing is defined (so nothing is declared inline): this header cannot run
+// a kernel.
+#ifndef PYASC_TEST_KERNEL_OPERATOR_H
+#define PYASC_TEST_KERNEL_OPERATOR_H
+
+#include <cstdint>
+
+// Address-space and kernel qualifiers of the bisheng compiler: no-ops here.
+#define __global__
+#define __aicore__
+#define __gm__
+#define GM_ADDR __gm__ uint8_t *
+
+// The device's 16-bit floating types convert to and from float.
+struct half {
+  half(float value);
+  operator float() const;
+};
+struct bfloat16_t {
+  bfloat16_t(float value);
+  operator float() const;
+};
+
+enum pipe_t {
+  PIPE_S,
+  PIPE_V,
+  PIPE_M,
+  PIPE_MTE1,
+  PIPE_MTE2,
+  PIPE_MTE3,
+  PIPE_ALL,
+  PIPE_MTE4,
+  PIPE_MTE5,
+  PIPE_V2,
+  PIPE_FIX
+};
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC
+};
+
+enum class HardEvent : uint8_t {
+  MTE2_MTE1,
+  MTE1_MTE2,
+  MTE1_M,
+  M_MTE1,
+  MTE2_V,
+  V_MTE2,
+  MTE3_V,
+  V_MTE3,
+  M_V,
+  V_M,
+  V_V,
+  MTE3_MTE1,
+  MTE1_MTE3,
+  MTE1_V,
+  MTE2_M,
+  M_MTE2,
+  V_MTE1,
+  M_FIX,
+  FIX_M,
+  MTE3_MTE2,
+  MTE2_MTE3,
+  S_V,
+  V_S,
+  S_MTE2,
+  MTE2_S,
+  S_MTE3,
+  MTE3_S,
+  MTE2_FIX,
+  FIX_MTE2,
+  FIX_S,
+  M_S,
+  FIX_MTE3,
+  MTE1_FIX,
+  FIX_MTE1,
+  FIX_FIX
+};
+
+enum class RoundMode : uint8_t {
+  CAST_NONE,
+  CAST_RINT,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_ROUND,
+  CAST_TRUNC,
+  CAST_ODD
+};
+enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class ReduceOrder : uint8_t {
+  ORDER_VALUE_INDEX,
+  ORDER_INDEX_VALUE,
+  ORDER_ONLY_VALUE,
+  ORDER_ONLY_INDEX
+};
+enum class MaskMode : uint8_t { NORMAL, COUNTER };
+
+struct BinaryRepeatParams {
+  __aicore__ BinaryRepeatParams();
+  __aicore__ BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn,
+                                const uint8_t src1BlkStrideIn, const uint8_t dstRepStrideIn,
+                                const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn);
+};
+struct UnaryRepeatParams {
+  __aicore__ UnaryRepeatParams();
+  __aicore__ UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
+                               const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn);
+};
+struct DataCopyParams {
+  __aicore__ DataCopyParams();
+  __aicore__ DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn,
+                            const uint16_t dstStrideIn);
+};
+struct DataCopyExtParams {
+  __aicore__ DataCopyExtParams();
+  __aicore__ DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
+                               const uint32_t dstStrideIn, const uint32_t rsvIn);
+};
+template <typename T>
+struct DataCopyPadExtParams {
+  __aicore__ DataCopyPadExtParams();
+  __aicore__ DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue,
+                                  const uint8_t rightPadValue, T padValue);
+};
+
+template <typename T>
+class GlobalTensor {
+ public:
+  __aicore__ void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize);
+  __aicore__ void SetGlobalBuffer(__gm__ T *buffer);
+  __aicore__ GlobalTensor operator[](const uint64_t offset) const;
+  __aicore__ T GetValue(const uint64_t offset) const;
+  __aicore__ void SetValue(const uint64_t offset, T value);
+  __aicore__ uint64_t GetSize() const;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  __aicore__ LocalTensor();
+  // static-tensor programming: addr in bytes, tileSize in elements
+  __aicore__ LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);
+  __aicore__ LocalTensor operator[](const uint32_t offset) const;
+  __aicore__ T GetValue(const uint32_t index) const;
+  template <typename T1>
+  __aicore__ void SetValue(const uint32_t index, const T1 value) const;
+  __aicore__ uint32_t GetSize() const;
+  __aicore__ uint32_t GetLength() const;
+  __aicore__ int32_t GetPosition() const;
+  template <typename CAST_T>
+  __aicore__ LocalTensor<CAST_T> ReinterpretCast() const;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue {
+ public:
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T>
+  __aicore__ bool EnQue(const LocalTensor<T> &tensor);
+  template <typename T>
+  __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T> &tensor);
+  __aicore__ bool HasTensorInQue();
+  __aicore__ bool VacantInQue();
+};
+
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+ public:
+  template <typename T>
+  __aicore__ LocalTensor<T> Get();
+  template <typename T>
+  __aicore__ LocalTensor<T> Get(uint32_t len);
+  template <typename T>
+  __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset);
+};
+
+class TPipe {
+ public:
+  template <class T>
+  __aicore__ bool InitBuffer(T &que, uint8_t num, uint32_t len);
+  template <TPosition pos>
+  __aicore__ bool InitBuffer(TBuf<pos> &buf, uint32_t len);
+  __aicore__ void Destroy();
+  __aicore__ void Reset();
+};
+
+__aicore__ int64_t GetBlockIdx();
+__aicore__ int64_t GetBlockNum();
+__aicore__ void Trap();
+
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const uint32_t count);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const uint32_t count);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const uint32_t count);
+
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const DataCopyParams &repeatParams);
+template <typename T>
+__aicore__ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                            const DataCopyExtParams &dataCopyParams,
+                            const DataCopyPadExtParams<T> &padParams);
+template <typename T>
+__aicore__ void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                            const DataCopyExtParams &dataCopyParams);
+
+struct CopyRepeatParams {
+  __aicore__ CopyRepeatParams();
+  __aicore__ CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn,
+                              uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn);
+};
+// Copy has mask forms only (no count form).
+template <typename T, bool isSetMask = true>
+__aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],
+                     const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
+template <typename T, bool isSetMask = true>
+__aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,
+                     const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
+
+template <typename T>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
+
+// Vector APIs: the count form and the two mask forms (bit mask, continuous mask).
+#define PYASC_STUB_BINARY(NAME)                                                               \
+  template <typename T>                                                                       \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                 \
+                       const LocalTensor<T> &src1, const int32_t &count);                     \
+  template <typename T, bool isSetMask = true>                                                \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                 \
+                       const LocalTensor<T> &src1, uint64_t mask[], const uint8_t repeatTime, \
+                       const BinaryRepeatParams &repeatParams);                               \
+  template <typename T, bool isSetMask = true>                                                \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                 \
+                       const LocalTensor<T> &src1, uint64_t mask, const uint8_t repeatTime,   \
+                       const BinaryRepeatParams &repeatParams);
+PYASC_STUB_BINARY(Add)
+PYASC_STUB_BINARY(Sub)
+PYASC_STUB_BINARY(Mul)
+PYASC_STUB_BINARY(Div)
+PYASC_STUB_BINARY(Max)
+PYASC_STUB_BINARY(Min)
+PYASC_STUB_BINARY(And)
+PYASC_STUB_BINARY(Or)
+PYASC_STUB_BINARY(FusedMulAdd)
+PYASC_STUB_BINARY(MulAddDst)
+
+#define PYASC_STUB_SCALAR(NAME)                                                                    \
+  template <typename T, bool isSetMask = true>                                                     \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       const int32_t &count);                                                      \
+  template <typename T, bool isSetMask = true>                                                     \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask[], const uint8_t repeatTime,                                  \
+                       const UnaryRepeatParams &repeatParams);                                     \
+  template <typename T, bool isSetMask = true>                                                     \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, \
+                       uint64_t mask, const uint8_t repeatTime,                                    \
+                       const UnaryRepeatParams &repeatParams);
+PYASC_STUB_SCALAR(Adds)
+PYASC_STUB_SCALAR(Muls)
+PYASC_STUB_SCALAR(Maxs)
+PYASC_STUB_SCALAR(Mins)
+PYASC_STUB_SCALAR(LeakyRelu)
+PYASC_STUB_SCALAR(ShiftLeft)
+PYASC_STUB_SCALAR(ShiftRight)
+
+#define PYASC_STUB_UNARY(NAME)                                                                \
+  template <typename T>                                                                       \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                  \
+                       const int32_t &count);                                                 \
+  template <typename T, bool isSetMask = true>                                                \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask[], \
+                       const uint8_t repeatTime, const UnaryRepeatParams &repeatParams);      \
+  template <typename T, bool isSetMask = true>                                                \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,   \
+                       const uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
+PYASC_STUB_UNARY(Exp)
+PYASC_STUB_UNARY(Ln)
+PYASC_STUB_UNARY(Abs)
+PYASC_STUB_UNARY(Sqrt)
+PYASC_STUB_UNARY(Rsqrt)
+PYASC_STUB_UNARY(Reciprocal)
+PYASC_STUB_UNARY(Relu)
+PYASC_STUB_UNARY(Not)
+
+// Axpy<dst T, src U>: the scalar has the source's type.
+template <typename T, typename U>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                     const int32_t &count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                     uint64_t mask[], const uint8_t repeatTime,
+                     const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                     uint64_t mask, const uint8_t repeatTime,
+                     const UnaryRepeatParams &repeatParams);
+
+// Cast<dst T, src U>
+template <typename T, typename U>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                     const RoundMode &roundMode, const uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                     const RoundMode &roundMode, const uint64_t mask[], const uint8_t repeatTime,
+                     const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                     const RoundMode &roundMode, const uint64_t mask, const uint8_t repeatTime,
+                     const UnaryRepeatParams &repeatParams);
+
+// Compare<src T, dst U>: one result bit per element.
+template <typename T, typename U>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                        const LocalTensor<T> &src1, CMPMODE cmpMode, uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                        const LocalTensor<T> &src1, CMPMODE cmpMode, const uint64_t mask[],
+                        uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                        const LocalTensor<T> &src1, CMPMODE cmpMode, const uint64_t mask,
+                        uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U>
+__aicore__ void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                              const T src1Scalar, CMPMODE cmpMode, uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                              const T src1Scalar, CMPMODE cmpMode, const uint64_t mask[],
+                              uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                              const T src1Scalar, CMPMODE cmpMode, const uint64_t mask,
+                              uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
+
+// Select<T, mask U>: src1 a tensor or a scalar.
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE selMode,
+                       uint32_t count);
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, T src1, SELMODE selMode, uint32_t count);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE selMode,
+                       uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE selMode,
+                       uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, T src1, SELMODE selMode, uint64_t mask[],
+                       uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, T src1, SELMODE selMode, uint64_t mask,
+                       uint8_t repeatTime, const BinaryRepeatParams &repeatParams);
+
+// Reductions over the whole input: count form and mask forms.
+#define PYASC_STUB_REDUCE(NAME, ...)                                                            \
+  template <typename T>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+                       const LocalTensor<T> &sharedTmpBuffer, const int32_t count __VA_ARGS__); \
+  template <typename T>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+                       const LocalTensor<T> &sharedTmpBuffer, uint64_t mask[],                  \
+                       const int32_t repeatTime, const int32_t srcRepStride __VA_ARGS__);       \
+  template <typename T>                                                                         \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                    \
+                       const LocalTensor<T> &sharedTmpBuffer, const int32_t mask,               \
+                       const int32_t repeatTime, const int32_t srcRepStride __VA_ARGS__);
+PYASC_STUB_REDUCE(ReduceSum)
+PYASC_STUB_REDUCE(ReduceMax, , bool calIndex = 0)
+PYASC_STUB_REDUCE(ReduceMin, , bool calIndex = 0)
+
+// Per-repeat reductions: WholeReduce* take the mask before repeatTime,
+// BlockReduce* and PairReduceSum after it.
+#define PYASC_STUB_WHOLE(NAME, ...)                                                              \
+  template <typename T, bool isSetMask = true>                                                   \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                     \
+                       const uint64_t mask[], const int32_t repeatTime,                          \
+                       const int32_t dstRepStride, const int32_t srcBlkStride,                   \
+                       const int32_t srcRepStride __VA_ARGS__);                                  \
+  template <typename T, bool isSetMask = true>                                                   \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask, \
+                       const int32_t repeatTime, const int32_t dstRepStride,                     \
+                       const int32_t srcBlkStride, const int32_t srcRepStride __VA_ARGS__);
+PYASC_STUB_WHOLE(WholeReduceSum)
+PYASC_STUB_WHOLE(WholeReduceMax, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+PYASC_STUB_WHOLE(WholeReduceMin, , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+#define PYASC_STUB_BLOCK(NAME)                                                                   \
+  template <typename T, bool isSetMask = true>                                                   \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                     \
+                       const int32_t repeatTime, const uint64_t mask[],                          \
+                       const int32_t dstRepStride, const int32_t srcBlkStride,                   \
+                       const int32_t srcRepStride);                                              \
+  template <typename T, bool isSetMask = true>                                                   \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                     \
+                       const int32_t repeatTime, const int32_t mask, const int32_t dstRepStride, \
+                       const int32_t srcBlkStride, const int32_t srcRepStride);
+PYASC_STUB_BLOCK(BlockReduceSum)
+PYASC_STUB_BLOCK(BlockReduceMax)
+PYASC_STUB_BLOCK(BlockReduceMin)
+PYASC_STUB_BLOCK(PairReduceSum)
+
+// The vector mask register.
+__aicore__ void SetMaskCount();
+__aicore__ void SetMaskNorm();
+__aicore__ void ResetMask();
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow);
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ void SetVectorMask(int32_t len);
+
+template <typename T>
+__aicore__ void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
+template <typename T>
+__aicore__ void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize);
+
+template <HardEvent event>
+__aicore__ void SetFlag(int32_t eventID);
+template <HardEvent event>
+__aicore__ void WaitFlag(int32_t eventID);
+template <pipe_t pipe>
+__aicore__ void PipeBarrier();
+
+template <class... Args>
+__aicore__ void printf(__gm__ const char *fmt, Args &&...args);
+
+}  // namespace AscendC
+
+#endif
