@@ -17,7 +17,7 @@ C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tes
         install-check bench clean
 
 demo: build
-	PYTHONPATH=$(BUILD)/stage $(VPY) examples/quickstart.py
+	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) examples/quickstart.py
 
 # Every suite: formatting, both compilers, C tests (plain, valgrind,
 # ASan+UBSan), the Python suite under ASan+UBSan, a wheel install, and
@@ -52,12 +52,12 @@ valgrind: build
 	$(MESON) test -C $(BUILD) --suite c --print-errorlogs --timeout-multiplier 4 --wrap='$(VALGRIND)'
 
 test-py: build
-	PYTHONPATH=$(BUILD)/stage $(VPY) -m pytest tests/python -q -p no:cacheprovider
+	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m pytest tests/python -q -p no:cacheprovider
 
 sanitize: deps venv
 	$(call setup_build,$(ASAN_BUILD),-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false)
 	$(MESON) test -C $(ASAN_BUILD) --suite c --print-errorlogs
-	LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(ASAN_BUILD)/stage \
+	LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(abspath $(ASAN_BUILD))/stage \
 	  $(VPY) -m pytest tests/python -q -p no:cacheprovider
 
 clang: deps venv
@@ -81,7 +81,7 @@ install-check: venv
 bench: build
 	for b in runtime tensor kernel checked; do \
 	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
-	  PYTHONPATH=$(BUILD)/stage $(VPY) bench/$$b.py || exit 1; done
+	  PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf build
