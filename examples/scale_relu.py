@@ -21,12 +21,21 @@ def scale_relu_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, block_length: 
     buf = asc.TBuf(asc.TPosition.VECCALC)
     pipe.init_buffer(buf, tile * x.dtype.sizeof())
     t = buf.get(x.dtype)
+    # A TBuf brings no synchronisation: the flags order the copy in (MTE2),
+    # the vector work (V) and the copy out (MTE3) of each tile, and the copy
+    # out before the next tile's copy in overwrites the buffer.
     for i in range(block_length // tile):
         asc.data_copy(t, x_gm[i * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_V, 0)
         asc.muls(t, t, scale, tile)
         asc.relu(t, t, tile)
         asc.adds(t, t, bias, tile)
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
         asc.data_copy(z_gm[i * tile:], t, tile)
+        asc.set_flag(asc.HardEvent.MTE3_MTE2, 0)
+        asc.wait_flag(asc.HardEvent.MTE3_MTE2, 0)
 
 
 def scale_relu(x: np.ndarray, scale: float, bias: float, tile: int = 1024) -> np.ndarray:

@@ -75,6 +75,10 @@ asc_status asc_ir_param(asc_ir_module *m, const char *name, asc_ir_type type, ui
 asc_ir_type asc_ir_type_of(const asc_ir_module *m, uint32_t value);
 /* Sets the location stamped on ops built next. */
 void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc);
+/* Names a value after the Python name bound to it, so that emitted source
+ * reads like the kernel; a value keeps its first name. No effect on
+ * semantics or on asc_ir_print. */
+asc_status asc_ir_set_name(asc_ir_module *m, uint32_t value, const char *name);
 
 /* --- building ------------------------------------------------------------ */
 asc_status asc_ir_const_int(asc_ir_module *m, int64_t v, uint32_t *out);
@@ -123,6 +127,17 @@ asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size);
 asc_status asc_ir_print(const asc_ir_module *m, char **out);
 /* C source for the simulated cores. Caller frees. */
 asc_status asc_ir_emit_c(const asc_ir_module *m, char **out);
+/* The same in checked mode (ASC_K_CHECKED): out-of-extent accesses,
+ * misaligned GM<->UB copies, overlapping UB allocations and missing
+ * synchronisation between pipes stop the kernel with a message. */
+asc_status asc_ir_emit_c_checked(const asc_ir_module *m, char **out);
+/* Static synchronisation check: reports (ASC_ERR_COMPILE, "line N: ...")
+ * the first pipe hazard it can prove without running the kernel. */
+asc_status asc_ir_check_sync(const asc_ir_module *m);
+/* Ascend C (C++) source of the kernel for a real NPU, built with the CANN
+ * toolkit: `extern "C" __global__ __aicore__ void NAME(GM_ADDR ..., ...)`.
+ * ASC_ERR_UNSUPPORTED names an op that has no Ascend C form. Caller frees. */
+asc_status asc_ir_emit_ascendc(const asc_ir_module *m, char **out);
 
 #ifdef __cplusplus
 }

@@ -246,11 +246,33 @@ static PyObject *b_text(BuilderObject *self, PyObject *n) {
   return text_result(st, text);
 }
 
-static PyObject *b_emit_c(BuilderObject *self, PyObject *n) {
+static PyObject *b_emit_c(BuilderObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"checked", NULL};
+  int checked = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:emit_c", names, &checked)) return NULL;
+  char *text = NULL;
+  asc_status st = checked ? asc_ir_emit_c_checked(self->m, &text) : asc_ir_emit_c(self->m, &text);
+  return text_result(st, text);
+}
+
+static PyObject *b_check_sync(BuilderObject *self, PyObject *n) {
+  (void)n;
+  return value_or_none(asc_ir_check_sync(self->m), 0);
+}
+
+static PyObject *b_emit_ascendc(BuilderObject *self, PyObject *n) {
   (void)n;
   char *text = NULL;
-  asc_status st = asc_ir_emit_c(self->m, &text);
+  asc_status st = asc_ir_emit_ascendc(self->m, &text);
   return text_result(st, text);
+}
+
+static PyObject *b_name(BuilderObject *self, PyObject *args) {
+  unsigned long value;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "ks:name", &value, &name)) return NULL;
+  asc_status st = asc_ir_set_name(self->m, (uint32_t)value, name);
+  return value_or_none(st, 0);
 }
 
 static PyObject *b_type_of(BuilderObject *self, PyObject *value) {
@@ -289,7 +311,13 @@ static PyMethodDef builder_methods[] = {
     M("fold", b_fold, METH_NOARGS, "Constant folding; returns the number of folded ops."),
     M("check_ub", b_check_ub, METH_O, "check_ub(ub_size): the Unified Buffer budget."),
     M("text", b_text, METH_NOARGS, "The IR's textual form."),
-    M("emit_c", b_emit_c, METH_NOARGS, "C source for the simulated cores."),
+    {"emit_c", (PyCFunction)(void (*)(void))b_emit_c, METH_VARARGS | METH_KEYWORDS,
+     "emit_c(checked=False): C source for the simulated cores (checked: with the debug checks)."},
+    M("check_sync", b_check_sync, METH_NOARGS,
+      "Static check for missing synchronisation between pipes (CompileError)."),
+    M("emit_ascendc", b_emit_ascendc, METH_NOARGS, "Ascend C (C++) source for a real NPU."),
+    M("name", b_name, METH_VARARGS,
+      "name(value, name): the Python name of a value, for emitted source."),
     M("type_of", b_type_of, METH_O, "type_of(value) -> (kind, dtype, position, depth)"),
     M("set_loc", b_set_loc, METH_VARARGS, "set_loc(line, col): location of the next ops."),
     {NULL, NULL, 0, NULL},

@@ -15,6 +15,7 @@ typedef struct emitter {
   const asc_ir_module *m;
   ir_buf *b;
   int depth;
+  bool checked; /* checked mode: see asc_kernel_rt.h and emit_checks() */
 } emitter;
 
 static const char *c_type(asc_ir_kind kind) {
@@ -196,6 +197,170 @@ static int emit_printf(emitter *e, const ir_op *op) {
   return 0;
 }
 
+/* --- API coverage --------------------------------------------------------------------
+ * The level-0 (mask/repeat) forms and the APIs added with them run through
+ * the runtime's element-wise executor (asc_k_vrun) and reduction executors
+ * (asc_k_reduce, asc_k_rrun); see "API coverage" in asc_kernel_rt.h. */
+static bool name_in(const char *name, const char *const *names) {
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], name)) return true;
+  return false;
+}
+
+/* Count forms that only the executor implements. */
+static const char *const ext_count_ops[] = {
+    "bitwise_and", "bitwise_or",     "fused_mul_add", "mul_add_dst", "leaky_relu",
+    "shift_left",  "shift_right",    "axpy",          "bitwise_not", "cast",
+    "compare",     "compare_scalar", "select",        "selects",     NULL};
+static const char *const ext_scalar_ops[] = {"adds",           "muls",       "maxs",        "mins",
+                                             "leaky_relu",     "shift_left", "shift_right", "axpy",
+                                             "compare_scalar", "selects",    NULL};
+
+static int emit_vrun(emitter *e, const ir_op *op, const char *base, bool l0) {
+  const uint32_t *o = op->operands;
+  int nlocal = 0;
+  while (nlocal < op->noperands && type_of(e, o[nlocal]).kind == ASC_IR_LOCAL) nlocal++;
+  bool sel = !strncmp(base, "select", 6), scalar = name_in(base, ext_scalar_ops);
+  uint32_t tensors[3];
+  int nt = 0;
+  for (int i = 0; i < nlocal && nt < 3; i++)
+    if (!(sel && i == 1)) tensors[nt++] = o[i];
+  int i = nlocal;
+  line(e, "{");
+  e->depth++;
+  line(e, "asc_k_vargs A;");
+  line(e, "memset(&A, 0, sizeof A);");
+  line(e, "A.op = ASC_K_VOP_%s; A.nsrc = %d; A.api = \"%s\";", base, nt - 1, base);
+  if (scalar) line(e, "A.scalar = (double)v%u;", o[i++]);
+  if (sel) line(e, "A.sel = v%u; A.sel_dt = %d;", o[1], type_of(e, o[1]).dtype);
+  int nstr = l0 ? op->noperands - (i + 3) : 0, half = nstr / 2;
+  /* count forms are contiguous: a repeat spans 256 bytes of the widest operand */
+  int64_t widest = 1;
+  for (int j = strncmp(base, "compare", 7) ? 0 : 1; j < nt; j++)
+    if (esize(e, tensors[j]) > widest) widest = esize(e, tensors[j]);
+  for (int j = 0; j < nt; j++) {
+    char blk[32] = "1", rep[32];
+    snprintf(rep, sizeof rep, "%lld", (long long)(8 * esize(e, tensors[j]) / widest));
+    if (l0 && j < half) {
+      snprintf(blk, sizeof blk, "v%u", o[i + 3 + j]);
+      snprintf(rep, sizeof rep, "v%u", o[i + 3 + half + j]);
+    }
+    line(e, "A.dt[%d] = %d; A.t[%d] = v%u; A.blk[%d] = %s; A.rep[%d] = %s;", j,
+         type_of(e, tensors[j]).dtype, j, tensors[j], j, blk, j, rep);
+  }
+  if (l0) {
+    line(e, "A.kind = %d; A.set_mask = %d; A.mode = %d;", (int)op->iattrs[0], (int)op->iattrs[1],
+         (int)op->iattrs[2]);
+    line(e, "A.m0 = v%u; A.m1 = v%u; A.repeat = v%u;", o[i], o[i + 1], o[i + 2]);
+  } else {
+    line(e, "A.kind = 2; A.set_mask = 1; A.mode = %d;", op->niattrs ? (int)op->iattrs[0] : 0);
+    line(e, "A.m0 = v%u;", o[i]);
+  }
+  CHECKED(e, "asc_k_vrun(k, &A, %d)", (int)op->loc.line);
+  e->depth--;
+  return line(e, "}");
+}
+
+static int reduce_what(const char *name) {
+  const char *s = name + strcspn(name, ".") - 3;
+  return !strncmp(s, "sum", 3) ? 0 : !strncmp(s, "max", 3) ? 1 : 2;
+}
+
+static int emit_rrun(emitter *e, const ir_op *op, const char *base) {
+  const uint32_t *o = op->operands;
+  line(e, "{");
+  e->depth++;
+  line(e, "asc_k_rargs R;");
+  line(e, "memset(&R, 0, sizeof R);");
+  line(e, "R.what = %d; R.shape = %d; R.dt = %d; R.order = %d; R.api = \"%s\";", reduce_what(base),
+       base[0] == 'w'   ? 0
+       : base[0] == 'b' ? 1
+                        : 2,
+       type_of(e, o[0]).dtype, (int)op->iattrs[2], base);
+  line(e, "R.dst = v%u; R.src = v%u; R.kind = %d; R.set_mask = %d;", o[0], o[1], (int)op->iattrs[0],
+       (int)op->iattrs[1]);
+  line(e, "R.m0 = v%u; R.m1 = v%u; R.repeat = v%u;", o[2], o[3], o[4]);
+  line(e, "R.dst_rep = v%u; R.src_blk = v%u; R.src_rep = v%u;", o[5], o[6], o[7]);
+  CHECKED(e, "asc_k_rrun(k, &R, %d)", (int)op->loc.line);
+  e->depth--;
+  return line(e, "}");
+}
+
+/* 1 if the op is one of this section's, emitted. */
+static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  char base[40];
+  size_t n = strcspn(name, ".");
+  bool l0 = !strcmp(name + n, ".l0");
+  snprintf(base, sizeof base, "%.*s", (int)n, name);
+  if (!strncmp(name, "reduce_", 7)) {
+    int what = reduce_what(name), dt = type_of(e, o[0]).dtype;
+    if (l0)
+      CHECKED(e, "asc_k_reduce(k, %d, %d, v%u, v%u, %d, v%u, v%u, v%u, v%u, %d, \"%s\", %d)", what,
+              dt, o[0], o[1], (int)op->iattrs[0], o[3], o[4], o[5], o[6], (int)op->iattrs[1], base,
+              L);
+    else
+      CHECKED(e, "asc_k_reduce(k, %d, %d, v%u, v%u, 2, v%u, 0, 0, 8, %d, \"%s\", %d)", what, dt,
+              o[0], o[1], o[3], (int)op->iattrs[0], base, L);
+    return 1;
+  }
+  if (strstr(name, "_reduce_")) return emit_rrun(e, op, base), 1;
+  if (l0 || name_in(name, ext_count_ops)) return emit_vrun(e, op, base, l0), 1;
+  if (!strcmp(name, "set_mask_count") || !strcmp(name, "set_mask_norm"))
+    return line(e, "asc_k_set_mask_mode(k, %d);", name[9] == 'c'), 1;
+  if (!strcmp(name, "reset_mask")) return line(e, "asc_k_reset_mask(k);"), 1;
+  if (!strcmp(name, "set_vector_mask"))
+    return CHECKED(e, "asc_k_set_vector_mask(k, %d, %d, %d, v%u, v%u, %d)", (int)op->iattrs[2],
+                   (int)op->iattrs[0], (int)op->iattrs[1], o[0], o[1], L),
+           1;
+  if (!strcmp(name, "data_copy.params")) {
+    bool dl = type_of(e, o[0]).kind == ASC_IR_LOCAL, sl = type_of(e, o[1]).kind == ASC_IR_LOCAL;
+    char ld[32] = "(asc_k_lt){0, 0}", ls[32] = "(asc_k_lt){0, 0}", g[32] = "(asc_k_gt){0}";
+    if (dl)
+      snprintf(ld, sizeof ld, "v%u", o[0]);
+    else
+      snprintf(g, sizeof g, "v%u", o[0]);
+    if (sl)
+      snprintf(ls, sizeof ls, "v%u", o[1]);
+    else
+      snprintf(g, sizeof g, "v%u", o[1]);
+    CHECKED(e, "asc_k_copy_params(k, %d, %s, %s, %s, v%u, v%u, v%u, v%u, %lld, %d)",
+            dl && sl ? 2
+            : dl     ? 0
+                     : 1,
+            ld, ls, g, o[2], o[3], o[4], o[5], (long long)esize(e, o[0]), L);
+    return 1;
+  }
+  if (!strcmp(name, "data_copy_pad")) {
+    int dt = type_of(e, o[0]).dtype;
+    if (type_of(e, o[0]).kind == ASC_IR_GLOBAL)
+      CHECKED(e, "asc_k_copy_pad_ub_gm(k, %d, v%u, v%u, v%u, v%u, v%u, v%u, %d)", dt, o[0], o[1],
+              o[2], o[3], o[4], o[5], L);
+    else if (op->noperands > 6)
+      CHECKED(e,
+              "asc_k_copy_pad_gm_ub(k, %d, v%u, v%u, v%u, v%u, v%u, v%u, (int)v%u, v%u, v%u, "
+              "(double)v%u, %d)",
+              dt, o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], L);
+    else
+      CHECKED(e, "asc_k_copy_pad_gm_ub(k, %d, v%u, v%u, v%u, v%u, v%u, v%u, 0, 0, 0, 0.0, %d)", dt,
+              o[0], o[1], o[2], o[3], o[4], o[5], L);
+    return 1;
+  }
+  if (!strcmp(name, "dump_tensor")) {
+    asc_ir_type t = type_of(e, o[0]);
+    if (t.kind == ASC_IR_GLOBAL)
+      CHECKED(e, "asc_k_dump_global(k, %d, v%u, v%u, v%u, \"%s\", %d)", t.dtype, o[0], o[1], o[2],
+              suffix(e, o[0]), L);
+    else
+      CHECKED(e, "asc_k_dump_local(k, %d, v%u, v%u, v%u, \"LocalTensor@%s\", \"%s\", %d)", t.dtype,
+              o[0], o[1], o[2], ir_position_name(t.position), suffix(e, o[0]), L);
+    return 1;
+  }
+  if (!strcmp(name, "trap")) return CHECKED(e, "asc_k_trap(k, %d)", L), 1;
+  return 0;
+}
+
 static int emit_table_op(emitter *e, const ir_op *op) {
   const char *name = ir_op_defs[op->code].name;
   uint32_t r = op->result;
@@ -232,7 +397,13 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   }
   if (!strcmp(name, "global.get_size"))
     return line(e, "int64_t v%u = v%u.size >= 0 ? v%u.size : 0;", r, o[0], o[0]);
-  if (!strcmp(name, "local.new")) return line(e, "asc_k_lt v%u = asc_k_local_new(v%u, v%u);", r, o[0], o[1]);
+  if (!strcmp(name, "local.new")) {
+    line(e, "asc_k_lt v%u = asc_k_local_new(v%u, v%u);", r, o[0], o[1]);
+    /* check_ub left a range with run-time bounds to this check. */
+    if (op->check_ub)
+      CHECKED(e, "asc_k_local_check(k, v%u, %lld, %d)", r, (long long)esize(e, r), L);
+    return 0;
+  }
   if (!strcmp(name, "local.slice"))
     return line(e, "asc_k_lt v%u = asc_k_local_slice(v%u, v%u, %lld);", r, o[0], o[1],
                 (long long)esize(e, o[0]));
@@ -301,6 +472,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag") || !strcmp(name, "pipe_barrier"))
     return line(e, "/* %s: program order on the simulated core */", name);
   if (!strcmp(name, "printf")) return emit_printf(e, op);
+  if (emit_api_ext(e, op, name)) return 0;
   /* Vector instructions: asc_k_<name>_<dtype>(k, dst, srcs..., count, line). */
   ir_buf_indent(e->b, e->depth);
   ir_buf_printf(e->b, "if (asc_k_%s_%s(k", name, suffix(e, o[0]));
@@ -309,6 +481,45 @@ static int emit_table_op(emitter *e, const ir_op *op) {
     ir_buf_printf(e->b, scalar ? ", (double)v%u" : ", v%u", o[i]);
   }
   ir_buf_printf(e->b, ", %d)) return 1;\n", L);
+  return 0;
+}
+
+/* --- checked mode ------------------------------------------------------------
+ * Checks for ops whose runtime functions cannot see them: views (slices,
+ * TBuf.get), explicit LocalTensors (their range joins the allocation
+ * registry) and the ordering points set_flag/wait_flag/pipe_barrier.
+ * Accesses are checked inside the runtime (asc_k_ub_use, asc_k_gm_range),
+ * so a new API needs a case here only if it makes a view or orders pipes. */
+static int emit_checks(emitter *e, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  uint32_t r = op->result;
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  if (!strcmp(name, "local.new"))
+    return CHECKED(e, "asc_k_chk_local_new(k, v%u, %lld, %d)", r, (long long)esize(e, r), L);
+  if (!strcmp(name, "local.slice"))
+    return line(e,
+                "if (v%u < 0) return asc_k_fail(k, %d, \"LocalTensor slice [%%lld:]: negative "
+                "offset\", (long long)v%u);",
+                o[1], L, o[1]);
+  if (!strcmp(name, "tbuf.get") && op->noperands > 1)
+    return line(e,
+                "if (v%u < 0 || v%u * %lld > v%u->len) return asc_k_fail(k, %d, \"TBuf.get: %%lld "
+                "elements exceed the %%lld-byte buffer\", (long long)v%u, (long long)v%u->len);",
+                o[1], o[1], (long long)esize(e, r), o[0], L, o[1], o[0]);
+  if (!strcmp(name, "tbuf.get_with_offset"))
+    return line(e,
+                "if (v%u < 0 || v%u %% 32 || v%u < 0 || v%u * %lld + v%u > v%u->len) return "
+                "asc_k_fail(k, %d, \"TBuf.get_with_offset: %%lld elements at byte %%lld leave the "
+                "%%lld-byte buffer (the offset must be a multiple of 32)\", (long long)v%u, "
+                "(long long)v%u, (long long)v%u->len);",
+                o[2], o[2], o[1], o[1], (long long)esize(e, r), o[2], o[0], L, o[1], o[2], o[0]);
+  if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag"))
+    return CHECKED(e, "asc_k_chk_%s(k, %lld, v%u, %d)", name, (long long)op->iattrs[0], o[0], L);
+  if (!strcmp(name, "pipe_barrier"))
+    return CHECKED(e, "asc_k_chk_barrier(k, %lld, %d)", (long long)op->iattrs[0], L);
+  if (!strcmp(name, "pipe.destroy") || !strcmp(name, "pipe.reset"))
+    return line(e, "asc_k_chk_pipe_reset(k);");
   return 0;
 }
 
@@ -343,7 +554,8 @@ static int emit_op(emitter *e, const ir_op *op) {
     case IR_WHILE:
       line(e, "for (;;) {");
       e->depth++;
-      emit_region(e, op->regions[0]);
+      /* no block: the condition's values stay in scope for the test */
+      for (int i = 0; i < op->regions[0]->n; i++) emit_op(e, op->regions[0]->ops[i]);
       line(e, "if (!v%u) break;", op->operands[0]);
       emit_region(e, op->regions[1]);
       e->depth--;
@@ -361,7 +573,8 @@ static int emit_op(emitter *e, const ir_op *op) {
       }
       return line(e, "}");
     default:
-      return emit_table_op(e, op);
+      emit_table_op(e, op);
+      return e->checked ? emit_checks(e, op) : 0;
   }
 }
 
@@ -393,20 +606,23 @@ static void declare_objects(emitter *e, const ir_region *r) {
   }
 }
 
-asc_status asc_ir_emit_c(const asc_ir_module *m, char **out) {
+static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   ir_buf b = {0};
-  emitter e = {m, &b, 0};
-  ir_buf_printf(&b, "/* generated by pyasc: kernel %s */\n", m->name);
+  emitter e = {m, &b, 0, checked};
+  ir_buf_printf(&b, "/* generated by pyasc: kernel %s%s */\n", m->name,
+                checked ? " (checked)" : "");
+  if (checked) ir_buf_printf(&b, "#define ASC_K_CHECKED 1\n");
   ir_buf_printf(&b, "static const char asc_k_file[] = ");
   print_c_string(&b, m->file);
   ir_buf_printf(&b, ";\n%s\n", asc_kernel_rt_source);
-  ir_buf_printf(&b, "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n");
+  ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
+                checked ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;
   for (int i = 0; i < m->nparams; i++) {
     uint32_t v = m->params[i];
     switch (type_of(&e, v).kind) {
       case ASC_IR_ADDR:
-        line(&e, "asc_k_addr v%u = {args[%d].v.p, args[%d].n};", v, i, i);
+        line(&e, "asc_k_addr v%u = {args[%d].v.p, args[%d].n, 0};", v, i, i);
         break;
       case ASC_IR_FLOAT:
         line(&e, "double v%u = args[%d].v.f;", v, i);
@@ -418,9 +634,27 @@ asc_status asc_ir_emit_c(const asc_ir_module *m, char **out) {
         line(&e, "int64_t v%u = args[%d].v.i;", v, i);
     }
   }
+  line(&e, "asc_k_vm_init(k);");
   declare_objects(&e, m->body);
   emit_region(&e, m->body);
   line(&e, "return 0;");
   ir_buf_printf(&b, "}\n");
+  /* The checker's state lives exactly as long as one block's run. */
+  if (checked)
+    ir_buf_printf(&b,
+                  "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
+                  "  if (asc_k_chk_begin(k)) return 1;\n"
+                  "  int rc = asc_kernel_body(k, args);\n"
+                  "  asc_k_chk_end(k);\n"
+                  "  return rc;\n"
+                  "}\n");
   return ir_buf_finish(&b, out);
+}
+
+asc_status asc_ir_emit_c(const asc_ir_module *m, char **out) {
+  return emit(m, false, out);
+}
+
+asc_status asc_ir_emit_c_checked(const asc_ir_module *m, char **out) {
+  return emit(m, true, out);
 }

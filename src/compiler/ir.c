@@ -62,6 +62,14 @@ void asc_ir_free(asc_ir_module *m) {
 
 void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc) { m->loc = loc; }
 
+asc_status asc_ir_set_name(asc_ir_module *m, uint32_t value, const char *name) {
+  if (!value || value >= m->nvalues || !name)
+    return asc_error(ASC_ERR_INTERNAL, "set_name: value %%%u does not exist", value);
+  if (m->values[value].name) return ASC_OK;
+  m->values[value].name = dup_str(name);
+  return m->values[value].name ? ASC_OK : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
 asc_ir_type asc_ir_type_of(const asc_ir_module *m, uint32_t value) {
   asc_ir_type none = {ASC_IR_VOID, 0, 0, 0};
   return value && value < m->nvalues ? m->values[value].type : none;

@@ -89,7 +89,7 @@ typedef struct ir_op {
 
 typedef struct ir_value {
   asc_ir_type type;
-  char *name;     /* parameters and variables */
+  char *name;     /* parameters, variables, and values named by asc_ir_set_name */
   ir_op *def;     /* NULL for parameters and induction variables */
 } ir_value;
 

@@ -5,6 +5,7 @@
  * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
  * P TPipe, Q TQue, T TBuf, '?' makes the letters after it optional, '*'
  * accepts any number of further scalars. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ir_internal.h"
@@ -34,8 +35,16 @@ static asc_status check_vector(const asc_ir_module *m, const ir_op *op, int nloc
       return asc_error(ASC_ERR_COMPILE, "%s: operand %d is %s but the destination is %s", name,
                        i + 1, asc_dtype_name(t->dtype), asc_dtype_name(dtype));
   }
-  if (!(allowed & (1u << dtype)))
-    return asc_error(ASC_ERR_COMPILE, "%s does not support %s tensors", name, asc_dtype_name(dtype));
+  if (!(allowed & (1u << dtype))) {
+    char names[160] = "";
+    size_t len = 0;
+    for (int d = 0; d < ASC_DTYPE_COUNT && len < sizeof names; d++)
+      if (allowed & (1u << d))
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                asc_dtype_name((asc_dtype)d));
+    return asc_error(ASC_ERR_COMPILE, "%s does not support %s tensors (supported: %s)", name,
+                     asc_dtype_name(dtype), names);
+  }
   return ASC_OK;
 }
 
@@ -125,6 +134,130 @@ static asc_status check_event(const asc_ir_module *m, const ir_op *op) {
   if (op->iattrs[0] < 0 || op->iattrs[0] >= 32)
     return asc_error(ASC_ERR_COMPILE, "%s: unknown HardEvent", ir_op_defs[op->code].name);
   return ASC_OK;
+}
+
+/* --- API coverage: checks of the level-0 forms and the APIs added with them --- */
+#define BF16 (1u << ASC_BFLOAT16)
+#define I8 (1u << ASC_INT8)
+#define U8 (1u << ASC_UINT8)
+#define INTS (I8 | U8 | I16 | I32 | (1u << ASC_INT64))
+
+static asc_status check_attr_range(const ir_op *op, int i, int64_t lo, int64_t hi,
+                                   const char *what) {
+  if (op->iattrs[i] < lo || op->iattrs[i] > hi)
+    return asc_error(ASC_ERR_COMPILE, "%s: %s must be in [%lld, %lld], got %lld",
+                     ir_op_defs[op->code].name, what, (long long)lo, (long long)hi,
+                     (long long)op->iattrs[i]);
+  return ASC_OK;
+}
+/* Operand i: a vector-position LocalTensor whose dtype is in `allowed`. */
+static asc_status check_local_at(const asc_ir_module *m, const ir_op *op, int i, unsigned allowed,
+                                 const char *what) {
+  const char *name = ir_op_defs[op->code].name;
+  const asc_ir_type *t = type_at(m, op, i);
+  if (!is_vector_position(t->position))
+    return asc_error(ASC_ERR_COMPILE,
+                     "%s: %s is a LocalTensor at TPosition.%s; vector instructions need VECIN, "
+                     "VECOUT or VECCALC",
+                     name, what, ir_position_name(t->position));
+  if (!(allowed & (1u << t->dtype)))
+    return asc_error(ASC_ERR_COMPILE, "%s does not support a %s %s", name, asc_dtype_name(t->dtype),
+                     what);
+  return ASC_OK;
+}
+static asc_status check_int_ops(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, I16 | I32);
+}
+static asc_status check_int_unary(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, I16 | I32);
+}
+static asc_status check_float_ops(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32);
+}
+static asc_status check_axpy(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_local_at(m, op, 0, F16 | F32, "dst");
+  if (!st) st = check_local_at(m, op, 1, F16 | F32, "src");
+  asc_dtype d = type_at(m, op, 0)->dtype, s = type_at(m, op, 1)->dtype;
+  if (!st && d != s && !(d == ASC_FLOAT32 && s == ASC_FLOAT16))
+    return asc_error(ASC_ERR_COMPILE,
+                     "axpy: a %s dst needs a %s src (or float16 src with a "
+                     "float32 dst), got %s",
+                     asc_dtype_name(d), asc_dtype_name(d), asc_dtype_name(s));
+  return st;
+}
+/* cast: count form [mode]; level-0 form [mask kind, is_set_mask, mode]. */
+static asc_status check_cast(const asc_ir_module *m, const ir_op *op) {
+  unsigned ok = F16 | BF16 | F32 | I8 | U8 | I16 | I32;
+  asc_status st = check_local_at(m, op, 0, ok, "dst");
+  if (!st) st = check_local_at(m, op, 1, ok, "src");
+  if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 6, "round_mode (a RoundMode)");
+  return st;
+}
+/* compare / compare_scalar: integer dst of packed bits, nsrc same-dtype sources. */
+static asc_status check_compare_n(const asc_ir_module *m, const ir_op *op, int nsrc) {
+  asc_status st = check_local_at(m, op, 0, INTS, "dst (the bit mask)");
+  for (int i = 1; !st && i <= nsrc; i++) {
+    st = check_local_at(m, op, i, F16 | F32 | I16 | I32, "source");
+    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 1)->dtype)
+      st = asc_error(ASC_ERR_COMPILE, "%s: src0 is %s but src1 is %s", ir_op_defs[op->code].name,
+                     asc_dtype_name(type_at(m, op, 1)->dtype),
+                     asc_dtype_name(type_at(m, op, i)->dtype));
+  }
+  if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 5, "cmp_mode (a CMPMODE)");
+  return st;
+}
+static asc_status check_compare(const asc_ir_module *m, const ir_op *op) {
+  return check_compare_n(m, op, 2);
+}
+static asc_status check_compare_scalar(const asc_ir_module *m, const ir_op *op) {
+  return check_compare_n(m, op, 1);
+}
+/* select (dst, sel_mask, src0, src1 tensor) and selects (..., src1 scalar). */
+static asc_status check_select(const asc_ir_module *m, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  bool scalar = name[6] == 's';
+  asc_status st = check_local_at(m, op, 1, INTS, "sel_mask");
+  for (int i = 0; !st && i < (scalar ? 3 : 4); i++) {
+    if (i == 1) continue;
+    st = check_local_at(m, op, i, F16 | F32 | I16 | I32, i ? "source" : "dst");
+    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 0)->dtype)
+      st = asc_error(ASC_ERR_COMPILE, "select: operand %d is %s but dst is %s", i + 1,
+                     asc_dtype_name(type_at(m, op, i)->dtype),
+                     asc_dtype_name(type_at(m, op, 0)->dtype));
+  }
+  if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 2, "sel_mode (a SELMODE)");
+  if (!st && scalar != (op->iattrs[op->niattrs - 1] == 1))
+    st = asc_error(ASC_ERR_COMPILE,
+                   "select: SELMODE.VSEL_TENSOR_SCALAR_MODE (1) takes a scalar src1 and the "
+                   "other modes a LocalTensor src1");
+  return st;
+}
+static asc_status check_reduce(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32);
+}
+static asc_status check_reduce2(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 2, F16 | F32);
+  if (!st && op->niattrs > 2) st = check_attr_range(op, 2, 0, 3, "order (a ReduceOrder)");
+  return st;
+}
+static asc_status check_data_copy_pad(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *dst = type_at(m, op, 0), *src = type_at(m, op, 1);
+  if ((dst->kind == ASC_IR_GLOBAL) == (src->kind == ASC_IR_GLOBAL))
+    return asc_error(ASC_ERR_COMPILE,
+                     "data_copy_pad: copies GM->UB or UB->GM: one operand is a "
+                     "GlobalTensor, the other a LocalTensor");
+  if (dst->dtype != src->dtype)
+    return asc_error(ASC_ERR_COMPILE, "data_copy_pad: destination is %s but source is %s",
+                     asc_dtype_name(dst->dtype), asc_dtype_name(src->dtype));
+  if (dst->kind == ASC_IR_GLOBAL && op->noperands > 6)
+    return asc_error(ASC_ERR_COMPILE, "data_copy_pad: padding applies to GM->UB copies only");
+  return ASC_OK;
+}
+static asc_status check_vector_mask(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  asc_status st = check_dtype_attr(m, op);
+  if (!st) st = check_attr_range(op, 1, 0, 1, "mode (a MaskMode)");
+  return st;
 }
 
 const ir_op_def ir_op_defs[] = {
@@ -227,6 +360,83 @@ const ir_op_def ir_op_defs[] = {
     {"wait_flag", "I", R_NONE, 1, IR_PIPE_S, check_event},
     {"pipe_barrier", "", R_NONE, 1, IR_PIPE_S, NULL},
     {"printf", "*", R_NONE, 0, IR_PIPE_S, NULL},
+    /* API coverage: level-0 forms (operands: tensors, [scalar], mask m0, m1,
+     * repeat_times, block strides, repeat strides; iattrs: mask kind 0 int /
+     * 1 list, is_set_mask, mode) and the APIs added with them */
+    {"add.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
+    {"sub.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
+    {"mul.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
+    {"div.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary_float},
+    {"max.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
+    {"min.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
+    {"bitwise_and", "LLLI", R_NONE, 0, IR_PIPE_V, check_int_ops},
+    {"bitwise_or", "LLLI", R_NONE, 0, IR_PIPE_V, check_int_ops},
+    {"fused_mul_add", "LLLI", R_NONE, 0, IR_PIPE_V, check_float_ops},
+    {"mul_add_dst", "LLLI", R_NONE, 0, IR_PIPE_V, check_float_ops},
+    {"bitwise_and.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_ops},
+    {"bitwise_or.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_ops},
+    {"fused_mul_add.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_float_ops},
+    {"mul_add_dst.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_float_ops},
+    {"adds.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
+    {"muls.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
+    {"maxs.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
+    {"mins.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
+    {"leaky_relu", "LLNI", R_NONE, 0, IR_PIPE_V, check_unary_float},
+    {"shift_left", "LLNI", R_NONE, 0, IR_PIPE_V, check_int_unary},
+    {"shift_right", "LLNI", R_NONE, 0, IR_PIPE_V, check_int_unary},
+    {"axpy", "LLNI", R_NONE, 0, IR_PIPE_V, check_axpy},
+    {"leaky_relu.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"shift_left.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
+    {"shift_right.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
+    {"axpy.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_axpy},
+    {"exp.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"ln.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"abs.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_abs},
+    {"sqrt.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"rsqrt.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"reciprocal.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
+    {"relu.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_relu},
+    {"bitwise_not", "LLI", R_NONE, 0, IR_PIPE_V, check_int_unary},
+    {"bitwise_not.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
+    {"cast", "LLI", R_NONE, 1, IR_PIPE_V, check_cast},
+    {"cast.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_cast},
+    {"compare", "LLLI", R_NONE, 1, IR_PIPE_V, check_compare},
+    {"compare.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_compare},
+    {"compare_scalar", "LLNI", R_NONE, 1, IR_PIPE_V, check_compare_scalar},
+    {"compare_scalar.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_compare_scalar},
+    {"select", "LLLLI", R_NONE, 1, IR_PIPE_V, check_select},
+    {"select.l0", "LLLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_select},
+    {"selects", "LLLNI", R_NONE, 1, IR_PIPE_V, check_select},
+    {"selects.l0", "LLLNIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_select},
+    /* reductions: reduce_* (dst, src, tmp, count) [cal_index] and
+     * (dst, src, tmp, m0, m1, repeat, src_rep_stride) [mask kind, cal_index];
+     * per-repeat ones (dst, src, m0, m1, repeat, dst_rep_stride,
+     * src_blk_stride, src_rep_stride) [mask kind, is_set_mask, order] */
+    {"reduce_sum", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
+    {"reduce_max", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
+    {"reduce_min", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
+    {"reduce_sum.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
+    {"reduce_max.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
+    {"reduce_min.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
+    {"whole_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"whole_reduce_max", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"whole_reduce_min", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"block_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"block_reduce_max", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"block_reduce_min", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    {"pair_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
+    /* mask register: set_vector_mask (a, b) [dtype, MaskMode, form 0 length / 1 bits] */
+    {"set_mask_count", "", R_NONE, 0, IR_PIPE_S, NULL},
+    {"set_mask_norm", "", R_NONE, 0, IR_PIPE_S, NULL},
+    {"set_vector_mask", "II", R_NONE, 3, IR_PIPE_S, check_vector_mask},
+    {"reset_mask", "", R_NONE, 0, IR_PIPE_S, NULL},
+    /* data movement with parameter structs: (dst, src, block_count,
+     * block_len, src_stride, dst_stride[, is_pad, left, right, value]) */
+    {"data_copy.params", "MMIIII", R_NONE, 0, IR_PIPE_MTE2, check_data_copy},
+    {"data_copy_pad", "MMIIII?BIIN", R_NONE, 0, IR_PIPE_MTE2, check_data_copy_pad},
+    /* debugging */
+    {"dump_tensor", "MII", R_NONE, 0, IR_PIPE_S, NULL},
+    {"trap", "", R_NONE, 0, IR_PIPE_S, NULL},
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);

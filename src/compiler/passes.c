@@ -18,8 +18,11 @@ static asc_status located(const ir_op *op, asc_status st) {
   return asc_error(st, "line %u: %s", op->loc.line, asc_last_error());
 }
 
+static asc_status verify_while(verifier *v, const ir_op *op);
+
 static asc_status verify_op(verifier *v, const ir_op *op) {
   const asc_ir_module *m = v->m;
+  if (op->code == IR_WHILE) return verify_while(v, op);
   for (int i = 0; i < op->noperands; i++) {
     uint32_t x = op->operands[i];
     if (!x || x >= m->nvalues) return asc_error(ASC_ERR_INTERNAL, "operand %%%u does not exist", x);
@@ -51,6 +54,22 @@ static asc_status verify_region(verifier *v, const ir_region *r) {
     if (r->ops[i]->result && r->ops[i]->code != IR_VAR && r != v->m->body)
       v->visible[r->ops[i]->result] = 0;
   return st;
+}
+
+/* A while's condition is computed by its first region and read after it;
+ * the body cannot see that region's values. */
+static asc_status verify_while(verifier *v, const ir_op *op) {
+  const ir_region *cond = op->nregions == 2 ? op->regions[0] : NULL;
+  if (!cond || !op->regions[1] || op->noperands != 1)
+    return asc_error(ASC_ERR_INTERNAL, "while without its condition or body");
+  asc_status st = ASC_OK;
+  for (int i = 0; i < cond->n && !st; i++) st = verify_op(v, cond->ops[i]);
+  uint32_t c = op->operands[0];
+  if (!st && (!c || c >= v->m->nvalues || !v->visible[c]))
+    st = located(op, asc_error(ASC_ERR_COMPILE, "while: its condition %%%u is not in scope", c));
+  for (int i = 0; i < cond->n; i++)
+    if (cond->ops[i]->result && cond->ops[i]->code != IR_VAR) v->visible[cond->ops[i]->result] = 0;
+  return st ? st : verify_region(v, op->regions[1]);
 }
 
 asc_status asc_ir_verify(const asc_ir_module *m) {
@@ -230,6 +249,7 @@ typedef struct ub_state {
   asc_ir_module *m;
   uint64_t ub_size;
   uint64_t pipe_bytes; /* known TPipe buffers so far */
+  bool reset_unknown;  /* a reset/destroy under control flow: the sum above is unknown */
 } ub_state;
 
 static int64_t align32(int64_t n) { return (n + 31) / 32 * 32; }
@@ -244,7 +264,7 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
       bool known = const_int(s->m, op->operands[is_que ? 3 : 2], &len) &&
                    (!is_que || const_int(s->m, op->operands[2], &num));
       /* Inside loops the buffers may be re-initialised: leave it to run time. */
-      if (!known || depth > 0) {
+      if (!known || depth > 0 || s->reset_unknown) {
         op->check_ub = true;
       } else {
         s->pipe_bytes += (uint64_t)(num * align32(len));
@@ -255,6 +275,12 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
                            op->loc.line, (unsigned long long)s->pipe_bytes,
                            (unsigned long long)s->ub_size);
       }
+    } else if (!strcmp(name, "pipe.reset") || !strcmp(name, "pipe.destroy")) {
+      /* The pipe hands out the UB from the bottom again. */
+      if (depth == 0)
+        s->pipe_bytes = 0;
+      else
+        s->reset_unknown = true;
     } else if (!strcmp(name, "local.new")) {
       asc_dtype dtype = (asc_dtype)op->iattrs[0];
       if (const_int(s->m, op->operands[0], &addr) && const_int(s->m, op->operands[1], &len)) {
@@ -278,6 +304,6 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
 }
 
 asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size) {
-  ub_state s = {m, ub_size, 0};
+  ub_state s = {m, ub_size, 0, false};
   return ub_region(&s, m->body, 0);
 }

@@ -28,8 +28,51 @@ _DOCS = {
     "printf": "printf(format, *args): print from the device.",
 }
 
+# API coverage: the mask/repeat-form APIs and those added with them
+# (lowered in pyasc.language.lowering_ext).
+_DOCS.update({
+    "fused_mul_add": "fused_mul_add(dst, src0, src1, count | mask, ...): dst = src0 * dst + src1.",
+    "mul_add_dst": "mul_add_dst(dst, src0, src1, count | mask, ...): dst = src0 * src1 + dst.",
+    "leaky_relu": "leaky_relu(dst, src, scalar, count | mask, ...): x if x >= 0 else x * scalar.",
+    "shift_left": "shift_left(dst, src, scalar, count | mask, ...): x << scalar.",
+    "shift_right": "shift_right(dst, src, scalar, count | mask, ...): x >> scalar (arithmetic).",
+    "axpy": "axpy(dst, src, scalar, count | mask, ...): dst = src * scalar + dst.",
+    "cast": "cast(dst, src, round_mode, count | mask, ...): convert with a RoundMode.",
+    "compare": "compare(dst, src0, src1, cmp_mode, count | mask, ...): one bit per element.",
+    "compare_scalar": "compare_scalar(dst, src0, src1_scalar, cmp_mode, count | mask, ...).",
+    "select": "select(dst, sel_mask, src0, src1, sel_mode, count | mask, ...).",
+    "reduce_sum": "reduce_sum(dst, src, shared_tmp_buffer, count | mask, repeat_time, "
+                  "src_rep_stride): the sum in dst[0].",
+    "reduce_max": "reduce_max(dst, src, shared_tmp_buffer, count | mask, ..., cal_index=False).",
+    "reduce_min": "reduce_min(dst, src, shared_tmp_buffer, count | mask, ..., cal_index=False).",
+    "whole_reduce_sum": "whole_reduce_sum(dst, src, mask, repeat_time, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride, is_set_mask=True).",
+    "whole_reduce_max": "whole_reduce_max(dst, src, mask, repeat_time, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride, order=ReduceOrder.ORDER_VALUE_INDEX).",
+    "whole_reduce_min": "whole_reduce_min(dst, src, mask, repeat_time, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride, order=ReduceOrder.ORDER_VALUE_INDEX).",
+    "block_reduce_sum": "block_reduce_sum(dst, src, repeat, mask, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride): one sum per data block.",
+    "block_reduce_max": "block_reduce_max(dst, src, repeat, mask, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride).",
+    "block_reduce_min": "block_reduce_min(dst, src, repeat, mask, dst_rep_stride, "
+                        "src_blk_stride, src_rep_stride).",
+    "pair_reduce_sum": "pair_reduce_sum(dst, src, repeat_time, mask, dst_rep_stride, "
+                       "src_blk_stride, src_rep_stride, is_set_mask=True).",
+    "set_mask_count": "set_mask_count(): counter mode (mask = total element count).",
+    "set_mask_norm": "set_mask_norm(): normal mask mode (the default).",
+    "set_vector_mask": "set_vector_mask(length | mask_high, mask_low, *, dtype, mode).",
+    "reset_mask": "reset_mask(): mask register back to all ones.",
+    "get_data_block_size_in_bytes": "get_data_block_size_in_bytes() -> int: 32.",
+    "data_copy_pad": "data_copy_pad(dst, src, data_copy_params, pad_params=None): row copies "
+                     "of any byte length between GM and UB.",
+    "dump_tensor": "dump_tensor(tensor, desc, dump_size, shape_info=None): print elements.",
+    "trap": "trap(): stop the kernel with an error naming the line.",
+})
+
 #: API names that are also eager pyasc operations outside kernels.
-SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
+SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
+                "bitwise_and", "bitwise_or", "bitwise_not")
 
 #: Builtins created for kernel-only names (and for shared names that have
 #: no eager operation).

@@ -60,9 +60,10 @@ class SourceInfo:
 class ReturnSignal(Exception):
     """Carries a device function's return value out of its body."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, node: ast.AST) -> None:
         super().__init__()
         self.value = value
+        self.node = node
 
 
 def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
@@ -224,8 +225,8 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_body(node.body)
         except ReturnSignal as ret:
             if ret.value is not None:
-                raise self.error(node, "a kernel cannot return a value: write results to a "
-                                       "GlobalTensor") from None
+                raise self.error(ret.node, "a kernel cannot return a value: write results to a "
+                                           "GlobalTensor") from None
         self.ir(node, self.builder.finish)
         self.ir(node, self.builder.verify)
         self.ir(node, self.builder.fold)
@@ -238,24 +239,40 @@ class CodeGenerator(ast.NodeVisitor):
             self.locate(stmt)
             if isinstance(stmt, ast.Return):
                 if i != len(body) - 1:
-                    raise self.error(stmt, "return is only supported as the last statement")
+                    raise self.error(stmt, "return is only supported as the last statement: "
+                                           "use if/else so that it comes last")
                 value = self.eval(stmt.value) if stmt.value is not None else None
-                raise ReturnSignal(self.read(stmt, value))
+                raise ReturnSignal(self.read(stmt, value), stmt)
             self.visit(stmt)
+
+    def visit_run_time_body(self, body: list[ast.stmt]) -> None:
+        """A body under a run-time condition or loop, which cannot return:
+        the IR's region would be left open."""
+        try:
+            self.visit_body(body)
+        except ReturnSignal as ret:
+            raise self.error(ret.node, "return inside a run-time if or loop is not supported: "
+                                       "assign the result to a variable and return it at the "
+                                       "end") from None
 
     def generic_visit(self, node: ast.AST) -> None:
         hints = {
             ast.Break: "break is not supported in kernels: loop with a condition instead",
             ast.Continue: "continue is not supported in kernels: use an if around the rest",
-            ast.With: "with blocks are not supported in kernels",
-            ast.Try: "try/except is not supported in kernels",
+            ast.With: "with blocks are not supported in kernels: call the APIs directly (TPipe "
+                      "and queues need no context manager)",
+            ast.Try: "try/except is not supported in kernels: errors stop the kernel and "
+                     "surface as pyasc.KernelError; test values with if instead",
             ast.Raise: "raise is not supported in kernels: use assert on compile-time values",
             ast.FunctionDef: "nested functions are not supported: decorate a module-level "
                              "function with @pyasc.jit and call it",
             ast.ClassDef: "classes cannot be defined in kernels",
-            ast.Delete: "del is not supported in kernels",
-            ast.Global: "global is not supported in kernels",
-            ast.Nonlocal: "nonlocal is not supported in kernels",
+            ast.Delete: "del is not supported in kernels: names live until the kernel ends; "
+                        "rebind the name or stop using it",
+            ast.Global: "global is not supported in kernels: read module-level constants "
+                        "directly and pass changing values as kernel parameters",
+            ast.Nonlocal: "nonlocal is not supported in kernels: read enclosing constants "
+                          "directly and pass changing values as kernel parameters",
             ast.Import: "import is not supported in kernels: import at module level",
             ast.ImportFrom: "import is not supported in kernels: import at module level",
             ast.AsyncFor: "async code is not supported in kernels",
@@ -284,8 +301,10 @@ class CodeGenerator(ast.NodeVisitor):
                                      "elements)")
         name = target.id
         current = self.scope.bindings.get(name)
-        if name not in self.scope.mutable or isinstance(value, PendingGlobal):
+        if name not in self.scope.mutable or isinstance(value, (PendingGlobal, core.StructValue)):
             self.scope.bindings[name] = value
+            if isinstance(value, Val):  # emitted Ascend C calls it by this name
+                self.builder.name(value.id, name)
             return
         ir_value = self.to_ir(node, value)
         if not isinstance(current, Var):
@@ -316,7 +335,7 @@ class CodeGenerator(ast.NodeVisitor):
         test = self.read(node, self.eval(node.test))
         if isinstance(test, Val):
             raise self.error(node, "assert needs a compile-time condition (constants and "
-                                   "ConstExpr parameters)")
+                                   "ConstExpr parameters); for run-time values use an if")
         if not test:
             message = self.eval(node.msg) if node.msg is not None else "assertion failed"
             raise self.error(node, f"AssertionError: {message}")
@@ -328,10 +347,10 @@ class CodeGenerator(ast.NodeVisitor):
             return
         cond = self.condition(node.test, test)
         self.ir(node, self.builder.if_begin, cond.id)
-        self.visit_body(node.body)
+        self.visit_run_time_body(node.body)
         if node.orelse:
             self.ir(node, self.builder.else_)
-            self.visit_body(node.orelse)
+            self.visit_run_time_body(node.orelse)
         self.ir(node, self.builder.if_end)
 
     def visit_While(self, node: ast.While) -> None:
@@ -342,9 +361,10 @@ class CodeGenerator(ast.NodeVisitor):
         if not isinstance(test, Val):
             raise self.error(node.test, "a while condition must depend on run-time values (a "
                                         "constant one would never end, and break is not "
-                                        "supported)")
+                                        "supported): loop with for i in range(n), or test a "
+                                        "run-time value such as while i < n")
         self.ir(node, self.builder.while_body, self.condition(node.test, test).id)
-        self.visit_body(node.body)
+        self.visit_run_time_body(node.body)
         self.ir(node, self.builder.while_end)
 
     def visit_For(self, node: ast.For) -> None:
@@ -359,13 +379,14 @@ class CodeGenerator(ast.NodeVisitor):
                 (args[0], args[1], args[2] if len(args) == 3 else 1)
             for a, v in zip(it.args, args):
                 if isinstance(v, float) or isinstance(v, Val) and v.kind == "float":
-                    raise self.error(a, "range() arguments must be integers")
+                    raise self.error(a, "range() arguments must be integers: convert with "
+                                        "int(...) or use integer arithmetic (//)")
             if not isinstance(step, Val) and step == 0:
                 raise self.error(it, "range() step must not be zero")
             ids = [self.to_ir(it, v).id for v in (start, stop, step)]
             iv = self.val(node, self.ir(node, self.builder.for_begin, *ids))
             self.assign(node, node.target, iv)
-            self.visit_body(node.body)
+            self.visit_run_time_body(node.body)
             self.ir(node, self.builder.for_end)
             return
         items = self.read(node, self.eval(it))
@@ -390,8 +411,8 @@ class CodeGenerator(ast.NodeVisitor):
         if method is None:
             hints = {
                 "ListComp": "list comprehensions are not supported in kernels: use a for loop",
-                "DictComp": "dict comprehensions are not supported in kernels",
-                "SetComp": "set comprehensions are not supported in kernels",
+                "DictComp": "dict comprehensions are not supported in kernels: use a for loop",
+                "SetComp": "set comprehensions are not supported in kernels: use a for loop",
                 "GeneratorExp": "generator expressions are not supported in kernels",
                 "Lambda": "lambda is not supported in kernels: use a @pyasc.jit function",
                 "Dict": "dicts are not supported in kernels",
@@ -426,7 +447,8 @@ class CodeGenerator(ast.NodeVisitor):
             return self.scope.outer[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
-        raise self.error(node, f"name '{name}' is not defined")
+        raise self.error(node, f"name '{name}' is not defined: define it at module level or "
+                               "pass it as a kernel parameter")
 
     def eval_Attribute(self, node: ast.Attribute) -> Any:
         base = self.read(node, self.eval(node.value))
@@ -599,7 +621,8 @@ class CodeGenerator(ast.NodeVisitor):
         func = self.eval(node.func)
         if any(isinstance(a, ast.Starred) for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
-            raise self.error(node, "*args and **kwargs are not supported in kernel calls")
+            raise self.error(node, "*args and **kwargs are not supported in kernel calls: "
+                                   "pass the arguments one by one")
         args = [self.read(a, self.eval(a)) for a in node.args]
         kwargs = {k.arg: self.read(k.value, self.eval(k.value)) for k in node.keywords}
         return lowering.call(self, node, func, args, kwargs)
@@ -624,6 +647,8 @@ class CodeGenerator(ast.NodeVisitor):
                 raise self.error(node, f"{fn.__name__}(): parameter '{name}' is a ConstExpr but "
                                        "got a run-time value")
             scope.bindings[name] = value
+            if isinstance(value, Val):  # emitted Ascend C calls it by this name
+                self.builder.name(value.id, name)
         self.scope = scope
         self.depth += 1
         result = None
@@ -647,7 +672,9 @@ class BoundMethod:
 
 
 def _is_constexpr(annotation: Any) -> bool:
-    return annotation is core.ConstExpr or getattr(annotation, "__origin__", None) is core.ConstExpr
+    from pyasc.language.jit import _is_constexpr as is_constexpr
+
+    return is_constexpr(annotation)
 
 
 def enum_types() -> tuple:

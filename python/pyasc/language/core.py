@@ -137,3 +137,106 @@ class KernelBuiltin:
 
     def __repr__(self) -> str:
         return f"<pyasc kernel builtin {self.name}>"
+
+
+# --- API coverage: the enums and parameter structs of the vector APIs ----------------------
+
+
+class RoundMode(enum.IntEnum):
+    """Rounding of ``cast``: NONE rounds like RINT where precision is lost,
+    RINT half to even, ROUND half away from zero, ODD to odd."""
+
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+
+
+class CMPMODE(enum.IntEnum):
+    """Comparisons of ``compare``/``compare_scalar``: src0 <op> src1."""
+
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class SELMODE(enum.IntEnum):
+    """Modes of ``select`` (PyAsc also names the enum ``SelMode``)."""
+
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
+SelMode = SELMODE
+
+
+class MaskMode(enum.IntEnum):
+    """How ``set_vector_mask`` reads its value: per-repeat bits or a count."""
+
+    NORMAL = 0
+    COUNTER = 1
+
+
+class ReduceOrder(enum.IntEnum):
+    """What ``whole_reduce_max/min`` write per repeat."""
+
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
+
+
+class ParamStruct(KernelObject):
+    """A parameter struct (``BinaryRepeatParams``, ``DataCopyParams``...):
+    built inside kernels, its fields read by the APIs it is passed to."""
+
+
+class BinaryRepeatParams(ParamStruct):
+    """Strides in 32-byte data blocks of the binary ops' mask forms."""
+
+
+class UnaryRepeatParams(ParamStruct):
+    """Strides in 32-byte data blocks of the unary/scalar ops' mask forms."""
+
+
+class DataCopyParams(ParamStruct):
+    """``block_count`` bursts of ``block_len``, with gaps (units per API)."""
+
+
+class DataCopyExtParams(ParamStruct):
+    """The wide-range ``DataCopyParams`` of ``data_copy_pad``."""
+
+
+class DataCopyPadParams(ParamStruct):
+    """GM->UB padding of ``data_copy_pad``."""
+
+
+class DataCopyPadExtParams(ParamStruct):
+    """GM->UB padding of ``data_copy_pad`` with a typed value."""
+
+
+class ShapeInfo(ParamStruct):
+    """Shape information for ``dump_tensor`` (accepted, not used)."""
+
+
+class StructValue:
+    """A parameter struct inside a kernel (what ``asc.DataCopyParams(...)``
+    evaluates to): its fields are compile-time values or run-time IR values,
+    read by the API it is passed to. A compile-time object, so a name may be
+    rebound to one in loops and branches."""
+
+    def __init__(self, cls: type, fields: dict) -> None:
+        self.struct = cls
+        self.__dict__.update(fields)
+        self.fields = tuple(fields)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields)
+        return f"{self.struct.__name__}({inner})"

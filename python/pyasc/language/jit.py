@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import threading
 from typing import Any, Callable
 
@@ -15,6 +16,8 @@ from pyasc.language import core
 
 
 def _is_constexpr(annotation: Any) -> bool:
+    if isinstance(annotation, str):  # a module with `from __future__ import annotations`
+        return re.fullmatch(r"(\w+\.)*ConstExpr(\[.*\])?", annotation.strip()) is not None
     return annotation is core.ConstExpr or getattr(annotation, "__origin__", None) is core.ConstExpr
 
 
@@ -28,16 +31,58 @@ def _dtype_of(value: Any) -> Any:
 
 
 class CompiledKernel:
-    """One specialisation: its IR text, C source and native kernel."""
+    """One specialisation: its IR text, C source, Ascend C source and native
+    kernel."""
 
     def __init__(self, name: str, ir_text: str, c_source: str, native: Any, cache_hit: bool,
-                 signature: str) -> None:
+                 signature: str, ascendc: str | None = None,
+                 ascendc_error: Exception | None = None) -> None:
         self.name = name
         self.ir_text = ir_text
         self.c_source = c_source
         self.native = native
         self.cache_hit = cache_hit
         self.signature = signature
+        self._ascendc = ascendc
+        self._ascendc_error = ascendc_error
+
+    @property
+    def ascendc_source(self) -> str:
+        """The Ascend C (C++) source for a real NPU. Raises UnsupportedError,
+        at the offending line, when the kernel uses an op with no Ascend C
+        form (the simulator still runs it)."""
+        if self._ascendc is None:
+            raise self._ascendc_error or pyasc.UnsupportedError("no Ascend C source")
+        return self._ascendc
+
+
+def _raise(exc: Exception) -> None:
+    raise exc
+
+
+def _emit_ascendc(gen: Any, builder: Any) -> str:
+    """builder's Ascend C source; errors name the kernel's source line."""
+    try:
+        return builder.emit_ascendc()
+    except _C.Error as exc:
+        try:
+            gen.ir(gen.scope.node, _raise, exc)  # locates "line N: ..." in the source
+        except _C.Error as located:
+            raise type(exc)(str(located)) from None
+        raise
+
+
+def _dump(name: str, ir_text: str, ascendc: str | None) -> None:
+    """Writes <name>.ir and <name>.ascendc.cpp under $PYASC_DUMP_PATH, if set."""
+    dump = os.environ.get("PYASC_DUMP_PATH")
+    if not dump:
+        return
+    os.makedirs(dump, mode=0o700, exist_ok=True)
+    with open(os.path.join(dump, f"{name}.ir"), "w", encoding="utf-8") as f:
+        f.write(ir_text)
+    if ascendc is not None:
+        with open(os.path.join(dump, f"{name}.ascendc.cpp"), "w", encoding="utf-8") as f:
+            f.write(ascendc)
 
 
 class JITFunction:
@@ -80,7 +125,7 @@ class JITFunction:
             elif isinstance(value, (bool, int, float)):
                 key.append(type(value))
             else:
-                key.append((type(value), value.dtype))
+                key.append((type(value), getattr(value, "dtype", None)))  # None: _specs refuses
         return tuple(key)
 
     def _specs(self, args: tuple) -> tuple[list, str]:
@@ -110,34 +155,71 @@ class JITFunction:
         if len(args) != len(self.params):
             raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
                             f"got {len(args)}")
-        key = self._key(args)
+        checked = self.checked_mode()
+        key = self._key(args) + ("checked",) if checked else self._key(args)
         compiled = self._cache.get(key)
         if compiled is not None and not self.options.get("always_compile"):
             return compiled
         with self._lock:
             compiled = self._cache.get(key)
             if compiled is None or self.options.get("always_compile"):
-                compiled = self._build(args)
+                compiled = self._build(args, checked)
                 self._cache[key] = compiled
         return compiled
 
-    def _build(self, args: tuple) -> CompiledKernel:
+    def checked_mode(self) -> bool:
+        """Whether launches build the checked variant: the ``debug`` option
+        if given, else the environment's PYASC_DEBUG (read at every launch,
+        so setting it takes effect on the next one)."""
+        debug = self.options.get("debug")
+        if debug is not None:
+            return bool(debug)
+        return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
+
+    def _build(self, args: tuple, checked: bool = False) -> CompiledKernel:
         from pyasc.language.codegen import CodeGenerator
 
         specs, signature = self._specs(args)
         ub_size = pyasc.get_device_properties().ub_size
-        builder = CodeGenerator(self.fn, specs, ub_size).compile()
+        gen = CodeGenerator(self.fn, specs, ub_size)
+        builder = gen.compile()
+        if self.options.get("verify_sync"):
+            gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
         ir_text = builder.text()
-        source = builder.emit_c()
-        dump = os.environ.get("PYASC_DUMP_PATH")
-        if dump:
-            os.makedirs(dump, mode=0o700, exist_ok=True)
-            with open(os.path.join(dump, f"{self.__name__}.ir"), "w", encoding="utf-8") as f:
-                f.write(ir_text)
+        source = builder.emit_c(checked=checked)
+        ascendc, ascendc_error = None, None
+        try:
+            ascendc = _emit_ascendc(gen, builder)
+        except _C.Error as exc:  # the simulator can still run it
+            ascendc_error = exc
+        _dump(self.__name__, ir_text, ascendc)
         native, hit = _C.jit_build(source, self.__name__, signature,
                                    cache_dir=self.options.get("cache_dir"),
                                    always_compile=bool(self.options.get("always_compile")))
-        return CompiledKernel(self.__name__, ir_text, source, native, hit, signature)
+        return CompiledKernel(self.__name__, ir_text, source, native, hit, signature,
+                              ascendc, ascendc_error)
+
+    def ascendc(self, *args: Any) -> str:
+        """The Ascend C (C++) source of the kernel specialised for these
+        arguments (the same as a launch's), to build with the CANN toolkit
+        for a real NPU. Needs the IR only: nothing is compiled or run.
+        Raises UnsupportedError, at the offending line, for an op with no
+        Ascend C form. Also written to $PYASC_DUMP_PATH/<name>.ascendc.cpp
+        when that is set."""
+        from pyasc.language.codegen import CodeGenerator
+
+        if len(args) != len(self.params):
+            raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
+                            f"got {len(args)}")
+        compiled = self._cache.get(self._key(args))
+        if compiled is not None:
+            return compiled.ascendc_source
+        specs, _ = self._specs(args)
+        gen = CodeGenerator(self.fn, specs, pyasc.get_device_properties().ub_size)
+        builder = gen.compile()
+        source = _emit_ascendc(gen, builder)
+        _dump(self.__name__, builder.text(), source)
+        return source
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
         compiled = self.compile(*args)
@@ -165,6 +247,11 @@ def jit(fn: Callable | None = None, **options: Any) -> Any:
     """Marks a kernel (or a device function called from kernels).
 
     ``@pyasc.jit`` or ``@pyasc.jit(always_compile=True, cache_dir=...)``.
+    ``debug=True`` (or PYASC_DEBUG=1 in the environment) builds the checked
+    variant, which stops with a KernelError on out-of-extent accesses,
+    misaligned copies, overlapping UB allocations and missing
+    synchronisation between pipes; ``verify_sync=True`` checks the
+    synchronisation statically at compile time (CompileError).
     """
     if fn is None:
         return lambda f: JITFunction(f, **options)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core
+from pyasc.language import core, lowering_ext
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -96,6 +97,8 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is core.TBuf:
         (pos,) = bind(gen, node, "TBuf", ("pos",), args, kwargs, {"pos": core.TPosition.VECCALC})
         return gen.op(node, "tbuf.new", [], (constant(gen, node, pos, "TBuf position"),))
+    if isinstance(func, type) and issubclass(func, core.ParamStruct):
+        return lowering_ext.make_struct(gen, node, func, args, kwargs)
     if func is builtins.range:
         raise gen.error(node, "range() can only be used as a for loop's iterable")
     if func is builtins.print:
@@ -155,6 +158,9 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    handled = lowering_ext.api_call(gen, node, api, args, kwargs)
+    if handled is not lowering_ext.NOT_HANDLED:
+        return handled
     if api in ("get_block_idx", "get_block_num"):
         bind(gen, node, api, (), args, kwargs)
         return gen.op(node, api, [])
@@ -218,13 +224,46 @@ def printf(gen: CodeGenerator, node: ast.Call, fmt: str | None, args: list) -> N
                 parts.append(str(a).replace("%", "%%"))
         fmt = " ".join(parts) + "\n"
     else:
-        for a in args:
-            if not isinstance(a, (Val, bool, int, float)) or isinstance(a, Val) and \
-                    a.kind not in ("int", "float", "bool"):
-                raise gen.error(node, f"printf arguments must be numbers, not {describe(a)}")
-            values.append(a)
+        fmt, values = splice_strings(gen, node, fmt, args)
     gen.op(node, "printf", values, (), fmt)
     return None
+
+
+_CONVERSION = re.compile(r"%%|%[-+ #0-9.]*[hlLqjzt]*([a-zA-Z]?)")
+
+
+def splice_strings(gen: CodeGenerator, node: ast.Call, fmt: str, args: list) -> tuple[str, list]:
+    """Matches printf's conversions with its arguments: a str argument is
+    spliced into the format in place of its %s at compile time (as PyAsc
+    does); numbers stay run-time values. Counts must agree, since C's printf
+    would read arguments that are not there."""
+    pieces, values, pos, index = [], [], 0, 0
+    for match in _CONVERSION.finditer(fmt):
+        if match.group(0) == "%%":
+            continue
+        if index == len(args):
+            raise gen.error(node, f"printf: the format has more conversions than the "
+                                  f"{len(args)} arguments given")
+        a, conv = args[index], match.group(1)
+        index += 1
+        if isinstance(a, str):
+            if conv != "s":
+                raise gen.error(node, f"printf: the str argument {a!r} needs a %s conversion, "
+                                      f"not {match.group(0)!r}")
+            pieces += [fmt[pos:match.start()], a.replace("%", "%%")]
+            pos = match.end()
+            continue
+        if not isinstance(a, (Val, bool, int, float)) or isinstance(a, Val) and \
+                a.kind not in ("int", "float", "bool"):
+            raise gen.error(node, f"printf arguments must be numbers or str, not {describe(a)}")
+        if conv in ("s", ""):
+            raise gen.error(node, f"printf: {match.group(0)!r} needs a str argument known at "
+                                  "compile time; use %d or %f for numbers")
+        values.append(a)
+    if index != len(args):
+        raise gen.error(node, f"printf: {len(args)} arguments given but the format has only "
+                              f"{index} conversions")
+    return "".join(pieces) + fmt[pos:], values
 
 
 def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, kwargs: dict) -> Any:
