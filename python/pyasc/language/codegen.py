@@ -68,7 +68,11 @@ class ReturnSignal(Exception):
 
 def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
     """The function's AST and source coordinates."""
-    lines, first = inspect.getsourcelines(fn)
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise _C.CompileError(f"cannot read the source of {fn.__qualname__!r} ({exc}): kernels "
+                              "must be defined in a file, not in an interactive string") from None
     raw = "".join(lines)
     dedented = textwrap.dedent(raw)
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
@@ -521,6 +525,8 @@ class CodeGenerator(ast.NodeVisitor):
         for side in (left, right):
             if not isinstance(side, (Val, bool, int, float)):
                 raise self.error(node, f"cannot use {describe(side)} in arithmetic")
+        if name == "truediv" and all(_is_int(side) for side in (left, right)):
+            name = "floordiv"  # PyAsc: `/` on run-time integers is integer division
         return self.op(node, f"arith.{name}", [left, right])
 
     @staticmethod
@@ -669,6 +675,12 @@ class BoundMethod:
         self.obj = obj
         self.name = name
         self.node = node
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, Val):
+        return value.kind in ("int", "bool")
+    return isinstance(value, int)
 
 
 def _is_constexpr(annotation: Any) -> bool:

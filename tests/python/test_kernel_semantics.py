@@ -1,0 +1,39 @@
+"""Scalar semantics that PyAsc fixes and Python does not: `/` on run-time
+integers is integer division in kernels; kernels need their source."""
+
+import subprocess
+import sys
+
+import numpy as np
+
+import pyasc as asc
+
+
+@asc.jit
+def divide(x: asc.GlobalAddress, n: int, d: int):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    g.set_value(0, n / d)      # int / int: integer division, as in PyAsc
+    g.set_value(1, n / 4.0)    # a float operand keeps true division
+    g.set_value(2, n // d)
+    g.set_value(3, 7 / 2)      # compile-time constants follow Python
+
+
+def test_integer_true_division_is_integer_division():
+    x = np.zeros(4, np.float32)
+    divide[1](x, 10, 4)
+    asc.synchronize()
+    assert x.tolist() == [2.0, 2.5, 2.0, 3.5]
+
+
+def test_kernel_without_source_is_a_compile_error():
+    code = ("import numpy as np, pyasc as asc\n"
+            "@asc.jit\n"
+            "def k(x: asc.GlobalAddress):\n"
+            "    pass\n"
+            "try:\n"
+            "    k[1](np.zeros(2))\n"
+            "except asc.CompileError as e:\n"
+            "    print('CompileError:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "CompileError: cannot read the source of 'k'" in out.stdout
