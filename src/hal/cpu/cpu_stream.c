@@ -1,5 +1,6 @@
 /* cpu streams: one host thread per stream runs its tasks in FIFO order.
  * Events are markers in that order that record when the stream passed them. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,15 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+/* Spinning only helps when the thread we wait for has a core: on a busy
+ * machine, yield every few polls so that it can run. */
+static inline void spin_pause(int i) {
+  if ((i & 31) == 31)
+    sched_yield();
+  else
+    cpu_relax();
+}
+
 static void stream_retain(cpu_stream *s) {
   atomic_fetch_add(&s->refs, 1);
 }
@@ -93,7 +103,7 @@ static task_node *next_task(cpu_stream *s) {
       if (atomic_load_explicit(&s->pending_tick, memory_order_acquire) !=
           atomic_load_explicit(&s->completed, memory_order_relaxed))
         break;
-      cpu_relax();
+      spin_pause(i);
     }
     pthread_mutex_lock(&s->lock);
   }
@@ -256,7 +266,7 @@ uint64_t cpu_stream_tick(void *stream) {
 
 /* Blocks until the stream has finished the task with this tick. */
 static void wait_reached(cpu_stream *s, uint64_t tick) {
-  for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) cpu_relax();
+  for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) spin_pause(i);
   if (cpu_stream_reached(s, tick)) return;
   pthread_mutex_lock(&s->lock);
   s->sleepers++;
