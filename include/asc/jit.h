@@ -16,10 +16,10 @@ extern "C" {
 typedef struct asc_jit_kernel asc_jit_kernel;
 
 typedef struct asc_jit_options {
-  const char *cache_dir;  /* NULL: $PYASC_CACHE_DIR or ~/.pyasc/cache */
-  const char *compiler;   /* NULL: $PYASC_CC or cc */
-  bool always_compile;    /* rebuild even when the cache has the kernel */
-  const char *dump_dir;   /* NULL: $PYASC_DUMP_PATH; if set, the source is copied there */
+  const char *cache_dir; /* NULL: $PYASC_CACHE_DIR or ~/.pyasc/cache */
+  const char *compiler;  /* NULL: $PYASC_CC or cc */
+  bool always_compile;   /* rebuild even when the cache has the kernel */
+  const char *dump_dir;  /* NULL: $PYASC_DUMP_PATH; if set, the source is copied there */
 } asc_jit_options;
 
 /* One kernel argument as the generated code reads it. */

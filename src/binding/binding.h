@@ -41,7 +41,6 @@ extern PyTypeObject AscBuffer_Type;
 int asc_py_memory_init(PyObject *module);
 extern PyMethodDef asc_py_memory_functions[];
 
-
 /* dtype.c */
 #include "asc/ops.h"
 #include "asc/tensor.h"
@@ -66,8 +65,17 @@ int asc_py_tensor_init(PyObject *module);
 int asc_py_tensor_add_methods(PyMethodDef *defs);
 extern PyMethodDef asc_py_tensor_functions[];
 #define AscTensor_Check(op) PyObject_TypeCheck(op, &AscTensor_Type)
+/* obj's tensor if it is a Tensor, else NULL (for the weak-scalar rule). */
+static inline const asc_tensor *asc_py_tensor_of(PyObject *obj) {
+  return AscTensor_Check(obj) ? &((TensorObject *)obj)->t : NULL;
+}
 /* Wraps t (taking over its storage reference) in a new pyasc.Tensor. */
 PyObject *asc_py_tensor_wrap(asc_tensor *t);
+/* An out= argument: None becomes NULL, anything but a Tensor raises. */
+int asc_py_parse_out(const char *fname, PyObject **out);
+/* Hands back an op's result: result wrapped in a new Tensor, or out itself
+ * (result, its share, is released); raises for a failed status. */
+PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out);
 /* Any array-like as a tensor: a Tensor is shared, a buffer-protocol object
  * (NumPy array) is shared without a copy when its layout allows, anything
  * else goes through numpy.asarray. dtype ASC_DTYPE_COUNT keeps the
@@ -87,6 +95,8 @@ extern PyMethodDef asc_py_binary_functions[];
 /* A Python scalar or array-like as an operand next to `other` (NEP 50
  * weak scalars). Returns 0, -1 on error, 1 when obj is no operand. */
 int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
+/* The range of integer dtype d. */
+void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi);
 
 /* tensor_index.c */
 extern PyMappingMethods asc_py_tensor_as_mapping;

@@ -22,6 +22,22 @@ PyObject *asc_py_tensor_wrap(asc_tensor *t) {
   return (PyObject *)obj;
 }
 
+int asc_py_parse_out(const char *fname, PyObject **out) {
+  if (*out == Py_None) *out = NULL;
+  if (*out && !AscTensor_Check(*out)) {
+    PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor, not %.100s", fname,
+                 Py_TYPE(*out)->tp_name);
+    return -1;
+  }
+  return 0;
+}
+
+PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out) {
+  if (!st && !out) return asc_py_tensor_wrap(result);
+  asc_tensor_release(result);
+  return st ? asc_py_raise(st) : Py_NewRef(out);
+}
+
 int asc_py_sync_for_host(void) {
   asc_status st;
   Py_BEGIN_ALLOW_THREADS

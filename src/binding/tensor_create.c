@@ -321,9 +321,8 @@ static PyObject *join(const char *fname, join_fn fn, bool allow_none_axis, PyObj
   static const char *const names[] = {"arrays", "axis", "out", "dtype", NULL};
   PyObject *a[4] = {NULL, NULL, NULL, NULL};
   if (asc_py_parse(fname, args, nargs, kwnames, names, 1, a)) return NULL;
-  PyObject *out = a[2] == Py_None ? NULL : a[2];
-  if (out && !AscTensor_Check(out))
-    return PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor", fname);
+  PyObject *out = a[2];
+  if (asc_py_parse_out(fname, &out)) return NULL;
   bool flatten = allow_none_axis && a[1] == Py_None;
   int axis = 0;
   if (a[1] && !flatten) {
@@ -355,15 +354,7 @@ static PyObject *join(const char *fname, join_fn fn, bool allow_none_axis, PyObj
       asc_tensor_release(&r);
       r = cast;
     }
-    if (st) {
-      asc_tensor_release(&r);
-      asc_py_raise(st);
-    } else if (out) {
-      asc_tensor_release(&r);
-      result = Py_NewRef(out);
-    } else {
-      result = asc_py_tensor_wrap(&r);
-    }
+    result = asc_py_result(st, &r, out);
   }
   for (int i = 0; tensors && i < n; i++) asc_tensor_release(&tensors[i]);
   PyMem_Free(tensors);

@@ -4,15 +4,10 @@
 
 #include "asc/ops_linalg.h"
 
-/* The tensor among the operands, for the weak-scalar rule. */
-static const asc_tensor *tensor_of(PyObject *obj) {
-  return AscTensor_Check(obj) ? &((TensorObject *)obj)->t : NULL;
-}
-
 /* a @ b into a new tensor, or into out_obj (a pyasc.Tensor) when given.
  * Py_NotImplemented when an operand is not array-like. */
 static PyObject *matmul(PyObject *a, PyObject *b, PyObject *out_obj) {
-  const asc_tensor *ta = tensor_of(a), *tb = tensor_of(b);
+  const asc_tensor *ta = asc_py_tensor_of(a), *tb = asc_py_tensor_of(b);
   asc_tensor x, y;
   int rc = asc_py_operand(a, tb, &x);
   if (rc) return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
@@ -26,11 +21,7 @@ static PyObject *matmul(PyObject *a, PyObject *b, PyObject *out_obj) {
   asc_status st = asc_matmul(&x, &y, &result);
   asc_tensor_release(&x);
   asc_tensor_release(&y);
-  if (out_obj) {
-    asc_tensor_release(&result);
-    return st ? asc_py_raise(st) : Py_NewRef(out_obj);
-  }
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+  return asc_py_result(st, &result, out_obj);
 }
 
 PyObject *asc_py_matmul_operator(PyObject *a, PyObject *b) {
@@ -42,9 +33,7 @@ PyObject *asc_py_matmul_inplace(PyObject *a, PyObject *b) {
 }
 
 static PyObject *checked_matmul(PyObject *a, PyObject *b, PyObject *out) {
-  if (out == Py_None) out = NULL;
-  if (out && !AscTensor_Check(out))
-    return PyErr_Format(PyExc_TypeError, "matmul: out must be a pyasc.Tensor");
+  if (asc_py_parse_out("matmul", &out)) return NULL;
   PyObject *result = matmul(a, b, out);
   if (result == Py_NotImplemented) {
     Py_DECREF(result);

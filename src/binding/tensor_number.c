@@ -2,19 +2,26 @@
  * the NumPy-named binary functions (pyasc.add(a, b, out=None), ...). */
 #include "binding.h"
 
+void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi) {
+  static const long long lows[] = {[ASC_INT8] = -128,
+                                   [ASC_UINT8] = 0,
+                                   [ASC_INT16] = -32768,
+                                   [ASC_INT32] = -2147483648LL,
+                                   [ASC_INT64] = LLONG_MIN};
+  static const long long highs[] = {[ASC_INT8] = 127,
+                                    [ASC_UINT8] = 255,
+                                    [ASC_INT16] = 32767,
+                                    [ASC_INT32] = 2147483647LL,
+                                    [ASC_INT64] = LLONG_MAX};
+  *lo = lows[d];
+  *hi = highs[d];
+}
+
 /* Whether x fits integer dtype d. */
 static bool int_fits(long long x, asc_dtype d) {
-  static const long long lo[] = {[ASC_INT8] = -128,
-                                 [ASC_UINT8] = 0,
-                                 [ASC_INT16] = -32768,
-                                 [ASC_INT32] = -2147483648LL,
-                                 [ASC_INT64] = LLONG_MIN};
-  static const long long hi[] = {[ASC_INT8] = 127,
-                                 [ASC_UINT8] = 255,
-                                 [ASC_INT16] = 32767,
-                                 [ASC_INT32] = 2147483647LL,
-                                 [ASC_INT64] = LLONG_MAX};
-  return x >= lo[d] && x <= hi[d];
+  long long lo, hi;
+  asc_py_int_limits(d, &lo, &hi);
+  return x >= lo && x <= hi;
 }
 
 /* Writes a Python scalar into a new 0-d tensor of dtype. Integers must fit
@@ -135,15 +142,10 @@ static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *oth
   return rc == 1 ? asc_py_operand(obj, other, out) : rc;
 }
 
-/* The tensor among two operands, for the weak-scalar rule. */
-static const asc_tensor *tensor_of(PyObject *obj) {
-  return AscTensor_Check(obj) ? &((TensorObject *)obj)->t : NULL;
-}
-
 /* Computes op(a, b) into *out (new, or the given out tensor). Returns
  * Py_NotImplemented for operands that are not array-like. */
 static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObject *out_obj) {
-  const asc_tensor *ta = tensor_of(a), *tb = tensor_of(b);
+  const asc_tensor *ta = asc_py_tensor_of(a), *tb = asc_py_tensor_of(b);
   asc_tensor x, y;
   int rc = binary_operand(op, a, tb, &x);
   if (rc) return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
@@ -157,11 +159,7 @@ static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObje
   asc_status st = asc_binary(op, &x, &y, &result);
   asc_tensor_release(&x);
   asc_tensor_release(&y);
-  if (out_obj) {
-    asc_tensor_release(&result);
-    return st ? asc_py_raise(st) : Py_NewRef(out_obj);
-  }
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+  return asc_py_result(st, &result, out_obj);
 }
 
 #define NUMBER_OP(NAME, OP)                                      \
@@ -301,9 +299,8 @@ static PyObject *binary_function(asc_binary_op op, PyObject *const *args, Py_ssi
   static const char *const names[] = {"x", "y", "out", NULL};
   PyObject *a[3] = {NULL, NULL, NULL};
   if (asc_py_parse(asc_binary_op_name(op), args, nargs, kwnames, names, 2, a)) return NULL;
-  PyObject *out = a[2] == Py_None ? NULL : a[2];
-  if (out && !AscTensor_Check(out))
-    return PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor", asc_binary_op_name(op));
+  PyObject *out = a[2];
+  if (asc_py_parse_out(asc_binary_op_name(op), &out)) return NULL;
   if (!AscTensor_Check(a[0]) && !AscTensor_Check(a[1])) {
     /* Neither is a tensor: both become tensors (scalars with default dtypes). */
     asc_tensor x;

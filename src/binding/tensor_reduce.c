@@ -62,16 +62,6 @@ static int parse_axis(PyObject *obj, asc_reduce_op op, const asc_tensor *x, int 
   return 0;
 }
 
-static int parse_out(PyObject *obj, const char *fname, PyObject **out) {
-  *out = obj && obj != Py_None ? obj : NULL;
-  if (*out && !AscTensor_Check(*out)) {
-    PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor, not %.100s", fname,
-                 Py_TYPE(*out)->tp_name);
-    return -1;
-  }
-  return 0;
-}
-
 /* Runs op on x with the parsed arguments; returns the result or out. */
 static PyObject *run_reduce(asc_reduce_op op, PyObject *x_obj, PyObject *axis_obj,
                             PyObject *keepdims_obj, PyObject *dtype_obj, PyObject *out_obj,
@@ -83,8 +73,8 @@ static PyObject *run_reduce(asc_reduce_op op, PyObject *x_obj, PyObject *axis_ob
   if (dtype_obj && dtype_obj != Py_None && asc_py_dtype(dtype_obj, &dtype)) return NULL;
   int ddof = 0;
   if (ddof_obj && as_int(ddof_obj, "ddof", &ddof)) return NULL;
-  PyObject *out;
-  if (parse_out(out_obj, fname, &out)) return NULL;
+  PyObject *out = out_obj;
+  if (asc_py_parse_out(fname, &out)) return NULL;
   asc_tensor x;
   if (asc_py_as_tensor(x_obj, ASC_DTYPE_COUNT, &x)) return NULL;
   int naxes, axes[ASC_MAX_DIMS];
@@ -97,11 +87,7 @@ static PyObject *run_reduce(asc_reduce_op op, PyObject *x_obj, PyObject *axis_ob
   asc_status st = asc_reduce(op, &x, naxes < 0 ? 0 : naxes, naxes < 0 ? NULL : axes, keepdims != 0,
                              ddof, dtype, &result);
   asc_tensor_release(&x);
-  if (out) {
-    asc_tensor_release(&result);
-    return st ? asc_py_raise(st) : Py_NewRef(out);
-  }
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+  return asc_py_result(st, &result, out);
 }
 
 /* Module functions take x first; methods take it as self. Positional
@@ -156,19 +142,15 @@ static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, P
   if (asc_py_parse(fname, args, nargs, kwnames, names + first, 1 - first, a + first)) return NULL;
   int axis = -1;
   if (a[1] && as_int(a[1], "axis", &axis)) return NULL;
-  PyObject *out;
-  if (parse_out(a[2], fname, &out)) return NULL;
+  PyObject *out = a[2];
+  if (asc_py_parse_out(fname, &out)) return NULL;
   asc_tensor x;
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
   asc_tensor result = {0};
   if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
   asc_status st = asc_softmax(&x, axis, log, &result);
   asc_tensor_release(&x);
-  if (out) {
-    asc_tensor_release(&result);
-    return st ? asc_py_raise(st) : Py_NewRef(out);
-  }
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(&result);
+  return asc_py_result(st, &result, out);
 }
 
 #define SOFTMAX_ENTRY_POINTS(NAME, LOG)                                                   \

@@ -10,15 +10,6 @@ static bool is_python_scalar(PyObject *obj) {
   return PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj);
 }
 
-static int check_out(const char *fname, PyObject **out) {
-  if (*out == Py_None) *out = NULL;
-  if (*out && !AscTensor_Check(*out)) {
-    PyErr_Format(PyExc_TypeError, "%s: out must be a pyasc.Tensor", fname);
-    return -1;
-  }
-  return 0;
-}
-
 /* Converts n operands (NULL objects are skipped; entries of ts already set
  * count as converted arrays): arrays keep their dtypes, and Python scalars
  * are weak (NEP 50) next to the dtype the arrays promote to, or take their
@@ -53,15 +44,6 @@ static int convert_operands(const char *fname, int n, PyObject *const *objs, asc
   return 0;
 }
 
-/* Hands a result back: the out tensor itself, or a new Tensor. */
-static PyObject *finish(asc_status st, asc_tensor *result, PyObject *out) {
-  if (out) {
-    asc_tensor_release(result);
-    return st ? asc_py_raise(st) : Py_NewRef(out);
-  }
-  return st ? asc_py_raise(st) : asc_py_tensor_wrap(result);
-}
-
 /* op(x) into a new tensor or into out (a Tensor or NULL). */
 static PyObject *apply_unary(asc_unary_op op, PyObject *x, PyObject *out) {
   asc_tensor t = {0};
@@ -70,7 +52,7 @@ static PyObject *apply_unary(asc_unary_op op, PyObject *x, PyObject *out) {
   if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
   asc_status st = asc_unary(op, &t, &result);
   asc_tensor_release(&t);
-  return finish(st, &result, out);
+  return asc_py_result(st, &result, out);
 }
 
 PyObject *asc_py_tensor_negative(PyObject *self) {
@@ -92,7 +74,7 @@ static PyObject *unary_function(asc_unary_op op, PyObject *const *args, Py_ssize
   static const char *const names[] = {"x", "out", NULL};
   PyObject *a[2] = {NULL, NULL};
   const char *fname = asc_unary_op_name(op);
-  if (asc_py_parse(fname, args, nargs, kwnames, names, 1, a) || check_out(fname, &a[1]))
+  if (asc_py_parse(fname, args, nargs, kwnames, names, 1, a) || asc_py_parse_out(fname, &a[1]))
     return NULL;
   return apply_unary(op, a[0], a[1]);
 }
@@ -103,7 +85,7 @@ static PyObject *unary_method(asc_unary_op op, PyObject *self, PyObject *const *
   static const char *const names[] = {"out", NULL};
   PyObject *out = NULL;
   const char *fname = asc_unary_op_name(op);
-  if (asc_py_parse(fname, args, nargs, kwnames, names, 0, &out) || check_out(fname, &out))
+  if (asc_py_parse(fname, args, nargs, kwnames, names, 0, &out) || asc_py_parse_out(fname, &out))
     return NULL;
   return apply_unary(op, self, out);
 }
@@ -151,7 +133,7 @@ UNARY(isfinite, ASC_UNARY_ISFINITE)
 
 /* round(x, decimals=0, out=None): only whole numbers are supported. */
 static PyObject *round_impl(PyObject *x, PyObject *decimals, PyObject *out) {
-  if (check_out("round", &out)) return NULL;
+  if (asc_py_parse_out("round", &out)) return NULL;
   if (decimals) {
     long d = PyLong_AsLong(decimals);
     if (d == -1 && PyErr_Occurred()) return NULL;
@@ -196,7 +178,7 @@ static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t narg
   asc_tensor result = {0};
   asc_status st = asc_where(&t[0], &t[1], &t[2], &result);
   for (int k = 0; k < 3; k++) asc_tensor_release(&t[k]);
-  return finish(st, &result, NULL);
+  return asc_py_result(st, &result, NULL);
 }
 
 /* NumPy drops a Python-int bound beyond an integer x's range (clip(u8, -5,
@@ -204,17 +186,9 @@ static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t narg
  * drop, 0 to keep, -1 on error. */
 static int bound_is_moot(const asc_tensor *x, PyObject *bound, bool upper) {
   if (!asc_dtype_is_integer(x->dtype) || !PyLong_CheckExact(bound)) return 0;
-  static const long long lo[] = {[ASC_INT8] = -128,
-                                 [ASC_UINT8] = 0,
-                                 [ASC_INT16] = -32768,
-                                 [ASC_INT32] = -2147483648LL,
-                                 [ASC_INT64] = LLONG_MIN};
-  static const long long hi[] = {[ASC_INT8] = 127,
-                                 [ASC_UINT8] = 255,
-                                 [ASC_INT16] = 32767,
-                                 [ASC_INT32] = 2147483647LL,
-                                 [ASC_INT64] = LLONG_MAX};
-  PyObject *limit = PyLong_FromLongLong(upper ? hi[x->dtype] : lo[x->dtype]);
+  long long lo, hi;
+  asc_py_int_limits(x->dtype, &lo, &hi);
+  PyObject *limit = PyLong_FromLongLong(upper ? hi : lo);
   if (!limit) return -1;
   int moot = PyObject_RichCompareBool(bound, limit, upper ? Py_GE : Py_LE);
   Py_DECREF(limit);
@@ -222,7 +196,7 @@ static int bound_is_moot(const asc_tensor *x, PyObject *bound, bool upper) {
 }
 
 static PyObject *clip_impl(PyObject *x, PyObject *lo, PyObject *hi, PyObject *out) {
-  if (check_out("clip", &out)) return NULL;
+  if (asc_py_parse_out("clip", &out)) return NULL;
   asc_tensor t[3] = {{0}};
   if (convert_operands("clip", 1, &x, &t[0])) return NULL;
   PyObject *bounds[2] = {lo == Py_None ? NULL : lo, hi == Py_None ? NULL : hi};
@@ -241,7 +215,7 @@ static PyObject *clip_impl(PyObject *x, PyObject *lo, PyObject *hi, PyObject *ou
   if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
   asc_status st = asc_clip(&t[0], bounds[0] ? &t[1] : NULL, bounds[1] ? &t[2] : NULL, &result);
   for (int k = 0; k < 3; k++) asc_tensor_release(&t[k]);
-  return finish(st, &result, out);
+  return asc_py_result(st, &result, out);
 }
 
 /* The bounds may also be spelt as NumPy does: a_min/a_max, min/max. */

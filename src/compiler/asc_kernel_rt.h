@@ -444,11 +444,13 @@ static inline int asc_k_chk_barrier(asc_k_ctx *k, int64_t pipe_id, int line) {
 static inline float asc_k_h2f(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu, u;
   float f;
-  if (exp == 0x1f) u = sign | 0x7f800000u | (mant << 13);
+  if (exp == 0x1f)
+    u = sign | 0x7f800000u | (mant << 13);
   else if (exp == 0) {
     f = (float)mant * 5.9604644775390625e-8f;
     return sign ? -f : f;
-  } else u = sign | ((exp + 112) << 23) | (mant << 13);
+  } else
+    u = sign | ((exp + 112) << 23) | (mant << 13);
   memcpy(&f, &u, sizeof f);
   return f;
 }
@@ -515,7 +517,8 @@ static inline asc_k_addr asc_k_addr_offset(asc_k_addr a, int64_t elements, int64
 }
 static inline int asc_k_global_new(asc_k_ctx *k, asc_k_gt *g, asc_k_addr a, int64_t size,
                                    int64_t esize, int line) {
-  if (a.avail < 0) return asc_k_fail(k, line, "set_global_buffer: address is past the end of its argument");
+  if (a.avail < 0)
+    return asc_k_fail(k, line, "set_global_buffer: address is past the end of its argument");
   if (a.lead < 0)
     return asc_k_fail(k, line,
                       "set_global_buffer: address is %lld bytes before the start of its argument",
@@ -653,7 +656,8 @@ static inline int asc_k_init_tbuf(asc_k_ctx *k, asc_k_pipe *p, asc_k_tbuf *b, in
 }
 static inline int asc_k_alloc_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t esize,
                                      int line) {
-  if (!q->nbuf) return asc_k_fail(k, line, "alloc_tensor: the queue has no buffers (call init_buffer)");
+  if (!q->nbuf)
+    return asc_k_fail(k, line, "alloc_tensor: the queue has no buffers (call init_buffer)");
   for (int i = 0; i < q->nbuf; i++)
     if (q->state[i] == 0) {
       q->state[i] = 1;
@@ -677,7 +681,8 @@ static inline int asc_k_find_buffer(const asc_k_que *q, asc_k_lt t) {
 static inline int asc_k_enque(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int line) {
   int i = asc_k_find_buffer(q, t);
   if (i < 0 || q->state[i] != 1)
-    return asc_k_fail(k, line, "enque: the tensor was not allocated from this queue (or was already enqueued)");
+    return asc_k_fail(
+        k, line, "enque: the tensor was not allocated from this queue (or was already enqueued)");
   if (q->count >= q->depth)
     return asc_k_fail(k, line, "enque: the queue already holds its depth of %d tensors", q->depth);
   q->state[i] = 2;
@@ -748,44 +753,44 @@ static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int
 }
 
 /* --- element access ------------------------------------------------------ */
-#define ASC_K_ACCESS(SUFFIX, T, LOAD, STORE, CT)                                                \
+#define ASC_K_ACCESS(SUFFIX, T, LOAD, STORE, CT)                                                  \
   static inline int asc_k_gget_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT *out, int line) { \
-    if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "get_value", line)) return 1;          \
-    T v;                                                                                        \
-    memcpy(&v, g.ptr + i * (int64_t)sizeof(T), sizeof v);                                       \
-    *out = (CT)LOAD(v);                                                                         \
-    return 0;                                                                                   \
-  }                                                                                             \
-  static inline int asc_k_gset_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT x, int line) {  \
-    if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "set_value", line)) return 1;          \
-    T v = STORE(x);                                                                             \
-    memcpy(g.ptr + i * (int64_t)sizeof(T), &v, sizeof v);                                       \
-    return 0;                                                                                   \
-  }                                                                                             \
+    if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "get_value", line)) return 1;             \
+    T v;                                                                                          \
+    memcpy(&v, g.ptr + i * (int64_t)sizeof(T), sizeof v);                                         \
+    *out = (CT)LOAD(v);                                                                           \
+    return 0;                                                                                     \
+  }                                                                                               \
+  static inline int asc_k_gset_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT x, int line) {    \
+    if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "set_value", line)) return 1;             \
+    T v = STORE(x);                                                                               \
+    memcpy(g.ptr + i * (int64_t)sizeof(T), &v, sizeof v);                                         \
+    return 0;                                                                                     \
+  }                                                                                               \
   static inline int asc_k_lget_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT *out, int line) { \
-    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                  \
-    if (i < 0 || asc_k_index_check(k, t, i, "get_value", line) ||                               \
-        asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_READ, "get_value",            \
-                     "the element", line)) {                                                    \
-      if (!k->status) asc_k_fail(k, line, "get_value: negative index %lld", (long long)i);       \
-      return 1;                                                                                 \
-    }                                                                                           \
-    T v;                                                                                        \
-    memcpy(&v, k->ub + at.off, sizeof v);                                                       \
-    *out = (CT)LOAD(v);                                                                         \
-    return 0;                                                                                   \
-  }                                                                                             \
-  static inline int asc_k_lset_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT x, int line) {  \
-    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                  \
-    if (i < 0 || asc_k_index_check(k, t, i, "set_value", line) ||                               \
-        asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_WRITE, "set_value",           \
-                     "the element", line)) {                                                    \
-      if (!k->status) asc_k_fail(k, line, "set_value: negative index %lld", (long long)i);       \
-      return 1;                                                                                 \
-    }                                                                                           \
-    T v = STORE(x);                                                                             \
-    memcpy(k->ub + at.off, &v, sizeof v);                                                       \
-    return 0;                                                                                   \
+    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                    \
+    if (i < 0 || asc_k_index_check(k, t, i, "get_value", line) ||                                 \
+        asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_READ, "get_value",              \
+                     "the element", line)) {                                                      \
+      if (!k->status) asc_k_fail(k, line, "get_value: negative index %lld", (long long)i);        \
+      return 1;                                                                                   \
+    }                                                                                             \
+    T v;                                                                                          \
+    memcpy(&v, k->ub + at.off, sizeof v);                                                         \
+    *out = (CT)LOAD(v);                                                                           \
+    return 0;                                                                                     \
+  }                                                                                               \
+  static inline int asc_k_lset_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT x, int line) {    \
+    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                    \
+    if (i < 0 || asc_k_index_check(k, t, i, "set_value", line) ||                                 \
+        asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_WRITE, "set_value",             \
+                     "the element", line)) {                                                      \
+      if (!k->status) asc_k_fail(k, line, "set_value: negative index %lld", (long long)i);        \
+      return 1;                                                                                   \
+    }                                                                                             \
+    T v = STORE(x);                                                                               \
+    memcpy(k->ub + at.off, &v, sizeof v);                                                         \
+    return 0;                                                                                     \
   }
 
 #define ASC_K_ID(x) (x)
@@ -821,102 +826,106 @@ ASC_K_ACCESS(bool, uint8_t, ASC_K_ID, (uint8_t) !!, int64_t)
 /* --- vector instructions --------------------------------------------------- */
 /* float16 computes in float32 and rounds once per instruction, as the
  * hardware's vector unit does. */
-#define ASC_K_VBINARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                    \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, asc_k_lt b,    \
-                                            int64_t n, int line) {                               \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src0", line) ||   \
-        asc_k_ub_use(k, ASC_K_V, b, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src1", line) ||   \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))     \
-      return 1;                                                                                  \
-    T *o = (T *)(k->ub + d.off);                                                                 \
-    const T *xs = (const T *)(k->ub + a.off), *ys = (const T *)(k->ub + b.off);                  \
-    for (int64_t i = 0; i < n; i++) {                                                            \
-      CT x = LOAD(xs[i]), y = LOAD(ys[i]);                                                       \
-      o[i] = STORE(EXPR);                                                                        \
-    }                                                                                            \
-    return 0;                                                                                    \
+#define ASC_K_VBINARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, asc_k_lt b,  \
+                                            int64_t n, int line) {                             \
+    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src0", line) || \
+        asc_k_ub_use(k, ASC_K_V, b, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src1", line) || \
+        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))   \
+      return 1;                                                                                \
+    T *o = (T *)(k->ub + d.off);                                                               \
+    const T *xs = (const T *)(k->ub + a.off), *ys = (const T *)(k->ub + b.off);                \
+    for (int64_t i = 0; i < n; i++) {                                                          \
+      CT x = LOAD(xs[i]), y = LOAD(ys[i]);                                                     \
+      o[i] = STORE(EXPR);                                                                      \
+    }                                                                                          \
+    return 0;                                                                                  \
   }
-#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                    \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv,     \
-                                            int64_t n, int line) {                               \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) ||    \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))     \
-      return 1;                                                                                  \
-    T *o = (T *)(k->ub + d.off);                                                                 \
-    const T *xs = (const T *)(k->ub + a.off);                                                    \
-    const T st = STORE(sv); /* the scalar takes the tensor's type first */                       \
-    const CT y = LOAD(st);                                                                       \
-    for (int64_t i = 0; i < n; i++) {                                                            \
-      CT x = LOAD(xs[i]);                                                                        \
-      o[i] = STORE(EXPR);                                                                        \
-    }                                                                                            \
-    return 0;                                                                                    \
+#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                 \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv,  \
+                                            int64_t n, int line) {                            \
+    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
+        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
+      return 1;                                                                               \
+    T *o = (T *)(k->ub + d.off);                                                              \
+    const T *xs = (const T *)(k->ub + a.off);                                                 \
+    const T st = STORE(sv); /* the scalar takes the tensor's type first */                    \
+    const CT y = LOAD(st);                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      CT x = LOAD(xs[i]);                                                                     \
+      o[i] = STORE(EXPR);                                                                     \
+    }                                                                                         \
+    return 0;                                                                                 \
   }
-#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                     \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,     \
-                                            int line) {                                          \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) ||    \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))     \
-      return 1;                                                                                  \
-    T *o = (T *)(k->ub + d.off);                                                                 \
-    const T *xs = (const T *)(k->ub + a.off);                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                            \
-      CT x = LOAD(xs[i]);                                                                        \
-      o[i] = STORE(EXPR);                                                                        \
-    }                                                                                            \
-    return 0;                                                                                    \
+#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
+                                            int line) {                                       \
+    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
+        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
+      return 1;                                                                               \
+    T *o = (T *)(k->ub + d.off);                                                              \
+    const T *xs = (const T *)(k->ub + a.off);                                                 \
+    for (int64_t i = 0; i < n; i++) {                                                         \
+      CT x = LOAD(xs[i]);                                                                     \
+      o[i] = STORE(EXPR);                                                                     \
+    }                                                                                         \
+    return 0;                                                                                 \
   }
 
 /* Integer vector arithmetic wraps, as the hardware does. */
 #define ASC_K_WRAP(T, e) ((T)(uint64_t)(e))
 
-#define ASC_K_FLOAT_FAMILY(SUFFIX, T, LOAD, STORE)                                               \
-  ASC_K_VBINARY(add, SUFFIX, T, float, LOAD, STORE, x + y)                                        \
-  ASC_K_VBINARY(sub, SUFFIX, T, float, LOAD, STORE, x - y)                                        \
-  ASC_K_VBINARY(mul, SUFFIX, T, float, LOAD, STORE, x * y)                                        \
-  ASC_K_VBINARY(div, SUFFIX, T, float, LOAD, STORE, x / y)                                        \
-  ASC_K_VBINARY(max, SUFFIX, T, float, LOAD, STORE, x > y ? x : y)                                \
-  ASC_K_VBINARY(min, SUFFIX, T, float, LOAD, STORE, x < y ? x : y)                                \
-  ASC_K_VSCALAR(adds, SUFFIX, T, float, LOAD, STORE, x + y)                                       \
-  ASC_K_VSCALAR(muls, SUFFIX, T, float, LOAD, STORE, x * y)                                       \
-  ASC_K_VSCALAR(maxs, SUFFIX, T, float, LOAD, STORE, x > y ? x : y)                               \
-  ASC_K_VSCALAR(mins, SUFFIX, T, float, LOAD, STORE, x < y ? x : y)                               \
-  ASC_K_VUNARY(exp, SUFFIX, T, float, LOAD, STORE, expf(x))                                       \
-  ASC_K_VUNARY(ln, SUFFIX, T, float, LOAD, STORE, logf(x))                                        \
-  ASC_K_VUNARY(abs, SUFFIX, T, float, LOAD, STORE, fabsf(x))                                      \
-  ASC_K_VUNARY(sqrt, SUFFIX, T, float, LOAD, STORE, sqrtf(x))                                     \
-  ASC_K_VUNARY(rsqrt, SUFFIX, T, float, LOAD, STORE, 1.0f / sqrtf(x))                             \
-  ASC_K_VUNARY(reciprocal, SUFFIX, T, float, LOAD, STORE, 1.0f / x)                               \
+#define ASC_K_FLOAT_FAMILY(SUFFIX, T, LOAD, STORE)                    \
+  ASC_K_VBINARY(add, SUFFIX, T, float, LOAD, STORE, x + y)            \
+  ASC_K_VBINARY(sub, SUFFIX, T, float, LOAD, STORE, x - y)            \
+  ASC_K_VBINARY(mul, SUFFIX, T, float, LOAD, STORE, x *y)             \
+  ASC_K_VBINARY(div, SUFFIX, T, float, LOAD, STORE, x / y)            \
+  ASC_K_VBINARY(max, SUFFIX, T, float, LOAD, STORE, x > y ? x : y)    \
+  ASC_K_VBINARY(min, SUFFIX, T, float, LOAD, STORE, x < y ? x : y)    \
+  ASC_K_VSCALAR(adds, SUFFIX, T, float, LOAD, STORE, x + y)           \
+  ASC_K_VSCALAR(muls, SUFFIX, T, float, LOAD, STORE, x *y)            \
+  ASC_K_VSCALAR(maxs, SUFFIX, T, float, LOAD, STORE, x > y ? x : y)   \
+  ASC_K_VSCALAR(mins, SUFFIX, T, float, LOAD, STORE, x < y ? x : y)   \
+  ASC_K_VUNARY(exp, SUFFIX, T, float, LOAD, STORE, expf(x))           \
+  ASC_K_VUNARY(ln, SUFFIX, T, float, LOAD, STORE, logf(x))            \
+  ASC_K_VUNARY(abs, SUFFIX, T, float, LOAD, STORE, fabsf(x))          \
+  ASC_K_VUNARY(sqrt, SUFFIX, T, float, LOAD, STORE, sqrtf(x))         \
+  ASC_K_VUNARY(rsqrt, SUFFIX, T, float, LOAD, STORE, 1.0f / sqrtf(x)) \
+  ASC_K_VUNARY(reciprocal, SUFFIX, T, float, LOAD, STORE, 1.0f / x)   \
   ASC_K_VUNARY(relu, SUFFIX, T, float, LOAD, STORE, x > 0 ? x : 0.0f)
 
 ASC_K_FLOAT_FAMILY(float16, uint16_t, ASC_K_H2F, ASC_K_F2H)
 ASC_K_FLOAT_FAMILY(float32, float, ASC_K_ID, ASC_K_ID)
 
-#define ASC_K_INT_FAMILY(SUFFIX, T)                                                              \
-  ASC_K_VBINARY(add, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, ASC_K_WRAP(T, (uint64_t)x + (uint64_t)y)) \
-  ASC_K_VBINARY(sub, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, ASC_K_WRAP(T, (uint64_t)x - (uint64_t)y)) \
-  ASC_K_VBINARY(mul, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, ASC_K_WRAP(T, (uint64_t)x * (uint64_t)y)) \
-  ASC_K_VBINARY(max, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, (T)(x > y ? x : y))                 \
-  ASC_K_VBINARY(min, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, (T)(x < y ? x : y))                 \
+#define ASC_K_INT_FAMILY(SUFFIX, T)                                                                \
+  ASC_K_VBINARY(add, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID,                                       \
+                ASC_K_WRAP(T, (uint64_t)x + (uint64_t)y))                                          \
+  ASC_K_VBINARY(sub, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID,                                       \
+                ASC_K_WRAP(T, (uint64_t)x - (uint64_t)y))                                          \
+  ASC_K_VBINARY(mul, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID,                                       \
+                ASC_K_WRAP(T, (uint64_t)x *(uint64_t)y))                                           \
+  ASC_K_VBINARY(max, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, (T)(x > y ? x : y))                   \
+  ASC_K_VBINARY(min, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, (T)(x < y ? x : y))                   \
   ASC_K_VSCALAR(adds, SUFFIX, T, int64_t, ASC_K_ID, (T), ASC_K_WRAP(T, (uint64_t)x + (uint64_t)y)) \
-  ASC_K_VSCALAR(muls, SUFFIX, T, int64_t, ASC_K_ID, (T), ASC_K_WRAP(T, (uint64_t)x * (uint64_t)y)) \
-  ASC_K_VSCALAR(maxs, SUFFIX, T, int64_t, ASC_K_ID, (T), (T)(x > y ? x : y))                     \
-  ASC_K_VSCALAR(mins, SUFFIX, T, int64_t, ASC_K_ID, (T), (T)(x < y ? x : y))                     \
-  ASC_K_VUNARY(abs, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, ASC_K_WRAP(T, x < 0 ? 0 - (uint64_t)x : (uint64_t)x)) \
+  ASC_K_VSCALAR(muls, SUFFIX, T, int64_t, ASC_K_ID, (T), ASC_K_WRAP(T, (uint64_t)x *(uint64_t)y))  \
+  ASC_K_VSCALAR(maxs, SUFFIX, T, int64_t, ASC_K_ID, (T), (T)(x > y ? x : y))                       \
+  ASC_K_VSCALAR(mins, SUFFIX, T, int64_t, ASC_K_ID, (T), (T)(x < y ? x : y))                       \
+  ASC_K_VUNARY(abs, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID,                                        \
+               ASC_K_WRAP(T, x < 0 ? 0 - (uint64_t)x : (uint64_t)x))                               \
   ASC_K_VUNARY(relu, SUFFIX, T, int64_t, ASC_K_ID, ASC_K_ID, (T)(x > 0 ? x : 0))
 
 ASC_K_INT_FAMILY(int16, int16_t)
 ASC_K_INT_FAMILY(int32, int32_t)
 
-#define ASC_K_DUPLICATE(SUFFIX, T, STORE)                                                        \
-  static inline int asc_k_duplicate_##SUFFIX(asc_k_ctx *k, asc_k_lt d, double v, int64_t n,      \
-                                             int line) {                                         \
+#define ASC_K_DUPLICATE(SUFFIX, T, STORE)                                                          \
+  static inline int asc_k_duplicate_##SUFFIX(asc_k_ctx *k, asc_k_lt d, double v, int64_t n,        \
+                                             int line) {                                           \
     if (asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, "duplicate", "dst", line)) \
-      return 1;                                                                                  \
-    T *o = (T *)(k->ub + d.off);                                                                 \
-    const T x = STORE(v);                                                                        \
-    for (int64_t i = 0; i < n; i++) o[i] = x;                                                    \
-    return 0;                                                                                    \
+      return 1;                                                                                    \
+    T *o = (T *)(k->ub + d.off);                                                                   \
+    const T x = STORE(v);                                                                          \
+    for (int64_t i = 0; i < n; i++) o[i] = x;                                                      \
+    return 0;                                                                                      \
   }
 ASC_K_DUPLICATE(float16, uint16_t, ASC_K_F2H)
 ASC_K_DUPLICATE(float32, float, (float))

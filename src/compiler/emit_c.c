@@ -20,16 +20,26 @@ typedef struct emitter {
 
 static const char *c_type(asc_ir_kind kind) {
   switch (kind) {
-    case ASC_IR_BOOL: return "int";
-    case ASC_IR_INT: return "int64_t";
-    case ASC_IR_FLOAT: return "double";
-    case ASC_IR_ADDR: return "asc_k_addr";
-    case ASC_IR_GLOBAL: return "asc_k_gt";
-    case ASC_IR_LOCAL: return "asc_k_lt";
-    case ASC_IR_PIPE: return "asc_k_pipe *";
-    case ASC_IR_QUE: return "asc_k_que *";
-    case ASC_IR_TBUF: return "asc_k_tbuf *";
-    default: return "void";
+    case ASC_IR_BOOL:
+      return "int";
+    case ASC_IR_INT:
+      return "int64_t";
+    case ASC_IR_FLOAT:
+      return "double";
+    case ASC_IR_ADDR:
+      return "asc_k_addr";
+    case ASC_IR_GLOBAL:
+      return "asc_k_gt";
+    case ASC_IR_LOCAL:
+      return "asc_k_lt";
+    case ASC_IR_PIPE:
+      return "asc_k_pipe *";
+    case ASC_IR_QUE:
+      return "asc_k_que *";
+    case ASC_IR_TBUF:
+      return "asc_k_tbuf *";
+    default:
+      return "void";
   }
 }
 
@@ -38,14 +48,19 @@ static void print_c_string(ir_buf *b, const char *s) {
   ir_buf_printf(b, "\"");
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') ir_buf_printf(b, "\\%c", c);
-    else if (c < 32 || c >= 127) ir_buf_printf(b, "\\%03o", c);
-    else ir_buf_printf(b, "%c", c);
+    if (c == '"' || c == '\\')
+      ir_buf_printf(b, "\\%c", c);
+    else if (c < 32 || c >= 127)
+      ir_buf_printf(b, "\\%03o", c);
+    else
+      ir_buf_printf(b, "%c", c);
   }
   ir_buf_printf(b, "\"");
 }
 
-static asc_ir_type type_of(const emitter *e, uint32_t v) { return e->m->values[v].type; }
+static asc_ir_type type_of(const emitter *e, uint32_t v) {
+  return e->m->values[v].type;
+}
 static int64_t esize(const emitter *e, uint32_t v) {
   return (int64_t)asc_dtype_size((asc_dtype)type_of(e, v).dtype);
 }
@@ -86,11 +101,14 @@ static int emit_arith(emitter *e, const ir_op *op, const char *name) {
   const char *t = c_type(type_of(e, r).kind);
   if (!strcmp(name, "arith.add") || !strcmp(name, "arith.sub") || !strcmp(name, "arith.mul")) {
     char sym = name[6] == 'a' ? '+' : name[6] == 's' ? '-' : '*';
-    if (is_float) line(e, "double v%u = (double)v%u %c (double)v%u;", r, a, sym, b);
-    else line(e, "int64_t v%u = (int64_t)((uint64_t)v%u %c (uint64_t)v%u);", r, a, sym, b);
+    if (is_float)
+      line(e, "double v%u = (double)v%u %c (double)v%u;", r, a, sym, b);
+    else
+      line(e, "int64_t v%u = (int64_t)((uint64_t)v%u %c (uint64_t)v%u);", r, a, sym, b);
   } else if (!strcmp(name, "arith.floordiv")) {
     if (is_float) {
-      line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float floor division by zero\");", b, L);
+      line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float floor division by zero\");",
+           b, L);
       line(e, "double v%u = floor((double)v%u / (double)v%u);", r, a, b);
     } else {
       line(e, "int64_t v%u;", r);
@@ -111,12 +129,17 @@ static int emit_arith(emitter *e, const ir_op *op, const char *name) {
     if (is_float) {
       line(e, "double v%u = pow((double)v%u, (double)v%u);", r, a, b);
     } else {
-      line(e, "if (v%u < 0) return asc_k_fail(k, %d, \"negative integer exponent: write 1.0 / x ** n\");", b, L);
+      line(e,
+           "if (v%u < 0) return asc_k_fail(k, %d, \"negative integer exponent: write 1.0 / x ** "
+           "n\");",
+           b, L);
       line(e, "int64_t v%u = asc_k_ipow(v%u, v%u);", r, a, b);
     }
   } else if (!strcmp(name, "arith.neg")) {
-    if (is_float) line(e, "double v%u = -(double)v%u;", r, a);
-    else line(e, "int64_t v%u = (int64_t)(0 - (uint64_t)v%u);", r, a);
+    if (is_float)
+      line(e, "double v%u = -(double)v%u;", r, a);
+    else
+      line(e, "int64_t v%u = (int64_t)(0 - (uint64_t)v%u);", r, a);
   } else if (!strcmp(name, "arith.min") || !strcmp(name, "arith.max")) {
     char cmp = name[7] == 'i' ? '<' : '>';
     line(e, "%s v%u = (v%u %c= v%u) ? (%s)v%u : (%s)v%u;", t, r, a, cmp, b, t, a, t, b);
@@ -140,8 +163,8 @@ static int emit_arith(emitter *e, const ir_op *op, const char *name) {
     line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? 0 : (int64_t)((uint64_t)v%u << v%u);", r, b, b,
          a, b);
   } else if (!strcmp(name, "arith.shr")) {
-    line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? (v%u < 0 ? -1 : 0) : v%u >> v%u;", r, b, b, a,
-         a, b);
+    line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? (v%u < 0 ? -1 : 0) : v%u >> v%u;", r, b, b, a, a,
+         b);
   } else if (!strcmp(name, "arith.select")) {
     line(e, "%s v%u = v%u ? (%s)v%u : (%s)v%u;", t, r, a, t, b, t, op->operands[2]);
   } else if (!strcmp(name, "arith.to_int")) {
@@ -158,10 +181,14 @@ static int emit_printf(emitter *e, const ir_op *op) {
   ir_buf fmt = {0};
   int arg = 0;
   for (const char *c = op->sattr ? op->sattr : ""; *c; c++) {
-    if (*c == '"' || *c == '\\') ir_buf_printf(&fmt, "\\%c", *c);
-    else if (*c == '\n') ir_buf_printf(&fmt, "\\n");
-    else if (*c != '%') ir_buf_printf(&fmt, "%c", *c);
-    else if (c[1] == '%') ir_buf_printf(&fmt, "%%%%"), c++;
+    if (*c == '"' || *c == '\\')
+      ir_buf_printf(&fmt, "\\%c", *c);
+    else if (*c == '\n')
+      ir_buf_printf(&fmt, "\\n");
+    else if (*c != '%')
+      ir_buf_printf(&fmt, "%c", *c);
+    else if (c[1] == '%')
+      ir_buf_printf(&fmt, "%%%%"), c++;
     else {
       const char *spec = c + 1;
       while (*spec && strchr("-+ #0123456789.", *spec)) spec++;
@@ -174,8 +201,10 @@ static int emit_printf(emitter *e, const ir_op *op) {
       while (*flags_end && strchr("-+ #0123456789.", *flags_end)) flags_end++;
       ir_buf_printf(&fmt, "%%%.*s", (int)(flags_end - c - 1), c + 1);
       bool is_float = arg < op->noperands && type_of(e, op->operands[arg]).kind == ASC_IR_FLOAT;
-      if (strchr("diuxXoc", conv)) ir_buf_printf(&fmt, is_float ? "g" : "ll%c", conv);
-      else ir_buf_printf(&fmt, is_float ? "%c" : "lld", conv);
+      if (strchr("diuxXoc", conv))
+        ir_buf_printf(&fmt, is_float ? "g" : "ll%c", conv);
+      else
+        ir_buf_printf(&fmt, is_float ? "%c" : "lld", conv);
       arg++;
       c = spec;
     }
@@ -447,8 +476,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   if (!strcmp(name, "que.vacant_in_que"))
     return line(e, "int v%u = v%u->count < v%u->depth;", r, o[0], o[0]);
   if (!strcmp(name, "tbuf.get")) {
-    if (op->noperands > 1)
-      return line(e, "asc_k_lt v%u = {v%u->off, v%u};", r, o[0], o[1]);
+    if (op->noperands > 1) return line(e, "asc_k_lt v%u = {v%u->off, v%u};", r, o[0], o[1]);
     return line(e, "asc_k_lt v%u = {v%u->off, v%u->len / %lld};", r, o[0], o[0],
                 (long long)esize(e, r));
   }
@@ -594,14 +622,19 @@ static void declare_objects(emitter *e, const ir_region *r) {
     const ir_op *op = r->ops[i];
     for (int j = 0; j < op->nregions; j++) declare_objects(e, op->regions[j]);
     const char *name = ir_op_defs[op->code].name;
-    if (!strcmp(name, "pipe.new")) line(e, "asc_k_pipe o%u;", op->result);
-    else if (!strcmp(name, "que.new")) line(e, "asc_k_que o%u;", op->result);
-    else if (!strcmp(name, "tbuf.new")) line(e, "asc_k_tbuf o%u;", op->result);
+    if (!strcmp(name, "pipe.new"))
+      line(e, "asc_k_pipe o%u;", op->result);
+    else if (!strcmp(name, "que.new"))
+      line(e, "asc_k_que o%u;", op->result);
+    else if (!strcmp(name, "tbuf.new"))
+      line(e, "asc_k_tbuf o%u;", op->result);
     else if (op->code == IR_VAR) {
       asc_ir_kind kind = type_of(e, op->result).kind;
       bool pointer = kind == ASC_IR_PIPE || kind == ASC_IR_QUE || kind == ASC_IR_TBUF;
-      if (pointer) line(e, "%sv%u = NULL;", c_type(kind), op->result);
-      else line(e, "%s v%u = {0};", c_type(kind), op->result);
+      if (pointer)
+        line(e, "%sv%u = NULL;", c_type(kind), op->result);
+      else
+        line(e, "%s v%u = {0};", c_type(kind), op->result);
     }
   }
 }

@@ -14,7 +14,9 @@ static char *dup_str(const char *s) {
   return copy;
 }
 
-static ir_region *new_region(void) { return calloc(1, sizeof(ir_region)); }
+static ir_region *new_region(void) {
+  return calloc(1, sizeof(ir_region));
+}
 
 static void free_region(ir_region *r);
 
@@ -60,7 +62,9 @@ void asc_ir_free(asc_ir_module *m) {
   free(m);
 }
 
-void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc) { m->loc = loc; }
+void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc) {
+  m->loc = loc;
+}
 
 asc_status asc_ir_set_name(asc_ir_module *m, uint32_t value, const char *name) {
   if (!value || value >= m->nvalues || !name)
@@ -169,7 +173,8 @@ static asc_status check_value(const asc_ir_module *m, uint32_t v, const char *wh
 }
 
 asc_status asc_ir_var(asc_ir_module *m, const char *name, asc_ir_type type, uint32_t *out) {
-  if (type.kind == ASC_IR_VOID) return asc_error(ASC_ERR_COMPILE, "variable '%s' has no type", name);
+  if (type.kind == ASC_IR_VOID)
+    return asc_error(ASC_ERR_COMPILE, "variable '%s' has no type", name);
   ir_op *op = new_op(m, IR_VAR);
   if (!op) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate an IR op");
   /* Variables live for the whole function: declare them at its top. */
@@ -292,11 +297,13 @@ static ir_op *open_owner(const asc_ir_module *m, int code) {
   return op && op->code == code ? op : NULL;
 }
 
-static asc_status expect_kind(const asc_ir_module *m, uint32_t v, asc_ir_kind kind, const char *what) {
+static asc_status expect_kind(const asc_ir_module *m, uint32_t v, asc_ir_kind kind,
+                              const char *what) {
   asc_status st = check_value(m, v, what);
   if (st) return st;
   asc_ir_kind k = m->values[v].type.kind;
-  if (k == kind || (kind == ASC_IR_INT && k == ASC_IR_BOOL) || (kind == ASC_IR_BOOL && k == ASC_IR_INT))
+  if (k == kind || (kind == ASC_IR_INT && k == ASC_IR_BOOL) ||
+      (kind == ASC_IR_BOOL && k == ASC_IR_INT))
     return ASC_OK;
   return asc_error(ASC_ERR_COMPILE, "%s must be %s, not %s", what, ir_kind_name(kind),
                    ir_kind_name(k));
@@ -414,7 +421,9 @@ void ir_buf_printf(ir_buf *b, const char *fmt, ...) {
   }
 }
 
-void ir_buf_indent(ir_buf *b, int depth) { ir_buf_printf(b, "%*s", depth * 2, ""); }
+void ir_buf_indent(ir_buf *b, int depth) {
+  ir_buf_printf(b, "%*s", depth * 2, "");
+}
 
 asc_status ir_buf_finish(ir_buf *b, char **out) {
   if (b->failed || !b->data) {

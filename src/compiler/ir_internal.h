@@ -27,15 +27,15 @@ typedef enum ir_result_rule {
   R_INT,
   R_BOOL,
   R_FLOAT,
-  R_ARITH,     /* INT if both operands are INT/BOOL, else FLOAT */
-  R_SAME0,     /* operand 0's type */
-  R_GLOBAL,    /* GLOBAL of operand 0's (ADDR) dtype */
-  R_LOCAL_A0,  /* LOCAL of dtype iattr0, position iattr1 */
-  R_LOCAL_QUE, /* LOCAL of dtype iattr0 at operand 0's (QUE/TBUF) position */
+  R_ARITH,      /* INT if both operands are INT/BOOL, else FLOAT */
+  R_SAME0,      /* operand 0's type */
+  R_GLOBAL,     /* GLOBAL of operand 0's (ADDR) dtype */
+  R_LOCAL_A0,   /* LOCAL of dtype iattr0, position iattr1 */
+  R_LOCAL_QUE,  /* LOCAL of dtype iattr0 at operand 0's (QUE/TBUF) position */
   R_LOCAL_CAST, /* LOCAL like operand 0 with dtype iattr0 */
   R_PIPE,
-  R_QUE,  /* QUE at position iattr0 with depth iattr1 */
-  R_TBUF, /* TBUF at position iattr0 */
+  R_QUE,         /* QUE at position iattr0 with depth iattr1 */
+  R_TBUF,        /* TBUF at position iattr0 */
   R_SCALAR_ELEM, /* INT or FLOAT by operand 0's element dtype */
 } ir_result_rule;
 
@@ -83,14 +83,14 @@ typedef struct ir_op {
   asc_ir_loc loc;
   ir_region *regions[2]; /* for: body; while: cond, body; if: then, else */
   int nregions;
-  bool dead;       /* removed by a pass */
-  bool check_ub;   /* UB range needs a run-time check */
+  bool dead;     /* removed by a pass */
+  bool check_ub; /* UB range needs a run-time check */
 } ir_op;
 
 typedef struct ir_value {
   asc_ir_type type;
-  char *name;     /* parameters, variables, and values named by asc_ir_set_name */
-  ir_op *def;     /* NULL for parameters and induction variables */
+  char *name; /* parameters, variables, and values named by asc_ir_set_name */
+  ir_op *def; /* NULL for parameters and induction variables */
 } ir_value;
 
 struct asc_ir_module {

@@ -449,14 +449,14 @@ int ir_find_op(const char *name) {
 
 const char *ir_kind_name(asc_ir_kind kind) {
   static const char *const names[ASC_IR_KIND_COUNT] = {
-      "void", "bool", "int", "float", "GlobalAddress", "GlobalTensor", "LocalTensor", "TPipe",
-      "TQue", "TBuf"};
+      "void",         "bool",        "int",   "float", "GlobalAddress",
+      "GlobalTensor", "LocalTensor", "TPipe", "TQue",  "TBuf"};
   return (unsigned)kind < ASC_IR_KIND_COUNT ? names[kind] : "?";
 }
 
 const char *ir_position_name(int position) {
-  static const char *const names[ASC_POS_COUNT] = {"GM", "A1",  "A2",    "B1",     "B2",     "C1",
-                                                   "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC"};
+  static const char *const names[ASC_POS_COUNT] = {
+      "GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC"};
   return position >= 0 && position < ASC_POS_COUNT ? names[position] : "?";
 }
 
@@ -489,17 +489,27 @@ static bool letter_accepts(char letter, asc_ir_kind k) {
 
 static const char *letter_name(char letter) {
   switch (letter) {
-    case 'I': return "an int";
-    case 'B': return "a bool";
+    case 'I':
+      return "an int";
+    case 'B':
+      return "a bool";
     case 'N':
-    case '*': return "a number";
-    case 'A': return "a GlobalAddress";
-    case 'G': return "a GlobalTensor";
-    case 'L': return "a LocalTensor";
-    case 'M': return "a GlobalTensor or LocalTensor";
-    case 'P': return "a TPipe";
-    case 'Q': return "a TQue";
-    default: return "a TBuf";
+    case '*':
+      return "a number";
+    case 'A':
+      return "a GlobalAddress";
+    case 'G':
+      return "a GlobalTensor";
+    case 'L':
+      return "a LocalTensor";
+    case 'M':
+      return "a GlobalTensor or LocalTensor";
+    case 'P':
+      return "a TPipe";
+    case 'Q':
+      return "a TQue";
+    default:
+      return "a TBuf";
   }
 }
 
@@ -508,8 +518,10 @@ static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const 
   int required = 0, total = 0;
   bool variadic = false, optional = false;
   for (const char *c = sig; *c; c++) {
-    if (*c == '?') optional = true;
-    else if (*c == '*') variadic = true;
+    if (*c == '?')
+      optional = true;
+    else if (*c == '*')
+      variadic = true;
     else {
       total++;
       if (!optional) required++;
@@ -542,18 +554,30 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
   asc_ir_type r = {ASC_IR_VOID, 0, 0, 0};
   const asc_ir_type *t0 = op->noperands ? type_at(m, op, 0) : NULL;
   switch (def->result) {
-    case R_NONE: break;
-    case R_INT: r.kind = ASC_IR_INT; break;
-    case R_BOOL: r.kind = ASC_IR_BOOL; break;
-    case R_FLOAT: r.kind = ASC_IR_FLOAT; break;
+    case R_NONE:
+      break;
+    case R_INT:
+      r.kind = ASC_IR_INT;
+      break;
+    case R_BOOL:
+      r.kind = ASC_IR_BOOL;
+      break;
+    case R_FLOAT:
+      r.kind = ASC_IR_FLOAT;
+      break;
     case R_ARITH: {
       bool any_float = false;
       for (int i = 0; i < op->noperands; i++) any_float |= type_at(m, op, i)->kind == ASC_IR_FLOAT;
       r.kind = any_float ? ASC_IR_FLOAT : ASC_IR_INT;
       break;
     }
-    case R_SAME0: r = *t0; break;
-    case R_GLOBAL: r = *t0; r.kind = ASC_IR_GLOBAL; break;
+    case R_SAME0:
+      r = *t0;
+      break;
+    case R_GLOBAL:
+      r = *t0;
+      r.kind = ASC_IR_GLOBAL;
+      break;
     case R_LOCAL_A0:
       r.kind = ASC_IR_LOCAL;
       r.dtype = (uint8_t)op->iattrs[0];
@@ -564,14 +588,22 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       r.dtype = (uint8_t)op->iattrs[0];
       r.position = t0->position;
       break;
-    case R_LOCAL_CAST: r = *t0; r.dtype = (uint8_t)op->iattrs[0]; break;
-    case R_PIPE: r.kind = ASC_IR_PIPE; break;
+    case R_LOCAL_CAST:
+      r = *t0;
+      r.dtype = (uint8_t)op->iattrs[0];
+      break;
+    case R_PIPE:
+      r.kind = ASC_IR_PIPE;
+      break;
     case R_QUE:
       r.kind = ASC_IR_QUE;
       r.position = (uint8_t)op->iattrs[0];
       r.depth = (uint8_t)op->iattrs[1];
       break;
-    case R_TBUF: r.kind = ASC_IR_TBUF; r.position = (uint8_t)op->iattrs[0]; break;
+    case R_TBUF:
+      r.kind = ASC_IR_TBUF;
+      r.position = (uint8_t)op->iattrs[0];
+      break;
     case R_SCALAR_ELEM:
       r.kind = asc_dtype_is_float((asc_dtype)t0->dtype) ? ASC_IR_FLOAT : ASC_IR_INT;
       break;

@@ -10,7 +10,8 @@ static void print_type(ir_buf *b, asc_ir_type t) {
       ir_buf_printf(b, "%s<%s>", ir_kind_name(t.kind), asc_dtype_name(t.dtype));
       break;
     case ASC_IR_LOCAL:
-      ir_buf_printf(b, "LocalTensor<%s, %s>", asc_dtype_name(t.dtype), ir_position_name(t.position));
+      ir_buf_printf(b, "LocalTensor<%s, %s>", asc_dtype_name(t.dtype),
+                    ir_position_name(t.position));
       break;
     case ASC_IR_QUE:
       ir_buf_printf(b, "TQue<%s, %d>", ir_position_name(t.position), t.depth);
@@ -26,9 +27,12 @@ static void print_type(ir_buf *b, asc_ir_type t) {
 static void print_string(ir_buf *b, const char *s) {
   ir_buf_printf(b, "\"");
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') ir_buf_printf(b, "\\%c", *s);
-    else if (*s == '\n') ir_buf_printf(b, "\\n");
-    else ir_buf_printf(b, "%c", *s);
+    if (*s == '"' || *s == '\\')
+      ir_buf_printf(b, "\\%c", *s);
+    else if (*s == '\n')
+      ir_buf_printf(b, "\\n");
+    else
+      ir_buf_printf(b, "%c", *s);
   }
   ir_buf_printf(b, "\"");
 }

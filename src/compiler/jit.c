@@ -167,7 +167,8 @@ static asc_status compiler_identity(const char *cc, char *out, size_t size) {
   if (st) return st;
   if (code != 0 || !text) {
     free(text);
-    return asc_error(ASC_ERR_COMPILE, "'%s --version' failed: is it a C compiler? (set PYASC_CC)", cc);
+    return asc_error(ASC_ERR_COMPILE, "'%s --version' failed: is it a C compiler? (set PYASC_CC)",
+                     cc);
   }
   text[strcspn(text, "\n")] = '\0';
   snprintf(out, size, "%s", text);
@@ -207,7 +208,8 @@ static asc_status write_atomically(const char *final, const char *data, size_t s
   if (!tmp) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   int fd = mkstemp(tmp);
   asc_status st = ASC_OK;
-  if (fd < 0) st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", tmp, strerror(errno));
+  if (fd < 0)
+    st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", tmp, strerror(errno));
   else {
     bool ok = write(fd, data, size) == (ssize_t)size;
     ok = close(fd) == 0 && ok;
@@ -243,8 +245,9 @@ static asc_status compile(const char *cc, const char *source, const char *base, 
   int code = 0;
   char *output = NULL;
   if (!st) {
-    char *argv[] = {(char *)cc, "-std=c11", "-O3", "-fPIC", "-shared", "-fno-strict-aliasing",
-                    "-ffp-contract=off", "-o", tmp_so, c_path, "-lm", NULL};
+    char *argv[] = {
+        (char *)cc,          "-std=c11", "-O3",  "-fPIC", "-shared", "-fno-strict-aliasing",
+        "-ffp-contract=off", "-o",       tmp_so, c_path,  "-lm",     NULL};
     st = run(argv, &code, &output);
   }
   if (!st && code != 0) {
@@ -304,8 +307,8 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
     free(k);
     free(name_copy);
     free(path_copy);
-    return asc_error(entry ? ASC_ERR_OUT_OF_MEMORY : ASC_ERR_COMPILE, "cannot load kernel %s from %s",
-                     name, so_path);
+    return asc_error(entry ? ASC_ERR_OUT_OF_MEMORY : ASC_ERR_COMPILE,
+                     "cannot load kernel %s from %s", name, so_path);
   }
   atomic_init(&k->refs, 1);
   k->handle = handle;
@@ -343,7 +346,8 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   XXH3_freeState(state);
   char *base = format("%s/%s-%016llx%016llx", dir, name, (unsigned long long)h.high64,
                       (unsigned long long)h.low64);
-  char *so_path = base ? format("%s.so", base) : NULL, *sum_path = base ? format("%s.sum", base) : NULL;
+  char *so_path = base ? format("%s.so", base) : NULL,
+       *sum_path = base ? format("%s.sum", base) : NULL;
   free(dir);
   if (!so_path || !sum_path) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   bool hit = false;
@@ -359,7 +363,9 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   return st;
 }
 
-void asc_jit_retain(asc_jit_kernel *k) { atomic_fetch_add(&k->refs, 1); }
+void asc_jit_retain(asc_jit_kernel *k) {
+  atomic_fetch_add(&k->refs, 1);
+}
 
 void asc_jit_release(asc_jit_kernel *k) {
   if (!k || atomic_fetch_sub(&k->refs, 1) != 1) return;
@@ -369,7 +375,9 @@ void asc_jit_release(asc_jit_kernel *k) {
   free(k);
 }
 
-const char *asc_jit_path(const asc_jit_kernel *k) { return k->path; }
+const char *asc_jit_path(const asc_jit_kernel *k) {
+  return k->path;
+}
 
 /* --- launching ------------------------------------------------------------------ */
 

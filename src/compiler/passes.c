@@ -27,8 +27,9 @@ static asc_status verify_op(verifier *v, const ir_op *op) {
     uint32_t x = op->operands[i];
     if (!x || x >= m->nvalues) return asc_error(ASC_ERR_INTERNAL, "operand %%%u does not exist", x);
     if (!v->visible[x])
-      return located(op, asc_error(ASC_ERR_COMPILE, "%s uses %%%u outside the scope that defines it",
-                                   ir_op_defs[op->code].name, x));
+      return located(op,
+                     asc_error(ASC_ERR_COMPILE, "%s uses %%%u outside the scope that defines it",
+                               ir_op_defs[op->code].name, x));
   }
   if (op->code >= IR_FIRST_TABLE_OP) {
     asc_ir_type t;
@@ -98,7 +99,9 @@ typedef struct folder {
   int folded;
 } folder;
 
-static const ir_op *def_of(const asc_ir_module *m, uint32_t v) { return m->values[v].def; }
+static const ir_op *def_of(const asc_ir_module *m, uint32_t v) {
+  return m->values[v].def;
+}
 
 static bool is_const(const asc_ir_module *m, uint32_t v) {
   const ir_op *d = def_of(m, v);
@@ -130,8 +133,9 @@ static void scan_vars(folder *f, const ir_region *r, int depth) {
 
 /* Turns op into a constant of kind (keeping its result value). */
 static void make_const(folder *f, ir_op *op, asc_ir_kind kind, int64_t i, double d) {
-  op->code = kind == ASC_IR_FLOAT ? IR_CONST_FLOAT : kind == ASC_IR_BOOL ? IR_CONST_BOOL
-                                                                          : IR_CONST_INT;
+  op->code = kind == ASC_IR_FLOAT  ? IR_CONST_FLOAT
+             : kind == ASC_IR_BOOL ? IR_CONST_BOOL
+                                   : IR_CONST_INT;
   op->ival = i;
   op->fval = d;
   op->noperands = 0;
@@ -153,45 +157,69 @@ static bool fold_arith(folder *f, ir_op *op) {
   int64_t ib = !db ? 0 : db->code == IR_CONST_FLOAT ? (int64_t)b : db->ival;
   if (kind == ASC_IR_INT) {
     int64_t r;
-    if (!strcmp(n, "add")) r = (int64_t)((uint64_t)ia + (uint64_t)ib);
-    else if (!strcmp(n, "sub")) r = (int64_t)((uint64_t)ia - (uint64_t)ib);
-    else if (!strcmp(n, "mul")) r = (int64_t)((uint64_t)ia * (uint64_t)ib);
+    if (!strcmp(n, "add"))
+      r = (int64_t)((uint64_t)ia + (uint64_t)ib);
+    else if (!strcmp(n, "sub"))
+      r = (int64_t)((uint64_t)ia - (uint64_t)ib);
+    else if (!strcmp(n, "mul"))
+      r = (int64_t)((uint64_t)ia * (uint64_t)ib);
     else if (!strcmp(n, "floordiv") && ib != 0 && ib != -1)
       r = ia / ib - ((ia % ib != 0) && ((ia < 0) != (ib < 0)));
     else if (!strcmp(n, "mod") && ib != 0 && ib != -1) {
       r = ia % ib;
       if (r != 0 && ((r < 0) != (ib < 0))) r += ib;
-    } else if (!strcmp(n, "neg")) r = (int64_t)(0 - (uint64_t)ia);
-    else if (!strcmp(n, "min")) r = ia < ib ? ia : ib;
-    else if (!strcmp(n, "max")) r = ia > ib ? ia : ib;
-    else return false; /* left for run time: errors keep their line */
+    } else if (!strcmp(n, "neg"))
+      r = (int64_t)(0 - (uint64_t)ia);
+    else if (!strcmp(n, "min"))
+      r = ia < ib ? ia : ib;
+    else if (!strcmp(n, "max"))
+      r = ia > ib ? ia : ib;
+    else
+      return false; /* left for run time: errors keep their line */
     make_const(f, op, kind, r, 0);
     return true;
   }
   if (kind == ASC_IR_FLOAT) {
     double r;
-    if (!strcmp(n, "add")) r = a + b;
-    else if (!strcmp(n, "sub")) r = a - b;
-    else if (!strcmp(n, "mul")) r = a * b;
-    else if (!strcmp(n, "truediv") && b != 0) r = a / b;
-    else if (!strcmp(n, "neg")) r = -a;
-    else if (!strcmp(n, "to_float")) r = a;
-    else return false;
+    if (!strcmp(n, "add"))
+      r = a + b;
+    else if (!strcmp(n, "sub"))
+      r = a - b;
+    else if (!strcmp(n, "mul"))
+      r = a * b;
+    else if (!strcmp(n, "truediv") && b != 0)
+      r = a / b;
+    else if (!strcmp(n, "neg"))
+      r = -a;
+    else if (!strcmp(n, "to_float"))
+      r = a;
+    else
+      return false;
     make_const(f, op, kind, 0, r);
     return true;
   }
   if (kind == ASC_IR_BOOL) {
     int64_t r;
-    if (!strcmp(n, "eq")) r = a == b;
-    else if (!strcmp(n, "ne")) r = a != b;
-    else if (!strcmp(n, "lt")) r = a < b;
-    else if (!strcmp(n, "le")) r = a <= b;
-    else if (!strcmp(n, "gt")) r = a > b;
-    else if (!strcmp(n, "ge")) r = a >= b;
-    else if (!strcmp(n, "and")) r = a != 0 && b != 0;
-    else if (!strcmp(n, "or")) r = a != 0 || b != 0;
-    else if (!strcmp(n, "not")) r = a == 0;
-    else return false;
+    if (!strcmp(n, "eq"))
+      r = a == b;
+    else if (!strcmp(n, "ne"))
+      r = a != b;
+    else if (!strcmp(n, "lt"))
+      r = a < b;
+    else if (!strcmp(n, "le"))
+      r = a <= b;
+    else if (!strcmp(n, "gt"))
+      r = a > b;
+    else if (!strcmp(n, "ge"))
+      r = a >= b;
+    else if (!strcmp(n, "and"))
+      r = a != 0 && b != 0;
+    else if (!strcmp(n, "or"))
+      r = a != 0 || b != 0;
+    else if (!strcmp(n, "not"))
+      r = a == 0;
+    else
+      return false;
     make_const(f, op, kind, r, 0);
     return true;
   }
@@ -208,8 +236,10 @@ static bool fold_load(folder *f, ir_op *op) {
   if (!is_const(f->m, value)) return false;
   const ir_op *c = def_of(f->m, value);
   asc_ir_kind kind = f->m->values[op->result].type.kind;
-  if (kind == ASC_IR_FLOAT) make_const(f, op, kind, 0, c->code == IR_CONST_FLOAT ? c->fval : (double)c->ival);
-  else make_const(f, op, kind, c->ival, 0);
+  if (kind == ASC_IR_FLOAT)
+    make_const(f, op, kind, 0, c->code == IR_CONST_FLOAT ? c->fval : (double)c->ival);
+  else
+    make_const(f, op, kind, c->ival, 0);
   return true;
 }
 
@@ -252,7 +282,9 @@ typedef struct ub_state {
   bool reset_unknown;  /* a reset/destroy under control flow: the sum above is unknown */
 } ub_state;
 
-static int64_t align32(int64_t n) { return (n + 31) / 32 * 32; }
+static int64_t align32(int64_t n) {
+  return (n + 31) / 32 * 32;
+}
 
 static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
   for (int i = 0; i < r->n; i++) {

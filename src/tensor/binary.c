@@ -4,19 +4,9 @@
 #include "asc/ops.h"
 #include "binary_loops.h"
 
-/* Integers compute in int64_t, wrapping through uint64_t as NumPy's
- * fixed-width arithmetic does, and store back truncated. */
-#define LOAD_I(v) ((int64_t)(v))
-#define WRAP(expr) ((int64_t)(uint64_t)(expr))
-#define STORE_I8(v) ((int8_t)(uint8_t)(uint64_t)(v))
-#define STORE_U8(v) ((uint8_t)(uint64_t)(v))
-#define STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
-#define STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
-#define STORE_I64(v) ((int64_t)(v))
-
 static inline int64_t floor_div_i(int64_t x, int64_t y) {
   if (y == 0) return 0;
-  if (y == -1) return WRAP(0 - (uint64_t)x);
+  if (y == -1) return ASC_WRAP(0 - (uint64_t)x);
   int64_t q = x / y;
   if ((x % y != 0) && ((x < 0) != (y < 0))) q--;
   return q;
@@ -30,7 +20,7 @@ static inline int64_t mod_i(int64_t x, int64_t y) {
 }
 
 static inline int64_t shift_left_i(int64_t x, int64_t y, int bits) {
-  return (y < 0 || y >= bits) ? 0 : WRAP((uint64_t)x << y);
+  return (y < 0 || y >= bits) ? 0 : ASC_WRAP((uint64_t)x << y);
 }
 
 static inline int64_t shift_right_i(int64_t x, int64_t y, int bits) {
@@ -72,19 +62,19 @@ DEFINE_DIVMOD(float, f)
 
 /* Instantiates NAME_<dtype> for the integer dtypes (computed in int64_t). */
 #define INT_LOOPS(NAME, OUT8, OUTU8, OUT16, OUT32, OUT64, S8, SU8, S16, S32, S64, EXPR) \
-  ASC_BINARY_LOOP(NAME##_INT8, int8_t, OUT8, int64_t, LOAD_I, S8, EXPR)                 \
-  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, OUTU8, int64_t, LOAD_I, SU8, EXPR)             \
-  ASC_BINARY_LOOP(NAME##_INT16, int16_t, OUT16, int64_t, LOAD_I, S16, EXPR)             \
-  ASC_BINARY_LOOP(NAME##_INT32, int32_t, OUT32, int64_t, LOAD_I, S32, EXPR)             \
-  ASC_BINARY_LOOP(NAME##_INT64, int64_t, OUT64, int64_t, LOAD_I, S64, EXPR)
-#define INT_SAME(NAME, EXPR)                                                                 \
-  INT_LOOPS(NAME, int8_t, uint8_t, int16_t, int32_t, int64_t, STORE_I8, STORE_U8, STORE_I16, \
-            STORE_I32, STORE_I64, EXPR)
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, OUT8, int64_t, ASC_LOAD_I, S8, EXPR)             \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, OUTU8, int64_t, ASC_LOAD_I, SU8, EXPR)         \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, OUT16, int64_t, ASC_LOAD_I, S16, EXPR)         \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, OUT32, int64_t, ASC_LOAD_I, S32, EXPR)         \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, OUT64, int64_t, ASC_LOAD_I, S64, EXPR)
+#define INT_SAME(NAME, EXPR)                                                              \
+  INT_LOOPS(NAME, int8_t, uint8_t, int16_t, int32_t, int64_t, ASC_STORE_I8, ASC_STORE_U8, \
+            ASC_STORE_I16, ASC_STORE_I32, ASC_STORE_I64, EXPR)
 #define INT_BOOL(NAME, EXPR)                                                                  \
   INT_LOOPS(NAME, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, ASC_STORE_BOOL, \
             ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, EXPR)
 #define BOOL_LOOP(NAME, OT, STORE, EXPR) \
-  ASC_BINARY_LOOP(NAME##_BOOL, asc_bool_t, OT, int64_t, LOAD_I, STORE, EXPR)
+  ASC_BINARY_LOOP(NAME##_BOOL, asc_bool_t, OT, int64_t, ASC_LOAD_I, STORE, EXPR)
 
 /* Floats: float16/bfloat16 compute in float32 and round once per op, as
  * NumPy does for float16. EXPR_F is the float expression, EXPR_D double's. */
@@ -103,12 +93,12 @@ DEFINE_DIVMOD(float, f)
 
 /* Arithmetic. */
 BOOL_LOOP(add, asc_bool_t, ASC_STORE_BOOL, x | y)
-INT_SAME(add, WRAP((uint64_t)x + (uint64_t)y))
+INT_SAME(add, ASC_WRAP((uint64_t)x + (uint64_t)y))
 FLOAT_SAME(add, x + y, x + y)
-INT_SAME(sub, WRAP((uint64_t)x - (uint64_t)y))
+INT_SAME(sub, ASC_WRAP((uint64_t)x - (uint64_t)y))
 FLOAT_SAME(sub, x - y, x - y)
 BOOL_LOOP(mul, asc_bool_t, ASC_STORE_BOOL, x &y)
-INT_SAME(mul, WRAP((uint64_t)x *(uint64_t)y))
+INT_SAME(mul, ASC_WRAP((uint64_t)x *(uint64_t)y))
 FLOAT_SAME(mul, x *y, x *y)
 FLOAT_SAME(div, x / y, x / y)
 INT_SAME(floor_div, floor_div_i(x, y))
@@ -145,12 +135,14 @@ BOOL_LOOP(bitwise_or, asc_bool_t, ASC_STORE_BOOL, x | y)
 INT_SAME(bitwise_or, x | y)
 BOOL_LOOP(bitwise_xor, asc_bool_t, ASC_STORE_BOOL, x ^ y)
 INT_SAME(bitwise_xor, x ^ y)
-#define SHIFTS(NAME, FN)                                                                    \
-  ASC_BINARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, FN(x, y, 8))      \
-  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, FN(x, y, 8))   \
-  ASC_BINARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, FN(x, y, 16)) \
-  ASC_BINARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, FN(x, y, 32)) \
-  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, FN(x, y, 64))
+#define SHIFTS(NAME, FN)                                                                          \
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, FN(x, y, 8))    \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, FN(x, y, 8)) \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16,             \
+                  FN(x, y, 16))                                                                   \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32,             \
+                  FN(x, y, 32))                                                                   \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, FN(x, y, 64))
 SHIFTS(left_shift, shift_left_i)
 SHIFTS(right_shift, shift_right_i)
 
@@ -187,55 +179,43 @@ static inline int64_t pow_i(int64_t base, int64_t exp) {
     }                                                                                            \
     return ASC_OK;                                                                               \
   }
-POW_INT(INT8, int8_t, STORE_I8)
-POW_INT(UINT8, uint8_t, STORE_U8)
-POW_INT(INT16, int16_t, STORE_I16)
-POW_INT(INT32, int32_t, STORE_I32)
-POW_INT(INT64, int64_t, STORE_I64)
+POW_INT(INT8, int8_t, ASC_STORE_I8)
+POW_INT(UINT8, uint8_t, ASC_STORE_U8)
+POW_INT(INT16, int16_t, ASC_STORE_I16)
+POW_INT(INT32, int32_t, ASC_STORE_I32)
+POW_INT(INT64, int64_t, ASC_STORE_I64)
 
-#define ROW_ALL(NAME)                                                                 \
-  {                                                                                   \
-    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
-        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
-  }
-#define ROW_NUMERIC(NAME)                                                                      \
-  {                                                                                            \
-    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
-        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
-  }
 #define ROW_FLOAT(NAME)                                                                  \
   {                                                                                      \
     NULL, NULL, NULL, NULL, NULL, NULL, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, \
         NAME##_FLOAT64                                                                   \
   }
-#define ROW_INTEGER(NAME) \
-  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
 #define ROW_INT_ONLY(NAME) \
   { NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
 
 /* The loop for each op and compute dtype; NULL where the op does not apply. */
 static const asc_ew_loop loops[ASC_BINARY_OP_COUNT][ASC_DTYPE_COUNT] = {
-    [ASC_OP_ADD] = ROW_ALL(add),
-    [ASC_OP_SUB] = ROW_NUMERIC(sub),
-    [ASC_OP_MUL] = ROW_ALL(mul),
+    [ASC_OP_ADD] = ASC_ROW_ALL(add),
+    [ASC_OP_SUB] = ASC_ROW_NUMERIC(sub),
+    [ASC_OP_MUL] = ASC_ROW_ALL(mul),
     [ASC_OP_DIV] = ROW_FLOAT(div),
-    [ASC_OP_FLOOR_DIV] = ROW_NUMERIC(floor_div),
-    [ASC_OP_MOD] = ROW_NUMERIC(mod),
-    [ASC_OP_POW] = ROW_NUMERIC(pow),
-    [ASC_OP_MAXIMUM] = ROW_ALL(maximum),
-    [ASC_OP_MINIMUM] = ROW_ALL(minimum),
-    [ASC_OP_EQ] = ROW_ALL(eq),
-    [ASC_OP_NE] = ROW_ALL(ne),
-    [ASC_OP_LT] = ROW_ALL(lt),
-    [ASC_OP_LE] = ROW_ALL(le),
-    [ASC_OP_GT] = ROW_ALL(gt),
-    [ASC_OP_GE] = ROW_ALL(ge),
-    [ASC_OP_LOGICAL_AND] = ROW_ALL(logical_and),
-    [ASC_OP_LOGICAL_OR] = ROW_ALL(logical_or),
-    [ASC_OP_LOGICAL_XOR] = ROW_ALL(logical_xor),
-    [ASC_OP_BITWISE_AND] = ROW_INTEGER(bitwise_and),
-    [ASC_OP_BITWISE_OR] = ROW_INTEGER(bitwise_or),
-    [ASC_OP_BITWISE_XOR] = ROW_INTEGER(bitwise_xor),
+    [ASC_OP_FLOOR_DIV] = ASC_ROW_NUMERIC(floor_div),
+    [ASC_OP_MOD] = ASC_ROW_NUMERIC(mod),
+    [ASC_OP_POW] = ASC_ROW_NUMERIC(pow),
+    [ASC_OP_MAXIMUM] = ASC_ROW_ALL(maximum),
+    [ASC_OP_MINIMUM] = ASC_ROW_ALL(minimum),
+    [ASC_OP_EQ] = ASC_ROW_ALL(eq),
+    [ASC_OP_NE] = ASC_ROW_ALL(ne),
+    [ASC_OP_LT] = ASC_ROW_ALL(lt),
+    [ASC_OP_LE] = ASC_ROW_ALL(le),
+    [ASC_OP_GT] = ASC_ROW_ALL(gt),
+    [ASC_OP_GE] = ASC_ROW_ALL(ge),
+    [ASC_OP_LOGICAL_AND] = ASC_ROW_ALL(logical_and),
+    [ASC_OP_LOGICAL_OR] = ASC_ROW_ALL(logical_or),
+    [ASC_OP_LOGICAL_XOR] = ASC_ROW_ALL(logical_xor),
+    [ASC_OP_BITWISE_AND] = ASC_ROW_INTEGER(bitwise_and),
+    [ASC_OP_BITWISE_OR] = ASC_ROW_INTEGER(bitwise_or),
+    [ASC_OP_BITWISE_XOR] = ASC_ROW_INTEGER(bitwise_xor),
     [ASC_OP_LEFT_SHIFT] = ROW_INT_ONLY(left_shift),
     [ASC_OP_RIGHT_SHIFT] = ROW_INT_ONLY(right_shift),
 };
@@ -290,75 +270,15 @@ asc_status asc_binary_dtypes(asc_binary_op op, asc_dtype a, asc_dtype b, asc_dty
   return ASC_OK;
 }
 
-/* Casts x to dtype if it is not already; *converted shares or owns. */
-static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
-  if (x->dtype == dtype) {
-    asc_tensor_share(x, converted);
-    return ASC_OK;
-  }
-  asc_tensor fresh = {0};
-  asc_status st = asc_cast(x, dtype, &fresh);
-  if (!st) *converted = fresh;
-  return st;
-}
-
-/* Writing straight into out is safe when it is exactly an input's view
- * (in-place a += b) or shares no memory with any input. */
-static bool safe_destination(const asc_tensor *out, const asc_tensor *a, const asc_tensor *b) {
-  const asc_tensor *inputs[2] = {a, b};
-  for (int k = 0; k < 2; k++) {
-    const asc_tensor *x = inputs[k];
-    bool identical = x->storage == out->storage && x->offset == out->offset &&
-                     x->dtype == out->dtype && x->ndim == out->ndim &&
-                     !memcmp(x->shape, out->shape, (size_t)x->ndim * sizeof *x->shape) &&
-                     !memcmp(x->strides, out->strides, (size_t)x->ndim * sizeof *x->strides);
-    if (!identical && asc_tensors_overlap(x, out)) return false;
-  }
-  return true;
-}
-
 asc_status asc_binary(asc_binary_op op, const asc_tensor *a, const asc_tensor *b, asc_tensor *out) {
   asc_dtype compute, result;
   asc_status st = asc_tensor_check(a);
   if (!st) st = asc_tensor_check(b);
   if (!st) st = asc_binary_dtypes(op, a->dtype, b->dtype, &compute, &result);
-  if (st) return st;
-  bool preset = out->storage != NULL;
-  if (preset) {
-    if (!asc_can_cast_same_kind(result, out->dtype))
-      return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
-                       op_names[op], asc_dtype_name(result), asc_dtype_name(out->dtype));
-    st = asc_tensor_check(out);
-    if (st) return st;
-  }
   const asc_tensor *operands[2] = {a, b};
-  asc_tensor target = {0};
-  bool allocated;
-  if (preset) { /* out must have the broadcast shape */
-    asc_tensor_share(out, &target);
-    st = asc_ew_prepare_out(2, operands, result, &target, &allocated);
-    asc_tensor_release(&target);
-  }
-  /* Straight into out when it is safe, else through a fresh result. */
-  bool direct = preset && out->dtype == result && safe_destination(out, a, b);
-  if (!st && direct)
-    asc_tensor_share(out, &target);
-  else if (!st)
-    st = asc_ew_prepare_out(2, operands, result, &target, &allocated);
-  asc_tensor ca = {0}, cb = {0};
-  if (!st) st = as_dtype(a, compute, &ca);
-  if (!st) st = as_dtype(b, compute, &cb);
-  if (!st) {
-    asc_ew_kernel kernel = {.loop = loops[op][compute], .name = op_names[op]};
-    const asc_tensor *inputs[2] = {&ca, &cb};
-    st = asc_ew_launch(&kernel, 2, inputs, &target);
-  }
-  if (!st && preset && !direct) st = asc_copy(&target, out);
-  asc_tensor_release(&ca);
-  asc_tensor_release(&cb);
-  if (st || preset)
-    asc_tensor_release(&target);
-  else
-    *out = target;
-  return st;
+  if (!st && out->storage) st = asc_ew_check_out(op_names[op], 2, operands, result, out);
+  if (st) return st;
+  asc_ew_kernel kernel = {.loop = loops[op][compute], .name = op_names[op]};
+  const asc_dtype dtypes[2] = {compute, compute};
+  return asc_ew_run(&kernel, 2, operands, dtypes, result, out);
 }

@@ -20,6 +20,16 @@ typedef uint8_t asc_bool_t;
 #define ASC_LOAD_BF16(v) asc_bf16_to_f32(v)
 #define ASC_STORE_BF16(v) asc_f32_to_bf16(v)
 #define ASC_STORE_BOOL(v) ((asc_bool_t)((v) != 0))
+/* Integers compute in int64_t, wrapping through uint64_t as NumPy's
+ * fixed-width arithmetic does (negative(-128) is -128 in int8), and store
+ * back truncated. */
+#define ASC_LOAD_I(v) ((int64_t)(v))
+#define ASC_WRAP(expr) ((int64_t)(uint64_t)(expr))
+#define ASC_STORE_I8(v) ((int8_t)(uint8_t)(uint64_t)(v))
+#define ASC_STORE_U8(v) ((uint8_t)(uint64_t)(v))
+#define ASC_STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
+#define ASC_STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
+#define ASC_STORE_I64(v) ((int64_t)(v))
 
 /* Two inputs of storage type IT computed as CT; EXPR uses x and y. */
 #define ASC_BINARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                             \
@@ -92,5 +102,20 @@ typedef uint8_t asc_bool_t;
     }                                                                                    \
     return ASC_OK;                                                                       \
   }
+
+/* Rows of per-dtype loop tables (index: asc_dtype) for loops NAME_<dtype>;
+ * NULL where a dtype has none. */
+#define ASC_ROW_ALL(NAME)                                                             \
+  {                                                                                   \
+    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
+        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
+  }
+#define ASC_ROW_NUMERIC(NAME)                                                                  \
+  {                                                                                            \
+    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
+        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
+  }
+#define ASC_ROW_INTEGER(NAME) \
+  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
 
 #endif

@@ -42,18 +42,6 @@ static inline double load_f_FLOAT64(double v) {
   return v;
 }
 
-/* Float to integer where C is undefined (NaN, out of range): the x86
- * "integer indefinite" value, which is what NumPy yields there. Narrow
- * integers go through int32 and wrap, as NumPy's casts do. */
-static inline int64_t float_to_i64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return (int64_t)v;
-}
-static inline int32_t float_to_i32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return (int32_t)v;
-}
-
 static inline bool_t store_i_BOOL(int64_t v) {
   return v != 0;
 }
@@ -89,19 +77,19 @@ static inline bool_t store_f_BOOL(double v) {
   return v != 0;
 }
 static inline int8_t store_f_INT8(double v) {
-  return (int8_t)(uint8_t)(uint32_t)float_to_i32(v);
+  return (int8_t)(uint8_t)(uint32_t)asc_double_to_i32(v);
 }
 static inline uint8_t store_f_UINT8(double v) {
-  return (uint8_t)(uint32_t)float_to_i32(v);
+  return (uint8_t)(uint32_t)asc_double_to_i32(v);
 }
 static inline int16_t store_f_INT16(double v) {
-  return (int16_t)(uint16_t)(uint32_t)float_to_i32(v);
+  return (int16_t)(uint16_t)(uint32_t)asc_double_to_i32(v);
 }
 static inline int32_t store_f_INT32(double v) {
-  return float_to_i32(v);
+  return asc_double_to_i32(v);
 }
 static inline int64_t store_f_INT64(double v) {
-  return float_to_i64(v);
+  return asc_double_to_i64(v);
 }
 static inline uint16_t store_f_FLOAT16(double v) {
   return asc_double_to_half(v);
@@ -129,26 +117,31 @@ static inline double store_f_FLOAT64(double v) {
   X(FLOAT32, float, f)     \
   X(FLOAT64, double, f)
 
-#define CAST_LOOP(SRC, ST, SK, DST, DT)                                                   \
-  static asc_status cast_##SRC##_##DST(char *const *p, const int64_t *s, int64_t n,       \
-                                       const void *ctx) {                                 \
-    (void)ctx;                                                                            \
-    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST)) {                     \
-      DT *restrict o = (DT *)p[0];                                                        \
-      const ST *restrict x = (const ST *)p[1];                                            \
-      for (int64_t k = 0; k < n; k++) o[k] = store_##SK##_##DST(load_##SK##_##SRC(x[k])); \
-      return ASC_OK;                                                                      \
-    }                                                                                     \
-    char *o = p[0];                                                                       \
-    const char *x = p[1];                                                                 \
-    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                               \
-      ST v;                                                                               \
-      memcpy(&v, x, sizeof v);                                                            \
-      DT r = store_##SK##_##DST(load_##SK##_##SRC(v));                                    \
-      memcpy(o, &r, sizeof r);                                                            \
-    }                                                                                     \
-    return ASC_OK;                                                                        \
+/* A conversion loop: CONVERT(value of ST) gives a DT. */
+#define CONVERT_LOOP(NAME, ST, DT, CONVERT)                                              \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
+    (void)ctx;                                                                           \
+    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST)) {                    \
+      DT *restrict o = (DT *)p[0];                                                       \
+      const ST *restrict x = (const ST *)p[1];                                           \
+      for (int64_t k = 0; k < n; k++) o[k] = CONVERT(x[k]);                              \
+      return ASC_OK;                                                                     \
+    }                                                                                    \
+    char *o = p[0];                                                                      \
+    const char *x = p[1];                                                                \
+    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                              \
+      ST v;                                                                              \
+      memcpy(&v, x, sizeof v);                                                           \
+      DT r = CONVERT(v);                                                                 \
+      memcpy(o, &r, sizeof r);                                                           \
+    }                                                                                    \
+    return ASC_OK;                                                                       \
   }
+#define CAST_LOOP(SRC, ST, SK, DST, DT)              \
+  static inline DT convert_##SRC##_##DST(ST v) {     \
+    return store_##SK##_##DST(load_##SK##_##SRC(v)); \
+  }                                                  \
+  CONVERT_LOOP(cast_##SRC##_##DST, ST, DT, convert_##SRC##_##DST)
 
 #define CAST_FROM(SRC, ST, SK)               \
   CAST_LOOP(SRC, ST, SK, BOOL, bool_t)       \
@@ -207,28 +200,9 @@ static asc_ew_loop copy_loop(size_t size) {
 
 /* float32 <-> float16 and bfloat16 -> float32 convert directly: a step
  * through double would quiet signalling NaNs, whose payload NumPy keeps. */
-#define DIRECT_LOOP(NAME, ST, DT, CONVERT)                                               \
-  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
-    (void)ctx;                                                                           \
-    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST)) {                    \
-      DT *restrict o = (DT *)p[0];                                                       \
-      const ST *restrict x = (const ST *)p[1];                                           \
-      for (int64_t k = 0; k < n; k++) o[k] = CONVERT(x[k]);                              \
-      return ASC_OK;                                                                     \
-    }                                                                                    \
-    char *o = p[0];                                                                      \
-    const char *x = p[1];                                                                \
-    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                              \
-      ST v;                                                                              \
-      memcpy(&v, x, sizeof v);                                                           \
-      DT r = CONVERT(v);                                                                 \
-      memcpy(o, &r, sizeof r);                                                           \
-    }                                                                                    \
-    return ASC_OK;                                                                       \
-  }
-DIRECT_LOOP(float32_to_float16, float, uint16_t, asc_f32_to_f16)
-DIRECT_LOOP(float16_to_float32, uint16_t, float, asc_f16_to_f32)
-DIRECT_LOOP(bfloat16_to_float32, uint16_t, float, asc_bf16_to_f32)
+CONVERT_LOOP(float32_to_float16, float, uint16_t, asc_f32_to_f16)
+CONVERT_LOOP(float16_to_float32, uint16_t, float, asc_f16_to_f32)
+CONVERT_LOOP(bfloat16_to_float32, uint16_t, float, asc_bf16_to_f32)
 
 static asc_ew_loop convert_loop(asc_dtype from, asc_dtype to) {
   if (from == to) return copy_loop(asc_dtype_size(from));

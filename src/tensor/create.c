@@ -11,7 +11,6 @@
  * engine): splitting costs more than it saves. */
 #define PARALLEL_BYTES ((int64_t)1 << 18)
 #define BYTES_PER_BLOCK ((int64_t)1 << 17)
-#define CHUNK_ALIGN 256
 
 /* One element of any dtype, as bytes. */
 typedef union element {
@@ -25,17 +24,6 @@ typedef union element {
   double d;
   unsigned char bytes[8];
 } element;
-
-/* Float to integer where C is undefined (NaN, out of range) gives NumPy's
- * result, as the casts in cast.c do. */
-static int64_t double_to_i64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return (int64_t)v;
-}
-static int32_t double_to_i32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return (int32_t)v;
-}
 
 static void encode_int(asc_dtype dtype, int64_t v, element *e) {
   memset(e, 0, sizeof *e);
@@ -80,13 +68,13 @@ static void encode_double(asc_dtype dtype, double v, element *e) {
     case ASC_INT8:
     case ASC_UINT8:
     case ASC_INT16:
-      encode_int(dtype, (int64_t)(uint32_t)double_to_i32(v), e);
+      encode_int(dtype, (int64_t)(uint32_t)asc_double_to_i32(v), e);
       break;
     case ASC_INT32:
-      e->i32 = double_to_i32(v);
+      e->i32 = asc_double_to_i32(v);
       break;
     case ASC_INT64:
-      e->i64 = double_to_i64(v);
+      e->i64 = asc_double_to_i64(v);
       break;
     case ASC_FLOAT16:
       e->h = asc_double_to_half(v);
@@ -211,20 +199,6 @@ static void index_release(void *p) {
   asc_storage_release(((index_args *)p)->storage);
 }
 
-static uint32_t index_blocks(index_args *a, int device) {
-  a->chunk = a->total;
-  int64_t bytes = a->total * a->elsize;
-  if (bytes < PARALLEL_BYTES) return 1;
-  asc_device_props props;
-  int workers = asc_device_get_props(device, &props) == ASC_OK ? props.worker_threads : 1;
-  if (workers <= 1) return 1;
-  int64_t blocks = bytes / BYTES_PER_BLOCK;
-  if (blocks > 4 * (int64_t)workers) blocks = 4 * (int64_t)workers;
-  int64_t chunk = (a->total + blocks - 1) / blocks;
-  a->chunk = (chunk + CHUNK_ALIGN - 1) / CHUNK_ALIGN * CHUNK_ALIGN;
-  return (uint32_t)((a->total + a->chunk - 1) / a->chunk);
-}
-
 asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *out) {
   if (kernel->ctx_size > ASC_INDEX_CTX_MAX || !asc_tensor_is_contiguous(out))
     return asc_error(ASC_ERR_INTERNAL, "%s: bad index-kernel launch", kernel->name);
@@ -238,12 +212,14 @@ asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *ou
   memcpy(a.ctx, kernel->ctx, kernel->ctx_size);
   asc_storage_retain(out->storage);
   a.storage = out->storage;
-  asc_launch_desc desc = {.fn = index_block,
-                          .nblocks = index_blocks(&a, asc_tensor_device(out)),
-                          .args = &a,
-                          .args_size = sizeof a,
-                          .release = index_release,
-                          .name = kernel->name};
+  asc_launch_desc desc = {
+      .fn = index_block,
+      .nblocks = asc_split_blocks(a.total, a.total * a.elsize, PARALLEL_BYTES, BYTES_PER_BLOCK,
+                                  asc_tensor_device(out), &a.chunk),
+      .args = &a,
+      .args_size = sizeof a,
+      .release = index_release,
+      .name = kernel->name};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
 

@@ -4,6 +4,7 @@
  * device runs in parallel. */
 #include <string.h>
 
+#include "asc/ops.h"
 #include "tensor_internal.h"
 
 /* Below this many bytes touched an operation runs as one block: splitting
@@ -99,18 +100,24 @@ static void coalesce(ew_args *a) {
   a->ndim = n;
 }
 
-static uint32_t plan_blocks(ew_args *a, int64_t bytes, int device) {
-  a->chunk = a->total;
-  if (bytes < PARALLEL_BYTES) return 1;
+int64_t asc_parallel_blocks(int64_t bytes, int64_t parallel_bytes, int64_t bytes_per_block,
+                            int device) {
+  if (bytes < parallel_bytes) return 1;
   asc_device_props props;
   int workers = asc_device_get_props(device, &props) == ASC_OK ? props.worker_threads : 1;
   if (workers <= 1) return 1;
-  int64_t blocks = bytes / BYTES_PER_BLOCK;
-  if (blocks > 4 * (int64_t)workers) blocks = 4 * (int64_t)workers;
-  int64_t chunk = (a->total + blocks - 1) / blocks;
-  chunk = (chunk + CHUNK_ALIGN - 1) / CHUNK_ALIGN * CHUNK_ALIGN;
-  a->chunk = chunk;
-  return (uint32_t)((a->total + chunk - 1) / chunk);
+  int64_t blocks = bytes / bytes_per_block;
+  return blocks > 4 * (int64_t)workers ? 4 * (int64_t)workers : blocks;
+}
+
+uint32_t asc_split_blocks(int64_t total, int64_t bytes, int64_t parallel_bytes,
+                          int64_t bytes_per_block, int device, int64_t *chunk) {
+  int64_t blocks = asc_parallel_blocks(bytes, parallel_bytes, bytes_per_block, device);
+  *chunk = total;
+  if (blocks <= 1) return 1;
+  int64_t c = (total + blocks - 1) / blocks;
+  *chunk = (c + CHUNK_ALIGN - 1) / CHUNK_ALIGN * CHUNK_ALIGN;
+  return (uint32_t)((total + *chunk - 1) / *chunk);
 }
 
 asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *inputs,
@@ -144,7 +151,8 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
     bytes += size * (t == out ? total : asc_tensor_numel(t));
   }
   coalesce(&a);
-  uint32_t nblocks = plan_blocks(&a, bytes, asc_tensor_device(out));
+  uint32_t nblocks = asc_split_blocks(a.total, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
+                                      asc_tensor_device(out), &a.chunk);
   asc_launch_desc desc = {.fn = ew_block,
                           .nblocks = nblocks,
                           .args = &a,
@@ -202,4 +210,83 @@ bool asc_tensors_overlap(const asc_tensor *a, const asc_tensor *b) {
   element_range(a, &alo, &ahi);
   element_range(b, &blo, &bhi);
   return alo < bhi && blo < ahi;
+}
+
+/* --- the out= convention of asc/ops.h ------------------------------------ */
+
+asc_status asc_check_out_dtype(const char *name, asc_dtype result, const asc_tensor *out) {
+  if (!asc_can_cast_same_kind(result, out->dtype))
+    return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
+                     name, asc_dtype_name(result), asc_dtype_name(out->dtype));
+  return asc_tensor_check(out);
+}
+
+asc_status asc_ew_check_out(const char *name, int nin, const asc_tensor *const *inputs,
+                            asc_dtype result, const asc_tensor *out) {
+  asc_status st = asc_check_out_dtype(name, result, out);
+  if (st) return st;
+  asc_tensor target;
+  asc_tensor_share(out, &target);
+  bool allocated;
+  st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
+  asc_tensor_release(&target);
+  return st;
+}
+
+/* Casts x to dtype if it is not already; *converted shares or owns. */
+static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
+  if (x->dtype == dtype) {
+    asc_tensor_share(x, converted);
+    return ASC_OK;
+  }
+  asc_tensor fresh = {0};
+  asc_status st = asc_cast(x, dtype, &fresh);
+  if (!st) *converted = fresh;
+  return st;
+}
+
+/* Writing straight into out is safe when each input is exactly out's view
+ * (in place, a += b) or shares no memory with it. */
+static bool safe_destination(const asc_tensor *out, int nin, const asc_tensor *const *inputs) {
+  for (int k = 0; k < nin; k++) {
+    const asc_tensor *x = inputs[k];
+    bool identical = x->storage == out->storage && x->offset == out->offset &&
+                     x->dtype == out->dtype && x->ndim == out->ndim &&
+                     !memcmp(x->shape, out->shape, (size_t)x->ndim * sizeof *x->shape) &&
+                     !memcmp(x->strides, out->strides, (size_t)x->ndim * sizeof *x->strides);
+    if (!identical && asc_tensors_overlap(x, out)) return false;
+  }
+  return true;
+}
+
+asc_status asc_ew_run(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *operands,
+                      const asc_dtype *dtypes, asc_dtype result, asc_tensor *out) {
+  enum { MAX_IN = ASC_EW_MAX_OPERANDS - 1 };
+  if (nin < 0 || nin > MAX_IN)
+    return asc_error(ASC_ERR_INTERNAL, "%s: bad element-wise launch", kernel->name);
+  bool preset = out->storage != NULL, allocated, direct = false;
+  asc_tensor target = {0}, converted[MAX_IN] = {{0}};
+  const asc_tensor *inputs[MAX_IN];
+  /* A fresh result first, so that a broadcast error queues no casts. */
+  asc_status st = preset ? ASC_OK : asc_ew_prepare_out(nin, operands, result, &target, &allocated);
+  for (int k = 0; k < nin; k++) {
+    inputs[k] = &converted[k];
+    if (!st) st = as_dtype(operands[k], dtypes[k], &converted[k]);
+  }
+  /* Straight into out when it is safe, else through a fresh result. */
+  if (!st && preset) {
+    direct = out->dtype == result && safe_destination(out, nin, inputs);
+    if (direct)
+      asc_tensor_share(out, &target);
+    else
+      st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
+  }
+  if (!st) st = asc_ew_launch(kernel, nin, inputs, &target);
+  if (!st && preset && !direct) st = asc_copy(&target, out);
+  for (int k = 0; k < nin; k++) asc_tensor_release(&converted[k]);
+  if (st || preset)
+    asc_tensor_release(&target);
+  else
+    *out = target;
+  return st;
 }

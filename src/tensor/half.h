@@ -1,5 +1,6 @@
 /* Inline float16/bfloat16 conversions for element loops (round to nearest
- * even; NaN stays NaN; infinities and subnormals exact). */
+ * even; NaN stays NaN; infinities and subnormals exact), and NumPy's float
+ * to integer conversions. */
 #ifndef ASC_TENSOR_HALF_H
 #define ASC_TENSOR_HALF_H
 
@@ -61,6 +62,18 @@ static inline uint16_t asc_f32_to_bf16(float value) {
 
 static inline float asc_bf16_to_f32(uint16_t bits) {
   return asc_bits_f32((uint32_t)bits << 16);
+}
+
+/* Float to integer where C is undefined (NaN, out of range): the x86
+ * "integer indefinite" value, which is what NumPy yields there. Narrow
+ * integers go through int32 and wrap, as NumPy's casts do. */
+static inline int64_t asc_double_to_i64(double v) {
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)v;
+}
+static inline int32_t asc_double_to_i32(double v) {
+  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
+  return (int32_t)v;
 }
 
 #endif

@@ -45,11 +45,7 @@ static asc_status joined_shape(int n, const asc_tensor *const *xs, int axis, int
 
 static asc_status check_out(const asc_tensor *out, asc_dtype dtype, int ndim,
                             const int64_t *shape) {
-  if (!asc_can_cast_same_kind(dtype, out->dtype))
-    return asc_error(ASC_ERR_TYPE,
-                     "concatenate: cannot cast the %s result to the %s output (same_kind)",
-                     asc_dtype_name(dtype), asc_dtype_name(out->dtype));
-  asc_status st = asc_tensor_check(out);
+  asc_status st = asc_check_out_dtype("concatenate", dtype, out);
   if (st) return st;
   if (out->ndim != ndim || memcmp(out->shape, shape, (size_t)ndim * sizeof *shape)) {
     char want[256], have[256];

@@ -374,10 +374,7 @@ static asc_status result_shape(const asc_tensor *a, const asc_tensor *b, int *nb
 
 static asc_status check_out(const asc_tensor *out, asc_dtype result, int ndim,
                             const int64_t *shape) {
-  if (!asc_can_cast_same_kind(result, out->dtype))
-    return asc_error(ASC_ERR_TYPE, "matmul: cannot cast the %s result to the %s output (same_kind)",
-                     asc_dtype_name(result), asc_dtype_name(out->dtype));
-  asc_status st = asc_tensor_check(out);
+  asc_status st = asc_check_out_dtype("matmul", result, out);
   if (st) return st;
   if (out->ndim != ndim || memcmp(out->shape, shape, (size_t)ndim * sizeof *shape)) {
     char want[256], have[256];

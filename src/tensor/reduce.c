@@ -194,12 +194,8 @@ static void plan_blocks(asc_red_args *a, int device) {
   a->group_len = a->nout;
   a->seg_len = a->nred;
   int64_t bytes = a->nout * a->nred * (int64_t)asc_dtype_size(a->in_dtype);
-  if (bytes < PARALLEL_BYTES) return;
-  asc_device_props props;
-  int workers = asc_device_get_props(device, &props) == ASC_OK ? props.worker_threads : 1;
-  if (workers <= 1) return;
-  int64_t blocks = bytes / BYTES_PER_BLOCK;
-  if (blocks > 4 * (int64_t)workers) blocks = 4 * (int64_t)workers;
+  int64_t blocks = asc_parallel_blocks(bytes, PARALLEL_BYTES, BYTES_PER_BLOCK, device);
+  if (blocks <= 1) return;
   int64_t klen = a->column ? a->kshape[a->kdim - 1] : 1;
   int64_t unit = klen < MIN_TILE_SPLIT ? klen : MIN_TILE_SPLIT;
   int64_t units = ceil_div(a->nout, unit);

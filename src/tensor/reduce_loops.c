@@ -138,18 +138,6 @@ void asc_red_scatter_i64(char *p, int64_t stride, const int64_t *v, int64_t n, a
 DEFINE_PAIRWISE(f32, float)
 DEFINE_PAIRWISE(f64, double)
 
-/* Float to integer where C is undefined (NaN, out of range) gives what
- * asc_cast gives: the x86 "integer indefinite" value, as NumPy. */
-static int64_t float_to_i64(double v) {
-  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return INT64_MIN;
-  return (int64_t)v;
-}
-
-static int64_t float_to_i32(double v) {
-  if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
-  return (int32_t)v;
-}
-
 #define PUT(T, value)          \
   do {                         \
     T r_ = (T)(value);         \
@@ -163,16 +151,16 @@ void asc_red_put_f(asc_dtype dtype, char *p, double v) {
       break;
     case ASC_INT8:
     case ASC_UINT8:
-      PUT(uint8_t, (uint32_t)float_to_i32(v));
+      PUT(uint8_t, (uint32_t)asc_double_to_i32(v));
       break;
     case ASC_INT16:
-      PUT(uint16_t, (uint32_t)float_to_i32(v));
+      PUT(uint16_t, (uint32_t)asc_double_to_i32(v));
       break;
     case ASC_INT32:
-      PUT(int32_t, float_to_i32(v));
+      PUT(int32_t, asc_double_to_i32(v));
       break;
     case ASC_INT64:
-      PUT(int64_t, float_to_i64(v));
+      PUT(int64_t, asc_double_to_i64(v));
       break;
     case ASC_FLOAT16:
       PUT(uint16_t, asc_double_to_half(v));

@@ -84,16 +84,9 @@ static void softmax_release(void *args) {
 }
 
 static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor *result) {
-  uint32_t blocks = 1;
   int64_t bytes = asc_tensor_numel(x) * (int64_t)asc_dtype_size(x->dtype);
-  asc_device_props props;
-  if (bytes >= PARALLEL_BYTES && a->rows > 1 &&
-      asc_device_get_props(asc_tensor_device(x), &props) == ASC_OK && props.worker_threads > 1) {
-    int64_t want = bytes / BYTES_PER_BLOCK;
-    if (want > 4 * (int64_t)props.worker_threads) want = 4 * (int64_t)props.worker_threads;
-    if (want > a->rows) want = a->rows;
-    blocks = (uint32_t)want;
-  }
+  int64_t want = asc_parallel_blocks(bytes, PARALLEL_BYTES, BYTES_PER_BLOCK, asc_tensor_device(x));
+  uint32_t blocks = (uint32_t)(want < a->rows ? want : a->rows);
   a->rows_per_block = (a->rows + blocks - 1) / blocks;
   blocks = (uint32_t)((a->rows + a->rows_per_block - 1) / a->rows_per_block);
   a->storages[0] = x->storage;

@@ -38,6 +38,16 @@ typedef struct asc_ew_kernel {
 asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *inputs,
                          const asc_tensor *out);
 
+/* How many parallel blocks work touching `bytes` on device wants: one
+ * below parallel_bytes or without worker threads, else one per
+ * bytes_per_block, at most four per worker. */
+int64_t asc_parallel_blocks(int64_t bytes, int64_t parallel_bytes, int64_t bytes_per_block,
+                            int device);
+/* asc_parallel_blocks for `total` elements: *chunk gets the elements per
+ * block (all of them, or a multiple of 256); returns the block count. */
+uint32_t asc_split_blocks(int64_t total, int64_t bytes, int64_t parallel_bytes,
+                          int64_t bytes_per_block, int device, int64_t *chunk);
+
 /* Allocates *out for a result of `dtype` broadcast from the inputs, or, if
  * out->storage is set, checks that out has that shape. */
 asc_status asc_ew_prepare_out(int nin, const asc_tensor *const *inputs, asc_dtype dtype,
@@ -45,5 +55,19 @@ asc_status asc_ew_prepare_out(int nin, const asc_tensor *const *inputs, asc_dtyp
 
 /* True when a and b use the same storage and their element ranges meet. */
 bool asc_tensors_overlap(const asc_tensor *a, const asc_tensor *b);
+
+/* --- the out= convention of asc/ops.h ------------------------------------ */
+
+/* Checks that a preset out can take a `result` value (same_kind) and is a
+ * valid tensor; `name` prefixes the message. */
+asc_status asc_check_out_dtype(const char *name, asc_dtype result, const asc_tensor *out);
+/* asc_check_out_dtype, and out has the inputs' broadcast shape. */
+asc_status asc_ew_check_out(const char *name, int nin, const asc_tensor *const *inputs,
+                            asc_dtype result, const asc_tensor *out);
+/* Casts each operand to dtypes[k] and runs kernel over them into *out: a
+ * fresh `result` tensor if out->storage is NULL, else out (checked with
+ * asc_ew_check_out), directly when that is safe or through a temporary. */
+asc_status asc_ew_run(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *operands,
+                      const asc_dtype *dtypes, asc_dtype result, asc_tensor *out);
 
 #endif

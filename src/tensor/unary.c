@@ -6,28 +6,18 @@
 #include "binary_loops.h"
 #include "unary_math.h"
 
-/* Integers compute in int64_t and store back truncated, wrapping as
- * NumPy's fixed-width arithmetic does (negative(-128) is -128 in int8). */
-#define LOAD_I(v) ((int64_t)(v))
-#define WRAP(expr) ((int64_t)(uint64_t)(expr))
-#define STORE_I8(v) ((int8_t)(uint8_t)(uint64_t)(v))
-#define STORE_U8(v) ((uint8_t)(uint64_t)(v))
-#define STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
-#define STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
-#define STORE_I64(v) ((int64_t)(v))
-
 /* float16/bfloat16 sign operations work on the bits: exact, NaNs kept. */
 #define LOAD_H(v) (v)
 #define STORE_H(v) ((uint16_t)(v))
 
-#define INT_LOOPS(NAME, EXPR)                                                      \
-  ASC_UNARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, EXPR)     \
-  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, EXPR)  \
-  ASC_UNARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, EXPR) \
-  ASC_UNARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, EXPR) \
-  ASC_UNARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, EXPR)
+#define INT_LOOPS(NAME, EXPR)                                                              \
+  ASC_UNARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, EXPR)     \
+  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, EXPR)  \
+  ASC_UNARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, EXPR) \
+  ASC_UNARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, EXPR) \
+  ASC_UNARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, EXPR)
 #define BOOL_LOOP(NAME, EXPR) \
-  ASC_UNARY_LOOP(NAME##_BOOL, asc_bool_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)
+  ASC_UNARY_LOOP(NAME##_BOOL, asc_bool_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)
 #define FLOAT_LOOPS(NAME, EXPR_F, EXPR_D)                                                        \
   ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, EXPR_F) \
   ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16,      \
@@ -43,11 +33,11 @@
 /* Every dtype to bool. */
 #define TO_BOOL_LOOPS(NAME, EXPR)                                                                 \
   BOOL_LOOP(NAME, EXPR)                                                                           \
-  ASC_UNARY_LOOP(NAME##_INT8, int8_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)          \
-  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
-  ASC_UNARY_LOOP(NAME##_INT16, int16_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
-  ASC_UNARY_LOOP(NAME##_INT32, int32_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
-  ASC_UNARY_LOOP(NAME##_INT64, int64_t, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_INT8, int8_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)      \
+  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_INT16, int16_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_INT32, int32_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_INT64, int64_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
   ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_F16, ASC_STORE_BOOL, EXPR) \
   ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_BF16, ASC_STORE_BOOL,     \
                  EXPR)                                                                            \
@@ -68,12 +58,12 @@ static inline int64_t reciprocal_i(int64_t x, int bits) {
 #define RELU(x) ((x) > 0 || isnan(x) ? (x) : 0)
 
 /* Sign changes. */
-INT_LOOPS(negative, WRAP(0 - (uint64_t)x))
+INT_LOOPS(negative, ASC_WRAP(0 - (uint64_t)x))
 FLOAT_BITS_LOOPS(negative, x ^ 0x8000u, -x, -x)
 INT_LOOPS(positive, x)
 FLOAT_BITS_LOOPS(positive, x, x, x)
 BOOL_LOOP(abs, x)
-INT_LOOPS(abs, x < 0 ? WRAP(0 - (uint64_t)x) : x)
+INT_LOOPS(abs, x < 0 ? ASC_WRAP(0 - (uint64_t)x) : x)
 FLOAT_BITS_LOOPS(abs, x & 0x7fffu, fabsf(x), fabs(x))
 INT_LOOPS(sign, SIGN(x))
 FLOAT_LOOPS(sign, SIGN(x), SIGN(x))
@@ -82,11 +72,16 @@ INT_LOOPS(invert, ~x)
 TO_BOOL_LOOPS(logical_not, x == 0)
 
 /* Arithmetic. */
-ASC_UNARY_LOOP(reciprocal_INT8, int8_t, int8_t, int64_t, LOAD_I, STORE_I8, reciprocal_i(x, 8))
-ASC_UNARY_LOOP(reciprocal_UINT8, uint8_t, uint8_t, int64_t, LOAD_I, STORE_U8, reciprocal_i(x, 8))
-ASC_UNARY_LOOP(reciprocal_INT16, int16_t, int16_t, int64_t, LOAD_I, STORE_I16, reciprocal_i(x, 16))
-ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, LOAD_I, STORE_I32, reciprocal_i(x, 32))
-ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, LOAD_I, STORE_I64, reciprocal_i(x, 64))
+ASC_UNARY_LOOP(reciprocal_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8,
+               reciprocal_i(x, 8))
+ASC_UNARY_LOOP(reciprocal_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8,
+               reciprocal_i(x, 8))
+ASC_UNARY_LOOP(reciprocal_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16,
+               reciprocal_i(x, 16))
+ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32,
+               reciprocal_i(x, 32))
+ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64,
+               reciprocal_i(x, 64))
 FLOAT_LOOPS(reciprocal, 1.0f / x, 1.0 / x)
 BOOL_LOOP(relu, x)
 INT_LOOPS(relu, x > 0 ? x : 0)
@@ -136,18 +131,6 @@ MATH_LOOP(math_BFLOAT16, uint16_t, float, f32, ASC_LOAD_BF16, ASC_STORE_BF16)
 MATH_LOOP(math_FLOAT32, float, float, f32, ASC_LOAD_ID, ASC_STORE_ID)
 MATH_LOOP(math_FLOAT64, double, double, f64, ASC_LOAD_ID, ASC_STORE_ID)
 
-#define ROW_ALL(NAME)                                                                 \
-  {                                                                                   \
-    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
-        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
-  }
-#define ROW_NUMERIC(NAME)                                                                      \
-  {                                                                                            \
-    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
-        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
-  }
-#define ROW_INTEGER(NAME) \
-  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
 /* Whole-number rounding of bools and integers: none. */
 #define ROW_IDENTITY \
   { identity_BOOL, identity_INT8, identity_UINT8, identity_INT16, identity_INT32, identity_INT64 }
@@ -178,12 +161,12 @@ typedef struct op_info {
   { .name = NAME, .rule = RULE, .vmath = FN, .loops = ROW_IDENTITY }
 
 static const op_info ops[ASC_UNARY_OP_COUNT] = {
-    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ROW_NUMERIC(negative)),
-    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ROW_NUMERIC(positive)),
-    [ASC_UNARY_ABS] = PLAIN("absolute", RULE_SAME, ROW_ALL(abs)),
-    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ROW_ALL(logical_not)),
-    [ASC_UNARY_INVERT] = PLAIN("invert", RULE_INTEGER, ROW_INTEGER(invert)),
-    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ROW_NUMERIC(sign)),
+    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ASC_ROW_NUMERIC(negative)),
+    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ASC_ROW_NUMERIC(positive)),
+    [ASC_UNARY_ABS] = PLAIN("absolute", RULE_SAME, ASC_ROW_ALL(abs)),
+    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ASC_ROW_ALL(logical_not)),
+    [ASC_UNARY_INVERT] = PLAIN("invert", RULE_INTEGER, ASC_ROW_INTEGER(invert)),
+    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ASC_ROW_NUMERIC(sign)),
     [ASC_UNARY_EXP] = MATH("exp", ASC_VM_EXP),
     [ASC_UNARY_EXP2] = MATH("exp2", ASC_VM_EXP2),
     [ASC_UNARY_LOG] = MATH("log", ASC_VM_LOG),
@@ -192,13 +175,13 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_EXPM1] = MATH("expm1", ASC_VM_EXPM1),
     [ASC_UNARY_SQRT] = MATH("sqrt", ASC_VM_SQRT),
     [ASC_UNARY_RSQRT] = MATH("rsqrt", ASC_VM_RSQRT),
-    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ROW_NUMERIC(reciprocal)),
+    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ASC_ROW_NUMERIC(reciprocal)),
     [ASC_UNARY_SIN] = MATH("sin", ASC_VM_SIN),
     [ASC_UNARY_COS] = MATH("cos", ASC_VM_COS),
     [ASC_UNARY_TAN] = MATH("tan", ASC_VM_TAN),
     [ASC_UNARY_TANH] = MATH("tanh", ASC_VM_TANH),
     [ASC_UNARY_SIGMOID] = MATH("sigmoid", ASC_VM_SIGMOID),
-    [ASC_UNARY_RELU] = PLAIN("relu", RULE_SAME, ROW_ALL(relu)),
+    [ASC_UNARY_RELU] = PLAIN("relu", RULE_SAME, ASC_ROW_ALL(relu)),
     [ASC_UNARY_GELU] = MATH("gelu", ASC_VM_GELU),
     [ASC_UNARY_ERF] = MATH("erf", ASC_VM_ERF),
     [ASC_UNARY_FLOOR] = ROUNDING("floor", RULE_SAME, ASC_VM_FLOOR),
@@ -206,9 +189,9 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_TRUNC] = ROUNDING("trunc", RULE_SAME, ASC_VM_TRUNC),
     [ASC_UNARY_ROUND] = ROUNDING("round", RULE_ROUND, ASC_VM_RINT),
     [ASC_UNARY_RINT] = MATH("rint", ASC_VM_RINT),
-    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ROW_ALL(isnan)),
-    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ROW_ALL(isinf)),
-    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ROW_ALL(isfinite)),
+    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ASC_ROW_ALL(isnan)),
+    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ASC_ROW_ALL(isinf)),
+    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ASC_ROW_ALL(isfinite)),
 };
 
 static const asc_ew_loop math_loops[ASC_DTYPE_COUNT] = {
@@ -262,78 +245,13 @@ asc_status asc_unary_dtypes(asc_unary_op op, asc_dtype x, asc_dtype *compute, as
   return ASC_OK;
 }
 
-/* --- shared driver ------------------------------------------------------ */
-
-/* Casts x to dtype if it is not already; *converted shares or owns. */
-static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
-  if (x->dtype == dtype) {
-    asc_tensor_share(x, converted);
-    return ASC_OK;
-  }
-  asc_tensor fresh = {0};
-  asc_status st = asc_cast(x, dtype, &fresh);
-  if (!st) *converted = fresh;
-  return st;
-}
-
-/* Writing straight into out is safe when each input is exactly out's view
- * (in place) or shares no memory with it. */
-static bool safe_destination(const asc_tensor *out, int nin, const asc_tensor *const *inputs) {
-  for (int k = 0; k < nin; k++) {
-    const asc_tensor *x = inputs[k];
-    bool identical = x->storage == out->storage && x->offset == out->offset &&
-                     x->dtype == out->dtype && x->ndim == out->ndim &&
-                     !memcmp(x->shape, out->shape, (size_t)x->ndim * sizeof *x->shape) &&
-                     !memcmp(x->strides, out->strides, (size_t)x->ndim * sizeof *x->strides);
-    if (!identical && asc_tensors_overlap(x, out)) return false;
-  }
-  return true;
-}
-
-/* Validates a preset out (same_kind from `result`, the broadcast shape). */
-static asc_status check_out(const char *name, int nin, const asc_tensor *const *inputs,
-                            asc_dtype result, const asc_tensor *out) {
-  if (!asc_can_cast_same_kind(result, out->dtype))
-    return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
-                     name, asc_dtype_name(result), asc_dtype_name(out->dtype));
-  asc_status st = asc_tensor_check(out);
-  if (st) return st;
-  asc_tensor target;
-  asc_tensor_share(out, &target);
-  bool allocated;
-  st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
-  asc_tensor_release(&target);
-  return st;
-}
-
-/* Runs kernel over inputs (already in the kernel's dtypes) into *out, by
- * the convention of asc/ops.h; out was checked with check_out if preset. */
-static asc_status launch_into(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *inputs,
-                              asc_dtype result, asc_tensor *out) {
-  bool preset = out->storage != NULL, allocated;
-  bool direct = preset && out->dtype == result && safe_destination(out, nin, inputs);
-  asc_tensor target = {0};
-  asc_status st = ASC_OK;
-  if (direct)
-    asc_tensor_share(out, &target);
-  else
-    st = asc_ew_prepare_out(nin, inputs, result, &target, &allocated);
-  if (!st) st = asc_ew_launch(kernel, nin, inputs, &target);
-  if (!st && preset && !direct) st = asc_copy(&target, out);
-  if (st || preset)
-    asc_tensor_release(&target);
-  else
-    *out = target;
-  return st;
-}
-
 /* --- unary -------------------------------------------------------------- */
 
 asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
   asc_dtype compute, result;
   asc_status st = asc_tensor_check(x);
   if (!st) st = asc_unary_dtypes(op, x->dtype, &compute, &result);
-  if (!st && out->storage) st = check_out(ops[op].name, 1, &x, result, out);
+  if (!st && out->storage) st = asc_ew_check_out(ops[op].name, 1, &x, result, out);
   if (st) return st;
   asc_ew_kernel kernel = {.name = ops[op].name};
   if (ops[op].vmath >= 0 && asc_dtype_is_float(compute)) {
@@ -345,14 +263,7 @@ asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
   }
   if (!kernel.loop)
     return asc_error(ASC_ERR_INTERNAL, "%s: no loop for %s", ops[op].name, asc_dtype_name(compute));
-  asc_tensor cx = {0};
-  st = as_dtype(x, compute, &cx);
-  if (!st) {
-    const asc_tensor *inputs[1] = {&cx};
-    st = launch_into(&kernel, 1, inputs, result, out);
-  }
-  asc_tensor_release(&cx);
-  return st;
+  return asc_ew_run(&kernel, 1, &x, &compute, result, out);
 }
 
 /* --- where -------------------------------------------------------------- */
@@ -393,20 +304,6 @@ static asc_ew_loop select_loop(size_t size) {
   }
 }
 
-/* Fails unless the operands' shapes broadcast together. */
-static asc_status check_broadcast(int nin, const asc_tensor *const *inputs) {
-  int ndim = 0;
-  int64_t shape[ASC_MAX_DIMS];
-  for (int k = 0; k < nin; k++) {
-    int64_t so_far[ASC_MAX_DIMS];
-    memcpy(so_far, shape, (size_t)ndim * sizeof *shape);
-    asc_status st =
-        asc_broadcast_shapes(ndim, so_far, inputs[k]->ndim, inputs[k]->shape, &ndim, shape);
-    if (st) return st;
-  }
-  return ASC_OK;
-}
-
 /* Validates the operands and a preset out before any work is queued. */
 static asc_status check_operands(const char *name, int nin, const asc_tensor *const *inputs,
                                  asc_dtype result, const asc_tensor *out) {
@@ -415,23 +312,7 @@ static asc_status check_operands(const char *name, int nin, const asc_tensor *co
     if (st) return st;
   }
   if (result == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "%s: invalid operand dtype", name);
-  return out->storage ? check_out(name, nin, inputs, result, out) : check_broadcast(nin, inputs);
-}
-
-/* Casts each operand to its dtype and runs kernel into out. */
-static asc_status cast_and_launch(const asc_ew_kernel *kernel, int nin,
-                                  const asc_tensor *const *operands, const asc_dtype *dtypes,
-                                  asc_dtype result, asc_tensor *out) {
-  asc_tensor converted[3] = {{0}};
-  const asc_tensor *inputs[3];
-  asc_status st = ASC_OK;
-  for (int k = 0; k < nin && !st; k++) {
-    st = as_dtype(operands[k], dtypes[k], &converted[k]);
-    inputs[k] = &converted[k];
-  }
-  if (!st) st = launch_into(kernel, nin, inputs, result, out);
-  for (int k = 0; k < nin; k++) asc_tensor_release(&converted[k]);
-  return st;
+  return out->storage ? asc_ew_check_out(name, nin, inputs, result, out) : ASC_OK;
 }
 
 asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tensor *b,
@@ -442,7 +323,7 @@ asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tens
   if (st) return st;
   asc_ew_kernel kernel = {.loop = select_loop(asc_dtype_size(result)), .name = "where"};
   const asc_dtype dtypes[3] = {ASC_BOOL, result, result};
-  return cast_and_launch(&kernel, 3, operands, dtypes, result, out);
+  return asc_ew_run(&kernel, 3, operands, dtypes, result, out);
 }
 
 /* --- clip --------------------------------------------------------------- */
@@ -483,18 +364,18 @@ asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tens
     }                                                                                    \
     return ASC_OK;                                                                       \
   }
-CLIP_LOOP(clip_BOOL, asc_bool_t, int64_t, LOAD_I, ASC_STORE_BOOL, CLIP_MAX_I, CLIP_MIN_I)
-CLIP_LOOP(clip_INT8, int8_t, int64_t, LOAD_I, STORE_I8, CLIP_MAX_I, CLIP_MIN_I)
-CLIP_LOOP(clip_UINT8, uint8_t, int64_t, LOAD_I, STORE_U8, CLIP_MAX_I, CLIP_MIN_I)
-CLIP_LOOP(clip_INT16, int16_t, int64_t, LOAD_I, STORE_I16, CLIP_MAX_I, CLIP_MIN_I)
-CLIP_LOOP(clip_INT32, int32_t, int64_t, LOAD_I, STORE_I32, CLIP_MAX_I, CLIP_MIN_I)
-CLIP_LOOP(clip_INT64, int64_t, int64_t, LOAD_I, STORE_I64, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_BOOL, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT8, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_UINT8, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT16, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT32, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_INT64, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, CLIP_MAX_I, CLIP_MIN_I)
 CLIP_LOOP(clip_FLOAT16, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, CLIP_MAX, CLIP_MIN)
 CLIP_LOOP(clip_BFLOAT16, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16, CLIP_MAX, CLIP_MIN)
 CLIP_LOOP(clip_FLOAT32, float, float, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLIP_MIN)
 CLIP_LOOP(clip_FLOAT64, double, double, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLIP_MIN)
 
-static const asc_ew_loop clip_loops[ASC_DTYPE_COUNT] = ROW_ALL(clip);
+static const asc_ew_loop clip_loops[ASC_DTYPE_COUNT] = ASC_ROW_ALL(clip);
 
 asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor *hi,
                     asc_tensor *out) {
@@ -508,5 +389,5 @@ asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor 
   if (st) return st;
   asc_ew_kernel kernel = {.loop = clip_loops[result], .name = "clip"};
   const asc_dtype dtypes[3] = {result, result, result};
-  return cast_and_launch(&kernel, 3, operands, dtypes, result, out);
+  return asc_ew_run(&kernel, 3, operands, dtypes, result, out);
 }

