@@ -71,11 +71,13 @@ format:
 format-check: deps
 	clang-format --dry-run -Werror $(C_SOURCES)
 
-# Builds a wheel through the build backend, installs it into a scratch
+# Builds a wheel through the build backend (a release build, warnings as
+# errors here though not for users' installs), installs it into a scratch
 # directory and imports it from there, away from the source tree.
 install-check: venv
 	rm -rf build/wheel-check
-	$(VPY) -m pip install -q --no-build-isolation --no-deps --target build/wheel-check/site .
+	$(VPY) -m pip install -q --no-build-isolation --no-deps --target build/wheel-check/site \
+	  --config-settings=setup-args=-Dwerror=true .
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc info
 
 bench: build

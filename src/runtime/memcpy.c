@@ -66,7 +66,7 @@ static asc_status check_fill(void *dst, size_t nbytes, int *device) {
 }
 
 asc_status asc_memcpy(void *dst, const void *src, size_t nbytes, asc_memcpy_kind kind) {
-  int device;
+  int device = 0;
   asc_status st = check_copy(dst, src, nbytes, kind, &device);
   if (!st) st = asc_stream_synchronize(ASC_STREAM_CURRENT);
   if (!st) st = asc_rt_backend()->memcpy_sync(device, dst, src, nbytes, kind);
@@ -74,7 +74,7 @@ asc_status asc_memcpy(void *dst, const void *src, size_t nbytes, asc_memcpy_kind
 }
 
 asc_status asc_memset(void *dst, int value, size_t nbytes) {
-  int device;
+  int device = 0;
   asc_status st = check_fill(dst, nbytes, &device);
   if (!st) st = asc_stream_synchronize(ASC_STREAM_CURRENT);
   if (!st) st = asc_rt_backend()->memset_sync(device, dst, value, nbytes);
@@ -83,7 +83,7 @@ asc_status asc_memset(void *dst, int value, size_t nbytes) {
 
 asc_status asc_memcpy_async(void *dst, const void *src, size_t nbytes, asc_memcpy_kind kind,
                             asc_stream_t stream) {
-  int device;
+  int device = 0;
   asc_status st = check_copy(dst, src, nbytes, kind, &device);
   asc_stream_obj *s;
   if (st || (st = asc_rt_stream_get(stream, &s))) return st;
@@ -98,7 +98,7 @@ asc_status asc_memcpy_async(void *dst, const void *src, size_t nbytes, asc_memcp
 }
 
 asc_status asc_memset_async(void *dst, int value, size_t nbytes, asc_stream_t stream) {
-  int device;
+  int device = 0;
   asc_status st = check_fill(dst, nbytes, &device);
   asc_stream_obj *s;
   if (st || (st = asc_rt_stream_get(stream, &s))) return st;
