@@ -79,6 +79,7 @@ install-check: venv
 	$(VPY) -m pip install -q --no-build-isolation --no-deps --target build/wheel-check/site \
 	  --config-settings=setup-args=-Dwerror=true .
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc info
+	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/vadd_framework.py
 
 bench: build
 	for b in runtime tensor kernel checked; do \
