@@ -43,7 +43,7 @@ define setup_build
 endef
 
 build: deps venv
-	$(call setup_build,$(BUILD),-Dbuildtype=debugoptimized)
+	$(call setup_build,$(BUILD),-Dbuildtype=release -Ddebug=true)
 
 test-c: build
 	$(MESON) test -C $(BUILD) --suite c --print-errorlogs
