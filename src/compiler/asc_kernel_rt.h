@@ -731,6 +731,28 @@ static inline int asc_k_copy_gm_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int
   memcpy(k->ub + dst.off, src.ptr, (size_t)(count * esize));
   return 0;
 }
+/* UB -> GM copies of whole tiles bypass the cache (streaming stores), as
+ * the hardware's MTE3 writes global memory without reading it first. */
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+static inline void asc_k_store_gm(char *dst, const char *src, size_t n) {
+  size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+  if (n < 4096 || head > n) {
+    memcpy(dst, src, n);
+    return;
+  }
+  memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 64 <= n; i += 64)
+    for (int j = 0; j < 64; j += 16)
+      _mm_stream_si128((__m128i *)(dst + i + j), _mm_loadu_si128((const __m128i *)(src + i + j)));
+  _mm_sfence();
+  memcpy(dst + i, src + i, n - i);
+}
+#else
+static inline void asc_k_store_gm(char *dst, const char *src, size_t n) { memcpy(dst, src, n); }
+#endif
+
 static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int64_t count,
                                    int64_t esize, int line) {
   if (asc_k_gm_range(k, &dst, 0, count, esize, "data_copy", line)) return 1;
@@ -739,7 +761,7 @@ static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE3, src, count, esize, ASC_K_READ, "data_copy", "src", line))
     return 1;
-  memcpy(dst.ptr, k->ub + src.off, (size_t)(count * esize));
+  asc_k_store_gm(dst.ptr, k->ub + src.off, (size_t)(count * esize));
   return 0;
 }
 static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t count,

@@ -151,7 +151,34 @@ static const char *compiler_name(const asc_jit_options *o) {
   return o && o->compiler && *o->compiler ? o->compiler : env && *env ? env : "cc";
 }
 
-/* First line of `cc --version`, cached per compiler name. */
+/* The compiler binary itself (resolved through PATH and symlinks) with its
+ * size and modification time: it changes whenever the compiler does, and
+ * costs no process start, which matters for a fresh process's first cache
+ * hit. False when the binary cannot be found this way. */
+static bool binary_identity(const char *cc, char *out, size_t size) {
+  char candidate[4096], resolved[4096];
+  const char *path = getenv("PATH");
+  bool found = false;
+  if (strchr(cc, '/')) {
+    found = realpath(cc, resolved) != NULL;
+  } else {
+    for (const char *dir = path; dir && *dir && !found;) {
+      size_t len = strcspn(dir, ":");
+      snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, dir, cc);
+      found = access(candidate, X_OK) == 0 && realpath(candidate, resolved) != NULL;
+      dir += len + (dir[len] == ':');
+    }
+  }
+  struct stat info;
+  if (!found || stat(resolved, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  if (size < 64 || strlen(resolved) > size - 64) return false; /* too long to key on */
+  snprintf(out, size, "%.*s %lld %lld.%09ld", (int)(size - 64), resolved, (long long)info.st_size,
+           (long long)info.st_mtim.tv_sec, (long)info.st_mtim.tv_nsec);
+  return true;
+}
+
+/* The compiler's identity for cache keys, cached per compiler name: the
+ * binary (binary_identity) or else the first line of `cc --version`. */
 static asc_status compiler_identity(const char *cc, char *out, size_t size) {
   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   static char cached_cc[256], cached_id[256];
@@ -160,6 +187,7 @@ static asc_status compiler_identity(const char *cc, char *out, size_t size) {
   if (hit) snprintf(out, size, "%s", cached_id);
   pthread_mutex_unlock(&lock);
   if (hit) return ASC_OK;
+  if (binary_identity(cc, out, size)) goto remember;
   char *argv[] = {(char *)cc, "--version", NULL};
   int code;
   char *text = NULL;
@@ -173,6 +201,7 @@ static asc_status compiler_identity(const char *cc, char *out, size_t size) {
   text[strcspn(text, "\n")] = '\0';
   snprintf(out, size, "%s", text);
   free(text);
+remember:
   pthread_mutex_lock(&lock);
   snprintf(cached_cc, sizeof cached_cc, "%s", cc);
   snprintf(cached_id, sizeof cached_id, "%s", out);
