@@ -750,7 +750,9 @@ static inline void asc_k_store_gm(char *dst, const char *src, size_t n) {
   memcpy(dst + i, src + i, n - i);
 }
 #else
-static inline void asc_k_store_gm(char *dst, const char *src, size_t n) { memcpy(dst, src, n); }
+static inline void asc_k_store_gm(char *dst, const char *src, size_t n) {
+  memcpy(dst, src, n);
+}
 #endif
 
 static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int64_t count,
