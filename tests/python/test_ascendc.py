@@ -84,10 +84,20 @@ def example_source(name: str) -> str:
         return example("vadd").vadd_kernel.ascendc(f32, f32, f32, 2048)
     if name == "vadd_framework":
         return example("vadd_framework").vadd_kernel.ascendc(f32, f32, f32, 4 * 2048, 2048)
+    if name == "softmax":
+        m = np.zeros((64, 1000), np.float32)
+        return example("softmax").softmax_kernel.ascendc(m, m, 64, 8, 1000)
+    if name == "leaky_relu_fp16":
+        return example("leaky_relu_fp16").leaky_relu_kernel.ascendc(f16, f16, 4096, 0.1, 1024, 1)
+    if name == "broken_sync":
+        return example("broken_sync").vadd_kernel.ascendc(f32, f32, f32, 2048)
     return example("scale_relu").scale_relu_kernel.ascendc(f16, f16, 4096, 1.5, 0.25, 1024)
 
 
-@pytest.mark.parametrize("name", ["vadd", "vadd_framework", "scale_relu"])
+ALL_EXAMPLES = ["vadd", "vadd_framework", "scale_relu", "softmax", "leaky_relu_fp16", "broken_sync"]
+
+
+@pytest.mark.parametrize("name", ALL_EXAMPLES)
 def test_golden_ascendc(name):
     source = example_source(name)
     path = GOLDEN / f"{name}.ascendc.cpp"
@@ -97,7 +107,7 @@ def test_golden_ascendc(name):
     assert source == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["vadd", "vadd_framework", "scale_relu"])
+@pytest.mark.parametrize("name", ALL_EXAMPLES)
 def test_golden_ascendc_is_valid_cpp_without_warnings(name):
     proc = gxx(example_source(name))
     assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
