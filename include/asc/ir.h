@@ -60,11 +60,17 @@ typedef struct asc_ir_type {
 
 typedef struct asc_ir_module asc_ir_module;
 
-/* Where an op came from, for error messages. */
+/* Where an op came from, for error messages. `line` carries the source
+ * file too: bits 20 and up index the module's file table (0: the kernel's
+ * own file; see asc_ir_file_index), the low 20 bits are the line. */
 typedef struct asc_ir_loc {
   uint32_t line;
   uint32_t col;
 } asc_ir_loc;
+
+#define ASC_IR_LINE(encoded) ((encoded)&0xfffffu)
+#define ASC_IR_FILE(encoded) ((encoded) >> 20)
+#define ASC_IR_MAX_FILES 4096
 
 /* --- modules ------------------------------------------------------------ */
 /* A new module for kernel `name` from `file`; free with asc_ir_free. */
@@ -75,6 +81,9 @@ asc_status asc_ir_param(asc_ir_module *m, const char *name, asc_ir_type type, ui
 asc_ir_type asc_ir_type_of(const asc_ir_module *m, uint32_t value);
 /* Sets the location stamped on ops built next. */
 void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc);
+/* The index of a source file in the module's file table (added if new):
+ * device functions may live in other files than the kernel. */
+asc_status asc_ir_file_index(asc_ir_module *m, const char *file, uint32_t *out);
 /* Names a value after the Python name bound to it, so that emitted source
  * reads like the kernel; a value keeps its first name. No effect on
  * semantics or on asc_ir_print. */

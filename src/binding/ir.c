@@ -281,6 +281,14 @@ static PyObject *b_type_of(BuilderObject *self, PyObject *value) {
   return type_tuple(asc_ir_type_of(self->m, v));
 }
 
+static PyObject *b_file_index(BuilderObject *self, PyObject *file) {
+  const char *path = PyUnicode_AsUTF8(file);
+  if (!path) return NULL;
+  uint32_t index = 0;
+  asc_status st = asc_ir_file_index(self->m, path, &index);
+  return st ? asc_py_raise(st) : PyLong_FromUnsignedLong(index);
+}
+
 static PyObject *b_set_loc(BuilderObject *self, PyObject *args) {
   unsigned int line, col;
   if (!PyArg_ParseTuple(args, "II:set_loc", &line, &col)) return NULL;
@@ -319,7 +327,12 @@ static PyMethodDef builder_methods[] = {
     M("name", b_name, METH_VARARGS,
       "name(value, name): the Python name of a value, for emitted source."),
     M("type_of", b_type_of, METH_O, "type_of(value) -> (kind, dtype, position, depth)"),
-    M("set_loc", b_set_loc, METH_VARARGS, "set_loc(line, col): location of the next ops."),
+    M("set_loc", b_set_loc, METH_VARARGS,
+      "set_loc(line, col): location of the next ops (line may carry a file index, see "
+      "file_index)."),
+    M("file_index", b_file_index, METH_O,
+      "file_index(path) -> int: the file's index in the IR's file table (0: the kernel's); "
+      "locations carry it in the bits of `line` above the 20th."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,7 +6,8 @@
  * the argument; LocalTensors are byte offsets into the UB. Every API call
  * checks the ranges it touches and fails with a message naming the source
  * line instead of touching memory it does not own. The including source
- * defines asc_k_file, the kernel's Python file. */
+ * defines asc_k_files, the Python files that `line` arguments index: the
+ * low 20 bits are the line, the bits above index asc_k_files. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -87,10 +88,13 @@ typedef struct asc_k_tbuf {
   int64_t off, len; /* bytes */
 } asc_k_tbuf;
 
+#define ASC_K_LINE(loc) ((int)((unsigned)(loc)&0xfffffu))
+#define ASC_K_FILE(loc) (asc_k_files[(unsigned)(loc) >> 20])
+
 static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), unused));
 static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
-  int n = snprintf(k->msg, sizeof k->msg, "%s:%d: ", asc_k_file, line);
+  int n = snprintf(k->msg, sizeof k->msg, "%s:%d: ", ASC_K_FILE(line), ASC_K_LINE(line));
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(k->msg + n, sizeof k->msg - (size_t)n, fmt, ap);
@@ -250,24 +254,25 @@ static inline int asc_k_chk_report(asc_k_ctx *k, int pipe, int64_t off, int64_t 
   char fix[160];
   if (asc_k_event_of(other, pipe) >= 0)
     snprintf(fix, sizeof fix,
-             "set_flag(HardEvent.%s_%s, id) after line %u and wait_flag(HardEvent.%s_%s, id) "
+             "set_flag(HardEvent.%s_%s, id) after line %d and wait_flag(HardEvent.%s_%s, id) "
              "before line %d",
-             asc_k_pipe_names[other], asc_k_pipe_names[pipe], s->line, asc_k_pipe_names[other],
-             asc_k_pipe_names[pipe], line);
+             asc_k_pipe_names[other], asc_k_pipe_names[pipe], ASC_K_LINE(s->line),
+             asc_k_pipe_names[other], asc_k_pipe_names[pipe], ASC_K_LINE(line));
   else
-    snprintf(fix, sizeof fix, "pipe_barrier(PipeID.PIPE_ALL) between line %u and line %d", s->line,
-             line);
+    snprintf(fix, sizeof fix, "pipe_barrier(PipeID.PIPE_ALL) between line %d and line %d",
+             ASC_K_LINE(s->line), ASC_K_LINE(line));
   return asc_k_fail(k, line,
                     "%s: missing synchronisation (%s): %s %s UB bytes [%lld, %lld) on pipe %s, "
-                    "but %s at line %u %s bytes [%lld, %lld) on pipe %s and nothing orders that "
+                    "but %s at line %d %s bytes [%lld, %lld) on pipe %s and nothing orders that "
                     "before this; add %s",
                     api,
                     other_read ? "write-after-read"
                     : write    ? "write-after-write"
                                : "read-after-write",
                     operand, write ? "writes" : "reads", (long long)off, (long long)end,
-                    asc_k_pipe_names[pipe], s->api, s->line, other_read ? "read" : "wrote",
-                    (long long)lo, (long long)hi, asc_k_pipe_names[other], fix);
+                    asc_k_pipe_names[pipe], s->api, ASC_K_LINE(s->line),
+                    other_read ? "read" : "wrote", (long long)lo, (long long)hi,
+                    asc_k_pipe_names[other], fix);
 }
 
 /* One access of pipe `pipe` to UB bytes [off, off + bytes), in range. */
@@ -362,7 +367,8 @@ static inline int asc_k_chk_alloc(asc_k_ctx *k, int64_t lo, int64_t hi, int kind
                         "%s: the %s at UB bytes [%lld, %lld) overlaps the %s at bytes [%lld, "
                         "%lld) from line %d; live Unified Buffer allocations must not overlap",
                         api, asc_k_alloc_name(kind), (long long)lo, (long long)hi,
-                        asc_k_alloc_name(a->kind), (long long)a->lo, (long long)a->hi, a->line);
+                        asc_k_alloc_name(a->kind), (long long)a->lo, (long long)a->hi,
+                        ASC_K_LINE(a->line));
   }
   if (same < 0 && c->nallocs < ASC_K_MAX_ALLOCS) same = c->nallocs++;
   if (same >= 0) {

@@ -57,9 +57,41 @@ void asc_ir_free(asc_ir_module *m) {
   free_region(m->body);
   for (uint32_t i = 1; i < m->nvalues; i++) free(m->values[i].name);
   free(m->values);
+  for (uint32_t i = 0; i < m->nfiles; i++) free(m->files[i]);
+  free(m->files);
   free(m->name);
   free(m->file);
   free(m);
+}
+
+asc_status asc_ir_file_index(asc_ir_module *m, const char *file, uint32_t *out) {
+  if (!file || !strcmp(file, m->file)) {
+    *out = 0;
+    return ASC_OK;
+  }
+  for (uint32_t i = 0; i < m->nfiles; i++)
+    if (!strcmp(m->files[i], file)) {
+      *out = i + 1;
+      return ASC_OK;
+    }
+  if (m->nfiles + 1 >= ASC_IR_MAX_FILES)
+    return asc_error(ASC_ERR_COMPILE, "a kernel may draw on at most %d source files",
+                     ASC_IR_MAX_FILES - 1);
+  char **grown = realloc(m->files, (m->nfiles + 1) * sizeof *grown);
+  char *copy = dup_str(file);
+  if (grown) m->files = grown;
+  if (!grown || !copy) {
+    free(copy);
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot grow the file table");
+  }
+  m->files[m->nfiles++] = copy;
+  *out = m->nfiles;
+  return ASC_OK;
+}
+
+const char *ir_file_name(const asc_ir_module *m, uint32_t encoded_line) {
+  uint32_t index = ASC_IR_FILE(encoded_line);
+  return index == 0 || index > m->nfiles ? m->file : m->files[index - 1];
 }
 
 void asc_ir_set_loc(asc_ir_module *m, asc_ir_loc loc) {

@@ -95,7 +95,9 @@ typedef struct ir_value {
 
 struct asc_ir_module {
   char *name;
-  char *file;
+  char *file;   /* the kernel's file: files[0] */
+  char **files; /* source files named by locations (asc_ir_file_index) */
+  uint32_t nfiles;
   ir_value *values; /* [0] unused */
   uint32_t nvalues, cap_values;
   uint32_t params[64];
@@ -111,6 +113,8 @@ struct asc_ir_module {
 extern const ir_op_def ir_op_defs[];
 extern const int ir_op_count;
 int ir_find_op(const char *name);
+/* The file a location's encoded line names (the kernel's file for 0). */
+const char *ir_file_name(const asc_ir_module *m, uint32_t encoded_line);
 const char *ir_kind_name(asc_ir_kind kind);
 const char *ir_position_name(int position);
 /* Checks operands against the op's signature and computes its result type. */

@@ -105,7 +105,9 @@ static void print_op(const asc_ir_module *m, ir_buf *b, const ir_op *op, int dep
       }
       if (op->check_ub) ir_buf_printf(b, " !ub_check");
   }
-  ir_buf_printf(b, "  @%u:%u\n", op->loc.line, op->loc.col);
+  ir_buf_printf(b, "  @%u:%u", ASC_IR_LINE(op->loc.line), op->loc.col);
+  if (ASC_IR_FILE(op->loc.line)) ir_buf_printf(b, " in %s", ir_file_name(m, op->loc.line));
+  ir_buf_printf(b, "\n");
 }
 
 static void print_region(const asc_ir_module *m, ir_buf *b, const ir_region *r, int depth) {

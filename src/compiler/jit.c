@@ -23,7 +23,7 @@
 
 #include "asc/jit.h"
 #include "asc/tensor.h"
-static const char asc_k_file[] = "libasc";
+static const char *const asc_k_files[] = {"libasc"};
 #include "asc_kernel_rt.h"
 
 extern char **environ;

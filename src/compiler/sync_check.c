@@ -327,17 +327,17 @@ static asc_status report(const record *now, const record *before, const char *op
     snprintf(fix, sizeof fix,
              "set_flag(HardEvent.%s_%s, id) after line %u and wait_flag(HardEvent.%s_%s, id) "
              "before line %u",
-             pipe_names[before->pipe], pipe_names[now->pipe], before->line,
-             pipe_names[before->pipe], pipe_names[now->pipe], now->line);
+             pipe_names[before->pipe], pipe_names[now->pipe], ASC_IR_LINE(before->line),
+             pipe_names[before->pipe], pipe_names[now->pipe], ASC_IR_LINE(now->line));
   else
     snprintf(fix, sizeof fix, "pipe_barrier(PipeID.PIPE_ALL) between line %u and line %u",
-             before->line, now->line);
+             ASC_IR_LINE(before->line), ASC_IR_LINE(now->line));
   return asc_error(ASC_ERR_COMPILE,
                    "line %u: %s: missing synchronisation (%s): %s %s on pipe %s UB memory that %s "
                    "%s on pipe %s at line %u, and nothing orders the two; add %s",
                    now->line, now->api, kind, operand, now->write ? "writes" : "reads",
                    pipe_names[now->pipe], before->api, before->write ? "wrote" : "read",
-                   pipe_names[before->pipe], before->line, fix);
+                   pipe_names[before->pipe], ASC_IR_LINE(before->line), fix);
 }
 
 static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32_t value,

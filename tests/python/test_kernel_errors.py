@@ -500,9 +500,6 @@ def test_op_error_in_a_device_function_from_another_module(helper_module):
           where=helper_module.wrong_dtype)
 
 
-@pytest.mark.xfail(strict=True, reason="IR locations carry a line but no file: a pass error in "
-                                       "a device function from another module names the "
-                                       "kernel's file")
 def test_pass_error_in_a_device_function_from_another_module(helper_module):
     @jit
     def k_cross_ub(x: asc.GlobalAddress):
@@ -513,9 +510,6 @@ def test_pass_error_in_a_device_function_from_another_module(helper_module):
     check(k_cross_ub, r"Unified Buffer budget exceeded", where=helper_module.big_buffer)
 
 
-@pytest.mark.xfail(strict=True, reason="IR locations carry a line but no file: a kernel error "
-                                       "in a device function from another module names the "
-                                       "kernel's file")
 def test_kernel_error_in_a_device_function_from_another_module(helper_module):
     @jit
     def k_cross_deque(x: asc.GlobalAddress):

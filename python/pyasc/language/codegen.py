@@ -141,12 +141,14 @@ class CodeGenerator(ast.NodeVisitor):
         self.arg_specs = arg_specs
         self.ub_size = ub_size
         self.has_pipe = False
+        self.sources: dict[int, SourceInfo] = {}  # IR file index -> its source
         self.depth = 0  # inlining depth, against recursion
 
     # --- errors -----------------------------------------------------------
-    def error(self, node: ast.AST | None, message: str) -> Exception:
+    def error(self, node: ast.AST | None, message: str,
+              source: SourceInfo | None = None) -> Exception:
         """A CompileError pointing at node: file:line:col, the line, a caret."""
-        src = self.scope.source
+        src = source or self.scope.source
         if node is None or not hasattr(node, "lineno"):
             return _C.CompileError(f"{src.file}: {message}")
         line = node.lineno + src.first_line - 1
@@ -156,8 +158,13 @@ class CodeGenerator(ast.NodeVisitor):
         return _C.CompileError(f"{src.file}:{line}:{col + 1}: {message}\n    {text}\n    {caret}")
 
     def locate(self, node: ast.AST) -> None:
+        """Stamps the next ops with node's place: the line, and the source
+        file's index in the IR's file table in the bits above the 20th."""
         src = self.scope.source
-        self.builder.set_loc(node.lineno + src.first_line - 1, node.col_offset + src.indent + 1)
+        index = self.builder.file_index(src.file)
+        self.sources[index] = src
+        line = (node.lineno + src.first_line - 1) | (index << 20)
+        self.builder.set_loc(line, node.col_offset + src.indent + 1)
 
     def ir(self, node: ast.AST, fn: Callable[..., Any], *args: Any) -> Any:
         """Calls a builder method; a libasc error becomes a located CompileError.
@@ -167,15 +174,17 @@ class CodeGenerator(ast.NodeVisitor):
         except _C.Error as exc:
             message = str(exc)
             match = re.match(r"line (\d+): (.*)", message, re.S)
+            source = None
             if match:
-                src = self.scope.source
-                line = int(match.group(1)) - src.first_line + 1
-                if 1 <= line <= len(src.lines):
-                    text = src.lines[line - 1]
+                encoded = int(match.group(1))
+                source = self.sources.get(encoded >> 20, self.scope.source)
+                line = (encoded & 0xFFFFF) - source.first_line + 1
+                if 1 <= line <= len(source.lines):
+                    text = source.lines[line - 1]
                     col = len(text) - len(text.lstrip())
-                    node = ast.Pass(lineno=line, col_offset=col - src.indent)
+                    node = ast.Pass(lineno=line, col_offset=col - source.indent)
                     message = match.group(2)
-            raise self.error(node, message) from None
+            raise self.error(node, message, source) from None
 
     def val(self, node: ast.AST, vid: int | None) -> Val | None:
         if vid is None:
