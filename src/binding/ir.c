@@ -454,6 +454,143 @@ PyTypeObject AscKernel_Type = {
     .tp_getset = kernel_getset,
 };
 
+/* --- the launch fast path ------------------------------------------------ */
+
+/* Per @pyasc.jit function: specialisation key -> CompiledKernel, so that a
+ * launch of a built kernel stays in C: no Python code runs per launch. */
+typedef struct {
+  PyObject_HEAD PyObject *table; /* dict */
+  int nparams;
+  unsigned char constexpr_params[64];
+  int debug; /* -1: follow PYASC_DEBUG at each launch */
+} DispatcherObject;
+
+static int dispatcher_init(DispatcherObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"constexpr", "debug", NULL};
+  PyObject *constexpr_flags, *debug = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:KernelDispatcher", names, &constexpr_flags,
+                                   &debug))
+    return -1;
+  Py_ssize_t n = PySequence_Size(constexpr_flags);
+  if (n < 0) return -1;
+  if (n > 64) {
+    asc_py_raise_msg(ASC_ERR_COMPILE, "a kernel takes at most 64 parameters");
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_GetItem(constexpr_flags, i);
+    int truth = item ? PyObject_IsTrue(item) : -1;
+    Py_XDECREF(item);
+    if (truth < 0) return -1;
+    self->constexpr_params[i] = (unsigned char)truth;
+  }
+  self->nparams = (int)n;
+  self->debug = debug == Py_None ? -1 : PyObject_IsTrue(debug);
+  Py_XSETREF(self->table, PyDict_New());
+  return self->table ? 0 : -1;
+}
+
+static void dispatcher_dealloc(DispatcherObject *self) {
+  Py_XDECREF(self->table);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int checked_now(const DispatcherObject *self) {
+  if (self->debug >= 0) return self->debug;
+  const char *env = getenv("PYASC_DEBUG");
+  return env && *env && strcmp(env, "0") != 0;
+}
+
+/* The key jit.py's JITFunction._key describes: constexpr values, scalar
+ * types, (array type, dtype) pairs, and the checked flag. NULL with no
+ * error set when an argument has no dtype (Python then explains). */
+static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_ssize_t n) {
+  PyObject *key = PyTuple_New(n + 1);
+  if (!key) return NULL;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = args[i], *item;
+    if (self->constexpr_params[i])
+      item = PyTuple_Pack(1, a);
+    else if (PyBool_Check(a) || PyLong_CheckExact(a) || PyFloat_CheckExact(a))
+      item = Py_NewRef((PyObject *)Py_TYPE(a));
+    else {
+      PyObject *dtype = PyObject_GetAttrString(a, "dtype");
+      if (!dtype) {
+        PyErr_Clear();
+        Py_DECREF(key);
+        return NULL;
+      }
+      item = PyTuple_Pack(2, (PyObject *)Py_TYPE(a), dtype);
+      Py_DECREF(dtype);
+    }
+    if (!item) {
+      Py_DECREF(key);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(key, i, item);
+  }
+  PyTuple_SET_ITEM(key, n, PyBool_FromLong(checked_now(self)));
+  return key;
+}
+
+static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args,
+                                   Py_ssize_t nargs) {
+  if (nargs != self->nparams + 2) Py_RETURN_FALSE;
+  PyObject *key = dispatch_key(self, args + 2, self->nparams);
+  if (!key) {
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_FALSE;
+  }
+  PyObject *kernel = PyDict_GetItemWithError(self->table, key);
+  Py_DECREF(key);
+  if (!kernel) {
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_FALSE;
+  }
+  PyObject *call[66];
+  Py_ssize_t n = 0;
+  call[n++] = args[0];
+  call[n++] = args[1];
+  for (int i = 0; i < self->nparams; i++)
+    if (!self->constexpr_params[i]) call[n++] = args[i + 2];
+  PyObject *result = kernel_launch((KernelObject *)kernel, call, n);
+  if (!result) return NULL;
+  Py_DECREF(result);
+  Py_RETURN_TRUE;
+}
+
+static PyObject *dispatcher_insert(DispatcherObject *self, PyObject *const *args,
+                                   Py_ssize_t nargs) {
+  if (nargs != 2 || !PyTuple_Check(args[0]) || !PyObject_TypeCheck(args[1], &AscKernel_Type))
+    return PyErr_Format(PyExc_TypeError, "insert(args: tuple, kernel: CompiledKernel)");
+  if (PyTuple_GET_SIZE(args[0]) != self->nparams) Py_RETURN_NONE;
+  PyObject *key = dispatch_key(self, &PyTuple_GET_ITEM(args[0], 0), self->nparams);
+  if (!key) return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+  int rc = PyDict_SetItem(self->table, key, args[1]);
+  Py_DECREF(key);
+  return rc ? NULL : Py_NewRef(Py_None);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))dispatcher_launch, METH_FASTCALL,
+     "launch(core_num, stream, *args) -> bool: launches a kernel built for these argument "
+     "types; False (nothing done) when there is none yet."},
+    {"insert", (PyCFunction)(void (*)(void))dispatcher_insert, METH_FASTCALL,
+     "insert(args, kernel): remembers the kernel built for args' types."},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject AscDispatcher_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pyasc._C.KernelDispatcher",
+    .tp_basicsize = sizeof(DispatcherObject),
+    .tp_dealloc = (destructor)dispatcher_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "KernelDispatcher(constexpr, debug=None): a kernel's launch fast path.",
+    .tp_methods = dispatcher_methods,
+    .tp_init = (initproc)dispatcher_init,
+    .tp_new = PyType_GenericNew,
+};
+
 static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *names[] = {"source",   "name",           "signature", "cache_dir",
@@ -506,7 +643,10 @@ static PyMethodDef ir_functions[] = {
 };
 
 int asc_py_ir_init(PyObject *module) {
-  if (PyType_Ready(&AscIRBuilder_Type) < 0 || PyType_Ready(&AscKernel_Type) < 0) return -1;
+  if (PyType_Ready(&AscIRBuilder_Type) < 0 || PyType_Ready(&AscKernel_Type) < 0 ||
+      PyType_Ready(&AscDispatcher_Type) < 0 ||
+      PyModule_AddObjectRef(module, "KernelDispatcher", (PyObject *)&AscDispatcher_Type) < 0)
+    return -1;
   if (PyModule_AddObjectRef(module, "IRBuilder", (PyObject *)&AscIRBuilder_Type) < 0 ||
       PyModule_AddObjectRef(module, "CompiledKernel", (PyObject *)&AscKernel_Type) < 0)
     return -1;

@@ -97,6 +97,9 @@ class JITFunction:
         self.params = list(inspect.signature(fn).parameters.values())
         self.constexpr = [_is_constexpr(p.annotation) for p in self.params]
         self._cache: dict[tuple, CompiledKernel] = {}
+        debug = options.get("debug")
+        self._dispatch = _C.KernelDispatcher(self.constexpr,
+                                             None if debug is None else bool(debug))
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -222,7 +225,13 @@ class JITFunction:
         return source
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
+        """Launches; kernels already built for these argument types go
+        through the C fast path without running Python code."""
+        if self._dispatch.launch(core_num, stream, *args):
+            return
         compiled = self.compile(*args)
+        if not self.options.get("always_compile"):
+            self._dispatch.insert(args, compiled.native)
         runtime = [a for a, const in zip(args, self.constexpr) if not const]
         compiled.native.launch(core_num, stream, *runtime)
 
