@@ -478,27 +478,18 @@ static inline uint16_t asc_k_f2h(float value) {
   return (uint16_t)(sign | ((a - 0x38000000u) >> 13));
 }
 
-/* --- scalar arithmetic with Python semantics ----------------------------- */
+/* --- scalar arithmetic ------------------------------------------------------
+ * Run-time integers divide as in PyAsc (and C): `/` and `//` truncate toward
+ * zero and `%` takes the dividend's sign; compile-time values were folded by
+ * Python already. Division by zero stops the kernel; INT64_MIN / -1 wraps. */
 static inline int asc_k_floordiv(asc_k_ctx *k, int64_t a, int64_t b, int64_t *r, int line) {
   if (b == 0) return asc_k_fail(k, line, "integer division or modulo by zero");
-  if (b == -1) {
-    *r = (int64_t)(0 - (uint64_t)a);
-    return 0;
-  }
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  *r = q;
+  *r = b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
   return 0;
 }
 static inline int asc_k_mod(asc_k_ctx *k, int64_t a, int64_t b, int64_t *r, int line) {
   if (b == 0) return asc_k_fail(k, line, "integer division or modulo by zero");
-  if (b == -1) {
-    *r = 0;
-    return 0;
-  }
-  int64_t m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0))) m += b;
-  *r = m;
+  *r = b == -1 ? 0 : a % b;
   return 0;
 }
 static inline double asc_k_fmod(double a, double b) {

@@ -43,7 +43,7 @@ enum {
 
 static const char *const helper_source[H_COUNT] = {
     [H_FLOORDIV] =
-        "// Python's a // b on integers: the quotient rounded toward minus infinity.\n"
+        "// PyAsc's a / b and a // b on run-time integers: C division, truncating.\n"
         "__aicore__ inline int64_t pyasc_floordiv(int64_t a, int64_t b)\n"
         "{\n"
         "    if (b == 0) {\n"
@@ -53,22 +53,17 @@ static const char *const helper_source[H_COUNT] = {
         "    if (b == -1) {\n"
         "        return (int64_t)(0 - (uint64_t)a);\n"
         "    }\n"
-        "    int64_t q = a / b;\n"
-        "    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;\n"
+        "    return a / b;\n"
         "}\n",
     [H_MOD] =
-        "// Python's a % b on integers: the remainder takes the sign of b.\n"
+        "// PyAsc's a % b on run-time integers: C remainder, the sign of a.\n"
         "__aicore__ inline int64_t pyasc_mod(int64_t a, int64_t b)\n"
         "{\n"
         "    if (b == 0) {\n"
         "        AscendC::Trap();  // ZeroDivisionError\n"
         "        return 0;\n"
         "    }\n"
-        "    if (b == -1) {\n"
-        "        return 0;\n"
-        "    }\n"
-        "    int64_t m = a % b;\n"
-        "    return (m != 0 && (m < 0) != (b < 0)) ? m + b : m;\n"
+        "    return b == -1 ? 0 : a % b;\n"
         "}\n",
     [H_FLOORDIVF] =
         "// Python's a // b on floats, floor(a / b). The scalar unit has no floor():\n"

@@ -163,12 +163,11 @@ static bool fold_arith(folder *f, ir_op *op) {
       r = (int64_t)((uint64_t)ia - (uint64_t)ib);
     else if (!strcmp(n, "mul"))
       r = (int64_t)((uint64_t)ia * (uint64_t)ib);
-    else if (!strcmp(n, "floordiv") && ib != 0 && ib != -1)
-      r = ia / ib - ((ia % ib != 0) && ((ia < 0) != (ib < 0)));
-    else if (!strcmp(n, "mod") && ib != 0 && ib != -1) {
+    else if (!strcmp(n, "floordiv") && ib != 0 && ib != -1) /* as the runtime: truncating */
+      r = ia / ib;
+    else if (!strcmp(n, "mod") && ib != 0 && ib != -1)
       r = ia % ib;
-      if (r != 0 && ((r < 0) != (ib < 0))) r += ib;
-    } else if (!strcmp(n, "neg"))
+    else if (!strcmp(n, "neg"))
       r = (int64_t)(0 - (uint64_t)ia);
     else if (!strcmp(n, "min"))
       r = ia < ib ? ia : ib;

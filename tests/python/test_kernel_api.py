@@ -14,6 +14,7 @@ so each specialisation is compiled once.
 from __future__ import annotations
 
 import atexit
+import math
 import shutil
 import tempfile
 
@@ -533,7 +534,7 @@ def control_kernel(out: asc.GlobalAddress, n: int):
     else:
         v = -100
     g.set_value(2, v)
-    g.set_value(3, (b - 7) // 2)  # Python's floor division and modulo
+    g.set_value(3, (b - 7) // 2)  # run-time integers divide as in PyAsc (C): truncating
     g.set_value(4, (b - 7) % 3)
     g.set_value(5, 1 if b > 1 else 2)
     g.set_value(6, min(n, b) + abs(b - 2))
@@ -543,7 +544,7 @@ def control_kernel(out: asc.GlobalAddress, n: int):
 def test_run_time_control_flow():
     out = np.full(BLOCKS * 8, -1, np.int64)
     run(control_kernel, out, 5)
-    expected = [[10, 531, 100 if b % 2 == 0 else -100, (b - 7) // 2, (b - 7) % 3,
+    expected = [[10, 531, 100 if b % 2 == 0 else -100, int((b - 7) / 2), math.fmod(b - 7, 3),
                  1 if b > 1 else 2, min(5, b) + abs(b - 2), int(b < 5 and not b == 1)]
                 for b in range(BLOCKS)]
     np.testing.assert_array_equal(out.reshape(BLOCKS, 8), expected)

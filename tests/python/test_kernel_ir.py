@@ -108,8 +108,8 @@ def test_fold_constant_arithmetic():
     six, seven = b.const(6), b.const(7)
     product = b.op("arith.mul", [six, seven])  # 42
     plus = b.op("arith.add", [product, b.const(1)])  # 43
-    floor = b.op("arith.floordiv", [b.const(-7), b.const(2)])  # Python: -4
-    mod = b.op("arith.mod", [b.const(-7), b.const(2)])  # Python: 1
+    floor = b.op("arith.floordiv", [b.const(-7), b.const(2)])  # PyAsc (C, truncating): -3
+    mod = b.op("arith.mod", [b.const(-7), b.const(2)])  # PyAsc (C): -1
     half = b.op("arith.mul", [b.const(1.5), b.const(2)])  # 3.0
     less = b.op("arith.lt", [six, seven])  # true
     by_zero = b.op("arith.floordiv", [six, b.const(0)])  # left for run time
@@ -118,7 +118,7 @@ def test_fold_constant_arithmetic():
     assert b.fold() == 6
     consts = const_lines(b.text())
     assert consts[product] == "42 : int" and consts[plus] == "43 : int"
-    assert consts[floor] == "-4 : int" and consts[mod] == "1 : int"
+    assert consts[floor] == "-3 : int" and consts[mod] == "-1 : int"
     assert consts[half] == "3 : float" and consts[less] == "true : bool"
     assert by_zero not in consts and dynamic not in consts
     assert b.fold() == 0  # nothing left

@@ -1,5 +1,7 @@
-"""Scalar semantics that PyAsc fixes and Python does not: `/` on run-time
-integers is integer division in kernels; kernels need their source."""
+"""Scalar semantics that PyAsc fixes and Python does not: `/` and `//` on
+run-time integers truncate toward zero and `%` takes the dividend's sign (C
+division, as PyAsc lowers them); compile-time values follow Python; kernels
+need their source."""
 
 import subprocess
 import sys
@@ -17,6 +19,24 @@ def divide(x: asc.GlobalAddress, n: int, d: int):
     g.set_value(1, n / 4.0)    # a float operand keeps true division
     g.set_value(2, n // d)
     g.set_value(3, 7 / 2)      # compile-time constants follow Python
+
+
+@asc.jit
+def signed_division(x: asc.GlobalAddress, n: int, d: int):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x)
+    g.set_value(0, n / d)
+    g.set_value(1, n // d)
+    g.set_value(2, n % d)
+    g.set_value(3, -7 // 2)    # constants: Python's floor division
+    g.set_value(4, -7 % 2)
+
+
+def test_run_time_integer_division_truncates_like_pyasc():
+    x = np.zeros(5, np.int64)
+    signed_division[1](x, -7, 2)
+    asc.synchronize()
+    assert x.tolist() == [-3, -3, -1, -4, 1]
 
 
 def test_integer_true_division_is_integer_division():
