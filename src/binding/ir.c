@@ -502,10 +502,16 @@ static int checked_now(const DispatcherObject *self) {
 }
 
 /* The key jit.py's JITFunction._key describes: constexpr values, scalar
- * types, (array type, dtype) pairs, and the checked flag. NULL with no
- * error set when an argument has no dtype (Python then explains). */
+ * types, (array type, dtype) pairs, the checked flag and the Unified Buffer
+ * size the budget was checked against. NULL with no error set when an
+ * argument has no dtype (Python then explains). */
 static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_ssize_t n) {
-  PyObject *key = PyTuple_New(n + 1);
+  asc_device_props props;
+  if (asc_device_get_props(asc_device_current(), &props)) {
+    asc_clear_error();
+    return NULL;
+  }
+  PyObject *key = PyTuple_New(n + 2);
   if (!key) return NULL;
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *a = args[i], *item;
@@ -530,6 +536,12 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
     PyTuple_SET_ITEM(key, i, item);
   }
   PyTuple_SET_ITEM(key, n, PyBool_FromLong(checked_now(self)));
+  PyObject *ub = PyLong_FromSize_t(props.ub_size);
+  if (!ub) {
+    Py_DECREF(key);
+    return NULL;
+  }
+  PyTuple_SET_ITEM(key, n + 1, ub);
   return key;
 }
 

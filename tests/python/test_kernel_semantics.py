@@ -57,3 +57,27 @@ def test_kernel_without_source_is_a_compile_error():
             "    print('CompileError:', e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "CompileError: cannot read the source of 'k'" in out.stdout
+
+
+@asc.jit
+def big_local(x: asc.GlobalAddress):
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 32 * 1024)  # 128 KiB
+    asc.duplicate(t, 1.0, 8)
+
+
+def test_resizing_the_unified_buffer_rebuilds_kernels():
+    x = np.zeros(8, np.float32)
+    ub = asc.get_device_properties().ub_size
+    big_local[1](x)  # fits 192 KiB
+    asc.synchronize()
+    asc.configure_device(ub_size=64 * 1024)
+    try:
+        try:
+            big_local[1](x)  # the same argument types: a new build, checked against 64 KiB
+            raise AssertionError("the kernel was not rebuilt for the smaller UB")
+        except asc.CompileError as exc:
+            assert "65536-byte Unified Buffer" in str(exc)
+    finally:
+        asc.configure_device(ub_size=ub)
+    big_local[1](x)
+    asc.synchronize()

@@ -159,7 +159,8 @@ class JITFunction:
             raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
                             f"got {len(args)}")
         checked = self.checked_mode()
-        key = self._key(args) + ("checked",) if checked else self._key(args)
+        # The UB budget is checked at compile time: a resized UB needs a new build.
+        key = self._key(args) + (checked, pyasc.get_device_properties().ub_size)
         compiled = self._cache.get(key)
         if compiled is not None and not self.options.get("always_compile"):
             return compiled
