@@ -163,7 +163,8 @@ def test_run_time_sizes_are_checked_when_the_kernel_runs():
     file, line = marked(k_run_time_local)
     message = kernel_error(k_run_time_local, x, UB - 16, 8)
     assert f"{file}:{line}: LocalTensor: 8 elements at UB byte {UB - 16} fall outside" in message
-    assert "k_run_time_local: block 0 of 4" in message
+    # Every block fails the same way; whichever fails first is reported.
+    assert re.search(r"k_run_time_local: block \d of 4", message), message
     file, line = marked(k_run_time_pipe)
     message = kernel_error(k_run_time_pipe, x, 128 * KiB + 1)
     assert f"{file}:{line}: init_buffer: Unified Buffer overflow" in message
