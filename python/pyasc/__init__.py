@@ -354,3 +354,15 @@ __all__ += [
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]
+
+# PyAsc's core names beyond the APIs (kernel language; `range` and `property`
+# shadow the builtins only as pyasc.range / pyasc.property).
+from pyasc.language import core_extra as _core_extra  # noqa: E402
+from pyasc.language.struct import Field, Struct  # noqa: E402
+
+_UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "half", "float_",
+                  "int_", "double", "LocalTensorAuto", "array", "TOTAL_UB_SIZE", "TOTAL_L1_SIZE",
+                  "TOTAL_L0A_SIZE", "TOTAL_L0B_SIZE", "TOTAL_L0C_SIZE", "ONE_BLK_SIZE",
+                  "DEFAULT_C0_SIZE")
+globals().update({_n: getattr(_core_extra, _n) for _n in _UPSTREAM_CORE})
+__all__ += [*_UPSTREAM_CORE, "Field", "Struct"]

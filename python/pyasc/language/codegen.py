@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pyasc import _C
-from pyasc.language import core
+from pyasc.language import core, core_extra
+from pyasc.language import struct as user_struct
 from pyasc.language.builtins import SHARED_NAMES
 
 _SCALAR_KINDS = ("int", "float", "bool")
@@ -45,6 +46,27 @@ class Var:
 
 class PendingGlobal:
     """``asc.GlobalTensor()`` before ``set_global_buffer`` gives it memory."""
+
+
+class KernelStruct:
+    """A user Struct inside a kernel: each field's value (a constant, an IR
+    value, a variable slot, or a nested KernelStruct). A compile-time object,
+    so a name may be rebound to one in loops and branches."""
+
+    def __init__(self, cls: type, fields: dict) -> None:
+        self.cls = cls
+        self.fields = fields
+
+
+class KernelArray:
+    """``asc.array(...)`` inside a kernel: one variable slot per element."""
+
+    def __init__(self, dtype: Any, slots: list) -> None:
+        self.dtype = dtype
+        self.slots = slots
+
+    def __len__(self) -> int:
+        return len(self.slots)
 
 
 @dataclass
@@ -129,6 +151,10 @@ class Scope:
         self.mutable = {n for n, c in counts.items() if c > 1} | nested
         closure = inspect.getclosurevars(fn)
         self.outer = {**fn.__globals__, **closure.nonlocals}
+        #: attribute names assigned anywhere in the body (struct fields that
+        #: become variable slots)
+        self.assigned_attrs = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                               and isinstance(n.ctx, ast.Store)}
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -143,6 +169,13 @@ class CodeGenerator(ast.NodeVisitor):
         self.has_pipe = False
         self.sources: dict[int, SourceInfo] = {}  # IR file index -> its source
         self.depth = 0  # inlining depth, against recursion
+        self.rt_depth = 0  # nesting in run-time if/for/while bodies
+        self.auto_ub = 0  # bytes of the UB that LocalTensorAuto has handed out
+        self.auto_sync = False  # LocalTensorAuto used: pipes are synchronised for the user
+        #: per TQue value: (dtype, what set it) of the tensors it holds
+        self.que_dtypes: dict[int, tuple[Any, str]] = {}
+        #: GlobalAddress parameters' names and dtypes, to name culprits
+        self.addr_params: dict[str, Any] = {}
 
     # --- errors -----------------------------------------------------------
     def error(self, node: ast.AST | None, message: str,
@@ -231,9 +264,16 @@ class CodeGenerator(ast.NodeVisitor):
             elif kind == "addr":
                 vid = self.ir(param, self.builder.param, param.arg, ("addr", value))
                 self.scope.bindings[param.arg] = self.val(param, vid)
+                self.addr_params[param.arg] = value
+            elif kind == "struct":
+                self.scope.bindings[param.arg] = self.struct_param(param, param.arg, value)
             else:
                 vid = self.ir(param, self.builder.param, param.arg, (kind,))
                 self.scope.bindings[param.arg] = self.val(param, vid)
+        for param in params:  # fields the body assigns become variable slots
+            bound = self.scope.bindings.get(param.arg)
+            if isinstance(bound, KernelStruct):
+                self.struct_slots(param, param.arg, bound)
         try:
             self.visit_body(node.body)
         except ReturnSignal as ret:
@@ -245,6 +285,75 @@ class CodeGenerator(ast.NodeVisitor):
         self.ir(node, self.builder.fold)
         self.ir(node, self.builder.check_ub, self.ub_size)
         return self.builder
+
+    def struct_param(self, node: ast.AST, name: str, cls: type) -> KernelStruct:
+        """One scalar kernel parameter per field, named param_field, in the
+        order Struct.flatten passes them."""
+        fields: dict[str, Any] = {}
+        for fname, f in cls.struct_fields.items():
+            if isinstance(f, user_struct.StructField):
+                fields[fname] = self.struct_param(node, f"{name}_{fname}", f.struct_cls)
+            else:
+                vid = self.ir(node, self.builder.param, f"{name}_{fname}", (f.kind,))
+                fields[fname] = self.val(node, vid)
+        return KernelStruct(cls, fields)
+
+    def struct_slots(self, node: ast.AST, name: str, value: KernelStruct) -> None:
+        for fname, current in value.fields.items():
+            if isinstance(current, KernelStruct):
+                self.struct_slots(node, f"{name}_{fname}", current)
+            elif fname in self.scope.assigned_attrs and isinstance(current, Val):
+                vid = self.ir(node, self.builder.var, f"{name}_{fname}", current.id)
+                self.ir(node, self.builder.store, vid, current.id)
+                value.fields[fname] = Var(vid, current.kind)
+
+    def set_field(self, node: ast.AST, target: ast.Attribute, value: Any) -> None:
+        """``struct.field = value`` (PyAsc's attribute assignment)."""
+        base = self.eval(target.value)
+        if isinstance(base, user_struct.Struct):
+            raise self.error(target, "a host Struct is a compile-time constant in kernels: pass "
+                                     "it as a kernel parameter to assign its fields")
+        if not isinstance(base, KernelStruct):
+            raise self.error(target, f"only struct fields can be assigned as attributes, not "
+                                     f"those of {describe(base)}")
+        f = base.cls.struct_fields.get(target.attr)
+        what = f"{base.cls.__name__}.{target.attr}"
+        if f is None:
+            raise self.error(target, f"{base.cls.__name__} has no field '{target.attr}'")
+        current = base.fields[target.attr]
+        if isinstance(f, user_struct.StructField):
+            if not isinstance(value, KernelStruct) or value.cls is not f.struct_cls:
+                raise self.error(target, f"{what} holds a {f.struct_cls.__name__}, not "
+                                         f"{describe(value)}")
+            if self.rt_depth:
+                raise self.error(target, f"{what}: a nested struct can only be replaced outside "
+                                         "run-time if/for/while bodies")
+            base.fields[target.attr] = value
+            return
+        value = self.field_value(target, f, value, what)
+        if isinstance(current, Var):
+            self.ir(node, self.builder.store, current.id, self.to_ir(node, value).id)
+        elif self.rt_depth:
+            raise self.error(target, f"{what} is assigned inside a run-time if/for/while but is "
+                                     "not a variable: assign it once before the loop or branch "
+                                     "(fields of struct parameters assigned in the kernel "
+                                     "always are)")
+        else:
+            base.fields[target.attr] = value
+
+    def field_value(self, node: ast.AST, f: Any, value: Any, what: str) -> Any:
+        """A field's new value: constants wrap as the field's C type would;
+        run-time values must be scalars of a kind the field accepts."""
+        if isinstance(value, Val):
+            if value.kind not in _SCALAR_KINDS:
+                raise self.error(node, f"{what} holds a number, not {describe(value)}")
+            if f.kind == "int" and value.kind == "float":
+                raise self.error(node, f"{what} is an integer field: convert with int(...)")
+            return value
+        try:
+            return f.convert(value, what)
+        except TypeError as exc:
+            raise self.error(node, str(exc)) from None
 
     # --- statements ----------------------------------------------------------------
     def visit_body(self, body: list[ast.stmt]) -> None:
@@ -272,8 +381,6 @@ class CodeGenerator(ast.NodeVisitor):
         hints = {
             ast.Break: "break is not supported in kernels: loop with a condition instead",
             ast.Continue: "continue is not supported in kernels: use an if around the rest",
-            ast.With: "with blocks are not supported in kernels: call the APIs directly (TPipe "
-                      "and queues need no context manager)",
             ast.Try: "try/except is not supported in kernels: errors stop the kernel and "
                      "surface as pyasc.KernelError; test values with if instead",
             ast.Raise: "raise is not supported in kernels: use assert on compile-time values",
@@ -309,12 +416,23 @@ class CodeGenerator(ast.NodeVisitor):
             for t, v in zip(target.elts, value):
                 self.assign(node, t, v)
             return
+        if isinstance(target, ast.Attribute):
+            self.set_field(node, target, value)
+            return
+        if isinstance(target, ast.Subscript):
+            base = self.read(target, self.eval(target.value))
+            if isinstance(base, KernelArray):
+                from pyasc.language import lowering_upstream
+
+                lowering_upstream.array_store(self, target, base, self.eval(target.slice), value)
+                return
         if not isinstance(target, ast.Name):
             raise self.error(target, "only names can be assigned in kernels (use set_value for "
                                      "elements)")
         name = target.id
         current = self.scope.bindings.get(name)
-        if name not in self.scope.mutable or isinstance(value, (PendingGlobal, core.StructValue)):
+        if name not in self.scope.mutable or isinstance(value, (PendingGlobal, core.StructValue,
+                                                                KernelStruct, KernelArray)):
             self.scope.bindings[name] = value
             if isinstance(value, Val):  # emitted Ascend C calls it by this name
                 self.builder.name(value.id, name)
@@ -336,6 +454,13 @@ class CodeGenerator(ast.NodeVisitor):
             self.assign(node, node.target, self.read(node, self.eval(node.value)))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Attribute):  # struct.field += v
+            load = ast.Attribute(node.target.value, node.target.attr, ast.Load(),
+                                 lineno=node.lineno, col_offset=node.col_offset)
+            result = self.binary(node, node.op, self.read(node, self.eval(load)),
+                                 self.eval(node.value))
+            self.assign(node, node.target, self.read(node, result))
+            return
         current = self.eval(ast.Name(node.target.id, ast.Load(), lineno=node.lineno,
                                      col_offset=node.col_offset)) \
             if isinstance(node.target, ast.Name) else None
@@ -360,10 +485,12 @@ class CodeGenerator(ast.NodeVisitor):
             return
         cond = self.condition(node.test, test)
         self.ir(node, self.builder.if_begin, cond.id)
+        self.rt_depth += 1
         self.visit_run_time_body(node.body)
         if node.orelse:
             self.ir(node, self.builder.else_)
             self.visit_run_time_body(node.orelse)
+        self.rt_depth -= 1
         self.ir(node, self.builder.if_end)
 
     def visit_While(self, node: ast.While) -> None:
@@ -377,14 +504,20 @@ class CodeGenerator(ast.NodeVisitor):
                                         "supported): loop with for i in range(n), or test a "
                                         "run-time value such as while i < n")
         self.ir(node, self.builder.while_body, self.condition(node.test, test).id)
+        self.rt_depth += 1
         self.visit_run_time_body(node.body)
+        self.rt_depth -= 1
         self.ir(node, self.builder.while_end)
 
     def visit_For(self, node: ast.For) -> None:
         if node.orelse:
             raise self.error(node, "for ... else is not supported in kernels")
         it = node.iter
-        if isinstance(it, ast.Call) and self.eval(it.func) is range:
+        func = self.eval(it.func) if isinstance(it, ast.Call) else None
+        if func is core_extra.static_range:
+            self.static_for(node, it)
+            return
+        if func is range or func is core_extra.range:
             if it.keywords or not 1 <= len(it.args) <= 3:
                 raise self.error(it, "range() takes 1 to 3 positional arguments in kernels")
             args = [self.read(a, self.eval(a)) for a in it.args]
@@ -399,7 +532,9 @@ class CodeGenerator(ast.NodeVisitor):
             ids = [self.to_ir(it, v).id for v in (start, stop, step)]
             iv = self.val(node, self.ir(node, self.builder.for_begin, *ids))
             self.assign(node, node.target, iv)
+            self.rt_depth += 1
             self.visit_run_time_body(node.body)
+            self.rt_depth -= 1
             self.ir(node, self.builder.for_end)
             return
         items = self.read(node, self.eval(it))
@@ -409,6 +544,52 @@ class CodeGenerator(ast.NodeVisitor):
                 self.visit_body(node.body)
             return
         raise self.error(it, "kernels loop over range(...) or a tuple of compile-time values")
+
+    def static_for(self, node: ast.For, it: ast.Call) -> None:
+        """``for i in asc.static_range(...)``: unrolled at compile time."""
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise self.error(it, "static_range() takes 1 to 3 positional arguments")
+        args = [self.read(a, self.eval(a)) for a in it.args]
+        for a, v in zip(it.args, args):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise self.error(a, f"static_range() bounds must be compile-time integers, not "
+                                    f"{describe(v)}: use asc.range for run-time bounds")
+        try:
+            indices = builtins.range(*args)
+        except ValueError as exc:
+            raise self.error(it, f"static_range(): {exc}") from None
+        if len(indices) > 4096:
+            raise self.error(it, f"static_range() unrolls {len(indices)} iterations; at most "
+                                 "4096: use asc.range")
+        for i in indices:  # the loop variable stays a compile-time int
+            if isinstance(node.target, ast.Name):
+                self.scope.bindings[node.target.id] = i
+            else:
+                self.assign(node, node.target, i)
+            self.visit_body(node.body)
+
+    def visit_With(self, node: ast.With) -> None:
+        """``with ctx [as name]:``: the context is a kernel object whose
+        lowering gives enter/exit (upstream's only one is Matmul.iterate)."""
+        from pyasc.language import lowering_upstream
+
+        if len(node.items) != 1:
+            raise self.error(node, "a with statement in a kernel takes exactly one context")
+        item = node.items[0]
+        context = self.read(item.context_expr, self.eval(item.context_expr))
+        enter = getattr(context, "kernel_enter", None)
+        if enter is None:
+            raise self.error(item.context_expr, f"{describe(context)} is not a context manager "
+                                                "in kernels (PyAsc opens with-blocks only for "
+                                                "APIs such as Matmul.iterate)")
+        entered = enter(self, node)
+        if item.optional_vars is not None:
+            self.assign(node, item.optional_vars, entered)
+        try:
+            self.visit_body(node.body)
+        finally:
+            context.kernel_exit(self, node)
+        _ = lowering_upstream
 
     def condition(self, node: ast.AST, value: Any) -> Val:
         v = self.to_ir(node, value)
@@ -465,6 +646,10 @@ class CodeGenerator(ast.NodeVisitor):
 
     def eval_Attribute(self, node: ast.Attribute) -> Any:
         base = self.read(node, self.eval(node.value))
+        if isinstance(base, KernelStruct):
+            if node.attr not in base.fields:
+                raise self.error(node, f"{base.cls.__name__} has no field '{node.attr}'")
+            return base.fields[node.attr]
         if isinstance(base, Val):
             if node.attr == "dtype" and base.dtype is not None:
                 return base.dtype
@@ -480,6 +665,10 @@ class CodeGenerator(ast.NodeVisitor):
         base = self.read(node, self.eval(node.value))
         if base is core.ConstExpr:
             return base
+        if isinstance(base, KernelArray):
+            from pyasc.language import lowering_upstream
+
+            return lowering_upstream.array_load(self, node, base, self.eval(node.slice))
         if isinstance(base, (tuple, list)):
             index = self.read(node, self.eval(node.slice))
             if isinstance(index, Val):
@@ -724,6 +913,10 @@ def describe(value: Any) -> str:
         return f"a {_KIND_NAMES.get(value.kind, value.kind)} variable"
     if isinstance(value, PendingGlobal):
         return "a GlobalTensor without memory (call set_global_buffer first)"
+    if isinstance(value, KernelStruct):
+        return f"a {value.cls.__name__} struct"
+    if isinstance(value, KernelArray):
+        return f"an array of {len(value)} {value.dtype}"
     if callable(value):
         return f"function {getattr(value, '__name__', value)!r}"
     return f"{type(value).__name__} {value!r}"

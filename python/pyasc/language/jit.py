@@ -13,6 +13,9 @@ from typing import Any, Callable
 import pyasc
 from pyasc import _C
 from pyasc.language import core
+from pyasc.language.struct import Struct
+
+_KIND_LETTERS = {"int": "i", "float": "f", "bool": "b"}
 
 
 def _is_constexpr(annotation: Any) -> bool:
@@ -28,6 +31,20 @@ def _dtype_of(value: Any) -> Any:
         return pyasc.dtype(dtype)
     except (TypeError, pyasc.Error):
         return pyasc.dtype(str(dtype).replace("torch.", ""))
+
+
+def _runtime_args(args: tuple, constexpr: list) -> list:
+    """The launch's run-time arguments: constexprs dropped, each Struct
+    flattened into its scalar fields (already wrapped to their C types)."""
+    out: list = []
+    for value, const in zip(args, constexpr):
+        if const:
+            continue
+        if isinstance(value, Struct):
+            out.extend(value.flatten())
+        else:
+            out.append(value)
+    return out
 
 
 class CompiledKernel:
@@ -125,7 +142,7 @@ class JITFunction:
         for value, const in zip(args, self.constexpr):
             if const:
                 key.append(("c", value))
-            elif isinstance(value, (bool, int, float)):
+            elif isinstance(value, (bool, int, float, Struct)):
                 key.append(type(value))
             else:
                 key.append((type(value), getattr(value, "dtype", None)))  # None: _specs refuses
@@ -145,6 +162,9 @@ class JITFunction:
             elif isinstance(value, float):
                 specs.append(("float", None))
                 signature += "f"
+            elif isinstance(value, Struct):
+                specs.append(("struct", type(value)))
+                signature += "".join(_KIND_LETTERS[f.kind] for _, f in value.leaves())
             elif hasattr(value, "dtype"):
                 specs.append(("addr", _dtype_of(value)))
                 signature += "a"
@@ -233,7 +253,7 @@ class JITFunction:
         compiled = self.compile(*args)
         if not self.options.get("always_compile"):
             self._dispatch.insert(args, compiled.native)
-        runtime = [a for a, const in zip(args, self.constexpr) if not const]
+        runtime = _runtime_args(args, self.constexpr)
         compiled.native.launch(core_num, stream, *runtime)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core, lowering_ext
+from pyasc.language import core, lowering_ext, lowering_upstream
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -72,12 +72,22 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     from pyasc.language.jit import JITFunction
 
     if isinstance(func, BoundMethod):
-        return method(gen, node, func, args, kwargs)
+        handled = lowering_upstream.method(gen, node, func, args, kwargs)
+        if handled is not lowering_upstream.NOT_HANDLED:
+            return handled
+        result = method(gen, node, func, args, kwargs)
+        lowering_upstream.after_method(gen, node, func.obj, func.name)
+        return result
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
+    handled = lowering_upstream.call(gen, node, func, args, kwargs)
+    if handled is not lowering_upstream.NOT_HANDLED:
+        return handled
     api = api_name(func)
     if api is not None:
-        return api_call(gen, node, api, args, kwargs)
+        result = api_call(gen, node, api, args, kwargs)
+        lowering_upstream.after_api(gen, node, api)
+        return result
     if func is core.GlobalTensor:
         if args or kwargs:
             raise gen.error(node, "GlobalTensor() takes no arguments: call set_global_buffer")
@@ -87,6 +97,9 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is core.TPipe:
         if gen.has_pipe:
             raise gen.error(node, "a kernel has exactly one TPipe; pass it to device functions")
+        if gen.auto_ub:
+            raise gen.error(node, "a TPipe cannot be mixed with LocalTensorAuto, which "
+                                  "allocates the Unified Buffer itself")
         gen.has_pipe = True
         return gen.op(node, "pipe.new", [])
     if func is core.TQue:

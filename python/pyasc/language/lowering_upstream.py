@@ -1,0 +1,234 @@
+"""Lowering of PyAsc's core constructs beyond the Ascend C APIs: user
+Structs built in kernels, ``LocalTensorAuto`` (UB allocated by the front
+end, pipes synchronised for the user), ``asc.array``, ``asc.property``,
+``ceildiv`` and ``DataType``. lowering.call asks here first."""
+
+from __future__ import annotations
+
+import ast
+import math
+from typing import Any
+
+from pyasc import _C
+from pyasc.language import core, core_extra
+from pyasc.language import struct as user_struct
+from pyasc.language.codegen import (BoundMethod, CodeGenerator, KernelArray, KernelStruct, Val,
+                                    Var, describe)
+
+NOT_HANDLED = object()
+
+#: APIs after which a LocalTensorAuto kernel needs no barrier: they move no
+#: data between pipes.
+_NO_SYNC = frozenset(("get_block_idx", "get_block_num", "set_flag", "wait_flag", "pipe_barrier",
+                      "printf", "set_mask_count", "set_mask_norm", "set_vector_mask",
+                      "reset_mask", "get_data_block_size_in_bytes", "trap", "array"))
+_UB_ALIGN = 32
+
+
+def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
+    """The construct func stands for, or NOT_HANDLED."""
+    if isinstance(func, type) and issubclass(func, user_struct.Struct) and \
+            func is not user_struct.Struct:
+        return make_struct(gen, node, func, args, kwargs)
+    if func is core_extra.LocalTensorAuto:
+        return local_tensor_auto(gen, node, args, kwargs)
+    if func is core_extra.array:
+        return make_array(gen, node, args, kwargs)
+    if func is core_extra.property:
+        if len(args) != 1 or kwargs or not isinstance(args[0], core_extra.Property):
+            raise gen.error(node, "property() takes one property constant such as "
+                                  "asc.TOTAL_L1_SIZE")
+        if args[0] is core_extra.TOTAL_UB_SIZE:
+            return gen.ub_size  # the size this build is specialised for
+        return core_extra.property(args[0])
+    if func is core_extra.ceildiv:
+        if kwargs or len(args) != 2:
+            raise gen.error(node, "ceildiv(x, y) takes two integers")
+        return ceildiv(gen, node, args[0], args[1])
+    if func is core_extra.DataType:
+        try:
+            return core_extra.DataType(*args, **kwargs)
+        except TypeError as exc:
+            raise gen.error(node, str(exc)) from None
+    if func in (core_extra.range, core_extra.static_range):
+        raise gen.error(node, f"{func.__name__}() can only be used as a for loop's iterable")
+    return NOT_HANDLED
+
+
+def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
+           kwargs: dict) -> Any:
+    """Methods of run-time scalars (``n.ceildiv(m)``), or NOT_HANDLED."""
+    obj = bound.obj
+    if isinstance(obj, Val) and obj.kind in ("int", "bool") and bound.name == "ceildiv":
+        if kwargs or len(args) != 1:
+            raise gen.error(node, "ceildiv(other) takes one integer")
+        return ceildiv(gen, node, obj, args[0])
+    return NOT_HANDLED
+
+
+def ceildiv(gen: CodeGenerator, node: ast.AST, x: Any, y: Any) -> Any:
+    """(x + y - 1) // y, folded when both are known."""
+    for v in (x, y):
+        gen.check_int(node, v, "a ceildiv operand")
+    if not isinstance(x, Val) and not isinstance(y, Val):
+        if y == 0:
+            raise gen.error(node, "ZeroDivisionError: ceildiv by zero")
+        return core_extra.ceildiv(x, y)
+    total = gen.op(node, "arith.sub", [gen.op(node, "arith.add", [x, y]), 1])
+    return gen.op(node, "arith.floordiv", [total, y])
+
+
+def after_api(gen: CodeGenerator, node: ast.AST, api: str) -> None:
+    """In a LocalTensorAuto kernel, orders every pipe after each data
+    movement or vector instruction (a full barrier: PyAsc's insert_sync
+    places finer flags; the results are the same)."""
+    if gen.auto_sync and api not in _NO_SYNC:
+        gen.op(node, "pipe_barrier", [], (int(core.PipeID.PIPE_ALL),))
+
+
+def after_method(gen: CodeGenerator, node: ast.AST, obj: Any, name: str) -> None:
+    """Scalar reads and writes of UB tensors are pipe S accesses: ordered too."""
+    if gen.auto_sync and isinstance(obj, Val) and obj.kind == "local" and \
+            name in ("get_value", "set_value"):
+        gen.op(node, "pipe_barrier", [], (int(core.PipeID.PIPE_ALL),))
+
+
+# --- structs -----------------------------------------------------------------------------
+
+
+def host_struct(value: user_struct.Struct) -> KernelStruct:
+    """A host Struct's values as a kernel struct (all compile-time)."""
+    fields = {n: host_struct(getattr(value, n)) if isinstance(f, user_struct.StructField)
+              else getattr(value, n) for n, f in type(value).struct_fields.items()}
+    return KernelStruct(type(value), fields)
+
+
+def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list,
+                kwargs: dict) -> KernelStruct:
+    """``Tiling(block_length=n)`` in a kernel: fields by keyword, defaults
+    for the rest."""
+    if args:
+        raise gen.error(node, f"{cls.__name__}() takes its fields by keyword")
+    fields: dict[str, Any] = {}
+    for name in kwargs:
+        if name not in cls.struct_fields:
+            raise gen.error(node, f"{cls.__name__} does not have a field '{name}'")
+    for name, f in cls.struct_fields.items():
+        what = f"{cls.__name__}.{name}"
+        if isinstance(f, user_struct.StructField):
+            value = kwargs.get(name)
+            if value is None:
+                value = host_struct(f.default if f.default is not None else f.struct_cls())
+            elif isinstance(value, user_struct.Struct):
+                value = host_struct(value)
+            if not isinstance(value, KernelStruct) or value.cls is not f.struct_cls:
+                raise gen.error(node, f"{what} holds a {f.struct_cls.__name__}, not "
+                                      f"{describe(value)}")
+            fields[name] = value
+        elif name in kwargs:
+            fields[name] = gen.field_value(node, f, kwargs[name], what)
+        elif f.default is user_struct.missing:
+            raise gen.error(node, f"{cls.__name__} does not have a default value for '{name}'")
+        else:
+            fields[name] = f.convert(f.default, what)
+    return KernelStruct(cls, fields)
+
+
+# --- LocalTensorAuto ---------------------------------------------------------------------
+
+
+def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
+    """A LocalTensor at the next free, 32-byte aligned UB offset: each call
+    site owns its space for the whole kernel (a site in a loop reuses it)."""
+    from pyasc.language import lowering
+
+    dtype, shape = lowering.bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
+    code = lowering.dtype_code(gen, node, dtype)
+    dims = list(shape) if isinstance(shape, (tuple, list)) else [shape]
+    if any(isinstance(d, (Val, Var)) or not isinstance(d, int) or isinstance(d, bool)
+           for d in dims):
+        raise gen.error(node, "LocalTensorAuto: the shape must be known at compile time "
+                              "(constants and ConstExpr parameters), since the front end "
+                              "places the tensor in the Unified Buffer")
+    length = math.prod(dims)
+    if length <= 0:
+        raise gen.error(node, f"LocalTensorAuto: the length must be positive, got {length}")
+    if gen.has_pipe:
+        raise gen.error(node, "LocalTensorAuto allocates the Unified Buffer itself and cannot "
+                              "be mixed with a TPipe in one kernel")
+    nbytes = -(-length * _C.dtype(dtype).itemsize // _UB_ALIGN) * _UB_ALIGN
+    if gen.auto_ub + nbytes > gen.ub_size:
+        raise gen.error(node, f"LocalTensorAuto: the kernel's automatic tensors need "
+                              f"{gen.auto_ub + nbytes} bytes, more than the Unified Buffer's "
+                              f"{gen.ub_size}")
+    addr, gen.auto_ub = gen.auto_ub, gen.auto_ub + nbytes
+    gen.auto_sync = True
+    return gen.op(node, "local.new", [addr, length], (code, int(core.TPosition.VECCALC)))
+
+
+# --- arrays --------------------------------------------------------------------------------
+
+
+def make_array(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelArray:
+    """``asc.array(dtype, length, fill_value=None)`` or ``(dtype, values)``."""
+    from pyasc.language import lowering
+
+    dtype, spec, fill = lowering.bind(gen, node, "array", ("dtype", "length_or_values",
+                                                           "fill_value"), args, kwargs,
+                                      {"fill_value": None})
+    lowering.dtype_code(gen, node, dtype)
+    dtype = _C.dtype(dtype)
+    kind = "float" if dtype.is_floating_point else "int"
+    if isinstance(spec, (tuple, list)):
+        if fill is not None:
+            raise gen.error(node, "array(): fill_value cannot be given with initial values")
+        values = list(spec)
+    elif isinstance(spec, int) and not isinstance(spec, bool):
+        values = [0 if fill is None else fill] * spec
+    else:
+        raise gen.error(node, f"array(): the length must be a compile-time int or a tuple of "
+                              f"values, not {describe(spec)}")
+    if not 1 <= len(values) <= 1024:
+        raise gen.error(node, f"array(): the length must be in [1, 1024], got {len(values)}")
+    slots = []
+    for v in values:
+        if not isinstance(v, (Val, bool, int, float)):
+            raise gen.error(node, f"array(): elements must be numbers, not {describe(v)}")
+        if kind == "int" and (isinstance(v, float) or isinstance(v, Val) and v.kind == "float"):
+            raise gen.error(node, f"array(): a {dtype} array holds integers, got a float")
+        vid = gen.ir(node, gen.builder.var, "array", (kind,))
+        gen.ir(node, gen.builder.store, vid, gen.to_ir(node, v).id)
+        slots.append(Var(vid, kind))
+    return KernelArray(dtype, slots)
+
+
+def _index(gen: CodeGenerator, node: ast.AST, arr: KernelArray, index: Any) -> Any:
+    index = gen.read(node, index)
+    gen.check_int(node, index, "an array index")
+    if not isinstance(index, Val) and not -len(arr) <= index < len(arr):
+        raise gen.error(node, f"array index {index} is out of range for length {len(arr)}")
+    return index
+
+
+def array_load(gen: CodeGenerator, node: ast.AST, arr: KernelArray, index: Any) -> Val:
+    index = _index(gen, node, arr, index)
+    if not isinstance(index, Val):
+        return gen.to_ir(node, arr.slots[index])
+    result = gen.to_ir(node, arr.slots[0])
+    for k, slot in enumerate(arr.slots[1:], 1):
+        hit = gen.op(node, "arith.eq", [index, k])
+        result = gen.op(node, "arith.select", [hit, gen.to_ir(node, slot), result])
+    return result
+
+
+def array_store(gen: CodeGenerator, node: ast.AST, arr: KernelArray, index: Any,
+                value: Any) -> None:
+    index = _index(gen, node, arr, index)
+    value = gen.to_ir(node, gen.read(node, value))
+    if not isinstance(index, Val):
+        gen.ir(node, gen.builder.store, arr.slots[index].id, value.id)
+        return
+    for k, slot in enumerate(arr.slots):
+        gen.ir(node, gen.builder.if_begin, gen.op(node, "arith.eq", [index, k]).id)
+        gen.ir(node, gen.builder.store, slot.id, value.id)
+        gen.ir(node, gen.builder.if_end)
