@@ -271,6 +271,12 @@ asc_status asc_ir_store(asc_ir_module *m, uint32_t var, uint32_t value) {
   asc_ir_type vt = m->values[var].type, t = m->values[value].type;
   bool numeric = (vt.kind == ASC_IR_FLOAT && (t.kind == ASC_IR_INT || t.kind == ASC_IR_BOOL)) ||
                  (vt.kind == ASC_IR_INT && t.kind == ASC_IR_BOOL);
+  bool typed = vt.kind == ASC_IR_ADDR || vt.kind == ASC_IR_GLOBAL || vt.kind == ASC_IR_LOCAL;
+  if (!same_type(vt, t) && !numeric && typed && vt.kind == t.kind && vt.dtype != t.dtype)
+    return asc_error(ASC_ERR_COMPILE, "'%s' holds a %s %s and cannot be assigned a %s %s",
+                     m->values[var].name, asc_dtype_name((asc_dtype)vt.dtype),
+                     ir_kind_name(vt.kind), asc_dtype_name((asc_dtype)t.dtype),
+                     ir_kind_name(t.kind));
   if (!same_type(vt, t) && !numeric)
     return asc_error(ASC_ERR_COMPILE, "'%s' holds a %s and cannot be assigned a %s",
                      m->values[var].name, ir_kind_name(vt.kind), ir_kind_name(t.kind));

@@ -182,6 +182,7 @@ class CodeGenerator(ast.NodeVisitor):
               source: SourceInfo | None = None) -> Exception:
         """A CompileError pointing at node: file:line:col, the line, a caret."""
         src = source or self.scope.source
+        message += self.dtype_note(message)
         if node is None or not hasattr(node, "lineno"):
             return _C.CompileError(f"{src.file}: {message}")
         line = node.lineno + src.first_line - 1
@@ -189,6 +190,21 @@ class CodeGenerator(ast.NodeVisitor):
         text = src.lines[node.lineno - 1] if node.lineno - 1 < len(src.lines) else ""
         caret = " " * col + "^"
         return _C.CompileError(f"{src.file}:{line}:{col + 1}: {message}\n    {text}\n    {caret}")
+
+    def dtype_note(self, message: str) -> str:
+        """For an error between dtypes: which GlobalAddress parameters the
+        launch passed with each, naming the odd one out, since a kernel body
+        that mixes them usually means an argument of the wrong dtype."""
+        named = {str(d) for d in self.addr_params.values()}
+        mentioned = [d for d in named if re.search(rf"\b{d}\b", message)]
+        if len(mentioned) < 2 or len(named) < 2:
+            return ""
+        groups = {d: [p for p, pd in self.addr_params.items() if str(pd) == d] for d in named}
+        parts = "; ".join(f"{', '.join(repr(p) for p in ps)} {d}" for d, ps in groups.items())
+        odd = [ps for d, ps in groups.items() if d in mentioned and len(ps) == 1]
+        culprit = f": parameter '{odd[0][0]}' contradicts the others" if len(odd) == 1 and \
+            any(len(ps) > 1 for ps in groups.values()) else ""
+        return f" (the launch passed {parts}{culprit})"
 
     def locate(self, node: ast.AST) -> None:
         """Stamps the next ops with node's place: the line, and the source

@@ -310,6 +310,8 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         ("que", "has_tensor_in_que"): ("que.has_tensor_in_que", ()),
         ("que", "vacant_in_que"): ("que.vacant_in_que", ()),
     }
+    if (kind, name) == ("que", "enque") and args and isinstance(args[0], Val):
+        lowering_upstream.que_dtype(gen, node, obj, name, args[0].dtype)
     if (kind, name) in table:
         op, names = table[(kind, name)]
         return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
@@ -321,7 +323,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         return gen.op(node, "local.reinterpret_cast", [obj], (dtype_code(gen, node, dtype),))
     if kind == "que" and name in ("alloc_tensor", "deque"):
         (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
-        return gen.op(node, f"que.{name}", [obj], (dtype_code(gen, node, dtype),))
+        code = dtype_code(gen, node, dtype)
+        lowering_upstream.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
+        return gen.op(node, f"que.{name}", [obj], (code,))
     if kind == "pipe" and name == "init_buffer":
         if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
                 isinstance(kwargs.get("buf"), Val):

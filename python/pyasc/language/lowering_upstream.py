@@ -232,3 +232,21 @@ def array_store(gen: CodeGenerator, node: ast.AST, arr: KernelArray, index: Any,
         gen.ir(node, gen.builder.if_begin, gen.op(node, "arith.eq", [index, k]).id)
         gen.ir(node, gen.builder.store, slot.id, value.id)
         gen.ir(node, gen.builder.if_end)
+
+
+# --- type safety ----------------------------------------------------------------------------
+
+
+def que_dtype(gen: CodeGenerator, node: ast.AST, que: Val, name: str, dtype: Any) -> None:
+    """A TQue hands back what was put in: deque(dtype) must name the dtype of
+    the tensors alloc_tensor/enque gave the queue, or the kernel would read
+    their bytes as another type."""
+    if dtype is None:
+        return
+    held = gen.que_dtypes.get(que.id)
+    if name == "deque" and held is not None and held[0] != dtype:
+        raise gen.error(node, f"deque({dtype}): the queue holds {held[0]} tensors "
+                              f"({held[1]}); dequeuing them as {dtype} would reinterpret "
+                              "their bytes")
+    if name != "deque":
+        gen.que_dtypes[que.id] = (dtype, f"{name} at line {node.lineno + gen.scope.source.first_line - 1}")
