@@ -195,7 +195,7 @@ class CodeGenerator(ast.NodeVisitor):
         """For an error between dtypes: which GlobalAddress parameters the
         launch passed with each, naming the odd one out, since a kernel body
         that mixes them usually means an argument of the wrong dtype."""
-        named = {str(d) for d in self.addr_params.values()}
+        named = list(dict.fromkeys(str(d) for d in self.addr_params.values()))  # in order
         mentioned = [d for d in named if re.search(rf"\b{d}\b", message)]
         if len(mentioned) < 2 or len(named) < 2:
             return ""

@@ -286,6 +286,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         addr, length = bind(gen, node, name, ("gm_addr", "buffer_size"), args, kwargs,
                             {"buffer_size": None})
         expect(gen, node, addr, ("addr",), "set_global_buffer address")
+        if isinstance(obj, Val) and obj.dtype != addr.dtype:
+            raise gen.error(node, f"set_global_buffer: this GlobalTensor holds {obj.dtype} and "
+                                  f"cannot be given a {addr.dtype} address")
         operands = [addr] if length is None else [addr, length]
         tensor = gen.op(node, "global.new", operands)
         if not isinstance(bound.node, ast.Name):
