@@ -88,6 +88,11 @@ asc_status asc_ir_file_index(asc_ir_module *m, const char *file, uint32_t *out);
  * reads like the kernel; a value keeps its first name. No effect on
  * semantics or on asc_ir_print. */
 asc_status asc_ir_set_name(asc_ir_module *m, uint32_t value, const char *name);
+/* Marks a parameter as a member of a struct the launch flattened, for the
+ * Ascend C emitter (which takes the struct whole, as PyAsc does). `path` is
+ * "param/Type@pack/field[/Type@pack/field...]/scalar" (scalar: int32,
+ * float32, ...); the emitter checks it. No effect on the C emitter. */
+asc_status asc_ir_set_member(asc_ir_module *m, uint32_t param, const char *path);
 
 /* --- building ------------------------------------------------------------ */
 asc_status asc_ir_const_int(asc_ir_module *m, int64_t v, uint32_t *out);

@@ -275,6 +275,14 @@ static PyObject *b_name(BuilderObject *self, PyObject *args) {
   return value_or_none(st, 0);
 }
 
+static PyObject *b_member(BuilderObject *self, PyObject *args) {
+  unsigned long value;
+  const char *path;
+  if (!PyArg_ParseTuple(args, "ks:member", &value, &path)) return NULL;
+  asc_status st = asc_ir_set_member(self->m, (uint32_t)value, path);
+  return value_or_none(st, 0);
+}
+
 static PyObject *b_type_of(BuilderObject *self, PyObject *value) {
   uint32_t v;
   if (as_value(value, &v)) return NULL;
@@ -326,6 +334,8 @@ static PyMethodDef builder_methods[] = {
     M("emit_ascendc", b_emit_ascendc, METH_NOARGS, "Ascend C (C++) source for a real NPU."),
     M("name", b_name, METH_VARARGS,
       "name(value, name): the Python name of a value, for emitted source."),
+    M("member", b_member, METH_VARARGS,
+      "member(param, path): the struct member a flattened parameter comes from."),
     M("type_of", b_type_of, METH_O, "type_of(value) -> (kind, dtype, position, depth)"),
     M("set_loc", b_set_loc, METH_VARARGS,
       "set_loc(line, col): location of the next ops (line may carry a file index, see "

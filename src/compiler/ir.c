@@ -55,7 +55,10 @@ asc_status asc_ir_new(const char *name, const char *file, asc_ir_module **out) {
 void asc_ir_free(asc_ir_module *m) {
   if (!m) return;
   free_region(m->body);
-  for (uint32_t i = 1; i < m->nvalues; i++) free(m->values[i].name);
+  for (uint32_t i = 1; i < m->nvalues; i++) {
+    free(m->values[i].name);
+    free(m->values[i].member);
+  }
   free(m->values);
   for (uint32_t i = 0; i < m->nfiles; i++) free(m->files[i]);
   free(m->files);
@@ -106,6 +109,18 @@ asc_status asc_ir_set_name(asc_ir_module *m, uint32_t value, const char *name) {
   return m->values[value].name ? ASC_OK : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
+asc_status asc_ir_set_member(asc_ir_module *m, uint32_t param, const char *path) {
+  bool is_param = false;
+  for (int i = 0; i < m->nparams; i++) is_param |= m->params[i] == param;
+  if (!is_param || !path)
+    return asc_error(ASC_ERR_INTERNAL, "set_member: %%%u is not a parameter", param);
+  char *copy = dup_str(path);
+  if (!copy) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
+  free(m->values[param].member);
+  m->values[param].member = copy;
+  return ASC_OK;
+}
+
 asc_ir_type asc_ir_type_of(const asc_ir_module *m, uint32_t value) {
   asc_ir_type none = {ASC_IR_VOID, 0, 0, 0};
   return value && value < m->nvalues ? m->values[value].type : none;
@@ -123,6 +138,7 @@ static asc_status new_value(asc_ir_module *m, asc_ir_type type, const char *name
   ir_value *v = &m->values[m->nvalues];
   v->type = type;
   v->name = dup_str(name);
+  v->member = NULL;
   v->def = def;
   *out = m->nvalues++;
   return ASC_OK;

@@ -89,8 +89,9 @@ typedef struct ir_op {
 
 typedef struct ir_value {
   asc_ir_type type;
-  char *name; /* parameters, variables, and values named by asc_ir_set_name */
-  ir_op *def; /* NULL for parameters and induction variables */
+  char *name;   /* parameters, variables, and values named by asc_ir_set_name */
+  char *member; /* parameters flattened from a struct: asc_ir_set_member */
+  ir_op *def;   /* NULL for parameters and induction variables */
 } ir_value;
 
 struct asc_ir_module {

@@ -206,11 +206,50 @@ def test_struct_kernel_errors_point_at_the_line():
         struct_rebind_in_loop.compile(z, 3)
 
 
-def test_struct_ascendc_takes_each_field():
+def test_struct_ascendc_takes_the_struct_whole():
     x = np.zeros(1024, np.float32)
     source = vadd_tiled.ascendc(x, x, x, Tiling(block_length=512, tile_length=128))
-    assert "int64_t tiling_block_length" in source and "float tiling_scale" in source
+    # as PyAsc emits it: the packed struct, one GM pointer, a local copy
+    assert "#pragma pack(push, 8)\nstruct Tiling {\n    int32_t block_length;\n" \
+           "    int32_t tile_length;\n    float scale;\n};" in source
+    assert "GM_ADDR z, GM_ADDR tiling_addr)" in source
+    assert "static_cast<int64_t>(tiling.block_length)" in source
     assert_valid_cpp(source)
+    nested = struct_fields.ascendc(np.zeros(8, np.int64), Tiling(), Outer())
+    assert nested.index("struct Inner {") < nested.index("struct Outer {\n    Inner inner;")
+    assert "static_cast<int64_t>(o.inner.a)" in nested
+    assert_valid_cpp(nested)
+
+
+class Keyword(Struct):
+    new = Field(asc.int32, default=0)
+
+
+@asc.jit
+def keyword_field(z: asc.GlobalAddress, t: Keyword):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    z_gm.set_value(0, t.new)
+
+
+def test_struct_field_named_like_a_cpp_keyword():
+    z = np.zeros(4, np.int32)
+    keyword_field[1](z, Keyword(new=9))  # the simulator runs it
+    asc.synchronize()
+    assert z[0] == 9
+    with pytest.raises(asc.UnsupportedError, match="C\\+\\+ keywords"):
+        keyword_field.ascendc(z, Keyword())
+
+
+@asc.jit
+def calls_open(z: asc.GlobalAddress):
+    f = open("/nonexistent/pyasc-frontend-test")
+
+
+def test_host_builtins_are_not_called_at_compile_time():
+    with pytest.raises(asc.CompileError, match=rf":{line_of('f = open(')}:\d+: cannot call "
+                                               "function 'open' inside a kernel"):
+        calls_open.compile(np.zeros(4, np.int32))
 
 
 # --- loops, properties, ceildiv, dtypes ---------------------------------------------------

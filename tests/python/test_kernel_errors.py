@@ -169,7 +169,7 @@ def k_return_in_run_time_if(x: asc.GlobalAddress, n: int):
     (k_continue, r"continue is not supported in kernels: use an if"),
     (k_while_true, r"while condition must depend on run-time values.*for i in range"),
     (k_try, r"try/except is not supported in kernels: .*(check|test)"),
-    (k_with, r"with blocks are not supported in kernels: .*"),
+    (k_with, r"cannot call function .open. inside a kernel"),
     (k_nested_def, r"nested functions are not supported: .*@pyasc.jit"),
     (k_import, r"import is not supported in kernels: import at module level"),
     (k_global, r"global is not supported in kernels: .*"),

@@ -302,15 +302,20 @@ class CodeGenerator(ast.NodeVisitor):
         self.ir(node, self.builder.check_ub, self.ub_size)
         return self.builder
 
-    def struct_param(self, node: ast.AST, name: str, cls: type) -> KernelStruct:
+    def struct_param(self, node: ast.AST, name: str, cls: type,
+                     path: str | None = None) -> KernelStruct:
         """One scalar kernel parameter per field, named param_field, in the
-        order Struct.flatten passes them."""
+        order Struct.flatten passes them; each carries its member path for
+        the Ascend C emitter, which takes the struct whole."""
+        path = (path or name) + f"/{cls.__name__}@{cls.struct_pack}"
         fields: dict[str, Any] = {}
         for fname, f in cls.struct_fields.items():
+            member = f"{path}/{f.ir_name(fname)}"
             if isinstance(f, user_struct.StructField):
-                fields[fname] = self.struct_param(node, f"{name}_{fname}", f.struct_cls)
+                fields[fname] = self.struct_param(node, f"{name}_{fname}", f.struct_cls, member)
             else:
                 vid = self.ir(node, self.builder.param, f"{name}_{fname}", (f.kind,))
+                self.ir(node, self.builder.member, vid, f"{member}/{f.type_name}")
                 fields[fname] = self.val(node, vid)
         return KernelStruct(cls, fields)
 

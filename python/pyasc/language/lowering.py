@@ -119,7 +119,9 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     runtime = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Val)]
     if runtime:
         return scalar_builtin(gen, node, func, args, kwargs)
-    if func in PURE_FUNCTIONS or isinstance(func, type(pyasc.float32.sizeof)) or \
+    # methods of dtypes (x.dtype.sizeof()) only: any other builtin (open, exec...)
+    # would run arbitrary host code at compile time
+    if func in PURE_FUNCTIONS or isinstance(getattr(func, "__self__", None), pyasc.dtype) or \
             func in enum_types() or isinstance(func, type) and issubclass(func, enum_types()):
         try:
             return func(*args, **kwargs)
