@@ -81,6 +81,8 @@ def test_struct_host_errors():
         type("Empty", (Struct,), {})
     with pytest.raises(TypeError, match="cannot hold"):
         Field(asc.bfloat16)
+    with pytest.raises(TypeError, match="cannot be called 'dtype'"):
+        type("WithDtype", (Struct,), {"dtype": Field(asc.int32, default=0)})
 
     class NoDefault(Struct):
         n = Field(asc.int32)
@@ -360,8 +362,40 @@ def auto_with_pipe(x: asc.GlobalAddress):
 
 
 @asc.jit
-def auto_runtime_shape(x: asc.GlobalAddress, n: int):
-    t = asc.LocalTensorAuto(x.dtype, n)
+def auto_runtime_length(x: asc.GlobalAddress, z: asc.GlobalAddress, tiling: Tiling):
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    a = asc.LocalTensorAuto(x.dtype, tiling.tile_length)  # placed at run time
+    b = asc.LocalTensorAuto(x.dtype, (2, tiling.tile_length))
+    c = asc.LocalTensorAuto(x.dtype, 64)  # after both
+    for i in range(tiling.block_length // tiling.tile_length):
+        asc.data_copy(a, x_gm[i * tiling.tile_length:], tiling.tile_length)
+        asc.muls(b, a, 2.0, tiling.tile_length)
+        asc.adds(b[tiling.tile_length:], a, 1.0, tiling.tile_length)
+        asc.add(c, b, b[tiling.tile_length:], tiling.tile_length)
+        asc.data_copy(z_gm[i * tiling.tile_length:], c, tiling.tile_length)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_local_tensor_auto_with_run_time_lengths(debug):
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros_like(x)
+    kernel = asc.jit(auto_runtime_length.fn, debug=debug)
+    kernel[1](x, z, Tiling(block_length=256, tile_length=40 + 24))
+    asc.synchronize()
+    np.testing.assert_array_equal(z, 3 * x + 1)
+    if debug:  # a tile longer than c's 64 elements: checked mode catches the overrun
+        with pytest.raises(asc.KernelError, match="add"):
+            kernel[1](x, z, Tiling(block_length=256, tile_length=128))
+            asc.synchronize()
+
+
+@asc.jit
+def auto_runtime_in_loop(x: asc.GlobalAddress, n: int):
+    for i in range(n):
+        t = asc.LocalTensorAuto(x.dtype, n)
 
 
 @asc.jit
@@ -374,8 +408,9 @@ def test_local_tensor_auto_errors():
     with pytest.raises(asc.CompileError, match=rf":{line_of('t = asc.LocalTensorAuto(x.dtype, 64)')}"
                                                r":\d+: .*cannot be mixed with a TPipe"):
         auto_with_pipe.compile(x)
-    with pytest.raises(asc.CompileError, match="shape must be known at compile time"):
-        auto_runtime_shape.compile(x, 4)
+    with pytest.raises(asc.CompileError, match=rf":{line_of('t = asc.LocalTensorAuto(x.dtype, n)')}"
+                                               r":\d+: .*outside run-time if/for/while"):
+        auto_runtime_in_loop.compile(x, 4)
     with pytest.raises(asc.CompileError, match="more than the Unified Buffer"):
         auto_too_big.compile(x)
 

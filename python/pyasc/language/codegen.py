@@ -171,6 +171,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.depth = 0  # inlining depth, against recursion
         self.rt_depth = 0  # nesting in run-time if/for/while bodies
         self.auto_ub = 0  # bytes of the UB that LocalTensorAuto has handed out
+        self.auto_base: Val | None = None  # past run-time-sized automatic tensors
         self.auto_sync = False  # LocalTensorAuto used: pipes are synchronised for the user
         #: per TQue value: (dtype, what set it) of the tensors it holds
         self.que_dtypes: dict[int, tuple[Any, str]] = {}

@@ -97,7 +97,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is core.TPipe:
         if gen.has_pipe:
             raise gen.error(node, "a kernel has exactly one TPipe; pass it to device functions")
-        if gen.auto_ub:
+        if gen.auto_sync:
             raise gen.error(node, "a TPipe cannot be mixed with LocalTensorAuto, which "
                                   "allocates the Unified Buffer itself")
         gen.has_pipe = True

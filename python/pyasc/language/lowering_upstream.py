@@ -139,31 +139,50 @@ def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list,
 
 def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
     """A LocalTensor at the next free, 32-byte aligned UB offset: each call
-    site owns its space for the whole kernel (a site in a loop reuses it)."""
+    site owns its space for the whole kernel (a site in a loop reuses it).
+    The offset is gen.auto_ub bytes past gen.auto_base (a run-time value once
+    a run-time length has been placed, else 0)."""
     from pyasc.language import lowering
 
     dtype, shape = lowering.bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
     code = lowering.dtype_code(gen, node, dtype)
-    dims = list(shape) if isinstance(shape, (tuple, list)) else [shape]
-    if any(isinstance(d, (Val, Var)) or not isinstance(d, int) or isinstance(d, bool)
-           for d in dims):
-        raise gen.error(node, "LocalTensorAuto: the shape must be known at compile time "
-                              "(constants and ConstExpr parameters), since the front end "
-                              "places the tensor in the Unified Buffer")
-    length = math.prod(dims)
-    if length <= 0:
-        raise gen.error(node, f"LocalTensorAuto: the length must be positive, got {length}")
+    itemsize = _C.dtype(dtype).itemsize
+    dims = [gen.read(node, d) for d in (shape if isinstance(shape, (tuple, list)) else [shape])]
+    for d in dims:
+        gen.check_int(node, d, "a LocalTensorAuto dimension")
     if gen.has_pipe:
         raise gen.error(node, "LocalTensorAuto allocates the Unified Buffer itself and cannot "
                               "be mixed with a TPipe in one kernel")
-    nbytes = -(-length * _C.dtype(dtype).itemsize // _UB_ALIGN) * _UB_ALIGN
-    if gen.auto_ub + nbytes > gen.ub_size:
-        raise gen.error(node, f"LocalTensorAuto: the kernel's automatic tensors need "
-                              f"{gen.auto_ub + nbytes} bytes, more than the Unified Buffer's "
-                              f"{gen.ub_size}")
-    addr, gen.auto_ub = gen.auto_ub, gen.auto_ub + nbytes
     gen.auto_sync = True
-    return gen.op(node, "local.new", [addr, length], (code, int(core.TPosition.VECCALC)))
+    base = gen.auto_base
+    if all(not isinstance(d, Val) for d in dims):
+        length = math.prod(dims)
+        if length <= 0:
+            raise gen.error(node, f"LocalTensorAuto: the length must be positive, got {length}")
+        nbytes = -(-length * itemsize // _UB_ALIGN) * _UB_ALIGN
+        if gen.auto_ub + nbytes > gen.ub_size:
+            raise gen.error(node, f"LocalTensorAuto: the kernel's automatic tensors need "
+                                  f"{gen.auto_ub + nbytes} bytes, more than the Unified "
+                                  f"Buffer's {gen.ub_size}")
+        addr = gen.auto_ub if base is None else gen.op(node, "arith.add", [base, gen.auto_ub])
+        gen.auto_ub += nbytes
+        return gen.op(node, "local.new", [addr, length], (code, int(core.TPosition.VECCALC)))
+    if gen.rt_depth:
+        raise gen.error(node, "LocalTensorAuto: a length known only at run time can only be "
+                              "placed outside run-time if/for/while bodies (its end is where "
+                              "the next automatic tensor starts); use a compile-time length "
+                              "here")
+    length: Any = dims[0]
+    for d in dims[1:]:
+        length = gen.op(node, "arith.mul", [length, d])
+    addr = gen.auto_ub if base is None else gen.op(node, "arith.add", [base, gen.auto_ub])
+    tensor = gen.op(node, "local.new", [addr, length], (code, int(core.TPosition.VECCALC)))
+    # the next tensor starts after this one, rounded up to 32 bytes
+    nbytes = gen.op(node, "arith.mul", [length, itemsize])
+    rounded = gen.op(node, "arith.mul", [ceildiv(gen, node, nbytes, _UB_ALIGN), _UB_ALIGN])
+    gen.auto_base = gen.op(node, "arith.add", [addr, rounded])
+    gen.auto_ub = 0
+    return tensor
 
 
 # --- arrays --------------------------------------------------------------------------------

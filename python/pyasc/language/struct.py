@@ -137,6 +137,11 @@ class Struct:
         cls.struct_fields = {n: v for n, v in vars(cls).items() if isinstance(v, BaseField)}
         if not cls.struct_fields:
             raise TypeError(f"Struct '{cls.__name__}' must have at least one field")
+        if "dtype" in cls.struct_fields:
+            # a launch reads `arg.dtype` to tell arrays apart; a field may still be
+            # called dtype in emitted source: other = Field(..., name="dtype")
+            raise TypeError(f"Struct '{cls.__name__}': a field cannot be called 'dtype' (launches "
+                            "read arguments' dtype); name it otherwise and pass name='dtype'")
         if pack not in (1, 2, 4, 8, 16):
             raise ValueError(f"Struct '{cls.__name__}': pack must be 1, 2, 4, 8 or 16")
         cls.struct_pack = pack
