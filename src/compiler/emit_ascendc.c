@@ -1620,7 +1620,10 @@ static bool parse_path(ac_emitter *e, const char *path, ac_path *p) {
     if (*c == '/' || !*c) {
       bool end = !*c;
       *c = 0;
-      if (p->n == AC_MAX_PARTS) break;
+      if (p->n == AC_MAX_PARTS) { /* nested too deeply: refused below */
+        p->n = 0;
+        break;
+      }
       p->parts[p->n++] = start;
       start = c + 1;
       if (end) break;

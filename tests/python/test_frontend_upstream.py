@@ -523,3 +523,55 @@ def test_mixed_dtypes_in_vector_ops_and_globals():
                                                "float32 and cannot be given a float16 address "
                                                "\\(the launch passed 'x' float32; 'y' float16\\)"):
         rebound_global.compile(f32, f16, 1)
+
+
+# --- the IR's struct member paths -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path, message", [
+    ("t/Tiling@8/f", "does not name C\\+\\+ identifiers"),  # no scalar type
+    ("t/Tiling@3/f/int32", "does not name C\\+\\+ identifiers"),  # bad pack
+    ("t/Til ing@8/f/int32", "does not name C\\+\\+ identifiers"),
+    ("t/Tiling@8/f\"; system(\"x/int32", "does not name C\\+\\+ identifiers"),
+    ("t/Tiling@8/f/complex64", "struct member type complex64"),
+    ("t/k@8/f/int32", "does not name C\\+\\+ identifiers"),  # the kernel's own name
+])
+def test_malformed_member_paths_are_refused(path, message):
+    from pyasc import _C
+
+    b = _C.IRBuilder("k", "/src/k.py")
+    p = b.param("t_f", ("int",))
+    b.member(p, path)
+    b.finish()
+    with pytest.raises(asc.UnsupportedError, match=message):
+        b.emit_ascendc()
+
+
+def test_member_needs_a_parameter():
+    from pyasc import _C
+
+    b = _C.IRBuilder("k", "/src/k.py")
+    v = b.const(1)
+    with pytest.raises(asc.Error, match="not a parameter"):
+        b.member(v, "t/T@8/f/int32")
+
+
+def test_two_struct_types_of_one_name_are_refused():
+    from pyasc import _C
+
+    b = _C.IRBuilder("k", "/src/k.py")
+    b.member(b.param("a_f", ("int",)), "a/T@8/f/int32")
+    b.member(b.param("b_f", ("int",)), "b/T@8/f/int64")
+    b.finish()
+    with pytest.raises(asc.UnsupportedError, match="two struct types named T"):
+        b.emit_ascendc()
+
+
+def test_member_paths_nested_too_deeply_are_refused():
+    from pyasc import _C
+
+    b = _C.IRBuilder("k", "/src/k.py")
+    b.member(b.param("t_f", ("int",)), "t/" + "T@8/f/" * 20 + "int32")
+    b.finish()
+    with pytest.raises(asc.UnsupportedError, match="does not name C\\+\\+ identifiers"):
+        b.emit_ascendc()
