@@ -189,10 +189,37 @@ def struct_float_into_int(z: asc.GlobalAddress, t: Tiling):
 
 
 @asc.jit
-def struct_rebind_in_loop(z: asc.GlobalAddress, n: int):
+def struct_rebind_in_loop(z: asc.GlobalAddress, n: int, o: Outer):
+    for i in range(n):
+        o.inner = Inner(a=i)
+
+
+@asc.jit
+def bump(t: Tiling, n: int):
+    for i in range(n):
+        t.scale = t.scale * 2
+
+
+@asc.jit
+def struct_assigned_in_loops(z: asc.GlobalAddress, n: int, t: Tiling):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
     local = Tiling()
     for i in range(n):
         local.tile_length = i
+        if i > 1:
+            local.block_length += i
+    bump(t, n)  # a device function assigns the parameter's field in its loop
+    z_gm.set_value(0, local.tile_length)
+    z_gm.set_value(1, local.block_length)
+    z_gm.set_value(2, t.scale)
+
+
+def test_struct_fields_assigned_in_run_time_loops():
+    z = np.zeros(4, np.float32)
+    struct_assigned_in_loops[1](z, 5, Tiling(scale=0.75))
+    asc.synchronize()
+    assert z[:3].tolist() == [4.0, 2 + 3 + 4, 0.75 * 32]
 
 
 def test_struct_kernel_errors_point_at_the_line():
@@ -203,9 +230,10 @@ def test_struct_kernel_errors_point_at_the_line():
     with pytest.raises(asc.CompileError, match=rf":{line_of('t.block_length = t.scale')}:\d+: "
                                                r"Tiling.block_length is an integer field"):
         struct_float_into_int.compile(z, Tiling())
-    with pytest.raises(asc.CompileError, match=rf":{line_of('local.tile_length = i')}:\d+: "
-                                               r".*inside a run-time"):
-        struct_rebind_in_loop.compile(z, 3)
+    with pytest.raises(asc.CompileError, match=rf":{line_of('o.inner = Inner(a=i)')}:\d+: "
+                                               r"Outer.inner: a nested struct can only be "
+                                               "replaced outside run-time"):
+        struct_rebind_in_loop.compile(z, 3, Outer())
 
 
 def test_struct_ascendc_takes_the_struct_whole():

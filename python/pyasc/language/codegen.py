@@ -320,14 +320,20 @@ class CodeGenerator(ast.NodeVisitor):
                 fields[fname] = self.val(node, vid)
         return KernelStruct(cls, fields)
 
-    def struct_slots(self, node: ast.AST, name: str, value: KernelStruct) -> None:
+    def struct_slots(self, node: ast.AST, name: str, value: KernelStruct,
+                     assigned: set[str] | None = None) -> None:
+        """Turns the fields a body assigns (by attribute name) into variable
+        slots, here, before the body: an assignment inside a run-time loop or
+        branch then stores to a slot that every path reads."""
+        assigned = self.scope.assigned_attrs if assigned is None else assigned
         for fname, current in value.fields.items():
             if isinstance(current, KernelStruct):
-                self.struct_slots(node, f"{name}_{fname}", current)
-            elif fname in self.scope.assigned_attrs and isinstance(current, Val):
-                vid = self.ir(node, self.builder.var, f"{name}_{fname}", current.id)
-                self.ir(node, self.builder.store, vid, current.id)
-                value.fields[fname] = Var(vid, current.kind)
+                self.struct_slots(node, f"{name}_{fname}", current, assigned)
+            elif fname in assigned and not isinstance(current, Var):
+                ir_value = self.to_ir(node, current)
+                vid = self.ir(node, self.builder.var, f"{name}_{fname}", ir_value.id)
+                self.ir(node, self.builder.store, vid, ir_value.id)
+                value.fields[fname] = Var(vid, ir_value.kind)
 
     def set_field(self, node: ast.AST, target: ast.Attribute, value: Any) -> None:
         """``struct.field = value`` (PyAsc's attribute assignment)."""
@@ -868,6 +874,8 @@ class CodeGenerator(ast.NodeVisitor):
         outer_scope = self.scope
         scope = Scope(fn, fn_node, source)
         for name, value in bound.arguments.items():
+            if isinstance(value, KernelStruct):  # fields the callee assigns
+                self.struct_slots(node, name, value, scope.assigned_attrs)
             annotation = fn.__annotations__.get(name)
             if _is_constexpr(annotation) and isinstance(value, Val):
                 raise self.error(node, f"{fn.__name__}(): parameter '{name}' is a ConstExpr but "

@@ -131,7 +131,9 @@ def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list,
             raise gen.error(node, f"{cls.__name__} does not have a default value for '{name}'")
         else:
             fields[name] = f.convert(f.default, what)
-    return KernelStruct(cls, fields)
+    result = KernelStruct(cls, fields)
+    gen.struct_slots(node, cls.__name__.lower(), result)  # fields the body assigns
+    return result
 
 
 # --- LocalTensorAuto ---------------------------------------------------------------------
