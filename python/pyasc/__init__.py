@@ -363,6 +363,7 @@ from pyasc.language.struct import Field, Struct  # noqa: E402
 _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "half", "float_",
                   "int_", "double", "LocalTensorAuto", "array", "TOTAL_UB_SIZE", "TOTAL_L1_SIZE",
                   "TOTAL_L0A_SIZE", "TOTAL_L0B_SIZE", "TOTAL_L0C_SIZE", "ONE_BLK_SIZE",
-                  "DEFAULT_C0_SIZE")
+                  "DEFAULT_C0_SIZE", "static_assert", "number")
 globals().update({_n: getattr(_core_extra, _n) for _n in _UPSTREAM_CORE})
-__all__ += [*_UPSTREAM_CORE, "Field", "Struct"]
+# not in __all__: `from pyasc import *` must not replace the builtins
+__all__ += [n for n in (*_UPSTREAM_CORE, "Field", "Struct") if n not in ("range", "property")]

@@ -603,3 +603,34 @@ def test_member_paths_nested_too_deeply_are_refused():
     b.finish()
     with pytest.raises(asc.UnsupportedError, match="does not name C\\+\\+ identifiers"):
         b.emit_ascendc()
+
+
+def test_star_import_keeps_the_builtins():
+    namespace: dict = {}
+    exec("from pyasc import *", namespace)
+    assert "range" not in namespace and "property" not in namespace
+    assert namespace["static_range"] is asc.static_range and namespace["Struct"] is Struct
+
+
+@asc.jit
+def numbers(z: asc.GlobalAddress, n: int, f: float, k: asc.ConstExpr[int]):
+    asc.static_assert(k > 2, "k must exceed 2")
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    z_gm.set_value(0, asc.number(n, asc.float32) / 4)  # a float division
+    z_gm.set_value(1, asc.number(f, asc.int32))
+    z_gm.set_value(2, asc.number(300, asc.int8))  # wraps like an int8
+    z_gm.set_value(3, asc.number(7, asc.float16) / 2)
+
+
+def test_number_and_static_assert():
+    z = np.zeros(4, np.float32)
+    numbers[1](z, 5, 2.75, 3)
+    asc.synchronize()
+    assert z.tolist() == [1.25, 2.0, 44.0, 3.5]
+    with pytest.raises(asc.CompileError, match=rf":{line_of('asc.static_assert(k > 2')}:\d+: "
+                                               "AssertionError: k must exceed 2"):
+        numbers.compile(z, 5, 2.75, 2)
+    asc.static_assert(True)
+    with pytest.raises(AssertionError, match="no"):
+        asc.static_assert(1 > 2, "no")

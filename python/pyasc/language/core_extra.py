@@ -105,6 +105,19 @@ int_ = _C.int32
 double = _C.float64
 
 
+def static_assert(test: bool, message: str | None = None) -> None:
+    """A compile-time assertion: AssertionError (a CompileError at the line
+    inside kernels) when test is false; test must be a compile-time bool."""
+    if not isinstance(test, bool):
+        raise TypeError(f"static_assert needs a compile-time bool, got {type(test).__name__}")
+    if not test:
+        raise AssertionError(message if message is not None else "static_assert failed")
+
+
+number = KernelBuiltin("number", "number(value, dtype): value as a scalar of dtype (int or "
+                                 "float by the dtype's kind)")
+
+
 class LocalTensorAuto(KernelObject):
     """``LocalTensorAuto(dtype, length)``: a LocalTensor whose Unified Buffer
     space is allocated automatically (no TPipe/TQue); kernels that use it get

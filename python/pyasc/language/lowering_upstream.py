@@ -50,9 +50,51 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
             return core_extra.DataType(*args, **kwargs)
         except TypeError as exc:
             raise gen.error(node, str(exc)) from None
+    if func is core_extra.static_assert:
+        test, message = _low_bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
+                                  {"message": None})
+        if isinstance(test, Val):
+            raise gen.error(node, "static_assert needs a compile-time condition; for run-time "
+                                  "values use an if")
+        try:
+            core_extra.static_assert(bool(test) if isinstance(test, (int, float)) else test,
+                                     message)
+        except (AssertionError, TypeError) as exc:
+            raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
+        return None
+    if func is core_extra.number:
+        value, dtype = _low_bind(gen, node, "number", ("value", "dtype"), args, kwargs)
+        return number(gen, node, value, dtype)
     if func in (core_extra.range, core_extra.static_range):
         raise gen.error(node, f"{func.__name__}() can only be used as a for loop's iterable")
     return NOT_HANDLED
+
+
+def _low_bind(gen: CodeGenerator, node: ast.AST, api: str, names: tuple, args: list,
+              kwargs: dict, defaults: dict | None = None) -> list:
+    from pyasc.language import lowering
+
+    return lowering.bind(gen, node, api, names, args, kwargs, defaults)
+
+
+def number(gen: CodeGenerator, node: ast.AST, value: Any, dtype: Any) -> Any:
+    """value as a scalar of dtype: a float for float dtypes, else an int
+    (a constant wraps to the dtype's width)."""
+    from pyasc.language import lowering
+
+    lowering.dtype_code(gen, node, dtype)
+    dtype = _C.dtype(dtype)
+    if not isinstance(value, (Val, bool, int, float)) or \
+            isinstance(value, Val) and value.kind not in ("int", "float", "bool"):
+        raise gen.error(node, f"number(): the value must be a number, not {describe(value)}")
+    if dtype.is_floating_point:
+        return float(value) if not isinstance(value, Val) else \
+            gen.op(node, "arith.to_float", [value])
+    if not isinstance(value, Val):
+        if dtype.name == "bool":
+            return bool(value)
+        return user_struct.wrap_value(dtype.name, int(value), "number()")
+    return value if value.kind == "int" else gen.op(node, "arith.to_int", [value])
 
 
 def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
