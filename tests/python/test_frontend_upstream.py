@@ -634,3 +634,38 @@ def test_number_and_static_assert():
     asc.static_assert(True)
     with pytest.raises(AssertionError, match="no"):
         asc.static_assert(1 > 2, "no")
+
+
+class Section:
+    """A kernel context object, as an API that opens a with-block provides."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def kernel_enter(self, gen, node):
+        self.events.append(f"enter {node.lineno}")
+        return 41
+
+    def kernel_exit(self, gen, node):
+        self.events.append("exit")
+        gen.op(node, "pipe_barrier", [], (int(asc.PipeID.PIPE_ALL),))
+
+
+SECTION = Section()
+
+
+@asc.jit
+def with_section(z: asc.GlobalAddress):
+    z_gm = asc.GlobalTensor()
+    z_gm.set_global_buffer(z)
+    with SECTION as value:
+        z_gm.set_value(0, value + 1)
+
+
+def test_with_lowers_through_the_context_object():
+    z = np.zeros(2, np.int32)
+    with_section[1](z)
+    asc.synchronize()
+    assert z[0] == 42
+    assert SECTION.events == ["enter 5", "exit"]  # line 5 of the source, the decorator first
+    assert "pipe_barrier" in with_section.compile(z).ir_text
