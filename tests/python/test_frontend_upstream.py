@@ -433,7 +433,8 @@ def auto_too_big(x: asc.GlobalAddress):
 
 def test_local_tensor_auto_errors():
     x = np.zeros(64, np.float32)
-    with pytest.raises(asc.CompileError, match=rf":{line_of('t = asc.LocalTensorAuto(x.dtype, 64)')}"
+    line = line_of("t = asc.LocalTensorAuto(x.dtype, 64)")
+    with pytest.raises(asc.CompileError, match=rf":{line}"
                                                r":\d+: .*cannot be mixed with a TPipe"):
         auto_with_pipe.compile(x)
     with pytest.raises(asc.CompileError, match=rf":{line_of('t = asc.LocalTensorAuto(x.dtype, n)')}"

@@ -312,4 +312,5 @@ def que_dtype(gen: CodeGenerator, node: ast.AST, que: Val, name: str, dtype: Any
                               f"({held[1]}); dequeuing them as {dtype} would reinterpret "
                               "their bytes")
     if name != "deque":
-        gen.que_dtypes[que.id] = (dtype, f"{name} at line {node.lineno + gen.scope.source.first_line - 1}")
+        line = node.lineno + gen.scope.source.first_line - 1
+        gen.que_dtypes[que.id] = (dtype, f"{name} at line {line}")
