@@ -301,7 +301,7 @@ def loops_and_constants(z: asc.GlobalAddress, n: int):
     z_gm.set_value(7, asc.property(asc.DEFAULT_C0_SIZE))
     z_gm.set_value(8, asc.ceildiv(n, 4))
     z_gm.set_value(9, n.ceildiv(3))
-    z_gm.set_value(10, asc.ceildiv(10, 4))
+    z_gm.set_value(10, asc.ceildiv(10, 4) + Tiling(tile_length=9).tile_length.ceildiv(4) - 3)
     z_gm.set_value(11, asc.DataType("int32").sizeof() + asc.half.sizeof() + asc.double.sizeof())
 
 

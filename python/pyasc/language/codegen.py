@@ -684,6 +684,8 @@ class CodeGenerator(ast.NodeVisitor):
             return BoundMethod(base, node.attr, node.value)
         if isinstance(base, PendingGlobal):
             return BoundMethod(base, node.attr, node.value)
+        if isinstance(base, int) and not isinstance(base, bool) and node.attr == "ceildiv":
+            return BoundMethod(base, node.attr, node.value)  # as on run-time integers
         try:
             return getattr(base, node.attr)
         except AttributeError:

@@ -101,7 +101,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
            kwargs: dict) -> Any:
     """Methods of run-time scalars (``n.ceildiv(m)``), or NOT_HANDLED."""
     obj = bound.obj
-    if isinstance(obj, Val) and obj.kind in ("int", "bool") and bound.name == "ceildiv":
+    integer = isinstance(obj, Val) and obj.kind in ("int", "bool") or \
+        isinstance(obj, int) and not isinstance(obj, bool)
+    if integer and bound.name == "ceildiv":
         if kwargs or len(args) != 1:
             raise gen.error(node, "ceildiv(other) takes one integer")
         return ceildiv(gen, node, obj, args[0])
