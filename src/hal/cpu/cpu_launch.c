@@ -170,6 +170,18 @@ void cpu_pool_destroy(cpu_pool *pool) {
   free(pool);
 }
 
+void cpu_pool_at_fork(cpu_pool *pool, asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) {
+    pthread_mutex_lock(&pool->lock);
+  } else if (phase == ASC_FORK_PARENT) {
+    pthread_mutex_unlock(&pool->lock);
+  } else {
+    /* Its helpers and their jobs stayed in the parent: nothing to join. */
+    free(pool->threads);
+    free(pool);
+  }
+}
+
 static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
   pthread_mutex_lock(&pool->lock);
   grow_pool(pool, job->max_helpers);
@@ -194,6 +206,7 @@ static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
 typedef struct launch_task {
   cpu_job job;
   void (*release)(void *args);
+  void (*failed)(void *args, bool skipped);
   const char *name;
   _Alignas(16) unsigned char args[]; /* the argument block, copied at enqueue */
 } launch_task;
@@ -214,6 +227,11 @@ static asc_status run_launch(void *user) {
     return asc_error(job->error, "%s%s%s", t->name ? t->name : "", t->name ? ": " : "",
                      job->error_msg);
   return ASC_OK;
+}
+
+static void launch_failed(void *user, bool skipped) {
+  launch_task *t = user;
+  if (t->failed) t->failed(t->args, skipped);
 }
 
 static void release_launch(void *user) {
@@ -240,6 +258,11 @@ static asc_status run_inline(void *user) {
   return ASC_OK;
 }
 
+static void inline_failed(void *user, bool skipped) {
+  inline_launch *l = user;
+  if (l->desc->failed) l->desc->failed((void *)l->desc->args, skipped);
+}
+
 static void release_inline(void *user) {
   inline_launch *l = user;
   if (l->desc->release) l->desc->release((void *)l->desc->args);
@@ -261,8 +284,11 @@ static bool try_inline(void *stream, const asc_launch_desc *launch) {
   atomic_init(&l.job.cancelled, false);
   atomic_init(&l.job.helpers_in, 0);
   pthread_mutex_init(&l.job.lock, NULL);
-  asc_task task = {
-      .run = run_inline, .release = release_inline, .user = &l, .what = "kernel launch"};
+  asc_task task = {.run = run_inline,
+                   .release = release_inline,
+                   .failed = inline_failed,
+                   .user = &l,
+                   .what = "kernel launch"};
   bool ran = cpu_stream_run_inline(stream, &task);
   pthread_mutex_destroy(&l.job.lock);
   return ran;
@@ -293,6 +319,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   }
   if (launch->args_size) memcpy(t->args, launch->args, launch->args_size);
   t->release = launch->release;
+  t->failed = launch->failed;
   t->name = launch->name;
   t->job.device = cpu_stream_device(stream);
   t->job.fn = launch->fn;
@@ -304,8 +331,11 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   atomic_init(&t->job.helpers_in, 0);
   pthread_mutex_init(&t->job.lock, NULL);
   pthread_cond_init(&t->job.helpers_done, NULL);
-  asc_task task = {
-      .run = run_launch, .release = release_launch, .user = t, .what = "kernel launch"};
+  asc_task task = {.run = run_launch,
+                   .release = release_launch,
+                   .failed = launch_failed,
+                   .user = t,
+                   .what = "kernel launch"};
   st = cpu_stream_enqueue(stream, &task);
   if (st) release_launch(t);
   return st;

@@ -1,0 +1,195 @@
+"""Runtime hardening: fork() safety, interruptible waits, and outputs of
+operations that were skipped after an earlier error.
+
+Everything that could hang runs in a subprocess with a timeout (and forked
+children arm an alarm), so that a regression fails the test instead of
+hanging the suite.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import pyasc
+from pyasc import testing
+
+# --- fork -------------------------------------------------------------------
+
+# A child that hangs kills itself with SIGALRM instead of living on.
+FORK_PRELUDE = textwrap.dedent(
+    """
+    import os, signal, sys, time, threading
+    import numpy as np
+    import pyasc
+
+    def in_child(fn):
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(20)
+            code = 1
+            try:
+                fn()
+                code = 0
+            except BaseException as exc:
+                print("child failed:", type(exc).__name__, exc, flush=True)
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status)
+    """
+)
+
+
+def run_script(run_python, tmp_path, body: str, timeout: float = 90):
+    script = tmp_path / "script.py"
+    script.write_text(FORK_PRELUDE + textwrap.dedent(body))
+    return run_python(str(script), timeout=timeout)
+
+
+def test_fork_child_runs_operations_after_parent_did(run_python, tmp_path):
+    # Large enough to run on the stream thread and the helper pool, which
+    # do not exist in the child.
+    proc = run_script(
+        run_python,
+        tmp_path,
+        """
+        n = 1 << 20
+        a = pyasc.from_numpy(np.arange(n, dtype=np.float32))
+        assert float((a + 1).numpy()[-1]) == n
+        side = pyasc.Stream()
+        with pyasc.stream(side):
+            (a * 3).numpy()
+
+        def child():
+            # Memory from the parent is readable here.
+            assert a.numpy()[5] == 5
+            assert np.array_equal((a * 2).numpy(), np.arange(n, dtype=np.float32) * 2)
+            with pyasc.stream(side):
+                assert float((a - 1).sum().item()) == float(np.arange(n).sum() - n)
+            seen = []
+            side.launch_host_func(lambda: seen.append(1))
+            side.synchronize()
+            assert seen == [1]
+            s2 = pyasc.Stream()
+            e = s2.record_event()
+            e.synchronize()
+            s2.destroy()
+            pyasc.synchronize()
+
+        for _ in range(3):  # forks in a row, each after more work
+            assert in_child(child) == 0
+            (a + 2).numpy()
+        print("ok")
+        """,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("ok")
+
+
+def test_fork_while_a_task_runs_reports_it_in_the_child(run_python, tmp_path):
+    proc = run_script(
+        run_python,
+        tmp_path,
+        """
+        s = pyasc.Stream()
+        started, release = threading.Event(), threading.Event()
+
+        def busy():
+            started.set()
+            release.wait(10)
+
+        s.launch_host_func(busy)
+        started.wait(10)
+
+        def child():
+            try:
+                s.synchronize()
+            except pyasc.DeviceError as exc:
+                assert "forked" in str(exc), exc
+            else:
+                raise AssertionError("the lost task was not reported")
+            s.synchronize()  # reported once; the stream works again
+            x = pyasc.from_numpy(np.ones(1 << 20, np.float32))
+            with pyasc.stream(s):
+                assert float((x + x).sum().item()) == 2 * (1 << 20)
+
+        code = in_child(child)
+        release.set()
+        s.synchronize()
+        print("child", code)
+        """,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "child 0" in proc.stdout, proc.stdout + proc.stderr
+
+
+POOL_SCRIPT = """
+import multiprocessing as mp
+import sys
+
+import numpy as np
+import pyasc
+
+
+def work(i):
+    x = pyasc.from_numpy(np.full(1 << 18, i, np.float32))
+    return float((x * 2 + 1).sum().item())
+
+
+if __name__ == "__main__":
+    method = sys.argv[1]
+    # The parent used the runtime before the pool started.
+    assert work(1) == 3.0 * (1 << 18)
+    with mp.get_context(method).Pool(2) as pool:
+        got = pool.map_async(work, range(6)).get(timeout=60)
+    assert got == [(2.0 * i + 1) * (1 << 18) for i in range(6)], got
+    print("ok", method)
+"""
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_multiprocessing_pool(run_python, tmp_path, method):
+    script = tmp_path / "pool.py"
+    script.write_text(POOL_SCRIPT)
+    proc = run_python(str(script), method, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"ok {method}" in proc.stdout
+
+
+DATALOADER_SCRIPT = """
+import numpy as np
+import torch
+import pyasc
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        x = pyasc.from_numpy(np.full(1 << 16, i, np.float32))
+        return torch.from_numpy((x * x).numpy().copy())
+
+
+if __name__ == "__main__":
+    pyasc.from_numpy(np.ones(1 << 20, np.float32)).sum().item()  # the parent used it first
+    loader = torch.utils.data.DataLoader(Squares(), batch_size=2, num_workers=2, timeout=60)
+    got = [float(b[:, 0].sum()) for b in loader]
+    assert got == [float(a * a + b * b) for a, b in [(0, 1), (2, 3), (4, 5), (6, 7)]], got
+    print("ok")
+"""
+
+
+def test_torch_dataloader_workers_use_pyasc(run_python, tmp_path):
+    script = tmp_path / "loader.py"
+    script.write_text(DATALOADER_SCRIPT)
+    proc = run_python(str(script), timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ok" in proc.stdout
