@@ -91,9 +91,7 @@ static PyObject *synchronize(PyObject *self, PyObject *const *args, Py_ssize_t n
       asc_py_device(a[0], &device))
     return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_device_synchronize(device);
-  Py_END_ALLOW_THREADS
+  if (asc_py_wait(asc_py_wait_device, (uint64_t)device, &st)) return NULL;
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 

@@ -39,15 +39,7 @@ PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out) {
 }
 
 int asc_py_sync_for_host(void) {
-  asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
-  Py_END_ALLOW_THREADS
-  if (st) {
-    asc_py_raise(st);
-    return -1;
-  }
-  return 0;
+  return asc_py_sync_stream(ASC_STREAM_CURRENT);
 }
 
 /* --- zero-copy import of buffer-protocol objects ------------------------ */
@@ -247,9 +239,7 @@ static char failed_msg[1024];
 static int sync_for_export(const TensorObject *self) {
   failed_export = NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
-  Py_END_ALLOW_THREADS
+  if (asc_py_wait(asc_stream_synchronize_for, ASC_STREAM_CURRENT, &st)) return -1;
   if (!st) return 0;
   failed_export = self;
   failed_status = st;
