@@ -124,8 +124,9 @@ struct asc_backend {
   /* As stream_synchronize, but gives up after timeout_ns (< 0: never) with
    * ASC_ERR_NOT_READY, leaving the work running and its errors kept. */
   asc_status (*stream_synchronize_for)(void *stream, int64_t timeout_ns);
-  asc_status (*stream_query)(void *stream); /* ASC_OK or ASC_ERR_NOT_READY */
-  uint64_t (*stream_tick)(void *stream);    /* work enqueued so far */
+  bool (*stream_error_pending)(void *stream); /* a failure not yet reported */
+  asc_status (*stream_query)(void *stream);   /* ASC_OK or ASC_ERR_NOT_READY */
+  uint64_t (*stream_tick)(void *stream);      /* work enqueued so far */
   bool (*stream_reached)(void *stream, uint64_t tick);
   asc_status (*stream_wait_event)(void *stream, void *event);
 

@@ -65,6 +65,9 @@ asc_status asc_stream_device(asc_stream_t stream, int *out);
 asc_status asc_stream_synchronize(asc_stream_t stream);
 asc_status asc_stream_synchronize_for(asc_stream_t stream, int64_t timeout_ns);
 asc_status asc_stream_query(asc_stream_t stream); /* ASC_OK or ASC_ERR_NOT_READY */
+/* *out: whether a failure of earlier work waits to be reported (the next
+ * synchronize will return it). Takes nothing away. */
+asc_status asc_stream_error_pending(asc_stream_t stream, bool *out);
 asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task);
 asc_status asc_stream_wait_event(asc_stream_t stream, asc_event_t event);
 

@@ -235,7 +235,8 @@ static PyObject *tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t
   } else {
     asc_tensor_share(t, &src);
   }
-  PyObject *capsule = asc_py_sync_for_host() ? NULL : make_capsule(&src, versioned, copy == 1);
+  PyObject *capsule =
+      asc_py_sync_tensor_for_host(t) ? NULL : make_capsule(&src, versioned, copy == 1);
   asc_tensor_release(&src);
   return capsule;
 }

@@ -197,6 +197,15 @@ asc_status asc_stream_query(asc_stream_t stream) {
   return st;
 }
 
+asc_status asc_stream_error_pending(asc_stream_t stream, bool *out) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  *out = asc_rt_backend()->stream_error_pending(s->impl);
+  asc_rt_stream_put(s);
+  return ASC_OK;
+}
+
 asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task) {
   if (!task || !task->run)
     return asc_error(ASC_ERR_INVALID_VALUE, "enqueue: task has no run function");

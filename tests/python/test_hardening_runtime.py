@@ -285,3 +285,95 @@ def test_host_function_synchronising_its_own_stream_raises(run_python, tmp_path)
     proc = run_python(str(script), timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "ok" in proc.stdout
+
+
+# --- outputs of skipped or failed operations --------------------------------
+
+SKIPPED = "was skipped after an earlier error on its stream"
+
+
+def _skipped_outputs():
+    """Runs ops after a failure (they are skipped) and reports the failure."""
+    x = pyasc.from_numpy(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    testing.fail("planned failure")
+    outs = {
+        "add": x + 1,
+        "sum": x.sum(axis=1),
+        "matmul": x @ x.T,
+        "softmax": pyasc.softmax(x, axis=1),
+        "arange": pyasc.arange(6),
+    }
+    with pytest.raises(pyasc.DeviceError, match="planned failure"):
+        pyasc.synchronize()
+    return x, outs
+
+
+@pytest.mark.parametrize("op", ["add", "sum", "matmul", "softmax", "arange"])
+def test_reading_a_skipped_output_raises(op):
+    _, outs = _skipped_outputs()
+    y = outs[op]
+    reads = [
+        y.numpy,
+        y.tolist,
+        lambda: np.asarray(y),
+        lambda: repr(y),
+        lambda: memoryview(y),
+        lambda: np.from_dlpack(y),
+        lambda: y.reshape(-1)[0].item(),
+    ]
+    for read in reads:
+        with pytest.raises(pyasc.DeviceError, match=f"\\({op}\\) {SKIPPED}"):
+            read()
+    # A later operation refuses it as an input, named after the first op.
+    with pytest.raises(pyasc.DeviceError, match=SKIPPED):
+        (y * 2).numpy()
+    with pytest.raises(pyasc.DeviceError, match=SKIPPED):
+        y.sum()
+
+
+def test_skipped_output_is_reported_without_an_earlier_synchronize():
+    x = pyasc.from_numpy(np.ones(8, np.float32))
+    testing.fail("planned failure")
+    y = x + 1
+    with pytest.raises(pyasc.DeviceError, match="planned failure"):
+        y.numpy()  # the failure itself first
+    with pytest.raises(pyasc.DeviceError, match=SKIPPED):
+        y.numpy()
+
+
+def test_skipped_output_on_a_side_stream_and_other_tensors_are_fine(stream_pair):
+    s1, _ = stream_pair
+    x = pyasc.from_numpy(np.arange(4, dtype=np.float32))
+    before = x + 1
+    with pyasc.stream(s1):
+        testing.fail("planned failure", stream=s1)
+        y = x * 3
+        with pytest.raises(pyasc.DeviceError, match="planned failure"):
+            s1.synchronize()
+        with pytest.raises(pyasc.DeviceError, match=SKIPPED):
+            y.numpy()
+        # Work queued after the report runs normally.
+        assert (x * 3).numpy().tolist() == [0, 3, 6, 9]
+    assert before.numpy().tolist() == [1, 2, 3, 4]
+    assert x.numpy().tolist() == [0, 1, 2, 3]
+
+
+def test_output_of_a_failing_operation_is_marked_failed():
+    x = pyasc.from_numpy(np.array([2, 3], np.int32))
+    y = x ** pyasc.from_numpy(np.array([-1, 1], np.int32))  # integers to negative powers fail
+    with pytest.raises(pyasc.Error):
+        y.numpy()
+    with pytest.raises(pyasc.DeviceError, match=r"\(\w+\) failed"):
+        y.numpy()
+
+
+def test_invalid_input_defers_to_the_failure_not_yet_reported():
+    x = pyasc.from_numpy(np.array([2, 3], np.int32))
+    y = x**-1  # fails; the failure waits for the next synchronisation
+    z = y + 1  # queued behind it, so skipped: no error yet
+    with pytest.raises(pyasc.InvalidValueError, match="negative integer powers"):
+        z.numpy()
+    with pytest.raises(pyasc.DeviceError, match=SKIPPED):
+        z.numpy()
+    with pytest.raises(pyasc.DeviceError, match=r"\(power\) failed"):
+        y + 1  # now reported: using y fails at once

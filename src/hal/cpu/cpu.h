@@ -27,6 +27,7 @@ bool cpu_stream_run_inline(void *stream, const asc_task *task);
 asc_status cpu_stream_synchronize(void *stream);
 asc_status cpu_stream_synchronize_for(void *stream, int64_t timeout_ns);
 asc_status cpu_stream_query(void *stream);
+bool cpu_stream_error_pending(void *stream);
 uint64_t cpu_stream_tick(void *stream);
 bool cpu_stream_reached(void *stream, uint64_t tick);
 asc_status cpu_stream_wait_event(void *stream, void *event);

@@ -316,6 +316,7 @@ static const asc_backend cpu_backend = {
     .stream_enqueue = cpu_stream_enqueue,
     .stream_synchronize = cpu_stream_synchronize,
     .stream_synchronize_for = cpu_stream_synchronize_for,
+    .stream_error_pending = cpu_stream_error_pending,
     .stream_query = cpu_stream_query,
     .stream_tick = cpu_stream_tick,
     .stream_reached = cpu_stream_reached,

@@ -405,6 +405,14 @@ asc_status cpu_stream_synchronize_for(void *stream, int64_t timeout_ns) {
   return st;
 }
 
+bool cpu_stream_error_pending(void *stream) {
+  cpu_stream *s = stream;
+  pthread_mutex_lock(&s->lock);
+  bool pending = s->error != ASC_OK;
+  pthread_mutex_unlock(&s->lock);
+  return pending;
+}
+
 asc_status cpu_stream_query(void *stream) {
   return cpu_stream_reached(stream, cpu_stream_tick(stream)) ? ASC_OK : ASC_ERR_NOT_READY;
 }
