@@ -48,6 +48,9 @@ void cpu_pool_destroy(cpu_pool *pool);
 /* Takes (PREPARE) or releases (PARENT) the pool's lock; CHILD frees a pool
  * whose threads did not survive a fork. */
 void cpu_pool_at_fork(cpu_pool *pool, asc_fork_phase phase);
+/* PREPARE/PARENT: the arena list's lock; CHILD also frees the Unified
+ * Buffer arenas of threads that did not survive the fork. */
+void cpu_arenas_at_fork(asc_fork_phase phase);
 asc_status cpu_launch(void *stream, const asc_launch_desc *launch);
 
 #endif

@@ -209,6 +209,7 @@ static void cpu_at_fork(asc_fork_phase phase) {
   if (phase == ASC_FORK_CHILD)
     for (int i = 0; i < device_count; i++) devices[i].pool = NULL; /* made again on demand */
   cpu_streams_at_fork(phase);
+  cpu_arenas_at_fork(phase);
   if (phase != ASC_FORK_PREPARE) pthread_mutex_unlock(&devices_lock);
 }
 
