@@ -130,6 +130,62 @@ def test_fork_while_a_task_runs_reports_it_in_the_child(run_python, tmp_path):
     assert "child 0" in proc.stdout, proc.stdout + proc.stderr
 
 
+def test_fork_while_other_threads_use_the_runtime(run_python, tmp_path):
+    # Each fork lands at a random point of four threads' work: the locks
+    # taken around fork() must leave every child a consistent runtime.
+    proc = run_script(
+        run_python,
+        tmp_path,
+        """
+        from pyasc import memory
+
+        stop = threading.Event()
+        errors = []
+
+        def worker(k):
+            s = pyasc.Stream()
+            x = pyasc.from_numpy(np.arange(1 << 16, dtype=np.float32))
+            try:
+                while not stop.is_set():
+                    with pyasc.stream(s):
+                        y = (x * k + 1).sum()
+                        e = s.record_event()
+                        b = memory.alloc(4096, stream=s)
+                        s.launch_host_func(lambda: None)
+                        e.synchronize()
+                        del b
+                        y.item()
+                    pyasc.synchronize()
+            except BaseException as exc:
+                errors.append(exc)
+
+        def child():
+            try:
+                pyasc.synchronize()
+            except pyasc.DeviceError as exc:
+                assert "forked" in str(exc), exc  # a task lost to the fork
+            x = pyasc.from_numpy(np.ones(1 << 18, np.float32))
+            assert float((x + x).sum().item()) == 2 * (1 << 18)
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        codes = []
+        for _ in range(20):
+            time.sleep(0.01)
+            codes.append(in_child(child))
+        stop.set()
+        for t in threads:
+            t.join()
+        assert codes == [0] * 20, codes
+        assert not errors, errors
+        print("ok")
+        """,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("ok")
+
+
 POOL_SCRIPT = """
 import multiprocessing as mp
 import sys
