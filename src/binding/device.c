@@ -184,7 +184,7 @@ PyMethodDef asc_py_device_functions[] = {
      "current_device() -> int\n\nThe calling thread's current device."},
     {"synchronize", (PyCFunction)(void (*)(void))synchronize, METH_FASTCALL | METH_KEYWORDS,
      "synchronize(device=None)\n\nWaits for all streams of the device; raises the first "
-     "deferred error of asynchronous work."},
+     "deferred error of asynchronous work. Ctrl-C interrupts the wait (the work goes on)."},
     {"configure_device", (PyCFunction)(void (*)(void))configure_device,
      METH_VARARGS | METH_KEYWORDS,
      "configure_device(device=None, **properties) -> DeviceProperties\n\nChanges simulated "

@@ -251,7 +251,8 @@ static PyObject *stream_get_is_default(StreamObject *self, void *closure) {
 
 static PyMethodDef stream_methods[] = {
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
-     "Waits for all work queued on the stream; raises the first deferred error of that work."},
+     "Waits for all work queued on the stream; raises the first deferred error of that work. "
+     "Ctrl-C interrupts the wait (the work goes on)."},
     {"query", (PyCFunction)stream_query, METH_NOARGS, "True if all queued work has completed."},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
      "Makes work queued after this call wait until the event has completed."},
@@ -261,7 +262,8 @@ static PyMethodDef stream_methods[] = {
      "stream."},
     {"launch_host_func", (PyCFunction)stream_launch_host_func, METH_O,
      "launch_host_func(fn)\n\nCalls fn() on the stream's thread in stream order. An exception "
-     "it raises is reported as DeviceError at the stream's next synchronisation."},
+     "it raises is reported as DeviceError at the stream's next synchronisation. fn cannot "
+     "wait for its own stream: synchronising it there raises InvalidValueError."},
     {"destroy", (PyCFunction)stream_destroy, METH_NOARGS,
      "Waits for queued work and destroys the stream; using it afterwards raises "
      "InvalidHandleError. Collected streams are destroyed automatically."},
