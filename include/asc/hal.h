@@ -61,6 +61,10 @@ typedef struct asc_launch_desc {
   void (*release)(void *args);
   const char *name; /* static; names the kernel in error messages */
   uint32_t flags;   /* ASC_LAUNCH_* */
+  /* May be NULL. Runs (before release) when the kernel did not complete:
+   * skipped after an earlier failure on its stream, or failed itself, so
+   * that what it would have written can be marked invalid. */
+  void (*failed)(void *args, bool skipped);
 } asc_launch_desc;
 
 /* Small single-block work may run on the launching thread when its stream
@@ -75,6 +79,8 @@ typedef struct asc_task {
   void (*release)(void *user);
   void *user;
   const char *what; /* static description used in error messages */
+  /* May be NULL: runs before release when `run` was skipped or failed. */
+  void (*failed)(void *user, bool skipped);
 } asc_task;
 
 typedef enum asc_memcpy_kind {
@@ -85,6 +91,9 @@ typedef enum asc_memcpy_kind {
 } asc_memcpy_kind;
 
 typedef struct asc_backend asc_backend;
+
+/* The phases of fork(): before it in the parent, then after it in each process. */
+typedef enum asc_fork_phase { ASC_FORK_PREPARE, ASC_FORK_PARENT, ASC_FORK_CHILD } asc_fork_phase;
 
 /* One device kind. Every function returns a status and sets the message. A
  * backend stream runs its tasks in FIFO order; `tick` numbers enqueued work
@@ -112,8 +121,12 @@ struct asc_backend {
   void (*stream_free)(void *stream);
   asc_status (*stream_enqueue)(void *stream, const asc_task *task);
   asc_status (*stream_synchronize)(void *stream); /* reports deferred errors */
-  asc_status (*stream_query)(void *stream);       /* ASC_OK or ASC_ERR_NOT_READY */
-  uint64_t (*stream_tick)(void *stream);          /* work enqueued so far */
+  /* As stream_synchronize, but gives up after timeout_ns (< 0: never) with
+   * ASC_ERR_NOT_READY, leaving the work running and its errors kept. */
+  asc_status (*stream_synchronize_for)(void *stream, int64_t timeout_ns);
+  bool (*stream_error_pending)(void *stream); /* a failure not yet reported */
+  asc_status (*stream_query)(void *stream);   /* ASC_OK or ASC_ERR_NOT_READY */
+  uint64_t (*stream_tick)(void *stream);      /* work enqueued so far */
   bool (*stream_reached)(void *stream, uint64_t tick);
   asc_status (*stream_wait_event)(void *stream, void *event);
 
@@ -121,11 +134,16 @@ struct asc_backend {
   void (*event_free)(void *event);
   asc_status (*event_record)(void *event, void *stream);
   asc_status (*event_synchronize)(void *event);
+  asc_status (*event_synchronize_for)(void *event, int64_t timeout_ns); /* see above */
   asc_status (*event_query)(void *event);
   asc_status (*event_elapsed_ms)(void *start, void *end, double *out_ms);
 
   /* Runs a kernel asynchronously on stream (see asc_launch_desc). */
   asc_status (*launch)(void *stream, const asc_launch_desc *launch);
+
+  /* fork() support: PREPARE takes every backend lock, PARENT releases
+   * them, CHILD leaves a backend whose threads are restarted on demand. */
+  void (*at_fork)(asc_fork_phase phase);
 };
 
 /* The backend that serves every device (the embedded cpu simulator unless a

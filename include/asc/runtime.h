@@ -42,6 +42,11 @@ asc_status asc_device_set(int device); /* for the calling thread */
 int asc_device_current(void);
 /* Waits for all streams of the device; returns the first deferred error. */
 asc_status asc_device_synchronize(int device);
+/* The *_synchronize_for forms give up after timeout_ns (< 0: never) with
+ * ASC_ERR_NOT_READY, leaving the work running and its errors kept for a
+ * later synchronisation (an error already taken is returned at once), so
+ * that a caller can wait in slices and stay interruptible. */
+asc_status asc_device_synchronize_for(int device, int64_t timeout_ns);
 
 /* --- streams ------------------------------------------------------------ */
 asc_status asc_stream_create(int device, asc_stream_t *out);
@@ -58,7 +63,11 @@ asc_status asc_stream_device(asc_stream_t stream, int *out);
 /* Waits for queued work. An error raised by earlier asynchronous work on
  * this stream is returned here (once) and cleared. */
 asc_status asc_stream_synchronize(asc_stream_t stream);
+asc_status asc_stream_synchronize_for(asc_stream_t stream, int64_t timeout_ns);
 asc_status asc_stream_query(asc_stream_t stream); /* ASC_OK or ASC_ERR_NOT_READY */
+/* *out: whether a failure of earlier work waits to be reported (the next
+ * synchronize will return it). Takes nothing away. */
+asc_status asc_stream_error_pending(asc_stream_t stream, bool *out);
 asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task);
 asc_status asc_stream_wait_event(asc_stream_t stream, asc_event_t event);
 
@@ -67,6 +76,7 @@ asc_status asc_event_create(asc_event_t *out);
 asc_status asc_event_destroy(asc_event_t event);
 asc_status asc_event_record(asc_event_t event, asc_stream_t stream);
 asc_status asc_event_synchronize(asc_event_t event);
+asc_status asc_event_synchronize_for(asc_event_t event, int64_t timeout_ns);
 asc_status asc_event_query(asc_event_t event); /* ASC_OK or ASC_ERR_NOT_READY */
 /* Milliseconds between two completed events. */
 asc_status asc_event_elapsed_ms(asc_event_t start, asc_event_t end, double *out_ms);

@@ -45,6 +45,12 @@ void asc_storage_release(asc_storage *storage);
 void *asc_storage_data(const asc_storage *storage);
 size_t asc_storage_nbytes(const asc_storage *storage);
 int asc_storage_device(const asc_storage *storage);
+/* Marks the storage as holding no valid data: the operation `what` (static)
+ * that would have written it was skipped after an earlier error on its
+ * stream, or failed. The mark stays; the first one is kept. Any thread. */
+void asc_storage_poison(asc_storage *storage, const char *what, bool skipped);
+/* ASC_OK, or ASC_ERR_DEVICE saying why the storage holds no valid data. */
+asc_status asc_storage_check_valid(const asc_storage *storage);
 
 /* --- tensors ------------------------------------------------------------ */
 /* A new C-contiguous tensor with uninitialised elements on the current
@@ -62,6 +68,15 @@ void *asc_tensor_data(const asc_tensor *t);
 bool asc_tensor_is_contiguous(const asc_tensor *t);
 /* Validates that every element of the view lies inside its storage. */
 asc_status asc_tensor_check(const asc_tensor *t);
+/* asc_storage_check_valid of t's storage (ASC_OK for a cleared tensor).
+ * Call after waiting for the work that writes t: the mark is set when the
+ * stream skips that work. */
+asc_status asc_tensor_check_valid(const asc_tensor *t);
+/* For an input of an operation about to be queued on the current stream:
+ * asc_tensor_check_valid, except that while the failure behind the mark
+ * still waits to be reported there, the operation may be queued (it is
+ * skipped, and that failure is reported first). */
+asc_status asc_tensor_check_input(const asc_tensor *t);
 
 /* --- views (no copy) ------------------------------------------------------ */
 /* NumPy reshape: one -1 is inferred; a view when the strides allow it,

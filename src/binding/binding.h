@@ -83,6 +83,18 @@ PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out);
 int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out);
 /* The host may read t: waits for the calling thread's current stream. */
 int asc_py_sync_for_host(void);
+/* asc_py_sync_for_host, then raises if t holds no valid data (an operation
+ * that would have written it was skipped or failed). */
+int asc_py_sync_tensor_for_host(const asc_tensor *t);
+/* Waits with wait(what, timeout_ns) in short slices with the GIL released,
+ * running Python's signal handlers between slices, so that Ctrl-C stops a
+ * wait on work that never ends (the work itself goes on). Returns 0 with
+ * the wait's final status in *st, or -1 with the handler's exception set. */
+int asc_py_wait(asc_status (*wait)(uint64_t what, int64_t timeout_ns), uint64_t what,
+                asc_status *st);
+asc_status asc_py_wait_device(uint64_t device, int64_t timeout_ns);
+/* asc_py_wait on a stream, raising its failure: 0 or -1 with an exception. */
+int asc_py_sync_stream(asc_stream_t stream);
 /* numpy, imported once. Borrowed reference. */
 PyObject *asc_py_numpy(void);
 /* A device as an int, "cpu" (the current device) or "cpu:N". */

@@ -19,6 +19,19 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static deferred *queue;
 static size_t count, capacity;
 static atomic_bool scheduled;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* A stream thread may hold the lock when another thread forks: take it
+ * around fork() so that the child's copy is not locked forever. */
+static void fork_prepare(void) {
+  pthread_mutex_lock(&lock);
+}
+static void fork_after(void) {
+  pthread_mutex_unlock(&lock);
+}
+static void register_fork_handlers(void) {
+  (void)pthread_atfork(fork_prepare, fork_after, fork_after);
+}
 
 void asc_py_run_deferred(void) {
   if (!atomic_load_explicit(&scheduled, memory_order_acquire) && !count) return;
@@ -43,6 +56,7 @@ static int pending_call(void *unused) {
 }
 
 void asc_py_call_with_gil(void (*fn)(void *arg), void *arg) {
+  pthread_once(&atfork_once, register_fork_handlers);
   pthread_mutex_lock(&lock);
   bool queued = false;
   if (count == capacity) {

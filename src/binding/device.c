@@ -91,9 +91,7 @@ static PyObject *synchronize(PyObject *self, PyObject *const *args, Py_ssize_t n
       asc_py_device(a[0], &device))
     return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_device_synchronize(device);
-  Py_END_ALLOW_THREADS
+  if (asc_py_wait(asc_py_wait_device, (uint64_t)device, &st)) return NULL;
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
@@ -186,7 +184,7 @@ PyMethodDef asc_py_device_functions[] = {
      "current_device() -> int\n\nThe calling thread's current device."},
     {"synchronize", (PyCFunction)(void (*)(void))synchronize, METH_FASTCALL | METH_KEYWORDS,
      "synchronize(device=None)\n\nWaits for all streams of the device; raises the first "
-     "deferred error of asynchronous work."},
+     "deferred error of asynchronous work. Ctrl-C interrupts the wait (the work goes on)."},
     {"configure_device", (PyCFunction)(void (*)(void))configure_device,
      METH_VARARGS | METH_KEYWORDS,
      "configure_device(device=None, **properties) -> DeviceProperties\n\nChanges simulated "

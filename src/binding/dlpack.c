@@ -235,7 +235,8 @@ static PyObject *tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t
   } else {
     asc_tensor_share(t, &src);
   }
-  PyObject *capsule = asc_py_sync_for_host() ? NULL : make_capsule(&src, versioned, copy == 1);
+  PyObject *capsule =
+      asc_py_sync_tensor_for_host(t) ? NULL : make_capsule(&src, versioned, copy == 1);
   asc_tensor_release(&src);
   return capsule;
 }
@@ -440,10 +441,10 @@ static PyObject *dlpack_capsule(PyObject *x) {
 static int copy_tensor(asc_tensor *t) {
   asc_tensor copy = {0};
   asc_status st = asc_cast(t, t->dtype, &copy);
-  if (!st) {
-    Py_BEGIN_ALLOW_THREADS
-    st = asc_stream_synchronize(ASC_STREAM_CURRENT);
-    Py_END_ALLOW_THREADS
+  if (!st && asc_py_wait(asc_stream_synchronize_for, ASC_STREAM_CURRENT, &st)) {
+    asc_tensor_release(t);
+    asc_tensor_release(&copy);
+    return -1;
   }
   asc_tensor_release(t);
   if (st) {

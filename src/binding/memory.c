@@ -333,16 +333,24 @@ static PyObject *py_memcpy(PyObject *self, PyObject *const *args, Py_ssize_t nar
   if (non_blocking) {
     st = asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
     if (st == ASC_OK) hold_until_done(stream, &dst, &src);
-  } else {
+  } else if (stream == ASC_STREAM_CURRENT) {
+    /* Earlier work first, interruptibly: the copy then waits for nothing. */
+    if (asc_py_wait(asc_stream_synchronize_for, stream, &st)) goto done;
     pin_side(&dst, 1);
     pin_side(&src, 1);
-    Py_BEGIN_ALLOW_THREADS
-    st = stream == ASC_STREAM_CURRENT ? asc_memcpy(dst.ptr, src.ptr, nbytes, kind)
-                                      : asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
-    if (st == ASC_OK && stream != ASC_STREAM_CURRENT) st = asc_stream_synchronize(stream);
-    Py_END_ALLOW_THREADS
+    if (!st) {
+      Py_BEGIN_ALLOW_THREADS
+      st = asc_memcpy(dst.ptr, src.ptr, nbytes, kind);
+      Py_END_ALLOW_THREADS
+    }
     pin_side(&dst, -1);
     pin_side(&src, -1);
+  } else {
+    st = asc_memcpy_async(dst.ptr, src.ptr, nbytes, kind, stream);
+    if (st == ASC_OK && asc_py_wait(asc_stream_synchronize_for, stream, &st)) {
+      hold_until_done(stream, &dst, &src); /* interrupted: the copy goes on */
+      goto done;
+    }
   }
   result = st ? asc_py_raise(st) : Py_NewRef(Py_None);
 done:
@@ -382,15 +390,22 @@ static PyObject *py_memset(PyObject *self, PyObject *const *args, Py_ssize_t nar
     nbytes = (size_t)n;
   }
   asc_status st;
-  pin_side(&dst, 1);
-  Py_BEGIN_ALLOW_THREADS
   if (non_blocking || stream != ASC_STREAM_CURRENT) {
+    /* Device memory only: freeing it is ordered after the queued fill. */
     st = asc_memset_async(dst.ptr, (int)value, nbytes, stream);
-    if (st == ASC_OK && !non_blocking) st = asc_stream_synchronize(stream);
-  } else
-    st = asc_memset(dst.ptr, (int)value, nbytes);
-  Py_END_ALLOW_THREADS
-  pin_side(&dst, -1);
+    if (st == ASC_OK && !non_blocking && asc_py_wait(asc_stream_synchronize_for, stream, &st))
+      return NULL;
+  } else if (!asc_py_wait(asc_stream_synchronize_for, stream, &st)) {
+    pin_side(&dst, 1);
+    if (!st) {
+      Py_BEGIN_ALLOW_THREADS
+      st = asc_memset(dst.ptr, (int)value, nbytes);
+      Py_END_ALLOW_THREADS
+    }
+    pin_side(&dst, -1);
+  } else {
+    return NULL;
+  }
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 

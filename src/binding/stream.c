@@ -91,20 +91,37 @@ static PyObject *stream_destroy(StreamObject *self, PyObject *noargs) {
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
-/* Runs a blocking stream call without the GIL. */
-static PyObject *stream_call(StreamObject *self, asc_status (*fn)(asc_stream_t)) {
-  asc_stream_t handle;
-  if (asc_py_stream((PyObject *)self, &handle)) return NULL;
+/* How long a wait runs without looking at signals: well under the 100 ms
+ * in which Ctrl-C should take effect, long enough to cost nothing. */
+#define WAIT_SLICE_NS 20000000
+
+int asc_py_wait(asc_status (*wait)(uint64_t what, int64_t timeout_ns), uint64_t what,
+                asc_status *st) {
+  for (;;) {
+    Py_BEGIN_ALLOW_THREADS
+    *st = wait(what, WAIT_SLICE_NS);
+    Py_END_ALLOW_THREADS
+    if (*st != ASC_ERR_NOT_READY) return 0;
+    if (PyErr_CheckSignals()) return -1;
+  }
+}
+
+asc_status asc_py_wait_device(uint64_t device, int64_t timeout_ns) {
+  return asc_device_synchronize_for((int)device, timeout_ns);
+}
+
+int asc_py_sync_stream(asc_stream_t stream) {
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = fn(handle);
-  Py_END_ALLOW_THREADS
-  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+  if (asc_py_wait(asc_stream_synchronize_for, stream, &st)) return -1;
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
 }
 
 static PyObject *stream_synchronize(StreamObject *self, PyObject *noargs) {
   (void)noargs;
-  return stream_call(self, asc_stream_synchronize);
+  asc_stream_t handle;
+  if (asc_py_stream((PyObject *)self, &handle) || asc_py_sync_stream(handle)) return NULL;
+  Py_RETURN_NONE;
 }
 
 static PyObject *stream_query(StreamObject *self, PyObject *noargs) {
@@ -234,7 +251,8 @@ static PyObject *stream_get_is_default(StreamObject *self, void *closure) {
 
 static PyMethodDef stream_methods[] = {
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
-     "Waits for all work queued on the stream; raises the first deferred error of that work."},
+     "Waits for all work queued on the stream; raises the first deferred error of that work. "
+     "Ctrl-C interrupts the wait (the work goes on)."},
     {"query", (PyCFunction)stream_query, METH_NOARGS, "True if all queued work has completed."},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
      "Makes work queued after this call wait until the event has completed."},
@@ -244,7 +262,8 @@ static PyMethodDef stream_methods[] = {
      "stream."},
     {"launch_host_func", (PyCFunction)stream_launch_host_func, METH_O,
      "launch_host_func(fn)\n\nCalls fn() on the stream's thread in stream order. An exception "
-     "it raises is reported as DeviceError at the stream's next synchronisation."},
+     "it raises is reported as DeviceError at the stream's next synchronisation. fn cannot "
+     "wait for its own stream: synchronising it there raises InvalidValueError."},
     {"destroy", (PyCFunction)stream_destroy, METH_NOARGS,
      "Waits for queued work and destroys the stream; using it afterwards raises "
      "InvalidHandleError. Collected streams are destroyed automatically."},
@@ -391,11 +410,9 @@ static PyObject *event_record(EventObject *self, PyObject *const *args, Py_ssize
 static PyObject *event_synchronize(EventObject *self, PyObject *noargs) {
   (void)noargs;
   asc_event_t e;
-  if (event_handle((PyObject *)self, &e)) return NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_event_synchronize(e);
-  Py_END_ALLOW_THREADS
+  if (event_handle((PyObject *)self, &e) || asc_py_wait(asc_event_synchronize_for, e, &st))
+    return NULL;
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 

@@ -39,15 +39,14 @@ PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out) {
 }
 
 int asc_py_sync_for_host(void) {
-  asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
-  Py_END_ALLOW_THREADS
-  if (st) {
-    asc_py_raise(st);
-    return -1;
-  }
-  return 0;
+  return asc_py_sync_stream(ASC_STREAM_CURRENT);
+}
+
+int asc_py_sync_tensor_for_host(const asc_tensor *t) {
+  if (asc_py_sync_for_host()) return -1;
+  asc_status st = asc_tensor_check_valid(t);
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
 }
 
 /* --- zero-copy import of buffer-protocol objects ------------------------ */
@@ -160,6 +159,11 @@ static int finish_copy_of(PyObject *source, asc_tensor *copy) {
 int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
   asc_py_run_deferred();
   if (AscTensor_Check(obj)) {
+    asc_status st = asc_tensor_check_input(&((TensorObject *)obj)->t);
+    if (st) {
+      asc_py_raise(st);
+      return -1;
+    }
     asc_tensor_share(&((TensorObject *)obj)->t, out);
     return convert_dtype(out, dtype);
   }
@@ -247,9 +251,8 @@ static char failed_msg[1024];
 static int sync_for_export(const TensorObject *self) {
   failed_export = NULL;
   asc_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = asc_stream_synchronize(ASC_STREAM_CURRENT);
-  Py_END_ALLOW_THREADS
+  if (asc_py_wait(asc_stream_synchronize_for, ASC_STREAM_CURRENT, &st)) return -1;
+  if (!st) st = asc_tensor_check_valid(&self->t);
   if (!st) return 0;
   failed_export = self;
   failed_status = st;
@@ -347,7 +350,7 @@ static PyObject *to_numpy(TensorObject *self, int raw) {
   if (!np) return NULL;
   /* Synchronise here, not only in the buffer export: NumPy would swallow
    * the error that export raises. */
-  if (reraise_failed_export(self) || asc_py_sync_for_host()) return NULL;
+  if (reraise_failed_export(self) || asc_py_sync_tensor_for_host(&self->t)) return NULL;
   if (self->t.dtype != ASC_BFLOAT16) return PyObject_CallMethod(np, "asarray", "O", self);
   asc_tensor converted = {0};
   asc_status st;
@@ -399,7 +402,7 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
   if (asc_tensor_numel(&self->t) != 1)
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
                             "can only convert a tensor of size 1 to a Python scalar");
-  if (asc_py_sync_for_host()) return NULL;
+  if (asc_py_sync_tensor_for_host(&self->t)) return NULL;
   const void *p = asc_tensor_data(&self->t);
   switch (self->t.dtype) {
     case ASC_BOOL:

@@ -155,3 +155,11 @@ void asc_handle_table_destroy(asc_handle_table *table) {
   table->free_head = NO_SLOT;
   pthread_mutex_destroy(&table->lock);
 }
+
+void asc_handle_table_lock(asc_handle_table *table) {
+  pthread_mutex_lock(&table->lock);
+}
+
+void asc_handle_table_unlock(asc_handle_table *table) {
+  pthread_mutex_unlock(&table->lock);
+}

@@ -43,6 +43,10 @@ void asc_handle_table_init(asc_handle_table *table, uint8_t tag, const char *kin
 /* Drops the table's reference to every live object. */
 void asc_handle_table_clear(asc_handle_table *table);
 void asc_handle_table_destroy(asc_handle_table *table);
+/* fork(): before it takes the table's lock; after it, in either process,
+ * releases it (the table itself stays valid in the child). */
+void asc_handle_table_lock(asc_handle_table *table);
+void asc_handle_table_unlock(asc_handle_table *table);
 
 /* Stores obj (taking over one reference) and returns its handle. */
 asc_status asc_handle_insert(asc_handle_table *table, asc_ref *obj, uint64_t *out);

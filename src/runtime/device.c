@@ -9,9 +9,40 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_bool ready;
 static const asc_backend *backend;
 static _Thread_local int current_device;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* fork() takes every runtime lock in one fixed order (outer to inner:
+ * init, default streams, allocator, handle tables, backend), so that the
+ * child sees consistent state; the child then restarts threads on demand. */
+static void fork_prepare(void) {
+  pthread_mutex_lock(&init_lock);
+  asc_rt_streams_at_fork(ASC_FORK_PREPARE);
+  asc_mem_at_fork(ASC_FORK_PREPARE);
+  if (backend && backend->at_fork) backend->at_fork(ASC_FORK_PREPARE);
+}
+
+static void fork_after(asc_fork_phase phase) {
+  if (backend && backend->at_fork) backend->at_fork(phase);
+  asc_mem_at_fork(phase);
+  asc_rt_streams_at_fork(phase);
+  pthread_mutex_unlock(&init_lock);
+}
+
+static void fork_parent(void) {
+  fork_after(ASC_FORK_PARENT);
+}
+
+static void fork_child(void) {
+  fork_after(ASC_FORK_CHILD);
+}
+
+static void register_fork_handlers(void) {
+  (void)pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
 
 asc_status asc_rt_ready(void) {
   if (atomic_load_explicit(&ready, memory_order_acquire)) return ASC_OK;
+  pthread_once(&atfork_once, register_fork_handlers);
   pthread_mutex_lock(&init_lock);
   asc_status st = ASC_OK;
   if (!atomic_load(&ready)) {

@@ -45,6 +45,14 @@ static mem_device devices[ASC_MAX_DEVICES];
 static mem_block **by_addr;
 static size_t nblocks, cap_blocks;
 
+void asc_mem_at_fork(asc_fork_phase phase) {
+  /* Blocks stay valid in the child: memory is host memory, copied by fork. */
+  if (phase == ASC_FORK_PREPARE)
+    pthread_mutex_lock(&mem_lock);
+  else
+    pthread_mutex_unlock(&mem_lock);
+}
+
 static size_t class_of(size_t n, int *cls) {
   if (n <= 64) {
     *cls = 0;

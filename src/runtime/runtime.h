@@ -30,8 +30,11 @@ static inline void asc_rt_stream_retain(asc_stream_obj *s) {
 
 /* Implemented in mem_cache.c: returns every block to the backend. */
 void asc_mem_shutdown(void);
+/* fork(): PREPARE takes the module's locks, PARENT and CHILD release them. */
+void asc_mem_at_fork(asc_fork_phase phase);
 /* Implemented in stream.c. */
 void asc_rt_streams_init(void);
 void asc_rt_streams_shutdown(void);
+void asc_rt_streams_at_fork(asc_fork_phase phase);
 
 #endif

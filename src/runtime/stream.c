@@ -1,6 +1,7 @@
 /* Streams, events and launches: checked handles over the backend's objects. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime.h"
 
@@ -50,6 +51,23 @@ void asc_rt_streams_shutdown(void) {
   asc_handle_table_clear(&streams);
   pthread_mutex_lock(&defaults_lock);
   memset(default_streams, 0, sizeof default_streams);
+  pthread_mutex_unlock(&defaults_lock);
+}
+
+void asc_rt_streams_at_fork(asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) {
+    pthread_mutex_lock(&defaults_lock);
+    if (tables_ready) {
+      asc_handle_table_lock(&streams);
+      asc_handle_table_lock(&events);
+    }
+    return;
+  }
+  /* Handles stay valid in the child; their streams restart their threads. */
+  if (tables_ready) {
+    asc_handle_table_unlock(&events);
+    asc_handle_table_unlock(&streams);
+  }
   pthread_mutex_unlock(&defaults_lock);
 }
 
@@ -158,10 +176,14 @@ asc_status asc_stream_destroy(asc_stream_t stream) {
 }
 
 asc_status asc_stream_synchronize(asc_stream_t stream) {
+  return asc_stream_synchronize_for(stream, -1);
+}
+
+asc_status asc_stream_synchronize_for(asc_stream_t stream, int64_t timeout_ns) {
   asc_stream_obj *s;
   asc_status st = asc_rt_stream_get(stream, &s);
   if (st) return st;
-  st = asc_rt_backend()->stream_synchronize(s->impl);
+  st = asc_rt_backend()->stream_synchronize_for(s->impl, timeout_ns);
   asc_rt_stream_put(s);
   return st;
 }
@@ -173,6 +195,15 @@ asc_status asc_stream_query(asc_stream_t stream) {
   st = asc_rt_backend()->stream_query(s->impl);
   asc_rt_stream_put(s);
   return st;
+}
+
+asc_status asc_stream_error_pending(asc_stream_t stream, bool *out) {
+  asc_stream_obj *s;
+  asc_status st = asc_rt_stream_get(stream, &s);
+  if (st) return st;
+  *out = asc_rt_backend()->stream_error_pending(s->impl);
+  asc_rt_stream_put(s);
+  return ASC_OK;
 }
 
 asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task) {
@@ -188,16 +219,31 @@ asc_status asc_stream_enqueue(asc_stream_t stream, const asc_task *task) {
 
 typedef struct sync_state {
   int device;
+  int64_t deadline_ns; /* < 0: none */
+  bool not_ready;
   asc_status first;
   char message[1024];
 } sync_state;
+
+static int64_t monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static void sync_one(asc_ref *ref, void *user) {
   asc_stream_obj *s = (asc_stream_obj *)ref;
   sync_state *state = user;
   if (s->device == state->device) {
-    asc_status st = asc_rt_backend()->stream_synchronize(s->impl);
-    if (st && !state->first) {
+    int64_t left = -1;
+    if (state->deadline_ns >= 0) {
+      left = state->deadline_ns - monotonic_ns();
+      if (left < 0) left = 0;
+    }
+    asc_status st = asc_rt_backend()->stream_synchronize_for(s->impl, left);
+    if (st == ASC_ERR_NOT_READY)
+      state->not_ready = true;
+    else if (st && !state->first) {
       state->first = st;
       strncpy(state->message, asc_last_error(), sizeof state->message - 1);
     }
@@ -206,13 +252,20 @@ static void sync_one(asc_ref *ref, void *user) {
 }
 
 asc_status asc_device_synchronize(int device) {
+  return asc_device_synchronize_for(device, -1);
+}
+
+asc_status asc_device_synchronize_for(int device, int64_t timeout_ns) {
   asc_status st = asc_rt_check_device(device);
   if (st) return st;
-  sync_state state = {.device = device, .first = ASC_OK};
+  sync_state state = {.device = device, .deadline_ns = -1, .first = ASC_OK};
+  if (timeout_ns >= 0) state.deadline_ns = monotonic_ns() + timeout_ns;
   st = asc_handle_each(&streams, sync_one, &state);
   if (st) return st;
+  /* An error already taken from a stream is reported even if another
+   * stream is still busy: it would be lost otherwise. */
   if (state.first) return asc_error(state.first, "%s", state.message);
-  return ASC_OK;
+  return state.not_ready ? ASC_ERR_NOT_READY : ASC_OK;
 }
 
 /* --- events ------------------------------------------------------------- */
@@ -270,10 +323,14 @@ asc_status asc_event_record(asc_event_t event, asc_stream_t stream) {
 }
 
 asc_status asc_event_synchronize(asc_event_t event) {
+  return asc_event_synchronize_for(event, -1);
+}
+
+asc_status asc_event_synchronize_for(asc_event_t event, int64_t timeout_ns) {
   asc_event_obj *e;
   asc_status st = event_get(event, &e);
   if (st) return st;
-  st = asc_rt_backend()->event_synchronize(e->impl);
+  st = asc_rt_backend()->event_synchronize_for(e->impl, timeout_ns);
   asc_ref_release(&e->ref);
   return st;
 }

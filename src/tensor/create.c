@@ -184,6 +184,7 @@ typedef struct index_args {
   int64_t chunk;
   int64_t elsize;
   asc_storage *storage;
+  const char *name;
   _Alignas(16) unsigned char ctx[ASC_INDEX_CTX_MAX];
 } index_args;
 
@@ -193,6 +194,11 @@ static asc_status index_block(const asc_block_ctx *block, const void *p) {
   int64_t end = start + a->chunk < a->total ? start + a->chunk : a->total;
   if (start >= end) return ASC_OK;
   return a->loop(a->data + start * a->elsize, start, end - start, a->ctx);
+}
+
+static void index_failed(void *p, bool skipped) {
+  index_args *a = p;
+  asc_storage_poison(a->storage, a->name, skipped);
 }
 
 static void index_release(void *p) {
@@ -212,6 +218,7 @@ asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *ou
   memcpy(a.ctx, kernel->ctx, kernel->ctx_size);
   asc_storage_retain(out->storage);
   a.storage = out->storage;
+  a.name = kernel->name;
   asc_launch_desc desc = {
       .fn = index_block,
       .nblocks = asc_split_blocks(a.total, a.total * a.elsize, PARALLEL_BYTES, BYTES_PER_BLOCK,
@@ -219,6 +226,7 @@ asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *ou
       .args = &a,
       .args_size = sizeof a,
       .release = index_release,
+      .failed = index_failed,
       .name = kernel->name};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }

@@ -67,6 +67,11 @@ static asc_status ew_block(const asc_block_ctx *block, const void *p) {
   }
 }
 
+static void ew_failed(void *p, bool skipped) {
+  ew_args *a = p;
+  asc_storage_poison(a->storages[0], a->name, skipped);
+}
+
 static void ew_release(void *p) {
   ew_args *a = p;
   for (int k = 0; k < a->nops; k++) asc_storage_release(a->storages[k]);
@@ -126,6 +131,10 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
     return asc_error(ASC_ERR_INTERNAL, "%s: bad element-wise launch", kernel->name);
   int64_t total = asc_tensor_numel(out);
   if (total == 0) return ASC_OK;
+  for (int k = 0; k < nin; k++) {
+    asc_status st = asc_tensor_check_input(inputs[k]);
+    if (st) return st;
+  }
   ew_args a;
   memset(&a, 0, sizeof a);
   a.loop = kernel->loop;
@@ -158,6 +167,7 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
                           .args = &a,
                           .args_size = sizeof a,
                           .release = ew_release,
+                          .failed = ew_failed,
                           .name = kernel->name,
                           .flags = bytes <= INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);

@@ -201,6 +201,11 @@ static asc_status matmul_block(const asc_block_ctx *block, const void *p) {
   return ASC_OK;
 }
 
+static void matmul_failed(void *p, bool skipped) {
+  mm_args *a = p;
+  asc_storage_poison(a->op[OUT].storage, "matmul", skipped);
+}
+
 static void matmul_release(void *p) {
   mm_args *a = p;
   for (int k = 0; k < 3; k++) asc_storage_release(a->op[k].storage);
@@ -333,6 +338,7 @@ static asc_status launch(const asc_tensor *a, const asc_tensor *b, const asc_ten
                           .args = &args,
                           .args_size = sizeof args,
                           .release = matmul_release,
+                          .failed = matmul_failed,
                           .name = "matmul"};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
@@ -463,6 +469,8 @@ asc_status asc_matmul(const asc_tensor *a, const asc_tensor *b, asc_tensor *out)
   int nbatch, ndim;
   int64_t batch[ASC_MAX_DIMS], shape[ASC_MAX_DIMS];
   if (!st) st = result_shape(a, b, &nbatch, batch, &ndim, shape);
+  if (!st) st = asc_tensor_check_input(a);
+  if (!st) st = asc_tensor_check_input(b);
   if (st) return st;
   asc_dtype result = asc_dtype_promote(a->dtype, b->dtype);
   asc_dtype compute = result == ASC_FLOAT16 || result == ASC_BFLOAT16 ? ASC_FLOAT32 : result;

@@ -212,7 +212,15 @@ static void plan_blocks(asc_red_args *a, int device) {
 }
 
 /* Enqueues the reduction of src into the contiguous result. */
+/* The result is storages[1] (see launch). */
+static void reduce_failed(void *args, bool skipped) {
+  asc_red_args *a = args;
+  asc_storage_poison(a->storages[1], op_names[a->op], skipped);
+}
+
 static asc_status launch(asc_red_args *a, const asc_tensor *src, const asc_tensor *result) {
+  asc_status valid = asc_tensor_check_input(src);
+  if (valid) return valid;
   int device = asc_tensor_device(src);
   plan_blocks(a, device);
   a->out = asc_tensor_data(result);
@@ -233,6 +241,7 @@ static asc_status launch(asc_red_args *a, const asc_tensor *src, const asc_tenso
                           .args = a,
                           .args_size = sizeof *a,
                           .release = asc_red_release,
+                          .failed = reduce_failed,
                           .name = op_names[a->op]};
   asc_status st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
   if (!st && scratch) {

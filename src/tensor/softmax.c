@@ -83,7 +83,14 @@ static void softmax_release(void *args) {
   for (int k = 0; k < 2; k++) asc_storage_release(a->storages[k]);
 }
 
+static void softmax_failed(void *args, bool skipped) {
+  softmax_args *a = args;
+  asc_storage_poison(a->storages[1], a->log ? "log_softmax" : "softmax", skipped);
+}
+
 static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor *result) {
+  asc_status valid = asc_tensor_check_input(x);
+  if (valid) return valid;
   int64_t bytes = asc_tensor_numel(x) * (int64_t)asc_dtype_size(x->dtype);
   int64_t want = asc_parallel_blocks(bytes, PARALLEL_BYTES, BYTES_PER_BLOCK, asc_tensor_device(x));
   uint32_t blocks = (uint32_t)(want < a->rows ? want : a->rows);
@@ -98,6 +105,7 @@ static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor 
                           .args = a,
                           .args_size = sizeof *a,
                           .release = softmax_release,
+                          .failed = softmax_failed,
                           .name = a->log ? "log_softmax" : "softmax"};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }

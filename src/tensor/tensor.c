@@ -15,7 +15,13 @@ struct asc_storage {
   size_t nbytes;
   void (*release)(void *ctx); /* NULL: data came from asc_mem_alloc */
   void *ctx;
+  /* 0, or POISON_* once an operation writing it did not complete; `poisoner`
+   * names it and is published before the state. */
+  atomic_int poison;
+  const char *_Atomic poisoner;
 };
+
+enum { POISON_FAILED = 1, POISON_SKIPPED = 2 };
 
 asc_status asc_storage_new(int device, size_t nbytes, asc_stream_t stream, asc_storage **out) {
   asc_storage *s = malloc(sizeof *s);
@@ -30,6 +36,8 @@ asc_status asc_storage_new(int device, size_t nbytes, asc_stream_t stream, asc_s
   s->nbytes = nbytes;
   s->release = NULL;
   s->ctx = NULL;
+  atomic_init(&s->poison, 0);
+  atomic_init(&s->poisoner, NULL);
   *out = s;
   return ASC_OK;
 }
@@ -46,6 +54,8 @@ asc_status asc_storage_wrap(int device, void *data, size_t nbytes, void (*releas
   s->nbytes = nbytes;
   s->release = release;
   s->ctx = ctx;
+  atomic_init(&s->poison, 0);
+  atomic_init(&s->poisoner, NULL);
   *out = s;
   return ASC_OK;
 }
@@ -71,6 +81,40 @@ size_t asc_storage_nbytes(const asc_storage *s) {
 }
 int asc_storage_device(const asc_storage *s) {
   return s->device;
+}
+
+void asc_storage_poison(asc_storage *s, const char *what, bool skipped) {
+  if (!s || atomic_load_explicit(&s->poison, memory_order_acquire)) return;
+  const char *none = NULL;
+  if (!atomic_compare_exchange_strong(&s->poisoner, &none, what ? what : "an operation")) return;
+  atomic_store_explicit(&s->poison, skipped ? POISON_SKIPPED : POISON_FAILED, memory_order_release);
+}
+
+asc_status asc_storage_check_valid(const asc_storage *s) {
+  int poison = s ? atomic_load_explicit(&s->poison, memory_order_acquire) : 0;
+  if (!poison) return ASC_OK;
+  const char *what = atomic_load_explicit(&s->poisoner, memory_order_relaxed);
+  if (poison == POISON_SKIPPED)
+    return asc_error(ASC_ERR_DEVICE,
+                     "this tensor holds no valid data: the operation that would have produced it "
+                     "(%s) was skipped after an earlier error on its stream",
+                     what);
+  return asc_error(ASC_ERR_DEVICE,
+                   "this tensor holds no valid data: the operation that would have produced it "
+                   "(%s) failed",
+                   what);
+}
+
+asc_status asc_tensor_check_valid(const asc_tensor *t) {
+  return asc_storage_check_valid(t->storage);
+}
+
+asc_status asc_tensor_check_input(const asc_tensor *t) {
+  if (!t->storage || !atomic_load_explicit(&t->storage->poison, memory_order_acquire))
+    return ASC_OK;
+  bool pending = false;
+  if (asc_stream_error_pending(ASC_STREAM_CURRENT, &pending) == ASC_OK && pending) return ASC_OK;
+  return asc_tensor_check_valid(t);
 }
 
 /* --- tensors ------------------------------------------------------------ */

@@ -588,6 +588,61 @@ static void test_inline_launch_failure_is_reported_at_synchronisation(void **sta
   assert_ok(asc_stream_synchronize(s));
 }
 
+/* failed hook: which launches did not complete, and how. */
+static atomic_int g_hook_failed, g_hook_skipped, g_hook_released;
+
+static void note_launch_failed(void *args, bool skipped) {
+  (void)args;
+  atomic_fetch_add(skipped ? &g_hook_skipped : &g_hook_failed, 1);
+}
+
+static void note_launch_released(void *args) {
+  (void)args;
+  atomic_fetch_add(&g_hook_released, 1);
+}
+
+static void test_failed_hook_marks_failed_and_skipped_launches(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  uint32_t bad = 3;
+  atomic_store(&g_hook_failed, 0);
+  atomic_store(&g_hook_skipped, 0);
+  atomic_store(&g_hook_released, 0);
+  asc_launch_desc ok = {.fn = no_args_kernel,
+                        .nblocks = 8,
+                        .release = note_launch_released,
+                        .failed = note_launch_failed,
+                        .name = "fine"};
+  asc_launch_desc bad_launch = {.fn = fail_one_block_kernel,
+                                .nblocks = 8,
+                                .args = &bad,
+                                .args_size = sizeof bad,
+                                .release = note_launch_released,
+                                .failed = note_launch_failed,
+                                .name = "bad"};
+  asc_launch_desc inline_bad = {.fn = fail_kernel,
+                                .nblocks = 1,
+                                .release = note_launch_released,
+                                .failed = note_launch_failed,
+                                .flags = ASC_LAUNCH_INLINE_OK,
+                                .name = "inline bad"};
+  assert_ok(asc_launch_ex(s, &ok));
+  assert_ok(asc_stream_synchronize(s));
+  assert_int_equal(atomic_load(&g_hook_failed) + atomic_load(&g_hook_skipped), 0);
+  assert_ok(asc_launch_ex(s, &bad_launch));
+  assert_ok(asc_launch_ex(s, &ok));
+  assert_ok(asc_launch_ex(s, &inline_bad)); /* queued behind: skipped, not inline */
+  assert_error(asc_stream_synchronize(s), ASC_ERR_KERNEL, "block 3");
+  assert_int_equal(atomic_load(&g_hook_failed), 1);
+  assert_int_equal(atomic_load(&g_hook_skipped), 2);
+  /* Alone on an idle stream it runs inline, fails, and says so. */
+  assert_ok(asc_launch_ex(s, &inline_bad));
+  assert_error(asc_stream_synchronize(s), ASC_ERR_KERNEL, "deliberate");
+  assert_int_equal(atomic_load(&g_hook_failed), 2);
+  assert_int_equal(atomic_load(&g_hook_released), 5);
+  assert_ok(asc_stream_destroy(s));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ASC_TEST(test_inline_launch_runs_on_the_caller_only_when_the_stream_is_idle),
@@ -608,6 +663,7 @@ int main(void) {
       ASC_TEST(test_launches_on_two_streams_share_the_worker_pool),
       ASC_TEST(test_launch_uses_the_streams_device_and_its_props),
       ASC_TEST(test_launch_ex_releases_its_args_exactly_once),
+      ASC_TEST(test_failed_hook_marks_failed_and_skipped_launches),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

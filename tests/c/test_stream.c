@@ -2,6 +2,9 @@
  * deferred errors, destruction and the per-thread current stream. */
 #include "asc_test.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 /* --- host tasks used below ------------------------------------------------ */
 
 enum { MAX_TASKS = 256 };
@@ -556,6 +559,131 @@ static void test_streams_report_their_device(void **state) {
   assert_ok(asc_stream_set_current(d1));
 }
 
+/* --- hardening: timed waits, self-waits, failure hooks, fork -------------- */
+
+static void test_synchronize_for_times_out_and_keeps_the_error(void **state) {
+  (void)state;
+  asc_stream_t s;
+  asc_event_t e;
+  assert_ok(asc_stream_create(0, &s));
+  assert_ok(asc_event_create(&e));
+  asc_test_gate *g = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(s, g));
+  assert_ok(asc_testing_fail(s, ASC_ERR_DEVICE, "kept for later"));
+  assert_ok(asc_event_record(e, s));
+  assert_status(asc_stream_synchronize_for(s, 0), ASC_ERR_NOT_READY);
+  assert_status(asc_stream_synchronize_for(s, 5 * 1000000), ASC_ERR_NOT_READY);
+  assert_status(asc_event_synchronize_for(e, 5 * 1000000), ASC_ERR_NOT_READY);
+  assert_status(asc_device_synchronize_for(0, 5 * 1000000), ASC_ERR_NOT_READY);
+  asc_test_gate_open(g);
+  /* The wait that finishes reports the failure the timed-out ones left. */
+  assert_error(asc_stream_synchronize_for(s, 10000 * 1000000LL), ASC_ERR_DEVICE, "kept for later");
+  assert_ok(asc_event_synchronize_for(e, -1));
+  assert_ok(asc_device_synchronize_for(0, -1));
+  assert_ok(asc_event_destroy(e));
+  assert_ok(asc_stream_destroy(s));
+}
+
+typedef struct self_wait {
+  asc_stream_t stream;
+  asc_status stream_st, device_st;
+  char message[256];
+} self_wait;
+
+static self_wait g_self_wait;
+
+static asc_status wait_for_own_stream(void *user) {
+  self_wait *w = user;
+  w->stream_st = asc_stream_synchronize(w->stream);
+  snprintf(w->message, sizeof w->message, "%s", asc_last_error());
+  w->device_st = asc_device_synchronize(0);
+  return ASC_OK;
+}
+
+static void test_task_waiting_for_its_own_stream_fails_instead_of_hanging(void **state) {
+  (void)state;
+  asc_stream_t s;
+  assert_ok(asc_stream_create(0, &s));
+  g_self_wait = (self_wait){.stream = s};
+  asc_task task = {.run = wait_for_own_stream, .user = &g_self_wait, .what = "self wait"};
+  assert_ok(asc_stream_enqueue(s, &task));
+  assert_ok(asc_stream_synchronize(s));
+  assert_int_equal(g_self_wait.stream_st, ASC_ERR_INVALID_VALUE);
+  assert_contains(g_self_wait.message, "wait for itself");
+  assert_int_equal(g_self_wait.device_st, ASC_ERR_INVALID_VALUE);
+  assert_ok(asc_stream_destroy(s));
+}
+
+static atomic_int g_failed_calls, g_skipped_calls;
+
+static asc_status run_ok(void *user) {
+  (void)user;
+  return ASC_OK;
+}
+
+static asc_status run_fail(void *user) {
+  (void)user;
+  return asc_error(ASC_ERR_DEVICE, "planned failure");
+}
+
+static void note_failed(void *user, bool skipped) {
+  (void)user;
+  atomic_fetch_add(skipped ? &g_skipped_calls : &g_failed_calls, 1);
+}
+
+static void test_failed_hook_runs_for_failed_and_skipped_tasks_only(void **state) {
+  (void)state;
+  asc_stream_t s;
+  assert_ok(asc_stream_create(0, &s));
+  atomic_store(&g_failed_calls, 0);
+  atomic_store(&g_skipped_calls, 0);
+  asc_task ok = {.run = run_ok, .failed = note_failed, .what = "ok task"};
+  asc_task bad = {.run = run_fail, .failed = note_failed, .what = "bad task"};
+  assert_ok(asc_stream_enqueue(s, &ok));
+  assert_ok(asc_stream_synchronize(s));
+  assert_int_equal(atomic_load(&g_failed_calls) + atomic_load(&g_skipped_calls), 0);
+  assert_ok(asc_stream_enqueue(s, &bad));
+  assert_ok(asc_stream_enqueue(s, &ok));
+  assert_ok(asc_stream_enqueue(s, &ok));
+  assert_error(asc_stream_synchronize(s), ASC_ERR_DEVICE, "planned failure");
+  assert_int_equal(atomic_load(&g_failed_calls), 1);
+  assert_int_equal(atomic_load(&g_skipped_calls), 2);
+  assert_ok(asc_stream_destroy(s));
+}
+
+static void test_forked_child_gets_a_working_runtime(void **state) {
+  (void)state;
+  asc_stream_t s;
+  assert_ok(asc_stream_create(0, &s));
+  reset_log();
+  assert_ok(enqueue_ordered(s, 0));
+  assert_ok(asc_testing_spin(s, 1, 8)); /* the helper pool exists now */
+  assert_ok(asc_stream_synchronize(s));
+  void *p;
+  assert_ok(asc_mem_alloc(0, 64, s, &p));
+  memset(p, 7, 64);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(20); /* a hang ends the child instead of the test run */
+    int ok = ((unsigned char *)p)[63] == 7;
+    ok = ok && enqueue_ordered(s, 1) == ASC_OK && asc_testing_spin(s, 1, 8) == ASC_OK;
+    ok = ok && asc_stream_synchronize(s) == ASC_OK && g_log.seq[1] == 1;
+    asc_stream_t s2;
+    ok = ok && asc_stream_create(0, &s2) == ASC_OK && asc_testing_spin(s2, 1, 4) == ASC_OK;
+    ok = ok && asc_device_synchronize(0) == ASC_OK && asc_stream_destroy(s2) == ASC_OK;
+    ok = ok && asc_mem_free(p) == ASC_OK;
+    _exit(ok ? 0 : 1);
+  }
+  assert_true(pid > 0);
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  assert_ok(asc_mem_free(p));
+  assert_ok(asc_stream_destroy(s));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       ASC_TEST(test_host_tasks_run_in_fifo_order),
@@ -581,6 +709,10 @@ int main(void) {
       ASC_TEST(test_device_synchronize_reports_a_deferred_error),
       ASC_TEST(test_enqueue_without_a_task_fails_cleanly),
       ASC_TEST(test_streams_report_their_device),
+      ASC_TEST(test_synchronize_for_times_out_and_keeps_the_error),
+      ASC_TEST(test_task_waiting_for_its_own_stream_fails_instead_of_hanging),
+      ASC_TEST(test_failed_hook_runs_for_failed_and_skipped_tasks_only),
+      ASC_TEST(test_forked_child_gets_a_working_runtime),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

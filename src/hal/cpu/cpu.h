@@ -25,7 +25,9 @@ asc_status cpu_stream_enqueue(void *stream, const asc_task *task);
  * kept for the next synchronisation, as for queued work. */
 bool cpu_stream_run_inline(void *stream, const asc_task *task);
 asc_status cpu_stream_synchronize(void *stream);
+asc_status cpu_stream_synchronize_for(void *stream, int64_t timeout_ns);
 asc_status cpu_stream_query(void *stream);
+bool cpu_stream_error_pending(void *stream);
 uint64_t cpu_stream_tick(void *stream);
 bool cpu_stream_reached(void *stream, uint64_t tick);
 asc_status cpu_stream_wait_event(void *stream, void *event);
@@ -34,12 +36,21 @@ asc_status cpu_event_create(void **out);
 void cpu_event_free(void *event);
 asc_status cpu_event_record(void *event, void *stream);
 asc_status cpu_event_synchronize(void *event);
+asc_status cpu_event_synchronize_for(void *event, int64_t timeout_ns);
 asc_status cpu_event_query(void *event);
 asc_status cpu_event_elapsed_ms(void *start, void *end, double *out_ms);
+/* Takes (PREPARE), releases (PARENT) or repairs (CHILD) every stream and event. */
+void cpu_streams_at_fork(asc_fork_phase phase);
 
 /* cpu_launch.c */
 asc_status cpu_pool_create(cpu_pool **out);
 void cpu_pool_destroy(cpu_pool *pool);
+/* Takes (PREPARE) or releases (PARENT) the pool's lock; CHILD frees a pool
+ * whose threads did not survive a fork. */
+void cpu_pool_at_fork(cpu_pool *pool, asc_fork_phase phase);
+/* PREPARE/PARENT: the arena list's lock; CHILD also frees the Unified
+ * Buffer arenas of threads that did not survive the fork. */
+void cpu_arenas_at_fork(asc_fork_phase phase);
 asc_status cpu_launch(void *stream, const asc_launch_desc *launch);
 
 #endif

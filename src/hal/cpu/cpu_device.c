@@ -202,6 +202,17 @@ asc_status cpu_device_pool(int device, cpu_pool **out) {
   return st;
 }
 
+static void cpu_at_fork(asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) pthread_mutex_lock(&devices_lock);
+  for (int i = 0; i < device_count; i++)
+    if (devices[i].pool) cpu_pool_at_fork(devices[i].pool, phase);
+  if (phase == ASC_FORK_CHILD)
+    for (int i = 0; i < device_count; i++) devices[i].pool = NULL; /* made again on demand */
+  cpu_streams_at_fork(phase);
+  cpu_arenas_at_fork(phase);
+  if (phase != ASC_FORK_PREPARE) pthread_mutex_unlock(&devices_lock);
+}
+
 static size_t round_alloc(size_t nbytes) {
   return nbytes ? (nbytes + 63) & ~(size_t)63 : 64;
 }
@@ -305,6 +316,8 @@ static const asc_backend cpu_backend = {
     .stream_free = cpu_stream_free,
     .stream_enqueue = cpu_stream_enqueue,
     .stream_synchronize = cpu_stream_synchronize,
+    .stream_synchronize_for = cpu_stream_synchronize_for,
+    .stream_error_pending = cpu_stream_error_pending,
     .stream_query = cpu_stream_query,
     .stream_tick = cpu_stream_tick,
     .stream_reached = cpu_stream_reached,
@@ -313,9 +326,11 @@ static const asc_backend cpu_backend = {
     .event_free = cpu_event_free,
     .event_record = cpu_event_record,
     .event_synchronize = cpu_event_synchronize,
+    .event_synchronize_for = cpu_event_synchronize_for,
     .event_query = cpu_event_query,
     .event_elapsed_ms = cpu_event_elapsed_ms,
     .launch = cpu_launch,
+    .at_fork = cpu_at_fork,
 };
 
 const asc_backend *asc_cpu_backend(void) {

@@ -38,14 +38,37 @@ struct cpu_pool {
 };
 
 /* One Unified Buffer arena per thread, reused by every block it runs and
- * freed when the thread exits. */
+ * freed when the thread exits. Arenas are listed so that a forked child can
+ * free those of the threads that did not come with it. */
+typedef struct arena_header {
+  struct arena_header *next, *prev;
+  pthread_t owner;
+} arena_header;
+#define ARENA_HEADER 64 /* keeps the arena 64-byte aligned */
+_Static_assert(sizeof(arena_header) <= ARENA_HEADER, "arena header too large");
+
 static pthread_key_t arena_key;
 static pthread_once_t arena_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t arenas_lock = PTHREAD_MUTEX_INITIALIZER;
+static arena_header *arenas;
 static _Thread_local void *arena;
 static _Thread_local size_t arena_size;
 
+static void unlink_arena(arena_header *h) {
+  if (h->prev)
+    h->prev->next = h->next;
+  else
+    arenas = h->next;
+  if (h->next) h->next->prev = h->prev;
+}
+
 static void arena_free(void *p) {
-  free(p);
+  if (!p) return;
+  arena_header *h = (arena_header *)((char *)p - ARENA_HEADER);
+  pthread_mutex_lock(&arenas_lock);
+  unlink_arena(h);
+  pthread_mutex_unlock(&arenas_lock);
+  free(h);
 }
 static void arena_key_init(void) {
   pthread_key_create(&arena_key, arena_free);
@@ -55,14 +78,37 @@ static void *thread_arena(size_t size) {
   if (arena_size >= size) return arena;
   pthread_once(&arena_once, arena_key_init);
   /* aligned_alloc wants a multiple of the alignment; ub_size is only a
-   * multiple of the 32-byte data block. */
-  void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-  if (!p) return NULL;
-  free(arena);
-  arena = p;
+   * multiple of the 32-byte data block (and at most 1 GiB). */
+  arena_header *h = aligned_alloc(64, ARENA_HEADER + ((size + 63) & ~(size_t)63));
+  if (!h) return NULL;
+  h->owner = pthread_self();
+  h->prev = NULL;
+  pthread_mutex_lock(&arenas_lock);
+  h->next = arenas;
+  if (arenas) arenas->prev = h;
+  arenas = h;
+  pthread_mutex_unlock(&arenas_lock);
+  arena_free(arena);
+  arena = (char *)h + ARENA_HEADER;
   arena_size = size;
-  pthread_setspecific(arena_key, p);
-  return p;
+  pthread_setspecific(arena_key, arena);
+  return arena;
+}
+
+void cpu_arenas_at_fork(asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) {
+    pthread_mutex_lock(&arenas_lock);
+    return;
+  }
+  if (phase == ASC_FORK_CHILD) {
+    for (arena_header *h = arenas, *next; h; h = next) {
+      next = h->next;
+      if (pthread_equal(h->owner, pthread_self())) continue;
+      unlink_arena(h);
+      free(h);
+    }
+  }
+  pthread_mutex_unlock(&arenas_lock);
 }
 
 static void fail_job(cpu_job *job, uint32_t block, asc_status st) {
@@ -170,6 +216,18 @@ void cpu_pool_destroy(cpu_pool *pool) {
   free(pool);
 }
 
+void cpu_pool_at_fork(cpu_pool *pool, asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) {
+    pthread_mutex_lock(&pool->lock);
+  } else if (phase == ASC_FORK_PARENT) {
+    pthread_mutex_unlock(&pool->lock);
+  } else {
+    /* Its helpers and their jobs stayed in the parent: nothing to join. */
+    free(pool->threads);
+    free(pool);
+  }
+}
+
 static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
   pthread_mutex_lock(&pool->lock);
   grow_pool(pool, job->max_helpers);
@@ -194,6 +252,7 @@ static void run_job_parallel(cpu_pool *pool, cpu_job *job) {
 typedef struct launch_task {
   cpu_job job;
   void (*release)(void *args);
+  void (*failed)(void *args, bool skipped);
   const char *name;
   _Alignas(16) unsigned char args[]; /* the argument block, copied at enqueue */
 } launch_task;
@@ -214,6 +273,11 @@ static asc_status run_launch(void *user) {
     return asc_error(job->error, "%s%s%s", t->name ? t->name : "", t->name ? ": " : "",
                      job->error_msg);
   return ASC_OK;
+}
+
+static void launch_failed(void *user, bool skipped) {
+  launch_task *t = user;
+  if (t->failed) t->failed(t->args, skipped);
 }
 
 static void release_launch(void *user) {
@@ -240,6 +304,11 @@ static asc_status run_inline(void *user) {
   return ASC_OK;
 }
 
+static void inline_failed(void *user, bool skipped) {
+  inline_launch *l = user;
+  if (l->desc->failed) l->desc->failed((void *)l->desc->args, skipped);
+}
+
 static void release_inline(void *user) {
   inline_launch *l = user;
   if (l->desc->release) l->desc->release((void *)l->desc->args);
@@ -261,8 +330,11 @@ static bool try_inline(void *stream, const asc_launch_desc *launch) {
   atomic_init(&l.job.cancelled, false);
   atomic_init(&l.job.helpers_in, 0);
   pthread_mutex_init(&l.job.lock, NULL);
-  asc_task task = {
-      .run = run_inline, .release = release_inline, .user = &l, .what = "kernel launch"};
+  asc_task task = {.run = run_inline,
+                   .release = release_inline,
+                   .failed = inline_failed,
+                   .user = &l,
+                   .what = "kernel launch"};
   bool ran = cpu_stream_run_inline(stream, &task);
   pthread_mutex_destroy(&l.job.lock);
   return ran;
@@ -293,6 +365,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   }
   if (launch->args_size) memcpy(t->args, launch->args, launch->args_size);
   t->release = launch->release;
+  t->failed = launch->failed;
   t->name = launch->name;
   t->job.device = cpu_stream_device(stream);
   t->job.fn = launch->fn;
@@ -304,8 +377,11 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   atomic_init(&t->job.helpers_in, 0);
   pthread_mutex_init(&t->job.lock, NULL);
   pthread_cond_init(&t->job.helpers_done, NULL);
-  asc_task task = {
-      .run = run_launch, .release = release_launch, .user = t, .what = "kernel launch"};
+  asc_task task = {.run = run_launch,
+                   .release = release_launch,
+                   .failed = launch_failed,
+                   .user = t,
+                   .what = "kernel launch"};
   st = cpu_stream_enqueue(stream, &task);
   if (st) release_launch(t);
   return st;

@@ -1,5 +1,6 @@
 /* cpu streams: one host thread per stream runs its tasks in FIFO order.
  * Events are markers in that order that record when the stream passed them. */
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +35,15 @@ struct cpu_stream {
   bool worker_sleeping;
   bool accepting;
   bool joined;
+  bool thread_alive; /* false in a forked child until work needs the thread */
   pthread_t thread;
+  task_node *running;   /* the task the thread is running now */
+  uint64_t inline_tick; /* a task running inline on another thread, or 0 */
+  const char *inline_what;
   asc_status error; /* first failure not yet reported */
   char error_msg[STREAM_ERROR_MAX];
   uint64_t skipped;
+  struct cpu_stream *reg_prev, *reg_next; /* all streams; guarded by registry_lock */
 };
 
 struct cpu_event {
@@ -45,9 +51,51 @@ struct cpu_event {
   pthread_mutex_t lock;
   cpu_stream *stream; /* NULL until recorded */
   uint64_t tick;
-  uint64_t generation;  /* bumps on every record; stale markers ignore */
-  int64_t timestamp_ns; /* -1 until the marker ran */
+  uint64_t generation;                   /* bumps on every record; stale markers ignore */
+  int64_t timestamp_ns;                  /* -1 until the marker ran */
+  struct cpu_event *reg_prev, *reg_next; /* all events; guarded by registry_lock */
 };
+
+/* Every stream and event, so that fork() can take their locks and repair
+ * them in the child. Lock order: registry_lock, event locks, stream locks. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static cpu_stream *all_streams;
+static struct cpu_event *all_events;
+
+/* The stream whose task runs on this thread and that task's tick: waiting
+ * for that stream's later work from inside the task would never end. */
+static _Thread_local cpu_stream *running_on;
+static _Thread_local uint64_t running_tick;
+
+#define REGISTER(head, obj)               \
+  do {                                    \
+    pthread_mutex_lock(&registry_lock);   \
+    (obj)->reg_prev = NULL;               \
+    (obj)->reg_next = (head);             \
+    if (head) (head)->reg_prev = (obj);   \
+    (head) = (obj);                       \
+    pthread_mutex_unlock(&registry_lock); \
+  } while (0)
+#define UNREGISTER(head, obj)                                         \
+  do {                                                                \
+    pthread_mutex_lock(&registry_lock);                               \
+    if ((obj)->reg_prev)                                              \
+      (obj)->reg_prev->reg_next = (obj)->reg_next;                    \
+    else                                                              \
+      (head) = (obj)->reg_next;                                       \
+    if ((obj)->reg_next) (obj)->reg_next->reg_prev = (obj)->reg_prev; \
+    pthread_mutex_unlock(&registry_lock);                             \
+  } while (0)
+
+/* Waiters time out against the monotonic clock. */
+static void init_conds(cpu_stream *s) {
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&s->has_work, NULL);
+  pthread_cond_init(&s->progress, &attr);
+  pthread_condattr_destroy(&attr);
+}
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -77,6 +125,7 @@ static void stream_retain(cpu_stream *s) {
 static void stream_release(cpu_stream *s) {
   if (atomic_fetch_sub(&s->refs, 1) != 1) return;
   cpu_stream_shutdown(s);
+  UNREGISTER(all_streams, s);
   pthread_mutex_destroy(&s->lock);
   pthread_cond_destroy(&s->has_work);
   pthread_cond_destroy(&s->progress);
@@ -94,8 +143,8 @@ static void record_failure(cpu_stream *s, const task_node *node, asc_status st) 
            node->task.what ? node->task.what : "task", asc_last_error());
 }
 
-/* Waits for work; returns NULL when the stream is shut down and drained.
- * Called and returns with the lock held. */
+/* Waits for work and returns the head of the queue, still queued; NULL when
+ * the stream is shut down and drained. Called and returns with the lock held. */
 static task_node *next_task(cpu_stream *s) {
   if (!s->head && s->accepting) {
     pthread_mutex_unlock(&s->lock);
@@ -112,12 +161,12 @@ static task_node *next_task(cpu_stream *s) {
     pthread_cond_wait(&s->has_work, &s->lock);
     s->worker_sleeping = false;
   }
-  task_node *node = s->head;
-  if (node) {
-    s->head = node->next;
-    if (!s->head) s->tail = NULL;
-  }
-  return node;
+  return s->head;
+}
+
+/* Tells a task's owner that it did not complete (see asc_task.failed). */
+static void task_failed(const asc_task *task, bool skipped) {
+  if (task->failed) task->failed(task->user, skipped);
 }
 
 static void *stream_main(void *arg) {
@@ -131,15 +180,25 @@ static void *stream_main(void *arg) {
       pthread_cond_wait(&s->progress, &s->lock);
       s->sleepers--;
     }
+    /* Taken off the queue only now: a fork before this point leaves the
+     * task queued for the child's thread (see at_fork_child). */
+    s->head = node->next;
+    if (!s->head) s->tail = NULL;
+    s->running = node;
     bool skip = s->error != ASC_OK && !node->always_run;
     pthread_mutex_unlock(&s->lock);
     asc_status st = ASC_OK;
     if (!skip) {
       asc_clear_error();
+      running_on = s;
+      running_tick = node->tick;
       st = node->task.run(node->task.user);
+      running_on = NULL;
     }
+    if (skip || st != ASC_OK) task_failed(&node->task, skip);
     if (node->task.release) node->task.release(node->task.user);
     pthread_mutex_lock(&s->lock);
+    s->running = NULL;
     if (st != ASC_OK) record_failure(s, node, st);
     if (skip) s->skipped++;
     atomic_store_explicit(&s->completed, node->tick, memory_order_release);
@@ -162,10 +221,20 @@ bool cpu_stream_run_inline(void *stream, const asc_task *task) {
   /* Take the next tick so that later work queues behind this task. */
   task_node node = {.task = *task, .tick = ++s->enqueued};
   atomic_store_explicit(&s->pending_tick, s->enqueued, memory_order_release);
+  s->inline_tick = node.tick;
+  s->inline_what = task->what;
   pthread_mutex_unlock(&s->lock);
+  cpu_stream *outer_stream = running_on;
+  uint64_t outer_tick = running_tick;
+  running_on = s;
+  running_tick = node.tick;
   asc_status st = task->run(task->user);
+  running_on = outer_stream;
+  running_tick = outer_tick;
+  if (st != ASC_OK) task_failed(task, false);
   if (task->release) task->release(task->user);
   pthread_mutex_lock(&s->lock);
+  s->inline_tick = 0;
   if (st != ASC_OK) record_failure(s, &node, st);
   atomic_store_explicit(&s->completed, node.tick, memory_order_release);
   if (s->sleepers) pthread_cond_broadcast(&s->progress);
@@ -180,8 +249,7 @@ asc_status cpu_stream_create(int device, void **out) {
   atomic_init(&s->refs, 1);
   s->device = device;
   pthread_mutex_init(&s->lock, NULL);
-  pthread_cond_init(&s->has_work, NULL);
-  pthread_cond_init(&s->progress, NULL);
+  init_conds(s);
   atomic_init(&s->pending_tick, 0);
   atomic_init(&s->completed, 0);
   s->accepting = true;
@@ -192,7 +260,19 @@ asc_status cpu_stream_create(int device, void **out) {
     free(s);
     return asc_error(ASC_ERR_DEVICE, "cannot start a stream thread");
   }
+  s->thread_alive = true;
+  REGISTER(all_streams, s);
   *out = s;
+  return ASC_OK;
+}
+
+/* Starts the stream's thread if it is not running (in a forked child, whose
+ * threads did not survive the fork). The lock is held. */
+static asc_status ensure_thread(cpu_stream *s) {
+  if (s->thread_alive) return ASC_OK;
+  if (pthread_create(&s->thread, NULL, stream_main, s) != 0)
+    return asc_error(ASC_ERR_DEVICE, "cannot start a stream thread");
+  s->thread_alive = true;
   return ASC_OK;
 }
 
@@ -203,15 +283,18 @@ asc_status cpu_stream_shutdown(void *stream) {
     pthread_mutex_unlock(&s->lock);
     return ASC_OK;
   }
-  if (pthread_equal(s->thread, pthread_self())) {
+  if (s->thread_alive && pthread_equal(s->thread, pthread_self())) {
     pthread_mutex_unlock(&s->lock);
     return asc_error(ASC_ERR_INVALID_VALUE, "a stream cannot be destroyed by its own task");
   }
+  /* Queued work still runs (or at least releases what it holds). */
+  if (s->head && ensure_thread(s)) asc_clear_error();
   s->accepting = false;
   s->joined = true;
+  bool alive = s->thread_alive;
   pthread_cond_signal(&s->has_work);
   pthread_mutex_unlock(&s->lock);
-  pthread_join(s->thread, NULL);
+  if (alive) pthread_join(s->thread, NULL);
   return ASC_OK;
 }
 
@@ -239,10 +322,12 @@ static asc_status push(cpu_stream *s, const asc_task *task, bool always_run, uin
   node->task = *task;
   node->always_run = always_run;
   pthread_mutex_lock(&s->lock);
-  if (!s->accepting) {
+  asc_status st =
+      s->accepting ? ensure_thread(s) : asc_error(ASC_ERR_INVALID_HANDLE, "stream is destroyed");
+  if (st) {
     pthread_mutex_unlock(&s->lock);
     free(node);
-    return asc_error(ASC_ERR_INVALID_HANDLE, "stream is destroyed");
+    return st;
   }
   uint64_t t = push_locked(s, node);
   pthread_mutex_unlock(&s->lock);
@@ -264,22 +349,49 @@ uint64_t cpu_stream_tick(void *stream) {
   return atomic_load_explicit(&s->pending_tick, memory_order_acquire);
 }
 
-/* Blocks until the stream has finished the task with this tick. */
-static void wait_reached(cpu_stream *s, uint64_t tick) {
-  for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) spin_pause(i);
-  if (cpu_stream_reached(s, tick)) return;
+/* Blocks until the stream has finished the task with this tick, or for at
+ * most timeout_ns (< 0: no limit; then ASC_ERR_NOT_READY). */
+static asc_status wait_reached(cpu_stream *s, uint64_t tick, int64_t timeout_ns) {
+  if (cpu_stream_reached(s, tick)) return ASC_OK;
+  if (running_on == s && tick >= running_tick)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "a task running on a stream (a host function, say) cannot wait for that "
+                     "stream's own work: it would wait for itself forever");
+  if (timeout_ns != 0)
+    for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) spin_pause(i);
+  if (cpu_stream_reached(s, tick)) return ASC_OK;
+  if (timeout_ns == 0) return ASC_ERR_NOT_READY;
+  struct timespec deadline = {0};
+  if (timeout_ns > 0) {
+    int64_t end = now_ns() + timeout_ns;
+    deadline.tv_sec = (time_t)(end / 1000000000);
+    deadline.tv_nsec = (long)(end % 1000000000);
+  }
   pthread_mutex_lock(&s->lock);
+  asc_status st = ensure_thread(s);
   s->sleepers++;
-  while (!cpu_stream_reached(s, tick)) pthread_cond_wait(&s->progress, &s->lock);
+  while (!st && !cpu_stream_reached(s, tick)) {
+    if (timeout_ns < 0)
+      pthread_cond_wait(&s->progress, &s->lock);
+    else if (pthread_cond_timedwait(&s->progress, &s->lock, &deadline) == ETIMEDOUT &&
+             !cpu_stream_reached(s, tick))
+      st = ASC_ERR_NOT_READY;
+  }
   s->sleepers--;
   pthread_mutex_unlock(&s->lock);
+  return st;
 }
 
 asc_status cpu_stream_synchronize(void *stream) {
+  return cpu_stream_synchronize_for(stream, -1);
+}
+
+asc_status cpu_stream_synchronize_for(void *stream, int64_t timeout_ns) {
   cpu_stream *s = stream;
-  wait_reached(s, cpu_stream_tick(s));
+  asc_status st = wait_reached(s, cpu_stream_tick(s), timeout_ns);
+  if (st) return st;
   pthread_mutex_lock(&s->lock);
-  asc_status st = s->error;
+  st = s->error;
   if (st != ASC_OK) {
     if (s->skipped)
       asc_error(st, "%s (%llu later task%s skipped)", s->error_msg, (unsigned long long)s->skipped,
@@ -293,6 +405,14 @@ asc_status cpu_stream_synchronize(void *stream) {
   return st;
 }
 
+bool cpu_stream_error_pending(void *stream) {
+  cpu_stream *s = stream;
+  pthread_mutex_lock(&s->lock);
+  bool pending = s->error != ASC_OK;
+  pthread_mutex_unlock(&s->lock);
+  return pending;
+}
+
 asc_status cpu_stream_query(void *stream) {
   return cpu_stream_reached(stream, cpu_stream_tick(stream)) ? ASC_OK : ASC_ERR_NOT_READY;
 }
@@ -301,6 +421,7 @@ asc_status cpu_stream_query(void *stream) {
 
 static void event_release(struct cpu_event *e) {
   if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+  UNREGISTER(all_events, e);
   if (e->stream) stream_release(e->stream);
   pthread_mutex_destroy(&e->lock);
   free(e);
@@ -312,6 +433,7 @@ asc_status cpu_event_create(void **out) {
   atomic_init(&e->refs, 1);
   pthread_mutex_init(&e->lock, NULL);
   e->timestamp_ns = -1;
+  REGISTER(all_events, e);
   *out = e;
   return ASC_OK;
 }
@@ -351,15 +473,19 @@ asc_status cpu_event_record(void *event, void *stream) {
   asc_task task = {.run = run_marker, .release = release_marker, .user = m, .what = "event record"};
   uint64_t tick;
   asc_status st = push(s, &task, true, &tick);
+  cpu_stream *previous = NULL;
   if (st == ASC_OK) {
     e->generation++;
     stream_retain(s);
-    if (e->stream) stream_release(e->stream);
+    previous = e->stream;
     e->stream = s;
     e->tick = tick;
     e->timestamp_ns = -1;
   }
   pthread_mutex_unlock(&e->lock);
+  /* Outside the event's lock: the last release of a stream takes the
+   * registry lock, which comes before event locks. */
+  if (previous) stream_release(previous);
   if (st) release_marker(m);
   return st;
 }
@@ -375,12 +501,16 @@ static cpu_stream *event_target(struct cpu_event *e, uint64_t *tick) {
 }
 
 asc_status cpu_event_synchronize(void *event) {
+  return cpu_event_synchronize_for(event, -1);
+}
+
+asc_status cpu_event_synchronize_for(void *event, int64_t timeout_ns) {
   uint64_t tick;
   cpu_stream *s = event_target(event, &tick);
   if (!s) return ASC_OK; /* never recorded: nothing to wait for */
-  wait_reached(s, tick);
+  asc_status st = wait_reached(s, tick, timeout_ns);
   stream_release(s);
-  return ASC_OK;
+  return st;
 }
 
 asc_status cpu_event_query(void *event) {
@@ -419,8 +549,7 @@ typedef struct event_wait {
 
 static asc_status run_event_wait(void *user) {
   event_wait *w = user;
-  wait_reached(w->target, w->tick);
-  return ASC_OK;
+  return wait_reached(w->target, w->tick, -1);
 }
 
 static void release_event_wait(void *user) {
@@ -445,4 +574,45 @@ asc_status cpu_stream_wait_event(void *stream, void *event) {
   asc_status st = push(stream, &task, true, NULL);
   if (st) release_event_wait(w);
   return st;
+}
+
+/* --- fork ----------------------------------------------------------------- */
+
+void cpu_streams_at_fork(asc_fork_phase phase) {
+  if (phase == ASC_FORK_PREPARE) {
+    pthread_mutex_lock(&registry_lock);
+    for (struct cpu_event *e = all_events; e; e = e->reg_next) pthread_mutex_lock(&e->lock);
+    for (cpu_stream *s = all_streams; s; s = s->reg_next) pthread_mutex_lock(&s->lock);
+    return;
+  }
+  for (cpu_stream *s = all_streams; s; s = s->reg_next) {
+    if (phase == ASC_FORK_CHILD) {
+      /* No thread survived: the queue waits for a new one (ensure_thread).
+       * A task that was running cannot finish here; it fails like any
+       * task, and the stream skips later work until that is reported. */
+      uint64_t lost = s->running ? s->running->tick : s->inline_tick;
+      if (lost) {
+        const char *what = s->running ? s->running->task.what : s->inline_what;
+        if (s->error == ASC_OK) {
+          s->error = ASC_ERR_DEVICE;
+          snprintf(s->error_msg, sizeof s->error_msg,
+                   "%s was running in another thread when the process forked: it cannot finish "
+                   "in the child process",
+                   what ? what : "a task");
+        } else {
+          s->skipped++;
+        }
+        atomic_store(&s->completed, lost);
+      }
+      s->running = NULL; /* its node stays with the parent's thread */
+      s->inline_tick = 0;
+      s->thread_alive = false;
+      s->worker_sleeping = false;
+      s->sleepers = 0;
+      init_conds(s); /* waiters of the parent's threads are gone */
+    }
+    pthread_mutex_unlock(&s->lock);
+  }
+  for (struct cpu_event *e = all_events; e; e = e->reg_next) pthread_mutex_unlock(&e->lock);
+  pthread_mutex_unlock(&registry_lock);
 }
