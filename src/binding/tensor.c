@@ -384,7 +384,14 @@ static PyObject *to_numpy(TensorObject *self, int raw) {
   /* Synchronise here, not only in the buffer export: NumPy would swallow
    * the error that export raises. */
   if (reraise_failed_export(self) || asc_py_sync_for_host()) return NULL;
-  if (self->t.dtype != ASC_BFLOAT16) return PyObject_CallMethod(np, "asarray", "O", self);
+  /* Through a memoryview: NumPy would answer a failed buffer export by
+   * calling __array__, which is this function again. */
+  if (self->t.dtype != ASC_BFLOAT16) {
+    PyObject *view = PyMemoryView_FromObject((PyObject *)self);
+    PyObject *array = view ? PyObject_CallMethod(np, "asarray", "O", view) : NULL;
+    Py_XDECREF(view);
+    return array;
+  }
   asc_tensor converted = {0};
   asc_status st;
   if (raw) {

@@ -252,7 +252,8 @@ static asc_status resolve_shape(const asc_tensor *t, int ndim, const int64_t *sh
     return asc_error(ASC_ERR_INVALID_VALUE, "cannot reshape a tensor of %lld elements into %lld",
                      (long long)numel, (long long)known);
   }
-  return ASC_OK;
+  /* An empty tensor takes any shape with a 0: its other axes must still fit. */
+  return asc_check_shape(ndim, resolved, t->dtype, NULL);
 }
 
 /* NumPy's attempt_nocopy_reshape: groups of old axes that are contiguous
@@ -427,12 +428,11 @@ asc_status asc_tensor_slice(const asc_tensor *t, int axis, int64_t start, int64_
        (start < 0 || start >= extent || asc_mul_overflow_i64(length - 1, step, &last) ||
         asc_add_overflow_i64(last, start, &last) || last < 0 || last >= extent)))
     return asc_error(ASC_ERR_INDEX, "slice is outside an axis of length %lld", (long long)extent);
-  /* One element or none: where the next one would be does not matter, and
-   * a huge step must not overflow the stride (as NumPy: an empty slice
-   * keeps it). */
+  /* One element or none: where a next one would be does not matter, and a
+   * huge step must not make the stride (or its byte form) overflow. Longer
+   * slices have |step| < extent, so their stride stays inside the view. */
   if (length > 1 && asc_mul_overflow_i64(stride, step, &stride))
     return asc_error(ASC_ERR_INDEX, "slice step %lld overflows the stride", (long long)step);
-  if (length == 1 && asc_mul_overflow_i64(stride, step, &stride)) stride = t->strides[axis];
   if (length > 0) {
     int64_t skip;
     if (asc_mul_overflow_i64(start, t->strides[axis], &skip) ||
