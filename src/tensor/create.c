@@ -119,7 +119,7 @@ typedef struct fill_ctx {
   do {                                                                    \
     T v;                                                                  \
     memcpy(&v, c->value.bytes, sizeof v);                                 \
-    if (s[0] == (int64_t)sizeof(T)) {                                     \
+    if (s[0] == (int64_t)sizeof(T) && ASC_ALIGNED(p[0], T)) {             \
       T *o = (T *)p[0];                                                   \
       for (int64_t k = 0; k < n; k++) o[k] = v;                           \
     } else {                                                              \
@@ -201,7 +201,8 @@ static void index_release(void *p) {
 }
 
 asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *out) {
-  if (kernel->ctx_size > ASC_INDEX_CTX_MAX || !asc_tensor_is_contiguous(out))
+  if (kernel->ctx_size > ASC_INDEX_CTX_MAX || !asc_tensor_is_contiguous(out) ||
+      !asc_tensor_aligned(out)) /* index loops store through typed pointers */
     return asc_error(ASC_ERR_INTERNAL, "%s: bad index-kernel launch", kernel->name);
   asc_status st = asc_tensor_check_writable(out, kernel->name);
   if (st) return st;

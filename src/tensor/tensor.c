@@ -428,11 +428,16 @@ asc_status asc_tensor_slice(const asc_tensor *t, int axis, int64_t start, int64_
        (start < 0 || start >= extent || asc_mul_overflow_i64(length - 1, step, &last) ||
         asc_add_overflow_i64(last, start, &last) || last < 0 || last >= extent)))
     return asc_error(ASC_ERR_INDEX, "slice is outside an axis of length %lld", (long long)extent);
-  /* One element or none: where a next one would be does not matter, and a
-   * huge step must not make the stride (or its byte form) overflow. Longer
-   * slices have |step| < extent, so their stride stays inside the view. */
+  /* As NumPy, the stride is scaled by the step, except for an empty slice.
+   * Longer slices have |step| < extent, so their stride stays inside the
+   * view; for one element the next one's place does not matter, and a huge
+   * step keeps the old stride rather than overflow it (or its byte form). */
+  int64_t scaled, bytes;
   if (length > 1 && asc_mul_overflow_i64(stride, step, &stride))
     return asc_error(ASC_ERR_INDEX, "slice step %lld overflows the stride", (long long)step);
+  if (length == 1 && !asc_mul_overflow_i64(stride, step, &scaled) &&
+      !asc_mul_overflow_i64(scaled, (int64_t)asc_dtype_size(t->dtype), &bytes))
+    stride = scaled;
   if (length > 0) {
     int64_t skip;
     if (asc_mul_overflow_i64(start, t->strides[axis], &skip) ||
