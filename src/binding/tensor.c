@@ -826,7 +826,8 @@ PyTypeObject AscTensor_Type = {
 PyMethodDef asc_py_tensor_functions[] = {
     {"from_numpy", from_numpy, METH_O,
      "from_numpy(array) -> Tensor\n\nShares the array's memory (no copy): changes show both "
-     "ways, and the array lives while the tensor does."},
+     "ways, and the array lives while the tensor does. Memory lent read-only (a non-writeable "
+     "array, bytes) gives a read-only tensor: writes to it raise InvalidValueError."},
     {"asarray", (PyCFunction)(void (*)(void))asarray, METH_VARARGS | METH_KEYWORDS,
      "asarray(data, dtype=None) -> Tensor\n\nShares memory when data is a tensor or an array "
      "of a usable layout and dtype, else copies."},
