@@ -230,6 +230,13 @@ static PyObject *tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t
     return NULL;
   const asc_tensor *t = &((TensorObject *)self)->t;
   if (check_host_visible(t)) return NULL;
+  /* As NumPy: a legacy capsule cannot say that its memory is read-only. */
+  if (!versioned && copy != 1 && asc_storage_readonly(t->storage)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "__dlpack__: the tensor shares read-only memory, which a legacy (pre-1.0) "
+                    "DLPack capsule cannot mark: ask for max_version=(1, 0) or copy=True");
+    return NULL;
+  }
   asc_tensor src = {0};
   if (copy == 1) {
     asc_status st = asc_cast(t, t->dtype, &src);

@@ -264,6 +264,9 @@ def test_read_only_tensors_export_read_only():
     assert not t[1:].numpy().flags.writeable
     assert not np.asarray(t).flags.writeable
     assert not np.from_dlpack(t).flags.writeable
+    with pytest.raises(BufferError, match="legacy"):
+        t.__dlpack__()  # a pre-1.0 capsule has no read-only flag
+    t.__dlpack__(copy=True)  # a private copy may be written
     capsule = t.__dlpack__(max_version=(1, 0))
     again = pyasc.from_dlpack(capsule)
     with pytest.raises(pyasc.InvalidValueError, match="read-only memory"):
