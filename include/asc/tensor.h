@@ -21,6 +21,9 @@ extern "C" {
 #endif
 
 #define ASC_MAX_DIMS 16
+/* The most bytes one tensor may span: sizes, strides in bytes and offsets
+ * of any valid view then stay far from int64 overflow. */
+#define ASC_MAX_TENSOR_BYTES ((int64_t)1 << 62)
 
 typedef struct asc_storage asc_storage;
 
@@ -51,6 +54,19 @@ int asc_storage_device(const asc_storage *storage);
 void asc_storage_poison(asc_storage *storage, const char *what, bool skipped);
 /* ASC_OK, or ASC_ERR_DEVICE saying why the storage holds no valid data. */
 asc_status asc_storage_check_valid(const asc_storage *storage);
+/* Marks memory lent read-only (a read-only buffer, a non-writeable NumPy
+ * array, a read-only DLPack tensor): every operation that would write to a
+ * view of it fails. Call before sharing the storage; it is never cleared. */
+void asc_storage_set_readonly(asc_storage *storage);
+bool asc_storage_readonly(const asc_storage *storage); /* false for NULL */
+
+/* --- shapes ------------------------------------------------------------- */
+/* Validates a shape for dtype: at most ASC_MAX_DIMS axes, none negative,
+ * the non-empty ones spanning at most ASC_MAX_TENSOR_BYTES (else
+ * ASC_ERR_OUT_OF_MEMORY). *nbytes (may be NULL) gets the byte size. */
+asc_status asc_check_shape(int ndim, const int64_t *shape, asc_dtype dtype, size_t *nbytes);
+/* Element count; INT64_MAX if it overflows (never for a checked shape). */
+int64_t asc_shape_numel(int ndim, const int64_t *shape);
 
 /* --- tensors ------------------------------------------------------------ */
 /* A new C-contiguous tensor with uninitialised elements on the current
@@ -77,6 +93,8 @@ asc_status asc_tensor_check_valid(const asc_tensor *t);
  * still waits to be reported there, the operation may be queued (it is
  * skipped, and that failure is reported first). */
 asc_status asc_tensor_check_input(const asc_tensor *t);
+/* ASC_ERR_INVALID_VALUE, naming `what`, if t's memory is read-only. */
+asc_status asc_tensor_check_writable(const asc_tensor *t, const char *what);
 
 /* --- views (no copy) ------------------------------------------------------ */
 /* NumPy reshape: one -1 is inferred; a view when the strides allow it,

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../core/checked.h"
 #include "dlpack.h"
 
 /* --- dtypes --------------------------------------------------------------- */
@@ -127,7 +128,8 @@ static PyObject *make_capsule(const asc_tensor *t, bool versioned, bool copied) 
     m->version = (DLPackVersion){DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
     m->manager_ctx = e;
     m->deleter = delete_versioned;
-    m->flags = copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
+    m->flags = (copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0) |
+               (asc_storage_readonly(t->storage) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
     m->dl_tensor = dl;
     capsule = PyCapsule_New(m, DLPACK_CAPSULE_VERSIONED, destroy_versioned_capsule);
   } else {
@@ -228,6 +230,13 @@ static PyObject *tensor_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t
     return NULL;
   const asc_tensor *t = &((TensorObject *)self)->t;
   if (check_host_visible(t)) return NULL;
+  /* As NumPy: a legacy capsule cannot say that its memory is read-only. */
+  if (!versioned && copy != 1 && asc_storage_readonly(t->storage)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "__dlpack__: the tensor shares read-only memory, which a legacy (pre-1.0) "
+                    "DLPack capsule cannot mark: ask for max_version=(1, 0) or copy=True");
+    return NULL;
+  }
   asc_tensor src = {0};
   if (copy == 1) {
     asc_status st = asc_cast(t, t->dtype, &src);
@@ -267,6 +276,7 @@ typedef struct {
   void *managed;
   void (*release)(void *ctx);
   const char *used_name;
+  bool readonly;
 } dl_import;
 
 static int open_capsule(PyObject *capsule, dl_import *in) {
@@ -280,13 +290,14 @@ static int open_capsule(PyObject *capsule, dl_import *in) {
                    (unsigned)m->version.major, (unsigned)m->version.minor);
       return -1;
     }
-    *in = (dl_import){&m->dl_tensor, m, release_versioned, DLPACK_CAPSULE_VERSIONED_USED};
+    *in = (dl_import){&m->dl_tensor, m, release_versioned, DLPACK_CAPSULE_VERSIONED_USED,
+                      (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0};
     return 0;
   }
   if (name && !strcmp(name, DLPACK_CAPSULE_LEGACY)) {
     DLManagedTensor *m = PyCapsule_GetPointer(capsule, name);
     if (!m) return -1;
-    *in = (dl_import){&m->dl_tensor, m, release_legacy, DLPACK_CAPSULE_LEGACY_USED};
+    *in = (dl_import){&m->dl_tensor, m, release_legacy, DLPACK_CAPSULE_LEGACY_USED, false};
     return 0;
   }
   if (name &&
@@ -325,8 +336,8 @@ static int read_layout(const DLTensor *dl, asc_tensor *t, int64_t *lo, int64_t *
   }
   memset(t, 0, sizeof *t);
   if (dtype_from_dl(dl->dtype, &t->dtype)) return -1;
-  int64_t item = (int64_t)asc_dtype_size(t->dtype), stride = 1;
-  bool empty = false, overflow = false;
+  int64_t item = (int64_t)asc_dtype_size(t->dtype), stride = 1, unused;
+  bool overflow = false;
   t->ndim = dl->ndim;
   for (int i = t->ndim - 1; i >= 0; i--) {
     if (dl->shape[i] < 0) {
@@ -336,22 +347,23 @@ static int read_layout(const DLTensor *dl, asc_tensor *t, int64_t *lo, int64_t *
     }
     t->shape[i] = dl->shape[i];
     t->strides[i] = dl->strides ? dl->strides[i] : stride;
-    empty |= dl->shape[i] == 0;
-    overflow |= __builtin_mul_overflow(stride, dl->shape[i] > 1 ? dl->shape[i] : 1, &stride);
+    /* Byte strides must fit even when the tensor is empty: they are exported. */
+    overflow |= asc_mul_overflow_i64(t->strides[i], item, &unused);
+    if (asc_mul_overflow_i64(stride, dl->shape[i] > 1 ? dl->shape[i] : 1, &stride))
+      stride = INT64_MAX;
   }
-  *lo = 0;
-  *hi = empty ? 0 : item;
-  for (int i = 0; !empty && i < t->ndim; i++) {
-    int64_t span;
-    overflow |= __builtin_mul_overflow(t->shape[i] - 1, t->strides[i], &span) ||
-                __builtin_mul_overflow(span, item, &span) ||
-                __builtin_add_overflow(span < 0 ? *lo : *hi, span, span < 0 ? lo : hi);
-  }
-  if (overflow && !empty) {
+  *lo = *hi = 0;
+  if (asc_shape_numel(t->ndim, t->shape) > 0)
+    overflow |= asc_span_overflow(t->ndim, t->shape, t->strides, lo, hi) ||
+                asc_add_overflow_i64(*hi, 1, hi) || asc_mul_overflow_i64(*lo, item, lo) ||
+                asc_mul_overflow_i64(*hi, item, hi) || *hi - *lo > ASC_MAX_TENSOR_BYTES;
+  if (overflow) {
     asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "from_dlpack: the tensor's extent overflows");
     return -1;
   }
-  return 0;
+  asc_status st = asc_check_shape(t->ndim, t->shape, t->dtype, NULL);
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
 }
 
 /* Wraps the capsule's memory (no copy) in *out and marks the capsule used. */
@@ -361,7 +373,17 @@ static int import_capsule(PyObject *capsule, int device, asc_tensor *out) {
   if (open_capsule(capsule, &in) || read_layout(in.dl, out, &lo, &hi)) return -1;
   /* Empty tensors may come with NULL data (PyTorch's do). */
   static char no_data;
-  char *first = in.dl->data ? (char *)in.dl->data + in.dl->byte_offset : NULL;
+  uintptr_t address = (uintptr_t)in.dl->data, start, end;
+  if (address &&
+      (in.dl->byte_offset > (uint64_t)INT64_MAX ||
+       asc_offset_overflow_uptr(address, (int64_t)in.dl->byte_offset, &start) ||
+       asc_offset_overflow_uptr(start, lo, &end) || asc_offset_overflow_uptr(start, hi, &end))) {
+    asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                     "from_dlpack: data + byte_offset %llu lies beyond the address space",
+                     (unsigned long long)in.dl->byte_offset);
+    return -1;
+  }
+  char *first = address ? (char *)in.dl->data + in.dl->byte_offset : NULL;
   if (!first && hi > lo) {
     asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "from_dlpack: the DLPack tensor's data is NULL");
     return -1;
@@ -376,6 +398,7 @@ static int import_capsule(PyObject *capsule, int device, asc_tensor *out) {
     asc_py_raise(st);
     return -1;
   }
+  if (in.readonly) asc_storage_set_readonly(out->storage);
   out->offset = -lo / (int64_t)asc_dtype_size(out->dtype);
   return 0;
 }
@@ -500,8 +523,9 @@ static PyMethodDef dlpack_functions[] = {
      "from_dlpack(x, *, device=None, copy=None) -> Tensor\n\nA tensor sharing the memory of "
      "x, any object with __dlpack__ (NumPy, PyTorch, JAX, ...) or a DLPack capsule, which "
      "can be consumed once. Only host (kDLCPU) memory can be shared. copy=True makes a private "
-     "copy. pyasc tensors are always writable: memory a producer marked read-only is shared "
-     "as it is, so do not write to it (or pass copy=True). device: the pyasc device to tag the "
+     "copy. Memory a producer marks read-only (DLPack 1.x flag) gives a read-only tensor: "
+     "writes to it raise InvalidValueError (copy=True gives a writable copy). device: the pyasc "
+     "device to tag the "
      "tensor with (None: the current one)."},
     {NULL, NULL, 0, NULL},
 };

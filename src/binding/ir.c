@@ -387,6 +387,14 @@ static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held
                          index);
         return -1;
       }
+      /* The kernel may write any argument: lent read-only memory must stay as it is. */
+      if (asc_storage_readonly(t->storage)) {
+        asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                         "kernel argument %d is read-only memory (a read-only buffer, NumPy array "
+                         "or DLPack tensor), which kernels may not receive: pass a writable copy",
+                         index);
+        return -1;
+      }
       char *data = asc_tensor_data(t);
       char *end = (char *)asc_storage_data(t->storage) + asc_storage_nbytes(t->storage);
       arg->v.p = data;

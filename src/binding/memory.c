@@ -210,12 +210,20 @@ static int resolve_side(const char *op, PyObject *obj, PyObject *offset_obj, int
     side->size = buf->nbytes;
     side->is_device = 1;
   } else {
-    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, &side->view, flags) < 0) {
       PyErr_Clear();
       PyErr_Format(PyExc_TypeError,
                    "%s: %s must be a DeviceBuffer or a %scontiguous buffer, not %.100s", op, name,
                    writable ? "writable " : "", Py_TYPE(obj)->tp_name);
+      return -1;
+    }
+    /* Raw bytes over Python object pointers (a NumPy object array) would
+     * corrupt reference counts: such memory is not data. */
+    if (side->view.format && strchr(side->view.format, 'O')) {
+      PyErr_Format(PyExc_TypeError, "%s: %s holds Python objects (buffer format '%s'), not data",
+                   op, name, side->view.format);
+      PyBuffer_Release(&side->view);
       return -1;
     }
     side->has_view = 1;

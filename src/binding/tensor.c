@@ -1,6 +1,8 @@
 /* pyasc.Tensor: creation, NumPy exchange, properties and view methods. */
 #include "binding.h"
 
+#include "../core/checked.h"
+
 static PyObject *numpy_module;
 
 PyObject *asc_py_numpy(void) {
@@ -61,36 +63,55 @@ static void release_view(void *ctx) {
   asc_py_call_with_gil(release_view_now, ctx);
 }
 
-/* Shares the memory of a buffer-protocol object. Returns 1 (and no error)
- * if its layout cannot be expressed in elements, so callers can copy. */
+/* The byte range [*lo, *hi) a buffer's view covers relative to view->buf;
+ * 1 if its layout cannot be expressed in elements or overflows. */
+static int buffer_extent(const Py_buffer *view, asc_dtype dtype, int64_t *lo, int64_t *hi) {
+  if (view->ndim < 0 || view->ndim > ASC_MAX_DIMS ||
+      (size_t)view->itemsize != asc_dtype_size(dtype))
+    return 1;
+  int64_t shape[ASC_MAX_DIMS], strides[ASC_MAX_DIMS];
+  for (int i = 0; i < view->ndim; i++) {
+    shape[i] = view->shape[i];
+    strides[i] = view->strides[i];
+    if (shape[i] < 0 || strides[i] % view->itemsize) return 1;
+  }
+  if (asc_check_shape(view->ndim, shape, dtype, NULL)) {
+    asc_clear_error();
+    return 1;
+  }
+  if (asc_shape_numel(view->ndim, shape) == 0) {
+    *lo = *hi = 0;
+    return 0;
+  }
+  if (asc_span_overflow(view->ndim, shape, strides, lo, hi) ||
+      asc_add_overflow_i64(*hi, view->itemsize, hi))
+    return 1;
+  return 0;
+}
+
+/* Shares the memory of a buffer-protocol object, read-only when the object
+ * lends it so (bytes, a non-writeable NumPy array). Returns 1 (and no
+ * error) if its layout cannot be expressed in elements, so callers can copy. */
 static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
   Py_buffer *view = PyMem_RawMalloc(sizeof *view);
   if (!view) {
     PyErr_NoMemory();
     return -1;
   }
+  bool readonly = false;
   if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS) < 0) {
     PyErr_Clear();
     if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
       PyMem_RawFree(view);
       return -1;
     }
+    readonly = true;
   }
+  readonly |= view->readonly != 0;
   asc_dtype dtype;
+  int64_t lo = 0, hi = 0;
   int rc = asc_py_dtype_from_format(view->format, view->itemsize, &dtype);
-  if (rc == 0 && (view->ndim > ASC_MAX_DIMS || (size_t)view->itemsize != asc_dtype_size(dtype)))
-    rc = 1;
-  int64_t lo = 0, hi = view->itemsize;
-  for (int i = 0; rc == 0 && i < view->ndim; i++) {
-    if (view->strides[i] % view->itemsize) rc = 1;
-    int64_t span = (view->shape[i] - 1) * view->strides[i];
-    if (view->shape[i] == 0)
-      lo = hi = 0;
-    else if (span < 0)
-      lo += span;
-    else
-      hi += span;
-  }
+  if (rc == 0) rc = buffer_extent(view, dtype, &lo, &hi);
   if (rc) {
     PyBuffer_Release(view);
     PyMem_RawFree(view);
@@ -107,6 +128,7 @@ static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
     asc_py_raise(st);
     return -1;
   }
+  if (readonly) asc_storage_set_readonly(out->storage);
   out->dtype = dtype;
   out->ndim = view->ndim;
   out->offset = -lo / view->itemsize;
@@ -308,14 +330,28 @@ static int tensor_getbuffer(TensorObject *self, Py_buffer *view, int flags) {
     return -1;
   }
   Py_ssize_t itemsize = (Py_ssize_t)asc_dtype_size(t->dtype);
+  int64_t stride;
   for (int i = 0; i < t->ndim; i++) {
     dims[i] = (Py_ssize_t)t->shape[i];
-    dims[t->ndim + i] = (Py_ssize_t)(t->strides[i] * itemsize);
+    if (asc_mul_overflow_i64(t->strides[i], itemsize, &stride)) {
+      PyMem_Free(dims);
+      PyErr_SetString(PyExc_BufferError, "the tensor's byte strides overflow");
+      return -1;
+    }
+    dims[t->ndim + i] = (Py_ssize_t)stride;
+  }
+  bool readonly = asc_storage_readonly(t->storage);
+  if (readonly && (flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
+    PyMem_Free(dims);
+    PyErr_SetString(PyExc_BufferError,
+                    "the tensor shares read-only memory: it cannot be exported writable");
+    return -1;
   }
   view->buf = asc_tensor_data(t);
   view->obj = Py_NewRef((PyObject *)self);
+  /* A valid tensor spans at most ASC_MAX_TENSOR_BYTES: this cannot wrap. */
   view->len = (Py_ssize_t)asc_tensor_numel(t) * itemsize;
-  view->readonly = 0;
+  view->readonly = readonly;
   view->itemsize = itemsize;
   view->format = (flags & PyBUF_FORMAT) ? (char *)asc_py_dtype_format(t->dtype) : NULL;
   view->ndim = t->ndim;
@@ -351,7 +387,14 @@ static PyObject *to_numpy(TensorObject *self, int raw) {
   /* Synchronise here, not only in the buffer export: NumPy would swallow
    * the error that export raises. */
   if (reraise_failed_export(self) || asc_py_sync_tensor_for_host(&self->t)) return NULL;
-  if (self->t.dtype != ASC_BFLOAT16) return PyObject_CallMethod(np, "asarray", "O", self);
+  /* Through a memoryview: NumPy would answer a failed buffer export by
+   * calling __array__, which is this function again. */
+  if (self->t.dtype != ASC_BFLOAT16) {
+    PyObject *view = PyMemoryView_FromObject((PyObject *)self);
+    PyObject *array = view ? PyObject_CallMethod(np, "asarray", "O", view) : NULL;
+    Py_XDECREF(view);
+    return array;
+  }
   asc_tensor converted = {0};
   asc_status st;
   if (raw) {
@@ -403,28 +446,39 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
                             "can only convert a tensor of size 1 to a Python scalar");
   if (asc_py_sync_tensor_for_host(&self->t)) return NULL;
-  const void *p = asc_tensor_data(&self->t);
+  /* Shared NumPy memory may be unaligned: read the bytes, not a typed pointer. */
+  union {
+    uint8_t u8;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint16_t h;
+    float f;
+    double d;
+  } v;
+  memcpy(&v, asc_tensor_data(&self->t), asc_dtype_size(self->t.dtype));
   switch (self->t.dtype) {
     case ASC_BOOL:
-      return PyBool_FromLong(*(const uint8_t *)p);
+      return PyBool_FromLong(v.u8);
     case ASC_INT8:
-      return PyLong_FromLong(*(const int8_t *)p);
+      return PyLong_FromLong(v.i8);
     case ASC_UINT8:
-      return PyLong_FromLong(*(const uint8_t *)p);
+      return PyLong_FromLong(v.u8);
     case ASC_INT16:
-      return PyLong_FromLong(*(const int16_t *)p);
+      return PyLong_FromLong(v.i16);
     case ASC_INT32:
-      return PyLong_FromLong(*(const int32_t *)p);
+      return PyLong_FromLong(v.i32);
     case ASC_INT64:
-      return PyLong_FromLongLong(*(const int64_t *)p);
+      return PyLong_FromLongLong(v.i64);
     case ASC_FLOAT16:
-      return PyFloat_FromDouble(asc_half_to_float(*(const uint16_t *)p));
+      return PyFloat_FromDouble(asc_half_to_float(v.h));
     case ASC_BFLOAT16:
-      return PyFloat_FromDouble(asc_bfloat_to_float(*(const uint16_t *)p));
+      return PyFloat_FromDouble(asc_bfloat_to_float(v.h));
     case ASC_FLOAT32:
-      return PyFloat_FromDouble(*(const float *)p);
+      return PyFloat_FromDouble(v.f);
     default:
-      return PyFloat_FromDouble(*(const double *)p);
+      return PyFloat_FromDouble(v.d);
   }
 }
 
@@ -470,7 +524,11 @@ static PyObject *tensor_str(TensorObject *self) {
 static PyObject *int64_tuple(int n, const int64_t *values, int64_t scale) {
   PyObject *tuple = PyTuple_New(n);
   for (int i = 0; tuple && i < n; i++) {
-    PyObject *v = PyLong_FromLongLong(values[i] * scale);
+    int64_t scaled;
+    PyObject *v = asc_mul_overflow_i64(values[i], scale, &scaled)
+                      ? PyErr_Format(PyExc_OverflowError, "stride %lld overflows in bytes",
+                                     (long long)values[i])
+                      : PyLong_FromLongLong(scaled);
     if (!v) {
       Py_CLEAR(tuple);
       break;
@@ -606,7 +664,10 @@ static PyObject *tensor_transpose(TensorObject *self, PyObject *args) {
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "axes don't match the tensor's %d dimensions",
                             self->t.ndim);
   int axes[ASC_MAX_DIMS];
-  for (int i = 0; i < ndim; i++) axes[i] = (int)axes64[i];
+  for (int i = 0; i < ndim; i++)
+    if (asc_narrow_overflow_int(axes64[i], &axes[i]))
+      return asc_py_raise_msg(ASC_ERR_INDEX, "axis %lld is out of bounds for a %d-d tensor",
+                              (long long)axes64[i], ndim);
   return wrap_result(asc_tensor_permute(&self->t, axes, &t), &t);
 }
 
@@ -768,7 +829,8 @@ PyTypeObject AscTensor_Type = {
 PyMethodDef asc_py_tensor_functions[] = {
     {"from_numpy", from_numpy, METH_O,
      "from_numpy(array) -> Tensor\n\nShares the array's memory (no copy): changes show both "
-     "ways, and the array lives while the tensor does."},
+     "ways, and the array lives while the tensor does. Memory lent read-only (a non-writeable "
+     "array, bytes) gives a read-only tensor: writes to it raise InvalidValueError."},
     {"asarray", (PyCFunction)(void (*)(void))asarray, METH_VARARGS | METH_KEYWORDS,
      "asarray(data, dtype=None) -> Tensor\n\nShares memory when data is a tensor or an array "
      "of a usable layout and dtype, else copies."},

@@ -32,75 +32,77 @@ typedef uint8_t asc_bool_t;
 #define ASC_STORE_I64(v) ((int64_t)(v))
 
 /* Two inputs of storage type IT computed as CT; EXPR uses x and y. */
-#define ASC_BINARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                             \
-  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
-    (void)ctx;                                                                           \
-    const int64_t is = (int64_t)sizeof(IT), os = (int64_t)sizeof(OT);                    \
-    if (s[0] == os && s[1] == is && s[2] == is) {                                        \
-      OT *o = (OT *)p[0];                                                                \
-      const IT *a = (const IT *)p[1], *b = (const IT *)p[2];                             \
-      for (int64_t k = 0; k < n; k++) {                                                  \
-        CT x = LOAD(a[k]), y = LOAD(b[k]);                                               \
-        o[k] = STORE(EXPR);                                                              \
-      }                                                                                  \
-    } else if (s[0] == os && s[1] == is && s[2] == 0) {                                  \
-      OT *o = (OT *)p[0];                                                                \
-      const IT *a = (const IT *)p[1];                                                    \
-      IT bv;                                                                             \
-      memcpy(&bv, p[2], sizeof bv);                                                      \
-      const CT y = LOAD(bv);                                                             \
-      for (int64_t k = 0; k < n; k++) {                                                  \
-        CT x = LOAD(a[k]);                                                               \
-        o[k] = STORE(EXPR);                                                              \
-      }                                                                                  \
-    } else if (s[0] == os && s[1] == 0 && s[2] == is) {                                  \
-      OT *o = (OT *)p[0];                                                                \
-      const IT *b = (const IT *)p[2];                                                    \
-      IT av;                                                                             \
-      memcpy(&av, p[1], sizeof av);                                                      \
-      const CT x = LOAD(av);                                                             \
-      for (int64_t k = 0; k < n; k++) {                                                  \
-        CT y = LOAD(b[k]);                                                               \
-        o[k] = STORE(EXPR);                                                              \
-      }                                                                                  \
-    } else {                                                                             \
-      char *o = p[0];                                                                    \
-      const char *a = p[1], *b = p[2];                                                   \
-      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1], b += s[2]) {                 \
-        IT av, bv;                                                                       \
-        memcpy(&av, a, sizeof av);                                                       \
-        memcpy(&bv, b, sizeof bv);                                                       \
-        CT x = LOAD(av), y = LOAD(bv);                                                   \
-        OT r = STORE(EXPR);                                                              \
-        memcpy(o, &r, sizeof r);                                                         \
-      }                                                                                  \
-    }                                                                                    \
-    return ASC_OK;                                                                       \
+#define ASC_BINARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                                 \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) {     \
+    (void)ctx;                                                                               \
+    const int64_t is = (int64_t)sizeof(IT), os = (int64_t)sizeof(OT);                        \
+    const bool al = ASC_ALIGNED(p[0], OT) && ASC_ALIGNED(p[1], IT) && ASC_ALIGNED(p[2], IT); \
+    if (al && s[0] == os && s[1] == is && s[2] == is) {                                      \
+      OT *o = (OT *)p[0];                                                                    \
+      const IT *a = (const IT *)p[1], *b = (const IT *)p[2];                                 \
+      for (int64_t k = 0; k < n; k++) {                                                      \
+        CT x = LOAD(a[k]), y = LOAD(b[k]);                                                   \
+        o[k] = STORE(EXPR);                                                                  \
+      }                                                                                      \
+    } else if (al && s[0] == os && s[1] == is && s[2] == 0) {                                \
+      OT *o = (OT *)p[0];                                                                    \
+      const IT *a = (const IT *)p[1];                                                        \
+      IT bv;                                                                                 \
+      memcpy(&bv, p[2], sizeof bv);                                                          \
+      const CT y = LOAD(bv);                                                                 \
+      for (int64_t k = 0; k < n; k++) {                                                      \
+        CT x = LOAD(a[k]);                                                                   \
+        o[k] = STORE(EXPR);                                                                  \
+      }                                                                                      \
+    } else if (al && s[0] == os && s[1] == 0 && s[2] == is) {                                \
+      OT *o = (OT *)p[0];                                                                    \
+      const IT *b = (const IT *)p[2];                                                        \
+      IT av;                                                                                 \
+      memcpy(&av, p[1], sizeof av);                                                          \
+      const CT x = LOAD(av);                                                                 \
+      for (int64_t k = 0; k < n; k++) {                                                      \
+        CT y = LOAD(b[k]);                                                                   \
+        o[k] = STORE(EXPR);                                                                  \
+      }                                                                                      \
+    } else {                                                                                 \
+      char *o = p[0];                                                                        \
+      const char *a = p[1], *b = p[2];                                                       \
+      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1], b += s[2]) {                     \
+        IT av, bv;                                                                           \
+        memcpy(&av, a, sizeof av);                                                           \
+        memcpy(&bv, b, sizeof bv);                                                           \
+        CT x = LOAD(av), y = LOAD(bv);                                                       \
+        OT r = STORE(EXPR);                                                                  \
+        memcpy(o, &r, sizeof r);                                                             \
+      }                                                                                      \
+    }                                                                                        \
+    return ASC_OK;                                                                           \
   }
 
 /* One input of storage type IT computed as CT; EXPR uses x. */
-#define ASC_UNARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                              \
-  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
-    (void)ctx;                                                                           \
-    if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(IT)) {                    \
-      OT *o = (OT *)p[0];                                                                \
-      const IT *a = (const IT *)p[1];                                                    \
-      for (int64_t k = 0; k < n; k++) {                                                  \
-        CT x = LOAD(a[k]);                                                               \
-        o[k] = STORE(EXPR);                                                              \
-      }                                                                                  \
-    } else {                                                                             \
-      char *o = p[0];                                                                    \
-      const char *a = p[1];                                                              \
-      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1]) {                            \
-        IT av;                                                                           \
-        memcpy(&av, a, sizeof av);                                                       \
-        CT x = LOAD(av);                                                                 \
-        OT r = STORE(EXPR);                                                              \
-        memcpy(o, &r, sizeof r);                                                         \
-      }                                                                                  \
-    }                                                                                    \
-    return ASC_OK;                                                                       \
+#define ASC_UNARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                                    \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) {       \
+    (void)ctx;                                                                                 \
+    if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(IT) && ASC_ALIGNED(p[0], OT) && \
+        ASC_ALIGNED(p[1], IT)) {                                                               \
+      OT *o = (OT *)p[0];                                                                      \
+      const IT *a = (const IT *)p[1];                                                          \
+      for (int64_t k = 0; k < n; k++) {                                                        \
+        CT x = LOAD(a[k]);                                                                     \
+        o[k] = STORE(EXPR);                                                                    \
+      }                                                                                        \
+    } else {                                                                                   \
+      char *o = p[0];                                                                          \
+      const char *a = p[1];                                                                    \
+      for (int64_t k = 0; k < n; k++, o += s[0], a += s[1]) {                                  \
+        IT av;                                                                                 \
+        memcpy(&av, a, sizeof av);                                                             \
+        CT x = LOAD(av);                                                                       \
+        OT r = STORE(EXPR);                                                                    \
+        memcpy(o, &r, sizeof r);                                                               \
+      }                                                                                        \
+    }                                                                                          \
+    return ASC_OK;                                                                             \
   }
 
 /* Rows of per-dtype loop tables (index: asc_dtype) for loops NAME_<dtype>;

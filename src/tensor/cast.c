@@ -118,24 +118,25 @@ static inline double store_f_FLOAT64(double v) {
   X(FLOAT64, double, f)
 
 /* A conversion loop: CONVERT(value of ST) gives a DT. */
-#define CONVERT_LOOP(NAME, ST, DT, CONVERT)                                              \
-  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
-    (void)ctx;                                                                           \
-    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST)) {                    \
-      DT *restrict o = (DT *)p[0];                                                       \
-      const ST *restrict x = (const ST *)p[1];                                           \
-      for (int64_t k = 0; k < n; k++) o[k] = CONVERT(x[k]);                              \
-      return ASC_OK;                                                                     \
-    }                                                                                    \
-    char *o = p[0];                                                                      \
-    const char *x = p[1];                                                                \
-    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                              \
-      ST v;                                                                              \
-      memcpy(&v, x, sizeof v);                                                           \
-      DT r = CONVERT(v);                                                                 \
-      memcpy(o, &r, sizeof r);                                                           \
-    }                                                                                    \
-    return ASC_OK;                                                                       \
+#define CONVERT_LOOP(NAME, ST, DT, CONVERT)                                                    \
+  static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) {       \
+    (void)ctx;                                                                                 \
+    if (s[0] == (int64_t)sizeof(DT) && s[1] == (int64_t)sizeof(ST) && ASC_ALIGNED(p[0], DT) && \
+        ASC_ALIGNED(p[1], ST)) {                                                               \
+      DT *restrict o = (DT *)p[0];                                                             \
+      const ST *restrict x = (const ST *)p[1];                                                 \
+      for (int64_t k = 0; k < n; k++) o[k] = CONVERT(x[k]);                                    \
+      return ASC_OK;                                                                           \
+    }                                                                                          \
+    char *o = p[0];                                                                            \
+    const char *x = p[1];                                                                      \
+    for (int64_t k = 0; k < n; k++, o += s[0], x += s[1]) {                                    \
+      ST v;                                                                                    \
+      memcpy(&v, x, sizeof v);                                                                 \
+      DT r = CONVERT(v);                                                                       \
+      memcpy(o, &r, sizeof r);                                                                 \
+    }                                                                                          \
+    return ASC_OK;                                                                             \
   }
 #define CAST_LOOP(SRC, ST, SK, DST, DT)              \
   static inline DT convert_##SRC##_##DST(ST v) {     \
@@ -222,6 +223,7 @@ static asc_status launch_convert(const asc_tensor *src, const asc_tensor *dst) {
 asc_status asc_copy(const asc_tensor *src, const asc_tensor *dst) {
   asc_status st = asc_tensor_check(src);
   if (!st) st = asc_tensor_check(dst);
+  if (!st) st = asc_tensor_check_writable(dst, "copy");
   if (st) return st;
   asc_tensor expanded;
   st = asc_tensor_expand(src, dst->ndim, dst->shape, &expanded);

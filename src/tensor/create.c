@@ -119,7 +119,7 @@ typedef struct fill_ctx {
   do {                                                                    \
     T v;                                                                  \
     memcpy(&v, c->value.bytes, sizeof v);                                 \
-    if (s[0] == (int64_t)sizeof(T)) {                                     \
+    if (s[0] == (int64_t)sizeof(T) && ASC_ALIGNED(p[0], T)) {             \
       T *o = (T *)p[0];                                                   \
       for (int64_t k = 0; k < n; k++) o[k] = v;                           \
     } else {                                                              \
@@ -153,6 +153,7 @@ static asc_status fill_loop(char *const *p, const int64_t *s, int64_t n, const v
 
 static asc_status fill_element(const asc_tensor *t, const element *value) {
   asc_status st = asc_tensor_check(t);
+  if (!st) st = asc_tensor_check_writable(t, "fill");
   if (st) return st;
   fill_ctx c = {.value = *value, .size = (int64_t)asc_dtype_size(t->dtype)};
   static const element zero;
@@ -206,8 +207,11 @@ static void index_release(void *p) {
 }
 
 asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *out) {
-  if (kernel->ctx_size > ASC_INDEX_CTX_MAX || !asc_tensor_is_contiguous(out))
+  if (kernel->ctx_size > ASC_INDEX_CTX_MAX || !asc_tensor_is_contiguous(out) ||
+      !asc_tensor_aligned(out)) /* index loops store through typed pointers */
     return asc_error(ASC_ERR_INTERNAL, "%s: bad index-kernel launch", kernel->name);
+  asc_status st = asc_tensor_check_writable(out, kernel->name);
+  if (st) return st;
   index_args a;
   memset(&a, 0, sizeof a);
   a.total = asc_tensor_numel(out);
@@ -355,6 +359,8 @@ asc_status asc_arange_int(int device, asc_dtype dtype, int64_t start, int64_t st
     n = ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
   else if (step < 0 && start > stop)
     n = ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;
+  if (n > (uint64_t)INT64_MAX)
+    return asc_error(ASC_ERR_INVALID_VALUE, "arange: maximum allowed size exceeded");
   element x0, x1;
   encode_int(dtype, start, &x0);
   encode_int(dtype, (int64_t)((uint64_t)start + (uint64_t)step), &x1);

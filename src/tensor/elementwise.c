@@ -4,6 +4,7 @@
  * device runs in parallel. */
 #include <string.h>
 
+#include "../core/checked.h"
 #include "asc/ops.h"
 #include "tensor_internal.h"
 
@@ -129,6 +130,8 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
                          const asc_tensor *out) {
   if (nin < 0 || nin + 1 > ASC_EW_MAX_OPERANDS || kernel->ctx_size > ASC_EW_CTX_MAX)
     return asc_error(ASC_ERR_INTERNAL, "%s: bad element-wise launch", kernel->name);
+  asc_status st = asc_tensor_check_writable(out, kernel->name);
+  if (st) return st;
   int64_t total = asc_tensor_numel(out);
   if (total == 0) return ASC_OK;
   for (int k = 0; k < nin; k++) {
@@ -148,16 +151,22 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
   for (int k = 0; k < a.nops; k++) {
     const asc_tensor *t = k == 0 ? out : inputs[k - 1];
     asc_tensor view;
-    asc_status st = asc_tensor_expand(t, out->ndim, out->shape, &view);
+    st = asc_tensor_expand(t, out->ndim, out->shape, &view);
+    int64_t size = (int64_t)asc_dtype_size(t->dtype), touched;
+    bool overflow = asc_mul_overflow_i64(size, t == out ? total : asc_tensor_numel(t), &touched) ||
+                    asc_add_overflow_i64(bytes, touched, &bytes);
+    for (int d = 0; !st && d < out->ndim; d++)
+      overflow |= asc_mul_overflow_i64(view.strides[d], size, &a.strides[k][d]);
+    if (!st && overflow) {
+      asc_tensor_release(&view);
+      st = asc_error(ASC_ERR_INVALID_VALUE, "%s: an operand's byte strides overflow", kernel->name);
+    }
     if (st) {
       for (int j = 0; j < k; j++) asc_storage_release(a.storages[j]);
       return st;
     }
-    int64_t size = (int64_t)asc_dtype_size(t->dtype);
-    for (int d = 0; d < out->ndim; d++) a.strides[k][d] = view.strides[d] * size;
     a.base[k] = asc_tensor_data(&view);
     a.storages[k] = view.storage; /* the expand's reference moves here */
-    bytes += size * (t == out ? total : asc_tensor_numel(t));
   }
   coalesce(&a);
   uint32_t nblocks = asc_split_blocks(a.total, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
@@ -201,30 +210,29 @@ asc_status asc_ew_prepare_out(int nin, const asc_tensor *const *inputs, asc_dtyp
   return ASC_OK;
 }
 
-static void element_range(const asc_tensor *t, int64_t *lo, int64_t *hi) {
+/* Byte range [lo, hi) of a non-empty view; false if it overflows (a view
+ * that asc_tensor_check would refuse). */
+static bool element_range(const asc_tensor *t, int64_t *lo, int64_t *hi) {
   int64_t size = (int64_t)asc_dtype_size(t->dtype);
-  *lo = *hi = t->offset * size;
-  for (int i = 0; i < t->ndim; i++) {
-    int64_t span = (t->shape[i] - 1) * t->strides[i] * size;
-    if (span < 0)
-      *lo += span;
-    else
-      *hi += span;
-  }
-  *hi += size;
+  return !asc_span_overflow(t->ndim, t->shape, t->strides, lo, hi) &&
+         !asc_add_overflow_i64(*lo, t->offset, lo) && !asc_add_overflow_i64(*hi, t->offset, hi) &&
+         !asc_mul_overflow_i64(*lo, size, lo) && !asc_add_overflow_i64(*hi, 1, hi) &&
+         !asc_mul_overflow_i64(*hi, size, hi);
 }
 
 bool asc_tensors_overlap(const asc_tensor *a, const asc_tensor *b) {
   if (a->storage != b->storage || !asc_tensor_numel(a) || !asc_tensor_numel(b)) return false;
   int64_t alo, ahi, blo, bhi;
-  element_range(a, &alo, &ahi);
-  element_range(b, &blo, &bhi);
+  /* Unknowable ranges count as overlapping: callers then copy, which is safe. */
+  if (!element_range(a, &alo, &ahi) || !element_range(b, &blo, &bhi)) return true;
   return alo < bhi && blo < ahi;
 }
 
 /* --- the out= convention of asc/ops.h ------------------------------------ */
 
 asc_status asc_check_out_dtype(const char *name, asc_dtype result, const asc_tensor *out) {
+  asc_status st = asc_tensor_check_writable(out, name);
+  if (st) return st;
   if (!asc_can_cast_same_kind(result, out->dtype))
     return asc_error(ASC_ERR_TYPE, "%s: cannot cast the %s result to the %s output (same_kind)",
                      name, asc_dtype_name(result), asc_dtype_name(out->dtype));

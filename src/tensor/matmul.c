@@ -288,7 +288,7 @@ static void set_operand(mm_operand *o, const asc_tensor *t, int nbatch) {
 /* The operand in the compute dtype, in a layout the product can read: a
  * cast, a contiguous copy, or x itself. */
 static asc_status prepare_input(const asc_tensor *x, asc_dtype compute, asc_tensor *out) {
-  if (x->dtype != compute) {
+  if (x->dtype != compute || !asc_tensor_aligned(x)) { /* the products read typed pointers */
     asc_tensor fresh = {0};
     asc_status st = asc_cast(x, compute, &fresh);
     if (!st) *out = fresh;
@@ -451,8 +451,8 @@ static asc_status prepare_operands(const asc_tensor *a, const asc_tensor *b, asc
  * operands and, for BLAS, be row-major. */
 static bool writes_directly(const asc_tensor *out, const asc_tensor *a, const asc_tensor *b,
                             asc_dtype result, asc_dtype compute) {
-  return out->dtype == result && result == compute && !asc_tensors_overlap(out, a) &&
-         !asc_tensors_overlap(out, b) &&
+  return out->dtype == result && result == compute && asc_tensor_aligned(out) &&
+         !asc_tensors_overlap(out, a) && !asc_tensors_overlap(out, b) &&
          (!asc_dtype_is_float(compute) || out_is_blas(out, a->ndim, b->ndim));
 }
 

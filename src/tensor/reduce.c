@@ -266,6 +266,7 @@ static void result_shape(const asc_tensor *x, const bool *reduced, bool keepdims
 
 static asc_status check_out(const asc_tensor *out, int ndim, const int64_t *shape) {
   asc_status st = asc_tensor_check(out);
+  if (!st) st = asc_tensor_check_writable(out, "reduction");
   if (st) return st;
   if (out->ndim == ndim && !memcmp(out->shape, shape, (size_t)ndim * sizeof *shape)) return ASC_OK;
   char want[256], have[256];

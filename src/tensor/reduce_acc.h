@@ -71,7 +71,8 @@ static ACC FN(row_sum)(const asc_red_args *a, const char *base, int64_t r0, int6
   red_iter it;
   iter_init(a, &it, base, r0, r1);
   const int64_t step = a->rstride[a->rdim - 1];
-  const bool direct = !mean && a->in_dtype == SELF && step == (int64_t)sizeof(ACC);
+  const bool direct =
+      !mean && a->in_dtype == SELF && step == (int64_t)sizeof(ACC) && ASC_ALIGNED(base, ACC);
   const char *p;
   int64_t n, m;
   while (iter_next(a, &it, &p, &n)) {

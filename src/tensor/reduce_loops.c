@@ -21,30 +21,31 @@
   X(FLOAT64, double, LOAD_SAME)
 
 /* Contiguous and strided conversion of one dtype into buf. */
-#define GATHER_CASE(NAME, ST, LOAD)                          \
-  case ASC_##NAME:                                           \
-    if (stride == (int64_t)sizeof(ST)) {                     \
-      const ST *src = (const ST *)p;                         \
-      for (int64_t k = 0; k < n; k++) buf[k] = LOAD(src[k]); \
-    } else {                                                 \
-      for (int64_t k = 0; k < n; k++, p += stride) {         \
-        ST v;                                                \
-        memcpy(&v, p, sizeof v);                             \
-        buf[k] = LOAD(v);                                    \
-      }                                                      \
-    }                                                        \
+#define GATHER_CASE(NAME, ST, LOAD)                            \
+  case ASC_##NAME:                                             \
+    if (stride == (int64_t)sizeof(ST) && ASC_ALIGNED(p, ST)) { \
+      const ST *src = (const ST *)p;                           \
+      for (int64_t k = 0; k < n; k++) buf[k] = LOAD(src[k]);   \
+    } else {                                                   \
+      for (int64_t k = 0; k < n; k++, p += stride) {           \
+        ST v;                                                  \
+        memcpy(&v, p, sizeof v);                               \
+        buf[k] = LOAD(v);                                      \
+      }                                                        \
+    }                                                          \
     break;
 
-#define DEFINE_GATHER(SUFFIX, ACC, SELF)                                                      \
-  const ACC *asc_red_gather_##SUFFIX(ACC *buf, const char *p, int64_t stride, int64_t n,      \
-                                     asc_dtype dtype) {                                       \
-    if (dtype == SELF && stride == (int64_t)sizeof(ACC)) return (const ACC *)(const void *)p; \
-    switch (dtype) {                                                                          \
-      RED_DTYPES(GATHER_CASE)                                                                 \
-      default:                                                                                \
-        break;                                                                                \
-    }                                                                                         \
-    return buf;                                                                               \
+#define DEFINE_GATHER(SUFFIX, ACC, SELF)                                                 \
+  const ACC *asc_red_gather_##SUFFIX(ACC *buf, const char *p, int64_t stride, int64_t n, \
+                                     asc_dtype dtype) {                                  \
+    if (dtype == SELF && stride == (int64_t)sizeof(ACC) && ASC_ALIGNED(p, ACC))          \
+      return (const ACC *)(const void *)p;                                               \
+    switch (dtype) {                                                                     \
+      RED_DTYPES(GATHER_CASE)                                                            \
+      default:                                                                           \
+        break;                                                                           \
+    }                                                                                    \
+    return buf;                                                                          \
   }
 DEFINE_GATHER(f32, float, ASC_FLOAT32)
 DEFINE_GATHER(f64, double, ASC_FLOAT64)
@@ -62,7 +63,7 @@ DEFINE_GATHER(f64, double, ASC_FLOAT64)
 
 const int64_t *asc_red_gather_i64(int64_t *buf, const char *p, int64_t stride, int64_t n,
                                   asc_dtype dtype) {
-  if (dtype == ASC_INT64 && stride == (int64_t)sizeof(int64_t))
+  if (dtype == ASC_INT64 && stride == (int64_t)sizeof(int64_t) && ASC_ALIGNED(p, int64_t))
     return (const int64_t *)(const void *)p;
   switch (dtype) {
     INT_GATHER_CASE(BOOL, uint8_t)
@@ -78,17 +79,17 @@ const int64_t *asc_red_gather_i64(int64_t *buf, const char *p, int64_t stride, i
   return buf;
 }
 
-#define SCATTER_CASE(NAME, ST, STORE)                       \
-  case ASC_##NAME:                                          \
-    if (stride == (int64_t)sizeof(ST)) {                    \
-      ST *dst = (ST *)(void *)p;                            \
-      for (int64_t k = 0; k < n; k++) dst[k] = STORE(v[k]); \
-    } else {                                                \
-      for (int64_t k = 0; k < n; k++, p += stride) {        \
-        ST r = STORE(v[k]);                                 \
-        memcpy(p, &r, sizeof r);                            \
-      }                                                     \
-    }                                                       \
+#define SCATTER_CASE(NAME, ST, STORE)                          \
+  case ASC_##NAME:                                             \
+    if (stride == (int64_t)sizeof(ST) && ASC_ALIGNED(p, ST)) { \
+      ST *dst = (ST *)(void *)p;                               \
+      for (int64_t k = 0; k < n; k++) dst[k] = STORE(v[k]);    \
+    } else {                                                   \
+      for (int64_t k = 0; k < n; k++, p += stride) {           \
+        ST r = STORE(v[k]);                                    \
+        memcpy(p, &r, sizeof r);                               \
+      }                                                        \
+    }                                                          \
     break;
 #define STORE_SAME(v) (v)
 

@@ -120,6 +120,7 @@ asc_status asc_softmax(const asc_tensor *x, int axis, bool log, asc_tensor *out)
   if (axis < 0) axis += x->ndim;
   if (out->storage) {
     st = asc_tensor_check(out);
+    if (!st) st = asc_tensor_check_writable(out, name);
     if (st) return st;
     if (out->ndim != x->ndim || memcmp(out->shape, x->shape, (size_t)x->ndim * sizeof *x->shape))
       return asc_error(ASC_ERR_INVALID_VALUE, "%s: the output's shape differs from the input's",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/checked.h"
 #include "asc/mem.h"
 #include "asc/tensor.h"
 #include "tensor_internal.h"
@@ -19,6 +20,7 @@ struct asc_storage {
    * names it and is published before the state. */
   atomic_int poison;
   const char *_Atomic poisoner;
+  bool readonly; /* set before the storage is shared, never cleared */
 };
 
 enum { POISON_FAILED = 1, POISON_SKIPPED = 2 };
@@ -38,6 +40,7 @@ asc_status asc_storage_new(int device, size_t nbytes, asc_stream_t stream, asc_s
   s->ctx = NULL;
   atomic_init(&s->poison, 0);
   atomic_init(&s->poisoner, NULL);
+  s->readonly = false;
   *out = s;
   return ASC_OK;
 }
@@ -56,6 +59,7 @@ asc_status asc_storage_wrap(int device, void *data, size_t nbytes, void (*releas
   s->ctx = ctx;
   atomic_init(&s->poison, 0);
   atomic_init(&s->poisoner, NULL);
+  s->readonly = false;
   *out = s;
   return ASC_OK;
 }
@@ -117,11 +121,34 @@ asc_status asc_tensor_check_input(const asc_tensor *t) {
   return asc_tensor_check_valid(t);
 }
 
+void asc_storage_set_readonly(asc_storage *s) {
+  s->readonly = true;
+}
+
+bool asc_storage_readonly(const asc_storage *s) {
+  return s && s->readonly;
+}
+
+asc_status asc_tensor_check_writable(const asc_tensor *t, const char *what) {
+  if (t && asc_storage_readonly(t->storage))
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "%s: the destination is read-only memory (shared from a read-only buffer, "
+                     "NumPy array or DLPack tensor); copy it first (e.g. .copy())",
+                     what);
+  return ASC_OK;
+}
+
 /* --- tensors ------------------------------------------------------------ */
 
+/* Shapes that passed asc_check_shape never saturate: their element count
+ * is below 2^62. Saturating keeps an unchecked shape from wrapping to a
+ * small, plausible count. */
 int64_t asc_shape_numel(int ndim, const int64_t *shape) {
   int64_t n = 1;
-  for (int i = 0; i < ndim; i++) n *= shape[i];
+  for (int i = 0; i < ndim; i++)
+    if (shape[i] == 0) return 0;
+  for (int i = 0; i < ndim; i++)
+    if (asc_mul_overflow_i64(n, shape[i], &n)) return INT64_MAX;
   return n;
 }
 
@@ -129,7 +156,7 @@ void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
   int64_t stride = 1;
   for (int i = ndim - 1; i >= 0; i--) {
     strides[i] = stride;
-    stride *= shape[i] > 1 ? shape[i] : 1;
+    if (asc_mul_overflow_i64(stride, shape[i] > 1 ? shape[i] : 1, &stride)) stride = INT64_MAX;
   }
 }
 
@@ -138,7 +165,9 @@ asc_status asc_check_shape(int ndim, const int64_t *shape, asc_dtype dtype, size
   if (ndim < 0 || ndim > ASC_MAX_DIMS)
     return asc_error(ASC_ERR_INVALID_VALUE, "%d dimensions: at most %d are supported", ndim,
                      ASC_MAX_DIMS);
-  uint64_t total = asc_dtype_size(dtype);
+  /* As NumPy: the non-empty axes must fit even when another axis is empty,
+   * so that contiguous strides and byte sizes of any view stay in range. */
+  int64_t total = (int64_t)asc_dtype_size(dtype);
   bool empty = false;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0)
@@ -146,10 +175,11 @@ asc_status asc_check_shape(int ndim, const int64_t *shape, asc_dtype dtype, size
                        (long long)shape[i]);
     if (shape[i] == 0)
       empty = true;
-    else if (!empty && total > (UINT64_C(1) << 62) / (uint64_t)shape[i])
-      return asc_error(ASC_ERR_OUT_OF_MEMORY, "shape is too large for memory");
-    else if (!empty)
-      total *= (uint64_t)shape[i];
+    else if (asc_mul_overflow_i64(total, shape[i], &total) || total > ASC_MAX_TENSOR_BYTES) {
+      char text[256];
+      asc_format_shape(ndim, shape, text, sizeof text);
+      return asc_error(ASC_ERR_OUT_OF_MEMORY, "shape %s is too large for memory", text);
+    }
   }
   if (nbytes) *nbytes = empty ? 0 : (size_t)total;
   return ASC_OK;
@@ -210,15 +240,12 @@ asc_status asc_tensor_check(const asc_tensor *t) {
   if (!t || !t->storage) return asc_error(ASC_ERR_INVALID_VALUE, "tensor has no storage");
   asc_status st = asc_check_shape(t->ndim, t->shape, t->dtype, NULL);
   if (st || asc_tensor_numel(t) == 0) return st;
-  int64_t lo = t->offset, hi = t->offset;
-  for (int i = 0; i < t->ndim; i++) {
-    int64_t span = (t->shape[i] - 1) * t->strides[i];
-    if (span < 0)
-      lo += span;
-    else
-      hi += span;
-  }
+  int64_t lo, hi;
   int64_t elements = (int64_t)(t->storage->nbytes / asc_dtype_size(t->dtype));
+  if (asc_span_overflow(t->ndim, t->shape, t->strides, &lo, &hi) ||
+      asc_add_overflow_i64(lo, t->offset, &lo) || asc_add_overflow_i64(hi, t->offset, &hi))
+    return asc_error(ASC_ERR_INDEX, "view's strides reach beyond any %lld-element storage",
+                     (long long)elements);
   if (lo < 0 || hi >= elements)
     return asc_error(ASC_ERR_INDEX, "view reaches elements [%lld, %lld] of a %lld-element storage",
                      (long long)lo, (long long)hi, (long long)elements);
@@ -252,8 +279,11 @@ static asc_status resolve_shape(const asc_tensor *t, int ndim, const int64_t *sh
     } else if (shape[i] < 0) {
       return asc_error(ASC_ERR_INVALID_VALUE, "negative dimension %lld in reshape",
                        (long long)shape[i]);
-    } else {
-      known *= shape[i];
+    } else if (asc_mul_overflow_i64(known, shape[i], &known)) {
+      char text[256];
+      asc_format_shape(ndim, shape, text, sizeof text);
+      return asc_error(ASC_ERR_INVALID_VALUE, "cannot reshape %lld elements into shape %s",
+                       (long long)asc_tensor_numel(t), text);
     }
   }
   int64_t numel = asc_tensor_numel(t);
@@ -266,7 +296,8 @@ static asc_status resolve_shape(const asc_tensor *t, int ndim, const int64_t *sh
     return asc_error(ASC_ERR_INVALID_VALUE, "cannot reshape a tensor of %lld elements into %lld",
                      (long long)numel, (long long)known);
   }
-  return ASC_OK;
+  /* An empty tensor takes any shape with a 0: its other axes must still fit. */
+  return asc_check_shape(ndim, resolved, t->dtype, NULL);
 }
 
 /* NumPy's attempt_nocopy_reshape: groups of old axes that are contiguous
@@ -292,10 +323,15 @@ static bool view_strides(const asc_tensor *t, int ndim, const int64_t *shape, in
       else
         op *= old_shape[oj++];
     }
-    for (int k = oi; k < oj - 1; k++)
-      if (old_strides[k] != old_shape[k + 1] * old_strides[k + 1]) return false;
+    for (int k = oi; k < oj - 1; k++) {
+      int64_t next;
+      if (asc_mul_overflow_i64(old_shape[k + 1], old_strides[k + 1], &next) ||
+          old_strides[k] != next)
+        return false;
+    }
     strides[nj - 1] = old_strides[oj - 1];
-    for (int k = nj - 1; k > ni; k--) strides[k - 1] = strides[k] * shape[k];
+    for (int k = nj - 1; k > ni; k--)
+      if (asc_mul_overflow_i64(strides[k], shape[k], &strides[k - 1])) return false;
     ni = nj++;
     oi = oj++;
   }
@@ -400,6 +436,8 @@ asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape
     return asc_error(ASC_ERR_INVALID_VALUE, "cannot broadcast a %d-d tensor to shape %s", t->ndim,
                      s);
   }
+  asc_status st = asc_check_shape(ndim, shape, t->dtype, NULL);
+  if (st) return st;
   int64_t strides[ASC_MAX_DIMS];
   int lead = ndim - t->ndim;
   for (int i = 0; i < ndim; i++) {
@@ -410,7 +448,7 @@ asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape
     int64_t have = t->shape[i - lead];
     if (have == shape[i]) {
       strides[i] = t->strides[i - lead];
-    } else if (have == 1 && shape[i] >= 0) {
+    } else if (have == 1) {
       strides[i] = 0;
     } else {
       char from[256], to[256];
@@ -428,17 +466,33 @@ asc_status asc_tensor_slice(const asc_tensor *t, int axis, int64_t start, int64_
   asc_status st = check_axis(t, &axis, 0);
   if (st) return st;
   if (step == 0) return asc_error(ASC_ERR_INVALID_VALUE, "slice step cannot be zero");
-  int64_t extent = t->shape[axis];
+  int64_t extent = t->shape[axis], last = start, offset = t->offset, stride = t->strides[axis];
   if (length < 0 ||
-      (length > 0 && (start < 0 || start >= extent || start + (length - 1) * step < 0 ||
-                      start + (length - 1) * step >= extent)))
+      (length > 0 &&
+       (start < 0 || start >= extent || asc_mul_overflow_i64(length - 1, step, &last) ||
+        asc_add_overflow_i64(last, start, &last) || last < 0 || last >= extent)))
     return asc_error(ASC_ERR_INDEX, "slice is outside an axis of length %lld", (long long)extent);
+  /* As NumPy, the stride is scaled by the step, except for an empty slice.
+   * Longer slices have |step| < extent, so their stride stays inside the
+   * view; for one element the next one's place does not matter, and a huge
+   * step keeps the old stride rather than overflow it (or its byte form). */
+  int64_t scaled, bytes;
+  if (length > 1 && asc_mul_overflow_i64(stride, step, &stride))
+    return asc_error(ASC_ERR_INDEX, "slice step %lld overflows the stride", (long long)step);
+  if (length == 1 && !asc_mul_overflow_i64(stride, step, &scaled) &&
+      !asc_mul_overflow_i64(scaled, (int64_t)asc_dtype_size(t->dtype), &bytes))
+    stride = scaled;
+  if (length > 0) {
+    int64_t skip;
+    if (asc_mul_overflow_i64(start, t->strides[axis], &skip) ||
+        asc_add_overflow_i64(offset, skip, &offset))
+      return asc_error(ASC_ERR_INDEX, "slice start %lld overflows the offset", (long long)start);
+  }
   int64_t shape[ASC_MAX_DIMS], strides[ASC_MAX_DIMS];
   memcpy(shape, t->shape, sizeof shape);
   memcpy(strides, t->strides, sizeof strides);
   shape[axis] = length;
-  strides[axis] = t->strides[axis] * (length > 0 ? step : 1); /* as NumPy: an empty slice */
-  int64_t offset = t->offset + (length > 0 ? start * t->strides[axis] : 0);
+  strides[axis] = stride;
   set_view(t, t->ndim, shape, strides, offset, out);
   return ASC_OK;
 }
@@ -451,6 +505,10 @@ asc_status asc_tensor_select(const asc_tensor *t, int axis, int64_t index, asc_t
     return asc_error(ASC_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
                      (long long)index, axis, (long long)extent);
   if (index < 0) index += extent;
+  int64_t offset;
+  if (asc_mul_overflow_i64(index, t->strides[axis], &offset) ||
+      asc_add_overflow_i64(offset, t->offset, &offset))
+    return asc_error(ASC_ERR_INDEX, "index %lld overflows the view's offset", (long long)index);
   int64_t shape[ASC_MAX_DIMS], strides[ASC_MAX_DIMS];
   int n = 0;
   for (int i = 0; i < t->ndim; i++)
@@ -458,7 +516,7 @@ asc_status asc_tensor_select(const asc_tensor *t, int axis, int64_t index, asc_t
       shape[n] = t->shape[i];
       strides[n++] = t->strides[i];
     }
-  set_view(t, n, shape, strides, t->offset + index * t->strides[axis], out);
+  set_view(t, n, shape, strides, offset, out);
   return ASC_OK;
 }
 

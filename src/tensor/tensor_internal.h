@@ -7,12 +7,20 @@
 
 #include "asc/tensor.h"
 
-int64_t asc_shape_numel(int ndim, const int64_t *shape);
 void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
-/* Validates a shape for dtype; *nbytes (may be NULL) gets the byte size. */
-asc_status asc_check_shape(int ndim, const int64_t *shape, asc_dtype dtype, size_t *nbytes);
 /* "(2, 3)" into buf. */
 void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
+
+/* True when p may be read as a T. Memory shared from NumPy or DLPack need
+ * not be aligned (a view at an odd byte offset): inner loops take their
+ * typed fast paths only on aligned pointers and use memcpy otherwise. */
+#define ASC_ALIGNED(p, T) (((uintptr_t)(const void *)(p) & (_Alignof(T) - 1)) == 0)
+
+/* Whether t's elements are naturally aligned (every dtype's alignment is
+ * its size, and strides are whole elements). */
+static inline bool asc_tensor_aligned(const asc_tensor *t) {
+  return (uintptr_t)asc_tensor_data(t) % asc_dtype_size(t->dtype) == 0;
+}
 
 /* --- element-wise engine ------------------------------------------------ */
 

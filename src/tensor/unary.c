@@ -104,7 +104,8 @@ TO_BOOL_LOOPS(isfinite, isfinite((double)x))
 #define MATH_LOOP(NAME, IT, CT, FN, LOAD, STORE)                                         \
   static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
     const asc_vmath *m = ctx;                                                            \
-    if (sizeof(IT) == sizeof(CT) && s[0] == (int64_t)sizeof(IT) && s[1] == s[0]) {       \
+    if (sizeof(IT) == sizeof(CT) && s[0] == (int64_t)sizeof(IT) && s[1] == s[0] &&       \
+        ASC_ALIGNED(p[0], CT) && ASC_ALIGNED(p[1], CT)) {                                \
       m->FN((CT *)(void *)p[0], (const CT *)(const void *)p[1], n);                      \
       return ASC_OK;                                                                     \
     }                                                                                    \
@@ -273,7 +274,8 @@ asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
   static asc_status select_##T(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
     (void)ctx;                                                                                 \
     const int64_t z = (int64_t)sizeof(T);                                                      \
-    if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {                                    \
+    if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z && ASC_ALIGNED(p[0], T) &&            \
+        ASC_ALIGNED(p[2], T) && ASC_ALIGNED(p[3], T)) {                                        \
       T *o = (T *)(void *)p[0];                                                                \
       const asc_bool_t *c = (const asc_bool_t *)p[1];                                          \
       const T *a = (const T *)(const void *)p[2], *b = (const T *)(const void *)p[3];          \
@@ -340,7 +342,8 @@ asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tens
   static asc_status NAME(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
     (void)ctx;                                                                           \
     const int64_t z = (int64_t)sizeof(T);                                                \
-    if (s[0] == z && s[1] == z && s[2] == 0 && s[3] == 0) {                              \
+    if (s[0] == z && s[1] == z && s[2] == 0 && s[3] == 0 && ASC_ALIGNED(p[0], T) &&      \
+        ASC_ALIGNED(p[1], T)) {                                                          \
       T *o = (T *)(void *)p[0];                                                          \
       const T *x = (const T *)(const void *)p[1];                                        \
       T lov, hiv;                                                                        \
