@@ -196,6 +196,11 @@ class TBuf {
   __aicore__ LocalTensor<T> Get(uint32_t len);
   template <typename T>
   __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset);
+  // from TQueBind: the whole buffer; FreeTensor releases nothing
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T> &tensor);
 };
 
 class TPipe {
