@@ -1,11 +1,12 @@
 /* Runtime for kernels compiled for the simulated AI cores. Generated C
  * includes this text verbatim, so it depends on nothing but libc.
  *
- * A block runs with a private Unified Buffer (k->ub). GlobalTensors point
- * into argument memory and know how many bytes are left up to the end of
- * the argument; LocalTensors are byte offsets into the UB. Every API call
- * checks the ranges it touches and fails with a message naming the source
- * line instead of touching memory it does not own. The including source
+ * A block runs with a private Unified Buffer (k->ub). GlobalTensors are
+ * byte offsets into their argument's memory; LocalTensors are byte offsets
+ * into the UB. Every API call checks the ranges it touches: the UB always
+ * (an error naming the source line), global memory as the device does by
+ * default (outside the argument: reads give zeros, writes are dropped) and
+ * as an error in checked mode. Nothing touches memory it does not own. The including source
  * defines asc_k_files, the Python files that `line` arguments index: the
  * low 20 bits are the line, the bits above index asc_k_files. */
 #include <math.h>
@@ -156,9 +157,12 @@ static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
  * Kernels built with @pyasc.jit(debug=True) or PYASC_DEBUG=1 define
  * ASC_K_CHECKED 1 before this text; otherwise every check of this section
  * compiles away and the kernel runs as fast as before. On top of the
- * always-on bounds checks (GM argument, UB size), checked mode stops the
- * kernel when:
- *  - a GlobalTensor access leaves the length given to set_global_buffer;
+ * always-on bounds checks (UB size), checked mode stops the kernel when:
+ *  - a GlobalTensor access leaves its argument or the length given to
+ *    set_global_buffer (set_global_buffer itself, if the length does not
+ *    fit in the argument);
+ *  - a vector mask has bits beyond a repeat's elements (a length outside
+ *    [1, elements per repeat], or no bits);
  *  - a LocalTensor access leaves the tensor's own extent (its length);
  *  - a GM<->UB data_copy is not whole 32-byte blocks at an aligned UB address;
  *  - an explicit LocalTensor overlaps another one or a TPipe buffer;
@@ -182,12 +186,12 @@ static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
  *    always, the extent and hazard checks in checked mode. Use the pipe
  *    the instruction runs on (vector instructions ASC_K_V) and check the
  *    sources before the destination;
- *  - touch GM only through asc_k_gm_range (checked mode adds the
- *    set_global_buffer bound);
+ *  - touch GM only through asc_k_gm_range (the checks) and then
+ *    asc_k_gm_read/asc_k_gm_write (clipped to the argument);
  *  - a new ordering point (a framework call that synchronises) snapshots
  *    with asc_k_chk_snapshot and merges with asc_k_chk_learn_all;
- *  - ops that only make views (slices, TBuf.get) are checked by the
- *    emitter: emit_c.c, emit_checks(). */
+ *  - ops that only make views (slices) are checked by the emitter:
+ *    emit_c.c, emit_checks(). */
 /* Pipes as the checker numbers them: those that touch the UB first. */
 enum { ASC_K_S, ASC_K_V, ASC_K_MTE1, ASC_K_MTE2, ASC_K_MTE3, ASC_K_M, ASC_K_FIX, ASC_K_NPIPES };
 #define ASC_K_UB_PIPES 5
@@ -1354,7 +1358,12 @@ static inline int asc_k_sel_make(asc_k_ctx *k, asc_k_sel *s, int kind, uint64_t 
     s->count = c;
   }
   if (s->counter) {
-    s->nrep = (s->count + per_rep - 1) / per_rep;
+    /* more elements than UB bytes cannot all be in range (and would take
+     * ages to walk) */
+    if (s->count > k->ub_size)
+      return asc_k_fail(k, line, "%s: %lld elements exceed the %lld-byte Unified Buffer", api,
+                        (long long)s->count, (long long)k->ub_size);
+    s->nrep = s->count / per_rep + (s->count % per_rep != 0);
     s->m[0] = s->m[1] = ~(uint64_t)0;
     return 0;
   }
@@ -1694,10 +1703,17 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
     return asc_k_fail(k, line, "%s: %lld elements are not a multiple of 256 bytes", A->api,
                       (long long)A->m0);
   asc_k_sel s;
-  if (asc_k_sel_make(k, &s, A->kind, (uint64_t)A->m0, (uint64_t)A->m1, A->repeat, A->set_mask,
-                     256 / widest, 255, A->api, line) ||
-      asc_k_vspans(k, A, &s, line))
-    return 1;
+  int kind = A->kind, set_mask = A->set_mask, counter = k->vm.counter;
+  uint64_t m0 = (uint64_t)A->m0;
+  if (A->op == ASC_K_VOP_copy && counter && kind != 2) {
+    /* Copy's counter mode counts elements per repeat; repeat_time applies */
+    if (!set_mask) m0 = k->vm.m[0];
+    kind = 0, set_mask = 1, k->vm.counter = 0;
+  }
+  int bad = asc_k_sel_make(k, &s, kind, m0, (uint64_t)A->m1, A->repeat, set_mask, 256 / widest, 255,
+                           A->api, line);
+  k->vm.counter = counter;
+  if (bad || asc_k_vspans(k, A, &s, line)) return 1;
   char *ub = k->ub;
   int dd = A->dt[0], ds = A->nsrc ? A->dt[1] : dd;
   int fl = asc_k_dt_float(dd), bits = (int)(8 * asc_k_dt_size(ds));

@@ -522,8 +522,8 @@ static int emit_table_op(emitter *e, const ir_op *op) {
 }
 
 /* --- checked mode ------------------------------------------------------------
- * Checks for ops whose runtime functions cannot see them: views (slices,
- * TBuf.get), explicit LocalTensors (their range joins the allocation
+ * Checks for ops whose runtime functions cannot see them: views (slices),
+ * explicit LocalTensors (their range joins the allocation
  * registry) and the ordering points set_flag/wait_flag/pipe_barrier.
  * Accesses are checked inside the runtime (asc_k_ub_use, asc_k_gm_range),
  * so a new API needs a case here only if it makes a view or orders pipes. */

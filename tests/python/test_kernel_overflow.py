@@ -74,6 +74,10 @@ def ub_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, lo: asc.GlobalAddress,
         zg.set_value(0, t.get_value(i))  # [local_get]
     if case == "local_slice":
         asc.duplicate(t[i:], 7.0, 8)  # [local_slice]
+    if case == "counter":
+        asc.set_mask_count()
+        asc.adds(t, t, 1.0, i, 1, asc.UnaryRepeatParams())  # [counter]
+        asc.set_mask_norm()
     asc.data_copy(zg, t, 8)
 
 
@@ -163,7 +167,7 @@ def test_huge_data_copy_params_strides_drop_the_far_burst(i):
 
 
 @pytest.mark.parametrize("i", HUGE)
-@pytest.mark.parametrize("case", ["local_set", "local_get", "local_slice"])
+@pytest.mark.parametrize("case", ["local_set", "local_get", "local_slice", "counter"])
 def test_huge_local_offsets_fail_in_both_modes(case, i):
     for debug in (False, True):
         expect_error("ub_kernel", case, i, debug, "")

@@ -374,7 +374,7 @@ def test_tbuf_alloc_tensor_in_ascend_c():
 
 
 def copy_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, prm: asc.GlobalAddress,
-                bits: asc.ConstExpr[bool]):
+                form: asc.ConstExpr[int]):
     n = 4096 // x.dtype.sizeof()
     xg = asc.GlobalTensor()
     zg = asc.GlobalTensor()
@@ -389,24 +389,28 @@ def copy_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, prm: asc.GlobalAddre
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     params = asc.CopyRepeatParams(pg.get_value(3), pg.get_value(4), pg.get_value(5),
                                   pg.get_value(6))
-    if bits:
+    if form == BITS:
         asc.copy(dst, src, [pg.get_value(0), pg.get_value(1)], pg.get_value(2), params)
-    else:
-        asc.copy(dst, src, pg.get_value(0), repeat_time=pg.get_value(2),
-                 repeat_params=params)  # [copy]
+    elif form == LENGTH:
+        asc.copy(dst, src, pg.get_value(0), repeat_time=pg.get_value(2), repeat_params=params)
+    else:  # counter mode: for copy, the count is per repeat
+        asc.set_mask_count()
+        asc.copy(dst, src, pg.get_value(0), pg.get_value(2), params)
+        asc.set_mask_norm()
     asc.pipe_barrier(asc.PipeID.PIPE_ALL)
     asc.data_copy(zg, dst, n)
 
 
+LENGTH, BITS, COUNTER = range(3)
 COPY = both(copy_kernel)
 
 
-def copy_model(x, z, m0, m1, rep, dst_blk, src_blk, dst_rep, src_rep, bits):
+def copy_model(x, z, m0, m1, rep, dst_blk, src_blk, dst_rep, src_rep, form):
     """NumPy: element idx of repeat r moves between
     (r * rep_size + idx // per_block * blk_stride) data blocks + idx % per_block."""
     es = x.itemsize
     per_rep, epb = 256 // es, 32 // es
-    if bits:
+    if form == BITS:
         mask = m0 | m1 << 64
         lanes = [i for i in range(per_rep) if mask >> i & 1]
     else:
@@ -421,34 +425,35 @@ def copy_model(x, z, m0, m1, rep, dst_blk, src_blk, dst_rep, src_rep, bits):
 
 
 COPY_CASES = [
-    # m0, m1, repeat, dst_stride, src_stride, dst_repeat_size, src_repeat_size, bits
-    (64, 0, 4, 1, 1, 8, 8, False),  # PyAsc's test_copy
-    (37, 0, 3, 2, 1, 16, 8, False),
-    (200, 0, 2, 1, 2, 8, 16, False),  # a length beyond a repeat: the whole repeat
-    (0xF0F0_0000_FFFF_0001, 0x8000_0000_0000_0001, 2, 1, 1, 9, 8, True),
-    (2**64 - 1, 2**64 - 1, 1, 1, 1, 8, 8, True),  # bits beyond a 32-bit repeat: ignored
+    # m0, m1, repeat, dst_stride, src_stride, dst_repeat_size, src_repeat_size, form
+    (64, 0, 4, 1, 1, 8, 8, LENGTH),  # PyAsc's test_copy
+    (37, 0, 3, 2, 1, 16, 8, LENGTH),
+    (200, 0, 2, 1, 2, 8, 16, LENGTH),  # a length beyond a repeat: the whole repeat
+    (0xF0F0_0000_FFFF_0001, 0x8000_0000_0000_0001, 2, 1, 1, 9, 8, BITS),
+    (2**64 - 1, 2**64 - 1, 1, 1, 1, 8, 8, BITS),  # bits beyond a 32-bit repeat: ignored
+    (40, 0, 3, 1, 1, 10, 8, COUNTER),
 ]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int16, np.int32])
 @pytest.mark.parametrize("case", COPY_CASES, ids=lambda c: f"{c[:3]}-{c[3:7]}")
 def test_copy_with_copy_repeat_params(case, dtype):
-    m0, m1, rep, db, sb, dr, sr, bits = case
+    m0, m1, rep, db, sb, dr, sr, form = case
     n = 4096 // np.dtype(dtype).itemsize
     x = data(dtype, n, 6)
     z = data(dtype, n, 7)
     prm = np.array([m0, m1, rep, db, sb, dr, sr, 0], np.uint64).view(np.int64)
     out = z.copy()
-    launch(COPY[False], 1, x, out, prm, bits)
-    expected = copy_model(x, z, m0, m1, rep, db, sb, dr, sr, bits)
+    launch(COPY[False], 1, x, out, prm, form)
+    expected = copy_model(x, z, m0, m1, rep, db, sb, dr, sr, form)
     np.testing.assert_array_equal(out.view(f"u{x.itemsize}"), expected.view(f"u{x.itemsize}"))
-    beyond = m1 != 0 and x.itemsize == 4 if bits else m0 > 256 // x.itemsize
+    beyond = m1 != 0 and x.itemsize == 4 if form == BITS else m0 > 256 // x.itemsize
     if beyond:  # checked mode reports mask bits beyond a repeat
         with pytest.raises(asc.KernelError, match="copy: "):
-            launch(COPY[True], 1, x, z.copy(), prm, bits)
+            launch(COPY[True], 1, x, z.copy(), prm, form)
     else:
         checked_out = z.copy()
-        launch(COPY[True], 1, x, checked_out, prm, bits)
+        launch(COPY[True], 1, x, checked_out, prm, form)
         np.testing.assert_array_equal(checked_out.view(f"u{x.itemsize}"),
                                       expected.view(f"u{x.itemsize}"))
 
@@ -456,7 +461,7 @@ def test_copy_with_copy_repeat_params(case, dtype):
 def test_copy_in_ascend_c():
     x = np.zeros(1024, np.float32)
     prm = np.zeros(8, np.int64)
-    source = COPY[False].ascendc(x, x, prm, False)
+    source = COPY[False].ascendc(x, x, prm, LENGTH)
     assert "AscendC::Copy(" in source and "AscendC::CopyRepeatParams(" in source
-    source = COPY[False].ascendc(x, x, prm, True)
+    source = COPY[False].ascendc(x, x, prm, BITS)
     assert "AscendC::Copy(" in source and "uint64_t pyasc_mask[2]" in source
