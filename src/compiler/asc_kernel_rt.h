@@ -1431,7 +1431,8 @@ enum {
   ASC_K_VOP_compare_scalar,
   ASC_K_VOP_select,
   ASC_K_VOP_selects,
-  ASC_K_VOP_copy
+  ASC_K_VOP_copy,
+  ASC_K_VOP_duplicate
 };
 
 static inline float asc_k_vf(int op, float x, float y, float d) {
@@ -1744,6 +1745,8 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
         memmove(pd, pick, (size_t)es);
       } else if (A->op == ASC_K_VOP_copy) {
         memmove(pd, pa, (size_t)es); /* bits as they are */
+      } else if (A->op == ASC_K_VOP_duplicate) {
+        memmove(pd, sc_raw, (size_t)es);
       } else if (A->op == ASC_K_VOP_cast) {
         asc_k_cast_store(dd, pd, asc_k_ld(ds, pa), A->mode);
       } else if (fl) {

@@ -221,7 +221,7 @@ typedef struct ac_masked {
   char mode;          /* an enum of attribute 2 after them (see print_enum), or 0 */
   int nstrides;       /* 6: BinaryRepeatParams, 4: UnaryRepeatParams */
   const char *targs;  /* template arguments ahead of isSetMask */
-  const char *params; /* the repeat-parameter struct, if not by nstrides */
+  const char *params; /* the repeat-parameter struct, if not by nstrides; "": plain strides */
 } ac_masked;
 
 struct ac_op {
@@ -900,15 +900,19 @@ static int ac_mask_form(ac_emitter *e, const ir_op *op, ir_buf *b) {
   print_mask(e, op, m0, "uint64_t", b);
   ir_buf_printf(b, ", ");
   operand(e, op->operands[m0 + 2], P_ANY, b);
-  ir_buf_printf(b, ", AscendC::%sRepeatParams(",
-                l->params          ? l->params
-                : l->nstrides == 6 ? "Binary"
-                                   : "Unary");
+  bool plain = l->params && !*l->params;
+  if (plain)
+    ir_buf_printf(b, ", ");
+  else
+    ir_buf_printf(b, ", AscendC::%sRepeatParams(",
+                  l->params          ? l->params
+                  : l->nstrides == 6 ? "Binary"
+                                     : "Unary");
   for (int i = 0; i < l->nstrides; i++) {
     if (i) ir_buf_printf(b, ", ");
     operand(e, op->operands[m0 + 3 + i], P_ANY, b);
   }
-  ir_buf_printf(b, "));\n");
+  ir_buf_printf(b, plain ? ");\n" : "));\n");
   close_mask(e, block);
   return P_PRIMARY;
 }
@@ -984,7 +988,9 @@ static int ac_data_copy_pad(ac_emitter *e, const ir_op *op, ir_buf *b) {
 static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
 static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0", NULL};
 static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0", NULL};
-static const ac_masked L0_COPY = {2, false, 0, 4, "$t0", "Copy"};      /* CopyRepeatParams */
+static const ac_masked L0_COPY = {2, false, 0, 4, "$t0", "Copy"}; /* CopyRepeatParams */
+/* Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride) */
+static const ac_masked L0_DUP = {1, true, 0, 2, "$t0", ""};
 static const ac_masked L0_AXPY = {2, true, 0, 4, "$t0, $t1", NULL};    /* Axpy<dst T, src U> */
 static const ac_masked L0_CAST = {2, false, 'r', 4, "$t0, $t1", NULL}; /* Cast<dst T, src U> */
 static const ac_masked L0_CMP = {3, false, 'k', 6, "$t1, $t0", NULL};  /* Compare<src T, dst U> */
@@ -1132,6 +1138,7 @@ static const ac_op ascendc_ops[] = {
     MASKED("relu.l0", "Relu", L0_UNARY),
     MASKED("bitwise_not.l0", "Not", L0_UNARY),
     MASKED("copy.l0", "Copy", L0_COPY),
+    MASKED("duplicate.l0", "Duplicate", L0_DUP),
     MASKED("cast.l0", "Cast", L0_CAST),
     MASKED("compare.l0", "Compare", L0_CMP),
     MASKED("compare_scalar.l0", "CompareScalar", L0_CMPS),

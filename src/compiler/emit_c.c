@@ -244,7 +244,7 @@ static const char *const ext_count_ops[] = {
     "compare",     "compare_scalar", "select",        "selects",     NULL};
 static const char *const ext_scalar_ops[] = {"adds",           "muls",       "maxs",        "mins",
                                              "leaky_relu",     "shift_left", "shift_right", "axpy",
-                                             "compare_scalar", "selects",    NULL};
+                                             "compare_scalar", "selects",    "duplicate",   NULL};
 
 static int emit_vrun(emitter *e, const ir_op *op, const char *base, bool l0) {
   const uint32_t *o = op->operands;

@@ -441,6 +441,9 @@ const ir_op_def ir_op_defs[] = {
     /* copy(dst, src, m0, m1, repeat_time, dst_stride, src_stride,
      * dst_repeat_size, src_repeat_size) [mask kind, is_set_mask, 0] */
     {"copy.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_copy_l0},
+    /* duplicate(dst, scalar, m0, m1, repeat_times, dst_block_stride,
+     * dst_repeat_stride) [mask kind, is_set_mask, 0] */
+    {"duplicate.l0", "LNIIIII", R_NONE, 3, IR_PIPE_V, check_duplicate},
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);

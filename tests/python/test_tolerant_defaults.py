@@ -465,3 +465,62 @@ def test_copy_in_ascend_c():
     assert "AscendC::Copy(" in source and "AscendC::CopyRepeatParams(" in source
     source = COPY[False].ascendc(x, x, prm, BITS)
     assert "AscendC::Copy(" in source and "uint64_t pyasc_mask[2]" in source
+
+
+# --- duplicate's mask forms ----------------------------------------------------------------------
+
+
+def dup_kernel(z: asc.GlobalAddress, prm: asc.GlobalAddress, bits: asc.ConstExpr[bool]):
+    n = 4096 // z.dtype.sizeof()
+    zg = asc.GlobalTensor()
+    pg = asc.GlobalTensor()
+    zg.set_global_buffer(z, n)
+    pg.set_global_buffer(prm, 8)
+    t = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 0, n)
+    asc.data_copy(t, zg, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    if bits:
+        asc.duplicate(t, 5, [pg.get_value(0), pg.get_value(1)], pg.get_value(2),  # [dup]
+                      pg.get_value(3), pg.get_value(4))
+    else:
+        asc.duplicate(t, 5, pg.get_value(0), pg.get_value(2), pg.get_value(3), pg.get_value(4))
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(zg, t, n)
+
+
+DUP = both(dup_kernel)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int16, np.int32])
+@pytest.mark.parametrize("case", [
+    # m0, m1, repeat_times, dst_block_stride, dst_repeat_stride, bits
+    (2**64 - 1, 2**64 - 1, 1, 1, 1, True),  # PyAsc's test_common_api
+    (0x0F0F_0000_0000_00FF, 0x1, 3, 2, 16, True),
+    (37, 0, 2, 1, 8, False),
+], ids=lambda c: f"{c[:3]}-{c[3:5]}")
+def test_duplicate_mask_forms(case, dtype):
+    m0, m1, rep, blk, rep_stride, bits = case
+    n = 4096 // np.dtype(dtype).itemsize
+    z = data(dtype, n, 8)
+    prm = np.array([m0, m1, rep, blk, rep_stride, 0, 0, 0], np.uint64).view(np.int64)
+    out = z.copy()
+    launch(DUP[False], 1, out, prm, bits)
+    per_rep, epb = 256 // z.itemsize, 32 // z.itemsize
+    mask = m0 | m1 << 64 if bits else (1 << m0) - 1
+    expected = z.copy()
+    for r in range(rep):
+        for i in (i for i in range(per_rep) if mask >> i & 1):
+            expected[(r * rep_stride * 32 + i // epb * blk * 32) // z.itemsize + i % epb] = 5
+    np.testing.assert_array_equal(out, expected)
+    if bits and m1 and z.itemsize == 4:  # bits beyond a 32-bit repeat
+        fails_at(dup_kernel, "dup", "duplicate: the mask list has bits beyond element 64",
+                 DUP[True], 1, z.copy(), prm, bits)
+    else:
+        checked_out = z.copy()
+        launch(DUP[True], 1, checked_out, prm, bits)
+        np.testing.assert_array_equal(checked_out, expected)
+
+
+def test_duplicate_mask_form_in_ascend_c():
+    source = DUP[False].ascendc(np.zeros(1024, np.float32), np.zeros(8, np.int64), True)
+    assert "AscendC::Duplicate(" in source and "pyasc_mask" in source

@@ -334,11 +334,26 @@ def _copy(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
                   (kind, _flag(gen, node, values[5], "copy is_set_mask"), 0))
 
 
+def _duplicate(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """duplicate(dst, scalar, mask, repeat_times, dst_block_stride,
+    dst_repeat_stride, is_set_mask=True)."""
+    values = _low().bind(gen, node, "duplicate", ("dst", "scalar", "mask", "repeat_times",
+                                                  "dst_block_stride", "dst_repeat_stride",
+                                                  "is_set_mask"),
+                         args, _normalise(kwargs), {"is_set_mask": True})
+    (dst,) = _locals(gen, node, "duplicate", ((values[0], "dst"),))
+    kind, words = _mask(gen, node, values[2])
+    return gen.op(node, "duplicate.l0", [dst, values[1]] + words + values[3:6],
+                  (kind, _flag(gen, node, values[6], "duplicate is_set_mask"), 0))
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
     low = _low()
     if api == "copy" and _is_mask_form(args, _normalise(kwargs), 2):
         return _copy(gen, node, args, kwargs)
+    if api == "duplicate" and _is_mask_form(args, _normalise(kwargs), 2):
+        return _duplicate(gen, node, args, kwargs)
     if api in _BINARY:
         return _vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     if api in _SCALAR:

@@ -259,6 +259,14 @@ __aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask[],
+                          const uint8_t repeatTimes, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride);
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask,
+                          const uint8_t repeatTimes, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride);
 
 // Vector APIs: the count form and the two mask forms (bit mask, continuous mask).
 #define PYASC_STUB_BINARY(NAME)                                                               \
