@@ -524,3 +524,34 @@ def test_duplicate_mask_forms(case, dtype):
 def test_duplicate_mask_form_in_ascend_c():
     source = DUP[False].ascendc(np.zeros(1024, np.float32), np.zeros(8, np.int64), True)
     assert "AscendC::Duplicate(" in source and "pyasc_mask" in source
+
+
+# --- compile-time errors of the new forms ---------------------------------------------------------
+
+
+def bad_forms(x: asc.GlobalAddress, case: asc.ConstExpr[str]):
+    t = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, 64)
+    u = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 256, 64)
+    pipe = asc.TPipe()
+    buf = asc.TBuf(asc.TPosition.VECCALC)
+    pipe.init_buffer(buf, 256)
+    if case == "params":
+        asc.copy(u, t, 64, 1, asc.BinaryRepeatParams())
+    if case == "dtype":
+        asc.copy(u, t, 64, 1, asc.CopyRepeatParams(1, 1, 8, 8))
+    if case == "free":
+        buf.free_tensor(3)
+    if case == "dup_mask":
+        asc.duplicate(t, 1.0, [1, 2, 3], 1, 1, 8)
+
+
+@pytest.mark.parametrize("case, dtype, words", [
+    ("params", np.float32, "copy repeat_params must be a pyasc.CopyRepeatParams"),
+    ("dtype", np.int8, "copy.l0 does not support int8"),
+    ("free", np.float32, "free_tensor tensor must be a LocalTensor"),
+    ("dup_mask", np.float32, "a bit-mask list has 1 or 2 words"),
+])
+def test_new_forms_reject_wrong_arguments_at_compile_time(case, dtype, words):
+    kernel = asc.jit(bad_forms, cache_dir=CACHE)
+    with pytest.raises(asc.CompileError, match=words):
+        kernel.compile(np.zeros(64, dtype), case)
