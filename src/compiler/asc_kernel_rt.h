@@ -1,17 +1,19 @@
 /* Runtime for kernels compiled for the simulated AI cores. Generated C
  * includes this text verbatim, so it depends on nothing but libc.
  *
- * A block runs with a private Unified Buffer (k->ub). GlobalTensors point
- * into argument memory and know how many bytes are left up to the end of
- * the argument; LocalTensors are byte offsets into the UB. Every API call
- * checks the ranges it touches and fails with a message naming the source
- * line instead of touching memory it does not own. The including source
+ * A block runs with a private Unified Buffer (k->ub). GlobalTensors are
+ * byte offsets into their argument's memory; LocalTensors are byte offsets
+ * into the UB. Every API call checks the ranges it touches: the UB always
+ * (an error naming the source line), global memory as the device does by
+ * default (outside the argument: reads give zeros, writes are dropped) and
+ * as an error in checked mode. Nothing touches memory it does not own. The including source
  * defines asc_k_files, the Python files that `line` arguments index: the
  * low 20 bits are the line, the bits above index asc_k_files. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef ASC_K_CHECKED
@@ -46,18 +48,21 @@ typedef struct asc_k_arg {
   int64_t n; /* bytes of the argument's memory */
 } asc_k_arg;
 
+/* Global memory is addressed by a byte offset into its argument, kept as
+ * an integer: a pointer is formed only for bytes a check placed inside the
+ * argument (see "size arithmetic" below). */
 typedef struct asc_k_addr {
-  char *ptr;
-  int64_t avail; /* bytes from ptr to the end of the argument (may be < 0) */
-  int64_t lead;  /* bytes from the start of the argument to ptr (may be < 0) */
+  char *base;   /* the argument's first byte */
+  int64_t n;    /* bytes of the argument */
+  int64_t lead; /* bytes from base to this address (any value; ASC_K_FAR) */
 } asc_k_addr;
 
 typedef struct asc_k_gt {
-  char *ptr;
-  int64_t avail;
-  int64_t size; /* elements given to set_global_buffer, -1 if none */
+  char *base;
+  int64_t n;
   int64_t lead;
-  int64_t skip; /* elements from set_global_buffer's start to ptr */
+  int64_t size; /* elements given to set_global_buffer, -1 if none */
+  int64_t skip; /* elements from set_global_buffer's start to this view */
 } asc_k_gt;
 
 typedef struct asc_k_lt {
@@ -65,19 +70,32 @@ typedef struct asc_k_lt {
   int64_t len; /* elements */
 } asc_k_lt;
 
+#define ASC_K_MAX_QUES 32
+struct asc_k_que;
 typedef struct asc_k_pipe {
   int64_t cursor; /* next free UB byte */
+  int nques;
+  /* queues with buffers: a tensor may pass from one queue to another (the
+   * hardware's queues only carry addresses) */
+  struct asc_k_que *ques[ASC_K_MAX_QUES];
 } asc_k_pipe;
 
 #define ASC_K_MAX_DEPTH 8
+/* A queued buffer: the queue that owns it and its index there. */
+typedef struct asc_k_qent {
+  struct asc_k_que *owner;
+  int i;
+} asc_k_qent;
 typedef struct asc_k_que {
   int depth;
   int nbuf;
   int64_t buf_len; /* bytes per buffer */
   int64_t buf_off[ASC_K_MAX_DEPTH];
-  unsigned char state[ASC_K_MAX_DEPTH]; /* 0 free, 1 allocated, 2 queued, 3 dequeued */
-  int ring[ASC_K_MAX_DEPTH];
+  unsigned char state[ASC_K_MAX_DEPTH];   /* 0 free, 1 allocated, 2 queued, 3 dequeued */
+  struct asc_k_que *via[ASC_K_MAX_DEPTH]; /* the queue a buffer was last dequeued from */
+  asc_k_qent ring[ASC_K_MAX_DEPTH];
   int head, count;
+  asc_k_pipe *pipe; /* the kernel's TPipe, NULL if it has none */
 #if ASC_K_CHECKED
   /* per buffer: what enque (free_tensor) saw, for deque (alloc_tensor) */
   uint32_t chk_vc[ASC_K_MAX_DEPTH][7];
@@ -103,13 +121,48 @@ static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
   return 1;
 }
 
+/* --- size arithmetic ---------------------------------------------------------
+ * Every size and offset the runtime derives from kernel values goes through
+ * these, so no overflow is left for the C compiler to assume away. A result
+ * that does not fit in int64_t is ASC_K_FAR, and FAR stays FAR through
+ * further arithmetic: it is negative, so every range check rejects it, and
+ * global memory treats it as outside the argument. */
+#define ASC_K_FAR INT64_MIN
+static inline int64_t asc_k_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (a == ASC_K_FAR || b == ASC_K_FAR || __builtin_add_overflow(a, b, &r)) return ASC_K_FAR;
+  return r;
+}
+static inline int64_t asc_k_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (a == ASC_K_FAR || b == ASC_K_FAR || __builtin_sub_overflow(a, b, &r)) return ASC_K_FAR;
+  return r;
+}
+static inline int64_t asc_k_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (a == 0 || b == 0) return 0; /* FAR stands for a number too large, times 0 */
+  if (a == ASC_K_FAR || b == ASC_K_FAR || __builtin_mul_overflow(a, b, &r)) return ASC_K_FAR;
+  return r;
+}
+/* a + b * c */
+static inline int64_t asc_k_madd(int64_t a, int64_t b, int64_t c) {
+  return asc_k_add(a, asc_k_mul(b, c));
+}
+/* Whether bytes [lo, lo + len) lie inside [0, size). */
+static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
+  return lo >= 0 && len >= 0 && lo <= size && len <= size - lo;
+}
+
 /* --- checked mode ------------------------------------------------------------
  * Kernels built with @pyasc.jit(debug=True) or PYASC_DEBUG=1 define
  * ASC_K_CHECKED 1 before this text; otherwise every check of this section
  * compiles away and the kernel runs as fast as before. On top of the
- * always-on bounds checks (GM argument, UB size), checked mode stops the
- * kernel when:
- *  - a GlobalTensor access leaves the length given to set_global_buffer;
+ * always-on bounds checks (UB size), checked mode stops the kernel when:
+ *  - a GlobalTensor access leaves its argument or the length given to
+ *    set_global_buffer (set_global_buffer itself, if the length does not
+ *    fit in the argument);
+ *  - a vector mask has bits beyond a repeat's elements (a length outside
+ *    [1, elements per repeat], or no bits);
  *  - a LocalTensor access leaves the tensor's own extent (its length);
  *  - a GM<->UB data_copy is not whole 32-byte blocks at an aligned UB address;
  *  - an explicit LocalTensor overlaps another one or a TPipe buffer;
@@ -133,20 +186,18 @@ static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
  *    always, the extent and hazard checks in checked mode. Use the pipe
  *    the instruction runs on (vector instructions ASC_K_V) and check the
  *    sources before the destination;
- *  - touch GM only through asc_k_gm_range (checked mode adds the
- *    set_global_buffer bound);
+ *  - touch GM only through asc_k_gm_range (the checks) and then
+ *    asc_k_gm_read/asc_k_gm_write (clipped to the argument);
  *  - a new ordering point (a framework call that synchronises) snapshots
  *    with asc_k_chk_snapshot and merges with asc_k_chk_learn_all;
- *  - ops that only make views (slices, TBuf.get) are checked by the
- *    emitter: emit_c.c, emit_checks(). */
+ *  - ops that only make views (slices) are checked by the emitter:
+ *    emit_c.c, emit_checks(). */
 /* Pipes as the checker numbers them: those that touch the UB first. */
 enum { ASC_K_S, ASC_K_V, ASC_K_MTE1, ASC_K_MTE2, ASC_K_MTE3, ASC_K_M, ASC_K_FIX, ASC_K_NPIPES };
 #define ASC_K_UB_PIPES 5
 enum { ASC_K_READ, ASC_K_WRITE };
 
 #if ASC_K_CHECKED
-#include <stdlib.h>
-
 #define ASC_K_GRAN 32 /* the data block: the unit MTEs move */
 #define ASC_K_NEVENTS 35
 #define ASC_K_NEVENT_IDS 8
@@ -318,23 +369,24 @@ static inline int asc_k_chk_extent(asc_k_ctx *k, asc_k_lt t, int64_t count, int6
     return asc_k_fail(k, line,
                       "%s: %s is a view starting %lld elements past the end of its LocalTensor "
                       "(a slice beyond its extent)",
-                      api, operand, (long long)-t.len);
+                      api, operand, (long long)asc_k_sub(0, t.len));
   return asc_k_fail(k, line,
                     "%s: %s accesses %lld elements (UB bytes [%lld, %lld)) but the LocalTensor "
                     "holds only %lld (bytes [%lld, %lld))",
                     api, operand, (long long)count, (long long)t.off,
-                    (long long)(t.off + count * esize), (long long)t.len, (long long)t.off,
-                    (long long)(t.off + t.len * esize));
+                    (long long)asc_k_madd(t.off, count, esize), (long long)t.len, (long long)t.off,
+                    (long long)asc_k_madd(t.off, t.len, esize));
 }
 
 /* GM<->UB data_copy moves whole data blocks between aligned addresses. */
 static inline int asc_k_chk_blocks(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_t esize,
                                    int line) {
-  if (count * esize % ASC_K_GRAN)
+  int64_t bytes = asc_k_mul(count, esize);
+  if (bytes % ASC_K_GRAN)
     return asc_k_fail(k, line,
                       "data_copy: %lld elements are %lld bytes, not whole 32-byte data blocks; "
                       "use data_copy_pad for lengths that are not a multiple of 32 bytes",
-                      (long long)count, (long long)(count * esize));
+                      (long long)count, (long long)bytes);
   if (t.off % ASC_K_GRAN)
     return asc_k_fail(k, line,
                       "data_copy: the LocalTensor starts at UB byte %lld, which is not 32-byte "
@@ -384,7 +436,8 @@ static inline int asc_k_chk_local_new(asc_k_ctx *k, asc_k_lt t, int64_t esize, i
     return asc_k_fail(k, line, "LocalTensor: UB address %lld is not 32-byte aligned",
                       (long long)t.off);
   if (t.len < 0) return asc_k_fail(k, line, "LocalTensor: negative length %lld", (long long)t.len);
-  return asc_k_chk_alloc(k, t.off, t.off + t.len * esize, ASC_K_ALLOC_LOCAL, "LocalTensor", line);
+  return asc_k_chk_alloc(k, t.off, asc_k_madd(t.off, t.len, esize), ASC_K_ALLOC_LOCAL,
+                         "LocalTensor", line);
 }
 
 /* TPipe.reset/destroy: the pipe's buffers are gone. */
@@ -507,52 +560,105 @@ static inline int64_t asc_k_ipow(int64_t base, int64_t e) {
   return (int64_t)r;
 }
 
-/* --- global memory ----------------------------------------------------------- */
+/* --- global memory -----------------------------------------------------------
+ * A GM access outside its argument is no error by default, as on the device:
+ * a read there returns unspecified values (zeros here, deterministically) and
+ * a write there is dropped, so that host memory beyond the argument is never
+ * touched. Checked mode reports such an access as the bug it is, and also one
+ * that leaves the length given to set_global_buffer. */
 static inline asc_k_addr asc_k_addr_offset(asc_k_addr a, int64_t elements, int64_t size) {
-  asc_k_addr r = {a.ptr + elements * size, a.avail - elements * size, a.lead + elements * size};
-  return r;
+  a.lead = asc_k_madd(a.lead, elements, size);
+  return a;
 }
 static inline int asc_k_global_new(asc_k_ctx *k, asc_k_gt *g, asc_k_addr a, int64_t size,
                                    int64_t esize, int line) {
-  if (a.avail < 0)
+#if ASC_K_CHECKED
+  if (a.lead == ASC_K_FAR || a.lead > a.n)
     return asc_k_fail(k, line, "set_global_buffer: address is past the end of its argument");
   if (a.lead < 0)
     return asc_k_fail(k, line,
                       "set_global_buffer: address is %lld bytes before the start of its argument",
                       (long long)-a.lead);
-  if (size >= 0 && size * esize > a.avail)
+  int64_t bytes = asc_k_mul(size, esize);
+  if (size >= 0 && (bytes < 0 || bytes > a.n - a.lead))
     return asc_k_fail(k, line,
                       "set_global_buffer: %lld elements exceed the %lld bytes left in the argument",
-                      (long long)size, (long long)a.avail);
-  g->ptr = a.ptr;
-  g->avail = a.avail;
-  g->size = size;
+                      (long long)size, (long long)(a.n - a.lead));
+#else
+  (void)k, (void)esize, (void)line;
+#endif
+  g->base = a.base;
+  g->n = a.n;
   g->lead = a.lead;
+  g->size = size < 0 ? -1 : size;
   g->skip = 0;
   return 0;
 }
 static inline asc_k_gt asc_k_global_slice(asc_k_gt g, int64_t off, int64_t esize) {
-  asc_k_gt r = {g.ptr + off * esize, g.avail - off * esize, g.size >= 0 ? g.size - off : -1,
-                g.lead + off * esize, g.skip + off};
-  return r;
+  g.lead = asc_k_madd(g.lead, off, esize);
+  g.skip = asc_k_add(g.skip, off);
+  return g;
 }
+/* get_size: the elements from this view to set_global_buffer's end. */
+static inline int64_t asc_k_global_size(asc_k_gt g) {
+  if (g.size < 0) return 0;
+  int64_t left = asc_k_sub(g.size, g.skip);
+  return left < 0 ? 0 : left;
+}
+/* The checks before an access of count elements at element offset off of
+ * g: a negative count always fails; checked mode also fails outside the
+ * argument and outside set_global_buffer's length. */
 static inline int asc_k_gm_range(asc_k_ctx *k, const asc_k_gt *g, int64_t off, int64_t count,
                                  int64_t esize, const char *api, int line) {
-  if (off < 0 || count < 0 || g->avail < 0 || (off + count) * esize > g->avail ||
-      g->lead + off * esize < 0)
+  if (count < 0)
+    return asc_k_fail(k, line, "%s: negative element count %lld", api, (long long)count);
+#if ASC_K_CHECKED
+  if (!asc_k_span_in(asc_k_madd(g->lead, off, esize), asc_k_mul(count, esize), g->n))
     return asc_k_fail(k, line,
                       "%s: global memory access of %lld elements at offset %lld is outside the "
                       "argument (%lld bytes left)",
-                      api, (long long)count, (long long)off, (long long)g->avail);
-#if ASC_K_CHECKED
-  if (g->size >= 0 && (g->skip + off < 0 || off + count > g->size))
+                      api, (long long)count, (long long)off, (long long)asc_k_sub(g->n, g->lead));
+  int64_t first = asc_k_add(g->skip, off), end = asc_k_add(first, count);
+  if (g->size >= 0 && (first < 0 || end < 0 || end > g->size))
     return asc_k_fail(k, line,
                       "%s: global memory elements [%lld, %lld) are outside the %lld elements "
                       "bound by set_global_buffer (this view starts at element %lld of them)",
-                      api, (long long)(g->skip + off), (long long)(g->skip + off + count),
-                      (long long)(g->skip + g->size), (long long)g->skip);
+                      api, (long long)first, (long long)end, (long long)g->size,
+                      (long long)g->skip);
+#else
+  (void)g, (void)off, (void)esize;
 #endif
   return 0;
+}
+/* The part of bytes [at, at + bytes) of g's argument inside it, as
+ * [*lo, *hi); 0 if none. bytes is at most a UB span. */
+static inline int asc_k_gm_clip(const asc_k_gt *g, int64_t at, int64_t bytes, int64_t *lo,
+                                int64_t *hi) {
+  int64_t end = asc_k_add(at, bytes);
+  if (at == ASC_K_FAR || end == ASC_K_FAR || at >= g->n || end <= 0 || bytes <= 0) return 0;
+  *lo = at < 0 ? 0 : at;
+  *hi = end > g->n ? g->n : end;
+  return 1;
+}
+/* Reads bytes [at, at + bytes) of the argument (at counted from its start)
+ * into dst; bytes outside it read as zeros. */
+static inline void asc_k_gm_read(const asc_k_gt *g, int64_t at, char *dst, int64_t bytes) {
+  int64_t lo, hi;
+  if (!asc_k_gm_clip(g, at, bytes, &lo, &hi)) {
+    if (bytes > 0) memset(dst, 0, (size_t)bytes);
+    return;
+  }
+  memset(dst, 0, (size_t)(lo - at));
+  memcpy(dst + (lo - at), g->base + lo, (size_t)(hi - lo));
+  memset(dst + (hi - at), 0, (size_t)(at + bytes - hi));
+}
+static inline void asc_k_store_gm(char *dst, const char *src, size_t n);
+/* Writes src to bytes [at, at + bytes) of the argument; what falls
+ * outside it is dropped. */
+static inline void asc_k_gm_write(const asc_k_gt *g, int64_t at, const char *src, int64_t bytes) {
+  int64_t lo, hi;
+  if (asc_k_gm_clip(g, at, bytes, &lo, &hi))
+    asc_k_store_gm(g->base + lo, src + (lo - at), (size_t)(hi - lo));
 }
 
 /* --- the Unified Buffer ---------------------------------------------------- */
@@ -561,7 +667,7 @@ static inline int asc_k_ub_range(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_
 #if ASC_K_CHECKED
   if (count >= 0 && asc_k_chk_extent(k, t, count, esize, api, "an operand", line)) return 1;
 #endif
-  if (count < 0 || t.off < 0 || t.off + count * esize > k->ub_size)
+  if (count < 0 || !asc_k_span_in(t.off, asc_k_mul(count, esize), k->ub_size))
     return asc_k_fail(k, line,
                       "%s: %lld elements at UB byte %lld overrun the %lld-byte Unified Buffer", api,
                       (long long)count, (long long)t.off, (long long)k->ub_size);
@@ -605,15 +711,21 @@ static inline int asc_k_local_check(asc_k_ctx *k, asc_k_lt t, int64_t esize, int
   return 0;
 }
 static inline asc_k_lt asc_k_local_slice(asc_k_lt t, int64_t off, int64_t esize) {
-  asc_k_lt r = {t.off + off * esize, t.len - off};
+  asc_k_lt r = {asc_k_madd(t.off, off, esize), asc_k_sub(t.len, off)};
+  return r;
+}
+/* reinterpret_cast: the same bytes as elements of another size. */
+static inline asc_k_lt asc_k_local_cast(asc_k_lt t, int64_t from, int64_t to) {
+  int64_t bytes = asc_k_mul(t.len, from);
+  asc_k_lt r = {t.off, bytes == ASC_K_FAR ? ASC_K_FAR : bytes / to};
   return r;
 }
 
 /* --- TPipe, TQue, TBuf --------------------------------------------------------- */
 static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, int64_t *off,
                                   const char *api, int line) {
-  int64_t aligned = (bytes + 31) / 32 * 32;
-  if (bytes < 0 || p->cursor + aligned > k->ub_size)
+  int64_t aligned = asc_k_mul(asc_k_add(bytes, 31) / 32, 32);
+  if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
     return asc_k_fail(k, line,
                       "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "
                       "%lld-byte UB",
@@ -622,16 +734,30 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
   p->cursor += aligned;
   return 0;
 }
+/* TPipe.reset/destroy: the pipe's buffers are gone. */
+static inline void asc_k_pipe_reset(asc_k_pipe *p) {
+  p->cursor = 0;
+  p->nques = 0;
+}
 static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
                                     int64_t len, int line) {
   if (num < 1 || num > ASC_K_MAX_DEPTH)
     return asc_k_fail(k, line, "init_buffer: buffer count must be in [1, %d], got %lld",
                       ASC_K_MAX_DEPTH, (long long)num);
+  int known = 0;
+  for (int j = 0; j < p->nques; j++) known |= p->ques[j] == q;
+  if (!known) {
+    if (p->nques == ASC_K_MAX_QUES)
+      return asc_k_fail(k, line, "init_buffer: more than %d queues in one TPipe", ASC_K_MAX_QUES);
+    p->ques[p->nques++] = q;
+  }
+  q->pipe = p;
   q->nbuf = (int)num;
   q->buf_len = len;
   q->head = q->count = 0;
   for (int i = 0; i < q->nbuf; i++) {
     q->state[i] = 0;
+    q->via[i] = NULL;
     if (asc_k_pipe_take(k, p, len, &q->buf_off[i], "init_buffer", line)) return 1;
 #if ASC_K_CHECKED
     memset(q->chk_vc[i], 0, sizeof q->chk_vc[i]);
@@ -651,6 +777,38 @@ static inline int asc_k_init_tbuf(asc_k_ctx *k, asc_k_pipe *p, asc_k_tbuf *b, in
   return asc_k_pipe_take(k, p, len, &b->off, "init_buffer", line);
 #endif
 }
+/* TBuf.get(dtype[, len]) (len < 0: the whole buffer), get_with_offset and
+ * alloc_tensor (the whole buffer; its free_tensor does nothing). */
+static inline int asc_k_tbuf_get(asc_k_ctx *k, const asc_k_tbuf *b, int64_t len, int64_t esize,
+                                 asc_k_lt *t, int line) {
+  t->off = b->off;
+  t->len = len < 0 ? b->len / esize : len;
+#if ASC_K_CHECKED
+  int64_t bytes = asc_k_mul(len, esize);
+  if (len >= 0 && (bytes < 0 || bytes > b->len))
+    return asc_k_fail(k, line, "TBuf.get: %lld elements exceed the %lld-byte buffer",
+                      (long long)len, (long long)b->len);
+#else
+  (void)k, (void)line;
+#endif
+  return 0;
+}
+static inline int asc_k_tbuf_get_with_offset(asc_k_ctx *k, const asc_k_tbuf *b, int64_t size,
+                                             int64_t offset, int64_t esize, asc_k_lt *t, int line) {
+  t->off = asc_k_add(b->off, offset);
+  t->len = size;
+#if ASC_K_CHECKED
+  int64_t end = asc_k_madd(offset, size, esize);
+  if (offset < 0 || offset % 32 || size < 0 || end < 0 || end > b->len)
+    return asc_k_fail(k, line,
+                      "TBuf.get_with_offset: %lld elements at byte %lld leave the %lld-byte "
+                      "buffer (the offset must be a multiple of 32)",
+                      (long long)size, (long long)offset, (long long)b->len);
+#else
+  (void)k, (void)esize, (void)line;
+#endif
+  return 0;
+}
 static inline int asc_k_alloc_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t esize,
                                      int line) {
   if (!q->nbuf)
@@ -658,6 +816,7 @@ static inline int asc_k_alloc_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, in
   for (int i = 0; i < q->nbuf; i++)
     if (q->state[i] == 0) {
       q->state[i] = 1;
+      q->via[i] = NULL;
       t->off = q->buf_off[i];
       t->len = q->buf_len / esize;
 #if ASC_K_CHECKED
@@ -675,43 +834,65 @@ static inline int asc_k_find_buffer(const asc_k_que *q, asc_k_lt t) {
     if (q->buf_off[i] == t.off) return i;
   return -1;
 }
+/* The queue buffer at t's address: this queue's, else another queue's of
+ * the pipe (a tensor dequeued from one queue may be enqueued into another,
+ * as the hardware's queues pass addresses). */
+static inline asc_k_qent asc_k_locate(asc_k_que *q, asc_k_lt t) {
+  asc_k_qent e = {q, asc_k_find_buffer(q, t)};
+  for (int j = 0; e.i < 0 && q->pipe && j < q->pipe->nques; j++) {
+    e.owner = q->pipe->ques[j];
+    e.i = asc_k_find_buffer(e.owner, t);
+  }
+  return e;
+}
 static inline int asc_k_enque(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int line) {
-  int i = asc_k_find_buffer(q, t);
-  if (i < 0 || q->state[i] != 1)
-    return asc_k_fail(
-        k, line, "enque: the tensor was not allocated from this queue (or was already enqueued)");
+  asc_k_qent e = asc_k_locate(q, t);
+  if (e.i < 0)
+    return asc_k_fail(k, line,
+                      "enque: the tensor is not a TQue buffer (enque takes tensors from "
+                      "alloc_tensor or deque)");
+  unsigned char st = e.owner->state[e.i];
+  if (st == 0 || st == 2)
+    return asc_k_fail(k, line, "enque: the tensor's buffer is %s",
+                      st == 2 ? "already enqueued" : "free (free_tensor came before enque)");
   if (q->count >= q->depth)
     return asc_k_fail(k, line, "enque: the queue already holds its depth of %d tensors", q->depth);
-  q->state[i] = 2;
-  q->ring[(q->head + q->count++) % ASC_K_MAX_DEPTH] = i;
+  e.owner->state[e.i] = 2;
+  q->ring[(q->head + q->count++) % ASC_K_MAX_DEPTH] = e;
 #if ASC_K_CHECKED
-  asc_k_chk_snapshot(k, q->chk_vc[i]);
+  asc_k_chk_snapshot(k, e.owner->chk_vc[e.i]);
 #endif
   return 0;
 }
 static inline int asc_k_deque(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t esize, int line) {
   if (q->count == 0)
     return asc_k_fail(k, line, "deque on an empty queue (real hardware would hang here)");
-  int i = q->ring[q->head];
+  asc_k_qent e = q->ring[q->head];
   q->head = (q->head + 1) % ASC_K_MAX_DEPTH;
   q->count--;
-  q->state[i] = 3;
-  t->off = q->buf_off[i];
-  t->len = q->buf_len / esize;
+  e.owner->state[e.i] = 3;
+  e.owner->via[e.i] = q;
+  t->off = e.owner->buf_off[e.i];
+  t->len = e.owner->buf_len / esize;
 #if ASC_K_CHECKED
-  asc_k_chk_learn_all(k, q->chk_vc[i]);
+  asc_k_chk_learn_all(k, e.owner->chk_vc[e.i]);
 #endif
   return 0;
 }
+/* free_tensor through the queue that owns the buffer or the one it was
+ * dequeued from; through any other queue of the pipe the buffer is freed
+ * too (as on the device) but checked mode reports it. */
 static inline int asc_k_free_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int line) {
-  int i = asc_k_find_buffer(q, t);
-  if (i < 0 || q->state[i] == 0 || q->state[i] == 2)
+  asc_k_qent e = asc_k_locate(q, t);
+  unsigned char st = e.i < 0 ? 0 : e.owner->state[e.i];
+  if (e.i < 0 || st == 0 || st == 2 || (ASC_K_CHECKED && e.owner != q && e.owner->via[e.i] != q))
     return asc_k_fail(k, line,
                       "free_tensor: the tensor is not one this queue handed out (or it is "
                       "already free or still queued)");
-  q->state[i] = 0;
+  e.owner->state[e.i] = 0;
+  e.owner->via[e.i] = NULL;
 #if ASC_K_CHECKED
-  asc_k_chk_snapshot(k, q->chk_vc[i]);
+  asc_k_chk_snapshot(k, e.owner->chk_vc[e.i]);
 #endif
   return 0;
 }
@@ -725,7 +906,7 @@ static inline int asc_k_copy_gm_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE2, dst, count, esize, ASC_K_WRITE, "data_copy", "dst", line))
     return 1;
-  memcpy(k->ub + dst.off, src.ptr, (size_t)(count * esize));
+  asc_k_gm_read(&src, src.lead, k->ub + dst.off, count * esize);
   return 0;
 }
 /* UB -> GM copies of whole tiles bypass the cache (streaming stores), as
@@ -760,7 +941,7 @@ static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE3, src, count, esize, ASC_K_READ, "data_copy", "src", line))
     return 1;
-  asc_k_store_gm(dst.ptr, k->ub + src.off, (size_t)(count * esize));
+  asc_k_gm_write(&dst, dst.lead, k->ub + src.off, count * esize);
   return 0;
 }
 static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t count,
@@ -778,18 +959,19 @@ static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int
   static inline int asc_k_gget_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT *out, int line) { \
     if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "get_value", line)) return 1;             \
     T v;                                                                                          \
-    memcpy(&v, g.ptr + i * (int64_t)sizeof(T), sizeof v);                                         \
+    asc_k_gm_read(&g, asc_k_madd(g.lead, i, (int64_t)sizeof(T)), (char *)&v, (int64_t)sizeof v);  \
     *out = (CT)LOAD(v);                                                                           \
     return 0;                                                                                     \
   }                                                                                               \
   static inline int asc_k_gset_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT x, int line) {    \
     if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "set_value", line)) return 1;             \
     T v = STORE(x);                                                                               \
-    memcpy(g.ptr + i * (int64_t)sizeof(T), &v, sizeof v);                                         \
+    asc_k_gm_write(&g, asc_k_madd(g.lead, i, (int64_t)sizeof(T)), (const char *)&v,               \
+                   (int64_t)sizeof v);                                                            \
     return 0;                                                                                     \
   }                                                                                               \
   static inline int asc_k_lget_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT *out, int line) { \
-    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                    \
+    asc_k_lt at = {asc_k_madd(t.off, i, (int64_t)sizeof(T)), asc_k_sub(t.len, i)};                \
     if (i < 0 || asc_k_index_check(k, t, i, "get_value", line) ||                                 \
         asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_READ, "get_value",              \
                      "the element", line)) {                                                      \
@@ -802,7 +984,7 @@ static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int
     return 0;                                                                                     \
   }                                                                                               \
   static inline int asc_k_lset_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT x, int line) {    \
-    asc_k_lt at = {t.off + i * (int64_t)sizeof(T), t.len - i};                                    \
+    asc_k_lt at = {asc_k_madd(t.off, i, (int64_t)sizeof(T)), asc_k_sub(t.len, i)};                \
     if (i < 0 || asc_k_index_check(k, t, i, "set_value", line) ||                                 \
         asc_k_ub_use(k, ASC_K_S, at, 1, (int64_t)sizeof(T), ASC_K_WRITE, "set_value",             \
                      "the element", line)) {                                                      \
@@ -1124,7 +1306,9 @@ static inline int asc_k_set_vector_mask(asc_k_ctx *k, int form, int dt, int mode
                                         int64_t b, int line) {
   int64_t per_rep = 256 / asc_k_dt_size(dt);
   if (form == 0) {
-    if (mode == 0 && (a < 0 || a > per_rep))
+    /* By default a length beyond a repeat selects the whole repeat, as the
+     * hardware keeps only a repeat's bits; checked mode reports it. */
+    if (mode == 0 && (ASC_K_CHECKED || a < 0) && (a < 0 || a > per_rep))
       return asc_k_fail(k, line,
                         "set_vector_mask: length %lld is outside [0, %lld] for %d-bit data",
                         (long long)a, (long long)per_rep, (int)(8 * asc_k_dt_size(dt)));
@@ -1135,11 +1319,12 @@ static inline int asc_k_set_vector_mask(asc_k_ctx *k, int form, int dt, int mode
       k->vm.m[0] = (uint64_t)a, k->vm.m[1] = 0;
     return 0;
   }
-  if (a != 0 && (mode == 1 || per_rep <= 64))
+  /* Bits beyond a repeat's elements are ignored (checked mode reports them). */
+  if (ASC_K_CHECKED && a != 0 && (mode == 1 || per_rep <= 64))
     return asc_k_fail(k, line, "set_vector_mask: mask_high must be 0 %s (got %lld)",
                       mode == 1 ? "in counter mode" : "for 32-bit data", (long long)a);
   k->vm.m[0] = (uint64_t)b;
-  k->vm.m[1] = (uint64_t)a;
+  k->vm.m[1] = mode == 1 || per_rep <= 64 ? 0 : (uint64_t)a;
   return 0;
 }
 
@@ -1173,7 +1358,12 @@ static inline int asc_k_sel_make(asc_k_ctx *k, asc_k_sel *s, int kind, uint64_t 
     s->count = c;
   }
   if (s->counter) {
-    s->nrep = (s->count + per_rep - 1) / per_rep;
+    /* more elements than UB bytes cannot all be in range (and would take
+     * ages to walk) */
+    if (s->count > k->ub_size)
+      return asc_k_fail(k, line, "%s: %lld elements exceed the %lld-byte Unified Buffer", api,
+                        (long long)s->count, (long long)k->ub_size);
+    s->nrep = s->count / per_rep + (s->count % per_rep != 0);
     s->m[0] = s->m[1] = ~(uint64_t)0;
     return 0;
   }
@@ -1185,20 +1375,25 @@ static inline int asc_k_sel_make(asc_k_ctx *k, asc_k_sel *s, int kind, uint64_t 
     s->m[0] = k->vm.m[0];
     s->m[1] = per_rep > 64 ? k->vm.m[1] : 0;
   } else if (kind == 0) {
-    if ((int64_t)m0 < 1 || (int64_t)m0 > per_rep)
+    /* By default the hardware's reading: the mask is a uint64 and a length
+     * beyond a repeat selects the whole repeat; 0 selects nothing. Checked
+     * mode reports lengths outside [1, elements per repeat]. */
+    if (ASC_K_CHECKED && ((int64_t)m0 < 1 || (int64_t)m0 > per_rep))
       return asc_k_fail(k, line, "%s: mask %lld is outside [1, %lld] for this data type", api,
                         (long long)(int64_t)m0, (long long)per_rep);
-    asc_k_mask_first((int64_t)m0, s->m);
+    asc_k_mask_first(m0 > (uint64_t)per_rep ? per_rep : (int64_t)m0, s->m);
   } else {
-    if (per_rep <= 64 && m1)
+    /* Bits beyond a repeat's elements are ignored, as by the hardware;
+     * checked mode reports them, and a mask that selects nothing. */
+    uint64_t keep[2];
+    asc_k_mask_first(per_rep, keep);
+    if (ASC_K_CHECKED && ((m0 & ~keep[0]) || (m1 & ~keep[1])))
       return asc_k_fail(k, line, "%s: the mask list has bits beyond element %lld of a repeat", api,
                         (long long)per_rep);
-    if (per_rep < 64 && (m0 >> per_rep))
-      return asc_k_fail(k, line, "%s: the mask list has bits beyond element %lld of a repeat", api,
-                        (long long)per_rep);
-    if (!m0 && !m1) return asc_k_fail(k, line, "%s: the mask selects no element", api);
-    s->m[0] = m0;
-    s->m[1] = m1;
+    if (ASC_K_CHECKED && !m0 && !m1)
+      return asc_k_fail(k, line, "%s: the mask selects no element", api);
+    s->m[0] = m0 & keep[0];
+    s->m[1] = m1 & keep[1];
   }
   return 0;
 }
@@ -1235,7 +1430,9 @@ enum {
   ASC_K_VOP_compare,
   ASC_K_VOP_compare_scalar,
   ASC_K_VOP_select,
-  ASC_K_VOP_selects
+  ASC_K_VOP_selects,
+  ASC_K_VOP_copy,
+  ASC_K_VOP_duplicate
 };
 
 static inline float asc_k_vf(int op, float x, float y, float d) {
@@ -1420,9 +1617,11 @@ typedef struct asc_k_vargs {
   const char *api;
 } asc_k_vargs;
 
+/* ASC_K_FAR if it overflows (asc_k_vspans rejects that before any access). */
 static inline int64_t asc_k_vaddr(const asc_k_vargs *A, int j, int64_t r, int64_t idx) {
   int64_t es = asc_k_dt_size(A->dt[j]), epb = 32 / es;
-  return A->t[j].off + (r * A->rep[j] + idx / epb * A->blk[j]) * 32 + idx % epb * es;
+  int64_t blocks = asc_k_add(asc_k_mul(r, A->rep[j]), asc_k_mul(idx / epb, A->blk[j]));
+  return asc_k_add(asc_k_madd(A->t[j].off, blocks, 32), idx % epb * es);
 }
 static inline int asc_k_vop_reads_dst(int op) {
   return op == ASC_K_VOP_fused_mul_add || op == ASC_K_VOP_mul_add_dst || op == ASC_K_VOP_axpy;
@@ -1462,7 +1661,10 @@ static inline int asc_k_vspans(asc_k_ctx *k, const asc_k_vargs *A, const asc_k_s
       if (!asc_k_sel_on(s, r, idx)) continue;
       any = 1;
       for (int j = 0; j <= A->nsrc; j++) {
-        int64_t end = asc_k_vaddr(A, j, r, idx) + asc_k_dt_size(A->dt[j]);
+        int64_t end = asc_k_add(asc_k_vaddr(A, j, r, idx), asc_k_dt_size(A->dt[j]));
+        if (end < 0)
+          return asc_k_fail(k, line, "%s: %s's addresses (strides) leave the Unified Buffer",
+                            A->api, names[j]);
         if (end > hi[j]) hi[j] = end;
       }
       if (r * s->per_rep + idx > bit_hi) bit_hi = r * s->per_rep + idx;
@@ -1495,14 +1697,24 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
   int64_t widest = bits_dst ? 1 : asc_k_dt_size(A->dt[0]);
   for (int j = 1; j <= A->nsrc; j++)
     if (asc_k_dt_size(A->dt[j]) > widest) widest = asc_k_dt_size(A->dt[j]);
-  if (bits_dst && A->kind == 2 && A->m0 * asc_k_dt_size(A->dt[1]) % 256)
+  for (int j = 0; j <= A->nsrc; j++)
+    if (A->blk[j] < 0 || A->rep[j] < 0)
+      return asc_k_fail(k, line, "%s: negative block or repeat stride", A->api);
+  if (bits_dst && A->kind == 2 && asc_k_mul(A->m0, asc_k_dt_size(A->dt[1])) % 256)
     return asc_k_fail(k, line, "%s: %lld elements are not a multiple of 256 bytes", A->api,
                       (long long)A->m0);
   asc_k_sel s;
-  if (asc_k_sel_make(k, &s, A->kind, (uint64_t)A->m0, (uint64_t)A->m1, A->repeat, A->set_mask,
-                     256 / widest, 255, A->api, line) ||
-      asc_k_vspans(k, A, &s, line))
-    return 1;
+  int kind = A->kind, set_mask = A->set_mask, counter = k->vm.counter;
+  uint64_t m0 = (uint64_t)A->m0;
+  if (A->op == ASC_K_VOP_copy && counter && kind != 2) {
+    /* Copy's counter mode counts elements per repeat; repeat_time applies */
+    if (!set_mask) m0 = k->vm.m[0];
+    kind = 0, set_mask = 1, k->vm.counter = 0;
+  }
+  int bad = asc_k_sel_make(k, &s, kind, m0, (uint64_t)A->m1, A->repeat, set_mask, 256 / widest, 255,
+                           A->api, line);
+  k->vm.counter = counter;
+  if (bad || asc_k_vspans(k, A, &s, line)) return 1;
   char *ub = k->ub;
   int dd = A->dt[0], ds = A->nsrc ? A->dt[1] : dd;
   int fl = asc_k_dt_float(dd), bits = (int)(8 * asc_k_dt_size(ds));
@@ -1531,6 +1743,10 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
         int64_t sb = A->mode == 0 ? idx : r * s.per_rep + idx;
         const char *pick = asc_k_bit(ub + A->sel.off, sb) ? pa : pb ? pb : sc_raw;
         memmove(pd, pick, (size_t)es);
+      } else if (A->op == ASC_K_VOP_copy) {
+        memmove(pd, pa, (size_t)es); /* bits as they are */
+      } else if (A->op == ASC_K_VOP_duplicate) {
+        memmove(pd, sc_raw, (size_t)es);
       } else if (A->op == ASC_K_VOP_cast) {
         asc_k_cast_store(dd, pd, asc_k_ld(ds, pa), A->mode);
       } else if (fl) {
@@ -1631,7 +1847,9 @@ static inline int asc_k_reduce(asc_k_ctx *k, int what, int dt, asc_k_lt dst, asc
   for (int64_t r = 0; r < s.nrep; r++)
     for (int64_t idx = per_rep - 1; idx >= 0; idx--)
       if (asc_k_sel_on(&s, r, idx)) {
-        int64_t end = (r * src_rep * 32) / es + idx + 1;
+        int64_t bytes = asc_k_mul(r, asc_k_mul(src_rep, 32));
+        if (bytes < 0) return asc_k_fail(k, line, "%s: src_rep_stride leaves the UB", api);
+        int64_t end = bytes / es + idx + 1;
         if (end > hi) hi = end;
         break;
       }
@@ -1648,7 +1866,7 @@ static inline int asc_k_reduce(asc_k_ctx *k, int what, int dt, asc_k_lt dst, asc
   tree.n = 0;
   for (int64_t r = 0; r < s.nrep; r++) {
     for (int64_t idx = 0; idx < per_rep; idx++) {
-      int64_t at = (r * src_rep * 32) / es + idx;
+      int64_t at = asc_k_mul(r, asc_k_mul(src_rep, 32)) / es + idx; /* checked above if on */
       on[idx] = (unsigned char)asc_k_sel_on(&s, r, idx);
       lanes[idx] = on[idx] ? (float)asc_k_ld(dt, base + at * es) : 0.0f;
       if (what && on[idx] && (best_at < 0 || asc_k_better(what, lanes[idx], acc)))
@@ -1696,8 +1914,11 @@ static inline int asc_k_rrun(asc_k_ctx *k, const asc_k_rargs *R, int line) {
   for (int64_t r = 0; r < s.nrep; r++)
     for (int64_t idx = 0; idx < per_rep; idx++) {
       if (!asc_k_sel_on(&s, r, idx)) continue;
-      int64_t a = (r * R->src_rep + idx / epb * R->src_blk) * 32 / es + idx % epb + 1;
-      int64_t d = r * R->dst_rep * unit + (idx / gsize) * width + width;
+      int64_t blocks = asc_k_add(asc_k_mul(r, R->src_rep), asc_k_mul(idx / epb, R->src_blk));
+      int64_t a = asc_k_mul(blocks, 32), d = asc_k_mul(asc_k_mul(r, R->dst_rep), unit);
+      if (a < 0 || d < 0) return asc_k_fail(k, line, "%s: the strides leave the UB", R->api);
+      a = a / es + idx % epb + 1;
+      d += (idx / gsize) * width + width;
       if (a > src_hi) src_hi = a;
       if (d > dst_hi) dst_hi = d;
     }
@@ -1713,7 +1934,11 @@ static inline int asc_k_rrun(asc_k_ctx *k, const asc_k_rargs *R, int line) {
       int64_t best_at = -1;
       for (int64_t i = 0; i < gsize; i++) {
         int64_t idx = g * gsize + i;
-        int64_t a = (r * R->src_rep + idx / epb * R->src_blk) * 32 / es + idx % epb;
+        /* checked above if on */
+        int64_t a =
+            asc_k_mul(asc_k_add(asc_k_mul(r, R->src_rep), asc_k_mul(idx / epb, R->src_blk)), 32) /
+                es +
+            idx % epb;
         on[i] = (unsigned char)asc_k_sel_on(&s, r, idx);
         lanes[i] = on[i] ? (float)asc_k_ld(dt, base + a * es) : 0.0f;
         if (R->what && on[i] && (best_at < 0 || asc_k_better(R->what, lanes[i], best)))
@@ -1721,7 +1946,8 @@ static inline int asc_k_rrun(asc_k_ctx *k, const asc_k_rargs *R, int line) {
       }
       if (!R->what && !asc_k_tree_sum(dt, lanes, on, gsize, &best)) continue;
       if (R->what && best_at < 0) continue;
-      char *out = k->ub + R->dst.off + (r * R->dst_rep * unit + g * width) * es;
+      char *out =
+          k->ub + R->dst.off + asc_k_madd(asc_k_mul(asc_k_mul(r, R->dst_rep), unit), g, width) * es;
       if (!R->what || R->shape != 0 || R->order == 2)
         asc_k_stf(dt, out, best);
       else if (R->order == 0)
@@ -1746,33 +1972,51 @@ static inline int asc_k_copy_params(asc_k_ctx *k, int dir, asc_k_lt lt_dst, asc_
   if (bc < 0 || bl < 0 || ss < 0 || ds < 0)
     return asc_k_fail(k, line, "data_copy: DataCopyParams fields must not be negative");
   if (!bc || !bl) return 0;
-  int64_t src_span = ((bc - 1) * (bl + ss) + bl) * 32, dst_span = ((bc - 1) * (bl + ds) + bl) * 32;
+  /* bursts start (bl + stride) blocks apart; a span is ASC_K_FAR if it overflows */
+  int64_t src_step = asc_k_mul(asc_k_add(bl, ss), 32), dst_step = asc_k_mul(asc_k_add(bl, ds), 32),
+          burst = asc_k_mul(bl, 32);
+  int64_t src_span = asc_k_madd(burst, bc - 1, src_step),
+          dst_span = asc_k_madd(burst, bc - 1, dst_step);
+  int64_t src_n = src_span < 0 ? ASC_K_FAR : src_span / es,
+          dst_n = dst_span < 0 ? ASC_K_FAR : dst_span / es;
   if (dir == 0) {
-    if (asc_k_gm_range(k, &gt, 0, src_span / es, es, "data_copy", line)) return 1;
 #if ASC_K_CHECKED
-    if (asc_k_chk_blocks(k, lt_dst, dst_span / es, es, line)) return 1;
+    if (src_n < 0 || asc_k_gm_range(k, &gt, 0, src_n, es, "data_copy", line) ||
+        asc_k_chk_blocks(k, lt_dst, dst_n, es, line))
+      return k->status ? 1
+                       : asc_k_fail(k, line,
+                                    "data_copy: global memory access outside the argument "
+                                    "(the DataCopyParams span overflows)");
 #endif
-    if (asc_k_ub_use(k, ASC_K_MTE2, lt_dst, dst_span / es, es, ASC_K_WRITE, "data_copy", "dst",
-                     line))
+    if (asc_k_ub_use(k, ASC_K_MTE2, lt_dst, dst_n, es, ASC_K_WRITE, "data_copy", "dst", line))
       return 1;
   } else if (dir == 1) {
-    if (asc_k_gm_range(k, &gt, 0, dst_span / es, es, "data_copy", line)) return 1;
 #if ASC_K_CHECKED
-    if (asc_k_chk_blocks(k, lt_src, src_span / es, es, line)) return 1;
+    if (dst_n < 0 || asc_k_gm_range(k, &gt, 0, dst_n, es, "data_copy", line) ||
+        asc_k_chk_blocks(k, lt_src, src_n, es, line))
+      return k->status ? 1
+                       : asc_k_fail(k, line,
+                                    "data_copy: global memory access outside the argument "
+                                    "(the DataCopyParams span overflows)");
 #endif
-    if (asc_k_ub_use(k, ASC_K_MTE3, lt_src, src_span / es, es, ASC_K_READ, "data_copy", "src",
-                     line))
+    if (asc_k_ub_use(k, ASC_K_MTE3, lt_src, src_n, es, ASC_K_READ, "data_copy", "src", line))
       return 1;
-  } else if (asc_k_ub_use(k, ASC_K_V, lt_src, src_span / es, es, ASC_K_READ, "data_copy", "src",
-                          line) ||
-             asc_k_ub_use(k, ASC_K_V, lt_dst, dst_span / es, es, ASC_K_WRITE, "data_copy", "dst",
-                          line)) {
+  } else if (asc_k_ub_use(k, ASC_K_V, lt_src, src_n, es, ASC_K_READ, "data_copy", "src", line) ||
+             asc_k_ub_use(k, ASC_K_V, lt_dst, dst_n, es, ASC_K_WRITE, "data_copy", "dst", line)) {
     return 1;
   }
-  char *d = dir == 1 ? gt.ptr : k->ub + lt_dst.off;
-  const char *s = dir == 0 ? gt.ptr : k->ub + lt_src.off;
-  for (int64_t i = 0; i < bc; i++)
-    memmove(d + i * (bl + ds) * 32, s + i * (bl + ss) * 32, (size_t)(bl * 32));
+  /* The UB side's span passed its check, so its offsets fit; the GM side's
+   * are checked per burst. */
+  for (int64_t i = 0; i < bc; i++) {
+    if (dir == 0)
+      asc_k_gm_read(&gt, asc_k_madd(gt.lead, i, src_step), k->ub + lt_dst.off + i * dst_step,
+                    burst);
+    else if (dir == 1)
+      asc_k_gm_write(&gt, asc_k_madd(gt.lead, i, dst_step), k->ub + lt_src.off + i * src_step,
+                     burst);
+    else
+      memmove(k->ub + lt_dst.off + i * dst_step, k->ub + lt_src.off + i * src_step, (size_t)burst);
+  }
   return 0;
 }
 
@@ -1793,7 +2037,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
                       "be whole %lld-byte elements",
                       (long long)bl, (long long)ss, (long long)es);
   if (!is_pad) lp = rp = 0;
-  if (lp * es > 32 || rp * es > 32)
+  if (lp > 32 || rp > 32 || lp * es > 32 || rp * es > 32)
     return asc_k_fail(k, line, "data_copy_pad: padding of %lld/%lld elements exceeds 32 bytes",
                       (long long)lp, (long long)rp);
 #if ASC_K_CHECKED
@@ -1804,9 +2048,19 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
                       (long long)dst.off);
 #endif
   if (!bc) return 0;
-  int64_t n = bl / es, row = (lp + n + rp) * es, ub_stride = (row + 31) / 32 * 32 + ds * 32;
-  if (asc_k_gm_range(k, &src, 0, ((bc - 1) * (bl + ss) + bl) / es, es, "data_copy_pad", line) ||
-      asc_k_ub_use(k, ASC_K_MTE2, dst, ((bc - 1) * ub_stride + row) / es, es, ASC_K_WRITE,
+  int64_t n = bl / es, row = asc_k_mul(asc_k_add(lp + rp, n), es);
+  int64_t ub_stride = asc_k_add(asc_k_mul(asc_k_add(row, 31) / 32, 32), asc_k_mul(ds, 32));
+  int64_t gm_step = asc_k_add(bl, ss), ub_span = asc_k_madd(row, bc - 1, ub_stride);
+  if (row < 0 || ub_stride < 0) ub_span = ASC_K_FAR;
+#if ASC_K_CHECKED
+  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
+  if (gm_span < 0)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: global memory access outside the argument (the "
+                      "span overflows)");
+  if (asc_k_gm_range(k, &src, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+#endif
+  if (asc_k_ub_use(k, ASC_K_MTE2, dst, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_WRITE,
                    "data_copy_pad", "dst", line))
     return 1;
   char pad[8];
@@ -1814,7 +2068,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
   for (int64_t i = 0; i < bc; i++) {
     char *d = k->ub + dst.off + i * ub_stride;
     for (int64_t j = 0; j < lp; j++) memcpy(d + j * es, pad, (size_t)es);
-    memcpy(d + lp * es, src.ptr + i * (bl + ss), (size_t)bl);
+    asc_k_gm_read(&src, asc_k_madd(src.lead, i, gm_step), d + lp * es, bl);
     for (int64_t j = 0; j < rp; j++) memcpy(d + (lp + n + j) * es, pad, (size_t)es);
   }
   return 0;
@@ -1839,13 +2093,21 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
                       (long long)src.off);
 #endif
   if (!bc) return 0;
-  int64_t ub_stride = (bl + 31) / 32 * 32 + ss * 32;
-  if (asc_k_gm_range(k, &dst, 0, ((bc - 1) * (bl + ds) + bl) / es, es, "data_copy_pad", line) ||
-      asc_k_ub_use(k, ASC_K_MTE3, src, ((bc - 1) * ub_stride + bl) / es, es, ASC_K_READ,
+  int64_t ub_stride = asc_k_add(asc_k_mul(asc_k_add(bl, 31) / 32, 32), asc_k_mul(ss, 32));
+  int64_t gm_step = asc_k_add(bl, ds), ub_span = asc_k_madd(bl, bc - 1, ub_stride);
+#if ASC_K_CHECKED
+  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
+  if (gm_span < 0)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: global memory access outside the argument (the "
+                      "span overflows)");
+  if (asc_k_gm_range(k, &dst, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+#endif
+  if (asc_k_ub_use(k, ASC_K_MTE3, src, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_READ,
                    "data_copy_pad", "src", line))
     return 1;
   for (int64_t i = 0; i < bc; i++)
-    memcpy(dst.ptr + i * (bl + ds), k->ub + src.off + i * ub_stride, (size_t)bl);
+    asc_k_gm_write(&dst, asc_k_madd(dst.lead, i, gm_step), k->ub + src.off + i * ub_stride, bl);
   return 0;
 }
 
@@ -1853,8 +2115,10 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
 /* dump_tensor: one line per call, "[block B] dump_tensor desc=D WHAT<dtype>,
  * N elements: [v0, v1, ...]"; floats print with enough digits to read
  * back exactly. Written in chunks so that blocks rarely interleave. */
-static inline int asc_k_dump(asc_k_ctx *k, int dt, const char *p, int64_t desc, int64_t n,
-                             const char *what, const char *dtname) {
+/* Elements come from p (UB), or from g's argument if g is not NULL (read as
+ * asc_k_gm_read does: zeros outside it). */
+static inline int asc_k_dump(asc_k_ctx *k, int dt, const char *p, const asc_k_gt *g, int64_t desc,
+                             int64_t n, const char *what, const char *dtname) {
   char buf[4096];
   size_t len =
       (size_t)snprintf(buf, sizeof buf,
@@ -1868,7 +2132,12 @@ static inline int asc_k_dump(asc_k_ctx *k, int dt, const char *p, int64_t desc, 
       len = 0;
     }
     const char *sep = i ? ", " : "";
-    const char *e = p + i * asc_k_dt_size(dt);
+    char gm[8];
+    const char *e = gm;
+    if (g)
+      asc_k_gm_read(g, asc_k_madd(g->lead, i, asc_k_dt_size(dt)), gm, asc_k_dt_size(dt));
+    else
+      e = p + i * asc_k_dt_size(dt);
     if (asc_k_dt_float(dt))
       len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.*g", sep, digits, asc_k_ld(dt, e));
     else
@@ -1885,13 +2154,13 @@ static inline int asc_k_dump_local(asc_k_ctx *k, int dt, asc_k_lt t, int64_t des
                                    const char *what, const char *dtname, int line) {
   if (n < 0) return asc_k_fail(k, line, "dump_tensor: negative dump_size %lld", (long long)n);
   if (asc_k_ub_range(k, t, n, asc_k_dt_size(dt), "dump_tensor", line)) return 1;
-  return asc_k_dump(k, dt, k->ub + t.off, desc, n, what, dtname);
+  return asc_k_dump(k, dt, k->ub + t.off, NULL, desc, n, what, dtname);
 }
 static inline int asc_k_dump_global(asc_k_ctx *k, int dt, asc_k_gt g, int64_t desc, int64_t n,
                                     const char *dtname, int line) {
   if (n < 0) return asc_k_fail(k, line, "dump_tensor: negative dump_size %lld", (long long)n);
   if (asc_k_gm_range(k, &g, 0, n, asc_k_dt_size(dt), "dump_tensor", line)) return 1;
-  return asc_k_dump(k, dt, g.ptr, desc, n, "GlobalTensor", dtname);
+  return asc_k_dump(k, dt, NULL, &g, desc, n, "GlobalTensor", dtname);
 }
 static inline int asc_k_trap(asc_k_ctx *k, int line) {
   return asc_k_fail(k, line, "trap(): the kernel stopped itself");

@@ -216,11 +216,12 @@ enum { P_PRIMARY = 0, P_UNARY = 3, P_MUL = 5, P_ADD = 6, P_REL = 9, P_EQ = 10, P
  * strides then repeat strides; attributes: mask kind 0 int / 1 list,
  * is_set_mask, mode). */
 typedef struct ac_masked {
-  int tensors;       /* leading LocalTensors */
-  bool scalar;       /* a scalar follows, typed like the last tensor */
-  char mode;         /* an enum of attribute 2 after them (see print_enum), or 0 */
-  int nstrides;      /* 6: BinaryRepeatParams, 4: UnaryRepeatParams */
-  const char *targs; /* template arguments ahead of isSetMask */
+  int tensors;        /* leading LocalTensors */
+  bool scalar;        /* a scalar follows, typed like the last tensor */
+  char mode;          /* an enum of attribute 2 after them (see print_enum), or 0 */
+  int nstrides;       /* 6: BinaryRepeatParams, 4: UnaryRepeatParams */
+  const char *targs;  /* template arguments ahead of isSetMask */
+  const char *params; /* the repeat-parameter struct, if not by nstrides; "": plain strides */
 } ac_masked;
 
 struct ac_op {
@@ -899,12 +900,19 @@ static int ac_mask_form(ac_emitter *e, const ir_op *op, ir_buf *b) {
   print_mask(e, op, m0, "uint64_t", b);
   ir_buf_printf(b, ", ");
   operand(e, op->operands[m0 + 2], P_ANY, b);
-  ir_buf_printf(b, ", AscendC::%sRepeatParams(", l->nstrides == 6 ? "Binary" : "Unary");
+  bool plain = l->params && !*l->params;
+  if (plain)
+    ir_buf_printf(b, ", ");
+  else
+    ir_buf_printf(b, ", AscendC::%sRepeatParams(",
+                  l->params          ? l->params
+                  : l->nstrides == 6 ? "Binary"
+                                     : "Unary");
   for (int i = 0; i < l->nstrides; i++) {
     if (i) ir_buf_printf(b, ", ");
     operand(e, op->operands[m0 + 3 + i], P_ANY, b);
   }
-  ir_buf_printf(b, "));\n");
+  ir_buf_printf(b, plain ? ");\n" : "));\n");
   close_mask(e, block);
   return P_PRIMARY;
 }
@@ -977,15 +985,18 @@ static int ac_data_copy_pad(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
-static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0"};
-static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0"};
-static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0"};
-static const ac_masked L0_AXPY = {2, true, 0, 4, "$t0, $t1"};    /* Axpy<dst T, src U> */
-static const ac_masked L0_CAST = {2, false, 'r', 4, "$t0, $t1"}; /* Cast<dst T, src U> */
-static const ac_masked L0_CMP = {3, false, 'k', 6, "$t1, $t0"};  /* Compare<src T, dst U> */
-static const ac_masked L0_CMPS = {2, true, 'k', 4, "$t1, $t0"};
-static const ac_masked L0_SEL = {4, false, 's', 6, "$t0, $t1"}; /* Select<T, mask U> */
-static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1"};
+static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
+static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0", NULL};
+static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0", NULL};
+static const ac_masked L0_COPY = {2, false, 0, 4, "$t0", "Copy"}; /* CopyRepeatParams */
+/* Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride) */
+static const ac_masked L0_DUP = {1, true, 0, 2, "$t0", ""};
+static const ac_masked L0_AXPY = {2, true, 0, 4, "$t0, $t1", NULL};    /* Axpy<dst T, src U> */
+static const ac_masked L0_CAST = {2, false, 'r', 4, "$t0, $t1", NULL}; /* Cast<dst T, src U> */
+static const ac_masked L0_CMP = {3, false, 'k', 6, "$t1, $t0", NULL};  /* Compare<src T, dst U> */
+static const ac_masked L0_CMPS = {2, true, 'k', 4, "$t1, $t0", NULL};
+static const ac_masked L0_SEL = {4, false, 's', 6, "$t0, $t1", NULL}; /* Select<T, mask U> */
+static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1", NULL};
 
 #define D(x) (1u << ASC_##x)
 #define VEC_16_32 (D(FLOAT16) | D(BFLOAT16) | D(FLOAT32) | D(INT16) | D(INT32))
@@ -1068,6 +1079,8 @@ static const ac_op ascendc_ops[] = {
     {"tbuf.new", "AscendC::TBuf<$Pr>", P_PRIMARY, AC_OBJECT, 0, NULL, NULL},
     {"tbuf.get", "$p0.Get<$tr>($?1)", P_PRIMARY, 0, 0, NULL, NULL},
     {"tbuf.get_with_offset", "$p0.GetWithOffset<$tr>($1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"tbuf.alloc_tensor", "$p0.AllocTensor<$tr>()", P_PRIMARY, 0, 0, NULL, NULL},
+    {"tbuf.free_tensor", "$p0.FreeTensor($1)", P_PRIMARY, AC_KEEP_OPERANDS, 0, NULL, NULL},
     /* data movement */
     {"data_copy", "AscendC::DataCopy($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
     {"copy", NULL, P_PRIMARY, 0, VEC_16_32, ac_copy, NULL},
@@ -1124,6 +1137,8 @@ static const ac_op ascendc_ops[] = {
     MASKED("reciprocal.l0", "Reciprocal", L0_UNARY),
     MASKED("relu.l0", "Relu", L0_UNARY),
     MASKED("bitwise_not.l0", "Not", L0_UNARY),
+    MASKED("copy.l0", "Copy", L0_COPY),
+    MASKED("duplicate.l0", "Duplicate", L0_DUP),
     MASKED("cast.l0", "Cast", L0_CAST),
     MASKED("compare.l0", "Compare", L0_CMP),
     MASKED("compare_scalar.l0", "CompareScalar", L0_CMPS),

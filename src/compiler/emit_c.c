@@ -15,7 +15,8 @@ typedef struct emitter {
   const asc_ir_module *m;
   ir_buf *b;
   int depth;
-  bool checked; /* checked mode: see asc_kernel_rt.h and emit_checks() */
+  bool checked;  /* checked mode: see asc_kernel_rt.h and emit_checks() */
+  uint32_t pipe; /* the kernel's TPipe object (its pipe.new result), 0 if none */
 } emitter;
 
 static const char *c_type(asc_ir_kind kind) {
@@ -243,7 +244,7 @@ static const char *const ext_count_ops[] = {
     "compare",     "compare_scalar", "select",        "selects",     NULL};
 static const char *const ext_scalar_ops[] = {"adds",           "muls",       "maxs",        "mins",
                                              "leaky_relu",     "shift_left", "shift_right", "axpy",
-                                             "compare_scalar", "selects",    NULL};
+                                             "compare_scalar", "selects",    "duplicate",   NULL};
 
 static int emit_vrun(emitter *e, const ir_op *op, const char *base, bool l0) {
   const uint32_t *o = op->operands;
@@ -425,7 +426,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
     return 0;
   }
   if (!strcmp(name, "global.get_size"))
-    return line(e, "int64_t v%u = v%u.size >= 0 ? v%u.size : 0;", r, o[0], o[0]);
+    return line(e, "int64_t v%u = asc_k_global_size(v%u);", r, o[0]);
   if (!strcmp(name, "local.new")) {
     line(e, "asc_k_lt v%u = asc_k_local_new(v%u, v%u);", r, o[0], o[1]);
     /* check_ub left a range with run-time bounds to this check. */
@@ -438,11 +439,11 @@ static int emit_table_op(emitter *e, const ir_op *op) {
                 (long long)esize(e, o[0]));
   if (!strcmp(name, "local.get_size")) return line(e, "int64_t v%u = v%u.len;", r, o[0]);
   if (!strcmp(name, "local.get_length"))
-    return line(e, "int64_t v%u = v%u.len * %lld;", r, o[0], (long long)esize(e, o[0]));
+    return line(e, "int64_t v%u = asc_k_mul(v%u.len, %lld);", r, o[0], (long long)esize(e, o[0]));
   if (!strcmp(name, "local.get_position"))
     return line(e, "int64_t v%u = %d;", r, type_of(e, o[0]).position);
   if (!strcmp(name, "local.reinterpret_cast"))
-    return line(e, "asc_k_lt v%u = {v%u.off, v%u.len * %lld / %lld};", r, o[0], o[0],
+    return line(e, "asc_k_lt v%u = asc_k_local_cast(v%u, %lld, %lld);", r, o[0],
                 (long long)esize(e, o[0]), (long long)esize(e, r));
   if (!strcmp(name, "pipe.new")) {
     line(e, "o%u = (asc_k_pipe){0};", r);
@@ -451,6 +452,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   if (!strcmp(name, "que.new")) {
     line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
     line(e, "o%u.depth = %d;", r, type_of(e, r).depth);
+    if (e->pipe) line(e, "o%u.pipe = &o%u;", r, e->pipe);
     return line(e, "asc_k_que *v%u = &o%u;", r, r);
   }
   if (!strcmp(name, "tbuf.new")) {
@@ -462,7 +464,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   if (!strcmp(name, "pipe.init_tbuf"))
     return CHECKED(e, "asc_k_init_tbuf(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
   if (!strcmp(name, "pipe.destroy") || !strcmp(name, "pipe.reset"))
-    return line(e, "v%u->cursor = 0;", o[0]);
+    return line(e, "asc_k_pipe_reset(v%u);", o[0]);
   if (!strcmp(name, "que.alloc_tensor") || !strcmp(name, "que.deque")) {
     line(e, "asc_k_lt v%u;", r);
     CHECKED(e, "asc_k_%s(k, v%u, &v%u, %lld, %d)", name[4] == 'a' ? "alloc_tensor" : "deque", o[0],
@@ -475,13 +477,20 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   if (!strcmp(name, "que.has_tensor_in_que")) return line(e, "int v%u = v%u->count > 0;", r, o[0]);
   if (!strcmp(name, "que.vacant_in_que"))
     return line(e, "int v%u = v%u->count < v%u->depth;", r, o[0], o[0]);
-  if (!strcmp(name, "tbuf.get")) {
-    if (op->noperands > 1) return line(e, "asc_k_lt v%u = {v%u->off, v%u};", r, o[0], o[1]);
-    return line(e, "asc_k_lt v%u = {v%u->off, v%u->len / %lld};", r, o[0], o[0],
-                (long long)esize(e, r));
+  if (!strcmp(name, "tbuf.get") || !strcmp(name, "tbuf.alloc_tensor")) {
+    char len[32] = "-1"; /* the whole buffer */
+    if (op->noperands > 1) snprintf(len, sizeof len, "v%u", o[1]);
+    line(e, "asc_k_lt v%u;", r);
+    return CHECKED(e, "asc_k_tbuf_get(k, v%u, %s, %lld, &v%u, %d)", o[0], len,
+                   (long long)esize(e, r), r, L);
   }
-  if (!strcmp(name, "tbuf.get_with_offset"))
-    return line(e, "asc_k_lt v%u = {v%u->off + v%u, v%u};", r, o[0], o[2], o[1]);
+  if (!strcmp(name, "tbuf.get_with_offset")) {
+    line(e, "asc_k_lt v%u;", r);
+    return CHECKED(e, "asc_k_tbuf_get_with_offset(k, v%u, v%u, v%u, %lld, &v%u, %d)", o[0], o[1],
+                   o[2], (long long)esize(e, r), r, L);
+  }
+  if (!strcmp(name, "tbuf.free_tensor"))
+    return line(e, "/* TBuf.free_tensor: nothing to release */");
   if (!strcmp(name, "data_copy")) {
     asc_ir_kind dk = type_of(e, o[0]).kind, sk = type_of(e, o[1]).kind;
     const char *fn = dk == ASC_IR_LOCAL ? "copy_gm_ub" : "copy_ub_gm";
@@ -513,8 +522,8 @@ static int emit_table_op(emitter *e, const ir_op *op) {
 }
 
 /* --- checked mode ------------------------------------------------------------
- * Checks for ops whose runtime functions cannot see them: views (slices,
- * TBuf.get), explicit LocalTensors (their range joins the allocation
+ * Checks for ops whose runtime functions cannot see them: views (slices),
+ * explicit LocalTensors (their range joins the allocation
  * registry) and the ordering points set_flag/wait_flag/pipe_barrier.
  * Accesses are checked inside the runtime (asc_k_ub_use, asc_k_gm_range),
  * so a new API needs a case here only if it makes a view or orders pipes. */
@@ -530,18 +539,6 @@ static int emit_checks(emitter *e, const ir_op *op) {
                 "if (v%u < 0) return asc_k_fail(k, %d, \"LocalTensor slice [%%lld:]: negative "
                 "offset\", (long long)v%u);",
                 o[1], L, o[1]);
-  if (!strcmp(name, "tbuf.get") && op->noperands > 1)
-    return line(e,
-                "if (v%u < 0 || v%u * %lld > v%u->len) return asc_k_fail(k, %d, \"TBuf.get: %%lld "
-                "elements exceed the %%lld-byte buffer\", (long long)v%u, (long long)v%u->len);",
-                o[1], o[1], (long long)esize(e, r), o[0], L, o[1], o[0]);
-  if (!strcmp(name, "tbuf.get_with_offset"))
-    return line(e,
-                "if (v%u < 0 || v%u %% 32 || v%u < 0 || v%u * %lld + v%u > v%u->len) return "
-                "asc_k_fail(k, %d, \"TBuf.get_with_offset: %%lld elements at byte %%lld leave the "
-                "%%lld-byte buffer (the offset must be a multiple of 32)\", (long long)v%u, "
-                "(long long)v%u, (long long)v%u->len);",
-                o[2], o[2], o[1], o[1], (long long)esize(e, r), o[2], o[0], L, o[1], o[2], o[0]);
   if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag"))
     return CHECKED(e, "asc_k_chk_%s(k, %lld, v%u, %d)", name, (long long)op->iattrs[0], o[0], L);
   if (!strcmp(name, "pipe_barrier"))
@@ -622,9 +619,10 @@ static void declare_objects(emitter *e, const ir_region *r) {
     const ir_op *op = r->ops[i];
     for (int j = 0; j < op->nregions; j++) declare_objects(e, op->regions[j]);
     const char *name = ir_op_defs[op->code].name;
-    if (!strcmp(name, "pipe.new"))
+    if (!strcmp(name, "pipe.new")) {
       line(e, "asc_k_pipe o%u;", op->result);
-    else if (!strcmp(name, "que.new"))
+      e->pipe = op->result;
+    } else if (!strcmp(name, "que.new"))
       line(e, "asc_k_que o%u;", op->result);
     else if (!strcmp(name, "tbuf.new"))
       line(e, "asc_k_tbuf o%u;", op->result);
@@ -641,7 +639,7 @@ static void declare_objects(emitter *e, const ir_region *r) {
 
 static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   ir_buf b = {0};
-  emitter e = {m, &b, 0, checked};
+  emitter e = {m, &b, 0, checked, 0};
   ir_buf_printf(&b, "/* generated by pyasc: kernel %s%s */\n", m->name,
                 checked ? " (checked)" : "");
   if (checked) ir_buf_printf(&b, "#define ASC_K_CHECKED 1\n");

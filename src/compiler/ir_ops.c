@@ -120,14 +120,9 @@ static asc_status check_dtype_attr(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 
-static asc_status check_que_tensor(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *q = type_at(m, op, 0), *t = type_at(m, op, 1);
-  if (q->position != t->position)
-    return asc_error(ASC_ERR_COMPILE, "%s: the tensor is at TPosition.%s but the queue at %s",
-                     ir_op_defs[op->code].name, ir_position_name(t->position),
-                     ir_position_name(q->position));
-  return ASC_OK;
-}
+/* que.enque/free_tensor take a tensor at any position: a tensor dequeued
+ * from a VECIN queue may be enqueued into a VECOUT one (queues pass
+ * addresses); the runtime checks which buffer it is. */
 
 static asc_status check_event(const asc_ir_module *m, const ir_op *op) {
   (void)m;
@@ -253,6 +248,9 @@ static asc_status check_data_copy_pad(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "data_copy_pad: padding applies to GM->UB copies only");
   return ASC_OK;
 }
+static asc_status check_copy_l0(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | BF16 | F32 | I16 | I32);
+}
 static asc_status check_vector_mask(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   asc_status st = check_dtype_attr(m, op);
@@ -325,9 +323,9 @@ const ir_op_def ir_op_defs[] = {
     {"pipe.reset", "P", R_NONE, 0, IR_PIPE_S, NULL},
     {"que.new", "", R_QUE, 2, IR_PIPE_S, check_que_new},
     {"que.alloc_tensor", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"que.enque", "QL", R_NONE, 0, IR_PIPE_S, check_que_tensor},
+    {"que.enque", "QL", R_NONE, 0, IR_PIPE_S, NULL},
     {"que.deque", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"que.free_tensor", "QL", R_NONE, 0, IR_PIPE_S, check_que_tensor},
+    {"que.free_tensor", "QL", R_NONE, 0, IR_PIPE_S, NULL},
     {"que.has_tensor_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
     {"que.vacant_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
     {"tbuf.new", "", R_TBUF, 1, IR_PIPE_S, NULL},
@@ -437,6 +435,15 @@ const ir_op_def ir_op_defs[] = {
     /* debugging */
     {"dump_tensor", "MII", R_NONE, 0, IR_PIPE_S, NULL},
     {"trap", "", R_NONE, 0, IR_PIPE_S, NULL},
+    /* TBuf.alloc_tensor (the whole buffer) and free_tensor (nothing to do) */
+    {"tbuf.alloc_tensor", "T", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
+    {"tbuf.free_tensor", "TL", R_NONE, 0, IR_PIPE_S, NULL},
+    /* copy(dst, src, m0, m1, repeat_time, dst_stride, src_stride,
+     * dst_repeat_size, src_repeat_size) [mask kind, is_set_mask, 0] */
+    {"copy.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_copy_l0},
+    /* duplicate(dst, scalar, m0, m1, repeat_times, dst_block_stride,
+     * dst_repeat_stride) [mask kind, is_set_mask, 0] */
+    {"duplicate.l0", "LNIIIII", R_NONE, 3, IR_PIPE_V, check_duplicate},
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);

@@ -542,7 +542,8 @@ static void define(checker *k, state *s, const ir_op *op, const char *name) {
                   form_add(k, k->tensors[o[0]].start, value_vn(k, o[1]), esize_of(k, o[0]))};
   } else if (!strcmp(name, "local.reinterpret_cast")) {
     *t = k->tensors[o[0]];
-  } else if (!strcmp(name, "tbuf.get") || !strcmp(name, "tbuf.get_with_offset")) {
+  } else if (!strcmp(name, "tbuf.get") || !strcmp(name, "tbuf.get_with_offset") ||
+             !strcmp(name, "tbuf.alloc_tensor")) {
     uint32_t root = intern(k, VN_TBUF, o[0], 0, 0, false, 0);
     form start = name[8] == '_' ? form_of(k, value_vn(k, o[2]), 1) : (form){0, 0, 0};
     *t = (tensor){root, start};

@@ -33,6 +33,11 @@ def jit(fn):
     return asc.jit(fn, cache_dir=CACHE)
 
 
+def checked(kernel):
+    """kernel's checked-mode variant (@pyasc.jit(debug=True))."""
+    return asc.jit(kernel.fn, cache_dir=CACHE, debug=True)
+
+
 def launch(kernel, *args, blocks=1):
     kernel[blocks](*args)
     asc.synchronize()
@@ -276,7 +281,7 @@ def cases(per_rep, binary):
 
 
 def run_vector(family, ops, op_index, dtype, variant, m0, m1, rep, strides, scalar=0.0,
-               seed=0):
+               seed=0, kernel=None):
     n = UBB // np.dtype(dtype).itemsize
     positive = family == 2 and ops[op_index].__name__ in ("ln", "sqrt", "rsqrt")
     x = values(dtype, n, seed, positive)
@@ -286,7 +291,7 @@ def run_vector(family, ops, op_index, dtype, variant, m0, m1, rep, strides, scal
     prm[:5] = [op_index, variant, m0 % (1 << 64), m1, rep]
     prm[5:5 + len(strides)] = strides
     out = z.copy()
-    launch(vector_kernel, x, y, out, prm.view(np.int64), scalar, family)
+    launch(kernel or vector_kernel, x, y, out, prm.view(np.int64), scalar, family)
     return x, y, z, out
 
 
@@ -360,15 +365,38 @@ def test_shift_out_of_range(shift):
 
 
 @pytest.mark.parametrize("case", [
-    ("mask 0", V_CONT, 0, 0, 1), ("mask over a repeat", V_CONT, 65, 0, 1),
-    ("bits beyond a 32-bit repeat", V_BITS, 1, 1, 1), ("no bits", V_BITS, 0, 0, 1),
     ("repeat 256", V_CONT, 64, 0, 256), ("negative count", V_COUNTER, -5, 0, 1),
 ], ids=lambda c: c[0])
 def test_vector_mask_errors(case):
-    """Masks and repeats outside the documented ranges stop the kernel."""
+    """Repeats and counts the hardware cannot take stop the kernel."""
     _, variant, m0, m1, rep = case
     with pytest.raises(asc.KernelError, match="add"):
         run_vector(0, BIN_F, 0, np.float32, variant, m0, m1, rep, (1, 1, 1, 8, 8, 8))
+
+
+_vector_checked = checked(vector_kernel)
+
+
+@pytest.mark.parametrize("case", [
+    ("mask 0", V_CONT, 0, 0, 1, r"mask 0 is outside \[1, 64\]"),
+    ("mask over a repeat", V_CONT, 65, 0, 1, r"mask 65 is outside \[1, 64\]"),
+    ("bits beyond a 32-bit repeat", V_BITS, 1, 1, 1, "bits beyond element 64"),
+    ("all bits of both words", V_BITS, (1 << 64) - 1, (1 << 64) - 1, 2,
+     "bits beyond element 64"),
+    ("no bits", V_BITS, 0, 0, 1, "selects no element"),
+], ids=lambda c: c[0])
+def test_vector_masks_beyond_a_repeat_are_tolerated_by_default(case):
+    """As on the hardware, mask bits beyond a repeat's elements are ignored
+    (a length beyond it selects the whole repeat, 0 selects nothing);
+    checked mode reports them."""
+    _, variant, m0, m1, rep, message = case
+    strides = (1, 1, 1, 8, 8, 8)
+    x, y, z, out = run_vector(0, BIN_F, 0, np.float32, variant, m0, m1, rep, strides)
+    bits_equal(out, expected_vector(0, "add", np.float32, x, y, z, variant, m0, m1, rep, strides,
+                                    0.0))
+    with pytest.raises(asc.KernelError, match=rf"add: .*{message}"):
+        run_vector(0, BIN_F, 0, np.float32, variant, m0, m1, rep, strides,
+                   kernel=_vector_checked)
 
 
 # --- axpy with a wider destination ----------------------------------------------------------
@@ -533,12 +561,23 @@ def test_data_copy_pad(ext, p):
 @pytest.mark.parametrize("p, message", [
     ((1, 3, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0), "whole 2-byte elements"),
     ((1, 4, 0, 0, 1, 17, 0, 4, 0, 0, 0, 0), "exceeds 32 bytes"),
-    ((1, 8194, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0), "outside the argument"),
 ])
 def test_data_copy_pad_errors(p, message):
     with pytest.raises(asc.KernelError, match=message):
         launch(copy_pad_kernel, values(np.float16, 4096), np.zeros(4096, np.float16),
                np.array(p + (0,) * 4, np.int64), 0.0, 1)
+
+
+def test_data_copy_pad_past_the_argument():
+    """A row past the argument's end reads zeros there by default (the
+    device reads unspecified values); checked mode reports it."""
+    p = (1, 8194, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0)  # 4097 float16 from a 4096-element x
+    x = values(np.float16, 4096)
+    z = np.zeros(4096, np.float16)
+    launch(copy_pad_kernel, x, z, np.array(p + (0,) * 4, np.int64), 0.0, 1)
+    bits_equal(z, np.concatenate([x[:2], np.zeros(4094, np.float16)]))
+    with pytest.raises(asc.KernelError, match="data_copy_pad: .*outside the argument"):
+        launch(checked(copy_pad_kernel), x, z, np.array(p + (0,) * 4, np.int64), 0.0, 1)
 
 
 # --- cast -------------------------------------------------------------------------------------
@@ -1176,14 +1215,23 @@ def mask_error_kernel(z: asc.GlobalAddress, which: int):
     else:
         asc.set_vector_mask(1, 5, dtype=asc.float16, mode=asc.MaskMode.COUNTER)
     asc.adds(c, c, 1.0, 0, 1, asc.UnaryRepeatParams(), False)
+    store(z, c)
 
 
 @pytest.mark.parametrize("which, message", [(0, "mask_high must be 0 for 32-bit"),
                                             (1, "outside \\[0, 64\\]"),
                                             (2, "mask_high must be 0 in counter mode")])
 def test_set_vector_mask_errors(which, message):
+    """Bits beyond a repeat are ignored by default, as by the hardware: the
+    adds touches no element (mask_high only), elements 0..63 (a length of
+    65) and 0, 2 (mask_low 5); checked mode reports them."""
+    z = np.zeros(2048, np.float32)
+    launch(mask_error_kernel, z, which)
+    expected = np.zeros(2048, np.float32)
+    expected[[[], list(range(64)), [0, 2]][which]] = 1.0
+    np.testing.assert_array_equal(z, expected)
     with pytest.raises(asc.KernelError, match=message):
-        launch(mask_error_kernel, np.zeros(2048, np.float32), which)
+        launch(checked(mask_error_kernel), np.zeros(2048, np.float32), which)
 
 
 @jit

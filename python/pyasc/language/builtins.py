@@ -12,7 +12,8 @@ _DOCS = {
     "get_block_idx": "get_block_idx() -> int: index of the running block (AI core).",
     "get_block_num": "get_block_num() -> int: number of blocks in the launch.",
     "data_copy": "data_copy(dst, src, count): copy count elements GM<->UB or UB<->UB.",
-    "copy": "copy(dst, src, count): vector copy between LocalTensors.",
+    "copy": "copy(dst, src, count) or copy(dst, src, mask, repeat_time, repeat_params, "
+            "is_set_mask=True): vector copy between LocalTensors (CopyRepeatParams strides).",
     "duplicate": "duplicate(dst, scalar, count): fill count elements with a scalar.",
     "sub": "sub(dst, src0, src1, count): dst = src0 - src1.",
     "mul": "mul(dst, src0, src1, count): dst = src0 * src1.",

@@ -206,6 +206,11 @@ class UnaryRepeatParams(ParamStruct):
     """Strides in 32-byte data blocks of the unary/scalar ops' mask forms."""
 
 
+class CopyRepeatParams(ParamStruct):
+    """Strides of ``copy``'s mask form: block strides and repeat sizes in
+    32-byte data blocks."""
+
+
 class DataCopyParams(ParamStruct):
     """``block_count`` bursts of ``block_len``, with gaps (units per API)."""
 

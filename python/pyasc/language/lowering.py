@@ -339,6 +339,13 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         que, num, length = bind(gen, node, name, ("que", "num", "len"), args, kwargs)
         expect(gen, node, que, ("que",), "init_buffer que")
         return gen.op(node, "pipe.init_buffer", [obj, que, num, length])
+    if kind == "tbuf" and name == "alloc_tensor":  # the whole buffer, as TBuf.get(dtype)
+        (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
+        return gen.op(node, "tbuf.alloc_tensor", [obj], (dtype_code(gen, node, dtype),))
+    if kind == "tbuf" and name == "free_tensor":
+        (tensor,) = bind(gen, node, name, ("tensor",), args, kwargs)
+        return gen.op(node, "tbuf.free_tensor", [obj, expect(gen, node, tensor, ("local",),
+                                                            "free_tensor tensor")])
     if kind == "tbuf" and name == "get":
         dtype, length = bind(gen, node, name, ("dtype", "len"), args, kwargs, {"len": None})
         operands = [obj] if not length else [obj, length]

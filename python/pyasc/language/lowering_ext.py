@@ -37,6 +37,8 @@ _STRUCTS = {
                               ("src0_rep_stride", 8), ("src1_rep_stride", 8)),
     core.UnaryRepeatParams: (("dst_blk_stride", 1), ("src_blk_stride", 1), ("dst_rep_stride", 8),
                              ("src_rep_stride", 8)),
+    core.CopyRepeatParams: (("dst_stride", 0), ("src_stride", 0), ("dst_repeat_size", 0),
+                            ("src_repeat_size", 0)),
     core.DataCopyParams: (("block_count", 1), ("block_len", 0), ("src_stride", 0),
                           ("dst_stride", 0)),
     core.DataCopyExtParams: (("block_count", 1), ("block_len", 0), ("src_stride", 0),
@@ -318,9 +320,40 @@ def _data_copy_pad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
     return gen.op(node, "data_copy_pad", operands)
 
 
+def _copy(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """copy(dst, src, mask, repeat_time, repeat_params, is_set_mask=True):
+    PyAsc's form, strides from a CopyRepeatParams."""
+    values = _low().bind(gen, node, "copy", ("dst", "src", "mask", "repeat_times",
+                                             "repeat_params", "is_set_mask"),
+                         args, _normalise(kwargs), {"is_set_mask": True})
+    tensors = _locals(gen, node, "copy", zip(values[:2], ("dst", "src")))
+    kind, words = _mask(gen, node, values[2])
+    p = _struct(gen, node, values[4], (core.CopyRepeatParams,), "copy repeat_params")
+    strides = [p.dst_stride, p.src_stride, p.dst_repeat_size, p.src_repeat_size]
+    return gen.op(node, "copy.l0", tensors + words + [values[3]] + strides,
+                  (kind, _flag(gen, node, values[5], "copy is_set_mask"), 0))
+
+
+def _duplicate(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """duplicate(dst, scalar, mask, repeat_times, dst_block_stride,
+    dst_repeat_stride, is_set_mask=True)."""
+    values = _low().bind(gen, node, "duplicate", ("dst", "scalar", "mask", "repeat_times",
+                                                  "dst_block_stride", "dst_repeat_stride",
+                                                  "is_set_mask"),
+                         args, _normalise(kwargs), {"is_set_mask": True})
+    (dst,) = _locals(gen, node, "duplicate", ((values[0], "dst"),))
+    kind, words = _mask(gen, node, values[2])
+    return gen.op(node, "duplicate.l0", [dst, values[1]] + words + values[3:6],
+                  (kind, _flag(gen, node, values[6], "duplicate is_set_mask"), 0))
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
     low = _low()
+    if api == "copy" and _is_mask_form(args, _normalise(kwargs), 2):
+        return _copy(gen, node, args, kwargs)
+    if api == "duplicate" and _is_mask_form(args, _normalise(kwargs), 2):
+        return _duplicate(gen, node, args, kwargs)
     if api in _BINARY:
         return _vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     if api in _SCALAR:

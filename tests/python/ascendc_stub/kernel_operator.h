@@ -196,6 +196,11 @@ class TBuf {
   __aicore__ LocalTensor<T> Get(uint32_t len);
   template <typename T>
   __aicore__ LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset);
+  // from TQueBind: the whole buffer; FreeTensor releases nothing
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T> &tensor);
 };
 
 class TPipe {
@@ -254,6 +259,14 @@ __aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask[],
+                          const uint8_t repeatTimes, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride);
+template <typename T, bool isSetMask = true>
+__aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask,
+                          const uint8_t repeatTimes, const uint16_t dstBlockStride,
+                          const uint8_t dstRepeatStride);
 
 // Vector APIs: the count form and the two mask forms (bit mask, continuous mask).
 #define PYASC_STUB_BINARY(NAME)                                                               \
