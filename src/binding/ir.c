@@ -561,6 +561,8 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
 static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args,
                                    Py_ssize_t nargs) {
   if (nargs != self->nparams + 2) Py_RETURN_FALSE;
+  const char *dry_run = getenv("DRY_RUN"); /* PyAsc's: build, do not launch (jit.py) */
+  if (dry_run && *dry_run) Py_RETURN_FALSE;
   PyObject *key = dispatch_key(self, args + 2, self->nparams);
   if (!key) {
     if (PyErr_Occurred()) return NULL;
