@@ -108,10 +108,6 @@ class JITFunction:
         self.options = options
         self._signature = inspect.signature(fn)
         self.params = list(self._signature.parameters.values())
-        clashes = sorted(option_names().intersection(p.name for p in self.params))
-        if clashes:
-            raise TypeError(f"{fn.__name__}: parameter name{'s' if len(clashes) > 1 else ''} "
-                            f"{', '.join(map(repr, clashes))} clash with @jit option names")
         self._has_defaults = any(p.default is not p.empty for p in self.params)
         self.constexpr = [_is_constexpr(p.annotation) for p in self.params]
         self._cache: dict[tuple, CompiledKernel] = {}
@@ -135,7 +131,7 @@ class JITFunction:
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as exc:
-            if set(kwargs) & option_names():
+            if set(kwargs) & option_names() - set(self._signature.parameters):
                 raise TypeError(f"{self.__name__}: options go to @jit(...), not to the launch: "
                                 f"{exc}") from None
             raise TypeError(f"{self.__name__}(): {exc}") from None
