@@ -87,9 +87,16 @@ def test_struct_module_serves_pyascs_struct():
 
 
 def test_eager_only_functions_are_not_kernel_language():
-    # pyasc.round and pyasc.sum are eager array functions, not Ascend C APIs.
-    assert "round" not in asc.language.basic.__all__
-    assert not hasattr(asc, "sum") and not hasattr(asc, "asarray")
+    from asc._reexport import _is_kernel_language, kernel_language
+
+    # pyasc.round and pyasc.asarray are eager array functions, not Ascend C APIs;
+    # pyasc.add is both (kernels resolve it to the vector instruction).
+    assert not _is_kernel_language("round", pyasc.round)
+    assert not _is_kernel_language("asarray", pyasc.asarray)
+    assert _is_kernel_language("add", pyasc.add)
+    names = kernel_language()
+    assert "round" not in names and "asarray" not in names
+    assert names["data_copy"] is pyasc.data_copy and names["half"] is pyasc.float16
 
 
 def test_adv_holds_only_upstream_adv_names():
