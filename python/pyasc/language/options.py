@@ -83,8 +83,8 @@ class LaunchOptions:
 
 
 def option_names() -> frozenset[str]:
-    """Every name PyAsc reserves for options, launch ones included (kernel
-    parameters may not use them)."""
+    """Every option name of PyAsc's, launch ones included (a launch keyword
+    with such a name that is no parameter is a misplaced option)."""
     return frozenset(f.name for cls in (CodegenOptions, CompileOptions, LaunchOptions)
                      for f in fields(cls))
 
