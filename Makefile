@@ -80,6 +80,9 @@ install-check: venv
 	  --config-settings=setup-args=-Dwerror=true .
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc info
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/vadd_framework.py
+	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -c \
+	  'import asc, asc.lib.runtime, asc.runtime.config, pyasc; assert asc.jit is pyasc.jit'
+	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/add_asc.py -r Model
 
 bench: build
 	for b in runtime tensor kernel checked; do \

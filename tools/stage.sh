@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lays out an importable pyasc package for a meson build directory: symlinks
+# Lays out importable pyasc and asc packages for a meson build directory: symlinks
 # to the Python sources plus the built extension, under BUILD/stage.
 # Usage: tools/stage.sh BUILD_DIR   (then PYTHONPATH=BUILD_DIR/stage)
 set -euo pipefail
@@ -7,7 +7,7 @@ build=${1:?usage: tools/stage.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 stage="$build/stage"
 rm -rf "$stage"
-(cd "$root/python" && find pyasc -name '*.py') | while read -r f; do
+(cd "$root/python" && find pyasc asc -name '*.py') | while read -r f; do
   mkdir -p "$stage/$(dirname "$f")"
   ln -s "$root/python/$f" "$stage/$f"
 done

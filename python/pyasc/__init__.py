@@ -136,7 +136,7 @@ from pyasc._C import (
     zeros,
     zeros_like,
 )
-from pyasc import memory, ops, random, testing
+from pyasc import _exit, memory, ops, random, testing
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc.random import manual_seed, rand, randint, randn
 from pyasc.streams import stream

@@ -148,9 +148,13 @@ int asc_py_dlpack_init(PyObject *module);
  * forward to python/pyasc/_numpy_protocol.py. */
 int asc_py_numpy_protocol_init(PyObject *module);
 
-/* deferred.c: runs fn(arg) later on a thread holding the GIL; for release
- * callbacks that device work calls on stream threads. */
+/* deferred.c: runs fn(arg) on a thread holding the GIL: at once when the
+ * caller holds it, else later; for release callbacks that device work calls
+ * on stream threads. Once the interpreter is finalising, fn is not run (the
+ * resource is leaked rather than risk an abort). */
 void asc_py_call_with_gil(void (*fn)(void *arg), void *arg);
+/* _C._finish_pending, the exit handler's wait for all work. */
+extern PyMethodDef asc_py_deferred_functions[];
 /* Runs what is queued; the caller holds the GIL. */
 void asc_py_run_deferred(void);
 

@@ -4,7 +4,12 @@
  * a Python object (a NumPy array shared with a tensor). Taking the GIL there
  * for each release would make every stream thread fight the interpreter, so
  * such releases are queued here and run by Python's pending-call mechanism
- * on the main thread, or by the next binding call that drains the queue. */
+ * on the main thread, or by the next binding call that drains the queue.
+ *
+ * Once the interpreter is finalising, a thread that takes the GIL is ended
+ * by Python (pthread_exit), which aborts the process when C++ frames (a
+ * PyTorch deleter) are on its stack: releases handed over then are leaked
+ * instead; the process is exiting and the memory goes with it. */
 #include "binding.h"
 /* Python.h (in binding.h) must come before system headers. */
 #include <pthread.h>
@@ -55,8 +60,19 @@ static int pending_call(void *unused) {
   return 0;
 }
 
+#if PY_VERSION_HEX >= 0x030D0000
+#define interpreter_finalizing() Py_IsFinalizing()
+#else
+#define interpreter_finalizing() _Py_IsFinalizing()
+#endif
+
 void asc_py_call_with_gil(void (*fn)(void *arg), void *arg) {
   pthread_once(&atfork_once, register_fork_handlers);
+  if (interpreter_finalizing()) return; /* leaked on purpose: see above */
+  if (PyGILState_Check()) {             /* a Python thread: no hand-over needed */
+    fn(arg);
+    return;
+  }
   pthread_mutex_lock(&lock);
   bool queued = false;
   if (count == capacity) {
@@ -76,9 +92,49 @@ void asc_py_call_with_gil(void (*fn)(void *arg), void *arg) {
   if (first && Py_AddPendingCall(pending_call, NULL) != 0) {
     /* Python's pending-call slots are full: the next drain will pick it up. */
   }
-  if (!queued) { /* out of memory: do it now the slow way */
+  if (!queued && !interpreter_finalizing()) { /* out of memory: do it now the slow way */
     PyGILState_STATE gil = PyGILState_Ensure();
     fn(arg);
     PyGILState_Release(gil);
   }
 }
+
+/* _C._finish_pending(): waits for every stream of every device and runs the
+ * releases handed over so far. Returns the messages of the asynchronous
+ * errors still pending (each stream reports its own once), so that an exit
+ * handler can print them instead of losing them. */
+static PyObject *finish_pending(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  PyObject *errors = PyList_New(0);
+  if (!errors) return NULL;
+  int count = 0;
+  if (asc_device_count(&count)) count = 0;
+  for (int d = 0; d < count; d++) {
+    /* A device reports one pending error per synchronize: ask until clean
+     * (bounded, in case work keeps failing while we wait). */
+    for (int tries = 0; tries < 1024; tries++) {
+      asc_status st;
+      Py_BEGIN_ALLOW_THREADS
+      st = asc_device_synchronize(d);
+      Py_END_ALLOW_THREADS
+      if (!st) break;
+      PyObject *msg = PyUnicode_FromFormat("device %d: %s", d, asc_last_error());
+      asc_clear_error();
+      if (!msg || PyList_Append(errors, msg)) {
+        Py_XDECREF(msg);
+        Py_DECREF(errors);
+        return NULL;
+      }
+      Py_DECREF(msg);
+    }
+  }
+  asc_py_run_deferred();
+  return errors;
+}
+
+PyMethodDef asc_py_deferred_functions[] = {
+    {"_finish_pending", finish_pending, METH_NOARGS,
+     "_finish_pending() -> list[str]: waits for all streams of all devices, runs deferred "
+     "releases; returns the messages of asynchronous errors that were still pending."},
+    {NULL, NULL, 0, NULL},
+};

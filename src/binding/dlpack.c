@@ -258,17 +258,27 @@ static PyObject *tensor_dlpack_device(PyObject *self, PyObject *noargs) {
 /* --- import ---------------------------------------------------------------- */
 
 /* Storage release callbacks of imported memory: they hand the tensor back to
- * its producer, on whichever thread drops the last reference (a stream thread
- * when a kernel held it). DLPack deleters must cope with that; NumPy's takes
- * the GIL itself and PyTorch's needs none. */
-static void release_legacy(void *ctx) {
+ * its producer. The last reference may drop on a stream thread (a kernel
+ * held it), and producers' deleters may run Python code (NumPy's takes the
+ * GIL; PyTorch's may release a tensor that has a Python object), which a
+ * non-Python thread must not start while the interpreter finalises: the
+ * deleter runs on a Python thread (deferred.c), or is skipped at exit. */
+static void delete_legacy_now(void *ctx) {
   DLManagedTensor *m = ctx;
   if (m->deleter) m->deleter(m);
 }
 
-static void release_versioned(void *ctx) {
+static void delete_versioned_now(void *ctx) {
   DLManagedTensorVersioned *m = ctx;
   if (m->deleter) m->deleter(m);
+}
+
+static void release_legacy(void *ctx) {
+  asc_py_call_with_gil(delete_legacy_now, ctx);
+}
+
+static void release_versioned(void *ctx) {
+  asc_py_call_with_gil(delete_versioned_now, ctx);
 }
 
 typedef struct {

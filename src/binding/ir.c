@@ -434,8 +434,14 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   asc_tensor held[64];
   void *keep[64];
   int nheld = 0, rc = 0;
-  for (int i = 0; i < self->nparams && !rc; i++)
+  /* Memory pyasc does not own (NumPy, PyTorch, any producer but a Tensor)
+   * gives no later point at which to wait for the kernel: as in PyAsc, the
+   * launch is complete, and its error raised, when the call returns. */
+  bool host_owned = false;
+  for (int i = 0; i < self->nparams && !rc; i++) {
     rc = pack_arg(self->signature[i], args[i + 2], &packed[i], held, &nheld, i);
+    if (self->signature[i] == 'a' && !AscTensor_Check(args[i + 2])) host_owned = true;
+  }
   asc_status st = ASC_OK;
   if (!rc) {
     for (int i = 0; i < nheld; i++) keep[i] = held[i].storage;
@@ -443,6 +449,12 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   }
   for (int i = 0; i < nheld; i++) asc_tensor_release(&held[i]);
   if (rc) return NULL;
+  if (!st && host_owned) {
+    Py_BEGIN_ALLOW_THREADS
+    st = asc_stream_synchronize(stream);
+    Py_END_ALLOW_THREADS
+    asc_py_run_deferred(); /* hand the arrays back to their producers now */
+  }
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
@@ -453,7 +465,8 @@ static PyObject *kernel_get_path(KernelObject *self, void *c) {
 
 static PyMethodDef kernel_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))kernel_launch, METH_FASTCALL,
-     "launch(blocks, stream, *args): runs the kernel asynchronously on stream."},
+     "launch(blocks, stream, *args): runs the kernel on stream; asynchronously when every "
+     "array argument is a pyasc.Tensor, else it waits for the stream before returning."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -566,6 +579,8 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
 static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args,
                                    Py_ssize_t nargs) {
   if (nargs != self->nparams + 2) Py_RETURN_FALSE;
+  const char *dry_run = getenv("DRY_RUN"); /* PyAsc's: build, do not launch (jit.py) */
+  if (dry_run && *dry_run) Py_RETURN_FALSE;
   PyObject *key = dispatch_key(self, args + 2, self->nparams);
   if (!key) {
     if (PyErr_Occurred()) return NULL;

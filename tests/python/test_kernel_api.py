@@ -649,17 +649,31 @@ def test_specialisation_per_constexpr_value():
         assert_same(z, x)
 
 
-def test_launch_on_a_stream_is_asynchronous():
+def test_launch_on_tensors_is_asynchronous():
     x, y = random(np.float32, BLOCKS * N, 1), random(np.float32, BLOCKS * N, 2)
     z = np.zeros_like(x)
-    binary_kernel.compile(x, y, z, N, asc.add, TILE)  # no compile inside the timed window
+    xt, yt, zt = asc.from_numpy(x), asc.from_numpy(y), asc.from_numpy(z)  # share memory
+    binary_kernel.compile(xt, yt, zt, N, asc.add, TILE)  # no compile inside the timed window
+    s = asc.Stream()
+    try:
+        asc.testing.spin(200, stream=s)
+        binary_kernel[BLOCKS, s](xt, yt, zt, N, asc.add, TILE)
+        assert not z.any()  # queued behind the spin, not run yet
+        s.synchronize()
+        assert_same(z, x + y)
+    finally:
+        s.destroy()
+
+
+def test_launch_on_numpy_arrays_is_complete_at_return():
+    x, y = random(np.float32, BLOCKS * N, 1), random(np.float32, BLOCKS * N, 2)
+    z = np.zeros_like(x)
+    binary_kernel.compile(x, y, z, N, asc.add, TILE)
     s = asc.Stream()
     try:
         asc.testing.spin(200, stream=s)
         binary_kernel[BLOCKS, s](x, y, z, N, asc.add, TILE)
-        assert not z.any()  # queued behind the spin, not run yet
-        s.synchronize()
-        assert_same(z, x + y)
+        assert_same(z, x + y)  # waited for the spin and the kernel
     finally:
         s.destroy()
 

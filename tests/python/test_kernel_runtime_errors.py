@@ -302,7 +302,7 @@ def test_misuse_kernels_run_clean_when_no_block_misbehaves():
 
 
 def test_errors_on_a_stream_surface_at_its_synchronisation():
-    x = np.zeros(64, np.float32)
+    x = asc.from_numpy(np.zeros(64, np.float32))  # a Tensor: the launch stays asynchronous
     s = asc.Stream()
     try:
         k_misuse[BLOCKS, s](x, "double_free", 1)

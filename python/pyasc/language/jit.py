@@ -1,12 +1,22 @@
 """``@pyasc.jit``: specialise a kernel per argument types, build it (IR in
 libasc -> C -> native code, cached in memory and on disk) and launch it
-with ``kernel[core_num](*args)`` or ``kernel[core_num, stream](*args)``."""
+with ``kernel[core_num](*args)`` or ``kernel[core_num, stream](*args)``
+(keyword arguments bind by parameter name, as in a Python call).
+
+A launch whose array arguments are all pyasc Tensors is asynchronous: it
+completes in stream order and its error is raised by the next
+synchronisation (or printed at exit). Any other array (NumPy, PyTorch, a
+DLPack producer) is memory the caller reads right after the call, so, as in
+PyAsc, that launch is complete, and its error raised, when the call returns.
+With DRY_RUN set to a non-empty value (PyAsc's switch), kernels are built
+but not launched."""
 
 from __future__ import annotations
 
 import inspect
 import os
 import re
+import sys
 import threading
 from typing import Any, Callable
 
@@ -16,6 +26,7 @@ from pyasc.language import core
 from pyasc.language.struct import Struct
 
 _KIND_LETTERS = {"int": "i", "float": "f", "bool": "b"}
+from pyasc.language.options import option_names, parse_options
 
 
 def _is_constexpr(annotation: Any) -> bool:
@@ -110,8 +121,11 @@ class JITFunction:
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
+        self.codegen_options, self.compile_options = parse_options(fn.__name__, options)
         self.options = options
-        self.params = list(inspect.signature(fn).parameters.values())
+        self._signature = inspect.signature(fn)
+        self.params = list(self._signature.parameters.values())
+        self._has_defaults = any(p.default is not p.empty for p in self.params)
         self.constexpr = [_is_constexpr(p.annotation) for p in self.params]
         self._cache: dict[tuple, CompiledKernel] = {}
         debug = options.get("debug")
@@ -126,6 +140,20 @@ class JITFunction:
         raise TypeError(f"launch a kernel with {self.__name__}[core_num](...) or "
                         f"{self.__name__}[core_num, stream](...); device functions are called "
                         "from kernels")
+
+    def bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+        """The arguments in parameter order, keywords bound by name and
+        defaults filled in; missing, unknown or repeated ones are a TypeError
+        as in a Python call."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            if set(kwargs) & option_names() - set(self._signature.parameters):
+                raise TypeError(f"{self.__name__}: options go to @jit(...), not to the launch: "
+                                f"{exc}") from None
+            raise TypeError(f"{self.__name__}(): {exc}") from None
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
 
     def __getitem__(self, grid: Any) -> "Launcher":
         if isinstance(grid, tuple):
@@ -173,8 +201,10 @@ class JITFunction:
                                 "kernel (tensors, arrays, int, float, bool)")
         return specs, signature
 
-    def compile(self, *args: Any) -> CompiledKernel:
+    def compile(self, *args: Any, **kwargs: Any) -> CompiledKernel:
         """Builds (or fetches) the specialisation for these arguments."""
+        if kwargs or self._has_defaults:
+            args = self.bind(args, kwargs)
         if len(args) != len(self.params):
             raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
                             f"got {len(args)}")
@@ -210,6 +240,8 @@ class JITFunction:
         if self.options.get("verify_sync"):
             gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
         ir_text = builder.text()
+        if self.options.get("print_ir_before_all"):
+            print(ir_text, file=sys.stderr, flush=True)
         source = builder.emit_c(checked=checked)
         ascendc, ascendc_error = None, None
         try:
@@ -223,7 +255,7 @@ class JITFunction:
         return CompiledKernel(self.__name__, ir_text, source, native, hit, signature,
                               ascendc, ascendc_error)
 
-    def ascendc(self, *args: Any) -> str:
+    def ascendc(self, *args: Any, **kwargs: Any) -> str:
         """The Ascend C (C++) source of the kernel specialised for these
         arguments (the same as a launch's), to build with the CANN toolkit
         for a real NPU. Needs the IR only: nothing is compiled or run.
@@ -232,6 +264,8 @@ class JITFunction:
         when that is set."""
         from pyasc.language.codegen import CodeGenerator
 
+        if kwargs or self._has_defaults:
+            args = self.bind(args, kwargs)
         if len(args) != len(self.params):
             raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
                             f"got {len(args)}")
@@ -248,7 +282,10 @@ class JITFunction:
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
         """Launches; kernels already built for these argument types go
         through the C fast path without running Python code."""
-        if self._dispatch.launch(core_num, stream, *args):
+        if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN
+            return
+        if os.environ.get("DRY_RUN"):  # PyAsc's switch: build, do not launch
+            self.compile(*args)
             return
         compiled = self.compile(*args)
         if not self.options.get("always_compile"):
@@ -258,7 +295,8 @@ class JITFunction:
 
 
 class Launcher:
-    """``kernel[core_num, stream]``: calling it launches asynchronously."""
+    """``kernel[core_num, stream]``: calling it launches (see the module's
+    docstring for when the call waits)."""
 
     __slots__ = ("kernel", "core_num", "stream")
 
@@ -269,14 +307,19 @@ class Launcher:
         self.core_num = core_num
         self.stream = stream
 
-    def __call__(self, *args: Any) -> None:
-        self.kernel.launch(self.core_num, self.stream, args)
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        kernel = self.kernel
+        if kwargs or kernel._has_defaults:
+            args = kernel.bind(args, kwargs)
+        kernel.launch(self.core_num, self.stream, args)
 
 
 def jit(fn: Callable | None = None, **options: Any) -> Any:
     """Marks a kernel (or a device function called from kernels).
 
-    ``@pyasc.jit`` or ``@pyasc.jit(always_compile=True, cache_dir=...)``.
+    ``@pyasc.jit`` or ``@pyasc.jit(always_compile=True, cache_dir=...)``; the
+    options are the fields of CodegenOptions and CompileOptions
+    (pyasc.language.options), an unknown one is a TypeError.
     ``debug=True`` (or PYASC_DEBUG=1 in the environment) builds the checked
     variant, which stops with a KernelError on out-of-extent accesses,
     misaligned copies, overlapping UB allocations and missing
