@@ -645,12 +645,22 @@ static PyObject *jit_cache_dir(PyObject *self, PyObject *args) {
   return s;
 }
 
+static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  uint64_t limit = 0;
+  asc_status st = asc_jit_cache_limit(&limit);
+  return st ? asc_py_raise(st) : PyLong_FromUnsignedLongLong(limit);
+}
+
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      "jit_build(source, name, signature, cache_dir=None, compiler=None, always_compile=False) "
      "-> (CompiledKernel, cache_hit)"},
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
      "jit_cache_dir(override=None) -> str: the kernel cache directory in use."},
+    {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
+     "jit_cache_limit() -> int: the kernel cache's size limit in bytes (0: none)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -453,6 +453,30 @@ void ir_buf_printf(ir_buf *b, const char *fmt, ...) {
   }
 }
 
+void ir_buf_c_string(ir_buf *b, const char *s, size_t n) {
+  ir_buf_printf(b, "\"");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    bool alnum = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    if (alnum)
+      ir_buf_printf(b, "%c", c);
+    else
+      ir_buf_printf(b, "\\%03o", c);
+  }
+  ir_buf_printf(b, "\"");
+}
+
+void ir_buf_safe_name(ir_buf *b, const char *s, size_t max, const char *extra) {
+  size_t n = 0;
+  for (; s && s[n] && n < max; n++) {
+    unsigned char c = (unsigned char)s[n];
+    bool ok = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              c == '_' || (c && extra && strchr(extra, c));
+    ir_buf_printf(b, "%c", ok ? c : '_');
+  }
+  if (!n) ir_buf_printf(b, "kernel");
+}
+
 void ir_buf_indent(ir_buf *b, int depth) {
   ir_buf_printf(b, "%*s", depth * 2, "");
 }

@@ -128,6 +128,16 @@ typedef struct ir_buf {
 } ir_buf;
 void ir_buf_printf(ir_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ir_buf_indent(ir_buf *b, int depth);
+/* The only way user text (format strings, file names) enters generated C or
+ * C++: a string literal of s's n bytes in which every byte that is not a
+ * letter or digit is a three-digit octal escape. Quotes, backslashes, line
+ * ends and trigraphs (`??/` is a backslash under -std=c11) cannot survive,
+ * and an escape never runs into a following digit. */
+void ir_buf_c_string(ir_buf *b, const char *s, size_t n);
+/* At most max bytes of s with every byte outside [A-Za-z0-9_] and the
+ * (harmless, punctuation) bytes of extra made '_' ("kernel" for an empty s):
+ * for names in comments and file names. */
+void ir_buf_safe_name(ir_buf *b, const char *s, size_t max, const char *extra);
 /* Hands the text to the caller (who frees it) or fails on OOM. */
 asc_status ir_buf_finish(ir_buf *b, char **out);
 
