@@ -1589,8 +1589,8 @@ static void release(ac_emitter *e) {
 }
 
 asc_status asc_ir_emit_ascendc(const asc_ir_module *m, char **out) {
-  if (!m->finished)
-    return asc_error(ASC_ERR_INTERNAL, "emit_ascendc: the function is not finished");
+  asc_status ready = ir_ready(m, "emit_ascendc");
+  if (ready) return ready;
   ac_emitter e = {0};
   e.m = m;
   e.values = calloc(m->nvalues, sizeof *e.values);

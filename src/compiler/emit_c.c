@@ -697,9 +697,13 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
 }
 
 asc_status asc_ir_emit_c(const asc_ir_module *m, char **out) {
+  asc_status ready = ir_ready(m, "emit_c");
+  if (ready) return ready;
   return emit(m, false, out);
 }
 
 asc_status asc_ir_emit_c_checked(const asc_ir_module *m, char **out) {
+  asc_status ready = ir_ready(m, "emit_c");
+  if (ready) return ready;
   return emit(m, true, out);
 }

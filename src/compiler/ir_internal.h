@@ -108,6 +108,7 @@ struct asc_ir_module {
   int depth;
   asc_ir_loc loc;
   bool finished;
+  bool verified; /* asc_ir_verify passed: the passes and emitters need it */
 };
 
 extern const ir_op_def ir_op_defs[];
@@ -117,6 +118,10 @@ int ir_find_op(const char *name);
 const char *ir_file_name(const asc_ir_module *m, uint32_t encoded_line);
 const char *ir_kind_name(asc_ir_kind kind);
 const char *ir_position_name(int position);
+/* Whether the passes and emitters may walk m: finished and verified (verified
+ * now if it was not yet). Misordered builder calls get an error, not a walk
+ * over half-built regions. */
+asc_status ir_ready(const asc_ir_module *m, const char *what);
 /* Checks operands against the op's signature and computes its result type. */
 asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *result);
 
