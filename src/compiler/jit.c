@@ -254,6 +254,18 @@ static void child_exec(const char *path, char *const argv[], int out_fd, int err
   _exit(127);
 }
 
+/* fork without the pthread_atfork handlers where libc allows (glibc's
+ * _Fork): libraries' handlers (OpenBLAS stops its thread pool) have no
+ * business running for a process that only execs. */
+static pid_t fork_quietly(void) {
+#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 34)
+  return _Fork();
+#endif
+#endif
+  return fork();
+}
+
 static double seconds_since(const struct timespec *t0) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -283,7 +295,7 @@ static asc_status run(char *const argv[], const jit_limits *l, int *exit_code, c
     return st;
   }
   pid_t parent = getpid();
-  pid_t pid = fork();
+  pid_t pid = fork_quietly();
   if (pid == 0) child_exec(path, argv, outp[1], errp[1], parent, l);
   int fork_errno = errno;
   free(path);
