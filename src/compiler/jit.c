@@ -243,7 +243,7 @@ static void child_exec(const char *path, char *const argv[], int out_fd, int err
     struct rlimit r = {(rlim_t)l->memory, (rlim_t)l->memory};
     setrlimit(RLIMIT_AS, &r);
   }
-  if (l->timeout_s) {
+  if (l->timeout_s && l->timeout_s < (1ull << 40)) { /* larger: no limit, and no overflow */
     struct rlimit r = {(rlim_t)l->timeout_s + 5, (rlim_t)l->timeout_s + 10};
     setrlimit(RLIMIT_CPU, &r);
   }
@@ -567,12 +567,16 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   if (!st && code != 0) {
     const char *text = output ? output : "";
     size_t len = strlen(text);
+    char why[160] = "";
+    if (code > 128) /* a signal: most likely one of the limits */
+      snprintf(why, sizeof why,
+               "; it was killed by signal %d (PYASC_COMPILE_MEMORY and PYASC_COMPILE_TIMEOUT "
+               "limit it)",
+               code - 128);
     st = asc_error(ASC_ERR_COMPILE,
                    "the C compiler failed (exit %d) on kernel '%s' (set PYASC_DUMP_PATH to keep "
                    "the generated source)%s:\n%s",
-                   code, name,
-                   code > 128 ? "; it was killed: PYASC_COMPILE_MEMORY limits its memory" : "",
-                   len > 3000 ? text + len - 3000 : text);
+                   code, name, why, len > 3000 ? text + len - 3000 : text);
   }
   unlink(c_path);
   if (st && so_path) unlink(so_path);

@@ -274,6 +274,21 @@ def test_compiler_runs_under_an_address_space_limit(tmp_path, monkeypatch):
                      compiler=cc)
 
 
+def test_compiler_killed_by_a_signal_is_a_compile_error(tmp_path):
+    cc = fake_compiler(tmp_path, "kill -9 $$\n")
+    with pytest.raises(asc.CompileError, match="killed by signal 9"):
+        _C.jit_build(unique_source("signal"), "sig", "", cache_dir=private_dir(tmp_path / "c"),
+                     compiler=cc)
+
+
+def test_real_compiler_past_its_memory_limit_is_a_compile_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_COMPILE_MEMORY", str(8 << 20))  # too little for cc to run
+    monkeypatch.delenv("LD_PRELOAD", raising=False)
+    kernel = asc.jit(kernel_named("starved"), cache_dir=private_dir(tmp_path / "c"))
+    with pytest.raises(asc.CompileError, match="the C compiler failed"):
+        kernel.compile(np.zeros(8, np.float32), 8)
+
+
 def test_source_size_limit(tmp_path, monkeypatch):
     monkeypatch.setenv("PYASC_MAX_KERNEL_SOURCE", "1000")
     kernel = asc.jit(kernel_named("big"), cache_dir=private_dir(tmp_path / "c"))
