@@ -24,7 +24,8 @@ def info() -> str:
     """The cache directory, its kernel count, size and size limit."""
     directory = _C.jit_cache_dir()
     limit = _C.jit_cache_limit()
-    limit_text = f"{limit} bytes (PYASC_CACHE_MAX_BYTES)" if limit else "none (PYASC_CACHE_MAX_BYTES=0)"
+    limit_text = (f"{limit} bytes (PYASC_CACHE_MAX_BYTES)" if limit
+                  else "none (PYASC_CACHE_MAX_BYTES=0)")
     if not os.path.isdir(directory):
         return f"kernel cache: {directory} (empty: not created yet)\n  limit: {limit_text}"
     files = cache_files(directory)
