@@ -42,6 +42,9 @@ void asc_jit_release(asc_jit_kernel *k);
 const char *asc_jit_path(const asc_jit_kernel *k);
 /* The cache directory in use (resolved like asc_jit_build): caller frees. */
 asc_status asc_jit_cache_dir(const char *override, char **out);
+/* The cache's size limit in bytes ($PYASC_CACHE_MAX_BYTES, default 1 GiB;
+ * 0: unbounded). Past it, least recently used entries are evicted. */
+asc_status asc_jit_cache_limit(uint64_t *out);
 
 /* Launches over nblocks blocks on stream. keep[] are storages (as void *
  * asc_storage) that must live until the kernel ran: references are taken. */

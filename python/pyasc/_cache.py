@@ -7,7 +7,8 @@ import os
 
 from pyasc import _C
 
-# What libasc writes there: <kernel>-<hash>.so/.sum/.c and temporaries.
+# What libasc writes there: <kernel>-<hash>.so/.sum (.c from older versions) and
+# temporaries.
 _PATTERNS = ("*-*.so", "*-*.sum", "*-*.c", "*.tmp-*")
 
 
@@ -20,14 +21,18 @@ def cache_files(directory: str) -> list[str]:
 
 
 def info() -> str:
-    """The cache directory, its kernel count and size."""
+    """The cache directory, its kernel count, size and size limit."""
     directory = _C.jit_cache_dir()
+    limit = _C.jit_cache_limit()
+    limit_text = (f"{limit} bytes (PYASC_CACHE_MAX_BYTES)" if limit
+                  else "none (PYASC_CACHE_MAX_BYTES=0)")
     if not os.path.isdir(directory):
-        return f"kernel cache: {directory} (empty: not created yet)"
+        return f"kernel cache: {directory} (empty: not created yet)\n  limit: {limit_text}"
     files = cache_files(directory)
     kernels = [f for f in files if f.endswith(".so")]
     size = sum(os.path.getsize(f) for f in files)
-    return f"kernel cache: {directory}\n  kernels: {len(kernels)}\n  size: {size} bytes"
+    return (f"kernel cache: {directory}\n  kernels: {len(kernels)}\n  size: {size} bytes\n"
+            f"  limit: {limit_text}")
 
 
 def clear() -> str:

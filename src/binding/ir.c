@@ -32,6 +32,10 @@ static int parse_type(PyObject *obj, asc_ir_type *t) {
   asc_ir_kind k;
   asc_dtype d = ASC_FLOAT32;
   if (parse_kind(kind, &k) || (dtype != Py_None && asc_py_dtype(dtype, &d))) return -1;
+  if (position < 0 || position > 255 || depth < 0 || depth > 255) {
+    PyErr_Format(PyExc_ValueError, "IR type position/depth out of range: %d, %d", position, depth);
+    return -1;
+  }
   t->kind = (uint8_t)k;
   t->dtype = (uint8_t)d;
   t->position = (uint8_t)position;
@@ -58,6 +62,12 @@ static int as_value(PyObject *obj, uint32_t *v) {
   return 0;
 }
 
+/* Objects made with __new__ alone have no C state: every method says so
+ * instead of dereferencing NULL. */
+static PyObject *uninitialised(const char *type) {
+  return asc_py_raise_msg(ASC_ERR_INTERNAL, "this %s is not initialised (call __init__)", type);
+}
+
 static int builder_init(BuilderObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"name", "file", NULL};
   const char *name, *file;
@@ -75,6 +85,7 @@ static void builder_dealloc(BuilderObject *self) {
 }
 
 static PyObject *b_param(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   const char *name;
   PyObject *type;
   if (!PyArg_ParseTuple(args, "sO:param", &name, &type)) return NULL;
@@ -86,6 +97,7 @@ static PyObject *b_param(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_const(BuilderObject *self, PyObject *value) {
+  if (!self->m) return uninitialised("IRBuilder");
   uint32_t v = 0;
   asc_status st;
   if (PyBool_Check(value))
@@ -106,6 +118,7 @@ static PyObject *b_const(BuilderObject *self, PyObject *value) {
 }
 
 static PyObject *b_var(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   const char *name;
   PyObject *type;
   if (!PyArg_ParseTuple(args, "sO:var", &name, &type)) return NULL;
@@ -123,6 +136,7 @@ static PyObject *b_var(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_load(BuilderObject *self, PyObject *var) {
+  if (!self->m) return uninitialised("IRBuilder");
   uint32_t x, v = 0;
   if (as_value(var, &x)) return NULL;
   asc_status st = asc_ir_load(self->m, x, &v);
@@ -130,6 +144,7 @@ static PyObject *b_load(BuilderObject *self, PyObject *var) {
 }
 
 static PyObject *b_store(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   unsigned long var, value;
   if (!PyArg_ParseTuple(args, "kk:store", &var, &value)) return NULL;
   asc_status st = asc_ir_store(self->m, (uint32_t)var, (uint32_t)value);
@@ -137,6 +152,7 @@ static PyObject *b_store(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_op(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   const char *name, *sattr = NULL;
   PyObject *operands, *iattrs = NULL;
   if (!PyArg_ParseTuple(args, "sO|Oz:op", &name, &operands, &iattrs, &sattr)) return NULL;
@@ -163,6 +179,7 @@ static PyObject *b_op(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_for_begin(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   unsigned long a, b, c;
   if (!PyArg_ParseTuple(args, "kkk:for_begin", &a, &b, &c)) return NULL;
   uint32_t iv = 0;
@@ -171,54 +188,64 @@ static PyObject *b_for_begin(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_for_end(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_for_end(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_while_begin(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_while_begin(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_while_body(BuilderObject *self, PyObject *cond) {
+  if (!self->m) return uninitialised("IRBuilder");
   uint32_t c;
   if (as_value(cond, &c)) return NULL;
   asc_status st = asc_ir_while_body(self->m, c);
   return value_or_none(st, 0);
 }
 static PyObject *b_while_end(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_while_end(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_if_begin(BuilderObject *self, PyObject *cond) {
+  if (!self->m) return uninitialised("IRBuilder");
   uint32_t c;
   if (as_value(cond, &c)) return NULL;
   asc_status st = asc_ir_if_begin(self->m, c);
   return value_or_none(st, 0);
 }
 static PyObject *b_else(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_else(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_if_end(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_if_end(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_finish(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_finish(self->m);
   return value_or_none(st, 0);
 }
 static PyObject *b_verify(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   asc_status st = asc_ir_verify(self->m);
   return value_or_none(st, 0);
 }
 
 static PyObject *b_fold(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   int folded = 0;
   asc_status st = asc_ir_fold(self->m, &folded);
@@ -226,6 +253,7 @@ static PyObject *b_fold(BuilderObject *self, PyObject *n) {
 }
 
 static PyObject *b_check_ub(BuilderObject *self, PyObject *size) {
+  if (!self->m) return uninitialised("IRBuilder");
   unsigned long long ub = PyLong_AsUnsignedLongLong(size);
   if (ub == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
   asc_status st = asc_ir_check_ub(self->m, ub);
@@ -240,6 +268,7 @@ static PyObject *text_result(asc_status st, char *text) {
 }
 
 static PyObject *b_text(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   char *text = NULL;
   asc_status st = asc_ir_print(self->m, &text);
@@ -247,6 +276,7 @@ static PyObject *b_text(BuilderObject *self, PyObject *n) {
 }
 
 static PyObject *b_emit_c(BuilderObject *self, PyObject *args, PyObject *kwargs) {
+  if (!self->m) return uninitialised("IRBuilder");
   static char *names[] = {"checked", NULL};
   int checked = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:emit_c", names, &checked)) return NULL;
@@ -256,11 +286,13 @@ static PyObject *b_emit_c(BuilderObject *self, PyObject *args, PyObject *kwargs)
 }
 
 static PyObject *b_check_sync(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   return value_or_none(asc_ir_check_sync(self->m), 0);
 }
 
 static PyObject *b_emit_ascendc(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
   (void)n;
   char *text = NULL;
   asc_status st = asc_ir_emit_ascendc(self->m, &text);
@@ -268,6 +300,7 @@ static PyObject *b_emit_ascendc(BuilderObject *self, PyObject *n) {
 }
 
 static PyObject *b_name(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   unsigned long value;
   const char *name;
   if (!PyArg_ParseTuple(args, "ks:name", &value, &name)) return NULL;
@@ -284,12 +317,14 @@ static PyObject *b_member(BuilderObject *self, PyObject *args) {
 }
 
 static PyObject *b_type_of(BuilderObject *self, PyObject *value) {
+  if (!self->m) return uninitialised("IRBuilder");
   uint32_t v;
   if (as_value(value, &v)) return NULL;
   return type_tuple(asc_ir_type_of(self->m, v));
 }
 
 static PyObject *b_file_index(BuilderObject *self, PyObject *file) {
+  if (!self->m) return uninitialised("IRBuilder");
   const char *path = PyUnicode_AsUTF8(file);
   if (!path) return NULL;
   uint32_t index = 0;
@@ -298,6 +333,7 @@ static PyObject *b_file_index(BuilderObject *self, PyObject *file) {
 }
 
 static PyObject *b_set_loc(BuilderObject *self, PyObject *args) {
+  if (!self->m) return uninitialised("IRBuilder");
   unsigned int line, col;
   if (!PyArg_ParseTuple(args, "II:set_loc", &line, &col)) return NULL;
   asc_ir_loc loc = {line, col};
@@ -578,6 +614,7 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
 
 static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args,
                                    Py_ssize_t nargs) {
+  if (!self->table) return uninitialised("KernelDispatcher");
   if (nargs != self->nparams + 2) Py_RETURN_FALSE;
   const char *dry_run = getenv("DRY_RUN"); /* PyAsc's: build, do not launch (jit.py) */
   if (dry_run && *dry_run) Py_RETURN_FALSE;
@@ -606,6 +643,7 @@ static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args
 
 static PyObject *dispatcher_insert(DispatcherObject *self, PyObject *const *args,
                                    Py_ssize_t nargs) {
+  if (!self->table) return uninitialised("KernelDispatcher");
   if (nargs != 2 || !PyTuple_Check(args[0]) || !PyObject_TypeCheck(args[1], &AscKernel_Type))
     return PyErr_Format(PyExc_TypeError, "insert(args: tuple, kernel: CompiledKernel)");
   if (PyTuple_GET_SIZE(args[0]) != self->nparams) Py_RETURN_NONE;
@@ -678,12 +716,22 @@ static PyObject *jit_cache_dir(PyObject *self, PyObject *args) {
   return s;
 }
 
+static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  uint64_t limit = 0;
+  asc_status st = asc_jit_cache_limit(&limit);
+  return st ? asc_py_raise(st) : PyLong_FromUnsignedLongLong(limit);
+}
+
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      "jit_build(source, name, signature, cache_dir=None, compiler=None, always_compile=False) "
      "-> (CompiledKernel, cache_hit)"},
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
      "jit_cache_dir(override=None) -> str: the kernel cache directory in use."},
+    {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
+     "jit_cache_limit() -> int: the kernel cache's size limit in bytes (0: none)."},
     {NULL, NULL, 0, NULL},
 };
 

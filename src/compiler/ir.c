@@ -184,9 +184,22 @@ static asc_status add_op(asc_ir_module *m, ir_op *op, asc_ir_type result, uint32
   return ASC_OK;
 }
 
+/* A type the passes and emitters can handle: every field in its range. */
+static asc_status check_type(asc_ir_type t, const char *what, const char *name) {
+  if (t.kind == ASC_IR_VOID || t.kind >= ASC_IR_KIND_COUNT || t.dtype >= ASC_DTYPE_COUNT ||
+      t.position >= ASC_POS_COUNT || (t.kind == ASC_IR_QUE && t.depth < 1))
+    return asc_error(ASC_ERR_COMPILE, "%s '%s' has an invalid type", what, name ? name : "?");
+  return ASC_OK;
+}
+
 asc_status asc_ir_param(asc_ir_module *m, const char *name, asc_ir_type type, uint32_t *out) {
   if (m->nparams == 64) return asc_error(ASC_ERR_COMPILE, "a kernel takes at most 64 parameters");
   asc_status st = building(m);
+  if (!st) st = check_type(type, "parameter", name);
+  if (!st && type.kind != ASC_IR_BOOL && type.kind != ASC_IR_INT && type.kind != ASC_IR_FLOAT &&
+      type.kind != ASC_IR_ADDR)
+    st = asc_error(ASC_ERR_COMPILE, "parameter '%s' must be a scalar or a GlobalAddress",
+                   name ? name : "?");
   if (!st) st = new_value(m, type, name, NULL, out);
   if (!st) m->params[m->nparams++] = *out;
   return st;
@@ -223,6 +236,8 @@ static asc_status check_value(const asc_ir_module *m, uint32_t v, const char *wh
 asc_status asc_ir_var(asc_ir_module *m, const char *name, asc_ir_type type, uint32_t *out) {
   if (type.kind == ASC_IR_VOID)
     return asc_error(ASC_ERR_COMPILE, "variable '%s' has no type", name);
+  asc_status checked = check_type(type, "variable", name);
+  if (checked) return checked;
   ir_op *op = new_op(m, IR_VAR);
   if (!op) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate an IR op");
   /* Variables live for the whole function: declare them at its top. */
@@ -473,6 +488,30 @@ void ir_buf_printf(ir_buf *b, const char *fmt, ...) {
     b->data = grown;
     b->cap = cap;
   }
+}
+
+void ir_buf_c_string(ir_buf *b, const char *s, size_t n) {
+  ir_buf_printf(b, "\"");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    bool alnum = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    if (alnum)
+      ir_buf_printf(b, "%c", c);
+    else
+      ir_buf_printf(b, "\\%03o", c);
+  }
+  ir_buf_printf(b, "\"");
+}
+
+void ir_buf_safe_name(ir_buf *b, const char *s, size_t max, const char *extra) {
+  size_t n = 0;
+  for (; s && s[n] && n < max; n++) {
+    unsigned char c = (unsigned char)s[n];
+    bool ok = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              c == '_' || (c && extra && strchr(extra, c));
+    ir_buf_printf(b, "%c", ok ? c : '_');
+  }
+  if (!n) ir_buf_printf(b, "kernel");
 }
 
 void ir_buf_indent(ir_buf *b, int depth) {

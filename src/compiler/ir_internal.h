@@ -109,6 +109,7 @@ struct asc_ir_module {
   int depth;
   asc_ir_loc loc;
   bool finished;
+  bool verified; /* asc_ir_verify passed: the passes and emitters need it */
 };
 
 extern const ir_op_def ir_op_defs[];
@@ -118,6 +119,10 @@ int ir_find_op(const char *name);
 const char *ir_file_name(const asc_ir_module *m, uint32_t encoded_line);
 const char *ir_kind_name(asc_ir_kind kind);
 const char *ir_position_name(int position);
+/* Whether the passes and emitters may walk m: finished and verified (verified
+ * now if it was not yet). Misordered builder calls get an error, not a walk
+ * over half-built regions. */
+asc_status ir_ready(const asc_ir_module *m, const char *what);
 /* Checks operands against the op's signature and computes its result type. */
 asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *result);
 
@@ -129,6 +134,16 @@ typedef struct ir_buf {
 } ir_buf;
 void ir_buf_printf(ir_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ir_buf_indent(ir_buf *b, int depth);
+/* The only way user text (format strings, file names) enters generated C or
+ * C++: a string literal of s's n bytes in which every byte that is not a
+ * letter or digit is a three-digit octal escape. Quotes, backslashes, line
+ * ends and trigraphs (`??/` is a backslash under -std=c11) cannot survive,
+ * and an escape never runs into a following digit. */
+void ir_buf_c_string(ir_buf *b, const char *s, size_t n);
+/* At most max bytes of s with every byte outside [A-Za-z0-9_] and the
+ * (harmless, punctuation) bytes of extra made '_' ("kernel" for an empty s):
+ * for names in comments and file names. */
+void ir_buf_safe_name(ir_buf *b, const char *s, size_t max, const char *extra);
 /* Hands the text to the caller (who frees it) or fails on OOM. */
 asc_status ir_buf_finish(ir_buf *b, char **out);
 

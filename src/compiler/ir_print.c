@@ -110,8 +110,9 @@ static void print_op(const asc_ir_module *m, ir_buf *b, const ir_op *op, int dep
   ir_buf_printf(b, "\n");
 }
 
+/* Any state prints, a half-built one too (a while without its body yet). */
 static void print_region(const asc_ir_module *m, ir_buf *b, const ir_region *r, int depth) {
-  for (int i = 0; i < r->n; i++)
+  for (int i = 0; r && i < r->n; i++)
     if (!r->ops[i]->dead) print_op(m, b, r->ops[i], depth);
 }
 

@@ -6,18 +6,27 @@
  * an XXH3-128 of the source, the compiler's identity, the flags and the
  * pyasc version; each shared object has a checksum file, so a truncated or
  * corrupt object is detected and rebuilt. Writes go to temporary files that
- * are renamed into place, so concurrent builders leave one good entry. */
+ * are renamed into place, so concurrent builders leave one good entry.
+ *
+ * User text never names a file: entries are "<name in [A-Za-z0-9_]>-<key>".
+ * The compiler runs under limits (time, address space, source size) and
+ * dies with its caller; the cache is bounded and evicts by access time. */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -56,6 +65,58 @@ static char *format(const char *fmt, ...) {
   return s;
 }
 
+/* --- limits ------------------------------------------------------------------ */
+
+/* A non-negative integer from environment variable `name`, or def when it
+ * is unset; 0 turns the limit off. */
+static asc_status env_limit(const char *name, uint64_t def, uint64_t *out) {
+  const char *text = getenv(name);
+  if (!text || !*text) {
+    *out = def;
+    return ASC_OK;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || end == text || *end || text[0] == '-')
+    return asc_error(ASC_ERR_INVALID_VALUE, "%s=%.64s: expected a non-negative integer", name,
+                     text);
+  *out = v;
+  return ASC_OK;
+}
+
+/* A sanitizer build's runtime is preloaded into every child, the compiler
+ * too, and reserves terabytes of address space: no RLIMIT_AS by default. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DEFAULT_COMPILE_MEMORY 0ull
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DEFAULT_COMPILE_MEMORY 0ull
+#endif
+#endif
+#ifndef DEFAULT_COMPILE_MEMORY
+#define DEFAULT_COMPILE_MEMORY (8ull << 30)
+#endif
+
+typedef struct jit_limits {
+  uint64_t timeout_s;  /* PYASC_COMPILE_TIMEOUT: seconds per compiler run */
+  uint64_t memory;     /* PYASC_COMPILE_MEMORY: the compiler's address space, bytes */
+  uint64_t max_source; /* PYASC_MAX_KERNEL_SOURCE: bytes of generated C */
+  uint64_t cache_max;  /* PYASC_CACHE_MAX_BYTES: the disk cache's size */
+} jit_limits;
+
+static asc_status read_limits(jit_limits *l) {
+  asc_status st = env_limit("PYASC_COMPILE_TIMEOUT", 120, &l->timeout_s);
+  if (!st) st = env_limit("PYASC_COMPILE_MEMORY", DEFAULT_COMPILE_MEMORY, &l->memory);
+  if (!st) st = env_limit("PYASC_MAX_KERNEL_SOURCE", 64ull << 20, &l->max_source);
+  if (!st) st = env_limit("PYASC_CACHE_MAX_BYTES", 1ull << 30, &l->cache_max);
+  return st;
+}
+
+asc_status asc_jit_cache_limit(uint64_t *out) {
+  return env_limit("PYASC_CACHE_MAX_BYTES", 1ull << 30, out);
+}
+
 /* --- the cache directory ----------------------------------------------------- */
 
 asc_status asc_jit_cache_dir(const char *override, char **out) {
@@ -70,8 +131,45 @@ asc_status asc_jit_cache_dir(const char *override, char **out) {
   return ASC_OK;
 }
 
+/* Whoever may replace a directory on the way to the cache may replace the
+ * cache: every ancestor must belong to root or to us and be writable by
+ * nobody else, unless it is sticky (like /tmp, where others cannot rename
+ * what is ours). */
+static asc_status check_ancestors(const char *dir) {
+  char *real = realpath(dir, NULL);
+  if (!real)
+    return asc_error(ASC_ERR_COMPILE, "cannot resolve the kernel cache %s: %s", dir,
+                     strerror(errno));
+  asc_status st = ASC_OK;
+  size_t len = strlen(real);
+  for (size_t end = len; !st;) {
+    char saved = real[end];
+    real[end] = '\0';
+    struct stat info;
+    const char *path = end ? real : "/";
+    if (stat(path, &info) != 0)
+      st = asc_error(ASC_ERR_COMPILE, "cannot check %s: %s", path, strerror(errno));
+    else if (info.st_uid != 0 && info.st_uid != geteuid())
+      st = asc_error(ASC_ERR_COMPILE,
+                     "kernel cache %s lies inside %s, which belongs to another user; refusing to "
+                     "load code from it (set PYASC_CACHE_DIR)",
+                     dir, path);
+    else if ((info.st_mode & (S_IWGRP | S_IWOTH)) && !(info.st_mode & S_ISVTX))
+      st = asc_error(ASC_ERR_COMPILE,
+                     "kernel cache %s lies inside %s, which others may write (and not sticky); "
+                     "refusing to load code from it (set PYASC_CACHE_DIR)",
+                     dir, path);
+    real[end] = saved;
+    if (!end) break;
+    while (end > 0 && real[end - 1] != '/') end--;
+    if (end > 0) end--; /* drop the slash: "/a/b" -> "/a" -> "" (the root) */
+  }
+  free(real);
+  return st;
+}
+
 /* mkdir -p, new directories 0700; then the final directory must be ours
- * and writable by nobody else. */
+ * and writable by nobody else, and so must the way to it. */
 static asc_status prepare_dir(const char *dir) {
   char *path = format("%s", dir);
   if (!path) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
@@ -102,45 +200,186 @@ static asc_status prepare_dir(const char *dir) {
                      "kernel cache %s is writable by other users; refusing to load code from it "
                      "(chmod 700 it, or set PYASC_CACHE_DIR)",
                      dir);
-  return ASC_OK;
+  return check_ancestors(dir);
 }
 
 /* --- running the compiler ------------------------------------------------------ */
 
-/* Runs argv without a shell; *output gets stdout+stderr (caller frees). */
-static asc_status run(char *const argv[], int *exit_code, char **output) {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) return asc_error(ASC_ERR_COMPILE, "pipe failed: %s", strerror(errno));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, pipefd[1], 2);
-  posix_spawn_file_actions_addclose(&actions, pipefd[0]);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipefd[1]);
-  if (rc != 0) {
-    close(pipefd[0]);
-    return asc_error(ASC_ERR_COMPILE, "cannot run the C compiler '%s': %s (set PYASC_CC)", argv[0],
-                     strerror(rc));
+/* The executable `name` names, searched in PATH as execvp would (the child
+ * cannot call execvp: it is not async-signal-safe). Caller frees. */
+static char *find_program(const char *name) {
+  if (strchr(name, '/')) return format("%s", name);
+  const char *path = getenv("PATH");
+  if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+  for (const char *dir = path; *dir;) {
+    size_t len = strcspn(dir, ":");
+    char *candidate = format("%.*s/%s", len ? (int)len : 1, len ? dir : ".", name);
+    if (!candidate) return NULL;
+    if (access(candidate, X_OK) == 0) return candidate;
+    free(candidate);
+    dir += len + (dir[len] == ':');
   }
-  size_t len = 0, cap = 4096;
-  char *buf = malloc(cap);
-  ssize_t n;
-  while (buf && (n = read(pipefd[0], buf + len, cap - len - 1)) > 0) {
-    len += (size_t)n;
-    if (len + 1 == cap) {
-      char *grown = realloc(buf, cap *= 2);
-      if (!grown) break;
-      buf = grown;
+  return NULL;
+}
+
+/* Between fork and exec, in a copy of a threaded process: only
+ * async-signal-safe calls (another thread may have held malloc's lock). The
+ * compiler gets its own process group (a timeout kills all of it), dies
+ * with the thread that started it, and inherits limits that also stop any
+ * of its helpers (cc1, as) orphaned by a killed parent. */
+static void child_exec(const char *path, char *const argv[], int out_fd, int err_fd, pid_t parent,
+                       const jit_limits *l) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127); /* the parent died before prctl */
+  sigset_t none;
+  sigemptyset(&none);
+  pthread_sigmask(SIG_SETMASK, &none, NULL);
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigaction(SIGPIPE, &dfl, NULL);
+  if (l->memory) {
+    struct rlimit r = {(rlim_t)l->memory, (rlim_t)l->memory};
+    setrlimit(RLIMIT_AS, &r);
+  }
+  if (l->timeout_s && l->timeout_s < (1ull << 40)) { /* larger: no limit, and no overflow */
+    struct rlimit r = {(rlim_t)l->timeout_s + 5, (rlim_t)l->timeout_s + 10};
+    setrlimit(RLIMIT_CPU, &r);
+  }
+  if (dup2(out_fd, 1) >= 0 && dup2(out_fd, 2) >= 0) execve(path, argv, environ);
+  int e = errno;
+  ssize_t ignored = write(err_fd, &e, sizeof e);
+  (void)ignored;
+  _exit(127);
+}
+
+/* fork without the pthread_atfork handlers where libc allows (glibc's
+ * _Fork): libraries' handlers (OpenBLAS stops its thread pool) have no
+ * business running for a process that only execs. */
+static pid_t fork_quietly(void) {
+#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 34)
+  return _Fork();
+#endif
+#endif
+  return fork();
+}
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+#define RUN_OUTPUT_MAX (64 * 1024) /* the tail of the compiler's output kept */
+
+/* Runs argv without a shell under the limits; *output gets the tail of
+ * stdout+stderr (caller frees). A run past the time limit is killed with
+ * its process group and reported as a compile error. */
+static asc_status run(char *const argv[], const jit_limits *l, int *exit_code, char **output) {
+  char *path = find_program(argv[0]);
+  if (!path)
+    return asc_error(ASC_ERR_COMPILE, "cannot run the C compiler '%s': not found (set PYASC_CC)",
+                     argv[0]);
+  char *buf = malloc(RUN_OUTPUT_MAX + 1);
+  int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+  if (!buf || pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+    asc_status st = asc_error(ASC_ERR_COMPILE, "cannot start the C compiler: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+      if (outp[i] >= 0) close(outp[i]);
+      if (errp[i] >= 0) close(errp[i]);
     }
+    free(buf);
+    free(path);
+    return st;
   }
-  close(pipefd[0]);
+  pid_t parent = getpid();
+  pid_t pid = fork_quietly();
+  if (pid == 0) child_exec(path, argv, outp[1], errp[1], parent, l);
+  int fork_errno = errno;
+  free(path);
+  close(outp[1]);
+  close(errp[1]);
+  if (pid < 0) {
+    close(outp[0]);
+    close(errp[0]);
+    free(buf);
+    return asc_error(ASC_ERR_COMPILE, "cannot start the C compiler: %s", strerror(fork_errno));
+  }
+  setpgid(pid, pid); /* as the child does: whichever runs first */
+  int exec_errno = 0;
+  ssize_t got;
+  while ((got = read(errp[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
+  }
+  close(errp[0]);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool timed_out = false;
+  size_t len = 0;
+  for (;;) {
+    int wait_ms = -1;
+    if (l->timeout_s) {
+      double left = (double)l->timeout_s - seconds_since(&t0);
+      if (left <= 0) {
+        timed_out = true;
+        break;
+      }
+      wait_ms = left > 1000 ? 1000000 : (int)(left * 1000) + 1;
+    }
+    struct pollfd p = {outp[0], POLLIN, 0};
+    int rc = poll(&p, 1, wait_ms);
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc <= 0) continue;
+    char chunk[4096];
+    ssize_t n = read(outp[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (len + (size_t)n > RUN_OUTPUT_MAX) { /* keep the tail: errors come last */
+      size_t drop = len + (size_t)n - RUN_OUTPUT_MAX;
+      drop = drop > len ? len : drop;
+      memmove(buf, buf + drop, len - drop);
+      len -= drop;
+    }
+    size_t take = (size_t)n > RUN_OUTPUT_MAX ? RUN_OUTPUT_MAX : (size_t)n;
+    memcpy(buf + len, chunk + (size_t)n - take, take);
+    len += take;
+  }
+  close(outp[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (timed_out) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
   }
-  if (buf) buf[len] = '\0';
+  for (;;) { /* the output may end before the compiler does */
+    pid_t r = waitpid(pid, &status, l->timeout_s ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (!timed_out && seconds_since(&t0) >= (double)l->timeout_s) {
+      timed_out = true;
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+    }
+    struct timespec nap = {0, 1000 * 1000};
+    nanosleep(&nap, NULL);
+  }
+  buf[len] = '\0';
+  if (got == (ssize_t)sizeof exec_errno) {
+    free(buf);
+    return asc_error(ASC_ERR_COMPILE, "cannot run the C compiler '%s': %s (set PYASC_CC)", argv[0],
+                     strerror(exec_errno));
+  }
+  if (timed_out) {
+    kill(-pid, SIGKILL); /* helpers the compiler left behind */
+    free(buf);
+    return asc_error(ASC_ERR_COMPILE,
+                     "the C compiler '%s' ran longer than the compile time limit of %llu s and was "
+                     "stopped (raise PYASC_COMPILE_TIMEOUT, or make the kernel smaller)",
+                     argv[0], (unsigned long long)l->timeout_s);
+  }
   *output = buf;
   *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return ASC_OK;
@@ -179,7 +418,7 @@ static bool binary_identity(const char *cc, char *out, size_t size) {
 
 /* The compiler's identity for cache keys, cached per compiler name: the
  * binary (binary_identity) or else the first line of `cc --version`. */
-static asc_status compiler_identity(const char *cc, char *out, size_t size) {
+static asc_status compiler_identity(const char *cc, const jit_limits *l, char *out, size_t size) {
   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   static char cached_cc[256], cached_id[256];
   pthread_mutex_lock(&lock);
@@ -191,7 +430,7 @@ static asc_status compiler_identity(const char *cc, char *out, size_t size) {
   char *argv[] = {(char *)cc, "--version", NULL};
   int code;
   char *text = NULL;
-  asc_status st = run(argv, &code, &text);
+  asc_status st = run(argv, l, &code, &text);
   if (st) return st;
   if (code != 0 || !text) {
     free(text);
@@ -211,31 +450,52 @@ remember:
 
 /* --- files ------------------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *data = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1))) {
-      if (fread(data, 1, (size_t)n, f) != (size_t)n) {
-        free(data);
-        data = NULL;
-      } else {
-        data[n] = '\0';
-        *size = (size_t)n;
-      }
-    }
+#define ENTRY_MAX_BYTES (1ull << 30) /* larger "kernels" are not ours */
+
+/* Reads a cache file if it is a regular file of ours: opened without
+ * following links or blocking (a FIFO planted there must not hang us).
+ * With touch, its access time becomes now (the cache's LRU order). Caller
+ * frees *data; false for anything else. */
+static bool read_entry(const char *path, char **data, size_t *size, bool touch) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat info;
+  char *buf = NULL;
+  bool ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() &&
+            info.st_size >= 0 && (uint64_t)info.st_size <= ENTRY_MAX_BYTES &&
+            (buf = malloc((size_t)info.st_size + 1));
+  size_t got = 0;
+  while (ok && got < (size_t)info.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)info.st_size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) ok = false;
+    got += n > 0 ? (size_t)n : 0;
   }
-  fclose(f);
-  return data;
+  if (ok && touch) {
+    struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
+    futimens(fd, times);
+  }
+  close(fd);
+  if (!ok) {
+    free(buf);
+    return false;
+  }
+  buf[got] = '\0';
+  *data = buf;
+  *size = got;
+  return true;
+}
+
+static unsigned long next_tmp(void) {
+  static atomic_ulong counter;
+  return atomic_fetch_add(&counter, 1);
 }
 
 /* Writes data to a fresh temporary file next to `final`, then renames. */
 static asc_status write_atomically(const char *final, const char *data, size_t size) {
-  char *tmp = format("%s.tmp-%ld-XXXXXX", final, (long)getpid());
+  char *tmp = format("%s.tmp-%ld-%lu-XXXXXX", final, (long)getpid(), next_tmp());
   if (!tmp) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  int fd = mkstemp(tmp);
+  int fd = mkostemp(tmp, O_CLOEXEC);
   asc_status st = ASC_OK;
   if (fd < 0)
     st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", tmp, strerror(errno));
@@ -251,77 +511,242 @@ static asc_status write_atomically(const char *final, const char *data, size_t s
   return st;
 }
 
-static void checksum_text(const char *data, size_t size, char out[40]) {
-  snprintf(out, 40, "%016llx %zu\n", (unsigned long long)XXH3_64bits(data, size), size);
+/* What an entry's .sum holds: the entry's key and its object's checksum
+ * and size, so that a valid object with its .sum copied over another
+ * entry's name does not pass for that entry. */
+static void checksum_text(const char *key, const char *data, size_t size, char out[96]) {
+  snprintf(out, 96, "pyasc-kernel %s %016llx %zu\n", key,
+           (unsigned long long)XXH3_64bits(data, size), size);
 }
 
-/* The cached object at so_path if its checksum file vouches for it. */
-static bool cache_valid(const char *so_path, const char *sum_path) {
+/* The cached object at so_path if its checksum file vouches for it; a hit
+ * refreshes its place in the LRU order. */
+static bool cache_valid(const char *so_path, const char *sum_path, const char *key) {
   size_t so_size = 0, sum_size = 0;
-  char *so = read_file(so_path, &so_size), *sum = read_file(sum_path, &sum_size);
-  char expected[40] = "";
-  if (so) checksum_text(so, so_size, expected);
-  bool ok = so && sum && !strcmp(sum, expected);
+  char *so = NULL, *sum = NULL;
+  char expected[96] = "";
+  bool ok =
+      read_entry(sum_path, &sum, &sum_size, false) && read_entry(so_path, &so, &so_size, true);
+  if (ok) checksum_text(key, so, so_size, expected);
+  ok = ok && !strcmp(sum, expected);
   free(so);
   free(sum);
   return ok;
 }
 
-static asc_status compile(const char *cc, const char *source, const char *base, const char *name) {
-  char *c_path = format("%s.c", base), *tmp_so = format("%s.so.tmp-%ld", base, (long)getpid());
-  asc_status st = c_path && tmp_so ? write_atomically(c_path, source, strlen(source))
-                                   : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
+/* Builds source into a fresh temporary object next to base: *tmp_so
+ * (caller frees and, once done with it, unlinks). The source file is a
+ * temporary of this build only: threads and processes building the same
+ * kernel never share a name. */
+static asc_status compile(const char *cc, const jit_limits *l, const char *source,
+                          size_t source_len, const char *base, const char *name, char **tmp_so) {
+  /* fixed width: the name is in the object (its symbol table), whose size
+   * should not depend on the pid */
+  char *c_path = format("%s.tmp-%010ld-%010lu-XXXXXX.c", base, (long)getpid(), next_tmp());
+  if (!c_path) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
+  int fd = mkostemps(c_path, 2, O_CLOEXEC);
+  if (fd < 0) {
+    asc_status st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", c_path, strerror(errno));
+    free(c_path);
+    return st;
+  }
+  bool written = write(fd, source, source_len) == (ssize_t)source_len;
+  written = close(fd) == 0 && written;
+  char *so_path = format("%.*s.so", (int)(strlen(c_path) - 2), c_path);
+  asc_status st = !written   ? asc_error(ASC_ERR_COMPILE, "cannot write %s", c_path)
+                  : !so_path ? asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory")
+                             : ASC_OK;
   int code = 0;
   char *output = NULL;
   if (!st) {
     char *argv[] = {
-        (char *)cc,          "-std=c11", "-O3",  "-fPIC", "-shared", "-fno-strict-aliasing",
-        "-ffp-contract=off", "-o",       tmp_so, c_path,  "-lm",     NULL};
-    st = run(argv, &code, &output);
+        (char *)cc,          "-std=c11", "-O3",   "-fPIC", "-shared", "-fno-strict-aliasing",
+        "-ffp-contract=off", "-o",       so_path, c_path,  "-lm",     NULL};
+    st = run(argv, l, &code, &output);
   }
   if (!st && code != 0) {
     const char *text = output ? output : "";
     size_t len = strlen(text);
+    char why[160] = "";
+    if (code > 128) /* a signal: most likely one of the limits */
+      snprintf(why, sizeof why,
+               "; it was killed by signal %d (PYASC_COMPILE_MEMORY and PYASC_COMPILE_TIMEOUT "
+               "limit it)",
+               code - 128);
     st = asc_error(ASC_ERR_COMPILE,
-                   "the C compiler failed (exit %d) on kernel '%s'; generated source: %s\n%s", code,
-                   name, c_path, len > 3000 ? text + len - 3000 : text);
-    unlink(tmp_so);
+                   "the C compiler failed (exit %d) on kernel '%s' (set PYASC_DUMP_PATH to keep "
+                   "the generated source)%s:\n%s",
+                   code, name, why, len > 3000 ? text + len - 3000 : text);
   }
-  if (!st) {
-    char *so_path = format("%s.so", base), *sum_path = format("%s.sum", base);
-    size_t size = 0;
-    char *so = read_file(tmp_so, &size);
-    char sum[40];
-    if (!so_path || !sum_path || !so) {
-      st = asc_error(ASC_ERR_COMPILE, "cannot read the compiled kernel %s", tmp_so);
-    } else {
-      checksum_text(so, size, sum);
-      st = write_atomically(sum_path, sum, strlen(sum));
-      if (!st && rename(tmp_so, so_path) != 0)
-        st = asc_error(ASC_ERR_COMPILE, "cannot store %s: %s", so_path, strerror(errno));
-    }
-    if (st) unlink(tmp_so);
-    free(so);
-    free(so_path);
-    free(sum_path);
-  }
+  unlink(c_path);
+  if (st && so_path) unlink(so_path);
   free(output);
   free(c_path);
-  free(tmp_so);
-  return st;
+  if (st) {
+    free(so_path);
+    return st;
+  }
+  *tmp_so = so_path;
+  return ASC_OK;
 }
 
-static asc_status dump_source(const asc_jit_options *o, const char *source, const char *name) {
+/* A directory where an entry belongs (planted, or left by a bug) would make
+ * every rename onto it fail: remove it if empty. */
+static void clear_way(const char *path) {
+  struct stat info;
+  if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode)) rmdir(path);
+}
+
+/* Moves a built object into the cache with its .sum; false (nothing
+ * stored, tmp_so untouched) when the entry's names cannot be used. */
+static bool publish(const char *tmp_so, const char *so_path, const char *sum_path,
+                    const char *key) {
+  size_t size = 0;
+  char *so = NULL, sum[96];
+  if (!read_entry(tmp_so, &so, &size, false)) return false;
+  checksum_text(key, so, size, sum);
+  free(so);
+  clear_way(sum_path);
+  clear_way(so_path);
+  if (write_atomically(sum_path, sum, strlen(sum))) {
+    asc_clear_error();
+    return false;
+  }
+  return rename(tmp_so, so_path) == 0;
+}
+
+/* --- the cache's size ------------------------------------------------------------ */
+
+typedef struct cache_file {
+  char *name;
+  size_t stem; /* bytes of name before its extension: one entry's files share it */
+  uint64_t size;
+  struct timespec atime;
+} cache_file;
+
+static int by_name(const void *a, const void *b) {
+  const cache_file *x = a, *y = b;
+  return strcmp(x->name, y->name);
+}
+
+static int by_atime(const void *a, const void *b) {
+  const cache_file *x = a, *y = b;
+  if (x->atime.tv_sec != y->atime.tv_sec) return x->atime.tv_sec < y->atime.tv_sec ? -1 : 1;
+  if (x->atime.tv_nsec != y->atime.tv_nsec) return x->atime.tv_nsec < y->atime.tv_nsec ? -1 : 1;
+  return strcmp(x->name, y->name);
+}
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), t = strlen(tail);
+  return n >= t && !strcmp(s + n - t, tail);
+}
+
+#define STALE_TMP_SECONDS 3600 /* a temporary this old was left by a killed build */
+
+/* Removes the least recently used entries (by access time, which a hit
+ * refreshes) until the cache's files total at most max bytes; never the
+ * entry just stored (keep: its file name). Best effort: other processes
+ * may be doing the same. */
+static void evict(const char *dir, uint64_t max, const char *keep) {
+  DIR *d = max ? opendir(dir) : NULL;
+  if (!d) return;
+  cache_file *files = NULL;
+  size_t n = 0, cap = 0;
+  uint64_t total = 0;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  for (struct dirent *ent; (ent = readdir(d));) {
+    const char *name = ent->d_name;
+    bool tmp = strstr(name, ".tmp-") != NULL;
+    bool ours = tmp || (strchr(name, '-') && (ends_with(name, ".so") || ends_with(name, ".sum") ||
+                                              ends_with(name, ".c")));
+    struct stat info;
+    if (!ours || fstatat(dirfd(d), name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode))
+      continue;
+    if (tmp) {
+      if (now.tv_sec - info.st_mtim.tv_sec > STALE_TMP_SECONDS && !unlinkat(dirfd(d), name, 0))
+        continue;
+      total += (uint64_t)info.st_size;
+      continue;
+    }
+    if (n == cap) {
+      size_t grown_cap = cap ? cap * 2 : 64;
+      cache_file *grown = realloc(files, grown_cap * sizeof *grown);
+      if (!grown) break;
+      files = grown;
+      cap = grown_cap;
+    }
+    char *copy = format("%s", name);
+    if (!copy) break;
+    files[n].name = copy;
+    files[n].stem = (size_t)(strrchr(copy, '.') - copy);
+    files[n].size = (uint64_t)info.st_size;
+    files[n].atime = info.st_atim;
+    total += files[n].size;
+    n++;
+  }
+  if (total > max && n) {
+    /* One entry per stem, dated by its most recently used file. */
+    qsort(files, n, sizeof *files, by_name);
+    size_t groups = 0;
+    for (size_t i = 0; i < n;) {
+      size_t j = i + 1;
+      cache_file g = files[i];
+      while (j < n && files[j].stem == g.stem && !strncmp(files[j].name, g.name, g.stem)) {
+        g.size += files[j].size;
+        if (by_atime(&files[j], &g) > 0) g.atime = files[j].atime;
+        j++;
+      }
+      g.name = files[i].name; /* the group's first file names its stem */
+      for (size_t k = i + 1; k < j; k++) free(files[k].name);
+      files[groups++] = g;
+      i = j;
+    }
+    n = groups;
+    qsort(files, n, sizeof *files, by_atime);
+    static const char *const exts[] = {".so", ".sum", ".c"};
+    for (size_t i = 0; i < n && total > max; i++) {
+      if (keep && !strncmp(keep, files[i].name, files[i].stem) && keep[files[i].stem] == '.')
+        continue;
+      for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
+        char *path = format("%.*s%s", (int)files[i].stem, files[i].name, exts[e]);
+        if (path) unlinkat(dirfd(d), path, 0);
+        free(path);
+      }
+      total = total > files[i].size ? total - files[i].size : 0;
+    }
+  }
+  for (size_t i = 0; i < n; i++) free(files[i].name);
+  free(files);
+  closedir(d);
+}
+
+static asc_status dump_source(const asc_jit_options *o, const char *source, size_t len,
+                              const char *safe_name) {
   const char *env = getenv("PYASC_DUMP_PATH");
   const char *dir = o && o->dump_dir ? o->dump_dir : env;
   if (!dir || !*dir) return ASC_OK;
   if (mkdir(dir, 0700) != 0 && errno != EEXIST)
     return asc_error(ASC_ERR_COMPILE, "cannot create PYASC_DUMP_PATH %s: %s", dir, strerror(errno));
-  char *path = format("%s/%s.c", dir, name);
-  asc_status st = path ? write_atomically(path, source, strlen(source))
+  char *path = format("%s/%s.c", dir, safe_name);
+  asc_status st = path ? write_atomically(path, source, len)
                        : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   free(path);
   return st;
+}
+
+/* The kernel's name as it may appear in a file name: [A-Za-z0-9_] only,
+ * at most 64 bytes (the hash beside it keeps entries apart). */
+static void safe_file_name(const char *name, char out[65]) {
+  size_t n = 0;
+  for (; name && name[n] && n < 64; n++) {
+    unsigned char c = (unsigned char)name[n];
+    bool ok =
+        (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+    out[n] = ok ? (char)c : '_';
+  }
+  out[n] = '\0';
+  if (!n) snprintf(out, 65, "kernel");
 }
 
 static asc_status load(const char *so_path, const char *name, asc_jit_kernel **out) {
@@ -351,12 +776,21 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
 asc_status asc_jit_build(const char *source, const char *name, const asc_jit_options *options,
                          asc_jit_kernel **out, bool *cache_hit) {
   const char *cc = compiler_name(options);
-  char identity[256];
+  char identity[256], safe[65];
   char *dir = NULL;
-  asc_status st = compiler_identity(cc, identity, sizeof identity);
+  jit_limits limits;
+  size_t source_len = strlen(source);
+  safe_file_name(name, safe);
+  asc_status st = read_limits(&limits);
+  if (!st && limits.max_source && source_len > limits.max_source)
+    st = asc_error(ASC_ERR_COMPILE,
+                   "kernel '%s' generates %zu bytes of C, over the limit of %llu bytes "
+                   "(PYASC_MAX_KERNEL_SOURCE): unroll less (fewer ConstExpr-driven loop copies)",
+                   name, source_len, (unsigned long long)limits.max_source);
+  if (!st) st = compiler_identity(cc, &limits, identity, sizeof identity);
   if (!st) st = asc_jit_cache_dir(options ? options->cache_dir : NULL, &dir);
   if (!st) st = prepare_dir(dir);
-  if (!st) st = dump_source(options, source, name);
+  if (!st) st = dump_source(options, source, source_len, safe);
   if (st) {
     free(dir);
     return st;
@@ -367,25 +801,42 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
     return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   }
   XXH3_128bits_reset(state);
-  XXH3_128bits_update(state, source, strlen(source));
+  XXH3_128bits_update(state, source, source_len);
   XXH3_128bits_update(state, identity, strlen(identity) + 1);
   XXH3_128bits_update(state, CC_FLAGS, sizeof CC_FLAGS);
   XXH3_128bits_update(state, asc_version(), strlen(asc_version()) + 1);
   XXH128_hash_t h = XXH3_128bits_digest(state);
   XXH3_freeState(state);
-  char *base = format("%s/%s-%016llx%016llx", dir, name, (unsigned long long)h.high64,
-                      (unsigned long long)h.low64);
+  char key[33];
+  snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h.high64,
+           (unsigned long long)h.low64);
+  /* File names come from the hash and the sanitised name only: a name like
+   * "../x" cannot leave the cache. */
+  char *base = format("%s/%s-%s", dir, safe, key);
   char *so_path = base ? format("%s.so", base) : NULL,
        *sum_path = base ? format("%s.sum", base) : NULL;
-  free(dir);
   if (!so_path || !sum_path) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   bool hit = false;
   if (!st) {
-    hit = !(options && options->always_compile) && cache_valid(so_path, sum_path);
-    if (!hit) st = compile(cc, source, base, name);
+    hit = !(options && options->always_compile) && cache_valid(so_path, sum_path, key);
+    char *tmp_so = NULL;
+    if (hit) {
+      st = load(so_path, name, out);
+    } else if (!(st = compile(cc, &limits, source, source_len, base, name, &tmp_so))) {
+      if (publish(tmp_so, so_path, sum_path, key)) {
+        st = load(so_path, name, out);
+        evict(dir, limits.cache_max, strrchr(so_path, '/') + 1);
+      } else {
+        /* The entry's name is blocked (a non-empty directory...): run
+         * this build uncached rather than fail for good. */
+        st = load(tmp_so, name, out);
+        unlink(tmp_so);
+      }
+    }
+    free(tmp_so);
   }
-  if (!st) st = load(so_path, name, out);
   if (cache_hit) *cache_hit = hit;
+  free(dir);
   free(base);
   free(so_path);
   free(sum_path);

@@ -83,6 +83,15 @@ asc_status asc_ir_verify(const asc_ir_module *m) {
   return st;
 }
 
+asc_status ir_ready(const asc_ir_module *m, const char *what) {
+  if (!m->finished) return asc_error(ASC_ERR_INTERNAL, "%s: the function is not finished", what);
+  if (m->verified) return ASC_OK;
+  asc_status st = asc_ir_verify(m);
+  /* The flag is a cache of the check above, not part of the IR's value. */
+  if (!st) ((asc_ir_module *)m)->verified = true;
+  return st;
+}
+
 /* --- constant folding -------------------------------------------------------- */
 
 typedef struct var_info {
@@ -251,6 +260,8 @@ static void fold_region(folder *f, ir_region *r) {
 }
 
 asc_status asc_ir_fold(asc_ir_module *m, int *folded) {
+  asc_status ready = ir_ready(m, "fold");
+  if (ready) return ready;
   folder f = {m, calloc(m->nvalues, sizeof(var_info)), 0, 0};
   if (!f.vars) return asc_error(ASC_ERR_OUT_OF_MEMORY, "fold: out of memory");
   int before;
@@ -335,6 +346,8 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
 }
 
 asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size) {
+  asc_status ready = ir_ready(m, "check_ub");
+  if (ready) return ready;
   ub_state s = {m, ub_size, 0, false};
   return ub_region(&s, m->body, 0);
 }

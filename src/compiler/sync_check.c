@@ -690,6 +690,8 @@ static asc_status run_region(checker *k, state *s, const ir_region *r) {
 }
 
 asc_status asc_ir_check_sync(const asc_ir_module *m) {
+  asc_status ready = ir_ready(m, "check_sync");
+  if (ready) return ready;
   checker k = {.m = m,
                .vn = calloc(m->nvalues, sizeof(uint32_t)),
                .tensors = calloc(m->nvalues, sizeof(tensor))};

@@ -106,6 +106,9 @@ def _dump(name: str, ir_text: str, ascendc: str | None) -> None:
     if not dump:
         return
     os.makedirs(dump, mode=0o700, exist_ok=True)
+    # A kernel's __name__ is arbitrary text: it names files only in the
+    # [A-Za-z0-9_] form libasc gives the .c file beside these.
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)[:64] or "kernel"
     with open(os.path.join(dump, f"{name}.ir"), "w", encoding="utf-8") as f:
         f.write(ir_text)
     if ascendc is not None:

@@ -1,0 +1,465 @@
+"""Hardening of the kernel compiler, the JIT and the disk cache.
+
+User text (printf strings, ConstExpr[str] values, source file paths, kernel
+names) cannot reach generated C except escaped; the C compiler runs under
+time, memory and source-size limits and dies with its caller; concurrent
+builders do not collide; odd cache entries are rebuilt, never trusted or
+hung on; the cache is bounded. Attack tests use payloads that would create
+a marker file and check that it does not exist and that the text round-trips.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import pyasc as asc
+from pyasc import _C
+
+ENTRY = re.compile(r"[A-Za-z0-9_]+-[0-9a-f]{32}\.(so|sum)")
+
+
+def private_dir(path) -> str:
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
+    return str(path)
+
+
+def payload(marker) -> str:
+    """Text that, pasted into C unescaped under -std=c11, closes the string
+    (`??/` is a backslash) and runs a shell command creating marker."""
+    return f'??/"); system("touch {marker}"); //'
+
+
+# --- 1. user text in generated C ----------------------------------------------------------------
+
+
+@asc.jit
+def label_kernel(label: asc.ConstExpr[str], n: int):
+    asc.printf(label)
+    asc.printf("|%s|%d\n", label, n)
+
+
+def test_constexpr_str_in_printf_cannot_inject_code(tmp_path, capfd):
+    marker = tmp_path / "pwned-label"
+    text = payload(marker)
+    capfd.readouterr()
+    label_kernel[1](text, 7)
+    asc.synchronize()
+    out = capfd.readouterr().out
+    assert not marker.exists()
+    assert out == f"{text}|{text}|7\n"  # byte for byte
+
+
+@asc.jit
+def literal_kernel(n: int):
+    asc.printf('??/"); system("touch /tmp/pyasc-pwned-literal"); //\r\t\\ %d??=??(\n', n)
+
+
+def test_literal_printf_format_with_trigraphs_round_trips(capfd):
+    marker = "/tmp/pyasc-pwned-literal"
+    if os.path.exists(marker):
+        os.remove(marker)
+    capfd.readouterr()
+    literal_kernel[1](3)
+    asc.synchronize()
+    assert not os.path.exists(marker)
+    assert capfd.readouterr().out == '??/"); system("touch /tmp/pyasc-pwned-literal"); //\r\t\\ 3??=??(\n'
+
+
+def test_every_printable_code_point_round_trips_through_printf(capfd):
+    text = "".join(chr(c) for c in range(1, 0x250) if chr(c) != "%") + "\U0001f600"
+
+    @asc.jit
+    def all_chars(label: asc.ConstExpr[str]):
+        asc.printf(label)
+
+    capfd.readouterr()
+    all_chars[1](text)
+    asc.synchronize()
+    assert capfd.readouterr().out.encode("utf-8", "surrogateescape") == text.encode()
+
+
+def test_printf_format_cannot_hold_a_nul_byte():
+    with pytest.raises((ValueError, asc.CompileError)):
+        label_kernel[1]("a\0b", 1)
+
+
+KERNEL_IN_ODD_FILE = textwrap.dedent('''
+    import pyasc as asc
+
+
+    @asc.jit(debug=True)
+    def odd_file_kernel(x: asc.GlobalAddress):
+        xg = asc.GlobalTensor()
+        xg.set_global_buffer(x, 8)
+        xg.set_value(100, 1.0)  # out of range, reported in checked mode: the error names this file
+''')
+
+
+def test_source_file_path_is_escaped_in_generated_c(tmp_path):
+    # `??` then the path separator is the trigraph `??/`; quotes and a
+    # semicolon would end the C string and start a statement.
+    directory = tmp_path / 'd??'
+    directory.mkdir()
+    path = directory / 'k"); int pwned = 1; (".py'
+    path.write_text(KERNEL_IN_ODD_FILE)
+    spec = importlib.util.spec_from_file_location("odd_file_module", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = np.zeros(8, np.float32)
+    with pytest.raises(asc.KernelError) as info:
+        module.odd_file_kernel[1](x)
+        asc.synchronize()
+    assert str(path) in str(info.value)  # the path came back byte for byte
+    source = module.odd_file_kernel.compile(x).c_source
+    assert '"); int pwned' not in source
+
+
+def kernel_named(name: str):
+    def fn(x: asc.GlobalAddress, n: asc.ConstExpr[int]):
+        xg = asc.GlobalTensor()
+        xg.set_global_buffer(x, n)
+        xg.set_value(0, 2.0)
+
+    fn.__name__ = name
+    return fn
+
+
+def test_kernel_name_cannot_leave_the_cache_or_a_comment(tmp_path):
+    cache = private_dir(tmp_path / "a" / "b" / "c" / "cache")
+    escape_to = tmp_path / "x"
+    marker = tmp_path / "pwned-name"
+    name = (f"../../../../x/escaped */ __attribute__((constructor)) static void f(void) "
+            f"{{ system(\"touch {marker}\"); }} /*")
+    kernel = asc.jit(kernel_named(name), cache_dir=cache)
+    x = np.zeros(8, np.float32)
+    compiled = kernel.compile(x, 8)
+    kernel[1](x, 8)
+    asc.synchronize()
+    assert x[0] == 2.0
+    assert not marker.exists()
+    assert not escape_to.exists()
+    assert os.path.dirname(compiled.native.path) == cache
+    assert all(ENTRY.fullmatch(f) for f in os.listdir(cache)), os.listdir(cache)
+    assert re.fullmatch(r"/\* generated by pyasc: kernel [A-Za-z0-9_]+ \*/",
+                        compiled.c_source.split("\n", 1)[0])
+
+
+def test_kernel_name_is_sanitised_in_the_dump_directory(tmp_path, monkeypatch):
+    dump = tmp_path / "dump"
+    monkeypatch.setenv("PYASC_DUMP_PATH", str(dump))
+    kernel = asc.jit(kernel_named("../escaped"), cache_dir=private_dir(tmp_path / "cache"))
+    kernel.compile(np.zeros(8, np.float32), 8)
+    assert not (tmp_path / "escaped.c").exists() and not (tmp_path / "escaped.ir").exists()
+    assert {"___escaped.c", "___escaped.ir"} <= set(os.listdir(dump))
+
+
+# --- 5. constants that have no plain C literal ---------------------------------------------------
+
+
+@asc.jit
+def constants_kernel(s: float, n: int, a: asc.ConstExpr[float], b: asc.ConstExpr[float],
+                     c: asc.ConstExpr[float], d: asc.ConstExpr[float], e: asc.ConstExpr[float],
+                     i: asc.ConstExpr[int]):
+    asc.printf("%.17g %.17g %.17g %.17g %.17g\r\n", s + a, s + b, s + c, s * d, s * e)
+    asc.printf("%d\n", n + i)
+
+
+def test_nan_inf_and_extreme_float_constants(capfd):
+    big, tiny = 1.7976931348623157e308, 5e-324
+    capfd.readouterr()
+    constants_kernel[1](0.0, 0, math.nan, math.inf, -math.inf, big, tiny, -2**63)
+    asc.synchronize()
+    out = capfd.readouterr().out
+    first, second = out.split("\r\n")
+    values = [float(v) for v in first.split()]
+    assert math.isnan(values[0]) and values[1] == math.inf and values[2] == -math.inf
+    assert values[3] == 0.0 and values[4] == 0.0
+    constants_kernel[1](1.0, 0, math.nan, math.inf, -math.inf, big, tiny, -2**63)
+    asc.synchronize()
+    out2 = capfd.readouterr().out
+    assert [float(v) for v in out2.split("\r\n")[0].split()][3:] == [big, tiny]
+    assert second == f"{-2**63}\n" and out2.endswith(f"{-2**63}\n")
+
+
+def test_ascendc_of_nan_inf_and_int64_min_constants():
+    source = constants_kernel.ascendc(1.0, 2, math.nan, math.inf, -math.inf, 1e300, 1e-300, -2**63)
+    assert "__builtin_nanf" in source and "__builtin_huge_valf" in source
+    assert "nan" not in source.replace("__builtin_nanf", "")
+    assert "-9223372036854775808" not in source  # not a valid C literal by itself
+
+
+# --- 2. compile limits ------------------------------------------------------------------------------
+
+
+def fake_compiler(tmp_path, body: str) -> str:
+    path = tmp_path / "fake-cc"
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return str(path)
+
+
+def gone(pid: int) -> bool:
+    """No such process, or only its zombie (the container's init may not reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def wait_until(predicate, seconds=30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def unique_source(tag: str) -> str:
+    return f"/* {tag} {time.monotonic_ns()} */\nint asc_kernel_entry(void *k, void *a) {{ return 0; }}\n"
+
+
+def test_compile_timeout_kills_the_compiler_and_its_helpers(tmp_path, monkeypatch):
+    pids = tmp_path / "pids"
+    cc = fake_compiler(tmp_path, f"sleep 1000 &\necho $$ $! > {pids}\nwait\n")
+    monkeypatch.setenv("PYASC_COMPILE_TIMEOUT", "1")
+    with pytest.raises(asc.CompileError, match="PYASC_COMPILE_TIMEOUT"):
+        _C.jit_build(unique_source("timeout"), "slow", "", cache_dir=private_dir(tmp_path / "c"),
+                     compiler=cc)
+    for pid in map(int, pids.read_text().split()):
+        assert wait_until(lambda pid=pid: gone(pid)), f"compiler process {pid} survived"
+
+
+def test_compiler_dies_with_its_parent(tmp_path):
+    pidfile = tmp_path / "pid"
+    cc = fake_compiler(tmp_path, f"echo $$ > {pidfile}\nexec sleep 1000\n")
+    script = textwrap.dedent(f'''
+        from pyasc import _C
+        _C.jit_build({unique_source("orphan")!r}, "orphan", "", cache_dir={private_dir(tmp_path / "c")!r},
+                     compiler={cc!r})
+    ''')
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        assert wait_until(lambda: pidfile.exists() and pidfile.read_text().strip(), 60)
+        compiler = int(pidfile.read_text())
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+        assert wait_until(lambda: gone(compiler)), "the compiler outlived its parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_compiler_runs_under_an_address_space_limit(tmp_path, monkeypatch):
+    cc = fake_compiler(tmp_path, "echo limit=$(ulimit -v)\nexit 1\n")
+    monkeypatch.setenv("PYASC_COMPILE_MEMORY", str(1 << 30))
+    monkeypatch.delenv("LD_PRELOAD", raising=False)  # a sanitizer runtime needs no limit
+    with pytest.raises(asc.CompileError, match=r"limit=1048576\b"):
+        _C.jit_build(unique_source("memory"), "mem", "", cache_dir=private_dir(tmp_path / "c"),
+                     compiler=cc)
+
+
+def test_compiler_killed_by_a_signal_is_a_compile_error(tmp_path):
+    cc = fake_compiler(tmp_path, "kill -9 $$\n")
+    with pytest.raises(asc.CompileError, match="killed by signal 9"):
+        _C.jit_build(unique_source("signal"), "sig", "", cache_dir=private_dir(tmp_path / "c"),
+                     compiler=cc)
+
+
+def test_real_compiler_past_its_memory_limit_is_a_compile_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_COMPILE_MEMORY", str(8 << 20))  # too little for cc to run
+    monkeypatch.delenv("LD_PRELOAD", raising=False)
+    kernel = asc.jit(kernel_named("starved"), cache_dir=private_dir(tmp_path / "c"))
+    with pytest.raises(asc.CompileError, match="the C compiler failed"):
+        kernel.compile(np.zeros(8, np.float32), 8)
+
+
+def test_source_size_limit(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_MAX_KERNEL_SOURCE", "1000")
+    kernel = asc.jit(kernel_named("big"), cache_dir=private_dir(tmp_path / "c"))
+    with pytest.raises(asc.CompileError, match="PYASC_MAX_KERNEL_SOURCE"):
+        kernel.compile(np.zeros(8, np.float32), 8)
+
+
+@pytest.mark.parametrize("variable", ["PYASC_COMPILE_TIMEOUT", "PYASC_MAX_KERNEL_SOURCE",
+                                      "PYASC_COMPILE_MEMORY", "PYASC_CACHE_MAX_BYTES"])
+def test_bad_limit_values_are_refused(tmp_path, monkeypatch, variable):
+    monkeypatch.setenv(variable, "lots")
+    kernel = asc.jit(kernel_named("limits"), cache_dir=private_dir(tmp_path / "c"))
+    with pytest.raises(asc.InvalidValueError, match=variable):
+        kernel.compile(np.zeros(8, np.float32), 8)
+
+
+# --- 3. threads building one kernel --------------------------------------------------------------
+
+
+def test_threads_building_one_kernel_into_a_cold_cache(tmp_path):
+    source = asc.jit(kernel_named("shared"), cache_dir=private_dir(tmp_path / "warm")).compile(
+        np.zeros(8, np.float32), 8).c_source
+    for round_ in range(3):
+        cache = private_dir(tmp_path / f"cold{round_}")
+        barrier = threading.Barrier(8)
+        errors, paths = [], []
+
+        def build():
+            barrier.wait()
+            try:
+                native, _ = _C.jit_build(source, "shared", "a", cache_dir=cache, always_compile=True)
+                paths.append(native.path)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=build) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == [] and len(paths) == 8
+        assert sorted(os.listdir(cache)) == sorted(os.path.basename(p)[:-3] + e
+                                                   for p in paths[:1] for e in (".so", ".sum"))
+
+
+# --- 4. cache entries ---------------------------------------------------------------------------
+
+
+def build_entry(cache: str, name: str = "entry", n: int = 8):
+    kernel = asc.jit(kernel_named(name), cache_dir=cache)
+    return kernel.compile(np.zeros(n, np.float32), n)
+
+
+REBUILD_SCRIPT = textwrap.dedent('''
+    import json, sys
+    import numpy as np
+    from pyasc import _C
+    native, hit = _C.jit_build(open(sys.argv[1]).read(), "entry", "a", cache_dir=sys.argv[2])
+    print(json.dumps({"hit": hit, "path": native.path}))
+''')
+
+
+def rebuild_in_subprocess(tmp_path, source: str, cache: str) -> dict:
+    """A fresh process, with a timeout: a hang must fail the test, not the suite."""
+    import json
+    src = tmp_path / "source.c"
+    src.write_text(source)
+    proc = subprocess.run([sys.executable, "-c", REBUILD_SCRIPT, str(src), cache],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("which", ["so", "sum"])
+def test_fifo_in_place_of_an_entry_is_rebuilt_not_waited_on(tmp_path, which):
+    cache = private_dir(tmp_path / "cache")
+    compiled = build_entry(cache)
+    so = compiled.native.path
+    victim = so if which == "so" else so[:-3] + ".sum"
+    os.remove(victim)
+    os.mkfifo(victim)
+    result = rebuild_in_subprocess(tmp_path, compiled.c_source, cache)
+    assert result == {"hit": False, "path": so}
+    assert os.path.isfile(victim) and not os.path.islink(victim)
+    assert rebuild_in_subprocess(tmp_path, compiled.c_source, cache)["hit"] is True
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["empty-dir", "full-dir"])
+def test_directory_in_place_of_an_entry_never_fails_for_good(tmp_path, full):
+    cache = private_dir(tmp_path / "cache")
+    compiled = build_entry(cache)
+    so = compiled.native.path
+    os.remove(so)
+    os.mkdir(so)
+    if full:
+        open(os.path.join(so, "keep"), "w").close()
+    # An empty directory is cleared away and the entry cached again; a full
+    # one is left alone (it may hold the user's files) and every build
+    # still works, uncached.
+    hits = [rebuild_in_subprocess(tmp_path, compiled.c_source, cache)["hit"] for _ in range(2)]
+    if full:
+        assert hits == [False, False]
+        assert os.listdir(so) == ["keep"]
+    else:
+        assert hits == [False, True]
+        assert os.path.isfile(so)
+
+
+def test_symlinked_entry_is_not_followed(tmp_path):
+    cache = private_dir(tmp_path / "cache")
+    compiled = build_entry(cache)
+    so = compiled.native.path
+    elsewhere = tmp_path / "elsewhere.so"
+    os.rename(so, elsewhere)
+    os.symlink(elsewhere, so)
+    assert rebuild_in_subprocess(tmp_path, compiled.c_source, cache)["hit"] is False
+    assert not os.path.islink(so)
+
+
+def test_checksum_is_bound_to_the_entry_key(tmp_path):
+    cache = private_dir(tmp_path / "cache")
+    good = build_entry(cache, "entry", 8)
+    other = build_entry(cache, "entry", 16)  # another valid object with its .sum
+    assert good.native.path != other.native.path
+    os.replace(other.native.path, good.native.path)
+    os.replace(other.native.path[:-3] + ".sum", good.native.path[:-3] + ".sum")
+    result = rebuild_in_subprocess(tmp_path, good.c_source, cache)
+    assert result["hit"] is False  # not served the other kernel
+
+
+def test_cache_inside_a_world_writable_parent_is_refused(tmp_path):
+    parent = tmp_path / "open"
+    parent.mkdir()
+    os.chmod(parent, 0o777)
+    cache = private_dir(parent / "cache")
+    with pytest.raises(asc.CompileError, match="others may write"):
+        build_entry(cache)
+    os.chmod(parent, 0o777 | 0o1000)  # sticky, like /tmp: accepted
+    build_entry(cache)
+
+
+def entry_size(path: str) -> int:
+    return os.path.getsize(path) + os.path.getsize(path[:-3] + ".sum")
+
+
+def test_cache_is_bounded_and_evicts_the_least_recently_used(tmp_path, monkeypatch):
+    cache = private_dir(tmp_path / "cache")
+    sources = {n: build_entry(private_dir(tmp_path / f"s{n}"), "lru", n).c_source
+               for n in (8, 16, 24)}
+
+    def build(n):
+        native, hit = _C.jit_build(sources[n], "lru", "a", cache_dir=cache)
+        return native.path, hit
+
+    a, _ = build(8)
+    b, _ = build(16)
+    os.utime(a, (1_000, 1_000))
+    os.utime(b, (2_000, 2_000))  # b was used after a...
+    assert build(8) == (a, True)  # ...until a hit makes a the most recent
+    limit = entry_size(a) + entry_size(b) + 100  # two entries fit, three do not
+    monkeypatch.setenv("PYASC_CACHE_MAX_BYTES", str(limit))
+    c, _ = build(24)
+    assert os.path.exists(a) and os.path.exists(c)
+    assert not os.path.exists(b) and not os.path.exists(b[:-3] + ".sum")
+    assert sum(os.path.getsize(os.path.join(cache, f)) for f in os.listdir(cache)) <= limit
+
+
+def test_cache_info_shows_the_limit(tmp_path):
+    env = dict(os.environ, PYASC_CACHE_DIR=str(tmp_path / "c"), PYASC_CACHE_MAX_BYTES="12345")
+    proc = subprocess.run([sys.executable, "-m", "pyasc", "cache", "info"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "limit: 12345 bytes" in proc.stdout
+    assert _C.jit_cache_limit() == int(os.environ.get("PYASC_CACHE_MAX_BYTES", 1 << 30))
