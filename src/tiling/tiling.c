@@ -122,6 +122,17 @@ static int64_t min64(int64_t a, int64_t b) {
   return a < b ? a : b;
 }
 
+/* Products of user sizes saturate: anything near INT64_MAX fits no buffer
+ * (all of which are at most INT32_MAX bytes). Operands are non-negative. */
+static int64_t smul(int64_t a, int64_t b) {
+  int64_t r;
+  return asc_mul_overflow_i64(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sadd(int64_t a, int64_t b) {
+  int64_t r;
+  return asc_add_overflow_i64(a, b, &r) ? INT64_MAX : r;
+}
+
 static int64_t clamp_size(size_t v) {
   return v > INT32_MAX ? INT32_MAX : (int64_t)v;
 }
@@ -401,12 +412,16 @@ asc_status asc_tiling_set_batch_num(asc_tiling_ctx *ctx, int64_t batch) {
 asc_status asc_tiling_set_batch_info(asc_tiling_ctx *ctx, int64_t batch_a, int64_t batch_b,
                                      int64_t m, int64_t n, int64_t k) {
   TRY(check_ctx(ctx));
-  int32_t ba = 0, bb = 0;
-  TRY(check_dim("batch_a", batch_a, &ba));
-  TRY(check_dim("batch_b", batch_b, &bb));
-  TRY(asc_tiling_set_shape(ctx, m, n, k));
-  TRY(asc_tiling_set_org_shape(ctx, m, n, k, k));
-  ctx->batch_a = ba, ctx->batch_b = bb;
+  int32_t v[5] = {0};
+  TRY(check_dim("batch_a", batch_a, &v[0]));
+  TRY(check_dim("batch_b", batch_b, &v[1]));
+  TRY(check_dim("M", m, &v[2]));
+  TRY(check_dim("N", n, &v[3]));
+  TRY(check_dim("K", k, &v[4]));
+  ctx->batch_a = v[0], ctx->batch_b = v[1];
+  ctx->m = ctx->org_m = v[2], ctx->n = ctx->org_n = v[3];
+  ctx->k = ctx->org_ka = ctx->org_kb = v[4];
+  ctx->has_result = false;
   return ASC_OK;
 }
 
@@ -515,14 +530,14 @@ static footprint footprint_of(const problem *p, int64_t bm, int64_t bn, int64_t 
   int64_t am = align_up(bm, p->m_align), an = align_up(bn, p->n_align),
           ak = align_up(bk, p->k_align);
   footprint f;
-  f.block_a = am * ak * p->sa;
-  f.block_b = an * ak * p->sb;
-  f.l0a = f.block_a * p->db_a;
-  f.l0b = f.block_b * p->db_b;
-  f.l0c = am * an * 4 * p->db_c; /* the accumulator is 32-bit */
+  f.block_a = smul(smul(am, ak), p->sa);
+  f.block_b = smul(smul(an, ak), p->sb);
+  f.l0a = smul(f.block_a, p->db_a);
+  f.l0b = smul(f.block_b, p->db_b);
+  f.l0c = smul(smul(am, an), 4 * p->db_c); /* the accumulator is 32-bit */
   f.bias_row = p->bias ? an * p->sbias : 0;
   f.bt = p->bias ? an * 4 : 0;
-  f.ub = p->c_in_ub ? am * an * p->sc : 0;
+  f.ub = p->c_in_ub ? smul(smul(am, an), p->sc) : 0;
   return f;
 }
 
@@ -537,7 +552,8 @@ static bool fits(const problem *p, int64_t bm, int64_t bn, int64_t bk, char *why
       {"L0A (baseM*baseK*sizeof(A)*dbL0A)", f.l0a, p->l0a},
       {"L0B (baseN*baseK*sizeof(B)*dbL0B)", f.l0b, p->l0b},
       {"L0C (baseM*baseN*4*dbL0C)", f.l0c, p->l0c},
-      {"L1 (one A block, one B block and a bias row)", f.block_a + f.block_b + f.bias_row, p->l1},
+      {"L1 (one A block, one B block and a bias row)", sadd(sadd(f.block_a, f.block_b), f.bias_row),
+       p->l1},
       {"the BiasTable (baseN*4)", f.bt, p->bt},
       {"the Unified Buffer (baseM*baseN*sizeof(C))", f.ub, p->ub},
   };
@@ -644,8 +660,9 @@ typedef struct steps {
 } steps;
 
 static int64_t l1_use(const footprint *f, const steps *s) {
-  return s->db_a1 * s->step_m * s->step_k * f->block_a +
-         s->db_b1 * s->step_n * s->step_k * f->block_b + s->step_n * f->bias_row;
+  return sadd(sadd(smul(smul(s->db_a1 * s->step_m, s->step_k), f->block_a),
+                   smul(smul(s->db_b1 * s->step_n, s->step_k), f->block_b)),
+              smul(s->step_n, f->bias_row));
 }
 
 static steps choose_steps(const problem *p, int64_t sm, int64_t sn, int64_t sk,
@@ -771,15 +788,19 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
   t.shareL0CSize = (int32_t)f.l0c;
   t.shareUbSize = (int32_t)f.ub;
   t.dbL0A = p.db_a, t.dbL0B = p.db_b, t.dbL0C = p.db_c;
-  int32_t *layout = &t.ALayoutInfoB;
-  for (int i = 0; i < 15; i++) layout[i] = ctx->layout[i / 5][i % 5];
+  int32_t *layout[15] = {
+      &t.ALayoutInfoB, &t.ALayoutInfoS,  &t.ALayoutInfoN, &t.ALayoutInfoG, &t.ALayoutInfoD,
+      &t.BLayoutInfoB, &t.BLayoutInfoS,  &t.BLayoutInfoN, &t.BLayoutInfoG, &t.BLayoutInfoD,
+      &t.CLayoutInfoB, &t.CLayoutInfoS1, &t.CLayoutInfoN, &t.CLayoutInfoG, &t.CLayoutInfoS2,
+  };
+  for (int i = 0; i < 15; i++) *layout[i] = ctx->layout[i / 5][i % 5];
   if (ctx->batch_a > 0) {
     t.batchM = ctx->batch_a, t.batchN = ctx->batch_b;
     /* Batches whose whole single-core A and B blocks fit L1 together. */
-    int64_t a_bytes = align_up(sm, 16) * align_up(sk, p.k_align) * p.sa;
-    int64_t b_bytes = align_up(sn, 16) * align_up(sk, p.k_align) * p.sb;
+    int64_t a_bytes = smul(smul(align_up(sm, 16), align_up(sk, p.k_align)), p.sa);
+    int64_t b_bytes = smul(smul(align_up(sn, 16), align_up(sk, p.k_align)), p.sb);
     int64_t sbm = ctx->batch_a, sbn = ctx->batch_b;
-    while ((sbm > 1 || sbn > 1) && sbm * a_bytes + sbn * b_bytes > p.l1) {
+    while ((sbm > 1 || sbn > 1) && sadd(smul(sbm, a_bytes), smul(sbn, b_bytes)) > p.l1) {
       if (sbm >= sbn)
         sbm = (sbm + 1) / 2;
       else

@@ -121,6 +121,30 @@ static void test_errors(void **state) {
   assert_error(asc_tiling_matmul_get(&ctx, NULL), ASC_ERR_INVALID_VALUE, "NULL");
 }
 
+/* Sizes near INT32_MAX saturate instead of overflowing. */
+static void test_int32_extremes(void **state) {
+  (void)state;
+  const int64_t big = INT32_MAX;
+  asc_tiling_ctx ctx;
+  asc_tcube_tiling t;
+  init(&ctx, ASC_TILING_MULTI_CORE);
+  assert_ok(asc_tiling_set_shape(&ctx, big, big, big));
+  assert_ok(asc_tiling_set_dim(&ctx, 65535));
+  assert_ok(asc_tiling_enable_bias(&ctx, true));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_true(t.usedCoreNum <= 65535);
+  assert_ok(asc_tiling_set_fix_split(&ctx, big, big, big));
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "L0A");
+  assert_ok(asc_tiling_set_fix_split(&ctx, -1, -1, -1));
+  assert_ok(asc_tiling_set_single_shape(&ctx, 1, 1, 1));
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "int32");
+  init(&ctx, ASC_TILING_BATCH);
+  assert_ok(asc_tiling_set_batch_info(&ctx, big, big, big, big, big));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_int_equal(t.singleBatchM, 1);
+  assert_int_equal(t.singleBatchN, 1);
+}
+
 static void test_field_table_covers_the_struct(void **state) {
   (void)state;
   assert_int_equal(asc_tiling_tcube_field_count * sizeof(int32_t), sizeof(asc_tcube_tiling));
@@ -134,6 +158,7 @@ int main(void) {
       cmocka_unit_test(test_square_1024),
       cmocka_unit_test(test_sweep_fits_every_buffer),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_int32_extremes),
       cmocka_unit_test(test_field_table_covers_the_struct),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

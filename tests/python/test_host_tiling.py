@@ -559,3 +559,26 @@ def test_tiling_struct_is_a_kernel_argument():
     scale_by_tiling[tiling.used_core_num](x, z, tiling)
     asc.synchronize()
     np.testing.assert_array_equal(z, x * 48)
+
+
+def test_int32_extremes_do_not_overflow():
+    big = 2**31 - 1
+    t = make(host.MultiCoreMatmulTiling, shape=(big, big, big))
+    t.set_dim(24)
+    t.enable_bias(True)
+    check_tiling(tile(t), m=big, n=big, k=big, dim=24, dtype=DT.DT_FLOAT16, bias=True,
+                 trans_a=False, trans_b=False, props=asc.get_device_properties())
+    t.set_fix_split(big, -1, -1)
+    with pytest.raises(asc.InvalidValueError, match="L0A"):
+        t.get_tiling(TCubeTiling())
+    t.set_fix_split(-1, -1, -1)
+    t.set_single_shape(1, 1, 1)
+    with pytest.raises(asc.InvalidValueError, match="do not fit an int32"):
+        t.get_tiling(TCubeTiling())
+    b = make(host.BatchMatmulTiling)
+    b.set_batch_info_for_normal(big, big, big, big, big)
+    r = tile(b)
+    assert (r.batch_m, r.single_batch_m, r.single_batch_n) == (big, 1, 1)
+    with pytest.raises(asc.InvalidValueError, match="batch_a=0"):
+        b.set_batch_info_for_normal(0, 1, 16, 16, 16)
+    assert tile(b) == r  # the failed call changed nothing
