@@ -466,6 +466,14 @@ static asc_status check_types(const asc_tiling_ctx *ctx) {
 
 static asc_status resolve(const asc_tiling_ctx *ctx, problem *p) {
   memset(p, 0, sizeof *p);
+  const asc_tiling_hw *hw = &ctx->hw;
+  if (hw->l1_size <= 0 || hw->l0a_size <= 0 || hw->l0b_size <= 0 || hw->l0c_size <= 0 ||
+      hw->ub_size <= 0 || hw->bt_size <= 0 || ctx->dim < 1)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: the context is not initialised or its device has an empty buffer "
+                     "(L1 %lld, L0A %lld, L0B %lld, L0C %lld, UB %lld bytes)",
+                     (long long)hw->l1_size, (long long)hw->l0a_size, (long long)hw->l0b_size,
+                     (long long)hw->l0c_size, (long long)hw->ub_size);
   if (ctx->org_m < 0 && ctx->m < 0)
     return asc_error(ASC_ERR_INVALID_VALUE, "tiling: no shape: call set_shape or set_org_shape");
   TRY(check_types(ctx));

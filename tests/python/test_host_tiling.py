@@ -582,3 +582,11 @@ def test_int32_extremes_do_not_overflow():
     with pytest.raises(asc.InvalidValueError, match="batch_a=0"):
         b.set_batch_info_for_normal(0, 1, 16, 16, 16)
     assert tile(b) == r  # the failed call changed nothing
+
+
+def test_uninitialised_object_is_an_error_not_a_crash():
+    t = host.MatmulApiTiling.__new__(host.MatmulApiTiling)
+    with pytest.raises(asc.InvalidValueError, match="not initialised"):
+        t.get_tiling(TCubeTiling())
+    with pytest.raises(TypeError):
+        host.PlatformAscendC()
