@@ -6,5 +6,6 @@
 #include "asc/mem.h"
 #include "asc/runtime.h"
 #include "asc/status.h"
+#include "asc/tiling.h"
 
 #endif

@@ -11,6 +11,7 @@ from pyasc.language.jit import jit
 from pyasc.language.options import CodegenOptions, CompileOptions, LaunchOptions
 
 from asc import language, lib, runtime  # noqa: F401
+from asc.language import adv  # noqa: F401  (PyAsc programs say asc.adv.X)
 from asc.language import *  # noqa: F401,F403
 from asc.language import __all__ as _language_all
 

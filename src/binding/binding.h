@@ -161,4 +161,7 @@ void asc_py_run_deferred(void);
 /* ir.c: the kernel IR builder and compiled kernels. */
 int asc_py_ir_init(PyObject *module);
 
+/* tiling.c: host matmul tiling (PlatformAscendC, MatmulApiTiling, ...). */
+int asc_py_tiling_init(PyObject *module);
+
 #endif

@@ -232,7 +232,10 @@ def test_config_backends_and_platforms():
             config.set_platform("Model", device_id=99)
     finally:
         config.set_platform("Model")
-    assert asc.lib.host.__all__ == []
+    import pyasc.host as pyasc_host
+    assert asc.lib.host.MatmulApiTiling is pyasc_host.MatmulApiTiling
+    assert asc.lib.host.get_ascendc_platform is pyasc_host.get_ascendc_platform
+    assert asc.adv.TCubeTiling is pyasc.language.adv_tiling.TCubeTiling
 
 
 def test_upstream_tutorial_example_runs(run_python):

@@ -1,0 +1,184 @@
+/* Host-side matmul tiling (Ascend C's matmul_tiling / PyAsc's asc.lib.host).
+ *
+ * Chooses how C = A @ B (+ bias) is cut over cube cores and staged through
+ * L1, L0A, L0B and L0C, and writes the result as Ascend C's TCubeTiling.
+ * Pure computation: a context is a plain value owned by the caller (no
+ * allocation, nothing to free); distinct contexts may be used from any
+ * threads at once. The algorithm is described in docs/host-tiling.md. */
+#ifndef ASC_TILING_H
+#define ASC_TILING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asc/hal.h"
+#include "asc/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which of Ascend C's tiling classes a context behaves as. */
+typedef enum asc_tiling_kind {
+  ASC_TILING_SINGLE_CORE, /* MatmulApiTiling: one core computes the shape */
+  ASC_TILING_MULTI_CORE,  /* MultiCoreMatmulTiling: M and N spread over set_dim cores */
+  ASC_TILING_BATCH,       /* BatchMatmulTiling: like single core, plus batch fields */
+} asc_tiling_kind;
+
+/* matmul_tiling::DataType values (those the tiling accepts are listed in
+ * docs/host-tiling.md; others are rejected by asc_tiling_set_type). */
+enum {
+  ASC_TILING_DT_FLOAT = 0,
+  ASC_TILING_DT_FLOAT16 = 1,
+  ASC_TILING_DT_INT8 = 2,
+  ASC_TILING_DT_INT32 = 3,
+  ASC_TILING_DT_BF16 = 27,
+};
+
+/* matmul_tiling::TPosition values used here. */
+enum {
+  ASC_TILING_POS_GM = 0,
+  ASC_TILING_POS_VECIN = 9,
+  ASC_TILING_POS_VECOUT = 10,
+  ASC_TILING_POS_VECCALC = 11,
+  ASC_TILING_POS_TSCM = 13,
+};
+
+/* matmul_tiling::CubeFormat values used here. */
+enum { ASC_TILING_FMT_ND = 0, ASC_TILING_FMT_NZ = 1, ASC_TILING_FMT_ND_ALIGN = 5 };
+
+/* matmul_tiling::MatrixTraverse. */
+enum {
+  ASC_TILING_TRAVERSE_NOSET = 0,
+  ASC_TILING_TRAVERSE_FIRSTM = 1,
+  ASC_TILING_TRAVERSE_FIRSTN = 2
+};
+
+/* Which operand asc_tiling_set_type describes. */
+typedef enum asc_tiling_operand_id {
+  ASC_TILING_A,
+  ASC_TILING_B,
+  ASC_TILING_C,
+  ASC_TILING_BIAS,
+} asc_tiling_operand_id;
+
+typedef struct asc_tiling_operand {
+  int32_t pos;    /* TPosition value */
+  int32_t format; /* CubeFormat value */
+  int32_t dtype;  /* DataType value */
+  bool trans;     /* A/B only: stored transposed */
+} asc_tiling_operand;
+
+/* Ascend C's TCubeTiling: the kernel's Matmul reads these. Member names are
+ * Ascend C's; asc_tiling_tcube_fields lists them with PyAsc's Python names. */
+typedef struct asc_tcube_tiling {
+  int32_t usedCoreNum, M, N, Ka, Kb, singleCoreM, singleCoreN, singleCoreK;
+  int32_t baseM, baseN, baseK, depthA1, depthB1, stepM, stepN, isBias;
+  int32_t transLength, iterateOrder, shareMode, shareL1Size, shareL0CSize, shareUbSize;
+  int32_t batchM, batchN, singleBatchM, singleBatchN, stepKa, stepKb;
+  int32_t depthAL1CacheUB, depthBL1CacheUB, dbL0A, dbL0B, dbL0C;
+  int32_t ALayoutInfoB, ALayoutInfoS, ALayoutInfoN, ALayoutInfoG, ALayoutInfoD;
+  int32_t BLayoutInfoB, BLayoutInfoS, BLayoutInfoN, BLayoutInfoG, BLayoutInfoD;
+  int32_t CLayoutInfoB, CLayoutInfoS1, CLayoutInfoN, CLayoutInfoG, CLayoutInfoS2;
+  int32_t BatchNum;
+} asc_tcube_tiling;
+
+/* One TCubeTiling member: PyAsc's Python name, Ascend C's name, offset. */
+typedef struct asc_tcube_field {
+  const char *py_name;
+  const char *c_name;
+  size_t offset;
+} asc_tcube_field;
+
+/* Every member of asc_tcube_tiling in declaration order; static. */
+extern const asc_tcube_field asc_tiling_tcube_fields[];
+extern const size_t asc_tiling_tcube_field_count;
+
+/* Hardware limits a tiling must respect (bytes, cores). */
+typedef struct asc_tiling_hw {
+  int64_t l1_size, l0a_size, l0b_size, l0c_size, ub_size, bt_size;
+  int32_t cube_core_count, vector_core_count;
+} asc_tiling_hw;
+
+/* The BiasTable of a 910B-class core; not a device property. */
+#define ASC_TILING_BT_SIZE 1024
+
+/* The tiling request. Fill with asc_tiling_init, change with the setters
+ * (which check their arguments), compute with asc_tiling_matmul_get. -1 in
+ * an int field means "not set: choose" (or "the device's" for sizes). */
+typedef struct asc_tiling_ctx {
+  asc_tiling_kind kind;
+  asc_tiling_hw hw;
+  asc_tiling_operand a, b, c, bias;
+  int32_t org_m, org_n, org_ka, org_kb;        /* full matrices (strides) */
+  int32_t m, n, k;                             /* the part to compute */
+  int32_t single_m, single_n, single_k;        /* multi-core: fixed per-core shape */
+  int32_t dim;                                 /* multi-core: cores available */
+  int32_t align_split[3];                      /* multi-core: singleCoreM/N multiple of */
+  int32_t single_max[3], single_min[3];        /* multi-core: singleCoreM/N range */
+  int32_t base_m, base_n, base_k;              /* fixed base block */
+  int32_t max_base[3], min_base[3];            /* split range (m, n, k) */
+  int64_t l1_size, l0c_size, ub_size, bt_size; /* buffer space limits */
+  bool bias_enabled;
+  int32_t traverse;
+  bool db_a, db_b, db_c, db_bias;
+  int32_t layout[3][5]; /* A (B,S,N,G,D), B (B,S,N,G,D), C (B,S1,N,G,S2) */
+  int32_t batch_num, batch_a, batch_b;
+  /* Filled by a successful asc_tiling_matmul_get; valid while has_result. */
+  bool has_result;
+  asc_tcube_tiling result;
+  int32_t m_dim, n_dim; /* cores along M and N in the result */
+} asc_tiling_ctx;
+
+/* Resets ctx to Ascend C's defaults (A, B float16 in GM, ND; C and bias
+ * float32; no bias; one core) with the buffer sizes of props. */
+asc_status asc_tiling_init(asc_tiling_ctx *ctx, asc_tiling_kind kind,
+                           const asc_device_props *props);
+
+asc_status asc_tiling_set_type(asc_tiling_ctx *ctx, asc_tiling_operand_id which, int32_t pos,
+                               int32_t format, int32_t dtype, bool trans);
+/* Full matrix sizes; kb < 0 means kb = ka. */
+asc_status asc_tiling_set_org_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64_t ka,
+                                    int64_t kb);
+asc_status asc_tiling_set_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64_t k);
+/* Multi-core only. A -1 leaves that dimension to the tiling. */
+asc_status asc_tiling_set_single_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64_t k);
+/* Cores available, 1..65535 (a launch's block limit). */
+asc_status asc_tiling_set_dim(asc_tiling_ctx *ctx, int64_t dim);
+/* Multi-core: singleCoreM/N multiples of align_m/align_n and within
+ * [min, max] (-1: free). K is not split, so align_k and the K range only
+ * need to be valid. */
+asc_status asc_tiling_set_align_split(asc_tiling_ctx *ctx, int64_t align_m, int64_t align_n,
+                                      int64_t align_k);
+asc_status asc_tiling_set_single_range(asc_tiling_ctx *ctx, const int64_t max_single[3],
+                                       const int64_t min_single[3]);
+asc_status asc_tiling_set_fix_split(asc_tiling_ctx *ctx, int64_t base_m, int64_t base_n,
+                                    int64_t base_k);
+asc_status asc_tiling_set_split_range(asc_tiling_ctx *ctx, const int64_t max_base[3],
+                                      const int64_t min_base[3]);
+/* Bytes the matmul may use; -1 keeps the device's size. */
+asc_status asc_tiling_set_buffer_space(asc_tiling_ctx *ctx, int64_t l1, int64_t l0c, int64_t ub,
+                                       int64_t bt);
+asc_status asc_tiling_set_traverse(asc_tiling_ctx *ctx, int32_t traverse);
+asc_status asc_tiling_enable_bias(asc_tiling_ctx *ctx, bool enable);
+/* Double buffering of A and B (L0A/L0B and their L1 blocks), C (L0C) and
+ * the bias. */
+asc_status asc_tiling_set_double_buffer(asc_tiling_ctx *ctx, bool a, bool b, bool c, bool bias);
+/* which: 0 A, 1 B, 2 C; values B, S, N, G, D (C: B, S1, N, G, S2), each >= 0. */
+asc_status asc_tiling_set_layout(asc_tiling_ctx *ctx, int which, const int64_t values[5]);
+asc_status asc_tiling_set_batch_num(asc_tiling_ctx *ctx, int64_t batch);
+asc_status asc_tiling_set_batch_info(asc_tiling_ctx *ctx, int64_t batch_a, int64_t batch_b,
+                                     int64_t m, int64_t n, int64_t k);
+
+/* Computes the tiling into *out (and ctx->result). On failure *out is
+ * untouched and the message names the input or buffer that cannot work. */
+asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out);
+
+/* Size in bytes of a DataType the tiling accepts, 0 for any other. */
+int asc_tiling_dtype_size(int32_t dtype);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,165 @@
+/* Host matmul tiling (asc/tiling.h): hand-computed tilings, a sweep that
+ * checks every buffer bound, and errors. Uses hand-made device properties,
+ * so no device is needed. */
+#include "asc_test.h"
+
+static asc_device_props props_910b(void) {
+  asc_device_props p;
+  memset(&p, 0, sizeof p);
+  p.cube_core_count = 24;
+  p.ai_core_count = 48;
+  p.ub_size = 192 * 1024;
+  p.l1_size = 512 * 1024;
+  p.l0a_size = p.l0b_size = 64 * 1024;
+  p.l0c_size = 128 * 1024;
+  return p;
+}
+
+static void init(asc_tiling_ctx *ctx, asc_tiling_kind kind) {
+  asc_device_props p = props_910b();
+  assert_ok(asc_tiling_init(ctx, kind, &p));
+}
+
+static void test_one_fractal(void **state) {
+  (void)state;
+  asc_tiling_ctx ctx;
+  asc_tcube_tiling t;
+  init(&ctx, ASC_TILING_SINGLE_CORE);
+  assert_ok(asc_tiling_set_shape(&ctx, 16, 16, 16));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_int_equal(t.baseM, 16);
+  assert_int_equal(t.baseN, 16);
+  assert_int_equal(t.baseK, 16);
+  assert_int_equal(t.depthA1, 2);
+  assert_int_equal(t.depthB1, 2);
+  assert_int_equal(t.shareL1Size, 2048);
+  assert_int_equal(t.usedCoreNum, 1);
+  assert_true(ctx.has_result);
+}
+
+static void test_square_1024(void **state) {
+  (void)state;
+  asc_tiling_ctx ctx;
+  asc_tcube_tiling t;
+  init(&ctx, ASC_TILING_SINGLE_CORE);
+  assert_ok(asc_tiling_set_shape(&ctx, 1024, 1024, 1024));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_int_equal(t.baseM, 128);
+  assert_int_equal(t.baseN, 256);
+  assert_int_equal(t.baseK, 64);
+  assert_int_equal(t.shareL0CSize, 128 * 256 * 4);
+}
+
+/* Every shape on a grid, single and multi-core, every input type: each
+ * tiling fits every buffer and its per-core tiles cover the output. */
+static void test_sweep_fits_every_buffer(void **state) {
+  (void)state;
+  const int32_t types[][3] = {{ASC_TILING_DT_FLOAT16, ASC_TILING_DT_FLOAT, 2},
+                              {ASC_TILING_DT_BF16, ASC_TILING_DT_FLOAT, 2},
+                              {ASC_TILING_DT_FLOAT, ASC_TILING_DT_FLOAT, 4},
+                              {ASC_TILING_DT_INT8, ASC_TILING_DT_INT32, 1}};
+  const int64_t dims[] = {1, 17, 100, 255, 1000, 3001};
+  for (size_t ti = 0; ti < 4; ti++)
+    for (size_t i = 0; i < 6; i++)
+      for (size_t j = 0; j < 6; j++)
+        for (size_t l = 0; l < 6; l++)
+          for (int dim = 1; dim <= 24; dim += 23) {
+            asc_tiling_ctx ctx;
+            asc_tcube_tiling t;
+            init(&ctx, ASC_TILING_MULTI_CORE);
+            int32_t dt = types[ti][0], size = types[ti][2];
+            int32_t bias_dt = dt == ASC_TILING_DT_INT8 ? ASC_TILING_DT_INT32 : ASC_TILING_DT_FLOAT;
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_A, 0, 0, dt, l % 2));
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_B, 0, 0, dt, j % 2));
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_C, 0, 0, types[ti][1], false));
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_BIAS, 0, 0, bias_dt, false));
+            assert_ok(asc_tiling_enable_bias(&ctx, i % 2));
+            assert_ok(asc_tiling_set_dim(&ctx, dim));
+            assert_ok(asc_tiling_set_shape(&ctx, dims[i], dims[j], dims[l]));
+            assert_ok(asc_tiling_matmul_get(&ctx, &t));
+            int64_t k_align = size == 1 ? 32 : 16;
+            assert_int_equal(t.baseM % 16, 0);
+            assert_int_equal(t.baseN % 16, 0);
+            assert_int_equal(t.baseK % k_align, 0);
+            assert_true((int64_t)t.baseM * t.baseK * size * t.dbL0A <= 64 * 1024);
+            assert_true((int64_t)t.baseN * t.baseK * size * t.dbL0B <= 64 * 1024);
+            assert_true((int64_t)t.baseM * t.baseN * 4 * t.dbL0C <= 128 * 1024);
+            int64_t l1 = (int64_t)t.depthA1 * t.baseM * t.baseK * size +
+                         (int64_t)t.depthB1 * t.baseN * t.baseK * size +
+                         (t.isBias ? (int64_t)t.stepN * t.baseN * 4 : 0);
+            assert_int_equal(l1, t.shareL1Size);
+            assert_true(l1 <= 512 * 1024);
+            int64_t mc = (dims[i] + t.singleCoreM - 1) / t.singleCoreM;
+            int64_t nc = (dims[j] + t.singleCoreN - 1) / t.singleCoreN;
+            assert_int_equal(mc * nc, t.usedCoreNum);
+            assert_true(t.usedCoreNum <= dim);
+            assert_int_equal(t.singleCoreK, dims[l]);
+          }
+}
+
+static void test_errors(void **state) {
+  (void)state;
+  asc_tiling_ctx ctx;
+  asc_tcube_tiling t;
+  asc_device_props p = props_910b();
+  assert_error(asc_tiling_init(NULL, ASC_TILING_SINGLE_CORE, &p), ASC_ERR_INVALID_VALUE, "NULL");
+  assert_error(asc_tiling_init(&ctx, (asc_tiling_kind)7, &p), ASC_ERR_INVALID_VALUE, "kind");
+  init(&ctx, ASC_TILING_SINGLE_CORE);
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "no shape");
+  assert_error(asc_tiling_set_shape(&ctx, 0, 1, 1), ASC_ERR_INVALID_VALUE, "M=0");
+  assert_error(asc_tiling_set_shape(&ctx, 1, 1, (int64_t)1 << 31), ASC_ERR_INVALID_VALUE, "int32");
+  assert_error(asc_tiling_set_type(&ctx, ASC_TILING_A, 0, 0, 11, false), ASC_ERR_TYPE,
+               "DataType 11");
+  assert_error(asc_tiling_set_buffer_space(&ctx, 1 << 30, -1, -1, -1), ASC_ERR_INVALID_VALUE,
+               "l1_size");
+  assert_error(asc_tiling_set_dim(&ctx, 65536), ASC_ERR_INVALID_VALUE, "65535");
+  assert_ok(asc_tiling_set_shape(&ctx, 64, 64, 64));
+  assert_ok(asc_tiling_set_buffer_space(&ctx, 100, -1, -1, -1));
+  memset(&t, 0x5a, sizeof t);
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "L1");
+  assert_int_equal(t.baseM, 0x5a5a5a5a); /* untouched on failure */
+  assert_error(asc_tiling_matmul_get(&ctx, NULL), ASC_ERR_INVALID_VALUE, "NULL");
+}
+
+/* Sizes near INT32_MAX saturate instead of overflowing. */
+static void test_int32_extremes(void **state) {
+  (void)state;
+  const int64_t big = INT32_MAX;
+  asc_tiling_ctx ctx;
+  asc_tcube_tiling t;
+  init(&ctx, ASC_TILING_MULTI_CORE);
+  assert_ok(asc_tiling_set_shape(&ctx, big, big, big));
+  assert_ok(asc_tiling_set_dim(&ctx, 65535));
+  assert_ok(asc_tiling_enable_bias(&ctx, true));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_true(t.usedCoreNum <= 65535);
+  assert_ok(asc_tiling_set_fix_split(&ctx, big, big, big));
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "L0A");
+  assert_ok(asc_tiling_set_fix_split(&ctx, -1, -1, -1));
+  assert_ok(asc_tiling_set_single_shape(&ctx, 1, 1, 1));
+  assert_error(asc_tiling_matmul_get(&ctx, &t), ASC_ERR_INVALID_VALUE, "int32");
+  init(&ctx, ASC_TILING_BATCH);
+  assert_ok(asc_tiling_set_batch_info(&ctx, big, big, big, big, big));
+  assert_ok(asc_tiling_matmul_get(&ctx, &t));
+  assert_int_equal(t.singleBatchM, 1);
+  assert_int_equal(t.singleBatchN, 1);
+}
+
+static void test_field_table_covers_the_struct(void **state) {
+  (void)state;
+  assert_int_equal(asc_tiling_tcube_field_count * sizeof(int32_t), sizeof(asc_tcube_tiling));
+  for (size_t i = 0; i < asc_tiling_tcube_field_count; i++)
+    assert_int_equal(asc_tiling_tcube_fields[i].offset, i * sizeof(int32_t));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_one_fractal),
+      cmocka_unit_test(test_square_1024),
+      cmocka_unit_test(test_sweep_fits_every_buffer),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_int32_extremes),
+      cmocka_unit_test(test_field_table_covers_the_struct),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
