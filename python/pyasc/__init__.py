@@ -138,6 +138,8 @@ from pyasc._C import (
 )
 from pyasc import memory, ops, random, testing
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
+from pyasc import autograd, trace
+from pyasc.autograd import grad, value_and_grad, vjp
 from pyasc.random import manual_seed, rand, randint, randn
 from pyasc.streams import stream
 
@@ -175,6 +177,7 @@ __all__ = [
     "argmax",
     "argmin",
     "asarray",
+    "autograd",
     "bfloat16",
     "bitwise_and",
     "bitwise_invert",
@@ -211,6 +214,7 @@ __all__ = [
     "full",
     "full_like",
     "gelu",
+    "grad",
     "get_device_properties",
     "get_op",
     "greater",
@@ -281,9 +285,12 @@ __all__ = [
     "tan",
     "tanh",
     "testing",
+    "trace",
     "trunc",
     "uint8",
+    "value_and_grad",
     "var",
+    "vjp",
     "where",
     "zeros",
     "zeros_like",
