@@ -147,18 +147,14 @@ def _maximum(r: _Rule, sign: float) -> tuple[Any, ...]:
 
 
 def _clip(r: _Rule) -> tuple[Any, ...]:
+    # clip is min(max(x, lo), hi), NumPy's order, so hi wins when lo > hi
     x, lo, hi = r.args
-    inside = _C.ones(tuple(x.shape), dtype=_C.bool_)
-    below = above = None
-    if lo is not None:
-        below = _C.less(x, lo)
-        inside = inside & ~below
-    if hi is not None:
-        above = _C.greater(x, hi)
-        inside = inside & ~above
-    gl = _C.where(below, r.g, 0.0) if below is not None and r.needs[1] else None
-    gh = _C.where(above, r.g, 0.0) if above is not None and r.needs[2] else None
-    return _C.where(inside, r.g, 0.0), gl, gh
+    raised = x if lo is None else _C.maximum(x, lo)
+    above = _C.zeros(tuple(r.g.shape), dtype=_C.bool_) if hi is None else _C.greater(raised, hi)
+    below = _C.zeros(tuple(r.g.shape), dtype=_C.bool_) if lo is None else _C.less(x, lo) & ~above
+    inside = ~(above | below)
+    return (_C.where(inside, r.g, 0.0), _C.where(below, r.g, 0.0) if r.needs[1] else None,
+            _C.where(above, r.g, 0.0) if r.needs[2] else None)
 
 
 def _op_node(r: _Rule) -> tuple[Any, ...]:
