@@ -98,8 +98,21 @@ def schema(op: Any) -> str:
     return f"({', '.join(params)}) -> Tensor"
 
 
-def _split(op: Any, args: tuple[Any, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """torch arguments (schema order) -> pyasc inputs and attributes."""
+def _full(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """Every parameter's value in signature order: torch passes only those given."""
+    values = list(args)
+    for pname in list(op.signature.parameters)[len(args):]:
+        if pname in kwargs:
+            values.append(kwargs[pname])
+        elif pname in op.attrs:
+            values.append(op.attrs[pname].default)
+        else:
+            values.append(None)  # an omitted optional input
+    return values
+
+
+def _split(op: Any, args: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """torch arguments (all, schema order) -> pyasc inputs and attributes."""
     dtypes = None
     inputs: dict[str, Any] = {}
     attrs: dict[str, Any] = {}
@@ -134,7 +147,7 @@ def _unaliased(out: Any, inputs: tuple[Any, ...]) -> Any:
     return out
 
 
-def _meta_outputs(op: Any, args: tuple[Any, ...]) -> Any:
+def _meta_outputs(op: Any, args: Any) -> Any:
     """The fake result: the body recorded in meta mode, else the output specs."""
     from pyasc.trace import Graph, Value
 
@@ -228,7 +241,8 @@ def register(op: Any, namespace: str = "pyasc") -> Any:
 def _define_forward(torch: Any, op: Any, namespace: str) -> Any:
     names = list(op.signature.parameters)
 
-    def forward_impl(*args: Any) -> Any:
+    def forward_impl(*args: Any, **kwargs: Any) -> Any:
+        args = _full(op, args, kwargs)
         inputs, attrs = _split(op, args)
         out = _call(op, inputs, attrs)
         tensors = tuple(a for n, a in zip(names, args) if n in op.inputs)
@@ -236,7 +250,7 @@ def _define_forward(torch: Any, op: Any, namespace: str) -> Any:
 
     forward = torch.library.custom_op(f"{namespace}::{op.name}", forward_impl, mutates_args=(),
                                       schema=schema(op))
-    forward.register_fake(lambda *args: _meta_outputs(op, args))
+    forward.register_fake(lambda *args, **kwargs: _meta_outputs(op, _full(op, args, kwargs)))
     return forward
 
 
@@ -245,8 +259,8 @@ def _define_autograd(torch: Any, op: Any, namespace: str, forward: Any) -> None:
     params = schema(op)[1:].split(") -> ")[0]
     grad_schema = f"(Tensor grad, Tensor output{', ' if params else ''}{params}) -> Tensor[]"
 
-    def backward_impl(grad: Any, output: Any, *args: Any) -> list[Any]:
-        inputs, attrs = _split(op, args)
+    def backward_impl(grad: Any, output: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        inputs, attrs = _split(op, _full(op, args, kwargs))
         cts = _autograd().op_vjp(op, inputs, attrs, from_torch(output), from_torch(grad))
         result = []
         for (pname, x), g in zip(inputs.items(), cts):
@@ -259,13 +273,14 @@ def _define_autograd(torch: Any, op: Any, namespace: str, forward: Any) -> None:
     backward_op = torch.library.custom_op(f"{namespace}::{op.name}_backward", backward_impl,
                                           mutates_args=(), schema=grad_schema)
 
-    def backward_fake(grad: Any, output: Any, *args: Any) -> list[Any]:
+    def backward_fake(grad: Any, output: Any, *args: Any, **kwargs: Any) -> list[Any]:
         return [torch.empty_like(a) if a is not None else grad.new_empty((0,))
-                for n, a in zip(names, args) if n in op.inputs]
+                for n, a in zip(names, _full(op, args, kwargs)) if n in op.inputs]
 
     backward_op.register_fake(backward_fake)
 
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        inputs = tuple(_full(op, inputs, {}))
         tensors = [a for n, a in zip(names, inputs) if n in op.inputs and a is not None]
         ctx.save_for_backward(output, *tensors)
         # attributes as they are; tensors by their place among the saved ones
