@@ -82,7 +82,7 @@ install-check: venv
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/vadd_framework.py
 
 bench: build
-	for b in runtime tensor kernel checked; do \
+	for b in runtime tensor kernel checked framework; do \
 	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
 	  PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) bench/$$b.py || exit 1; done
 

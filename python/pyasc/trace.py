@@ -480,17 +480,20 @@ class Value:
         # tensor methods of the table: v.exp(), v.sum(axis=0), ...
         target = _ALIASES.get(name, name)
         if target in OPS and OPS[target].operands == 1 and not name.startswith("_"):
-            return functools.partial(_recorder(target), self)
+            return functools.partial(_RECORDERS[target], self)
         raise AttributeError(f"pyasc.trace.Value has no attribute {name!r}")
 
     __hash__ = object.__hash__
+
+
+_RECORDERS = {name: _recorder(name) for name in OPS}
 
 
 def _binary_dunders() -> None:
     pairs = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
              "pow": "power", "matmul": "matmul", "floordiv": "floor_divide", "mod": "remainder"}
     for dunder, name in pairs.items():
-        rec = _recorder(name)
+        rec = _RECORDERS[name]
         setattr(Value, f"__{dunder}__", lambda self, other, rec=rec: rec(self, other))
         setattr(Value, f"__r{dunder}__", lambda self, other, rec=rec: rec(other, self))
     compares = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
@@ -544,6 +547,21 @@ def traceable(fn: Callable[..., Any]) -> Callable[..., Any]:
     return _Rewriter().function(fn)
 
 
+class _Globals(dict):
+    """A function's globals as the traced copy sees them: looked up in the
+    module's own dict at each use (so later rebinding is seen and nothing is
+    copied), with recording substitutes. CPython reads a non-exact dict's
+    globals through ``__getitem__``; a miss falls back to the builtins."""
+
+    def __init__(self, rewriter: _Rewriter, original: dict[str, Any]) -> None:
+        super().__init__()
+        self._rewriter = rewriter
+        self._original = original
+
+    def __getitem__(self, name: str) -> Any:
+        return self._rewriter.value(self._original[name], self._original)
+
+
 class _Rewriter:
     """Copies functions with substituted globals and closures (one per trace)."""
 
@@ -552,7 +570,7 @@ class _Rewriter:
 
         self._pyasc = pyasc
         self._namespace = _Namespace(pyasc)
-        self._globals: dict[int, dict[str, Any]] = {}
+        self._globals: dict[int, _Globals] = {}
         self._functions: dict[int, types.FunctionType] = {}
 
     def value(self, v: Any, module_globals: dict[str, Any] | None) -> Any:
@@ -572,19 +590,14 @@ class _Rewriter:
         if done is not None:
             return done
         new_globals = self._globals.get(id(fn.__globals__))
-        fresh = new_globals is None
-        if fresh:
-            new_globals = dict(fn.__globals__)
-            self._globals[id(fn.__globals__)] = new_globals
+        if new_globals is None:
+            new_globals = self._globals[id(fn.__globals__)] = _Globals(self, fn.__globals__)
         closure = None
         if fn.__closure__:
             closure = tuple(types.CellType() for _ in fn.__closure__)
         copy = types.FunctionType(fn.__code__, new_globals, fn.__name__, fn.__defaults__, closure)
         copy.__kwdefaults__ = fn.__kwdefaults__
         self._functions[id(fn)] = copy
-        if fresh:
-            for k, v in fn.__globals__.items():
-                new_globals[k] = self.value(v, fn.__globals__)
         if fn.__closure__ and closure:
             for old, new in zip(fn.__closure__, closure):
                 try:

@@ -314,3 +314,31 @@ def test_importing_pyasc_does_not_import_the_frameworks():
             "assert 'torch' not in sys.modules and 'jax' not in sys.modules, sorted(sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+SCALE = 2.0
+
+
+def _scaled(x):
+    return x * SCALE
+
+
+def test_traced_copy_reads_the_module_globals_at_each_use():
+    global SCALE
+    f = pyasc.grad(lambda x: pyasc.sum(_scaled(x)))
+    np.testing.assert_array_equal(f(np.ones(2)).numpy(), [2, 2])
+    SCALE = 5.0
+    try:
+        np.testing.assert_array_equal(f(np.ones(2)).numpy(), [5, 5])
+    finally:
+        SCALE = 2.0
+
+
+def test_closure_names_are_recorded():
+    tanh = pyasc.tanh  # a C function held by a closure cell
+
+    def inner(x):
+        return tanh(x)
+
+    g = pyasc.grad(lambda x: pyasc.sum(inner(x)))(np.array([0.5]))
+    np.testing.assert_allclose(g.numpy(), 1 - np.tanh(0.5) ** 2, rtol=1e-12)
