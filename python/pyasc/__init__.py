@@ -374,3 +374,13 @@ _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "h
 globals().update({_n: getattr(_core_extra, _n) for _n in _UPSTREAM_CORE})
 # not in __all__: `from pyasc import *` must not replace the builtins
 __all__ += [n for n in (*_UPSTREAM_CORE, "Field", "Struct") if n not in ("range", "property")]
+
+
+def __getattr__(name: str) -> object:
+    # The framework bridges load on first use: `pyasc.torch` does not import
+    # torch, but importing it eagerly would still cost every `import pyasc`.
+    if name in ("torch", "jax"):
+        import importlib
+
+        return importlib.import_module(f"pyasc.{name}")
+    raise AttributeError(f"module 'pyasc' has no attribute {name!r}")

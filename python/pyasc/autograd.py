@@ -311,7 +311,7 @@ def value_and_grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> 
     """``fn``'s value and its gradient with respect to the ``argnums``
     arguments; ``fn`` must return a one-element floating-point tensor."""
     single = isinstance(argnums, int)
-    nums = (argnums,) if single else tuple(argnums)
+    nums: tuple[int, ...] = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def run(*args: Any) -> tuple[Any, Any]:
         for n in nums:

@@ -241,8 +241,8 @@ def register(op: Any, namespace: str = "pyasc") -> Any:
 def _define_forward(torch: Any, op: Any, namespace: str) -> Any:
     names = list(op.signature.parameters)
 
-    def forward_impl(*args: Any, **kwargs: Any) -> Any:
-        args = _full(op, args, kwargs)
+    def forward_impl(*given: Any, **kwargs: Any) -> Any:
+        args = _full(op, given, kwargs)
         inputs, attrs = _split(op, args)
         out = _call(op, inputs, attrs)
         tensors = tuple(a for n, a in zip(names, args) if n in op.inputs)
@@ -293,7 +293,7 @@ def _define_autograd(torch: Any, op: Any, namespace: str, forward: Any) -> None:
         args = [next(saved) if present else a for present, a in zip(ctx.present, ctx.args)]
         ctx.args = args
         grads = iter(backward_op(grad.contiguous(), output, *args))
-        result = []
+        result: list[Any] = []
         for pname, a in zip(names, ctx.args):
             if pname not in op.inputs:
                 result.append(None)

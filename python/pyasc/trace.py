@@ -473,13 +473,18 @@ class Value:
         """Recorded cast (``to(dtype)`` only)."""
         return self.astype(dtype)
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return int(self.shape[0])
+
     def __getitem__(self, index: Any) -> Value:
         return self.graph.record("getitem", [self], {"index": index})
 
     def __getattr__(self, name: str) -> Any:
         # tensor methods of the table: v.exp(), v.sum(axis=0), ...
         target = _ALIASES.get(name, name)
-        if target in OPS and OPS[target].operands == 1 and not name.startswith("_"):
+        if target in OPS and not name.startswith("_"):
             return functools.partial(_RECORDERS[target], self)
         raise AttributeError(f"pyasc.trace.Value has no attribute {name!r}")
 
