@@ -35,7 +35,7 @@ def _pyasc_dtype(dtype: Any) -> _C.dtype:
 
 
 def _host(t: Any) -> np.ndarray:
-    _C.current_stream().synchronize()
+    _C.synchronize()  # every stream: the op may have used its own
     return np.asarray(_C.asarray(t).numpy())
 
 

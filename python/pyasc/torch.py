@@ -10,8 +10,8 @@ returns it. torch is imported only when a bridge is made: importing pyasc
   global memory is host memory), so inputs and results cross through
   DLPack without copies. Tensors on another torch device raise
   :class:`pyasc.UnsupportedError`: pyasc cannot read their memory.
-- Streams: the op waits for the pyasc work it launched before it returns,
-  as any torch CPU op is complete when it returns.
+- Streams: the op waits for the device's streams (the body may use its
+  own) before it returns, as any torch CPU op is complete when it returns.
 - Fake implementation: the body recorded in meta mode (shapes, which may be
   symbolic, and dtypes only; nothing runs); a body that launches
   ``@pyasc.jit`` kernels cannot be recorded, and then the declared output
@@ -53,7 +53,7 @@ def to_torch(t: _C.Tensor) -> Any:
     """A torch CPU tensor sharing a pyasc tensor's memory (after its work is done)."""
     import torch
 
-    _C.current_stream().synchronize()
+    _C.synchronize()  # every stream: the op may have used its own
     return torch.from_dlpack(t)
 
 
@@ -74,8 +74,6 @@ def _torch_dtype(d: _C.dtype) -> Any:
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, _C.dtype):
-        raise _C.UnsupportedError("a pyasc.dtype default cannot be written in a torch schema")
     return repr(value)
 
 
@@ -86,11 +84,13 @@ def schema(op: Any) -> str:
     for pname, param in op.signature.parameters.items():
         if pname in op.inputs:
             optional = param.default is None
-            params.append(f"Tensor{'?' if optional else ''} {pname}")
+            params.append(f"Tensor? {pname}=None" if optional else f"Tensor {pname}")
         else:
             attr = op.attrs[pname]
             text = f"{_SCHEMA_TYPES[attr.type]} {pname}"
-            if not attr.required and not isinstance(attr.default, _C.dtype):
+            if attr.type is _C.dtype and not attr.required:
+                text = f"ScalarType? {pname}=None"  # None: the Attr's default
+            elif not attr.required:
                 text += f"={_default_text(attr.default)}"
             params.append(text)
     if len(op.outputs) > 1:
@@ -104,7 +104,7 @@ def _full(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     for pname in list(op.signature.parameters)[len(args):]:
         if pname in kwargs:
             values.append(kwargs[pname])
-        elif pname in op.attrs:
+        elif pname in op.attrs and op.attrs[pname].type is not _C.dtype:
             values.append(op.attrs[pname].default)
         else:
             values.append(None)  # an omitted optional input
@@ -121,7 +121,7 @@ def _split(op: Any, args: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             inputs[pname] = None if value is None else from_torch(value)
         elif op.attrs[pname].type is _C.dtype:
             dtypes = dtypes or _torch_dtypes()
-            attrs[pname] = dtypes[value]
+            attrs[pname] = op.attrs[pname].default if value is None else dtypes[value]
         else:
             attrs[pname] = value
     return inputs, attrs
@@ -164,7 +164,10 @@ def _meta_outputs(op: Any, args: Any) -> Any:
             else:
                 inputs[pname] = None
         else:
-            attrs[pname] = dtypes[value] if op.attrs[pname].type is _C.dtype else value
+            if op.attrs[pname].type is not _C.dtype:
+                attrs[pname] = value
+            else:
+                attrs[pname] = op.attrs[pname].default if value is None else dtypes[value]
     try:
         out = _call(op, inputs, attrs)
     except (_C.UnsupportedError, _C.DTypeError, TypeError):

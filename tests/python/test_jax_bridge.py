@@ -115,3 +115,18 @@ def test_integer_input_gets_no_gradient(clean_registry):
 def test_missing_input_is_an_error(ops):
     with pytest.raises(pyasc.DTypeError, match="missing"):
         ops["chain"].to_jax()(jnp.ones(3))
+
+
+def test_work_on_another_stream_is_complete_when_the_call_returns(clean_registry, stream_pair):
+    side, _ = stream_pair
+
+    @pyasc.op(name="jb_side_stream")
+    def on_side(x):
+        with pyasc.stream(side):
+            return pyasc.sqrt(pyasc.exp(x) * 3.0 + 1.0)
+
+    f = on_side.to_jax()
+    x = np.random.default_rng(0).random(1 << 22, dtype=np.float32)
+    expected = np.sqrt(np.exp(x) * np.float32(3.0) + np.float32(1.0))
+    for _ in range(3):
+        np.testing.assert_allclose(np.asarray(f(x)), expected, rtol=1e-6)

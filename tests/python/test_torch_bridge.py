@@ -97,6 +97,29 @@ def test_fake_implementation_gives_shapes_and_dtypes(tops):
     assert e.shape == (6,) and e.dtype == torch.float32
 
 
+def test_optional_input_and_every_attribute_type(clean_registry):
+    @pyasc.op(name="tb_affine", attrs={"dtype": pyasc.Attr(pyasc.dtype, default=pyasc.float64)})
+    def affine(x, b=None, dtype=pyasc.float64, scale=2.0, mode='a"b', twice=False, n=1):
+        y = x.astype(dtype) * scale * n
+        y = y * 2.0 if twice else y
+        return y if b is None else y + b
+
+    assert pt.schema(affine) == (
+        '(Tensor x, Tensor? b=None, ScalarType? dtype=None, float scale=2.0, str mode="a\\"b", '
+        "bool twice=False, int n=1) -> Tensor"
+    )
+    t = affine.to_torch(NS)
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    torch.testing.assert_close(t(x), x * 2.0)
+    torch.testing.assert_close(t(x, b, scale=3.0, twice=True, n=2), x * 12.0 + b)
+    assert t(x, dtype=torch.float32).dtype == torch.float32
+    assert torch.autograd.gradcheck(lambda x, b: t(x, b, scale=3.0), (x, b))
+    assert torch.autograd.gradcheck(lambda x: t(x), (x,))
+    torch.library.opcheck(t, (x,))
+    torch.library.opcheck(t, (x, b), {"dtype": torch.float32, "mode": "q"})
+
+
 def test_declared_backward_is_used(clean_registry):
     calls = []
 
@@ -209,6 +232,15 @@ def test_jit_kernel_operator_with_declared_outputs(clean_registry):
     assert meta.shape == (1024,) and meta.dtype == torch.float32
     torch.library.opcheck(t, (x, y))
 
+    # without a declared backward, nothing records the kernel: a clear error
+    @pyasc.op(name="tb_kernel_add2", inputs={"x": spec, "y": spec}, outputs={"z": spec})
+    def kernel_add2(x, y):
+        return kernel_add.fn(x, y)
+
+    out = kernel_add2.to_torch(NS)(x, y)
+    with pytest.raises(pyasc.UnsupportedError, match="does not record"):
+        out.sum().backward()
+
 
 # --- torch.compile -------------------------------------------------------------------
 
@@ -247,3 +279,19 @@ def test_compiled_model_trains_like_eager(tops):
     compiled = train(compiled_model, torch.compile(compiled_model, fullgraph=True))
     assert eager[-1] < eager[0]  # it learns
     np.testing.assert_allclose(compiled, eager, rtol=1e-12, atol=0)
+
+
+def test_work_on_another_stream_is_complete_when_the_op_returns(clean_registry, stream_pair):
+    side, _ = stream_pair
+
+    @pyasc.op(name="tb_side_stream")
+    def on_side(x):
+        with pyasc.stream(side):
+            return pyasc.sqrt(pyasc.exp(x) * 3.0 + 1.0)
+
+    t = on_side.to_torch(NS)
+    x = torch.rand(1 << 22, dtype=torch.float32)
+    expected = torch.sqrt(torch.exp(x) * 3.0 + 1.0)
+    for _ in range(3):
+        got = t(x).clone()  # read at once, before the side stream could catch up
+        torch.testing.assert_close(got, expected)
