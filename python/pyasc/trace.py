@@ -190,6 +190,11 @@ def _build_table() -> dict[str, OpDef]:
                                keeps_dtype=True)
     table["expand"] = OpDef("expand", 1, ("shape",), lambda x, shape: x.expand(*shape),
                             _expand_shape, keeps_dtype=True)
+    # creation from a tensor's shape: constants of the graph (zero derivative)
+    for name in ("zeros_like", "ones_like", "empty_like"):
+        table[name] = OpDef(name, 1, ("dtype",), _fn(name), _same_shape)
+    table["full_like"] = OpDef("full_like", 1, ("fill_value", "dtype"), _C.full_like,
+                               _same_shape)
     table["getitem"] = OpDef("getitem", 1, ("index",), lambda x, index: x[index],
                              _getitem_shape, keeps_dtype=True)
     return table

@@ -342,3 +342,16 @@ def test_closure_names_are_recorded():
 
     g = pyasc.grad(lambda x: pyasc.sum(inner(x)))(np.array([0.5]))
     np.testing.assert_allclose(g.numpy(), 1 - np.tanh(0.5) ** 2, rtol=1e-12)
+
+
+def test_creation_like_a_tensor_is_a_constant():
+    def f(x):
+        return pyasc.sum(x * pyasc.full_like(x, 3.0) + pyasc.ones_like(x) + pyasc.zeros_like(x))
+
+    graph, _ = trace(f, np.ones(3))
+    assert [n.op for n in graph.nodes][:3] == ["full_like", "multiply", "ones_like"]
+    np.testing.assert_array_equal(pyasc.grad(f)(np.ones(3)).numpy(), [3, 3, 3])
+    meta = Graph(concrete=False)
+    out = pyasc.trace.traceable(lambda x: pyasc.empty_like(x, dtype=pyasc.int8))(
+        meta.input(shape=(2, 5), dtype=pyasc.float32))
+    assert out.shape == (2, 5) and out.dtype == pyasc.int8
