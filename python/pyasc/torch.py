@@ -24,6 +24,7 @@ returns it. torch is imported only when a bridge is made: importing pyasc
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -57,6 +58,7 @@ def to_torch(t: _C.Tensor) -> Any:
     return torch.from_dlpack(t)
 
 
+@functools.lru_cache(maxsize=1)
 def _torch_dtypes() -> dict[Any, _C.dtype]:
     import torch
 
