@@ -20,10 +20,11 @@ A graph is recorded in one of two modes:
 
 How calls are seen: operators and methods of a Value record themselves.
 Module functions (``pyasc.exp(v)``) are C functions that cannot see a
-Value, so :func:`traceable` runs a copy of the function whose global
-names ``pyasc`` (the module under any name) and recordable pyasc functions
-(``from pyasc import exp``) are replaced by recording ones; functions of
-the same module and of the closure are copied the same way. A Value that
+Value, so :func:`traceable` runs a copy of the function whose globals are
+looked up through a substitute: ``pyasc`` (the module under any name) and
+recordable pyasc functions (``from pyasc import exp``) become recording
+ones; functions of the same module and of the closure are copied the same
+way. A Value that
 reaches anything else (a helper in another module, NumPy) raises
 :class:`pyasc.UnsupportedError` instead of silently dropping out of the
 graph.
