@@ -138,6 +138,8 @@ from pyasc._C import (
 )
 from pyasc import _exit, memory, ops, random, testing
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
+from pyasc import autograd, trace
+from pyasc.autograd import grad, value_and_grad, vjp
 from pyasc.random import manual_seed, rand, randint, randn
 from pyasc.streams import stream
 
@@ -175,6 +177,7 @@ __all__ = [
     "argmax",
     "argmin",
     "asarray",
+    "autograd",
     "bfloat16",
     "bitwise_and",
     "bitwise_invert",
@@ -211,6 +214,7 @@ __all__ = [
     "full",
     "full_like",
     "gelu",
+    "grad",
     "get_device_properties",
     "get_op",
     "greater",
@@ -281,9 +285,12 @@ __all__ = [
     "tan",
     "tanh",
     "testing",
+    "trace",
     "trunc",
     "uint8",
+    "value_and_grad",
     "var",
+    "vjp",
     "where",
     "zeros",
     "zeros_like",
@@ -369,3 +376,13 @@ _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "h
 globals().update({_n: getattr(_core_extra, _n) for _n in _UPSTREAM_CORE})
 # not in __all__: `from pyasc import *` must not replace the builtins
 __all__ += [n for n in (*_UPSTREAM_CORE, "Field", "Struct") if n not in ("range", "property")]
+
+
+def __getattr__(name: str) -> object:
+    # The framework bridges load on first use: `pyasc.torch` does not import
+    # torch, but importing it eagerly would still cost every `import pyasc`.
+    if name in ("torch", "jax"):
+        import importlib
+
+        return importlib.import_module(f"pyasc.{name}")
+    raise AttributeError(f"module 'pyasc' has no attribute {name!r}")

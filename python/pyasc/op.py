@@ -41,6 +41,7 @@ from typing import Any, NoReturn, overload
 import numpy as np
 
 from pyasc import _C
+from pyasc import trace as _trace
 
 __all__ = [
     "REQUIRED",
@@ -416,9 +417,17 @@ class Op:
         inputs: Mapping[str, TensorSpec | None] | None = None,
         outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
         attrs: Mapping[str, Attr] | None = None,
+        backward: Callable[..., Any] | None = None,
+        setup_context: Callable[..., Any] | None = None,
     ) -> None:
         if not callable(fn):
             raise _C.DTypeError(f"pyasc.op: expected a function, got {type(fn).__name__}")
+        self.backward_fn: Callable[..., Any] | None = None
+        self.setup_context_fn: Callable[..., Any] | None = None
+        if backward is not None:
+            self.backward(backward)
+        if setup_context is not None:
+            self.setup_context(setup_context)
         self.name = _check_name(name if name is not None else getattr(fn, "__name__", ""))
         self.fn = fn
         self.signature = inspect.signature(fn)
@@ -562,7 +571,7 @@ class Op:
         return OpCall(self, MappingProxyType(ordered), MappingProxyType(attrs), sizes)
 
     def _as_tensor(self, role: str, value: Any) -> _C.Tensor:
-        if isinstance(value, _C.Tensor):
+        if isinstance(value, (_C.Tensor, _trace.Value)):  # Values: being recorded
             return value
         if isinstance(value, (str, bytes, dict, set)) or value is None:
             raise _C.DTypeError(
@@ -602,9 +611,46 @@ class Op:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         call = self.prepare(*args, **kwargs)
+        graph = _trace._graph_of(list(call.inputs.values()))
+        if graph is not None:  # called by a function pyasc.grad & co. are recording
+            result = graph.record_op(self, dict(call.inputs), dict(call.attrs))
+            return self._check_outputs(result, dict(call.dims))
         positional, keywords = call.arguments()
         result = self.fn(*positional, **keywords)
         return self._check_outputs(result, dict(call.dims))
+
+    # --- autograd and framework bridges (pyasc.autograd, pyasc.torch, pyasc.jax)
+
+    def backward(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Declares the operator's backward (a decorator): ``fn(ctx, grad)``
+        returns one gradient per input (``None`` for none), a bare tensor when
+        there is one input. ``ctx`` is a :class:`pyasc.autograd.BackwardContext`.
+        Without one, the backward is derived from the recorded body."""
+        if not callable(fn):
+            raise _C.DTypeError(f"{self.name}: backward must be callable")
+        self.backward_fn = fn
+        return fn
+
+    def setup_context(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Declares what the backward keeps (a decorator, as torch's):
+        ``fn(ctx, inputs, output)``, ``inputs`` being every parameter in
+        signature order; it calls ``ctx.save_for_backward(...)``."""
+        if not callable(fn):
+            raise _C.DTypeError(f"{self.name}: setup_context must be callable")
+        self.setup_context_fn = fn
+        return fn
+
+    def to_torch(self, namespace: str = "pyasc") -> Any:
+        """This operator as a ``torch.library`` custom op (see ``pyasc.torch``)."""
+        from pyasc import torch as _torch_bridge
+
+        return _torch_bridge.register(self, namespace)
+
+    def to_jax(self) -> Callable[..., Any]:
+        """This operator as a function of JAX arrays (see ``pyasc.jax``)."""
+        from pyasc import jax as _jax_bridge
+
+        return _jax_bridge.wrap(self)
 
     def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:
         if not self.outputs:
@@ -716,6 +762,8 @@ def op(
     outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
     attrs: Mapping[str, Attr] | None = None,
     overwrite: bool = False,
+    backward: Callable[..., Any] | None = None,
+    setup_context: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Op]: ...
 
 
@@ -728,6 +776,8 @@ def op(
     outputs: Mapping[str, TensorSpec | None] | Sequence[str] | None = None,
     attrs: Mapping[str, Attr] | None = None,
     overwrite: bool = False,
+    backward: Callable[..., Any] | None = None,
+    setup_context: Callable[..., Any] | None = None,
 ) -> Op | Callable[[Callable[..., Any]], Op]:
     """Defines and registers an operator: ``@pyasc.op`` or ``@pyasc.op(...)``.
 
@@ -742,6 +792,9 @@ def op(
             an ``Attr`` without one.
         overwrite: replace an operator of the same name instead of raising
             :class:`pyasc.InvalidValueError`.
+        backward, setup_context: the operator's backward and what it saves
+            (see :meth:`Op.backward`, :meth:`Op.setup_context`); without a
+            backward, it is derived from the operations the body records.
 
     Parameters not named in ``inputs`` or ``attrs`` are sorted by the
     signature: one with a bool/int/float/str/pyasc.dtype default becomes an
@@ -750,7 +803,8 @@ def op(
     """
 
     def decorate(f: Callable[..., Any]) -> Op:
-        new = Op(f, name=name, inputs=inputs, outputs=outputs, attrs=attrs)
+        new = Op(f, name=name, inputs=inputs, outputs=outputs, attrs=attrs, backward=backward,
+                 setup_context=setup_context)
         _register(new, overwrite)
         return new
 
