@@ -40,7 +40,7 @@ from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from pyasc import _C
+from pyasc import _C, _frameworks
 
 __all__ = [
     "REQUIRED",
@@ -604,7 +604,8 @@ class Op:
         call = self.prepare(*args, **kwargs)
         positional, keywords = call.arguments()
         result = self.fn(*positional, **keywords)
-        return self._check_outputs(result, dict(call.dims))
+        outputs = self._check_outputs(result, dict(call.dims))
+        return _frameworks.to_caller(outputs, args, kwargs)  # tf inputs: tf outputs
 
     def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:
         if not self.outputs:

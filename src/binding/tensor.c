@@ -191,7 +191,9 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
   }
   int rc = PyObject_CheckBuffer(obj) ? tensor_from_buffer(obj, out) : 1;
   if (rc < 0) PyErr_Clear(); /* not a usable buffer: let NumPy convert it */
-  if (rc != 0 && !PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__dlpack__")) {
+  /* DLPack also when a buffer exists but cannot say the dtype (PEP 3118 has
+   * no bfloat16: TensorFlow's bfloat16 tensors). */
+  if (rc != 0 && PyObject_HasAttrString(obj, "__dlpack__")) {
     rc = tensor_from_dlpack(obj, out);
     if (rc) PyErr_Clear(); /* a layout DLPack cannot share: NumPy copies */
   }
