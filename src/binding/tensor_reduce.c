@@ -176,6 +176,9 @@ SOFTMAX_ENTRY_POINTS(log_softmax, true)
 #define SUM_DOC(WHAT)                                                                         \
   WHAT " As NumPy, bool and integer inputs give int64 (uint8 too: NumPy gives uint64, which " \
        "pyasc does not have); dtype= computes and returns in that dtype. " AXIS_DOC
+#define MEAN_DOC(WHAT)                                                               \
+  WHAT " Bool and integer inputs give float64; dtype= computes and returns in that " \
+       "dtype. " AXIS_DOC
 #define MOMENT_ARGS ", axis=None, dtype=None, out=None, ddof=0, keepdims=False"
 #define MOMENT_DOC(WHAT)                                                                  \
   WHAT " Two passes (the mean first); the divisor is max(n - ddof, 0). Bool and integer " \
@@ -199,7 +202,7 @@ SOFTMAX_ENTRY_POINTS(log_softmax, true)
 #define DOCS(X)                                                                               \
   X(sum, SUM_ARGS, SUM_DOC("Sum of the elements over the given axes (pairwise for floats).")) \
   X(prod, SUM_ARGS, SUM_DOC("Product of the elements over the given axes."))                  \
-  X(mean, MOMENT_ARGS, MOMENT_DOC("Arithmetic mean; float16 accumulates in float32."))        \
+  X(mean, SUM_ARGS, MEAN_DOC("Arithmetic mean; float16 accumulates in float32."))             \
   X(var, MOMENT_ARGS, MOMENT_DOC("Variance: mean((x - x.mean())**2) with divisor n - ddof.")) \
   X(std, MOMENT_ARGS, MOMENT_DOC("Standard deviation: sqrt(var)."))                           \
   X(max, PLAIN_ARGS, EXTREME_DOC("Maximum over the given axes."))                             \
