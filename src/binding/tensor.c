@@ -91,7 +91,8 @@ static int buffer_extent(const Py_buffer *view, asc_dtype dtype, int64_t *lo, in
 
 /* Shares the memory of a buffer-protocol object, read-only when the object
  * lends it so (bytes, a non-writeable NumPy array). Returns 1 (and no
- * error) if its layout cannot be expressed in elements, so callers can copy. */
+ * error) if its layout cannot be expressed in elements, so callers can copy;
+ * -2 (an error set) if the object gave no buffer at all, -1 on other errors. */
 static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
   Py_buffer *view = PyMem_RawMalloc(sizeof *view);
   if (!view) {
@@ -103,7 +104,7 @@ static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
     PyErr_Clear();
     if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
       PyMem_RawFree(view);
-      return -1;
+      return -2;
     }
     readonly = true;
   }
@@ -190,10 +191,13 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     return convert_dtype(out, dtype);
   }
   int rc = PyObject_CheckBuffer(obj) ? tensor_from_buffer(obj, out) : 1;
+  /* DLPack when there is no buffer, or when its exporter could not describe
+   * it (PEP 3118 has no bfloat16: TensorFlow's bfloat16 tensors). Not for a
+   * described buffer of a type pyasc lacks (strings): NumPy reports those,
+   * and TensorFlow aborts the process when asked to export one by DLPack. */
+  bool try_dlpack = rc == -2 || !PyObject_CheckBuffer(obj);
   if (rc < 0) PyErr_Clear(); /* not a usable buffer: let NumPy convert it */
-  /* DLPack also when a buffer exists but cannot say the dtype (PEP 3118 has
-   * no bfloat16: TensorFlow's bfloat16 tensors). */
-  if (rc != 0 && PyObject_HasAttrString(obj, "__dlpack__")) {
+  if (rc != 0 && try_dlpack && PyObject_HasAttrString(obj, "__dlpack__")) {
     rc = tensor_from_dlpack(obj, out);
     if (rc) PyErr_Clear(); /* a layout DLPack cannot share: NumPy copies */
   }

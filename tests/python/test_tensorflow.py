@@ -12,6 +12,9 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
+import subprocess
+import sys
+import textwrap
 from types import ModuleType
 
 import numpy as np
@@ -100,6 +103,26 @@ def test_asarray_of_tensorflow_shares_read_only_and_reads_bfloat16(tf):
     # PEP 3118 buffers cannot say bfloat16: asarray falls back to DLPack.
     b = pyasc.asarray(tf.constant([1.5, -2.0], dtype=tf.bfloat16))
     assert b.dtype == pyasc.bfloat16 and b.tolist() == [1.5, -2.0]
+
+
+def test_string_tensors_are_refused_without_crashing():
+    # TensorFlow aborts the process when a string tensor is exported by DLPack:
+    # pyasc must not ask it to (its buffer, of format 'O', says enough). Run
+    # apart so that a regression fails this test rather than the whole suite.
+    code = textwrap.dedent("""
+        import tensorflow as tf, pyasc
+        x = tf.constant(["a", "b"])
+        for convert in (pyasc.asarray, pyasc.op(name="tf_strings")(lambda x: x)):
+            try:
+                convert(x)
+            except pyasc.DTypeError as exc:
+                print("DTypeError", exc)
+    """)
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count("DTypeError") == 2, run.stdout
 
 
 # --- DLPack, pyasc -> TensorFlow ------------------------------------------
