@@ -14,7 +14,7 @@ export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
 
 .PHONY: demo test deps venv build test-c test-py valgrind sanitize clang format format-check \
-        install-check bench clean
+        install-check typecheck bench clean
 
 demo: build
 	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) examples/quickstart.py
@@ -22,7 +22,7 @@ demo: build
 # Every suite: formatting, both compilers, C tests (plain, valgrind,
 # ASan+UBSan), the Python suite under ASan+UBSan, a wheel install, and
 # the Python suite last so that its summary closes the output.
-test: build format-check clang test-c valgrind sanitize install-check test-py
+test: build format-check clang test-c valgrind sanitize install-check typecheck test-py
 
 deps:
 	tools/install-deps.sh
@@ -53,6 +53,13 @@ valgrind: build
 
 test-py: build
 	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m pytest tests/python -q -p no:cacheprovider
+
+# Static types (mypy.ini): the examples under mypy --strict, and the stub of
+# the extension (python/pyasc/_C.pyi) against the built module's signatures.
+typecheck: build
+	$(VPY) -m mypy --strict examples/
+	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m mypy.stubtest pyasc._C \
+	  --mypy-config-file mypy.ini --allowlist tools/stubtest-allowlist.txt
 
 sanitize: deps venv
 	$(call setup_build,$(ASAN_BUILD),-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false)

@@ -21,7 +21,7 @@ logging.basicConfig(level=logging.INFO)
 
 @asc.jit
 def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                block_length: int):
+                block_length: int) -> None:
     start = asc.get_block_idx() * block_length
     x_gm, y_gm, z_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
     x_gm.set_global_buffer(x + start, block_length)

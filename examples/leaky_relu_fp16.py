@@ -12,7 +12,7 @@ BUFFER_NUM = 2
 
 @asc.jit
 def leaky_relu_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, block_length: int,
-                      alpha: float, tile: asc.ConstExpr[int], round_mode: asc.ConstExpr[int]):
+                      alpha: float, tile: asc.ConstExpr[int], round_mode: asc.ConstExpr[int]) -> None:
     offset = asc.get_block_idx() * block_length
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -42,7 +42,7 @@ def leaky_relu_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, block_length: 
         out_queue.free_tensor(y_out)
 
 
-def leaky_relu_fp16(x: np.ndarray, alpha: float, round_mode=asc.RoundMode.CAST_RINT,
+def leaky_relu_fp16(x: np.ndarray, alpha: float, round_mode: asc.RoundMode = asc.RoundMode.CAST_RINT,
                     tile: int = 1024) -> np.ndarray:
     """float16 x whose size splits into CORE_NUM blocks of whole tiles."""
     y = np.empty_like(x)

@@ -11,7 +11,7 @@ import pyasc
 
 
 @pyasc.op
-def my_custom_op(x, y):
+def my_custom_op(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
     return (x + y) * 2.0
 
 

@@ -11,7 +11,7 @@ CORE_NUM = 8
 
 @asc.jit
 def scale_relu_kernel(x: asc.GlobalAddress, z: asc.GlobalAddress, block_length: int,
-                      scale: float, bias: float, tile: asc.ConstExpr[int]):
+                      scale: float, bias: float, tile: asc.ConstExpr[int]) -> None:
     offset = asc.get_block_idx() * block_length
     x_gm = asc.GlobalTensor()
     z_gm = asc.GlobalTensor()

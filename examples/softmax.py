@@ -13,7 +13,7 @@ CORE_NUM = 8
 
 @asc.jit
 def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, rows_per_block: int,
-                   cols: asc.ConstExpr[int]):
+                   cols: asc.ConstExpr[int]) -> None:
     first = asc.get_block_idx() * rows_per_block
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -41,7 +41,7 @@ def softmax_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, rows: int, rows_p
 
 @asc.jit
 def softmax_row(in_queue: asc.TQue, out_queue: asc.TQue, work: asc.TBuf,
-                row_bytes: asc.ConstExpr[int], cols: asc.ConstExpr[int]):
+                row_bytes: asc.ConstExpr[int], cols: asc.ConstExpr[int]) -> None:
     x_row = in_queue.deque(asc.float32)
     y_row = out_queue.alloc_tensor(asc.float32)
     scratch = work.get(asc.float32)
@@ -59,7 +59,7 @@ def softmax_row(in_queue: asc.TQue, out_queue: asc.TQue, work: asc.TBuf,
 
 
 @asc.jit
-def scalar_result(stat: asc.LocalTensor):
+def scalar_result(stat: asc.LocalTensor) -> float:
     """stat[0] on the scalar unit, after the vector unit wrote it and before
     it writes there again."""
     asc.set_flag(asc.HardEvent.V_S, 0)
@@ -85,7 +85,8 @@ def softmax(x: np.ndarray, core_num: int = CORE_NUM) -> np.ndarray:
 
 def reference(x: np.ndarray) -> np.ndarray:
     e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    result: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return result
 
 
 if __name__ == "__main__":

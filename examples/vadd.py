@@ -13,7 +13,7 @@ TILE_NUM = 8
 
 @asc.jit
 def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                block_length: int):
+                block_length: int) -> None:
     offset = asc.get_block_idx() * block_length
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()

@@ -2,8 +2,8 @@
 device functions, as PyAsc's second tutorial writes it: queues carry the
 synchronisation."""
 
+from typing import Any  # noqa: I001 (kept to these lines: tests/python/golden has line numbers)
 import numpy as np
-
 import pyasc as asc
 
 BUFFER_NUM = 2
@@ -13,7 +13,7 @@ TILE_NUM = 8
 
 @asc.jit
 def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
-                block_length: int, tile_length: asc.ConstExpr[int]):
+                block_length: int, tile_length: asc.ConstExpr[int]) -> None:
     offset = asc.get_block_idx() * block_length
     x_gm = asc.GlobalTensor()
     y_gm = asc.GlobalTensor()
@@ -36,7 +36,7 @@ def vadd_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress
 
 @asc.jit
 def copy_in(i: int, x_gm: asc.GlobalTensor, y_gm: asc.GlobalTensor, in_queue_x: asc.TQue,
-            in_queue_y: asc.TQue, tile_length: asc.ConstExpr[int]):
+            in_queue_y: asc.TQue, tile_length: asc.ConstExpr[int]) -> None:
     x_local = in_queue_x.alloc_tensor(x_gm.dtype)
     y_local = in_queue_y.alloc_tensor(y_gm.dtype)
     asc.data_copy(x_local, x_gm[i * tile_length:], tile_length)
@@ -47,7 +47,7 @@ def copy_in(i: int, x_gm: asc.GlobalTensor, y_gm: asc.GlobalTensor, in_queue_x: 
 
 @asc.jit
 def compute(z_gm: asc.GlobalTensor, in_queue_x: asc.TQue, in_queue_y: asc.TQue,
-            out_queue_z: asc.TQue, tile_length: asc.ConstExpr[int]):
+            out_queue_z: asc.TQue, tile_length: asc.ConstExpr[int]) -> None:
     x_local = in_queue_x.deque(z_gm.dtype)
     y_local = in_queue_y.deque(z_gm.dtype)
     z_local = out_queue_z.alloc_tensor(z_gm.dtype)
@@ -59,13 +59,13 @@ def compute(z_gm: asc.GlobalTensor, in_queue_x: asc.TQue, in_queue_y: asc.TQue,
 
 @asc.jit
 def copy_out(i: int, z_gm: asc.GlobalTensor, out_queue_z: asc.TQue,
-             tile_length: asc.ConstExpr[int]):
+             tile_length: asc.ConstExpr[int]) -> None:
     z_local = out_queue_z.deque(z_gm.dtype)
     asc.data_copy(z_gm[i * tile_length:], z_local, tile_length)
     out_queue_z.free_tensor(z_local)
 
 
-def vadd(x, y, core_num: int = USE_CORE_NUM, tile_length: int = 2048):
+def vadd(x: Any, y: Any, core_num: int = USE_CORE_NUM, tile_length: int = 2048) -> Any:
     """z = x + y for pyasc Tensors, NumPy arrays or torch tensors whose size
     is a multiple of core_num * tile_length."""
     z = asc.empty_like(asc.asarray(x)) if not hasattr(x, "__array_interface__") else \

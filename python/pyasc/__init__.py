@@ -5,6 +5,8 @@ The work is done by libasc, the C core, through the ``pyasc._C`` extension;
 this package only arranges its names.
 """
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from pyasc import _C
 from pyasc._C import (
     CompileError,
@@ -331,6 +333,8 @@ from pyasc.language.core import (
 from pyasc.language.jit import jit
 
 globals().update(_KERNEL_ONLY)
+if _TYPE_CHECKING:  # what the update above adds, for type checkers
+    from pyasc.language._kernel_builtins import *  # noqa: F403
 for _name in _SHARED_NAMES:
     if _name not in globals():
         globals()[_name] = _shared_builtin(_name)

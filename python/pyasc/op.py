@@ -40,7 +40,7 @@ from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from pyasc import _C
+from pyasc import _C, _frameworks
 from pyasc import trace as _trace
 
 __all__ = [
@@ -617,7 +617,8 @@ class Op:
             return self._check_outputs(result, dict(call.dims))
         positional, keywords = call.arguments()
         result = self.fn(*positional, **keywords)
-        return self._check_outputs(result, dict(call.dims))
+        outputs = self._check_outputs(result, dict(call.dims))
+        return _frameworks.to_caller(outputs, args, kwargs)  # tf inputs: tf outputs
 
     # --- autograd and framework bridges (pyasc.autograd, pyasc.torch, pyasc.jax)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyasc._C import Generator, float64, int64
+from pyasc._C import Generator, Tensor, float64, int64
 
 __all__ = [
     "Generator",
@@ -51,17 +51,17 @@ def _size(shape: tuple[Any, ...]) -> Any:
     return shape
 
 
-def rand(*shape: Any, dtype: Any = float64, generator: Generator | None = None):
+def rand(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
     """Uniform numbers on [0, 1) of the given shape."""
     return (generator or _default).random(_size(shape), dtype=dtype)
 
 
-def randn(*shape: Any, dtype: Any = float64, generator: Generator | None = None):
+def randn(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
     """Standard normal numbers of the given shape."""
     return (generator or _default).standard_normal(_size(shape), dtype=dtype)
 
 
 def randint(low: int, high: int | None = None, size: Any = None, dtype: Any = int64,
-            generator: Generator | None = None):
+            generator: Generator | None = None) -> Tensor:
     """Uniform integers in [low, high) ([0, low) without high)."""
     return (generator or _default).integers(low, high, size=size, dtype=dtype)

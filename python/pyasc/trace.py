@@ -146,7 +146,8 @@ class OpDef:
 
 
 def _fn(name: str) -> Callable[..., Any]:
-    return getattr(_C, name)
+    fn: Callable[..., Any] = getattr(_C, name)
+    return fn
 
 
 def _method(name: str) -> Callable[..., Any]:
@@ -326,7 +327,8 @@ def _meta_dtype(opdef: OpDef, args: Sequence[Any], attrs: dict[str, Any]) -> _C.
     """The result dtype, from the C core's own rules run on one-element tensors."""
     stand_ins = [_C.zeros((1,) * len(a.shape), dtype=a.dtype) if isinstance(a, Value) else a
                  for a in args]
-    return opdef.run(*stand_ins, **attrs).dtype
+    dtype: _C.dtype = opdef.run(*stand_ins, **attrs).dtype
+    return dtype
 
 
 def _bind(opdef: OpDef, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
@@ -428,7 +430,8 @@ class Value:
         return bool(self._concrete("bool()"))
 
     def __index__(self) -> int:
-        return self._concrete("an index").__index__()
+        index: int = self._concrete("an index").__index__()
+        return index
 
     def item(self) -> Any:
         """The only element as a Python scalar (concrete mode)."""
@@ -558,7 +561,7 @@ def traceable(fn: Callable[..., Any]) -> Callable[..., Any]:
     return _Rewriter().function(fn)
 
 
-class _Globals(dict):
+class _Globals(dict[str, Any]):
     """A function's globals as the traced copy sees them: looked up in the
     module's own dict at each use (so later rebinding is seen and nothing is
     copied), with recording substitutes. CPython reads a non-exact dict's

@@ -7,6 +7,12 @@
 
 #include "asc/asc.h"
 
+/* A method-table docstring that starts with a text signature, which
+ * inspect.signature and help() read (CPython's convention): SIG is
+ * "name($module, x, /, out=None)" for a function, "name($self, ...)" for a
+ * method; defaults must be Python literals. */
+#define ASC_DOC(SIG, DOC) SIG "\n--\n\n" DOC
+
 /* errors.c: exception hierarchy rooted at pyasc.Error. */
 int asc_py_errors_init(PyObject *module);
 /* Raises the exception for status with the thread's libasc message;

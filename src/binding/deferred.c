@@ -134,7 +134,8 @@ static PyObject *finish_pending(PyObject *self, PyObject *noargs) {
 
 PyMethodDef asc_py_deferred_functions[] = {
     {"_finish_pending", finish_pending, METH_NOARGS,
-     "_finish_pending() -> list[str]: waits for all streams of all devices, runs deferred "
-     "releases; returns the messages of asynchronous errors that were still pending."},
+     ASC_DOC("_finish_pending($module, /)",
+             "Waits for all streams of all devices, runs deferred releases; returns the "
+             "messages (list[str]) of asynchronous errors that were still pending.")},
     {NULL, NULL, 0, NULL},
 };

@@ -173,24 +173,29 @@ static PyObject *version(PyObject *self, PyObject *noargs) {
 }
 
 PyMethodDef asc_py_device_functions[] = {
-    {"device_count", device_count, METH_NOARGS, "device_count() -> int\n\nNumber of devices."},
+    {"device_count", device_count, METH_NOARGS,
+     ASC_DOC("device_count($module, /)", "Number of devices (an int).")},
     {"get_device_properties", (PyCFunction)(void (*)(void))get_device_properties,
      METH_FASTCALL | METH_KEYWORDS,
-     "get_device_properties(device=None) -> DeviceProperties\n\nProperties of a device "
-     "(default: the current one)."},
+     ASC_DOC("get_device_properties($module, device=None)",
+             "Properties of a device (default: the current one), a DeviceProperties.")},
     {"set_device", set_device, METH_O,
-     "set_device(device)\n\nSelects the calling thread's current device."},
+     ASC_DOC("set_device($module, device, /)", "Selects the calling thread's current device.")},
     {"current_device", current_device, METH_NOARGS,
-     "current_device() -> int\n\nThe calling thread's current device."},
+     ASC_DOC("current_device($module, /)", "The calling thread's current device (an int).")},
     {"synchronize", (PyCFunction)(void (*)(void))synchronize, METH_FASTCALL | METH_KEYWORDS,
-     "synchronize(device=None)\n\nWaits for all streams of the device; raises the first "
-     "deferred error of asynchronous work. Ctrl-C interrupts the wait (the work goes on)."},
+     ASC_DOC("synchronize($module, device=None)",
+             "Waits for all streams of the device; raises the first deferred error of "
+             "asynchronous work. Ctrl-C interrupts the wait (the work goes on).")},
     {"configure_device", (PyCFunction)(void (*)(void))configure_device,
      METH_VARARGS | METH_KEYWORDS,
-     "configure_device(device=None, **properties) -> DeviceProperties\n\nChanges simulated "
-     "device properties: ai_core_count, cube_core_count, worker_threads, ub_size, l1_size, "
-     "l0a_size, l0b_size, l0c_size, global_mem_size. Queued work keeps the old values."},
-    {"libasc_version", version, METH_NOARGS, "libasc_version() -> str\n\nVersion of libasc."},
+     ASC_DOC("configure_device($module, device=None, /, **properties)",
+             "Changes simulated device properties and returns the new DeviceProperties: "
+             "ai_core_count, cube_core_count, worker_threads, ub_size, l1_size, l0a_size, "
+             "l0b_size, l0c_size, global_mem_size. Queued work keeps the old values. device "
+             "may also be given by keyword.")},
+    {"libasc_version", version, METH_NOARGS,
+     ASC_DOC("libasc_version($module, /)", "Version of libasc (a str).")},
     {NULL, NULL, 0, NULL},
 };
 

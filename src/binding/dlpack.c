@@ -518,25 +518,29 @@ static PyObject *from_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef dlpack_methods[] = {
     {"__dlpack__", (PyCFunction)(void (*)(void))tensor_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) -> capsule\n\n"
-     "Exports the tensor as DLPack (the Python array API protocol): a 'dltensor_versioned' "
-     "capsule when max_version is (1, x) or later, else a legacy 'dltensor' one. The memory is "
-     "shared unless copy=True; pending work on the current stream is waited for first."},
+     ASC_DOC(
+         "__dlpack__($self, stream=None, max_version=None, dl_device=None, copy=None)",
+         "Exports the tensor as DLPack (the Python array API protocol): a 'dltensor_versioned' "
+         "capsule when max_version is (1, x) or later, else a legacy 'dltensor' one. The memory is "
+         "shared unless copy=True; pending work on the current stream is waited for first.")},
     {"__dlpack_device__", tensor_dlpack_device, METH_NOARGS,
-     "__dlpack_device__() -> (1, 0)\n\nThe DLPack device: kDLCPU, as pyasc device memory is "
-     "host memory."},
+     ASC_DOC("__dlpack_device__($self, /)",
+             "The DLPack device, (1, 0): kDLCPU, as pyasc device memory is host memory.")},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef dlpack_functions[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))from_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     "from_dlpack(x, *, device=None, copy=None) -> Tensor\n\nA tensor sharing the memory of "
-     "x, any object with __dlpack__ (NumPy, PyTorch, JAX, ...) or a DLPack capsule, which "
-     "can be consumed once. Only host (kDLCPU) memory can be shared. copy=True makes a private "
-     "copy. Memory a producer marks read-only (DLPack 1.x flag) gives a read-only tensor: "
-     "writes to it raise InvalidValueError (copy=True gives a writable copy). device: the pyasc "
-     "device to tag the "
-     "tensor with (None: the current one)."},
+     ASC_DOC(
+         "from_dlpack($module, x, device=None, copy=None)",
+         "A tensor sharing the memory of "
+         "x, any object with __dlpack__ (NumPy, PyTorch, JAX, ...) or a DLPack capsule, which "
+         "can be consumed once. Only host (kDLCPU) memory can be shared. copy=True makes a private "
+         "copy. Memory a producer marks read-only (DLPack 1.x flag) gives a read-only tensor: "
+         "writes to it raise InvalidValueError (copy=True gives a writable copy). device: the "
+         "pyasc "
+         "device to tag the "
+         "tensor with (None: the current one).")},
     {NULL, NULL, 0, NULL},
 };
 

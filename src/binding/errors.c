@@ -42,10 +42,24 @@ static PyObject *kind_type(const char *name) {
   return NULL;
 }
 
+/* A new exception class. Its tp_doc starts with the text signature, which
+ * inspect.signature reads; __doc__ keeps the plain text. */
+static PyObject *new_error(const char *qualified, const char *doc, PyObject *bases) {
+  const char *name = strrchr(qualified, '.') + 1;
+  PyObject *sig_doc = PyUnicode_FromFormat("%s(*args)\n--\n\n%s", name, doc);
+  const char *text = sig_doc ? PyUnicode_AsUTF8(sig_doc) : NULL;
+  PyObject *type = text ? PyErr_NewExceptionWithDoc(qualified, text, bases, NULL) : NULL;
+  Py_XDECREF(sig_doc);
+  PyObject *plain = type ? PyUnicode_FromString(doc) : NULL;
+  if (!plain || PyObject_SetAttrString(type, "__doc__", plain) < 0) Py_CLEAR(type);
+  Py_XDECREF(plain);
+  return type;
+}
+
 int asc_py_errors_init(PyObject *module) {
-  error_base = PyErr_NewExceptionWithDoc(
-      "pyasc.Error", "Base class of every error pyasc raises. `status` names the libasc status.",
-      NULL, NULL);
+  error_base =
+      new_error("pyasc.Error",
+                "Base class of every error pyasc raises. `status` names the libasc status.", NULL);
   if (!error_base || PyModule_AddObjectRef(module, "Error", error_base) < 0) return -1;
   for (int i = 0; i < NKINDS; i++) {
     error_kind *k = &kinds[i];
@@ -54,7 +68,7 @@ int asc_py_errors_init(PyObject *module) {
     if (!bases) return -1;
     char qualified[64];
     snprintf(qualified, sizeof qualified, "pyasc.%s", k->name);
-    k->type = PyErr_NewExceptionWithDoc(qualified, k->doc, bases, NULL);
+    k->type = new_error(qualified, k->doc, bases);
     Py_DECREF(bases);
     if (!k->type || PyModule_AddObjectRef(module, k->name, k->type) < 0) return -1;
   }

@@ -344,41 +344,53 @@ static PyObject *b_set_loc(BuilderObject *self, PyObject *args) {
 #define M(name, fn, flags, doc) \
   { name, (PyCFunction)(fn), flags, doc }
 static PyMethodDef builder_methods[] = {
-    M("param", b_param, METH_VARARGS, "param(name, type) -> value"),
-    M("const", b_const, METH_O, "const(bool|int|float) -> value"),
-    M("var", b_var, METH_VARARGS, "var(name, type or value to copy the type of) -> variable"),
-    M("load", b_load, METH_O, "load(variable) -> value"),
-    M("store", b_store, METH_VARARGS, "store(variable, value)"),
-    M("op", b_op, METH_VARARGS, "op(name, operands, iattrs=(), sattr=None) -> value or None"),
-    M("for_begin", b_for_begin, METH_VARARGS, "for_begin(start, stop, step) -> induction value"),
-    M("for_end", b_for_end, METH_NOARGS, NULL),
-    M("while_begin", b_while_begin, METH_NOARGS, NULL),
-    M("while_body", b_while_body, METH_O, "while_body(condition)"),
-    M("while_end", b_while_end, METH_NOARGS, NULL),
-    M("if_begin", b_if_begin, METH_O, "if_begin(condition)"),
-    M("else_", b_else, METH_NOARGS, NULL),
-    M("if_end", b_if_end, METH_NOARGS, NULL),
-    M("finish", b_finish, METH_NOARGS, NULL),
-    M("verify", b_verify, METH_NOARGS, "Verifies the finished IR."),
-    M("fold", b_fold, METH_NOARGS, "Constant folding; returns the number of folded ops."),
-    M("check_ub", b_check_ub, METH_O, "check_ub(ub_size): the Unified Buffer budget."),
-    M("text", b_text, METH_NOARGS, "The IR's textual form."),
+    M("param", b_param, METH_VARARGS, ASC_DOC("param($self, name, type, /)", "-> value")),
+    M("const", b_const, METH_O, ASC_DOC("const($self, value, /)", "A bool|int|float -> value")),
+    M("var", b_var, METH_VARARGS,
+      ASC_DOC("var($self, name, type, /)",
+              "A variable of type (or of the type of a value to copy).")),
+    M("load", b_load, METH_O, ASC_DOC("load($self, variable, /)", "-> value")),
+    M("store", b_store, METH_VARARGS, ASC_DOC("store($self, variable, value, /)", "")),
+    M("op", b_op, METH_VARARGS,
+      ASC_DOC("op($self, name, operands, iattrs=(), sattr=None, /)", "-> value or None")),
+    M("for_begin", b_for_begin, METH_VARARGS,
+      ASC_DOC("for_begin($self, start, stop, step, /)", "-> induction value")),
+    M("for_end", b_for_end, METH_NOARGS, ASC_DOC("for_end($self, /)", "")),
+    M("while_begin", b_while_begin, METH_NOARGS, ASC_DOC("while_begin($self, /)", "")),
+    M("while_body", b_while_body, METH_O, ASC_DOC("while_body($self, condition, /)", "")),
+    M("while_end", b_while_end, METH_NOARGS, ASC_DOC("while_end($self, /)", "")),
+    M("if_begin", b_if_begin, METH_O, ASC_DOC("if_begin($self, condition, /)", "")),
+    M("else_", b_else, METH_NOARGS, ASC_DOC("else_($self, /)", "")),
+    M("if_end", b_if_end, METH_NOARGS, ASC_DOC("if_end($self, /)", "")),
+    M("finish", b_finish, METH_NOARGS, ASC_DOC("finish($self, /)", "")),
+    M("verify", b_verify, METH_NOARGS, ASC_DOC("verify($self, /)", "Verifies the finished IR.")),
+    M("fold", b_fold, METH_NOARGS,
+      ASC_DOC("fold($self, /)", "Constant folding; returns the number of folded ops.")),
+    M("check_ub", b_check_ub, METH_O,
+      ASC_DOC("check_ub($self, ub_size, /)", "The Unified Buffer budget.")),
+    M("text", b_text, METH_NOARGS, ASC_DOC("text($self, /)", "The IR's textual form.")),
     {"emit_c", (PyCFunction)(void (*)(void))b_emit_c, METH_VARARGS | METH_KEYWORDS,
-     "emit_c(checked=False): C source for the simulated cores (checked: with the debug checks)."},
+     ASC_DOC("emit_c($self, /, checked=False)",
+             "C source for the simulated cores (checked: with the debug checks).")},
     M("check_sync", b_check_sync, METH_NOARGS,
-      "Static check for missing synchronisation between pipes (CompileError)."),
-    M("emit_ascendc", b_emit_ascendc, METH_NOARGS, "Ascend C (C++) source for a real NPU."),
+      ASC_DOC("check_sync($self, /)",
+              "Static check for missing synchronisation between pipes (CompileError).")),
+    M("emit_ascendc", b_emit_ascendc, METH_NOARGS,
+      ASC_DOC("emit_ascendc($self, /)", "Ascend C (C++) source for a real NPU.")),
     M("name", b_name, METH_VARARGS,
-      "name(value, name): the Python name of a value, for emitted source."),
+      ASC_DOC("name($self, value, name, /)", "The Python name of a value, for emitted source.")),
     M("member", b_member, METH_VARARGS,
-      "member(param, path): the struct member a flattened parameter comes from."),
-    M("type_of", b_type_of, METH_O, "type_of(value) -> (kind, dtype, position, depth)"),
+      ASC_DOC("member($self, param, path, /)",
+              "The struct member a flattened parameter comes from.")),
+    M("type_of", b_type_of, METH_O,
+      ASC_DOC("type_of($self, value, /)", "-> (kind, dtype, position, depth)")),
     M("set_loc", b_set_loc, METH_VARARGS,
-      "set_loc(line, col): location of the next ops (line may carry a file index, see "
-      "file_index)."),
+      ASC_DOC("set_loc($self, line, col, /)",
+              "Location of the next ops (line may carry a file index, see file_index).")),
     M("file_index", b_file_index, METH_O,
-      "file_index(path) -> int: the file's index in the IR's file table (0: the kernel's); "
-      "locations carry it in the bits of `line` above the 20th."),
+      ASC_DOC("file_index($self, path, /)",
+              "The file's index (an int) in the IR's file table (0: the kernel's); locations "
+              "carry it in the bits of `line` above the 20th.")),
     {NULL, NULL, 0, NULL},
 };
 
@@ -501,8 +513,9 @@ static PyObject *kernel_get_path(KernelObject *self, void *c) {
 
 static PyMethodDef kernel_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))kernel_launch, METH_FASTCALL,
-     "launch(blocks, stream, *args): runs the kernel on stream; asynchronously when every "
-     "array argument is a pyasc.Tensor, else it waits for the stream before returning."},
+     ASC_DOC("launch($self, blocks, stream, /, *args)",
+             "Runs the kernel on stream; asynchronously when every array argument is a "
+             "pyasc.Tensor, else it waits for the stream before returning.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -656,10 +669,11 @@ static PyObject *dispatcher_insert(DispatcherObject *self, PyObject *const *args
 
 static PyMethodDef dispatcher_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))dispatcher_launch, METH_FASTCALL,
-     "launch(core_num, stream, *args) -> bool: launches a kernel built for these argument "
-     "types; False (nothing done) when there is none yet."},
+     ASC_DOC("launch($self, core_num, stream, /, *args)",
+             "Launches a kernel built for these argument types and returns True; False "
+             "(nothing done) when there is none yet.")},
     {"insert", (PyCFunction)(void (*)(void))dispatcher_insert, METH_FASTCALL,
-     "insert(args, kernel): remembers the kernel built for args' types."},
+     ASC_DOC("insert($self, args, kernel, /)", "Remembers the kernel built for args' types.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -726,12 +740,14 @@ static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
 
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
-     "jit_build(source, name, signature, cache_dir=None, compiler=None, always_compile=False) "
-     "-> (CompiledKernel, cache_hit)"},
+     ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
+             "always_compile=False)",
+             "-> (CompiledKernel, cache_hit)")},
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
-     "jit_cache_dir(override=None) -> str: the kernel cache directory in use."},
+     ASC_DOC("jit_cache_dir($module, override=None, /)",
+             "The kernel cache directory in use (a str).")},
     {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
-     "jit_cache_limit() -> int: the kernel cache's size limit in bytes (0: none)."},
+     ASC_DOC("jit_cache_limit($module, /)", "The kernel cache's size limit in bytes (0: none).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -150,13 +150,16 @@ static PyObject *buffer_repr(BufferObject *self) {
 
 static PyMethodDef buffer_methods[] = {
     {"free", (PyCFunction)buffer_free, METH_NOARGS,
-     "Returns the memory to the allocator now (idempotent). Later use raises "
-     "InvalidHandleError."},
+     ASC_DOC("free($self, /)",
+             "Returns the memory to the allocator now (idempotent). Later use raises "
+             "InvalidHandleError.")},
     {"record_stream", (PyCFunction)buffer_record_stream, METH_O,
-     "record_stream(stream)\n\nDeclares that work on another stream uses this buffer, so its "
-     "memory is not reused until that work is done."},
-    {"__enter__", buffer_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS, NULL},
+     ASC_DOC("record_stream($self, stream, /)",
+             "Declares that work on another stream uses this buffer, so its "
+             "memory is not reused until that work is done.")},
+    {"__enter__", buffer_enter, METH_NOARGS, ASC_DOC("__enter__($self, /)", "Returns the buffer.")},
+    {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS,
+     ASC_DOC("__exit__($self, /, *exc_info)", "Frees the buffer.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -538,27 +541,34 @@ static PyObject *set_caching(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 PyMethodDef asc_py_memory_functions[] = {
     {"alloc", FASTCALL(alloc),
-     "alloc(nbytes, device=None, stream=None) -> DeviceBuffer\n\nAllocates device memory for use "
-     "on stream (default: the current stream), through the caching allocator."},
+     ASC_DOC("alloc($module, nbytes, device=None, stream=None)",
+             "Allocates a DeviceBuffer for use on stream (default: the current stream), "
+             "through the caching allocator.")},
     {"memcpy", FASTCALL(py_memcpy),
-     "memcpy(dst, src, nbytes=None, *, dst_offset=0, src_offset=0, stream=None, "
-     "non_blocking=False)\n\nCopies between DeviceBuffers and host buffers (anything with the "
-     "buffer protocol); the direction follows from the arguments."},
+     ASC_DOC("memcpy($module, dst, src, nbytes=None, dst_offset=0, src_offset=0, stream=None, "
+             "non_blocking=False)",
+             "Copies between DeviceBuffers and host buffers (anything with the buffer "
+             "protocol); the direction follows from the arguments.")},
     {"memset", FASTCALL(py_memset),
-     "memset(dst, value, nbytes=None, *, offset=0, stream=None, non_blocking=False)\n\nFills "
-     "device memory with a byte value."},
+     ASC_DOC("memset($module, dst, value, nbytes=None, offset=0, stream=None, "
+             "non_blocking=False)",
+             "Fills device memory with a byte value.")},
     {"memory_stats", FASTCALL(memory_stats),
-     "memory_stats(device=None) -> dict\n\nCounters of the caching allocator."},
+     ASC_DOC("memory_stats($module, device=None)", "Counters of the caching allocator, a dict.")},
     {"empty_cache", FASTCALL(empty_cache),
-     "empty_cache(device=None)\n\nReturns cached blocks that no stream still uses to the device."},
+     ASC_DOC("empty_cache($module, device=None)",
+             "Returns cached blocks that no stream still uses to the device.")},
     {"reset_peak_memory_stats", FASTCALL(reset_peak_memory_stats),
-     "reset_peak_memory_stats(device=None)\n\nResets the peak counters to the current values."},
+     ASC_DOC("reset_peak_memory_stats($module, device=None)",
+             "Resets the peak counters to the current values.")},
     {"set_memory_limit", FASTCALL(set_memory_limit),
-     "set_memory_limit(nbytes, device=None)\n\nCaps reserved device memory (None: no cap); "
-     "allocations beyond it raise OutOfMemoryError."},
+     ASC_DOC("set_memory_limit($module, nbytes, device=None)",
+             "Caps reserved device memory (None: no cap); "
+             "allocations beyond it raise OutOfMemoryError.")},
     {"set_caching", FASTCALL(set_caching),
-     "set_caching(enabled, device=None)\n\nTurns the allocator cache on or off (the "
-     "PYASC_NO_MEMORY_CACHING=1 environment variable starts with it off)."},
+     ASC_DOC("set_caching($module, enabled, device=None)",
+             "Turns the allocator cache on or off (the "
+             "PYASC_NO_MEMORY_CACHING=1 environment variable starts with it off).")},
     {NULL, NULL, 0, NULL},
 };
 

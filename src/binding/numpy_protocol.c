@@ -50,12 +50,16 @@ static PyObject *tensor_array_function(PyObject *self, PyObject *const *args, Py
 static PyMethodDef protocol_methods[] = {
     {"__array_ufunc__", (PyCFunction)(void (*)(void))tensor_array_ufunc,
      METH_FASTCALL | METH_KEYWORDS,
-     "NumPy ufuncs on tensors run the pyasc function of the same name (np.add -> pyasc.add) "
-     "and return tensors; ufuncs pyasc lacks raise TypeError."},
+     ASC_DOC(
+         "__array_ufunc__($self, ufunc, method, /, *inputs, **kwargs)",
+         "NumPy ufuncs on tensors run the pyasc function of the same name (np.add -> pyasc.add) "
+         "and return tensors; ufuncs pyasc lacks raise TypeError.")},
     {"__array_function__", (PyCFunction)(void (*)(void))tensor_array_function,
      METH_FASTCALL | METH_KEYWORDS,
-     "NumPy functions on tensors run the pyasc function of the same name (np.concatenate -> "
-     "pyasc.concatenate) and return tensors; functions pyasc lacks raise TypeError."},
+     ASC_DOC(
+         "__array_function__($self, func, types, args, kwargs, /)",
+         "NumPy functions on tensors run the pyasc function of the same name (np.concatenate -> "
+         "pyasc.concatenate) and return tensors; functions pyasc lacks raise TypeError.")},
     {NULL, NULL, 0, NULL},
 };
 

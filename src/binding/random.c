@@ -196,16 +196,16 @@ static PyGetSetDef generator_getset[] = {
   { #NAME, (PyCFunction)(void (*)(void))generator_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC }
 
 static PyMethodDef generator_methods[] = {
-    METHOD(random,
-           "random(size=None, dtype=float64) -> Tensor\n\nUniform on [0, 1) with 53 "
-           "(float64) or 24 (float32) random bits."),
+    METHOD(random, ASC_DOC("random($self, size=None, dtype=None)",
+                           "Uniform on [0, 1) with 53 "
+                           "(float64) or 24 (float32) random bits; dtype None is float64.")),
     METHOD(standard_normal,
-           "standard_normal(size=None, dtype=float64) -> Tensor\n\nStandard "
-           "normal numbers (Box-Muller)."),
+           ASC_DOC("standard_normal($self, size=None, dtype=None)",
+                   "Standard normal numbers (Box-Muller); dtype None is float64.")),
     METHOD(integers,
-           "integers(low, high=None, size=None, dtype=int64, endpoint=False) -> "
-           "Tensor\n\nUniform integers in [low, high) ([0, low) without high; [low, "
-           "high] with endpoint), unbiased by rejection sampling."),
+           ASC_DOC("integers($self, low, high=None, size=None, dtype=None, endpoint=False)",
+                   "Uniform integers in [low, high) ([0, low) without high; [low, "
+                   "high] with endpoint), unbiased by rejection sampling; dtype None is int64.")),
     {NULL, NULL, 0, NULL},
 };
 
@@ -215,7 +215,7 @@ PyTypeObject AscGenerator_Type = {
     .tp_repr = (reprfunc)generator_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Generator(seed=None)\n\nRandom tensors from the counter-based Philox4x32-10 "
+        "Generator(seed=None)\n--\n\nRandom tensors from the counter-based Philox4x32-10 "
         "generator: the same seed gives the same numbers whatever the device's thread "
         "count (docs/random.md). seed: an int in [0, 2**64), or None for a random one.",
     .tp_methods = generator_methods,

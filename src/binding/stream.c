@@ -251,22 +251,27 @@ static PyObject *stream_get_is_default(StreamObject *self, void *closure) {
 
 static PyMethodDef stream_methods[] = {
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
-     "Waits for all work queued on the stream; raises the first deferred error of that work. "
-     "Ctrl-C interrupts the wait (the work goes on)."},
-    {"query", (PyCFunction)stream_query, METH_NOARGS, "True if all queued work has completed."},
+     ASC_DOC("synchronize($self, /)",
+             "Waits for all work queued on the stream; raises the first deferred error of that "
+             "work. Ctrl-C interrupts the wait (the work goes on).")},
+    {"query", (PyCFunction)stream_query, METH_NOARGS,
+     ASC_DOC("query($self, /)", "True if all queued work has completed.")},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
-     "Makes work queued after this call wait until the event has completed."},
+     ASC_DOC("wait_event($self, event, /)",
+             "Makes work queued after this call wait until the event has completed.")},
     {"record_event", (PyCFunction)(void (*)(void))stream_record_event,
      METH_FASTCALL | METH_KEYWORDS,
-     "record_event(event=None) -> Event\n\nRecords an event (a new one by default) on this "
-     "stream."},
+     ASC_DOC("record_event($self, event=None)",
+             "Records an event (a new one by default) on this stream and returns it.")},
     {"launch_host_func", (PyCFunction)stream_launch_host_func, METH_O,
-     "launch_host_func(fn)\n\nCalls fn() on the stream's thread in stream order. An exception "
-     "it raises is reported as DeviceError at the stream's next synchronisation. fn cannot "
-     "wait for its own stream: synchronising it there raises InvalidValueError."},
+     ASC_DOC("launch_host_func($self, fn, /)",
+             "Calls fn() on the stream's thread in stream order. An exception "
+             "it raises is reported as DeviceError at the stream's next synchronisation. fn cannot "
+             "wait for its own stream: synchronising it there raises InvalidValueError.")},
     {"destroy", (PyCFunction)stream_destroy, METH_NOARGS,
-     "Waits for queued work and destroys the stream; using it afterwards raises "
-     "InvalidHandleError. Collected streams are destroyed automatically."},
+     ASC_DOC("destroy($self, /)",
+             "Waits for queued work and destroys the stream; using it afterwards raises "
+             "InvalidHandleError. Collected streams are destroyed automatically.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -287,7 +292,7 @@ PyTypeObject AscStream_Type = {
     .tp_hash = (hashfunc)stream_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Stream(device=None)\n\nA FIFO queue of asynchronous device work. Work on "
+        "Stream(device=None)\n--\n\nA FIFO queue of asynchronous device work. Work on "
         "different streams may overlap; use events to order it.",
     .tp_richcompare = stream_richcompare,
     .tp_methods = stream_methods,
@@ -465,19 +470,22 @@ static PyObject *event_repr(EventObject *self) {
 
 static PyMethodDef event_methods[] = {
     {"record", (PyCFunction)(void (*)(void))event_record, METH_FASTCALL | METH_KEYWORDS,
-     "record(stream=None)\n\nMarks the current end of the stream's queue (default: the "
-     "current stream)."},
+     ASC_DOC("record($self, stream=None)",
+             "Marks the current end of the stream's queue (default: the current stream).")},
     {"synchronize", (PyCFunction)event_synchronize, METH_NOARGS,
-     "Waits until the work before the recorded point has completed."},
+     ASC_DOC("synchronize($self, /)",
+             "Waits until the work before the recorded point has completed.")},
     {"query", (PyCFunction)event_query, METH_NOARGS,
-     "True if the recorded point has been reached (or the event was never recorded)."},
+     ASC_DOC("query($self, /)",
+             "True if the recorded point has been reached (or the event was never recorded).")},
     {"elapsed_time", (PyCFunction)event_elapsed_time, METH_O,
-     "elapsed_time(end) -> float\n\nMilliseconds from this event to end; both must have "
-     "completed."},
+     ASC_DOC("elapsed_time($self, end, /)",
+             "Milliseconds (a float) from this event to end; both must have completed.")},
     {"wait", (PyCFunction)(void (*)(void))event_wait, METH_FASTCALL | METH_KEYWORDS,
-     "wait(stream=None)\n\nMakes the stream's later work wait for this event."},
+     ASC_DOC("wait($self, stream=None)", "Makes the stream's later work wait for this event.")},
     {"destroy", (PyCFunction)event_destroy, METH_NOARGS,
-     "Destroys the event; using it afterwards raises InvalidHandleError."},
+     ASC_DOC("destroy($self, /)",
+             "Destroys the event; using it afterwards raises InvalidHandleError.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -488,7 +496,7 @@ PyTypeObject AscEvent_Type = {
     .tp_repr = (reprfunc)event_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
-        "Event(enable_timing=True)\n\nA point in a stream's queue: record it, wait for "
+        "Event(enable_timing=True)\n--\n\nA point in a stream's queue: record it, wait for "
         "it, time between two.",
     .tp_methods = event_methods,
     .tp_init = (initproc)event_init,
@@ -532,15 +540,17 @@ static PyObject *testing_fail(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 PyMethodDef asc_py_stream_functions[] = {
     {"default_stream", (PyCFunction)(void (*)(void))default_stream, METH_FASTCALL | METH_KEYWORDS,
-     "default_stream(device=None) -> Stream\n\nThe device's default stream."},
+     ASC_DOC("default_stream($module, device=None)", "The device's default Stream.")},
     {"current_stream", (PyCFunction)(void (*)(void))current_stream, METH_FASTCALL | METH_KEYWORDS,
-     "current_stream(device=None) -> Stream\n\nThe calling thread's current stream."},
+     ASC_DOC("current_stream($module, device=None)", "The calling thread's current Stream.")},
     {"set_stream", set_stream, METH_O,
-     "set_stream(stream)\n\nMakes stream current for the calling thread on its device."},
+     ASC_DOC("set_stream($module, stream, /)",
+             "Makes stream current for the calling thread on its device.")},
     {"_testing_spin", (PyCFunction)(void (*)(void))testing_spin, METH_FASTCALL | METH_KEYWORDS,
-     "_testing_spin(ms, blocks=1, stream=None): see pyasc.testing.spin."},
+     ASC_DOC("_testing_spin($module, ms, blocks=1, stream=None)", "See pyasc.testing.spin.")},
     {"_testing_fail", (PyCFunction)(void (*)(void))testing_fail, METH_FASTCALL | METH_KEYWORDS,
-     "_testing_fail(message, stream=None, kernel=False): see pyasc.testing.fail."},
+     ASC_DOC("_testing_fail($module, message, stream=None, kernel=False)",
+             "See pyasc.testing.fail.")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -91,7 +91,8 @@ static int buffer_extent(const Py_buffer *view, asc_dtype dtype, int64_t *lo, in
 
 /* Shares the memory of a buffer-protocol object, read-only when the object
  * lends it so (bytes, a non-writeable NumPy array). Returns 1 (and no
- * error) if its layout cannot be expressed in elements, so callers can copy. */
+ * error) if its layout cannot be expressed in elements, so callers can copy;
+ * -2 (an error set) if the object gave no buffer at all, -1 on other errors. */
 static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
   Py_buffer *view = PyMem_RawMalloc(sizeof *view);
   if (!view) {
@@ -103,7 +104,7 @@ static int tensor_from_buffer(PyObject *obj, asc_tensor *out) {
     PyErr_Clear();
     if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
       PyMem_RawFree(view);
-      return -1;
+      return -2;
     }
     readonly = true;
   }
@@ -190,8 +191,13 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     return convert_dtype(out, dtype);
   }
   int rc = PyObject_CheckBuffer(obj) ? tensor_from_buffer(obj, out) : 1;
+  /* DLPack when there is no buffer, or when its exporter could not describe
+   * it (PEP 3118 has no bfloat16: TensorFlow's bfloat16 tensors). Not for a
+   * described buffer of a type pyasc lacks (strings): NumPy reports those,
+   * and TensorFlow aborts the process when asked to export one by DLPack. */
+  bool try_dlpack = rc == -2 || !PyObject_CheckBuffer(obj);
   if (rc < 0) PyErr_Clear(); /* not a usable buffer: let NumPy convert it */
-  if (rc != 0 && !PyObject_CheckBuffer(obj) && PyObject_HasAttrString(obj, "__dlpack__")) {
+  if (rc != 0 && try_dlpack && PyObject_HasAttrString(obj, "__dlpack__")) {
     rc = tensor_from_dlpack(obj, out);
     if (rc) PyErr_Clear(); /* a layout DLPack cannot share: NumPy copies */
   }
@@ -773,33 +779,52 @@ static PyObject *tensor_to(TensorObject *self, PyObject *args, PyObject *kwargs)
 
 static PyMethodDef tensor_methods[] = {
     {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
-     "numpy(*, raw=False) -> numpy.ndarray\n\nA NumPy array sharing the tensor's memory (after "
-     "waiting for the current stream). bfloat16 gives a float32 copy, or with raw=True a "
-     "uint16 view of the bits."},
-    {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_VARARGS | METH_KEYWORDS, NULL},
-    {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS, "The elements as nested Python lists."},
-    {"item", (PyCFunction)tensor_item, METH_NOARGS, "The only element as a Python scalar."},
+     ASC_DOC("numpy($self, /, *, raw=False)",
+             "A NumPy array sharing the tensor's memory (after waiting for the current "
+             "stream). bfloat16 gives a float32 copy, or with raw=True a uint16 view of the "
+             "bits.")},
+    {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_VARARGS | METH_KEYWORDS,
+     ASC_DOC("__array__($self, /, dtype=None, copy=None)", "The NumPy array protocol.")},
+    {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
+     ASC_DOC("tolist($self, /)", "The elements as nested Python lists.")},
+    {"item", (PyCFunction)tensor_item, METH_NOARGS,
+     ASC_DOC("item($self, /)", "The only element as a Python scalar.")},
     {"reshape", (PyCFunction)tensor_reshape, METH_VARARGS,
-     "reshape(*shape) -> Tensor\n\nA view with a new shape when possible, else a copy."},
+     ASC_DOC("reshape($self, /, *shape)",
+             "A view with a new shape when possible, else a copy; shape may also be one "
+             "sequence.")},
     {"view", (PyCFunction)tensor_view, METH_VARARGS,
-     "view(*shape) -> Tensor\n\nA view with a new shape; fails rather than copy."},
+     ASC_DOC("view($self, /, *shape)", "A view with a new shape; fails rather than copy.")},
     {"expand", (PyCFunction)tensor_expand, METH_VARARGS,
-     "expand(*shape) -> Tensor\n\nBroadcast view to shape (NumPy broadcast_to)."},
-    {"broadcast_to", (PyCFunction)tensor_expand, METH_VARARGS, "Same as expand."},
+     ASC_DOC("expand($self, /, *shape)", "Broadcast view to shape (NumPy broadcast_to).")},
+    {"broadcast_to", (PyCFunction)tensor_expand, METH_VARARGS,
+     ASC_DOC("broadcast_to($self, /, *shape)", "Same as expand.")},
     {"transpose", (PyCFunction)tensor_transpose, METH_VARARGS,
-     "transpose(*axes) -> Tensor\n\nPermuted view; no axes reverses them."},
-    {"permute", (PyCFunction)tensor_transpose, METH_VARARGS, "permute(*axes): same as transpose."},
-    {"swapaxes", (PyCFunction)tensor_swapaxes, METH_VARARGS, "swapaxes(a, b): view."},
-    {"unsqueeze", (PyCFunction)tensor_unsqueeze, METH_O, "unsqueeze(axis): view with a new axis."},
-    {"flatten", (PyCFunction)tensor_flatten, METH_NOARGS, "1-d view or copy."},
+     ASC_DOC("transpose($self, /, *axes)", "Permuted view; no axes reverses them.")},
+    {"permute", (PyCFunction)tensor_transpose, METH_VARARGS,
+     ASC_DOC("permute($self, /, *axes)", "Same as transpose.")},
+    {"swapaxes", (PyCFunction)tensor_swapaxes, METH_VARARGS,
+     ASC_DOC("swapaxes($self, a, b, /)", "View with axes a and b exchanged.")},
+    {"unsqueeze", (PyCFunction)tensor_unsqueeze, METH_O,
+     ASC_DOC("unsqueeze($self, axis, /)", "View with a new axis of length 1.")},
+    {"flatten", (PyCFunction)tensor_flatten, METH_NOARGS,
+     ASC_DOC("flatten($self, /)", "1-d view or copy.")},
     {"contiguous", (PyCFunction)tensor_contiguous, METH_NOARGS,
-     "The tensor itself when C-contiguous, else a contiguous copy."},
-    {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS, "C-contiguous?"},
-    {"copy", (PyCFunction)tensor_copy, METH_NOARGS, "A contiguous copy."},
-    {"clone", (PyCFunction)tensor_copy, METH_NOARGS, "A contiguous copy."},
-    {"astype", (PyCFunction)tensor_astype, METH_O, "astype(dtype) -> Tensor (a copy)."},
+     ASC_DOC("contiguous($self, /)",
+             "The tensor itself when C-contiguous, else a contiguous copy.")},
+    {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS,
+     ASC_DOC("is_contiguous($self, /)", "C-contiguous?")},
+    {"copy", (PyCFunction)tensor_copy, METH_NOARGS,
+     ASC_DOC("copy($self, /)", "A contiguous copy.")},
+    {"clone", (PyCFunction)tensor_copy, METH_NOARGS,
+     ASC_DOC("clone($self, /)", "A contiguous copy.")},
+    {"astype", (PyCFunction)tensor_astype, METH_O,
+     ASC_DOC("astype($self, dtype, /)", "A copy converted to dtype.")},
     {"to", (PyCFunction)(void (*)(void))tensor_to, METH_VARARGS | METH_KEYWORDS,
-     "to(dtype) / to(device=None, dtype=None) -> Tensor"},
+     ASC_DOC("to($self, /, target=None, dtype=None, device=None)",
+             "to(dtype), to(device) or to(device=None, dtype=None): a copy when either "
+             "changes, else the tensor itself. target is a dtype, or a device ('cpu', "
+             "'cpu:N' or an int).")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -815,7 +840,7 @@ PyTypeObject AscTensor_Type = {
     .tp_as_buffer = &tensor_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc =
-        "Tensor(data, dtype=None)\n\nAn n-dimensional array on a pyasc device. data is "
+        "Tensor(data, dtype=None)\n--\n\nAn n-dimensional array on a pyasc device. data is "
         "copied from a list, scalar, NumPy array or any buffer; use pyasc.from_numpy or "
         "pyasc.asarray to share memory instead.",
     .tp_traverse = (traverseproc)tensor_traverse,
@@ -828,12 +853,15 @@ PyTypeObject AscTensor_Type = {
 
 PyMethodDef asc_py_tensor_functions[] = {
     {"from_numpy", from_numpy, METH_O,
-     "from_numpy(array) -> Tensor\n\nShares the array's memory (no copy): changes show both "
-     "ways, and the array lives while the tensor does. Memory lent read-only (a non-writeable "
-     "array, bytes) gives a read-only tensor: writes to it raise InvalidValueError."},
+     ASC_DOC(
+         "from_numpy($module, array, /)",
+         "Shares the array's memory (no copy): changes show both "
+         "ways, and the array lives while the tensor does. Memory lent read-only (a non-writeable "
+         "array, bytes) gives a read-only tensor: writes to it raise InvalidValueError.")},
     {"asarray", (PyCFunction)(void (*)(void))asarray, METH_VARARGS | METH_KEYWORDS,
-     "asarray(data, dtype=None) -> Tensor\n\nShares memory when data is a tensor or an array "
-     "of a usable layout and dtype, else copies."},
+     ASC_DOC("asarray($module, data, dtype=None)",
+             "Shares memory when data is a tensor or an array "
+             "of a usable layout and dtype, else copies.")},
     {NULL, NULL, 0, NULL},
 };
 

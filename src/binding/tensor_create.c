@@ -382,42 +382,42 @@ static PyObject *tensor_fill(PyObject *self, PyObject *value) {
 
 static PyMethodDef methods[] = {
     {"fill", tensor_fill, METH_O,
-     "fill(value) -> None\n\nSets every element to value (converted to the tensor's dtype; "
-     "an int that the dtype cannot hold raises OverflowError)."},
+     ASC_DOC("fill($self, value, /)",
+             "Sets every element to value (converted to the tensor's dtype; an int that the "
+             "dtype cannot hold raises OverflowError).")},
     {NULL, NULL, 0, NULL},
 };
 
-#define ENTRY(NAME, DOC) \
-  { #NAME, (PyCFunction)(void (*)(void))fn_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC }
+#define ENTRY(NAME, ARGS, DOC)                                                                     \
+  {                                                                                                \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME,                           \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS, .ml_doc = ASC_DOC(#NAME "($module, " ARGS ")", DOC) \
+  }
 
 static PyMethodDef functions[] = {
-    ENTRY(empty, "empty(shape, dtype=float64) -> Tensor with uninitialised elements."),
-    ENTRY(zeros, "zeros(shape, dtype=float64) -> Tensor of zeros."),
-    ENTRY(ones, "ones(shape, dtype=float64) -> Tensor of ones."),
-    ENTRY(full,
-          "full(shape, fill_value, dtype=None) -> Tensor\n\nEvery element fill_value "
-          "(broadcast if an array); dtype defaults to fill_value's (bool, int64, float64 "
-          "for Python scalars)."),
-    ENTRY(empty_like, "empty_like(x, dtype=None) -> Tensor of x's shape and dtype, uninitialised."),
-    ENTRY(zeros_like, "zeros_like(x, dtype=None) -> Tensor of zeros shaped like x."),
-    ENTRY(ones_like, "ones_like(x, dtype=None) -> Tensor of ones shaped like x."),
-    ENTRY(full_like, "full_like(x, fill_value, dtype=None) -> Tensor of fill_value shaped like x."),
-    ENTRY(arange,
-          "arange([start,] stop[, step], dtype=None) -> Tensor\n\nValues from start "
-          "(0) in steps of step (1) below stop, as NumPy: int64 for integer arguments, "
-          "else float64."),
-    ENTRY(linspace,
-          "linspace(start, stop, num=50, endpoint=True, dtype=None) -> Tensor\n\nnum "
-          "evenly spaced values, stop included when endpoint (NumPy's formula)."),
-    ENTRY(eye,
-          "eye(N, M=None, k=0, dtype=float64) -> Tensor\n\nAn N x M matrix with ones on "
-          "diagonal k and zeros elsewhere."),
-    ENTRY(concatenate,
-          "concatenate(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins "
-          "tensors or array-likes along an existing axis (axis=None: flattened)."),
-    ENTRY(stack,
-          "stack(arrays, axis=0, out=None, dtype=None) -> Tensor\n\nJoins tensors of one "
-          "shape along a new axis."),
+    ENTRY(empty, "shape, dtype=None",
+          "A Tensor with uninitialised elements (dtype None: float64)."),
+    ENTRY(zeros, "shape, dtype=None", "A Tensor of zeros (dtype None: float64)."),
+    ENTRY(ones, "shape, dtype=None", "A Tensor of ones (dtype None: float64)."),
+    ENTRY(full, "shape, fill_value, dtype=None",
+          "Every element fill_value (broadcast if an array); dtype defaults to fill_value's "
+          "(bool, int64, float64 for Python scalars)."),
+    ENTRY(empty_like, "x, dtype=None", "A Tensor of x's shape and dtype, uninitialised."),
+    ENTRY(zeros_like, "x, dtype=None", "A Tensor of zeros shaped like x."),
+    ENTRY(ones_like, "x, dtype=None", "A Tensor of ones shaped like x."),
+    ENTRY(full_like, "x, fill_value, dtype=None", "A Tensor of fill_value shaped like x."),
+    ENTRY(arange, "start, stop=None, step=None, dtype=None",
+          "arange([start,] stop[, step]): values from start (0) in steps of step (1) below "
+          "stop, as NumPy: int64 for integer arguments, else float64."),
+    ENTRY(linspace, "start, stop, num=50, endpoint=True, dtype=None",
+          "num evenly spaced values, stop included when endpoint (NumPy's formula)."),
+    ENTRY(eye, "N, M=None, k=0, dtype=None",
+          "An N x M matrix with ones on diagonal k and zeros elsewhere (dtype None: "
+          "float64)."),
+    ENTRY(concatenate, "arrays, axis=0, out=None, dtype=None",
+          "Joins tensors or array-likes along an existing axis (axis=None: flattened)."),
+    ENTRY(stack, "arrays, axis=0, out=None, dtype=None",
+          "Joins tensors of one shape along a new axis."),
     {NULL, NULL, 0, NULL},
 };
 

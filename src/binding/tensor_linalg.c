@@ -60,21 +60,21 @@ static PyObject *tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t
   return checked_matmul(self, a[0], a[1]);
 }
 
-#define MATMUL_DOC                                                                              \
-  "(x2, out=None) -> Tensor\n\nMatrix product with NumPy matmul semantics: 1-d operands are a " \
-  "row (left) or column (right) vector, leading axes are broadcast batches. The result dtype "  \
-  "promotes both; float32/float64 use BLAS, float16/bfloat16 accumulate in float32, integers "  \
+#define MATMUL_DOC                                                                             \
+  "Matrix product with NumPy matmul semantics: 1-d operands are a "                            \
+  "row (left) or column (right) vector, leading axes are broadcast batches. The result dtype " \
+  "promotes both; float32/float64 use BLAS, float16/bfloat16 accumulate in float32, integers " \
   "wrap."
 
 static PyMethodDef functions[] = {
     {"matmul", (PyCFunction)(void (*)(void))fn_matmul, METH_FASTCALL | METH_KEYWORDS,
-     "matmul(x1" MATMUL_DOC},
+     ASC_DOC("matmul($module, x1, x2, out=None)", MATMUL_DOC)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))tensor_matmul, METH_FASTCALL | METH_KEYWORDS,
-     "matmul(other, out=None) -> Tensor\n\nself @ other; see pyasc.matmul."},
+     ASC_DOC("matmul($self, other, out=None)", "self @ other; see pyasc.matmul.")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -354,32 +354,36 @@ BINARY_FUNCTION(bitwise_xor, ASC_OP_BITWISE_XOR)
 BINARY_FUNCTION(left_shift, ASC_OP_LEFT_SHIFT)
 BINARY_FUNCTION(right_shift, ASC_OP_RIGHT_SHIFT)
 
-#define ENTRY(NAME, DOC) \
-  { #NAME, (PyCFunction)(void (*)(void))fn_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC }
+#define ENTRY(NAME, DOC)                                                 \
+  {                                                                      \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME, \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                           \
+    .ml_doc = ASC_DOC(#NAME "($module, x, y, out=None)", DOC)            \
+  }
 
 PyMethodDef asc_py_binary_functions[] = {
-    ENTRY(add, "add(x, y, out=None): x + y element-wise."),
-    ENTRY(subtract, "subtract(x, y, out=None): x - y."),
-    ENTRY(multiply, "multiply(x, y, out=None): x * y."),
-    ENTRY(divide, "divide(x, y, out=None): true division x / y."),
-    ENTRY(floor_divide, "floor_divide(x, y, out=None): x // y."),
-    ENTRY(remainder, "remainder(x, y, out=None): x % y (sign of y, as Python)."),
-    ENTRY(power, "power(x, y, out=None): x ** y."),
-    ENTRY(maximum, "maximum(x, y, out=None): element-wise maximum; NaN propagates."),
-    ENTRY(minimum, "minimum(x, y, out=None): element-wise minimum; NaN propagates."),
-    ENTRY(equal, "equal(x, y, out=None): x == y."),
-    ENTRY(not_equal, "not_equal(x, y, out=None): x != y."),
-    ENTRY(less, "less(x, y, out=None): x < y."),
-    ENTRY(less_equal, "less_equal(x, y, out=None): x <= y."),
-    ENTRY(greater, "greater(x, y, out=None): x > y."),
-    ENTRY(greater_equal, "greater_equal(x, y, out=None): x >= y."),
-    ENTRY(logical_and, "logical_and(x, y, out=None)."),
-    ENTRY(logical_or, "logical_or(x, y, out=None)."),
-    ENTRY(logical_xor, "logical_xor(x, y, out=None)."),
-    ENTRY(bitwise_and, "bitwise_and(x, y, out=None): x & y for integers and bools."),
-    ENTRY(bitwise_or, "bitwise_or(x, y, out=None): x | y."),
-    ENTRY(bitwise_xor, "bitwise_xor(x, y, out=None): x ^ y."),
-    ENTRY(left_shift, "left_shift(x, y, out=None): x << y."),
-    ENTRY(right_shift, "right_shift(x, y, out=None): x >> y."),
+    ENTRY(add, "x + y element-wise."),
+    ENTRY(subtract, "x - y."),
+    ENTRY(multiply, "x * y."),
+    ENTRY(divide, "True division x / y."),
+    ENTRY(floor_divide, "x // y."),
+    ENTRY(remainder, "x % y (sign of y, as Python)."),
+    ENTRY(power, "x ** y."),
+    ENTRY(maximum, "Element-wise maximum; NaN propagates."),
+    ENTRY(minimum, "Element-wise minimum; NaN propagates."),
+    ENTRY(equal, "x == y."),
+    ENTRY(not_equal, "x != y."),
+    ENTRY(less, "x < y."),
+    ENTRY(less_equal, "x <= y."),
+    ENTRY(greater, "x > y."),
+    ENTRY(greater_equal, "x >= y."),
+    ENTRY(logical_and, "x and y, element-wise, as bool."),
+    ENTRY(logical_or, "x or y, element-wise, as bool."),
+    ENTRY(logical_xor, "x != y as truth values, element-wise."),
+    ENTRY(bitwise_and, "x & y for integers and bools."),
+    ENTRY(bitwise_or, "x | y."),
+    ENTRY(bitwise_xor, "x ^ y."),
+    ENTRY(left_shift, "x << y."),
+    ENTRY(right_shift, "x >> y."),
     {NULL, NULL, 0, NULL},
 };

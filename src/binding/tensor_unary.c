@@ -269,68 +269,84 @@ static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
 
 /* --- tables --------------------------------------------------------------- */
 
-#define FN(NAME, IMPL, DOC) \
-  { #NAME, (PyCFunction)(void (*)(void))fn_##IMPL, METH_FASTCALL | METH_KEYWORDS, DOC }
-#define METHOD(NAME, IMPL, DOC) \
-  { #NAME, (PyCFunction)(void (*)(void))method_##IMPL, METH_FASTCALL | METH_KEYWORDS, DOC }
-/* Every unary op as a function and a method, under the same name. */
-#define BOTH(X)                                                                              \
-  X(negative, negative, "negative(x, out=None): -x (not for bool).")                         \
-  X(positive, positive, "positive(x, out=None): +x, a copy (not for bool).")                 \
-  X(abs, abs, "abs(x, out=None): absolute value.")                                           \
-  X(absolute, abs, "absolute(x, out=None): absolute value.")                                 \
-  X(logical_not, logical_not, "logical_not(x, out=None): x == 0, as bool.")                  \
-  X(invert, invert, "invert(x, out=None): ~x, bitwise not of integers and bools.")           \
-  X(bitwise_not, invert, "bitwise_not(x, out=None): ~x.")                                    \
-  X(bitwise_invert, invert, "bitwise_invert(x, out=None): ~x.")                              \
-  X(sign, sign, "sign(x, out=None): -1, 0 or 1 (NaN stays NaN).")                            \
-  X(exp, exp, "exp(x, out=None): e**x.")                                                     \
-  X(exp2, exp2, "exp2(x, out=None): 2**x.")                                                  \
-  X(log, log, "log(x, out=None): natural logarithm.")                                        \
-  X(log2, log2, "log2(x, out=None): base-2 logarithm.")                                      \
-  X(log1p, log1p, "log1p(x, out=None): log(1 + x), accurate near 0.")                        \
-  X(expm1, expm1, "expm1(x, out=None): exp(x) - 1, accurate near 0.")                        \
-  X(sqrt, sqrt, "sqrt(x, out=None): square root.")                                           \
-  X(rsqrt, rsqrt, "rsqrt(x, out=None): 1 / sqrt(x).")                                        \
-  X(reciprocal, reciprocal, "reciprocal(x, out=None): 1 / x (integers truncate, as NumPy).") \
-  X(sin, sin, "sin(x, out=None).")                                                           \
-  X(cos, cos, "cos(x, out=None).")                                                           \
-  X(tan, tan, "tan(x, out=None).")                                                           \
-  X(tanh, tanh, "tanh(x, out=None).")                                                        \
-  X(sigmoid, sigmoid, "sigmoid(x, out=None): 1 / (1 + exp(-x)).")                            \
-  X(relu, relu, "relu(x, out=None): maximum(x, 0), keeping the dtype.")                      \
-  X(gelu, gelu, "gelu(x, out=None): x/2 * (1 + erf(x / sqrt(2))), the exact form.")          \
-  X(erf, erf, "erf(x, out=None): the error function.")                                       \
-  X(floor, floor, "floor(x, out=None).")                                                     \
-  X(ceil, ceil, "ceil(x, out=None).")                                                        \
-  X(trunc, trunc, "trunc(x, out=None): rounds towards zero.")                                \
-  X(rint, rint, "rint(x, out=None): nearest whole number, halves to even (float result).")   \
-  X(round, round, "round(x, decimals=0, out=None): halves to even; integers kept.")          \
-  X(isnan, isnan, "isnan(x, out=None).")                                                     \
-  X(isinf, isinf, "isinf(x, out=None).")                                                     \
-  X(isfinite, isfinite, "isfinite(x, out=None).")
+/* The function takes x first; the method has x as self. */
+#define FN(NAME, IMPL, ARGS, DOC)                                        \
+  {                                                                      \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##IMPL, \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                           \
+    .ml_doc = ASC_DOC(#NAME "($module, x" ARGS ", out=None)", DOC)       \
+  }
+#define METHOD(NAME, IMPL, ARGS, DOC)                                        \
+  {                                                                          \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))method_##IMPL, \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                               \
+    .ml_doc = ASC_DOC(#NAME "($self" ARGS ", out=None)", DOC)                \
+  }
+/* Every unary op as a function and a method, under the same name: NAME, the
+ * implementation, the parameters between x and out, and the doc. */
+#define BOTH(X)                                                             \
+  X(negative, negative, "", "-x (not for bool).")                           \
+  X(positive, positive, "", "+x, a copy (not for bool).")                   \
+  X(abs, abs, "", "Absolute value.")                                        \
+  X(absolute, abs, "", "Absolute value.")                                   \
+  X(logical_not, logical_not, "", "x == 0, as bool.")                       \
+  X(invert, invert, "", "~x, bitwise not of integers and bools.")           \
+  X(bitwise_not, invert, "", "~x.")                                         \
+  X(bitwise_invert, invert, "", "~x.")                                      \
+  X(sign, sign, "", "-1, 0 or 1 (NaN stays NaN).")                          \
+  X(exp, exp, "", "e**x.")                                                  \
+  X(exp2, exp2, "", "2**x.")                                                \
+  X(log, log, "", "Natural logarithm.")                                     \
+  X(log2, log2, "", "Base-2 logarithm.")                                    \
+  X(log1p, log1p, "", "log(1 + x), accurate near 0.")                       \
+  X(expm1, expm1, "", "exp(x) - 1, accurate near 0.")                       \
+  X(sqrt, sqrt, "", "Square root.")                                         \
+  X(rsqrt, rsqrt, "", "1 / sqrt(x).")                                       \
+  X(reciprocal, reciprocal, "", "1 / x (integers truncate, as NumPy).")     \
+  X(sin, sin, "", "Sine.")                                                  \
+  X(cos, cos, "", "Cosine.")                                                \
+  X(tan, tan, "", "Tangent.")                                               \
+  X(tanh, tanh, "", "Hyperbolic tangent.")                                  \
+  X(sigmoid, sigmoid, "", "1 / (1 + exp(-x)).")                             \
+  X(relu, relu, "", "maximum(x, 0), keeping the dtype.")                    \
+  X(gelu, gelu, "", "x/2 * (1 + erf(x / sqrt(2))), the exact form.")        \
+  X(erf, erf, "", "The error function.")                                    \
+  X(floor, floor, "", "Rounds down.")                                       \
+  X(ceil, ceil, "", "Rounds up.")                                           \
+  X(trunc, trunc, "", "Rounds towards zero.")                               \
+  X(rint, rint, "", "Nearest whole number, halves to even (float result).") \
+  X(round, round, ", decimals=0", "Halves to even; integers kept.")         \
+  X(isnan, isnan, "", "True where x is NaN.")                               \
+  X(isinf, isinf, "", "True where x is infinite.")                          \
+  X(isfinite, isfinite, "", "True where x is neither infinite nor NaN.")
 
 static PyMethodDef functions[] = {
-#define X(NAME, IMPL, DOC) FN(NAME, IMPL, DOC),
+#define X(NAME, IMPL, ARGS, DOC) FN(NAME, IMPL, ARGS, DOC),
     BOTH(X)
 #undef X
-        FN(where, where,
-           "where(condition, x, y) -> Tensor\n\nx where condition is true, else y, broadcast "
-           "together; the dtype is x's and y's promotion."),
-    FN(clip, clip,
-       "clip(x, lo=None, hi=None, out=None) -> Tensor\n\nLimits x to [lo, hi] (NumPy clip: "
-       "NaN propagates; a bound of None is no bound). NumPy's a_min/a_max and min/max "
-       "keywords work too."),
+        {"where", (PyCFunction)(void (*)(void))fn_where, METH_FASTCALL | METH_KEYWORDS,
+         ASC_DOC("where($module, condition, x, y)",
+                 "x where condition is true, else y, broadcast together; the dtype is x's and y's "
+                 "promotion.")},
+    {"clip", (PyCFunction)(void (*)(void))fn_clip, METH_FASTCALL | METH_KEYWORDS,
+     ASC_DOC("clip($module, x, lo=None, hi=None, out=None, a_min=None, a_max=None, min=None, "
+             "max=None)",
+             "Limits x to [lo, hi] (NumPy clip: NaN propagates; a bound of None is no bound). "
+             "NumPy's a_min/a_max and min/max keywords work too.")},
     {"_vector_isa", fn_vector_isa, METH_NOARGS,
-     "The vector maths in use: 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces generic)."},
+     ASC_DOC("_vector_isa($module, /)",
+             "The vector maths in use: 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces generic).")},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef methods[] = {
-#define X(NAME, IMPL, DOC) METHOD(NAME, IMPL, DOC),
+#define X(NAME, IMPL, ARGS, DOC) METHOD(NAME, IMPL, ARGS, DOC),
     BOTH(X)
 #undef X
-        METHOD(clip, clip, "clip(lo=None, hi=None, out=None) -> Tensor: see pyasc.clip."),
+        {"clip", (PyCFunction)(void (*)(void))method_clip, METH_FASTCALL | METH_KEYWORDS,
+         ASC_DOC("clip($self, lo=None, hi=None, out=None, a_min=None, a_max=None, min=None, "
+                 "max=None)",
+                 "See pyasc.clip.")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -96,20 +96,23 @@ static PyObject *platform_repr(PyObject *self) {
 
 static PyMethodDef platform_methods[] = {
     {"get_core_num", platform_core_num_aiv, METH_NOARGS,
-     "get_core_num() -> int\n\nCores a kernel's blocks run on: the vector (AIV) cores, as on "
-     "Ascend C's separated architecture."},
+     ASC_DOC("get_core_num($self)",
+             "Returns int. Cores a kernel's blocks run on: the vector (AIV) cores, as on Ascend "
+             "C's separated architecture.")},
     {"get_core_num_aic", platform_core_num_aic, METH_NOARGS,
-     "get_core_num_aic() -> int\n\nCube (AIC) cores."},
+     ASC_DOC("get_core_num_aic($self)", "Returns int. Cube (AIC) cores.")},
     {"get_core_num_aiv", platform_core_num_aiv, METH_NOARGS,
-     "get_core_num_aiv() -> int\n\nVector (AIV) cores."},
+     ASC_DOC("get_core_num_aiv($self)", "Returns int. Vector (AIV) cores.")},
     {"get_core_mem_size", platform_mem_size, METH_O,
-     "get_core_mem_size(mem_type: CoreMemType) -> int\n\nBytes of a core's L0_A, L0_B, L0_C, "
-     "L1 or UB, or of global memory (HBM)."},
+     ASC_DOC(
+         "get_core_mem_size($self, mem_type)",
+         "Returns int. Bytes of a core's L0_A, L0_B, L0_C, L1 or UB, or of global memory (HBM).")},
     {"get_soc_version", platform_soc_version, METH_NOARGS,
-     "get_soc_version() -> str\n\nThe device's name."},
+     ASC_DOC("get_soc_version($self)", "Returns str. The device's name.")},
     {"get_lib_api_work_space_size", platform_workspace, METH_NOARGS,
-     "get_lib_api_work_space_size() -> int\n\nGlobal-memory workspace bytes Ascend C's library "
-     "APIs need (16 MiB, as on 910B)."},
+     ASC_DOC("get_lib_api_work_space_size($self)",
+             "Returns int. Global-memory workspace bytes Ascend C's library APIs need (16 MiB, as "
+             "on 910B).")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -432,72 +435,89 @@ static PyObject *get_base_k(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef base_methods[] = {
     {"set_a_type", KW set_a_type, KWF,
-     "set_a_type(pos: TPosition, type: CubeFormat, data_type: DataType, is_trans: bool = False) "
-     "-> int\n\nWhere A lives, its format, element type and whether it is stored transposed "
-     "(K x M)."},
+     ASC_DOC("set_a_type($self, pos, type, data_type, is_trans = False)",
+             "Returns int. Where A lives, its format, element type and whether it is stored "
+             "transposed (K x M).")},
     {"set_b_type", KW set_b_type, KWF,
-     "set_b_type(pos, type, data_type, is_trans=False) -> int\n\nAs set_a_type, for B "
-     "(transposed: N x K)."},
+     ASC_DOC("set_b_type($self, pos, type, data_type, is_trans=False)",
+             "Returns int. As set_a_type, for B (transposed: N x K).")},
     {"set_c_type", KW set_c_type, KWF,
-     "set_c_type(pos, type, data_type) -> int\n\nWhere C goes and its element type; a C in a "
-     "vector position (VECIN/VECOUT/VECCALC) must fit baseM x baseN in the Unified Buffer."},
+     ASC_DOC("set_c_type($self, pos, type, data_type)",
+             "Returns int. Where C goes and its element type; a C in a vector position "
+             "(VECIN/VECOUT/VECCALC) must fit baseM x baseN in the Unified Buffer.")},
     {"set_bias_type", KW set_bias_type, KWF,
-     "set_bias_type(pos, type, data_type) -> int\n\nThe bias row's position and type."},
+     ASC_DOC("set_bias_type($self, pos, type, data_type)",
+             "Returns int. The bias row's position and type.")},
     {"set_shape", KW set_shape, KWF,
-     "set_shape(m, n, k) -> int\n\nThe part of the matmul to compute (default: the original "
-     "shape)."},
+     ASC_DOC("set_shape($self, m, n, k)",
+             "Returns int. The part of the matmul to compute (default: the original shape).")},
     {"set_org_shape", KW set_org_shape, KWF,
-     "set_org_shape(org_m_in, org_n_in, org_k_in) or (org_m_in, org_n_in, org_ka_in, org_kb_in) "
-     "-> int\n\nThe full matrices' sizes (default: the shape)."},
+     ASC_DOC("set_org_shape($self, org_m_in, org_n_in, org_k_in, org_kb_in=-1)",
+             "Returns int. The full matrices' sizes (default: the shape).")},
     {"set_fix_split", KW set_fix_split, KWF,
-     "set_fix_split(base_m_in=-1, base_n_in=-1, base_k_in=-1) -> int\n\nFixes baseM/baseN/baseK "
-     "(-1: chosen). A fixed size is checked against the buffers rounded up to whole fractals."},
+     ASC_DOC("set_fix_split($self, base_m_in=-1, base_n_in=-1, base_k_in=-1)",
+             "Returns int. Fixes baseM/baseN/baseK (-1: chosen). A fixed size is checked against "
+             "the buffers rounded up to whole fractals.")},
     {"set_split_range", KW set_split_range, KWF,
-     "set_split_range(max_base_m=-1, max_base_n=-1, max_base_k=-1, min_base_m=-1, min_base_n=-1, "
-     "min_base_k=-1) -> int\n\nBounds the chosen base sizes."},
+     ASC_DOC("set_split_range($self, max_base_m=-1, max_base_n=-1, max_base_k=-1, min_base_m=-1, "
+             "min_base_n=-1, min_base_k=-1)",
+             "Returns int. Bounds the chosen base sizes.")},
     {"set_buffer_space", KW set_buffer_space, KWF,
-     "set_buffer_space(l1_size=-1, l0_c_size=-1, ub_size=-1, bt_size=-1) -> int\n\nBytes of L1, "
-     "L0C, the Unified Buffer and the BiasTable the matmul may use (-1: the device's)."},
+     ASC_DOC("set_buffer_space($self, l1_size=-1, l0_c_size=-1, ub_size=-1, bt_size=-1)",
+             "Returns int. Bytes of L1, L0C, the Unified Buffer and the BiasTable the matmul may "
+             "use (-1: the device's).")},
     {"enable_bias", KW enable_bias, KWF,
-     "enable_bias(is_bias_in=False) -> int\n\nWhether a bias row is added (as in the kernel)."},
-    {"set_bias", KW enable_bias, KWF, "set_bias(is_bias_in=False) -> int\n\nSame as enable_bias."},
+     ASC_DOC("enable_bias($self, is_bias_in=False)",
+             "Returns int. Whether a bias row is added (as in the kernel).")},
+    {"set_bias", KW enable_bias, KWF,
+     ASC_DOC("set_bias($self, is_bias_in=False)", "Returns int. Same as enable_bias.")},
     {"set_traverse", KW set_traverse, KWF,
-     "set_traverse(traverse: MatrixTraverse) -> int\n\nFIRSTM: walk along M first "
-     "(iterateOrder 0); FIRSTN: along N first (iterateOrder 1)."},
+     ASC_DOC("set_traverse($self, traverse)",
+             "Returns int. FIRSTM: walk along M first (iterateOrder 0); FIRSTN: along N first "
+             "(iterateOrder 1).")},
     {"set_double_buffer", KW set_double_buffer, KWF,
-     "set_double_buffer(a, b, c, bias, trans_nd2nz=True, trans_nz2nd=True) -> int\n\nDouble "
-     "buffering of A and B (L0A/L0B and L1), C (L0C) and the bias. Defaults: A and B on."},
+     ASC_DOC("set_double_buffer($self, a, b, c, bias, trans_nd2nz=True, trans_nz2nd=True)",
+             "Returns int. Double buffering of A and B (L0A/L0B and L1), C (L0C) and the bias. "
+             "Defaults: A and B on.")},
     {"set_a_layout", KW set_a_layout, KWF,
-     "set_a_layout(b, s, n, g, d) -> int\n\nA's BSNGD layout axes (copied into the tiling)."},
+     ASC_DOC("set_a_layout($self, b, s, n, g, d)",
+             "Returns int. A's BSNGD layout axes (copied into the tiling).")},
     {"set_b_layout", KW set_b_layout, KWF,
-     "set_b_layout(b, s, n, g, d) -> int\n\nB's layout axes."},
+     ASC_DOC("set_b_layout($self, b, s, n, g, d)", "Returns int. B's layout axes.")},
     {"set_c_layout", KW set_c_layout, KWF,
-     "set_c_layout(b, s, n, g, d) -> int\n\nC's layout axes (B, S1, N, G, S2)."},
+     ASC_DOC("set_c_layout($self, b, s, n, g, d)",
+             "Returns int. C's layout axes (B, S1, N, G, S2).")},
     {"set_batch_num", KW set_batch_num, KWF,
-     "set_batch_num(batch) -> int\n\nThe most batches one multi-batch call computes."},
+     ASC_DOC("set_batch_num($self, batch)",
+             "Returns int. The most batches one multi-batch call computes.")},
     {"set_batch_info_for_normal", KW set_batch_info, KWF,
-     "set_batch_info_for_normal(batch_a, batch_b, m, n, k) -> int\n\nBatch counts of A and B and "
-     "the per-batch shape."},
+     ASC_DOC("set_batch_info_for_normal($self, batch_a, batch_b, m, n, k)",
+             "Returns int. Batch counts of A and B and the per-batch shape.")},
     {"set_dequant_type", KW set_dequant_type, KWF,
-     "set_dequant_type(dequant_type: DequantType) -> int\n\nChecked and accepted; quantisation "
-     "does not change the tiling."},
+     ASC_DOC("set_dequant_type($self, dequant_type)",
+             "Returns int. Checked and accepted; quantisation does not change the tiling.")},
     {"set_mad_type", KW set_mad_type, KWF,
-     "set_mad_type(mad_type: MatrixMadType) -> int\n\nChecked and accepted; the mad mode does not "
-     "change the tiling."},
+     ASC_DOC("set_mad_type($self, mad_type)",
+             "Returns int. Checked and accepted; the mad mode does not change the tiling.")},
     {"set_sparse", KW set_sparse, KWF,
-     "set_sparse(is_sparce_in=False) -> int\n\nSparse matmul is not supported (True raises "
-     "UnsupportedError)."},
+     ASC_DOC("set_sparse($self, is_sparce_in=False)",
+             "Returns int. Sparse matmul is not supported (True raises UnsupportedError).")},
     {"set_matmul_config_params", KW set_matmul_config_params, KWF,
-     "set_matmul_config_params(config_params) or (mm_config_type=1, enable_l1_cache_ub=False, "
-     "schedule_type=INNER_PRODUCT, traverse=NOSET, en_vec_nd2nz=False) -> None\n\nOnly the "
-     "traversal affects this tiling; enable_l1_cache_ub=True is not supported."},
+     ASC_DOC("set_matmul_config_params($self, config_params=None, mm_config_type=1, "
+             "enable_l1_cache_ub=False, schedule_type=None, traverse=None, en_vec_nd2nz=False)",
+             "Returns None. Only the traversal affects this tiling; enable_l1_cache_ub=True is not "
+             "supported.")},
     {"get_tiling", KW get_tiling, KWF,
-     "get_tiling(tiling: TCubeTiling) -> int\n\nComputes the tiling and stores every field in "
-     "tiling; returns 0. Raises (InvalidValueError, DTypeError, UnsupportedError) with the reason "
-     "when no tiling fits, where Ascend C returns -1."},
-    {"get_base_m", get_base_m, METH_NOARGS, "get_base_m() -> int\n\nbaseM of the last tiling."},
-    {"get_base_n", get_base_n, METH_NOARGS, "get_base_n() -> int\n\nbaseN of the last tiling."},
-    {"get_base_k", get_base_k, METH_NOARGS, "get_base_k() -> int\n\nbaseK of the last tiling."},
+     ASC_DOC("get_tiling($self, tiling)",
+             "Returns int. Computes the tiling and stores every field in tiling; returns 0. Raises "
+             "(InvalidValueError, DTypeError, UnsupportedError) with the reason when no tiling "
+             "fits, where Ascend C returns -1.")},
+    {"get_base_m", get_base_m, METH_NOARGS,
+     ASC_DOC("get_base_m($self)", "Returns int. baseM of the last tiling.")},
+    {"get_base_n", get_base_n, METH_NOARGS,
+     ASC_DOC("get_base_n($self)", "Returns int. baseN of the last tiling.")},
+    {"get_base_k", get_base_k, METH_NOARGS,
+     ASC_DOC("get_base_k($self)", "Returns int. baseK of the last tiling.")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -562,32 +582,37 @@ static PyObject *get_single_shape(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef multi_core_methods[] = {
     {"set_dim", KW set_dim, KWF,
-     "set_dim(dim) -> int\n\nCores the output may be spread over (1..65535; default 1). The "
-     "tiling uses at most dim of them: usedCoreNum."},
+     ASC_DOC("set_dim($self, dim)",
+             "Returns int. Cores the output may be spread over (1..65535; default 1). The tiling "
+             "uses at most dim of them: usedCoreNum.")},
     {"set_single_shape", KW set_single_shape, KWF,
-     "set_single_shape(single_m_in=-1, single_n_in=-1, single_k_in=-1) -> int\n\nFixes the "
-     "per-core shape; usedCoreNum is then the number of per-core blocks."},
+     ASC_DOC("set_single_shape($self, single_m_in=-1, single_n_in=-1, single_k_in=-1)",
+             "Returns int. Fixes the per-core shape; usedCoreNum is then the number of per-core "
+             "blocks.")},
     {"set_single_range", KW set_single_range, KWF,
-     "set_single_range(max_m=-1, max_n=-1, max_k=-1, min_m=-1, min_n=-1, min_k=-1) -> int\n\n"
-     "Bounds singleCoreM/N (K is not split)."},
+     ASC_DOC("set_single_range($self, max_m=-1, max_n=-1, max_k=-1, min_m=-1, min_n=-1, min_k=-1)",
+             "Returns int. Bounds singleCoreM/N (K is not split).")},
     {"set_align_split", KW set_align_split, KWF,
-     "set_align_split(align_m, align_n, align_k) -> int\n\nsingleCoreM/N multiples of align_m/"
-     "align_n (-1: 16)."},
+     ASC_DOC("set_align_split($self, align_m, align_n, align_k)",
+             "Returns int. singleCoreM/N multiples of align_m/align_n (-1: 16).")},
     {"enable_multi_core_split_k", KW enable_split_k, KWF,
-     "enable_multi_core_split_k(flag) -> None\n\nAllows splitting K over cores; this tiling keeps "
-     "singleCoreK = K."},
+     ASC_DOC("enable_multi_core_split_k($self, flag)",
+             "Returns None. Allows splitting K over cores; this tiling keeps singleCoreK = K.")},
     {"get_core_num", get_core_num, METH_NOARGS,
-     "get_core_num() -> (dim, m_dim, n_dim) | None\n\nCores used, and along M and N, of the last "
-     "tiling (None before get_tiling)."},
+     ASC_DOC("get_core_num($self)",
+             "Returns (dim, m_dim, n_dim) | None. Cores used, and along M and N, of the last "
+             "tiling (None before get_tiling).")},
     {"get_single_shape", get_single_shape, METH_NOARGS,
-     "get_single_shape() -> (m, n, k) | None\n\nThe per-core shape of the last tiling."},
+     ASC_DOC("get_single_shape($self)",
+             "Returns (m, n, k) | None. The per-core shape of the last tiling.")},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef batch_methods[] = {
     {"get_core_num", get_core_num, METH_NOARGS,
-     "get_core_num() -> (dim, m_dim, n_dim, batch_core_m, batch_core_n) | None\n\nCores of the "
-     "last tiling (batches are not spread over cores: batch_core_m = batch_core_n = 1)."},
+     ASC_DOC("get_core_num($self)",
+             "Returns (dim, m_dim, n_dim, batch_core_m, batch_core_n) | None. Cores of the last "
+             "tiling (batches are not spread over cores: batch_core_m = batch_core_n = 1).")},
     {NULL, NULL, 0, NULL},
 };
 
@@ -649,11 +674,13 @@ static PyObject *tiling_fields(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef tiling_functions[] = {
     {"get_ascendc_platform", KW get_ascendc_platform, KWF,
-     "get_ascendc_platform(device=None) -> PlatformAscendC\n\nThe device's cores and buffer "
-     "sizes for host tiling (default: the current device)."},
+     ASC_DOC("get_ascendc_platform($module, device=None)",
+             "Returns PlatformAscendC. The device's cores and buffer sizes for host tiling "
+             "(default: the current device).")},
     {"tiling_fields", tiling_fields, METH_NOARGS,
-     "tiling_fields() -> tuple[(python_name, ascend_c_name), ...]\n\nTCubeTiling's members in "
-     "order, as libasc fills them."},
+     ASC_DOC("tiling_fields($module)",
+             "Returns tuple[(python_name, ascend_c_name), ...]. TCubeTiling's members in order, as "
+             "libasc fills them.")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,7 @@ limit, so that a valid but huge size fails instead of filling the host.
 
 from __future__ import annotations
 
+import inspect
 import math
 import mmap
 import operator
@@ -192,23 +193,23 @@ CLASSES = [_C.Tensor, _C.dtype, _C.Generator]
 
 
 def arity(fn: Any, bound: bool) -> tuple[int, int]:
-    """(required, most) positional arguments, read from the docstring's
-    first line ("add(x, y, out=None): ..."); (0, 4) when it says nothing."""
-    line = (getattr(fn, "__doc__", None) or "").split("\n")[0]
-    if "(" not in line or ")" not in line:
+    """(required, most) positional arguments, read from the text signature
+    (inspect.signature); ``bound`` drops a method's self. (0, 4) when it
+    has none."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
         return 0, 4
-    params = [p.strip(" []") for p in line[line.index("(") + 1: line.index(")")].split(",")]
-    params = [p for p in params if p]
-    if bound and params and params[0] == "x":
+    if bound and params:
         params = params[1:]
     required = most = 0
     for p in params:
-        if p == "*":
-            break
-        if p.startswith("*"):
+        if p.kind is p.VAR_POSITIONAL:
             return required, 4
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
         most += 1
-        required += "=" not in p and most == required + 1
+        required += p.default is p.empty
     return required, max(most, required)
 
 

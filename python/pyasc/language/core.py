@@ -5,7 +5,12 @@ front end (pyasc.language.codegen); outside one they only describe."""
 from __future__ import annotations
 
 import enum
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from typing import Annotated, TypeAlias
+
+    from pyasc import _C
 
 T = TypeVar("T")
 
@@ -88,10 +93,20 @@ class GlobalAddress:
     advances by n elements.
     """
 
+    if TYPE_CHECKING:  # the kernel view, for type checkers
+        dtype: _C.dtype
 
-class ConstExpr(Generic[T]):
-    """``ConstExpr[int]``: a parameter folded at compile time; the kernel is
-    specialised per value."""
+        def __add__(self, elements: int) -> GlobalAddress: ...
+
+
+if TYPE_CHECKING:
+    # To a type checker ``ConstExpr[int]`` is an int, as the kernel uses it.
+    ConstExpr: TypeAlias = Annotated[T, "ConstExpr"]
+else:
+
+    class ConstExpr(Generic[T]):
+        """``ConstExpr[int]``: a parameter folded at compile time; the kernel is
+        specialised per value."""
 
 
 class KernelObject:
@@ -107,21 +122,59 @@ class KernelObject:
 class GlobalTensor(KernelObject):
     """A typed view of global memory (Ascend C ``GlobalTensor``)."""
 
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+        dtype: _C.dtype
+
+        def set_global_buffer(self, gm_addr: GlobalAddress, buffer_size: int | None = None
+                              ) -> None: ...
+        def get_value(self, index: int) -> float: ...
+        def set_value(self, index: int, value: float) -> None: ...
+        def get_size(self) -> int: ...
+        def __getitem__(self, index: int | slice) -> GlobalTensor: ...
+
 
 class LocalTensor(KernelObject):
     """A typed range of the Unified Buffer (Ascend C ``LocalTensor``)."""
+
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+        dtype: _C.dtype
+
+        def get_value(self, index: int) -> float: ...
+        def set_value(self, index: int, value: float) -> None: ...
+        def get_size(self) -> int: ...
+        def get_length(self) -> int: ...
+        def get_position(self) -> TPosition: ...
+        def reinterpret_cast(self, dtype: _C.dtype) -> LocalTensor: ...
+        def __getitem__(self, index: int | slice) -> LocalTensor: ...
 
 
 class TPipe(KernelObject):
     """The on-chip memory manager of a kernel (Ascend C ``TPipe``)."""
 
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+        def init_buffer(self, que: TQue | TBuf, num: int, len: int = ...) -> None: ...
+        def destroy(self) -> None: ...
+        def reset(self) -> None: ...
+
 
 class TQue(KernelObject):
     """A queue of LocalTensors at a position, with a depth (Ascend C ``TQue``)."""
 
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+        def alloc_tensor(self, dtype: _C.dtype) -> LocalTensor: ...
+        def enque(self, tensor: LocalTensor) -> None: ...
+        def deque(self, dtype: _C.dtype) -> LocalTensor: ...
+        def free_tensor(self, tensor: LocalTensor) -> None: ...
+        def has_tensor_in_que(self) -> bool: ...
+        def vacant_in_que(self) -> bool: ...
+
 
 class TBuf(KernelObject):
     """An un-queued scratch buffer (Ascend C ``TBuf``)."""
+
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+        def get(self, dtype: _C.dtype, len: int | None = None) -> LocalTensor: ...
+        def get_with_offset(self, size: int, buf_offset: int, dtype: _C.dtype) -> LocalTensor: ...
 
 
 class KernelBuiltin:
@@ -237,7 +290,7 @@ class StructValue:
     read by the API it is passed to. A compile-time object, so a name may be
     rebound to one in loops and branches."""
 
-    def __init__(self, cls: type, fields: dict) -> None:
+    def __init__(self, cls: type, fields: dict[str, Any]) -> None:
         self.struct = cls
         self.__dict__.update(fields)
         self.fields = tuple(fields)

@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Generic, ParamSpec, TypeVar, overload
 
 import pyasc
 from pyasc import _C
@@ -116,10 +116,17 @@ def _dump(name: str, ir_text: str, ascendc: str | None) -> None:
             f.write(ascendc)
 
 
-class JITFunction:
-    """A kernel (or device function) written in the PyAsc language."""
+P = ParamSpec("P")
+R = TypeVar("R")
 
-    def __init__(self, fn: Callable, **options: Any) -> None:
+
+class JITFunction(Generic[P, R]):
+    """A kernel (or device function) written in the PyAsc language.
+
+    Generic in the function's parameters and result, so that a type checker
+    checks a device function's calls from kernels against its signature."""
+
+    def __init__(self, fn: Callable[P, R], **options: Any) -> None:
         self.fn = fn
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
@@ -139,7 +146,7 @@ class JITFunction:
     def __repr__(self) -> str:
         return f"<pyasc.jit kernel {self.fn.__qualname__}>"
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         raise TypeError(f"launch a kernel with {self.__name__}[core_num](...) or "
                         f"{self.__name__}[core_num, stream](...); device functions are called "
                         "from kernels")
@@ -317,7 +324,16 @@ class Launcher:
         kernel.launch(self.core_num, self.stream, args)
 
 
-def jit(fn: Callable | None = None, **options: Any) -> Any:
+@overload
+def jit(fn: Callable[P, R], **options: Any) -> JITFunction[P, R]: ...
+
+
+@overload
+def jit(fn: None = None, **options: Any) -> Callable[[Callable[P, R]], JITFunction[P, R]]: ...
+
+
+def jit(fn: Callable[P, R] | None = None, **options: Any
+        ) -> JITFunction[P, R] | Callable[[Callable[P, R]], JITFunction[P, R]]:
     """Marks a kernel (or a device function called from kernels).
 
     ``@pyasc.jit`` or ``@pyasc.jit(always_compile=True, cache_dir=...)``; the

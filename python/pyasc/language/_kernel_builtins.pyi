@@ -1,0 +1,100 @@
+"""Types of the kernel-only Ascend C APIs that ``import pyasc`` adds from
+pyasc.language.builtins.KERNEL_ONLY (a type checker cannot follow that
+dict). Each is a KernelBuiltin: called in a kernel, typed Any outside.
+tests/python/test_signatures.py keeps this list equal to KERNEL_ONLY."""
+
+from pyasc.language.core import KernelBuiltin
+
+__all__ = [
+    "adds",
+    "axpy",
+    "block_reduce_max",
+    "block_reduce_min",
+    "block_reduce_sum",
+    "cast",
+    "compare",
+    "compare_scalar",
+    "copy",
+    "data_copy",
+    "data_copy_pad",
+    "div",
+    "dump_tensor",
+    "duplicate",
+    "fused_mul_add",
+    "get_block_idx",
+    "get_block_num",
+    "get_data_block_size_in_bytes",
+    "leaky_relu",
+    "ln",
+    "maxs",
+    "mins",
+    "mul",
+    "mul_add_dst",
+    "muls",
+    "pair_reduce_sum",
+    "pipe_barrier",
+    "printf",
+    "reduce_max",
+    "reduce_min",
+    "reduce_sum",
+    "reset_mask",
+    "select",
+    "set_flag",
+    "set_mask_count",
+    "set_mask_norm",
+    "set_vector_mask",
+    "shift_left",
+    "shift_right",
+    "sub",
+    "trap",
+    "wait_flag",
+    "whole_reduce_max",
+    "whole_reduce_min",
+    "whole_reduce_sum",
+]
+
+adds: KernelBuiltin
+axpy: KernelBuiltin
+block_reduce_max: KernelBuiltin
+block_reduce_min: KernelBuiltin
+block_reduce_sum: KernelBuiltin
+cast: KernelBuiltin
+compare: KernelBuiltin
+compare_scalar: KernelBuiltin
+copy: KernelBuiltin
+data_copy: KernelBuiltin
+data_copy_pad: KernelBuiltin
+div: KernelBuiltin
+dump_tensor: KernelBuiltin
+duplicate: KernelBuiltin
+fused_mul_add: KernelBuiltin
+get_block_idx: KernelBuiltin
+get_block_num: KernelBuiltin
+get_data_block_size_in_bytes: KernelBuiltin
+leaky_relu: KernelBuiltin
+ln: KernelBuiltin
+maxs: KernelBuiltin
+mins: KernelBuiltin
+mul: KernelBuiltin
+mul_add_dst: KernelBuiltin
+muls: KernelBuiltin
+pair_reduce_sum: KernelBuiltin
+pipe_barrier: KernelBuiltin
+printf: KernelBuiltin
+reduce_max: KernelBuiltin
+reduce_min: KernelBuiltin
+reduce_sum: KernelBuiltin
+reset_mask: KernelBuiltin
+select: KernelBuiltin
+set_flag: KernelBuiltin
+set_mask_count: KernelBuiltin
+set_mask_norm: KernelBuiltin
+set_vector_mask: KernelBuiltin
+shift_left: KernelBuiltin
+shift_right: KernelBuiltin
+sub: KernelBuiltin
+trap: KernelBuiltin
+wait_flag: KernelBuiltin
+whole_reduce_max: KernelBuiltin
+whole_reduce_min: KernelBuiltin
+whole_reduce_sum: KernelBuiltin
