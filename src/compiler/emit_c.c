@@ -543,6 +543,16 @@ static int ce_vector(emitter *e, const ir_op *op, const char *rt) {
   return 0;
 }
 
+/* <rt>(k, operands..., element size of operand 0, line). */
+static int ce_call(emitter *e, const ir_op *op, const char *rt) {
+  ir_buf_indent(e->b, e->depth);
+  ir_buf_printf(e->b, "if (%s(k", rt);
+  for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", op->operands[i]);
+  ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)esize(e, op->operands[0]),
+                (int)op->loc.line);
+  return 0;
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

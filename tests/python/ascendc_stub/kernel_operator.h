@@ -258,6 +258,24 @@ __aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                      const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
 
 template <typename T>
+__aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src);
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint32_t count);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint32_t count);
+struct BrcbRepeatParams {
+  __aicore__ BrcbRepeatParams();
+  __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
+};
+template <typename T>
+__aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t repeatTime,
+                     const BrcbRepeatParams &repeatParams);
+
+template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
 template <typename T, bool isSetMask = true>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask[],
