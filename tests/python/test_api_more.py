@@ -240,3 +240,89 @@ def test_ascendc_forms():
     assert "AscendC::Scatter(" in src
     src = brcb_kernel.ascendc(x, np.zeros(8 * N, np.float32), 1, 1, 8)
     assert "AscendC::Brcb(" in src and "AscendC::BrcbRepeatParams(" in src
+
+
+# --- TPipe.init, event ids, LocalTensor.get_phy_addr ------------------------------------------
+
+@jit
+def events_kernel(y: asc.GlobalAddress, extra_release: int, allocs: int):
+    pipe = asc.TPipe()
+    pipe.init()
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y, 16)
+    a = pipe.alloc_event_id(asc.HardEvent.MTE2_V)
+    b = pipe.alloc_event_id(asc.HardEvent.MTE2_V)
+    c = pipe.alloc_event_id()  # V_S: its own ids
+    f = pipe.fetch_event_id(asc.HardEvent.MTE2_V)
+    g.set_value(0, a)
+    g.set_value(1, b)
+    g.set_value(2, c)
+    g.set_value(3, f)
+    pipe.release_event_id(a, asc.HardEvent.MTE2_V)
+    g.set_value(4, pipe.fetch_event_id(asc.HardEvent.MTE2_V))  # a is free again
+    g.set_value(5, pipe.alloc_event_id(event=asc.HardEvent.MTE2_V))
+    asc.set_flag(asc.HardEvent.MTE2_V, b)
+    asc.wait_flag(asc.HardEvent.MTE2_V, b)
+    pipe.release_event_id(b, asc.HardEvent.MTE2_V)
+    if extra_release == 1:
+        pipe.release_event_id(b, asc.HardEvent.MTE2_V)
+    for _ in range(allocs):
+        pipe.alloc_event_id(asc.HardEvent.V_MTE3)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 1024, 64)
+    g.set_value(6, t.get_phy_addr())
+    g.set_value(7, t.get_phy_addr(5))
+    g.set_value(8, t[8].get_phy_addr(offset=2))
+
+
+def test_event_ids_and_phy_addr():
+    for kernel in modes(events_kernel):
+        y = np.full(16, -1, np.int64)
+        launch(kernel, y, 0, 8)
+        np.testing.assert_array_equal(y[:9], [0, 1, 0, 2, 0, 0, 1024, 1044, 1064])
+
+
+def test_event_id_errors_name_the_line():
+    with pytest.raises(asc.KernelError, match="release_event_id: event id 1 is not allocated"):
+        launch(events_kernel, np.zeros(16, np.int64), 1, 0)
+    with pytest.raises(asc.KernelError, match="all 8 event ids of this HardEvent are allocated") \
+            as info:
+        launch(events_kernel, np.zeros(16, np.int64), 0, 9)
+    assert "test_api_more.py" in str(info.value)
+
+
+def test_event_id_needs_a_hard_event():
+    @jit
+    def bad(y: asc.GlobalAddress, ev: int, which: asc.ConstExpr[int]):
+        pipe = asc.TPipe()
+        if which == 0:
+            pipe.alloc_event_id(ev)  # a run-time value
+        else:
+            pipe.release_event_id(0, 99)
+
+    with pytest.raises(asc.CompileError, match="must be a pyasc.HardEvent member"):
+        launch(bad, np.zeros(4, np.int64), 4, 0)
+    with pytest.raises(asc.CompileError, match="99 is not a pyasc.HardEvent value"):
+        launch(bad, np.zeros(4, np.int64), 4, 1)
+
+
+def test_get_phy_addr_out_of_the_ub_is_an_error():
+    @jit
+    def far(y: asc.GlobalAddress, off: int):
+        g = asc.GlobalTensor()
+        g.set_global_buffer(y, 1)
+        t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, 64)
+        g.set_value(0, t.get_phy_addr(off))
+
+    with pytest.raises(asc.KernelError, match="get_phy_addr: offset -1 is outside"):
+        launch(far, np.zeros(1, np.int64), -1)
+    with pytest.raises(asc.KernelError, match="outside the Unified Buffer"):
+        launch(far, np.zeros(1, np.int64), 1 << 62)
+
+
+def test_pipe_and_phy_addr_ascendc_forms():
+    src = events_kernel.ascendc(np.zeros(16, np.int64), 0, 8)
+    for form in ("pipe.Init()", "AllocEventID<AscendC::HardEvent::MTE2_V>()",
+                 "FetchEventID<AscendC::HardEvent::MTE2_V>()",
+                 "ReleaseEventID<AscendC::HardEvent::MTE2_V>(", ".GetPhyAddr(0)",
+                 ".GetPhyAddr(5)"):
+        assert form in src, form

@@ -358,6 +358,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         size, offset, dtype = bind(gen, node, name, ("size", "buf_offset", "dtype"), args, kwargs)
         return gen.op(node, "tbuf.get_with_offset", [obj, size, offset],
                       (dtype_code(gen, node, dtype),))
+    handled = lowering_more.method(gen, node, obj, name, args, kwargs)
+    if handled is not lowering_ext.NOT_HANDLED:
+        return handled
     raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
 
 

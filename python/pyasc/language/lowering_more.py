@@ -1,6 +1,7 @@
-"""Lowering of transpose, gather, scatter and brcb (PyAsc's signatures;
-their IR rows and runtime functions: src/compiler/api_table.def and
-src/compiler/rt/vector.h)."""
+"""Lowering of transpose, gather, scatter and brcb, TPipe.init and the
+TPipe event ids, and LocalTensor.get_phy_addr (PyAsc's signatures; their IR
+rows: src/compiler/api_table.def; runtime: src/compiler/rt/vector.h and
+rt/memory.h)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import ast
 from typing import Any
 
 from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue
+from pyasc.language.codegen import CodeGenerator, Val
+from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
 
 
 def _low():
@@ -63,4 +64,33 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return _gather_scatter(gen, node, api, args, kwargs)
     if api == "brcb":
         return _brcb(gen, node, args, kwargs)
+    return NOT_HANDLED
+
+
+def _event(gen: CodeGenerator, node: ast.Call, value: Any, what: str) -> int:
+    return _enum(gen, node, value, core.HardEvent, what)
+
+
+def method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
+           kwargs: dict) -> Any:
+    """The IR of one of this module's methods, or NOT_HANDLED."""
+    low = _low()
+    kind = obj.kind
+    if (kind, name) == ("pipe", "init"):
+        low.bind(gen, node, "TPipe.init", (), args, kwargs)
+        return gen.op(node, "pipe.init", [obj])
+    if kind == "pipe" and name in ("alloc_event_id", "fetch_event_id"):
+        (event,) = low.bind(gen, node, f"TPipe.{name}", ("event",), args, kwargs,
+                            {"event": core.HardEvent.V_S})
+        return gen.op(node, f"pipe.{name}", [obj],
+                      (_event(gen, node, event, f"{name} event"),))
+    if (kind, name) == ("pipe", "release_event_id"):
+        ident, event = low.bind(gen, node, "TPipe.release_event_id", ("id", "event"), args,
+                                kwargs, {"event": core.HardEvent.V_S})
+        return gen.op(node, "pipe.release_event_id", [obj, ident],
+                      (_event(gen, node, event, "release_event_id event"),))
+    if (kind, name) == ("local", "get_phy_addr"):
+        (offset,) = low.bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
+                             {"offset": 0})
+        return gen.op(node, "local.get_phy_addr", [obj, offset])
     return NOT_HANDLED

@@ -168,6 +168,8 @@ class LocalTensor {
   __aicore__ uint32_t GetSize() const;
   __aicore__ uint32_t GetLength() const;
   __aicore__ int32_t GetPosition() const;
+  __aicore__ uint64_t GetPhyAddr() const;
+  __aicore__ uint64_t GetPhyAddr(const uint32_t offset) const;
   template <typename CAST_T>
   __aicore__ LocalTensor<CAST_T> ReinterpretCast() const;
 };
@@ -211,6 +213,13 @@ class TPipe {
   __aicore__ bool InitBuffer(TBuf<pos> &buf, uint32_t len);
   __aicore__ void Destroy();
   __aicore__ void Reset();
+  __aicore__ void Init();
+  template <HardEvent evt>
+  __aicore__ int8_t AllocEventID();
+  template <HardEvent evt>
+  __aicore__ int8_t FetchEventID();
+  template <HardEvent evt>
+  __aicore__ void ReleaseEventID(int8_t id);
 };
 
 __aicore__ int64_t GetBlockIdx();
