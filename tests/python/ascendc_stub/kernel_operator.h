@@ -281,8 +281,8 @@ struct BrcbRepeatParams {
   __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
 };
 template <typename T>
-__aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const uint8_t repeatTime,
-                     const BrcbRepeatParams &repeatParams);
+__aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                     const uint8_t repeatTime, const BrcbRepeatParams &repeatParams);
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
