@@ -326,3 +326,50 @@ def test_pipe_and_phy_addr_ascendc_forms():
                  "ReleaseEventID<AscendC::HardEvent::MTE2_V>(", ".GetPhyAddr(0)",
                  ".GetPhyAddr(5)"):
         assert form in src, form
+
+
+# --- add_relu, sub_relu, fused_mul_add_relu ---------------------------------------------------
+
+@jit
+def relu_binary_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, n: int,
+                       which: asc.ConstExpr[int], mask_form: asc.ConstExpr[int]):
+    a = local(x, 0, N)
+    b = local(y, 4 * N, N)
+    c = local(z, 8 * N, N)
+    ops = (asc.add_relu, asc.sub_relu, asc.fused_mul_add_relu)
+    if mask_form == 1:  # 64 float32 / 128 float16 elements per repeat, contiguous
+        ops[which](c, a, b, 256 // x.dtype.sizeof(), n, asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8))
+    else:
+        ops[which](c, a, b, n)
+    store(z, c, N)
+
+
+def relu_binary_model(which, x, y, d, n):
+    f = np.float32
+    with np.errstate(all="ignore"):
+        r = [x.astype(f) + y.astype(f), x.astype(f) - y.astype(f),
+             x.astype(f) * d.astype(f) + y.astype(f)][which]
+    out = d.copy()
+    out[:n] = np.maximum(r[:n], f(0)).astype(x.dtype)
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("which", [0, 1, 2])
+@pytest.mark.parametrize("mask_form", [0, 1])
+def test_relu_binary_ops(dtype, which, mask_form):
+    g = np.random.default_rng(which)
+    x, y, d = (g.uniform(-4, 4, N).astype(dtype) for _ in range(3))
+    per = 256 // np.dtype(dtype).itemsize
+    for kernel in modes(relu_binary_kernel):
+        for n in ((0, 3, 16) if mask_form else (0, 1, 1000, N)):
+            z = d.copy()
+            launch(kernel, x, y, z, n, which, mask_form)
+            expected = relu_binary_model(which, x, y, d, n * per if mask_form else n)
+            np.testing.assert_array_equal(z, expected)
+
+
+def test_relu_binary_ops_reject_integers():
+    x = np.zeros(N, np.int16)
+    with pytest.raises(asc.CompileError, match="add_relu does not support int16"):
+        launch(relu_binary_kernel, x, x.copy(), x.copy(), 1, 0, 0)

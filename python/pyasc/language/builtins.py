@@ -73,6 +73,10 @@ _DOCS.update({
 
 # Lowered in pyasc.language.lowering_more.
 _DOCS.update({
+    "add_relu": "add_relu(dst, src0, src1, count | mask, ...): relu(src0 + src1).",
+    "sub_relu": "sub_relu(dst, src0, src1, count | mask, ...): relu(src0 - src1).",
+    "fused_mul_add_relu": "fused_mul_add_relu(dst, src0, src1, count | mask, ...): "
+                          "relu(src0 * dst + src1).",
     "transpose": "transpose(dst, src): transpose one 16x16 matrix of 2-byte elements.",
     "gather": "gather(dst, src, src_offset, src_base, count): dst[i] = the element at byte "
               "src_base + src_offset[i] of src (src_offset: int32 byte offsets).",

@@ -1,4 +1,5 @@
-"""Lowering of transpose, gather, scatter and brcb, TPipe.init and the
+"""Lowering of add_relu/sub_relu/fused_mul_add_relu, transpose, gather,
+scatter and brcb, TPipe.init and the
 TPipe event ids, and LocalTensor.get_phy_addr (PyAsc's signatures; their IR
 rows: src/compiler/api_table.def; runtime: src/compiler/rt/vector.h and
 rt/memory.h)."""
@@ -8,9 +9,13 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pyasc.language import core
+from pyasc.language import core, lowering_ext
 from pyasc.language.codegen import CodeGenerator, Val
 from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+
+
+#: binary ops with a relu, count and mask forms like lowering_ext's binary ops
+_RELU_BINARY = ("add_relu", "sub_relu", "fused_mul_add_relu")
 
 
 def _low():
@@ -64,6 +69,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return _gather_scatter(gen, node, api, args, kwargs)
     if api == "brcb":
         return _brcb(gen, node, args, kwargs)
+    if api in _RELU_BINARY:
+        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     return NOT_HANDLED
 
 

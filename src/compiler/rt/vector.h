@@ -404,7 +404,10 @@ enum {
   ASC_K_VOP_select,
   ASC_K_VOP_selects,
   ASC_K_VOP_copy,
-  ASC_K_VOP_duplicate
+  ASC_K_VOP_duplicate,
+  ASC_K_VOP_add_relu, /* relu of the float32 result, one rounding */
+  ASC_K_VOP_sub_relu,
+  ASC_K_VOP_fused_mul_add_relu
 };
 
 static inline float asc_k_vf(int op, float x, float y, float d) {
@@ -450,6 +453,14 @@ static inline float asc_k_vf(int op, float x, float y, float d) {
       return 1.0f / x;
     case ASC_K_VOP_relu:
       return x > 0 ? x : 0.0f;
+    case ASC_K_VOP_add_relu:
+      return x + y > 0 ? x + y : 0.0f;
+    case ASC_K_VOP_sub_relu:
+      return x - y > 0 ? x - y : 0.0f;
+    case ASC_K_VOP_fused_mul_add_relu: {
+      float p = x * d, q = p + y;
+      return q > 0 ? q : 0.0f;
+    }
     default:
       return x;
   }
@@ -596,7 +607,8 @@ static inline int64_t asc_k_vaddr(const asc_k_vargs *A, int j, int64_t r, int64_
   return asc_k_add(asc_k_madd(A->t[j].off, blocks, 32), idx % epb * es);
 }
 static inline int asc_k_vop_reads_dst(int op) {
-  return op == ASC_K_VOP_fused_mul_add || op == ASC_K_VOP_mul_add_dst || op == ASC_K_VOP_axpy;
+  return op == ASC_K_VOP_fused_mul_add || op == ASC_K_VOP_mul_add_dst || op == ASC_K_VOP_axpy ||
+         op == ASC_K_VOP_fused_mul_add_relu;
 }
 static inline int asc_k_vop_bits_dst(int op) {
   return op == ASC_K_VOP_compare || op == ASC_K_VOP_compare_scalar;

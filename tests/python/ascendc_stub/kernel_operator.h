@@ -318,6 +318,9 @@ PYASC_STUB_BINARY(And)
 PYASC_STUB_BINARY(Or)
 PYASC_STUB_BINARY(FusedMulAdd)
 PYASC_STUB_BINARY(MulAddDst)
+PYASC_STUB_BINARY(AddRelu)
+PYASC_STUB_BINARY(SubRelu)
+PYASC_STUB_BINARY(FusedMulAddRelu)
 
 #define PYASC_STUB_SCALAR(NAME)                                                                    \
   template <typename T, bool isSetMask = true>                                                     \
