@@ -291,6 +291,14 @@ static PyObject *b_check_sync(BuilderObject *self, PyObject *n) {
   return value_or_none(asc_ir_check_sync(self->m), 0);
 }
 
+static PyObject *b_insert_sync(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
+  (void)n;
+  int inserted = 0;
+  asc_status st = asc_ir_insert_sync(self->m, &inserted);
+  return st ? asc_py_raise(st) : PyLong_FromLong(inserted);
+}
+
 static PyObject *b_emit_ascendc(BuilderObject *self, PyObject *n) {
   if (!self->m) return uninitialised("IRBuilder");
   (void)n;
@@ -367,6 +375,8 @@ static PyMethodDef builder_methods[] = {
      "emit_c(checked=False): C source for the simulated cores (checked: with the debug checks)."},
     M("check_sync", b_check_sync, METH_NOARGS,
       "Static check for missing synchronisation between pipes (CompileError)."),
+    M("insert_sync", b_insert_sync, METH_NOARGS,
+      "Adds the missing synchronisation between pipes; returns the number of sync ops added."),
     M("emit_ascendc", b_emit_ascendc, METH_NOARGS, "Ascend C (C++) source for a real NPU."),
     M("name", b_name, METH_VARARGS,
       "name(value, name): the Python name of a value, for emitted source."),

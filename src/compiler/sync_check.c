@@ -27,9 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir_internal.h"
+#include "sync_model.h"
 
-enum { P_S, P_V, P_MTE1, P_MTE2, P_MTE3, P_M, P_FIX, NPIPES };
+enum {
+  P_S = SYNC_P_S,
+  P_V = SYNC_P_V,
+  P_MTE1 = SYNC_P_MTE1,
+  P_MTE2 = SYNC_P_MTE2,
+  P_MTE3 = SYNC_P_MTE3,
+  P_M = SYNC_P_M,
+  P_FIX = SYNC_P_FIX,
+  NPIPES = SYNC_NPIPES
+};
 static const char *const pipe_names[NPIPES] = {"S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX"};
 /* HardEvent value -> (source, destination), as in asc_kernel_rt.h. */
 static const unsigned char events[][2] = {
@@ -41,7 +50,7 @@ static const unsigned char events[][2] = {
     {P_S, P_MTE3},    {P_MTE3, P_S},    {P_MTE2, P_FIX},  {P_FIX, P_MTE2}, {P_FIX, P_S},
     {P_M, P_S},       {P_FIX, P_MTE3},  {P_MTE1, P_FIX},  {P_FIX, P_MTE1}, {P_FIX, P_FIX}};
 #define NEVENTS ((int)(sizeof events / sizeof events[0]))
-#define PIPE_ALL 6
+#define PIPE_ALL SYNC_PIPE_ALL
 #define MAX_LOOP_DEPTH 8
 #define MAX_RECORDS 512
 
@@ -64,6 +73,7 @@ typedef struct record {
   unsigned char pipe;
   uint32_t epoch, line;
   const char *api;
+  const ir_op *op;
 } record;
 
 typedef struct flag {
@@ -107,6 +117,8 @@ typedef struct checker {
   uint32_t table_size;
   int loop_depth;
   bool oom;
+  sync_hazard_fn hazard; /* NULL: report the first hazard */
+  void *ctx;
 } checker;
 
 enum { VN_CONST = -1, VN_PARAM = -2, VN_FRESH = -3, VN_TBUF = -4, VN_FCONST = -5 };
@@ -249,7 +261,7 @@ static void vc_max(uint32_t *a, const uint32_t *b) {
 static bool record_eq(const record *a, const record *b) {
   return a->root == b->root && form_eq(a->start, b->start) && form_eq(a->len, b->len) &&
          a->len_known == b->len_known && a->write == b->write && a->pipe == b->pipe &&
-         a->epoch == b->epoch && a->line == b->line;
+         a->epoch == b->epoch && a->line == b->line && a->op == b->op;
 }
 
 /* a := the state after either a or b: the most ordered clocks, pending
@@ -314,14 +326,22 @@ static bool overlap(const record *a, const record *b) {
   return false;
 }
 
+/* Whether two ranges of one root may overlap: all but those the model
+ * proves disjoint (constant lengths, starts differing by a constant).
+ * insert_sync orders these too, as a missed hazard would be a bug. */
+static bool may_overlap(const record *a, const record *b) {
+  if (a->root != b->root || !a->root) return false;
+  if (a->start.sym != b->start.sym || a->start.scale != b->start.scale) return true;
+  if (!a->len_known || a->len.sym || !b->len_known || b->len.sym) return true;
+  return a->start.c < b->start.c + b->len.c && b->start.c < a->start.c + a->len.c;
+}
+
 static asc_status report(const record *now, const record *before, const char *operand) {
   bool war = now->write && !before->write;
   const char *kind = war          ? "write-after-read"
                      : now->write ? "write-after-write"
                                   : "read-after-write";
-  int ev = -1;
-  for (int e = 0; e < NEVENTS && ev < 0; e++)
-    if (events[e][0] == before->pipe && events[e][1] == now->pipe) ev = e;
+  int ev = sync_event_of(before->pipe, now->pipe);
   char fix[200];
   if (ev >= 0)
     snprintf(fix, sizeof fix,
@@ -349,7 +369,8 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
                 .pipe = (unsigned char)pipe,
                 .epoch = ++s->vc[pipe][pipe],
                 .line = op->loc.line,
-                .api = ir_op_defs[op->code].name};
+                .api = ir_op_defs[op->code].name,
+                .op = op};
   now.start = t->start;
   if (offset.sym && now.start.sym)
     now.start = (form){fresh(k), 1, 0};
@@ -362,8 +383,13 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
   if (!now.root) return ASC_OK;
   for (int i = s->nrecs - 1; i >= 0; i--) {
     const record *r = &s->recs[i];
-    if (r->pipe == pipe || (!write && !r->write) || !overlap(&now, r)) continue;
-    if (s->vc[pipe][r->pipe] < r->epoch) return report(&now, r, operand);
+    if (r->pipe == pipe || (!write && !r->write)) continue;
+    if (!(k->hazard ? may_overlap(&now, r) : overlap(&now, r))) continue;
+    if (s->vc[pipe][r->pipe] >= r->epoch) continue;
+    if (!k->hazard) return report(&now, r, operand);
+    asc_status st = k->hazard(k->ctx, &(sync_hazard){r->op, op, r->pipe, pipe});
+    if (st) return st;
+    s->vc[pipe][r->pipe] = r->epoch; /* as if now waited for r */
   }
   /* An exact rewrite of the same range supersedes the records it was
    * checked against. */
@@ -689,12 +715,24 @@ static asc_status run_region(checker *k, state *s, const ir_region *r) {
   return ASC_OK;
 }
 
+int sync_event_of(int src, int dst) {
+  for (int e = 0; e < NEVENTS; e++)
+    if (events[e][0] == src && events[e][1] == dst) return e;
+  return -1;
+}
+
 asc_status asc_ir_check_sync(const asc_ir_module *m) {
+  return sync_analyse(m, NULL, NULL);
+}
+
+asc_status sync_analyse(const asc_ir_module *m, sync_hazard_fn fn, void *ctx) {
   asc_status ready = ir_ready(m, "check_sync");
   if (ready) return ready;
   checker k = {.m = m,
                .vn = calloc(m->nvalues, sizeof(uint32_t)),
-               .tensors = calloc(m->nvalues, sizeof(tensor))};
+               .tensors = calloc(m->nvalues, sizeof(tensor)),
+               .hazard = fn,
+               .ctx = ctx};
   state s;
   memset(&s, 0, sizeof s);
   bool ok = k.vn && k.tensors && state_init(&s, m->nvalues);
