@@ -264,6 +264,46 @@ static bool record_eq(const record *a, const record *b) {
          a->epoch == b->epoch && a->line == b->line && a->op == b->op;
 }
 
+/* The conservative merge of insert_sync: what is ordered on both paths
+ * (pipes' own clocks: the later, so epochs stay unique), flags and queue
+ * snapshots pending on both, accesses made on either. */
+static void state_merge_union(state *a, const state *b, uint32_t nvalues) {
+  for (int p = 0; p < NPIPES; p++)
+    for (int q = 0; q < NPIPES; q++)
+      if (p == q ? b->vc[p][q] > a->vc[p][q] : b->vc[p][q] < a->vc[p][q]) a->vc[p][q] = b->vc[p][q];
+  for (int j = 0; j < b->nrecs && a->nrecs < MAX_RECORDS; j++) {
+    bool both = false;
+    for (int i = 0; i < a->nrecs && !both; i++) both = record_eq(&a->recs[i], &b->recs[j]);
+    if (!both) a->recs[a->nrecs++] = b->recs[j];
+  }
+  int n = 0;
+  for (int i = 0; i < a->nflags; i++)
+    for (int j = 0; j < b->nflags; j++)
+      if (a->flags[i].event == b->flags[j].event && a->flags[i].id == b->flags[j].id) {
+        flag f = a->flags[i];
+        for (int p = 0; p < NPIPES; p++)
+          if (b->flags[j].vc[p] < f.vc[p]) f.vc[p] = b->flags[j].vc[p];
+        a->flags[n++] = f;
+        break;
+      }
+  a->nflags = n;
+  n = 0;
+  for (int i = 0; i < a->nques; i++)
+    for (int j = 0; j < b->nques; j++)
+      if (a->ques[i].que == b->ques[j].que) {
+        que_snap q = a->ques[i];
+        for (int p = 0; p < NPIPES; p++)
+          if (b->ques[j].vc[p] < q.vc[p]) q.vc[p] = b->ques[j].vc[p];
+        a->ques[n++] = q;
+        break;
+      }
+  a->nques = n;
+  for (uint32_t v = 0; v < nvalues; v++) {
+    if (a->var_vn[v] != b->var_vn[v]) a->var_vn[v] = 0;
+    if (a->var_val[v] != b->var_val[v]) a->var_val[v] = 0;
+  }
+}
+
 /* a := the state after either a or b: the most ordered clocks, pending
  * flags and queue snapshots of both, accesses made on both. */
 static void state_merge(state *a, const state *b, uint32_t nvalues) {
@@ -618,7 +658,7 @@ static asc_status run_if(checker *k, state *s, const ir_op *op) {
   else
     memset(&b, 0, sizeof b);
   if (!st) {
-    state_merge(&a, &b, k->m->nvalues);
+    (k->hazard ? state_merge_union : state_merge)(&a, &b, k->m->nvalues);
     state_free(s);
     *s = a;
   } else {
@@ -628,16 +668,32 @@ static asc_status run_if(checker *k, state *s, const ir_op *op) {
   return st;
 }
 
-/* Iterations to analyse: a constant trip count below 2 caps them. */
-static int loop_iterations(checker *k, const ir_op *op) {
+/* A for loop's constant trip count, capped at 2; -1 when not constant. */
+static int loop_trips(checker *k, const ir_op *op) {
   int64_t start, stop, step;
   if (op->code != IR_FOR || !const_of(k, value_vn(k, op->operands[0]), &start) ||
       !const_of(k, value_vn(k, op->operands[1]), &stop) ||
       !const_of(k, value_vn(k, op->operands[2]), &step) || step == 0)
-    return 2;
+    return -1;
   int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
                            : (start > stop ? (start - stop - step - 1) / -step : 0);
   return trips < 2 ? (int)trips : 2;
+}
+
+/* Iterations to analyse: a constant trip count below 2 caps them. */
+static int loop_iterations(checker *k, const ir_op *op) {
+  int trips = loop_trips(k, op);
+  return trips < 0 ? 2 : trips;
+}
+
+/* insert_sync's view of the state after a loop: a trip count not known
+ * may also be 0 or 1, so what holds after the loop must hold on those
+ * paths too. `before` is the state before the first iteration. */
+static void loop_exit_union(checker *k, const ir_op *op, state *last, const state *before,
+                            const state *first, int made) {
+  if (!k->hazard || loop_trips(k, op) >= 0) return;
+  state_merge_union(last, before, k->m->nvalues);
+  if (made == 2) state_merge_union(last, first, k->m->nvalues);
 }
 
 static asc_status iterate(checker *k, state *s, const ir_op *op) {
@@ -674,6 +730,7 @@ static asc_status run_loop(checker *k, state *s, const ir_op *op) {
   }
   k->loop_depth--;
   if (!st) { /* after the loop: as after its last analysed iteration */
+    loop_exit_union(k, op, &after[made - 1], s, &after[0], made);
     state last = after[made - 1];
     after[made - 1] = *s;
     *s = last;

@@ -120,6 +120,62 @@ def vadd_auto_scalar(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAd
         asc.data_copy(z_gm[i * tile_length:], z_local, tile_length)
 
 
+@asc.jit
+def vadd_branches(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int,
+                  mode: int):
+    """Run-time while and if: flags must balance on every path, including
+    loops that run 0 or 1 times."""
+    x_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    y_gm.set_global_buffer(y)
+    z_gm.set_global_buffer(z)
+    xl = asc.LocalTensor(x.dtype, VECIN, 0, N)
+    yl = asc.LocalTensor(x.dtype, VECIN, 4 * N, N)
+    zl = asc.LocalTensor(x.dtype, VECIN, 8 * N, N)
+    asc.data_copy(yl, y_gm, N)
+    i = 0
+    while i < tiles:
+        asc.data_copy(xl, x_gm[i * N:], N)
+        if mode > 0:
+            asc.add(zl, xl, yl, N)
+        else:
+            asc.sub(zl, xl, yl, N)
+        if i % 2 == 0:
+            asc.data_copy(z_gm[i * N:], zl, N)
+        else:
+            asc.muls(zl, zl, 2.0, N)
+            asc.data_copy(z_gm[i * N:], zl, N)
+        i += 1
+    asc.muls(yl, yl, 3.0, N)
+    asc.data_copy(z_gm[tiles * N:], yl, N)
+
+
+def branches_expected(x: np.ndarray, y: np.ndarray, tiles: int, mode: int) -> np.ndarray:
+    out = np.zeros_like(x)
+    for i in range(tiles):
+        v = x[i * N:(i + 1) * N] + (y if mode > 0 else -y)
+        out[i * N:(i + 1) * N] = v if i % 2 == 0 else v * 2
+    out[tiles * N:(tiles + 1) * N] = y * 3
+    return out
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("tiles", [0, 1, 4])
+@pytest.mark.parametrize("mode", [1, -1])
+def test_branches_and_run_time_trip_counts(tiles, mode, debug):
+    rng = np.random.default_rng(3)
+    x = rng.random(5 * N, dtype=np.float32)
+    y = rng.random(N, dtype=np.float32)
+    z = np.zeros_like(x)
+    k = asc.jit(vadd_branches.fn, insert_sync=True, verify_sync=True, debug=debug)
+    k[1](x, y, z, tiles, mode)
+    asc.synchronize()
+    np.testing.assert_allclose(z, branches_expected(x, y, tiles, mode), rtol=1e-6)
+    assert_valid_cpp(k.ascendc(x, y, z, tiles, mode))
+
+
 def data(n: int):
     rng = np.random.default_rng(7)
     return rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
