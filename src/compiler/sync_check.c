@@ -74,6 +74,7 @@ typedef struct record {
   uint32_t epoch, line;
   const char *api;
   const ir_op *op;
+  uint32_t vc[NPIPES]; /* what its pipe had learned by then: a flag set right after it */
 } record;
 
 typedef struct flag {
@@ -411,6 +412,7 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
                 .line = op->loc.line,
                 .api = ir_op_defs[op->code].name,
                 .op = op};
+  memcpy(now.vc, s->vc[pipe], sizeof now.vc);
   now.start = t->start;
   if (offset.sym && now.start.sym)
     now.start = (form){fresh(k), 1, 0};
@@ -429,7 +431,7 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
     if (!k->hazard) return report(&now, r, operand);
     asc_status st = k->hazard(k->ctx, &(sync_hazard){r->op, op, r->pipe, pipe});
     if (st) return st;
-    s->vc[pipe][r->pipe] = r->epoch; /* as if now waited for r */
+    vc_max(s->vc[pipe], r->vc); /* as if a flag set after r were waited for now */
   }
   /* An exact rewrite of the same range supersedes the records it was
    * checked against. */

@@ -14,6 +14,7 @@ import pytest
 import pyasc as asc
 
 from test_ascendc import GOLDEN, assert_valid_cpp, example
+import test_checked_mode as checked
 
 N = 256  # elements per tile
 VECIN = asc.TPosition.VECIN
@@ -176,6 +177,41 @@ def test_branches_and_run_time_trip_counts(tiles, mode, debug):
     assert_valid_cpp(k.ascendc(x, y, z, tiles, mode))
 
 
+@asc.jit
+def alternate(x: asc.GlobalAddress, z: asc.GlobalAddress, tiles: int):
+    """Even iterations load, odd ones compute and store: the hazards between
+    the two branches of one if, across iterations, have no place for a flag
+    pair that every path balances, so barriers order them."""
+    x_gm = asc.GlobalTensor()
+    z_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x)
+    z_gm.set_global_buffer(z)
+    xl = asc.LocalTensor(x.dtype, VECIN, 0, N)
+    zl = asc.LocalTensor(x.dtype, VECIN, 4 * N, N)
+    for i in range(tiles):
+        if i % 2 == 0:
+            asc.data_copy(xl, x_gm[i * N:], N)
+        else:
+            asc.add(zl, xl, xl, N)
+            asc.data_copy(z_gm[i * N:], zl, N)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_hazards_between_branches_get_barriers(debug):
+    x = np.random.default_rng(4).random(6 * N, dtype=np.float32)
+    z = np.zeros_like(x)
+    k = asc.jit(alternate.fn, insert_sync=True, verify_sync=True, debug=debug)
+    k[1](x, z, 6)
+    asc.synchronize()
+    expected = np.zeros_like(x)
+    for i in range(1, 6, 2):
+        expected[i * N:(i + 1) * N] = 2 * x[(i - 1) * N:i * N]
+    np.testing.assert_allclose(z, expected)
+    # a barrier before each branch's first access; V -> MTE3 in the odd
+    # branch; MTE3 -> V into the next odd iteration, primed and drained
+    assert flags(k.compile(x, z, 6).ir_text) == (3, 3, 2)
+
+
 def data(n: int):
     rng = np.random.default_rng(7)
     return rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
@@ -294,3 +330,46 @@ def test_broken_example_is_repaired():
     kernel[8](x, y, z, 2048)
     asc.synchronize()
     np.testing.assert_allclose(z, x + y, rtol=1e-6)
+
+
+# --- the checked-mode suite's kernels with a flag pair left out ------------------------------
+
+
+#: Pairs the kernels place right after the producer (set_flag then wait_flag)
+#: whose hazard reaches the next iteration: the pass waits before the next
+#: iteration's consumer instead, priming the flag before the loop and
+#: draining it after (one set_flag and one wait_flag more).
+LOOP_CARRIED = {"mte3_mte2", "v_mte2"}
+
+
+@pytest.mark.parametrize("bug", checked.STATIC)
+def test_a_missing_pair_is_put_back(bug):
+    """Each kernel of test_checked_mode that lacks one flag pair runs
+    correctly in checked mode with the pass, which adds back just one pair;
+    where the kernel's placement is the pass's, its Ascend C is the fixed
+    kernel's byte for byte."""
+    case = checked.CASES[bug]
+    kernel, run = checked.FAMILIES[case.family]
+    fixed = asc.jit(kernel.fn, insert_sync=True)
+    repaired = asc.jit(kernel.fn, insert_sync=True, verify_sync=True, debug=True)
+    z, expected = run(repaired, bug)
+    np.testing.assert_allclose(z, expected, rtol=1e-6)
+    args = checked.STATIC_ARGS[case.family]
+    extra = 1 if bug in LOOP_CARRIED else 0
+    sets, waits, barriers = flags(fixed.compile(*args(None)).ir_text)
+    assert flags(repaired.compile(*args(bug)).ir_text) == (sets + extra, waits + extra, barriers)
+    source = repaired.ascendc(*args(bug))
+    if bug == "v_s":  # the kernel's own V_S pairs use id 0: the pass takes id 1
+        assert "SetFlag<AscendC::HardEvent::V_S>(1)" in source
+        source = source.replace("V_S>(1)", "V_S>(0)")
+    if not extra:
+        assert source == fixed.ascendc(*args(None))
+
+
+@pytest.mark.parametrize("family", sorted(checked.FAMILIES))
+def test_the_fixed_kernels_are_unchanged(family):
+    args = checked.STATIC_ARGS[family](None)
+    plain = asc.jit(checked.FAMILIES[family][0].fn, insert_sync=False)
+    synced = asc.jit(checked.FAMILIES[family][0].fn, insert_sync=True)
+    assert synced.compile(*args).ir_text == plain.compile(*args).ir_text
+    assert synced.ascendc(*args) == plain.ascendc(*args)
