@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from pyasc import _C
+from pyasc.language.codegen import CodeGenerator
 
 from test_ascendc import GOLDEN, assert_valid_cpp, example
 import test_checked_mode as checked
@@ -373,3 +375,46 @@ def test_the_fixed_kernels_are_unchanged(family):
     synced = asc.jit(checked.FAMILIES[family][0].fn, insert_sync=True)
     assert synced.compile(*args).ir_text == plain.compile(*args).ir_text
     assert synced.ascendc(*args) == plain.ascendc(*args)
+
+
+# --- the pass on the IR builder: idempotence and errors ----------------------------------------
+
+
+def ir_of(kernel, *args) -> _C.IRBuilder:
+    """The verified, folded IR of kernel for args (what @jit builds), before
+    any insert_sync."""
+    specs, _ = asc.jit(kernel.fn)._specs(args)
+    return CodeGenerator(kernel.fn, specs, asc.get_device_properties().ub_size).compile()
+
+
+def test_the_pass_is_idempotent_and_counts_what_it_adds():
+    x, y = data(4 * N)
+    b = ir_of(vadd_tiles, x, y, np.zeros_like(x), 4)
+    with pytest.raises(asc.CompileError, match="missing synchronisation"):
+        b.check_sync()
+    assert b.insert_sync() == 12
+    text = b.text()
+    b.check_sync()
+    assert b.insert_sync() == 0
+    assert b.text() == text
+
+
+def test_the_pass_needs_a_finished_function():
+    b = _C.IRBuilder("k", "k.py")
+    b.const(1)
+    with pytest.raises(asc.InternalError, match="insert_sync: the function is not finished"):
+        b.insert_sync()
+    with pytest.raises(asc.InternalError, match="not initialised"):
+        _C.IRBuilder.__new__(_C.IRBuilder).insert_sync()
+
+
+def test_the_pass_verifies_first():
+    b = _C.IRBuilder("k", "k.py")
+    b.set_loc(3, 1)
+    zero, four, one = b.const(0), b.const(4), b.const(1)
+    iv = b.for_begin(zero, four, one)
+    b.for_end()
+    b.op("arith.neg", [iv])
+    b.finish()
+    with pytest.raises(asc.CompileError, match="line 3: arith.neg uses"):
+        b.insert_sync()
