@@ -321,41 +321,61 @@ static int is_cmp(const void *x, const void *y) {
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Rebuilds one region with the insertions ins[0..n) (all for it). */
-static asc_status is_apply_region(const is_insertion *ins, int n) {
-  ir_region *r = ins[0].region;
-  if (r->n > INT32_MAX - n) return asc_error(ASC_ERR_INTERNAL, "insert_sync: region too large");
+/* Drops the prepared ops (on failure): their values lose their definition. */
+static void is_drop(is_pass *p) {
+  for (int i = 0; i < p->nins; i++) {
+    if (p->ins[i].op->result) p->m->values[p->ins[i].op->result].def = NULL;
+    free(p->ins[i].op);
+  }
+  p->nins = 0;
+}
+
+/* The new op array of the region of ins[0..n) (all for it), or NULL. */
+static ir_op **is_merged_ops(const is_insertion *ins, int n) {
+  const ir_region *r = ins[0].region;
+  if (r->n > INT32_MAX - n) return NULL;
   ir_op **ops = malloc((size_t)(r->n + n) * sizeof *ops);
-  if (!ops) return is_oom();
+  if (!ops) return NULL;
   int k = 0, j = 0;
   for (int i = 0; i <= r->n; i++) {
     for (; j < n && ins[j].slot == i; j++) ops[k++] = ins[j].op;
     if (i < r->n) ops[k++] = r->ops[i];
   }
-  free(r->ops);
-  r->ops = ops;
-  r->n = r->cap = k;
-  return ASC_OK;
+  return ops;
 }
 
-/* Places every prepared op; on failure the ops not placed are freed. */
+/* Places every prepared op, all or none: the new arrays are made before
+ * any region changes. */
 static asc_status is_apply(is_pass *p) {
   qsort(p->ins, (size_t)p->nins, sizeof *p->ins, is_cmp);
-  asc_status st = ASC_OK;
-  int i = 0;
-  while (i < p->nins) {
+  int ngroups = 0;
+  for (int i = 0; i < p->nins; i++) ngroups += !i || p->ins[i].region != p->ins[i - 1].region;
+  ir_op ***arrays = calloc((size_t)ngroups + 1, sizeof *arrays);
+  bool ok = arrays != NULL;
+  for (int i = 0, g = 0; ok && i < p->nins; g++) {
     int j = i;
     while (j < p->nins && p->ins[j].region == p->ins[i].region) j++;
-    if (!st) st = is_apply_region(p->ins + i, j - i);
-    if (st)
-      for (int t = i; t < j; t++) {
-        if (p->ins[t].op->result) p->m->values[p->ins[t].op->result].def = NULL;
-        free(p->ins[t].op);
-      }
+    ok = (arrays[g] = is_merged_ops(p->ins + i, j - i)) != NULL;
     i = j;
   }
+  if (!ok) {
+    for (int g = 0; arrays && g < ngroups; g++) free(arrays[g]);
+    free(arrays);
+    is_drop(p);
+    return is_oom();
+  }
+  for (int i = 0, g = 0; i < p->nins; g++) {
+    int j = i;
+    while (j < p->nins && p->ins[j].region == p->ins[i].region) j++;
+    ir_region *r = p->ins[i].region;
+    free(r->ops);
+    r->ops = arrays[g];
+    r->n = r->cap = r->n + (j - i);
+    i = j;
+  }
+  free(arrays);
   p->nins = 0;
-  return st;
+  return ASC_OK;
 }
 
 /* --- the pass -------------------------------------------------------------------------- */
@@ -377,11 +397,7 @@ static asc_status is_round(is_pass *p, int *found) {
   st = is_assign_ids(p);
   if (!st) st = is_make_ops(p);
   if (st) {
-    for (int i = 0; i < p->nins; i++) {
-      if (p->ins[i].op->result) p->m->values[p->ins[i].op->result].def = NULL;
-      free(p->ins[i].op);
-    }
-    p->nins = 0;
+    is_drop(p);
     return st;
   }
   st = is_apply(p);
