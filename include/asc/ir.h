@@ -148,6 +148,12 @@ asc_status asc_ir_emit_c_checked(const asc_ir_module *m, char **out);
 /* Static synchronisation check: reports (ASC_ERR_COMPILE, "line N: ...")
  * the first pipe hazard it can prove without running the kernel. */
 asc_status asc_ir_check_sync(const asc_ir_module *m);
+/* Automatic synchronisation (PyAsc's insert_sync): adds the set_flag /
+ * wait_flag pairs (or, where no HardEvent links two pipes, pipe barriers)
+ * that the static check finds missing, then checks the result. A kernel
+ * the check passes is left unchanged. *inserted (may be NULL): the number
+ * of set_flag, wait_flag and pipe_barrier ops added. */
+asc_status asc_ir_insert_sync(asc_ir_module *m, int *inserted);
 /* Ascend C (C++) source of the kernel for a real NPU, built with the CANN
  * toolkit: `extern "C" __global__ __aicore__ void NAME(GM_ADDR ..., ...)`.
  * ASC_ERR_UNSUPPORTED names an op that has no Ascend C form. Caller frees. */

@@ -291,6 +291,14 @@ static PyObject *b_check_sync(BuilderObject *self, PyObject *n) {
   return value_or_none(asc_ir_check_sync(self->m), 0);
 }
 
+static PyObject *b_insert_sync(BuilderObject *self, PyObject *n) {
+  if (!self->m) return uninitialised("IRBuilder");
+  (void)n;
+  int inserted = 0;
+  asc_status st = asc_ir_insert_sync(self->m, &inserted);
+  return st ? asc_py_raise(st) : PyLong_FromLong(inserted);
+}
+
 static PyObject *b_emit_ascendc(BuilderObject *self, PyObject *n) {
   if (!self->m) return uninitialised("IRBuilder");
   (void)n;
@@ -375,6 +383,10 @@ static PyMethodDef builder_methods[] = {
     M("check_sync", b_check_sync, METH_NOARGS,
       ASC_DOC("check_sync($self, /)",
               "Static check for missing synchronisation between pipes (CompileError).")),
+    M("insert_sync", b_insert_sync, METH_NOARGS,
+      ASC_DOC("insert_sync($self, /)",
+              "Adds the missing synchronisation between pipes; returns the number of sync ops "
+              "added.")),
     M("emit_ascendc", b_emit_ascendc, METH_NOARGS,
       ASC_DOC("emit_ascendc($self, /)", "Ascend C (C++) source for a real NPU.")),
     M("name", b_name, METH_VARARGS,

@@ -144,6 +144,10 @@ static asc_status new_value(asc_ir_module *m, asc_ir_type type, const char *name
   return ASC_OK;
 }
 
+asc_status ir_new_value(asc_ir_module *m, asc_ir_type type, ir_op *def, uint32_t *out) {
+  return new_value(m, type, NULL, def, out);
+}
+
 static asc_status building(const asc_ir_module *m) {
   if (m->finished) return asc_error(ASC_ERR_INTERNAL, "the IR function is already finished");
   return ASC_OK;

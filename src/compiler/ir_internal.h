@@ -123,6 +123,9 @@ const char *ir_position_name(int position);
  * now if it was not yet). Misordered builder calls get an error, not a walk
  * over half-built regions. */
 asc_status ir_ready(const asc_ir_module *m, const char *what);
+/* A new value of type t defined by def (for passes that add ops to a
+ * finished function; the module owns it). */
+asc_status ir_new_value(asc_ir_module *m, asc_ir_type t, ir_op *def, uint32_t *out);
 /* Checks operands against the op's signature and computes its result type. */
 asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *result);
 

@@ -27,9 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir_internal.h"
+#include "sync_model.h"
 
-enum { P_S, P_V, P_MTE1, P_MTE2, P_MTE3, P_M, P_FIX, NPIPES };
+enum {
+  P_S = SYNC_P_S,
+  P_V = SYNC_P_V,
+  P_MTE1 = SYNC_P_MTE1,
+  P_MTE2 = SYNC_P_MTE2,
+  P_MTE3 = SYNC_P_MTE3,
+  P_M = SYNC_P_M,
+  P_FIX = SYNC_P_FIX,
+  NPIPES = SYNC_NPIPES
+};
 static const char *const pipe_names[NPIPES] = {"S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX"};
 /* HardEvent value -> (source, destination), as in asc_kernel_rt.h. */
 static const unsigned char events[][2] = {
@@ -41,7 +50,7 @@ static const unsigned char events[][2] = {
     {P_S, P_MTE3},    {P_MTE3, P_S},    {P_MTE2, P_FIX},  {P_FIX, P_MTE2}, {P_FIX, P_S},
     {P_M, P_S},       {P_FIX, P_MTE3},  {P_MTE1, P_FIX},  {P_FIX, P_MTE1}, {P_FIX, P_FIX}};
 #define NEVENTS ((int)(sizeof events / sizeof events[0]))
-#define PIPE_ALL 6
+#define PIPE_ALL SYNC_PIPE_ALL
 #define MAX_LOOP_DEPTH 8
 #define MAX_RECORDS 512
 
@@ -64,6 +73,8 @@ typedef struct record {
   unsigned char pipe;
   uint32_t epoch, line;
   const char *api;
+  const ir_op *op;
+  uint32_t vc[NPIPES]; /* what its pipe had learned by then: a flag set right after it */
 } record;
 
 typedef struct flag {
@@ -107,6 +118,8 @@ typedef struct checker {
   uint32_t table_size;
   int loop_depth;
   bool oom;
+  sync_hazard_fn hazard; /* NULL: report the first hazard */
+  void *ctx;
 } checker;
 
 enum { VN_CONST = -1, VN_PARAM = -2, VN_FRESH = -3, VN_TBUF = -4, VN_FCONST = -5 };
@@ -249,7 +262,47 @@ static void vc_max(uint32_t *a, const uint32_t *b) {
 static bool record_eq(const record *a, const record *b) {
   return a->root == b->root && form_eq(a->start, b->start) && form_eq(a->len, b->len) &&
          a->len_known == b->len_known && a->write == b->write && a->pipe == b->pipe &&
-         a->epoch == b->epoch && a->line == b->line;
+         a->epoch == b->epoch && a->line == b->line && a->op == b->op;
+}
+
+/* The conservative merge of insert_sync: what is ordered on both paths
+ * (pipes' own clocks: the later, so epochs stay unique), flags and queue
+ * snapshots pending on both, accesses made on either. */
+static void state_merge_union(state *a, const state *b, uint32_t nvalues) {
+  for (int p = 0; p < NPIPES; p++)
+    for (int q = 0; q < NPIPES; q++)
+      if (p == q ? b->vc[p][q] > a->vc[p][q] : b->vc[p][q] < a->vc[p][q]) a->vc[p][q] = b->vc[p][q];
+  for (int j = 0; j < b->nrecs && a->nrecs < MAX_RECORDS; j++) {
+    bool both = false;
+    for (int i = 0; i < a->nrecs && !both; i++) both = record_eq(&a->recs[i], &b->recs[j]);
+    if (!both) a->recs[a->nrecs++] = b->recs[j];
+  }
+  int n = 0;
+  for (int i = 0; i < a->nflags; i++)
+    for (int j = 0; j < b->nflags; j++)
+      if (a->flags[i].event == b->flags[j].event && a->flags[i].id == b->flags[j].id) {
+        flag f = a->flags[i];
+        for (int p = 0; p < NPIPES; p++)
+          if (b->flags[j].vc[p] < f.vc[p]) f.vc[p] = b->flags[j].vc[p];
+        a->flags[n++] = f;
+        break;
+      }
+  a->nflags = n;
+  n = 0;
+  for (int i = 0; i < a->nques; i++)
+    for (int j = 0; j < b->nques; j++)
+      if (a->ques[i].que == b->ques[j].que) {
+        que_snap q = a->ques[i];
+        for (int p = 0; p < NPIPES; p++)
+          if (b->ques[j].vc[p] < q.vc[p]) q.vc[p] = b->ques[j].vc[p];
+        a->ques[n++] = q;
+        break;
+      }
+  a->nques = n;
+  for (uint32_t v = 0; v < nvalues; v++) {
+    if (a->var_vn[v] != b->var_vn[v]) a->var_vn[v] = 0;
+    if (a->var_val[v] != b->var_val[v]) a->var_val[v] = 0;
+  }
 }
 
 /* a := the state after either a or b: the most ordered clocks, pending
@@ -314,14 +367,22 @@ static bool overlap(const record *a, const record *b) {
   return false;
 }
 
+/* Whether two ranges of one root may overlap: all but those the model
+ * proves disjoint (constant lengths, starts differing by a constant).
+ * insert_sync orders these too, as a missed hazard would be a bug. */
+static bool may_overlap(const record *a, const record *b) {
+  if (a->root != b->root || !a->root) return false;
+  if (a->start.sym != b->start.sym || a->start.scale != b->start.scale) return true;
+  if (!a->len_known || a->len.sym || !b->len_known || b->len.sym) return true;
+  return a->start.c < b->start.c + b->len.c && b->start.c < a->start.c + a->len.c;
+}
+
 static asc_status report(const record *now, const record *before, const char *operand) {
   bool war = now->write && !before->write;
   const char *kind = war          ? "write-after-read"
                      : now->write ? "write-after-write"
                                   : "read-after-write";
-  int ev = -1;
-  for (int e = 0; e < NEVENTS && ev < 0; e++)
-    if (events[e][0] == before->pipe && events[e][1] == now->pipe) ev = e;
+  int ev = sync_event_of(before->pipe, now->pipe);
   char fix[200];
   if (ev >= 0)
     snprintf(fix, sizeof fix,
@@ -349,7 +410,9 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
                 .pipe = (unsigned char)pipe,
                 .epoch = ++s->vc[pipe][pipe],
                 .line = op->loc.line,
-                .api = ir_op_defs[op->code].name};
+                .api = ir_op_defs[op->code].name,
+                .op = op};
+  memcpy(now.vc, s->vc[pipe], sizeof now.vc);
   now.start = t->start;
   if (offset.sym && now.start.sym)
     now.start = (form){fresh(k), 1, 0};
@@ -362,8 +425,13 @@ static asc_status access(checker *k, state *s, const ir_op *op, int pipe, uint32
   if (!now.root) return ASC_OK;
   for (int i = s->nrecs - 1; i >= 0; i--) {
     const record *r = &s->recs[i];
-    if (r->pipe == pipe || (!write && !r->write) || !overlap(&now, r)) continue;
-    if (s->vc[pipe][r->pipe] < r->epoch) return report(&now, r, operand);
+    if (r->pipe == pipe || (!write && !r->write)) continue;
+    if (!(k->hazard ? may_overlap(&now, r) : overlap(&now, r))) continue;
+    if (s->vc[pipe][r->pipe] >= r->epoch) continue;
+    if (!k->hazard) return report(&now, r, operand);
+    asc_status st = k->hazard(k->ctx, &(sync_hazard){r->op, op, r->pipe, pipe});
+    if (st) return st;
+    vc_max(s->vc[pipe], r->vc); /* as if a flag set after r were waited for now */
   }
   /* An exact rewrite of the same range supersedes the records it was
    * checked against. */
@@ -592,7 +660,7 @@ static asc_status run_if(checker *k, state *s, const ir_op *op) {
   else
     memset(&b, 0, sizeof b);
   if (!st) {
-    state_merge(&a, &b, k->m->nvalues);
+    (k->hazard ? state_merge_union : state_merge)(&a, &b, k->m->nvalues);
     state_free(s);
     *s = a;
   } else {
@@ -602,16 +670,32 @@ static asc_status run_if(checker *k, state *s, const ir_op *op) {
   return st;
 }
 
-/* Iterations to analyse: a constant trip count below 2 caps them. */
-static int loop_iterations(checker *k, const ir_op *op) {
+/* A for loop's constant trip count, capped at 2; -1 when not constant. */
+static int loop_trips(checker *k, const ir_op *op) {
   int64_t start, stop, step;
   if (op->code != IR_FOR || !const_of(k, value_vn(k, op->operands[0]), &start) ||
       !const_of(k, value_vn(k, op->operands[1]), &stop) ||
       !const_of(k, value_vn(k, op->operands[2]), &step) || step == 0)
-    return 2;
+    return -1;
   int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
                            : (start > stop ? (start - stop - step - 1) / -step : 0);
   return trips < 2 ? (int)trips : 2;
+}
+
+/* Iterations to analyse: a constant trip count below 2 caps them. */
+static int loop_iterations(checker *k, const ir_op *op) {
+  int trips = loop_trips(k, op);
+  return trips < 0 ? 2 : trips;
+}
+
+/* insert_sync's view of the state after a loop: a trip count not known
+ * may also be 0 or 1, so what holds after the loop must hold on those
+ * paths too. `before` is the state before the first iteration. */
+static void loop_exit_union(checker *k, const ir_op *op, state *last, const state *before,
+                            const state *first, int made) {
+  if (!k->hazard || loop_trips(k, op) >= 0) return;
+  state_merge_union(last, before, k->m->nvalues);
+  if (made == 2) state_merge_union(last, first, k->m->nvalues);
 }
 
 static asc_status iterate(checker *k, state *s, const ir_op *op) {
@@ -648,6 +732,7 @@ static asc_status run_loop(checker *k, state *s, const ir_op *op) {
   }
   k->loop_depth--;
   if (!st) { /* after the loop: as after its last analysed iteration */
+    loop_exit_union(k, op, &after[made - 1], s, &after[0], made);
     state last = after[made - 1];
     after[made - 1] = *s;
     *s = last;
@@ -689,12 +774,24 @@ static asc_status run_region(checker *k, state *s, const ir_region *r) {
   return ASC_OK;
 }
 
+int sync_event_of(int src, int dst) {
+  for (int e = 0; e < NEVENTS; e++)
+    if (events[e][0] == src && events[e][1] == dst) return e;
+  return -1;
+}
+
 asc_status asc_ir_check_sync(const asc_ir_module *m) {
+  return sync_analyse(m, NULL, NULL);
+}
+
+asc_status sync_analyse(const asc_ir_module *m, sync_hazard_fn fn, void *ctx) {
   asc_status ready = ir_ready(m, "check_sync");
   if (ready) return ready;
   checker k = {.m = m,
                .vn = calloc(m->nvalues, sizeof(uint32_t)),
-               .tensors = calloc(m->nvalues, sizeof(tensor))};
+               .tensors = calloc(m->nvalues, sizeof(tensor)),
+               .hazard = fn,
+               .ctx = ctx};
   state s;
   memset(&s, 0, sizeof s);
   bool ok = k.vn && k.tensors && state_init(&s, m->nvalues);

@@ -62,6 +62,7 @@ CALLS = {
     "text": st.just(()),
     "emit_c": st.just(()),
     "check_sync": st.just(()),
+    "insert_sync": st.just(()),
     "emit_ascendc": st.just(()),
     "name": st.tuples(values, texts),
     "type_of": st.tuples(values),
@@ -95,8 +96,8 @@ def run_sequence(builder, seq, prelude=()) -> None:
             getattr(builder, method)(*args)
         except ALLOWED:
             pass
-    for method in ("text", "finish", "verify", "fold", "check_sync", "emit_c", "emit_ascendc",
-                   "text"):
+    for method in ("text", "finish", "verify", "fold", "insert_sync", "check_sync", "emit_c",
+                   "emit_ascendc", "text"):
         try:
             getattr(builder, method)()
         except ALLOWED:

@@ -240,13 +240,21 @@ class JITFunction(Generic[P, R]):
             return bool(debug)
         return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
 
+    def _insert_sync(self, gen: Any, builder: _C.IRBuilder) -> _C.IRBuilder:
+        """Runs the insert_sync pass when the option says so; unset, as in
+        PyAsc, it runs for kernels that use LocalTensorAuto."""
+        insert = self.options.get("insert_sync")
+        if gen.auto_sync if insert is None else insert:
+            gen.ir(gen.scope.node, builder.insert_sync)
+        return builder
+
     def _build(self, args: tuple, checked: bool = False) -> CompiledKernel:
         from pyasc.language.codegen import CodeGenerator
 
         specs, signature = self._specs(args)
         ub_size = pyasc.get_device_properties().ub_size
         gen = CodeGenerator(self.fn, specs, ub_size)
-        builder = gen.compile()
+        builder = self._insert_sync(gen, gen.compile())
         if self.options.get("verify_sync"):
             gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
         ir_text = builder.text()
@@ -284,7 +292,7 @@ class JITFunction(Generic[P, R]):
             return compiled.ascendc_source
         specs, _ = self._specs(args)
         gen = CodeGenerator(self.fn, specs, pyasc.get_device_properties().ub_size)
-        builder = gen.compile()
+        builder = self._insert_sync(gen, gen.compile())
         source = _emit_ascendc(gen, builder)
         _dump(self.__name__, builder.text(), source)
         return source

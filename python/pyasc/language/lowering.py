@@ -75,9 +75,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         handled = lowering_upstream.method(gen, node, func, args, kwargs)
         if handled is not lowering_upstream.NOT_HANDLED:
             return handled
-        result = method(gen, node, func, args, kwargs)
-        lowering_upstream.after_method(gen, node, func.obj, func.name)
-        return result
+        return method(gen, node, func, args, kwargs)
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
     handled = lowering_upstream.call(gen, node, func, args, kwargs)
@@ -85,9 +83,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return handled
     api = api_name(func)
     if api is not None:
-        result = api_call(gen, node, api, args, kwargs)
-        lowering_upstream.after_api(gen, node, api)
-        return result
+        return api_call(gen, node, api, args, kwargs)
     if func is core.GlobalTensor:
         if args or kwargs:
             raise gen.error(node, "GlobalTensor() takes no arguments: call set_global_buffer")

@@ -17,11 +17,6 @@ from pyasc.language.codegen import (BoundMethod, CodeGenerator, KernelArray, Ker
 
 NOT_HANDLED = object()
 
-#: APIs after which a LocalTensorAuto kernel needs no barrier: they move no
-#: data between pipes.
-_NO_SYNC = frozenset(("get_block_idx", "get_block_num", "set_flag", "wait_flag", "pipe_barrier",
-                      "printf", "set_mask_count", "set_mask_norm", "set_vector_mask",
-                      "reset_mask", "get_data_block_size_in_bytes", "trap", "array"))
 _UB_ALIGN = 32
 
 
@@ -120,21 +115,6 @@ def ceildiv(gen: CodeGenerator, node: ast.AST, x: Any, y: Any) -> Any:
         return core_extra.ceildiv(x, y)
     total = gen.op(node, "arith.sub", [gen.op(node, "arith.add", [x, y]), 1])
     return gen.op(node, "arith.floordiv", [total, y])
-
-
-def after_api(gen: CodeGenerator, node: ast.AST, api: str) -> None:
-    """In a LocalTensorAuto kernel, orders every pipe after each data
-    movement or vector instruction (a full barrier: PyAsc's insert_sync
-    places finer flags; the results are the same)."""
-    if gen.auto_sync and api not in _NO_SYNC:
-        gen.op(node, "pipe_barrier", [], (int(core.PipeID.PIPE_ALL),))
-
-
-def after_method(gen: CodeGenerator, node: ast.AST, obj: Any, name: str) -> None:
-    """Scalar reads and writes of UB tensors are pipe S accesses: ordered too."""
-    if gen.auto_sync and isinstance(obj, Val) and obj.kind == "local" and \
-            name in ("get_value", "set_value"):
-        gen.op(node, "pipe_barrier", [], (int(core.PipeID.PIPE_ALL),))
 
 
 # --- structs -----------------------------------------------------------------------------

@@ -67,7 +67,8 @@ class CompileOptions:
     always_compile: bool = False
     #: Accepted; cube work runs on the same simulated block.
     matmul_cube_only: bool = False
-    #: Accepted (see auto_sync).
+    #: Adds the set_flag/wait_flag pairs the kernel lacks (the insert_sync
+    #: pass); None, as in PyAsc: on exactly for kernels using LocalTensorAuto.
     insert_sync: Optional[bool] = None
     #: pyasc's own: the kernel cache directory (default PYASC_CACHE_DIR).
     cache_dir: Optional[str] = None
