@@ -2165,3 +2165,6 @@ static inline int asc_k_dump_global(asc_k_ctx *k, int dt, asc_k_gt g, int64_t de
 static inline int asc_k_trap(asc_k_ctx *k, int line) {
   return asc_k_fail(k, line, "trap(): the kernel stopped itself");
 }
+
+/* --- adv maths: one unit file, inlined by tools/embed.py */
+#include "rt/adv_math.h"

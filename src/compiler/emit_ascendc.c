@@ -739,6 +739,31 @@ static int ac_pipe_barrier(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* adv.softmax / adv.rmsnorm: the tiling struct travels as its fields
+ * (operands 4..15, Ascend C's member order), rebuilt as an aggregate; the
+ * shared tmp buffer (operand 17) when given. */
+static int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool softmax = !strcmp(ir_op_defs[op->code].name, "adv.softmax");
+  int ntensors = softmax ? 4 : 3;
+  ir_buf_printf(b, "AscendC::%s(", softmax ? "SoftMax" : "RmsNorm");
+  for (int i = 0; i < ntensors; i++) {
+    if (i) ir_buf_printf(b, ", ");
+    operand(e, op->operands[i], P_ANY, b);
+  }
+  if (op->noperands > 17) {
+    ir_buf_printf(b, ", ");
+    operand(e, op->operands[17], P_ANY, b);
+  }
+  if (!softmax) expand(e, op, ", $c3", b);
+  ir_buf_printf(b, ", %s{", softmax ? "SoftMaxTiling" : "RmsNormTiling");
+  for (int i = 4; i < 16; i++) {
+    ir_buf_printf(b, "%s(%s)", i > 4 ? ", " : "", !softmax && i == 8 ? "float" : "uint32_t");
+    operand(e, op->operands[i], P_UNARY, b);
+  }
+  ir_buf_printf(b, "})");
+  return P_PRIMARY;
+}
+
 static void line_start(ac_emitter *e) {
   ir_buf_printf(e->out, "%*s", e->depth * 4, "");
 }
@@ -1184,6 +1209,41 @@ static const ac_op ascendc_ops[] = {
     /* debugging */
     {"dump_tensor", "AscendC::DumpTensor($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
     {"trap", "AscendC::Trap()", P_PRIMARY, 0, 0, NULL, NULL},
+    /* adv library: the maths family takes (dst, src[, sharedTmpBuffer], calCount) */
+    {"adv.acos", "AscendC::Acos($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.acosh", "AscendC::Acosh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.asin", "AscendC::Asin($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.asinh", "AscendC::Asinh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.atan", "AscendC::Atan($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.atanh", "AscendC::Atanh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.ceil", "AscendC::Ceil($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.cos", "AscendC::Cos($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.cosh", "AscendC::Cosh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.digamma", "AscendC::Digamma($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.erf", "AscendC::Erf($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.erfc", "AscendC::Erfc($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.floor", "AscendC::Floor($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.frac", "AscendC::Frac($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.lgamma", "AscendC::Lgamma($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.log", "AscendC::Log($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.round", "AscendC::Round($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.sign", "AscendC::Sign($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.sin", "AscendC::Sin($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.sinh", "AscendC::Sinh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.tan", "AscendC::Tan($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.tanh", "AscendC::Tanh($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.trunc", "AscendC::Trunc($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.exp", "AscendC::Exp<$t0, $3, false>($0, $1$,5, $2)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.power", "AscendC::Power($0, $1, $2$,5, $3)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.xor", "AscendC::Xor($0, $1, $2$,5, $3)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.axpy", "AscendC::Axpy($0, $1, $c2$,5, $3)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.softmax", NULL, P_PRIMARY, 0, 0, ac_adv_tiled, NULL},
+    {"adv.rmsnorm", NULL, P_PRIMARY, 0, 0, ac_adv_tiled, NULL},
+    {"adv.quant", "AscendC::AscendQuant($0, $1$,6, (float)$u2, (float)$u3, $4)", P_PRIMARY, 0, 0,
+     NULL, NULL},
+    {"adv.concat", "AscendC::Concat($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"adv.extract", "AscendC::Extract($0, $p1.ReinterpretCast<uint32_t>(), $2, $3)", P_PRIMARY, 0,
+     0, NULL, NULL},
 };
 
 #undef D

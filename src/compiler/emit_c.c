@@ -316,6 +316,68 @@ static int emit_rrun(emitter *e, const ir_op *op, const char *base) {
   return line(e, "}");
 }
 
+/* --- adv library: every op calls one function of rt/adv_math.h; a missing
+ * tmp buffer is passed as an empty tensor with tmp_min -1. */
+static const char *const adv_unary_ops[] = {
+    "acos",    "acosh", "asin", "asinh", "atan",  "atanh", "ceil",   "cos", "cosh",
+    "digamma", "erf",   "erfc", "exp",   "floor", "frac",  "lgamma", "log", "round",
+    "sign",    "sin",   "sinh", "tan",   "tanh",  "trunc", NULL};
+
+/* tmp_min and the tmp tensor, from operand `at` (tmp_min) on. */
+static void adv_tmp(const emitter *e, const ir_op *op, int at, char *buf, size_t size) {
+  if (op->noperands > at + 1)
+    snprintf(buf, size, "v%u, v%u", op->operands[at + 1], op->operands[at]);
+  else
+    snprintf(buf, size, "(asc_k_lt){0, 0}, -1");
+  (void)e;
+}
+
+static int emit_adv(emitter *e, const ir_op *op, const char *name) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  const char *base = name + 4;
+  char tmp[64];
+  for (int i = 0; adv_unary_ops[i]; i++)
+    if (!strcmp(adv_unary_ops[i], base)) {
+      adv_tmp(e, op, 4, tmp, sizeof tmp);
+      return CHECKED(e, "asc_k_adv_unary(k, %d, %d, v%u, v%u, v%u, v%u, %s, \"adv.%s\", %d)", i,
+                     type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], tmp, base, L);
+    }
+  if (!strcmp(base, "power") || !strcmp(base, "xor")) {
+    adv_tmp(e, op, 4, tmp, sizeof tmp);
+    return CHECKED(e, "asc_k_adv_binary(k, %d, %d, v%u, v%u, v%u, v%u, %s, \"adv.%s\", %d)",
+                   base[0] == 'x', type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], tmp, base, L);
+  }
+  if (!strcmp(base, "axpy")) {
+    adv_tmp(e, op, 4, tmp, sizeof tmp);
+    return CHECKED(e, "asc_k_adv_axpy(k, %d, %d, v%u, v%u, (double)v%u, v%u, %s, \"adv.axpy\", %d)",
+                   type_of(e, o[0]).dtype, type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], tmp, L);
+  }
+  if (!strcmp(base, "softmax")) {
+    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    return CHECKED(e, "asc_k_adv_softmax(k, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, %s, %d)",
+                   type_of(e, o[0]).dtype, type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], o[4],
+                   o[5], tmp, L);
+  }
+  if (!strcmp(base, "rmsnorm")) { /* rows b * s, hLength, reciprocalOfHLength */
+    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    return CHECKED(e,
+                   "asc_k_adv_rmsnorm(k, %d, v%u, v%u, v%u, (double)v%u, asc_k_mul(v%u, v%u), v%u, "
+                   "(double)v%u, %s, %d)",
+                   type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[8], tmp, L);
+  }
+  if (!strcmp(base, "quant")) {
+    adv_tmp(e, op, 5, tmp, sizeof tmp);
+    return CHECKED(e, "asc_k_adv_quant(k, %d, v%u, v%u, (double)v%u, (double)v%u, v%u, %s, %d)",
+                   type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], o[4], tmp, L);
+  }
+  if (!strcmp(base, "concat"))
+    return CHECKED(e, "asc_k_adv_concat(k, %d, v%u, v%u, v%u, v%u, %d)", type_of(e, o[0]).dtype,
+                   o[0], o[1], o[2], o[3], L);
+  return CHECKED(e, "asc_k_adv_extract(k, %d, v%u, v%u, v%u, v%u, %d)", type_of(e, o[0]).dtype,
+                 o[0], o[1], o[2], o[3], L);
+}
+
 /* 1 if the op is one of this section's, emitted. */
 static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   const uint32_t *o = op->operands;
@@ -324,6 +386,7 @@ static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   size_t n = strcspn(name, ".");
   bool l0 = !strcmp(name + n, ".l0");
   snprintf(base, sizeof base, "%.*s", (int)n, name);
+  if (!strncmp(name, "adv.", 4)) return emit_adv(e, op, name), 1;
   if (!strncmp(name, "reduce_", 7)) {
     int what = reduce_what(name), dt = type_of(e, o[0]).dtype;
     if (l0)
