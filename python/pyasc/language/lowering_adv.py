@@ -69,6 +69,18 @@ def _fields(gen: CodeGenerator, node: ast.AST, tiling: Any, cls: type, api: str)
     return [gen.read(node, tiling.fields[name]) for name in cls.struct_fields]
 
 
+def _linear(gen: CodeGenerator, node: ast.AST, x: Any, f: Any) -> Any:
+    """f(x) for a host size formula f that is linear in x (a row's bytes as
+    a function of its length), as a constant or as IR when x is a run-time
+    tiling field, so that the kernel checks the host's own minimum."""
+    if isinstance(x, bool) or not isinstance(x, (int, Val)):
+        raise gen.error(node, f"a tiling field must be an integer, not {describe(x)}")
+    if isinstance(x, int):
+        return f(x) if x > 0 else 0
+    slope, base = f(1) - f(0), f(0)
+    return gen.op(node, "arith.add", [gen.op(node, "arith.mul", [x, slope]), base])
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """Lowers pyasc.adv.<api>(...)."""
     bind = _low().bind
@@ -126,9 +138,9 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         tensors = [_local(gen, node, t, api, w) for t, w in ((dst, "dst"), (s, "sum"),
                                                              (m, "max"), (src, "src"))]
         fields = _fields(gen, node, tiling, SoftmaxTiling, api)
-        k = fields[1]
-        tmp_min = adv_host.softmax_row_bytes(k, _type_size(gen, node, tensors[3], api)) \
-            if isinstance(k, int) and k > 0 else 0
+        size = _type_size(gen, node, tensors[3], api)
+        tmp_min = _linear(gen, node, fields[1], lambda k: adv_host.softmax_row_bytes(k, size)) \
+            if tmp is not None else -1
         return gen.op(node, name, tensors + fields + _tmp(gen, node, tmp, tmp_min, api))
     if api == "rmsnorm":
         dst, src, gamma, eps, tiling, tmp, basic = bind(
@@ -139,9 +151,9 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         tensors = [_local(gen, node, t, api, w) for t, w in ((dst, "dst"), (src, "src"),
                                                              (gamma, "gamma"))]
         fields = _fields(gen, node, tiling, RmsNormTiling, api)
-        h = fields[2]
-        tmp_min = adv_host.rms_norm_row_bytes(h, _type_size(gen, node, tensors[1], api)) \
-            if isinstance(h, int) and h > 0 else 0
+        size = _type_size(gen, node, tensors[1], api)
+        tmp_min = _linear(gen, node, fields[2], lambda h: adv_host.rms_norm_row_bytes(h, size)) \
+            if tmp is not None else -1
         return gen.op(node, name, tensors + [eps] + fields + _tmp(gen, node, tmp, tmp_min, api))
     if api == "quant":
         dst, src, scale, offset, count, tmp, reuse, config = bind(

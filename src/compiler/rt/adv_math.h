@@ -226,8 +226,11 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
                                     int64_t tmp_min, int line) {
   const char *api = "softmax";
   if (m < 0 || kk <= 0)
-    return asc_k_fail(k, line, "softmax: the tiling's shape %lld x %lld is empty or negative",
-                      (long long)m, (long long)kk);
+    return asc_k_fail(
+        k, line,
+        "softmax: the tiling's shape %lld x %lld is empty or negative (fill it on the host "
+        "with softmax_tiling_func)",
+        (long long)m, (long long)kk);
   int64_t es = asc_k_dt_size(dt), ses = asc_k_dt_size(sdt), blk = 32 / ses;
   int64_t n = asc_k_mul(m, kk), nb = asc_k_mul(m, blk);
   if (n < 0 || nb < 0) return asc_k_fail(k, line, "softmax: the tiling's shape overflows");
@@ -273,8 +276,11 @@ static inline int asc_k_adv_rmsnorm(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt s
                                     int64_t tmp_min, int line) {
   const char *api = "rmsnorm";
   if (rows < 0 || h <= 0)
-    return asc_k_fail(k, line, "rmsnorm: the tiling's shape %lld rows x %lld is empty or negative",
-                      (long long)rows, (long long)h);
+    return asc_k_fail(
+        k, line,
+        "rmsnorm: the tiling's shape %lld rows x %lld is empty or negative (fill it on "
+        "the host with get_rms_norm_tiling_info)",
+        (long long)rows, (long long)h);
   int64_t es = asc_k_dt_size(dt), n = asc_k_mul(rows, h);
   if (n < 0) return asc_k_fail(k, line, "rmsnorm: the tiling's shape overflows");
   if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
