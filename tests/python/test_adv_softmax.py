@@ -402,3 +402,38 @@ def test_quant_host_query_and_ascendc():
         src = k_quant.ascendc(x, np.zeros(64, np.int8), 64, 2.0, 0.9, form)
         assert "AscendC::AscendQuant(d, a" in src
         assert_valid_cpp(src)
+
+
+# --- the static synchronisation check knows what adv ops write -----------------------------------
+
+
+def k_sync(x: asc.GlobalAddress, s: asc.GlobalAddress, tiling: SoftmaxTiling,
+           synced: asc.ConstExpr[int]):
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, 64)
+    gs = asc.GlobalTensor()
+    gs.set_global_buffer(s, 8)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    d = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 256, 64)
+    ls = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 512, 8)
+    lm = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 544, 8)
+    asc.data_copy(a, gx, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.adv.softmax(d, ls, lm, a, tiling)
+    if synced == 1:
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(gs, ls, 8)
+
+
+def test_sync_check_sees_softmax_write_its_sum():
+    kernel = asc.jit(k_sync, cache_dir=CACHE, verify_sync=True)
+    x, s = np.zeros(64, np.float32), np.zeros(8, np.float32)
+    tiling = SoftmaxTiling()
+    adv_host.softmax_tiling_func([1, 64], 4, 1024, tiling)
+    kernel[1](x, s, tiling, 1)
+    asc.synchronize()
+    assert s[0] == 64.0  # the sum of exp(0) over the row
+    with pytest.raises(asc.CompileError, match="read-after-write.*softmax"):
+        kernel[1](x, s, tiling, 0)
