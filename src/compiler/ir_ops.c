@@ -1,5 +1,6 @@
 /* The op table: every IR op's name, operand signature, result rule and
- * pipe, plus the checks that go beyond operand kinds.
+ * pipe (the API ops' rows come from api_table.def), plus the checks that go
+ * beyond operand kinds.
  *
  * Operand letters: I int (bool allowed), B bool (int allowed), N any scalar,
  * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
@@ -274,7 +275,14 @@ static asc_status check_adv_tmp(const asc_ir_module *m, const ir_op *op, int at)
 }
 static asc_status check_adv_unary(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_vector(m, op, 2, F16 | F32);
-  return st ? st : check_adv_tmp(m, op, 5);
+  return st ? st : check_adv_tmp(m, op, 4);
+}
+/* exp's taylorExpandLevel is a template argument (uint8_t) in Ascend C. */
+static asc_status check_adv_exp(const asc_ir_module *m, const ir_op *op) {
+  if (op->iattrs[0] < 0 || op->iattrs[0] > 255)
+    return asc_error(ASC_ERR_COMPILE, "adv.exp: taylor_expand_level %lld is outside [0, 255]",
+                     (long long)op->iattrs[0]);
+  return check_adv_unary(m, op);
 }
 static asc_status check_adv_power(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_vector(m, op, 3, F16 | F32);
@@ -361,220 +369,13 @@ const ir_op_def ir_op_defs[] = {
     [IR_FOR] = {"for", "", R_NONE, 0, IR_PIPE_S, NULL},
     [IR_WHILE] = {"while", "", R_NONE, 0, IR_PIPE_S, NULL},
     [IR_IF] = {"if", "", R_NONE, 0, IR_PIPE_S, NULL},
-    /* scalar arithmetic (Python semantics) */
-    {"arith.add", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.sub", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.mul", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.floordiv", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.mod", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.truediv", "NN", R_FLOAT, 0, IR_PIPE_S, NULL},
-    {"arith.pow", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.neg", "N", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.min", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.max", "NN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.eq", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.ne", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.lt", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.le", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.gt", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.ge", "NN", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.and", "BB", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.or", "BB", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.not", "B", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"arith.bitand", "II", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.bitor", "II", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.bitxor", "II", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.shl", "II", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.shr", "II", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.select", "BNN", R_ARITH, 0, IR_PIPE_S, NULL},
-    {"arith.to_int", "N", R_INT, 0, IR_PIPE_S, NULL},
-    {"arith.to_float", "N", R_FLOAT, 0, IR_PIPE_S, NULL},
-    /* kernel context */
-    {"get_block_idx", "", R_INT, 0, IR_PIPE_S, NULL},
-    {"get_block_num", "", R_INT, 0, IR_PIPE_S, NULL},
-    /* global memory */
-    {"addr.offset", "AI", R_SAME0, 0, IR_PIPE_S, NULL},
-    {"global.new", "A?I", R_GLOBAL, 0, IR_PIPE_S, NULL},
-    {"global.slice", "GI", R_SAME0, 0, IR_PIPE_S, NULL},
-    {"global.get_value", "GI", R_SCALAR_ELEM, 0, IR_PIPE_S, check_global_value},
-    {"global.set_value", "GIN", R_NONE, 0, IR_PIPE_S, check_global_value},
-    {"global.get_size", "G", R_INT, 0, IR_PIPE_S, NULL},
-    /* local memory */
-    {"local.new", "II", R_LOCAL_A0, 2, IR_PIPE_S, check_local_new},
-    {"local.slice", "LI", R_SAME0, 0, IR_PIPE_S, NULL},
-    {"local.get_value", "LI", R_SCALAR_ELEM, 0, IR_PIPE_S, NULL},
-    {"local.set_value", "LIN", R_NONE, 0, IR_PIPE_S, NULL},
-    {"local.get_size", "L", R_INT, 0, IR_PIPE_S, NULL},
-    {"local.get_length", "L", R_INT, 0, IR_PIPE_S, NULL},
-    {"local.get_position", "L", R_INT, 0, IR_PIPE_S, NULL},
-    {"local.reinterpret_cast", "L", R_LOCAL_CAST, 1, IR_PIPE_S, check_dtype_attr},
-    /* framework */
-    {"pipe.new", "", R_PIPE, 0, IR_PIPE_S, NULL},
-    {"pipe.init_buffer", "PQII", R_NONE, 0, IR_PIPE_S, NULL},
-    {"pipe.init_tbuf", "PTI", R_NONE, 0, IR_PIPE_S, NULL},
-    {"pipe.destroy", "P", R_NONE, 0, IR_PIPE_S, NULL},
-    {"pipe.reset", "P", R_NONE, 0, IR_PIPE_S, NULL},
-    {"que.new", "", R_QUE, 2, IR_PIPE_S, check_que_new},
-    {"que.alloc_tensor", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"que.enque", "QL", R_NONE, 0, IR_PIPE_S, NULL},
-    {"que.deque", "Q", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"que.free_tensor", "QL", R_NONE, 0, IR_PIPE_S, NULL},
-    {"que.has_tensor_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"que.vacant_in_que", "Q", R_BOOL, 0, IR_PIPE_S, NULL},
-    {"tbuf.new", "", R_TBUF, 1, IR_PIPE_S, NULL},
-    {"tbuf.get", "T?I", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"tbuf.get_with_offset", "TII", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    /* data movement */
-    {"data_copy", "MMI", R_NONE, 0, IR_PIPE_MTE2, check_data_copy},
-    {"copy", "LLI", R_NONE, 0, IR_PIPE_V, check_copy},
-    {"duplicate", "LNI", R_NONE, 0, IR_PIPE_V, check_duplicate},
-    /* vector arithmetic */
-    {"add", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
-    {"sub", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
-    {"mul", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
-    {"div", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary_float},
-    {"max", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
-    {"min", "LLLI", R_NONE, 0, IR_PIPE_V, check_binary},
-    {"adds", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
-    {"muls", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
-    {"maxs", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
-    {"mins", "LLNI", R_NONE, 0, IR_PIPE_V, check_scalar_op},
-    {"exp", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"ln", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"abs", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_abs},
-    {"sqrt", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"rsqrt", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"reciprocal", "LLI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"relu", "LLI", R_NONE, 0, IR_PIPE_V, check_relu},
-    /* synchronisation and debugging */
-    {"set_flag", "I", R_NONE, 1, IR_PIPE_S, check_event},
-    {"wait_flag", "I", R_NONE, 1, IR_PIPE_S, check_event},
-    {"pipe_barrier", "", R_NONE, 1, IR_PIPE_S, NULL},
-    {"printf", "*", R_NONE, 0, IR_PIPE_S, NULL},
-    /* API coverage: level-0 forms (operands: tensors, [scalar], mask m0, m1,
-     * repeat_times, block strides, repeat strides; iattrs: mask kind 0 int /
-     * 1 list, is_set_mask, mode) and the APIs added with them */
-    {"add.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
-    {"sub.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
-    {"mul.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
-    {"div.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary_float},
-    {"max.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
-    {"min.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_binary},
-    {"bitwise_and", "LLLI", R_NONE, 0, IR_PIPE_V, check_int_ops},
-    {"bitwise_or", "LLLI", R_NONE, 0, IR_PIPE_V, check_int_ops},
-    {"fused_mul_add", "LLLI", R_NONE, 0, IR_PIPE_V, check_float_ops},
-    {"mul_add_dst", "LLLI", R_NONE, 0, IR_PIPE_V, check_float_ops},
-    {"bitwise_and.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_ops},
-    {"bitwise_or.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_ops},
-    {"fused_mul_add.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_float_ops},
-    {"mul_add_dst.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_float_ops},
-    {"adds.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
-    {"muls.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
-    {"maxs.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
-    {"mins.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_scalar_op},
-    {"leaky_relu", "LLNI", R_NONE, 0, IR_PIPE_V, check_unary_float},
-    {"shift_left", "LLNI", R_NONE, 0, IR_PIPE_V, check_int_unary},
-    {"shift_right", "LLNI", R_NONE, 0, IR_PIPE_V, check_int_unary},
-    {"axpy", "LLNI", R_NONE, 0, IR_PIPE_V, check_axpy},
-    {"leaky_relu.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"shift_left.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
-    {"shift_right.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
-    {"axpy.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_axpy},
-    {"exp.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"ln.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"abs.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_abs},
-    {"sqrt.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"rsqrt.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"reciprocal.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_unary_float},
-    {"relu.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_relu},
-    {"bitwise_not", "LLI", R_NONE, 0, IR_PIPE_V, check_int_unary},
-    {"bitwise_not.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_int_unary},
-    {"cast", "LLI", R_NONE, 1, IR_PIPE_V, check_cast},
-    {"cast.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_cast},
-    {"compare", "LLLI", R_NONE, 1, IR_PIPE_V, check_compare},
-    {"compare.l0", "LLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_compare},
-    {"compare_scalar", "LLNI", R_NONE, 1, IR_PIPE_V, check_compare_scalar},
-    {"compare_scalar.l0", "LLNIIIIIII", R_NONE, 3, IR_PIPE_V, check_compare_scalar},
-    {"select", "LLLLI", R_NONE, 1, IR_PIPE_V, check_select},
-    {"select.l0", "LLLLIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_select},
-    {"selects", "LLLNI", R_NONE, 1, IR_PIPE_V, check_select},
-    {"selects.l0", "LLLNIIIIIIIII", R_NONE, 3, IR_PIPE_V, check_select},
-    /* reductions: reduce_* (dst, src, tmp, count) [cal_index] and
-     * (dst, src, tmp, m0, m1, repeat, src_rep_stride) [mask kind, cal_index];
-     * per-repeat ones (dst, src, m0, m1, repeat, dst_rep_stride,
-     * src_blk_stride, src_rep_stride) [mask kind, is_set_mask, order] */
-    {"reduce_sum", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
-    {"reduce_max", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
-    {"reduce_min", "LLLI", R_NONE, 1, IR_PIPE_V, check_reduce},
-    {"reduce_sum.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
-    {"reduce_max.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
-    {"reduce_min.l0", "LLLIIII", R_NONE, 2, IR_PIPE_V, check_reduce},
-    {"whole_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"whole_reduce_max", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"whole_reduce_min", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"block_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"block_reduce_max", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"block_reduce_min", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    {"pair_reduce_sum", "LLIIIIII", R_NONE, 3, IR_PIPE_V, check_reduce2},
-    /* mask register: set_vector_mask (a, b) [dtype, MaskMode, form 0 length / 1 bits] */
-    {"set_mask_count", "", R_NONE, 0, IR_PIPE_S, NULL},
-    {"set_mask_norm", "", R_NONE, 0, IR_PIPE_S, NULL},
-    {"set_vector_mask", "II", R_NONE, 3, IR_PIPE_S, check_vector_mask},
-    {"reset_mask", "", R_NONE, 0, IR_PIPE_S, NULL},
-    /* data movement with parameter structs: (dst, src, block_count,
-     * block_len, src_stride, dst_stride[, is_pad, left, right, value]) */
-    {"data_copy.params", "MMIIII", R_NONE, 0, IR_PIPE_MTE2, check_data_copy},
-    {"data_copy_pad", "MMIIII?BIIN", R_NONE, 0, IR_PIPE_MTE2, check_data_copy_pad},
-    /* debugging */
-    {"dump_tensor", "MII", R_NONE, 0, IR_PIPE_S, NULL},
-    {"trap", "", R_NONE, 0, IR_PIPE_S, NULL},
-    /* TBuf.alloc_tensor (the whole buffer) and free_tensor (nothing to do) */
-    {"tbuf.alloc_tensor", "T", R_LOCAL_QUE, 1, IR_PIPE_S, check_dtype_attr},
-    {"tbuf.free_tensor", "TL", R_NONE, 0, IR_PIPE_S, NULL},
-    /* copy(dst, src, m0, m1, repeat_time, dst_stride, src_stride,
-     * dst_repeat_size, src_repeat_size) [mask kind, is_set_mask, 0] */
-    {"copy.l0", "LLIIIIIII", R_NONE, 3, IR_PIPE_V, check_copy_l0},
-    /* duplicate(dst, scalar, m0, m1, repeat_times, dst_block_stride,
-     * dst_repeat_stride) [mask kind, is_set_mask, 0] */
-    {"duplicate.l0", "LNIIIII", R_NONE, 3, IR_PIPE_V, check_duplicate},
-    /* adv library (pyasc.adv): maths (dst, src, count, taylor level, tmp_min[, tmp]),
-     * power/xor (dst, a, b, count, tmp_min[, tmp]), axpy (dst, src, scalar, count,
-     * tmp_min[, tmp]), softmax (dst, sum, max, src, the 12 SoftmaxTiling fields,
-     * tmp_min[, tmp]), rmsnorm (dst, src, gamma, epsilon, the 12 RmsNormTiling fields,
-     * tmp_min[, tmp]), quant (dst, src, scale, offset, count, tmp_min[, tmp]),
-     * concat (dst, src, tmp, repeat), extract (value, index, src, repeat) */
-    {"adv.acos", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.acosh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.asin", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.asinh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.atan", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.atanh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.ceil", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.cos", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.cosh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.digamma", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.erf", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.erfc", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.exp", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.floor", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.frac", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.lgamma", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.log", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.round", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.sign", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.sin", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.sinh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.tan", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.tanh", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.trunc", "LLIII?L", R_NONE, 0, IR_PIPE_V, check_adv_unary},
-    {"adv.power", "LLLII?L", R_NONE, 0, IR_PIPE_V, check_adv_power},
-    {"adv.xor", "LLLII?L", R_NONE, 0, IR_PIPE_V, check_adv_xor},
-    {"adv.axpy", "LLNII?L", R_NONE, 0, IR_PIPE_V, check_adv_axpy},
-    {"adv.softmax", "LLLLIIIIIIIIIIIII?L", R_NONE, 0, IR_PIPE_V, check_adv_softmax},
-    {"adv.rmsnorm", "LLLNIIIINIIIIIIII?L", R_NONE, 0, IR_PIPE_V, check_adv_rmsnorm},
-    {"adv.quant", "LLNNII?L", R_NONE, 0, IR_PIPE_V, check_adv_quant},
-    {"adv.concat", "LLLI", R_NONE, 0, IR_PIPE_V, check_adv_concat},
-    {"adv.extract", "LLLI", R_NONE, 0, IR_PIPE_V, check_adv_extract},
+/* the rest of the table: one row per API op (api_table.def) */
+#define API(op, api, operands, result, niattrs, pipe, check, ...) \
+  {op, operands, result, niattrs, pipe, check},
+#define PYAPI(api, how)
+#include "api_table.def"
+#undef API
+#undef PYAPI
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);

@@ -1,10 +1,11 @@
 """Lowering of the adv library (``pyasc.adv``): the maths family, softmax,
 rmsnorm, quant, concat and extract, with PyAsc's signatures and defaults.
 
-IR conventions (src/compiler/ir_ops.c, "adv library"): the tensors, the
+IR conventions (src/compiler/api_table.def, "adv library"): the tensors, the
 scalars, then ``tmp_min`` (the smallest shared tmp buffer the API accepts,
 from :mod:`pyasc.language.adv_host`) and last the tmp buffer if given;
-softmax and rmsnorm pass their tiling's 12 fields in Ascend C's order.
+softmax and rmsnorm pass their tiling's 12 fields in Ascend C's order;
+exp's Taylor level is an attribute (a template argument in Ascend C).
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         _reuse(gen, node, reuse, f"{name} is_reuse_source")
         dst, src = _local(gen, node, dst, api, "dst"), _local(gen, node, src, api, "src")
         tmp_min = adv_host.math_min_tmp_size(api, _type_size(gen, node, src, api))
-        return gen.op(node, name, [dst, src, _count(gen, node, count, src, api), level] +
-                      _tmp(gen, node, tmp, tmp_min, api))
+        return gen.op(node, name, [dst, src, _count(gen, node, count, src, api)] +
+                      _tmp(gen, node, tmp, tmp_min, api), (level,) if api == "exp" else ())
     if api in ("power", "xor"):
         dst, a, b, count, tmp, reuse = bind(
             gen, node, name, ("dst", "src0", "src1", "count", "temp_buffer", "is_reuse_source"),
