@@ -315,7 +315,8 @@ def test_rmsnorm_ascendc_is_valid_cpp():
     for dtype, tmp in ((np.float32, 0), (np.float16, 4096)):
         x, gamma, tiling = rmsnorm_case(dtype)
         src = k_rmsnorm.ascendc(x, gamma, np.zeros_like(x), tiling, x.size, 64, 1e-5, tmp)
-        assert "AscendC::RmsNorm<" in src and ">(d, a, g" in src and "RmsNormTiling{(uint32_t)" in src
+        assert "AscendC::RmsNorm<" in src and ">(d, a, g" in src
+        assert "RmsNormTiling{(uint32_t)" in src
         assert "(float)" in src  # reciprocalOfHLength
         assert_valid_cpp(src)
 
