@@ -374,6 +374,7 @@ __all__ += [
 # shadow the builtins only as pyasc.range / pyasc.property).
 from pyasc.language import core_extra as _core_extra  # noqa: E402
 from pyasc.language.struct import Field, Struct  # noqa: E402
+from pyasc.language import adv  # noqa: E402  (pyasc.adv: the adv library)
 
 _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "half", "float_",
                   "int_", "double", "LocalTensorAuto", "array", "TOTAL_UB_SIZE", "TOTAL_L1_SIZE",

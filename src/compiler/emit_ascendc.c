@@ -739,6 +739,40 @@ static int ac_pipe_barrier(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* adv.exp: Exp<T, taylorExpandLevel, isReuseSource>, the level from attribute 0. */
+static int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  expand(e, op, "AscendC::Exp<$t0, ", b);
+  ir_buf_printf(b, "%lld, false>(", (long long)op->iattrs[0]);
+  expand(e, op, "$0, $1$,4, $2)", b);
+  return P_PRIMARY;
+}
+
+/* adv.softmax / adv.rmsnorm: the tiling struct travels as its fields
+ * (operands 4..15, Ascend C's member order), rebuilt as an aggregate; the
+ * shared tmp buffer (operand 17) when given. */
+static int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool softmax = !strcmp(ir_op_defs[op->code].name, "adv.softmax");
+  int ntensors = softmax ? 4 : 3;
+  ir_buf_printf(b, "AscendC::%s<", softmax ? "SoftMax" : "RmsNorm");
+  expand(e, op, "$t0>(", b); /* explicit: SoftMax<half> with float sum/max deduces no T */
+  for (int i = 0; i < ntensors; i++) {
+    if (i) ir_buf_printf(b, ", ");
+    operand(e, op->operands[i], P_ANY, b);
+  }
+  if (op->noperands > 17) {
+    ir_buf_printf(b, ", ");
+    operand(e, op->operands[17], P_ANY, b);
+  }
+  if (!softmax) expand(e, op, ", $c3", b);
+  ir_buf_printf(b, ", %s{", softmax ? "SoftMaxTiling" : "RmsNormTiling");
+  for (int i = 4; i < 16; i++) {
+    ir_buf_printf(b, "%s(%s)", i > 4 ? ", " : "", !softmax && i == 8 ? "float" : "uint32_t");
+    operand(e, op->operands[i], P_UNARY, b);
+  }
+  ir_buf_printf(b, "})");
+  return P_PRIMARY;
+}
+
 static void line_start(ac_emitter *e) {
   ir_buf_printf(e->out, "%*s", e->depth * 4, "");
 }
@@ -1600,10 +1634,20 @@ static void collect_structs(ac_emitter *e, ac_structs *s) {
   }
 }
 
+/* Tiling structs Ascend C declares itself (kernel_tiling/kernel_tiling.h),
+ * with the members pyasc's structs of the same name have: not redefined. */
+static bool ascendc_declares(const char *name) {
+  static const char *const known[] = {"TCubeTiling", "RmsNormTiling", "SoftMaxTiling"};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (!strcmp(known[i], name)) return true;
+  return false;
+}
+
 static void emit_struct_def(ac_emitter *e, ir_buf *b, ac_structs *s, int i) {
   ac_struct *t = &s->structs[i];
   if (t->emitted) return;
   t->emitted = true;
+  if (ascendc_declares(t->name)) return;
   for (int j = 0; j < t->n; j++)
     if (t->sub[j] >= 0) emit_struct_def(e, b, s, t->sub[j]);
   ir_buf_printf(b, "#pragma pack(push, %d)\nstruct %s {\n", t->pack, t->name);

@@ -575,6 +575,71 @@ static int ce_event(emitter *e, const ir_op *op, const char *rt) {
   return CHECKED(e, "%s(k, v%u, %lld, &v%u, %d)", rt, o[0], ev, op->result, L);
 }
 
+/* --- adv library: every op calls the rt/adv_math.h function its c_rt column names; a missing
+ * tmp buffer is passed as an empty tensor with tmp_min -1. */
+static const char *const adv_unary_ops[] = {
+    "acos",    "acosh", "asin", "asinh", "atan",  "atanh", "ceil",   "cos", "cosh",
+    "digamma", "erf",   "erfc", "exp",   "floor", "frac",  "lgamma", "log", "round",
+    "sign",    "sin",   "sinh", "tan",   "tanh",  "trunc", NULL};
+
+/* tmp_min and the tmp tensor, from operand `at` (tmp_min) on. */
+static void adv_tmp(const emitter *e, const ir_op *op, int at, char *buf, size_t size) {
+  if (op->noperands > at + 1)
+    snprintf(buf, size, "v%u, v%u", op->operands[at + 1], op->operands[at]);
+  else
+    snprintf(buf, size, "(asc_k_lt){0, 0}, -1");
+  (void)e;
+}
+
+static int ce_adv(emitter *e, const ir_op *op, const char *rt) {
+  const char *name = ir_op_defs[op->code].name;
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  const char *base = name + 4;
+  char tmp[64];
+  for (int i = 0; adv_unary_ops[i]; i++)
+    if (!strcmp(adv_unary_ops[i], base)) {
+      adv_tmp(e, op, 3, tmp, sizeof tmp);
+      return CHECKED(e, "%s(k, %d, %d, v%u, v%u, v%u, %lld, %s, \"adv.%s\", %d)", rt, i,
+                     type_of(e, o[0]).dtype, o[0], o[1], o[2],
+                     op->niattrs ? (long long)op->iattrs[0] : 0LL, tmp, base, L);
+    }
+  if (!strcmp(base, "power") || !strcmp(base, "xor")) {
+    adv_tmp(e, op, 4, tmp, sizeof tmp);
+    return CHECKED(e, "%s(k, %d, %d, v%u, v%u, v%u, v%u, %s, \"adv.%s\", %d)", rt, base[0] == 'x',
+                   type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], tmp, base, L);
+  }
+  if (!strcmp(base, "axpy")) {
+    adv_tmp(e, op, 4, tmp, sizeof tmp);
+    return CHECKED(e, "%s(k, %d, %d, v%u, v%u, (double)v%u, v%u, %s, \"adv.axpy\", %d)", rt,
+                   type_of(e, o[0]).dtype, type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], tmp, L);
+  }
+  if (!strcmp(base, "softmax")) {
+    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    return CHECKED(e, "%s(k, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, %s, %d)", rt,
+                   type_of(e, o[0]).dtype, type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], o[4],
+                   o[5], tmp, L);
+  }
+  if (!strcmp(base, "rmsnorm")) { /* rows b * s, hLength, reciprocalOfHLength */
+    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    return CHECKED(e,
+                   "%s(k, %d, v%u, v%u, v%u, (double)v%u, asc_k_mul(v%u, v%u), v%u, "
+                   "(double)v%u, %s, %d)",
+                   rt, type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[8], tmp,
+                   L);
+  }
+  if (!strcmp(base, "quant")) {
+    adv_tmp(e, op, 5, tmp, sizeof tmp);
+    return CHECKED(e, "%s(k, %d, v%u, v%u, (double)v%u, (double)v%u, v%u, %s, %d)", rt,
+                   type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], o[4], tmp, L);
+  }
+  if (!strcmp(base, "concat"))
+    return CHECKED(e, "%s(k, %d, v%u, v%u, v%u, v%u, %d)", rt, type_of(e, o[0]).dtype, o[0], o[1],
+                   o[2], o[3], L);
+  return CHECKED(e, "%s(k, %d, v%u, v%u, v%u, v%u, %d)", rt, type_of(e, o[0]).dtype, o[0], o[1],
+                 o[2], o[3], L);
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

@@ -277,6 +277,106 @@ static asc_status check_brcb(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 2, F16 | BF16 | F32 | I16 | I32);
 }
 
+/* --- adv library: checks ---------------------------------------------------------------
+ * A shared tmp buffer, when given (the last operand, after the tmp_min
+ * operand), is a uint8 LocalTensor in a vector position. */
+static asc_status check_adv_tmp(const asc_ir_module *m, const ir_op *op, int at) {
+  if (op->noperands <= at) return ASC_OK;
+  const asc_ir_type *t = type_at(m, op, at);
+  const char *name = ir_op_defs[op->code].name;
+  if (t->kind != ASC_IR_LOCAL || t->dtype != ASC_UINT8 || !is_vector_position(t->position))
+    return asc_error(ASC_ERR_COMPILE,
+                     "%s: temp_buffer must be a uint8 LocalTensor at VECIN, VECOUT or VECCALC "
+                     "(got %s)",
+                     name, asc_dtype_name(t->dtype));
+  return ASC_OK;
+}
+static asc_status check_adv_unary(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 2, F16 | F32);
+  return st ? st : check_adv_tmp(m, op, 4);
+}
+/* exp's taylorExpandLevel is a template argument (uint8_t) in Ascend C. */
+static asc_status check_adv_exp(const asc_ir_module *m, const ir_op *op) {
+  if (op->iattrs[0] < 0 || op->iattrs[0] > 255)
+    return asc_error(ASC_ERR_COMPILE, "adv.exp: taylor_expand_level %lld is outside [0, 255]",
+                     (long long)op->iattrs[0]);
+  return check_adv_unary(m, op);
+}
+static asc_status check_adv_power(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 3, F16 | F32);
+  return st ? st : check_adv_tmp(m, op, 5);
+}
+static asc_status check_adv_xor(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 3, I16);
+  return st ? st : check_adv_tmp(m, op, 5);
+}
+/* Mixed axpy: float32 dst with a float16 src, as Ascend C's Axpy<T, U>. */
+static asc_status check_adv_axpy(const asc_ir_module *m, const ir_op *op) {
+  asc_dtype d = type_at(m, op, 0)->dtype, s = type_at(m, op, 1)->dtype;
+  asc_status st = d == ASC_FLOAT32 && s == ASC_FLOAT16 ? check_vector(m, op, 1, F32)
+                                                       : check_vector(m, op, 2, F16 | F32);
+  if (!st && !is_vector_position(type_at(m, op, 1)->position))
+    st = asc_error(ASC_ERR_COMPILE, "adv.axpy: src must be at VECIN, VECOUT or VECCALC");
+  return st ? st : check_adv_tmp(m, op, 5);
+}
+/* softmax: dst and src of one float type; sum and max of it too, or
+ * float32 with float16 data. */
+static asc_status check_adv_softmax(const asc_ir_module *m, const ir_op *op) {
+  asc_dtype d = type_at(m, op, 0)->dtype, r = type_at(m, op, 1)->dtype;
+  if (type_at(m, op, 3)->dtype != d)
+    return asc_error(ASC_ERR_COMPILE, "adv.softmax: src is %s but dst is %s",
+                     asc_dtype_name(type_at(m, op, 3)->dtype), asc_dtype_name(d));
+  if (type_at(m, op, 2)->dtype != r || !(r == d || (d == ASC_FLOAT16 && r == ASC_FLOAT32)))
+    return asc_error(ASC_ERR_COMPILE,
+                     "adv.softmax: sum and max must both be %s (or float32 for float16 data)",
+                     asc_dtype_name(d));
+  for (int i = 0; i < 4; i++)
+    if (!is_vector_position(type_at(m, op, i)->position))
+      return asc_error(ASC_ERR_COMPILE, "adv.softmax: operand %d is not at VECIN/VECOUT/VECCALC",
+                       i + 1);
+  if (!(d == ASC_FLOAT16 || d == ASC_FLOAT32))
+    return asc_error(ASC_ERR_COMPILE,
+                     "adv.softmax does not support %s tensors (supported: "
+                     "float16, float32)",
+                     asc_dtype_name(d));
+  return check_adv_tmp(m, op, 17);
+}
+static asc_status check_adv_rmsnorm(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 3, F16 | F32);
+  return st ? st : check_adv_tmp(m, op, 17);
+}
+static asc_status check_adv_quant(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_vector(m, op, 1, 1u << ASC_INT8);
+  if (st) return st;
+  asc_dtype s = type_at(m, op, 1)->dtype;
+  if (!(s == ASC_FLOAT16 || s == ASC_FLOAT32) || !is_vector_position(type_at(m, op, 1)->position))
+    return asc_error(ASC_ERR_COMPILE,
+                     "adv.quant: src must be a float16 or float32 LocalTensor at "
+                     "VECIN/VECOUT/VECCALC, not %s",
+                     asc_dtype_name(s));
+  return check_adv_tmp(m, op, 6);
+}
+static asc_status check_adv_concat(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32);
+}
+static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
+  asc_dtype v = type_at(m, op, 0)->dtype, i = type_at(m, op, 1)->dtype;
+  if (type_at(m, op, 2)->dtype != v || !(v == ASC_FLOAT16 || v == ASC_FLOAT32))
+    return asc_error(ASC_ERR_COMPILE,
+                     "adv.extract: dst_value and src must be float16 or float32 "
+                     "of one type");
+  if (i != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE,
+                     "adv.extract: dst_index must be int32 (Ascend C's "
+                     "uint32_t), not %s",
+                     asc_dtype_name(i));
+  for (int k = 0; k < 3; k++)
+    if (!is_vector_position(type_at(m, op, k)->position))
+      return asc_error(ASC_ERR_COMPILE, "adv.extract: operand %d is not at VECIN/VECOUT/VECCALC",
+                       k + 1);
+  return ASC_OK;
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},

@@ -467,6 +467,16 @@ static bool count_form(const char *name) {
 static asc_ir_kind kind_of(const checker *k, uint32_t v) {
   return k->m->values[v].type.kind;
 }
+
+/* adv library ops write more than operand 0: softmax its sum and max,
+ * extract its indices, and every one its shared tmp buffer (the last
+ * operand when it is a LocalTensor after scalars; ir_ops.c's layout). */
+static bool adv_writes(const checker *k, const ir_op *op, const char *name, int i) {
+  if (strncmp(name, "adv.", 4)) return false;
+  if ((!strcmp(name, "adv.softmax") && i <= 2) || (!strcmp(name, "adv.extract") && i == 1))
+    return true;
+  return i == op->noperands - 1 && i > 0 && kind_of(k, op->operands[i - 1]) != ASC_IR_LOCAL;
+}
 static int64_t esize_of(const checker *k, uint32_t v) {
   return (int64_t)asc_dtype_size((asc_dtype)k->m->values[v].type.dtype);
 }
@@ -506,7 +516,9 @@ static asc_status memory_op(checker *k, state *s, const ir_op *op, const char *n
     if (kind_of(k, o[i]) != ASC_IR_LOCAL) continue;
     const char *operand = nsrc == 1 ? "src" : srcs[j < 4 ? j : 3];
     j++;
-    asc_status st = access(k, s, op, P_V, o[i], none, n, esize_of(k, o[i]), exact, false, operand);
+    bool w = adv_writes(k, op, name, i);
+    asc_status st =
+        access(k, s, op, P_V, o[i], none, n, esize_of(k, o[i]), exact, w, w ? "output" : operand);
     if (st) return st;
   }
   return access(k, s, op, P_V, o[0], none, n, esize_of(k, o[0]), exact, true, "dst");

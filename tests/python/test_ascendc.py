@@ -612,7 +612,7 @@ def ir_ops() -> list[tuple[str, str, int]]:
     return ops
 
 
-F32_CODE, F16_CODE, I16_CODE, I32_CODE, U8_CODE = 8, 6, 3, 4, 2
+F32_CODE, F16_CODE, I16_CODE, I32_CODE, U8_CODE, I8_CODE = 8, 6, 3, 4, 2, 1
 VECCALC = 11
 
 
@@ -639,13 +639,20 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
 # dtypes of an op's LocalTensors, tried in turn until the op's checks accept them
 LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F32_CODE],
                 [F32_CODE, U8_CODE, F32_CODE, F32_CODE], [F16_CODE, F32_CODE] + [F32_CODE] * 2,
-                [F32_CODE, F32_CODE, I32_CODE, F32_CODE]]
+                [F32_CODE, F32_CODE, I32_CODE, F32_CODE],
+                # adv library: a uint8 shared tmp buffer after the tensors, quant's int8
+                # dst, extract's int32 indices
+                [F32_CODE, F32_CODE, U8_CODE], [F32_CODE] * 3 + [U8_CODE],
+                [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
+                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE]]
 
 
 def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dict) -> None:
     letters = sig.replace("?", "").replace("*", "")
     last_error = None
     for dtypes in LOCAL_DTYPES:
+        if letters.count("L") + letters.startswith("M") > len(dtypes):
+            continue  # a combination for fewer tensors
         operands, nlocal = [], 0
         for i, c in enumerate(letters):
             if c == "L" or (c == "M" and i == 0):

@@ -53,11 +53,13 @@ __all__ = [
     "whole_reduce_sum",
 ]
 
+add_relu: KernelBuiltin
 adds: KernelBuiltin
 axpy: KernelBuiltin
 block_reduce_max: KernelBuiltin
 block_reduce_min: KernelBuiltin
 block_reduce_sum: KernelBuiltin
+brcb: KernelBuiltin
 cast: KernelBuiltin
 compare: KernelBuiltin
 compare_scalar: KernelBuiltin
@@ -68,6 +70,8 @@ div: KernelBuiltin
 dump_tensor: KernelBuiltin
 duplicate: KernelBuiltin
 fused_mul_add: KernelBuiltin
+fused_mul_add_relu: KernelBuiltin
+gather: KernelBuiltin
 get_block_idx: KernelBuiltin
 get_block_num: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
@@ -85,6 +89,7 @@ reduce_max: KernelBuiltin
 reduce_min: KernelBuiltin
 reduce_sum: KernelBuiltin
 reset_mask: KernelBuiltin
+scatter: KernelBuiltin
 select: KernelBuiltin
 set_flag: KernelBuiltin
 set_mask_count: KernelBuiltin
@@ -93,6 +98,8 @@ set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin
 sub: KernelBuiltin
+sub_relu: KernelBuiltin
+transpose: KernelBuiltin
 trap: KernelBuiltin
 wait_flag: KernelBuiltin
 whole_reduce_max: KernelBuiltin

@@ -169,6 +169,10 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    if api.startswith("adv."):
+        from pyasc.language import lowering_adv
+
+        return lowering_adv.api_call(gen, node, api[4:], args, kwargs)
     handled = lowering_ext.api_call(gen, node, api, args, kwargs)
     if handled is lowering_ext.NOT_HANDLED:
         handled = lowering_more.api_call(gen, node, api, args, kwargs)

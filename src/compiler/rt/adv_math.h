@@ -1,3 +1,369 @@
 /* --- adv maths (pyasc.adv) -----------------------------------------------------------
- * Runtime functions of the high-level maths APIs go here, one per API row
- * of api_table.def; they may use every unit above. */
+ * The high-level APIs of Ascend C's adv library on the simulated vector unit:
+ * the element-wise maths family, softmax, rmsnorm, quant, concat/extract.
+ * As on the NPU, float16 data is computed in float32 and rounded once when
+ * stored. A sharedTmpBuffer (a uint8 LocalTensor) is optional; when given it
+ * must hold at least the minimum the host query returns (pyasc.adv's
+ * get_*_max_min_tmp_size): the lowering passes that minimum as tmp_min, and
+ * the buffer counts as written by the vector pipe in checked mode, because
+ * the NPU's implementation scribbles over it. tmp_min < 0: no buffer. */
+
+enum {
+  ASC_K_ADV_ACOS,
+  ASC_K_ADV_ACOSH,
+  ASC_K_ADV_ASIN,
+  ASC_K_ADV_ASINH,
+  ASC_K_ADV_ATAN,
+  ASC_K_ADV_ATANH,
+  ASC_K_ADV_CEIL,
+  ASC_K_ADV_COS,
+  ASC_K_ADV_COSH,
+  ASC_K_ADV_DIGAMMA,
+  ASC_K_ADV_ERF,
+  ASC_K_ADV_ERFC,
+  ASC_K_ADV_EXP,
+  ASC_K_ADV_FLOOR,
+  ASC_K_ADV_FRAC,
+  ASC_K_ADV_LGAMMA,
+  ASC_K_ADV_LOG,
+  ASC_K_ADV_ROUND,
+  ASC_K_ADV_SIGN,
+  ASC_K_ADV_SIN,
+  ASC_K_ADV_SINH,
+  ASC_K_ADV_TAN,
+  ASC_K_ADV_TANH,
+  ASC_K_ADV_TRUNC
+};
+
+/* log|Gamma(x)| in double: Lanczos (g = 7, n = 9) with the reflection formula
+ * for x < 0.5. libm's lgamma writes the global signgam, which kernels running
+ * on several threads must not share. */
+static inline double asc_k_adv_lgamma(double x) {
+  static const double c[9] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
+                              771.32342877765313,   -176.61502916214059,   12.507343278686905,
+                              -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+  const double pi = 3.14159265358979323846;
+  if (isnan(x)) return x;
+  if (isinf(x)) return INFINITY;
+  if (x <= 0 && x == floor(x)) return INFINITY; /* poles */
+  if (x < 0.5) {
+    double s = sin(pi * x);
+    return log(pi / fabs(s)) - asc_k_adv_lgamma(1.0 - x);
+  }
+  if (x > 1e7) return (x - 0.5) * log(x) - x + 0.91893853320467274178 + 1.0 / (12.0 * x);
+  x -= 1.0;
+  double a = c[0], t = x + 7.5;
+  for (int i = 1; i < 9; i++) a += c[i] / (x + (double)i);
+  return 0.91893853320467274178 + (x + 0.5) * log(t) - t + log(a);
+}
+
+/* psi(x) in double: reflection for x < 0, recurrence up to 6, then the
+ * asymptotic series. NaN at the poles (0 and the negative integers). */
+static inline double asc_k_adv_digamma(double x) {
+  const double pi = 3.14159265358979323846;
+  if (isnan(x) || x == -INFINITY) return NAN;
+  if (x == INFINITY) return INFINITY;
+  if (x <= 0 && x == floor(x)) return NAN;
+  double r = 0;
+  if (x < 0) {
+    r = -pi / tan(pi * x);
+    x = 1.0 - x;
+  }
+  while (x < 6) r -= 1.0 / x, x += 1.0;
+  double f = 1.0 / (x * x);
+  return r + log(x) - 0.5 / x -
+         f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
+}
+
+/* exp with Ascend C's taylorExpandLevel: level 0 is the plain exponential;
+ * level n splits x into integer and fraction and sums n Taylor terms of the
+ * fraction, as the NPU does (fewer terms, less precision). */
+static inline float asc_k_adv_exp(float x, int64_t level) {
+  if (level <= 0 || isnan(x) || isinf(x)) return expf(x);
+  float i = floorf(x), f = x - i, term = 1.0f, sum = 1.0f;
+  for (int64_t n = 1; n <= level; n++) term = term * f / (float)n, sum += term;
+  return expf(i) * sum;
+}
+
+static inline float asc_k_adv_fn(int fn, float x, int64_t level) {
+  switch (fn) {
+    case ASC_K_ADV_ACOS:
+      return acosf(x);
+    case ASC_K_ADV_ACOSH:
+      return acoshf(x);
+    case ASC_K_ADV_ASIN:
+      return asinf(x);
+    case ASC_K_ADV_ASINH:
+      return asinhf(x);
+    case ASC_K_ADV_ATAN:
+      return atanf(x);
+    case ASC_K_ADV_ATANH:
+      return atanhf(x);
+    case ASC_K_ADV_CEIL:
+      return ceilf(x);
+    case ASC_K_ADV_COS:
+      return cosf(x);
+    case ASC_K_ADV_COSH:
+      return coshf(x);
+    case ASC_K_ADV_DIGAMMA:
+      return (float)asc_k_adv_digamma(x);
+    case ASC_K_ADV_ERF:
+      return erff(x);
+    case ASC_K_ADV_ERFC:
+      return erfcf(x);
+    case ASC_K_ADV_EXP:
+      return asc_k_adv_exp(x, level);
+    case ASC_K_ADV_FLOOR:
+      return floorf(x);
+    case ASC_K_ADV_FRAC:
+      return isinf(x) ? 0.0f : x - truncf(x);
+    case ASC_K_ADV_LGAMMA:
+      return (float)asc_k_adv_lgamma(x);
+    case ASC_K_ADV_LOG:
+      return logf(x);
+    case ASC_K_ADV_ROUND:
+      return rintf(x); /* half to even, the default rounding mode */
+    case ASC_K_ADV_SIGN:
+      return x > 0 ? 1.0f : x < 0 ? -1.0f : x; /* keeps 0, -0 and NaN */
+    case ASC_K_ADV_SIN:
+      return sinf(x);
+    case ASC_K_ADV_SINH:
+      return sinhf(x);
+    case ASC_K_ADV_TAN:
+      return tanf(x);
+    case ASC_K_ADV_TANH:
+      return tanhf(x);
+    default:
+      return truncf(x);
+  }
+}
+
+/* The shared tmp buffer: at least tmp_min bytes, and written. */
+static inline int asc_k_adv_tmp(asc_k_ctx *k, asc_k_lt tmp, int64_t tmp_min, const char *api,
+                                int line) {
+  if (tmp_min < 0) return 0;
+  if (tmp.len < tmp_min)
+    return asc_k_fail(k, line,
+                      "%s: the shared tmp buffer holds %lld bytes but needs at least %lld (ask "
+                      "the host's get_*_max_min_tmp_size)",
+                      api, (long long)tmp.len, (long long)tmp_min);
+  return asc_k_ub_use(k, ASC_K_V, tmp, tmp_min, 1, ASC_K_WRITE, api, "temp_buffer", line);
+}
+
+static inline int asc_k_adv_count(asc_k_ctx *k, int64_t n, const char *api, int line) {
+  if (n < 0) return asc_k_fail(k, line, "%s: count %lld is negative", api, (long long)n);
+  return 0;
+}
+
+/* dst[i] = f(src[i]) for the maths family (float16, float32). */
+static inline int asc_k_adv_unary(asc_k_ctx *k, int fn, int dt, asc_k_lt d, asc_k_lt s, int64_t n,
+                                  int64_t level, asc_k_lt tmp, int64_t tmp_min, const char *api,
+                                  int line) {
+  int64_t es = asc_k_dt_size(dt);
+  if (asc_k_adv_count(k, n, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off;
+  for (int64_t i = 0; i < n; i++)
+    asc_k_stf(dt, o + i * es, asc_k_adv_fn(fn, (float)asc_k_ld(dt, x + i * es), level));
+  return 0;
+}
+
+/* power (float) and xor (int16): dst[i] = a[i] op b[i]. */
+static inline int asc_k_adv_binary(asc_k_ctx *k, int is_xor, int dt, asc_k_lt d, asc_k_lt a,
+                                   asc_k_lt b, int64_t n, asc_k_lt tmp, int64_t tmp_min,
+                                   const char *api, int line) {
+  int64_t es = asc_k_dt_size(dt);
+  if (asc_k_adv_count(k, n, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, a, n, es, ASC_K_READ, api, "src0", line) ||
+      asc_k_ub_use(k, ASC_K_V, b, n, es, ASC_K_READ, api, "src1", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + a.off, *y = k->ub + b.off;
+  for (int64_t i = 0; i < n; i++) {
+    if (is_xor)
+      asc_k_sti(dt, o + i * es, asc_k_ldi(dt, x + i * es) ^ asc_k_ldi(dt, y + i * es));
+    else
+      asc_k_stf(dt, o + i * es,
+                powf((float)asc_k_ld(dt, x + i * es), (float)asc_k_ld(dt, y + i * es)));
+  }
+  return 0;
+}
+
+/* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
+ * first. dst may be float32 with a float16 src. */
+static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
+                                 double scalar, int64_t n, asc_k_lt tmp, int64_t tmp_min,
+                                 const char *api, int line) {
+  int64_t des = asc_k_dt_size(ddt), ses = asc_k_dt_size(sdt);
+  char sv[8];
+  asc_k_stf(sdt, sv, scalar);
+  float a = (float)asc_k_ld(sdt, sv);
+  if (asc_k_adv_count(k, n, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, s, n, ses, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, des, ASC_K_READ, api, "dst", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, des, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off;
+  for (int64_t i = 0; i < n; i++)
+    asc_k_stf(ddt, o + i * des,
+              (float)asc_k_ld(ddt, o + i * des) + (float)asc_k_ld(sdt, x + i * ses) * a);
+  return 0;
+}
+
+/* softmax over the last axis of an m x kk row-major tile. sum and max hold
+ * one 32-byte block per row (the row's value repeated), as Ascend C's
+ * SoftMax writes them. float16 is computed in float32. */
+static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, asc_k_lt sum,
+                                    asc_k_lt mx, asc_k_lt s, int64_t m, int64_t kk, asc_k_lt tmp,
+                                    int64_t tmp_min, int line) {
+  const char *api = "softmax";
+  if (m < 0 || kk <= 0)
+    return asc_k_fail(
+        k, line,
+        "softmax: the tiling's shape %lld x %lld is empty or negative (fill it on the host "
+        "with softmax_tiling_func)",
+        (long long)m, (long long)kk);
+  int64_t es = asc_k_dt_size(dt), ses = asc_k_dt_size(sdt), blk = 32 / ses;
+  int64_t n = asc_k_mul(m, kk), nb = asc_k_mul(m, blk);
+  if (n < 0 || nb < 0) return asc_k_fail(k, line, "softmax: the tiling's shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, mx, nb, ses, ASC_K_WRITE, api, "max", line) ||
+      asc_k_ub_use(k, ASC_K_V, sum, nb, ses, ASC_K_WRITE, api, "sum", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off, *ms = k->ub + mx.off, *ss = k->ub + sum.off;
+  const char *x = k->ub + s.off;
+  for (int64_t r = 0; r < m; r++) {
+    const char *row = x + r * kk * es;
+    float big = -INFINITY, total = 0;
+    for (int64_t j = 0; j < kk; j++) {
+      float v = (float)asc_k_ld(dt, row + j * es);
+      if (v > big || isnan(v)) big = v;
+    }
+    /* dst may alias src (upstream's tests do this): exp goes through dst */
+    char *orow = o + r * kk * es;
+    for (int64_t j = 0; j < kk; j++) {
+      float e = expf((float)asc_k_ld(dt, row + j * es) - big);
+      total += e;
+      if (dt == ASC_K_DT_FLOAT32) asc_k_stf(dt, orow + j * es, e);
+    }
+    for (int64_t j = 0; j < kk; j++) {
+      float e = dt == ASC_K_DT_FLOAT32 ? (float)asc_k_ld(dt, orow + j * es)
+                                       : expf((float)asc_k_ld(dt, row + j * es) - big);
+      asc_k_stf(dt, orow + j * es, e / total);
+    }
+    for (int64_t j = 0; j < blk; j++) {
+      asc_k_stf(sdt, ms + (r * blk + j) * ses, big);
+      asc_k_stf(sdt, ss + (r * blk + j) * ses, total);
+    }
+  }
+  return 0;
+}
+
+/* rmsnorm over the last axis (h, of which the first orig_h are data) of rows
+ * rows: dst = src / sqrt(sum(src^2) * recip + eps) * gamma, in float32. */
+static inline int asc_k_adv_rmsnorm(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt s, asc_k_lt g,
+                                    double eps, int64_t rows, int64_t h, double recip, asc_k_lt tmp,
+                                    int64_t tmp_min, int line) {
+  const char *api = "rmsnorm";
+  if (rows < 0 || h <= 0)
+    return asc_k_fail(
+        k, line,
+        "rmsnorm: the tiling's shape %lld rows x %lld is empty or negative (fill it on "
+        "the host with get_rms_norm_tiling_info)",
+        (long long)rows, (long long)h);
+  int64_t es = asc_k_dt_size(dt), n = asc_k_mul(rows, h);
+  if (n < 0) return asc_k_fail(k, line, "rmsnorm: the tiling's shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, g, h, es, ASC_K_READ, api, "gamma", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off, *gm = k->ub + g.off;
+  for (int64_t r = 0; r < rows; r++) {
+    float sq = 0;
+    for (int64_t j = 0; j < h; j++) {
+      float v = (float)asc_k_ld(dt, x + (r * h + j) * es);
+      sq += v * v;
+    }
+    float scale = 1.0f / sqrtf(sq * (float)recip + (float)eps);
+    for (int64_t j = 0; j < h; j++)
+      asc_k_stf(
+          dt, o + (r * h + j) * es,
+          (float)asc_k_ld(dt, x + (r * h + j) * es) * scale * (float)asc_k_ld(dt, gm + j * es));
+  }
+  return 0;
+}
+
+/* AscendQuant per tensor: int8 = saturate(rint(src * scale + offset)), each
+ * step rounded to src's type (float16 arithmetic for float16 data). */
+static inline int asc_k_adv_quant(asc_k_ctx *k, int sdt, asc_k_lt d, asc_k_lt s, double scale,
+                                  double offset, int64_t n, asc_k_lt tmp, int64_t tmp_min,
+                                  int line) {
+  const char *api = "quant";
+  int64_t es = asc_k_dt_size(sdt);
+  if (asc_k_adv_count(k, n, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, 1, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char buf[8];
+  asc_k_stf(sdt, buf, scale);
+  float sc = (float)asc_k_ld(sdt, buf);
+  asc_k_stf(sdt, buf, offset);
+  float of = (float)asc_k_ld(sdt, buf);
+  const char *x = k->ub + s.off;
+  signed char *o = (signed char *)(k->ub + d.off);
+  for (int64_t i = 0; i < n; i++) {
+    asc_k_stf(sdt, buf, (float)asc_k_ld(sdt, x + i * es) * sc);
+    asc_k_stf(sdt, buf, (float)asc_k_ld(sdt, buf) + of);
+    float v = rintf((float)asc_k_ld(sdt, buf));
+    o[i] = isnan(v) ? 0 : v >= 127.0f ? 127 : v <= -128.0f ? -128 : (signed char)v;
+  }
+  return 0;
+}
+
+/* concat (the Atlas A2 form): the sort input is the scores themselves,
+ * 16 per repeat; extract: the sorted 8-byte (score, uint32 index) pairs,
+ * 32 per repeat, split into values and indices. */
+static inline int asc_k_adv_concat(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt s, asc_k_lt tmp,
+                                   int64_t repeat, int line) {
+  if (repeat < 0 || repeat > 255)
+    return asc_k_fail(k, line, "concat: repeat_time %lld is outside [0, 255]", (long long)repeat);
+  int64_t es = asc_k_dt_size(dt), n = repeat * 16;
+  (void)tmp;
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, "concat", "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, "concat", "dst", line))
+    return 1;
+  memmove(k->ub + d.off, k->ub + s.off, (size_t)(n * es));
+  return 0;
+}
+
+static inline int asc_k_adv_extract(asc_k_ctx *k, int dt, asc_k_lt dv, asc_k_lt di, asc_k_lt s,
+                                    int64_t repeat, int line) {
+  if (repeat < 0 || repeat > 255)
+    return asc_k_fail(k, line, "extract: repeat_time %lld is outside [0, 255]", (long long)repeat);
+  int64_t es = asc_k_dt_size(dt), n = repeat * 32;
+  if (asc_k_ub_use(k, ASC_K_V, s, n * 8 / es, es, ASC_K_READ, "extract", "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, dv, n, es, ASC_K_WRITE, "extract", "dst_value", line) ||
+      asc_k_ub_use(k, ASC_K_V, di, n, 4, ASC_K_WRITE, "extract", "dst_index", line))
+    return 1;
+  const char *x = k->ub + s.off;
+  for (int64_t i = 0; i < n; i++) {
+    char pair[8];
+    memcpy(pair, x + i * 8, 8); /* the destinations may overlap the source */
+    memcpy(k->ub + dv.off + i * es, pair, (size_t)es);
+    memcpy(k->ub + di.off + i * 4, pair + 4, 4);
+  }
+  return 0;
+}

@@ -27,6 +27,19 @@ struct bfloat16_t {
   operator float() const;
 };
 
+// The adv library's tiling structs: plain aggregates in the global
+// namespace on the device (kernel_tiling/kernel_tiling.h), filled by the host.
+struct SoftMaxTiling {
+  uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM,
+      reduceK, reduceSize;
+};
+struct RmsNormTiling {
+  uint32_t bLength, sLength, hLength, originalHLength;
+  float reciprocalOfHLength;
+  uint32_t mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength,
+      tailBsLength;
+};
+
 enum pipe_t {
   PIPE_S,
   PIPE_V,
@@ -506,6 +519,109 @@ __aicore__ void PipeBarrier();
 
 template <class... Args>
 __aicore__ void printf(__gm__ const char *fmt, Args &&...args);
+
+
+// --- adv library (pyasc.adv) --------------------------------------------------
+#define PYASC_STUB_ADV_MATH(NAME)                                                      \
+  template <typename T, bool isReuseSource = false>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, \
+                       const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount); \
+  template <typename T, bool isReuseSource = false>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, \
+                       const uint32_t calCount);
+PYASC_STUB_ADV_MATH(Acos)
+PYASC_STUB_ADV_MATH(Acosh)
+PYASC_STUB_ADV_MATH(Asin)
+PYASC_STUB_ADV_MATH(Asinh)
+PYASC_STUB_ADV_MATH(Atan)
+PYASC_STUB_ADV_MATH(Atanh)
+PYASC_STUB_ADV_MATH(Ceil)
+PYASC_STUB_ADV_MATH(Cos)
+PYASC_STUB_ADV_MATH(Cosh)
+PYASC_STUB_ADV_MATH(Digamma)
+PYASC_STUB_ADV_MATH(Erf)
+PYASC_STUB_ADV_MATH(Erfc)
+PYASC_STUB_ADV_MATH(Floor)
+PYASC_STUB_ADV_MATH(Frac)
+PYASC_STUB_ADV_MATH(Lgamma)
+PYASC_STUB_ADV_MATH(Log)
+PYASC_STUB_ADV_MATH(Round)
+PYASC_STUB_ADV_MATH(Sign)
+PYASC_STUB_ADV_MATH(Sin)
+PYASC_STUB_ADV_MATH(Sinh)
+PYASC_STUB_ADV_MATH(Tan)
+PYASC_STUB_ADV_MATH(Tanh)
+PYASC_STUB_ADV_MATH(Trunc)
+
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+__aicore__ void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount);
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+__aicore__ void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const uint32_t calCount);
+
+#define PYASC_STUB_ADV_BINARY(NAME)                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,    \
+                       const LocalTensor<T> &src1Tensor,                                     \
+                       const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount); \
+  template <typename T, bool isReuseSource = false>                                          \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,    \
+                       const LocalTensor<T> &src1Tensor, const uint32_t calCount);
+PYASC_STUB_ADV_BINARY(Power)
+PYASC_STUB_ADV_BINARY(Xor)
+
+template <typename T, typename U, bool isReuseSource = false>
+__aicore__ void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTensor,
+                     const U scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                     const uint32_t calCount);
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                        const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                        const SoftMaxTiling &tiling);
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                        const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                        const SoftMaxTiling &tiling);
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                        const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling);
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+__aicore__ void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                        const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling);
+
+template <typename T, bool isBasicBlock = false>
+__aicore__ void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                        const LocalTensor<T> &gammaLocal,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const T epsilon,
+                        const RmsNormTiling &tiling);
+template <typename T, bool isBasicBlock = false>
+__aicore__ void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                        const LocalTensor<T> &gammaLocal, const T epsilon,
+                        const RmsNormTiling &tiling);
+
+template <typename T, bool isReuseSource = false>
+__aicore__ void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
+                            const LocalTensor<uint8_t> &sharedTmpBuffer, const float scale,
+                            const float offset, const uint32_t calCount);
+template <typename T, bool isReuseSource = false>
+__aicore__ void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
+                            const float scale, const float offset, const uint32_t calCount);
+
+template <typename T>
+__aicore__ void Concat(LocalTensor<T> &concatLocal, const LocalTensor<T> &srcLocal,
+                       const LocalTensor<T> &tmpLocal, const int32_t repeatTime);
+template <typename T>
+__aicore__ void Extract(const LocalTensor<T> &dstValueLocal,
+                        const LocalTensor<uint32_t> &dstIndexLocal,
+                        const LocalTensor<T> &sortedLocal, const int32_t repeatTime);
 
 }  // namespace AscendC
 

@@ -1,0 +1,232 @@
+"""Host-side helpers of the adv library: shared tmp buffer sizes and tilings.
+
+Ascend C's adv APIs take an optional ``sharedTmpBuffer`` (a uint8
+LocalTensor) that the host sizes with ``GetXxxMaxMinTmpSize``: below the
+minimum the API cannot run, at the maximum it runs in one pass. pyasc keeps
+the same calls under PyAsc-style names (``get_acos_max_min_tmp_size``,
+``get_softmax_max_tmp_size``, ``softmax_tiling_func``,
+``get_rms_norm_max_min_tmp_size``, ``get_rms_norm_tiling_info``,
+``get_ascend_quant_max_min_tmp_size``); a kernel given a smaller buffer than
+the minimum stops with an error naming the line.
+
+The sizes are pyasc's convention (CANN does not publish its formulas): an
+API needs ``k`` float32 intermediates per element (:data:`MATH_TMP_BUFFERS`,
+one more for float16 data, converted to float32 first). The maximum holds
+them for every element, rounded up to 32 bytes; the minimum holds one
+256-byte repeat of each. The kernel side (:mod:`pyasc.language.lowering_adv`)
+asks these same functions for the minimum it checks.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from pyasc.language.adv_tiling import RmsNormTiling, SoftmaxTiling
+
+BLOCK_BYTES = 32
+REPEAT_BYTES = 256
+
+#: float32 intermediates per element of each adv maths API (pyasc's sizing).
+MATH_TMP_BUFFERS = {
+    "acos": 2, "acosh": 2, "asin": 2, "asinh": 3, "atan": 5, "atanh": 2, "ceil": 1, "cos": 3,
+    "cosh": 2, "digamma": 7, "erf": 3, "erfc": 7, "exp": 3, "floor": 1, "frac": 1,
+    "lgamma": 7, "log": 1, "round": 1, "sign": 2, "sin": 3, "sinh": 2, "tan": 4, "tanh": 2,
+    "trunc": 1, "power": 6, "xor": 1, "axpy": 1,
+}
+
+
+def _align(n: int, to: int = BLOCK_BYTES) -> int:
+    return -(-n // to) * to
+
+
+def _elements(src_shape: Sequence[int], what: str) -> int:
+    dims = list(src_shape)
+    if not dims or any(not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in dims):
+        raise ValueError(f"{what}: src_shape must be a non-empty sequence of non-negative ints, "
+                         f"not {src_shape!r}")
+    return math.prod(dims)
+
+
+def _type_size(type_size: int, what: str, allowed: tuple = (2, 4)) -> int:
+    if type_size not in allowed:
+        raise ValueError(f"{what}: type_size must be one of {allowed} (bytes per element), "
+                         f"not {type_size!r}")
+    return type_size
+
+
+def math_buffers(api: str, type_size: int) -> int:
+    """float32 intermediates per element of adv.<api> on data of type_size bytes."""
+    return MATH_TMP_BUFFERS[api] + (1 if type_size == 2 and api != "xor" else 0)
+
+
+def math_min_tmp_size(api: str, type_size: int) -> int:
+    """The smallest shared tmp buffer adv.<api> accepts, in bytes."""
+    return math_buffers(api, type_size) * REPEAT_BYTES
+
+
+def get_math_max_min_tmp_size(api: str, src_shape: Sequence[int], type_size: int,
+                              is_reuse_source: bool = False) -> tuple[int, int]:
+    """(max, min) shared tmp buffer bytes of adv.<api> over src_shape
+    (``GetXxxMaxMinTmpSize``). is_reuse_source is accepted for Ascend C's
+    signature; pyasc's sizes do not depend on it."""
+    if api not in MATH_TMP_BUFFERS:
+        raise ValueError(f"no adv maths API called {api!r}")
+    what = f"get_{api}_max_min_tmp_size"
+    size = _type_size(type_size, what, (2,) if api == "xor" else (2, 4))
+    n = _elements(src_shape, what)
+    k = math_buffers(api, size)
+    return max(_align(n * 4 * k), k * REPEAT_BYTES), k * REPEAT_BYTES
+
+
+def _make_math_query(api: str):
+    def query(src_shape: Sequence[int], type_size: int,
+              is_reuse_source: bool = False) -> tuple[int, int]:
+        return get_math_max_min_tmp_size(api, src_shape, type_size, is_reuse_source)
+
+    query.__name__ = query.__qualname__ = f"get_{api}_max_min_tmp_size"
+    query.__doc__ = (f"(max, min) bytes of adv.{api}'s shared tmp buffer for src_shape "
+                     f"(Ascend C's Get{api.capitalize()}MaxMinTmpSize).")
+    return query
+
+
+for _api in MATH_TMP_BUFFERS:
+    globals()[f"get_{_api}_max_min_tmp_size"] = _make_math_query(_api)
+
+
+# --- softmax ----------------------------------------------------------------------
+
+
+def _rows(src_shape: Sequence[int], what: str) -> tuple[int, int]:
+    _elements(src_shape, what)
+    dims = list(src_shape)
+    if len(dims) < 2 or dims[-1] == 0:
+        raise ValueError(f"{what}: src_shape must be [..., rows, k] with k > 0, not {src_shape!r}")
+    return math.prod(dims[:-1]), dims[-1]
+
+
+def softmax_row_bytes(k: int, data_type_size: int) -> int:
+    """Shared tmp bytes softmax needs per row of k elements: the row's
+    exponentials in float32 (and its float32 copy for float16 data) plus
+    the row's max and sum blocks."""
+    return (k * (2 if data_type_size == 2 else 1) + 2 * 8) * 4
+
+
+def get_softmax_max_tmp_size(src_shape: Sequence[int], data_type_size: int,
+                             is_reuse_source: bool = False) -> int:
+    """Bytes of a shared tmp buffer that lets softmax do every row of
+    src_shape in one pass (``GetSoftMaxMaxTmpSize``)."""
+    m, k = _rows(src_shape, "get_softmax_max_tmp_size")
+    size = _type_size(data_type_size, "get_softmax_max_tmp_size")
+    return _align(m * softmax_row_bytes(k, size))
+
+
+def get_softmax_min_tmp_size(src_shape: Sequence[int], data_type_size: int,
+                             is_reuse_source: bool = False) -> int:
+    """The smallest shared tmp buffer softmax accepts: one row
+    (``GetSoftMaxMinTmpSize``)."""
+    _m, k = _rows(src_shape, "get_softmax_min_tmp_size")
+    return _align(softmax_row_bytes(k, _type_size(data_type_size, "get_softmax_min_tmp_size")))
+
+
+def softmax_tiling_func(src_shape: Sequence[int], data_type_size: int,
+                        local_work_space_size: int, softmax_tiling: SoftmaxTiling) -> None:
+    """Fills softmax_tiling for rows of src_shape ([..., m, k]) with
+    local_work_space_size bytes of shared tmp buffer (``SoftMaxTilingFunc``).
+    ValueError when the buffer holds less than one row."""
+    what = "softmax_tiling_func"
+    m, k = _rows(src_shape, what)
+    size = _type_size(data_type_size, what)
+    if not isinstance(softmax_tiling, SoftmaxTiling):
+        raise TypeError(f"{what}: softmax_tiling must be a SoftmaxTiling")
+    row = softmax_row_bytes(k, size)
+    if local_work_space_size < row:
+        raise ValueError(f"{what}: local_work_space_size {local_work_space_size} is below one "
+                         f"row's {row} bytes (get_softmax_min_tmp_size)")
+    if m * k > 2**31 - 1:
+        raise ValueError(f"{what}: {m} x {k} elements do not fit SoftMaxTiling's int32 fields")
+    split_m = min(m, local_work_space_size // row)
+    per_block = BLOCK_BYTES // size
+    values = {"src_m": m, "src_k": k, "src_size": m * k, "out_max_m": m, "out_max_k": per_block,
+              "out_max_size": m * per_block, "split_m": split_m, "split_k": k,
+              "split_size": split_m * k, "reduce_m": split_m, "reduce_k": BLOCK_BYTES // 4,
+              "reduce_size": split_m * (BLOCK_BYTES // 4)}
+    for name, value in values.items():
+        setattr(softmax_tiling, name, value)
+
+
+# --- rmsnorm ----------------------------------------------------------------------
+
+
+def _bsh(src_shape: Sequence[int], what: str) -> tuple[int, int, int]:
+    dims = list(src_shape)
+    _elements(dims, what)
+    if len(dims) != 3 or dims[2] == 0:
+        raise ValueError(f"{what}: src_shape must be [B, S, H] with H > 0, not {src_shape!r}")
+    return dims[0], dims[1], dims[2]
+
+
+def rms_norm_row_bytes(h: int, type_size: int) -> int:
+    """Shared tmp bytes rmsnorm needs per row of h elements: the squares in
+    float32 (and a float32 copy for float16 data) plus one reduce block."""
+    return h * 4 * (2 if type_size == 2 else 1) + BLOCK_BYTES
+
+
+def get_rms_norm_max_min_tmp_size(src_shape: Sequence[int], type_size: int,
+                                  is_basic_block: bool = False) -> tuple[int, int]:
+    """(max, min) shared tmp bytes of rmsnorm over [B, S, H]
+    (``GetRmsNormMaxMinTmpSize``): every row at once, or one row."""
+    b, s, h = _bsh(src_shape, "get_rms_norm_max_min_tmp_size")
+    row = rms_norm_row_bytes(h, _type_size(type_size, "get_rms_norm_max_min_tmp_size"))
+    return _align(b * s * row), _align(row)
+
+
+def get_rms_norm_tiling_info(src_shape: Sequence[int], origin_src_shape: Sequence[int],
+                             stack_buffer_byte_size: int, type_size: int,
+                             tiling: RmsNormTiling, is_basic_block: bool = False) -> bool:
+    """Fills tiling for rmsnorm over src_shape [B, S, H] whose real last axis
+    is origin_src_shape's, with stack_buffer_byte_size bytes of shared tmp
+    buffer (``GetRmsNormTilingInfo``). False, tiling untouched, when the
+    buffer holds less than one row or the shapes disagree."""
+    what = "get_rms_norm_tiling_info"
+    b, s, h = _bsh(src_shape, what)
+    ob, os_, oh = _bsh(origin_src_shape, what)
+    size = _type_size(type_size, what)
+    if not isinstance(tiling, RmsNormTiling):
+        raise TypeError(f"{what}: tiling must be an RmsNormTiling")
+    row = rms_norm_row_bytes(h, size)
+    if (ob, os_) != (b, s) or oh > h or oh == 0 or stack_buffer_byte_size < row or \
+            b * s * h > 2**31 - 1:
+        return False
+    rows = b * s
+    main = min(rows, stack_buffer_byte_size // row)
+    rounds, tail = (rows // main, rows % main) if main else (0, 0)
+    values = {"b_length": b, "s_length": s, "h_length": h, "original_h_length": oh,
+              "reciprocal_of_h_length": 1.0 / oh, "main_bsh_length": main * h,
+              "main_bs_length": main, "main_bs_length_align": _align(main, 8),
+              "loop_round": rounds, "input_tail_pos": rounds * main * h,
+              "tail_bsh_length": tail * h, "tail_bs_length": tail}
+    for name, value in values.items():
+        setattr(tiling, name, value)
+    return True
+
+
+# --- quant ------------------------------------------------------------------------
+
+
+def get_ascend_quant_max_min_tmp_size(src_shape: Sequence[int],
+                                      type_size: int) -> tuple[int, int]:
+    """(max, min) shared tmp bytes of quant (``GetAscendQuantMaxMinTmpSize``):
+    two bytes per element, at least two 256-byte repeats."""
+    n = _elements(src_shape, "get_ascend_quant_max_min_tmp_size")
+    _type_size(type_size, "get_ascend_quant_max_min_tmp_size")
+    low = 2 * REPEAT_BYTES
+    return _align(max(n * 2, low)), low
+
+
+QUANT_MIN_TMP_SIZE = 2 * REPEAT_BYTES
+
+__all__ = ["get_math_max_min_tmp_size", "get_softmax_max_tmp_size", "get_softmax_min_tmp_size",
+           "softmax_tiling_func", "get_rms_norm_max_min_tmp_size", "get_rms_norm_tiling_info",
+           "get_ascend_quant_max_min_tmp_size"] + \
+    [f"get_{a}_max_min_tmp_size" for a in MATH_TMP_BUFFERS]
