@@ -196,6 +196,8 @@ static int asc_kc_span_at(const asc_kc_core *c, asc_kc_buf b, int64_t off, asc_k
                           asc_kc_err *e) {
   static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
   static const int64_t align[ASC_KC_NBUF] = {32, 512, 512, 1024};
+  s->p = NULL;
+  s->n = 0;
   if (off < 0 || off >= c->size[b])
     return asc_kc_fail(e, "offset %lld is outside %s (%lld bytes)", (long long)off, names[b],
                        (long long)c->size[b]);

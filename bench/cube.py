@@ -1,0 +1,71 @@
+"""Cube unit benchmark: fp16 matmul 1024^3 on the simulated cube next to
+NumPy's float32 matmul (OpenBLAS) measured in the same run.
+
+The cube rows run the hand-written basic-API pipeline (Nd2Nz into L1,
+load_data into L0A/L0B, mmad, fixpipe) of src/compiler/rt/cube.h through
+the C program bench/bench_cube.c (asc_bench_cube), on one simulated core
+and on as many cores as the host has CPUs. The issue's target is at least
+0.25x NumPy.
+
+Usage: make bench   (or python bench/cube.py [build-dir])
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = 1024
+
+
+def numpy_gflops(n: int = SIZE, repeats: int = 5) -> float:
+    """Best GFLOP/s of NumPy's float32 n x n x n matmul."""
+    rng = np.random.default_rng(0)
+    a = rng.random((n, n), dtype=np.float32)
+    b = rng.random((n, n), dtype=np.float32)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t0)
+    return 2.0 * n**3 / best / 1e9
+
+
+def cube_gflops(exe: Path, threads: int, n: int = SIZE) -> float:
+    """GFLOP/s the cube bench reports for n^3 on `threads` simulated cores."""
+    out = subprocess.run(
+        [str(exe), str(n), str(n), str(n), str(threads)], check=True, capture_output=True, text=True
+    ).stdout
+    match = re.search(r"([0-9.]+) GFLOP/s, max error ([0-9.e+-]+)", out)
+    if match is None:
+        raise RuntimeError(f"unexpected output from {exe}: {out!r}")
+    if float(match.group(2)) != 0.0:
+        raise RuntimeError(f"cube matmul result differs from the reference: {out!r}")
+    return float(match.group(1))
+
+
+def main() -> int:
+    build = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "dev"
+    exe = build / "bench" / "asc_bench_cube"
+    if not exe.exists():
+        print(f"{exe} not built (make build)", file=sys.stderr)
+        return 1
+    ref = numpy_gflops()
+    print(f"{'fp16 matmul 1024^3':40s} {'GFLOP/s':>9s} {'x NumPy':>8s}")
+    print(f"{'numpy float32 matmul (baseline)':40s} {ref:9.2f} {1.0:8.2f}")
+    cores = os.cpu_count() or 1
+    for threads in sorted({1, cores}):
+        g = cube_gflops(exe, threads)
+        print(f"{f'cube basic API, {threads} core(s)':40s} {g:9.2f} {g / ref:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
