@@ -37,6 +37,7 @@ typedef struct asc_k_ctx {
   char msg[768];
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
+  void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

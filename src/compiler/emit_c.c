@@ -11,7 +11,8 @@
 
 #include "ir_internal.h"
 
-extern const char asc_kernel_rt_source[]; /* asc_kernel_rt.h, embedded at build time */
+extern const char asc_kernel_rt_source[];      /* asc_kernel_rt.h, embedded at build time */
+extern const char asc_kernel_rt_cube_source[]; /* rt/cube.h: only kernels that use the cube */
 
 typedef struct emitter {
   const asc_ir_module *m;
@@ -391,12 +392,111 @@ static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   return 0;
 }
 
+/* --- cube unit (rt/cube.h) -------------------------------------------------- */
+/* The cube's buffer of a TPosition (asc_kc_buf), -1 for the others. */
+static int cube_buffer(int position) {
+  switch (position) {
+    case ASC_POS_A1:
+    case ASC_POS_B1:
+    case ASC_POS_C1:
+    case ASC_POS_C2:
+      return 0;
+    case ASC_POS_A2:
+      return 1;
+    case ASC_POS_B2:
+      return 2;
+    case ASC_POS_CO1:
+      return 3;
+    default:
+      return -1;
+  }
+}
+/* asc_kc_type of a dtype (the checks admit only these). */
+static int cube_type(const emitter *e, uint32_t v) {
+  switch ((asc_dtype)type_of(e, v).dtype) {
+    case ASC_FLOAT16:
+      return 0;
+    case ASC_BFLOAT16:
+      return 1;
+    case ASC_INT8:
+      return 2;
+    case ASC_FLOAT32:
+      return 3;
+    default:
+      return 4;
+  }
+}
+static bool uses_cube(const ir_region *r) {
+  for (int i = 0; r && i < r->n; i++) {
+    const ir_op *op = r->ops[i];
+    const char *name = ir_op_defs[op->code].name;
+    if (!strncmp(name, "cube.", 5)) return true;
+    if ((!strcmp(name, "que.new") || !strcmp(name, "tbuf.new")) &&
+        cube_buffer((int)op->iattrs[0]) >= 0)
+      return true;
+    for (int j = 0; j < op->nregions; j++)
+      if (uses_cube(op->regions[j])) return true;
+  }
+  return false;
+}
+static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  bool gm1 = type_of(e, o[1]).kind == ASC_IR_GLOBAL, gm0 = type_of(e, o[0]).kind == ASC_IR_GLOBAL;
+  if (!strcmp(name, "pipe.init_buffer"))
+    return CHECKED(e, "asc_k_cube_init_buffer(k, v%u, v%u, v%u, v%u, %d, %d)", o[0], o[1], o[2],
+                   o[3], cube_buffer(type_of(e, o[1]).position), L);
+  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm"))
+    return CHECKED(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
+                   gm1 ? "gm" : "l1", o[0], o[1], cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6],
+                   L);
+  if (!strcmp(name, "cube.mmad"))
+    return CHECKED(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, NULL, NULL, %d, v%u, v%u, v%u, v%u, %d)",
+                   o[0], o[1], o[2], cube_type(e, o[1]), o[3], o[4], o[5], o[6], L);
+  if (!strcmp(name, "cube.mmad.bias")) {
+    bool gmb = type_of(e, o[3]).kind == ASC_IR_GLOBAL;
+    return CHECKED(e,
+                   "asc_k_cube_mmad(k, v%u, v%u, v%u, %s&v%u, %s&v%u, %d, v%u, v%u, v%u, v%u, %d)",
+                   o[0], o[1], o[2], gmb ? "NULL, " : "", o[3], gmb ? "" : "NULL, ", o[3],
+                   cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
+  }
+  if (!strcmp(name, "cube.fixpipe")) {
+    char qv[32] = "NULL";
+    if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
+    return CHECKED(e,
+                   "asc_k_cube_fixpipe_%s(k, v%u, v%u, %s, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, "
+                   "(double)v%u, %d, %d)",
+                   gm0 ? "gm" : "ub", o[0], o[1], qv, cube_type(e, o[0]), cube_type(e, o[1]), o[2],
+                   o[3], o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
+  }
+  if (!strcmp(name, "cube.nd2nz")) {
+    line(e, "{");
+    line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4],
+         o[5], o[6], o[7], o[8], o[9]);
+    CHECKED(e, "asc_k_cube_nd2nz_%s(k, v%u, v%u, %d, p_, %d)", gm1 ? "gm" : "ub", o[0], o[1],
+            cube_type(e, o[0]), L);
+    return line(e, "}");
+  }
+  if (!strcmp(name, "cube.nz2nd")) {
+    line(e, "{");
+    line(e, "  const int64_t p_[7] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4], o[5],
+         o[6], o[7], o[8]);
+    CHECKED(e, "asc_k_cube_nz2nd(k, v%u, v%u, %d, p_, %d)", o[0], o[1], cube_type(e, o[0]), L);
+    return line(e, "}");
+  }
+  return line(e, "#error unknown cube op");
+}
+/* --- end of cube unit --- */
+
 static int emit_table_op(emitter *e, const ir_op *op) {
   const char *name = ir_op_defs[op->code].name;
   uint32_t r = op->result;
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
   if (!strncmp(name, "arith.", 6)) return emit_arith(e, op, name);
+  if (!strncmp(name, "cube.", 5) ||
+      (!strcmp(name, "pipe.init_buffer") && cube_buffer(type_of(e, o[1]).position) >= 0))
+    return emit_cube_op(e, op, name); /* cube unit */
   if (!strcmp(name, "get_block_idx")) return line(e, "int64_t v%u = k->block_idx;", r);
   if (!strcmp(name, "get_block_num")) return line(e, "int64_t v%u = k->block_num;", r);
   if (!strcmp(name, "addr.offset"))
@@ -658,8 +758,10 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     print_c_string(&b, m->files[i]);
   }
   ir_buf_printf(&b, "};\n%s\n", asc_kernel_rt_source);
+  bool cube = uses_cube(m->body);
+  if (cube) ir_buf_printf(&b, "%s\n", asc_kernel_rt_cube_source);
   ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
-                checked ? "static int asc_kernel_body" : "int asc_kernel_entry");
+                checked || cube ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;
   for (int i = 0; i < m->nparams; i++) {
     uint32_t v = m->params[i];
@@ -682,15 +784,19 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   emit_region(&e, m->body);
   line(&e, "return 0;");
   ir_buf_printf(&b, "}\n");
-  /* The checker's state lives exactly as long as one block's run. */
-  if (checked)
-    ir_buf_printf(&b,
-                  "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
-                  "  if (asc_k_chk_begin(k)) return 1;\n"
-                  "  int rc = asc_kernel_body(k, args);\n"
-                  "  asc_k_chk_end(k);\n"
-                  "  return rc;\n"
-                  "}\n");
+  /* The checker's state and the cube's buffers live exactly as long as
+   * one block's run. */
+  if (checked || cube) {
+    ir_buf_printf(&b, "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n");
+    if (checked) ir_buf_printf(&b, "  if (asc_k_chk_begin(k)) return 1;\n");
+    if (cube)
+      ir_buf_printf(&b, "  if (asc_k_cube_begin(k)) {\n%s    return 1;\n  }\n",
+                    checked ? "    asc_k_chk_end(k);\n" : "");
+    ir_buf_printf(&b, "  int rc = asc_kernel_body(k, args);\n");
+    if (cube) ir_buf_printf(&b, "  asc_k_cube_end(k);\n");
+    if (checked) ir_buf_printf(&b, "  asc_k_chk_end(k);\n");
+    ir_buf_printf(&b, "  return rc;\n}\n");
+  }
   return ir_buf_finish(&b, out);
 }
 

@@ -71,6 +71,14 @@ _DOCS.update({
     "trap": "trap(): stop the kernel with an error naming the line.",
 })
 
+# cube unit (lowered in pyasc.language.cube)
+_DOCS.update({
+    "load_data": "load_data(dst, src, LoadData2DParams): fractals L1/GM -> L0A/L0B.",
+    "mmad": "mmad(dst, fm, filter[, bias], MmadParams): L0C = L0A @ L0B (+ bias).",
+    "fixpipe": "fixpipe(dst, src, FixpipeParamsV220, config=FixpipeConfig.cfg_row_major): "
+               "L0C -> GM/UB with conversion, quantisation and relu.",
+})
+
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
                 "bitwise_and", "bitwise_or", "bitwise_not")
