@@ -454,11 +454,13 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     return CHECKED(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, NULL, NULL, %d, v%u, v%u, v%u, v%u, %d)",
                    o[0], o[1], o[2], cube_type(e, o[1]), o[3], o[4], o[5], o[6], L);
   if (!strcmp(name, "cube.mmad.bias")) {
-    bool gmb = type_of(e, o[3]).kind == ASC_IR_GLOBAL;
-    return CHECKED(e,
-                   "asc_k_cube_mmad(k, v%u, v%u, v%u, %s&v%u, %s&v%u, %d, v%u, v%u, v%u, v%u, %d)",
-                   o[0], o[1], o[2], gmb ? "NULL, " : "", o[3], gmb ? "" : "NULL, ", o[3],
-                   cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
+    char bias[48];
+    if (type_of(e, o[3]).kind == ASC_IR_GLOBAL)
+      snprintf(bias, sizeof bias, "NULL, &v%u", o[3]);
+    else
+      snprintf(bias, sizeof bias, "&v%u, NULL", o[3]);
+    return CHECKED(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, %s, %d, v%u, v%u, v%u, v%u, %d)", o[0],
+                   o[1], o[2], bias, cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
   }
   if (!strcmp(name, "cube.fixpipe")) {
     char qv[32] = "NULL";
