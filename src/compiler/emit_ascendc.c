@@ -982,6 +982,39 @@ static int ac_data_copy_pad(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* --- cube unit ------------------------------------------------------------------
+ * Fixpipe<dst T, src U, config>(dst, src, FixpipeParamsV220): the quant mode
+ * and scale are fields of the params, set in an immediately invoked lambda. */
+static const char *const quant_modes[] = {"NoQuant",      "F322F16", "F322BF16",
+                                          "DEQF16",       "VDEQF16", "QF322B8_PRE",
+                                          "VQF322B8_PRE", "REQ8",    "VREQ8"};
+static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const ir_op *q = def_op(e, op->operands[6]);
+  int64_t quant = q && q->code == IR_CONST_INT ? q->ival : -1;
+  if (quant < 0 || quant >= (int64_t)(sizeof quant_modes / sizeof quant_modes[0])) {
+    fail(e, op, ASC_ERR_UNSUPPORTED, "fixpipe: quant_pre must be a constant QuantModes value");
+    return P_PRIMARY;
+  }
+  expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
+  ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
+  expand(e, op, "$0, $1, [&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
+  ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
+  const ir_op *d = def_op(e, op->operands[8]);
+  if (quant == 3 || quant == 5 || quant == 7) { /* scalar scales: the fp32's bits */
+    if (!d || d->code != IR_CONST_FLOAT) {
+      fail(e, op, ASC_ERR_UNSUPPORTED, "fixpipe: deq_scalar must be a constant for Ascend C");
+      return P_PRIMARY;
+    }
+    float f = (float)d->fval;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    ir_buf_printf(b, "    p.deqScalar = 0x%08xULL;\n", bits);
+  }
+  ir_buf_printf(b, "    return p;\n  }())");
+  return P_PRIMARY;
+}
+/* --- end of cube unit --- */
+
 static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
 static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0", NULL};
 static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0", NULL};
@@ -1184,6 +1217,26 @@ static const ac_op ascendc_ops[] = {
     /* debugging */
     {"dump_tensor", "AscendC::DumpTensor($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
     {"trap", "AscendC::Trap()", P_PRIMARY, 0, 0, NULL, NULL},
+    /* cube unit */
+    {"cube.load_data",
+     "AscendC::LoadData($0, $1, AscendC::LoadData2DParams($2, $3, $4, 0, $5, $6, 0))", P_PRIMARY, 0,
+     0, NULL, NULL},
+    {"cube.load_data.gm",
+     "AscendC::LoadData($0, $1, AscendC::LoadData2DParams($2, $3, $4, 0, $5, $6, 0))", P_PRIMARY, 0,
+     0, NULL, NULL},
+    {"cube.mmad", "AscendC::Mmad($0, $1, $2, AscendC::MmadParams($3, $4, $5, 0, false, $6))",
+     P_PRIMARY, 0, 0, NULL, NULL},
+    {"cube.mmad.bias",
+     "AscendC::Mmad($0, $1, $2, $3, AscendC::MmadParams($4, $5, $6, 0, false, $7))", P_PRIMARY, 0,
+     0, NULL, NULL},
+    {"cube.fixpipe", NULL, P_PRIMARY, 0, 0, ac_cube_fixpipe, NULL},
+    {"cube.nd2nz",
+     "AscendC::DataCopy($0, $1, AscendC::Nd2NzParams($2, $3, $4, $5, $6, $7, $8, $9))", P_PRIMARY,
+     0, 0, NULL, NULL},
+    {"cube.nz2nd",
+     "AscendC::DataCopy($0, $1, AscendC::Nz2NdParamsFull($2, $3, $4, $5, $6, $7, $8))", P_PRIMARY,
+     0, 0, NULL, NULL},
+    /* end of cube unit */
 };
 
 #undef D

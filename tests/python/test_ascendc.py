@@ -89,12 +89,16 @@ def example_source(name: str) -> str:
         return example("softmax").softmax_kernel.ascendc(m, m, 64, 8, 1000)
     if name == "leaky_relu_fp16":
         return example("leaky_relu_fp16").leaky_relu_kernel.ascendc(f16, f16, 4096, 0.1, 1024, 1)
+    if name == "matmul_basic":  # cube unit
+        a = np.zeros((256, 128), np.float16)
+        return example("matmul_basic").matmul_basic_kernel.ascendc(a, a, a, 256, 256, 128, 1, 16)
     if name == "broken_sync":
         return example("broken_sync").vadd_kernel.ascendc(f32, f32, f32, 2048)
     return example("scale_relu").scale_relu_kernel.ascendc(f16, f16, 4096, 1.5, 0.25, 1024)
 
 
-ALL_EXAMPLES = ["vadd", "vadd_framework", "scale_relu", "softmax", "leaky_relu_fp16", "broken_sync"]
+ALL_EXAMPLES = ["vadd", "vadd_framework", "scale_relu", "softmax", "leaky_relu_fp16", "broken_sync",
+                "matmul_basic"]
 
 
 @pytest.mark.parametrize("name", ALL_EXAMPLES)
@@ -647,7 +651,44 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [F32_CODE, U8_CODE, F32_CODE, F32_CODE], [F16_CODE, F32_CODE] + [F32_CODE] * 2]
 
 
+# cube unit: the positions and dtypes each cube op's LocalTensors need
+A1, A2, B2, CO1 = 1, 2, 4, 7
+I8_CODE = 1
+CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
+               "cube.load_data.gm": [(F16_CODE, B2)],
+               "cube.mmad": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2)],
+               "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
+                                  (F32_CODE, A1)],
+               "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
+               "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)]}
+
+
+def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
+    locs = iter(CUBE_LOCALS[name])
+    operands = []
+    for i, c in enumerate(sig.replace("?", "")):
+        if c == "L" or (c == "M" and name == "cube.mmad.bias"):
+            dtype, pos = next(locs)
+            operands.append(b.op("local.new", [b.const(0), b.const(64)], [dtype, pos]))
+        elif c in "GM":
+            dtype = F32_CODE if name == "cube.fixpipe" else F16_CODE
+            operands.append(b.op("global.new", [b.op("addr.offset", [params["A16"], b.const(0)]),
+                                                params["I"]]))
+        elif name == "cube.fixpipe" and i == 6:
+            operands.append(b.const(1))  # QuantModes.F322F16 needs a constant
+        elif name == "cube.fixpipe" and i == 8:
+            operands.append(b.const(0.5))
+        else:
+            operands.append(params[c])
+    attrs = [1] if name == "cube.fixpipe" else []
+    if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
+        operands[0] = b.op("global.new", [params["A16"], params["I"]])
+    b.op(name, operands, attrs)
+
+
 def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dict) -> None:
+    if name.startswith("cube."):
+        return build_cube_op(b, name, sig, params)
     letters = sig.replace("?", "").replace("*", "")
     last_error = None
     for dtypes in LOCAL_DTYPES:
@@ -680,7 +721,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     b = _C.IRBuilder("all_ops", "/src/all_ops.py")
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
-              "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32))}
+              "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
+              "A16": b.param("h", ("addr", asc.float16))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -477,6 +477,73 @@ __aicore__ void PipeBarrier();
 template <class... Args>
 __aicore__ void printf(__gm__ const char *fmt, Args &&...args);
 
+/* cube unit (Ascend C's cube data movement, Mmad and Fixpipe, 220 series);
+ * QuantMode_t is global, like pipe_t */
+}  // namespace AscendC
+enum class QuantMode_t : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
+namespace AscendC {
+struct FixpipeConfig {
+  bool isToUB;
+};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {true};
+constexpr FixpipeConfig CFG_NZ = {false};
+struct LoadData2DParams {
+  __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                              const uint16_t srcStrideIn, const uint8_t sidIn, const uint16_t dstGapIn,
+                              const bool ifTransposeIn, const uint8_t addrModeIn);
+};
+struct MmadParams {
+  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+                        const bool cmatrixSourceIn, const bool cmatrixInitValIn);
+};
+struct FixpipeParamsV220 {
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                               const uint32_t dstStrideIn, const bool reluEnIn);
+  QuantMode_t quantPre;
+  uint64_t deqScalar;
+};
+struct Nd2NzParams {
+  __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                         const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn,
+                         const uint16_t dstNzC0StrideIn, const uint16_t dstNzNStrideIn,
+                         const uint16_t dstNzMatrixStrideIn);
+};
+struct Nz2NdParamsFull {
+  __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                             const uint16_t srcNdMatrixStrideIn, const uint16_t srcNStrideIn,
+                             const uint16_t dstDStrideIn, const uint16_t dstNdMatrixStrideIn);
+};
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const LoadData2DParams &params);
+template <typename T, typename U, typename S>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                     const MmadParams &params);
+template <typename T, typename U, typename S, typename B>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                     const LocalTensor<B> &bias, const MmadParams &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &params);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &params);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Nd2NzParams &params);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &params);
+
 }  // namespace AscendC
 
 #endif
