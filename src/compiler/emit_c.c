@@ -412,8 +412,8 @@ static int cube_buffer(int position) {
   }
 }
 /* asc_kc_type of a dtype (the checks admit only these). */
-static int cube_type(const emitter *e, uint32_t v) {
-  switch ((asc_dtype)type_of(e, v).dtype) {
+static int dtype_cube_type(asc_dtype d) {
+  switch (d) {
     case ASC_FLOAT16:
       return 0;
     case ASC_BFLOAT16:
@@ -426,11 +426,14 @@ static int cube_type(const emitter *e, uint32_t v) {
       return 4;
   }
 }
+static int cube_type(const emitter *e, uint32_t v) {
+  return dtype_cube_type((asc_dtype)type_of(e, v).dtype);
+}
 static bool uses_cube(const ir_region *r) {
   for (int i = 0; r && i < r->n; i++) {
     const ir_op *op = r->ops[i];
     const char *name = ir_op_defs[op->code].name;
-    if (!strncmp(name, "cube.", 5)) return true;
+    if (!strncmp(name, "cube.", 5) || !strncmp(name, "matmul.", 7)) return true;
     if ((!strcmp(name, "que.new") || !strcmp(name, "tbuf.new")) &&
         cube_buffer((int)op->iattrs[0]) >= 0)
       return true;
@@ -486,6 +489,42 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     CHECKED(e, "asc_k_cube_nz2nd(k, v%u, v%u, %d, p_, %d)", o[0], o[1], cube_type(e, o[0]), L);
     return line(e, "}");
   }
+  /* asc.adv.Matmul: o[0] is the object; its types are matmul.new's attributes */
+  const ir_op *mk = e->m->values[o[0]].def;
+  int in_t = 0, c_t = 3;
+  if (mk && !strcmp(ir_op_defs[mk->code].name, "matmul.new")) {
+    in_t = dtype_cube_type((asc_dtype)mk->iattrs[1]);
+    c_t = dtype_cube_type((asc_dtype)mk->iattrs[2]);
+  }
+  if (!strcmp(name, "matmul.new")) {
+    line(e, "memset(&o%u, 0, sizeof o%u);", op->result, op->result);
+    return line(e, "asc_k_matmul *v%u = &o%u;", op->result, op->result);
+  }
+  if (!strcmp(name, "matmul.init"))
+    return CHECKED(
+        e,
+        "asc_k_mm_init(k, v%u, %d, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)",
+        o[0], in_t, c_t, mk ? (int)mk->iattrs[3] : 0, o[1], o[2], o[3], o[4], o[5], o[6], o[7],
+        o[8], o[9], o[10], L);
+  if (!strcmp(name, "matmul.set_tensor"))
+    return CHECKED(e, "asc_k_mm_set(k, v%u, %d, v%u, v%u, %d)", o[0], (int)op->iattrs[0], o[1],
+                   o[2], L);
+  if (!strcmp(name, "matmul.shape"))
+    return CHECKED(e, "asc_k_mm_shape(k, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0],
+                   (int)op->iattrs[0], o[1], o[2], o[3], o[4], L);
+  if (!strcmp(name, "matmul.iterate")) {
+    line(e, "int v%u = 0;", op->result);
+    return CHECKED(e, "asc_k_mm_iterate(k, v%u, &v%u, %d)", o[0], op->result, L);
+  }
+  if (!strcmp(name, "matmul.get_tensor_c"))
+    return CHECKED(e, "asc_k_mm_get_c_%s(k, v%u, v%u, %d, %d)", gm1 ? "gm" : "ub", o[0], o[1],
+                   cube_type(e, o[1]), L);
+  if (!strcmp(name, "matmul.iterate_all"))
+    return CHECKED(e, "asc_k_mm_iterate_all(k, v%u, v%u, %d, %d)", o[0], o[1], cube_type(e, o[1]),
+                   L);
+  if (!strcmp(name, "matmul.count"))
+    return line(e, "int64_t v%u = v%u->next - 1;", op->result, o[0]);
+  if (!strcmp(name, "matmul.end")) return CHECKED(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
   return line(e, "#error unknown cube op");
 }
 /* --- end of cube unit --- */
@@ -496,7 +535,7 @@ static int emit_table_op(emitter *e, const ir_op *op) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
   if (!strncmp(name, "arith.", 6)) return emit_arith(e, op, name);
-  if (!strncmp(name, "cube.", 5) ||
+  if (!strncmp(name, "cube.", 5) || !strncmp(name, "matmul.", 7) ||
       (!strcmp(name, "pipe.init_buffer") && cube_buffer(type_of(e, o[1]).position) >= 0))
     return emit_cube_op(e, op, name); /* cube unit */
   if (!strcmp(name, "get_block_idx")) return line(e, "int64_t v%u = k->block_idx;", r);
@@ -733,6 +772,8 @@ static void declare_objects(emitter *e, const ir_region *r) {
       line(e, "asc_k_que o%u;", op->result);
     else if (!strcmp(name, "tbuf.new"))
       line(e, "asc_k_tbuf o%u;", op->result);
+    else if (!strcmp(name, "matmul.new")) /* cube unit */
+      line(e, "asc_k_matmul o%u;", op->result);
     else if (op->code == IR_VAR) {
       asc_ir_kind kind = type_of(e, op->result).kind;
       bool pointer = kind == ASC_IR_PIPE || kind == ASC_IR_QUE || kind == ASC_IR_TBUF;

@@ -554,6 +554,22 @@ const ir_op_def ir_op_defs[] = {
     {"cube.nd2nz", "LMIIIIIIII", R_NONE, 0, IR_PIPE_MTE2, check_cube_nd2nz},
     /* data_copy(dst GM, src UB, Nz2NdParamsFull's 7 fields) */
     {"cube.nz2nd", "GLIIIIIII", R_NONE, 0, IR_PIPE_MTE3, check_cube_nz2nd},
+    /* asc.adv.Matmul: an object (TBuf-kind value at GM) made by matmul.new
+     * [position 0, A/B dtype, C dtype, flags: a_nz | b_nz << 1 | c_nz << 2 |
+     * a_trans << 3 | b_trans << 4 | c in UB << 5] */
+    {"matmul.new", "", R_TBUF, 4, IR_PIPE_S, NULL},
+    /* init(m, n, k_a, k_b, single_core_m/n/k, base_m/n/k) */
+    {"matmul.init", "TIIIIIIIIII", R_NONE, 0, IR_PIPE_S, NULL},
+    /* set_tensor_a/b (tensor, transpose) and set_bias [0 a, 1 b, 2 bias] */
+    {"matmul.set_tensor", "TGB", R_NONE, 1, IR_PIPE_S, NULL},
+    /* set_tail/set_single_shape (m, n, k, -) and set_org_shape (m, n, ka, kb) [org] */
+    {"matmul.shape", "TIIII", R_NONE, 1, IR_PIPE_S, NULL},
+    {"matmul.iterate", "T", R_BOOL, 0, IR_PIPE_M, NULL},
+    /* the index of the block the last iterate() computed (with-form's count) */
+    {"matmul.count", "T", R_INT, 0, IR_PIPE_S, NULL},
+    {"matmul.get_tensor_c", "TM", R_NONE, 0, IR_PIPE_FIX, NULL},
+    {"matmul.iterate_all", "TG", R_NONE, 0, IR_PIPE_M, NULL},
+    {"matmul.end", "T", R_NONE, 0, IR_PIPE_S, NULL},
     /* end of cube unit */
 };
 

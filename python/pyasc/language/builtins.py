@@ -74,6 +74,8 @@ _DOCS.update({
 # cube unit (lowered in pyasc.language.cube)
 _DOCS.update({
     "load_data": "load_data(dst, src, LoadData2DParams): fractals L1/GM -> L0A/L0B.",
+    "ascend_is_aic": "ascend_is_aic() -> bool: whether the block is a cube core (AIC).",
+    "ascend_is_aiv": "ascend_is_aiv() -> bool: whether the block is a vector core (AIV).",
     "mmad": "mmad(dst, fm, filter[, bias], MmadParams): L0C = L0A @ L0B (+ bias).",
     "fixpipe": "fixpipe(dst, src, FixpipeParamsV220, config=FixpipeConfig.cfg_row_major): "
                "L0C -> GM/UB with conversion, quantisation and relu.",

@@ -207,6 +207,10 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of a cube API, or NOT_HANDLED."""
+    if api in ("ascend_is_aic", "ascend_is_aiv"):
+        _low().bind(gen, node, api, (), args, kwargs)
+        cube_only = bool(getattr(gen, "cube_only", False))
+        return cube_only if api == "ascend_is_aic" else not cube_only
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
     if api == "mmad":

@@ -981,4 +981,296 @@ static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, con
   return 0;
 }
 
+/* --- asc.adv.Matmul ---------------------------------------------------------
+ * The high-level matmul of one core: the single-core shape (set_tail /
+ * set_single_shape, else the tiling's single_core_*) is cut into base
+ * blocks of base_m x base_n, visited M first (ORDER_M); each block runs over
+ * K in steps of base_k: A and B^T are gathered from global memory (ND or NZ,
+ * transposed or not) into L1 as NZ fractals, moved to L0A/L0B with
+ * load_data, and mmad accumulates in L0C, the bias added at the first step.
+ * get_tensor_c writes the block with fixpipe. Its L1/L0 space comes from
+ * the core's buffers (init), so it coexists with the kernel's own queues. */
+typedef struct asc_k_mm_in {
+  asc_k_gt g;
+  int set;
+} asc_k_mm_in;
+typedef struct asc_k_matmul {
+  int inited;
+  int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
+  int a_nz, b_nz, c_nz, a_trans, b_trans;
+  int64_t m, n, ka, kb; /* org shape */
+  int64_t sm, sn, sk;   /* single-core shape */
+  int64_t bm, bn, bk;   /* base block */
+  asc_k_mm_in a, b, bias;
+  int64_t next, cur_m0, cur_n0, cur_tm, cur_tn; /* iteration state */
+  int have_block;
+  int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
+} asc_k_matmul;
+
+static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
+                         int64_t *off, const char *what, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  int64_t step = (bytes + align - 1) / align * align;
+  int64_t at = (c->cursor[buf] + align - 1) / align * align;
+  if (bytes < 0 || step > c->size[buf] - at)
+    return asc_k_fail(
+        k, line,
+        "Matmul: the tiling's %s (%lld bytes) does not fit the %lld bytes left of the %lld-byte %s",
+        what, (long long)step, (long long)(c->size[buf] - at), (long long)c->size[buf], names[buf]);
+  *off = at;
+  c->cursor[buf] = at + step;
+  return 0;
+}
+
+/* register_matmul + init(tiling): the types, the tiling's shapes, and L1/L0
+ * space for one base block (A: base_m x base_k, B: base_k x base_n, C:
+ * base_m x base_n in float32/int32). */
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line)
+    __attribute__((unused));
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  if (!c) return asc_k_fail(k, line, "Matmul: no cube on this core");
+  if (bm <= 0 || bn <= 0 || bk <= 0 || bm > 4096 || bn > 4096 || bk > 4096 || m < 0 || n < 0 ||
+      ka < 0 || sm < 0 || sn < 0 || sk < 0)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling has no valid base block (base_m %lld, base_n %lld, "
+                      "base_k %lld): fill it "
+                      "with a host tiling's get_tiling",
+                      (long long)bm, (long long)bn, (long long)bk);
+  memset(mm, 0, sizeof *mm);
+  mm->in_type = in_type;
+  mm->c_type = c_type;
+  mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
+  mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
+  mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
+  mm->sm = sm, mm->sn = sn, mm->sk = sk;
+  mm->bm = bm, mm->bn = bn, mm->bk = bk;
+  const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
+  const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
+  if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L1, n16 * kc * es, 512, &mm->off_l1b, "B tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0A, m16 * kc * es, 512, &mm->off_l0a, "base_m x base_k block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0B, n16 * kc * es, 512, &mm->off_l0b, "base_k x base_n block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0C, m16 * n16 * 4, 1024, &mm->off_l0c, "base_m x base_n result",
+                    line))
+    return 1;
+  mm->inited = 1;
+  return 0;
+}
+static int asc_k_mm_check(asc_k_ctx *k, asc_k_matmul *mm, const char *api, int line) {
+  if (!mm->inited)
+    return asc_k_fail(k, line, "Matmul.%s: call register_matmul (or init) first", api);
+  return 0;
+}
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans, int line)
+    __attribute__((unused));
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans,
+                        int line) {
+  static const char *const apis[] = {"set_tensor_a", "set_tensor_b", "set_bias"};
+  if (asc_k_mm_check(k, mm, apis[which], line)) return 1;
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->g = g;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return 0;
+}
+/* set_tail / set_single_shape (a negative value keeps the current one) and
+ * set_org_shape. */
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) __attribute__((unused));
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) {
+  if (asc_k_mm_check(k, mm, org ? "set_org_shape" : "set_tail", line)) return 1;
+  if (org) {
+    if (a < 0 || b < 0 || c < 0) return asc_k_fail(k, line, "Matmul.set_org_shape: negative size");
+    mm->m = a, mm->n = b, mm->ka = c, mm->kb = d > 0 ? d : c;
+  } else {
+    if (a >= 0) mm->sm = a;
+    if (b >= 0) mm->sn = b;
+    if (c >= 0) mm->sk = c;
+  }
+  mm->next = 0;
+  return 0;
+}
+
+/* Writes rows x cols of a matrix into L1 as NZ (rows padded to 16; C0
+ * along cols): element (r, c) is src[r * rs + c * cs] for ND sources, or
+ * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
+static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int es, int c0,
+                           int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
+                           int trans, int nz, int64_t rows16s, int line) {
+  const int64_t rows16 = (rows + 15) / 16 * 16;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t cc = 0; cc < cols; cc++) {
+      /* stored coordinates (sr, sc) of logical (r0 + r, col0 + cc) */
+      int64_t lr = r0 + r, lc = col0 + cc, sr = trans ? lc : lr, sc = trans ? lr : lc, at;
+      if (nz)
+        at = ((sc / c0) * rows16s + sr) * c0 + sc % c0;
+      else
+        at = sr * ld + sc;
+      at *= es;
+      int64_t d = (((cc / c0) * rows16 + r) * c0 + cc % c0) * es;
+      if (!asc_kc_in(at, es, src.n))
+        return asc_k_fail(
+            k, line, "Matmul: element (%lld, %lld) lies outside its global tensor (%lld bytes)",
+            (long long)sr, (long long)sc, (long long)src.n);
+      if (!asc_kc_in(d, es, dst.n)) return asc_k_fail(k, line, "Matmul: L1 tile overflow");
+      memcpy(dst.p + d, src.p + at, (size_t)es);
+    }
+  return 0;
+}
+
+/* Computes base block (m0, n0) of tm x tn into L0C. */
+static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0, int64_t tm,
+                          int64_t tn, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  const asc_kc_type t = (asc_kc_type)mm->in_type;
+  const int es = asc_kc_esize(t), c0 = asc_kc_c0(t);
+  asc_kc_span sa, sb, sbias = {NULL, 0}, l1a, l1b, l0a, l0b, l0c;
+  asc_kc_err e;
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate: set_tensor_a and set_tensor_b first");
+  if (asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line) ||
+      asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line))
+    return 1;
+  if (mm->bias.set &&
+      asc_k_cube_gm(k, asc_k_global_slice(mm->bias.g, n0, 4), 4, "Matmul", &sbias, line))
+    return 1;
+  if (asc_kc_span_at(c, ASC_KC_L1, mm->off_l1a, &l1a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L1, mm->off_l1b, &l1b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0A, mm->off_l0a, &l0a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0B, mm->off_l0b, &l0b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  const int64_t m1 = (tm + 15) / 16, n1 = (tn + 15) / 16;
+  /* stored shapes: A is m x ka (ka x m transposed), B is kb x n (n x kb) */
+  const int64_t lda = mm->a_trans ? mm->m : mm->ka, ldb = mm->b_trans ? mm->kb : mm->n;
+  const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
+  const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
+  if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
+  for (int64_t k0 = 0; k0 < mm->sk; k0 += mm->bk) {
+    const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
+    /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K */
+    if (asc_k_mm_gather(k, l1a, sa, es, c0, tm, kk, m0, k0, lda, mm->a_trans, mm->a_nz, a_rows16,
+                        line) ||
+        asc_k_mm_gather(k, l1b, sb, es, c0, tn, kk, n0, k0, ldb, !mm->b_trans, mm->b_nz, b_rows16,
+                        line))
+      return 1;
+    for (int64_t i = 0; i < m1; i++) {
+      asc_kc_load2d p = {i, k1, m1, 0, 0};
+      asc_kc_span d = {l0a.p + i * k1 * 512, l0a.n - i * k1 * 512};
+      if (asc_kc_load_data_2d(d, l1a, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    for (int64_t q = 0; q < k1; q++) {
+      asc_kc_load2d p = {q * n1, n1, 1, 0, 0};
+      asc_kc_span d = {l0b.p + q * n1 * 512, l0b.n - q * n1 * 512};
+      if (asc_kc_load_data_2d(d, l1b, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    asc_kc_mmad mp = {tm, tn, kk, k0 == 0, k0 == 0 && mm->bias.set};
+    if (asc_kc_mmad_run(c, l0c, l0a, l0b, sbias, t, &mp, &e))
+      return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  }
+  mm->cur_m0 = m0, mm->cur_n0 = n0, mm->cur_tm = tm, mm->cur_tn = tn;
+  mm->have_block = 1;
+  return 0;
+}
+
+/* iterate(): the next base block; *more is 0 once every block is done. */
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line) {
+  if (asc_k_mm_check(k, mm, "iterate", line)) return 1;
+  const int64_t mb = (mm->sm + mm->bm - 1) / mm->bm, nb = (mm->sn + mm->bn - 1) / mm->bn;
+  if (mm->next >= mb * nb) {
+    *more = 0;
+    mm->next = 0; /* the next iterate() starts over, as after end() */
+    mm->have_block = 0;
+    return 0;
+  }
+  const int64_t i = mm->next % mb, j = mm->next / mb;
+  mm->next++;
+  const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
+  const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
+                tn = mm->sn - n0 < mm->bn ? mm->sn - n0 : mm->bn;
+  *more = 1;
+  return asc_k_mm_block(k, mm, m0, n0, tm, tn, line);
+}
+
+/* get_tensor_c(dst): the current block to dst (GM: at its place in the
+ * single-core matrix, rows n apart; UB: base_m x base_n, rows base_n apart). */
+static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub, int dt, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  asc_kc_span l0c, none = {NULL, 0};
+  asc_kc_err e;
+  if (asc_k_mm_check(k, mm, "get_tensor_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: no block: call iterate() first");
+  if (asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  asc_kc_type st = mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32;
+  asc_kc_quant q = dt == ASC_KC_F16    ? ASC_KC_F322F16
+                   : dt == ASC_KC_BF16 ? ASC_KC_F322BF16
+                                       : ASC_KC_NO_QUANT;
+  int64_t at, stride;
+  if (ub) {
+    at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
+  } else if (mm->c_nz) {
+    int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
+    at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
+  } else {
+    at = mm->cur_m0 * mm->n + mm->cur_n0, stride = mm->n;
+  }
+  int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  d.p += bytes, d.n -= bytes;
+  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16, stride, q, 1.0f,
+                       0,          mm->c_nz};
+  if (asc_kc_fixpipe_run(d, l0c, none, (asc_kc_type)dt, st, &fp, &e))
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  return 0;
+}
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 0, dt, line);
+}
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, t, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 1, dt, line);
+}
+/* iterate_all(c): every block to its place in C. */
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  int more = 1;
+  mm->next = 0;
+  for (;;) {
+    if (asc_k_mm_iterate(k, mm, &more, line)) return 1;
+    if (!more) return 0;
+    if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
+  }
+}
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "end", line)) return 1;
+  mm->a.set = mm->b.set = mm->bias.set = 0;
+  mm->next = 0;
+  mm->have_block = 0;
+  return 0;
+}
+
 #endif /* ASC_RT_CUBE_H */
