@@ -1013,6 +1013,65 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ir_buf_printf(b, "    return p;\n  }())");
   return P_PRIMARY;
 }
+
+/* asc.adv.Matmul: Matmul<MatmulType<pos, format, T, trans> A, B, C> mm; */
+static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  int flags = (int)op->iattrs[3];
+  const char *in = elem_type((int)op->iattrs[1]), *out = elem_type((int)op->iattrs[2]);
+  line_start(e);
+  ir_buf_printf(
+      b,
+      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
+      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s>> %s;\n",
+      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", flags & 2 ? "NZ" : "ND", in,
+      flags & 16 ? "true" : "false", flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND", out,
+      e->values[op->result].name);
+  return P_PRIMARY;
+}
+/* register_matmul/init: Ascend C takes the kernel's TCubeTiling parameter
+ * whole (its local copy has the parameter's name: the first part of a
+ * member's path); the shapes are also set explicitly, as the simulator
+ * reads them. */
+static int ac_mm_init(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const char *path = e->m->values[op->operands[1]].member;
+  const char *slash = path ? strchr(path, '/') : NULL;
+  if (!slash || slash == path || slash - path > 64) {
+    fail(e, op, ASC_ERR_UNSUPPORTED,
+         "Matmul.init: Ascend C needs the kernel's TCubeTiling parameter itself (pass the tiling "
+         "unchanged)");
+    return P_PRIMARY;
+  }
+  line_start(e);
+  ir_buf_printf(
+      b, "REGIST_MATMUL_OBJ(AscendC::GetTPipePtr(), AscendC::GetSysWorkSpacePtr(), %s, &%.*s);\n",
+      e->values[op->operands[0]].name, (int)(slash - path), path);
+  line_start(e);
+  expand(e, op, "$p0.SetOrgShape($1, $2, $3, $4);\n", b);
+  line_start(e);
+  expand(e, op, "$p0.SetSingleShape($5, $6, $7);\n", b);
+  line_start(e);
+  expand(e, op, "(void)$8, (void)$9, (void)", b); /* one-digit templates: operand 10 by hand */
+  operand(e, op->operands[10], P_UNARY, b);
+  ir_buf_printf(b, ";  // base block: Init reads it from the tiling\n");
+  return P_PRIMARY;
+}
+static int ac_mm_set_tensor(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const forms[] = {"$p0.SetTensorA($1, $2)", "$p0.SetTensorB($1, $2)",
+                                      "$p0.SetBias($1)"};
+  expand(e, op, forms[op->iattrs[0] >= 0 && op->iattrs[0] < 3 ? op->iattrs[0] : 2], b);
+  return P_PRIMARY;
+}
+static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  expand(e, op, op->iattrs[0] ? "$p0.SetOrgShape($1, $2, $3, $4)" : "$p0.SetTail($1, $2, $3)", b);
+  return P_PRIMARY;
+}
+static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)b;
+  fail(e, op, ASC_ERR_UNSUPPORTED,
+       "Matmul.iterate's count (with mm.iterate() as count) has no Ascend C form yet");
+  return P_PRIMARY;
+}
 /* --- end of cube unit --- */
 
 static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
@@ -1236,6 +1295,16 @@ static const ac_op ascendc_ops[] = {
     {"cube.nz2nd",
      "AscendC::DataCopy($0, $1, AscendC::Nz2NdParamsFull($2, $3, $4, $5, $6, $7, $8))", P_PRIMARY,
      0, 0, NULL, NULL},
+    /* asc.adv.Matmul */
+    {"matmul.new", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_mm_new, NULL},
+    {"matmul.init", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_mm_init, NULL},
+    {"matmul.set_tensor", NULL, P_PRIMARY, 0, 0, ac_mm_set_tensor, NULL},
+    {"matmul.shape", NULL, P_PRIMARY, 0, 0, ac_mm_shape, NULL},
+    {"matmul.iterate", "$p0.Iterate()", P_PRIMARY, 0, 0, NULL, NULL},
+    {"matmul.count", NULL, P_PRIMARY, 0, 0, ac_mm_count, NULL},
+    {"matmul.get_tensor_c", "$p0.GetTensorC($1)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"matmul.iterate_all", "$p0.IterateAll($1)", P_PRIMARY, 0, 0, NULL, NULL},
+    {"matmul.end", "$p0.End()", P_PRIMARY, 0, 0, NULL, NULL},
     /* end of cube unit */
 };
 

@@ -479,6 +479,37 @@ __aicore__ void printf(__gm__ const char *fmt, Args &&...args);
 
 /* cube unit (Ascend C's cube data movement, Mmad and Fixpipe, 220 series);
  * QuantMode_t is global, like pipe_t */
+/* asc.adv.Matmul (Ascend C's high-level matmul, lib/matmul_intf.h) */
+}  // namespace AscendC
+enum class CubeFormat : uint8_t { ND, NZ };
+namespace AscendC {
+template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
+struct MatmulType {};
+template <class A, class B, class C>
+class Matmul {
+ public:
+  template <typename T>
+  __aicore__ void SetTensorA(const GlobalTensor<T> &gm, bool isTransposeA = false);
+  template <typename T>
+  __aicore__ void SetTensorB(const GlobalTensor<T> &gm, bool isTransposeB = false);
+  template <typename T>
+  __aicore__ void SetBias(const GlobalTensor<T> &biasGlobal);
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb);
+  __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
+  __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
+  __aicore__ bool Iterate(bool enPartialSum = false);
+  template <typename T>
+  __aicore__ void GetTensorC(const GlobalTensor<T> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  template <typename T>
+  __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  template <typename T>
+  __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
+  __aicore__ void End();
+};
+__aicore__ TPipe *GetTPipePtr();
+__aicore__ GM_ADDR GetSysWorkSpacePtr();
+#define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) ((void)(tpipe), (void)(workspace), (void)(tiling))
+
 }  // namespace AscendC
 enum class QuantMode_t : uint8_t {
   NoQuant,
