@@ -153,6 +153,23 @@ asc_status asc_ir_check_sync(const asc_ir_module *m);
  * ASC_ERR_UNSUPPORTED names an op that has no Ascend C form. Caller frees. */
 asc_status asc_ir_emit_ascendc(const asc_ir_module *m, char **out);
 
+/* One row of the API table (src/compiler/api_table.def). The strings have
+ * static storage; nobody frees them. */
+typedef struct asc_ir_api_row {
+  const char *op;       /* the IR op; NULL for an API served without one */
+  const char *api;      /* the documented name "group.name"; "" for internal ops */
+  const char *operands; /* operand letters (see ir_ops.c); "" without an op */
+  const char *pipe;     /* "S", "V", "MTE1", "MTE2", "MTE3" or "" */
+  const char *c_rt;     /* the runtime function it calls; NULL for inline C */
+  const char *ascendc;  /* the Ascend C template or name; NULL if written by code */
+  const char *how;      /* rows without an op: how the API is served; else NULL */
+  int niattrs;          /* integer attributes the op carries */
+} asc_ir_api_row;
+/* How many rows the API table has. */
+int asc_ir_api_count(void);
+/* Row i of the API table, or NULL when i is out of range. */
+const asc_ir_api_row *asc_ir_api_at(int i);
+
 #ifdef __cplusplus
 }
 #endif

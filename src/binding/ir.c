@@ -724,6 +724,23 @@ static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
   return st ? asc_py_raise(st) : PyLong_FromUnsignedLongLong(limit);
 }
 
+/* The API table's rows as a list of dicts (src/compiler/api_table.def). */
+static PyObject *api_table(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  int n = asc_ir_api_count();
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < n; i++) {
+    const asc_ir_api_row *r = asc_ir_api_at(i);
+    PyObject *row = Py_BuildValue("{s:z,s:s,s:s,s:s,s:z,s:z,s:z,s:i}", "op", r->op, "api", r->api,
+                                  "operands", r->operands, "pipe", r->pipe, "c_rt", r->c_rt,
+                                  "ascendc", r->ascendc, "how", r->how, "niattrs", r->niattrs);
+    if (!row || PyList_Append(list, row) < 0) Py_CLEAR(list);
+    Py_XDECREF(row);
+  }
+  return list;
+}
+
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      "jit_build(source, name, signature, cache_dir=None, compiler=None, always_compile=False) "
@@ -732,6 +749,9 @@ static PyMethodDef ir_functions[] = {
      "jit_cache_dir(override=None) -> str: the kernel cache directory in use."},
     {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
      "jit_cache_limit() -> int: the kernel cache's size limit in bytes (0: none)."},
+    {"api_table", api_table, METH_NOARGS,
+     "api_table() -> list[dict]: the rows of the API table (op, api, operands, pipe, c_rt, "
+     "ascendc, how, niattrs)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,10 +3,10 @@
  *   extern "C" __global__ __aicore__ void NAME(GM_ADDR x, ..., int64_t n)
  * and every IR op the Ascend C call it stands for.
  *
- * ascendc_ops[] below is the one place that maps IR ops to Ascend C: add a
- * row there with each new op in ir_ops.c (tests/python/test_ascendc.py
- * fails for an op without one). An op with no Ascend C form fails with
- * ASC_ERR_UNSUPPORTED naming it and its line, never silently.
+ * The ac_* columns of api_table.def are the one place that maps IR ops to
+ * Ascend C (ascendc_ops[] below reads them): fill them in with each new op
+ * (tests/python/test_ascendc.py fails for an op without a form). An op with no Ascend C form fails
+ * with ASC_ERR_UNSUPPORTED naming it and its line, never silently.
  *
  * The output is meant to be read: values carry their Python names (v<id>
  * otherwise), constants appear as literals, single-use pure expressions
@@ -982,6 +982,22 @@ static int ac_data_copy_pad(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
+static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0", NULL};
+static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0", NULL};
+static const ac_masked L0_COPY = {2, false, 0, 4, "$t0", "Copy"}; /* CopyRepeatParams */
+/* Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride) */
+static const ac_masked L0_DUP = {1, true, 0, 2, "$t0", ""};
+static const ac_masked L0_AXPY = {2, true, 0, 4, "$t0, $t1", NULL};    /* Axpy<dst T, src U> */
+static const ac_masked L0_CAST = {2, false, 'r', 4, "$t0, $t1", NULL}; /* Cast<dst T, src U> */
+static const ac_masked L0_CMP = {3, false, 'k', 6, "$t1, $t0", NULL};  /* Compare<src T, dst U> */
+static const ac_masked L0_CMPS = {2, true, 'k', 4, "$t1, $t0", NULL};
+static const ac_masked L0_SEL = {4, false, 's', 6, "$t0, $t1", NULL}; /* Select<T, mask U> */
+static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1", NULL};
+
+#define D(x) (1u << ASC_##x)
+#define VEC_16_32 (D(FLOAT16) | D(BFLOAT16) | D(FLOAT32) | D(INT16) | D(INT32))
+
 /* --- cube unit ------------------------------------------------------------------
  * Fixpipe<dst T, src U, config>(dst, src, FixpipeParamsV220): the quant mode
  * and scale are fields of the params, set in an immediately invoked lambda. */
@@ -1074,24 +1090,8 @@ static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
 }
 /* --- end of cube unit --- */
 
-static const ac_masked L0_BINARY = {3, false, 0, 6, "$t0", NULL};
-static const ac_masked L0_SCALAR = {2, true, 0, 4, "$t0", NULL};
-static const ac_masked L0_UNARY = {2, false, 0, 4, "$t0", NULL};
-static const ac_masked L0_COPY = {2, false, 0, 4, "$t0", "Copy"}; /* CopyRepeatParams */
-/* Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride) */
-static const ac_masked L0_DUP = {1, true, 0, 2, "$t0", ""};
-static const ac_masked L0_AXPY = {2, true, 0, 4, "$t0, $t1", NULL};    /* Axpy<dst T, src U> */
-static const ac_masked L0_CAST = {2, false, 'r', 4, "$t0, $t1", NULL}; /* Cast<dst T, src U> */
-static const ac_masked L0_CMP = {3, false, 'k', 6, "$t1, $t0", NULL};  /* Compare<src T, dst U> */
-static const ac_masked L0_CMPS = {2, true, 'k', 4, "$t1, $t0", NULL};
-static const ac_masked L0_SEL = {4, false, 's', 6, "$t0, $t1", NULL}; /* Select<T, mask U> */
-static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1", NULL};
-
-#define D(x) (1u << ASC_##x)
-#define VEC_16_32 (D(FLOAT16) | D(BFLOAT16) | D(FLOAT32) | D(INT16) | D(INT32))
-
-/* The Ascend C form of every IR op, one row each. A new op in ir_ops.c
- * gets a row here: usually a template (see expand) of its call, e.g.
+/* The Ascend C form of every IR op: the ac_* columns of its row in
+ * api_table.def. Usually a template (see expand) of its call, e.g.
  * "AscendC::Add($0, $1, $2, $3)"; AC_PURE if it may be folded into its use;
  * a special function when the form depends on operands or attributes. Op
  * results are declared as `T name = <text>;`, ops without one become
@@ -1105,207 +1105,13 @@ static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1", NULL};
  * but after it for BlockReduce* and PairReduceSum (the API headers; PyAsc's
  * WholeReduceSum docstring has it the other way round). */
 static const ac_op ascendc_ops[] = {
-    /* scalar arithmetic, Python semantics */
-    {"arith.add", "+", P_ADD, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.sub", "-", P_ADD, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.mul", "*", P_MUL, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.floordiv", NULL, P_PRIMARY, AC_PURE, 0, ac_floordiv, NULL},
-    {"arith.mod", NULL, P_PRIMARY, AC_PURE, 0, ac_mod, NULL},
-    {"arith.truediv", NULL, P_MUL, AC_PURE, 0, ac_truediv, NULL},
-    {"arith.pow", NULL, P_PRIMARY, AC_PURE, 0, ac_pow, NULL},
-    {"arith.neg", "-$p0", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"arith.min", NULL, P_ANY, AC_PURE | AC_KEEP_OPERANDS, 0, ac_minmax, NULL},
-    {"arith.max", NULL, P_ANY, AC_PURE | AC_KEEP_OPERANDS, 0, ac_minmax, NULL},
-    {"arith.eq", "==", P_EQ, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.ne", "!=", P_EQ, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.lt", "<", P_REL, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.le", "<=", P_REL, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.gt", ">", P_REL, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.ge", ">=", P_REL, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.and", "&&", 14, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.or", "||", 15, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.not", "!$u0", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"arith.bitand", "&", 11, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.bitor", "|", 13, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.bitxor", "^", 12, AC_PURE | AC_INFIX, 0, NULL, NULL},
-    {"arith.shl", NULL, P_PRIMARY, AC_PURE, 0, ac_shift, NULL},
-    {"arith.shr", NULL, P_PRIMARY, AC_PURE, 0, ac_shift, NULL},
-    {"arith.select", NULL, P_ANY, AC_PURE, 0, ac_select, NULL},
-    {"arith.to_int", "(int64_t)$u0", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"arith.to_float", "(float)$u0", P_UNARY, AC_PURE, 0, NULL, NULL},
-    /* kernel context */
-    {"get_block_idx", "AscendC::GetBlockIdx()", P_PRIMARY, AC_PURE, 0, NULL, NULL},
-    {"get_block_num", "AscendC::GetBlockNum()", P_PRIMARY, AC_PURE, 0, NULL, NULL},
-    /* global memory: x + n on a GlobalAddress is typed-pointer arithmetic */
-    {"addr.offset", "$s0 + $m1", P_ADD, AC_PURE, 0, NULL, NULL},
-    {"global.new", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_global_new, NULL},
-    {"global.slice", "$p0[$1]", P_PRIMARY, AC_PURE, 0, NULL, NULL},
-    {"global.get_value", "$p0.GetValue($1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"global.set_value", "$p0.SetValue($1, $c2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"global.get_size", "(int64_t)$p0.GetSize()", P_UNARY, AC_PURE, 0, NULL, NULL},
-    /* local memory; LocalTensor<T>(pos, addr, tileSize) is the static-tensor form */
-    {"local.new", "AscendC::LocalTensor<$tr>($Pr, $0, $1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"local.slice", "$p0[$1]", P_PRIMARY, AC_PURE, 0, NULL, NULL},
-    {"local.get_value", "$p0.GetValue($1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"local.set_value", "$p0.SetValue($1, $c2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"local.get_size", "(int64_t)$p0.GetSize()", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"local.get_length", "(int64_t)$p0.GetLength()", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"local.get_position", "(int64_t)$p0.GetPosition()", P_UNARY, AC_PURE, 0, NULL, NULL},
-    {"local.reinterpret_cast", "$p0.ReinterpretCast<$tr>()", P_PRIMARY, AC_PURE, 0, NULL, NULL},
-    /* framework */
-    {"pipe.new", "AscendC::TPipe", P_PRIMARY, AC_OBJECT, 0, NULL, NULL},
-    {"pipe.init_buffer", "$p0.InitBuffer($p1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"pipe.init_tbuf", "$p0.InitBuffer($p1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"pipe.destroy", "$p0.Destroy()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"pipe.reset", "$p0.Reset()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"que.new", "AscendC::TQue<$Pr, $D>", P_PRIMARY, AC_OBJECT, 0, NULL, NULL},
-    {"que.alloc_tensor", "$p0.AllocTensor<$tr>()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"que.enque", "$p0.EnQue($1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"que.deque", "$p0.DeQue<$tr>()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"que.free_tensor", "$p0.FreeTensor($1)", P_PRIMARY, AC_KEEP_OPERANDS, 0, NULL, NULL},
-    {"que.has_tensor_in_que", "$p0.HasTensorInQue()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"que.vacant_in_que", "$p0.VacantInQue()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"tbuf.new", "AscendC::TBuf<$Pr>", P_PRIMARY, AC_OBJECT, 0, NULL, NULL},
-    {"tbuf.get", "$p0.Get<$tr>($?1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"tbuf.get_with_offset", "$p0.GetWithOffset<$tr>($1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"tbuf.alloc_tensor", "$p0.AllocTensor<$tr>()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"tbuf.free_tensor", "$p0.FreeTensor($1)", P_PRIMARY, AC_KEEP_OPERANDS, 0, NULL, NULL},
-    /* data movement */
-    {"data_copy", "AscendC::DataCopy($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"copy", NULL, P_PRIMARY, 0, VEC_16_32, ac_copy, NULL},
-    {"duplicate", "AscendC::Duplicate($0, $c1, $2)", P_PRIMARY, 0, VEC_16_32, NULL, NULL},
-    /* vector arithmetic */
-    {"add", "AscendC::Add($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"sub", "AscendC::Sub($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"mul", "AscendC::Mul($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"div", "AscendC::Div($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"max", "AscendC::Max($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"min", "AscendC::Min($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"adds", "AscendC::Adds($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"muls", "AscendC::Muls($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"maxs", "AscendC::Maxs($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"mins", "AscendC::Mins($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"exp", "AscendC::Exp($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"ln", "AscendC::Ln($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"abs", "AscendC::Abs($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"sqrt", "AscendC::Sqrt($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"rsqrt", "AscendC::Rsqrt($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"reciprocal", "AscendC::Reciprocal($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"relu", "AscendC::Relu($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    /* synchronisation and debugging */
-    {"set_flag", "AscendC::SetFlag<$E>($0)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"wait_flag", "AscendC::WaitFlag<$E>($0)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"pipe_barrier", "AscendC::PipeBarrier<$I>()", P_PRIMARY, 0, 0, ac_pipe_barrier, NULL},
-    {"printf", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_printf, NULL},
-/* mask forms ("level 0"): the API's name; ac_mask_form writes the call */
-#define MASKED(ir, api, layout) \
-  { ir, api, P_PRIMARY, AC_STATEMENT, 0, ac_mask_form, &layout }
-    MASKED("add.l0", "Add", L0_BINARY),
-    MASKED("sub.l0", "Sub", L0_BINARY),
-    MASKED("mul.l0", "Mul", L0_BINARY),
-    MASKED("div.l0", "Div", L0_BINARY),
-    MASKED("max.l0", "Max", L0_BINARY),
-    MASKED("min.l0", "Min", L0_BINARY),
-    MASKED("bitwise_and.l0", "And", L0_BINARY),
-    MASKED("bitwise_or.l0", "Or", L0_BINARY),
-    MASKED("fused_mul_add.l0", "FusedMulAdd", L0_BINARY),
-    MASKED("mul_add_dst.l0", "MulAddDst", L0_BINARY),
-    MASKED("adds.l0", "Adds", L0_SCALAR),
-    MASKED("muls.l0", "Muls", L0_SCALAR),
-    MASKED("maxs.l0", "Maxs", L0_SCALAR),
-    MASKED("mins.l0", "Mins", L0_SCALAR),
-    MASKED("leaky_relu.l0", "LeakyRelu", L0_SCALAR),
-    MASKED("shift_left.l0", "ShiftLeft", L0_SCALAR),
-    MASKED("shift_right.l0", "ShiftRight", L0_SCALAR),
-    MASKED("axpy.l0", "Axpy", L0_AXPY),
-    MASKED("exp.l0", "Exp", L0_UNARY),
-    MASKED("ln.l0", "Ln", L0_UNARY),
-    MASKED("abs.l0", "Abs", L0_UNARY),
-    MASKED("sqrt.l0", "Sqrt", L0_UNARY),
-    MASKED("rsqrt.l0", "Rsqrt", L0_UNARY),
-    MASKED("reciprocal.l0", "Reciprocal", L0_UNARY),
-    MASKED("relu.l0", "Relu", L0_UNARY),
-    MASKED("bitwise_not.l0", "Not", L0_UNARY),
-    MASKED("copy.l0", "Copy", L0_COPY),
-    MASKED("duplicate.l0", "Duplicate", L0_DUP),
-    MASKED("cast.l0", "Cast", L0_CAST),
-    MASKED("compare.l0", "Compare", L0_CMP),
-    MASKED("compare_scalar.l0", "CompareScalar", L0_CMPS),
-    MASKED("select.l0", "Select", L0_SEL),
-    MASKED("selects.l0", "Select", L0_SELS),
-#undef MASKED
-    /* more vector APIs, count forms */
-    {"bitwise_and", "AscendC::And($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"bitwise_or", "AscendC::Or($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"fused_mul_add", "AscendC::FusedMulAdd($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"mul_add_dst", "AscendC::MulAddDst($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"leaky_relu", "AscendC::LeakyRelu($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"shift_left", "AscendC::ShiftLeft($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"shift_right", "AscendC::ShiftRight($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"axpy", "AscendC::Axpy($0, $1, $c2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"bitwise_not", "AscendC::Not($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"cast", "AscendC::Cast($0, $1, $er0, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"compare", "AscendC::Compare($0, $1, $2, $ek0, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"compare_scalar", "AscendC::CompareScalar($0, $1, $c2, $ek0, $3)", P_PRIMARY, 0, 0, NULL,
-     NULL},
-    {"select", "AscendC::Select($0, $1, $2, $3, $es0, $4)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"selects", "AscendC::Select($0, $1, $2, $c3, $es0, $4)", P_PRIMARY, 0, 0, NULL, NULL},
-    /* reductions */
-    {"reduce_sum", "AscendC::ReduceSum($0, $1, $2, $3)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"reduce_max", "AscendC::ReduceMax($0, $1, $2, $3, $eb0)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"reduce_min", "AscendC::ReduceMin($0, $1, $2, $3, $eb0)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"reduce_sum.l0", "AscendC::ReduceSum", P_PRIMARY, AC_STATEMENT, 0, ac_reduce_mask, NULL},
-    {"reduce_max.l0", "AscendC::ReduceMax", P_PRIMARY, AC_STATEMENT, 0, ac_reduce_mask, NULL},
-    {"reduce_min.l0", "AscendC::ReduceMin", P_PRIMARY, AC_STATEMENT, 0, ac_reduce_mask, NULL},
-    {"whole_reduce_sum", "WholeReduceSum", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"whole_reduce_max", "WholeReduceMax", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"whole_reduce_min", "WholeReduceMin", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"block_reduce_sum", "BlockReduceSum", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"block_reduce_max", "BlockReduceMax", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"block_reduce_min", "BlockReduceMin", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    {"pair_reduce_sum", "PairReduceSum", P_PRIMARY, AC_STATEMENT, 0, ac_repeat_reduce, NULL},
-    /* the mask register */
-    {"set_mask_count", "AscendC::SetMaskCount()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"set_mask_norm", "AscendC::SetMaskNorm()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"set_vector_mask", NULL, P_PRIMARY, 0, 0, ac_set_vector_mask, NULL},
-    {"reset_mask", "AscendC::ResetMask()", P_PRIMARY, 0, 0, NULL, NULL},
-    /* data movement with parameter structs */
-    {"data_copy.params", "AscendC::DataCopy($0, $1, AscendC::DataCopyParams($2, $3, $4, $5))",
-     P_PRIMARY, 0, 0, NULL, NULL},
-    {"data_copy_pad", NULL, P_PRIMARY, 0, 0, ac_data_copy_pad, NULL},
-    /* debugging */
-    {"dump_tensor", "AscendC::DumpTensor($0, $1, $2)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"trap", "AscendC::Trap()", P_PRIMARY, 0, 0, NULL, NULL},
-    /* cube unit */
-    {"cube.load_data",
-     "AscendC::LoadData($0, $1, AscendC::LoadData2DParams($2, $3, $4, 0, $5, $6, 0))", P_PRIMARY, 0,
-     0, NULL, NULL},
-    {"cube.load_data.gm",
-     "AscendC::LoadData($0, $1, AscendC::LoadData2DParams($2, $3, $4, 0, $5, $6, 0))", P_PRIMARY, 0,
-     0, NULL, NULL},
-    {"cube.mmad", "AscendC::Mmad($0, $1, $2, AscendC::MmadParams($3, $4, $5, 0, false, $6))",
-     P_PRIMARY, 0, 0, NULL, NULL},
-    {"cube.mmad.bias",
-     "AscendC::Mmad($0, $1, $2, $3, AscendC::MmadParams($4, $5, $6, 0, false, $7))", P_PRIMARY, 0,
-     0, NULL, NULL},
-    {"cube.fixpipe", NULL, P_PRIMARY, 0, 0, ac_cube_fixpipe, NULL},
-    {"cube.nd2nz",
-     "AscendC::DataCopy($0, $1, AscendC::Nd2NzParams($2, $3, $4, $5, $6, $7, $8, $9))", P_PRIMARY,
-     0, 0, NULL, NULL},
-    {"cube.nz2nd",
-     "AscendC::DataCopy($0, $1, AscendC::Nz2NdParamsFull($2, $3, $4, $5, $6, $7, $8))", P_PRIMARY,
-     0, 0, NULL, NULL},
-    /* asc.adv.Matmul */
-    {"matmul.new", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_mm_new, NULL},
-    {"matmul.init", NULL, P_PRIMARY, AC_STATEMENT, 0, ac_mm_init, NULL},
-    {"matmul.set_tensor", NULL, P_PRIMARY, 0, 0, ac_mm_set_tensor, NULL},
-    {"matmul.shape", NULL, P_PRIMARY, 0, 0, ac_mm_shape, NULL},
-    {"matmul.iterate", "$p0.Iterate()", P_PRIMARY, 0, 0, NULL, NULL},
-    {"matmul.count", NULL, P_PRIMARY, 0, 0, ac_mm_count, NULL},
-    {"matmul.get_tensor_c", "$p0.GetTensorC($1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"matmul.iterate_all", "$p0.IterateAll($1)", P_PRIMARY, 0, 0, NULL, NULL},
-    {"matmul.end", "$p0.End()", P_PRIMARY, 0, 0, NULL, NULL},
-    /* end of cube unit */
+#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, prec, flags, \
+            dtypes, special, masked)                                                          \
+  {op, text, prec, flags, dtypes, special, masked},
+#define PYAPI(api, how)
+#include "api_table.def"
+#undef API
+#undef PYAPI
 };
 
 #undef D
@@ -1313,7 +1119,8 @@ static const ac_op ascendc_ops[] = {
 
 static const ac_op *find_mapping(const char *name) {
   for (size_t i = 0; i < sizeof ascendc_ops / sizeof ascendc_ops[0]; i++)
-    if (!strcmp(ascendc_ops[i].ir, name)) return &ascendc_ops[i];
+    if (!strcmp(ascendc_ops[i].ir, name))
+      return ascendc_ops[i].text || ascendc_ops[i].special ? &ascendc_ops[i] : NULL;
   return NULL;
 }
 
@@ -1354,8 +1161,8 @@ static void add_site(ac_emitter *e, const ir_op *op, const ir_region *scope) {
     s->map = find_mapping(ir_op_defs[op->code].name);
     if (!s->map)
       fail(e, op, ASC_ERR_UNSUPPORTED,
-           "%s has no Ascend C mapping (add a row to ascendc_ops[] in "
-           "src/compiler/emit_ascendc.c)",
+           "%s has no Ascend C mapping (fill in its Ascend C columns in "
+           "src/compiler/api_table.def)",
            ir_op_defs[op->code].name);
     else if (s->map->dtypes && op->noperands &&
              !(s->map->dtypes & (1u << type_of(e, op->operands[0]).dtype)))

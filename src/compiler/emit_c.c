@@ -11,14 +11,13 @@
 
 #include "ir_internal.h"
 
-extern const char asc_kernel_rt_source[];      /* asc_kernel_rt.h, embedded at build time */
-extern const char asc_kernel_rt_cube_source[]; /* rt/cube.h: only kernels that use the cube */
+extern const char asc_kernel_rt_source[]; /* asc_kernel_rt.h, embedded at build time */
 
 typedef struct emitter {
   const asc_ir_module *m;
   ir_buf *b;
   int depth;
-  bool checked;  /* checked mode: see asc_kernel_rt.h and emit_checks() */
+  bool checked;  /* checked mode: see rt/core.h and emit_checks() */
   uint32_t pipe; /* the kernel's TPipe object (its pipe.new result), 0 if none */
 } emitter;
 
@@ -231,27 +230,14 @@ static int emit_printf(emitter *e, const ir_op *op) {
 /* --- API coverage --------------------------------------------------------------------
  * The level-0 (mask/repeat) forms and the APIs added with them run through
  * the runtime's element-wise executor (asc_k_vrun) and reduction executors
- * (asc_k_reduce, asc_k_rrun); see "API coverage" in asc_kernel_rt.h. */
-static bool name_in(const char *name, const char *const *names) {
-  for (int i = 0; names[i]; i++)
-    if (!strcmp(names[i], name)) return true;
-  return false;
-}
-
-/* Count forms that only the executor implements. */
-static const char *const ext_count_ops[] = {
-    "bitwise_and", "bitwise_or",     "fused_mul_add", "mul_add_dst", "leaky_relu",
-    "shift_left",  "shift_right",    "axpy",          "bitwise_not", "cast",
-    "compare",     "compare_scalar", "select",        "selects",     NULL};
-static const char *const ext_scalar_ops[] = {"adds",           "muls",       "maxs",        "mins",
-                                             "leaky_relu",     "shift_left", "shift_right", "axpy",
-                                             "compare_scalar", "selects",    "duplicate",   NULL};
+ * (asc_k_reduce, asc_k_rrun); see "API coverage" in rt/vector.h. */
 
 static int emit_vrun(emitter *e, const ir_op *op, const char *base, bool l0) {
   const uint32_t *o = op->operands;
   int nlocal = 0;
   while (nlocal < op->noperands && type_of(e, o[nlocal]).kind == ASC_IR_LOCAL) nlocal++;
-  bool sel = !strncmp(base, "select", 6), scalar = name_in(base, ext_scalar_ops);
+  /* a scalar operand follows the tensors where the op's signature says so */
+  bool sel = !strncmp(base, "select", 6), scalar = ir_op_defs[op->code].operands[nlocal] == 'N';
   uint32_t tensors[3];
   int nt = 0;
   for (int i = 0; i < nlocal && nt < 3; i++)
@@ -317,27 +303,50 @@ static int emit_rrun(emitter *e, const ir_op *op, const char *base) {
   return line(e, "}");
 }
 
+/* The API's name without the form's suffix (".l0", ".params"). */
+static void base_name(const ir_op *op, char *base, size_t size, bool *l0) {
+  const char *name = ir_op_defs[op->code].name;
+  size_t n = strcspn(name, ".");
+  *l0 = !strcmp(name + n, ".l0");
+  snprintf(base, size, "%.*s", (int)n, name);
+}
+
+/* The forms of api_table.def's c_emit column; rt is the row's c_rt. */
+static int ce_vrun(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt; /* asc_k_vrun */
+  char base[40];
+  bool l0;
+  base_name(op, base, sizeof base, &l0);
+  return emit_vrun(e, op, base, l0);
+}
+
+static int ce_rrun(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt; /* asc_k_rrun */
+  char base[40];
+  bool l0;
+  base_name(op, base, sizeof base, &l0);
+  return emit_rrun(e, op, base);
+}
+
+static int ce_reduce(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  char base[40];
+  bool l0;
+  base_name(op, base, sizeof base, &l0);
+  int what = reduce_what(base), dt = type_of(e, o[0]).dtype;
+  if (l0)
+    return CHECKED(e, "%s(k, %d, %d, v%u, v%u, %d, v%u, v%u, v%u, v%u, %d, \"%s\", %d)", rt, what,
+                   dt, o[0], o[1], (int)op->iattrs[0], o[3], o[4], o[5], o[6], (int)op->iattrs[1],
+                   base, L);
+  return CHECKED(e, "%s(k, %d, %d, v%u, v%u, 2, v%u, 0, 0, 8, %d, \"%s\", %d)", rt, what, dt, o[0],
+                 o[1], o[3], (int)op->iattrs[0], base, L);
+}
+
 /* 1 if the op is one of this section's, emitted. */
 static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  char base[40];
-  size_t n = strcspn(name, ".");
-  bool l0 = !strcmp(name + n, ".l0");
-  snprintf(base, sizeof base, "%.*s", (int)n, name);
-  if (!strncmp(name, "reduce_", 7)) {
-    int what = reduce_what(name), dt = type_of(e, o[0]).dtype;
-    if (l0)
-      CHECKED(e, "asc_k_reduce(k, %d, %d, v%u, v%u, %d, v%u, v%u, v%u, v%u, %d, \"%s\", %d)", what,
-              dt, o[0], o[1], (int)op->iattrs[0], o[3], o[4], o[5], o[6], (int)op->iattrs[1], base,
-              L);
-    else
-      CHECKED(e, "asc_k_reduce(k, %d, %d, v%u, v%u, 2, v%u, 0, 0, 8, %d, \"%s\", %d)", what, dt,
-              o[0], o[1], o[3], (int)op->iattrs[0], base, L);
-    return 1;
-  }
-  if (strstr(name, "_reduce_")) return emit_rrun(e, op, base), 1;
-  if (l0 || name_in(name, ext_count_ops)) return emit_vrun(e, op, base, l0), 1;
   if (!strcmp(name, "set_mask_count") || !strcmp(name, "set_mask_norm"))
     return line(e, "asc_k_set_mask_mode(k, %d);", name[9] == 'c'), 1;
   if (!strcmp(name, "reset_mask")) return line(e, "asc_k_reset_mask(k);"), 1;
@@ -527,17 +536,19 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.end")) return CHECKED(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
   return line(e, "#error unknown cube op");
 }
+static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt; /* the runtime function follows from the op and its operands */
+  return emit_cube_op(e, op, ir_op_defs[op->code].name);
+}
 /* --- end of cube unit --- */
 
-static int emit_table_op(emitter *e, const ir_op *op) {
+/* Ops whose statement is written here, one case each. */
+static int ce_named(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt;
   const char *name = ir_op_defs[op->code].name;
   uint32_t r = op->result;
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  if (!strncmp(name, "arith.", 6)) return emit_arith(e, op, name);
-  if (!strncmp(name, "cube.", 5) || !strncmp(name, "matmul.", 7) ||
-      (!strcmp(name, "pipe.init_buffer") && cube_buffer(type_of(e, o[1]).position) >= 0))
-    return emit_cube_op(e, op, name); /* cube unit */
   if (!strcmp(name, "get_block_idx")) return line(e, "int64_t v%u = k->block_idx;", r);
   if (!strcmp(name, "get_block_num")) return line(e, "int64_t v%u = k->block_num;", r);
   if (!strcmp(name, "addr.offset"))
@@ -600,6 +611,8 @@ static int emit_table_op(emitter *e, const ir_op *op) {
     line(e, "o%u = (asc_k_tbuf){0, 0};", r);
     return line(e, "asc_k_tbuf *v%u = &o%u;", r, r);
   }
+  if (!strcmp(name, "pipe.init_buffer") && cube_buffer(type_of(e, o[1]).position) >= 0)
+    return emit_cube_op(e, op, name); /* cube unit: a queue in L1/L0 */
   if (!strcmp(name, "pipe.init_buffer"))
     return CHECKED(e, "asc_k_init_buffer(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
   if (!strcmp(name, "pipe.init_tbuf"))
@@ -651,15 +664,49 @@ static int emit_table_op(emitter *e, const ir_op *op) {
     return line(e, "/* %s: program order on the simulated core */", name);
   if (!strcmp(name, "printf")) return emit_printf(e, op);
   if (emit_api_ext(e, op, name)) return 0;
-  /* Vector instructions: asc_k_<name>_<dtype>(k, dst, srcs..., count, line). */
+  e->b->failed = true; /* a ce_named row without a case: an internal error */
+  return 0;
+}
+
+static int ce_arith(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt; /* inline C */
+  return emit_arith(e, op, ir_op_defs[op->code].name);
+}
+
+/* Vector instructions: <rt>_<dtype>(k, dst, srcs..., count, line). */
+static int ce_vector(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
   ir_buf_indent(e->b, e->depth);
-  ir_buf_printf(e->b, "if (asc_k_%s_%s(k", name, suffix(e, o[0]));
+  ir_buf_printf(e->b, "if (%s_%s(k", rt, suffix(e, o[0]));
   for (int i = 0; i < op->noperands; i++) {
     bool scalar = type_of(e, o[i]).kind != ASC_IR_LOCAL && i < op->noperands - 1;
     ir_buf_printf(e->b, scalar ? ", (double)v%u" : ", v%u", o[i]);
   }
-  ir_buf_printf(e->b, ", %d)) return 1;\n", L);
+  ir_buf_printf(e->b, ", %d)) return 1;\n", (int)op->loc.line);
   return 0;
+}
+
+/* The c_emit and c_rt columns of api_table.def, by op code. */
+typedef struct c_form {
+  int (*emit)(emitter *e, const ir_op *op, const char *rt);
+  const char *rt;
+} c_form;
+
+static const c_form c_forms[] = {
+#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, ...) {c_emit, c_rt},
+#define PYAPI(api, how)
+#include "api_table.def"
+#undef API
+#undef PYAPI
+};
+
+static int emit_table_op(emitter *e, const ir_op *op) {
+  int row = op->code - IR_FIRST_TABLE_OP;
+  if (row < 0 || row >= (int)(sizeof c_forms / sizeof c_forms[0])) {
+    e->b->failed = true;
+    return 0;
+  }
+  return c_forms[row].emit(e, op, c_forms[row].rt);
 }
 
 /* --- checked mode ------------------------------------------------------------
@@ -801,8 +848,7 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     print_c_string(&b, m->files[i]);
   }
   ir_buf_printf(&b, "};\n%s\n", asc_kernel_rt_source);
-  bool cube = uses_cube(m->body);
-  if (cube) ir_buf_printf(&b, "%s\n", asc_kernel_rt_cube_source);
+  bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
   ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
                 checked || cube ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;

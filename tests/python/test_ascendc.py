@@ -4,7 +4,7 @@
 * the examples' output matches tests/python/golden/<name>.ascendc.cpp exactly;
 * every pyasc API emits the Ascend C call its documentation names, with the
   template arguments and argument order Ascend C declares;
-* every IR op in src/compiler/ir_ops.c has an Ascend C mapping;
+* every IR op in src/compiler/api_table.def has an Ascend C mapping;
 * scalar helpers keep Python's semantics (compiled with g++ and run);
 * with g++, the output is valid C++ against tests/python/ascendc_stub/
   kernel_operator.h, a header that declares the Ascend C API as documented.
@@ -618,17 +618,11 @@ def test_variable_reads_fold_only_when_nothing_reassigns_them():
 
 # --- every IR op has a mapping ---------------------------------------------------------------------
 
-_OP_ROW = re.compile(r'^\s*\{"([a-z0-9_.]+)",\s*"([A-Z?*]*)",\s*(R_\w+),\s*(\d+)', re.M)
-
-
-def ir_ops() -> list[tuple[str, str, str, int]]:
-    """The rows of ir_op_defs[] in src/compiler/ir_ops.c, except the builder's own."""
-    text = (ROOT / "src" / "compiler" / "ir_ops.c").read_text(encoding="utf-8")
-    table = text[text.index("const ir_op_def ir_op_defs[] = {"):]
-    table = table[:table.index("\n};")]
-    ops = [(m.group(1), m.group(2), m.group(3), int(m.group(4))) for m in _OP_ROW.finditer(table)]
-    rows = re.findall(r'^\s*\{"', table, re.M)
-    assert len(ops) == len(rows) and len(ops) > 60, "could not read the op table of ir_ops.c"
+def ir_ops() -> list[tuple[str, str, int]]:
+    """The API table's ops (src/compiler/api_table.def): name, operand
+    letters, attribute count."""
+    ops = [(r["op"], r["operands"], r["niattrs"]) for r in _C.api_table() if r["op"]]
+    assert len(ops) > 60, "could not read the API table"
     return ops
 
 
@@ -740,8 +734,8 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
 
 
 def test_every_ir_op_has_an_ascendc_mapping():
-    """One module using every op of ir_ops.c; an op added there without a
-    row in ascendc_ops[] (src/compiler/emit_ascendc.c) fails here, and the
+    """One module using every op of the API table; an op added there without
+    its Ascend C columns (src/compiler/api_table.def) fails here, and the
     output must be valid C++ against the documented signatures."""
     b = _C.IRBuilder("all_ops", "/src/all_ops.py")
     b.set_loc(1, 1)
@@ -752,7 +746,7 @@ def test_every_ir_op_has_an_ascendc_mapping():
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])
     names = []
-    for line, (name, sig, _, niattrs) in enumerate(ir_ops(), start=2):
+    for line, (name, sig, niattrs) in enumerate(ir_ops(), start=2):
         b.set_loc(line, 1)
         if name in ("matmul.count", "matmul.init"):  # test_matmul_count_is_unsupported
             names.append(name)

@@ -236,6 +236,19 @@ class Matmul:
         return make_matmul(gen, node, args, kwargs)
 
 
+def _host_method(name: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"asc.adv.Matmul.{name} can only be called inside a @pyasc.jit kernel")
+
+    method.__name__ = name
+    method.__doc__ = f"Matmul.{name}: inside kernels only (see pyasc.language.matmul)."
+    return method
+
+
+for _name in KernelMatmul.METHODS:  # the names the front end serves, for help() and coverage
+    setattr(Matmul, _name, _host_method(_name))
+
+
 class _RegisterMatmul:
     """``asc.adv.register_matmul(pipe, workspace, matmul, tiling)``."""
 

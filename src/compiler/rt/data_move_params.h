@@ -1,0 +1,149 @@
+/* --- data movement with parameters ------------------------------------------------------ */
+/* data_copy(dst, src, DataCopyParams): block_count bursts of block_len
+ * 32-byte blocks, src_stride/dst_stride blocks between bursts. dir: 0
+ * GM->UB, 1 UB->GM, 2 UB->UB. */
+static inline int asc_k_copy_params(asc_k_ctx *k, int dir, asc_k_lt lt_dst, asc_k_lt lt_src,
+                                    asc_k_gt gt, int64_t bc, int64_t bl, int64_t ss, int64_t ds,
+                                    int64_t es, int line) {
+  if (bc < 0 || bl < 0 || ss < 0 || ds < 0)
+    return asc_k_fail(k, line, "data_copy: DataCopyParams fields must not be negative");
+  if (!bc || !bl) return 0;
+  /* bursts start (bl + stride) blocks apart; a span is ASC_K_FAR if it overflows */
+  int64_t src_step = asc_k_mul(asc_k_add(bl, ss), 32), dst_step = asc_k_mul(asc_k_add(bl, ds), 32),
+          burst = asc_k_mul(bl, 32);
+  int64_t src_span = asc_k_madd(burst, bc - 1, src_step),
+          dst_span = asc_k_madd(burst, bc - 1, dst_step);
+  int64_t src_n = src_span < 0 ? ASC_K_FAR : src_span / es,
+          dst_n = dst_span < 0 ? ASC_K_FAR : dst_span / es;
+  if (dir == 0) {
+#if ASC_K_CHECKED
+    if (src_n < 0 || asc_k_gm_range(k, &gt, 0, src_n, es, "data_copy", line) ||
+        asc_k_chk_blocks(k, lt_dst, dst_n, es, line))
+      return k->status ? 1
+                       : asc_k_fail(k, line,
+                                    "data_copy: global memory access outside the argument "
+                                    "(the DataCopyParams span overflows)");
+#endif
+    if (asc_k_ub_use(k, ASC_K_MTE2, lt_dst, dst_n, es, ASC_K_WRITE, "data_copy", "dst", line))
+      return 1;
+  } else if (dir == 1) {
+#if ASC_K_CHECKED
+    if (dst_n < 0 || asc_k_gm_range(k, &gt, 0, dst_n, es, "data_copy", line) ||
+        asc_k_chk_blocks(k, lt_src, src_n, es, line))
+      return k->status ? 1
+                       : asc_k_fail(k, line,
+                                    "data_copy: global memory access outside the argument "
+                                    "(the DataCopyParams span overflows)");
+#endif
+    if (asc_k_ub_use(k, ASC_K_MTE3, lt_src, src_n, es, ASC_K_READ, "data_copy", "src", line))
+      return 1;
+  } else if (asc_k_ub_use(k, ASC_K_V, lt_src, src_n, es, ASC_K_READ, "data_copy", "src", line) ||
+             asc_k_ub_use(k, ASC_K_V, lt_dst, dst_n, es, ASC_K_WRITE, "data_copy", "dst", line)) {
+    return 1;
+  }
+  /* The UB side's span passed its check, so its offsets fit; the GM side's
+   * are checked per burst. */
+  for (int64_t i = 0; i < bc; i++) {
+    if (dir == 0)
+      asc_k_gm_read(&gt, asc_k_madd(gt.lead, i, src_step), k->ub + lt_dst.off + i * dst_step,
+                    burst);
+    else if (dir == 1)
+      asc_k_gm_write(&gt, asc_k_madd(gt.lead, i, dst_step), k->ub + lt_src.off + i * src_step,
+                     burst);
+    else
+      memmove(k->ub + lt_dst.off + i * dst_step, k->ub + lt_src.off + i * src_step, (size_t)burst);
+  }
+  return 0;
+}
+
+/* data_copy_pad GM->UB: block_count rows of block_len bytes; GM rows
+ * src_stride bytes apart (after each row), UB rows start on 32-byte
+ * boundaries, dst_stride blocks apart (after the row rounded up to 32
+ * bytes). With is_pad, left/right_padding elements of padding_value
+ * surround each row in UB; bytes up to the next boundary are untouched. */
+static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k_gt src, int64_t bc,
+                                       int64_t bl, int64_t ss, int64_t ds, int is_pad, int64_t lp,
+                                       int64_t rp, double pv, int line) {
+  int64_t es = asc_k_dt_size(dt);
+  if (bc < 0 || bl < 0 || ss < 0 || ds < 0 || lp < 0 || rp < 0)
+    return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
+  if (bl % es || ss % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: block_len (%lld) and src_stride (%lld) are bytes and must "
+                      "be whole %lld-byte elements",
+                      (long long)bl, (long long)ss, (long long)es);
+  if (!is_pad) lp = rp = 0;
+  if (lp > 32 || rp > 32 || lp * es > 32 || rp * es > 32)
+    return asc_k_fail(k, line, "data_copy_pad: padding of %lld/%lld elements exceeds 32 bytes",
+                      (long long)lp, (long long)rp);
+#if ASC_K_CHECKED
+  if (dst.off % 32)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: the LocalTensor starts at UB byte %lld, which is "
+                      "not 32-byte aligned",
+                      (long long)dst.off);
+#endif
+  if (!bc) return 0;
+  int64_t n = bl / es, row = asc_k_mul(asc_k_add(lp + rp, n), es);
+  int64_t ub_stride = asc_k_add(asc_k_mul(asc_k_add(row, 31) / 32, 32), asc_k_mul(ds, 32));
+  int64_t gm_step = asc_k_add(bl, ss), ub_span = asc_k_madd(row, bc - 1, ub_stride);
+  if (row < 0 || ub_stride < 0) ub_span = ASC_K_FAR;
+#if ASC_K_CHECKED
+  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
+  if (gm_span < 0)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: global memory access outside the argument (the "
+                      "span overflows)");
+  if (asc_k_gm_range(k, &src, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+#endif
+  if (asc_k_ub_use(k, ASC_K_MTE2, dst, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_WRITE,
+                   "data_copy_pad", "dst", line))
+    return 1;
+  char pad[8];
+  asc_k_cast_store(dt, pad, pv, 1);
+  for (int64_t i = 0; i < bc; i++) {
+    char *d = k->ub + dst.off + i * ub_stride;
+    for (int64_t j = 0; j < lp; j++) memcpy(d + j * es, pad, (size_t)es);
+    asc_k_gm_read(&src, asc_k_madd(src.lead, i, gm_step), d + lp * es, bl);
+    for (int64_t j = 0; j < rp; j++) memcpy(d + (lp + n + j) * es, pad, (size_t)es);
+  }
+  return 0;
+}
+/* data_copy_pad UB->GM: UB rows start on 32-byte boundaries, src_stride
+ * blocks apart (after the rounded row); GM rows dst_stride bytes apart. */
+static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k_lt src, int64_t bc,
+                                       int64_t bl, int64_t ss, int64_t ds, int line) {
+  int64_t es = asc_k_dt_size(dt);
+  if (bc < 0 || bl < 0 || ss < 0 || ds < 0)
+    return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
+  if (bl % es || ds % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: block_len (%lld) and dst_stride (%lld) are bytes and must "
+                      "be whole %lld-byte elements",
+                      (long long)bl, (long long)ds, (long long)es);
+#if ASC_K_CHECKED
+  if (src.off % 32)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: the LocalTensor starts at UB byte %lld, which is "
+                      "not 32-byte aligned",
+                      (long long)src.off);
+#endif
+  if (!bc) return 0;
+  int64_t ub_stride = asc_k_add(asc_k_mul(asc_k_add(bl, 31) / 32, 32), asc_k_mul(ss, 32));
+  int64_t gm_step = asc_k_add(bl, ds), ub_span = asc_k_madd(bl, bc - 1, ub_stride);
+#if ASC_K_CHECKED
+  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
+  if (gm_span < 0)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: global memory access outside the argument (the "
+                      "span overflows)");
+  if (asc_k_gm_range(k, &dst, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+#endif
+  if (asc_k_ub_use(k, ASC_K_MTE3, src, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_READ,
+                   "data_copy_pad", "src", line))
+    return 1;
+  for (int64_t i = 0; i < bc; i++)
+    asc_k_gm_write(&dst, asc_k_madd(dst.lead, i, gm_step), k->ub + src.off + i * ub_stride, bl);
+  return 0;
+}
+

@@ -1,0 +1,337 @@
+/* --- global memory -----------------------------------------------------------
+ * A GM access outside its argument is no error by default, as on the device:
+ * a read there returns unspecified values (zeros here, deterministically) and
+ * a write there is dropped, so that host memory beyond the argument is never
+ * touched. Checked mode reports such an access as the bug it is, and also one
+ * that leaves the length given to set_global_buffer. */
+static inline asc_k_addr asc_k_addr_offset(asc_k_addr a, int64_t elements, int64_t size) {
+  a.lead = asc_k_madd(a.lead, elements, size);
+  return a;
+}
+static inline int asc_k_global_new(asc_k_ctx *k, asc_k_gt *g, asc_k_addr a, int64_t size,
+                                   int64_t esize, int line) {
+#if ASC_K_CHECKED
+  if (a.lead == ASC_K_FAR || a.lead > a.n)
+    return asc_k_fail(k, line, "set_global_buffer: address is past the end of its argument");
+  if (a.lead < 0)
+    return asc_k_fail(k, line,
+                      "set_global_buffer: address is %lld bytes before the start of its argument",
+                      (long long)-a.lead);
+  int64_t bytes = asc_k_mul(size, esize);
+  if (size >= 0 && (bytes < 0 || bytes > a.n - a.lead))
+    return asc_k_fail(k, line,
+                      "set_global_buffer: %lld elements exceed the %lld bytes left in the argument",
+                      (long long)size, (long long)(a.n - a.lead));
+#else
+  (void)k, (void)esize, (void)line;
+#endif
+  g->base = a.base;
+  g->n = a.n;
+  g->lead = a.lead;
+  g->size = size < 0 ? -1 : size;
+  g->skip = 0;
+  return 0;
+}
+static inline asc_k_gt asc_k_global_slice(asc_k_gt g, int64_t off, int64_t esize) {
+  g.lead = asc_k_madd(g.lead, off, esize);
+  g.skip = asc_k_add(g.skip, off);
+  return g;
+}
+/* get_size: the elements from this view to set_global_buffer's end. */
+static inline int64_t asc_k_global_size(asc_k_gt g) {
+  if (g.size < 0) return 0;
+  int64_t left = asc_k_sub(g.size, g.skip);
+  return left < 0 ? 0 : left;
+}
+/* The checks before an access of count elements at element offset off of
+ * g: a negative count always fails; checked mode also fails outside the
+ * argument and outside set_global_buffer's length. */
+static inline int asc_k_gm_range(asc_k_ctx *k, const asc_k_gt *g, int64_t off, int64_t count,
+                                 int64_t esize, const char *api, int line) {
+  if (count < 0)
+    return asc_k_fail(k, line, "%s: negative element count %lld", api, (long long)count);
+#if ASC_K_CHECKED
+  if (!asc_k_span_in(asc_k_madd(g->lead, off, esize), asc_k_mul(count, esize), g->n))
+    return asc_k_fail(k, line,
+                      "%s: global memory access of %lld elements at offset %lld is outside the "
+                      "argument (%lld bytes left)",
+                      api, (long long)count, (long long)off, (long long)asc_k_sub(g->n, g->lead));
+  int64_t first = asc_k_add(g->skip, off), end = asc_k_add(first, count);
+  if (g->size >= 0 && (first < 0 || end < 0 || end > g->size))
+    return asc_k_fail(k, line,
+                      "%s: global memory elements [%lld, %lld) are outside the %lld elements "
+                      "bound by set_global_buffer (this view starts at element %lld of them)",
+                      api, (long long)first, (long long)end, (long long)g->size,
+                      (long long)g->skip);
+#else
+  (void)g, (void)off, (void)esize;
+#endif
+  return 0;
+}
+/* The part of bytes [at, at + bytes) of g's argument inside it, as
+ * [*lo, *hi); 0 if none. bytes is at most a UB span. */
+static inline int asc_k_gm_clip(const asc_k_gt *g, int64_t at, int64_t bytes, int64_t *lo,
+                                int64_t *hi) {
+  int64_t end = asc_k_add(at, bytes);
+  if (at == ASC_K_FAR || end == ASC_K_FAR || at >= g->n || end <= 0 || bytes <= 0) return 0;
+  *lo = at < 0 ? 0 : at;
+  *hi = end > g->n ? g->n : end;
+  return 1;
+}
+/* Reads bytes [at, at + bytes) of the argument (at counted from its start)
+ * into dst; bytes outside it read as zeros. */
+static inline void asc_k_gm_read(const asc_k_gt *g, int64_t at, char *dst, int64_t bytes) {
+  int64_t lo, hi;
+  if (!asc_k_gm_clip(g, at, bytes, &lo, &hi)) {
+    if (bytes > 0) memset(dst, 0, (size_t)bytes);
+    return;
+  }
+  memset(dst, 0, (size_t)(lo - at));
+  memcpy(dst + (lo - at), g->base + lo, (size_t)(hi - lo));
+  memset(dst + (hi - at), 0, (size_t)(at + bytes - hi));
+}
+static inline void asc_k_store_gm(char *dst, const char *src, size_t n);
+/* Writes src to bytes [at, at + bytes) of the argument; what falls
+ * outside it is dropped. */
+static inline void asc_k_gm_write(const asc_k_gt *g, int64_t at, const char *src, int64_t bytes) {
+  int64_t lo, hi;
+  if (asc_k_gm_clip(g, at, bytes, &lo, &hi))
+    asc_k_store_gm(g->base + lo, src + (lo - at), (size_t)(hi - lo));
+}
+
+/* --- the Unified Buffer ---------------------------------------------------- */
+static inline int asc_k_ub_range(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_t esize,
+                                 const char *api, int line) {
+#if ASC_K_CHECKED
+  if (count >= 0 && asc_k_chk_extent(k, t, count, esize, api, "an operand", line)) return 1;
+#endif
+  if (count < 0 || !asc_k_span_in(t.off, asc_k_mul(count, esize), k->ub_size))
+    return asc_k_fail(k, line,
+                      "%s: %lld elements at UB byte %lld overrun the %lld-byte Unified Buffer", api,
+                      (long long)count, (long long)t.off, (long long)k->ub_size);
+  return 0;
+}
+/* An instruction on `pipe` reading or writing count elements of t; see
+ * "checked mode" above. */
+static inline int asc_k_ub_use(asc_k_ctx *k, int pipe, asc_k_lt t, int64_t count, int64_t esize,
+                               int write, const char *api, const char *operand, int line) {
+#if ASC_K_CHECKED
+  if (count >= 0 && asc_k_chk_extent(k, t, count, esize, api, operand, line)) return 1;
+  if (asc_k_ub_range(k, t, count, esize, api, line)) return 1;
+  return asc_k_chk_hazard(k, pipe, t.off, count * esize, write, api, operand, line);
+#else
+  (void)pipe, (void)write, (void)operand;
+  return asc_k_ub_range(k, t, count, esize, api, line);
+#endif
+}
+/* get_value/set_value: index i inside the tensor (checked mode). */
+static inline int asc_k_index_check(asc_k_ctx *k, asc_k_lt t, int64_t i, const char *api,
+                                    int line) {
+#if ASC_K_CHECKED
+  if (i >= t.len)
+    return asc_k_fail(k, line, "%s: index %lld is outside the LocalTensor's %lld elements", api,
+                      (long long)i, (long long)(t.len > 0 ? t.len : 0));
+#else
+  (void)k, (void)t, (void)i, (void)api, (void)line;
+#endif
+  return 0;
+}
+static inline asc_k_lt asc_k_local_new(int64_t addr, int64_t len) {
+  asc_k_lt t = {addr, len};
+  return t;
+}
+static inline int asc_k_local_check(asc_k_ctx *k, asc_k_lt t, int64_t esize, int line) {
+  if (t.off < 0 || t.len < 0 || t.off > k->ub_size || t.len > (k->ub_size - t.off) / esize)
+    return asc_k_fail(k, line,
+                      "LocalTensor: %lld elements at UB byte %lld fall outside the %lld-byte "
+                      "Unified Buffer",
+                      (long long)t.len, (long long)t.off, (long long)k->ub_size);
+  return 0;
+}
+static inline asc_k_lt asc_k_local_slice(asc_k_lt t, int64_t off, int64_t esize) {
+  asc_k_lt r = {asc_k_madd(t.off, off, esize), asc_k_sub(t.len, off)};
+  return r;
+}
+/* reinterpret_cast: the same bytes as elements of another size. */
+static inline asc_k_lt asc_k_local_cast(asc_k_lt t, int64_t from, int64_t to) {
+  int64_t bytes = asc_k_mul(t.len, from);
+  asc_k_lt r = {t.off, bytes == ASC_K_FAR ? ASC_K_FAR : bytes / to};
+  return r;
+}
+
+/* --- TPipe, TQue, TBuf --------------------------------------------------------- */
+static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, int64_t *off,
+                                  const char *api, int line) {
+  int64_t aligned = asc_k_mul(asc_k_add(bytes, 31) / 32, 32);
+  if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
+    return asc_k_fail(k, line,
+                      "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "
+                      "%lld-byte UB",
+                      api, (long long)aligned, (long long)p->cursor, (long long)k->ub_size);
+  *off = p->cursor;
+  p->cursor += aligned;
+  return 0;
+}
+/* TPipe.reset/destroy: the pipe's buffers are gone. */
+static inline void asc_k_pipe_reset(asc_k_pipe *p) {
+  p->cursor = 0;
+  p->nques = 0;
+}
+static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
+                                    int64_t len, int line) {
+  if (num < 1 || num > ASC_K_MAX_DEPTH)
+    return asc_k_fail(k, line, "init_buffer: buffer count must be in [1, %d], got %lld",
+                      ASC_K_MAX_DEPTH, (long long)num);
+  int known = 0;
+  for (int j = 0; j < p->nques; j++) known |= p->ques[j] == q;
+  if (!known) {
+    if (p->nques == ASC_K_MAX_QUES)
+      return asc_k_fail(k, line, "init_buffer: more than %d queues in one TPipe", ASC_K_MAX_QUES);
+    p->ques[p->nques++] = q;
+  }
+  q->pipe = p;
+  q->nbuf = (int)num;
+  q->buf_len = len;
+  q->head = q->count = 0;
+  for (int i = 0; i < q->nbuf; i++) {
+    q->state[i] = 0;
+    q->via[i] = NULL;
+    if (asc_k_pipe_take(k, p, len, &q->buf_off[i], "init_buffer", line)) return 1;
+#if ASC_K_CHECKED
+    memset(q->chk_vc[i], 0, sizeof q->chk_vc[i]);
+    if (asc_k_chk_alloc(k, q->buf_off[i], p->cursor, ASC_K_ALLOC_QUE, "init_buffer", line))
+      return 1;
+#endif
+  }
+  return 0;
+}
+static inline int asc_k_init_tbuf(asc_k_ctx *k, asc_k_pipe *p, asc_k_tbuf *b, int64_t len,
+                                  int line) {
+  b->len = len;
+#if ASC_K_CHECKED
+  if (asc_k_pipe_take(k, p, len, &b->off, "init_buffer", line)) return 1;
+  return asc_k_chk_alloc(k, b->off, p->cursor, ASC_K_ALLOC_TBUF, "init_buffer", line);
+#else
+  return asc_k_pipe_take(k, p, len, &b->off, "init_buffer", line);
+#endif
+}
+/* TBuf.get(dtype[, len]) (len < 0: the whole buffer), get_with_offset and
+ * alloc_tensor (the whole buffer; its free_tensor does nothing). */
+static inline int asc_k_tbuf_get(asc_k_ctx *k, const asc_k_tbuf *b, int64_t len, int64_t esize,
+                                 asc_k_lt *t, int line) {
+  t->off = b->off;
+  t->len = len < 0 ? b->len / esize : len;
+#if ASC_K_CHECKED
+  int64_t bytes = asc_k_mul(len, esize);
+  if (len >= 0 && (bytes < 0 || bytes > b->len))
+    return asc_k_fail(k, line, "TBuf.get: %lld elements exceed the %lld-byte buffer",
+                      (long long)len, (long long)b->len);
+#else
+  (void)k, (void)line;
+#endif
+  return 0;
+}
+static inline int asc_k_tbuf_get_with_offset(asc_k_ctx *k, const asc_k_tbuf *b, int64_t size,
+                                             int64_t offset, int64_t esize, asc_k_lt *t, int line) {
+  t->off = asc_k_add(b->off, offset);
+  t->len = size;
+#if ASC_K_CHECKED
+  int64_t end = asc_k_madd(offset, size, esize);
+  if (offset < 0 || offset % 32 || size < 0 || end < 0 || end > b->len)
+    return asc_k_fail(k, line,
+                      "TBuf.get_with_offset: %lld elements at byte %lld leave the %lld-byte "
+                      "buffer (the offset must be a multiple of 32)",
+                      (long long)size, (long long)offset, (long long)b->len);
+#else
+  (void)k, (void)esize, (void)line;
+#endif
+  return 0;
+}
+static inline int asc_k_alloc_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t esize,
+                                     int line) {
+  if (!q->nbuf)
+    return asc_k_fail(k, line, "alloc_tensor: the queue has no buffers (call init_buffer)");
+  for (int i = 0; i < q->nbuf; i++)
+    if (q->state[i] == 0) {
+      q->state[i] = 1;
+      q->via[i] = NULL;
+      t->off = q->buf_off[i];
+      t->len = q->buf_len / esize;
+#if ASC_K_CHECKED
+      asc_k_chk_learn_all(k, q->chk_vc[i]);
+#endif
+      return 0;
+    }
+  return asc_k_fail(k, line,
+                    "alloc_tensor: all %d buffers of the queue are in use; free_tensor one first "
+                    "(real hardware would hang here)",
+                    q->nbuf);
+}
+static inline int asc_k_find_buffer(const asc_k_que *q, asc_k_lt t) {
+  for (int i = 0; i < q->nbuf; i++)
+    if (q->buf_off[i] == t.off) return i;
+  return -1;
+}
+/* The queue buffer at t's address: this queue's, else another queue's of
+ * the pipe (a tensor dequeued from one queue may be enqueued into another,
+ * as the hardware's queues pass addresses). */
+static inline asc_k_qent asc_k_locate(asc_k_que *q, asc_k_lt t) {
+  asc_k_qent e = {q, asc_k_find_buffer(q, t)};
+  for (int j = 0; e.i < 0 && q->pipe && j < q->pipe->nques; j++) {
+    e.owner = q->pipe->ques[j];
+    e.i = asc_k_find_buffer(e.owner, t);
+  }
+  return e;
+}
+static inline int asc_k_enque(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int line) {
+  asc_k_qent e = asc_k_locate(q, t);
+  if (e.i < 0)
+    return asc_k_fail(k, line,
+                      "enque: the tensor is not a TQue buffer (enque takes tensors from "
+                      "alloc_tensor or deque)");
+  unsigned char st = e.owner->state[e.i];
+  if (st == 0 || st == 2)
+    return asc_k_fail(k, line, "enque: the tensor's buffer is %s",
+                      st == 2 ? "already enqueued" : "free (free_tensor came before enque)");
+  if (q->count >= q->depth)
+    return asc_k_fail(k, line, "enque: the queue already holds its depth of %d tensors", q->depth);
+  e.owner->state[e.i] = 2;
+  q->ring[(q->head + q->count++) % ASC_K_MAX_DEPTH] = e;
+#if ASC_K_CHECKED
+  asc_k_chk_snapshot(k, e.owner->chk_vc[e.i]);
+#endif
+  return 0;
+}
+static inline int asc_k_deque(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t esize, int line) {
+  if (q->count == 0)
+    return asc_k_fail(k, line, "deque on an empty queue (real hardware would hang here)");
+  asc_k_qent e = q->ring[q->head];
+  q->head = (q->head + 1) % ASC_K_MAX_DEPTH;
+  q->count--;
+  e.owner->state[e.i] = 3;
+  e.owner->via[e.i] = q;
+  t->off = e.owner->buf_off[e.i];
+  t->len = e.owner->buf_len / esize;
+#if ASC_K_CHECKED
+  asc_k_chk_learn_all(k, e.owner->chk_vc[e.i]);
+#endif
+  return 0;
+}
+/* free_tensor through the queue that owns the buffer or the one it was
+ * dequeued from; through any other queue of the pipe the buffer is freed
+ * too (as on the device) but checked mode reports it. */
+static inline int asc_k_free_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int line) {
+  asc_k_qent e = asc_k_locate(q, t);
+  unsigned char st = e.i < 0 ? 0 : e.owner->state[e.i];
+  if (e.i < 0 || st == 0 || st == 2 || (ASC_K_CHECKED && e.owner != q && e.owner->via[e.i] != q))
+    return asc_k_fail(k, line,
+                      "free_tensor: the tensor is not one this queue handed out (or it is "
+                      "already free or still queued)");
+  e.owner->state[e.i] = 0;
+  e.owner->via[e.i] = NULL;
+#if ASC_K_CHECKED
+  asc_k_chk_snapshot(k, e.owner->chk_vc[e.i]);
+#endif
+  return 0;
+}
+
