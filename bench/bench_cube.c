@@ -8,6 +8,7 @@
  * Usage: asc_bench_cube [M N K [threads]]; prints GFLOP/s (2*M*N*K/time)
  * and the largest error against a float32 reference on a few rows. */
 static const char *const asc_k_files[] = {"bench_cube"};
+#define ASC_K_CUBE 1 /* the cube unit of the runtime */
 #include "../src/compiler/asc_kernel_rt.h"
 #include "../src/compiler/rt/cube.h"
 

@@ -847,8 +847,8 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     ir_buf_printf(&b, ", ");
     print_c_string(&b, m->files[i]);
   }
-  ir_buf_printf(&b, "};\n%s\n", asc_kernel_rt_source);
   bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
+  ir_buf_printf(&b, "};\n%s%s\n", cube ? "#define ASC_K_CUBE 1\n" : "", asc_kernel_rt_source);
   ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
                 checked || cube ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;

@@ -2,6 +2,7 @@
  * load_data into L0A/L0B (B transposed per fractal), mmad and fixpipe,
  * against a double-precision reference; and every error path. */
 static const char *const asc_k_files[] = {"test_cube.py"};
+#define ASC_K_CUBE 1 /* the cube unit of the runtime */
 #include "../../src/compiler/asc_kernel_rt.h"
 #include "../../src/compiler/rt/cube.h"
 #include "asc_test.h"

@@ -27,7 +27,10 @@
  * load_data copies whole fractals, so an NZ matrix in L1 reaches L0A or
  * L0B by choosing which fractals go where (start index, source stride,
  * destination gap) and transposing each 16 x 16 fractal when asked. */
-#ifndef ASC_RT_CUBE_H
+/* Only kernels that use the cube define ASC_K_CUBE (emit_c.c): the others
+ * skip this unit and the intrinsics headers it needs, which would triple
+ * their compile time. */
+#if defined(ASC_K_CUBE) && !defined(ASC_RT_CUBE_H)
 #define ASC_RT_CUBE_H
 
 #include <math.h>
@@ -1273,4 +1276,4 @@ static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
   return 0;
 }
 
-#endif /* ASC_RT_CUBE_H */
+#endif /* ASC_K_CUBE && !ASC_RT_CUBE_H */
