@@ -241,3 +241,73 @@ def test_cube_buffers_do_not_count_against_ub():
     big_l1_kernel[1](a, 384 * 1024)
     with pytest.raises(asc.KernelError, match="512 KiB|524288-byte L1"):
         big_l1_kernel[1](a, 600 * 1024)
+
+
+# --- checked mode: missing synchronisation on the cube's pipes ----------------
+
+
+@asc.jit(debug=True)
+def sync_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, mode: asc.ConstExpr[int]):
+    """load_data (MTE1) -> mmad (M) -> fixpipe (FIX), ordered by queues
+    (mode 0), by flags (mode 1), or not at all (2: MTE1->M, 3: M->FIX)."""
+    a_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a, 256)
+    c_gm.set_global_buffer(c, 256)
+    pipe = asc.TPipe()
+    q_a1 = asc.TQue(asc.TPosition.A1, 1)
+    q_a2 = asc.TQue(asc.TPosition.A2, 1)
+    q_b2 = asc.TQue(asc.TPosition.B2, 1)
+    q_c = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q_a1, 1, 512)
+    pipe.init_buffer(q_a2, 1, 512)
+    pipe.init_buffer(q_b2, 1, 512)
+    pipe.init_buffer(q_c, 1, 1024)
+    a1 = q_a1.alloc_tensor(asc.float16)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+    q_a1.enque(a1)
+    a1 = q_a1.deque(asc.float16)
+    a2 = q_a2.alloc_tensor(asc.float16)
+    b2 = q_b2.alloc_tensor(asc.float16)
+    asc.load_data(a2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, False))
+    asc.load_data(b2, a1, asc.LoadData2DParams(0, 1, 1, 0, 0, True))
+    if mode == 0:
+        q_a2.enque(a2)
+        q_b2.enque(b2)
+        a2 = q_a2.deque(asc.float16)
+        b2 = q_b2.deque(asc.float16)
+    if mode == 1 or mode == 3:
+        asc.set_flag(asc.HardEvent.MTE1_M, 0)
+        asc.wait_flag(asc.HardEvent.MTE1_M, 0)
+    c1 = q_c.alloc_tensor(asc.float32)
+    asc.mmad(c1, a2, b2, asc.MmadParams(16, 16, 16))
+    if mode == 0:
+        q_c.enque(c1)
+        c1 = q_c.deque(asc.float32)
+    if mode == 1 or mode == 2:
+        asc.set_flag(asc.HardEvent.M_FIX, 0)
+        asc.wait_flag(asc.HardEvent.M_FIX, 0)
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(16, 16, 16, 16))
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_checked_mode_accepts_ordered_cube_pipes(mode):
+    rng = np.random.default_rng(10)
+    a = _dyadic(rng, (16, 16), 4)
+    c = np.zeros((16, 16), np.float32)
+    sync_kernel[1](a, c, mode)
+    a32 = a.astype(np.float32)
+    np.testing.assert_array_equal(c, a32 @ a32)
+
+
+@pytest.mark.parametrize("mode,pattern", [
+    (2, r"mmad: missing synchronisation \(read-after-write\): fm reads L0A bytes \[0, 512\) on "
+        r"pipe M, but load_data at line \d+ wrote .* on pipe MTE1 .*HardEvent\.MTE1_M"),
+    (3, r"fixpipe: missing synchronisation \(read-after-write\): src reads L0C .* on pipe FIX, "
+        r"but mmad at line \d+ wrote .* on pipe M .*HardEvent\.M_FIX"),
+])
+def test_checked_mode_reports_missing_cube_sync(mode, pattern):
+    a = np.zeros((16, 16), np.float16)
+    c = np.zeros((16, 16), np.float32)
+    with pytest.raises(asc.KernelError, match=r"test_cube\.py:\d+: " + pattern):
+        sync_kernel[1](a, c, mode)

@@ -831,6 +831,33 @@ static int asc_k_cube_gm(asc_k_ctx *k, asc_k_gt g, int64_t esize, const char *ap
   return 0;
 }
 
+/* Checked mode: an access of `pipe` to bytes [from, from + bytes) of a span
+ * in the AIC's buffers or the UB, recorded in the checker's shadow (the
+ * cube's buffers lie after the UB there, L1 first), so that an access on
+ * another pipe that nothing orders after it is reported with both lines. */
+static int asc_k_cube_use(asc_k_ctx *k, int pipe, asc_kc_span s, int64_t from, int64_t bytes,
+                          int write, const char *api, const char *operand, int line) {
+#if ASC_K_CHECKED
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  int64_t at = -1, base = k->ub_size;
+  if (s.p >= k->ub && s.p < k->ub + k->ub_size) at = s.p - k->ub;
+  for (int b = 0; c && at < 0 && b < ASC_KC_NBUF; b++) {
+    if (s.p >= c->mem[b] && s.p < c->mem[b] + c->size[b]) at = base + (s.p - c->mem[b]);
+    base += c->size[b];
+  }
+  if (at < 0 || bytes <= 0) return 0; /* global memory: not tracked */
+  if (from < 0 || from > s.n) return 0;
+  if (bytes > s.n - from) bytes = s.n - from;
+  return asc_k_chk_hazard(k, pipe, at + from, bytes, write, api, operand, line);
+#else
+  (void)k, (void)pipe, (void)s, (void)from, (void)bytes, (void)write, (void)api, (void)operand,
+      (void)line;
+  return 0;
+#endif
+}
+_Static_assert(ASC_KC_L1_SIZE + ASC_KC_L0A_SIZE + ASC_KC_L0B_SIZE + ASC_KC_L0C_SIZE == 768 * 1024,
+               "the checker's shadow (rt/core.h ASC_K_CUBE_SHADOW) covers the AIC's buffers");
+
 #define ASC_KC_M_L1 (1u << ASC_KC_L1)
 #define ASC_KC_M_L0AB ((1u << ASC_KC_L0A) | (1u << ASC_KC_L0B))
 #define ASC_KC_M_L0C (1u << ASC_KC_L0C)
@@ -838,7 +865,7 @@ static int asc_k_cube_gm(asc_k_ctx *k, asc_k_gt g, int64_t esize, const char *ap
 /* load_data(dst L0A/L0B, src L1 or GM, LoadData2DParams) */
 static int asc_k_cube_load_data(asc_k_ctx *k, asc_k_lt dst, asc_kc_span src, int t, int64_t start,
                                 int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
-                                int line) {
+                                int from_gm, int line) {
   asc_kc_span d;
   asc_kc_err e;
   if (asc_k_cube_local(k, dst, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L0AB, "load_data", "dst", &d,
@@ -846,6 +873,15 @@ static int asc_k_cube_load_data(asc_k_ctx *k, asc_k_lt dst, asc_kc_span src, int
     return 1;
   asc_kc_load2d p = {start, repeat, src_stride, dst_gap, transpose};
   if (asc_kc_load_data_2d(d, src, (asc_kc_type)t, &p, &e)) return asc_k_fail(k, line, "%s", e.msg);
+  if (repeat > 0) {
+    int pipe = from_gm ? ASC_K_MTE2 : ASC_K_MTE1;
+    if ((!from_gm &&
+         asc_k_cube_use(k, pipe, src, start * 512, ((repeat - 1) * src_stride + 1) * 512, 0,
+                        "load_data", "src", line)) ||
+        asc_k_cube_use(k, pipe, d, 0, ((repeat - 1) * (1 + dst_gap) + 1) * 512, 1, "load_data",
+                       "dst", line))
+      return 1;
+  }
   return 0;
 }
 static int asc_k_cube_load_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int64_t start,
@@ -858,7 +894,7 @@ static int asc_k_cube_load_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, i
   if (asc_k_cube_local(k, src, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "load_data", "src", &s,
                        line))
     return 1;
-  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, line);
+  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, 0, line);
 }
 static int asc_k_cube_load_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, int64_t start,
                               int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
@@ -868,7 +904,7 @@ static int asc_k_cube_load_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, i
                               int line) {
   asc_kc_span s;
   if (asc_k_cube_gm(k, src, asc_kc_esize((asc_kc_type)t), "load_data", &s, line)) return 1;
-  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, line);
+  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, 1, line);
 }
 
 /* mmad(dst L0C, fm L0A, filter L0B[, bias], MmadParams); t: the inputs' type */
@@ -890,6 +926,13 @@ static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, c
   asc_kc_mmad p = {m, n, kk, init, bias || bias_gm};
   if (asc_kc_mmad_run((asc_kc_core *)k->cube, sd, sa, sb, sbias, (asc_kc_type)t, &p, &e))
     return asc_k_fail(k, line, "%s", e.msg);
+  const int64_t c0 = asc_kc_c0((asc_kc_type)t), m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n),
+                k1 = (kk + c0 - 1) / c0;
+  if (asc_k_cube_use(k, ASC_K_M, sa, 0, m1 * k1 * 512, 0, "mmad", "fm", line) ||
+      asc_k_cube_use(k, ASC_K_M, sb, 0, k1 * n1 * 512, 0, "mmad", "filter", line) ||
+      (bias && asc_k_cube_use(k, ASC_K_M, sbias, 0, n * 4, 0, "mmad", "bias", line)) ||
+      asc_k_cube_use(k, ASC_K_M, sd, 0, m1 * n1 * 1024, 1, "mmad", "dst", line))
+    return 1;
   return 0;
 }
 
@@ -909,6 +952,10 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
                       (float)deq, relu,   nz};
   if (asc_kc_fixpipe_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &e))
     return asc_k_fail(k, line, "%s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_FIX, s, 0, asc_kc_ceil16(n_size) * src_stride * 64, 0, "fixpipe",
+                     "src", line) ||
+      asc_k_cube_use(k, ASC_K_FIX, d, 0, d.n, 1, "fixpipe", "dst", line))
+    return 1;
   return 0;
 }
 static int asc_k_cube_fixpipe_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, const asc_k_lt *qv,
@@ -949,6 +996,9 @@ static int asc_k_cube_nd2nz(asc_k_ctx *k, asc_k_lt dst, asc_kc_span s, int t, co
   asc_kc_nd2nz p = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
   if (asc_kc_nd2nz_copy(d, s, (asc_kc_type)t, &p, &e))
     return asc_k_fail(k, line, "data_copy: %s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_MTE2, s, 0, s.n, 0, "data_copy", "src", line) ||
+      asc_k_cube_use(k, ASC_K_MTE2, d, 0, d.n, 1, "data_copy", "dst", line))
+    return 1;
   return 0;
 }
 static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, const int64_t *v,
@@ -981,6 +1031,7 @@ static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, con
   asc_kc_nz2nd p = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
   if (asc_kc_nz2nd_copy(d, s, (asc_kc_type)t, &p, &e))
     return asc_k_fail(k, line, "data_copy: %s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_MTE3, s, 0, s.n, 0, "data_copy", "src", line)) return 1;
   return 0;
 }
 
