@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import asc
 import pyasc
@@ -194,3 +196,26 @@ def bad_type_kernel(c: asc.GlobalAddress):
 def test_matmul_needs_matmul_types():
     with pytest.raises(pyasc.CompileError, match="a must be an asc.adv.MatmulType"):
         bad_type_kernel[1](np.zeros(4, np.float32))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(m=st.integers(1, 300), n=st.integers(1, 300), k=st.integers(1, 300),
+       cores=st.integers(1, 24), trans_a=st.booleans(), trans_b=st.booleans())
+def test_property_host_tiling_fits_and_result_equals_numpy(m, n, k, cores, trans_a, trans_b):
+    """Any shape and core count: the host tiling's base block fits L0A, L0B
+    and L0C (the kernel's Matmul would report it otherwise) and the result
+    is NumPy's."""
+    tiling = matmul_mix.make_tiling(m, n, k, cores=cores, trans_a=trans_a, trans_b=trans_b)
+    assert 1 <= tiling.used_core_num <= cores
+    c0 = 16
+    m16, n16 = -(-tiling.base_m // 16) * 16, -(-tiling.base_n // 16) * 16
+    kc = -(-tiling.base_k // c0) * c0
+    assert m16 * kc * 2 <= 64 * 1024 and n16 * kc * 2 <= 64 * 1024
+    assert m16 * n16 * 4 <= 128 * 1024
+    rng = np.random.default_rng(m * 7 + n * 5 + k)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    a_in = np.ascontiguousarray(a.T) if trans_a else a
+    b_in = np.ascontiguousarray(b.T) if trans_b else b
+    c = matmul_mix.matmul(a_in, b_in, tiling, trans_a, trans_b)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
