@@ -499,16 +499,19 @@ class Matmul {
   __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
   __aicore__ bool Iterate(bool enPartialSum = false);
   template <typename T>
-  __aicore__ void GetTensorC(const GlobalTensor<T> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  __aicore__ void GetTensorC(const GlobalTensor<T> &gm, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false);
   template <typename T>
-  __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false);
   template <typename T>
   __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
   __aicore__ void End();
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();
-#define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) ((void)(tpipe), (void)(workspace), (void)(tiling))
+#define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) \
+  ((void)(tpipe), (void)(workspace), (void)(tiling))
 
 }  // namespace AscendC
 enum class QuantMode_t : uint8_t {
@@ -530,16 +533,19 @@ constexpr FixpipeConfig CFG_ROW_MAJOR = {true};
 constexpr FixpipeConfig CFG_NZ = {false};
 struct LoadData2DParams {
   __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
-                              const uint16_t srcStrideIn, const uint8_t sidIn, const uint16_t dstGapIn,
-                              const bool ifTransposeIn, const uint8_t addrModeIn);
+                              const uint16_t srcStrideIn, const uint8_t sidIn,
+                              const uint16_t dstGapIn, const bool ifTransposeIn,
+                              const uint8_t addrModeIn);
 };
 struct MmadParams {
-  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
-                        const bool cmatrixSourceIn, const bool cmatrixInitValIn);
+  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn,
+                        const uint8_t unitFlagIn, const bool cmatrixSourceIn,
+                        const bool cmatrixInitValIn);
 };
 struct FixpipeParamsV220 {
-  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
-                               const uint32_t dstStrideIn, const bool reluEnIn);
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn,
+                               const uint16_t srcStrideIn, const uint32_t dstStrideIn,
+                               const bool reluEnIn);
   QuantMode_t quantPre;
   uint64_t deqScalar;
 };
@@ -550,30 +556,39 @@ struct Nd2NzParams {
                          const uint16_t dstNzMatrixStrideIn);
 };
 struct Nz2NdParamsFull {
-  __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
-                             const uint16_t srcNdMatrixStrideIn, const uint16_t srcNStrideIn,
-                             const uint16_t dstDStrideIn, const uint16_t dstNdMatrixStrideIn);
+  __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn,
+                             const uint16_t dValueIn, const uint16_t srcNdMatrixStrideIn,
+                             const uint16_t srcNStrideIn, const uint16_t dstDStrideIn,
+                             const uint16_t dstNdMatrixStrideIn);
 };
 template <typename T>
-__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &params);
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData2DParams &params);
 template <typename T>
-__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const LoadData2DParams &params);
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const LoadData2DParams &params);
 template <typename T, typename U, typename S>
-__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
-                     const MmadParams &params);
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                     const LocalTensor<S> &filter, const MmadParams &params);
 template <typename T, typename U, typename S, typename B>
-__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
-                     const LocalTensor<B> &bias, const MmadParams &params);
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                     const LocalTensor<S> &filter, const LocalTensor<B> &bias,
+                     const MmadParams &params);
 template <typename T, typename U, const FixpipeConfig &config>
-__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &params);
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                        const FixpipeParamsV220 &params);
 template <typename T, typename U, const FixpipeConfig &config>
-__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src, const FixpipeParamsV220 &params);
+__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const FixpipeParamsV220 &params);
 template <typename T>
-__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &params);
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const Nd2NzParams &params);
 template <typename T>
-__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Nd2NzParams &params);
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Nd2NzParams &params);
 template <typename T>
-__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &params);
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Nz2NdParamsFull &params);
 
 }  // namespace AscendC
 
