@@ -1082,6 +1082,14 @@ static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {
   expand(e, op, op->iattrs[0] ? "$p0.SetOrgShape($1, $2, $3, $4)" : "$p0.SetTail($1, $2, $3)", b);
   return P_PRIMARY;
 }
+/* CrossCoreSetFlag<modeId, pipe>(flagId) and CrossCoreWaitFlag<...> [pipe, mode] */
+static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool wait = !strcmp(ir_op_defs[op->code].name, "cube.cross_wait");
+  ir_buf_printf(b, "AscendC::CrossCore%sFlag<%lld, ", wait ? "Wait" : "Set",
+                (long long)op->iattrs[1]);
+  expand(e, op, "$I>($0)", b);
+  return P_PRIMARY;
+}
 static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
   (void)b;
   fail(e, op, ASC_ERR_UNSUPPORTED,

@@ -491,6 +491,8 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
             cube_type(e, o[0]), L);
     return line(e, "}");
   }
+  if (!strcmp(name, "cube.cross_set") || !strcmp(name, "cube.cross_wait"))
+    return CHECKED(e, "asc_k_cube_cross(k, v%u, %d, %d)", o[0], name[11] == 'w', L);
   if (!strcmp(name, "cube.nz2nd")) {
     line(e, "{");
     line(e, "  const int64_t p_[7] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4], o[5],

@@ -664,7 +664,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
                                   (F32_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
-               "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)]}
+               "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
+               "cube.cross_set": [], "cube.cross_wait": []}
 
 
 def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
@@ -684,7 +685,7 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
             operands.append(b.const(0.5))
         else:
             operands.append(params[c])
-    attrs = [1] if name == "cube.fixpipe" else []
+    attrs = [1] if name == "cube.fixpipe" else [9, 2] if name.startswith("cube.cross") else []
     if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
         operands[0] = b.op("global.new", [params["A16"], params["I"]])
     b.op(name, operands, attrs)

@@ -311,3 +311,24 @@ def test_checked_mode_reports_missing_cube_sync(mode, pattern):
     c = np.zeros((16, 16), np.float32)
     with pytest.raises(asc.KernelError, match=r"test_cube\.py:\d+: " + pattern):
         sync_kernel[1](a, c, mode)
+
+
+@asc.jit
+def cross_kernel(a: asc.GlobalAddress, sets: asc.ConstExpr[int], waits: asc.ConstExpr[int]):
+    for i in asc.static_range(sets):
+        asc.cross_core_set_flag(3, 2, asc.PipeID.PIPE_FIX)
+    for i in asc.static_range(waits):
+        asc.cross_core_wait_flag(3, 2, asc.PipeID.PIPE_MTE2)
+
+
+def test_cross_core_flags():
+    a = np.zeros(16, np.float32)
+    cross_kernel[2](a, 2, 2)
+    with pytest.raises(asc.KernelError, match=r"test_cube\.py:\d+: cross_core_wait_flag: flag 3 "
+                                              r"was not set before this wait"):
+        cross_kernel[1](a, 1, 2)
+    with pytest.raises(asc.KernelError, match="set 16 times without a wait"):
+        cross_kernel[1](a, 16, 0)
+    src = cross_kernel.ascendc(a, 1, 1)
+    assert "AscendC::CrossCoreSetFlag<2, PIPE_FIX>(3)" in src
+    assert "AscendC::CrossCoreWaitFlag<2, PIPE_MTE2>(3)" in src

@@ -211,6 +211,14 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         _low().bind(gen, node, api, (), args, kwargs)
         cube_only = bool(getattr(gen, "cube_only", False))
         return cube_only if api == "ascend_is_aic" else not cube_only
+    if api in ("cross_core_set_flag", "cross_core_wait_flag"):
+        low = _low()
+        flag, mode, pipe = low.bind(gen, node, api, ("flag_id", "mode_id", "pipe"), args, kwargs,
+                                    {"mode_id": 0, "pipe": core.PipeID.PIPE_S})
+        gen.check_int(node, flag, f"{api} flag_id")
+        name = "cube.cross_wait" if api.endswith("wait_flag") else "cube.cross_set"
+        return gen.op(node, name, [flag], (low.constant(gen, node, pipe, f"{api} pipe"),
+                                           low.constant(gen, node, mode, f"{api} mode_id")))
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
     if api == "mmad":

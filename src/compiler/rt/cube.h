@@ -106,6 +106,7 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   int portable;                /* 1: no SIMD paths (tests compare both) */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
+  int32_t xflags[16];          /* cross-core flags set and not yet waited for */
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
@@ -857,6 +858,35 @@ static int asc_k_cube_use(asc_k_ctx *k, int pipe, asc_kc_span s, int64_t from, i
 }
 _Static_assert(ASC_KC_L1_SIZE + ASC_KC_L0A_SIZE + ASC_KC_L0B_SIZE + ASC_KC_L0C_SIZE == 768 * 1024,
                "the checker's shadow (rt/core.h ASC_K_CUBE_SHADOW) covers the AIC's buffers");
+
+/* cross_core_set_flag / cross_core_wait_flag: the simulator runs a mixed
+ * kernel's AIC and AIV parts as one program in order, so a wait needs a set
+ * before it (a wait with none would hang the device); the hardware counts
+ * at most 15 sets per flag. */
+static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) __attribute__((unused));
+static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  const char *api = wait ? "cross_core_wait_flag" : "cross_core_set_flag";
+  if (!c) return asc_k_fail(k, line, "%s: no cube on this core", api);
+  if (id < 0 || id > 15)
+    return asc_k_fail(k, line, "%s: flag_id must be in [0, 15], got %lld", api, (long long)id);
+  if (!wait) {
+    if (c->xflags[id] >= 15)
+      return asc_k_fail(
+          k, line,
+          "cross_core_set_flag: flag %lld set 16 times without a wait (the counter holds 15)",
+          (long long)id);
+    c->xflags[id]++;
+    return 0;
+  }
+  if (c->xflags[id] == 0)
+    return asc_k_fail(k, line,
+                      "cross_core_wait_flag: flag %lld was not set before this wait (real hardware "
+                      "would hang here)",
+                      (long long)id);
+  c->xflags[id]--;
+  return 0;
+}
 
 #define ASC_KC_M_L1 (1u << ASC_KC_L1)
 #define ASC_KC_M_L0AB ((1u << ASC_KC_L0A) | (1u << ASC_KC_L0B))

@@ -510,6 +510,10 @@ class Matmul {
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ void CrossCoreSetFlag(uint16_t flagId);
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ void CrossCoreWaitFlag(uint16_t flagId);
 #define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) \
   ((void)(tpipe), (void)(workspace), (void)(tiling))
 
