@@ -299,6 +299,7 @@ from pyasc.language.core import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    BrcbRepeatParams,
     ConstExpr,
     CopyRepeatParams,
     DataCopyExtParams,
@@ -342,6 +343,7 @@ for _name in _SHARED_NAMES:
         globals()[_name] = _shared_builtin(_name)
 __all__ += [
     "BinaryRepeatParams",
+    "BrcbRepeatParams",
     "CMPMODE",
     "ConstExpr",
     "CopyRepeatParams",

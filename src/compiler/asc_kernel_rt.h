@@ -1,10 +1,12 @@
 /* The runtime of kernels compiled for the simulated AI cores, one file per
- * unit under rt/. Generated C carries this text with every `#include "rt/..."`
- * line replaced by that file (tools/embed.py inlines them at build time), so
- * a kernel stays one self-contained translation unit that needs only libc;
- * jit.c includes it as a header for the context and argument types. Each unit
- * may use those listed before it. An API's runtime function goes into the
+ * unit under rt/. Generated C carries this text with each unit include
+ * below replaced by that file (tools/embed.py inlines them at build time),
+ * so a kernel stays one self-contained translation unit that needs only
+ * libc; jit.c includes it as a header for the context and argument types.
+ * Each unit may use those listed before it, so the order matters and
+ * clang-format must not sort it. An API's runtime function goes into the
  * file of its unit, next to its row in api_table.def. */
+/* clang-format off */
 #include "rt/core.h"             /* context, size arithmetic, checked mode, fp16, scalars */
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
 #include "rt/data_move.h"        /* data_copy, element access */
@@ -14,3 +16,4 @@
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/adv_math.h"         /* adv maths (placeholder) */
+/* clang-format on */

@@ -592,6 +592,12 @@ static int ce_named(emitter *e, const ir_op *op, const char *rt) {
     return line(e, "asc_k_lt v%u = asc_k_local_slice(v%u, v%u, %lld);", r, o[0], o[1],
                 (long long)esize(e, o[0]));
   if (!strcmp(name, "local.get_size")) return line(e, "int64_t v%u = v%u.len;", r, o[0]);
+  if (!strcmp(name, "local.get_phy_addr")) { /* the UB byte address of element offset */
+    line(e, "int64_t v%u;", r);
+    return CHECKED(e, "asc_k_local_phy_addr(k, v%u, %s%u, %lld, &v%u, %d)", o[0],
+                   op->noperands > 1 ? "v" : "", op->noperands > 1 ? o[1] : 0,
+                   (long long)esize(e, o[0]), r, L);
+  }
   if (!strcmp(name, "local.get_length"))
     return line(e, "int64_t v%u = asc_k_mul(v%u.len, %lld);", r, o[0], (long long)esize(e, o[0]));
   if (!strcmp(name, "local.get_position"))
@@ -686,6 +692,32 @@ static int ce_vector(emitter *e, const ir_op *op, const char *rt) {
   }
   ir_buf_printf(e->b, ", %d)) return 1;\n", (int)op->loc.line);
   return 0;
+}
+
+/* <rt>(k, operands..., element size of operand 0, line). */
+static int ce_call(emitter *e, const ir_op *op, const char *rt) {
+  ir_buf_indent(e->b, e->depth);
+  ir_buf_printf(e->b, "if (%s(k", rt);
+  for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", op->operands[i]);
+  ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)esize(e, op->operands[0]),
+                (int)op->loc.line);
+  return 0;
+}
+
+/* Ops with nothing to do on the simulated core. */
+static int ce_none(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt;
+  return line(e, "/* %s: nothing to do */", ir_op_defs[op->code].name);
+}
+
+/* <rt>(k, pipe, HardEvent, &result | id, line). */
+static int ce_event(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  long long ev = (long long)op->iattrs[0];
+  int L = (int)op->loc.line;
+  if (op->noperands > 1) return CHECKED(e, "%s(k, v%u, %lld, v%u, %d)", rt, o[0], ev, o[1], L);
+  line(e, "int64_t v%u;", op->result);
+  return CHECKED(e, "%s(k, v%u, %lld, &v%u, %d)", rt, o[0], ev, op->result, L);
 }
 
 /* The c_emit and c_rt columns of api_table.def, by op code. */

@@ -354,6 +354,24 @@ static asc_status check_cube_nz2nd(const asc_ir_module *m, const ir_op *op) {
 }
 /* --- end of cube unit --- */
 
+static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | BF16 | I16);
+}
+/* gather/scatter: dst and src of one dtype, the offsets an int32 tensor */
+static asc_status check_gather(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_local_at(m, op, 2, I32, "offset tensor (int32 byte offsets)");
+  if (!st) st = check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
+  if (!st) st = check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
+  if (!st && type_at(m, op, 0)->dtype != type_at(m, op, 1)->dtype)
+    st = asc_error(ASC_ERR_COMPILE, "%s: src is %s but dst is %s", ir_op_defs[op->code].name,
+                   asc_dtype_name(type_at(m, op, 1)->dtype),
+                   asc_dtype_name(type_at(m, op, 0)->dtype));
+  return st;
+}
+static asc_status check_brcb(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 2, F16 | BF16 | F32 | I16 | I32);
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},

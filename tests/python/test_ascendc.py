@@ -652,7 +652,8 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
 
 # dtypes of an op's LocalTensors, tried in turn until the op's checks accept them
 LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F32_CODE],
-                [F32_CODE, U8_CODE, F32_CODE, F32_CODE], [F16_CODE, F32_CODE] + [F32_CODE] * 2]
+                [F32_CODE, U8_CODE, F32_CODE, F32_CODE], [F16_CODE, F32_CODE] + [F32_CODE] * 2,
+                [F32_CODE, F32_CODE, I32_CODE, F32_CODE]]
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need

@@ -85,6 +85,21 @@ _DOCS.update({
                "L0C -> GM/UB with conversion, quantisation and relu.",
 })
 
+# Lowered in pyasc.language.lowering_more.
+_DOCS.update({
+    "add_relu": "add_relu(dst, src0, src1, count | mask, ...): relu(src0 + src1).",
+    "sub_relu": "sub_relu(dst, src0, src1, count | mask, ...): relu(src0 - src1).",
+    "fused_mul_add_relu": "fused_mul_add_relu(dst, src0, src1, count | mask, ...): "
+                          "relu(src0 * dst + src1).",
+    "transpose": "transpose(dst, src): transpose one 16x16 matrix of 2-byte elements.",
+    "gather": "gather(dst, src, src_offset, src_base, count): dst[i] = the element at byte "
+              "src_base + src_offset[i] of src (src_offset: int32 byte offsets).",
+    "scatter": "scatter(dst, src, dst_offset, dst_base, count): the element at byte "
+               "dst_base + dst_offset[i] of dst = src[i].",
+    "brcb": "brcb(dst, src0, repeat_times, repeat_params): each of 8 elements per repeat "
+            "fills one 32-byte block of dst (BrcbRepeatParams strides).",
+})
+
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
                 "bitwise_and", "bitwise_or", "bitwise_not")

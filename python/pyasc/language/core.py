@@ -211,6 +211,11 @@ class CopyRepeatParams(ParamStruct):
     32-byte data blocks."""
 
 
+class BrcbRepeatParams(ParamStruct):
+    """Strides of ``brcb``: between the 8 blocks of a repeat and between
+    repeats, in 32-byte data blocks."""
+
+
 class DataCopyParams(ParamStruct):
     """``block_count`` bursts of ``block_len``, with gaps (units per API)."""
 

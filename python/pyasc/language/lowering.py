@@ -11,7 +11,7 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core, lowering_ext, lowering_upstream, matmul
+from pyasc.language import core, lowering_ext, lowering_more, lowering_upstream, matmul
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -177,6 +177,8 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     handled = lowering_ext.api_call(gen, node, api, args, kwargs)
+    if handled is lowering_ext.NOT_HANDLED:
+        handled = lowering_more.api_call(gen, node, api, args, kwargs)
     if handled is not lowering_ext.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):
@@ -359,6 +361,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         size, offset, dtype = bind(gen, node, name, ("size", "buf_offset", "dtype"), args, kwargs)
         return gen.op(node, "tbuf.get_with_offset", [obj, size, offset],
                       (dtype_code(gen, node, dtype),))
+    handled = lowering_more.method(gen, node, obj, name, args, kwargs)
+    if handled is not lowering_ext.NOT_HANDLED:
+        return handled
     raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
 
 

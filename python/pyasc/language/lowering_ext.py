@@ -39,6 +39,7 @@ _STRUCTS = {
                              ("src_rep_stride", 8)),
     core.CopyRepeatParams: (("dst_stride", 0), ("src_stride", 0), ("dst_repeat_size", 0),
                             ("src_repeat_size", 0)),
+    core.BrcbRepeatParams: (("dst_blk_stride", 1), ("dst_rep_stride", 8)),
     core.DataCopyParams: (("block_count", 1), ("block_len", 0), ("src_stride", 0),
                           ("dst_stride", 0)),
     core.DataCopyExtParams: (("block_count", 1), ("block_len", 0), ("src_stride", 0),

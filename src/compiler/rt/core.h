@@ -79,6 +79,8 @@ typedef struct asc_k_pipe {
   /* queues with buffers: a tensor may pass from one queue to another (the
    * hardware's queues only carry addresses) */
   struct asc_k_que *ques[ASC_K_MAX_QUES];
+  /* TPipe.alloc_event_id: the allocated ids of each HardEvent, a bit each */
+  uint8_t event_ids[64];
 } asc_k_pipe;
 
 #define ASC_K_MAX_DEPTH 8

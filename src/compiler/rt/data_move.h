@@ -126,4 +126,3 @@ ASC_K_ACCESS(int16, int16_t, ASC_K_ID, (int16_t), int64_t)
 ASC_K_ACCESS(int32, int32_t, ASC_K_ID, (int32_t), int64_t)
 ASC_K_ACCESS(int64, int64_t, ASC_K_ID, (int64_t), int64_t)
 ASC_K_ACCESS(bool, uint8_t, ASC_K_ID, (uint8_t) !!, int64_t)
-

@@ -146,4 +146,3 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
     asc_k_gm_write(&dst, asc_k_madd(dst.lead, i, gm_step), k->ub + src.off + i * ub_stride, bl);
   return 0;
 }
-

@@ -176,6 +176,43 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
 static inline void asc_k_pipe_reset(asc_k_pipe *p) {
   p->cursor = 0;
   p->nques = 0;
+  memset(p->event_ids, 0, sizeof p->event_ids);
+}
+
+/* TPipe.alloc_event_id/fetch_event_id/release_event_id: 8 event ids per
+ * HardEvent. alloc takes the lowest free id, fetch names it without taking
+ * it, release frees an allocated one; running out, or releasing an id that
+ * is not allocated, is an error naming the line. */
+#define ASC_K_EVENT_IDS 8
+static inline int asc_k_event_id(asc_k_ctx *k, asc_k_pipe *p, int64_t ev, int take, int64_t *id,
+                                 int line) {
+  const char *api = take ? "alloc_event_id" : "fetch_event_id";
+  if (ev < 0 || ev >= (int64_t)sizeof p->event_ids)
+    return asc_k_fail(k, line, "%s: unknown HardEvent %lld", api, (long long)ev);
+  for (int i = 0; i < ASC_K_EVENT_IDS; i++)
+    if (!(p->event_ids[ev] >> i & 1)) {
+      if (take) p->event_ids[ev] = (uint8_t)(p->event_ids[ev] | 1u << i);
+      *id = i;
+      return 0;
+    }
+  return asc_k_fail(k, line, "%s: all %d event ids of this HardEvent are allocated", api,
+                    ASC_K_EVENT_IDS);
+}
+static inline int asc_k_alloc_event_id(asc_k_ctx *k, asc_k_pipe *p, int64_t ev, int64_t *id,
+                                       int line) {
+  return asc_k_event_id(k, p, ev, 1, id, line);
+}
+static inline int asc_k_fetch_event_id(asc_k_ctx *k, asc_k_pipe *p, int64_t ev, int64_t *id,
+                                       int line) {
+  return asc_k_event_id(k, p, ev, 0, id, line);
+}
+static inline int asc_k_release_event_id(asc_k_ctx *k, asc_k_pipe *p, int64_t ev, int64_t id,
+                                         int line) {
+  if (ev < 0 || ev >= (int64_t)sizeof p->event_ids || id < 0 || id >= ASC_K_EVENT_IDS ||
+      !(p->event_ids[ev] >> id & 1))
+    return asc_k_fail(k, line, "release_event_id: event id %lld is not allocated", (long long)id);
+  p->event_ids[ev] = (uint8_t)(p->event_ids[ev] & ~(1u << id));
+  return 0;
 }
 static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
                                     int64_t len, int line) {
@@ -335,3 +372,14 @@ static inline int asc_k_free_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int 
   return 0;
 }
 
+/* LocalTensor.get_phy_addr(offset): the UB byte address of element offset
+ * (as the hardware's address: bytes from the UB's start). */
+static inline int asc_k_local_phy_addr(asc_k_ctx *k, asc_k_lt t, int64_t offset, int64_t es,
+                                       int64_t *out, int line) {
+  int64_t at = asc_k_madd(t.off, offset, es);
+  if (offset < 0 || at < 0 || at > k->ub_size)
+    return asc_k_fail(k, line, "get_phy_addr: offset %lld is outside the Unified Buffer",
+                      (long long)offset);
+  *out = at;
+  return 0;
+}

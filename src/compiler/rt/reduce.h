@@ -196,4 +196,3 @@ static inline int asc_k_rrun(asc_k_ctx *k, const asc_k_rargs *R, int line) {
     }
   return 0;
 }
-

@@ -404,7 +404,10 @@ enum {
   ASC_K_VOP_select,
   ASC_K_VOP_selects,
   ASC_K_VOP_copy,
-  ASC_K_VOP_duplicate
+  ASC_K_VOP_duplicate,
+  ASC_K_VOP_add_relu, /* relu of the float32 result, one rounding */
+  ASC_K_VOP_sub_relu,
+  ASC_K_VOP_fused_mul_add_relu
 };
 
 static inline float asc_k_vf(int op, float x, float y, float d) {
@@ -450,6 +453,14 @@ static inline float asc_k_vf(int op, float x, float y, float d) {
       return 1.0f / x;
     case ASC_K_VOP_relu:
       return x > 0 ? x : 0.0f;
+    case ASC_K_VOP_add_relu:
+      return x + y > 0 ? x + y : 0.0f;
+    case ASC_K_VOP_sub_relu:
+      return x - y > 0 ? x - y : 0.0f;
+    case ASC_K_VOP_fused_mul_add_relu: {
+      float p = x * d, q = p + y;
+      return q > 0 ? q : 0.0f;
+    }
     default:
       return x;
   }
@@ -596,7 +607,8 @@ static inline int64_t asc_k_vaddr(const asc_k_vargs *A, int j, int64_t r, int64_
   return asc_k_add(asc_k_madd(A->t[j].off, blocks, 32), idx % epb * es);
 }
 static inline int asc_k_vop_reads_dst(int op) {
-  return op == ASC_K_VOP_fused_mul_add || op == ASC_K_VOP_mul_add_dst || op == ASC_K_VOP_axpy;
+  return op == ASC_K_VOP_fused_mul_add || op == ASC_K_VOP_mul_add_dst || op == ASC_K_VOP_axpy ||
+         op == ASC_K_VOP_fused_mul_add_relu;
 }
 static inline int asc_k_vop_bits_dst(int op) {
   return op == ASC_K_VOP_compare || op == ASC_K_VOP_compare_scalar;
@@ -735,3 +747,96 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
   return 0;
 }
 
+/* --- transpose, gather, scatter, brcb --------------------------------------------------
+ * One function per API row (api_table.def), called as
+ * fn(k, operands..., element size of operand 0, line). */
+
+/* transpose(dst, src): one 16x16 matrix of 2-byte elements, row-major;
+ * dst may be src (the matrix is read whole before it is written). */
+static inline int asc_k_transpose(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t es, int line) {
+  if (es != 2) return asc_k_fail(k, line, "transpose: the 16x16 form takes 2-byte elements");
+  if (asc_k_ub_use(k, ASC_K_V, src, 256, 2, ASC_K_READ, "transpose", "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, dst, 256, 2, ASC_K_WRITE, "transpose", "dst", line))
+    return 1;
+  unsigned char m[512];
+  memcpy(m, k->ub + src.off, sizeof m);
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 16; j++)
+      memcpy(k->ub + dst.off + (j * 16 + i) * 2, m + (i * 16 + j) * 2, 2);
+  return 0;
+}
+
+/* gather (scatter = 0): dst[i] = the element at byte base + offset[i] of src;
+ * scatter (1): the element at byte base + offset[i] of dst = src[i]. The
+ * offsets are unsigned 32-bit byte offsets; one that is not a multiple of
+ * the element size or points past the spread tensor is an error. */
+static inline int asc_k_gather_scatter(asc_k_ctx *k, int scatter, asc_k_lt dst, asc_k_lt src,
+                                       asc_k_lt off, int64_t base, int64_t count, int64_t es,
+                                       int line) {
+  const char *api = scatter ? "scatter" : "gather";
+  asc_k_lt spread = scatter ? dst : src, dense = scatter ? src : dst;
+  if (count < 0 || count > UINT32_MAX)
+    return asc_k_fail(k, line, "%s: count %lld is outside [0, 2**32)", api, (long long)count);
+  if (base < 0 || base > UINT32_MAX || base % es)
+    return asc_k_fail(k, line,
+                      "%s: the base address %lld must be a multiple of the element size (%lld) "
+                      "in [0, 2**32)",
+                      api, (long long)base, (long long)es);
+  if (!count) return 0;
+  if (asc_k_ub_use(k, ASC_K_V, off, count, 4, ASC_K_READ, api, "offset", line) ||
+      asc_k_ub_use(k, ASC_K_V, dense, count, es, scatter ? ASC_K_READ : ASC_K_WRITE, api,
+                   scatter ? "src" : "dst", line) ||
+      asc_k_ub_use(k, ASC_K_V, spread, spread.len, es, scatter ? ASC_K_WRITE : ASC_K_READ, api,
+                   scatter ? "dst" : "src", line))
+    return 1;
+  for (int64_t i = 0; i < count; i++) {
+    uint32_t o;
+    memcpy(&o, k->ub + off.off + i * 4, 4);
+    int64_t at = base + (int64_t)o;
+    if (at % es || at / es >= spread.len)
+      return asc_k_fail(k, line,
+                        "%s: offset[%lld] = %lld (base %lld) is not an element of the %lld-element "
+                        "%s",
+                        api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
+                        scatter ? "dst" : "src");
+    char *p = k->ub + spread.off + at, *q = k->ub + dense.off + i * es;
+    if (scatter)
+      memmove(p, q, (size_t)es);
+    else
+      memmove(q, p, (size_t)es);
+  }
+  return 0;
+}
+static inline int asc_k_gather(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off, int64_t base,
+                               int64_t count, int64_t es, int line) {
+  return asc_k_gather_scatter(k, 0, dst, src, off, base, count, es, line);
+}
+static inline int asc_k_scatter(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off,
+                                int64_t base, int64_t count, int64_t es, int line) {
+  return asc_k_gather_scatter(k, 1, dst, src, off, base, count, es, line);
+}
+
+/* brcb(dst, src, repeat, BrcbRepeatParams(dst_blk_stride, dst_rep_stride)):
+ * repeat r takes src[8r .. 8r+7] and fills data block j of dst (at
+ * (r * dst_rep_stride + j * dst_blk_stride) blocks) with copies of element j. */
+static inline int asc_k_brcb(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t repeat, int64_t blk,
+                             int64_t rep, int64_t es, int line) {
+  if (repeat < 0 || repeat > 255)
+    return asc_k_fail(k, line, "brcb: repeat_time %lld is outside [0, 255]", (long long)repeat);
+  if (blk < 0 || blk > 65535 || rep < 0 || rep > 65535)
+    return asc_k_fail(k, line, "brcb: BrcbRepeatParams strides must be in [0, 65535]");
+  if (!repeat) return 0;
+  /* the furthest block touched, in 32-byte blocks (small: all factors < 2**16) */
+  int64_t last = (repeat - 1) * rep + 7 * blk, per = 32 / es;
+  unsigned char vals[8 * 255 * 8];
+  if (asc_k_ub_use(k, ASC_K_V, src, 8 * repeat, es, ASC_K_READ, "brcb", "src", line)) return 1;
+  memcpy(vals, k->ub + src.off, (size_t)(8 * repeat * es));
+  if (asc_k_ub_use(k, ASC_K_V, dst, (last + 1) * per, es, ASC_K_WRITE, "brcb", "dst", line))
+    return 1;
+  for (int64_t r = 0; r < repeat; r++)
+    for (int64_t j = 0; j < 8; j++) {
+      char *block = k->ub + dst.off + (r * rep + j * blk) * 32;
+      for (int64_t e = 0; e < per; e++) memcpy(block + e * es, vals + (r * 8 + j) * es, (size_t)es);
+    }
+  return 0;
+}

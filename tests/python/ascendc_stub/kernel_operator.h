@@ -168,6 +168,8 @@ class LocalTensor {
   __aicore__ uint32_t GetSize() const;
   __aicore__ uint32_t GetLength() const;
   __aicore__ int32_t GetPosition() const;
+  __aicore__ uint64_t GetPhyAddr() const;
+  __aicore__ uint64_t GetPhyAddr(const uint32_t offset) const;
   template <typename CAST_T>
   __aicore__ LocalTensor<CAST_T> ReinterpretCast() const;
 };
@@ -211,6 +213,13 @@ class TPipe {
   __aicore__ bool InitBuffer(TBuf<pos> &buf, uint32_t len);
   __aicore__ void Destroy();
   __aicore__ void Reset();
+  __aicore__ void Init();
+  template <HardEvent evt>
+  __aicore__ int8_t AllocEventID();
+  template <HardEvent evt>
+  __aicore__ int8_t FetchEventID();
+  template <HardEvent evt>
+  __aicore__ void ReleaseEventID(int8_t id);
 };
 
 __aicore__ int64_t GetBlockIdx();
@@ -258,6 +267,24 @@ __aicore__ void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                      const uint8_t repeatTime, const CopyRepeatParams &repeatParams);
 
 template <typename T>
+__aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src);
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint32_t count);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint32_t count);
+struct BrcbRepeatParams {
+  __aicore__ BrcbRepeatParams();
+  __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
+};
+template <typename T>
+__aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                     const uint8_t repeatTime, const BrcbRepeatParams &repeatParams);
+
+template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
 template <typename T, bool isSetMask = true>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask[],
@@ -291,6 +318,9 @@ PYASC_STUB_BINARY(And)
 PYASC_STUB_BINARY(Or)
 PYASC_STUB_BINARY(FusedMulAdd)
 PYASC_STUB_BINARY(MulAddDst)
+PYASC_STUB_BINARY(AddRelu)
+PYASC_STUB_BINARY(SubRelu)
+PYASC_STUB_BINARY(FusedMulAddRelu)
 
 #define PYASC_STUB_SCALAR(NAME)                                                                    \
   template <typename T, bool isSetMask = true>                                                     \
