@@ -65,7 +65,7 @@ sanitize: deps venv
 	$(call setup_build,$(ASAN_BUILD),-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false)
 	$(MESON) test -C $(ASAN_BUILD) --suite c --print-errorlogs
 	LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(abspath $(ASAN_BUILD))/stage \
-	  $(VPY) -m pytest tests/python -q -p no:cacheprovider
+	  $(VPY) -m pytest tests/python -q -p no:cacheprovider -m "not slow"
 
 clang: deps venv
 	@test -f $(CLANG_BUILD)/build.ninja || CC=clang $(MESON) setup $(CLANG_BUILD) -Dbuildtype=debugoptimized
@@ -92,7 +92,7 @@ install-check: venv
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/add_asc.py -r Model
 
 bench: build
-	for b in runtime tensor kernel checked framework adv; do \
+	for b in runtime tensor kernel checked framework adv cube; do \
 	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
 	  PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) bench/$$b.py || exit 1; done
 

@@ -333,6 +333,19 @@ from pyasc.language.core import (
 )
 from pyasc.language.jit import jit
 
+# cube unit: its parameter structs and enums
+from pyasc.language.cube import (  # noqa: E402
+    CubeFormat,
+    DataCopyCO12DstParams,
+    FixpipeConfig,
+    FixpipeParamsV220,
+    LoadData2DParams,
+    MmadParams,
+    Nd2NzParams,
+    Nz2NdParamsFull,
+    QuantModes,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -366,6 +379,15 @@ __all__ += [
     "TQue",
     "UnaryRepeatParams",
     "jit",
+    "CubeFormat",
+    "DataCopyCO12DstParams",
+    "FixpipeConfig",
+    "FixpipeParamsV220",
+    "LoadData2DParams",
+    "MmadParams",
+    "Nd2NzParams",
+    "Nz2NdParamsFull",
+    "QuantModes",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -9,6 +9,8 @@
 #define PIPE_NAME_IR_PIPE_MTE1 "MTE1"
 #define PIPE_NAME_IR_PIPE_MTE2 "MTE2"
 #define PIPE_NAME_IR_PIPE_MTE3 "MTE3"
+#define PIPE_NAME_IR_PIPE_M "M"     /* cube unit */
+#define PIPE_NAME_IR_PIPE_FIX "FIX" /* cube unit */
 
 static const asc_ir_api_row rows[] = {
 #define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, ...) \

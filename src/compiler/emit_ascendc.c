@@ -1032,6 +1032,106 @@ static const ac_masked L0_SELS = {3, true, 's', 6, "$t0, $t1", NULL};
 #define D(x) (1u << ASC_##x)
 #define VEC_16_32 (D(FLOAT16) | D(BFLOAT16) | D(FLOAT32) | D(INT16) | D(INT32))
 
+/* --- cube unit ------------------------------------------------------------------
+ * Fixpipe<dst T, src U, config>(dst, src, FixpipeParamsV220): the quant mode
+ * and scale are fields of the params, set in an immediately invoked lambda. */
+static const char *const quant_modes[] = {"NoQuant",      "F322F16", "F322BF16",
+                                          "DEQF16",       "VDEQF16", "QF322B8_PRE",
+                                          "VQF322B8_PRE", "REQ8",    "VREQ8"};
+static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const ir_op *q = def_op(e, op->operands[6]);
+  int64_t quant = q && q->code == IR_CONST_INT ? q->ival : -1;
+  if (quant < 0 || quant >= (int64_t)(sizeof quant_modes / sizeof quant_modes[0])) {
+    fail(e, op, ASC_ERR_UNSUPPORTED, "fixpipe: quant_pre must be a constant QuantModes value");
+    return P_PRIMARY;
+  }
+  expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
+  ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
+  expand(e, op, "$0, $1, [&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
+  ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
+  const ir_op *d = def_op(e, op->operands[8]);
+  if (quant == 3 || quant == 5 || quant == 7) { /* scalar scales: the fp32's bits */
+    if (!d || d->code != IR_CONST_FLOAT) {
+      fail(e, op, ASC_ERR_UNSUPPORTED, "fixpipe: deq_scalar must be a constant for Ascend C");
+      return P_PRIMARY;
+    }
+    float f = (float)d->fval;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    ir_buf_printf(b, "    p.deqScalar = 0x%08xULL;\n", bits);
+  }
+  ir_buf_printf(b, "    return p;\n  }())");
+  return P_PRIMARY;
+}
+
+/* asc.adv.Matmul: Matmul<MatmulType<pos, format, T, trans> A, B, C> mm; */
+static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  int flags = (int)op->iattrs[3];
+  const char *in = elem_type((int)op->iattrs[1]), *out = elem_type((int)op->iattrs[2]);
+  line_start(e);
+  ir_buf_printf(
+      b,
+      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
+      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s>> %s;\n",
+      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", flags & 2 ? "NZ" : "ND", in,
+      flags & 16 ? "true" : "false", flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND", out,
+      e->values[op->result].name);
+  return P_PRIMARY;
+}
+/* register_matmul/init: Ascend C takes the kernel's TCubeTiling parameter
+ * whole (its local copy has the parameter's name: the first part of a
+ * member's path); the shapes are also set explicitly, as the simulator
+ * reads them. */
+static int ac_mm_init(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const char *path = e->m->values[op->operands[1]].member;
+  const char *slash = path ? strchr(path, '/') : NULL;
+  if (!slash || slash == path || slash - path > 64) {
+    fail(e, op, ASC_ERR_UNSUPPORTED,
+         "Matmul.init: Ascend C needs the kernel's TCubeTiling parameter itself (pass the tiling "
+         "unchanged)");
+    return P_PRIMARY;
+  }
+  line_start(e);
+  ir_buf_printf(
+      b, "REGIST_MATMUL_OBJ(AscendC::GetTPipePtr(), AscendC::GetSysWorkSpacePtr(), %s, &%.*s);\n",
+      e->values[op->operands[0]].name, (int)(slash - path), path);
+  line_start(e);
+  expand(e, op, "$p0.SetOrgShape($1, $2, $3, $4);\n", b);
+  line_start(e);
+  expand(e, op, "$p0.SetSingleShape($5, $6, $7);\n", b);
+  line_start(e);
+  expand(e, op, "(void)$8, (void)$9, (void)", b); /* one-digit templates: operand 10 by hand */
+  operand(e, op->operands[10], P_UNARY, b);
+  ir_buf_printf(b, ";  // base block: Init reads it from the tiling\n");
+  return P_PRIMARY;
+}
+static int ac_mm_set_tensor(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const forms[] = {"$p0.SetTensorA($1, $2)", "$p0.SetTensorB($1, $2)",
+                                      "$p0.SetBias($1)"};
+  expand(e, op, forms[op->iattrs[0] >= 0 && op->iattrs[0] < 3 ? op->iattrs[0] : 2], b);
+  return P_PRIMARY;
+}
+static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  expand(e, op, op->iattrs[0] ? "$p0.SetOrgShape($1, $2, $3, $4)" : "$p0.SetTail($1, $2, $3)", b);
+  return P_PRIMARY;
+}
+/* CrossCoreSetFlag<modeId, pipe>(flagId) and CrossCoreWaitFlag<...> [pipe, mode] */
+static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool wait = !strcmp(ir_op_defs[op->code].name, "cube.cross_wait");
+  ir_buf_printf(b, "AscendC::CrossCore%sFlag<%lld, ", wait ? "Wait" : "Set",
+                (long long)op->iattrs[1]);
+  expand(e, op, "$I>($0)", b);
+  return P_PRIMARY;
+}
+static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)b;
+  fail(e, op, ASC_ERR_UNSUPPORTED,
+       "Matmul.iterate's count (with mm.iterate() as count) has no Ascend C form yet");
+  return P_PRIMARY;
+}
+/* --- end of cube unit --- */
+
 /* The Ascend C form of every IR op: the ac_* columns of its row in
  * api_table.def. Usually a template (see expand) of its call, e.g.
  * "AscendC::Add($0, $1, $2, $3)"; AC_PURE if it may be folded into its use;

@@ -401,6 +401,149 @@ static int emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   return 0;
 }
 
+/* --- cube unit (rt/cube.h) -------------------------------------------------- */
+/* The cube's buffer of a TPosition (asc_kc_buf), -1 for the others. */
+static int cube_buffer(int position) {
+  switch (position) {
+    case ASC_POS_A1:
+    case ASC_POS_B1:
+    case ASC_POS_C1:
+    case ASC_POS_C2:
+      return 0;
+    case ASC_POS_A2:
+      return 1;
+    case ASC_POS_B2:
+      return 2;
+    case ASC_POS_CO1:
+      return 3;
+    default:
+      return -1;
+  }
+}
+/* asc_kc_type of a dtype (the checks admit only these). */
+static int dtype_cube_type(asc_dtype d) {
+  switch (d) {
+    case ASC_FLOAT16:
+      return 0;
+    case ASC_BFLOAT16:
+      return 1;
+    case ASC_INT8:
+      return 2;
+    case ASC_FLOAT32:
+      return 3;
+    default:
+      return 4;
+  }
+}
+static int cube_type(const emitter *e, uint32_t v) {
+  return dtype_cube_type((asc_dtype)type_of(e, v).dtype);
+}
+static bool uses_cube(const ir_region *r) {
+  for (int i = 0; r && i < r->n; i++) {
+    const ir_op *op = r->ops[i];
+    const char *name = ir_op_defs[op->code].name;
+    if (!strncmp(name, "cube.", 5) || !strncmp(name, "matmul.", 7)) return true;
+    if ((!strcmp(name, "que.new") || !strcmp(name, "tbuf.new")) &&
+        cube_buffer((int)op->iattrs[0]) >= 0)
+      return true;
+    for (int j = 0; j < op->nregions; j++)
+      if (uses_cube(op->regions[j])) return true;
+  }
+  return false;
+}
+static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  bool gm1 = type_of(e, o[1]).kind == ASC_IR_GLOBAL, gm0 = type_of(e, o[0]).kind == ASC_IR_GLOBAL;
+  if (!strcmp(name, "pipe.init_buffer"))
+    return CHECKED(e, "asc_k_cube_init_buffer(k, v%u, v%u, v%u, v%u, %d, %d)", o[0], o[1], o[2],
+                   o[3], cube_buffer(type_of(e, o[1]).position), L);
+  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm"))
+    return CHECKED(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
+                   gm1 ? "gm" : "l1", o[0], o[1], cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6],
+                   L);
+  if (!strcmp(name, "cube.mmad"))
+    return CHECKED(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, NULL, NULL, %d, v%u, v%u, v%u, v%u, %d)",
+                   o[0], o[1], o[2], cube_type(e, o[1]), o[3], o[4], o[5], o[6], L);
+  if (!strcmp(name, "cube.mmad.bias")) {
+    char bias[48];
+    if (type_of(e, o[3]).kind == ASC_IR_GLOBAL)
+      snprintf(bias, sizeof bias, "NULL, &v%u", o[3]);
+    else
+      snprintf(bias, sizeof bias, "&v%u, NULL", o[3]);
+    return CHECKED(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, %s, %d, v%u, v%u, v%u, v%u, %d)", o[0],
+                   o[1], o[2], bias, cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
+  }
+  if (!strcmp(name, "cube.fixpipe")) {
+    char qv[32] = "NULL";
+    if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
+    return CHECKED(e,
+                   "asc_k_cube_fixpipe_%s(k, v%u, v%u, %s, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, "
+                   "(double)v%u, %d, %d)",
+                   gm0 ? "gm" : "ub", o[0], o[1], qv, cube_type(e, o[0]), cube_type(e, o[1]), o[2],
+                   o[3], o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
+  }
+  if (!strcmp(name, "cube.nd2nz")) {
+    line(e, "{");
+    line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4],
+         o[5], o[6], o[7], o[8], o[9]);
+    CHECKED(e, "asc_k_cube_nd2nz_%s(k, v%u, v%u, %d, p_, %d)", gm1 ? "gm" : "ub", o[0], o[1],
+            cube_type(e, o[0]), L);
+    return line(e, "}");
+  }
+  if (!strcmp(name, "cube.cross_set") || !strcmp(name, "cube.cross_wait"))
+    return CHECKED(e, "asc_k_cube_cross(k, v%u, %d, %d)", o[0], name[11] == 'w', L);
+  if (!strcmp(name, "cube.nz2nd")) {
+    line(e, "{");
+    line(e, "  const int64_t p_[7] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4], o[5],
+         o[6], o[7], o[8]);
+    CHECKED(e, "asc_k_cube_nz2nd(k, v%u, v%u, %d, p_, %d)", o[0], o[1], cube_type(e, o[0]), L);
+    return line(e, "}");
+  }
+  /* asc.adv.Matmul: o[0] is the object; its types are matmul.new's attributes */
+  const ir_op *mk = e->m->values[o[0]].def;
+  int in_t = 0, c_t = 3;
+  if (mk && !strcmp(ir_op_defs[mk->code].name, "matmul.new")) {
+    in_t = dtype_cube_type((asc_dtype)mk->iattrs[1]);
+    c_t = dtype_cube_type((asc_dtype)mk->iattrs[2]);
+  }
+  if (!strcmp(name, "matmul.new")) {
+    line(e, "memset(&o%u, 0, sizeof o%u);", op->result, op->result);
+    return line(e, "asc_k_matmul *v%u = &o%u;", op->result, op->result);
+  }
+  if (!strcmp(name, "matmul.init"))
+    return CHECKED(
+        e,
+        "asc_k_mm_init(k, v%u, %d, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)",
+        o[0], in_t, c_t, mk ? (int)mk->iattrs[3] : 0, o[1], o[2], o[3], o[4], o[5], o[6], o[7],
+        o[8], o[9], o[10], L);
+  if (!strcmp(name, "matmul.set_tensor"))
+    return CHECKED(e, "asc_k_mm_set(k, v%u, %d, v%u, v%u, %d)", o[0], (int)op->iattrs[0], o[1],
+                   o[2], L);
+  if (!strcmp(name, "matmul.shape"))
+    return CHECKED(e, "asc_k_mm_shape(k, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0],
+                   (int)op->iattrs[0], o[1], o[2], o[3], o[4], L);
+  if (!strcmp(name, "matmul.iterate")) {
+    line(e, "int v%u = 0;", op->result);
+    return CHECKED(e, "asc_k_mm_iterate(k, v%u, &v%u, %d)", o[0], op->result, L);
+  }
+  if (!strcmp(name, "matmul.get_tensor_c"))
+    return CHECKED(e, "asc_k_mm_get_c_%s(k, v%u, v%u, %d, %d)", gm1 ? "gm" : "ub", o[0], o[1],
+                   cube_type(e, o[1]), L);
+  if (!strcmp(name, "matmul.iterate_all"))
+    return CHECKED(e, "asc_k_mm_iterate_all(k, v%u, v%u, %d, %d)", o[0], o[1], cube_type(e, o[1]),
+                   L);
+  if (!strcmp(name, "matmul.count"))
+    return line(e, "int64_t v%u = v%u->next - 1;", op->result, o[0]);
+  if (!strcmp(name, "matmul.end")) return CHECKED(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
+  return line(e, "#error unknown cube op");
+}
+static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
+  (void)rt; /* the runtime function follows from the op and its operands */
+  return emit_cube_op(e, op, ir_op_defs[op->code].name);
+}
+/* --- end of cube unit --- */
+
 /* Ops whose statement is written here, one case each. */
 static int ce_named(emitter *e, const ir_op *op, const char *rt) {
   (void)rt;
@@ -476,6 +619,8 @@ static int ce_named(emitter *e, const ir_op *op, const char *rt) {
     line(e, "o%u = (asc_k_tbuf){0, 0};", r);
     return line(e, "asc_k_tbuf *v%u = &o%u;", r, r);
   }
+  if (!strcmp(name, "pipe.init_buffer") && cube_buffer(type_of(e, o[1]).position) >= 0)
+    return emit_cube_op(e, op, name); /* cube unit: a queue in L1/L0 */
   if (!strcmp(name, "pipe.init_buffer"))
     return CHECKED(e, "asc_k_init_buffer(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
   if (!strcmp(name, "pipe.init_tbuf"))
@@ -773,6 +918,8 @@ static void declare_objects(emitter *e, const ir_region *r) {
       line(e, "asc_k_que o%u;", op->result);
     else if (!strcmp(name, "tbuf.new"))
       line(e, "asc_k_tbuf o%u;", op->result);
+    else if (!strcmp(name, "matmul.new")) /* cube unit */
+      line(e, "asc_k_matmul o%u;", op->result);
     else if (op->code == IR_VAR) {
       asc_ir_kind kind = type_of(e, op->result).kind;
       bool pointer = kind == ASC_IR_PIPE || kind == ASC_IR_QUE || kind == ASC_IR_TBUF;
@@ -799,9 +946,10 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     ir_buf_printf(&b, ", ");
     print_c_string(&b, m->files[i]);
   }
-  ir_buf_printf(&b, "};\n%s\n", asc_kernel_rt_source);
+  bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
+  ir_buf_printf(&b, "};\n%s%s\n", cube ? "#define ASC_K_CUBE 1\n" : "", asc_kernel_rt_source);
   ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
-                checked ? "static int asc_kernel_body" : "int asc_kernel_entry");
+                checked || cube ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;
   for (int i = 0; i < m->nparams; i++) {
     uint32_t v = m->params[i];
@@ -824,15 +972,19 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   emit_region(&e, m->body);
   line(&e, "return 0;");
   ir_buf_printf(&b, "}\n");
-  /* The checker's state lives exactly as long as one block's run. */
-  if (checked)
-    ir_buf_printf(&b,
-                  "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
-                  "  if (asc_k_chk_begin(k)) return 1;\n"
-                  "  int rc = asc_kernel_body(k, args);\n"
-                  "  asc_k_chk_end(k);\n"
-                  "  return rc;\n"
-                  "}\n");
+  /* The checker's state and the cube's buffers live exactly as long as
+   * one block's run. */
+  if (checked || cube) {
+    ir_buf_printf(&b, "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n");
+    if (checked) ir_buf_printf(&b, "  if (asc_k_chk_begin(k)) return 1;\n");
+    if (cube)
+      ir_buf_printf(&b, "  if (asc_k_cube_begin(k)) {\n%s    return 1;\n  }\n",
+                    checked ? "    asc_k_chk_end(k);\n" : "");
+    ir_buf_printf(&b, "  int rc = asc_kernel_body(k, args);\n");
+    if (cube) ir_buf_printf(&b, "  asc_k_cube_end(k);\n");
+    if (checked) ir_buf_printf(&b, "  asc_k_chk_end(k);\n");
+    ir_buf_printf(&b, "  return rc;\n}\n");
+  }
   return ir_buf_finish(&b, out);
 }
 

@@ -18,7 +18,9 @@ typedef enum ir_pipe {
   IR_PIPE_V,    /* vector unit */
   IR_PIPE_MTE2, /* GM -> UB */
   IR_PIPE_MTE3, /* UB -> GM */
-  IR_PIPE_MTE1, /* UB -> UB (local copies) */
+  IR_PIPE_MTE1, /* UB -> UB (local copies); L1 -> L0A/L0B (cube) */
+  IR_PIPE_M,    /* cube unit: mmad */
+  IR_PIPE_FIX,  /* cube unit: L0C -> GM/UB (fixpipe) */
 } ir_pipe;
 
 /* How an op's result type follows from its operands and attributes. */

@@ -259,6 +259,101 @@ static asc_status check_vector_mask(const asc_ir_module *m, const ir_op *op) {
   return st;
 }
 
+/* --- cube unit --------------------------------------------------------------
+ * The AIC's positions: A1/B1/C1/C2 live in L1, A2 in L0A, B2 in L0B, CO1 in
+ * L0C (src/compiler/rt/cube.h). */
+static bool is_l1_position(int pos) {
+  return pos == ASC_POS_A1 || pos == ASC_POS_B1 || pos == ASC_POS_C1 || pos == ASC_POS_C2;
+}
+static bool cube_input_dtype(asc_dtype d) {
+  return d == ASC_FLOAT16 || d == ASC_BFLOAT16 || d == ASC_INT8;
+}
+static asc_status cube_position(const asc_ir_module *m, const ir_op *op, int i, bool ok,
+                                const char *want) {
+  const asc_ir_type *t = type_at(m, op, i);
+  if (t->kind == ASC_IR_LOCAL && !ok)
+    return asc_error(ASC_ERR_COMPILE,
+                     "%s: operand %d is a LocalTensor at TPosition.%s; it must be at %s",
+                     ir_op_defs[op->code].name + 5, i + 1, ir_position_name(t->position), want);
+  return ASC_OK;
+}
+/* load_data: dst A2/B2, src A1/B1 (or GM); one input dtype. */
+static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
+  asc_status st =
+      cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
+  if (!st && s->kind == ASC_IR_LOCAL)
+    st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
+  if (st) return st;
+  if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
+    return asc_error(
+        ASC_ERR_COMPILE,
+        "load_data: dst and src must both be float16, bfloat16 or int8 (got %s and %s)",
+        asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+  return ASC_OK;
+}
+/* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2. */
+static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *c = type_at(m, op, 0), *a = type_at(m, op, 1), *b = type_at(m, op, 2);
+  asc_status st = cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
+  if (!st) st = cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
+  if (!st) st = cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
+  if (st) return st;
+  asc_dtype want = a->dtype == ASC_INT8 ? ASC_INT32 : ASC_FLOAT32;
+  if (a->dtype != b->dtype || !cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
+    return asc_error(
+        ASC_ERR_COMPILE,
+        "mmad: fm and filter must be float16, bfloat16 or int8 and dst float32 (int32 for "
+        "int8); got dst %s, fm %s, filter %s",
+        asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
+        asc_dtype_name((asc_dtype)b->dtype));
+  if (ir_op_defs[op->code].operands[3] == 'M') {
+    const asc_ir_type *bias = type_at(m, op, 3);
+    if ((bias->kind == ASC_IR_LOCAL && !is_l1_position(bias->position)) || bias->dtype != c->dtype)
+      return asc_error(ASC_ERR_COMPILE, "mmad: the bias must be %s, in GM or at C1/C2",
+                       asc_dtype_name((asc_dtype)c->dtype));
+  }
+  return ASC_OK;
+}
+/* fixpipe: src CO1 (float32/int32), dst GM or a vector position. */
+static asc_status check_cube_fixpipe(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
+  asc_status st = cube_position(m, op, 1, s->position == ASC_POS_CO1, "CO1");
+  if (!st && d->kind == ASC_IR_LOCAL)
+    st = cube_position(m, op, 0, is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
+  if (st) return st;
+  if (s->dtype != ASC_FLOAT32 && s->dtype != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE, "fixpipe: src must be float32 or int32, not %s",
+                     asc_dtype_name((asc_dtype)s->dtype));
+  if (op->noperands > 9 &&
+      (type_at(m, op, 9)->kind != ASC_IR_LOCAL || !is_l1_position(type_at(m, op, 9)->position)))
+    return asc_error(ASC_ERR_COMPILE, "fixpipe: the quant vector must be a LocalTensor at C1/C2");
+  return ASC_OK;
+}
+/* data_copy with Nd2NzParams: dst in L1, src GM or UB, one dtype. */
+static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
+  asc_status st = cube_position(m, op, 0, is_l1_position(d->position), "A1, B1, C1 or C2");
+  if (!st && s->kind == ASC_IR_LOCAL)
+    st = cube_position(m, op, 1, is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
+  if (st) return st;
+  if (d->dtype != s->dtype)
+    return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
+                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+  return ASC_OK;
+}
+/* data_copy with Nz2NdParamsFull: dst GM, src UB. */
+static asc_status check_cube_nz2nd(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
+  asc_status st = cube_position(m, op, 1, is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
+  if (st) return st;
+  if (d->dtype != s->dtype)
+    return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
+                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+  return ASC_OK;
+}
+/* --- end of cube unit --- */
+
 static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 2, F16 | BF16 | I16);
 }

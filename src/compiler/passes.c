@@ -303,6 +303,10 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
     int64_t num = 1, len = 0, addr = 0;
     if (!strcmp(name, "pipe.init_buffer") || !strcmp(name, "pipe.init_tbuf")) {
       bool is_que = name[10] == 'b';
+      /* cube unit: queues at A1..CO1 live in the AIC's buffers (rt/cube.h
+       * checks their capacity), not in the Unified Buffer */
+      int pos = s->m->values[op->operands[1]].type.position;
+      if (is_que && pos >= ASC_POS_A1 && pos <= ASC_POS_CO2) continue;
       bool known = const_int(s->m, op->operands[is_que ? 3 : 2], &len) &&
                    (!is_que || const_int(s->m, op->operands[2], &num));
       /* Inside loops the buffers may be re-initialised: leave it to run time. */

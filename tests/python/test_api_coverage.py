@@ -54,7 +54,7 @@ def test_the_table_has_one_row_per_ir_op_and_every_op_a_runtime_form():
     assert len(ops) == len(set(ops)) > 100
     for r in rows:
         if r["op"]:
-            assert r["pipe"] in ("S", "V", "MTE1", "MTE2", "MTE3", ""), r
+            assert r["pipe"] in ("S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX", ""), r
             assert r["how"] is None
         else:  # served without an op: says how
             assert r["api"] and r["how"], r
@@ -109,7 +109,7 @@ def test_cli_lists_supported_and_missing_names_per_group(capsys):
     out = capsys.readouterr().out
     for group in _api.GROUPS:
         assert f"\n{group}: " in "\n" + out
-    assert "basic.add" in out and "not yet: basic.mmad (" in out
+    assert "basic.add" in out and "not yet: basic.mmad_with_sparse (" in out
     assert cli(["api", "--summary"]) == 0
     summary = capsys.readouterr().out
     basic = next(g for g in _api.coverage() if g.name == "basic")

@@ -229,6 +229,7 @@ for _ in range(4):
 """
 
 
+@pytest.mark.slow
 def test_exit_with_launches_on_torch_tensors_pending_100_runs(tmp_path):
     """100 fresh processes exit right after launching; before the fix every
     one of them aborted with "terminate called without an active exception"

@@ -130,6 +130,7 @@ def test_fork_while_a_task_runs_reports_it_in_the_child(run_python, tmp_path):
     assert "child 0" in proc.stdout, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_fork_while_other_threads_use_the_runtime(run_python, tmp_path):
     # Each fork lands at a random point of four threads' work: the locks
     # taken around fork() must leave every child a consistent runtime.

@@ -55,6 +55,8 @@ __all__ = [
 
 add_relu: KernelBuiltin
 adds: KernelBuiltin
+ascend_is_aic: KernelBuiltin
+ascend_is_aiv: KernelBuiltin
 axpy: KernelBuiltin
 block_reduce_max: KernelBuiltin
 block_reduce_min: KernelBuiltin
@@ -64,11 +66,14 @@ cast: KernelBuiltin
 compare: KernelBuiltin
 compare_scalar: KernelBuiltin
 copy: KernelBuiltin
+cross_core_set_flag: KernelBuiltin
+cross_core_wait_flag: KernelBuiltin
 data_copy: KernelBuiltin
 data_copy_pad: KernelBuiltin
 div: KernelBuiltin
 dump_tensor: KernelBuiltin
 duplicate: KernelBuiltin
+fixpipe: KernelBuiltin
 fused_mul_add: KernelBuiltin
 fused_mul_add_relu: KernelBuiltin
 gather: KernelBuiltin
@@ -77,8 +82,10 @@ get_block_num: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
+load_data: KernelBuiltin
 maxs: KernelBuiltin
 mins: KernelBuiltin
+mmad: KernelBuiltin
 mul: KernelBuiltin
 mul_add_dst: KernelBuiltin
 muls: KernelBuiltin

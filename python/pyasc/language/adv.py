@@ -9,7 +9,8 @@ helpers ``concat``/``extract``; every one takes an optional shared tmp
 buffer (a uint8 LocalTensor) sized on the host by the ``get_*_tmp_size``
 queries of :mod:`pyasc.language.adv_host`, re-exported here. See
 docs/adv.md. :class:`TCubeTiling` is the matmul tiling the host fills with
-``pyasc.host``; the cube unit (``Matmul``) is still to come.
+``pyasc.host``; the cube's high-level ``Matmul`` (``MatmulType``,
+``MatmulConfig``, ``register_matmul``) is :mod:`pyasc.language.matmul`.
 """
 
 from pyasc.language import adv_host
@@ -17,6 +18,8 @@ from pyasc.language.adv_host import *  # noqa: F401,F403  (the host queries)
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling, TCubeTiling
 from pyasc.language.core import KernelBuiltin
 from pyasc.language.lowering_adv import APIS as _APIS
+from pyasc.language.matmul import Matmul, MatmulConfig, MatmulType
+from pyasc.language.matmul import register_matmul_api as register_matmul
 
 _DOCS = {
     "exp": "exp(dst, src, count, taylor_expand_level, temp_buffer=None, is_reuse_source=False):"
@@ -47,5 +50,5 @@ for _name in _APIS:
                          f"is_reuse_source=False): element-wise {_name} (float16 computed in "
                          "float32)."))
 
-__all__ = ["TCubeTiling", "SoftmaxTiling", "RmsNormTiling", "QuantConfig", *_APIS,
-           *adv_host.__all__]
+__all__ = ["TCubeTiling", "SoftmaxTiling", "RmsNormTiling", "QuantConfig", "Matmul",
+           "MatmulConfig", "MatmulType", "register_matmul", *_APIS, *adv_host.__all__]

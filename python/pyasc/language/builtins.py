@@ -71,6 +71,20 @@ _DOCS.update({
     "trap": "trap(): stop the kernel with an error naming the line.",
 })
 
+# cube unit (lowered in pyasc.language.cube)
+_DOCS.update({
+    "load_data": "load_data(dst, src, LoadData2DParams): fractals L1/GM -> L0A/L0B.",
+    "ascend_is_aic": "ascend_is_aic() -> bool: whether the block is a cube core (AIC).",
+    "cross_core_set_flag": "cross_core_set_flag(flag_id, mode_id, pipe): signal the other half "
+                           "of a mixed kernel.",
+    "cross_core_wait_flag": "cross_core_wait_flag(flag_id, mode_id, pipe): wait for "
+                            "cross_core_set_flag.",
+    "ascend_is_aiv": "ascend_is_aiv() -> bool: whether the block is a vector core (AIV).",
+    "mmad": "mmad(dst, fm, filter[, bias], MmadParams): L0C = L0A @ L0B (+ bias).",
+    "fixpipe": "fixpipe(dst, src, FixpipeParamsV220, config=FixpipeConfig.cfg_row_major): "
+               "L0C -> GM/UB with conversion, quantisation and relu.",
+})
+
 # Lowered in pyasc.language.lowering_more.
 _DOCS.update({
     "add_relu": "add_relu(dst, src0, src1, count | mask, ...): relu(src0 + src1).",

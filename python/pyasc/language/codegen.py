@@ -460,7 +460,8 @@ class CodeGenerator(ast.NodeVisitor):
         name = target.id
         current = self.scope.bindings.get(name)
         if name not in self.scope.mutable or isinstance(value, (PendingGlobal, core.StructValue,
-                                                                KernelStruct, KernelArray)):
+                                                                KernelStruct, KernelArray)) or \
+                getattr(value, "kernel_compile_time", False):  # asc.adv.Matmul objects
             self.scope.bindings[name] = value
             if isinstance(value, Val):  # emitted Ascend C calls it by this name
                 self.builder.name(value.id, name)

@@ -88,6 +88,16 @@ def _raise(exc: Exception) -> None:
     raise exc
 
 
+def _cube_only(options: dict) -> bool:
+    """Whether a kernel runs on AIC (cube) cores alone: matmul_cube_only or
+    kernel_type AIC_ONLY. Its blocks are AICs (ascend_is_aic() is True);
+    every other kernel's blocks are AIVs, which drive the cube through
+    asc.adv.Matmul as in a mixed kernel."""
+    from pyasc.language.options import KernelType
+
+    return bool(options.get("matmul_cube_only")) or options.get("kernel_type") is KernelType.AIC_ONLY
+
+
 def _emit_ascendc(gen: Any, builder: Any) -> str:
     """builder's Ascend C source; errors name the kernel's source line."""
     try:
@@ -254,6 +264,7 @@ class JITFunction(Generic[P, R]):
         specs, signature = self._specs(args)
         ub_size = pyasc.get_device_properties().ub_size
         gen = CodeGenerator(self.fn, specs, ub_size)
+        gen.cube_only = _cube_only(self.options)
         builder = self._insert_sync(gen, gen.compile())
         if self.options.get("verify_sync"):
             gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
@@ -292,6 +303,7 @@ class JITFunction(Generic[P, R]):
             return compiled.ascendc_source
         specs, _ = self._specs(args)
         gen = CodeGenerator(self.fn, specs, pyasc.get_device_properties().ub_size)
+        gen.cube_only = _cube_only(self.options)
         builder = self._insert_sync(gen, gen.compile())
         source = _emit_ascendc(gen, builder)
         _dump(self.__name__, builder.text(), source)

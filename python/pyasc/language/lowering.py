@@ -11,7 +11,7 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core, lowering_ext, lowering_more, lowering_upstream
+from pyasc.language import core, lowering_ext, lowering_more, lowering_upstream, matmul
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -80,6 +80,9 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return gen.inline(node, func, args, kwargs)
     handled = lowering_upstream.call(gen, node, func, args, kwargs)
     if handled is not lowering_upstream.NOT_HANDLED:
+        return handled
+    handled = matmul.call(gen, node, func, args, kwargs)  # cube unit: asc.adv.Matmul
+    if handled is not matmul.NOT_HANDLED:
         return handled
     api = api_name(func)
     if api is not None:

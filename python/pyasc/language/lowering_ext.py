@@ -15,7 +15,7 @@ import ast
 import enum
 from typing import Any
 
-from pyasc.language import core
+from pyasc.language import core, cube
 from pyasc.language.codegen import CodeGenerator, Val, describe
 
 NOT_HANDLED = object()
@@ -51,6 +51,8 @@ _STRUCTS = {
     core.ShapeInfo: (("shape", None), ("original_shape", None), ("data_format", None)),
 }
 
+
+_STRUCTS.update(cube.STRUCTS)  # cube unit
 
 StructValue = core.StructValue
 
@@ -351,6 +353,9 @@ def _duplicate(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
     low = _low()
+    handled = cube.api_call(gen, node, api, args, kwargs)  # cube unit
+    if handled is not cube.NOT_HANDLED:
+        return handled
     if api == "copy" and _is_mask_form(args, _normalise(kwargs), 2):
         return _copy(gen, node, args, kwargs)
     if api == "duplicate" and _is_mask_form(args, _normalise(kwargs), 2):
@@ -392,6 +397,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     if api == "data_copy":
         third = args[2] if len(args) > 2 else kwargs.get(
             "repeat_params", kwargs.get("params", kwargs.get("intri_params")))
+        if isinstance(third, StructValue) and third.struct in cube.STRUCTS:  # cube unit
+            dst = args[0] if args else kwargs.get("dst")
+            src = args[1] if len(args) > 1 else kwargs.get("src")
+            return cube.data_copy(gen, node, dst, src, third)
         if isinstance(third, StructValue):
             return _data_copy_params(gen, node, args, kwargs)
         return NOT_HANDLED

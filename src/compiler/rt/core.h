@@ -37,6 +37,7 @@ typedef struct asc_k_ctx {
   char msg[768];
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
+  void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {
@@ -196,7 +197,15 @@ static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
  *    emit_c.c, emit_checks(). */
 /* Pipes as the checker numbers them: those that touch the UB first. */
 enum { ASC_K_S, ASC_K_V, ASC_K_MTE1, ASC_K_MTE2, ASC_K_MTE3, ASC_K_M, ASC_K_FIX, ASC_K_NPIPES };
+#ifdef ASC_K_CUBE
+/* cube unit: the checker's shadow also covers the AIC's L1, L0A, L0B and
+ * L0C (768 KiB after the UB, see rt/cube.h), which M and FIX read too */
+#define ASC_K_UB_PIPES 7
+#define ASC_K_CUBE_SHADOW (768 * 1024)
+#else
 #define ASC_K_UB_PIPES 5
+#define ASC_K_CUBE_SHADOW 0
+#endif
 enum { ASC_K_READ, ASC_K_WRITE };
 
 #if ASC_K_CHECKED
@@ -257,7 +266,7 @@ static const unsigned char asc_k_events[ASC_K_NEVENTS][2] = {
     {ASC_K_FIX, ASC_K_MTE1},  {ASC_K_FIX, ASC_K_FIX}};
 
 static inline int asc_k_chk_begin(asc_k_ctx *k) {
-  int64_t ngran = (k->ub_size + ASC_K_GRAN - 1) / ASC_K_GRAN;
+  int64_t ngran = (k->ub_size + ASC_K_CUBE_SHADOW + ASC_K_GRAN - 1) / ASC_K_GRAN;
   k->chk = calloc(1, sizeof(struct asc_k_chk) + (size_t)ngran * sizeof(asc_k_gran));
   if (!k->chk) return asc_k_fail(k, 0, "checked mode: no memory for the Unified Buffer shadow");
   k->chk->ngran = ngran;
@@ -314,15 +323,27 @@ static inline int asc_k_chk_report(asc_k_ctx *k, int pipe, int64_t off, int64_t 
   else
     snprintf(fix, sizeof fix, "pipe_barrier(PipeID.PIPE_ALL) between line %d and line %d",
              ASC_K_LINE(s->line), ASC_K_LINE(line));
+  /* cube unit: shadow bytes past the UB are the AIC's buffers */
+  const char *where = "UB";
+  int64_t base = 0;
+  if (ASC_K_CUBE_SHADOW && off >= k->ub_size) {
+    static const char *const bufs[] = {"L1", "L0A", "L0B", "L0C"};
+    static const int64_t starts[] = {0, 512 * 1024, 576 * 1024, 640 * 1024, 768 * 1024};
+    int b = 0;
+    while (b < 3 && off - k->ub_size >= starts[b + 1]) b++;
+    where = bufs[b];
+    base = k->ub_size + starts[b];
+  }
+  off -= base, end -= base, lo -= base, hi -= base;
   return asc_k_fail(k, line,
-                    "%s: missing synchronisation (%s): %s %s UB bytes [%lld, %lld) on pipe %s, "
+                    "%s: missing synchronisation (%s): %s %s %s bytes [%lld, %lld) on pipe %s, "
                     "but %s at line %d %s bytes [%lld, %lld) on pipe %s and nothing orders that "
                     "before this; add %s",
                     api,
                     other_read ? "write-after-read"
                     : write    ? "write-after-write"
                                : "read-after-write",
-                    operand, write ? "writes" : "reads", (long long)off, (long long)end,
+                    operand, write ? "writes" : "reads", where, (long long)off, (long long)end,
                     asc_k_pipe_names[pipe], s->api, ASC_K_LINE(s->line),
                     other_read ? "read" : "wrote", (long long)lo, (long long)hi,
                     asc_k_pipe_names[other], fix);

@@ -1,3 +1,1360 @@
-/* --- cube unit (mmad, load_data, fixpipe) ----------------------------------------------
- * Runtime functions of the cube APIs go here, one per API row of
- * api_table.def. */
+/* The cube unit of the simulated AI core (AIC): its buffers, fractal
+ * layouts and the data movement and matrix instructions PyAsc's basic cube
+ * APIs lower to (load_data, mmad, fixpipe, the ND<->NZ data_copy forms).
+ *
+ * Included by generated kernels after asc_kernel_rt.h (it uses that file's
+ * float16/bfloat16 conversions and nothing else of it). Every function here
+ * works on spans (a pointer and the bytes that may be touched from it): the
+ * caller resolves a tensor to the span of its buffer that starts at the
+ * tensor, and each function checks every byte it reads or writes against
+ * its spans, so a wrong size or stride is an error, never a stray access.
+ * Errors return -1 with a sentence in `e->msg`; the caller adds the line.
+ *
+ * Layouts (C0 = 32 bytes of elements: 16 for fp16/bf16, 32 for int8, 8 for
+ * fp32/int32; a fractal is 16 rows x C0, 512 bytes; L0C's fractals are
+ * 16 x 16 of fp32/int32, 1 KiB):
+ *   NZ (L1, and L0C): element (r, c) of a matrix whose rows are padded to
+ *     a multiple of 16 (`rows16`) lies at ((c / C0) * rows16 + r) * C0 + c % C0:
+ *     column blocks of C0, one after the other, each rows16 x C0 row-major.
+ *   L0A (ZZ): fractal (r / 16, c / C0) at index (r / 16) * K1 + c / C0,
+ *     element (r % 16) * C0 + c % C0 inside it (fractals row-major, and
+ *     row-major inside).
+ *   L0B (ZN): fractal (k / C0, n / 16) at index (k / C0) * N1 + n / 16,
+ *     element (n % 16) * C0 + k % C0 inside it: each fractal holds 16
+ *     columns of B as rows, so a row of the fractal is a run along K.
+ *   L0C (NZ, 16 x 16): element (m, n) at ((n / 16) * M1 + m / 16) * 256
+ *     + (m % 16) * 16 + n % 16.
+ * load_data copies whole fractals, so an NZ matrix in L1 reaches L0A or
+ * L0B by choosing which fractals go where (start index, source stride,
+ * destination gap) and transposing each 16 x 16 fractal when asked. */
+/* Only kernels that use the cube define ASC_K_CUBE (emit_c.c): the others
+ * skip this unit and the intrinsics headers it needs, which would triple
+ * their compile time. */
+#if defined(ASC_K_CUBE) && !defined(ASC_RT_CUBE_H)
+#define ASC_RT_CUBE_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define ASC_KC_X86 1
+#else
+#define ASC_KC_X86 0
+#endif
+
+/* Buffer sizes of a 910B-class AIC (bytes). */
+#define ASC_KC_L1_SIZE (512 * 1024)
+#define ASC_KC_L0A_SIZE (64 * 1024)
+#define ASC_KC_L0B_SIZE (64 * 1024)
+#define ASC_KC_L0C_SIZE (128 * 1024)
+#define ASC_KC_FRACTAL_BYTES 512
+#define ASC_KC_BLOCK_BYTES 32
+
+/* The AIC's buffers, in the order of PyAsc's TPositions that live there. */
+typedef enum asc_kc_buf {
+  ASC_KC_L1 = 0, /* A1, B1, C1 */
+  ASC_KC_L0A,    /* A2 */
+  ASC_KC_L0B,    /* B2 */
+  ASC_KC_L0C,    /* CO1 */
+  ASC_KC_NBUF
+} asc_kc_buf;
+
+/* Element types the cube reads and writes. */
+typedef enum asc_kc_type {
+  ASC_KC_F16 = 0,
+  ASC_KC_BF16,
+  ASC_KC_S8,
+  ASC_KC_F32,
+  ASC_KC_S32,
+} asc_kc_type;
+
+/* PyAsc's QuantModes, in its order. */
+typedef enum asc_kc_quant {
+  ASC_KC_NO_QUANT = 0,
+  ASC_KC_F322F16,
+  ASC_KC_F322BF16,
+  ASC_KC_DEQF16,
+  ASC_KC_VDEQF16,
+  ASC_KC_QF322B8_PRE,
+  ASC_KC_VQF322B8_PRE,
+  ASC_KC_REQ8,
+  ASC_KC_VREQ8,
+} asc_kc_quant;
+
+/* The kind of core a block of a launch runs on. */
+typedef enum asc_kc_kind { ASC_KC_AIV = 0, ASC_KC_AIC = 1 } asc_kc_kind;
+
+typedef struct asc_kc_err {
+  char msg[256];
+} asc_kc_err;
+
+typedef struct asc_kc_span {
+  char *p;
+  int64_t n; /* bytes from p that may be touched */
+} asc_kc_span;
+
+/* One AIC: its buffers and the mmad's scratch (owned; asc_kc_core_free). */
+typedef struct asc_kc_core {
+  char *mem[ASC_KC_NBUF];
+  int64_t size[ASC_KC_NBUF];
+  float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
+  int portable;                /* 1: no SIMD paths (tests compare both) */
+  int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
+  int32_t xflags[16];          /* cross-core flags set and not yet waited for */
+} asc_kc_core;
+
+static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), unused));
+static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static inline int asc_kc_esize(asc_kc_type t) {
+  return t == ASC_KC_S8 ? 1 : (t == ASC_KC_F32 || t == ASC_KC_S32) ? 4 : 2;
+}
+/* Elements of one 32-byte block: a fractal's row. */
+static inline int asc_kc_c0(asc_kc_type t) {
+  return ASC_KC_BLOCK_BYTES / asc_kc_esize(t);
+}
+static inline int64_t asc_kc_ceil16(int64_t x) {
+  return (x + 15) / 16;
+}
+
+/* The block's place in a launch. A mixed kernel (mix != 0) runs `groups`
+ * groups of one AIC and two AIVs, 3 * groups blocks in all: block b is
+ * core b % 3 of group b / 3, the AIC first. On an AIC, GetBlockIdx() is the
+ * group; on an AIV it is 2 * group + its sub-block (0 or 1), as on the
+ * device. A kernel of one kind runs one block per core of that kind. */
+typedef struct asc_kc_place {
+  asc_kc_kind kind;
+  int64_t block_idx, block_num, sub_block_idx, sub_block_num;
+} asc_kc_place;
+static inline asc_kc_place asc_kc_place_of(int64_t block, int64_t nblocks, int mix,
+                                           asc_kc_kind only) {
+  asc_kc_place p;
+  if (mix) {
+    int64_t g = block / 3, c = block % 3;
+    p.kind = c == 0 ? ASC_KC_AIC : ASC_KC_AIV;
+    p.sub_block_idx = c == 0 ? 0 : c - 1;
+    p.sub_block_num = c == 0 ? 1 : 2;
+    p.block_idx = c == 0 ? g : 2 * g + (c - 1);
+    p.block_num = nblocks / 3;
+  } else {
+    p.kind = only;
+    p.block_idx = block;
+    p.block_num = nblocks;
+    p.sub_block_idx = 0;
+    p.sub_block_num = 1;
+  }
+  return p;
+}
+
+static void asc_kc_core_free(asc_kc_core *c) __attribute__((unused));
+static void asc_kc_core_free(asc_kc_core *c) {
+  for (int i = 0; i < ASC_KC_NBUF; i++) {
+    free(c->mem[i]);
+    c->mem[i] = NULL;
+  }
+  free(c->scr_a);
+  free(c->scr_b);
+  c->scr_a = c->scr_b = NULL;
+}
+
+/* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */
+static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) {
+  static const int64_t sizes[ASC_KC_NBUF] = {ASC_KC_L1_SIZE, ASC_KC_L0A_SIZE, ASC_KC_L0B_SIZE,
+                                             ASC_KC_L0C_SIZE};
+  memset(c, 0, sizeof *c);
+  for (int i = 0; i < ASC_KC_NBUF; i++) {
+    c->size[i] = sizes[i];
+    c->mem[i] = (char *)calloc((size_t)sizes[i], 1);
+  }
+  /* an int8 L0A holds its size in elements, each widened to 4 bytes; B is
+   * kept with its columns padded to 16 */
+  c->scr_a = (float *)malloc((size_t)ASC_KC_L0A_SIZE * 4);
+  c->scr_b = (float *)malloc((size_t)ASC_KC_L0B_SIZE * 4);
+  for (int i = 0; i < ASC_KC_NBUF; i++)
+    if (!c->mem[i]) c->scr_a = (free(c->scr_a), (float *)NULL);
+  if (!c->scr_a || !c->scr_b) {
+    asc_kc_core_free(c);
+    return asc_kc_fail(e, "out of host memory for the cube's buffers");
+  }
+  return 0;
+}
+
+/* The span of buffer `b` from byte `off` to its end, checking alignment to
+ * `align` bytes (32 for L1, 512 for L0A/L0B, 1024 for L0C: one fractal). */
+static int asc_kc_span_at(const asc_kc_core *c, asc_kc_buf b, int64_t off, asc_kc_span *s,
+                          asc_kc_err *e) __attribute__((unused));
+static int asc_kc_span_at(const asc_kc_core *c, asc_kc_buf b, int64_t off, asc_kc_span *s,
+                          asc_kc_err *e) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  static const int64_t align[ASC_KC_NBUF] = {32, 512, 512, 1024};
+  s->p = NULL;
+  s->n = 0;
+  if (off < 0 || off >= c->size[b])
+    return asc_kc_fail(e, "offset %lld is outside %s (%lld bytes)", (long long)off, names[b],
+                       (long long)c->size[b]);
+  if (off % align[b])
+    return asc_kc_fail(e, "%s tensor at byte %lld is not aligned to %lld bytes (a fractal)",
+                       names[b], (long long)off, (long long)align[b]);
+  s->p = c->mem[b] + off;
+  s->n = c->size[b] - off;
+  return 0;
+}
+
+/* Checks that [off, off + len) lies in a span of n bytes (no overflow:
+ * every operand is below 2^40 where callers form it). */
+static inline int asc_kc_in(int64_t off, int64_t len, int64_t n) {
+  return off >= 0 && len >= 0 && off + len <= n;
+}
+
+/* --- ND <-> NZ ------------------------------------------------------------ */
+
+/* PyAsc's Nd2NzParams (counts in elements unless said). */
+typedef struct asc_kc_nd2nz {
+  int64_t nd_num, n_value, d_value;
+  int64_t src_nd_matrix_stride; /* elements between source matrices */
+  int64_t src_d_value;          /* elements between source rows */
+  int64_t dst_nz_c0_stride;     /* 32-byte blocks between column blocks (rows16) */
+  int64_t dst_nz_n_stride;      /* 32-byte blocks between rows (1) */
+  int64_t dst_nz_matrix_stride; /* elements between destination matrices */
+} asc_kc_nd2nz;
+
+/* DataCopy(dst NZ, src ND, Nd2NzParams): GM or UB to L1. */
+static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nd2nz *p,
+                             asc_kc_err *e) __attribute__((unused));
+static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nd2nz *p,
+                             asc_kc_err *e) {
+  const int es = asc_kc_esize(t), c0 = asc_kc_c0(t);
+  if (p->nd_num < 0 || p->n_value < 0 || p->d_value < 0 || p->nd_num > 65535 ||
+      p->n_value > 16384 || p->d_value > 65535 || p->src_d_value < p->d_value ||
+      p->src_d_value > 65535 || p->dst_nz_c0_stride < 0 || p->dst_nz_c0_stride > 65535 ||
+      p->dst_nz_n_stride < 0 || p->dst_nz_n_stride > 65535 || p->src_nd_matrix_stride < 0 ||
+      p->src_nd_matrix_stride > 65535 || p->dst_nz_matrix_stride < 0 ||
+      p->dst_nz_matrix_stride > 65535)
+    return asc_kc_fail(
+        e, "Nd2NzParams out of range (nd_num %lld, n_value %lld, d_value %lld, src_d_value %lld)",
+        (long long)p->nd_num, (long long)p->n_value, (long long)p->d_value,
+        (long long)p->src_d_value);
+  for (int64_t m = 0; m < p->nd_num; m++)
+    for (int64_t r = 0; r < p->n_value; r++) {
+      int64_t s = (m * p->src_nd_matrix_stride + r * p->src_d_value) * es;
+      if (!asc_kc_in(s, p->d_value * es, src.n))
+        return asc_kc_fail(e, "Nd2Nz reads %lld bytes from byte %lld of a %lld-byte source",
+                           (long long)(p->d_value * es), (long long)s, (long long)src.n);
+      for (int64_t c = 0; c < p->d_value; c += c0) {
+        int64_t run = p->d_value - c < c0 ? p->d_value - c : c0;
+        int64_t d = (m * p->dst_nz_matrix_stride + (c / c0) * p->dst_nz_c0_stride * c0 +
+                     r * p->dst_nz_n_stride * c0) *
+                    es;
+        if (!asc_kc_in(d, run * es, dst.n))
+          return asc_kc_fail(e, "Nd2Nz writes past its destination (byte %lld of %lld)",
+                             (long long)(d + run * es), (long long)dst.n);
+        memcpy(dst.p + d, src.p + s + c * es, (size_t)(run * es));
+      }
+    }
+  return 0;
+}
+
+/* PyAsc's Nz2NdParamsFull: NZ with C0 = 16 elements (UB) to ND. */
+typedef struct asc_kc_nz2nd {
+  int64_t nd_num, n_value, d_value;
+  int64_t src_nd_matrix_stride; /* fractals (256 elements) between source matrices */
+  int64_t src_n_stride;         /* rows between source column blocks (rows16) */
+  int64_t dst_d_stride;         /* elements between destination rows */
+  int64_t dst_nd_matrix_stride; /* elements between destination matrices */
+} asc_kc_nz2nd;
+
+static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nz2nd *p,
+                             asc_kc_err *e) __attribute__((unused));
+static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nz2nd *p,
+                             asc_kc_err *e) {
+  const int es = asc_kc_esize(t);
+  if (p->nd_num < 0 || p->n_value < 0 || p->d_value < 0 || p->nd_num > 65535 || p->n_value > 8192 ||
+      p->d_value > 65535 || p->src_n_stride < p->n_value || p->src_n_stride > 65535 ||
+      p->dst_d_stride < p->d_value || p->dst_d_stride > 65535 || p->src_nd_matrix_stride < 0 ||
+      p->src_nd_matrix_stride > 65535 || p->dst_nd_matrix_stride < 0 ||
+      p->dst_nd_matrix_stride > 65535)
+    return asc_kc_fail(
+        e, "Nz2NdParamsFull out of range (n_value %lld, d_value %lld, src_n_stride %lld)",
+        (long long)p->n_value, (long long)p->d_value, (long long)p->src_n_stride);
+  for (int64_t m = 0; m < p->nd_num; m++)
+    for (int64_t r = 0; r < p->n_value; r++)
+      for (int64_t c = 0; c < p->d_value; c += 16) {
+        int64_t run = p->d_value - c < 16 ? p->d_value - c : 16;
+        int64_t s =
+            (m * p->src_nd_matrix_stride * 256 + ((c / 16) * p->src_n_stride + r) * 16) * es;
+        int64_t d = (m * p->dst_nd_matrix_stride + r * p->dst_d_stride + c) * es;
+        if (!asc_kc_in(s, run * es, src.n) || !asc_kc_in(d, run * es, dst.n))
+          return asc_kc_fail(e, "Nz2Nd touches bytes outside its %s",
+                             asc_kc_in(s, run * es, src.n) ? "destination" : "source");
+        memcpy(dst.p + d, src.p + s, (size_t)(run * es));
+      }
+  return 0;
+}
+
+/* --- load_data (2D) ------------------------------------------------------- */
+
+/* PyAsc's LoadData2DParams. Copies repeat_times fractals: source fractal
+ * start_index + i * src_stride to destination fractal i * (1 + dst_gap),
+ * each 16 x 16 fractal transposed when if_transpose (2-byte types only). */
+typedef struct asc_kc_load2d {
+  int64_t start_index, repeat_times, src_stride, dst_gap;
+  int if_transpose;
+} asc_kc_load2d;
+
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) {
+  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
+      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
+      p->dst_gap > 65535)
+    return asc_kc_fail(e,
+                       "LoadData2DParams out of range (start_index %lld, repeat_times %lld, "
+                       "src_stride %lld, dst_gap %lld)",
+                       (long long)p->start_index, (long long)p->repeat_times,
+                       (long long)p->src_stride, (long long)p->dst_gap);
+  if (p->if_transpose && asc_kc_esize(t) != 2)
+    return asc_kc_fail(e, "load_data transposes 16 x 16 fractals of 2-byte types only");
+  for (int64_t i = 0; i < p->repeat_times; i++) {
+    int64_t s = (p->start_index + i * p->src_stride) * ASC_KC_FRACTAL_BYTES;
+    int64_t d = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES;
+    if (!asc_kc_in(s, ASC_KC_FRACTAL_BYTES, src.n))
+      return asc_kc_fail(e, "load_data reads fractal %lld past its source (%lld bytes)",
+                         (long long)(p->start_index + i * p->src_stride), (long long)src.n);
+    if (!asc_kc_in(d, ASC_KC_FRACTAL_BYTES, dst.n))
+      return asc_kc_fail(e, "load_data writes fractal %lld past its destination (%lld bytes)",
+                         (long long)(i * (1 + p->dst_gap)), (long long)dst.n);
+    if (!p->if_transpose) {
+      memmove(dst.p + d, src.p + s, ASC_KC_FRACTAL_BYTES);
+    } else {
+      uint16_t f[256];
+      memcpy(f, src.p + s, sizeof f);
+      uint16_t *o = (uint16_t *)(void *)(dst.p + d);
+      for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+    }
+  }
+  return 0;
+}
+
+/* --- mmad ----------------------------------------------------------------- */
+
+/* PyAsc's MmadParams as the simulator uses them: C (m x n) = A (m x k) @
+ * B (k x n), plus C (init == 0: accumulate), plus bias[n] when has_bias
+ * (the bias replaces C's old value, as cmatrix_source does). */
+typedef struct asc_kc_mmad {
+  int64_t m, n, k;
+  int init, has_bias;
+} asc_kc_mmad;
+
+/* Widens L0A to row-major m x k floats, and L0B to N1 panels of k x 16
+ * floats (columns past n zero). Integers are widened as int32 bit
+ * patterns stored in the float slots (see asc_kc_mm_int). */
+static void asc_kc_widen_scalar(void *out, const char *src, asc_kc_type t, int64_t cnt) {
+  float *dst = (float *)out;
+  if (t == ASC_KC_F16) {
+    for (int64_t i = 0; i < cnt; i++) {
+      uint16_t h;
+      memcpy(&h, src + 2 * i, 2);
+      dst[i] = asc_k_h2f(h);
+    }
+  } else if (t == ASC_KC_BF16) {
+    for (int64_t i = 0; i < cnt; i++) {
+      uint16_t h;
+      memcpy(&h, src + 2 * i, 2);
+      dst[i] = asc_k_bf2f(h);
+    }
+  } else {
+    int32_t *idst = (int32_t *)out;
+    for (int64_t i = 0; i < cnt; i++) idst[i] = (int8_t)src[i];
+  }
+}
+
+#if ASC_KC_X86
+__attribute__((target("avx2,fma,f16c"))) static void asc_kc_widen_f16c(float *dst, const char *src,
+                                                                       int64_t cnt) {
+  int64_t i = 0;
+  for (; i + 8 <= cnt; i += 8)
+    _mm256_storeu_ps(
+        dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + 2 * i))));
+  for (; i < cnt; i++) {
+    uint16_t h;
+    memcpy(&h, src + 2 * i, 2);
+    dst[i] = asc_k_h2f(h);
+  }
+}
+
+/* C rows [r0, r0 + 4) x 16 columns += A rows x B panel, over k. */
+__attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, const float *a,
+                                                                 int64_t lda, int64_t rows,
+                                                                 const float *bp, int64_t k) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    __m256 c00 = _mm256_loadu_ps(ct + (r + 0) * 16), c01 = _mm256_loadu_ps(ct + (r + 0) * 16 + 8);
+    __m256 c10 = _mm256_loadu_ps(ct + (r + 1) * 16), c11 = _mm256_loadu_ps(ct + (r + 1) * 16 + 8);
+    __m256 c20 = _mm256_loadu_ps(ct + (r + 2) * 16), c21 = _mm256_loadu_ps(ct + (r + 2) * 16 + 8);
+    __m256 c30 = _mm256_loadu_ps(ct + (r + 3) * 16), c31 = _mm256_loadu_ps(ct + (r + 3) * 16 + 8);
+    const float *a0 = a + (r + 0) * lda, *a1 = a + (r + 1) * lda, *a2 = a + (r + 2) * lda,
+                *a3 = a + (r + 3) * lda;
+    for (int64_t q = 0; q < k; q++) {
+      __m256 b0 = _mm256_loadu_ps(bp + q * 16), b1 = _mm256_loadu_ps(bp + q * 16 + 8), x;
+      x = _mm256_broadcast_ss(a0 + q);
+      c00 = _mm256_fmadd_ps(x, b0, c00);
+      c01 = _mm256_fmadd_ps(x, b1, c01);
+      x = _mm256_broadcast_ss(a1 + q);
+      c10 = _mm256_fmadd_ps(x, b0, c10);
+      c11 = _mm256_fmadd_ps(x, b1, c11);
+      x = _mm256_broadcast_ss(a2 + q);
+      c20 = _mm256_fmadd_ps(x, b0, c20);
+      c21 = _mm256_fmadd_ps(x, b1, c21);
+      x = _mm256_broadcast_ss(a3 + q);
+      c30 = _mm256_fmadd_ps(x, b0, c30);
+      c31 = _mm256_fmadd_ps(x, b1, c31);
+    }
+    _mm256_storeu_ps(ct + (r + 0) * 16, c00);
+    _mm256_storeu_ps(ct + (r + 0) * 16 + 8, c01);
+    _mm256_storeu_ps(ct + (r + 1) * 16, c10);
+    _mm256_storeu_ps(ct + (r + 1) * 16 + 8, c11);
+    _mm256_storeu_ps(ct + (r + 2) * 16, c20);
+    _mm256_storeu_ps(ct + (r + 2) * 16 + 8, c21);
+    _mm256_storeu_ps(ct + (r + 3) * 16, c30);
+    _mm256_storeu_ps(ct + (r + 3) * 16 + 8, c31);
+  }
+  for (; r < rows; r++) {
+    __m256 c0 = _mm256_loadu_ps(ct + r * 16), c1 = _mm256_loadu_ps(ct + r * 16 + 8);
+    for (int64_t q = 0; q < k; q++) {
+      __m256 x = _mm256_broadcast_ss(a + r * lda + q);
+      c0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16), c0);
+      c1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16 + 8), c1);
+    }
+    _mm256_storeu_ps(ct + r * 16, c0);
+    _mm256_storeu_ps(ct + r * 16 + 8, c1);
+  }
+}
+
+/* AVX2, FMA and F16C (CPUID leaf 1 ECX bit 29; not every compiler's
+ * __builtin_cpu_supports knows "f16c"). */
+static int asc_kc_has_avx2(void) {
+  unsigned ax, bx, cx, dx;
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
+  if (!__get_cpuid(1, &ax, &bx, &cx, &dx)) return 0;
+  return (cx >> 29) & 1u;
+}
+#endif
+
+static void asc_kc_tile_scalar(float *ct, const float *a, int64_t lda, int64_t rows,
+                               const float *bp, int64_t k) {
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t q = 0; q < k; q++) {
+      float x = a[r * lda + q];
+      for (int j = 0; j < 16; j++) ct[r * 16 + j] += x * bp[q * 16 + j];
+    }
+}
+
+static void asc_kc_tile_int(int32_t *ct, const int32_t *a, int64_t lda, int64_t rows,
+                            const int32_t *bp, int64_t k) {
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t q = 0; q < k; q++) {
+      /* int8 x int8 products summed in int32 cannot overflow for k < 2^17;
+       * unsigned arithmetic keeps larger k defined (wrapping as int32) */
+      uint32_t x = (uint32_t)a[r * lda + q];
+      for (int j = 0; j < 16; j++)
+        ct[r * 16 + j] = (int32_t)((uint32_t)ct[r * 16 + j] + x * (uint32_t)bp[q * 16 + j]);
+    }
+}
+
+/* Mmad(dst L0C, fm L0A, filter L0B[, bias], params). `ct` is dst's type:
+ * fp32 for fp16/bf16 inputs, int32 for int8. */
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
+  if (t == ASC_KC_F32 || t == ASC_KC_S32)
+    return asc_kc_fail(e, "mmad takes fp16, bf16 or int8 inputs");
+  if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
+    return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
+                       (long long)p->m, (long long)p->n, (long long)p->k);
+  const int c0 = asc_kc_c0(t), es = asc_kc_esize(t);
+  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
+  const int64_t kp = k1 * c0;
+  if (m1 * k1 * ASC_KC_FRACTAL_BYTES > a.n)
+    return asc_kc_fail(e, "mmad reads %lld bytes of L0A (m=%lld, k=%lld) but the tensor has %lld",
+                       (long long)(m1 * k1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
+                       (long long)p->k, (long long)a.n);
+  if (k1 * n1 * ASC_KC_FRACTAL_BYTES > b.n)
+    return asc_kc_fail(e, "mmad reads %lld bytes of L0B (k=%lld, n=%lld) but the tensor has %lld",
+                       (long long)(k1 * n1 * ASC_KC_FRACTAL_BYTES), (long long)p->k,
+                       (long long)p->n, (long long)b.n);
+  if (m1 * n1 * 1024 > dst.n)
+    return asc_kc_fail(e, "mmad writes %lld bytes of L0C (m=%lld, n=%lld) but the tensor has %lld",
+                       (long long)(m1 * n1 * 1024), (long long)p->m, (long long)p->n,
+                       (long long)dst.n);
+  if (p->has_bias && p->n * 4 > bias.n)
+    return asc_kc_fail(e, "mmad's bias has %lld bytes, n=%lld needs %lld", (long long)bias.n,
+                       (long long)p->n, (long long)(p->n * 4));
+  if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
+    return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
+  float *wa = core->scr_a, *wb = core->scr_b;
+  int simd = 0, fast;
+#if ASC_KC_X86
+  simd = !core->portable && asc_kc_has_avx2();
+#endif
+  fast = simd && t == ASC_KC_F16;
+  /* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...] */
+  for (int64_t i = 0; i < m1; i++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = a.p + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
+      for (int r = 0; r < 16; r++) {
+        float *o = wa + (i * 16 + r) * kp + j * c0;
+#if ASC_KC_X86
+        if (fast) {
+          asc_kc_widen_f16c(o, f + r * c0 * es, c0);
+          continue;
+        }
+#endif
+        asc_kc_widen_scalar(o, f + r * c0 * es, t, c0);
+      }
+    }
+  /* B: fractal (j, nb) row c (column nb*16+c of B) -> panel nb, wb[nb][q][c] */
+  for (int64_t nb = 0; nb < n1; nb++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = b.p + (j * n1 + nb) * ASC_KC_FRACTAL_BYTES;
+      union {
+        float f[32];
+        int32_t i[32];
+      } run;
+      for (int c = 0; c < 16; c++) {
+#if ASC_KC_X86
+        if (fast)
+          asc_kc_widen_f16c(run.f, f + c * c0 * es, c0);
+        else
+#endif
+          asc_kc_widen_scalar(run.f, f + c * c0 * es, t, c0);
+        size_t at = (size_t)(nb * kp * 16 + j * c0 * 16);
+        if (t == ASC_KC_S8)
+          for (int q = 0; q < c0; q++)
+            ((int32_t *)(void *)wb)[at + (size_t)q * 16 + (size_t)c] = run.i[q];
+        else
+          for (int q = 0; q < c0; q++) wb[at + (size_t)q * 16 + (size_t)c] = run.f[q];
+      }
+    }
+  const int isint = t == ASC_KC_S8;
+  for (int64_t i = 0; i < m1; i++) {
+    int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
+    for (int64_t nb = 0; nb < n1; nb++) {
+      char *cf = dst.p + (nb * m1 + i) * 1024;
+      union {
+        float f[256];
+        int32_t i[256];
+      } cu;
+      float *ct = cu.f;
+      int64_t cols = p->n - nb * 16 < 16 ? p->n - nb * 16 : 16;
+      if (p->has_bias) {
+        for (int r = 0; r < 16; r++)
+          for (int c = 0; c < 16; c++)
+            memcpy(ct + r * 16 + c, c < cols ? bias.p + (nb * 16 + c) * 4 : "\0\0\0", 4);
+      } else if (p->init) {
+        memset(&cu, 0, sizeof cu);
+      } else {
+        memcpy(cu.f, cf, sizeof cu);
+      }
+      const float *arow = wa + i * 16 * kp, *bp = wb + nb * kp * 16;
+      if (isint)
+        asc_kc_tile_int(cu.i, (const int32_t *)(const void *)arow, kp, rows,
+                        (const int32_t *)(const void *)bp, p->k);
+#if ASC_KC_X86
+      else if (simd)
+        asc_kc_tile_avx2(ct, arow, kp, rows, bp, p->k);
+#endif
+      else
+        asc_kc_tile_scalar(ct, arow, kp, rows, bp, p->k);
+      /* only the m x n part is the result; the rest of the fractal keeps
+       * what it held */
+      for (int64_t r = 0; r < rows; r++) memcpy(cf + r * 64, cu.f + r * 16, (size_t)cols * 4);
+    }
+  }
+  return 0;
+}
+
+/* --- fixpipe -------------------------------------------------------------- */
+
+/* PyAsc's FixpipeParamsV220 (the fields the simulator gives meaning). */
+typedef struct asc_kc_fixpipe {
+  int64_t n_size, m_size;
+  int64_t src_stride; /* rows between L0C's column blocks (a multiple of 16) */
+  int64_t dst_stride; /* ND: elements between rows; NZ: rows between column blocks */
+  asc_kc_quant quant;
+  float deq_scalar;
+  int relu_en;
+  int nz_out; /* FixpipeConfig: 0 row-major (ND), 1 NZ */
+} asc_kc_fixpipe;
+
+/* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
+ * int32 (`st`), dst is `dt`; `qv` holds n_size fp32 scales for the vector
+ * quant modes. */
+static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                              asc_kc_type st, const asc_kc_fixpipe *p, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                              asc_kc_type st, const asc_kc_fixpipe *p, asc_kc_err *e) {
+  if (p->n_size < 0 || p->m_size < 0 || p->n_size > 65535 || p->m_size > 65535 ||
+      p->src_stride < p->m_size || p->src_stride % 16 || p->src_stride > 65535 ||
+      p->dst_stride < 0 || p->dst_stride > 0xffffffffLL)
+    return asc_kc_fail(e,
+                       "FixpipeParamsV220 out of range (n_size %lld, m_size %lld, src_stride %lld: "
+                       "a multiple of 16, at least m_size)",
+                       (long long)p->n_size, (long long)p->m_size, (long long)p->src_stride);
+  if (!p->nz_out && p->dst_stride < p->n_size)
+    return asc_kc_fail(e, "fixpipe's dst_stride %lld is below n_size %lld",
+                       (long long)p->dst_stride, (long long)p->n_size);
+  if (p->nz_out && p->dst_stride < p->m_size)
+    return asc_kc_fail(e, "fixpipe's NZ dst_stride %lld is below m_size %lld",
+                       (long long)p->dst_stride, (long long)p->m_size);
+  /* which conversions each quant mode allows */
+  int ok;
+  switch (p->quant) {
+    case ASC_KC_NO_QUANT:
+      ok = dt == st;
+      break;
+    case ASC_KC_F322F16:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_F16;
+      break;
+    case ASC_KC_F322BF16:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_BF16;
+      break;
+    case ASC_KC_DEQF16:
+    case ASC_KC_VDEQF16:
+      ok = st == ASC_KC_S32 && dt == ASC_KC_F16;
+      break;
+    case ASC_KC_QF322B8_PRE:
+    case ASC_KC_VQF322B8_PRE:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_S8;
+      break;
+    case ASC_KC_REQ8:
+    case ASC_KC_VREQ8:
+      ok = st == ASC_KC_S32 && dt == ASC_KC_S8;
+      break;
+    default:
+      ok = 0;
+  }
+  if (!ok)
+    return asc_kc_fail(e, "fixpipe: quant mode %d does not convert between these types",
+                       (int)p->quant);
+  int vec =
+      p->quant == ASC_KC_VDEQF16 || p->quant == ASC_KC_VQF322B8_PRE || p->quant == ASC_KC_VREQ8;
+  if (vec && p->n_size * 4 > qv.n)
+    return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
+                       (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
+  const int des = asc_kc_esize(dt);
+  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  for (int64_t m = 0; m < p->m_size; m++)
+    for (int64_t n = 0; n < p->n_size; n++) {
+      int64_t s = (((n / 16) * p->src_stride + m) * 16 + n % 16) * 4;
+      int64_t d = p->nz_out ? (((n / dc0) * p->dst_stride + m) * dc0 + n % dc0) * des
+                            : (m * p->dst_stride + n) * des;
+      if (!asc_kc_in(s, 4, src.n))
+        return asc_kc_fail(e, "fixpipe reads past its L0C tensor (%lld bytes)", (long long)src.n);
+      if (!asc_kc_in(d, des, dst.n))
+        return asc_kc_fail(e, "fixpipe writes past its destination (%lld bytes)", (long long)dst.n);
+      float f;
+      int32_t iv;
+      memcpy(&f, src.p + s, 4);
+      memcpy(&iv, src.p + s, 4);
+      float scale = p->deq_scalar;
+      if (vec) memcpy(&scale, qv.p + n * 4, 4);
+      if (st == ASC_KC_S32 && p->quant != ASC_KC_NO_QUANT)
+        f = (float)iv * scale;
+      else if (p->quant == ASC_KC_QF322B8_PRE || p->quant == ASC_KC_VQF322B8_PRE)
+        f *= scale;
+      if (p->relu_en) {
+        if (st == ASC_KC_S32 && p->quant == ASC_KC_NO_QUANT)
+          iv = iv < 0 ? 0 : iv;
+        else
+          f = f < 0 ? 0.0f : f;
+      }
+      char *o = dst.p + d;
+      if (dt == ASC_KC_F32) {
+        memcpy(o, &f, 4);
+      } else if (dt == ASC_KC_S32) {
+        memcpy(o, &iv, 4);
+      } else if (dt == ASC_KC_F16) {
+        uint16_t h = asc_k_f2h(f);
+        memcpy(o, &h, 2);
+      } else if (dt == ASC_KC_BF16) {
+        uint16_t h = asc_k_f2bf(f);
+        memcpy(o, &h, 2);
+      } else {
+        float r = nearbyintf(f);
+        int8_t v = (int8_t)(r != r ? 0 : r > 127 ? 127 : r < -128 ? -128 : r);
+        memcpy(o, &v, 1);
+      }
+    }
+  return 0;
+}
+
+/* --- the kernel's view ---------------------------------------------------
+ * Generated kernels that use the cube get an asc_kc_core per block run
+ * (asc_k_cube_begin/end around the body, k->cube). LocalTensors at the
+ * cube's positions keep byte offsets tagged with their buffer,
+ * ((buffer + 1) << 40) + byte: every Unified Buffer check rejects them, so
+ * a vector instruction can never touch the cube's buffers, and the calls
+ * below accept nothing else. */
+#define ASC_KC_TAG_SHIFT 40
+#define ASC_KC_TAG(buf, byte) ((((int64_t)(buf) + 1) << ASC_KC_TAG_SHIFT) + (byte))
+
+static int asc_k_cube_begin(asc_k_ctx *k) __attribute__((unused));
+static int asc_k_cube_begin(asc_k_ctx *k) {
+  asc_kc_err e;
+  asc_kc_core *c = (asc_kc_core *)malloc(sizeof *c);
+  if (!c || asc_kc_core_init(c, &e)) {
+    free(c);
+    return asc_k_fail(k, 0, "the cube's buffers: out of host memory");
+  }
+  k->cube = c;
+  return 0;
+}
+static void asc_k_cube_end(asc_k_ctx *k) __attribute__((unused));
+static void asc_k_cube_end(asc_k_ctx *k) {
+  if (!k->cube) return;
+  asc_kc_core_free((asc_kc_core *)k->cube);
+  free(k->cube);
+  k->cube = NULL;
+}
+
+/* TPipe.init_buffer for a TQue at a cube position (buf): buffers aligned
+ * as load_data/mmad need them, and an error when the buffer is full. */
+static int asc_k_cube_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
+                                  int64_t len, int buf, int line) __attribute__((unused));
+static int asc_k_cube_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
+                                  int64_t len, int buf, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  static const int64_t align[ASC_KC_NBUF] = {32, 512, 512, 1024};
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  if (!c || buf < 0 || buf >= ASC_KC_NBUF)
+    return asc_k_fail(k, line, "init_buffer: no cube buffer here");
+  if (num < 1 || num > ASC_K_MAX_DEPTH)
+    return asc_k_fail(k, line, "init_buffer: buffer count must be in [1, %d], got %lld",
+                      ASC_K_MAX_DEPTH, (long long)num);
+  if (len < 0 || len > c->size[buf])
+    return asc_k_fail(k, line, "init_buffer: %lld bytes do not fit the %lld-byte %s",
+                      (long long)len, (long long)c->size[buf], names[buf]);
+  int known = 0;
+  for (int j = 0; j < p->nques; j++) known |= p->ques[j] == q;
+  if (!known) {
+    if (p->nques == ASC_K_MAX_QUES)
+      return asc_k_fail(k, line, "init_buffer: more than %d queues in one TPipe", ASC_K_MAX_QUES);
+    p->ques[p->nques++] = q;
+  }
+  q->pipe = p;
+  q->nbuf = (int)num;
+  q->buf_len = len;
+  q->head = q->count = 0;
+  int64_t step = (len + align[buf] - 1) / align[buf] * align[buf];
+  for (int i = 0; i < q->nbuf; i++) {
+    q->state[i] = 0;
+    q->via[i] = NULL;
+    if (step > c->size[buf] - c->cursor[buf])
+      return asc_k_fail(
+          k, line, "init_buffer: %s overflow: %lld more bytes at byte %lld exceed the %lld-byte %s",
+          names[buf], (long long)step, (long long)c->cursor[buf], (long long)c->size[buf],
+          names[buf]);
+    q->buf_off[i] = ASC_KC_TAG(buf, c->cursor[buf]);
+    c->cursor[buf] += step;
+#if ASC_K_CHECKED
+    memset(q->chk_vc[i], 0, sizeof q->chk_vc[i]);
+#endif
+  }
+  return 0;
+}
+
+/* The span of a cube LocalTensor: its buffer from its byte to the end of
+ * the tensor (len elements of esize), checked against the buffer it must
+ * be in (mask: bit per asc_kc_buf allowed). */
+static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned mask, const char *api,
+                            const char *operand, asc_kc_span *s, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1 (A1/B1/C1)", "L0A (A2)", "L0B (B2)",
+                                                 "L0C (CO1)"};
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  int64_t buf = (t.off >> ASC_KC_TAG_SHIFT) - 1,
+          byte = t.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1);
+  asc_kc_err e;
+  if (!c || t.off < 0 || buf < 0 || buf >= ASC_KC_NBUF || !(mask & (1u << buf))) {
+    char want[96] = "";
+    size_t n = 0;
+    for (int b = 0; b < ASC_KC_NBUF; b++)
+      if (mask & (1u << b))
+        n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", n ? " or " : "", names[b]);
+    return asc_k_fail(k, line, "%s: %s must be a LocalTensor in %s", api, operand, want);
+  }
+  if (asc_kc_span_at(c, (asc_kc_buf)buf, byte, s, &e))
+    return asc_k_fail(k, line, "%s: %s: %s", api, operand, e.msg);
+  int64_t bytes = t.len < 0 ? 0 : asc_k_mul(t.len, esize);
+  if (bytes >= 0 && bytes < s->n) s->n = bytes;
+  return 0;
+}
+/* A Unified Buffer LocalTensor as a span (fixpipe to UB, Nd2Nz from UB). */
+static int asc_k_cube_ub(asc_k_ctx *k, asc_k_lt t, int64_t esize, const char *api, asc_kc_span *s,
+                         int line) {
+  int64_t bytes = t.len < 0 ? -1 : asc_k_mul(t.len, esize);
+  if (t.off < 0 || t.off > k->ub_size || bytes < 0 || bytes > k->ub_size - t.off)
+    return asc_k_fail(k, line, "%s: the LocalTensor must lie in the Unified Buffer", api);
+  s->p = k->ub + t.off;
+  s->n = bytes;
+  return 0;
+}
+/* A GlobalTensor as the span from it to its argument's end (the cube's
+ * transfers never leave their argument, in either mode). */
+static int asc_k_cube_gm(asc_k_ctx *k, asc_k_gt g, int64_t esize, const char *api, asc_kc_span *s,
+                         int line) {
+  if (g.lead == ASC_K_FAR || g.lead < 0 || g.lead > g.n)
+    return asc_k_fail(k, line, "%s: the GlobalTensor lies outside its argument", api);
+  s->p = g.base + g.lead;
+  s->n = g.n - g.lead;
+  if (g.size >= 0) {
+    int64_t left = asc_k_mul(asc_k_sub(g.size, g.skip), esize);
+    if (left >= 0 && left < s->n) s->n = left;
+  }
+  return 0;
+}
+
+/* Checked mode: an access of `pipe` to bytes [from, from + bytes) of a span
+ * in the AIC's buffers or the UB, recorded in the checker's shadow (the
+ * cube's buffers lie after the UB there, L1 first), so that an access on
+ * another pipe that nothing orders after it is reported with both lines. */
+static int asc_k_cube_use(asc_k_ctx *k, int pipe, asc_kc_span s, int64_t from, int64_t bytes,
+                          int write, const char *api, const char *operand, int line) {
+#if ASC_K_CHECKED
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  int64_t at = -1, base = k->ub_size;
+  if (s.p >= k->ub && s.p < k->ub + k->ub_size) at = s.p - k->ub;
+  for (int b = 0; c && at < 0 && b < ASC_KC_NBUF; b++) {
+    if (s.p >= c->mem[b] && s.p < c->mem[b] + c->size[b]) at = base + (s.p - c->mem[b]);
+    base += c->size[b];
+  }
+  if (at < 0 || bytes <= 0) return 0; /* global memory: not tracked */
+  if (from < 0 || from > s.n) return 0;
+  if (bytes > s.n - from) bytes = s.n - from;
+  return asc_k_chk_hazard(k, pipe, at + from, bytes, write, api, operand, line);
+#else
+  (void)k, (void)pipe, (void)s, (void)from, (void)bytes, (void)write, (void)api, (void)operand,
+      (void)line;
+  return 0;
+#endif
+}
+_Static_assert(ASC_KC_L1_SIZE + ASC_KC_L0A_SIZE + ASC_KC_L0B_SIZE + ASC_KC_L0C_SIZE == 768 * 1024,
+               "the checker's shadow (rt/core.h ASC_K_CUBE_SHADOW) covers the AIC's buffers");
+
+/* cross_core_set_flag / cross_core_wait_flag: the simulator runs a mixed
+ * kernel's AIC and AIV parts as one program in order, so a wait needs a set
+ * before it (a wait with none would hang the device); the hardware counts
+ * at most 15 sets per flag. */
+static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) __attribute__((unused));
+static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  const char *api = wait ? "cross_core_wait_flag" : "cross_core_set_flag";
+  if (!c) return asc_k_fail(k, line, "%s: no cube on this core", api);
+  if (id < 0 || id > 15)
+    return asc_k_fail(k, line, "%s: flag_id must be in [0, 15], got %lld", api, (long long)id);
+  if (!wait) {
+    if (c->xflags[id] >= 15)
+      return asc_k_fail(
+          k, line,
+          "cross_core_set_flag: flag %lld set 16 times without a wait (the counter holds 15)",
+          (long long)id);
+    c->xflags[id]++;
+    return 0;
+  }
+  if (c->xflags[id] == 0)
+    return asc_k_fail(k, line,
+                      "cross_core_wait_flag: flag %lld was not set before this wait (real hardware "
+                      "would hang here)",
+                      (long long)id);
+  c->xflags[id]--;
+  return 0;
+}
+
+#define ASC_KC_M_L1 (1u << ASC_KC_L1)
+#define ASC_KC_M_L0AB ((1u << ASC_KC_L0A) | (1u << ASC_KC_L0B))
+#define ASC_KC_M_L0C (1u << ASC_KC_L0C)
+
+/* load_data(dst L0A/L0B, src L1 or GM, LoadData2DParams) */
+static int asc_k_cube_load_data(asc_k_ctx *k, asc_k_lt dst, asc_kc_span src, int t, int64_t start,
+                                int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
+                                int from_gm, int line) {
+  asc_kc_span d;
+  asc_kc_err e;
+  if (asc_k_cube_local(k, dst, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L0AB, "load_data", "dst", &d,
+                       line))
+    return 1;
+  asc_kc_load2d p = {start, repeat, src_stride, dst_gap, transpose};
+  if (asc_kc_load_data_2d(d, src, (asc_kc_type)t, &p, &e)) return asc_k_fail(k, line, "%s", e.msg);
+  if (repeat > 0) {
+    int pipe = from_gm ? ASC_K_MTE2 : ASC_K_MTE1;
+    if ((!from_gm &&
+         asc_k_cube_use(k, pipe, src, start * 512, ((repeat - 1) * src_stride + 1) * 512, 0,
+                        "load_data", "src", line)) ||
+        asc_k_cube_use(k, pipe, d, 0, ((repeat - 1) * (1 + dst_gap) + 1) * 512, 1, "load_data",
+                       "dst", line))
+      return 1;
+  }
+  return 0;
+}
+static int asc_k_cube_load_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int64_t start,
+                              int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
+                              int line) __attribute__((unused));
+static int asc_k_cube_load_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int64_t start,
+                              int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
+                              int line) {
+  asc_kc_span s;
+  if (asc_k_cube_local(k, src, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "load_data", "src", &s,
+                       line))
+    return 1;
+  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, 0, line);
+}
+static int asc_k_cube_load_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, int64_t start,
+                              int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
+                              int line) __attribute__((unused));
+static int asc_k_cube_load_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, int64_t start,
+                              int64_t repeat, int64_t src_stride, int64_t dst_gap, int transpose,
+                              int line) {
+  asc_kc_span s;
+  if (asc_k_cube_gm(k, src, asc_kc_esize((asc_kc_type)t), "load_data", &s, line)) return 1;
+  return asc_k_cube_load_data(k, dst, s, t, start, repeat, src_stride, dst_gap, transpose, 1, line);
+}
+
+/* mmad(dst L0C, fm L0A, filter L0B[, bias], MmadParams); t: the inputs' type */
+static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, const asc_k_lt *bias,
+                           asc_k_gt *bias_gm, int t, int64_t m, int64_t n, int64_t kk, int init,
+                           int line) __attribute__((unused));
+static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, const asc_k_lt *bias,
+                           asc_k_gt *bias_gm, int t, int64_t m, int64_t n, int64_t kk, int init,
+                           int line) {
+  asc_kc_span sd, sa, sb, sbias = {NULL, 0};
+  asc_kc_err e;
+  int es = asc_kc_esize((asc_kc_type)t);
+  if (asc_k_cube_local(k, dst, 4, ASC_KC_M_L0C, "mmad", "dst", &sd, line) ||
+      asc_k_cube_local(k, a, es, 1u << ASC_KC_L0A, "mmad", "fm", &sa, line) ||
+      asc_k_cube_local(k, b, es, 1u << ASC_KC_L0B, "mmad", "filter", &sb, line))
+    return 1;
+  if (bias && asc_k_cube_local(k, *bias, 4, ASC_KC_M_L1, "mmad", "bias", &sbias, line)) return 1;
+  if (bias_gm && asc_k_cube_gm(k, *bias_gm, 4, "mmad", &sbias, line)) return 1;
+  asc_kc_mmad p = {m, n, kk, init, bias || bias_gm};
+  if (asc_kc_mmad_run((asc_kc_core *)k->cube, sd, sa, sb, sbias, (asc_kc_type)t, &p, &e))
+    return asc_k_fail(k, line, "%s", e.msg);
+  const int64_t c0 = asc_kc_c0((asc_kc_type)t), m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n),
+                k1 = (kk + c0 - 1) / c0;
+  if (asc_k_cube_use(k, ASC_K_M, sa, 0, m1 * k1 * 512, 0, "mmad", "fm", line) ||
+      asc_k_cube_use(k, ASC_K_M, sb, 0, k1 * n1 * 512, 0, "mmad", "filter", line) ||
+      (bias && asc_k_cube_use(k, ASC_K_M, sbias, 0, n * 4, 0, "mmad", "bias", line)) ||
+      asc_k_cube_use(k, ASC_K_M, sd, 0, m1 * n1 * 1024, 1, "mmad", "dst", line))
+    return 1;
+  return 0;
+}
+
+/* fixpipe(dst GM or UB, src L0C, FixpipeParamsV220[, quant vector in L1]) */
+static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const asc_k_lt *qv, int dt,
+                              int st, int64_t n_size, int64_t m_size, int64_t src_stride,
+                              int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
+                              int line) {
+  asc_kc_span s, sq = {NULL, 0};
+  asc_kc_err e;
+  if (asc_k_cube_local(k, src, 4, ASC_KC_M_L0C, "fixpipe", "src", &s, line)) return 1;
+  if (qv && asc_k_cube_local(k, *qv, 4, ASC_KC_M_L1, "fixpipe", "the quant vector", &sq, line))
+    return 1;
+  if (quant < 0 || quant > ASC_KC_VREQ8)
+    return asc_k_fail(k, line, "fixpipe: unknown QuantModes value %lld", (long long)quant);
+  asc_kc_fixpipe p = {n_size,     m_size, src_stride, dst_stride, (asc_kc_quant)quant,
+                      (float)deq, relu,   nz};
+  if (asc_kc_fixpipe_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &e))
+    return asc_k_fail(k, line, "%s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_FIX, s, 0, asc_kc_ceil16(n_size) * src_stride * 64, 0, "fixpipe",
+                     "src", line) ||
+      asc_k_cube_use(k, ASC_K_FIX, d, 0, d.n, 1, "fixpipe", "dst", line))
+    return 1;
+  return 0;
+}
+static int asc_k_cube_fixpipe_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, const asc_k_lt *qv,
+                                 int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
+                                 int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
+                                 int line) __attribute__((unused));
+static int asc_k_cube_fixpipe_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, const asc_k_lt *qv,
+                                 int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
+                                 int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
+                                 int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, dst, asc_kc_esize((asc_kc_type)dt), "fixpipe", &d, line)) return 1;
+  return asc_k_cube_fixpipe(k, d, src, qv, dt, st, n_size, m_size, src_stride, dst_stride, quant,
+                            relu, deq, nz, line);
+}
+static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const asc_k_lt *qv,
+                                 int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
+                                 int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
+                                 int line) __attribute__((unused));
+static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const asc_k_lt *qv,
+                                 int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
+                                 int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
+                                 int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, dst, asc_kc_esize((asc_kc_type)dt), "fixpipe", &d, line)) return 1;
+  return asc_k_cube_fixpipe(k, d, src, qv, dt, st, n_size, m_size, src_stride, dst_stride, quant,
+                            relu, deq, nz, line);
+}
+
+/* data_copy(dst L1, src GM or UB, Nd2NzParams) */
+static int asc_k_cube_nd2nz(asc_k_ctx *k, asc_k_lt dst, asc_kc_span s, int t, const int64_t *v,
+                            int line) {
+  asc_kc_span d;
+  asc_kc_err e;
+  if (asc_k_cube_local(k, dst, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "data_copy", "dst", &d,
+                       line))
+    return 1;
+  asc_kc_nd2nz p = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+  if (asc_kc_nd2nz_copy(d, s, (asc_kc_type)t, &p, &e))
+    return asc_k_fail(k, line, "data_copy: %s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_MTE2, s, 0, s.n, 0, "data_copy", "src", line) ||
+      asc_k_cube_use(k, ASC_K_MTE2, d, 0, d.n, 1, "data_copy", "dst", line))
+    return 1;
+  return 0;
+}
+static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, const int64_t *v,
+                               int line) __attribute__((unused));
+static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, const int64_t *v,
+                               int line) {
+  asc_kc_span s;
+  if (asc_k_cube_gm(k, src, asc_kc_esize((asc_kc_type)t), "data_copy", &s, line)) return 1;
+  return asc_k_cube_nd2nz(k, dst, s, t, v, line);
+}
+static int asc_k_cube_nd2nz_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, const int64_t *v,
+                               int line) __attribute__((unused));
+static int asc_k_cube_nd2nz_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, const int64_t *v,
+                               int line) {
+  asc_kc_span s;
+  if (asc_k_cube_ub(k, src, asc_kc_esize((asc_kc_type)t), "data_copy", &s, line)) return 1;
+  return asc_k_cube_nd2nz(k, dst, s, t, v, line);
+}
+/* data_copy(dst GM, src UB (NZ), Nz2NdParamsFull) */
+static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, const int64_t *v,
+                            int line) __attribute__((unused));
+static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, const int64_t *v,
+                            int line) {
+  asc_kc_span s, d;
+  asc_kc_err e;
+  int es = asc_kc_esize((asc_kc_type)t);
+  if (asc_k_cube_ub(k, src, es, "data_copy", &s, line) ||
+      asc_k_cube_gm(k, dst, es, "data_copy", &d, line))
+    return 1;
+  asc_kc_nz2nd p = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+  if (asc_kc_nz2nd_copy(d, s, (asc_kc_type)t, &p, &e))
+    return asc_k_fail(k, line, "data_copy: %s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_MTE3, s, 0, s.n, 0, "data_copy", "src", line)) return 1;
+  return 0;
+}
+
+/* --- asc.adv.Matmul ---------------------------------------------------------
+ * The high-level matmul of one core: the single-core shape (set_tail /
+ * set_single_shape, else the tiling's single_core_*) is cut into base
+ * blocks of base_m x base_n, visited M first (ORDER_M); each block runs over
+ * K in steps of base_k: A and B^T are gathered from global memory (ND or NZ,
+ * transposed or not) into L1 as NZ fractals, moved to L0A/L0B with
+ * load_data, and mmad accumulates in L0C, the bias added at the first step.
+ * get_tensor_c writes the block with fixpipe. Its L1/L0 space comes from
+ * the core's buffers (init), so it coexists with the kernel's own queues. */
+typedef struct asc_k_mm_in {
+  asc_k_gt g;
+  int set;
+} asc_k_mm_in;
+typedef struct asc_k_matmul {
+  int inited;
+  int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
+  int a_nz, b_nz, c_nz, a_trans, b_trans;
+  int64_t m, n, ka, kb; /* org shape */
+  int64_t sm, sn, sk;   /* single-core shape */
+  int64_t bm, bn, bk;   /* base block */
+  asc_k_mm_in a, b, bias;
+  int64_t next, cur_m0, cur_n0, cur_tm, cur_tn; /* iteration state */
+  int have_block;
+  int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
+} asc_k_matmul;
+
+static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
+                         int64_t *off, const char *what, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  int64_t step = (bytes + align - 1) / align * align;
+  int64_t at = (c->cursor[buf] + align - 1) / align * align;
+  if (bytes < 0 || step > c->size[buf] - at)
+    return asc_k_fail(
+        k, line,
+        "Matmul: the tiling's %s (%lld bytes) does not fit the %lld bytes left of the %lld-byte %s",
+        what, (long long)step, (long long)(c->size[buf] - at), (long long)c->size[buf], names[buf]);
+  *off = at;
+  c->cursor[buf] = at + step;
+  return 0;
+}
+
+/* register_matmul + init(tiling): the types, the tiling's shapes, and L1/L0
+ * space for one base block (A: base_m x base_k, B: base_k x base_n, C:
+ * base_m x base_n in float32/int32). */
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line)
+    __attribute__((unused));
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  if (!c) return asc_k_fail(k, line, "Matmul: no cube on this core");
+  if (bm <= 0 || bn <= 0 || bk <= 0 || bm > 4096 || bn > 4096 || bk > 4096 || m < 0 || n < 0 ||
+      ka < 0 || sm < 0 || sn < 0 || sk < 0)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling has no valid base block (base_m %lld, base_n %lld, "
+                      "base_k %lld): fill it "
+                      "with a host tiling's get_tiling",
+                      (long long)bm, (long long)bn, (long long)bk);
+  memset(mm, 0, sizeof *mm);
+  mm->in_type = in_type;
+  mm->c_type = c_type;
+  mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
+  mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
+  mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
+  mm->sm = sm, mm->sn = sn, mm->sk = sk;
+  mm->bm = bm, mm->bn = bn, mm->bk = bk;
+  const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
+  const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
+  if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L1, n16 * kc * es, 512, &mm->off_l1b, "B tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0A, m16 * kc * es, 512, &mm->off_l0a, "base_m x base_k block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0B, n16 * kc * es, 512, &mm->off_l0b, "base_k x base_n block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0C, m16 * n16 * 4, 1024, &mm->off_l0c, "base_m x base_n result",
+                    line))
+    return 1;
+  mm->inited = 1;
+  return 0;
+}
+static int asc_k_mm_check(asc_k_ctx *k, asc_k_matmul *mm, const char *api, int line) {
+  if (!mm->inited)
+    return asc_k_fail(k, line, "Matmul.%s: call register_matmul (or init) first", api);
+  return 0;
+}
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans, int line)
+    __attribute__((unused));
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans,
+                        int line) {
+  static const char *const apis[] = {"set_tensor_a", "set_tensor_b", "set_bias"};
+  if (asc_k_mm_check(k, mm, apis[which], line)) return 1;
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->g = g;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return 0;
+}
+/* set_tail / set_single_shape (a negative value keeps the current one) and
+ * set_org_shape. */
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) __attribute__((unused));
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) {
+  if (asc_k_mm_check(k, mm, org ? "set_org_shape" : "set_tail", line)) return 1;
+  if (org) {
+    if (a < 0 || b < 0 || c < 0) return asc_k_fail(k, line, "Matmul.set_org_shape: negative size");
+    mm->m = a, mm->n = b, mm->ka = c, mm->kb = d > 0 ? d : c;
+  } else {
+    if (a >= 0) mm->sm = a;
+    if (b >= 0) mm->sn = b;
+    if (c >= 0) mm->sk = c;
+  }
+  mm->next = 0;
+  return 0;
+}
+
+/* Writes rows x cols of a matrix into L1 as NZ (rows padded to 16; C0
+ * along cols): element (r, c) is src[r * rs + c * cs] for ND sources, or
+ * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
+static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int es, int c0,
+                           int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
+                           int trans, int nz, int64_t rows16s, int line) {
+  const int64_t rows16 = (rows + 15) / 16 * 16;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t cc = 0; cc < cols; cc++) {
+      /* stored coordinates (sr, sc) of logical (r0 + r, col0 + cc) */
+      int64_t lr = r0 + r, lc = col0 + cc, sr = trans ? lc : lr, sc = trans ? lr : lc, at;
+      if (nz)
+        at = ((sc / c0) * rows16s + sr) * c0 + sc % c0;
+      else
+        at = sr * ld + sc;
+      at *= es;
+      int64_t d = (((cc / c0) * rows16 + r) * c0 + cc % c0) * es;
+      if (!asc_kc_in(at, es, src.n))
+        return asc_k_fail(
+            k, line, "Matmul: element (%lld, %lld) lies outside its global tensor (%lld bytes)",
+            (long long)sr, (long long)sc, (long long)src.n);
+      if (!asc_kc_in(d, es, dst.n)) return asc_k_fail(k, line, "Matmul: L1 tile overflow");
+      memcpy(dst.p + d, src.p + at, (size_t)es);
+    }
+  return 0;
+}
+
+/* Computes base block (m0, n0) of tm x tn into L0C. */
+static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0, int64_t tm,
+                          int64_t tn, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  const asc_kc_type t = (asc_kc_type)mm->in_type;
+  const int es = asc_kc_esize(t), c0 = asc_kc_c0(t);
+  asc_kc_span sa, sb, sbias = {NULL, 0}, l1a, l1b, l0a, l0b, l0c;
+  asc_kc_err e;
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate: set_tensor_a and set_tensor_b first");
+  if (asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line) ||
+      asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line))
+    return 1;
+  if (mm->bias.set &&
+      asc_k_cube_gm(k, asc_k_global_slice(mm->bias.g, n0, 4), 4, "Matmul", &sbias, line))
+    return 1;
+  if (asc_kc_span_at(c, ASC_KC_L1, mm->off_l1a, &l1a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L1, mm->off_l1b, &l1b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0A, mm->off_l0a, &l0a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0B, mm->off_l0b, &l0b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  const int64_t m1 = (tm + 15) / 16, n1 = (tn + 15) / 16;
+  /* stored shapes: A is m x ka (ka x m transposed), B is kb x n (n x kb) */
+  const int64_t lda = mm->a_trans ? mm->m : mm->ka, ldb = mm->b_trans ? mm->kb : mm->n;
+  const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
+  const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
+  if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
+  for (int64_t k0 = 0; k0 < mm->sk; k0 += mm->bk) {
+    const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
+    /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K */
+    if (asc_k_mm_gather(k, l1a, sa, es, c0, tm, kk, m0, k0, lda, mm->a_trans, mm->a_nz, a_rows16,
+                        line) ||
+        asc_k_mm_gather(k, l1b, sb, es, c0, tn, kk, n0, k0, ldb, !mm->b_trans, mm->b_nz, b_rows16,
+                        line))
+      return 1;
+    for (int64_t i = 0; i < m1; i++) {
+      asc_kc_load2d p = {i, k1, m1, 0, 0};
+      asc_kc_span d = {l0a.p + i * k1 * 512, l0a.n - i * k1 * 512};
+      if (asc_kc_load_data_2d(d, l1a, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    for (int64_t q = 0; q < k1; q++) {
+      asc_kc_load2d p = {q * n1, n1, 1, 0, 0};
+      asc_kc_span d = {l0b.p + q * n1 * 512, l0b.n - q * n1 * 512};
+      if (asc_kc_load_data_2d(d, l1b, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    asc_kc_mmad mp = {tm, tn, kk, k0 == 0, k0 == 0 && mm->bias.set};
+    if (asc_kc_mmad_run(c, l0c, l0a, l0b, sbias, t, &mp, &e))
+      return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  }
+  mm->cur_m0 = m0, mm->cur_n0 = n0, mm->cur_tm = tm, mm->cur_tn = tn;
+  mm->have_block = 1;
+  return 0;
+}
+
+/* iterate(): the next base block; *more is 0 once every block is done. */
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line) {
+  if (asc_k_mm_check(k, mm, "iterate", line)) return 1;
+  const int64_t mb = (mm->sm + mm->bm - 1) / mm->bm, nb = (mm->sn + mm->bn - 1) / mm->bn;
+  if (mm->next >= mb * nb) {
+    *more = 0;
+    mm->next = 0; /* the next iterate() starts over, as after end() */
+    mm->have_block = 0;
+    return 0;
+  }
+  const int64_t i = mm->next % mb, j = mm->next / mb;
+  mm->next++;
+  const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
+  const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
+                tn = mm->sn - n0 < mm->bn ? mm->sn - n0 : mm->bn;
+  *more = 1;
+  return asc_k_mm_block(k, mm, m0, n0, tm, tn, line);
+}
+
+/* get_tensor_c(dst): the current block to dst (GM: at its place in the
+ * single-core matrix, rows n apart; UB: base_m x base_n, rows base_n apart). */
+static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub, int dt, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  asc_kc_span l0c, none = {NULL, 0};
+  asc_kc_err e;
+  if (asc_k_mm_check(k, mm, "get_tensor_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: no block: call iterate() first");
+  if (asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  asc_kc_type st = mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32;
+  asc_kc_quant q = dt == ASC_KC_F16    ? ASC_KC_F322F16
+                   : dt == ASC_KC_BF16 ? ASC_KC_F322BF16
+                                       : ASC_KC_NO_QUANT;
+  int64_t at, stride;
+  if (ub) {
+    at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
+  } else if (mm->c_nz) {
+    int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
+    at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
+  } else {
+    at = mm->cur_m0 * mm->n + mm->cur_n0, stride = mm->n;
+  }
+  int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  d.p += bytes, d.n -= bytes;
+  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16, stride, q, 1.0f,
+                       0,          mm->c_nz};
+  if (asc_kc_fixpipe_run(d, l0c, none, (asc_kc_type)dt, st, &fp, &e))
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  return 0;
+}
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 0, dt, line);
+}
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, t, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 1, dt, line);
+}
+/* iterate_all(c): every block to its place in C. */
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  int more = 1;
+  mm->next = 0;
+  for (;;) {
+    if (asc_k_mm_iterate(k, mm, &more, line)) return 1;
+    if (!more) return 0;
+    if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
+  }
+}
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "end", line)) return 1;
+  mm->a.set = mm->b.set = mm->bias.set = 0;
+  mm->next = 0;
+  mm->have_block = 0;
+  return 0;
+}
+
+#endif /* ASC_K_CUBE && !ASC_RT_CUBE_H */

@@ -29,6 +29,15 @@ struct bfloat16_t {
 
 // The adv library's tiling structs: plain aggregates in the global
 // namespace on the device (kernel_tiling/kernel_tiling.h), filled by the host.
+struct TCubeTiling {
+  int32_t usedCoreNum, M, N, Ka, Kb, singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK,
+      depthA1, depthB1, stepM, stepN, isBias, transLength, iterateOrder, shareMode, shareL1Size,
+      shareL0CSize, shareUbSize, batchM, batchN, singleBatchM, singleBatchN, stepKa, stepKb,
+      depthAL1CacheUB, depthBL1CacheUB, dbL0A, dbL0B, dbL0C, ALayoutInfoB, ALayoutInfoS,
+      ALayoutInfoN, ALayoutInfoG, ALayoutInfoD, BLayoutInfoB, BLayoutInfoS, BLayoutInfoN,
+      BLayoutInfoG, BLayoutInfoD, CLayoutInfoB, CLayoutInfoS1, CLayoutInfoN, CLayoutInfoG,
+      CLayoutInfoS2, BatchNum;
+};
 struct SoftMaxTiling {
   uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM,
       reduceK, reduceSize;
@@ -520,14 +529,13 @@ __aicore__ void PipeBarrier();
 template <class... Args>
 __aicore__ void printf(__gm__ const char *fmt, Args &&...args);
 
-
 // --- adv library (pyasc.adv) --------------------------------------------------
-#define PYASC_STUB_ADV_MATH(NAME)                                                      \
-  template <typename T, bool isReuseSource = false>                                    \
-  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, \
+#define PYASC_STUB_ADV_MATH(NAME)                                                             \
+  template <typename T, bool isReuseSource = false>                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,      \
                        const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount); \
-  template <typename T, bool isReuseSource = false>                                    \
-  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, \
+  template <typename T, bool isReuseSource = false>                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,      \
                        const uint32_t calCount);
 PYASC_STUB_ADV_MATH(Acos)
 PYASC_STUB_ADV_MATH(Acosh)
@@ -560,13 +568,13 @@ template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
                     const uint32_t calCount);
 
-#define PYASC_STUB_ADV_BINARY(NAME)                                                          \
-  template <typename T, bool isReuseSource = false>                                          \
-  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,    \
-                       const LocalTensor<T> &src1Tensor,                                     \
+#define PYASC_STUB_ADV_BINARY(NAME)                                                           \
+  template <typename T, bool isReuseSource = false>                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,     \
+                       const LocalTensor<T> &src1Tensor,                                      \
                        const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount); \
-  template <typename T, bool isReuseSource = false>                                          \
-  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,    \
+  template <typename T, bool isReuseSource = false>                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,     \
                        const LocalTensor<T> &src1Tensor, const uint32_t calCount);
 PYASC_STUB_ADV_BINARY(Power)
 PYASC_STUB_ADV_BINARY(Xor)
@@ -622,6 +630,122 @@ template <typename T>
 __aicore__ void Extract(const LocalTensor<T> &dstValueLocal,
                         const LocalTensor<uint32_t> &dstIndexLocal,
                         const LocalTensor<T> &sortedLocal, const int32_t repeatTime);
+/* cube unit (Ascend C's cube data movement, Mmad and Fixpipe, 220 series);
+ * QuantMode_t is global, like pipe_t */
+/* asc.adv.Matmul (Ascend C's high-level matmul, lib/matmul_intf.h) */
+}  // namespace AscendC
+enum class CubeFormat : uint8_t { ND, NZ };
+namespace AscendC {
+template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
+struct MatmulType {};
+template <class A, class B, class C>
+class Matmul {
+ public:
+  template <typename T>
+  __aicore__ void SetTensorA(const GlobalTensor<T> &gm, bool isTransposeA = false);
+  template <typename T>
+  __aicore__ void SetTensorB(const GlobalTensor<T> &gm, bool isTransposeB = false);
+  template <typename T>
+  __aicore__ void SetBias(const GlobalTensor<T> &biasGlobal);
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb);
+  __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
+  __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
+  __aicore__ bool Iterate(bool enPartialSum = false);
+  template <typename T>
+  __aicore__ void GetTensorC(const GlobalTensor<T> &gm, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false);
+  template <typename T>
+  __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false);
+  template <typename T>
+  __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
+  __aicore__ void End();
+};
+__aicore__ TPipe *GetTPipePtr();
+__aicore__ GM_ADDR GetSysWorkSpacePtr();
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ void CrossCoreSetFlag(uint16_t flagId);
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ void CrossCoreWaitFlag(uint16_t flagId);
+#define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) \
+  ((void)(tpipe), (void)(workspace), (void)(tiling))
+
+}  // namespace AscendC
+enum class QuantMode_t : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
+namespace AscendC {
+struct FixpipeConfig {
+  bool isToUB;
+};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {true};
+constexpr FixpipeConfig CFG_NZ = {false};
+struct LoadData2DParams {
+  __aicore__ LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
+                              const uint16_t srcStrideIn, const uint8_t sidIn,
+                              const uint16_t dstGapIn, const bool ifTransposeIn,
+                              const uint8_t addrModeIn);
+};
+struct MmadParams {
+  __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn,
+                        const uint8_t unitFlagIn, const bool cmatrixSourceIn,
+                        const bool cmatrixInitValIn);
+};
+struct FixpipeParamsV220 {
+  __aicore__ FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn,
+                               const uint16_t srcStrideIn, const uint32_t dstStrideIn,
+                               const bool reluEnIn);
+  QuantMode_t quantPre;
+  uint64_t deqScalar;
+};
+struct Nd2NzParams {
+  __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                         const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn,
+                         const uint16_t dstNzC0StrideIn, const uint16_t dstNzNStrideIn,
+                         const uint16_t dstNzMatrixStrideIn);
+};
+struct Nz2NdParamsFull {
+  __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn,
+                             const uint16_t dValueIn, const uint16_t srcNdMatrixStrideIn,
+                             const uint16_t srcNStrideIn, const uint16_t dstDStrideIn,
+                             const uint16_t dstNdMatrixStrideIn);
+};
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData2DParams &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const LoadData2DParams &params);
+template <typename T, typename U, typename S>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                     const LocalTensor<S> &filter, const MmadParams &params);
+template <typename T, typename U, typename S, typename B>
+__aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                     const LocalTensor<S> &filter, const LocalTensor<B> &bias,
+                     const MmadParams &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                        const FixpipeParamsV220 &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const FixpipeParamsV220 &params);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const Nd2NzParams &params);
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Nd2NzParams &params);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const Nz2NdParamsFull &params);
 
 }  // namespace AscendC
 

@@ -1,0 +1,108 @@
+"""Cube unit benchmark: fp16 matmul 1024^3 on the simulated cube next to
+NumPy's float32 matmul (OpenBLAS) measured in the same run.
+
+Rows: asc.adv.Matmul (examples/matmul_mix.py, the host tiling over 24
+cores) and the hand-written basic-API kernel (examples/matmul_basic.py:
+Nd2Nz into L1, load_data into L0A/L0B, mmad, fixpipe), both launched from
+Python with NumPy arrays (synchronous: the time includes the launch); and
+the same pipeline in C alone (bench/bench_cube.c, asc_bench_cube) on one
+simulated core and on as many as the host has CPUs. The issue's target is
+at least 0.25x NumPy.
+
+Usage: make bench   (or python bench/cube.py [build-dir])
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = 1024
+
+
+def numpy_gflops(n: int = SIZE, repeats: int = 5) -> float:
+    """Best GFLOP/s of NumPy's float32 n x n x n matmul."""
+    rng = np.random.default_rng(0)
+    a = rng.random((n, n), dtype=np.float32)
+    b = rng.random((n, n), dtype=np.float32)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t0)
+    return 2.0 * n**3 / best / 1e9
+
+
+def best_seconds(fn, repeats: int = 3) -> float:
+    """Best wall time of fn() in seconds (after one warm-up call)."""
+    fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def kernel_rows(n: int = SIZE) -> list[tuple[str, float]]:
+    """GFLOP/s of the two kernel-language matmuls, checked against NumPy."""
+    sys.path.insert(0, str(ROOT / "examples"))
+    import matmul_basic
+    import matmul_mix
+
+    rng = np.random.default_rng(1)
+    a = rng.integers(-4, 4, (n, n)).astype(np.float16)
+    b = rng.integers(-4, 4, (n, n)).astype(np.float16)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    tiling = matmul_mix.make_tiling(n, n, n, cores=24)
+    rows = []
+    for name, fn in (("asc.adv.Matmul (matmul_mix, 24 cores)",
+                      lambda: matmul_mix.matmul(a, b, tiling)),
+                     ("basic APIs by hand (matmul_basic, 24 cores)",
+                      lambda: matmul_basic.matmul_basic(a, b, cores=24))):
+        if not np.array_equal(fn(), ref):
+            raise RuntimeError(f"{name}: result differs from NumPy")
+        rows.append((name, 2.0 * n**3 / best_seconds(fn) / 1e9))
+    return rows
+
+
+def cube_gflops(exe: Path, threads: int, n: int = SIZE) -> float:
+    """GFLOP/s the cube bench reports for n^3 on `threads` simulated cores."""
+    out = subprocess.run(
+        [str(exe), str(n), str(n), str(n), str(threads)], check=True, capture_output=True, text=True
+    ).stdout
+    match = re.search(r"([0-9.]+) GFLOP/s, max error ([0-9.e+-]+)", out)
+    if match is None:
+        raise RuntimeError(f"unexpected output from {exe}: {out!r}")
+    if float(match.group(2)) != 0.0:
+        raise RuntimeError(f"cube matmul result differs from the reference: {out!r}")
+    return float(match.group(1))
+
+
+def main() -> int:
+    build = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "dev"
+    exe = build / "bench" / "asc_bench_cube"
+    if not exe.exists():
+        print(f"{exe} not built (make build)", file=sys.stderr)
+        return 1
+    ref = numpy_gflops()
+    print(f"{'fp16 matmul 1024^3':44s} {'GFLOP/s':>9s} {'x NumPy':>8s}")
+    print(f"{'numpy float32 matmul (baseline)':44s} {ref:9.2f} {1.0:8.2f}")
+    for name, g in kernel_rows():
+        print(f"{name:44s} {g:9.2f} {g / ref:8.2f}")
+    cores = os.cpu_count() or 1
+    for threads in sorted({1, cores}):
+        g = cube_gflops(exe, threads)
+        print(f"{f'C pipeline alone, {threads} thread(s)':44s} {g:9.2f} {g / ref:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""The cube unit's basic APIs in kernels: ``load_data`` (2D), ``mmad``,
+``fixpipe`` and the ND<->NZ forms of ``data_copy`` (``Nd2NzParams``,
+``Nz2NdParamsFull``, ``DataCopyCO12DstParams``), with PyAsc's names,
+parameter structs and enums. The simulator's semantics and layouts are in
+``src/compiler/rt/cube.h``; the IR ops are the ``cube.*`` rows of
+``src/compiler/ir_ops.c``."""
+
+from __future__ import annotations
+
+import ast
+import enum
+from typing import Any
+
+from pyasc.language import core
+from pyasc.language.codegen import CodeGenerator, Val, describe
+
+NOT_HANDLED = object()
+
+
+class CubeFormat(enum.IntEnum):
+    """Matrix layouts in the cube's buffers: row-major ND, fractal NZ."""
+
+    ND = 0
+    NZ = 1
+
+
+class QuantModes(enum.IntEnum):
+    """fixpipe's conversions of L0C results (PyAsc's values)."""
+
+    NoQuant = 0
+    F322F16 = 1
+    F322BF16 = 2
+    DEQF16 = 3
+    VDEQF16 = 4
+    QF322B8_PRE = 5
+    VQF322B8_PRE = 6
+    REQ8 = 7
+    VREQ8 = 8
+
+
+class FixpipeConfig(enum.IntEnum):
+    """fixpipe's output layout: row-major (ND) or NZ."""
+
+    cfg_row_major = 0
+    cfg_nz = 1
+
+
+class LoadData2DParams(core.ParamStruct):
+    """``load_data``: repeat_times 512-byte fractals from start_index, src_stride
+    fractals apart, written dst_gap fractals apart, each 16x16 fractal
+    transposed when if_transpose."""
+
+
+class MmadParams(core.ParamStruct):
+    """``mmad``: C (m x n) = A (m x k) @ B (k x n); cmatrix_init_val False
+    accumulates into C."""
+
+
+class FixpipeParamsV220(core.ParamStruct):
+    """``fixpipe``: n_size x m_size from L0C (src_stride rows between its column
+    blocks) to dst (dst_stride elements between rows), with quantisation and
+    relu."""
+
+
+class Nd2NzParams(core.ParamStruct):
+    """``data_copy`` GM/UB (ND) -> L1 (NZ)."""
+
+
+class Nz2NdParamsFull(core.ParamStruct):
+    """``data_copy`` UB (NZ, C0 of 16) -> GM (ND)."""
+
+
+class DataCopyCO12DstParams(core.ParamStruct):
+    """``data_copy`` L0C -> GM/UB (fixpipe's older form)."""
+
+
+#: Fields and defaults, in PyAsc's order.
+STRUCTS = {
+    LoadData2DParams: (("start_index", 0), ("repeat_times", 1), ("src_stride", 0), ("sid", 0),
+                       ("dst_gap", 0), ("if_transpose", False), ("addr_mode", 0)),
+    MmadParams: (("m", 0), ("n", 0), ("k", 0), ("is_bias", False), ("fm_offset", 0),
+                 ("en_ssparse", False), ("en_winograd_a", False), ("en_winograd_b", False),
+                 ("unit_flag", 0), ("cmatrix_source", False), ("cmatrix_init_val", True)),
+    FixpipeParamsV220: (("n_size", 0), ("m_size", 0), ("src_stride", 0), ("dst_stride", 0),
+                        ("quant_pre", QuantModes.NoQuant), ("deq_scalar", 0), ("nd_num", 1),
+                        ("src_nd_stride", 0), ("dst_nd_stride", 0), ("relu_en", False),
+                        ("unit_flag", 0), ("is_channel_split", False)),
+    Nd2NzParams: (("nd_num", None), ("n_value", None), ("d_value", None),
+                  ("src_nd_matrix_stride", None), ("src_d_value", None),
+                  ("dst_nz_c0_stride", None), ("dst_nz_n_stride", None),
+                  ("dst_nz_matrix_stride", None)),
+    Nz2NdParamsFull: (("nd_num", None), ("n_value", None), ("d_value", None),
+                      ("src_nd_matrix_stride", None), ("src_n_stride", None),
+                      ("dst_d_stride", None), ("dst_nd_matrix_stride", None)),
+    DataCopyCO12DstParams: (("n_size", None), ("m_size", None), ("dst_stride", None),
+                            ("src_stride", None), ("quant_pre", QuantModes.NoQuant),
+                            ("relu_pre", 0), ("channel_split", False), ("nz2nd_en", False)),
+}
+
+_ND2NZ_FIELDS = tuple(n for n, _ in STRUCTS[Nd2NzParams])
+_NZ2ND_FIELDS = tuple(n for n, _ in STRUCTS[Nz2NdParamsFull])
+
+
+def _low():
+    from pyasc.language import lowering
+
+    return lowering
+
+
+def _struct(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str) -> Any:
+    if not isinstance(value, core.StructValue) or value.struct is not cls:
+        raise gen.error(node, f"{what} must be a pyasc.{cls.__name__}, not {describe(value)}")
+    return value
+
+
+def _const_flag(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> bool:
+    if isinstance(value, Val):
+        raise gen.error(node, f"{what} must be a compile-time bool")
+    return bool(value)
+
+
+def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    low = _low()
+    dst, src, params = low.bind(gen, node, "load_data", ("dst", "src", "params"), args, kwargs)
+    low.expect(gen, node, dst, ("local",), "load_data dst")
+    low.expect(gen, node, src, ("local", "global"), "load_data src")
+    p = _struct(gen, node, params, LoadData2DParams, "load_data params")
+    name = "cube.load_data.gm" if src.kind == "global" else "cube.load_data"
+    return gen.op(node, name, [dst, src, p.start_index, p.repeat_times, p.src_stride, p.dst_gap,
+                               p.if_transpose])
+
+
+def _mmad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    low = _low()
+    if len(args) + len(kwargs) >= 5:
+        dst, fm, flt, bias, params = low.bind(gen, node, "mmad",
+                                              ("dst", "fm", "filter", "bias", "params"), args,
+                                              kwargs)
+        low.expect(gen, node, bias, ("local", "global"), "mmad bias")
+    else:
+        dst, fm, flt, params = low.bind(gen, node, "mmad", ("dst", "fm", "filter", "params"),
+                                        args, kwargs)
+        bias = None
+    for value, what in ((dst, "dst"), (fm, "fm"), (flt, "filter")):
+        low.expect(gen, node, value, ("local",), f"mmad {what}")
+    p = _struct(gen, node, params, MmadParams, "mmad params")
+    # the bias replaces C's old value: PyAsc's cmatrix_init_val then means
+    # nothing; without a bias cmatrix_init_val=False accumulates
+    if bias is not None:
+        return gen.op(node, "cube.mmad.bias", [dst, fm, flt, bias, p.m, p.n, p.k, True])
+    return gen.op(node, "cube.mmad", [dst, fm, flt, p.m, p.n, p.k, p.cmatrix_init_val])
+
+
+def _quant(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
+    if isinstance(value, Val):
+        raise gen.error(node, "quant_pre must be a compile-time QuantModes value")
+    try:
+        return int(QuantModes(int(value)))
+    except (TypeError, ValueError):
+        raise gen.error(node, f"quant_pre must be a pyasc.QuantModes, not {value!r}") from None
+
+
+def _deq(value: Any) -> Any:
+    """deq_scalar: PyAsc passes the float's bits as an integer (uint64 with
+    the fp32 pattern in its low word); a Python float is taken as the scale."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0xFFFF:
+        import struct
+
+        return struct.unpack("<f", struct.pack("<I", value & 0xFFFFFFFF))[0]
+    return float(value) if isinstance(value, (int, float)) else value
+
+
+def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    low = _low()
+    dst, src, params, config = low.bind(gen, node, "fixpipe", ("dst", "src", "params", "config"),
+                                        args, kwargs,
+                                        {"config": FixpipeConfig.cfg_row_major})
+    low.expect(gen, node, dst, ("global", "local"), "fixpipe dst")
+    low.expect(gen, node, src, ("local",), "fixpipe src")
+    p = _struct(gen, node, params, FixpipeParamsV220, "fixpipe params")
+    nz = low.constant(gen, node, config, "fixpipe config")
+    return gen.op(node, "cube.fixpipe", [dst, src, p.n_size, p.m_size, p.src_stride, p.dst_stride,
+                                         _quant(gen, node, p.quant_pre), p.relu_en,
+                                         _deq(p.deq_scalar)], (1 if nz else 0,))
+
+
+def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) -> Any:
+    """data_copy with one of the cube's parameter structs, or NOT_HANDLED."""
+    low = _low()
+    if p.struct is Nd2NzParams:
+        low.expect(gen, node, dst, ("local",), "data_copy dst")
+        low.expect(gen, node, src, ("local", "global"), "data_copy src")
+        return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in _ND2NZ_FIELDS)])
+    if p.struct is Nz2NdParamsFull:
+        low.expect(gen, node, dst, ("global",), "data_copy dst")
+        low.expect(gen, node, src, ("local",), "data_copy src")
+        return gen.op(node, "cube.nz2nd", [dst, src, *(getattr(p, f) for f in _NZ2ND_FIELDS)])
+    if p.struct is DataCopyCO12DstParams:
+        low.expect(gen, node, dst, ("global", "local"), "data_copy dst")
+        low.expect(gen, node, src, ("local",), "data_copy src")
+        nz = not _const_flag(gen, node, p.nz2nd_en, "nz2nd_en")
+        return gen.op(node, "cube.fixpipe", [dst, src, p.n_size, p.m_size, p.src_stride,
+                                             p.dst_stride, _quant(gen, node, p.quant_pre),
+                                             p.relu_pre, 1.0], (1 if nz else 0,))
+    return NOT_HANDLED
+
+
+def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    """The IR of a cube API, or NOT_HANDLED."""
+    if api in ("ascend_is_aic", "ascend_is_aiv"):
+        _low().bind(gen, node, api, (), args, kwargs)
+        cube_only = bool(getattr(gen, "cube_only", False))
+        return cube_only if api == "ascend_is_aic" else not cube_only
+    if api in ("cross_core_set_flag", "cross_core_wait_flag"):
+        low = _low()
+        flag, mode, pipe = low.bind(gen, node, api, ("flag_id", "mode_id", "pipe"), args, kwargs,
+                                    {"mode_id": 0, "pipe": core.PipeID.PIPE_S})
+        gen.check_int(node, flag, f"{api} flag_id")
+        name = "cube.cross_wait" if api.endswith("wait_flag") else "cube.cross_set"
+        return gen.op(node, name, [flag], (low.constant(gen, node, pipe, f"{api} pipe"),
+                                           low.constant(gen, node, mode, f"{api} mode_id")))
+    if api == "load_data":
+        return _load_data(gen, node, args, kwargs)
+    if api == "mmad":
+        return _mmad(gen, node, args, kwargs)
+    if api == "fixpipe":
+        return _fixpipe(gen, node, args, kwargs)
+    return NOT_HANDLED

@@ -1,0 +1,279 @@
+"""``asc.adv.Matmul`` in kernels: PyAsc's high-level matrix multiplication
+on one AI core's cube (``MatmulType``, ``MatmulConfig``, ``register_matmul``
+and the object's methods). Each method lowers to one ``matmul.*`` IR op;
+the work is ``asc_k_mm_*`` in ``src/compiler/rt/cube.h``: base blocks of
+the tiling's ``base_m x base_n``, K in steps of ``base_k``, through L1,
+L0A/L0B and L0C as the basic APIs would go.
+
+``with mm.iterate() as count:`` runs its body once per base block, count
+being the block's index (M first), as PyAsc's with-form does."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any
+
+from pyasc.language import core
+from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
+from pyasc.language.cube import CubeFormat
+
+#: TCubeTiling fields matmul.init takes, in order.
+_TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
+                  "base_m", "base_n", "base_k")
+
+
+@dataclass(frozen=True)
+class MatmulType:
+    """Where an operand lives and how (PyAsc's ``MatmulType(position, format,
+    dtype, is_trans=False)``). A compile-time value."""
+
+    position: Any = core.TPosition.GM
+    format: Any = CubeFormat.ND
+    dtype: Any = None
+    is_trans: bool = False
+
+
+@dataclass(frozen=True)
+class MatmulConfig:
+    """PyAsc's ``MatmulConfig``: accepted; the simulator's Matmul is the
+    normal (MDL-free) schedule whatever the configuration."""
+
+    mode: Any = None
+
+
+def _low():
+    from pyasc.language import lowering
+
+    return lowering
+
+
+def _dtype_code(gen: CodeGenerator, node: ast.AST, dtype: Any, what: str) -> int:
+    if dtype is None:
+        raise gen.error(node, f"Matmul: {what}'s MatmulType needs a dtype")
+    return _low().dtype_code(gen, node, dtype)
+
+
+class _Method:
+    """A bound Matmul method inside a kernel."""
+
+    def __init__(self, obj: "KernelMatmul", name: str) -> None:
+        self.obj, self.name = obj, name
+
+    def kernel_call(self, gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+        return getattr(self.obj, "_" + self.name)(gen, node, args, kwargs)
+
+
+class _Iterate:
+    """``mm.iterate()`` used as a with-context: a loop over base blocks."""
+
+    def __init__(self, obj: "KernelMatmul") -> None:
+        self.obj = obj
+
+    def kernel_enter(self, gen: CodeGenerator, node: ast.With) -> Any:
+        gen.ir(node, gen.builder.while_begin)
+        more = gen.op(node, "matmul.iterate", [self.obj.handle])
+        gen.ir(node, gen.builder.while_body, more.id)
+        gen.rt_depth += 1
+        return gen.op(node, "matmul.count", [self.obj.handle])
+
+    def kernel_exit(self, gen: CodeGenerator, node: ast.With) -> None:
+        gen.rt_depth -= 1
+        gen.ir(node, gen.builder.while_end)
+
+
+class KernelMatmul:
+    """An ``asc.adv.Matmul`` object inside a kernel: the IR object and its
+    operand types. A compile-time object."""
+
+    kernel_compile_time = True  # a name may be bound to one in branches
+    METHODS = ("init", "set_tensor_a", "set_tensor_b", "set_bias", "set_tail", "set_org_shape",
+               "set_single_shape", "iterate", "iterate_all", "get_tensor_c", "end",
+               "set_quant_vector", "iterate_batch")
+
+    def __init__(self, handle: Val, types: dict) -> None:
+        self.handle = handle
+        self.types = types
+
+    def __getattr__(self, name: str) -> Any:
+        if name in KernelMatmul.METHODS:
+            return _Method(self, name)
+        raise AttributeError(name)
+
+    # --- methods ----------------------------------------------------------------
+    def _init(self, gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+        (tiling,) = _low().bind(gen, node, "Matmul.init", ("tiling",), args, kwargs)
+        return init(gen, node, self, tiling)
+
+    def _set_tensor(self, gen, node, args, kwargs, which: int, api: str) -> Any:
+        low = _low()
+        names = ("tensor", "is_trans") if which < 2 else ("tensor",)
+        values = low.bind(gen, node, api, names, args, kwargs, {"is_trans": None})
+        tensor = low.expect(gen, node, values[0], ("global",), f"Matmul.{api} tensor")
+        trans = values[1] if which < 2 else False
+        if trans is None:
+            trans = bool(self.types["ab"[which] if which < 2 else "a"].is_trans)
+        return gen.op(node, "matmul.set_tensor", [self.handle, tensor, trans], (which,))
+
+    def _set_tensor_a(self, gen, node, args, kwargs):
+        return self._set_tensor(gen, node, args, kwargs, 0, "set_tensor_a")
+
+    def _set_tensor_b(self, gen, node, args, kwargs):
+        return self._set_tensor(gen, node, args, kwargs, 1, "set_tensor_b")
+
+    def _set_bias(self, gen, node, args, kwargs):
+        return self._set_tensor(gen, node, args, kwargs, 2, "set_bias")
+
+    def _shape(self, gen, node, args, kwargs, api: str, org: int, names: tuple) -> Any:
+        values = _low().bind(gen, node, api, names, args, kwargs, {n: -1 for n in names})
+        for v, n in zip(values, names):
+            gen.check_int(node, v, f"Matmul.{api} {n}")
+        values = list(values) + [-1] * (4 - len(values))
+        return gen.op(node, "matmul.shape", [self.handle, *values], (org,))
+
+    def _set_tail(self, gen, node, args, kwargs):
+        return self._shape(gen, node, args, kwargs, "set_tail", 0, ("tail_m", "tail_n", "tail_k"))
+
+    def _set_single_shape(self, gen, node, args, kwargs):
+        return self._shape(gen, node, args, kwargs, "set_single_shape", 0,
+                           ("single_m", "single_n", "single_k"))
+
+    def _set_org_shape(self, gen, node, args, kwargs):
+        return self._shape(gen, node, args, kwargs, "set_org_shape", 1,
+                           ("org_m", "org_n", "org_ka", "org_kb"))
+
+    def _iterate(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.iterate", ("en_partial_sum",), args, kwargs,
+                    {"en_partial_sum": False})
+        return _Iterate(self)
+
+    def _iterate_all(self, gen, node, args, kwargs):
+        low = _low()
+        c, _atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
+                              kwargs, {"en_atomic": 0})
+        low.expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
+        return gen.op(node, "matmul.iterate_all", [self.handle, c])
+
+    def _get_tensor_c(self, gen, node, args, kwargs):
+        low = _low()
+        c, _atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
+                                    ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
+                                    {"en_atomic": 0, "en_sequential_write": False})
+        low.expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
+        return gen.op(node, "matmul.get_tensor_c", [self.handle, c])
+
+    def _end(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.end", (), args, kwargs)
+        return gen.op(node, "matmul.end", [self.handle])
+
+    def _set_quant_vector(self, gen, node, args, kwargs):
+        raise gen.error(node, "Matmul.set_quant_vector is not supported yet (int8 output "
+                              "quantisation); use fixpipe with QuantModes.VREQ8")
+
+    def _iterate_batch(self, gen, node, args, kwargs):
+        raise gen.error(node, "Matmul.iterate_batch is not supported yet: loop over the batch "
+                              "with set_tensor_a/b and iterate_all")
+
+
+def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
+    """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
+    a, b, c, bias, _config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
+                                        args, kwargs, {"bias": None, "config": None})
+    types = {}
+    for name, t in (("a", a), ("b", b), ("c", c), ("bias", bias)):
+        if t is None and name == "bias":
+            continue
+        if not isinstance(t, MatmulType):
+            raise gen.error(node, f"Matmul: {name} must be an asc.adv.MatmulType, not "
+                                  f"{describe(t)}")
+        types[name] = t
+    in_code = _dtype_code(gen, node, a.dtype, "a")
+    if _dtype_code(gen, node, b.dtype, "b") != in_code:
+        raise gen.error(node, "Matmul: a and b must have one dtype")
+    c_code = _dtype_code(gen, node, c.dtype, "c")
+    for name in ("a", "b"):
+        if int(types[name].position) != int(core.TPosition.GM):
+            raise gen.error(node, f"Matmul: {name} must be in GM (TPosition.GM) in the simulator")
+    c_ub = int(c.position) != int(core.TPosition.GM)
+    flags = (int(int(a.format) == CubeFormat.NZ) | int(int(b.format) == CubeFormat.NZ) << 1 |
+             int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
+             int(bool(b.is_trans)) << 4 | int(c_ub) << 5)
+    handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
+    return KernelMatmul(handle, types)
+
+
+def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
+    """Matmul.init(tiling): the shapes of a TCubeTiling struct."""
+    if not isinstance(mm, KernelMatmul):
+        raise gen.error(node, f"expected an asc.adv.Matmul, not {describe(mm)}")
+    if not isinstance(tiling, KernelStruct) or tiling.cls.__name__ != "TCubeTiling":
+        raise gen.error(node, f"the tiling must be an asc.adv.TCubeTiling, not {describe(tiling)}")
+    values = [gen.read(node, tiling.fields[f]) for f in _TILING_FIELDS]
+    return gen.op(node, "matmul.init", [mm.handle, *values])
+
+
+def register_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """``asc.adv.register_matmul(pipe, workspace, matmul, tiling=None)``."""
+    _pipe, _ws, mm, tiling = _low().bind(gen, node, "register_matmul",
+                                         ("pipe", "workspace", "matmul", "tiling"), args, kwargs,
+                                         {"tiling": None})
+    if tiling is None:
+        if not isinstance(mm, KernelMatmul):
+            raise gen.error(node, f"expected an asc.adv.Matmul, not {describe(mm)}")
+        return None  # init(tiling) follows
+    return init(gen, node, mm, tiling)
+
+
+class Matmul:
+    """``asc.adv.Matmul(a=MatmulType, b=..., c=..., bias=None)``: the
+    high-level matmul of one core (inside kernels only)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("asc.adv.Matmul can only be created inside a @pyasc.jit kernel")
+
+    @staticmethod
+    def kernel_call(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+        return make_matmul(gen, node, args, kwargs)
+
+
+def _host_method(name: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"asc.adv.Matmul.{name} can only be called inside a @pyasc.jit kernel")
+
+    method.__name__ = name
+    method.__doc__ = f"Matmul.{name}: inside kernels only (see pyasc.language.matmul)."
+    return method
+
+
+for _name in KernelMatmul.METHODS:  # the names the front end serves, for help() and coverage
+    setattr(Matmul, _name, _host_method(_name))
+
+
+class _RegisterMatmul:
+    """``asc.adv.register_matmul(pipe, workspace, matmul, tiling)``."""
+
+    __name__ = "register_matmul"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("asc.adv.register_matmul can only be called inside a @pyasc.jit kernel")
+
+    def kernel_call(self, gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+        return register_matmul(gen, node, args, kwargs)
+
+
+register_matmul_api = _RegisterMatmul()
+
+
+def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
+    """The Matmul construct func stands for, or NOT_HANDLED."""
+    if func is MatmulType or func is MatmulConfig:
+        try:
+            return func(*args, **kwargs)
+        except TypeError as exc:
+            raise gen.error(node, f"{func.__name__}: {exc}") from None
+    if func is Matmul or isinstance(func, (_Method, _RegisterMatmul)):
+        return func.kernel_call(gen, node, args, kwargs)
+    return NOT_HANDLED
+
+
+NOT_HANDLED = object()
