@@ -416,15 +416,30 @@ static bool binary_identity(const char *cc, char *out, size_t size) {
   return true;
 }
 
+/* The compiler identity last asked for. Its lock is held across fork() by
+ * atfork handlers, so a child never inherits it locked by a thread that
+ * does not exist there. */
+static pthread_mutex_t identity_lock = PTHREAD_MUTEX_INITIALIZER;
+static char cached_cc[256], cached_id[256];
+static pthread_once_t identity_atfork_once = PTHREAD_ONCE_INIT;
+static void identity_lock_take(void) {
+  pthread_mutex_lock(&identity_lock);
+}
+static void identity_lock_give(void) {
+  pthread_mutex_unlock(&identity_lock);
+}
+static void identity_register_atfork(void) {
+  pthread_atfork(identity_lock_take, identity_lock_give, identity_lock_give);
+}
+
 /* The compiler's identity for cache keys, cached per compiler name: the
  * binary (binary_identity) or else the first line of `cc --version`. */
 static asc_status compiler_identity(const char *cc, const jit_limits *l, char *out, size_t size) {
-  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-  static char cached_cc[256], cached_id[256];
-  pthread_mutex_lock(&lock);
+  pthread_once(&identity_atfork_once, identity_register_atfork);
+  pthread_mutex_lock(&identity_lock);
   bool hit = !strcmp(cached_cc, cc) && cached_id[0];
   if (hit) snprintf(out, size, "%s", cached_id);
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_unlock(&identity_lock);
   if (hit) return ASC_OK;
   if (binary_identity(cc, out, size)) goto remember;
   char *argv[] = {(char *)cc, "--version", NULL};
@@ -441,10 +456,10 @@ static asc_status compiler_identity(const char *cc, const jit_limits *l, char *o
   snprintf(out, size, "%s", text);
   free(text);
 remember:
-  pthread_mutex_lock(&lock);
+  pthread_mutex_lock(&identity_lock);
   snprintf(cached_cc, sizeof cached_cc, "%s", cc);
   snprintf(cached_id, sizeof cached_id, "%s", out);
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_unlock(&identity_lock);
   return ASC_OK;
 }
 
