@@ -268,3 +268,22 @@ def test_converter_table_is_keyed_by_package(tf):
     assert _frameworks.to_caller("text", (x,), {}) == "text"
     mixed = _frameworks.to_caller((t, 3), (x,), {})
     assert isinstance(mixed[0], tf.Tensor) and mixed[1] == 3
+
+
+# --- the four operators the framework bridges share --------------------------
+
+
+@pytest.mark.parametrize("name", ["my_custom_op", "chain", "entropy", "linear_gelu"])
+def test_shared_operators_round_trip_tensorflow(tf, name):
+    from framework_ops import drop_ops, make_ops, sample_inputs
+
+    shared = make_ops("tf_round_trip")
+    try:
+        arrays = sample_inputs(name, np.random.default_rng(7))
+        expected = np.asarray(shared[name](*arrays).numpy())  # the same op on NumPy inputs
+        out = shared[name](*[tf.constant(a) for a in arrays])
+        assert isinstance(out, tf.Tensor)
+        assert out.dtype == tf.float64
+        np.testing.assert_array_equal(out.numpy(), expected)
+    finally:
+        drop_ops(shared)
