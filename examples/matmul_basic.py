@@ -21,7 +21,7 @@ BASE_K = 64
 @asc.jit
 def matmul_basic_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                         m: int, n: int, k: int, quant: asc.ConstExpr[int],
-                        c0: asc.ConstExpr[int]):
+                        c0: asc.ConstExpr[int]) -> None:
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
     c_gm = asc.GlobalTensor()
@@ -100,7 +100,7 @@ def matmul_basic_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.Globa
         q_co1.free_tensor(c1)
 
 
-def matmul_basic(a: np.ndarray, b: np.ndarray, out_dtype=None, cores: int = 4) -> np.ndarray:
+def matmul_basic(a: np.ndarray, b: np.ndarray, out_dtype: np.typing.DTypeLike | None = None, cores: int = 4) -> np.ndarray:
     """a @ b on the simulated cube; a and b float16 (result float32 unless
     out_dtype says float16), bfloat16 arrays via pyasc tensors, or int8
     (result int32)."""

@@ -20,7 +20,7 @@ ENABLE_BIAS = True
 @asc.jit(matmul_cube_only=True)
 def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                   bias: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                  workspace: asc.GlobalAddress):
+                  workspace: asc.GlobalAddress) -> None:
     if asc.ascend_is_aic():
         off_a, off_b, off_c, off_bias, tail_m, tail_n = block_offsets(tiling, IS_TRANS_A,
                                                                       IS_TRANS_B)
@@ -79,7 +79,7 @@ def block_offsets(tiling: asc.adv.TCubeTiling, trans_a: bool = False,
 
 def make_tiling(m: int, n: int, k: int, cores: int = USE_CORE_NUM, bias: bool = ENABLE_BIAS,
                 trans_a: bool = IS_TRANS_A, trans_b: bool = IS_TRANS_B,
-                in_type=host.DataType.DT_FLOAT16) -> asc.adv.TCubeTiling:
+                in_type: int = host.DataType.DT_FLOAT16) -> asc.adv.TCubeTiling:
     """The host tiling of an m x n x k matmul over `cores` cores."""
     tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, in_type, trans_a)

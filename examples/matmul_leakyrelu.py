@@ -15,7 +15,7 @@ import asc.lib.runtime as rt
 @asc.jit
 def matmul_leakyrelu_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                             bias: asc.GlobalAddress, alpha: float, tiling: asc.adv.TCubeTiling,
-                            workspace: asc.GlobalAddress):
+                            workspace: asc.GlobalAddress) -> None:
     off_a, off_b, off_c, off_bias = block_offsets(tiling)
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()

@@ -17,7 +17,7 @@ USE_CORE_NUM = 48
 @asc.jit
 def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                   tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress,
-                  trans_a: asc.ConstExpr[bool], trans_b: asc.ConstExpr[bool]):
+                  trans_a: asc.ConstExpr[bool], trans_b: asc.ConstExpr[bool]) -> None:
     off_a, off_b, off_c, tail_m, tail_n = block_offsets(tiling, trans_a, trans_b)
     a_gm = asc.GlobalTensor()
     b_gm = asc.GlobalTensor()
@@ -66,7 +66,7 @@ def block_offsets(tiling: asc.adv.TCubeTiling, trans_a: bool,
 
 
 def make_tiling(m: int, n: int, k: int, cores: int = USE_CORE_NUM // 2, trans_a: bool = False,
-                trans_b: bool = False, in_type=host.DataType.DT_FLOAT16) -> asc.adv.TCubeTiling:
+                trans_b: bool = False, in_type: int = host.DataType.DT_FLOAT16) -> asc.adv.TCubeTiling:
     """The host tiling over `cores` cube cores (a mixed kernel's groups)."""
     tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, in_type, trans_a)

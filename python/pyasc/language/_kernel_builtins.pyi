@@ -1,57 +1,11 @@
 """Types of the kernel-only Ascend C APIs that ``import pyasc`` adds from
 pyasc.language.builtins.KERNEL_ONLY (a type checker cannot follow that
 dict). Each is a KernelBuiltin: called in a kernel, typed Any outside.
-tests/python/test_signatures.py keeps this list equal to KERNEL_ONLY."""
+tests/python/test_signatures.py keeps this list equal to KERNEL_ONLY.
+No __all__: ``import *`` of a stub takes every public name it declares,
+so a new API needs one line here, not two lists kept in step."""
 
 from pyasc.language.core import KernelBuiltin
-
-__all__ = [
-    "adds",
-    "axpy",
-    "block_reduce_max",
-    "block_reduce_min",
-    "block_reduce_sum",
-    "cast",
-    "compare",
-    "compare_scalar",
-    "copy",
-    "data_copy",
-    "data_copy_pad",
-    "div",
-    "dump_tensor",
-    "duplicate",
-    "fused_mul_add",
-    "get_block_idx",
-    "get_block_num",
-    "get_data_block_size_in_bytes",
-    "leaky_relu",
-    "ln",
-    "maxs",
-    "mins",
-    "mul",
-    "mul_add_dst",
-    "muls",
-    "pair_reduce_sum",
-    "pipe_barrier",
-    "printf",
-    "reduce_max",
-    "reduce_min",
-    "reduce_sum",
-    "reset_mask",
-    "select",
-    "set_flag",
-    "set_mask_count",
-    "set_mask_norm",
-    "set_vector_mask",
-    "shift_left",
-    "shift_right",
-    "sub",
-    "trap",
-    "wait_flag",
-    "whole_reduce_max",
-    "whole_reduce_min",
-    "whole_reduce_sum",
-]
 
 add_relu: KernelBuiltin
 adds: KernelBuiltin
