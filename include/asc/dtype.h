@@ -12,7 +12,10 @@
 extern "C" {
 #endif
 
-/* Ordered by kind (bool < integers < floats) and, within a kind, by size. */
+/* The first ten are ordered by kind (bool < integers < floats) and, within
+ * a kind, by size. The wider unsigned integers come last so that the values
+ * of the others stay what they were (tables indexed by dtype keep their
+ * rows); code asks asc_dtype_is_* about kinds, never compares values. */
 typedef enum asc_dtype {
   ASC_BOOL,
   ASC_INT8,
@@ -24,6 +27,9 @@ typedef enum asc_dtype {
   ASC_BFLOAT16,
   ASC_FLOAT32,
   ASC_FLOAT64,
+  ASC_UINT16,
+  ASC_UINT32,
+  ASC_UINT64,
   ASC_DTYPE_COUNT
 } asc_dtype;
 
@@ -37,8 +43,9 @@ const char *asc_dtype_name(asc_dtype dtype);
 asc_status asc_dtype_from_name(const char *name, asc_dtype *out);
 bool asc_dtype_valid(asc_dtype dtype);
 bool asc_dtype_is_float(asc_dtype dtype);
-bool asc_dtype_is_integer(asc_dtype dtype); /* bool excluded */
-bool asc_dtype_is_signed(asc_dtype dtype);
+bool asc_dtype_is_integer(asc_dtype dtype);  /* bool excluded */
+bool asc_dtype_is_signed(asc_dtype dtype);   /* floats count as signed */
+bool asc_dtype_is_unsigned(asc_dtype dtype); /* uint8 .. uint64 */
 
 /* The dtype both operands convert to (NumPy 2 rules; bfloat16 as in
  * docs/dtypes.md). */

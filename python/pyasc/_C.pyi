@@ -68,6 +68,9 @@ float16: Final[dtype]
 bfloat16: Final[dtype]
 float32: Final[dtype]
 float64: Final[dtype]
+uint16: Final[dtype]
+uint32: Final[dtype]
+uint64: Final[dtype]
 
 # --- devices, streams, events, memory ---------------------------------------------
 

@@ -63,8 +63,8 @@ def _torch_dtypes() -> dict[Any, _C.dtype]:
     import torch
 
     names = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-             "float32", "float64")
-    return {getattr(torch, n): _C.dtype(n) for n in names}
+             "float32", "float64", "uint16", "uint32", "uint64")  # torch >= 2.3 has the last three
+    return {getattr(torch, n): _C.dtype(n) for n in names if hasattr(torch, n)}
 
 
 def _torch_dtype(d: _C.dtype) -> Any:

@@ -19,6 +19,8 @@ static const DLDataType dl_dtypes[ASC_DTYPE_COUNT] = {
     [ASC_INT32] = {kDLInt, 32, 1},     [ASC_INT64] = {kDLInt, 64, 1},
     [ASC_FLOAT16] = {kDLFloat, 16, 1}, [ASC_BFLOAT16] = {kDLBfloat, 16, 1},
     [ASC_FLOAT32] = {kDLFloat, 32, 1}, [ASC_FLOAT64] = {kDLFloat, 64, 1},
+    [ASC_UINT16] = {kDLUInt, 16, 1},   [ASC_UINT32] = {kDLUInt, 32, 1},
+    [ASC_UINT64] = {kDLUInt, 64, 1},
 };
 
 static const char *dl_code_name(uint8_t code) {
@@ -35,10 +37,11 @@ static int dtype_from_dl(DLDataType dt, asc_dtype *out) {
       return 0;
     }
   }
-  asc_py_raise_msg(ASC_ERR_TYPE,
-                   "from_dlpack: DLPack element type (%s, %u bits, %u lanes; code %u) has no "
-                   "pyasc dtype (pyasc has bool, int8/16/32/64, uint8, float16/32/64, bfloat16)",
-                   dl_code_name(dt.code), (unsigned)dt.bits, (unsigned)dt.lanes, (unsigned)dt.code);
+  asc_py_raise_msg(
+      ASC_ERR_TYPE,
+      "from_dlpack: DLPack element type (%s, %u bits, %u lanes; code %u) has no "
+      "pyasc dtype (pyasc has bool, int8/16/32/64, uint8/16/32/64, float16/32/64, bfloat16)",
+      dl_code_name(dt.code), (unsigned)dt.bits, (unsigned)dt.lanes, (unsigned)dt.code);
   return -1;
 }
 

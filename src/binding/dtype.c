@@ -12,7 +12,8 @@ static DTypeObject *instances[ASC_DTYPE_COUNT];
 static const char *const formats[ASC_DTYPE_COUNT] = {
     [ASC_BOOL] = "?",    [ASC_INT8] = "b",    [ASC_UINT8] = "B",   [ASC_INT16] = "h",
     [ASC_INT32] = "i",   [ASC_INT64] = "q",   [ASC_FLOAT16] = "e", [ASC_BFLOAT16] = "H",
-    [ASC_FLOAT32] = "f", [ASC_FLOAT64] = "d",
+    [ASC_FLOAT32] = "f", [ASC_FLOAT64] = "d", [ASC_UINT16] = "H",  [ASC_UINT32] = "I",
+    [ASC_UINT64] = "Q",
 };
 
 const char *asc_py_dtype_format(asc_dtype dtype) {
@@ -51,6 +52,16 @@ int asc_py_dtype_from_format(const char *format, Py_ssize_t itemsize, asc_dtype 
       case 'l':
       case 'q':
         *out = itemsize == 4 ? ASC_INT32 : ASC_INT64;
+        return 0;
+      case 'H': /* bfloat16 exports as 'H' too: it imports as what NumPy sees */
+        *out = ASC_UINT16;
+        return 0;
+      case 'I':
+        *out = ASC_UINT32;
+        return 0;
+      case 'L':
+      case 'Q':
+        *out = itemsize == 4 ? ASC_UINT32 : ASC_UINT64;
         return 0;
       default:
         break;

@@ -460,6 +460,8 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
     int32_t i32;
     int64_t i64;
     uint16_t h;
+    uint32_t u32;
+    uint64_t u64;
     float f;
     double d;
   } v;
@@ -477,6 +479,12 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
       return PyLong_FromLong(v.i32);
     case ASC_INT64:
       return PyLong_FromLongLong(v.i64);
+    case ASC_UINT16:
+      return PyLong_FromLong(v.h);
+    case ASC_UINT32:
+      return PyLong_FromUnsignedLong(v.u32);
+    case ASC_UINT64:
+      return PyLong_FromUnsignedLongLong(v.u64);
     case ASC_FLOAT16:
       return PyFloat_FromDouble(asc_half_to_float(v.h));
     case ASC_BFLOAT16:

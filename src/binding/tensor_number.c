@@ -3,16 +3,19 @@
 #include "binding.h"
 
 void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi) {
-  static const long long lows[] = {[ASC_INT8] = -128,
-                                   [ASC_UINT8] = 0,
-                                   [ASC_INT16] = -32768,
-                                   [ASC_INT32] = -2147483648LL,
-                                   [ASC_INT64] = LLONG_MIN};
-  static const long long highs[] = {[ASC_INT8] = 127,
-                                    [ASC_UINT8] = 255,
-                                    [ASC_INT16] = 32767,
-                                    [ASC_INT32] = 2147483647LL,
-                                    [ASC_INT64] = LLONG_MAX};
+  static const long long lows[ASC_DTYPE_COUNT] = {
+      [ASC_INT8] = -128,       [ASC_UINT8] = 0,  [ASC_INT16] = -32768, [ASC_INT32] = -2147483648LL,
+      [ASC_INT64] = LLONG_MIN, [ASC_UINT16] = 0, [ASC_UINT32] = 0,     [ASC_UINT64] = 0};
+  /* uint64's top is capped at LLONG_MAX here: callers that reach past it
+   * (scalar_tensor) ask Python for the unsigned value. */
+  static const long long highs[ASC_DTYPE_COUNT] = {[ASC_INT8] = 127,
+                                                   [ASC_UINT8] = 255,
+                                                   [ASC_INT16] = 32767,
+                                                   [ASC_INT32] = 2147483647LL,
+                                                   [ASC_INT64] = LLONG_MAX,
+                                                   [ASC_UINT16] = 65535,
+                                                   [ASC_UINT32] = 4294967295LL,
+                                                   [ASC_UINT64] = LLONG_MAX};
   *lo = lows[d];
   *hi = highs[d];
 }
@@ -22,6 +25,20 @@ static bool int_fits(long long x, asc_dtype d) {
   long long lo, hi;
   asc_py_int_limits(d, &lo, &hi);
   return x >= lo && x <= hi;
+}
+
+/* Whether Python int obj fits uint64 (all of it, past LLONG_MAX too);
+ * *value gets it. Returns 0 with OverflowError set, as NumPy 2, if not. */
+static bool int_fits_u64(PyObject *obj, uint64_t *value) {
+  unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+  if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return false;
+    PyErr_Clear();
+    PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for uint64", obj);
+    return false;
+  }
+  *value = u;
+  return true;
 }
 
 /* Writes a Python scalar into a new 0-d tensor of dtype. Integers must fit
@@ -34,6 +51,7 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     int16_t i16;
     int32_t i32;
     int64_t i64;
+    uint64_t u64;
     uint16_t h;
     float f;
     double d;
@@ -53,7 +71,9 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     int truth = PyObject_IsTrue(obj);
     if (truth < 0) return -1;
     v.b = (uint8_t)truth;
-  } else {
+  } else if (dtype == ASC_UINT64 && !int_fits_u64(obj, &v.u64)) {
+    return -1;
+  } else if (dtype != ASC_UINT64) {
     int overflow;
     long long x = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (x == -1 && PyErr_Occurred()) return -1;
@@ -70,7 +90,11 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
         v.u8 = (uint8_t)x;
         break;
       case ASC_INT16:
-        v.i16 = (int16_t)x;
+      case ASC_UINT16: /* the same bits */
+        v.i16 = (int16_t)(uint16_t)x;
+        break;
+      case ASC_UINT32:
+        v.i32 = (int32_t)(uint32_t)x;
         break;
       case ASC_INT32:
         v.i32 = (int32_t)x;
@@ -129,6 +153,9 @@ static int exact_int_operand(asc_binary_op op, PyObject *obj, const asc_tensor *
   long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (v == -1 && PyErr_Occurred()) return -1;
   if (!overflow && int_fits(v, other->dtype)) return 1;
+  uint64_t u;
+  if (overflow > 0 && other->dtype == ASC_UINT64 && int_fits_u64(obj, &u)) return 1;
+  PyErr_Clear();
   if (!overflow) return scalar_tensor(obj, ASC_INT64, out);
   PyObject *beyond = PyFloat_FromDouble(overflow > 0 ? 0x1p64 : -0x1p64);
   int rc = beyond ? scalar_tensor(beyond, ASC_FLOAT64, out) : -1;

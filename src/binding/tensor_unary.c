@@ -188,7 +188,8 @@ static int bound_is_moot(const asc_tensor *x, PyObject *bound, bool upper) {
   if (!asc_dtype_is_integer(x->dtype) || !PyLong_CheckExact(bound)) return 0;
   long long lo, hi;
   asc_py_int_limits(x->dtype, &lo, &hi);
-  PyObject *limit = PyLong_FromLongLong(upper ? hi : lo);
+  PyObject *limit = x->dtype == ASC_UINT64 && upper ? PyLong_FromUnsignedLongLong(UINT64_MAX)
+                                                    : PyLong_FromLongLong(upper ? hi : lo);
   if (!limit) return -1;
   int moot = PyObject_RichCompareBool(bound, limit, upper ? Py_GE : Py_LE);
   Py_DECREF(limit);

@@ -28,6 +28,20 @@ static inline int64_t shift_right_i(int64_t x, int64_t y, int bits) {
   return x >> y;
 }
 
+/* uint64's own forms: its values past 2^63 have no int64 counterpart. */
+static inline uint64_t floor_div_u(uint64_t x, uint64_t y) {
+  return y == 0 ? 0 : x / y;
+}
+static inline uint64_t mod_u(uint64_t x, uint64_t y) {
+  return y == 0 ? 0 : x % y;
+}
+static inline uint64_t shift_left_u(uint64_t x, uint64_t y, int bits) {
+  return y >= (uint64_t)bits ? 0 : x << y;
+}
+static inline uint64_t shift_right_u(uint64_t x, uint64_t y, int bits) {
+  return y >= (uint64_t)bits ? 0 : x >> y;
+}
+
 /* NumPy's npy_divmod: floor division and modulo that agree with each
  * other and with Python for floats. */
 #define DEFINE_DIVMOD(T, SUFFIX)                      \
@@ -60,19 +74,27 @@ static inline int64_t shift_right_i(int64_t x, int64_t y, int bits) {
 DEFINE_DIVMOD(double, )
 DEFINE_DIVMOD(float, f)
 
-/* Instantiates NAME_<dtype> for the integer dtypes (computed in int64_t). */
-#define INT_LOOPS(NAME, OUT8, OUTU8, OUT16, OUT32, OUT64, S8, SU8, S16, S32, S64, EXPR) \
-  ASC_BINARY_LOOP(NAME##_INT8, int8_t, OUT8, int64_t, ASC_LOAD_I, S8, EXPR)             \
-  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, OUTU8, int64_t, ASC_LOAD_I, SU8, EXPR)         \
-  ASC_BINARY_LOOP(NAME##_INT16, int16_t, OUT16, int64_t, ASC_LOAD_I, S16, EXPR)         \
-  ASC_BINARY_LOOP(NAME##_INT32, int32_t, OUT32, int64_t, ASC_LOAD_I, S32, EXPR)         \
-  ASC_BINARY_LOOP(NAME##_INT64, int64_t, OUT64, int64_t, ASC_LOAD_I, S64, EXPR)
-#define INT_SAME(NAME, EXPR)                                                              \
-  INT_LOOPS(NAME, int8_t, uint8_t, int16_t, int32_t, int64_t, ASC_STORE_I8, ASC_STORE_U8, \
-            ASC_STORE_I16, ASC_STORE_I32, ASC_STORE_I64, EXPR)
-#define INT_BOOL(NAME, EXPR)                                                                  \
-  INT_LOOPS(NAME, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, asc_bool_t, ASC_STORE_BOOL, \
-            ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, ASC_STORE_BOOL, EXPR)
+/* Instantiates NAME_<dtype> for the integer dtypes: computed in int64_t,
+ * uint64 in uint64_t with EXPR_U. Same-dtype results, or bool ones. */
+#define INT_SAME_U(NAME, EXPR, EXPR_U)                                                         \
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, EXPR)        \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, EXPR)     \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, EXPR)    \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, EXPR)    \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, EXPR)    \
+  ASC_BINARY_LOOP(NAME##_UINT16, uint16_t, uint16_t, int64_t, ASC_LOAD_I, ASC_STORE_U16, EXPR) \
+  ASC_BINARY_LOOP(NAME##_UINT32, uint32_t, uint32_t, int64_t, ASC_LOAD_I, ASC_STORE_U32, EXPR) \
+  ASC_BINARY_LOOP(NAME##_UINT64, uint64_t, uint64_t, uint64_t, ASC_LOAD_U, ASC_STORE_U64, EXPR_U)
+#define INT_SAME(NAME, EXPR) INT_SAME_U(NAME, EXPR, EXPR)
+#define INT_BOOL(NAME, EXPR)                                                                      \
+  ASC_BINARY_LOOP(NAME##_INT8, int8_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)     \
+  ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)   \
+  ASC_BINARY_LOOP(NAME##_INT16, int16_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)   \
+  ASC_BINARY_LOOP(NAME##_INT32, int32_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)   \
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)   \
+  ASC_BINARY_LOOP(NAME##_UINT16, uint16_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR) \
+  ASC_BINARY_LOOP(NAME##_UINT32, uint32_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR) \
+  ASC_BINARY_LOOP(NAME##_UINT64, uint64_t, asc_bool_t, uint64_t, ASC_LOAD_U, ASC_STORE_BOOL, EXPR)
 #define BOOL_LOOP(NAME, OT, STORE, EXPR) \
   ASC_BINARY_LOOP(NAME##_BOOL, asc_bool_t, OT, int64_t, ASC_LOAD_I, STORE, EXPR)
 
@@ -101,9 +123,9 @@ BOOL_LOOP(mul, asc_bool_t, ASC_STORE_BOOL, x &y)
 INT_SAME(mul, ASC_WRAP((uint64_t)x *(uint64_t)y))
 FLOAT_SAME(mul, x *y, x *y)
 FLOAT_SAME(div, x / y, x / y)
-INT_SAME(floor_div, floor_div_i(x, y))
+INT_SAME_U(floor_div, floor_div_i(x, y), floor_div_u(x, y))
 FLOAT_SAME(floor_div, floor_div_f(x, y), floor_div_(x, y))
-INT_SAME(mod, mod_i(x, y))
+INT_SAME_U(mod, mod_i(x, y), mod_u(x, y))
 FLOAT_SAME(mod, mod_f(x, y), mod_(x, y))
 FLOAT_SAME(pow, powf(x, y), pow(x, y))
 BOOL_LOOP(maximum, asc_bool_t, ASC_STORE_BOOL, x | y)
@@ -135,16 +157,23 @@ BOOL_LOOP(bitwise_or, asc_bool_t, ASC_STORE_BOOL, x | y)
 INT_SAME(bitwise_or, x | y)
 BOOL_LOOP(bitwise_xor, asc_bool_t, ASC_STORE_BOOL, x ^ y)
 INT_SAME(bitwise_xor, x ^ y)
-#define SHIFTS(NAME, FN)                                                                          \
+#define SHIFTS(NAME, FN, FN_U)                                                                    \
   ASC_BINARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, FN(x, y, 8))    \
   ASC_BINARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, FN(x, y, 8)) \
   ASC_BINARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16,             \
                   FN(x, y, 16))                                                                   \
   ASC_BINARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32,             \
                   FN(x, y, 32))                                                                   \
-  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, FN(x, y, 64))
-SHIFTS(left_shift, shift_left_i)
-SHIFTS(right_shift, shift_right_i)
+  ASC_BINARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64,             \
+                  FN(x, y, 64))                                                                   \
+  ASC_BINARY_LOOP(NAME##_UINT16, uint16_t, uint16_t, int64_t, ASC_LOAD_I, ASC_STORE_U16,          \
+                  FN(x, y, 16))                                                                   \
+  ASC_BINARY_LOOP(NAME##_UINT32, uint32_t, uint32_t, int64_t, ASC_LOAD_I, ASC_STORE_U32,          \
+                  FN(x, y, 32))                                                                   \
+  ASC_BINARY_LOOP(NAME##_UINT64, uint64_t, uint64_t, uint64_t, ASC_LOAD_U, ASC_STORE_U64,         \
+                  FN_U(x, y, 64))
+SHIFTS(left_shift, shift_left_i, shift_left_u)
+SHIFTS(right_shift, shift_right_i, shift_right_u)
 
 static inline bool is_negative(int64_t v) {
   return v < 0;
@@ -152,7 +181,7 @@ static inline bool is_negative(int64_t v) {
 
 /* Integer powers: exponentiation by squaring, wrapping; a negative
  * exponent is an error, as in NumPy. */
-static inline int64_t pow_i(int64_t base, int64_t exp) {
+static inline int64_t pow_i(int64_t base, uint64_t exp) {
   uint64_t result = 1, b = (uint64_t)base;
   while (exp > 0) {
     if (exp & 1) result *= b;
@@ -162,7 +191,7 @@ static inline int64_t pow_i(int64_t base, int64_t exp) {
   return (int64_t)result;
 }
 
-#define POW_INT(SUFFIX, T, STORE)                                                                \
+#define POW_INT(SUFFIX, T, STORE, SIGNED)                                                        \
   static asc_status pow_##SUFFIX(char *const *p, const int64_t *s, int64_t n, const void *ctx) { \
     (void)ctx;                                                                                   \
     char *o = p[0];                                                                              \
@@ -171,27 +200,27 @@ static inline int64_t pow_i(int64_t base, int64_t exp) {
       T x, y;                                                                                    \
       memcpy(&x, a, sizeof x);                                                                   \
       memcpy(&y, b, sizeof y);                                                                   \
-      if (is_negative((int64_t)y))                                                               \
+      if (SIGNED && is_negative((int64_t)y))                                                     \
         return asc_error(ASC_ERR_INVALID_VALUE,                                                  \
                          "integers to negative integer powers are not allowed");                 \
-      T r = STORE(pow_i((int64_t)x, (int64_t)y));                                                \
+      T r = STORE(pow_i((int64_t)x, (uint64_t)y));                                               \
       memcpy(o, &r, sizeof r);                                                                   \
     }                                                                                            \
     return ASC_OK;                                                                               \
   }
-POW_INT(INT8, int8_t, ASC_STORE_I8)
-POW_INT(UINT8, uint8_t, ASC_STORE_U8)
-POW_INT(INT16, int16_t, ASC_STORE_I16)
-POW_INT(INT32, int32_t, ASC_STORE_I32)
-POW_INT(INT64, int64_t, ASC_STORE_I64)
+POW_INT(INT8, int8_t, ASC_STORE_I8, 1)
+POW_INT(UINT8, uint8_t, ASC_STORE_U8, 0)
+POW_INT(INT16, int16_t, ASC_STORE_I16, 1)
+POW_INT(INT32, int32_t, ASC_STORE_I32, 1)
+POW_INT(INT64, int64_t, ASC_STORE_I64, 1)
+POW_INT(UINT16, uint16_t, ASC_STORE_U16, 0)
+POW_INT(UINT32, uint32_t, ASC_STORE_U32, 0)
+POW_INT(UINT64, uint64_t, ASC_STORE_U64, 0)
 
-#define ROW_FLOAT(NAME)                                                                  \
-  {                                                                                      \
-    NULL, NULL, NULL, NULL, NULL, NULL, NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, \
-        NAME##_FLOAT64                                                                   \
-  }
+#define ROW_FLOAT(NAME) \
+  { ASC_ROW_FLOAT_ONLY(NAME) }
 #define ROW_INT_ONLY(NAME) \
-  { NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
+  { ASC_ROW_INTEGER_ONLY(NAME) }
 
 /* The loop for each op and compute dtype; NULL where the op does not apply. */
 static const asc_ew_loop loops[ASC_BINARY_OP_COUNT][ASC_DTYPE_COUNT] = {

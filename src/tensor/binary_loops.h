@@ -30,6 +30,12 @@ typedef uint8_t asc_bool_t;
 #define ASC_STORE_I16(v) ((int16_t)(uint16_t)(uint64_t)(v))
 #define ASC_STORE_I32(v) ((int32_t)(uint32_t)(uint64_t)(v))
 #define ASC_STORE_I64(v) ((int64_t)(v))
+#define ASC_STORE_U16(v) ((uint16_t)(uint64_t)(v))
+#define ASC_STORE_U32(v) ((uint32_t)(uint64_t)(v))
+/* uint64 computes in uint64_t (comparisons, division and shifts are
+ * unsigned there); the narrower unsigned types fit int64_t exactly. */
+#define ASC_LOAD_U(v) ((uint64_t)(v))
+#define ASC_STORE_U64(v) ((uint64_t)(v))
 
 /* Two inputs of storage type IT computed as CT; EXPR uses x and y. */
 #define ASC_BINARY_LOOP(NAME, IT, OT, CT, LOAD, STORE, EXPR)                                 \
@@ -106,18 +112,21 @@ typedef uint8_t asc_bool_t;
   }
 
 /* Rows of per-dtype loop tables (index: asc_dtype) for loops NAME_<dtype>;
- * NULL where a dtype has none. */
-#define ASC_ROW_ALL(NAME)                                                             \
-  {                                                                                   \
-    NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, \
-        NAME##_FLOAT16, NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64               \
-  }
-#define ASC_ROW_NUMERIC(NAME)                                                                  \
-  {                                                                                            \
-    NULL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64, NAME##_FLOAT16, \
-        NAME##_BFLOAT16, NAME##_FLOAT32, NAME##_FLOAT64                                        \
-  }
+ * NULL where a dtype has none. Designated, since the enum is not in kind
+ * order. */
+#define ASC_ROW_UNSIGNED_WIDE(NAME) \
+  [ASC_UINT16] = NAME##_UINT16, [ASC_UINT32] = NAME##_UINT32, [ASC_UINT64] = NAME##_UINT64
+#define ASC_ROW_INTEGER_ONLY(NAME)                                                  \
+  [ASC_INT8] = NAME##_INT8, [ASC_UINT8] = NAME##_UINT8, [ASC_INT16] = NAME##_INT16, \
+  [ASC_INT32] = NAME##_INT32, [ASC_INT64] = NAME##_INT64, ASC_ROW_UNSIGNED_WIDE(NAME)
+#define ASC_ROW_FLOAT_ONLY(NAME)                                    \
+  [ASC_FLOAT16] = NAME##_FLOAT16, [ASC_BFLOAT16] = NAME##_BFLOAT16, \
+  [ASC_FLOAT32] = NAME##_FLOAT32, [ASC_FLOAT64] = NAME##_FLOAT64
+#define ASC_ROW_ALL(NAME) \
+  { [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME) }
+#define ASC_ROW_NUMERIC(NAME) \
+  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME) }
 #define ASC_ROW_INTEGER(NAME) \
-  { NAME##_BOOL, NAME##_INT8, NAME##_UINT8, NAME##_INT16, NAME##_INT32, NAME##_INT64 }
+  { [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME) }
 
 #endif

@@ -29,6 +29,17 @@ static inline int64_t load_i_INT32(int32_t v) {
 static inline int64_t load_i_INT64(int64_t v) {
   return v;
 }
+static inline int64_t load_i_UINT16(uint16_t v) {
+  return v;
+}
+static inline int64_t load_i_UINT32(uint32_t v) {
+  return v;
+}
+/* uint64 loads as its own kind, u: its values past 2^63 convert to floats
+ * as unsigned numbers; to integers it wraps like any integer. */
+static inline uint64_t load_u_UINT64(uint64_t v) {
+  return v;
+}
 static inline double load_f_FLOAT16(uint16_t v) {
   return asc_f16_to_f32(v);
 }
@@ -59,6 +70,15 @@ static inline int32_t store_i_INT32(int64_t v) {
 }
 static inline int64_t store_i_INT64(int64_t v) {
   return v;
+}
+static inline uint16_t store_i_UINT16(int64_t v) {
+  return (uint16_t)(uint64_t)v;
+}
+static inline uint32_t store_i_UINT32(int64_t v) {
+  return (uint32_t)(uint64_t)v;
+}
+static inline uint64_t store_i_UINT64(int64_t v) {
+  return (uint64_t)v;
 }
 static inline uint16_t store_i_FLOAT16(int64_t v) {
   return asc_double_to_half((double)v);
@@ -91,6 +111,15 @@ static inline int32_t store_f_INT32(double v) {
 static inline int64_t store_f_INT64(double v) {
   return asc_double_to_i64(v);
 }
+static inline uint16_t store_f_UINT16(double v) {
+  return (uint16_t)(uint32_t)asc_double_to_i32(v);
+}
+static inline uint32_t store_f_UINT32(double v) {
+  return asc_double_to_u32(v);
+}
+static inline uint64_t store_f_UINT64(double v) {
+  return asc_double_to_u64(v);
+}
 static inline uint16_t store_f_FLOAT16(double v) {
   return asc_double_to_half(v);
 }
@@ -104,7 +133,35 @@ static inline double store_f_FLOAT64(double v) {
   return v;
 }
 
-/* X(NAME, C type, kind letter: i = through int64, f = through double) */
+/* uint64 to each dtype: integers wrap, floats take the unsigned value. */
+#define STORE_U_INT(DST, DT)                   \
+  static inline DT store_u_##DST(uint64_t v) { \
+    return store_i_##DST((int64_t)v);          \
+  }
+STORE_U_INT(BOOL, bool_t)
+STORE_U_INT(INT8, int8_t)
+STORE_U_INT(UINT8, uint8_t)
+STORE_U_INT(INT16, int16_t)
+STORE_U_INT(INT32, int32_t)
+STORE_U_INT(INT64, int64_t)
+STORE_U_INT(UINT16, uint16_t)
+STORE_U_INT(UINT32, uint32_t)
+STORE_U_INT(UINT64, uint64_t)
+static inline uint16_t store_u_FLOAT16(uint64_t v) {
+  return asc_double_to_half((double)v);
+}
+static inline uint16_t store_u_BFLOAT16(uint64_t v) {
+  return asc_f32_to_bf16((float)v);
+}
+static inline float store_u_FLOAT32(uint64_t v) {
+  return (float)v;
+}
+static inline double store_u_FLOAT64(uint64_t v) {
+  return (double)v;
+}
+
+/* X(NAME, C type, kind letter: i = through int64, u = through uint64,
+ * f = through double) */
 #define ASC_DTYPES(X)      \
   X(BOOL, bool_t, i)       \
   X(INT8, int8_t, i)       \
@@ -115,7 +172,10 @@ static inline double store_f_FLOAT64(double v) {
   X(FLOAT16, uint16_t, f)  \
   X(BFLOAT16, uint16_t, f) \
   X(FLOAT32, float, f)     \
-  X(FLOAT64, double, f)
+  X(FLOAT64, double, f)    \
+  X(UINT16, uint16_t, i)   \
+  X(UINT32, uint32_t, i)   \
+  X(UINT64, uint64_t, u)
 
 /* A conversion loop: CONVERT(value of ST) gives a DT. */
 #define CONVERT_LOOP(NAME, ST, DT, CONVERT)                                                    \
@@ -154,17 +214,28 @@ static inline double store_f_FLOAT64(double v) {
   CAST_LOOP(SRC, ST, SK, FLOAT16, uint16_t)  \
   CAST_LOOP(SRC, ST, SK, BFLOAT16, uint16_t) \
   CAST_LOOP(SRC, ST, SK, FLOAT32, float)     \
-  CAST_LOOP(SRC, ST, SK, FLOAT64, double)
+  CAST_LOOP(SRC, ST, SK, FLOAT64, double)    \
+  CAST_LOOP(SRC, ST, SK, UINT16, uint16_t)   \
+  CAST_LOOP(SRC, ST, SK, UINT32, uint32_t)   \
+  CAST_LOOP(SRC, ST, SK, UINT64, uint64_t)
 
 ASC_DTYPES(CAST_FROM)
 
 #define CAST_ROW_ENTRY(SRC, DST) cast_##SRC##_##DST
-#define CAST_ROW(SRC, ST, SK)                                                 \
-  [ASC_##SRC] = {CAST_ROW_ENTRY(SRC, BOOL),    CAST_ROW_ENTRY(SRC, INT8),     \
-                 CAST_ROW_ENTRY(SRC, UINT8),   CAST_ROW_ENTRY(SRC, INT16),    \
-                 CAST_ROW_ENTRY(SRC, INT32),   CAST_ROW_ENTRY(SRC, INT64),    \
-                 CAST_ROW_ENTRY(SRC, FLOAT16), CAST_ROW_ENTRY(SRC, BFLOAT16), \
-                 CAST_ROW_ENTRY(SRC, FLOAT32), CAST_ROW_ENTRY(SRC, FLOAT64)},
+#define CAST_ROW(SRC, ST, SK)                                    \
+  [ASC_##SRC] = {[ASC_BOOL] = CAST_ROW_ENTRY(SRC, BOOL),         \
+                 [ASC_INT8] = CAST_ROW_ENTRY(SRC, INT8),         \
+                 [ASC_UINT8] = CAST_ROW_ENTRY(SRC, UINT8),       \
+                 [ASC_INT16] = CAST_ROW_ENTRY(SRC, INT16),       \
+                 [ASC_INT32] = CAST_ROW_ENTRY(SRC, INT32),       \
+                 [ASC_INT64] = CAST_ROW_ENTRY(SRC, INT64),       \
+                 [ASC_FLOAT16] = CAST_ROW_ENTRY(SRC, FLOAT16),   \
+                 [ASC_BFLOAT16] = CAST_ROW_ENTRY(SRC, BFLOAT16), \
+                 [ASC_FLOAT32] = CAST_ROW_ENTRY(SRC, FLOAT32),   \
+                 [ASC_FLOAT64] = CAST_ROW_ENTRY(SRC, FLOAT64),   \
+                 [ASC_UINT16] = CAST_ROW_ENTRY(SRC, UINT16),     \
+                 [ASC_UINT32] = CAST_ROW_ENTRY(SRC, UINT32),     \
+                 [ASC_UINT64] = CAST_ROW_ENTRY(SRC, UINT64)},
 
 static const asc_ew_loop cast_loops[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {ASC_DTYPES(CAST_ROW)};
 
@@ -204,12 +275,20 @@ static asc_ew_loop copy_loop(size_t size) {
 CONVERT_LOOP(float32_to_float16, float, uint16_t, asc_f32_to_f16)
 CONVERT_LOOP(float16_to_float32, uint16_t, float, asc_f16_to_f32)
 CONVERT_LOOP(bfloat16_to_float32, uint16_t, float, asc_bf16_to_f32)
+/* NumPy's float16 -> uint32 is a scalar C cast, which x86 compilers make a
+ * 64-bit signed conversion, truncated (float32 and float64 take SIMD loops
+ * that behave like asc_double_to_u32 out of range). */
+static inline uint32_t half_to_u32(uint16_t h) {
+  return (uint32_t)(uint64_t)asc_double_to_i64(asc_f16_to_f32(h));
+}
+CONVERT_LOOP(float16_to_uint32, uint16_t, uint32_t, half_to_u32)
 
 static asc_ew_loop convert_loop(asc_dtype from, asc_dtype to) {
   if (from == to) return copy_loop(asc_dtype_size(from));
   if (from == ASC_FLOAT32 && to == ASC_FLOAT16) return float32_to_float16;
   if (from == ASC_FLOAT16 && to == ASC_FLOAT32) return float16_to_float32;
   if (from == ASC_BFLOAT16 && to == ASC_FLOAT32) return bfloat16_to_float32;
+  if (from == ASC_FLOAT16 && to == ASC_UINT32) return float16_to_uint32;
   return cast_loops[from][to];
 }
 

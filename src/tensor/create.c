@@ -36,12 +36,15 @@ static void encode_int(asc_dtype dtype, int64_t v, element *e) {
       e->u8 = (uint8_t)(uint64_t)v;
       break;
     case ASC_INT16:
+    case ASC_UINT16:
       e->h = (uint16_t)(uint64_t)v;
       break;
     case ASC_INT32:
+    case ASC_UINT32:
       e->i32 = (int32_t)(uint32_t)(uint64_t)v;
       break;
     case ASC_INT64:
+    case ASC_UINT64:
       e->i64 = v;
       break;
     case ASC_FLOAT16:
@@ -68,7 +71,14 @@ static void encode_double(asc_dtype dtype, double v, element *e) {
     case ASC_INT8:
     case ASC_UINT8:
     case ASC_INT16:
+    case ASC_UINT16:
       encode_int(dtype, (int64_t)(uint32_t)asc_double_to_i32(v), e);
+      break;
+    case ASC_UINT32:
+      encode_int(dtype, asc_double_to_u32(v), e);
+      break;
+    case ASC_UINT64:
+      e->i64 = (int64_t)asc_double_to_u64(v);
       break;
     case ASC_INT32:
       e->i32 = asc_double_to_i32(v);
@@ -100,8 +110,12 @@ static int64_t decode_int(asc_dtype dtype, const element *e) {
       return e->i8;
     case ASC_INT16:
       return e->i16;
+    case ASC_UINT16:
+      return e->h;
     case ASC_INT32:
       return e->i32;
+    case ASC_UINT32:
+      return (uint32_t)e->i32;
     default:
       return e->i64;
   }
@@ -286,12 +300,15 @@ static asc_status arange_loop(char *out, int64_t first, int64_t n, const void *c
       ARANGE_AS(uint8_t, (uint8_t)INT_AT(i));
       break;
     case ASC_INT16:
+    case ASC_UINT16:
       ARANGE_AS(uint16_t, (uint16_t)INT_AT(i));
       break;
     case ASC_INT32:
+    case ASC_UINT32:
       ARANGE_AS(uint32_t, (uint32_t)INT_AT(i));
       break;
     case ASC_INT64:
+    case ASC_UINT64:
       ARANGE_AS(int64_t, (int64_t)INT_AT(i));
       break;
     case ASC_FLOAT16:

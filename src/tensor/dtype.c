@@ -5,15 +5,22 @@
 #include "asc/dtype.h"
 #include "half.h"
 
+/* Kinds, for the predicates below: a table instead of value ranges, since
+ * the unsigned integers past float64 break the enum's ordering. */
+enum { K_BOOL, K_SIGNED, K_UNSIGNED, K_FLOAT };
+
 static const struct {
   const char *name;
   size_t size;
+  int kind;
 } dtype_info[ASC_DTYPE_COUNT] = {
-    [ASC_BOOL] = {"bool", 1},       [ASC_INT8] = {"int8", 1},
-    [ASC_UINT8] = {"uint8", 1},     [ASC_INT16] = {"int16", 2},
-    [ASC_INT32] = {"int32", 4},     [ASC_INT64] = {"int64", 8},
-    [ASC_FLOAT16] = {"float16", 2}, [ASC_BFLOAT16] = {"bfloat16", 2},
-    [ASC_FLOAT32] = {"float32", 4}, [ASC_FLOAT64] = {"float64", 8},
+    [ASC_BOOL] = {"bool", 1, K_BOOL},         [ASC_INT8] = {"int8", 1, K_SIGNED},
+    [ASC_UINT8] = {"uint8", 1, K_UNSIGNED},   [ASC_INT16] = {"int16", 2, K_SIGNED},
+    [ASC_INT32] = {"int32", 4, K_SIGNED},     [ASC_INT64] = {"int64", 8, K_SIGNED},
+    [ASC_FLOAT16] = {"float16", 2, K_FLOAT},  [ASC_BFLOAT16] = {"bfloat16", 2, K_FLOAT},
+    [ASC_FLOAT32] = {"float32", 4, K_FLOAT},  [ASC_FLOAT64] = {"float64", 8, K_FLOAT},
+    [ASC_UINT16] = {"uint16", 2, K_UNSIGNED}, [ASC_UINT32] = {"uint32", 4, K_UNSIGNED},
+    [ASC_UINT64] = {"uint64", 8, K_UNSIGNED},
 };
 
 bool asc_dtype_valid(asc_dtype dtype) {
@@ -37,21 +44,31 @@ asc_status asc_dtype_from_name(const char *name, asc_dtype *out) {
   return asc_error(ASC_ERR_TYPE, "unknown dtype '%s'", name ? name : "(null)");
 }
 
+static int kind_of(asc_dtype d) {
+  return asc_dtype_valid(d) ? dtype_info[d].kind : -1;
+}
+
 bool asc_dtype_is_float(asc_dtype d) {
-  return d >= ASC_FLOAT16 && d <= ASC_FLOAT64;
+  return kind_of(d) == K_FLOAT;
 }
 
 bool asc_dtype_is_integer(asc_dtype d) {
-  return d >= ASC_INT8 && d <= ASC_INT64;
+  return kind_of(d) == K_SIGNED || kind_of(d) == K_UNSIGNED;
 }
 
 bool asc_dtype_is_signed(asc_dtype d) {
-  return d != ASC_BOOL && d != ASC_UINT8;
+  return kind_of(d) == K_SIGNED || kind_of(d) == K_FLOAT;
+}
+
+bool asc_dtype_is_unsigned(asc_dtype d) {
+  return kind_of(d) == K_UNSIGNED;
 }
 
 /* NumPy 2's promotion table for these types. bfloat16 is not NumPy's; it
  * promotes like float16 would if float16 were bfloat16 (ml_dtypes rules):
- * with 8-bit integers it stays bfloat16, with float16 it becomes float32. */
+ * with 8-bit integers it stays bfloat16, with float16 it becomes float32.
+ * Unsigned with signed integers of the same width or wider widen to the
+ * next signed type; uint64 with any signed integer gives float64 (NEP 50). */
 static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #define B ASC_BOOL
 #define I8 ASC_INT8
@@ -63,17 +80,23 @@ static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #define BF ASC_BFLOAT16
 #define F32 ASC_FLOAT32
 #define F64 ASC_FLOAT64
-    /*         B    I8   U8   I16  I32  I64  F16  BF   F32  F64 */
-    /* B   */ {B, I8, U8, I16, I32, I64, F16, BF, F32, F64},
-    /* I8  */ {I8, I8, I16, I16, I32, I64, F16, BF, F32, F64},
-    /* U8  */ {U8, I16, U8, I16, I32, I64, F16, BF, F32, F64},
-    /* I16 */ {I16, I16, I16, I16, I32, I64, F32, F32, F32, F64},
-    /* I32 */ {I32, I32, I32, I32, I32, I64, F64, F64, F64, F64},
-    /* I64 */ {I64, I64, I64, I64, I64, I64, F64, F64, F64, F64},
-    /* F16 */ {F16, F16, F16, F32, F64, F64, F16, F32, F32, F64},
-    /* BF  */ {BF, BF, BF, F32, F64, F64, F32, BF, F32, F64},
-    /* F32 */ {F32, F32, F32, F32, F64, F64, F32, F32, F32, F64},
-    /* F64 */ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
+#define U16 ASC_UINT16
+#define U32 ASC_UINT32
+#define U64 ASC_UINT64
+    /*        B    I8   U8   I16  I32  I64  F16  BF   F32  F64  U16  U32  U64 */
+    /* B   */ {B, I8, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64},
+    /* I8  */ {I8, I8, I16, I16, I32, I64, F16, BF, F32, F64, I32, I64, F64},
+    /* U8  */ {U8, I16, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64},
+    /* I16 */ {I16, I16, I16, I16, I32, I64, F32, F32, F32, F64, I32, I64, F64},
+    /* I32 */ {I32, I32, I32, I32, I32, I64, F64, F64, F64, F64, I32, I64, F64},
+    /* I64 */ {I64, I64, I64, I64, I64, I64, F64, F64, F64, F64, I64, I64, F64},
+    /* F16 */ {F16, F16, F16, F32, F64, F64, F16, F32, F32, F64, F32, F64, F64},
+    /* BF  */ {BF, BF, BF, F32, F64, F64, F32, BF, F32, F64, F32, F64, F64},
+    /* F32 */ {F32, F32, F32, F32, F64, F64, F32, F32, F32, F64, F32, F64, F64},
+    /* F64 */ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
+    /* U16 */ {U16, I32, U16, I32, I32, I64, F32, F32, F32, F64, U16, U32, U64},
+    /* U32 */ {U32, I64, U32, I64, I64, I64, F64, F64, F64, F64, U32, U32, U64},
+    /* U64 */ {U64, F64, U64, F64, F64, F64, F64, F64, F64, F64, U64, U64, U64},
 #undef B
 #undef I8
 #undef U8
@@ -84,6 +107,9 @@ static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #undef BF
 #undef F32
 #undef F64
+#undef U16
+#undef U32
+#undef U64
 };
 
 asc_dtype asc_dtype_promote(asc_dtype a, asc_dtype b) {
@@ -110,9 +136,12 @@ asc_dtype asc_dtype_to_float(asc_dtype d) {
     case ASC_UINT8:
       return ASC_FLOAT16;
     case ASC_INT16:
+    case ASC_UINT16:
       return ASC_FLOAT32;
     case ASC_INT32:
     case ASC_INT64:
+    case ASC_UINT32:
+    case ASC_UINT64:
       return ASC_FLOAT64;
     default:
       return d;

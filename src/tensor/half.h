@@ -75,5 +75,17 @@ static inline int32_t asc_double_to_i32(double v) {
   if (!(v > -2147483649.0 && v < 2147483648.0)) return INT32_MIN;
   return (int32_t)v;
 }
+/* Unsigned conversions as x86 compilers emit them (and NumPy shows): below
+ * 2^(bits-1) through the signed conversion, above it offset by 2^(bits-1),
+ * so NaN, -inf and very negative values give 2^(bits-1), +inf and values
+ * past the top give 0, and small negative ones wrap. */
+static inline uint64_t asc_double_to_u64(double v) {
+  if (v >= 0x1p63) return (uint64_t)asc_double_to_i64(v - 0x1p63) ^ (UINT64_C(1) << 63);
+  return (uint64_t)asc_double_to_i64(v);
+}
+static inline uint32_t asc_double_to_u32(double v) {
+  if (v >= 0x1p31) return (uint32_t)asc_double_to_i32(v - 0x1p31) ^ (UINT32_C(1) << 31);
+  return (uint32_t)asc_double_to_i32(v);
+}
 
 #endif

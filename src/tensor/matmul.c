@@ -147,10 +147,13 @@ static product_fn product_for(asc_dtype dtype) {
     case ASC_UINT8:
       return product_8;
     case ASC_INT16:
+    case ASC_UINT16:
       return product_16;
     case ASC_INT32:
+    case ASC_UINT32:
       return product_32;
     case ASC_INT64:
+    case ASC_UINT64:
       return product_64;
     case ASC_FLOAT32:
       return product_f32;

@@ -270,8 +270,8 @@ static void dtype_bounds(asc_dtype dtype, int64_t *min, int64_t *max) {
     *min = 0;
     *max = 1;
   } else if (!asc_dtype_is_signed(dtype)) {
-    *min = 0;
-    *max = (int64_t)((UINT64_C(1) << bits) - 1);
+    *min = 0; /* low and high are int64: uint64 draws below 2^63 */
+    *max = bits >= 64 ? INT64_MAX : (int64_t)((UINT64_C(1) << bits) - 1);
   } else {
     *max = (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
     *min = -*max - 1;

@@ -42,10 +42,17 @@ asc_status asc_reduce_dtype(asc_reduce_op op, asc_dtype x, asc_dtype dtype, asc_
   if (dtype != ASC_DTYPE_COUNT && !takes_dtype(op))
     return asc_error(ASC_ERR_TYPE, "%s does not take a dtype", op_names[op]);
   bool is_float = asc_dtype_is_float(x);
+  /* The accumulators order integers as int64: uint64 past 2^63 would not. */
+  if (x == ASC_UINT64 && op >= ASC_REDUCE_MAX && op <= ASC_REDUCE_ARGMIN)
+    return asc_error(ASC_ERR_TYPE, "%s is not supported for uint64", op_names[op]);
   switch (op) {
     case ASC_REDUCE_SUM:
     case ASC_REDUCE_PROD:
-      *result = dtype != ASC_DTYPE_COUNT ? dtype : is_float ? x : ASC_INT64;
+      /* NumPy: unsigned integers sum in uint64, the others in int64. */
+      *result = dtype != ASC_DTYPE_COUNT   ? dtype
+                : is_float                 ? x
+                : asc_dtype_is_unsigned(x) ? ASC_UINT64
+                                           : ASC_INT64;
       return ASC_OK;
     case ASC_REDUCE_VAR:
     case ASC_REDUCE_STD:

@@ -18,7 +18,10 @@
   X(FLOAT16, uint16_t, asc_f16_to_f32)   \
   X(BFLOAT16, uint16_t, asc_bf16_to_f32) \
   X(FLOAT32, float, LOAD_SAME)           \
-  X(FLOAT64, double, LOAD_SAME)
+  X(FLOAT64, double, LOAD_SAME)          \
+  X(UINT16, uint16_t, LOAD_SAME)         \
+  X(UINT32, uint32_t, LOAD_SAME)         \
+  X(UINT64, uint64_t, LOAD_SAME)
 
 /* Contiguous and strided conversion of one dtype into buf. */
 #define GATHER_CASE(NAME, ST, LOAD)                            \
@@ -72,6 +75,9 @@ const int64_t *asc_red_gather_i64(int64_t *buf, const char *p, int64_t stride, i
     INT_GATHER_CASE(INT16, int16_t)
     INT_GATHER_CASE(INT32, int32_t)
     INT_GATHER_CASE(INT64, int64_t)
+    INT_GATHER_CASE(UINT16, uint16_t)
+    INT_GATHER_CASE(UINT32, uint32_t)
+    INT_GATHER_CASE(UINT64, uint64_t)
     default:
       memset(buf, 0, (size_t)n * sizeof *buf);
       break;
@@ -155,7 +161,14 @@ void asc_red_put_f(asc_dtype dtype, char *p, double v) {
       PUT(uint8_t, (uint32_t)asc_double_to_i32(v));
       break;
     case ASC_INT16:
+    case ASC_UINT16:
       PUT(uint16_t, (uint32_t)asc_double_to_i32(v));
+      break;
+    case ASC_UINT32:
+      PUT(uint32_t, asc_double_to_u32(v));
+      break;
+    case ASC_UINT64:
+      PUT(uint64_t, asc_double_to_u64(v));
       break;
     case ASC_INT32:
       PUT(int32_t, asc_double_to_i32(v));
@@ -188,13 +201,16 @@ void asc_red_put_i(asc_dtype dtype, char *p, int64_t v) {
       PUT(uint8_t, (uint64_t)v);
       break;
     case ASC_INT16:
+    case ASC_UINT16:
       PUT(uint16_t, (uint64_t)v);
       break;
     case ASC_INT32:
+    case ASC_UINT32:
       PUT(uint32_t, (uint64_t)v);
       break;
     case ASC_INT64:
-      PUT(int64_t, v);
+    case ASC_UINT64:
+      PUT(uint64_t, (uint64_t)v);
       break;
     default:
       asc_red_put_f(dtype, p, (double)v);

@@ -10,12 +10,17 @@
 #define LOAD_H(v) (v)
 #define STORE_H(v) ((uint16_t)(v))
 
-#define INT_LOOPS(NAME, EXPR)                                                              \
-  ASC_UNARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, EXPR)     \
-  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, EXPR)  \
-  ASC_UNARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, EXPR) \
-  ASC_UNARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, EXPR) \
-  ASC_UNARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, EXPR)
+#define INT_LOOPS_U(NAME, EXPR, EXPR_U)                                                       \
+  ASC_UNARY_LOOP(NAME##_INT8, int8_t, int8_t, int64_t, ASC_LOAD_I, ASC_STORE_I8, EXPR)        \
+  ASC_UNARY_LOOP(NAME##_UINT8, uint8_t, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, EXPR)     \
+  ASC_UNARY_LOOP(NAME##_INT16, int16_t, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_UINT16, uint16_t, uint16_t, int64_t, ASC_LOAD_I, ASC_STORE_U16, EXPR) \
+  ASC_UNARY_LOOP(NAME##_UINT32, uint32_t, uint32_t, int64_t, ASC_LOAD_I, ASC_STORE_U32, EXPR) \
+  ASC_UNARY_LOOP(NAME##_UINT64, uint64_t, uint64_t, uint64_t, ASC_LOAD_U, ASC_STORE_U64, EXPR_U)
+/* uint64 computes in uint64_t: the expressions for it leave out signs. */
+#define INT_LOOPS(NAME, EXPR) INT_LOOPS_U(NAME, EXPR, EXPR)
 #define BOOL_LOOP(NAME, EXPR) \
   ASC_UNARY_LOOP(NAME##_BOOL, asc_bool_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)
 #define FLOAT_LOOPS(NAME, EXPR_F, EXPR_D)                                                        \
@@ -38,6 +43,9 @@
   ASC_UNARY_LOOP(NAME##_INT16, int16_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
   ASC_UNARY_LOOP(NAME##_INT32, int32_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
   ASC_UNARY_LOOP(NAME##_INT64, int64_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)    \
+  ASC_UNARY_LOOP(NAME##_UINT16, uint16_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)  \
+  ASC_UNARY_LOOP(NAME##_UINT32, uint32_t, asc_bool_t, int64_t, ASC_LOAD_I, ASC_STORE_BOOL, EXPR)  \
+  ASC_UNARY_LOOP(NAME##_UINT64, uint64_t, asc_bool_t, uint64_t, ASC_LOAD_U, ASC_STORE_BOOL, EXPR) \
   ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_F16, ASC_STORE_BOOL, EXPR) \
   ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, asc_bool_t, float, ASC_LOAD_BF16, ASC_STORE_BOOL,     \
                  EXPR)                                                                            \
@@ -63,9 +71,9 @@ FLOAT_BITS_LOOPS(negative, x ^ 0x8000u, -x, -x)
 INT_LOOPS(positive, x)
 FLOAT_BITS_LOOPS(positive, x, x, x)
 BOOL_LOOP(abs, x)
-INT_LOOPS(abs, x < 0 ? ASC_WRAP(0 - (uint64_t)x) : x)
+INT_LOOPS_U(abs, x < 0 ? ASC_WRAP(0 - (uint64_t)x) : x, x)
 FLOAT_BITS_LOOPS(abs, x & 0x7fffu, fabsf(x), fabs(x))
-INT_LOOPS(sign, SIGN(x))
+INT_LOOPS_U(sign, SIGN(x), x > 0)
 FLOAT_LOOPS(sign, SIGN(x), SIGN(x))
 BOOL_LOOP(invert, !x)
 INT_LOOPS(invert, ~x)
@@ -82,9 +90,13 @@ ASC_UNARY_LOOP(reciprocal_INT32, int32_t, int32_t, int64_t, ASC_LOAD_I, ASC_STOR
                reciprocal_i(x, 32))
 ASC_UNARY_LOOP(reciprocal_INT64, int64_t, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64,
                reciprocal_i(x, 64))
+/* Unsigned: 1/0 = inf converts to 0 (x86 NumPy), so only 1 gives 1. */
+ASC_UNARY_LOOP(reciprocal_UINT16, uint16_t, uint16_t, int64_t, ASC_LOAD_I, ASC_STORE_U16, x == 1)
+ASC_UNARY_LOOP(reciprocal_UINT32, uint32_t, uint32_t, int64_t, ASC_LOAD_I, ASC_STORE_U32, x == 1)
+ASC_UNARY_LOOP(reciprocal_UINT64, uint64_t, uint64_t, uint64_t, ASC_LOAD_U, ASC_STORE_U64, x == 1)
 FLOAT_LOOPS(reciprocal, 1.0f / x, 1.0 / x)
 BOOL_LOOP(relu, x)
-INT_LOOPS(relu, x > 0 ? x : 0)
+INT_LOOPS_U(relu, x > 0 ? x : 0, x)
 FLOAT_LOOPS(relu, RELU(x), RELU(x))
 
 /* Rounding integers: they are whole already (floats: unary_math.h). */
@@ -133,8 +145,7 @@ MATH_LOOP(math_FLOAT32, float, float, f32, ASC_LOAD_ID, ASC_STORE_ID)
 MATH_LOOP(math_FLOAT64, double, double, f64, ASC_LOAD_ID, ASC_STORE_ID)
 
 /* Whole-number rounding of bools and integers: none. */
-#define ROW_IDENTITY \
-  { identity_BOOL, identity_INT8, identity_UINT8, identity_INT16, identity_INT32, identity_INT64 }
+#define ROW_IDENTITY ASC_ROW_INTEGER(identity)
 
 /* How an op's result dtype follows from its input's. */
 typedef enum rule {
@@ -373,6 +384,9 @@ CLIP_LOOP(clip_UINT8, uint8_t, int64_t, ASC_LOAD_I, ASC_STORE_U8, CLIP_MAX_I, CL
 CLIP_LOOP(clip_INT16, int16_t, int64_t, ASC_LOAD_I, ASC_STORE_I16, CLIP_MAX_I, CLIP_MIN_I)
 CLIP_LOOP(clip_INT32, int32_t, int64_t, ASC_LOAD_I, ASC_STORE_I32, CLIP_MAX_I, CLIP_MIN_I)
 CLIP_LOOP(clip_INT64, int64_t, int64_t, ASC_LOAD_I, ASC_STORE_I64, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_UINT16, uint16_t, int64_t, ASC_LOAD_I, ASC_STORE_U16, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_UINT32, uint32_t, int64_t, ASC_LOAD_I, ASC_STORE_U32, CLIP_MAX_I, CLIP_MIN_I)
+CLIP_LOOP(clip_UINT64, uint64_t, uint64_t, ASC_LOAD_U, ASC_STORE_U64, CLIP_MAX_I, CLIP_MIN_I)
 CLIP_LOOP(clip_FLOAT16, uint16_t, float, ASC_LOAD_F16, ASC_STORE_F16, CLIP_MAX, CLIP_MIN)
 CLIP_LOOP(clip_BFLOAT16, uint16_t, float, ASC_LOAD_BF16, ASC_STORE_BF16, CLIP_MAX, CLIP_MIN)
 CLIP_LOOP(clip_FLOAT32, float, float, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLIP_MIN)

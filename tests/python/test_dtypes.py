@@ -27,7 +27,8 @@ pytestmark = [
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
-NUMPY_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64")
+NUMPY_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64",
+                "uint16", "uint32", "uint64")
 ALL_DTYPES = NUMPY_DTYPES[:7] + ("bfloat16",) + NUMPY_DTYPES[7:]
 ALL_BITS16 = np.arange(1 << 16, dtype=np.uint32)
 RNG_SEED = 20240611
@@ -312,7 +313,16 @@ def test_astype_matches_numpy_for_every_pair():
                 ref = a.astype(dst)
             got = pyasc.Tensor(a).astype(dst)
             assert got.dtype == pyasc.dtype(dst)
-            np.testing.assert_array_equal(got.numpy(), ref, err_msg=f"{src} -> {dst}", strict=True)
+            values = got.numpy()
+            if dst in ("uint32", "uint64") and np.dtype(src).kind == "f":
+                # NaN and values outside (-2^31, 2^bits) are C's undefined
+                # conversions: NumPy's own results differ between its SIMD
+                # loop and its scalar tail. Compare the defined ones.
+                with np.errstate(all="ignore"):
+                    wide = a.astype(np.float64)
+                    defined = (wide > -(2.0**31)) & (wide < 2.0 ** (8 * np.dtype(dst).itemsize))
+                values, ref = values[defined], ref[defined]
+            np.testing.assert_array_equal(values, ref, err_msg=f"{src} -> {dst}", strict=True)
 
 
 def test_bfloat16_to_integers_matches_numpy_from_float32():
@@ -351,6 +361,9 @@ BF16_RULE = {
     "bfloat16": "bfloat16",
     "float32": "float32",
     "float64": "float64",
+    "uint16": "float32",
+    "uint32": "float64",
+    "uint64": "float64",
 }
 
 
@@ -371,6 +384,9 @@ SHORT = {
     "bf16": "bfloat16",
     "f32": "float32",
     "f64": "float64",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
 }
 
 

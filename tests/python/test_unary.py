@@ -19,8 +19,9 @@ import pytest
 
 import pyasc
 
-DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64"]
-INTS = ["int8", "uint8", "int16", "int32", "int64"]
+DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64",
+          "uint16", "uint32", "uint64"]
+INTS = ["int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64"]
 
 # --- references ----------------------------------------------------------------
 
@@ -199,7 +200,7 @@ def sample(dtype, n, seed):
     if dtype in INTS:
         info = np.iinfo(dtype)
         small = rng.integers(max(info.min, -6), 7, n)
-        full = rng.integers(info.min, info.max, n, endpoint=True)
+        full = rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype)
         v = np.where(rng.random(n) < 0.6, small, full).astype(dtype)
         edges = np.array([info.min, info.max, 0, 1], dtype)
         v[: min(n, 4)] = edges[: min(n, 4)]
