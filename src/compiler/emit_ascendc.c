@@ -258,10 +258,11 @@ static asc_ir_type type_of(const ac_emitter *e, uint32_t v) {
 
 static const char *elem_type(int dtype) {
   static const char *const names[ASC_DTYPE_COUNT] = {
-      [ASC_BOOL] = "bool",     [ASC_INT8] = "int8_t",         [ASC_UINT8] = "uint8_t",
-      [ASC_INT16] = "int16_t", [ASC_INT32] = "int32_t",       [ASC_INT64] = "int64_t",
-      [ASC_FLOAT16] = "half",  [ASC_BFLOAT16] = "bfloat16_t", [ASC_FLOAT32] = "float",
-      [ASC_FLOAT64] = "double"};
+      [ASC_BOOL] = "bool",      [ASC_INT8] = "int8_t",         [ASC_UINT8] = "uint8_t",
+      [ASC_INT16] = "int16_t",  [ASC_INT32] = "int32_t",       [ASC_INT64] = "int64_t",
+      [ASC_FLOAT16] = "half",   [ASC_BFLOAT16] = "bfloat16_t", [ASC_FLOAT32] = "float",
+      [ASC_FLOAT64] = "double", [ASC_UINT16] = "uint16_t",     [ASC_UINT32] = "uint32_t",
+      [ASC_UINT64] = "uint64_t"};
   return dtype >= 0 && dtype < ASC_DTYPE_COUNT ? names[dtype] : "void";
 }
 

@@ -53,6 +53,10 @@ static asc_status check_vector(const asc_ir_module *m, const ir_op *op, int nloc
 #define F32 (1u << ASC_FLOAT32)
 #define I16 (1u << ASC_INT16)
 #define I32 (1u << ASC_INT32)
+/* The unsigned twins Ascend C accepts wherever it takes int16/int32 bits
+ * (And, Or, Not, shifts, Duplicate, Copy; compare and select masks). */
+#define U16 (1u << ASC_UINT16)
+#define U32 (1u << ASC_UINT32)
 
 static asc_status check_binary(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32 | I16 | I32);
@@ -73,10 +77,12 @@ static asc_status check_relu(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 2, F16 | F32 | I32);
 }
 static asc_status check_duplicate(const asc_ir_module *m, const ir_op *op) {
-  return check_vector(m, op, 1, F16 | F32 | I16 | I32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
+  return check_vector(m, op, 1,
+                      F16 | F32 | I16 | I32 | U16 | U32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
 }
 static asc_status check_copy(const asc_ir_module *m, const ir_op *op) {
-  return check_vector(m, op, 2, F16 | F32 | I16 | I32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
+  return check_vector(m, op, 2,
+                      F16 | F32 | I16 | I32 | U16 | U32 | (1u << ASC_UINT8) | (1u << ASC_INT8));
 }
 
 static asc_status check_data_copy(const asc_ir_module *m, const ir_op *op) {
@@ -136,7 +142,7 @@ static asc_status check_event(const asc_ir_module *m, const ir_op *op) {
 #define BF16 (1u << ASC_BFLOAT16)
 #define I8 (1u << ASC_INT8)
 #define U8 (1u << ASC_UINT8)
-#define INTS (I8 | U8 | I16 | I32 | (1u << ASC_INT64))
+#define INTS (I8 | U8 | I16 | I32 | (1u << ASC_INT64) | U16 | U32 | (1u << ASC_UINT64))
 
 static asc_status check_attr_range(const ir_op *op, int i, int64_t lo, int64_t hi,
                                    const char *what) {
@@ -162,10 +168,10 @@ static asc_status check_local_at(const asc_ir_module *m, const ir_op *op, int i,
   return ASC_OK;
 }
 static asc_status check_int_ops(const asc_ir_module *m, const ir_op *op) {
-  return check_vector(m, op, 3, I16 | I32);
+  return check_vector(m, op, 3, I16 | I32 | U16 | U32);
 }
 static asc_status check_int_unary(const asc_ir_module *m, const ir_op *op) {
-  return check_vector(m, op, 2, I16 | I32);
+  return check_vector(m, op, 2, I16 | I32 | U16 | U32);
 }
 static asc_status check_float_ops(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32);

@@ -7,6 +7,8 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from pyasc.language.void import void  # noqa: F401  (PyAsc's asc.void)
+
 if TYPE_CHECKING:
     from typing import Annotated, TypeAlias
 

@@ -18,7 +18,7 @@ from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, 
 
 _DTYPE_CODES = {name: i for i, name in enumerate(
     ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-     "float64"))}
+     "float64", "uint16", "uint32", "uint64"))}  # asc_dtype's order (include/asc/dtype.h)
 
 _BINARY = ("add", "sub", "mul", "div", "max", "min")
 _SCALAR = ("adds", "muls", "maxs", "mins")

@@ -126,3 +126,6 @@ ASC_K_ACCESS(int16, int16_t, ASC_K_ID, (int16_t), int64_t)
 ASC_K_ACCESS(int32, int32_t, ASC_K_ID, (int32_t), int64_t)
 ASC_K_ACCESS(int64, int64_t, ASC_K_ID, (int64_t), int64_t)
 ASC_K_ACCESS(bool, uint8_t, ASC_K_ID, (uint8_t) !!, int64_t)
+ASC_K_ACCESS(uint16, uint16_t, ASC_K_ID, (uint16_t), int64_t)
+ASC_K_ACCESS(uint32, uint32_t, ASC_K_ID, (uint32_t), int64_t)
+ASC_K_ACCESS(uint64, uint64_t, ASC_K_ID, (uint64_t), int64_t) /* scalars hold its bits */

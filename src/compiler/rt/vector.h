@@ -108,6 +108,11 @@ ASC_K_DUPLICATE(int8, int8_t, (int8_t))
 ASC_K_DUPLICATE(uint8, uint8_t, (uint8_t))
 ASC_K_DUPLICATE(int16, int16_t, (int16_t))
 ASC_K_DUPLICATE(int32, int32_t, (int32_t))
+/* Unsigned scalars wrap through int64 (a double past the range is C UB). */
+#define ASC_K_TO_U16(v) ((uint16_t)(int64_t)(v))
+#define ASC_K_TO_U32(v) ((uint32_t)(int64_t)(v))
+ASC_K_DUPLICATE(uint16, uint16_t, ASC_K_TO_U16)
+ASC_K_DUPLICATE(uint32, uint32_t, ASC_K_TO_U32)
 
 /* --- API coverage: level-0 forms, cast, compare/select, reductions ---------------
  * The vector APIs' mask/repeat forms (docs/kernel-language.md §0.4), the
@@ -132,14 +137,17 @@ enum { /* asc_dtype's order */
        ASC_K_DT_FLOAT16,
        ASC_K_DT_BFLOAT16,
        ASC_K_DT_FLOAT32,
-       ASC_K_DT_FLOAT64
+       ASC_K_DT_FLOAT64,
+       ASC_K_DT_UINT16,
+       ASC_K_DT_UINT32,
+       ASC_K_DT_UINT64
 };
 static inline int64_t asc_k_dt_size(int dt) {
-  static const unsigned char sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return dt >= 0 && dt <= ASC_K_DT_FLOAT64 ? sizes[dt] : 1;
+  static const unsigned char sizes[] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 2, 4, 8};
+  return dt >= 0 && dt <= ASC_K_DT_UINT64 ? sizes[dt] : 1;
 }
 static inline int asc_k_dt_float(int dt) {
-  return dt >= ASC_K_DT_FLOAT16;
+  return dt >= ASC_K_DT_FLOAT16 && dt <= ASC_K_DT_FLOAT64;
 }
 
 static inline double asc_k_ld(int dt, const char *p) {
@@ -170,6 +178,21 @@ static inline double asc_k_ld(int dt, const char *p) {
       memcpy(&v, p, 8);
       return (double)v;
     }
+    case ASC_K_DT_UINT16: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return v;
+    }
+    case ASC_K_DT_UINT32: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      return v;
+    }
+    case ASC_K_DT_UINT64: {
+      uint64_t v;
+      memcpy(&v, p, 8);
+      return (double)v;
+    }
     case ASC_K_DT_FLOAT16: {
       uint16_t v;
       memcpy(&v, p, 2);
@@ -193,7 +216,7 @@ static inline double asc_k_ld(int dt, const char *p) {
   }
 }
 static inline int64_t asc_k_ldi(int dt, const char *p) {
-  if (dt == ASC_K_DT_INT64) {
+  if (dt == ASC_K_DT_INT64 || dt == ASC_K_DT_UINT64) { /* uint64: its bits */
     int64_t v;
     memcpy(&v, p, 8);
     return v;
@@ -235,17 +258,20 @@ static inline void asc_k_sti(int dt, char *p, int64_t x) {
       memcpy(p, &v, 1);
       break;
     }
-    case ASC_K_DT_INT16: {
+    case ASC_K_DT_INT16:
+    case ASC_K_DT_UINT16: {
       uint16_t v = (uint16_t)(uint64_t)x;
       memcpy(p, &v, 2);
       break;
     }
-    case ASC_K_DT_INT32: {
+    case ASC_K_DT_INT32:
+    case ASC_K_DT_UINT32: {
       uint32_t v = (uint32_t)(uint64_t)x;
       memcpy(p, &v, 4);
       break;
     }
     case ASC_K_DT_INT64:
+    case ASC_K_DT_UINT64:
       memcpy(p, &x, 8);
       break;
     default:
@@ -563,13 +589,20 @@ static inline void asc_k_cast_store(int dt, char *p, double x, int mode) {
   double lo = dt == ASC_K_DT_INT8    ? -128.0
               : dt == ASC_K_DT_INT16 ? -32768.0
               : dt == ASC_K_DT_INT32 ? -2147483648.0
+              : dt == ASC_K_DT_INT64 ? -0x1p63
                                      : 0.0;
-  double hi = dt == ASC_K_DT_INT8    ? 127.0
-              : dt == ASC_K_DT_INT16 ? 32767.0
-              : dt == ASC_K_DT_INT32 ? 2147483647.0
-                                     : 255.0;
+  double hi = dt == ASC_K_DT_INT8     ? 127.0
+              : dt == ASC_K_DT_INT16  ? 32767.0
+              : dt == ASC_K_DT_INT32  ? 2147483647.0
+              : dt == ASC_K_DT_UINT16 ? 65535.0
+              : dt == ASC_K_DT_UINT32 ? 4294967295.0
+              : dt == ASC_K_DT_INT64  ? 0x1.fffffffffffffp62 /* the last double below 2^63 */
+              : dt == ASC_K_DT_UINT64 ? 0x1.fffffffffffffp63
+                                      : 255.0;
   double r = x != x ? 0.0 : asc_k_round_int(x, mode);
-  asc_k_sti(dt, p, (int64_t)(r < lo ? lo : r > hi ? hi : r));
+  r = r < lo ? lo : r > hi ? hi : r;
+  /* uint64 past 2^63 has no int64 value: store its bits. */
+  asc_k_sti(dt, p, dt == ASC_K_DT_UINT64 ? (int64_t)(uint64_t)r : (int64_t)r);
 }
 
 /* A scalar operand in dtype dt's values (the scalar takes the tensor's type). */
