@@ -363,9 +363,10 @@ static asc_status check_cube_nz2nd(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 2, F16 | BF16 | I16);
 }
-/* gather/scatter: dst and src of one dtype, the offsets an int32 tensor */
+/* gather/scatter: dst and src of one dtype, the offsets a uint32 tensor
+ * (Ascend C's type) or an int32 one read as unsigned */
 static asc_status check_gather(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = check_local_at(m, op, 2, I32, "offset tensor (int32 byte offsets)");
+  asc_status st = check_local_at(m, op, 2, I32 | U32, "offset tensor (uint32 byte offsets)");
   if (!st) st = check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
   if (!st) st = check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
   if (!st && type_at(m, op, 0)->dtype != type_at(m, op, 1)->dtype)

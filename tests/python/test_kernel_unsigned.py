@@ -99,3 +99,36 @@ def test_ascendc_spells_unsigned_types():
         x = np.zeros(N, dtype)
         src = bits_kernel.ascendc(x, x, x, N, 0)
         assert f"GlobalTensor<{name}>" in src or f"LocalTensor<{name}>" in src, src[:2000]
+
+
+@asc.jit
+def gather_u32_kernel(x: asc.GlobalAddress, off: asc.GlobalAddress, y: asc.GlobalAddress,
+                      n: int) -> None:
+    x_gm = asc.GlobalTensor()
+    o_gm = asc.GlobalTensor()
+    y_gm = asc.GlobalTensor()
+    x_gm.set_global_buffer(x, n)
+    o_gm.set_global_buffer(off, n)
+    y_gm.set_global_buffer(y, n)
+    src = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    o = asc.LocalTensor(off.dtype, asc.TPosition.VECIN, 4 * n, n)
+    dst = asc.LocalTensor(x.dtype, asc.TPosition.VECOUT, 8 * n, n)
+    asc.data_copy(src, x_gm, n)
+    asc.data_copy(o, o_gm, n)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.gather(dst, src, o, 0, n)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(y_gm, dst, n)
+
+
+def test_gather_takes_uint32_offsets_as_ascend_c():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(N).astype(np.float32)
+    idx = rng.integers(0, N, N)
+    y = np.zeros_like(x)
+    gather_u32_kernel[1, asc.current_stream()](x, (idx * 4).astype(np.uint32), y, N)
+    np.testing.assert_array_equal(y, x[idx])
+    with pytest.raises(asc.CompileError, match="does not support a uint16 offset tensor"):
+        gather_u32_kernel[1, asc.current_stream()](x, np.zeros(N, np.uint16), y, N)

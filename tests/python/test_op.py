@@ -363,7 +363,7 @@ def test_optional_inputs():
         ({"a": 1}, pyasc.DTypeError, "not dict"),
         (np.array([1 + 2j]), pyasc.DTypeError, "unsupported element format"),
         (np.array([None, 1], dtype=object), pyasc.DTypeError, "unsupported element format"),
-        (np.array([1], np.uint16), pyasc.DTypeError, "unsupported element format"),
+        (np.array([1], np.complex128), pyasc.DTypeError, "unsupported element format"),
     ],
 )
 def test_unconvertible_inputs(value, error, fragment):

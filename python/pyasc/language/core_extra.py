@@ -73,7 +73,6 @@ def ceildiv(x: int, y: int) -> int:
 #: PyAsc's dtype spellings and the pyasc dtypes they name.
 DTYPE_ALIASES = {"half": "float16", "float_": "float32", "int_": "int32", "double": "float64",
                  "bool_": "bool"}
-_UNSIGNED_WIDE = ("uint16", "uint32", "uint64")
 
 
 class _DataTypeMeta(type):
@@ -90,9 +89,6 @@ class DataType(metaclass=_DataTypeMeta):
         if not isinstance(name, str):
             raise TypeError(f"DataType() takes a dtype name, not {name!r}")
         canonical = DTYPE_ALIASES.get(name, name)
-        if canonical in _UNSIGNED_WIDE:
-            raise TypeError(f"{name} is not a tensor dtype of pyasc kernels (a struct Field "
-                            "can hold it)")
         try:
             return _C.dtype(canonical)
         except (TypeError, ValueError, _C.Error):
