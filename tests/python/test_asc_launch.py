@@ -117,7 +117,10 @@ def test_keyword_arguments_bind_by_parameter_name():
     ((None, None, None), {"n": N, "bogus": 1}, "unexpected keyword argument 'bogus'"),
     ((None, None, None, N), {"n": N}, "multiple values for argument 'n'"),
     ((None,) * 6, {}, "too many positional arguments"),
-    ((None, None, None, N), {"debug": True}, "options go to @jit"),
+    ((None, None, None, N), {"core_num": 2}, "'core_num': launch options go in kernel"),
+    ((None, None, None, N), {"stream": None}, "'stream': launch options go in kernel"),
+    ((None, None, None, N), {"opt_level": 9}, "opt_level must be 0, 1, 2, 3 or None"),
+    ((None, None, None, N), {"kernel_type": 1}, "kernel_type must be a KernelType"),
 ])
 def test_bad_launch_arguments_are_type_errors(args, kwargs, message):
     x, y, z = _operands(0)
@@ -125,6 +128,41 @@ def test_bad_launch_arguments_are_type_errors(args, kwargs, message):
     with pytest.raises(TypeError, match=message):
         scaled_add[BLOCKS](*args, **kwargs)
     assert not z.any()
+
+
+@asc.jit
+def past_the_end(x: asc.GlobalAddress, n: int):
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    xl = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(xl, xg, n)  # n elements of a shorter argument
+
+
+def test_compile_options_at_the_launch_apply_to_that_launch(capfd):
+    """PyAsc's launcher takes CodegenOptions/CompileOptions fields as call
+    keywords, over the @jit ones: debug=True checks this launch only."""
+    x = np.zeros(8, np.float32)
+    past_the_end[1](x, 64)  # tolerant by default: reads past the end are unspecified
+    with pytest.raises(asc.KernelError, match="64 elements exceed the 32 bytes left"):
+        past_the_end[1](x, 64, debug=True)
+    past_the_end[1](x, 64)  # the kernel's own options are unchanged
+    assert past_the_end.with_options(debug=True) is past_the_end.with_options(debug=True)
+    capfd.readouterr()
+    xs, ys, zs = _operands(3)
+    scaled_add[BLOCKS](xs, ys, zs, N, 2.0, print_ir_before_all=True, always_compile=True,
+                       opt_level=1, kernel_type=KernelType.AIV_ONLY)
+    assert "scaled_add" in capfd.readouterr().err
+    assert np.array_equal(zs, 2 * xs + ys)
+
+
+def test_launch_grid_is_launch_options():
+    """kernel[n], kernel[(n,)] and kernel[n, stream] as LaunchOptions(*grid)."""
+    for grid in (BLOCKS, (BLOCKS,), (BLOCKS, None)):
+        x, y, z = _operands(4)
+        scaled_add[grid](x, y, z, N)
+        assert np.array_equal(z, x + y)
+    with pytest.raises(TypeError, match=r"kernel\[core_num\]"):
+        scaled_add[BLOCKS, None, 3]
 
 
 def test_upstream_options_are_accepted():

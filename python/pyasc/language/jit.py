@@ -26,7 +26,7 @@ from pyasc.language import core
 from pyasc.language.struct import Struct
 
 _KIND_LETTERS = {"int": "i", "float": "f", "bool": "b"}
-from pyasc.language.options import option_names, parse_options
+from pyasc.language.options import option_names, parse_options, split_launch_options
 
 
 def _is_constexpr(annotation: Any) -> bool:
@@ -152,6 +152,19 @@ class JITFunction(Generic[P, R]):
         self._dispatch = _C.KernelDispatcher(self.constexpr,
                                              None if debug is None else bool(debug))
         self._lock = threading.Lock()
+        self._variants: dict[str, JITFunction[P, R]] = {}
+
+    def with_options(self, **options: Any) -> "JITFunction[P, R]":
+        """This kernel with launch-time options over its ``@jit`` ones (as
+        PyAsc's launcher merges them); each option set keeps its own builds.
+        An unknown option or a bad value is a TypeError, as at ``@jit``."""
+        merged = {**self.options, **options}
+        key = repr(sorted(merged.items(), key=lambda kv: kv[0]))
+        with self._lock:
+            variant = self._variants.get(key)
+            if variant is None:
+                variant = self._variants[key] = JITFunction(self.fn, **merged)
+        return variant
 
     def __repr__(self) -> str:
         return f"<pyasc.jit kernel {self.fn.__qualname__}>"
@@ -176,10 +189,10 @@ class JITFunction(Generic[P, R]):
         return tuple(bound.arguments.values())
 
     def __getitem__(self, grid: Any) -> "Launcher":
-        if isinstance(grid, tuple):
-            if len(grid) != 2:
+        if isinstance(grid, tuple):  # LaunchOptions(*grid), as PyAsc's
+            if not 1 <= len(grid) <= 2:
                 raise TypeError("kernel[core_num] or kernel[core_num, stream]")
-            return Launcher(self, grid[0], grid[1])
+            return Launcher(self, grid[0], grid[1] if len(grid) == 2 else None)
         return Launcher(self, grid, None)
 
     # --- specialisation --------------------------------------------------------
@@ -339,6 +352,10 @@ class Launcher:
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         kernel = self.kernel
+        if kwargs:
+            kwargs, options = split_launch_options(kernel._signature.parameters, kwargs)
+            if options:
+                kernel = kernel.with_options(**options)
         if kwargs or kernel._has_defaults:
             args = kernel.bind(args, kwargs)
         kernel.launch(self.core_num, self.stream, args)

@@ -90,6 +90,28 @@ def option_names() -> frozenset[str]:
                      for f in fields(cls))
 
 
+def launch_option_names() -> frozenset[str]:
+    """The options a launch takes as keywords, as PyAsc's launcher does:
+    those of CodegenOptions and CompileOptions (``kernel[...](x, debug=True)``
+    builds and runs as ``@jit(debug=True)`` would). LaunchOptions' fields
+    are given in ``kernel[core_num, stream]``."""
+    return frozenset(f.name for cls in (CodegenOptions, CompileOptions) for f in fields(cls))
+
+
+def split_launch_options(params: Any, kwargs: dict[str, Any]
+                         ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """kwargs split into (arguments, options): an option name that is no
+    parameter of the kernel is an option; LaunchOptions' fields are a
+    TypeError naming where they go."""
+    misplaced = sorted({f.name for f in fields(LaunchOptions)} & set(kwargs) - set(params))
+    if misplaced:
+        raise TypeError(f"{', '.join(map(repr, misplaced))}: launch options go in "
+                        "kernel[core_num, stream], not to the call")
+    names = launch_option_names()
+    options = {k: v for k, v in kwargs.items() if k in names and k not in params}
+    return {k: v for k, v in kwargs.items() if k not in options}, options
+
+
 def parse_options(fn_name: str, options: dict[str, Any]) -> tuple[CodegenOptions, CompileOptions]:
     """The options given to ``@jit(...)``, checked: an unknown name or a value
     of the wrong kind is a TypeError naming it."""
