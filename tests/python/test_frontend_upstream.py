@@ -383,9 +383,9 @@ def test_local_tensor_auto_runs_synchronised(debug):
 
 
 @asc.jit
-def auto_with_pipe(x: asc.GlobalAddress):
-    pipe = asc.TPipe()
+def auto_before_pipe(x: asc.GlobalAddress):
     t = asc.LocalTensorAuto(x.dtype, 64)
+    late_pipe = asc.TPipe()
 
 
 @asc.jit
@@ -432,10 +432,10 @@ def auto_too_big(x: asc.GlobalAddress):
 
 def test_local_tensor_auto_errors():
     x = np.zeros(64, np.float32)
-    line = line_of("t = asc.LocalTensorAuto(x.dtype, 64)")
+    line = line_of("late_pipe = asc.TPipe()")
     with pytest.raises(asc.CompileError, match=rf":{line}"
-                                               r":\d+: .*cannot be mixed with a TPipe"):
-        auto_with_pipe.compile(x)
+                                               r":\d+: .*create the TPipe before"):
+        auto_before_pipe.compile(x)
     with pytest.raises(asc.CompileError, match=rf":{line_of('t = asc.LocalTensorAuto(x.dtype, n)')}"
                                                r":\d+: .*outside run-time if/for/while"):
         auto_runtime_in_loop.compile(x, 4)

@@ -167,6 +167,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.arg_specs = arg_specs
         self.ub_size = ub_size
         self.has_pipe = False
+        self.pipe: Val | None = None  # the kernel's TPipe (pipe.new), LocalTensorAuto's source
         self.sources: dict[int, SourceInfo] = {}  # IR file index -> its source
         self.depth = 0  # inlining depth, against recursion
         self.rt_depth = 0  # nesting in run-time if/for/while bodies

@@ -97,10 +97,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         if gen.has_pipe:
             raise gen.error(node, "a kernel has exactly one TPipe; pass it to device functions")
         if gen.auto_sync:
-            raise gen.error(node, "a TPipe cannot be mixed with LocalTensorAuto, which "
-                                  "allocates the Unified Buffer itself")
+            raise gen.error(node, "create the TPipe before the first LocalTensorAuto: those "
+                                  "then take their buffers from it, as in PyAsc")
         gen.has_pipe = True
-        return gen.op(node, "pipe.new", [])
+        gen.pipe = gen.op(node, "pipe.new", [])
+        return gen.pipe
     if func is core.TQue:
         pos, depth = bind(gen, node, "TQue", ("pos", "depth"), args, kwargs,
                           {"pos": core.TPosition.VECIN, "depth": 1})

@@ -176,10 +176,9 @@ def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
     dims = [gen.read(node, d) for d in (shape if isinstance(shape, (tuple, list)) else [shape])]
     for d in dims:
         gen.check_int(node, d, "a LocalTensorAuto dimension")
-    if gen.has_pipe:
-        raise gen.error(node, "LocalTensorAuto allocates the Unified Buffer itself and cannot "
-                              "be mixed with a TPipe in one kernel")
     gen.auto_sync = True
+    if gen.pipe is not None:
+        return _auto_from_pipe(gen, node, code, itemsize, dims)
     base = gen.auto_base
     if all(not isinstance(d, Val) for d in dims):
         length = math.prod(dims)
@@ -209,6 +208,29 @@ def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
     gen.auto_base = gen.op(node, "arith.add", [addr, rounded])
     gen.auto_ub = 0
     return tensor
+
+
+def _auto_from_pipe(gen: CodeGenerator, node: ast.Call, code: int, itemsize: int,
+                    dims: list) -> Val:
+    """LocalTensorAuto in a kernel with a TPipe, as PyAsc materialises it: a
+    VECCALC TBuf of the tensor's bytes initialised from the pipe, and its
+    tensor. Each run of the site takes a new buffer, so the site must run
+    once: not inside run-time loops or branches (PyAsc hoists it there)."""
+    if gen.rt_depth:
+        raise gen.error(node, "LocalTensorAuto in a kernel with a TPipe takes a buffer from the "
+                              "pipe each time it runs: create it outside run-time if/for/while "
+                              "bodies")
+    length: Any = math.prod(d for d in dims if not isinstance(d, Val))
+    for d in dims:
+        if isinstance(d, Val):
+            length = gen.op(node, "arith.mul", [length, d])
+    if not isinstance(length, Val) and length <= 0:
+        raise gen.error(node, f"LocalTensorAuto: the length must be positive, got {length}")
+    nbytes = length * itemsize if not isinstance(length, Val) else \
+        gen.op(node, "arith.mul", [length, itemsize])
+    buf = gen.op(node, "tbuf.new", [], (int(core.TPosition.VECCALC),))
+    gen.op(node, "pipe.init_tbuf", [gen.pipe, buf, nbytes])
+    return gen.op(node, "tbuf.get", [buf, length], (code,))
 
 
 # --- arrays --------------------------------------------------------------------------------
