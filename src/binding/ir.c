@@ -593,11 +593,19 @@ static int checked_now(const DispatcherObject *self) {
   return env && *env && strcmp(env, "0") != 0;
 }
 
+/* A pyasc.Struct (python/pyasc/language/struct.py): its type declares
+ * struct_fields, and flatten() gives its scalar members in parameter order. */
+static bool is_struct(PyObject *a) {
+  return PyObject_HasAttrString((PyObject *)Py_TYPE(a), "struct_fields") &&
+         PyObject_HasAttrString((PyObject *)Py_TYPE(a), "flatten");
+}
+
 /* The key jit.py's JITFunction._key describes: constexpr values, scalar
- * types, (array type, dtype) pairs, the checked flag and the Unified Buffer
- * size the budget was checked against. NULL with no error set when an
- * argument has no dtype (Python then explains). */
-static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_ssize_t n) {
+ * and Struct types, (array type, dtype) pairs, the checked flag and the
+ * Unified Buffer size the budget was checked against. NULL with no error
+ * set when an argument has no dtype (Python then explains). */
+static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_ssize_t n,
+                              unsigned char *structs /* may be NULL: marks Struct arguments */) {
   asc_device_props props;
   if (asc_device_get_props(asc_device_current(), &props)) {
     asc_clear_error();
@@ -607,6 +615,7 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
   if (!key) return NULL;
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *a = args[i], *item;
+    if (structs) structs[i] = 0;
     if (self->constexpr_params[i])
       item = PyTuple_Pack(1, a);
     else if (PyBool_Check(a) || PyLong_CheckExact(a) || PyFloat_CheckExact(a))
@@ -615,11 +624,16 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
       PyObject *dtype = PyObject_GetAttrString(a, "dtype");
       if (!dtype) {
         PyErr_Clear();
-        Py_DECREF(key);
-        return NULL;
+        if (!is_struct(a)) {
+          Py_DECREF(key);
+          return NULL;
+        }
+        item = Py_NewRef((PyObject *)Py_TYPE(a)); /* a Struct: its type */
+        if (structs) structs[i] = 1;
+      } else {
+        item = PyTuple_Pack(2, (PyObject *)Py_TYPE(a), dtype);
+        Py_DECREF(dtype);
       }
-      item = PyTuple_Pack(2, (PyObject *)Py_TYPE(a), dtype);
-      Py_DECREF(dtype);
     }
     if (!item) {
       Py_DECREF(key);
@@ -643,7 +657,8 @@ static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args
   if (nargs != self->nparams + 2) Py_RETURN_FALSE;
   const char *dry_run = getenv("DRY_RUN"); /* PyAsc's: build, do not launch (jit.py) */
   if (dry_run && *dry_run) Py_RETURN_FALSE;
-  PyObject *key = dispatch_key(self, args + 2, self->nparams);
+  unsigned char structs[64];
+  PyObject *key = dispatch_key(self, args + 2, self->nparams, structs);
   if (!key) {
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_FALSE;
@@ -654,14 +669,38 @@ static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_FALSE;
   }
-  PyObject *call[66];
+  /* Structs pass their scalar members (jit.py's _runtime_args); the lists
+   * flatten() returns hold the members while the launch packs them. */
+  PyObject *call[66], *flat[64];
   Py_ssize_t n = 0;
+  int nflat = 0, fits = 1;
   call[n++] = args[0];
   call[n++] = args[1];
-  for (int i = 0; i < self->nparams; i++)
-    if (!self->constexpr_params[i]) call[n++] = args[i + 2];
-  PyObject *result = kernel_launch((KernelObject *)kernel, call, n);
+  for (int i = 0; i < self->nparams && fits; i++) {
+    PyObject *a = args[i + 2];
+    if (self->constexpr_params[i]) continue;
+    if (!structs[i]) {
+      call[n++] = a;
+      continue;
+    }
+    PyObject *members = PyObject_CallMethod(a, "flatten", NULL);
+    PyObject *seq =
+        members ? PySequence_Fast(members, "Struct.flatten() must return a list") : NULL;
+    Py_XDECREF(members);
+    if (!seq) {
+      for (int k = 0; k < nflat; k++) Py_DECREF(flat[k]);
+      return NULL;
+    }
+    flat[nflat++] = seq;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    fits = m <= (Py_ssize_t)(sizeof call / sizeof call[0]) - n;
+    for (Py_ssize_t k = 0; fits && k < m; k++) call[n++] = PySequence_Fast_GET_ITEM(seq, k);
+  }
+  /* More members than a kernel takes: the Python path says so. */
+  PyObject *result = fits ? kernel_launch((KernelObject *)kernel, call, n) : Py_NewRef(Py_False);
+  for (int k = 0; k < nflat; k++) Py_DECREF(flat[k]);
   if (!result) return NULL;
+  if (result == Py_False) return result;
   Py_DECREF(result);
   Py_RETURN_TRUE;
 }
@@ -672,7 +711,7 @@ static PyObject *dispatcher_insert(DispatcherObject *self, PyObject *const *args
   if (nargs != 2 || !PyTuple_Check(args[0]) || !PyObject_TypeCheck(args[1], &AscKernel_Type))
     return PyErr_Format(PyExc_TypeError, "insert(args: tuple, kernel: CompiledKernel)");
   if (PyTuple_GET_SIZE(args[0]) != self->nparams) Py_RETURN_NONE;
-  PyObject *key = dispatch_key(self, &PyTuple_GET_ITEM(args[0], 0), self->nparams);
+  PyObject *key = dispatch_key(self, &PyTuple_GET_ITEM(args[0], 0), self->nparams, NULL);
   if (!key) return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
   int rc = PyDict_SetItem(self->table, key, args[1]);
   Py_DECREF(key);
