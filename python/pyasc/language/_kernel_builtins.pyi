@@ -34,6 +34,8 @@ gather: KernelBuiltin
 get_block_idx: KernelBuiltin
 get_block_num: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
+get_sub_block_idx: KernelBuiltin
+get_sub_block_num: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin

@@ -63,6 +63,8 @@ enum pipe_t {
   PIPE_FIX
 };
 
+enum KernelTypeStub { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2 };
+
 namespace AscendC {
 
 enum class TPosition : uint8_t {
@@ -246,6 +248,12 @@ class TPipe {
 
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
+__aicore__ int64_t GetSubBlockIdx();
+__aicore__ int64_t GetSubBlockNum();
+__aicore__ bool StubCoreIsAic();  // stands for the device's g_coreType
+#define ASCEND_IS_AIC (AscendC::StubCoreIsAic())
+#define ASCEND_IS_AIV (!AscendC::StubCoreIsAic())
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_assert(type >= 0, "kernel type")
 __aicore__ void Trap();
 
 template <typename T>
