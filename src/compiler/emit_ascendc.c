@@ -1124,6 +1124,13 @@ static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
   expand(e, op, "$I>($0)", b);
   return P_PRIMARY;
 }
+static int ac_mm_flag(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const calls[] = {"$p0.DisableBias()", "$p0.WaitIterateAll()",
+                                      "$p0.WaitGetTensorC()"};
+  int64_t which = op->iattrs[0];
+  expand(e, op, calls[which >= 0 && which <= 2 ? which : 0], b);
+  return P_PRIMARY;
+}
 /* The launch's core kind, when the kernel's options fix it (rt/mix.h). */
 static int ac_core_mode(ac_emitter *e, const ir_op *op, ir_buf *b) {
   static const char *const kinds[] = {"KERNEL_TYPE_MIX_AIC_1_2", "KERNEL_TYPE_AIC_ONLY",

@@ -705,8 +705,11 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         return
     operands = [params["MM"]]
     for c in sig[1:].replace("?", ""):
+        if c == "L":  # a C block in the Unified Buffer
+            operands.append(b.op("local.new", [b.const(0), b.const(64)], [F32_CODE, VECCALC]))
+            continue
         operands.append(b.op("global.new", [params["A"], params["I"]]) if c in "GM" else params[c])
-    attrs = [0] if name in ("matmul.set_tensor", "matmul.shape") else []
+    attrs = [0] if name in ("matmul.set_tensor", "matmul.shape", "matmul.flag") else []
     b.op(name, operands, attrs)
 
 

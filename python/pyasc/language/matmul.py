@@ -89,7 +89,8 @@ class KernelMatmul:
     kernel_compile_time = True  # a name may be bound to one in branches
     METHODS = ("init", "set_tensor_a", "set_tensor_b", "set_bias", "set_tail", "set_org_shape",
                "set_single_shape", "iterate", "iterate_all", "get_tensor_c", "end",
-               "set_quant_vector", "iterate_batch")
+               "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
+               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -165,6 +166,46 @@ class KernelMatmul:
     def _end(self, gen, node, args, kwargs):
         _low().bind(gen, node, "Matmul.end", (), args, kwargs)
         return gen.op(node, "matmul.end", [self.handle])
+
+    def _flag(self, gen, node, args, kwargs, api: str, which: int) -> Any:
+        _low().bind(gen, node, f"Matmul.{api}", (), args, kwargs)
+        return gen.op(node, "matmul.flag", [self.handle], (which,))
+
+    def _disable_bias(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "disable_bias", 0)
+
+    def _wait_iterate_all(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "wait_iterate_all", 1)
+
+    def _wait_get_tensor_c(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "wait_get_tensor_c", 2)
+
+    def _async_get_tensor_c(self, gen, node, args, kwargs):
+        low = _low()
+        (c,) = low.bind(gen, node, "Matmul.async_get_tensor_c", ("c",), args, kwargs)
+        low.expect(gen, node, c, ("local",), "Matmul.async_get_tensor_c c")
+        return gen.op(node, "matmul.async_get_tensor_c", [self.handle, c])
+
+    def _set_workspace(self, gen, node, args, kwargs):
+        low = _low()
+        addr, size = low.bind(gen, node, "Matmul.set_workspace", ("addr", "size"), args, kwargs,
+                              {"size": None})
+        if size is not None:
+            raise gen.error(node, "Matmul.set_workspace: pass a GlobalTensor (the address-and-size "
+                                  "form is not supported)")
+        low.expect(gen, node, addr, ("global",), "Matmul.set_workspace addr")
+        return gen.op(node, "matmul.set_workspace", [self.handle, addr])
+
+    def _set_hf32(self, gen, node, args, kwargs):
+        low = _low()
+        enable, mode = low.bind(gen, node, "Matmul.set_hf32", ("enable_hf32", "trans_mode"), args,
+                                kwargs, {"enable_hf32": False, "trans_mode": 0})
+        if int(getattr(gen, "core_mode", 0)) != 1:
+            raise gen.error(node, "Matmul.set_hf32 is for cube-only kernels "
+                                  "(@asc.jit(matmul_cube_only=True))")
+        gen.check_int(node, mode, "Matmul.set_hf32 trans_mode")
+        # HF32 rounds float32 inputs; the simulated Matmul takes fp16/bf16/int8 only
+        return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
 
     def _set_quant_vector(self, gen, node, args, kwargs):
         raise gen.error(node, "Matmul.set_quant_vector is not supported yet (int8 output "

@@ -1104,6 +1104,13 @@ static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, i
   mm->next = 0;
   return 0;
 }
+/* disable_bias: the result has no bias from here on (set_bias sets one). */
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "disable_bias", line)) return 1;
+  mm->bias.set = 0;
+  return 0;
+}
 /* set_tail / set_single_shape (a negative value keeps the current one) and
  * set_org_shape. */
 static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,

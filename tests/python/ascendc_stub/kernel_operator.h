@@ -668,6 +668,14 @@ class Matmul {
   template <typename T>
   __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
   __aicore__ void End();
+  __aicore__ void DisableBias();
+  __aicore__ void WaitIterateAll();
+  __aicore__ void WaitGetTensorC();
+  template <typename T>
+  __aicore__ void AsyncGetTensorC(const LocalTensor<T> &c);
+  template <typename T>
+  __aicore__ void SetWorkspace(GlobalTensor<T> &addr);
+  __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();
