@@ -671,7 +671,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                                   (F32_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
-               "cube.cross_set": [], "cube.cross_wait": []}
+               "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
+               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
 
 
 def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:

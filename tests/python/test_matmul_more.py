@@ -154,3 +154,30 @@ def test_matmul_enums_have_upstream_values():
     assert asc.IterateOrder.ORDER_N == 1 and asc.IterateMode.ITERATE_MODE_ALL == 2
     assert asc.BatchMode.SINGLE_LARGE_THAN_L1 == 3 and asc.LayoutMode.BNGS1S2 == 4
     assert asc.CO2Layout.COLUMN_MAJOR == 2 and asc.CO2Layout is pyasc.CO2Layout
+
+
+@asc.jit
+def modes_kernel(out: asc.GlobalAddress, on: asc.ConstExpr[bool]):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(out)
+    asc.set_hf32_mode(on)
+    asc.set_hf32_trans_mode(trans_mode=on)
+    asc.set_mm_layout_transform(mm_layout_mode=not on)
+    g.set_value(0, 7)
+
+
+@asc.jit
+def bad_mode_kernel(out: asc.GlobalAddress):
+    asc.set_hf32_mode()
+
+
+def test_mmad_mode_setters():
+    out = np.zeros(8, np.int32)
+    modes_kernel[1](out, True)
+    assert out[0] == 7
+    src = modes_kernel.ascendc(out, True)
+    for call in ("AscendC::SetHF32Mode(true)", "AscendC::SetHF32TransMode(true)",
+                 "AscendC::SetMMLayoutTransform(false)"):
+        assert call in src
+    with pytest.raises(pyasc.CompileError, match=r"test_matmul_more\.py:\d+"):
+        bad_mode_kernel[1](out)

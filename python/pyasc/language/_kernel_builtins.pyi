@@ -55,8 +55,11 @@ reset_mask: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
 set_flag: KernelBuiltin
+set_hf32_mode: KernelBuiltin
+set_hf32_trans_mode: KernelBuiltin
 set_mask_count: KernelBuiltin
 set_mask_norm: KernelBuiltin
+set_mm_layout_transform: KernelBuiltin
 set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin

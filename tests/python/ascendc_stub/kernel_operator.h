@@ -251,6 +251,9 @@ __aicore__ int64_t GetBlockNum();
 __aicore__ int64_t GetSubBlockIdx();
 __aicore__ int64_t GetSubBlockNum();
 __aicore__ bool StubCoreIsAic();  // stands for the device's g_coreType
+__aicore__ void SetHF32Mode(bool hf32Mode);
+__aicore__ void SetHF32TransMode(bool hf32TransMode);
+__aicore__ void SetMMLayoutTransform(bool mmLayoutMode);
 #define ASCEND_IS_AIC (AscendC::StubCoreIsAic())
 #define ASCEND_IS_AIV (!AscendC::StubCoreIsAic())
 #define KERNEL_TASK_TYPE_DEFAULT(type) static_assert(type >= 0, "kernel type")
