@@ -181,3 +181,71 @@ def test_mmad_mode_setters():
         assert call in src
     with pytest.raises(pyasc.CompileError, match=r"test_matmul_more\.py:\d+"):
         bad_mode_kernel[1](out)
+
+
+def test_matmul_configs_follow_upstream():
+    adv = asc.adv
+    assert adv.get_normal_config().do_norm and adv.get_normal_config().iterate_order == 0
+    mdl = adv.get_mdl_config(do_mte2_preload=1)
+    assert mdl.do_multi_data_load and not mdl.do_norm and mdl.do_mte2_preload == 1
+    assert adv.get_special_mdl_config().do_special_mdl
+    basic = adv.get_basic_config(128, 256, 64)
+    assert (basic.do_basic_block, basic.basic_m, basic.basic_n, basic.basic_k) == (True, 128, 256,
+                                                                                    64)
+    sb = adv.get_special_basic_config(64, 64, 64, 128, 128, 128, 2, 2)
+    assert sb.do_special_basic_block and (sb.step_m, sb.step_n) == (2, 2)
+    assert adv.get_ib_share_norm_config(is_double_cache=True).enable_double_cache == 1
+    cfg = adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
+                            adv.MatmulShapeParams(128, 128, 64, 64, 64, 32),
+                            adv.MatmulBatchParams(True, asc.BatchMode.BATCH_LARGE_THAN_L1),
+                            adv.MatmulFuncParams(iterate_order=asc.IterateOrder.ORDER_N),
+                            adv.MatmulQuantParams(is_per_tensor=True))
+    assert cfg.do_multi_data_load and cfg.single_core_m == 128 and cfg.basic_k == 32
+    assert cfg.is_n_batch and cfg.batch_mode == 2 and cfg.iterate_order == 1 and cfg.is_per_tensor
+    with pytest.raises(ValueError, match="batch_mode must be in"):
+        adv.get_mm_config(adv.MatmulBatchParams(batch_mode=0))
+    with pytest.raises(TypeError, match="unexpected int"):
+        adv.get_mm_config(3)
+
+
+@asc.jit
+def config_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+        config=asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL,
+                                     asc.adv.MatmulFuncParams(enable_reuse=False)),
+    )
+    asc.adv.register_matmul(asc.TPipe(), workspace, mm, tiling)
+    if asc.get_block_idx() == 0:
+        mm.set_tensor_a(a_gm)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+@asc.jit
+def bad_config_kernel(a: asc.GlobalAddress, n: int):
+    cfg = asc.adv.get_basic_config(n, 16, 16)
+
+
+def test_a_kernel_takes_a_config():
+    m, n, k = 32, 48, 32
+    rng = np.random.default_rng(6)
+    a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (k, n)).astype(np.float16)
+    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    c = np.zeros((m, n), np.float32)
+    config_kernel[1](a, b, c, tiling, np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    with pytest.raises(pyasc.CompileError, match=r"get_basic_config: arguments must be "
+                                                 r"compile-time constants"):
+        bad_config_kernel[1](a, 16)

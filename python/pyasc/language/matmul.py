@@ -17,6 +17,8 @@ from typing import Any
 from pyasc.language import core
 from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
 from pyasc.language.cube import CubeFormat
+from pyasc.language.matmul_config import COMPILE_TIME as _CONFIG_CALLS
+from pyasc.language.matmul_config import MatmulConfig
 
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
@@ -32,14 +34,6 @@ class MatmulType:
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
-
-
-@dataclass(frozen=True)
-class MatmulConfig:
-    """PyAsc's ``MatmulConfig``: accepted; the simulator's Matmul is the
-    normal (MDL-free) schedule whatever the configuration."""
-
-    mode: Any = None
 
 
 def _low():
@@ -218,8 +212,11 @@ class KernelMatmul:
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
-    a, b, c, bias, _config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
-                                        args, kwargs, {"bias": None, "config": None})
+    a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
+                                       args, kwargs, {"bias": None, "config": None})
+    if config is not None and not isinstance(config, MatmulConfig):
+        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig, not "
+                              f"{describe(config)}")
     types = {}
     for name, t in (("a", a), ("b", b), ("c", c), ("bias", bias)):
         if t is None and name == "bias":
@@ -307,10 +304,14 @@ register_matmul_api = _RegisterMatmul()
 
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """The Matmul construct func stands for, or NOT_HANDLED."""
-    if func is MatmulType or func is MatmulConfig:
+    if func is MatmulType or func in _CONFIG_CALLS:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, Val):
+                raise gen.error(node, f"{func.__name__}: arguments must be compile-time "
+                                      f"constants, not {describe(value)}")
         try:
             return func(*args, **kwargs)
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise gen.error(node, f"{func.__name__}: {exc}") from None
     if func is Matmul or isinstance(func, (_Method, _RegisterMatmul)):
         return func.kernel_call(gen, node, args, kwargs)
