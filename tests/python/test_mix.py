@@ -56,11 +56,11 @@ def handoff_kernel(data: asc.GlobalAddress, out: asc.GlobalAddress, rounds: asc.
     """Each round the AIVs write a value, the AIC (after a mode 2 wait) adds
     them up, and the AIVs (after the AIC's set) read the sum back: wrong
     without real ordering between the cores."""
-    d = asc.GlobalTensor()
-    d.set_global_buffer(data + 3 * asc.get_block_idx())
     o = asc.GlobalTensor()
     o.set_global_buffer(out)
     if asc.ascend_is_aic():
+        d = asc.GlobalTensor()
+        d.set_global_buffer(data + 3 * asc.get_block_idx())
         for r in range(rounds):
             asc.cross_core_wait_flag(1, 2, asc.PipeID.PIPE_S)
             d.set_value(2, d.get_value(0) + d.get_value(1))
@@ -79,11 +79,13 @@ def handoff_kernel(data: asc.GlobalAddress, out: asc.GlobalAddress, rounds: asc.
 
 
 @pytest.mark.parametrize("groups", [1, 4])
-def test_cross_core_flags_hand_data_between_aic_and_aivs(groups):
+@pytest.mark.parametrize("debug", [False, True])
+def test_cross_core_flags_hand_data_between_aic_and_aivs(groups, debug):
     rounds = 20
     data = np.zeros(3 * groups, np.int32)
     out = np.full(2 * groups * rounds, -1, np.int32)
-    handoff_kernel[groups](data, out, rounds)
+    kernel = asc.jit(debug=True)(handoff_kernel.fn) if debug else handoff_kernel
+    kernel[groups](data, out, rounds)  # checked mode: each core has its own checker
     want = np.empty((2 * groups, rounds), np.int32)
     for v in range(2 * groups):
         g = v // 2
