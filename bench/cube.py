@@ -1,8 +1,8 @@
 """Cube unit benchmark: fp16 matmul 1024^3 on the simulated cube next to
 NumPy's float32 matmul (OpenBLAS) measured in the same run.
 
-Rows: asc.adv.Matmul (examples/matmul_mix.py, the host tiling over 24
-cores) and the hand-written basic-API kernel (examples/matmul_basic.py:
+Rows: asc.adv.Matmul (examples/matmul_mix.py, the host tiling over 48
+AIVs: a mixed launch of 24 groups) and the hand-written basic-API kernel (examples/matmul_basic.py:
 Nd2Nz into L1, load_data into L0A/L0B, mmad, fixpipe), both launched from
 Python with NumPy arrays (synchronous: the time includes the launch); and
 the same pipeline in C alone (bench/bench_cube.c, asc_bench_cube) on one
@@ -61,9 +61,9 @@ def kernel_rows(n: int = SIZE) -> list[tuple[str, float]]:
     a = rng.integers(-4, 4, (n, n)).astype(np.float16)
     b = rng.integers(-4, 4, (n, n)).astype(np.float16)
     ref = a.astype(np.float32) @ b.astype(np.float32)
-    tiling = matmul_mix.make_tiling(n, n, n, cores=24)
+    tiling = matmul_mix.make_tiling(n, n, n, cores=48)  # AIVs: 24 groups
     rows = []
-    for name, fn in (("asc.adv.Matmul (matmul_mix, 24 cores)",
+    for name, fn in (("asc.adv.Matmul (matmul_mix, 24 groups)",
                       lambda: matmul_mix.matmul(a, b, tiling)),
                      ("basic APIs by hand (matmul_basic, 24 cores)",
                       lambda: matmul_basic.matmul_basic(a, b, cores=24))):

@@ -73,7 +73,7 @@ def block_offsets(tiling: asc.adv.TCubeTiling) -> Tuple[int, int, int, int]:
 
 
 def make_tiling(m: int, n: int, k: int) -> asc.adv.TCubeTiling:
-    """Two cores, base blocks of 256 x 128 (the shape must split evenly)."""
+    """Two AIVs (one group), base blocks of 256 x 128 (the shape must split evenly)."""
     tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
     tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
@@ -96,7 +96,7 @@ def matmul_leakyrelu(a: np.ndarray, b: np.ndarray, bias: np.ndarray, alpha: floa
                      tiling: asc.adv.TCubeTiling) -> np.ndarray:
     c = np.zeros((tiling.m, tiling.n), np.float32)
     workspace = np.zeros(1024, np.uint8)
-    matmul_leakyrelu_kernel[max(tiling.used_core_num, 1), rt.current_stream()](
+    matmul_leakyrelu_kernel[(tiling.used_core_num + 1) // 2, rt.current_stream()](  # groups
         a, b, c, bias, alpha, tiling, workspace)
     return c
 

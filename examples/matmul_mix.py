@@ -1,7 +1,7 @@
 """C = A @ B with asc.adv.Matmul in a mixed (vector + cube) kernel, in the
-shape of PyAsc's matmul_mix tutorial: every block drives its core's cube
-through the Matmul object; the host tiling spreads the output over the
-cores. fp16 inputs, float32 result; A and B may be given transposed."""
+shape of PyAsc's matmul_mix tutorial: a launch of groups (one AIC, two AIVs)
+where each AIV drives the Matmul; the host tiling spreads the output over
+the AIVs. fp16 inputs, float32 result; A and B may be given transposed."""
 
 from typing import Tuple
 
@@ -65,9 +65,9 @@ def block_offsets(tiling: asc.adv.TCubeTiling, trans_a: bool,
     return off_a, off_b, off_c, tail_m, tail_n
 
 
-def make_tiling(m: int, n: int, k: int, cores: int = USE_CORE_NUM // 2, trans_a: bool = False,
+def make_tiling(m: int, n: int, k: int, cores: int = USE_CORE_NUM, trans_a: bool = False,
                 trans_b: bool = False, in_type: int = host.DataType.DT_FLOAT16) -> asc.adv.TCubeTiling:
-    """The host tiling over `cores` cube cores (a mixed kernel's groups)."""
+    """The host tiling over `cores` AIVs (two per group of a mixed launch)."""
     tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, in_type, trans_a)
     tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, in_type, trans_b)
@@ -88,8 +88,8 @@ def matmul(a: np.ndarray, b: np.ndarray, tiling: asc.adv.TCubeTiling, trans_a: b
     """op(a) @ op(b) in float32, op transposing the stored matrix if asked."""
     c = np.zeros((tiling.m, tiling.n), np.float32)
     workspace = np.zeros(1024, np.uint8)
-    matmul_kernel[tiling.used_core_num, rt.current_stream()](a, b, c, tiling, workspace,
-                                                             trans_a, trans_b)
+    groups = (tiling.used_core_num + 1) // 2  # AIVs past used_core_num skip the Matmul
+    matmul_kernel[groups, rt.current_stream()](a, b, c, tiling, workspace, trans_a, trans_b)
     return c
 
 

@@ -351,6 +351,8 @@ from pyasc.language.cube import (  # noqa: E402
     Nz2NdParamsFull,
     QuantModes,
 )
+from pyasc.language.matmul_enums import *  # noqa: E402,F403
+from pyasc.language.matmul_enums import __all__ as _matmul_enums
 
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
@@ -394,6 +396,7 @@ __all__ += [
     "Nd2NzParams",
     "Nz2NdParamsFull",
     "QuantModes",
+    *_matmul_enums,
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

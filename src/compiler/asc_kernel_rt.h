@@ -15,5 +15,6 @@
 #include "rt/data_move_params.h" /* data_copy with DataCopyParams, data_copy_pad */
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
 #include "rt/cube.h"             /* cube unit (placeholder) */
+#include "rt/mix.h"              /* core groups (AIC + 2 AIVs), cross-core flags */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
 /* clang-format on */

@@ -1125,6 +1125,22 @@ static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
   expand(e, op, "$I>($0)", b);
   return P_PRIMARY;
 }
+static int ac_mm_flag(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const calls[] = {"$p0.DisableBias()", "$p0.WaitIterateAll()",
+                                      "$p0.WaitGetTensorC()"};
+  int64_t which = op->iattrs[0];
+  expand(e, op, calls[which >= 0 && which <= 2 ? which : 0], b);
+  return P_PRIMARY;
+}
+/* The launch's core kind, when the kernel's options fix it (rt/mix.h). */
+static int ac_core_mode(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const kinds[] = {"KERNEL_TYPE_MIX_AIC_1_2", "KERNEL_TYPE_AIC_ONLY",
+                                      "KERNEL_TYPE_MIX_AIC_1_2", "KERNEL_TYPE_AIV_ONLY"};
+  (void)e;
+  int64_t mode = op->iattrs[0];
+  ir_buf_printf(b, "KERNEL_TASK_TYPE_DEFAULT(%s)", kinds[mode >= 1 && mode <= 3 ? mode : 0]);
+  return P_PRIMARY;
+}
 static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
   (void)b;
   fail(e, op, ASC_ERR_UNSUPPORTED,

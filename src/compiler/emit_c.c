@@ -451,6 +451,24 @@ static bool uses_cube(const ir_region *r) {
   }
   return false;
 }
+/* What decides how a launch runs its cores (rt/mix.h). */
+typedef struct core_use {
+  int64_t mode; /* core.mode's attribute: 0 open, 1 AIC only, 2 mixed, 3 AIV only */
+  bool mix;     /* the core kind, the cross-core flags or a Matmul */
+  bool flags;   /* the cross-core flags */
+} core_use;
+static void scan_cores(const ir_region *r, core_use *u) {
+  for (int i = 0; r && i < r->n; i++) {
+    const ir_op *op = r->ops[i];
+    const char *name = ir_op_defs[op->code].name;
+    if (!strcmp(name, "core.mode")) u->mode = op->iattrs[0];
+    if (!strncmp(name, "cube.cross_", 11)) u->flags = true;
+    if (!strncmp(name, "cube.cross_", 11) || !strncmp(name, "core.is_ai", 10) ||
+        !strncmp(name, "matmul.", 7))
+      u->mix = true;
+    for (int j = 0; j < op->nregions; j++) scan_cores(op->regions[j], u);
+  }
+}
 static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
@@ -492,7 +510,8 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     return line(e, "}");
   }
   if (!strcmp(name, "cube.cross_set") || !strcmp(name, "cube.cross_wait"))
-    return CHECKED(e, "asc_k_cube_cross(k, v%u, %d, %d)", o[0], name[11] == 'w', L);
+    return CHECKED(e, "asc_k_mix_cross(k, v%u, %d, %lld, %d)", o[0], name[11] == 'w',
+                   (long long)op->iattrs[1], L);
   if (!strcmp(name, "cube.nz2nd")) {
     line(e, "{");
     line(e, "  const int64_t p_[7] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4], o[5],
@@ -511,12 +530,17 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     line(e, "memset(&o%u, 0, sizeof o%u);", op->result, op->result);
     return line(e, "asc_k_matmul *v%u = &o%u;", op->result, op->result);
   }
-  if (!strcmp(name, "matmul.init"))
-    return CHECKED(
+  if (!strcmp(name, "matmul.init")) {
+    CHECKED(
         e,
         "asc_k_mm_init(k, v%u, %d, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)",
         o[0], in_t, c_t, mk ? (int)mk->iattrs[3] : 0, o[1], o[2], o[3], o[4], o[5], o[6], o[7],
         o[8], o[9], o[10], L);
+    /* In a mixed kernel the AIC serves its AIVs' Matmul calls from here
+     * to the end (Ascend C's REGIST_MATMUL_OBJ); the simulated AIVs run
+     * them on cube buffers of their own, so the AIC is done. */
+    return line(e, "if (k->mixed && k->core_kind == 1) return 0;");
+  }
   if (!strcmp(name, "matmul.set_tensor"))
     return CHECKED(e, "asc_k_mm_set(k, v%u, %d, v%u, v%u, %d)", o[0], (int)op->iattrs[0], o[1],
                    o[2], L);
@@ -540,7 +564,22 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
 }
 static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
   (void)rt; /* the runtime function follows from the op and its operands */
-  return emit_cube_op(e, op, ir_op_defs[op->code].name);
+  const char *name = ir_op_defs[op->code].name;
+  /* core groups (rt/mix.h): ops without operands */
+  if (!strcmp(name, "core.mode")) return 0; /* read by emit() */
+  if (!strcmp(name, "core.is_aic") || !strcmp(name, "core.is_aiv"))
+    return line(e, "int v%u = k->core_kind == %d;", op->result, name[10] == 'c');
+  if (!strcmp(name, "core.sub_block_idx") || !strcmp(name, "core.sub_block_num"))
+    return line(e, "int64_t v%u = k->sub_block_%s;", op->result, name + 15);
+  /* Matmul calls with nothing to do in a synchronous simulator */
+  if (!strcmp(name, "matmul.set_workspace") || !strcmp(name, "matmul.set_hf32")) return 0;
+  if (!strcmp(name, "matmul.flag"))
+    return op->iattrs[0] ? 0
+                         : CHECKED(e, "asc_k_mm_disable_bias(k, v%u, %d)", op->operands[0],
+                                   (int)op->loc.line);
+  if (!strcmp(name, "matmul.async_get_tensor_c"))
+    name = "matmul.get_tensor_c"; /* the same copy, done at once */
+  return emit_cube_op(e, op, name);
 }
 /* --- end of cube unit --- */
 
@@ -947,9 +986,17 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     print_c_string(&b, m->files[i]);
   }
   bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
-  ir_buf_printf(&b, "};\n%s%s\n", cube ? "#define ASC_K_CUBE 1\n" : "", asc_kernel_rt_source);
+  core_use cu = {0, false, false};
+  scan_cores(m->body, &cu);
+  /* a launch of groups (rt/mix.h): the options say mixed, or they leave
+   * it open and the kernel asks for the core kind, uses the cross-core
+   * flags or a Matmul (whose AIC serves the AIVs) */
+  bool mixed = cu.mode == 2 || (cu.mode == 0 && cu.mix);
+  bool group = mixed || cu.flags;
+  ir_buf_printf(&b, "};\n%s%s%s\n", cube ? "#define ASC_K_CUBE 1\n" : "",
+                group ? "#define ASC_K_MIX 1\n" : "", asc_kernel_rt_source);
   ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
-                checked || cube ? "static int asc_kernel_body" : "int asc_kernel_entry");
+                checked || cube || group ? "static int asc_kernel_body" : "int asc_kernel_entry");
   e.depth = 1;
   for (int i = 0; i < m->nparams; i++) {
     uint32_t v = m->params[i];
@@ -974,8 +1021,9 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   ir_buf_printf(&b, "}\n");
   /* The checker's state and the cube's buffers live exactly as long as
    * one block's run. */
-  if (checked || cube) {
-    ir_buf_printf(&b, "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n");
+  if (checked || cube || group) {
+    ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
+                  group ? "static int asc_kernel_core" : "int asc_kernel_entry");
     if (checked) ir_buf_printf(&b, "  if (asc_k_chk_begin(k)) return 1;\n");
     if (cube)
       ir_buf_printf(&b, "  if (asc_k_cube_begin(k)) {\n%s    return 1;\n  }\n",
@@ -985,6 +1033,11 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     if (checked) ir_buf_printf(&b, "  asc_k_chk_end(k);\n");
     ir_buf_printf(&b, "  return rc;\n}\n");
   }
+  if (group) /* one core per block, or a group of an AIC and two AIVs */
+    ir_buf_printf(&b,
+                  "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
+                  "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
+                  mixed, cu.mode == 1);
   return ir_buf_finish(&b, out);
 }
 

@@ -894,6 +894,11 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.block_num = block->block_num;
   k.status = 0;
   k.cube = NULL;
+  k.core_kind = 0; /* an AIV unless the kernel's entry says otherwise (rt/mix.h) */
+  k.mixed = 0;
+  k.sub_block_idx = 0;
+  k.sub_block_num = 1;
+  k.group = NULL;
   k.msg[0] = '\0';
   /* The launch adds the kernel's name and the block index. */
   if (l->kernel->entry(&k, l->args)) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);

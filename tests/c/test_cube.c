@@ -1,8 +1,10 @@
 /* The cube unit's runtime (src/compiler/rt/cube.h): ND -> NZ into L1,
  * load_data into L0A/L0B (B transposed per fractal), mmad and fixpipe,
- * against a double-precision reference; and every error path. */
+ * against a double-precision reference; core groups (rt/mix.h); and every
+ * error path. */
 static const char *const asc_k_files[] = {"test_cube.py"};
 #define ASC_K_CUBE 1 /* the cube unit of the runtime */
+#define ASC_K_MIX 1  /* core groups */
 #include "../../src/compiler/asc_kernel_rt.h"
 #include "../../src/compiler/rt/cube.h"
 #include "asc_test.h"
@@ -321,35 +323,64 @@ static void test_nz2nd_round_trip(void **state) {
   assert_memory_equal(nd, back, sizeof nd);
 }
 
-static void test_place(void **state) {
-  (void)state;
-  /* 4 mixed groups: 12 blocks, AIC first in each */
-  int aic = 0, aiv = 0;
-  for (int64_t b = 0; b < 12; b++) {
-    asc_kc_place p = asc_kc_place_of(b, 12, 1, ASC_KC_AIV);
-    assert_int_equal(p.block_num, 4);
-    if (p.kind == ASC_KC_AIC) {
-      assert_int_equal(p.block_idx, b / 3);
-      aic++;
-    } else {
-      assert_int_equal(p.block_idx, 2 * (b / 3) + p.sub_block_idx);
-      assert_int_equal(p.sub_block_num, 2);
-      aiv++;
-    }
+/* A group of rt/mix.h: each core records where it runs, then the AIC and
+ * the AIVs hand a flag each way (mode 2); `hang` makes the AIC wait for a
+ * flag no AIV sets. */
+static int group_core(asc_k_ctx *k, const asc_k_arg *args) {
+  int64_t *rec = (int64_t *)(void *)args[0].v.p;
+  int hang = (int)args[1].v.i;
+  int me = k->core_kind ? 0 : 1 + (int)k->sub_block_idx;
+  rec[me * 3] = k->block_idx;
+  rec[me * 3 + 1] = k->sub_block_num;
+  rec[me * 3 + 2] = k->block_num;
+  if (k->core_kind == 1) {
+    if (asc_k_mix_cross(k, 1, 0, 2, 7)) return 1;
+    return asc_k_mix_cross(k, hang ? 3 : 2, 1, 2, 8);
   }
-  assert_int_equal(aic, 4);
-  assert_int_equal(aiv, 8);
-  asc_kc_place c = asc_kc_place_of(5, 24, 0, ASC_KC_AIC);
-  assert_int_equal(c.kind, ASC_KC_AIC);
-  assert_int_equal(c.block_idx, 5);
-  assert_int_equal(c.block_num, 24);
+  if (asc_k_mix_cross(k, 1, 1, 2, 9)) return 1;
+  return asc_k_mix_cross(k, 2, 0, 2, 10);
+}
+
+static void test_group(void **state) {
+  (void)state;
+  static char ub[256];
+  int64_t rec[9] = {0};
+  asc_k_arg args[2];
+  args[0].v.p = (char *)rec;
+  args[0].n = sizeof rec;
+  args[1].v.i = 0;
+  args[1].n = 0;
+  asc_k_ctx k;
+  memset(&k, 0, sizeof k);
+  k.ub = ub;
+  k.ub_size = sizeof ub;
+  k.block_idx = 5;
+  k.block_num = 24;
+  assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 0);
+  /* AIC: the group; AIV s: 2 * group + s; block_num: the groups */
+  int64_t want[9] = {5, 1, 24, 10, 2, 24, 11, 2, 24};
+  assert_memory_equal(rec, want, sizeof want);
+  args[1].v.i = 1;
+  assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 1);
+  assert_non_null(strstr(k.msg,
+                         "test_cube.py:8: cross_core_wait_flag: flag 3 (mode 2) is never "
+                         "set"));
+  assert_non_null(strstr(k.msg, "(on the AIC)"));
+  /* one core of one kind: mode 2 means nothing there */
+  memset(&k, 0, sizeof k);
+  k.ub = ub;
+  k.ub_size = sizeof ub;
+  k.block_num = 1;
+  args[1].v.i = 0;
+  assert_int_equal(asc_k_group_run(&k, args, group_core, 0, 1), 1);
+  assert_non_null(strstr(k.msg, "mode 2 synchronises a group's AIC with its AIVs"));
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_matmul_shapes),    cmocka_unit_test(test_fixpipe_convert),
       cmocka_unit_test(test_load_transpose),   cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_nz2nd_round_trip), cmocka_unit_test(test_place),
+      cmocka_unit_test(test_nz2nd_round_trip), cmocka_unit_test(test_group),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

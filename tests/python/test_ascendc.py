@@ -671,7 +671,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                                   (F32_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
-               "cube.cross_set": [], "cube.cross_wait": []}
+               "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
+               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
 
 
 def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
@@ -705,8 +706,11 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         return
     operands = [params["MM"]]
     for c in sig[1:].replace("?", ""):
+        if c == "L":  # a C block in the Unified Buffer
+            operands.append(b.op("local.new", [b.const(0), b.const(64)], [F32_CODE, VECCALC]))
+            continue
         operands.append(b.op("global.new", [params["A"], params["I"]]) if c in "GM" else params[c])
-    attrs = [0] if name in ("matmul.set_tensor", "matmul.shape") else []
+    attrs = [0] if name in ("matmul.set_tensor", "matmul.shape", "matmul.flag") else []
     b.op(name, operands, attrs)
 
 

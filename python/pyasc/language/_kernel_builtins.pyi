@@ -34,6 +34,8 @@ gather: KernelBuiltin
 get_block_idx: KernelBuiltin
 get_block_num: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
+get_sub_block_idx: KernelBuiltin
+get_sub_block_num: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
@@ -53,8 +55,11 @@ reset_mask: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
 set_flag: KernelBuiltin
+set_hf32_mode: KernelBuiltin
+set_hf32_trans_mode: KernelBuiltin
 set_mask_count: KernelBuiltin
 set_mask_norm: KernelBuiltin
+set_mm_layout_transform: KernelBuiltin
 set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin

@@ -19,6 +19,8 @@ from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling,
 from pyasc.language.core import KernelBuiltin
 from pyasc.language.lowering_adv import APIS as _APIS
 from pyasc.language.matmul import Matmul, MatmulConfig, MatmulType
+from pyasc.language.matmul_config import *  # noqa: F401,F403  (Matmul configurations)
+from pyasc.language.matmul_config import __all__ as _matmul_config
 from pyasc.language.matmul import register_matmul_api as register_matmul
 
 _DOCS = {
@@ -51,4 +53,4 @@ for _name in _APIS:
                          "float32)."))
 
 __all__ = ["TCubeTiling", "SoftmaxTiling", "RmsNormTiling", "QuantConfig", "Matmul",
-           "MatmulConfig", "MatmulType", "register_matmul", *_APIS, *adv_host.__all__]
+           "MatmulType", "register_matmul", *_matmul_config, *_APIS, *adv_host.__all__]

@@ -80,6 +80,16 @@ _DOCS.update({
     "cross_core_wait_flag": "cross_core_wait_flag(flag_id, mode_id, pipe): wait for "
                             "cross_core_set_flag.",
     "ascend_is_aiv": "ascend_is_aiv() -> bool: whether the block is a vector core (AIV).",
+    "set_hf32_mode": "set_hf32_mode(hf32_mode): mmad rounds float32 inputs to HF32 (no "
+                     "effect on fp16/bf16/int8).",
+    "set_hf32_trans_mode": "set_hf32_trans_mode(trans_mode): HF32 rounding toward zero or "
+                           "to nearest even.",
+    "set_mm_layout_transform": "set_mm_layout_transform(mm_layout_mode): the cube's N-first "
+                               "or M-first walk (same results).",
+    "get_sub_block_idx": "get_sub_block_idx() -> int: the AIV's index in its core group (0 or "
+                         "1; 0 on the AIC).",
+    "get_sub_block_num": "get_sub_block_num() -> int: AIVs per core group (2 on an AIV of a "
+                         "mixed kernel, else 1).",
     "mmad": "mmad(dst, fm, filter[, bias], MmadParams): L0C = L0A @ L0B (+ bias).",
     "fixpipe": "fixpipe(dst, src, FixpipeParamsV220, config=FixpipeConfig.cfg_row_major): "
                "L0C -> GM/UB with conversion, quantisation and relu.",

@@ -292,6 +292,9 @@ class CodeGenerator(ast.NodeVisitor):
             bound = self.scope.bindings.get(param.arg)
             if isinstance(bound, KernelStruct):
                 self.struct_slots(param, param.arg, bound)
+        mode = int(getattr(self, "core_mode", 0))
+        if mode:  # the launch's core kind, fixed by the options (rt/mix.h)
+            self.op(node, "core.mode", [], (mode,))
         try:
             self.visit_body(node.body)
         except ReturnSignal as ret:

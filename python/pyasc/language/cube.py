@@ -205,12 +205,26 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
     return NOT_HANDLED
 
 
+#: mmad's mode setters and their parameter's name
+_MODE_APIS = {"set_hf32_mode": "hf32_mode", "set_hf32_trans_mode": "trans_mode",
+              "set_mm_layout_transform": "mm_layout_mode"}
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of a cube API, or NOT_HANDLED."""
     if api in ("ascend_is_aic", "ascend_is_aiv"):
+        # a compile-time answer when the launch has cores of one kind
         _low().bind(gen, node, api, (), args, kwargs)
-        cube_only = bool(getattr(gen, "cube_only", False))
-        return cube_only if api == "ascend_is_aic" else not cube_only
+        mode = int(getattr(gen, "core_mode", 0))
+        if mode in (1, 3):
+            return (mode == 1) == (api == "ascend_is_aic")
+        return gen.op(node, "core.is_aic" if api == "ascend_is_aic" else "core.is_aiv", [])
+    if api in _MODE_APIS:  # mmad's mode registers: a bool each
+        (flag,) = _low().bind(gen, node, api, (_MODE_APIS[api],), args, kwargs)
+        return gen.op(node, "cube." + api, [gen.to_ir(node, flag)])
+    if api in ("get_sub_block_idx", "get_sub_block_num"):
+        _low().bind(gen, node, api, (), args, kwargs)
+        return gen.op(node, "core.sub_block_" + api[-3:], [])
     if api in ("cross_core_set_flag", "cross_core_wait_flag"):
         low = _low()
         flag, mode, pipe = low.bind(gen, node, api, ("flag_id", "mode_id", "pipe"), args, kwargs,

@@ -88,14 +88,23 @@ def _raise(exc: Exception) -> None:
     raise exc
 
 
-def _cube_only(options: dict) -> bool:
-    """Whether a kernel runs on AIC (cube) cores alone: matmul_cube_only or
-    kernel_type AIC_ONLY. Its blocks are AICs (ascend_is_aic() is True);
-    every other kernel's blocks are AIVs, which drive the cube through
-    asc.adv.Matmul as in a mixed kernel."""
+def _core_mode(options: dict) -> int:
+    """The launch's core kind when the options fix it: 1 AIC (cube) cores
+    alone (matmul_cube_only, kernel_type AIC_ONLY or MIX_AIC_1_0), 2 groups
+    of one AIC and two AIVs (MIX_AIC_1_2), 3 AIV cores alone (AIV_ONLY,
+    MIX_AIV_1_0); 0 leaves it to the kernel: a launch of groups if it asks
+    for the core kind, uses the cross-core flags or a Matmul (rt/mix.h),
+    else one core per block."""
     from pyasc.language.options import KernelType
 
-    return bool(options.get("matmul_cube_only")) or options.get("kernel_type") is KernelType.AIC_ONLY
+    kind = options.get("kernel_type")
+    if options.get("matmul_cube_only") or kind in (KernelType.AIC_ONLY, KernelType.MIX_AIC_1_0):
+        return 1
+    if kind is KernelType.MIX_AIC_1_2:
+        return 2
+    if kind in (KernelType.AIV_ONLY, KernelType.MIX_AIV_1_0):
+        return 3
+    return 0
 
 
 def _emit_ascendc(gen: Any, builder: Any) -> str:
@@ -277,7 +286,7 @@ class JITFunction(Generic[P, R]):
         specs, signature = self._specs(args)
         ub_size = pyasc.get_device_properties().ub_size
         gen = CodeGenerator(self.fn, specs, ub_size)
-        gen.cube_only = _cube_only(self.options)
+        gen.core_mode = _core_mode(self.options)
         builder = self._insert_sync(gen, gen.compile())
         if self.options.get("verify_sync"):
             gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
@@ -316,7 +325,7 @@ class JITFunction(Generic[P, R]):
             return compiled.ascendc_source
         specs, _ = self._specs(args)
         gen = CodeGenerator(self.fn, specs, pyasc.get_device_properties().ub_size)
-        gen.cube_only = _cube_only(self.options)
+        gen.core_mode = _core_mode(self.options)
         builder = self._insert_sync(gen, gen.compile())
         source = _emit_ascendc(gen, builder)
         _dump(self.__name__, builder.text(), source)

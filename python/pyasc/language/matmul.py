@@ -17,6 +17,8 @@ from typing import Any
 from pyasc.language import core
 from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
 from pyasc.language.cube import CubeFormat
+from pyasc.language.matmul_config import COMPILE_TIME as _CONFIG_CALLS
+from pyasc.language.matmul_config import MatmulConfig
 
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
@@ -32,14 +34,6 @@ class MatmulType:
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
-
-
-@dataclass(frozen=True)
-class MatmulConfig:
-    """PyAsc's ``MatmulConfig``: accepted; the simulator's Matmul is the
-    normal (MDL-free) schedule whatever the configuration."""
-
-    mode: Any = None
 
 
 def _low():
@@ -89,7 +83,8 @@ class KernelMatmul:
     kernel_compile_time = True  # a name may be bound to one in branches
     METHODS = ("init", "set_tensor_a", "set_tensor_b", "set_bias", "set_tail", "set_org_shape",
                "set_single_shape", "iterate", "iterate_all", "get_tensor_c", "end",
-               "set_quant_vector", "iterate_batch")
+               "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
+               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -166,6 +161,46 @@ class KernelMatmul:
         _low().bind(gen, node, "Matmul.end", (), args, kwargs)
         return gen.op(node, "matmul.end", [self.handle])
 
+    def _flag(self, gen, node, args, kwargs, api: str, which: int) -> Any:
+        _low().bind(gen, node, f"Matmul.{api}", (), args, kwargs)
+        return gen.op(node, "matmul.flag", [self.handle], (which,))
+
+    def _disable_bias(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "disable_bias", 0)
+
+    def _wait_iterate_all(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "wait_iterate_all", 1)
+
+    def _wait_get_tensor_c(self, gen, node, args, kwargs):
+        return self._flag(gen, node, args, kwargs, "wait_get_tensor_c", 2)
+
+    def _async_get_tensor_c(self, gen, node, args, kwargs):
+        low = _low()
+        (c,) = low.bind(gen, node, "Matmul.async_get_tensor_c", ("c",), args, kwargs)
+        low.expect(gen, node, c, ("local",), "Matmul.async_get_tensor_c c")
+        return gen.op(node, "matmul.async_get_tensor_c", [self.handle, c])
+
+    def _set_workspace(self, gen, node, args, kwargs):
+        low = _low()
+        addr, size = low.bind(gen, node, "Matmul.set_workspace", ("addr", "size"), args, kwargs,
+                              {"size": None})
+        if size is not None:
+            raise gen.error(node, "Matmul.set_workspace: pass a GlobalTensor (the address-and-size "
+                                  "form is not supported)")
+        low.expect(gen, node, addr, ("global",), "Matmul.set_workspace addr")
+        return gen.op(node, "matmul.set_workspace", [self.handle, addr])
+
+    def _set_hf32(self, gen, node, args, kwargs):
+        low = _low()
+        enable, mode = low.bind(gen, node, "Matmul.set_hf32", ("enable_hf32", "trans_mode"), args,
+                                kwargs, {"enable_hf32": False, "trans_mode": 0})
+        if int(getattr(gen, "core_mode", 0)) != 1:
+            raise gen.error(node, "Matmul.set_hf32 is for cube-only kernels "
+                                  "(@asc.jit(matmul_cube_only=True))")
+        gen.check_int(node, mode, "Matmul.set_hf32 trans_mode")
+        # HF32 rounds float32 inputs; the simulated Matmul takes fp16/bf16/int8 only
+        return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
+
     def _set_quant_vector(self, gen, node, args, kwargs):
         raise gen.error(node, "Matmul.set_quant_vector is not supported yet (int8 output "
                               "quantisation); use fixpipe with QuantModes.VREQ8")
@@ -177,8 +212,11 @@ class KernelMatmul:
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
-    a, b, c, bias, _config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
-                                        args, kwargs, {"bias": None, "config": None})
+    a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
+                                       args, kwargs, {"bias": None, "config": None})
+    if config is not None and not isinstance(config, MatmulConfig):
+        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig, not "
+                              f"{describe(config)}")
     types = {}
     for name, t in (("a", a), ("b", b), ("c", c), ("bias", bias)):
         if t is None and name == "bias":
@@ -266,10 +304,14 @@ register_matmul_api = _RegisterMatmul()
 
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """The Matmul construct func stands for, or NOT_HANDLED."""
-    if func is MatmulType or func is MatmulConfig:
+    if func is MatmulType or func in _CONFIG_CALLS:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, Val):
+                raise gen.error(node, f"{func.__name__}: arguments must be compile-time "
+                                      f"constants, not {describe(value)}")
         try:
             return func(*args, **kwargs)
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise gen.error(node, f"{func.__name__}: {exc}") from None
     if func is Matmul or isinstance(func, (_Method, _RegisterMatmul)):
         return func.kernel_call(gen, node, args, kwargs)

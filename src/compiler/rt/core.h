@@ -38,6 +38,12 @@ typedef struct asc_k_ctx {
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
   void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
+  /* the core it runs on (rt/mix.h): kind 0 AIV, 1 AIC; in a mixed
+   * kernel's group (mixed != 0) the AIVs are sub-blocks 0 and 1 */
+  int core_kind;
+  int mixed;
+  int64_t sub_block_idx, sub_block_num;
+  void *group; /* rt/mix.h's flags of the core's group, NULL if unused */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

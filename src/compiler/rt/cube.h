@@ -87,9 +87,6 @@ typedef enum asc_kc_quant {
   ASC_KC_VREQ8,
 } asc_kc_quant;
 
-/* The kind of core a block of a launch runs on. */
-typedef enum asc_kc_kind { ASC_KC_AIV = 0, ASC_KC_AIC = 1 } asc_kc_kind;
-
 typedef struct asc_kc_err {
   char msg[256];
 } asc_kc_err;
@@ -106,7 +103,6 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   int portable;                /* 1: no SIMD paths (tests compare both) */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
-  int32_t xflags[16];          /* cross-core flags set and not yet waited for */
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
@@ -128,35 +124,6 @@ static inline int asc_kc_c0(asc_kc_type t) {
 }
 static inline int64_t asc_kc_ceil16(int64_t x) {
   return (x + 15) / 16;
-}
-
-/* The block's place in a launch. A mixed kernel (mix != 0) runs `groups`
- * groups of one AIC and two AIVs, 3 * groups blocks in all: block b is
- * core b % 3 of group b / 3, the AIC first. On an AIC, GetBlockIdx() is the
- * group; on an AIV it is 2 * group + its sub-block (0 or 1), as on the
- * device. A kernel of one kind runs one block per core of that kind. */
-typedef struct asc_kc_place {
-  asc_kc_kind kind;
-  int64_t block_idx, block_num, sub_block_idx, sub_block_num;
-} asc_kc_place;
-static inline asc_kc_place asc_kc_place_of(int64_t block, int64_t nblocks, int mix,
-                                           asc_kc_kind only) {
-  asc_kc_place p;
-  if (mix) {
-    int64_t g = block / 3, c = block % 3;
-    p.kind = c == 0 ? ASC_KC_AIC : ASC_KC_AIV;
-    p.sub_block_idx = c == 0 ? 0 : c - 1;
-    p.sub_block_num = c == 0 ? 1 : 2;
-    p.block_idx = c == 0 ? g : 2 * g + (c - 1);
-    p.block_num = nblocks / 3;
-  } else {
-    p.kind = only;
-    p.block_idx = block;
-    p.block_num = nblocks;
-    p.sub_block_idx = 0;
-    p.sub_block_num = 1;
-  }
-  return p;
 }
 
 static void asc_kc_core_free(asc_kc_core *c) __attribute__((unused));
@@ -859,35 +826,6 @@ static int asc_k_cube_use(asc_k_ctx *k, int pipe, asc_kc_span s, int64_t from, i
 _Static_assert(ASC_KC_L1_SIZE + ASC_KC_L0A_SIZE + ASC_KC_L0B_SIZE + ASC_KC_L0C_SIZE == 768 * 1024,
                "the checker's shadow (rt/core.h ASC_K_CUBE_SHADOW) covers the AIC's buffers");
 
-/* cross_core_set_flag / cross_core_wait_flag: the simulator runs a mixed
- * kernel's AIC and AIV parts as one program in order, so a wait needs a set
- * before it (a wait with none would hang the device); the hardware counts
- * at most 15 sets per flag. */
-static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) __attribute__((unused));
-static int asc_k_cube_cross(asc_k_ctx *k, int64_t id, int wait, int line) {
-  asc_kc_core *c = (asc_kc_core *)k->cube;
-  const char *api = wait ? "cross_core_wait_flag" : "cross_core_set_flag";
-  if (!c) return asc_k_fail(k, line, "%s: no cube on this core", api);
-  if (id < 0 || id > 15)
-    return asc_k_fail(k, line, "%s: flag_id must be in [0, 15], got %lld", api, (long long)id);
-  if (!wait) {
-    if (c->xflags[id] >= 15)
-      return asc_k_fail(
-          k, line,
-          "cross_core_set_flag: flag %lld set 16 times without a wait (the counter holds 15)",
-          (long long)id);
-    c->xflags[id]++;
-    return 0;
-  }
-  if (c->xflags[id] == 0)
-    return asc_k_fail(k, line,
-                      "cross_core_wait_flag: flag %lld was not set before this wait (real hardware "
-                      "would hang here)",
-                      (long long)id);
-  c->xflags[id]--;
-  return 0;
-}
-
 #define ASC_KC_M_L1 (1u << ASC_KC_L1)
 #define ASC_KC_M_L0AB ((1u << ASC_KC_L0A) | (1u << ASC_KC_L0B))
 #define ASC_KC_M_L0C (1u << ASC_KC_L0C)
@@ -1164,6 +1102,13 @@ static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, i
   if (which == 0) mm->a_trans = trans;
   if (which == 1) mm->b_trans = trans;
   mm->next = 0;
+  return 0;
+}
+/* disable_bias: the result has no bias from here on (set_bias sets one). */
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "disable_bias", line)) return 1;
+  mm->bias.set = 0;
   return 0;
 }
 /* set_tail / set_single_shape (a negative value keeps the current one) and

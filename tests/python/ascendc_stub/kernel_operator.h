@@ -63,6 +63,8 @@ enum pipe_t {
   PIPE_FIX
 };
 
+enum KernelTypeStub { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIC_1_2 };
+
 namespace AscendC {
 
 enum class TPosition : uint8_t {
@@ -246,6 +248,15 @@ class TPipe {
 
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
+__aicore__ int64_t GetSubBlockIdx();
+__aicore__ int64_t GetSubBlockNum();
+__aicore__ bool StubCoreIsAic();  // stands for the device's g_coreType
+__aicore__ void SetHF32Mode(bool hf32Mode);
+__aicore__ void SetHF32TransMode(bool hf32TransMode);
+__aicore__ void SetMMLayoutTransform(bool mmLayoutMode);
+#define ASCEND_IS_AIC (AscendC::StubCoreIsAic())
+#define ASCEND_IS_AIV (!AscendC::StubCoreIsAic())
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_assert(type >= 0, "kernel type")
 __aicore__ void Trap();
 
 template <typename T>
@@ -660,6 +671,14 @@ class Matmul {
   template <typename T>
   __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
   __aicore__ void End();
+  __aicore__ void DisableBias();
+  __aicore__ void WaitIterateAll();
+  __aicore__ void WaitGetTensorC();
+  template <typename T>
+  __aicore__ void AsyncGetTensorC(const LocalTensor<T> &c);
+  template <typename T>
+  __aicore__ void SetWorkspace(GlobalTensor<T> &addr);
+  __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();

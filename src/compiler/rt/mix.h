@@ -1,0 +1,277 @@
+/* Core groups of the simulated 910B: a mixed (cube + vector) kernel's
+ * launch of N blocks runs N groups of one AIC and two AIVs, as the device
+ * does under MIX mode. Each core of a group is its own thread with its own
+ * context (Unified Buffer, checked-mode state, cube buffers), so the
+ * cross-core flags synchronise them for real: a wait blocks until the
+ * cores it listens to have set the flag.
+ *
+ * What a core sees (Ascend C's rules): on the AIC, GetBlockIdx() is the
+ * group's index; on an AIV it is 2 * group + GetSubBlockIdx() (0 or 1);
+ * GetBlockNum() is the number of groups on both; GetSubBlockNum() is 2 on
+ * an AIV and 1 on the AIC. A kernel of one core kind runs one core per
+ * block, whose flags form a group of one.
+ *
+ * Flag modes (CrossCoreSetFlag<mode>): 0 synchronises every core of the
+ * same kind in the launch, 1 the two AIVs of a group, 2 the AIC with its
+ * two AIVs (an AIC's set releases a wait on each AIV; the AIC's wait needs
+ * a set from both). Every flag is a counter per receiving core: a wait
+ * consumes one set from each core it listens to. Mode 0 over more than one
+ * group would need every group running at once; the simulator runs it for
+ * launches of one block and says so otherwise.
+ *
+ * A wait that can never be released (every other core of the group waits
+ * for something that cannot come, or has finished) is a KernelError at
+ * its line: the device would hang there. Only kernels that use the flags or
+ * core kinds define ASC_K_MIX (emit_c.c). */
+#if defined(ASC_K_MIX) && !defined(ASC_RT_MIX_H)
+#define ASC_RT_MIX_H
+
+#include <pthread.h>
+
+#define ASC_KM_FLAGS 16 /* flag ids 0..15 (Ascend C documents 0..10 for users) */
+#define ASC_KM_MAX_PENDING 15
+#define ASC_KM_CORES 3 /* a group: core 0 the AIC, 1 and 2 the AIVs */
+
+typedef int (*asc_km_run_fn)(asc_k_ctx *k, const asc_k_arg *args);
+
+typedef struct asc_km_group {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int mixed;  /* 1: AIC + 2 AIVs; 0: one core of one kind */
+  int ncores; /* 3 or 1 */
+  int64_t nblocks;
+  /* per core, mode and flag: sets made and waits passed */
+  int64_t sets[ASC_KM_CORES][3][ASC_KM_FLAGS];
+  int64_t waits[ASC_KM_CORES][3][ASC_KM_FLAGS];
+  int done[ASC_KM_CORES];
+  int waiting[ASC_KM_CORES]; /* 1 + mode * ASC_KM_FLAGS + flag, 0 if running */
+  int failed;                /* a core failed: others give up their waits */
+  int first_fail;            /* the core that failed first, -1 */
+} asc_km_group;
+
+/* The group core a context runs as (index into the arrays above). */
+static inline int asc_km_self(const asc_k_ctx *k) {
+  const asc_km_group *g = (const asc_km_group *)k->group;
+  if (!g->mixed) return 0;
+  return k->core_kind == 1 ? 0 : 1 + (int)k->sub_block_idx;
+}
+
+/* The cores whose sets release a wait of core `me` in mode `mode`; their
+ * count, or 0 if the mode means nothing for that core. */
+static int asc_km_sources(const asc_km_group *g, int me, int mode, int *src) {
+  if (!g->mixed) {
+    if (mode != 0) return 0;
+    src[0] = 0;
+    return 1;
+  }
+  if ((mode == 0 && me == 0) || (mode == 2 && me != 0)) {
+    src[0] = 0;
+    return 1;
+  }
+  if (mode == 1 && me == 0) return 0;
+  src[0] = 1, src[1] = 2;
+  return 2;
+}
+
+/* Whether core c's wait on (mode, flag) can pass now. */
+static int asc_km_ready(const asc_km_group *g, int c, int mode, int flag) {
+  int src[2];
+  int n = asc_km_sources(g, c, mode, src);
+  for (int i = 0; i < n; i++)
+    if (g->sets[src[i]][mode][flag] <= g->waits[c][mode][flag]) return 0;
+  return n > 0;
+}
+
+static const char *asc_km_core_name(const asc_km_group *g, int c) {
+  static const char *const names[ASC_KM_CORES] = {"the AIC", "AIV 0", "AIV 1"};
+  return g->mixed ? names[c] : "this core";
+}
+
+/* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`). */
+static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line)
+    __attribute__((unused));
+static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line) {
+  const char *api = wait ? "cross_core_wait_flag" : "cross_core_set_flag";
+  asc_km_group *g = (asc_km_group *)k->group;
+  if (!g) return asc_k_fail(k, line, "%s: no core group here", api);
+  if (id < 0 || id >= ASC_KM_FLAGS)
+    return asc_k_fail(k, line, "%s: flag_id must be in [0, %d], got %lld", api, ASC_KM_FLAGS - 1,
+                      (long long)id);
+  if (mode < 0 || mode > 2)
+    return asc_k_fail(k, line, "%s: mode_id must be 0, 1 or 2, got %lld", api, (long long)mode);
+  int me = asc_km_self(k), m = (int)mode, f = (int)id, src[2];
+  if (!asc_km_sources(g, me, m, src))
+    return asc_k_fail(k, line, "%s: mode %d synchronises %s, which %s kernel does not have on %s",
+                      api, m, m == 1 ? "the two AIVs of a group" : "a group's AIC with its AIVs",
+                      g->mixed ? "a mixed" : "a single-kind", asc_km_core_name(g, me));
+  if (m == 0 && g->nblocks > 1)
+    return asc_k_fail(k, line,
+                      "%s: mode 0 synchronises every core of the launch; the simulator runs it "
+                      "for a launch of one block only (got %lld)",
+                      api, (long long)g->nblocks);
+  pthread_mutex_lock(&g->mu);
+  if (!wait) {
+    /* the receivers' counters hold at most 15 sets not yet waited for */
+    for (int r = 0; r < g->ncores; r++) {
+      int n = asc_km_sources(g, r, m, src);
+      for (int i = 0; i < n; i++)
+        if (src[i] == me && g->sets[me][m][f] - g->waits[r][m][f] >= ASC_KM_MAX_PENDING) {
+          pthread_mutex_unlock(&g->mu);
+          return asc_k_fail(k, line,
+                            "cross_core_set_flag: flag %d set 16 times without a wait (the "
+                            "counter holds 15)",
+                            f);
+        }
+    }
+    g->sets[me][m][f]++;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    return 0;
+  }
+  for (;;) {
+    if (asc_km_ready(g, me, m, f)) {
+      g->waits[me][m][f]++;
+      g->waiting[me] = 0;
+      pthread_mutex_unlock(&g->mu);
+      return 0;
+    }
+    int stuck = 1; /* every other core is finished or waits for what cannot come */
+    for (int c = 0; c < g->ncores && stuck; c++) {
+      if (c == me || g->done[c]) continue;
+      int w = g->waiting[c] - 1;
+      if (w < 0 || asc_km_ready(g, c, w / ASC_KM_FLAGS, w % ASC_KM_FLAGS)) stuck = 0;
+    }
+    if (stuck || g->failed) {
+      g->waiting[me] = 0;
+      int failed = g->failed;
+      pthread_mutex_unlock(&g->mu);
+      if (failed && !stuck)
+        return asc_k_fail(k, line,
+                          "cross_core_wait_flag: flag %d: another core of the group "
+                          "failed",
+                          f);
+      return asc_k_fail(k, line,
+                        "cross_core_wait_flag: flag %d (mode %d) is never set: every other "
+                        "core of the group has finished or waits too (the device would hang "
+                        "here)",
+                        f, m);
+    }
+    g->waiting[me] = 1 + m * ASC_KM_FLAGS + f;
+    pthread_cond_wait(&g->cv, &g->mu);
+  }
+}
+
+typedef struct asc_km_core {
+  asc_k_ctx k;
+  const asc_k_arg *args;
+  asc_km_run_fn run;
+  asc_km_group *g;
+  int index;
+  int rc;
+} asc_km_core;
+
+static void asc_km_finish(asc_km_core *c) {
+  asc_km_group *g = c->g;
+  pthread_mutex_lock(&g->mu);
+  g->done[c->index] = 1;
+  if (c->rc) {
+    if (!g->failed) g->first_fail = c->index;
+    g->failed = 1;
+  }
+  pthread_cond_broadcast(&g->cv);
+  pthread_mutex_unlock(&g->mu);
+}
+
+static void *asc_km_thread(void *p) {
+  asc_km_core *c = (asc_km_core *)p;
+  c->rc = c->run(&c->k, c->args);
+  asc_km_finish(c);
+  return NULL;
+}
+
+/* Runs block k of a launch: one core of kind `kind` (0 AIV, 1 AIC), or
+ * with mixed != 0 a group of an AIC and two AIVs, each on its own thread
+ * (AIV 0 on the caller's, with the caller's Unified Buffer). The first
+ * core to fail gives the block's error, naming the core. */
+static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn run, int mixed,
+                           int kind) __attribute__((unused));
+static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn run, int mixed,
+                           int kind) {
+  asc_km_group *g = (asc_km_group *)calloc(1, sizeof *g);
+  asc_km_core *cs = (asc_km_core *)calloc(ASC_KM_CORES, sizeof *cs);
+  char *ubs[ASC_KM_CORES] = {NULL, NULL, NULL};
+  if (!g || !cs) {
+    free(g), free(cs);
+    return asc_k_fail(k, 0, "the core group: out of host memory");
+  }
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_cond_init(&g->cv, NULL);
+  g->mixed = mixed;
+  g->ncores = mixed ? ASC_KM_CORES : 1;
+  g->nblocks = k->block_num;
+  g->first_fail = -1;
+  int rc = 0;
+  for (int i = 0; i < g->ncores; i++) {
+    asc_km_core *c = &cs[i];
+    c->k = *k;
+    c->k.status = 0;
+    c->k.msg[0] = '\0';
+    c->k.chk = NULL;
+    c->k.cube = NULL;
+    c->k.group = g;
+    c->k.mixed = mixed;
+    c->args = args;
+    c->run = run;
+    c->g = g;
+    c->index = i;
+    if (!mixed) {
+      c->k.core_kind = kind;
+      c->k.sub_block_idx = 0;
+      c->k.sub_block_num = 1;
+      continue;
+    }
+    c->k.core_kind = i == 0 ? 1 : 0;
+    c->k.sub_block_idx = i == 0 ? 0 : i - 1;
+    c->k.sub_block_num = i == 0 ? 1 : 2;
+    c->k.block_idx = i == 0 ? k->block_idx : 2 * k->block_idx + (i - 1);
+    if (i != 1) { /* AIV 0 keeps the caller's Unified Buffer */
+      ubs[i] = (char *)calloc((size_t)(k->ub_size > 0 ? k->ub_size : 1), 1);
+      if (!ubs[i]) rc = asc_k_fail(k, 0, "the core group's Unified Buffers: out of host memory");
+      c->k.ub = ubs[i];
+    }
+  }
+  if (!rc && !mixed) {
+    cs[0].rc = run(&cs[0].k, args);
+    asc_km_finish(&cs[0]);
+  } else if (!rc) {
+    pthread_t th[ASC_KM_CORES];
+    int started[ASC_KM_CORES] = {0, 0, 0};
+    for (int i = 0; i < ASC_KM_CORES; i += 2) {
+      started[i] = pthread_create(&th[i], NULL, asc_km_thread, &cs[i]) == 0;
+      if (!started[i]) {
+        cs[i].rc = asc_k_fail(&cs[i].k, 0, "cannot start a thread for %s", asc_km_core_name(g, i));
+        asc_km_finish(&cs[i]);
+      }
+    }
+    asc_km_thread(&cs[1]);
+    for (int i = 0; i < ASC_KM_CORES; i += 2)
+      if (started[i]) pthread_join(th[i], NULL);
+  }
+  if (!rc && g->first_fail >= 0) {
+    const asc_km_core *c = &cs[g->first_fail];
+    if (mixed)
+      snprintf(k->msg, sizeof k->msg, "%.700s (on %s)", c->k.msg, asc_km_core_name(g, c->index));
+    else
+      memcpy(k->msg, c->k.msg, sizeof k->msg);
+    k->status = 1;
+    rc = 1;
+  }
+  for (int i = 0; i < ASC_KM_CORES; i++) free(ubs[i]);
+  pthread_cond_destroy(&g->cv);
+  pthread_mutex_destroy(&g->mu);
+  free(cs);
+  free(g);
+  return rc;
+}
+
+#endif /* ASC_K_MIX && !ASC_RT_MIX_H */
