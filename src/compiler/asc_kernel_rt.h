@@ -9,6 +9,7 @@
 /* clang-format off */
 #include "rt/core.h"             /* context, size arithmetic, checked mode, fp16, scalars */
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
+#include "rt/fwk.h"              /* atomic store mode, TBufPool, tensor setters, user tags */
 #include "rt/data_move.h"        /* data_copy, element access */
 #include "rt/vector.h"           /* vector arithmetic, the mask register, executor, cast */
 #include "rt/reduce.h"           /* reductions */

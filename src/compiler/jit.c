@@ -894,6 +894,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.block_num = block->block_num;
   k.status = 0;
   k.cube = NULL;
+  k.fwk.atomic_type = k.fwk.atomic_op = k.fwk.pad_set = k.fwk.ntags = 0;
   k.msg[0] = '\0';
   /* The launch adds the kernel's name and the block index. */
   if (l->kernel->entry(&k, l->args)) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);

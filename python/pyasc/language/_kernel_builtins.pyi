@@ -34,6 +34,9 @@ gather: KernelBuiltin
 get_block_idx: KernelBuiltin
 get_block_num: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
+get_shape_size: KernelBuiltin
+get_store_atomic_config: KernelBuiltin
+get_tpipe_ptr: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
@@ -52,9 +55,16 @@ reduce_sum: KernelBuiltin
 reset_mask: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
+set_atomic_add: KernelBuiltin
+set_atomic_max: KernelBuiltin
+set_atomic_min: KernelBuiltin
+set_atomic_none: KernelBuiltin
+set_atomic_type: KernelBuiltin
 set_flag: KernelBuiltin
 set_mask_count: KernelBuiltin
 set_mask_norm: KernelBuiltin
+set_pad_value: KernelBuiltin
+set_store_atomic_config: KernelBuiltin
 set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin

@@ -28,6 +28,17 @@ typedef struct asc_k_vmask {
   uint64_t m[2]; /* element bits of a repeat, low word first */
 } asc_k_vmask;
 
+/* rt/fwk.h's state of a block: the atomic store mode, set_pad_value, user tags. */
+#define ASC_K_MAX_TAGS 64
+typedef struct asc_k_fwk {
+  int atomic_type; /* AtomicDtype, 0: off */
+  int atomic_op;   /* 0 sum, 1 max, 2 min */
+  int pad_set;
+  double pad_value;
+  int ntags;
+  int64_t tag_off[ASC_K_MAX_TAGS], tag_val[ASC_K_MAX_TAGS];
+} asc_k_fwk;
+
 typedef struct asc_k_ctx {
   char *ub;
   int64_t ub_size;
@@ -38,6 +49,7 @@ typedef struct asc_k_ctx {
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
   void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
+  asc_k_fwk fwk;         /* rt/fwk.h; the launch clears its counters */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {
@@ -81,6 +93,10 @@ typedef struct asc_k_pipe {
   struct asc_k_que *ques[ASC_K_MAX_QUES];
   /* TPipe.alloc_event_id: the allocated ids of each HardEvent, a bit each */
   uint8_t event_ids[64];
+  /* a TBufPool (rt/fwk.h) when pool is set: it hands out [base, end) */
+  int pool;
+  int64_t base, end;
+  int bufs, max_bufs; /* buffers handed out; at most max_bufs if not 0 */
 } asc_k_pipe;
 
 #define ASC_K_MAX_DEPTH 8
