@@ -1344,6 +1344,12 @@ static void statement(ac_emitter *e, const ir_op *op) {
   }
   if (map->flags & AC_OBJECT) {
     line_start(e);
+    if (type_of(e, op->result).kind == ASC_IR_PIPE && map->text && strchr(map->text, '$')) {
+      /* a TBufPool: template arguments its IR type (a pipe's) does not hold */
+      expand(e, op, map->text, e->out);
+      ir_buf_printf(e->out, " %s;\n", e->values[op->result].name);
+      return;
+    }
     print_decl(e, e->out, op->result);
     ir_buf_printf(e->out, ";\n");
     return;

@@ -638,6 +638,10 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "pipe_barrier": [[1]], "local.reinterpret_cast": [[I32_CODE]],
                "cast": [[1]], "compare": [[0]], "compare_scalar": [[5]], "select": [[0]],
                "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]]}
+    # fwk/core: atomic modes [dtype, AtomicDtype, op], TBufPool [position, buf_id_size]
+    special.update({f"atomic.{op}": [[F32_CODE, 1, 0]]
+                    for op in ("add", "max", "min", "type", "none", "config")})
+    special["bufpool.new"] = [[VECCALC, 4]]
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:

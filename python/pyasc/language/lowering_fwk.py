@@ -26,6 +26,8 @@ _VECTOR_POSITIONS = (core.TPosition.VECIN, core.TPosition.VECOUT, core.TPosition
 #: TBufPool: how many buffers it may hand out at most (buf_id_size)
 _MAX_BUF_IDS = 16
 _BLOCK = 32
+_ENUMS = (fwk_core.AtomicDtype, fwk_core.AtomicOp, fwk_core.CacheMode, fwk_core.CacheRwMode,
+          fwk_core.DataFormat, fwk_core.pad_t)
 
 
 def _low():
@@ -230,6 +232,13 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
             raise gen.error(node, "LocalMemAllocator cannot be mixed with a TPipe (static "
                                   "tensor programming allocates the Unified Buffer itself)")
         return _Allocator()
+    if func in _ENUMS:  # AtomicDtype(kind) of a compile-time kind
+        if any(isinstance(a, Val) for a in list(args) + list(kwargs.values())):
+            raise gen.error(node, f"{func.__name__}(...) needs compile-time arguments")
+        try:
+            return func(*args, **kwargs)
+        except (TypeError, ValueError) as exc:
+            raise gen.error(node, f"{func.__name__}: {exc}") from None
     owner = getattr(func, "__self__", None)
     if isinstance(owner, _Allocator):
         if func.__name__ == "alloc":
