@@ -438,6 +438,17 @@ static int dtype_cube_type(asc_dtype d) {
 static int cube_type(const emitter *e, uint32_t v) {
   return dtype_cube_type((asc_dtype)type_of(e, v).dtype);
 }
+/* Whether region r (or one inside it) holds an op named name or name.*. */
+static bool uses_op(const ir_region *r, const char *name) {
+  size_t n = strlen(name);
+  for (int i = 0; r && i < r->n; i++) {
+    const char *op = ir_op_defs[r->ops[i]->code].name;
+    if (!strncmp(op, name, n) && (op[n] == '\0' || op[n] == '.')) return true;
+    for (int j = 0; j < r->ops[i]->nregions; j++)
+      if (uses_op(r->ops[i]->regions[j], name)) return true;
+  }
+  return false;
+}
 static bool uses_cube(const ir_region *r) {
   for (int i = 0; r && i < r->n; i++) {
     const ir_op *op = r->ops[i];
@@ -832,6 +843,9 @@ static int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
                    L);
   }
   if (!strcmp(name, "pad.set")) return line(e, "%s(k, (double)v%u);", rt, o[0]);
+  if (!strcmp(name, "sync_all")) return CHECKED(e, "%s(k, 0, %d)", rt, L);
+  if (!strcmp(name, "sync_all.soft"))
+    return CHECKED(e, "%s(k, v%u, v%u, v%u, %d)", rt, o[0], o[1], o[2], L);
   e->b->failed = true; /* a ce_fwk row without a case: an internal error */
   return 0;
 }
@@ -1038,6 +1052,8 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     if (checked) ir_buf_printf(&b, "  asc_k_chk_end(k);\n");
     ir_buf_printf(&b, "  return rc;\n}\n");
   }
+  /* sync_all: the launcher runs every block at once (jit.c) */
+  if (uses_op(m->body, "sync_all")) ir_buf_printf(&b, "const int asc_kernel_all_live = 1;\n");
   return ir_buf_finish(&b, out);
 }
 

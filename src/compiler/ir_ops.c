@@ -480,6 +480,14 @@ static asc_status check_atomic(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "%s: invalid atomic mode", ir_op_defs[op->code].name);
   return ASC_OK;
 }
+static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *gm = type_at(m, op, 0), *ub = type_at(m, op, 1);
+  if (gm->dtype != ASC_INT32 || ub->dtype != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE, "sync_all: gm_workspace and ub_workspace must be int32");
+  if (!is_vector_position(ub->position))
+    return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
+  return ASC_OK;
+}
 static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   if (!is_vector_position((int)op->iattrs[0]) || op->iattrs[1] < 1 || op->iattrs[1] > 16)

@@ -70,6 +70,7 @@ shift_left: KernelBuiltin
 shift_right: KernelBuiltin
 sub: KernelBuiltin
 sub_relu: KernelBuiltin
+sync_all: KernelBuiltin
 transpose: KernelBuiltin
 trap: KernelBuiltin
 wait_flag: KernelBuiltin

@@ -120,6 +120,8 @@ DOCS = {
                                "atomic mode register (AtomicDtype, AtomicOp).",
     "get_store_atomic_config": "get_store_atomic_config() -> (atomic_type, atomic_op).",
     "get_tpipe_ptr": "get_tpipe_ptr() -> TPipe: the kernel's TPipe.",
+    "sync_all": "sync_all(is_aiv_only=True) or sync_all(gm_workspace, ub_workspace, "
+                "used_cores=0, is_aiv_only=True): every block of the launch waits for all.",
     "get_shape_size": "get_shape_size(shape_info) -> int: the product of the shape's dims.",
     "set_pad_value": "set_pad_value(padding_value, pos=TPosition.MAX): the value data_copy_pad "
                      "writes into the bytes after each row up to its 32-byte boundary.",

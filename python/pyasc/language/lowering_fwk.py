@@ -118,8 +118,36 @@ def _set_pad_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
     return gen.op(node, "pad.set", [value])
 
 
+def _sync_all(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    low = _low()
+    soft = bool(args) and isinstance(args[0], Val) or "gm_workspace" in kwargs
+    if not soft:
+        (aiv,) = low.bind(gen, node, "sync_all", ("is_aiv_only",), args, kwargs,
+                          {"is_aiv_only": True})
+        return gen.op(node, "sync_all", [], (_flag(gen, node, aiv),))
+    gm, ub, used, aiv = low.bind(gen, node, "sync_all", ("gm_workspace", "ub_workspace",
+                                                         "used_cores", "is_aiv_only"),
+                                 args, kwargs, {"used_cores": 0, "is_aiv_only": True})
+    gm = low.expect(gen, node, gm, ("global",), "sync_all gm_workspace")
+    ub = low.expect(gen, node, ub, ("local",), "sync_all ub_workspace")
+    gen.check_int(node, used, "sync_all used_cores")
+    if not _flag(gen, node, aiv):
+        raise gen.error(node, "sync_all: the soft (workspace) form only synchronises vector cores "
+                              "(is_aiv_only must be True)")
+    return gen.op(node, "sync_all.soft", [gm, ub, used], (1,))
+
+
+def _flag(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
+    if isinstance(value, Val) or not isinstance(value, (bool, int)):
+        raise gen.error(node, f"sync_all: is_aiv_only must be a compile-time bool, not "
+                              f"{describe(value)}")
+    return 1 if value else 0
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
+    if api == "sync_all":
+        return _sync_all(gen, node, args, kwargs)
     if api.startswith("set_atomic_") or api in ("set_store_atomic_config",
                                                 "get_store_atomic_config"):
         return _atomic(gen, node, api, args, kwargs)

@@ -50,6 +50,10 @@ typedef struct asc_k_ctx {
   asc_k_vmask vm;        /* set by the kernel's first statement */
   void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
   asc_k_fwk fwk;         /* rt/fwk.h; the launch clears its counters */
+  /* sync_all (rt/fwk.h): waits until every block of the launch arrives; 0,
+   * or 1 when a block failed, 2 when one finished first. NULL: one block. */
+  int (*sync_wait)(void *barrier, char *why, size_t size);
+  void *sync_barrier;
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

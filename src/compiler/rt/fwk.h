@@ -235,3 +235,45 @@ static inline void asc_k_set_pad_value(asc_k_ctx *k, double v) {
   k->fwk.pad_set = 1;
   k->fwk.pad_value = v;
 }
+
+/* --- sync_all: every block of the launch meets here ------------------------------
+ * A kernel that calls it runs each block on a thread of its own (the launch
+ * refuses more blocks than cores, as the hardware would hang). used_cores
+ * other than 0 (all) or the block count is not simulated. The soft form's
+ * workspaces are checked as documented (int32, core count * 32 bytes) but
+ * hold no flags here. */
+static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
+  if (used < 0 || used > k->block_num)
+    return asc_k_fail(k, line, "sync_all: used_cores %lld is outside [0, %lld] (the block count)",
+                      (long long)used, (long long)k->block_num);
+  if (used != 0 && used != k->block_num)
+    return asc_k_fail(k, line,
+                      "sync_all: used_cores %lld: only all %lld blocks of the launch can meet "
+                      "(used_cores 0) on the simulator",
+                      (long long)used, (long long)k->block_num);
+  if (k->block_num == 1 || !k->sync_wait) return 0;
+  char why[256] = "";
+  int r = k->sync_wait(k->sync_barrier, why, sizeof why);
+  if (r == 1)
+    return asc_k_fail(k, line, "sync_all: another block failed before reaching it (%.200s)", why);
+  if (r == 2)
+    return asc_k_fail(k, line,
+                      "sync_all: a block finished without reaching this sync_all (every block "
+                      "must call it as often; real hardware would hang)");
+  return 0;
+}
+static inline int asc_k_sync_all_soft(asc_k_ctx *k, asc_k_gt gm, asc_k_lt ub, int64_t used,
+                                      int line) {
+  int64_t need = asc_k_mul(k->block_num, 8); /* int32 elements: 32 bytes a core */
+  if (gm.size >= 0 && asc_k_global_size(gm) < need)
+    return asc_k_fail(k, line,
+                      "sync_all: gm_workspace holds %lld int32 elements; %lld blocks need %lld "
+                      "(32 bytes each)",
+                      (long long)asc_k_global_size(gm), (long long)k->block_num, (long long)need);
+  if (ub.len < need)
+    return asc_k_fail(k, line,
+                      "sync_all: ub_workspace holds %lld int32 elements; %lld blocks need %lld "
+                      "(32 bytes each)",
+                      (long long)ub.len, (long long)k->block_num, (long long)need);
+  return asc_k_sync_all(k, used, line);
+}

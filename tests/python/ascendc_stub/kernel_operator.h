@@ -301,6 +301,11 @@ __aicore__ void SetStoreAtomicConfig();
 __aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
 template <typename T>
 __aicore__ void SetPadValue(T paddingValue);
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll();
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll(const GlobalTensor<int32_t> &gmWorkspace,
+                        const LocalTensor<int32_t> &ubWorkspace, const int32_t usedCores = 0);
 
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
