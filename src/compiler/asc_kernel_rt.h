@@ -17,4 +17,5 @@
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
+#include "rt/fwk_cube.h"         /* init_const_value (cube buffers) */
 /* clang-format on */

@@ -843,6 +843,9 @@ static int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
                    L);
   }
   if (!strcmp(name, "pad.set")) return line(e, "%s(k, (double)v%u);", rt, o[0]);
+  if (!strcmp(name, "init_const_value"))
+    return CHECKED(e, "%s(k, v%u, %d, v%u, v%u, v%u, (double)v%u, %d)", rt, o[0],
+                   type_of(e, o[0]).dtype, o[1], o[2], o[3], o[4], L);
   if (!strcmp(name, "sync_all")) return CHECKED(e, "%s(k, 0, %d)", rt, L);
   if (!strcmp(name, "sync_all.soft"))
     return CHECKED(e, "%s(k, v%u, v%u, v%u, %d)", rt, o[0], o[1], o[2], L);

@@ -37,6 +37,7 @@ get_data_block_size_in_bytes: KernelBuiltin
 get_shape_size: KernelBuiltin
 get_store_atomic_config: KernelBuiltin
 get_tpipe_ptr: KernelBuiltin
+init_const_value: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING
 
-from pyasc.language.core import KernelObject
+from pyasc.language.core import KernelObject, ParamStruct
 
 if TYPE_CHECKING:
     from pyasc import _C
@@ -83,6 +83,12 @@ class pad_t(enum.IntEnum):  # noqa: N801  (PyAsc's name)
     PAD_MODE8 = 8
 
 
+class InitConstValueParams(ParamStruct):
+    """``init_const_value``'s parameters: repeat_times, block_num, dst_gap
+    (blocks) and init_value; with block_num and dst_gap 0 each repeat fills
+    512 bytes."""
+
+
 class TQueBind(KernelObject):
     """A queue that binds a source and a destination position
     (``TQueBind(src, dst, depth)``); one end is GM, and the buffers live at
@@ -120,6 +126,8 @@ DOCS = {
                                "atomic mode register (AtomicDtype, AtomicOp).",
     "get_store_atomic_config": "get_store_atomic_config() -> (atomic_type, atomic_op).",
     "get_tpipe_ptr": "get_tpipe_ptr() -> TPipe: the kernel's TPipe.",
+    "init_const_value": "init_const_value(dst, init_const_value_params): fill an L1/L0A/L0B "
+                        "tensor with a value.",
     "sync_all": "sync_all(is_aiv_only=True) or sync_all(gm_workspace, ub_workspace, "
                 "used_cores=0, is_aiv_only=True): every block of the launch waits for all.",
     "get_shape_size": "get_shape_size(shape_info) -> int: the product of the shape's dims.",
@@ -129,4 +137,8 @@ DOCS = {
 
 #: The classes and enums this module gives pyasc's top level.
 NAMES = ("AtomicDtype", "AtomicOp", "CacheMode", "CacheRwMode", "DataFormat", "pad_t",
-         "TQueBind", "TBufPool", "LocalMemAllocator")
+         "InitConstValueParams", "TQueBind", "TBufPool", "LocalMemAllocator")
+
+#: The parameter structs' fields and defaults (pyasc.language.lowering_ext.make_struct).
+STRUCTS = {InitConstValueParams: (("repeat_times", 0), ("block_num", 0), ("dst_gap", 0),
+                                  ("init_value", 0))}

@@ -13,7 +13,9 @@ from typing import Any
 import pyasc
 from pyasc.language import core, fwk_core
 from pyasc.language.codegen import BoundMethod, CodeGenerator, Val, describe
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum, _struct
+from pyasc.language.lowering_ext import _STRUCTS, NOT_HANDLED, _enum, _struct
+
+_STRUCTS.update(fwk_core.STRUCTS)  # InitConstValueParams(...) in kernels
 
 #: dtype name -> AtomicDtype of the set_atomic_* APIs (their documented dtypes)
 _ATOMIC_DTYPES = {"float32": fwk_core.AtomicDtype.ATOMIC_F32,
@@ -144,8 +146,34 @@ def _flag(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
     return 1 if value else 0
 
 
+#: init_const_value's dtypes (Ascend C: half, bfloat16_t, float, int16_t, int32_t)
+_CONST_DTYPES = ("float16", "bfloat16", "float32", "int16", "int32")
+
+
+def _init_const_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    low = _low()
+    dst, params = low.bind(gen, node, "init_const_value", ("dst", "init_const_value_params"),
+                           args, kwargs)
+    dst = low.expect(gen, node, dst, ("local",), "init_const_value dst")
+    params = _struct(gen, node, params, (fwk_core.InitConstValueParams,),
+                     "init_const_value init_const_value_params")
+    if dst.position not in (core.TPosition.A1, core.TPosition.B1, core.TPosition.A2,
+                            core.TPosition.B2):
+        raise gen.error(node, f"init_const_value: dst must be at TPosition A1, B1, A2 or B2, not "
+                              f"{core.TPosition(dst.position).name}")
+    if pyasc.dtype(dst.dtype).name not in _CONST_DTYPES:
+        raise gen.error(node, f"init_const_value: dst must be {', '.join(_CONST_DTYPES)}, not "
+                              f"{pyasc.dtype(dst.dtype).name}")
+    for name in ("repeat_times", "block_num", "dst_gap"):
+        gen.check_int(node, getattr(params, name), f"InitConstValueParams {name}")
+    return gen.op(node, "init_const_value", [dst, params.repeat_times, params.block_num,
+                                             params.dst_gap, params.init_value])
+
+
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
+    if api == "init_const_value":
+        return _init_const_value(gen, node, args, kwargs)
     if api == "sync_all":
         return _sync_all(gen, node, args, kwargs)
     if api.startswith("set_atomic_") or api in ("set_store_atomic_config",

@@ -301,6 +301,13 @@ __aicore__ void SetStoreAtomicConfig();
 __aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
 template <typename T>
 __aicore__ void SetPadValue(T paddingValue);
+template <typename T>
+struct InitConstValueParams {
+  __aicore__ InitConstValueParams(uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap,
+                                  T initValue);
+};
+template <typename T, typename U>
+__aicore__ void InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &params);
 template <bool isAIVOnly = true>
 __aicore__ void SyncAll();
 template <bool isAIVOnly = true>
