@@ -101,7 +101,8 @@ def skip_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "block 0 of 4: .*trap|sync_all: another block failed before reaching it \\(block 0: .*trap"),
+    (0, "block 0 of 4: .*trap|"
+        "sync_all: another block failed before reaching it \\(block 0: .*trap"),
     (1, "sync_all: a block finished without reaching this sync_all"),
 ])
 def test_a_block_that_fails_or_skips_does_not_hang_the_others(case, message):

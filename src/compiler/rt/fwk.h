@@ -251,7 +251,9 @@ static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
                       "sync_all: used_cores %lld: only all %lld blocks of the launch can meet "
                       "(used_cores 0) on the simulator",
                       (long long)used, (long long)k->block_num);
-  if (k->block_num == 1 || !k->sync_wait) return 0;
+  if (k->block_num == 1) return 0;
+  if (!k->sync_wait) /* the launcher knows from asc_kernel_all_live (emit_c.c) */
+    return asc_k_fail(k, line, "sync_all: internal error: the blocks were not launched together");
   char why[256] = "";
   int r = k->sync_wait(k->sync_barrier, why, sizeof why);
   if (r == 1)
