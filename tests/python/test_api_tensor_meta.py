@@ -306,8 +306,8 @@ def test_set_pad_value(set_pad, fill):
 def test_ascendc_forms():
     x = np.zeros(N, np.float32)
     src = local_kernel.ascendc(x, x, np.zeros(16, np.int64), N)
-    for text in ("t_.SetSize(64);", "t_.SetBufferLen(512);", "t_.SetAddrWithOffset(t_5, 64);",
-                 "t_5.SetUserTag(7);", "w.GetUserTag()"):
+    for text in ("t_.SetSize(64);", "t_.SetBufferLen(512);", "t_.SetAddrWithOffset(t, 64);",
+                 "t.SetUserTag(7);", "w.GetUserTag()"):
         assert text in src, text
     assert_valid_cpp(src)
     src = shape_kernel.ascendc(x, x, 5, N)
@@ -317,3 +317,25 @@ def test_ascendc_forms():
                                                             np.zeros(32, np.float32), 1)
     assert_valid_cpp(pad_kernel.ascendc(np.zeros(20, np.float32), np.zeros(32, np.float32), 2))
     assert_valid_cpp(allocator_kernel.ascendc(x, x, np.zeros(8, np.int64), 4, N))
+
+
+@jit
+def loop_setter_kernel(y: asc.GlobalAddress):
+    """A setter inside a loop and a branch changes the tensor after them too."""
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, 8)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    for i in range(3):
+        t.set_size(8 * (i + 1))
+        gy.set_value(i, t.get_size())
+    if gy.get_value(0) > 0:
+        t.set_buffer_len(20)
+    gy.set_value(5, t.get_size())
+
+
+def test_setters_in_loops_and_branches():
+    for kernel in modes(loop_setter_kernel):
+        y = np.zeros(8, np.float32)
+        kernel[1](y)
+        np.testing.assert_array_equal(y[:6], [8, 16, 24, 0, 0, 5])
+    assert_valid_cpp(loop_setter_kernel.ascendc(np.zeros(8, np.float32)))
