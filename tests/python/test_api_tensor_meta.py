@@ -339,3 +339,25 @@ def test_setters_in_loops_and_branches():
         kernel[1](y)
         np.testing.assert_array_equal(y[:6], [8, 16, 24, 0, 0, 5])
     assert_valid_cpp(loop_setter_kernel.ascendc(np.zeros(8, np.float32)))
+
+
+@asc.jit(cache_dir=CACHE, verify_sync=True)
+def sync_through_setter_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress):
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, 64)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, 64)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    u = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 1024, 64)
+    asc.data_copy(t, gx, 64)
+    u.set_addr_with_offset(t, 0)
+    u.set_size(64)
+    asc.adds(u, u, 1.0, 64)  # no MTE2 -> V flag: the static check follows u to t
+    asc.data_copy(gy, u, 64)
+
+
+def test_static_sync_check_follows_setters():
+    with pytest.raises(asc.CompileError, match="adds: missing synchronisation "
+                                               "\\(read-after-write\\).*data_copy wrote on pipe "
+                                               "MTE2"):
+        sync_through_setter_kernel[1](np.zeros(64, np.float32), np.zeros(64, np.float32))
