@@ -1344,8 +1344,9 @@ static void statement(ac_emitter *e, const ir_op *op) {
   }
   if (map->flags & AC_OBJECT) {
     line_start(e);
-    if (type_of(e, op->result).kind == ASC_IR_PIPE && map->text && strchr(map->text, '$')) {
-      /* a TBufPool: template arguments its IR type (a pipe's) does not hold */
+    if (map->text && (!strncmp(map->text, "AscendC::TBufPool<", 18) ||
+                      !strncmp(map->text, "AscendC::TQueBind<", 18))) {
+      /* template arguments its IR type (a pipe's, a TQue's) does not hold */
       expand(e, op, map->text, e->out);
       ir_buf_printf(e->out, " %s;\n", e->values[op->result].name);
       return;

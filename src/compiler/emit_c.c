@@ -620,7 +620,7 @@ static int ce_named(emitter *e, const ir_op *op, const char *rt) {
     line(e, "o%u = (asc_k_pipe){0};", r);
     return line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "que.new")) {
+  if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new")) {
     line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
     line(e, "o%u.depth = %d;", r, type_of(e, r).depth);
     if (e->pipe) line(e, "o%u.pipe = &o%u;", r, e->pipe);
@@ -984,7 +984,7 @@ static void declare_objects(emitter *e, const ir_region *r) {
       e->pipe = op->result;
     } else if (!strcmp(name, "bufpool.new")) { /* rt/fwk.h */
       line(e, "asc_k_pipe o%u;", op->result);
-    } else if (!strcmp(name, "que.new"))
+    } else if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new"))
       line(e, "asc_k_que o%u;", op->result);
     else if (!strcmp(name, "tbuf.new"))
       line(e, "asc_k_tbuf o%u;", op->result);

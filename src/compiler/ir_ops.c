@@ -488,6 +488,18 @@ static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
   return ASC_OK;
 }
+/* TQueBind [buffer position, depth, src, dst]: one end GM, the buffers at the other */
+static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  const int64_t *a = op->iattrs;
+  bool gm_src = a[2] == ASC_POS_GM, gm_dst = a[3] == ASC_POS_GM;
+  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !is_vector_position((int)a[0]) ||
+      a[1] < 1 || a[1] > 8)
+    return asc_error(ASC_ERR_COMPILE,
+                     "TQueBind: one end must be GM, the other VECIN/VECOUT/VECCALC, depth in "
+                     "[1, 8]");
+  return ASC_OK;
+}
 static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   if (!is_vector_position((int)op->iattrs[0]) || op->iattrs[1] < 1 || op->iattrs[1] > 16)

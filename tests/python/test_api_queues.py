@@ -248,7 +248,9 @@ def test_pool_compile_errors(case, message):
 def test_ascendc_forms():
     x = np.zeros(N, np.float32)
     src = bind_kernel.ascendc(x, x, np.zeros(16, np.int32), N)
-    for text in ("qin.GetTensorCountInQue()", "qin.HasIdleBuffer()", "qout.FreeAllEvent();"):
+    for text in ("AscendC::TQueBind<AscendC::TPosition::GM, AscendC::TPosition::VECIN, 2> qin;",
+                 "AscendC::TQueBind<AscendC::TPosition::VECOUT, AscendC::TPosition::GM, 1> qout;",
+                 "qin.GetTensorCountInQue()", "qin.HasIdleBuffer()", "qout.FreeAllEvent();"):
         assert text in src
     assert_valid_cpp(src)
     src = pool_kernel.ascendc(x, x, np.zeros(8, np.int64), N)

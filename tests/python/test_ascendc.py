@@ -642,6 +642,7 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
     special.update({f"atomic.{op}": [[F32_CODE, 1, 0]]
                     for op in ("add", "max", "min", "type", "none", "config")})
     special["bufpool.new"] = [[VECCALC, 4]]
+    special["quebind.new"] = [[VECCALC, 2, 0, VECCALC]]  # GM -> VECCALC
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:

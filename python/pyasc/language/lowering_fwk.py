@@ -221,7 +221,7 @@ def _que_bind(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> V
             not 1 <= depth <= 8:
         raise gen.error(node, f"TQueBind: depth must be a constant in [1, 8] (depth 0, the "
                               f"in-place form, is not supported), not {describe(depth)}")
-    return gen.op(node, "que.new", [], (int(local), depth))
+    return gen.op(node, "quebind.new", [], (int(local), depth, int(src), int(dst)))
 
 
 def _buf_pool(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:

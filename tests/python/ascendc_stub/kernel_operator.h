@@ -263,7 +263,24 @@ class TPipe {
   __aicore__ bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf);
 };
 
-// fwk/core: TBufPool, the atomic store mode, SetPadValue
+// fwk/core: TQueBind, TBufPool, the atomic store mode, SetPadValue
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+ public:
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T>
+  __aicore__ bool EnQue(const LocalTensor<T> &tensor);
+  template <typename T>
+  __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T> &tensor);
+  __aicore__ bool HasTensorInQue();
+  __aicore__ bool VacantInQue();
+  __aicore__ int32_t GetTensorCountInQue();
+  __aicore__ bool HasIdleBuffer();
+  __aicore__ void FreeAllEvent();
+};
 template <TPosition pos, uint32_t bufIDSize = 4>
 class TBufPool {
  public:
