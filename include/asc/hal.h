@@ -70,6 +70,10 @@ typedef struct asc_launch_desc {
 /* Small single-block work may run on the launching thread when its stream
  * is idle: same order, no hand-off to the stream's thread. */
 #define ASC_LAUNCH_INLINE_OK 1u
+/* Blocks wait for each other (SyncAll): every block runs at once, each on a
+ * thread of its own; more blocks than ai_core_count is an error, since on
+ * hardware the later waves would never start. */
+#define ASC_LAUNCH_ALL_LIVE 2u
 
 /* Host work run in stream order. `run` may fail with asc_error; `release`
  * (may be NULL) runs exactly once afterwards, even when `run` was skipped

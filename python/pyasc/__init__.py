@@ -407,6 +407,12 @@ from pyasc.language import core_extra as _core_extra  # noqa: E402
 from pyasc.language.struct import Field, Struct  # noqa: E402
 from pyasc.language import adv  # noqa: E402  (pyasc.adv: the adv library)
 
+# Atomic store modes, TQueBind, TBufPool, LocalMemAllocator... (pyasc.language.fwk_core)
+from pyasc.language import fwk_core as _fwk_core  # noqa: E402
+
+globals().update({_n: getattr(_fwk_core, _n) for _n in _fwk_core.NAMES})
+__all__ += list(_fwk_core.NAMES)
+
 _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "half", "float_",
                   "int_", "double", "LocalTensorAuto", "array", "TOTAL_UB_SIZE", "TOTAL_L1_SIZE",
                   "TOTAL_L0A_SIZE", "TOTAL_L0B_SIZE", "TOTAL_L0C_SIZE", "ONE_BLK_SIZE",

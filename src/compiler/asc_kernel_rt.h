@@ -9,6 +9,7 @@
 /* clang-format off */
 #include "rt/core.h"             /* context, size arithmetic, checked mode, fp16, scalars */
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
+#include "rt/fwk.h"              /* atomic store mode, TBufPool, tensor setters, user tags */
 #include "rt/data_move.h"        /* data_copy, element access */
 #include "rt/vector.h"           /* vector arithmetic, the mask register, executor, cast */
 #include "rt/reduce.h"           /* reductions */
@@ -17,4 +18,5 @@
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/mix.h"              /* core groups (AIC + 2 AIVs), cross-core flags */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
+#include "rt/fwk_cube.h"         /* init_const_value (cube buffers) */
 /* clang-format on */

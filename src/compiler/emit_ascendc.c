@@ -501,20 +501,23 @@ static const char *const sel_modes[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_
 static const char *const reduce_orders[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE",
                                             "ORDER_ONLY_VALUE", "ORDER_ONLY_INDEX"};
 static const char *const mask_modes[] = {"NORMAL", "COUNTER"};
+static const char *const atomic_dtypes[] = {"ATOMIC_NONE", "ATOMIC_F32", "ATOMIC_F16", "ATOMIC_S16",
+                                            "ATOMIC_S32",  "ATOMIC_S8",  "ATOMIC_BF16"};
+static const char *const atomic_ops[] = {"ATOMIC_SUM"};
 
 /* Attribute i of op as Ascend C: kind r RoundMode, k CMPMODE, s SELMODE,
- * o ReduceOrder, m MaskMode, b a bool, t a dtype's type. */
+ * o ReduceOrder, m MaskMode, a AtomicDtype, A AtomicOp, b a bool, t a dtype's
+ * type, i the integer, P a TPosition. */
 static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf *b) {
   static const struct {
     char kind;
     const char *type;
     const char *const *names;
     int n;
-  } enums[] = {{'r', "RoundMode", round_modes, 7},
-               {'k', "CMPMODE", cmp_modes, 6},
-               {'s', "SELMODE", sel_modes, 3},
-               {'o', "ReduceOrder", reduce_orders, 4},
-               {'m', "MaskMode", mask_modes, 2}};
+  } enums[] = {{'r', "RoundMode", round_modes, 7}, {'k', "CMPMODE", cmp_modes, 6},
+               {'s', "SELMODE", sel_modes, 3},     {'o', "ReduceOrder", reduce_orders, 4},
+               {'m', "MaskMode", mask_modes, 2},   {'a', "AtomicDtype", atomic_dtypes, 7},
+               {'A', "AtomicOp", atomic_ops, 1}};
   int64_t v = i < op->niattrs ? op->iattrs[i] : -1;
   if (kind == 'b') {
     ir_buf_printf(b, "%s", v ? "true" : "false");
@@ -522,6 +525,14 @@ static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf 
   }
   if (kind == 't') {
     ir_buf_printf(b, "%s", elem_type((int)v));
+    return;
+  }
+  if (kind == 'i') { /* a plain integer (template arguments) */
+    ir_buf_printf(b, "%lld", (long long)v);
+    return;
+  }
+  if (kind == 'P') {
+    print_position(b, (int)v);
     return;
   }
   for (size_t j = 0; j < sizeof enums / sizeof enums[0]; j++) {
@@ -1350,6 +1361,13 @@ static void statement(ac_emitter *e, const ir_op *op) {
   }
   if (map->flags & AC_OBJECT) {
     line_start(e);
+    if (map->text && (!strncmp(map->text, "AscendC::TBufPool<", 18) ||
+                      !strncmp(map->text, "AscendC::TQueBind<", 18))) {
+      /* template arguments its IR type (a pipe's, a TQue's) does not hold */
+      expand(e, op, map->text, e->out);
+      ir_buf_printf(e->out, " %s;\n", e->values[op->result].name);
+      return;
+    }
     print_decl(e, e->out, op->result);
     ir_buf_printf(e->out, ";\n");
     return;

@@ -438,6 +438,17 @@ static int dtype_cube_type(asc_dtype d) {
 static int cube_type(const emitter *e, uint32_t v) {
   return dtype_cube_type((asc_dtype)type_of(e, v).dtype);
 }
+/* Whether region r (or one inside it) holds an op named name or name.*. */
+static bool uses_op(const ir_region *r, const char *name) {
+  size_t n = strlen(name);
+  for (int i = 0; r && i < r->n; i++) {
+    const char *op = ir_op_defs[r->ops[i]->code].name;
+    if (!strncmp(op, name, n) && (op[n] == '\0' || op[n] == '.')) return true;
+    for (int j = 0; j < r->ops[i]->nregions; j++)
+      if (uses_op(r->ops[i]->regions[j], name)) return true;
+  }
+  return false;
+}
 static bool uses_cube(const ir_region *r) {
   for (int i = 0; r && i < r->n; i++) {
     const ir_op *op = r->ops[i];
@@ -648,7 +659,7 @@ static int ce_named(emitter *e, const ir_op *op, const char *rt) {
     line(e, "o%u = (asc_k_pipe){0};", r);
     return line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "que.new")) {
+  if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new")) {
     line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
     line(e, "o%u.depth = %d;", r, type_of(e, r).depth);
     if (e->pipe) line(e, "o%u.pipe = &o%u;", r, e->pipe);
@@ -824,6 +835,63 @@ static int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                  o[2], o[3], L);
 }
 
+/* --- fwk/core (rt/fwk.h): the atomic store mode, TBufPool, TQue queries, tensor
+ * setters and getters, set_pad_value --- */
+static int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
+  const char *name = ir_op_defs[op->code].name;
+  const uint32_t *o = op->operands;
+  uint32_t r = op->result;
+  int L = (int)op->loc.line;
+  if (!strncmp(name, "atomic.", 7) && op->niattrs == 3)
+    return line(e, "%s(k, %d, %d);", rt, (int)op->iattrs[1], (int)op->iattrs[2]);
+  if (!strcmp(name, "atomic.get_type")) return line(e, "int64_t v%u = k->fwk.atomic_type;", r);
+  if (!strcmp(name, "atomic.get_op")) return line(e, "int64_t v%u = k->fwk.atomic_op;", r);
+  if (!strcmp(name, "pipe.get")) return line(e, "asc_k_pipe *v%u = &o%u;", r, e->pipe);
+  if (!strcmp(name, "bufpool.new")) {
+    line(e, "o%u = (asc_k_pipe){0};", r);
+    line(e, "o%u.max_bufs = %d;", r, (int)op->iattrs[1]);
+    return line(e, "asc_k_pipe *v%u = &o%u;", r, r);
+  }
+  if (!strcmp(name, "bufpool.init")) {
+    char share[24] = "NULL";
+    if (op->noperands > 3) snprintf(share, sizeof share, "v%u", o[3]);
+    return CHECKED(e, "%s(k, v%u, v%u, v%u, %s, %d)", rt, o[0], o[1], o[2], share, L);
+  }
+  if (!strcmp(name, "bufpool.reset")) return line(e, "%s(k, v%u);", rt, o[0]);
+  if (!strcmp(name, "que.get_tensor_count_in_que"))
+    return line(e, "int64_t v%u = v%u->count;", r, o[0]);
+  if (!strcmp(name, "que.has_idle_buffer")) return line(e, "int v%u = %s(v%u);", r, rt, o[0]);
+  if (!strcmp(name, "local.set_size") || !strcmp(name, "local.set_buffer_len")) {
+    line(e, "asc_k_lt v%u;", r);
+    return CHECKED(e, "%s(k, v%u, v%u, %d, %lld, &v%u, %d)", rt, o[0], o[1], name[10] == 'b',
+                   (long long)esize(e, o[0]), r, L);
+  }
+  if (!strcmp(name, "local.set_addr_with_offset")) {
+    line(e, "asc_k_lt v%u;", r);
+    return CHECKED(e, "%s(k, v%u, v%u, %lld, %lld, &v%u, %d)", rt, o[1], o[2],
+                   (long long)esize(e, o[1]), (long long)esize(e, o[0]), r, L);
+  }
+  if (!strcmp(name, "local.set_user_tag"))
+    return CHECKED(e, "%s(k, v%u, v%u, %d)", rt, o[0], o[1], L);
+  if (!strcmp(name, "local.get_user_tag")) return line(e, "int64_t v%u = %s(k, v%u);", r, rt, o[0]);
+  if (!strcmp(name, "global.get_phy_addr")) {
+    line(e, "asc_k_addr v%u;", r);
+    char off[24] = "0";
+    if (op->noperands > 1) snprintf(off, sizeof off, "v%u", o[1]);
+    return CHECKED(e, "%s(k, v%u, %s, %lld, &v%u, %d)", rt, o[0], off, (long long)esize(e, o[0]), r,
+                   L);
+  }
+  if (!strcmp(name, "pad.set")) return line(e, "%s(k, (double)v%u);", rt, o[0]);
+  if (!strcmp(name, "init_const_value"))
+    return CHECKED(e, "%s(k, v%u, %d, v%u, v%u, v%u, (double)v%u, %d)", rt, o[0],
+                   type_of(e, o[0]).dtype, o[1], o[2], o[3], o[4], L);
+  if (!strcmp(name, "sync_all")) return CHECKED(e, "%s(k, 0, %d)", rt, L);
+  if (!strcmp(name, "sync_all.soft"))
+    return CHECKED(e, "%s(k, v%u, v%u, v%u, %d)", rt, o[0], o[1], o[2], L);
+  e->b->failed = true; /* a ce_fwk row without a case: an internal error */
+  return 0;
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);
@@ -953,7 +1021,9 @@ static void declare_objects(emitter *e, const ir_region *r) {
     if (!strcmp(name, "pipe.new")) {
       line(e, "asc_k_pipe o%u;", op->result);
       e->pipe = op->result;
-    } else if (!strcmp(name, "que.new"))
+    } else if (!strcmp(name, "bufpool.new")) { /* rt/fwk.h */
+      line(e, "asc_k_pipe o%u;", op->result);
+    } else if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new"))
       line(e, "asc_k_que o%u;", op->result);
     else if (!strcmp(name, "tbuf.new"))
       line(e, "asc_k_tbuf o%u;", op->result);
@@ -1038,6 +1108,8 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
                   "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
                   "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
                   mixed, cu.mode == 1);
+  /* sync_all: the launcher runs every block at once (jit.c) */
+  if (uses_op(m->body, "sync_all")) ir_buf_printf(&b, "const int asc_kernel_all_live = 1;\n");
   return ir_buf_finish(&b, out);
 }
 

@@ -479,6 +479,42 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 
+/* --- fwk/core: the atomic store mode and TBufPool --- */
+static asc_status check_atomic(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]) || op->iattrs[1] < 0 || op->iattrs[1] > 6 ||
+      op->iattrs[2] < -1 || op->iattrs[2] > 2)
+    return asc_error(ASC_ERR_COMPILE, "%s: invalid atomic mode", ir_op_defs[op->code].name);
+  return ASC_OK;
+}
+static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *gm = type_at(m, op, 0), *ub = type_at(m, op, 1);
+  if (gm->dtype != ASC_INT32 || ub->dtype != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE, "sync_all: gm_workspace and ub_workspace must be int32");
+  if (!is_vector_position(ub->position))
+    return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
+  return ASC_OK;
+}
+/* TQueBind [buffer position, depth, src, dst]: one end GM, the buffers at the other */
+static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  const int64_t *a = op->iattrs;
+  bool gm_src = a[2] == ASC_POS_GM, gm_dst = a[3] == ASC_POS_GM;
+  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !is_vector_position((int)a[0]) ||
+      a[1] < 1 || a[1] > 8)
+    return asc_error(ASC_ERR_COMPILE,
+                     "TQueBind: one end must be GM, the other VECIN/VECOUT/VECCALC, depth in "
+                     "[1, 8]");
+  return ASC_OK;
+}
+static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  if (!is_vector_position((int)op->iattrs[0]) || op->iattrs[1] < 1 || op->iattrs[1] > 16)
+    return asc_error(ASC_ERR_COMPILE,
+                     "TBufPool: position must be VECIN/VECOUT/VECCALC and buf_id_size in [1, 16]");
+  return ASC_OK;
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},
@@ -662,6 +698,10 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
     case R_TBUF:
       r.kind = ASC_IR_TBUF;
       r.position = (uint8_t)op->iattrs[0];
+      break;
+    case R_ADDR:
+      r = *t0;
+      r.kind = ASC_IR_ADDR;
       break;
     case R_SCALAR_ELEM:
       r.kind = asc_dtype_is_float((asc_dtype)t0->dtype) ? ASC_IR_FLOAT : ASC_IR_INT;

@@ -47,6 +47,7 @@ struct asc_jit_kernel {
   atomic_int refs;
   void *handle;
   entry_fn entry;
+  bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
   char *name;
   char *path;
 };
@@ -780,6 +781,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
                      "cannot load kernel %s from %s", name, so_path);
   }
   atomic_init(&k->refs, 1);
+  k->all_live = dlsym(handle, "asc_kernel_all_live") != NULL;
   k->handle = handle;
   k->entry = entry;
   k->name = name_copy;
@@ -878,8 +880,50 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
 
 #define JIT_MAX_ARGS 64
 
+/* sync_all: where a launch's blocks meet. Owned by the launch (freed by
+ * jit_release). A block that fails or finishes wakes the waiters, which
+ * then fail instead of waiting for it for ever. */
+typedef struct jit_barrier {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  uint32_t n, arrived, generation, exited;
+  bool broken;
+  char why[256]; /* the first failed block's message */
+} jit_barrier;
+
+/* 0 when all blocks arrived; 1 a block failed; 2 a block finished first. */
+static int jit_barrier_wait(void *p, char *why, size_t size) {
+  jit_barrier *b = p;
+  pthread_mutex_lock(&b->lock);
+  uint32_t gen = b->generation;
+  int r = 0;
+  if (++b->arrived == b->n) {
+    b->arrived = 0;
+    b->generation++;
+    pthread_cond_broadcast(&b->cond);
+  } else {
+    while (gen == b->generation && !b->broken && !b->exited) pthread_cond_wait(&b->cond, &b->lock);
+    r = gen != b->generation ? 0 : b->broken ? 1 : 2;
+    if (r == 1) snprintf(why, size, "%s", b->why);
+  }
+  pthread_mutex_unlock(&b->lock);
+  return r;
+}
+
+static void jit_barrier_leave(jit_barrier *b, bool failed, uint32_t block, const char *msg) {
+  pthread_mutex_lock(&b->lock);
+  if (failed && !b->broken) snprintf(b->why, sizeof b->why, "block %u: %s", block, msg);
+  if (failed)
+    b->broken = true;
+  else
+    b->exited++;
+  pthread_cond_broadcast(&b->cond);
+  pthread_mutex_unlock(&b->lock);
+}
+
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
+  jit_barrier *barrier; /* NULL unless the kernel calls sync_all */
   int nkeep;
   asc_storage *keep[JIT_MAX_ARGS];
   asc_k_arg args[JIT_MAX_ARGS];
@@ -899,14 +943,24 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sub_block_idx = 0;
   k.sub_block_num = 1;
   k.group = NULL;
+  k.fwk.atomic_type = k.fwk.atomic_op = k.fwk.pad_set = k.fwk.ntags = 0;
+  k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
+  k.sync_barrier = l->barrier;
   k.msg[0] = '\0';
   /* The launch adds the kernel's name and the block index. */
-  if (l->kernel->entry(&k, l->args)) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
+  int failed = l->kernel->entry(&k, l->args);
+  if (l->barrier) jit_barrier_leave(l->barrier, failed != 0, block->block_idx, k.msg);
+  if (failed) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
   return ASC_OK;
 }
 
 static void jit_release(void *p) {
   jit_launch *l = p;
+  if (l->barrier) {
+    pthread_mutex_destroy(&l->barrier->lock);
+    pthread_cond_destroy(&l->barrier->cond);
+    free(l->barrier);
+  }
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
 }
@@ -920,6 +974,14 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
                      nblocks);
   jit_launch l;
   l.kernel = k;
+  l.barrier = NULL;
+  if (k->all_live && nblocks > 1) {
+    l.barrier = calloc(1, sizeof *l.barrier);
+    if (!l.barrier) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot allocate a barrier");
+    pthread_mutex_init(&l.barrier->lock, NULL);
+    pthread_cond_init(&l.barrier->cond, NULL);
+    l.barrier->n = nblocks;
+  }
   l.nkeep = nkeep;
   memcpy(l.args, args, (size_t)nargs * sizeof *args);
   for (int i = 0; i < nkeep; i++) {
@@ -933,6 +995,7 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
                           .args = &l,
                           .args_size = size,
                           .release = jit_release,
-                          .name = k->name};
+                          .name = k->name,
+                          .flags = l.barrier ? ASC_LAUNCH_ALL_LIVE : 0};
   return asc_launch_ex(stream, &desc);
 }

@@ -620,8 +620,12 @@ static void define(checker *k, state *s, const ir_op *op, const char *name) {
   } else if (!strcmp(name, "local.slice")) {
     *t = (tensor){k->tensors[o[0]].root,
                   form_add(k, k->tensors[o[0]].start, value_vn(k, o[1]), esize_of(k, o[0]))};
-  } else if (!strcmp(name, "local.reinterpret_cast")) {
+  } else if (!strcmp(name, "local.reinterpret_cast") || !strcmp(name, "local.set_size") ||
+             !strcmp(name, "local.set_buffer_len")) {
     *t = k->tensors[o[0]];
+  } else if (!strcmp(name, "local.set_addr_with_offset")) { /* src's place plus offset */
+    *t = (tensor){k->tensors[o[1]].root,
+                  form_add(k, k->tensors[o[1]].start, value_vn(k, o[2]), esize_of(k, o[1]))};
   } else if (!strcmp(name, "tbuf.get") || !strcmp(name, "tbuf.get_with_offset") ||
              !strcmp(name, "tbuf.alloc_tensor")) {
     uint32_t root = intern(k, VN_TBUF, o[0], 0, 0, false, 0);

@@ -638,6 +638,11 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "pipe_barrier": [[1]], "local.reinterpret_cast": [[I32_CODE]],
                "cast": [[1]], "compare": [[0]], "compare_scalar": [[5]], "select": [[0]],
                "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]]}
+    # fwk/core: atomic modes [dtype, AtomicDtype, op], TBufPool [position, buf_id_size]
+    special.update({f"atomic.{op}": [[F32_CODE, 1, 0]]
+                    for op in ("add", "max", "min", "type", "none", "config")})
+    special["bufpool.new"] = [[VECCALC, 4]]
+    special["quebind.new"] = [[VECCALC, 2, 0, VECCALC]]  # GM -> VECCALC
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -658,7 +663,8 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 # dst, extract's int32 indices
                 [F32_CODE, F32_CODE, U8_CODE], [F32_CODE] * 3 + [U8_CODE],
                 [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
-                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE]]
+                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
+                [I32_CODE] * 4]  # sync_all's int32 workspaces
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
@@ -731,7 +737,8 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                                      [dtypes[nlocal], VECCALC]))
                 nlocal += 1
             elif c in "GM":
-                operands.append(b.op("global.new", [params["A"], params["I"]]))
+                addr = params["A32"] if name == "sync_all.soft" else params["A"]  # int32 only
+                operands.append(b.op("global.new", [addr, params["I"]]))
             else:
                 operands.append(params[c])
         if name == "printf":
@@ -754,7 +761,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
               "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
-              "A16": b.param("h", ("addr", asc.float16))}
+              "A16": b.param("h", ("addr", asc.float16)),
+              "A32": b.param("w", ("addr", asc.int32))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -7,6 +7,7 @@ end resolves those objects to the vector instruction of the same name."""
 from __future__ import annotations
 
 from pyasc.language.core import KernelBuiltin
+from pyasc.language.fwk_core import DOCS as _FWK_DOCS
 
 _DOCS = {
     "get_block_idx": "get_block_idx() -> int: index of the running block (AI core).",
@@ -109,6 +110,9 @@ _DOCS.update({
     "brcb": "brcb(dst, src0, repeat_times, repeat_params): each of 8 elements per repeat "
             "fills one 32-byte block of dst (BrcbRepeatParams strides).",
 })
+
+# Lowered in pyasc.language.lowering_fwk.
+_DOCS.update(_FWK_DOCS)
 
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",

@@ -104,6 +104,11 @@ def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
     return node, SourceInfo(file, [ln.rstrip("\n") for ln in lines], first, indent)
 
 
+#: Methods that change the tensor a name holds (pyasc.language.lowering_fwk):
+#: for the scan below they assign to that name.
+REBINDING_METHODS = ("set_size", "set_buffer_len", "set_addr_with_offset")
+
+
 def _assigned_names(body: list[ast.stmt]) -> tuple[dict[str, int], set[str]]:
     """Counts of assignments per name, and names assigned inside compound
     statements: both make a name a variable slot."""
@@ -126,6 +131,11 @@ def _assigned_names(body: list[ast.stmt]) -> tuple[dict[str, int], set[str]]:
                 names = targets(s.target)
             elif isinstance(s, ast.For):
                 names = targets(s.target)
+            elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and \
+                    isinstance(s.value.func, ast.Attribute) and \
+                    s.value.func.attr in REBINDING_METHODS and \
+                    isinstance(s.value.func.value, ast.Name):
+                names = [s.value.func.value.id]  # t.set_size(n) gives t a new value
             for n in names:
                 counts[n] = counts.get(n, 0) + (2 if isinstance(s, ast.AugAssign) else 1)
                 if depth > 0 or isinstance(s, ast.For):

@@ -11,7 +11,8 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core, lowering_ext, lowering_more, lowering_upstream, matmul
+from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_upstream,
+                             matmul)
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -72,13 +73,18 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     from pyasc.language.jit import JITFunction
 
     if isinstance(func, BoundMethod):
+        handled = lowering_fwk.method(gen, node, func, args, kwargs)
+        if handled is not lowering_fwk.NOT_HANDLED:
+            return handled
         handled = lowering_upstream.method(gen, node, func, args, kwargs)
         if handled is not lowering_upstream.NOT_HANDLED:
             return handled
         return method(gen, node, func, args, kwargs)
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
-    handled = lowering_upstream.call(gen, node, func, args, kwargs)
+    handled = lowering_fwk.call(gen, node, func, args, kwargs)
+    if handled is lowering_fwk.NOT_HANDLED:
+        handled = lowering_upstream.call(gen, node, func, args, kwargs)
     if handled is not lowering_upstream.NOT_HANDLED:
         return handled
     handled = matmul.call(gen, node, func, args, kwargs)  # cube unit: asc.adv.Matmul
@@ -180,6 +186,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     handled = lowering_ext.api_call(gen, node, api, args, kwargs)
     if handled is lowering_ext.NOT_HANDLED:
         handled = lowering_more.api_call(gen, node, api, args, kwargs)
+    if handled is lowering_ext.NOT_HANDLED:
+        handled = lowering_fwk.api_call(gen, node, api, args, kwargs)
     if handled is not lowering_ext.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):

@@ -28,6 +28,17 @@ typedef struct asc_k_vmask {
   uint64_t m[2]; /* element bits of a repeat, low word first */
 } asc_k_vmask;
 
+/* rt/fwk.h's state of a block: the atomic store mode, set_pad_value, user tags. */
+#define ASC_K_MAX_TAGS 64
+typedef struct asc_k_fwk {
+  int atomic_type; /* AtomicDtype, 0: off */
+  int atomic_op;   /* 0 sum, 1 max, 2 min */
+  int pad_set;
+  double pad_value;
+  int ntags;
+  int64_t tag_off[ASC_K_MAX_TAGS], tag_val[ASC_K_MAX_TAGS];
+} asc_k_fwk;
+
 typedef struct asc_k_ctx {
   char *ub;
   int64_t ub_size;
@@ -44,6 +55,11 @@ typedef struct asc_k_ctx {
   int mixed;
   int64_t sub_block_idx, sub_block_num;
   void *group; /* rt/mix.h's flags of the core's group, NULL if unused */
+  asc_k_fwk fwk;         /* rt/fwk.h; the launch clears its counters */
+  /* sync_all (rt/fwk.h): waits until every block of the launch arrives; 0,
+   * or 1 when a block failed, 2 when one finished first. NULL: one block. */
+  int (*sync_wait)(void *barrier, char *why, size_t size);
+  void *sync_barrier;
 } asc_k_ctx;
 
 typedef struct asc_k_arg {
@@ -87,6 +103,10 @@ typedef struct asc_k_pipe {
   struct asc_k_que *ques[ASC_K_MAX_QUES];
   /* TPipe.alloc_event_id: the allocated ids of each HardEvent, a bit each */
   uint8_t event_ids[64];
+  /* a TBufPool (rt/fwk.h) when pool is set: it hands out [base, end) */
+  int pool;
+  int64_t base, end;
+  int bufs, max_bufs; /* buffers handed out; at most max_bufs if not 0 */
 } asc_k_pipe;
 
 #define ASC_K_MAX_DEPTH 8

@@ -42,8 +42,8 @@ static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE3, src, count, esize, ASC_K_READ, "data_copy", "src", line))
     return 1;
-  asc_k_gm_write(&dst, dst.lead, k->ub + src.off, count * esize);
-  return 0;
+  return asc_k_gm_store(k, &dst, dst.lead, k->ub + src.off, count * esize, esize, "data_copy",
+                        line);
 }
 static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t count,
                                    int64_t esize, const char *api, int line) {

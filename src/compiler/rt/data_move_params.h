@@ -47,10 +47,11 @@ static inline int asc_k_copy_params(asc_k_ctx *k, int dir, asc_k_lt lt_dst, asc_
     if (dir == 0)
       asc_k_gm_read(&gt, asc_k_madd(gt.lead, i, src_step), k->ub + lt_dst.off + i * dst_step,
                     burst);
-    else if (dir == 1)
-      asc_k_gm_write(&gt, asc_k_madd(gt.lead, i, dst_step), k->ub + lt_src.off + i * src_step,
-                     burst);
-    else
+    else if (dir == 1) {
+      if (asc_k_gm_store(k, &gt, asc_k_madd(gt.lead, i, dst_step),
+                         k->ub + lt_src.off + i * src_step, burst, es, "data_copy", line))
+        return 1;
+    } else
       memmove(k->ub + lt_dst.off + i * dst_step, k->ub + lt_src.off + i * src_step, (size_t)burst);
   }
   return 0;
@@ -106,6 +107,11 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
     for (int64_t j = 0; j < lp; j++) memcpy(d + j * es, pad, (size_t)es);
     asc_k_gm_read(&src, asc_k_madd(src.lead, i, gm_step), d + lp * es, bl);
     for (int64_t j = 0; j < rp; j++) memcpy(d + (lp + n + j) * es, pad, (size_t)es);
+    /* set_pad_value (rt/fwk.h): the rest of the row's last 32-byte block */
+    for (int64_t j = row; k->fwk.pad_set && !is_pad && j + es <= (row + 31) / 32 * 32 &&
+                          (d - k->ub) + j + es <= k->ub_size;
+         j += es)
+      asc_k_cast_store(dt, d + j, k->fwk.pad_value, 1);
   }
   return 0;
 }
@@ -143,6 +149,8 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
                    "data_copy_pad", "src", line))
     return 1;
   for (int64_t i = 0; i < bc; i++)
-    asc_k_gm_write(&dst, asc_k_madd(dst.lead, i, gm_step), k->ub + src.off + i * ub_stride, bl);
+    if (asc_k_gm_store(k, &dst, asc_k_madd(dst.lead, i, gm_step), k->ub + src.off + i * ub_stride,
+                       bl, es, "data_copy_pad", line))
+      return 1;
   return 0;
 }

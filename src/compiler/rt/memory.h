@@ -163,6 +163,15 @@ static inline asc_k_lt asc_k_local_cast(asc_k_lt t, int64_t from, int64_t to) {
 static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, int64_t *off,
                                   const char *api, int line) {
   int64_t aligned = asc_k_mul(asc_k_add(bytes, 31) / 32, 32);
+  if (p->max_bufs && p->bufs >= p->max_bufs)
+    return asc_k_fail(k, line, "%s: the TBufPool already hands out its buf_id_size of %d buffers",
+                      api, p->max_bufs);
+  if (p->pool && (bytes < 0 || !asc_k_span_in(p->cursor - p->base, aligned, p->end - p->base)))
+    return asc_k_fail(k, line,
+                      "%s: TBufPool overflow: %lld more bytes at byte %lld exceed the pool's "
+                      "bytes [%lld, %lld)",
+                      api, (long long)aligned, (long long)p->cursor, (long long)p->base,
+                      (long long)p->end);
   if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
     return asc_k_fail(k, line,
                       "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "
@@ -170,11 +179,13 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
                       api, (long long)aligned, (long long)p->cursor, (long long)k->ub_size);
   *off = p->cursor;
   p->cursor += aligned;
+  p->bufs++;
   return 0;
 }
 /* TPipe.reset/destroy: the pipe's buffers are gone. */
 static inline void asc_k_pipe_reset(asc_k_pipe *p) {
-  p->cursor = 0;
+  p->cursor = p->base;
+  p->bufs = 0;
   p->nques = 0;
   memset(p->event_ids, 0, sizeof p->event_ids);
 }

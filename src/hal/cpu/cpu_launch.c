@@ -15,6 +15,7 @@ typedef struct cpu_job {
   void *args;
   uint32_t nblocks;
   int max_helpers;
+  bool all_live; /* ASC_LAUNCH_ALL_LIVE */
   int device;
   asc_device_props props;
   atomic_uint next_block;
@@ -257,15 +258,63 @@ typedef struct launch_task {
   _Alignas(16) unsigned char args[]; /* the argument block, copied at enqueue */
 } launch_task;
 
+/* ASC_LAUNCH_ALL_LIVE: a thread per block besides this one, held at a gate
+ * until all exist, so that no block starts unless every block can. */
+typedef struct live_gate {
+  cpu_job *job;
+  pthread_mutex_t lock;
+  pthread_cond_t open_cond;
+  bool open;
+} live_gate;
+
+static void *live_main(void *arg) {
+  live_gate *g = arg;
+  pthread_mutex_lock(&g->lock);
+  while (!g->open) pthread_cond_wait(&g->open_cond, &g->lock);
+  pthread_mutex_unlock(&g->lock);
+  run_blocks(g->job);
+  return NULL;
+}
+
+static void run_job_all_live(cpu_job *job) {
+  live_gate g = {.job = job, .open = false};
+  pthread_mutex_init(&g.lock, NULL);
+  pthread_cond_init(&g.open_cond, NULL);
+  uint32_t n = job->nblocks - 1, started = 0;
+  pthread_t *threads = calloc(n, sizeof *threads);
+  while (threads && started < n && pthread_create(&threads[started], NULL, live_main, &g) == 0)
+    started++;
+  if (started < n) {
+    fail_job(job, 0,
+             asc_error(ASC_ERR_OUT_OF_MEMORY,
+                       "cannot start a thread for each of the %u blocks that synchronise with "
+                       "each other (sync_all)",
+                       job->nblocks));
+  }
+  pthread_mutex_lock(&g.lock);
+  g.open = true;
+  pthread_cond_broadcast(&g.open_cond);
+  pthread_mutex_unlock(&g.lock);
+  run_blocks(job);
+  for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
+  free(threads);
+  pthread_mutex_destroy(&g.lock);
+  pthread_cond_destroy(&g.open_cond);
+}
+
 static asc_status run_launch(void *user) {
   launch_task *t = user;
   cpu_job *job = &t->job;
   cpu_pool *pool = NULL;
-  if (job->nblocks > 1 && job->max_helpers > 0) {
+  if (job->all_live && job->nblocks > 1) {
+    run_job_all_live(job);
+  } else if (job->nblocks > 1 && job->max_helpers > 0) {
     asc_status st = cpu_device_pool(job->device, &pool);
     if (st) return st;
   }
-  if (pool)
+  if (job->all_live && job->nblocks > 1)
+    ; /* ran above */
+  else if (pool)
     run_job_parallel(pool, job);
   else
     run_blocks(job);
@@ -357,6 +406,12 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   launch_task *t = st ? NULL : calloc(1, sizeof *t + launch->args_size);
   if (!st && !t) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot queue the kernel");
   if (!st) st = cpu_device_props(cpu_stream_device(stream), &t->job.props);
+  if (!st && (launch->flags & ASC_LAUNCH_ALL_LIVE) &&
+      launch->nblocks > (uint32_t)t->job.props.ai_core_count)
+    st = asc_error(ASC_ERR_INVALID_VALUE,
+                   "launch: the %u blocks synchronise with each other (sync_all), so all must "
+                   "run at once, but the device has %d cores (real hardware would hang)",
+                   launch->nblocks, t->job.props.ai_core_count);
   if (st) {
     free(t);
     /* The caller's copy stands in for ours: release still runs once. */
@@ -372,6 +427,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   t->job.args = t->args;
   t->job.nblocks = launch->nblocks;
   t->job.max_helpers = t->job.props.worker_threads - 1;
+  t->job.all_live = (launch->flags & ASC_LAUNCH_ALL_LIVE) != 0;
   atomic_init(&t->job.next_block, 0);
   atomic_init(&t->job.cancelled, false);
   atomic_init(&t->job.helpers_in, 0);

@@ -177,6 +177,9 @@ class GlobalTensor {
   __aicore__ T GetValue(const uint64_t offset) const;
   __aicore__ void SetValue(const uint64_t offset, T value);
   __aicore__ uint64_t GetSize() const;
+  // fwk/core
+  __aicore__ __gm__ T *GetPhyAddr() const;
+  __aicore__ __gm__ T *GetPhyAddr(const uint64_t offset) const;
 };
 
 template <typename T>
@@ -196,6 +199,13 @@ class LocalTensor {
   __aicore__ uint64_t GetPhyAddr(const uint32_t offset) const;
   template <typename CAST_T>
   __aicore__ LocalTensor<CAST_T> ReinterpretCast() const;
+  // fwk/core
+  __aicore__ void SetSize(const uint32_t size);
+  __aicore__ void SetBufferLen(uint32_t dataLen);
+  template <typename T1>
+  __aicore__ void SetAddrWithOffset(LocalTensor<T1> &src, uint32_t offset);
+  __aicore__ void SetUserTag(const int32_t tag);
+  __aicore__ int32_t GetUserTag() const;
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>
@@ -211,6 +221,10 @@ class TQue {
   __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   __aicore__ bool HasTensorInQue();
   __aicore__ bool VacantInQue();
+  // fwk/core
+  __aicore__ int32_t GetTensorCountInQue();
+  __aicore__ bool HasIdleBuffer();
+  __aicore__ void FreeAllEvent();
 };
 
 template <TPosition pos = TPosition::LCM>
@@ -244,7 +258,80 @@ class TPipe {
   __aicore__ int8_t FetchEventID();
   template <HardEvent evt>
   __aicore__ void ReleaseEventID(int8_t id);
+  // fwk/core
+  template <class T>
+  __aicore__ bool InitBufPool(T &bufPool, uint32_t len);
+  template <class T, class U>
+  __aicore__ bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf);
 };
+
+// fwk/core: TQueBind, TBufPool, the atomic store mode, SetPadValue
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+ public:
+  template <typename T>
+  __aicore__ LocalTensor<T> AllocTensor();
+  template <typename T>
+  __aicore__ bool EnQue(const LocalTensor<T> &tensor);
+  template <typename T>
+  __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void FreeTensor(LocalTensor<T> &tensor);
+  __aicore__ bool HasTensorInQue();
+  __aicore__ bool VacantInQue();
+  __aicore__ int32_t GetTensorCountInQue();
+  __aicore__ bool HasIdleBuffer();
+  __aicore__ void FreeAllEvent();
+};
+template <TPosition pos, uint32_t bufIDSize = 4>
+class TBufPool {
+ public:
+  template <class T>
+  __aicore__ bool InitBuffer(T &que, uint8_t num, uint32_t len);
+  template <TPosition bpos>
+  __aicore__ bool InitBuffer(TBuf<bpos> &buf, uint32_t len);
+  template <class T>
+  __aicore__ bool InitBufPool(T &bufPool, uint32_t len);
+  template <class T, class U>
+  __aicore__ bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf);
+  __aicore__ void Reset();
+};
+enum class AtomicDtype : uint8_t {
+  ATOMIC_NONE,
+  ATOMIC_F32,
+  ATOMIC_F16,
+  ATOMIC_S16,
+  ATOMIC_S32,
+  ATOMIC_S8,
+  ATOMIC_BF16
+};
+enum class AtomicOp : uint8_t { ATOMIC_SUM };
+template <typename T>
+__aicore__ void SetAtomicAdd();
+template <typename T>
+__aicore__ void SetAtomicMax();
+template <typename T>
+__aicore__ void SetAtomicMin();
+template <typename T>
+__aicore__ void SetAtomicType();
+__aicore__ void SetAtomicNone();
+template <AtomicDtype type, AtomicOp op>
+__aicore__ void SetStoreAtomicConfig();
+__aicore__ void GetStoreAtomicConfig(uint16_t &atomicType, uint16_t &atomicOp);
+template <typename T>
+__aicore__ void SetPadValue(T paddingValue);
+template <typename T>
+struct InitConstValueParams {
+  __aicore__ InitConstValueParams(uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap,
+                                  T initValue);
+};
+template <typename T, typename U>
+__aicore__ void InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &params);
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll();
+template <bool isAIVOnly = true>
+__aicore__ void SyncAll(const GlobalTensor<int32_t> &gmWorkspace,
+                        const LocalTensor<int32_t> &ubWorkspace, const int32_t usedCores = 0);
 
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
