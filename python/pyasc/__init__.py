@@ -346,6 +346,17 @@ from pyasc.language.cube import (  # noqa: E402
     QuantModes,
 )
 
+# system and hardware: their enums and parameter struct
+from pyasc.language.system import (  # noqa: E402
+    CacheLine,
+    CacheMode,
+    CacheRwMode,
+    CheckLocalMemoryIAParam,
+    DcciDst,
+    Hardware,
+    MemDsbT,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -388,6 +399,13 @@ __all__ += [
     "Nd2NzParams",
     "Nz2NdParamsFull",
     "QuantModes",
+    "CacheLine",
+    "CacheMode",
+    "CacheRwMode",
+    "CheckLocalMemoryIAParam",
+    "DcciDst",
+    "Hardware",
+    "MemDsbT",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -500,20 +500,24 @@ static const char *const sel_modes[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_
 static const char *const reduce_orders[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE",
                                             "ORDER_ONLY_VALUE", "ORDER_ONLY_INDEX"};
 static const char *const mask_modes[] = {"NORMAL", "COUNTER"};
+static const char *const mem_dsbs[] = {"ALL", "DDR", "UB", "SEQ"};
+static const char *const cache_lines[] = {"SINGLE_CACHE_LINE", "ENTIRE_DATA_CACHE"};
+static const char *const dcci_dsts[] = {"CACHELINE_ALL", "CACHELINE_UB", "CACHELINE_OUT",
+                                        "CACHELINE_ATOMIC"};
 
 /* Attribute i of op as Ascend C: kind r RoundMode, k CMPMODE, s SELMODE,
- * o ReduceOrder, m MaskMode, b a bool, t a dtype's type. */
+ * o ReduceOrder, m MaskMode, d MemDsbT, l CacheLine, x DcciDst, b a bool, t a
+ * dtype's type, n a number. */
 static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf *b) {
   static const struct {
     char kind;
     const char *type;
     const char *const *names;
     int n;
-  } enums[] = {{'r', "RoundMode", round_modes, 7},
-               {'k', "CMPMODE", cmp_modes, 6},
-               {'s', "SELMODE", sel_modes, 3},
-               {'o', "ReduceOrder", reduce_orders, 4},
-               {'m', "MaskMode", mask_modes, 2}};
+  } enums[] = {{'r', "RoundMode", round_modes, 7}, {'k', "CMPMODE", cmp_modes, 6},
+               {'s', "SELMODE", sel_modes, 3},     {'o', "ReduceOrder", reduce_orders, 4},
+               {'m', "MaskMode", mask_modes, 2},   {'d', "MemDsbT", mem_dsbs, 4},
+               {'l', "CacheLine", cache_lines, 2}, {'x', "DcciDst", dcci_dsts, 4}};
   int64_t v = i < op->niattrs ? op->iattrs[i] : -1;
   if (kind == 'b') {
     ir_buf_printf(b, "%s", v ? "true" : "false");
@@ -521,6 +525,10 @@ static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf 
   }
   if (kind == 't') {
     ir_buf_printf(b, "%s", elem_type((int)v));
+    return;
+  }
+  if (kind == 'n') {
+    ir_buf_printf(b, "%lld", (long long)v);
     return;
   }
   for (size_t j = 0; j < sizeof enums / sizeof enums[0]; j++) {

@@ -785,6 +785,39 @@ static int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                  o[2], o[3], L);
 }
 
+/* System and hardware (rt/system.h): <rt>(k, [&result,] operands..., iattrs..., line);
+ * dump_acc_chk_point passes its tensor's dtype and memory first. */
+static int ce_sys(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  if (!strcmp(ir_op_defs[op->code].name, "dump_acc_chk_point")) {
+    asc_ir_type t = type_of(e, o[0]);
+    bool g = t.kind == ASC_IR_GLOBAL;
+    char tensor[64]; /* the tensor in its slot, an empty one in the other */
+    snprintf(tensor, sizeof tensor, g ? "(asc_k_lt){0, 0}, v%u" : "v%u, (asc_k_gt){0}", o[0]);
+    return CHECKED(e, "%s(k, %d, %d, %s, v%u, v%u, v%u, \"%s\", %d)", rt, t.dtype, g, tensor, o[1],
+                   o[2], o[3], suffix(e, o[0]), L);
+  }
+  ir_buf b = {0};
+  asc_ir_kind rk = ir_op_defs[op->code].result != R_NONE ? (asc_ir_kind)type_of(e, op->result).kind
+                                                         : ASC_IR_VOID;
+  if (rk != ASC_IR_VOID) {
+    line(e, "%s v%u;", c_type(rk), op->result);
+    ir_buf_printf(&b, ", &v%u", op->result);
+  }
+  for (int i = 0; i < op->noperands; i++) ir_buf_printf(&b, ", v%u", o[i]);
+  for (int i = 0; i < ir_op_defs[op->code].niattrs; i++)
+    ir_buf_printf(&b, ", INT64_C(%lld)", (long long)op->iattrs[i]);
+  if (b.failed) {
+    free(b.data);
+    e->b->failed = true;
+    return 0;
+  }
+  CHECKED(e, "%s(k%s, %d)", rt, b.data ? b.data : "", L);
+  free(b.data);
+  return 0;
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

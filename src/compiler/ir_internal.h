@@ -39,6 +39,7 @@ typedef enum ir_result_rule {
   R_QUE,         /* QUE at position iattr0 with depth iattr1 */
   R_TBUF,        /* TBUF at position iattr0 */
   R_SCALAR_ELEM, /* INT or FLOAT by operand 0's element dtype */
+  R_ADDR_U8,     /* a GlobalAddress of uint8 (system registers) */
 } ir_result_rule;
 
 struct ir_op;

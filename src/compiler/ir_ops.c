@@ -472,6 +472,33 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 
+/* --- system and hardware (rt/system.h) --- */
+/* data_sync_barrier: iattr 0 a MemDsbT; *_hccl_context: iattr 0 the index;
+ * data_cache_clean_and_invalid: iattr 0 a CacheLine, iattr 1 a DcciDst
+ * (CACHELINE_UB is reserved). */
+static asc_status check_sys_enum(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  const char *name = ir_op_defs[op->code].name;
+  if (!strcmp(name, "data_sync_barrier")) return check_attr_range(op, 0, 0, 3, "the MemDsbT");
+  if (strstr(name, "hccl_context")) return check_attr_range(op, 0, 0, 1, "the index");
+  asc_status st = check_attr_range(op, 0, 0, 1, "the CacheLine");
+  if (!st) st = check_attr_range(op, 1, 0, 3, "the DcciDst");
+  if (!st && op->iattrs[1] == 1)
+    st = asc_error(ASC_ERR_COMPILE,
+                   "data_cache_clean_and_invalid: DcciDst.CACHELINE_UB is reserved (not supported "
+                   "by the hardware)");
+  return st;
+}
+/* ib_set/ib_wait/notify_next_block/wait_pre_block: an int32 GM workspace
+ * and an int32 UB workspace at a vector position. */
+static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  if (type_at(m, op, 0)->dtype != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE, "%s: gm_workspace must be an int32 GlobalTensor, not %s",
+                     name, asc_dtype_name(type_at(m, op, 0)->dtype));
+  return check_local_at(m, op, 1, I32, "ub_workspace");
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},
@@ -658,6 +685,10 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       break;
     case R_SCALAR_ELEM:
       r.kind = asc_dtype_is_float((asc_dtype)t0->dtype) ? ASC_IR_FLOAT : ASC_IR_INT;
+      break;
+    case R_ADDR_U8:
+      r.kind = ASC_IR_ADDR;
+      r.dtype = ASC_UINT8;
       break;
   }
   *result = r;

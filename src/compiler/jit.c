@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -880,10 +881,27 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
 
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
+  asc_k_launch *shared; /* what the blocks share (rt/system.h), freed at release */
   int nkeep;
   asc_storage *keep[JIT_MAX_ARGS];
   asc_k_arg args[JIT_MAX_ARGS];
 } jit_launch;
+
+/* The POSIX services a launch lends its blocks (asc_k_launch). */
+static int64_t jit_clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+/* A spinning inter-block wait yields its thread, then sleeps 50 us a turn. */
+static void jit_pause(unsigned spins) {
+  if (spins < 64) {
+    sched_yield();
+    return;
+  }
+  struct timespec ts = {0, 50000};
+  nanosleep(&ts, NULL);
+}
 
 static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   const jit_launch *l = p;
@@ -895,13 +913,33 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.status = 0;
   k.cube = NULL;
   k.msg[0] = '\0';
+  memset(&k.sys, 0, sizeof k.sys);
+  asc_k_launch *s = l->shared;
+  k.sys.launch = s;
+  if (s) {
+    if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
+        0) { /* the first block learns the device's thread count */
+      int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
+      __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
+    }
+    __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 1, __ATOMIC_SEQ_CST);
+  }
   /* The launch adds the kernel's name and the block index. */
-  if (l->kernel->entry(&k, l->args)) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
+  int rc = l->kernel->entry(&k, l->args);
+  if (s) {
+    if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 2, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&s->epoch, 1, __ATOMIC_SEQ_CST);
+  }
+  if (rc) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
   return ASC_OK;
 }
 
 static void jit_release(void *p) {
   jit_launch *l = p;
+  free(l->shared);
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
 }
@@ -914,6 +952,16 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
     return asc_error(ASC_ERR_INVALID_VALUE, "launch: the core count must be in [1, 65535], got %u",
                      nblocks);
   jit_launch l;
+  /* One allocation: the shared state, an epoch and a state byte per block
+   * (nblocks <= 65535, so the size cannot overflow). */
+  l.shared = calloc(1, sizeof(asc_k_launch) + (size_t)nblocks * (sizeof(int64_t) + 1));
+  if (!l.shared) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  l.shared->nblocks = nblocks;
+  l.shared->epoch = 1;
+  l.shared->seen = (int64_t *)(void *)(l.shared + 1);
+  l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
+  l.shared->clock_ns = jit_clock_ns;
+  l.shared->pause = jit_pause;
   l.kernel = k;
   l.nkeep = nkeep;
   memcpy(l.args, args, (size_t)nargs * sizeof *args);

@@ -637,7 +637,11 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "tbuf.new": [[VECCALC]], "set_flag": [[4]], "wait_flag": [[4]],
                "pipe_barrier": [[1]], "local.reinterpret_cast": [[I32_CODE]],
                "cast": [[1]], "compare": [[0]], "compare_scalar": [[5]], "select": [[0]],
-               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]]}
+               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]],
+               # system and hardware: MemDsbT, (CacheLine, DcciDst), is_aiv_only, the index
+               "data_sync_barrier": [[0], [3]], "data_cache_clean_and_invalid": [[0, 2], [1, 0]],
+               "ib_set": [[1]], "ib_wait": [[1]], "get_hccl_context": [[1]],
+               "set_hccl_context": [[0]]}
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -658,7 +662,8 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 # dst, extract's int32 indices
                 [F32_CODE, F32_CODE, U8_CODE], [F32_CODE] * 3 + [U8_CODE],
                 [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
-                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE]]
+                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
+                [I32_CODE] * 4]  # the inter-block sync ops' int32 UB workspace
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
@@ -710,6 +715,9 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
     b.op(name, operands, attrs)
 
 
+BLOCK_SYNC = ("ib_set", "ib_wait", "notify_next_block", "wait_pre_block")
+
+
 def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dict) -> None:
     if name.startswith("matmul."):
         return build_matmul_op(b, name, sig, params)
@@ -727,7 +735,9 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                                      [dtypes[nlocal], VECCALC]))
                 nlocal += 1
             elif c in "GM":
-                operands.append(b.op("global.new", [params["A"], params["I"]]))
+                # the inter-block sync ops take an int32 GM workspace
+                addr = params["A32"] if name in BLOCK_SYNC else params["A"]
+                operands.append(b.op("global.new", [addr, params["I"]]))
             else:
                 operands.append(params[c])
         if name == "printf":
@@ -750,7 +760,7 @@ def test_every_ir_op_has_an_ascendc_mapping():
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
               "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
-              "A16": b.param("h", ("addr", asc.float16))}
+              "A16": b.param("h", ("addr", asc.float16)), "A32": b.param("w", ("addr", asc.int32))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -179,6 +179,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     handled = lowering_ext.api_call(gen, node, api, args, kwargs)
     if handled is lowering_ext.NOT_HANDLED:
         handled = lowering_more.api_call(gen, node, api, args, kwargs)
+    if handled is lowering_ext.NOT_HANDLED:
+        from pyasc.language import lowering_system
+
+        handled = lowering_system.api_call(gen, node, api, args, kwargs)
     if handled is not lowering_ext.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):

@@ -28,6 +28,36 @@ typedef struct asc_k_vmask {
   uint64_t m[2]; /* element bits of a repeat, low word first */
 } asc_k_vmask;
 
+/* What the blocks of one launch share for inter-block synchronisation
+ * (rt/system.h): the launcher (jit.c) owns it; blocks update it with
+ * atomics. state[i]: 0 block i not started, 1 running, 2 finished. */
+typedef struct asc_k_launch {
+  int64_t nblocks;
+  int capacity; /* blocks that can run at once (the device's worker threads) */
+  int running;  /* blocks started and not finished */
+  int waiting;  /* running blocks spinning in an inter-block wait */
+  int failed;   /* a block failed: its unstarted successors never run */
+  unsigned char *state;
+  /* Flag writes and block ends bump epoch (from 1); seen[i] is the epoch at
+   * which block i last found its flag unsatisfied, 0 while it does not wait. */
+  int64_t epoch;
+  int64_t *seen;
+  /* POSIX services the launcher lends (kernels are strict C11): the
+   * monotonic clock in ns, and a pause of a spinning wait. */
+  int64_t (*clock_ns)(void);
+  void (*pause)(unsigned spins);
+} asc_k_launch;
+
+/* A block's system registers (rt/system.h). */
+typedef struct asc_k_sysreg {
+  char *ws_base; /* set_sys_workspace: an address, as asc_k_addr (defined below) */
+  int64_t ws_n, ws_lead;
+  char *hccl_base[2]; /* set_hccl_context, per communication domain */
+  int64_t hccl_n[2], hccl_lead[2];
+  int64_t pre_waits;    /* wait_pre_block calls made so far */
+  asc_k_launch *launch; /* NULL when the block runs alone */
+} asc_k_sysreg;
+
 typedef struct asc_k_ctx {
   char *ub;
   int64_t ub_size;
@@ -38,6 +68,7 @@ typedef struct asc_k_ctx {
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
   void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
+  asc_k_sysreg sys;      /* zeroed by the launcher, which may set sys.launch */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

@@ -749,4 +749,57 @@ __aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
 
 }  // namespace AscendC
 
+// System and hardware (the "system and hardware" rows of api_table.def).
+namespace AscendC {
+enum class MemDsbT : uint8_t { ALL, DDR, UB, SEQ };
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+struct CheckLocalMemoryIAParam {
+  uint8_t enableBit;
+  uint32_t startAddr;
+  uint32_t endAddr;
+  bool isScalarRead, isScalarWrite, isVectorRead, isVectorWrite, isMteRead, isMteWrite, isEnable;
+};
+__aicore__ int64_t GetSystemCycle();
+__aicore__ int64_t GetProgramCounter();
+__aicore__ void PrintTimeStamp(uint32_t descId);
+template <MemDsbT arg0>
+__aicore__ void DataSyncBarrier();
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+__aicore__ void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst);
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+__aicore__ void DataCacheCleanAndInvalid(const LocalTensor<T> &dst);
+template <typename T>
+__aicore__ void DataCachePreload(const GlobalTensor<uint64_t> &src, const T cacheOffset);
+__aicore__ void ICachePreLoad(const int64_t preFetchLen);
+__aicore__ int64_t GetICachePreloadStatus();
+__aicore__ void CheckLocalMemoryIA(const CheckLocalMemoryIAParam &checkParams);
+template <typename T>
+__aicore__ void DumpAccChkPoint(const LocalTensor<T> &tensor, uint32_t index, uint32_t countOff,
+                                uint32_t dumpSize);
+template <typename T>
+__aicore__ void DumpAccChkPoint(const GlobalTensor<T> &tensor, uint32_t index, uint32_t countOff,
+                                uint32_t dumpSize);
+__aicore__ void MetricsProfStart();
+__aicore__ void MetricsProfStop();
+__aicore__ void InitSocState();
+__aicore__ GM_ADDR GetSysWorkSpacePtr();
+__aicore__ void SetSysWorkspace(GM_ADDR workspace);
+__aicore__ int64_t GetTaskRatio();
+__aicore__ void GetArchVersion(uint32_t &coreVersion);
+template <uint32_t index>
+__aicore__ GM_ADDR GetHcclContext(void);
+template <uint32_t index>
+__aicore__ void SetHcclContext(GM_ADDR context);
+template <bool isAIVOnly = true>
+__aicore__ void IBSet(const GlobalTensor<int32_t> &gmWorkspace,
+                      const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx, int32_t eventID);
+template <bool isAIVOnly = true>
+__aicore__ void IBWait(const GlobalTensor<int32_t> &gmWorkspace,
+                       const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx, int32_t eventID);
+__aicore__ void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace,
+                                LocalTensor<int32_t> &ubWorkspace);
+__aicore__ void WaitPreBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace);
+}  // namespace AscendC
+
 #endif
