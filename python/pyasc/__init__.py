@@ -356,6 +356,13 @@ from pyasc.language.system import (  # noqa: E402
     Hardware,
     MemDsbT,
 )
+from pyasc.language.layout import (  # noqa: E402
+    BlockMode,
+    DataFormat,
+    TransDataTo5HDParams,
+    TransposeParamsExt,
+    TransposeType,
+)
 
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
@@ -406,6 +413,11 @@ __all__ += [
     "DcciDst",
     "Hardware",
     "MemDsbT",
+    "BlockMode",
+    "DataFormat",
+    "TransDataTo5HDParams",
+    "TransposeParamsExt",
+    "TransposeType",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -818,6 +818,29 @@ static int ce_sys(emitter *e, const ir_op *op, const char *rt) {
   return 0;
 }
 
+/* Layout (rt/layout.h): transpose.ext passes its TransposeType and element
+ * size; trans_data_to_5hd its two lists as arrays. */
+static int ce_layout(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  long long es = (long long)esize(e, o[0]);
+  if (!strcmp(ir_op_defs[op->code].name, "transpose.ext"))
+    return CHECKED(e, "%s(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %d)", rt, o[0], o[1],
+                   o[2], o[3], o[4], o[5], o[6], (long long)op->iattrs[0], es, L);
+  line(e, "{");
+  e->depth++;
+  for (int list = 0; list < 2; list++) {
+    ir_buf_indent(e->b, e->depth);
+    ir_buf_printf(e->b, "asc_k_lt %s[16] = {", list ? "src" : "dst");
+    for (int i = 0; i < 16; i++) ir_buf_printf(e->b, "%sv%u", i ? ", " : "", o[list * 16 + i]);
+    ir_buf_printf(e->b, "};\n");
+  }
+  CHECKED(e, "%s(k, dst, src, %lld, %lld, v%u, v%u, v%u, %lld, %d)", rt, (long long)op->iattrs[0],
+          (long long)op->iattrs[1], o[32], o[33], o[34], es, L);
+  e->depth--;
+  return line(e, "}");
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

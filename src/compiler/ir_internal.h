@@ -8,7 +8,7 @@
 #include "asc/ir.h"
 
 #define IR_MAX_DEPTH 64
-#define IR_MAX_OPERANDS 24 /* adv.softmax: 4 tensors, 12 tiling fields, tmp */
+#define IR_MAX_OPERANDS 40 /* trans_data_to_5hd: 16 + 16 tensors, 3 ints */
 #define IR_MAX_IATTRS 8
 
 /* Which hardware pipe an op runs on (Ascend's instruction queues). */

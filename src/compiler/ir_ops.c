@@ -499,6 +499,36 @@ static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
   return check_local_at(m, op, 1, I32, "ub_workspace");
 }
 
+/* --- layout (rt/layout.h) --- */
+/* transpose.ext: dst and src of one 2- or 4-byte dtype, a uint8 tmp buffer,
+ * a TransposeType of this form. */
+static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
+  int64_t t = op->iattrs[0];
+  if (t < 10 || t > 12)
+    return asc_error(ASC_ERR_COMPILE,
+                     "transpose: TransposeType %lld is not a form of transpose (it takes "
+                     "TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW)",
+                     (long long)t);
+  /* TRANSPOSE_ND2ND_B16: 2-byte elements only */
+  asc_status st = check_vector(m, op, 2, F16 | BF16 | I16 | (t == 10 ? 0 : F32 | I32));
+  if (!st) st = check_local_at(m, op, 2, U8, "shared_tmp_buffer");
+  return st;
+}
+/* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
+static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = ASC_OK;
+  for (int i = 0; i < 32 && !st; i++) {
+    st = check_local_at(m, op, i, I8 | U8 | F16 | BF16 | I16 | F32 | I32,
+                        i < 16 ? "dst_list tensor" : "src_list tensor");
+    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 0)->dtype)
+      st = asc_error(ASC_ERR_COMPILE, "trans_data_to_5hd: %s[%d] is %s but dst_list[0] is %s",
+                     i < 16 ? "dst_list" : "src_list", i % 16,
+                     asc_dtype_name(type_at(m, op, i)->dtype),
+                     asc_dtype_name(type_at(m, op, 0)->dtype));
+  }
+  return st;
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},

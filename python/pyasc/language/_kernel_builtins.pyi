@@ -82,6 +82,7 @@ shift_left: KernelBuiltin
 shift_right: KernelBuiltin
 sub: KernelBuiltin
 sub_relu: KernelBuiltin
+trans_data_to_5hd: KernelBuiltin
 transpose: KernelBuiltin
 trap: KernelBuiltin
 wait_flag: KernelBuiltin

@@ -91,7 +91,8 @@ _DOCS.update({
     "sub_relu": "sub_relu(dst, src0, src1, count | mask, ...): relu(src0 - src1).",
     "fused_mul_add_relu": "fused_mul_add_relu(dst, src0, src1, count | mask, ...): "
                           "relu(src0 * dst + src1).",
-    "transpose": "transpose(dst, src): transpose one 16x16 matrix of 2-byte elements.",
+    "transpose": "transpose(dst, src[, shared_tmp_buffer, params: TransposeParamsExt]): one "
+                 "16x16 matrix of 2-byte elements, or [H, W] -> [W, H] / NCHW <-> NHWC.",
     "gather": "gather(dst, src, src_offset, src_base, count): dst[i] = the element at byte "
               "src_base + src_offset[i] of src (src_offset: int32 byte offsets).",
     "scatter": "scatter(dst, src, dst_offset, dst_base, count): the element at byte "
@@ -134,6 +135,8 @@ _DOCS.update({
                "wait for that flag, then clear it.",
     "notify_next_block": "notify_next_block(gm_workspace, ub_workspace): let the next block "
                          "past its wait_pre_block.",
+    "trans_data_to_5hd": "trans_data_to_5hd(dst_list, src_list, params: TransDataTo5HDParams):"
+                         " transpose 16 data blocks per repeat (NCHW -> NC1HWC0).",
     "wait_pre_block": "wait_pre_block(gm_workspace, ub_workspace): wait for the previous "
                       "block's notify_next_block (blocks run one after another).",
 })

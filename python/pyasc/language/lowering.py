@@ -183,6 +183,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         from pyasc.language import lowering_system
 
         handled = lowering_system.api_call(gen, node, api, args, kwargs)
+    if handled is lowering_ext.NOT_HANDLED:
+        from pyasc.language import lowering_layout
+
+        handled = lowering_layout.api_call(gen, node, api, args, kwargs)
     if handled is not lowering_ext.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):

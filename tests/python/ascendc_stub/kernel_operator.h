@@ -800,6 +800,39 @@ __aicore__ void IBWait(const GlobalTensor<int32_t> &gmWorkspace,
 __aicore__ void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace,
                                 LocalTensor<int32_t> &ubWorkspace);
 __aicore__ void WaitPreBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace);
+
+// Layout (the "layout" rows of api_table.def).
+enum class TransposeType : uint8_t {
+  TRANSPOSE_TYPE_NONE,
+  TRANSPOSE_NZ2ND_0213,
+  TRANSPOSE_NZ2NZ_0213,
+  TRANSPOSE_NZ2NZ_012_WITH_N,
+  TRANSPOSE_NZ2ND_012_WITH_N,
+  TRANSPOSE_NZ2ND_012_WITHOUT_N,
+  TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+  TRANSPOSE_ND2ND_ONLY,
+  TRANSPOSE_ND_UB_GM,
+  TRANSPOSE_GRAD_ND_UB_GM,
+  TRANSPOSE_ND2ND_B16,
+  TRANSPOSE_NCHW2NHWC,
+  TRANSPOSE_NHWC2NCHW
+};
+struct TransposeParamsExt {
+  uint16_t nSize, cSize, hSize, wSize;
+  TransposeType transposeType;
+};
+struct TransDataTo5HDParams {
+  TransDataTo5HDParams(bool dstHighHalf, bool srcHighHalf, uint8_t repeatTimes,
+                       uint16_t dstRepStride, uint16_t srcRepStride);
+};
+template <typename T>
+__aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                          const LocalTensor<uint8_t> &sharedTmpBuffer,
+                          const TransposeParamsExt &transposeParams);
+template <typename T>
+__aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[16],
+                               const LocalTensor<T> (&srcList)[16],
+                               const TransDataTo5HDParams &nchwconvParams);
 }  // namespace AscendC
 
 #endif
