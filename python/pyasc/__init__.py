@@ -356,6 +356,7 @@ from pyasc.language.system import (  # noqa: E402
     Hardware,
     MemDsbT,
 )
+from pyasc.language.tensor_desc import ListTensorDesc, TensorDesc, tensor_list  # noqa: E402
 from pyasc.language.layout import (  # noqa: E402
     BlockMode,
     DataFormat,
@@ -418,6 +419,9 @@ __all__ += [
     "TransDataTo5HDParams",
     "TransposeParamsExt",
     "TransposeType",
+    "ListTensorDesc",
+    "TensorDesc",
+    "tensor_list",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -14,7 +14,6 @@ CUBE = "cube unit: not simulated yet (the basic load_data/mmad/fixpipe and Matmu
 HW = ("multi-core, cache, profiling or system-register control: no counterpart on the "
       "simulated single AI core yet")
 AIPP = "AIPP image preprocessing: not simulated yet"
-DESC = "TensorDesc/ListTensorDesc (tensor lists passed by address): not implemented yet"
 NOT_YET = "not implemented yet"
 
 #: name -> why pyasc does not support it yet.
@@ -44,16 +43,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "adv.get_normal_config": CUBE,
     "adv.get_special_basic_config": CUBE,
     "adv.get_special_mdl_config": CUBE,
-    "basic.ListTensorDesc.get_data_ptr": DESC,
-    "basic.ListTensorDesc.get_desc": DESC,
-    "basic.ListTensorDesc.get_size": DESC,
-    "basic.ListTensorDesc.init": DESC,
-    "basic.TensorDesc.get_data_obj": DESC,
-    "basic.TensorDesc.get_data_ptr": DESC,
-    "basic.TensorDesc.get_dim": DESC,
-    "basic.TensorDesc.get_index": DESC,
-    "basic.TensorDesc.get_shape": DESC,
-    "basic.TensorDesc.set_shape_addr": DESC,
     "basic.add_deq_relu": CUBE,
     "basic.add_relu_cast": NOT_YET,
     "basic.bilinear_interpolation": NOT_YET,
@@ -156,7 +145,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.IterateMode": CUBE,
     "asc.IterateOrder": CUBE,
     "asc.LayoutMode": CUBE,
-    "asc.ListTensorDesc": DESC,
     "asc.LoadData2DParamsV2": CUBE,
     "asc.LoadData2dTransposeParams": CUBE,
     "asc.LoadData2dTransposeParamsV2": CUBE,
@@ -173,7 +161,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.SliceInfo": NOT_YET,
     "asc.TBufPool": NOT_YET,
     "asc.TQueBind": NOT_YET,
-    "asc.TensorDesc": DESC,
     "asc.VdeqInfo": CUBE,
     "asc.add_deq_relu": CUBE,
     "asc.add_relu_cast": NOT_YET,

@@ -16,6 +16,7 @@
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
 #include "rt/system.h"           /* system counter, caches, workspace, inter-block sync */
 #include "rt/layout.h"           /* transpose (TransposeParamsExt), trans_data_to_5hd */
+#include "rt/tensor_desc.h"      /* ListTensorDesc, TensorDesc: tensor lists in GM */
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
 /* clang-format on */

@@ -40,6 +40,7 @@ typedef enum ir_result_rule {
   R_TBUF,        /* TBUF at position iattr0 */
   R_SCALAR_ELEM, /* INT or FLOAT by operand 0's element dtype */
   R_ADDR_U8,     /* a GlobalAddress of uint8 (system registers) */
+  R_ADDR_A0,     /* a GlobalAddress of dtype iattr0 (tensor lists) */
 } ir_result_rule;
 
 struct ir_op;

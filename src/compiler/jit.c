@@ -32,6 +32,7 @@
 #include <xxhash.h>
 
 #include "asc/jit.h"
+#include "asc/mem.h"
 #include "asc/tensor.h"
 static const char *const asc_k_files[] = {"libasc"};
 #include "asc_kernel_rt.h"
@@ -882,6 +883,7 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
   asc_k_launch *shared; /* what the blocks share (rt/system.h), freed at release */
+  int nargs;
   int nkeep;
   asc_storage *keep[JIT_MAX_ARGS];
   asc_k_arg args[JIT_MAX_ARGS];
@@ -903,6 +905,18 @@ static void jit_pause(unsigned spins) {
   nanosleep(&ts, NULL);
 }
 
+/* A tensor list's data pointer: the live device allocation holding it. */
+static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
+  asc_mem_range r;
+  if (asc_mem_lookup((const void *)(uintptr_t)ptr, 1, &r)) {
+    asc_clear_error(); /* not found is an answer, not a failure */
+    return 0;
+  }
+  *base = r.base;
+  *n = (int64_t)r.nbytes;
+  return 1;
+}
+
 static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   const jit_launch *l = p;
   asc_k_ctx k;
@@ -914,6 +928,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.cube = NULL;
   k.msg[0] = '\0';
   memset(&k.sys, 0, sizeof k.sys);
+  k.sys.args = l->args;
+  k.sys.nargs = l->nargs;
   asc_k_launch *s = l->shared;
   k.sys.launch = s;
   if (s) {
@@ -962,6 +978,8 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
   l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
   l.shared->clock_ns = jit_clock_ns;
   l.shared->pause = jit_pause;
+  l.shared->lookup = jit_lookup;
+  l.nargs = nargs;
   l.kernel = k;
   l.nkeep = nkeep;
   memcpy(l.args, args, (size_t)nargs * sizeof *args);

@@ -736,6 +736,8 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                 operands.append(b.op("local.new", [b.const(1024 * nlocal), b.const(64)],
                                      [dtypes[nlocal], VECCALC]))
                 nlocal += 1
+            elif c == "A" and name.startswith(("ltd.", "td.")):
+                operands.append(params["A64"])  # a tensor list: 64-bit words
             elif c in "GM":
                 # the inter-block sync ops take an int32 GM workspace
                 addr = params["A32"] if name in BLOCK_SYNC else params["A"]
@@ -762,7 +764,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
               "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
-              "A16": b.param("h", ("addr", asc.float16)), "A32": b.param("w", ("addr", asc.int32))}
+              "A16": b.param("h", ("addr", asc.float16)), "A32": b.param("w", ("addr", asc.int32)),
+              "A64": b.param("lst", ("addr", asc.int64))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -78,6 +78,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return method(gen, node, func, args, kwargs)
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
+    from pyasc.language import lowering_desc  # TensorDesc / ListTensorDesc
+
+    handled = lowering_desc.call(gen, node, func, args, kwargs)
+    if handled is not lowering_desc.NOT_HANDLED:
+        return handled
     handled = lowering_upstream.call(gen, node, func, args, kwargs)
     if handled is not lowering_upstream.NOT_HANDLED:
         return handled

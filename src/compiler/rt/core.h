@@ -46,6 +46,8 @@ typedef struct asc_k_launch {
    * monotonic clock in ns, and a pause of a spinning wait. */
   int64_t (*clock_ns)(void);
   void (*pause)(unsigned spins);
+  /* The live device allocation holding ptr: 1 and its memory, or 0. */
+  int (*lookup)(uint64_t ptr, char **base, int64_t *n);
 } asc_k_launch;
 
 /* A block's system registers (rt/system.h). */
@@ -54,7 +56,9 @@ typedef struct asc_k_sysreg {
   int64_t ws_n, ws_lead;
   char *hccl_base[2]; /* set_hccl_context, per communication domain */
   int64_t hccl_n[2], hccl_lead[2];
-  int64_t pre_waits;    /* wait_pre_block calls made so far */
+  int64_t pre_waits;            /* wait_pre_block calls made so far */
+  const struct asc_k_arg *args; /* the launch's arguments (rt/tensor_desc.h) */
+  int nargs;
   asc_k_launch *launch; /* NULL when the block runs alone */
 } asc_k_sysreg;
 

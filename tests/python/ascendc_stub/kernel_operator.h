@@ -801,6 +801,31 @@ __aicore__ void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace,
                                 LocalTensor<int32_t> &ubWorkspace);
 __aicore__ void WaitPreBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace);
 
+// Tensor lists (the "tensor lists" rows of api_table.def).
+template <typename T>
+class TensorDesc {
+ public:
+  __aicore__ void SetShapeAddr(uint64_t *shapePtr);
+  __aicore__ uint64_t GetDim();
+  __aicore__ uint64_t GetIndex();
+  __aicore__ uint64_t GetShape(uint32_t offset);
+  __aicore__ T *GetDataPtr();
+  __aicore__ GlobalTensor<T> GetDataObj();
+};
+class ListTensorDesc {
+ public:
+  __aicore__ ListTensorDesc();
+  __aicore__ ListTensorDesc(__gm__ void *data, uint32_t length = 0xffffffff,
+                            uint32_t shapeSize = 0xffffffff);
+  __aicore__ void Init(__gm__ void *data, uint32_t length = 0xffffffff,
+                       uint32_t shapeSize = 0xffffffff);
+  template <class T>
+  __aicore__ void GetDesc(TensorDesc<T> &desc, uint32_t index);
+  template <class T>
+  __aicore__ __gm__ T *GetDataPtr(uint32_t index);
+  __aicore__ uint32_t GetSize();
+};
+
 // Layout (the "layout" rows of api_table.def).
 enum class TransposeType : uint8_t {
   TRANSPOSE_TYPE_NONE,
