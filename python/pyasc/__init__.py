@@ -359,6 +359,7 @@ from pyasc.language.system import (  # noqa: E402
 from pyasc.language.tensor_desc import ListTensorDesc, TensorDesc, tensor_list  # noqa: E402
 from pyasc.language.layout import (  # noqa: E402
     BlockMode,
+    DataCopyEnhancedParams,
     DataFormat,
     TransDataTo5HDParams,
     TransposeParamsExt,
@@ -415,6 +416,7 @@ __all__ += [
     "Hardware",
     "MemDsbT",
     "BlockMode",
+    "DataCopyEnhancedParams",
     "DataFormat",
     "TransDataTo5HDParams",
     "TransposeParamsExt",

@@ -953,6 +953,22 @@ static void print_mask(ac_emitter *e, const ir_op *op, int m0, const char *type,
   }
 }
 
+/* bilinear_interpolation: the offsets as uint32, the mask as for the mask forms. */
+static int ac_bilinear(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool block = open_mask(e, op, 4);
+  line_start(e);
+  expand(e, op, "AscendC::BilinearInterpolation($0, $1, $p2.ReinterpretCast<uint32_t>(), $3, ", b);
+  print_mask(e, op, 4, "uint64_t", b);
+  /* templates name operands 0-9: v_repeat and the tmp buffer are 10 and 11 */
+  expand(e, op, ", (uint8_t)$u6, $7, (uint16_t)$u8, (uint16_t)$u9, (uint8_t)", b);
+  operand(e, op->operands[10], P_UNARY, b);
+  ir_buf_printf(b, ", ");
+  operand(e, op->operands[11], P_ANY, b);
+  ir_buf_printf(b, ");\n");
+  close_mask(e, block);
+  return P_PRIMARY;
+}
+
 /* Name<targs, false> when the caller set the mask register itself. */
 static void print_api(ac_emitter *e, const ir_op *op, const char *name, const char *targs,
                       int set_mask_attr, ir_buf *b) {

@@ -824,6 +824,13 @@ static int ce_layout(emitter *e, const ir_op *op, const char *rt) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
   long long es = (long long)esize(e, o[0]);
+  if (!strcmp(ir_op_defs[op->code].name, "bilinear_interpolation")) {
+    ir_buf_indent(e->b, e->depth);
+    ir_buf_printf(e->b, "if (%s(k", rt);
+    for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", o[i]);
+    ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)op->iattrs[0], L);
+    return 0;
+  }
   if (!strcmp(ir_op_defs[op->code].name, "transpose.ext"))
     return CHECKED(e, "%s(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %d)", rt, o[0], o[1],
                    o[2], o[3], o[4], o[5], o[6], (long long)op->iattrs[0], es, L);

@@ -525,6 +525,15 @@ static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
   if (!st) st = check_local_at(m, op, 2, U8, "shared_tmp_buffer");
   return st;
 }
+/* bilinear_interpolation: float16 dst/src0/src1, int32 (uint32) offsets, uint8 tmp. */
+static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_local_at(m, op, 0, F16, "dst");
+  if (!st) st = check_local_at(m, op, 1, F16, "src0");
+  if (!st) st = check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
+  if (!st) st = check_local_at(m, op, 3, F16, "src1");
+  if (!st) st = check_local_at(m, op, 11, U8, "shared_tmp_buffer");
+  return st;
+}
 /* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
 static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ASC_OK;

@@ -642,7 +642,7 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "data_sync_barrier": [[0], [3]], "data_cache_clean_and_invalid": [[0, 2], [1, 0]],
                "ib_set": [[1]], "ib_wait": [[1]], "get_hccl_context": [[1]],
                "set_hccl_context": [[0]], "transpose.ext": [[11], [12]],
-               "trans_data_to_5hd": [[0, 1]]}
+               "trans_data_to_5hd": [[0, 1]], "bilinear_interpolation": [[0], [1]]}
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -665,7 +665,8 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
                 [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
                 [I32_CODE] * 4,  # the inter-block sync ops' int32 UB workspace
-                [F16_CODE] * 32]  # trans_data_to_5hd's two lists
+                [F16_CODE] * 32,  # trans_data_to_5hd's two lists
+                [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE]]  # bilinear_interpolation
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need

@@ -250,3 +250,137 @@ def test_layout_names_in_asc():
     assert asc.TransposeType.TRANSPOSE_NHWC2NCHW == 12 and asc.DataFormat.NC1HWC0 == 3
     assert asc.BlockMode.BLOCK_MODE_DEPTHWISE == 4
     assert asc.TransDataTo5HDParams is pyasc.TransDataTo5HDParams
+
+
+# --- data_copy with DataCopyEnhancedParams -------------------------------------------------
+
+
+@jit
+def k_enhanced(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, relu: pyasc.ConstExpr[bool]):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(y)
+    a = pyasc.LocalTensor(pyasc.float32, pyasc.TPosition.VECIN, 0, 64)
+    plain = asc.DataCopyEnhancedParams(is_relu_in=relu)
+    # 2 bursts of 1 block, one block apart in GM
+    asc.data_copy(a, g, asc.DataCopyParams(2, 1, 1, 0), plain)
+    pyasc.set_flag(pyasc.HardEvent.MTE2_MTE3, 0)
+    pyasc.wait_flag(pyasc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(o, a, params=asc.DataCopyParams(1, 2, 0, 0),
+                  enhanced_params=asc.DataCopyEnhancedParams())
+
+
+@pytest.mark.parametrize("checked", MODES)
+def test_data_copy_with_plain_enhanced_params_is_the_params_copy(checked):
+    x = np.arange(32, dtype=np.float32) - 8
+    y = np.zeros(16, np.float32)
+    variant(k_enhanced, checked)[1](x, y, False)
+    np.testing.assert_array_equal(y, np.concatenate([x[:8], x[16:24]]))
+    assert "AscendC::DataCopy(a, g, AscendC::DataCopyParams(2, 1, 1, 0));" in \
+        k_enhanced.ascendc(x, y, False)
+
+
+def test_data_copy_enhanced_modes_of_cube_data_are_compile_errors():
+    x = np.zeros(32, np.float32)
+    with pytest.raises(pyasc.CompileError, match="is_relu_in=True is not simulated"):
+        k_enhanced[1](x, x, True)
+
+
+# --- bilinear_interpolation -------------------------------------------------------------------
+
+
+@jit
+def k_bilinear(x: pyasc.GlobalAddress, off: pyasc.GlobalAddress, w: pyasc.GlobalAddress,
+               y: pyasc.GlobalAddress, mask: pyasc.ConstExpr, h_repeat: pyasc.ConstExpr[int],
+               mode: pyasc.ConstExpr[bool], blk: pyasc.ConstExpr[int], v_off: pyasc.ConstExpr[int],
+               v_repeat: pyasc.ConstExpr[int]):
+    gx = pyasc.GlobalTensor()
+    gx.set_global_buffer(x)
+    go = pyasc.GlobalTensor()
+    go.set_global_buffer(off)
+    gw = pyasc.GlobalTensor()
+    gw.set_global_buffer(w)
+    gy = pyasc.GlobalTensor()
+    gy.set_global_buffer(y)
+    src0 = pyasc.LocalTensor(pyasc.float16, pyasc.TPosition.VECIN, 0, 1024)
+    offs = pyasc.LocalTensor(pyasc.int32, pyasc.TPosition.VECIN, 4096, 256)
+    src1 = pyasc.LocalTensor(pyasc.float16, pyasc.TPosition.VECIN, 8192, 256)
+    dst = pyasc.LocalTensor(pyasc.float16, pyasc.TPosition.VECOUT, 16384, 2048)
+    tmp = pyasc.LocalTensor(pyasc.uint8, pyasc.TPosition.VECCALC, 32768, 1024)
+    pyasc.data_copy(src0, gx, 1024)
+    pyasc.data_copy(offs, go, 256)
+    pyasc.data_copy(src1, gw, 256)
+    pyasc.data_copy(dst, gy, 2048)
+    pyasc.set_flag(pyasc.HardEvent.MTE2_V, 0)
+    pyasc.wait_flag(pyasc.HardEvent.MTE2_V, 0)
+    pyasc.bilinear_interpolation(dst, src0, offs, src1, mask, h_repeat, mode, blk, v_off,
+                                 v_repeat, tmp)
+    pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+    pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+    pyasc.data_copy(gy, dst, 2048)
+
+
+def bilinear_model(x, off, w, y, mask, h_repeat, mode, blk, v_off, v_repeat):
+    """Per vertical iteration, dst's 8 blocks are the sum over the
+    horizontal iterations of src0 blocks times their weights (float16 after
+    each multiply and add)."""
+    out = y.copy()
+    bits = np.zeros(128, bool)
+    if isinstance(mask, int):
+        bits[:mask] = True
+    else:
+        for word, w64 in enumerate(mask):
+            bits[word * 64:(word + 1) * 64] = [(w64 >> i) & 1 for i in range(64)]
+    blocks = x.reshape(-1, 16)
+    for v in range(v_repeat):
+        for h in range(h_repeat):
+            it = v * h_repeat + h
+            for b in range(8):
+                src = blocks[off[it * 8 + b] // 32]
+                weight = w[it * 8 + b] if mode else w[it]
+                prod = (src * weight).astype(np.float16)
+                at = v * v_off + b * blk * 16
+                keep = bits[b * 16:(b + 1) * 16]
+                acc = prod if h == 0 else (out[at:at + 16] + prod).astype(np.float16)
+                out[at:at + 16] = np.where(keep, acc, out[at:at + 16])
+    return out
+
+
+@pytest.mark.parametrize("checked", MODES)
+@pytest.mark.parametrize("mask, h_repeat, mode, blk, v_off, v_repeat", [
+    (128, 2, False, 1, 128, 2),
+    ((0xFFFF0000FFFF0000, 0x00FF00FF00FF00FF), 3, True, 2, 256, 3),  # bit words, low first
+    (40, 1, True, 1, 128, 1),
+    (128, 0, False, 1, 128, 4),
+])
+def test_bilinear_interpolation_matches_numpy(checked, mask, h_repeat, mode, blk, v_off, v_repeat):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-2, 2, 1024).astype(np.float16)
+    off = (rng.integers(0, 64, 256) * 32).astype(np.int32)  # byte offsets of src0 blocks
+    w = rng.uniform(-1, 1, 256).astype(np.float16)
+    y = np.full(2048, 9, np.float16)
+    want = bilinear_model(x, off, w, y, mask, h_repeat, mode, blk, v_off, v_repeat)
+    variant(k_bilinear, checked)[1](x, off, w, y, mask, h_repeat, mode, blk, v_off, v_repeat)
+    np.testing.assert_array_equal(y, want)
+
+
+@pytest.mark.parametrize("off_value, mask, message", [
+    (16, 128, r"src0_offset\[0\] = 16 is not the byte offset of a data block of src0"),
+    (0, 129, r"mask 129 is outside \[1, 128\]"),
+])
+def test_bilinear_interpolation_errors_name_the_line(off_value, mask, message):
+    off = np.full(256, off_value, np.int32)
+    x = np.zeros(1024, np.float16)
+    with pytest.raises(pyasc.KernelError, match=r"test_layout.py:\d+: bilinear_interpolation: "
+                                                + message):
+        k_bilinear[1](x, off, x[:256].copy(), np.zeros(2048, np.float16), mask, 1, False, 1,
+                      128, 1)
+
+
+def test_bilinear_interpolation_ascend_c():
+    x = np.zeros(2048, np.float16)
+    src = k_bilinear.ascendc(x, np.zeros(256, np.int32), x, x, (1, 2), 2, True, 1, 128, 2)
+    assert "uint64_t pyasc_mask[2] = {1, 2};" in src
+    assert ("AscendC::BilinearInterpolation(dst, src0, offs.ReinterpretCast<uint32_t>(), src1, "
+            "pyasc_mask, (uint8_t)2, true, (uint16_t)1, (uint16_t)128, (uint8_t)2, tmp);") in src

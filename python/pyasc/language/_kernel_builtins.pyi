@@ -12,6 +12,7 @@ adds: KernelBuiltin
 ascend_is_aic: KernelBuiltin
 ascend_is_aiv: KernelBuiltin
 axpy: KernelBuiltin
+bilinear_interpolation: KernelBuiltin
 block_reduce_max: KernelBuiltin
 block_reduce_min: KernelBuiltin
 block_reduce_sum: KernelBuiltin

@@ -135,6 +135,9 @@ _DOCS.update({
                "wait for that flag, then clear it.",
     "notify_next_block": "notify_next_block(gm_workspace, ub_workspace): let the next block "
                          "past its wait_pre_block.",
+    "bilinear_interpolation": "bilinear_interpolation(dst, src0, src0_offset, src1, mask, "
+                              "h_repeat, repeat_mode, dst_blk_stride, v_r_offset, v_repeat, "
+                              "shared_tmp_buffer): weighted sums of src0 blocks (float16).",
     "trans_data_to_5hd": "trans_data_to_5hd(dst_list, src_list, params: TransDataTo5HDParams):"
                          " transpose 16 data blocks per repeat (NCHW -> NC1HWC0).",
     "wait_pre_block": "wait_pre_block(gm_workspace, ub_workspace): wait for the previous "

@@ -54,6 +54,11 @@ class TransposeParamsExt(ParamStruct):
     """Shape [n, c, h, w] and TransposeType of transpose's extended form."""
 
 
+class DataCopyEnhancedParams(ParamStruct):
+    """data_copy's enhanced parameters: block mode, dequantisation, relu
+    and padding of copies between cube buffers (the defaults: a plain copy)."""
+
+
 class TransDataTo5HDParams(ParamStruct):
     """trans_data_to_5hd's halves (1-byte data), repeat_times and repeat
     strides in 32-byte blocks."""
@@ -63,6 +68,9 @@ class TransDataTo5HDParams(ParamStruct):
 STRUCTS = {
     TransposeParamsExt: (("n_size", 0), ("c_size", 0), ("h_size", 0), ("w_size", 0),
                          ("transpose_type", TransposeType.TRANSPOSE_ND2ND_B16)),
+    DataCopyEnhancedParams: (("block_mode", BlockMode.BLOCK_MODE_NORMAL), ("deq_scale", 0),
+                             ("deq_value_in", 0), ("sid_store_mode_in", 0), ("is_relu_in", False),
+                             ("pad_mode_in", 0), ("pad_value_in", 0)),
     TransDataTo5HDParams: (("dst_high_half", False), ("src_high_half", False),
                            ("repeat_times", 1), ("dst_rep_stride", 0), ("src_rep_stride", 0)),
 }

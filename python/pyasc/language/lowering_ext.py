@@ -397,6 +397,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         low.bind(gen, node, api, (), args, kwargs)
         return DATA_BLOCK_BYTES
     if api == "data_copy":
+        if len(args) + len(kwargs) > 3:  # the enhanced form: lowering_layout
+            return NOT_HANDLED
         third = args[2] if len(args) > 2 else kwargs.get(
             "repeat_params", kwargs.get("params", kwargs.get("intri_params")))
         if isinstance(third, StructValue) and third.struct in cube.STRUCTS:  # cube unit

@@ -109,3 +109,68 @@ static inline int asc_k_trans_5hd(asc_k_ctx *k, const asc_k_lt *dst, const asc_k
   }
   return 0;
 }
+
+/* bilinear_interpolation (float16): vertical iteration v writes 8 data
+ * blocks from dst + v * v_r_offset elements, block b at b * dst_blk_stride
+ * blocks; its h_repeat horizontal iterations i each read 8 byte offsets of
+ * src0 blocks from src0_offset (the i-th group of 8, counted across all
+ * iterations) and multiply block b by src1[i] (repeat_mode false) or
+ * src1[8 i + b] (true); the first horizontal iteration writes the products,
+ * the later ones add theirs (each multiply and add rounds to float16).
+ * Elements the mask leaves out keep their value. */
+static inline int asc_k_bilinear(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src0, asc_k_lt off,
+                                 asc_k_lt src1, int64_t m0, int64_t m1, int64_t h_repeat,
+                                 int64_t repeat_mode, int64_t blk_stride, int64_t v_offset,
+                                 int64_t v_repeat, asc_k_lt tmp, int64_t kind, int line) {
+  const char *api = "bilinear_interpolation";
+  if (h_repeat < 0 || h_repeat > 255 || v_repeat < 0 || v_repeat > 255)
+    return asc_k_fail(k, line, "%s: h_repeat and v_repeat must be in [0, 255]", api);
+  if (blk_stride < 0 || blk_stride > 65535 || v_offset < 0 || v_offset > 65535)
+    return asc_k_fail(k, line, "%s: dst_blk_stride and v_r_offset must be in [0, 65535]", api);
+  uint64_t bits[2] = {(uint64_t)m0, (uint64_t)m1};
+  if (kind == 0) {
+    if (m0 < 1 || m0 > 128)
+      return asc_k_fail(k, line, "%s: mask %lld is outside [1, 128] for 16-bit data", api,
+                        (long long)m0);
+    asc_k_mask_first(m0, bits);
+  }
+  int64_t iters = h_repeat * v_repeat, per = repeat_mode ? 8 : 1;
+  if (asc_k_ub_use(k, ASC_K_V, off, iters * 8, 4, ASC_K_READ, api, "src0_offset", line) ||
+      asc_k_ub_use(k, ASC_K_V, src1, iters * per, 2, ASC_K_READ, api, "src1", line) ||
+      asc_k_ub_range(k, tmp, 0, 1, api, line))
+    return 1;
+  for (int64_t v = 0; v < v_repeat; v++)
+    for (int64_t h = 0; h < h_repeat; h++) {
+      int64_t it = v * h_repeat + h;
+      for (int b = 0; b < 8; b++) {
+        uint32_t at;
+        memcpy(&at, k->ub + off.off + (it * 8 + b) * 4, 4);
+        if (at % 32 || (int64_t)at + 32 > src0.len * 2)
+          return asc_k_fail(k, line,
+                            "%s: src0_offset[%lld] = %u is not the byte offset of a data block of "
+                            "src0 (%lld bytes)",
+                            api, (long long)(it * 8 + b), (unsigned)at, (long long)src0.len * 2);
+        asc_k_lt s = asc_k_local_slice(src0, at / 2, 2);
+        asc_k_lt d = asc_k_local_slice(dst, v * v_offset + b * blk_stride * 16, 2);
+        if (asc_k_ub_use(k, ASC_K_V, s, 16, 2, ASC_K_READ, api, "src0", line) ||
+            asc_k_ub_use(k, ASC_K_V, d, 16, 2, ASC_K_WRITE, api, "dst", line))
+          return 1;
+        uint16_t sc;
+        memcpy(&sc, k->ub + src1.off + (it * per + (repeat_mode ? b : 0)) * 2, 2);
+        for (int e = 0; e < 16; e++) {
+          int bit = b * 16 + e;
+          if (!((bits[bit / 64] >> (bit % 64)) & 1)) continue;
+          uint16_t x, y;
+          memcpy(&x, k->ub + s.off + e * 2, 2);
+          float p = asc_k_h2f(asc_k_f2h(asc_k_h2f(x) * asc_k_h2f(sc)));
+          if (h) {
+            memcpy(&y, k->ub + d.off + e * 2, 2);
+            p = asc_k_h2f(y) + p;
+          }
+          uint16_t r = asc_k_f2h(p);
+          memcpy(k->ub + d.off + e * 2, &r, 2);
+        }
+      }
+    }
+  return 0;
+}

@@ -855,6 +855,18 @@ __aicore__ void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                           const LocalTensor<uint8_t> &sharedTmpBuffer,
                           const TransposeParamsExt &transposeParams);
 template <typename T>
+__aicore__ void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                      const LocalTensor<uint32_t> &src0Offset,
+                                      const LocalTensor<T> &src1, uint64_t mask[], uint8_t hRepeat,
+                                      bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                                      uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer);
+template <typename T>
+__aicore__ void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                      const LocalTensor<uint32_t> &src0Offset,
+                                      const LocalTensor<T> &src1, uint64_t mask, uint8_t hRepeat,
+                                      bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                                      uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer);
+template <typename T>
 __aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[16],
                                const LocalTensor<T> (&srcList)[16],
                                const TransDataTo5HDParams &nchwconvParams);
