@@ -411,3 +411,53 @@ def test_asc_names():
     assert asc.MemDsbT is pyasc.MemDsbT and asc.Hardware.L0C == 5
     assert asc.CacheMode.CACHE_MODE_PERSISTENT == 4 and asc.CacheRwMode.RW == 3
     assert asc.lan_all == list(asc.language.__all__) and "ib_set" in asc.lan_all
+
+
+# --- check_local_memory_ia traps accesses to its range ------------------------------------
+
+
+@jit
+def k_ia(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, start: int, end: int,
+         vector_write: pyasc.ConstExpr[bool], scalar_read: pyasc.ConstExpr[bool],
+         reset: pyasc.ConstExpr[bool]):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(y)
+    a = pyasc.LocalTensor(pyasc.float32, pyasc.TPosition.VECIN, 0, 64)  # UB blocks 0-7
+    b = pyasc.LocalTensor(pyasc.float32, pyasc.TPosition.VECOUT, 256, 64)  # UB blocks 8-15
+    pyasc.check_local_memory_ia(pyasc.CheckLocalMemoryIAParam(
+        enable_bit=2, start_addr=start, end_addr=end, is_vector_write=vector_write,
+        is_scalar_read=scalar_read, is_enable=True))
+    if reset:
+        pyasc.check_local_memory_ia(pyasc.CheckLocalMemoryIAParam(enable_bit=2))
+    pyasc.data_copy(a, g, 64)
+    pyasc.set_flag(pyasc.HardEvent.MTE2_V, 0)
+    pyasc.wait_flag(pyasc.HardEvent.MTE2_V, 0)
+    pyasc.adds(b, a, 1.0, 64)  # a vector write of blocks 8-15
+    pyasc.set_flag(pyasc.HardEvent.V_S, 0)
+    pyasc.wait_flag(pyasc.HardEvent.V_S, 0)
+    o.set_value(0, b.get_value(3))  # a scalar read of block 8
+
+
+@pytest.mark.parametrize("checked", MODES)
+@pytest.mark.parametrize("start, end, vector_write, scalar_read, reset, trapped", [
+    (7, 8, True, False, False, "vector write of UB bytes \\[256, 512\\)"),  # block 8 watched
+    (15, 20, True, False, False, None),  # (15, 20]: blocks 16-20, past b's last block
+    (0, 7, True, True, False, None),  # blocks 1-7: only the MTE write of a touches them
+    (7, 9, False, True, False, "scalar read of UB bytes \\[268, 272\\)"),
+    (7, 8, True, True, True, None),  # is_enable=False cleared the register
+])
+def test_check_local_memory_ia_traps_watched_accesses(checked, start, end, vector_write,
+                                                      scalar_read, reset, trapped):
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros(1, np.float32)
+    kernel = variant(k_ia, checked)[1]
+    if trapped is None:
+        kernel(x, y, start, end, vector_write, scalar_read, reset)
+        assert y[0] == 4.0
+    else:
+        with pytest.raises(pyasc.KernelError, match=r"test_system_hw.py:\d+: .*a " + trapped +
+                                                    r" is inside the range check_local_memory_ia "
+                                                    r"register 2 watches"):
+            kernel(x, y, start, end, vector_write, scalar_read, reset)

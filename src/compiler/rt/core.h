@@ -56,7 +56,12 @@ typedef struct asc_k_sysreg {
   int64_t ws_n, ws_lead;
   char *hccl_base[2]; /* set_hccl_context, per communication domain */
   int64_t hccl_n[2], hccl_lead[2];
-  int64_t pre_waits;            /* wait_pre_block calls made so far */
+  int64_t pre_waits; /* wait_pre_block calls made so far */
+  /* check_local_memory_ia's 4 registers: trapped accesses (bits: scalar
+   * read, write, vector read, write, MTE read, write) of UB bytes [lo, hi) */
+  int ia_on;
+  unsigned char ia_flags[4];
+  int64_t ia_lo[4], ia_hi[4];
   const struct asc_k_arg *args; /* the launch's arguments (rt/tensor_desc.h) */
   int nargs;
   asc_k_launch *launch; /* NULL when the block runs alone */

@@ -69,11 +69,12 @@ static inline int asc_k_icache_preload(asc_k_ctx *k, int64_t len, int line) {
 }
 /* CheckLocalMemoryIA: the register's fields are range-checked as the
  * hardware's field widths require (enable_bit 2 bits, addresses 16 bits of
- * 32-byte units, start before end when enabled). */
+ * 32-byte units, start before end when enabled). An enabled register traps
+ * the chosen accesses to its range (asc_k_ia_trap, rt/memory.h); is_enable
+ * False clears it. */
 static inline int asc_k_check_local_memory_ia(asc_k_ctx *k, int64_t enable_bit, int64_t start,
                                               int64_t end, int sr, int sw, int vr, int vw, int mr,
                                               int mw, int enable, int line) {
-  (void)sr, (void)sw, (void)vr, (void)vw, (void)mr, (void)mw;
   if (enable_bit < 0 || enable_bit > 3)
     return asc_k_fail(k, line, "check_local_memory_ia: enable_bit %lld is outside [0, 3]",
                       (long long)enable_bit);
@@ -87,6 +88,14 @@ static inline int asc_k_check_local_memory_ia(asc_k_ctx *k, int64_t enable_bit, 
                       "check_local_memory_ia: the range (start_addr, end_addr] = (%lld, %lld] "
                       "is empty",
                       (long long)start, (long long)end);
+  /* (start, end] in 32-byte blocks: the blocks after start up to end */
+  int r = (int)enable_bit;
+  k->sys.ia_flags[r] = enable ? (unsigned char)((sr != 0) | (sw != 0) << 1 | (vr != 0) << 2 |
+                                                (vw != 0) << 3 | (mr != 0) << 4 | (mw != 0) << 5)
+                              : 0;
+  k->sys.ia_lo[r] = (start + 1) * 32;
+  k->sys.ia_hi[r] = (end + 1) * 32;
+  k->sys.ia_on = k->sys.ia_flags[0] | k->sys.ia_flags[1] | k->sys.ia_flags[2] | k->sys.ia_flags[3];
   return 0;
 }
 /* dump_acc_chk_point: dump_size elements from element count_off. */
