@@ -384,3 +384,38 @@ def test_bilinear_interpolation_ascend_c():
     assert "uint64_t pyasc_mask[2] = {1, 2};" in src
     assert ("AscendC::BilinearInterpolation(dst, src0, offs.ReinterpretCast<uint32_t>(), src1, "
             "pyasc_mask, (uint8_t)2, true, (uint16_t)1, (uint16_t)128, (uint8_t)2, tmp);") in src
+
+
+# --- the static sync check sees everything these ops write ------------------------------------
+
+
+@jit
+def k_5hd_sync(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, synced: pyasc.ConstExpr[bool]):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(y)
+    a = pyasc.LocalTensor(pyasc.float16, pyasc.TPosition.VECIN, 0, 256)
+    b = pyasc.LocalTensor(pyasc.float16, pyasc.TPosition.VECOUT, 1024, 256)
+    pyasc.data_copy(a, g, 256)
+    pyasc.set_flag(pyasc.HardEvent.MTE2_V, 0)
+    pyasc.wait_flag(pyasc.HardEvent.MTE2_V, 0)
+    d = [b[0], b[16], b[32], b[48], b[64], b[80], b[96], b[112], b[128], b[144], b[160], b[176],
+         b[192], b[208], b[224], b[240]]
+    s = [a[0], a[16], a[32], a[48], a[64], a[80], a[96], a[112], a[128], a[144], a[160], a[176],
+         a[192], a[208], a[224], a[240]]
+    pyasc.trans_data_to_5hd(d, s, pyasc.TransDataTo5HDParams())
+    if synced:
+        pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+        pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+    pyasc.data_copy(o, b[240], 16)  # only the last dst_list block
+
+
+def test_sync_check_sees_trans_data_to_5hd_write_its_whole_dst_list():
+    kernel = pyasc.jit(k_5hd_sync.fn, cache_dir=CACHE, verify_sync=True)
+    x = np.arange(256, dtype=np.float16)
+    y = np.zeros(16, np.float16)
+    kernel[1](x, y, True)
+    np.testing.assert_array_equal(y, x.reshape(16, 16).T[15])
+    with pytest.raises(pyasc.CompileError, match="read-after-write.*trans_data_to_5hd"):
+        kernel[1](x, y, False)
