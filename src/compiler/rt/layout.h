@@ -145,11 +145,12 @@ static inline int asc_k_bilinear(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src0, asc_
       for (int b = 0; b < 8; b++) {
         uint32_t at;
         memcpy(&at, k->ub + off.off + (it * 8 + b) * 4, 4);
-        if (at % 32 || (int64_t)at + 32 > src0.len * 2)
+        if (at % 32 || (int64_t)at + 32 > asc_k_mul(src0.len, 2))
           return asc_k_fail(k, line,
                             "%s: src0_offset[%lld] = %u is not the byte offset of a data block of "
                             "src0 (%lld bytes)",
-                            api, (long long)(it * 8 + b), (unsigned)at, (long long)src0.len * 2);
+                            api, (long long)(it * 8 + b), (unsigned)at,
+                            (long long)asc_k_mul(src0.len, 2));
         asc_k_lt s = asc_k_local_slice(src0, at / 2, 2);
         asc_k_lt d = asc_k_local_slice(dst, v * v_offset + b * blk_stride * 16, 2);
         if (asc_k_ub_use(k, ASC_K_V, s, 16, 2, ASC_K_READ, api, "src0", line) ||
