@@ -16,3 +16,5 @@ from asc.language import *  # noqa: F401,F403
 from asc.language import __all__ as _language_all
 
 __all__ = ["CodegenOptions", "CompileOptions", "LaunchOptions", "jit", *_language_all]
+#: PyAsc's package also publishes its language's ``__all__`` under this name
+lan_all = list(_language_all)

@@ -354,6 +354,26 @@ from pyasc.language.cube import (  # noqa: E402
 from pyasc.language.matmul_enums import *  # noqa: E402,F403
 from pyasc.language.matmul_enums import __all__ as _matmul_enums
 
+# system and hardware: their enums and parameter struct
+from pyasc.language.system import (  # noqa: E402
+    CacheLine,
+    CacheMode,
+    CacheRwMode,
+    CheckLocalMemoryIAParam,
+    DcciDst,
+    Hardware,
+    MemDsbT,
+)
+from pyasc.language.tensor_desc import ListTensorDesc, TensorDesc, tensor_list  # noqa: E402
+from pyasc.language.layout import (  # noqa: E402
+    BlockMode,
+    DataCopyEnhancedParams,
+    DataFormat,
+    TransDataTo5HDParams,
+    TransposeParamsExt,
+    TransposeType,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -397,6 +417,22 @@ __all__ += [
     "Nz2NdParamsFull",
     "QuantModes",
     *_matmul_enums,
+    "CacheLine",
+    "CacheMode",
+    "CacheRwMode",
+    "CheckLocalMemoryIAParam",
+    "DcciDst",
+    "Hardware",
+    "MemDsbT",
+    "BlockMode",
+    "DataCopyEnhancedParams",
+    "DataFormat",
+    "TransDataTo5HDParams",
+    "TransposeParamsExt",
+    "TransposeType",
+    "ListTensorDesc",
+    "TensorDesc",
+    "tensor_list",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -156,11 +156,11 @@ static PyObject *b_op(BuilderObject *self, PyObject *args) {
   const char *name, *sattr = NULL;
   PyObject *operands, *iattrs = NULL;
   if (!PyArg_ParseTuple(args, "sO|Oz:op", &name, &operands, &iattrs, &sattr)) return NULL;
-  uint32_t ops[24]; /* IR_MAX_OPERANDS */
+  uint32_t ops[40]; /* IR_MAX_OPERANDS */
   int64_t attrs[8];
   Py_ssize_t n = PySequence_Size(operands), na = iattrs ? PySequence_Size(iattrs) : 0;
   if (n < 0 || na < 0) return NULL;
-  if (n > 24 || na > 8) return asc_py_raise_msg(ASC_ERR_COMPILE, "%s: too many arguments", name);
+  if (n > 40 || na > 8) return asc_py_raise_msg(ASC_ERR_COMPILE, "%s: too many arguments", name);
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *item = PySequence_GetItem(operands, i);
     int rc = item ? as_value(item, &ops[i]) : -1;

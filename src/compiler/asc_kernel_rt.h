@@ -15,6 +15,9 @@
 #include "rt/reduce.h"           /* reductions */
 #include "rt/data_move_params.h" /* data_copy with DataCopyParams, data_copy_pad */
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
+#include "rt/system.h"           /* system counter, caches, workspace, inter-block sync */
+#include "rt/layout.h"           /* transpose (TransposeParamsExt), trans_data_to_5hd */
+#include "rt/tensor_desc.h"      /* ListTensorDesc, TensorDesc: tensor lists in GM */
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/mix.h"              /* core groups (AIC + 2 AIVs), cross-core flags */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */

@@ -505,19 +505,45 @@ static const char *const atomic_dtypes[] = {"ATOMIC_NONE", "ATOMIC_F32", "ATOMIC
                                             "ATOMIC_S32",  "ATOMIC_S8",  "ATOMIC_BF16"};
 static const char *const atomic_ops[] = {"ATOMIC_SUM"};
 
+static const char *const mem_dsbs[] = {"ALL", "DDR", "UB", "SEQ"};
+static const char *const transpose_types[] = {"TRANSPOSE_TYPE_NONE",
+                                              "TRANSPOSE_NZ2ND_0213",
+                                              "TRANSPOSE_NZ2NZ_0213",
+                                              "TRANSPOSE_NZ2NZ_012_WITH_N",
+                                              "TRANSPOSE_NZ2ND_012_WITH_N",
+                                              "TRANSPOSE_NZ2ND_012_WITHOUT_N",
+                                              "TRANSPOSE_NZ2NZ_012_WITHOUT_N",
+                                              "TRANSPOSE_ND2ND_ONLY",
+                                              "TRANSPOSE_ND_UB_GM",
+                                              "TRANSPOSE_GRAD_ND_UB_GM",
+                                              "TRANSPOSE_ND2ND_B16",
+                                              "TRANSPOSE_NCHW2NHWC",
+                                              "TRANSPOSE_NHWC2NCHW"};
+static const char *const cache_lines[] = {"SINGLE_CACHE_LINE", "ENTIRE_DATA_CACHE"};
+static const char *const dcci_dsts[] = {"CACHELINE_ALL", "CACHELINE_UB", "CACHELINE_OUT",
+                                        "CACHELINE_ATOMIC"};
+
 /* Attribute i of op as Ascend C: kind r RoundMode, k CMPMODE, s SELMODE,
- * o ReduceOrder, m MaskMode, a AtomicDtype, A AtomicOp, b a bool, t a dtype's
- * type, i the integer, P a TPosition. */
+ * o ReduceOrder, m MaskMode, a AtomicDtype, A AtomicOp, d MemDsbT, l CacheLine,
+ * x DcciDst, T TransposeType, b a bool, t a dtype's type, i or n the integer,
+ * P a TPosition. */
 static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf *b) {
   static const struct {
     char kind;
     const char *type;
     const char *const *names;
     int n;
-  } enums[] = {{'r', "RoundMode", round_modes, 7}, {'k', "CMPMODE", cmp_modes, 6},
-               {'s', "SELMODE", sel_modes, 3},     {'o', "ReduceOrder", reduce_orders, 4},
-               {'m', "MaskMode", mask_modes, 2},   {'a', "AtomicDtype", atomic_dtypes, 7},
-               {'A', "AtomicOp", atomic_ops, 1}};
+  } enums[] = {{'r', "RoundMode", round_modes, 7},
+               {'k', "CMPMODE", cmp_modes, 6},
+               {'s', "SELMODE", sel_modes, 3},
+               {'o', "ReduceOrder", reduce_orders, 4},
+               {'m', "MaskMode", mask_modes, 2},
+               {'a', "AtomicDtype", atomic_dtypes, 7},
+               {'A', "AtomicOp", atomic_ops, 1},
+               {'d', "MemDsbT", mem_dsbs, 4},
+               {'l', "CacheLine", cache_lines, 2},
+               {'x', "DcciDst", dcci_dsts, 4},
+               {'T', "TransposeType", transpose_types, 13}};
   int64_t v = i < op->niattrs ? op->iattrs[i] : -1;
   if (kind == 'b') {
     ir_buf_printf(b, "%s", v ? "true" : "false");
@@ -527,7 +553,7 @@ static void print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf 
     ir_buf_printf(b, "%s", elem_type((int)v));
     return;
   }
-  if (kind == 'i') { /* a plain integer (template arguments) */
+  if (kind == 'i' || kind == 'n') { /* a plain integer (template arguments) */
     ir_buf_printf(b, "%lld", (long long)v);
     return;
   }
@@ -789,6 +815,38 @@ static void line_start(ac_emitter *e) {
   ir_buf_printf(e->out, "%*s", e->depth * 4, "");
 }
 
+/* trans_data_to_5hd: the two lists become LocalTensor arrays in a block. */
+static int ac_trans_5hd(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  line_start(e);
+  ir_buf_printf(b, "{\n");
+  for (int list = 0; list < 2; list++) {
+    line_start(e);
+    expand(e, op, "    AscendC::LocalTensor<$t0> ", b);
+    ir_buf_printf(b, "pyasc_%s[16] = {", list ? "src" : "dst");
+    for (int i = 0; i < 16; i++) {
+      if (i) ir_buf_printf(b, ", ");
+      operand(e, op->operands[list * 16 + i], P_ANY, b);
+    }
+    ir_buf_printf(b, "};\n");
+  }
+  line_start(e);
+  expand(e, op, "    AscendC::TransDataTo5HD<$t0>(pyasc_dst, pyasc_src, ", b);
+  ir_buf_printf(b, "AscendC::TransDataTo5HDParams(");
+  print_enum(e, op, 'b', 0, b);
+  ir_buf_printf(b, ", ");
+  print_enum(e, op, 'b', 1, b);
+  ir_buf_printf(b, ", (uint8_t)");
+  operand(e, op->operands[32], P_UNARY, b);
+  ir_buf_printf(b, ", (uint16_t)");
+  operand(e, op->operands[33], P_UNARY, b);
+  ir_buf_printf(b, ", (uint16_t)");
+  operand(e, op->operands[34], P_UNARY, b);
+  ir_buf_printf(b, "));\n");
+  line_start(e);
+  ir_buf_printf(b, "}\n");
+  return P_PRIMARY;
+}
+
 /* GlobalTensor<T> g; g.SetGlobalBuffer(addr[, length]); */
 static int ac_global_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
   line_start(e);
@@ -905,6 +963,22 @@ static void print_mask(ac_emitter *e, const ir_op *op, int m0, const char *type,
     ir_buf_printf(b, "(%s)", type);
     operand(e, v, P_UNARY, b);
   }
+}
+
+/* bilinear_interpolation: the offsets as uint32, the mask as for the mask forms. */
+static int ac_bilinear(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool block = open_mask(e, op, 4);
+  line_start(e);
+  expand(e, op, "AscendC::BilinearInterpolation($0, $1, $p2.ReinterpretCast<uint32_t>(), $3, ", b);
+  print_mask(e, op, 4, "uint64_t", b);
+  /* templates name operands 0-9: v_repeat and the tmp buffer are 10 and 11 */
+  expand(e, op, ", (uint8_t)$u6, $7, (uint16_t)$u8, (uint16_t)$u9, (uint8_t)", b);
+  operand(e, op->operands[10], P_UNARY, b);
+  ir_buf_printf(b, ", ");
+  operand(e, op->operands[11], P_ANY, b);
+  ir_buf_printf(b, ");\n");
+  close_mask(e, block);
+  return P_PRIMARY;
 }
 
 /* Name<targs, false> when the caller set the mask register itself. */

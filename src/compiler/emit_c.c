@@ -892,6 +892,69 @@ static int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
   return 0;
 }
 
+/* System and hardware (rt/system.h): <rt>(k, [&result,] operands..., iattrs..., line);
+ * dump_acc_chk_point passes its tensor's dtype and memory first. */
+static int ce_sys(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  if (!strcmp(ir_op_defs[op->code].name, "dump_acc_chk_point")) {
+    asc_ir_type t = type_of(e, o[0]);
+    bool g = t.kind == ASC_IR_GLOBAL;
+    char tensor[64]; /* the tensor in its slot, an empty one in the other */
+    snprintf(tensor, sizeof tensor, g ? "(asc_k_lt){0, 0}, v%u" : "v%u, (asc_k_gt){0}", o[0]);
+    return CHECKED(e, "%s(k, %d, %d, %s, v%u, v%u, v%u, \"%s\", %d)", rt, t.dtype, g, tensor, o[1],
+                   o[2], o[3], suffix(e, o[0]), L);
+  }
+  ir_buf b = {0};
+  asc_ir_kind rk = ir_op_defs[op->code].result != R_NONE ? (asc_ir_kind)type_of(e, op->result).kind
+                                                         : ASC_IR_VOID;
+  if (rk != ASC_IR_VOID) {
+    line(e, "%s v%u;", c_type(rk), op->result);
+    ir_buf_printf(&b, ", &v%u", op->result);
+  }
+  for (int i = 0; i < op->noperands; i++) ir_buf_printf(&b, ", v%u", o[i]);
+  for (int i = 0; i < ir_op_defs[op->code].niattrs; i++)
+    ir_buf_printf(&b, ", INT64_C(%lld)", (long long)op->iattrs[i]);
+  if (b.failed) {
+    free(b.data);
+    e->b->failed = true;
+    return 0;
+  }
+  CHECKED(e, "%s(k%s, %d)", rt, b.data ? b.data : "", L);
+  free(b.data);
+  return 0;
+}
+
+/* Layout (rt/layout.h): transpose.ext passes its TransposeType and element
+ * size; trans_data_to_5hd its two lists as arrays. */
+static int ce_layout(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  int L = (int)op->loc.line;
+  long long es = (long long)esize(e, o[0]);
+  if (!strcmp(ir_op_defs[op->code].name, "bilinear_interpolation")) {
+    ir_buf_indent(e->b, e->depth);
+    ir_buf_printf(e->b, "if (%s(k", rt);
+    for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", o[i]);
+    ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)op->iattrs[0], L);
+    return 0;
+  }
+  if (!strcmp(ir_op_defs[op->code].name, "transpose.ext"))
+    return CHECKED(e, "%s(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %d)", rt, o[0], o[1],
+                   o[2], o[3], o[4], o[5], o[6], (long long)op->iattrs[0], es, L);
+  line(e, "{");
+  e->depth++;
+  for (int list = 0; list < 2; list++) {
+    ir_buf_indent(e->b, e->depth);
+    ir_buf_printf(e->b, "asc_k_lt %s[16] = {", list ? "src" : "dst");
+    for (int i = 0; i < 16; i++) ir_buf_printf(e->b, "%sv%u", i ? ", " : "", o[list * 16 + i]);
+    ir_buf_printf(e->b, "};\n");
+  }
+  CHECKED(e, "%s(k, dst, src, %lld, %lld, v%u, v%u, v%u, %lld, %d)", rt, (long long)op->iattrs[0],
+          (long long)op->iattrs[1], o[32], o[33], o[34], es, L);
+  e->depth--;
+  return line(e, "}");
+}
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

@@ -8,7 +8,7 @@
 #include "asc/ir.h"
 
 #define IR_MAX_DEPTH 64
-#define IR_MAX_OPERANDS 24 /* adv.softmax: 4 tensors, 12 tiling fields, tmp */
+#define IR_MAX_OPERANDS 40 /* trans_data_to_5hd: 16 + 16 tensors, 3 ints */
 #define IR_MAX_IATTRS 8
 
 /* Which hardware pipe an op runs on (Ascend's instruction queues). */
@@ -40,6 +40,8 @@ typedef enum ir_result_rule {
   R_TBUF,        /* TBUF at position iattr0 */
   R_SCALAR_ELEM, /* INT or FLOAT by operand 0's element dtype */
   R_ADDR,        /* ADDR of operand 0's (GLOBAL) dtype */
+  R_ADDR_U8,     /* a GlobalAddress of uint8 (system registers) */
+  R_ADDR_A0,     /* a GlobalAddress of dtype iattr0 (tensor lists) */
 } ir_result_rule;
 
 struct ir_op;

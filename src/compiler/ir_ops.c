@@ -515,6 +515,83 @@ static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 
+/* --- system and hardware (rt/system.h) --- */
+/* data_sync_barrier: iattr 0 a MemDsbT; *_hccl_context: iattr 0 the index;
+ * data_cache_clean_and_invalid: iattr 0 a CacheLine, iattr 1 a DcciDst
+ * (CACHELINE_UB is reserved). */
+static asc_status check_sys_enum(const asc_ir_module *m, const ir_op *op) {
+  (void)m;
+  const char *name = ir_op_defs[op->code].name;
+  if (!strcmp(name, "data_sync_barrier")) return check_attr_range(op, 0, 0, 3, "the MemDsbT");
+  if (strstr(name, "hccl_context")) return check_attr_range(op, 0, 0, 1, "the index");
+  asc_status st = check_attr_range(op, 0, 0, 1, "the CacheLine");
+  if (!st) st = check_attr_range(op, 1, 0, 3, "the DcciDst");
+  if (!st && op->iattrs[1] == 1)
+    st = asc_error(ASC_ERR_COMPILE,
+                   "data_cache_clean_and_invalid: DcciDst.CACHELINE_UB is reserved (not supported "
+                   "by the hardware)");
+  return st;
+}
+/* ib_set/ib_wait/notify_next_block/wait_pre_block: an int32 GM workspace
+ * and an int32 UB workspace at a vector position. */
+static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  if (type_at(m, op, 0)->dtype != ASC_INT32)
+    return asc_error(ASC_ERR_COMPILE, "%s: gm_workspace must be an int32 GlobalTensor, not %s",
+                     name, asc_dtype_name(type_at(m, op, 0)->dtype));
+  return check_local_at(m, op, 1, I32, "ub_workspace");
+}
+
+/* --- tensor lists (rt/tensor_desc.h) --- */
+/* The list is read as uint64 words: a GlobalAddress of an 8-byte dtype. */
+static asc_status check_ltd(const asc_ir_module *m, const ir_op *op) {
+  int dt = type_at(m, op, 0)->dtype;
+  if (asc_dtype_is_float((asc_dtype)dt) || asc_dtype_size((asc_dtype)dt) != 8)
+    return asc_error(ASC_ERR_COMPILE,
+                     "%s: the tensor list must be a GlobalAddress of 64-bit integer words, not %s",
+                     ir_op_defs[op->code].name, asc_dtype_name(dt));
+  return ASC_OK;
+}
+
+/* --- layout (rt/layout.h) --- */
+/* transpose.ext: dst and src of one 2- or 4-byte dtype, a uint8 tmp buffer,
+ * a TransposeType of this form. */
+static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
+  int64_t t = op->iattrs[0];
+  if (t < 10 || t > 12)
+    return asc_error(ASC_ERR_COMPILE,
+                     "transpose: TransposeType %lld is not a form of transpose (it takes "
+                     "TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW)",
+                     (long long)t);
+  /* TRANSPOSE_ND2ND_B16: 2-byte elements only */
+  asc_status st = check_vector(m, op, 2, F16 | BF16 | I16 | (t == 10 ? 0 : F32 | I32));
+  if (!st) st = check_local_at(m, op, 2, U8, "shared_tmp_buffer");
+  return st;
+}
+/* bilinear_interpolation: float16 dst/src0/src1, int32 (uint32) offsets, uint8 tmp. */
+static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = check_local_at(m, op, 0, F16, "dst");
+  if (!st) st = check_local_at(m, op, 1, F16, "src0");
+  if (!st) st = check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
+  if (!st) st = check_local_at(m, op, 3, F16, "src1");
+  if (!st) st = check_local_at(m, op, 11, U8, "shared_tmp_buffer");
+  return st;
+}
+/* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
+static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = ASC_OK;
+  for (int i = 0; i < 32 && !st; i++) {
+    st = check_local_at(m, op, i, I8 | U8 | F16 | BF16 | I16 | F32 | I32,
+                        i < 16 ? "dst_list tensor" : "src_list tensor");
+    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 0)->dtype)
+      st = asc_error(ASC_ERR_COMPILE, "trans_data_to_5hd: %s[%d] is %s but dst_list[0] is %s",
+                     i < 16 ? "dst_list" : "src_list", i % 16,
+                     asc_dtype_name(type_at(m, op, i)->dtype),
+                     asc_dtype_name(type_at(m, op, 0)->dtype));
+  }
+  return st;
+}
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},
@@ -705,6 +782,14 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       break;
     case R_SCALAR_ELEM:
       r.kind = asc_dtype_is_float((asc_dtype)t0->dtype) ? ASC_IR_FLOAT : ASC_IR_INT;
+      break;
+    case R_ADDR_U8:
+      r.kind = ASC_IR_ADDR;
+      r.dtype = ASC_UINT8;
+      break;
+    case R_ADDR_A0:
+      r.kind = ASC_IR_ADDR;
+      r.dtype = (uint8_t)op->iattrs[0];
       break;
   }
   *result = r;

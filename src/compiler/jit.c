@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include <xxhash.h>
 
 #include "asc/jit.h"
+#include "asc/mem.h"
 #include "asc/tensor.h"
 static const char *const asc_k_files[] = {"libasc"};
 #include "asc_kernel_rt.h"
@@ -924,10 +926,40 @@ static void jit_barrier_leave(jit_barrier *b, bool failed, uint32_t block, const
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
   jit_barrier *barrier; /* NULL unless the kernel calls sync_all */
+  asc_k_launch *shared; /* what the blocks share (rt/system.h), freed at release */
+  int nargs;
   int nkeep;
   asc_storage *keep[JIT_MAX_ARGS];
   asc_k_arg args[JIT_MAX_ARGS];
 } jit_launch;
+
+/* The POSIX services a launch lends its blocks (asc_k_launch). */
+static int64_t jit_clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+/* A spinning inter-block wait yields its thread, then sleeps 50 us a turn. */
+static void jit_pause(unsigned spins) {
+  if (spins < 64) {
+    sched_yield();
+    return;
+  }
+  struct timespec ts = {0, 50000};
+  nanosleep(&ts, NULL);
+}
+
+/* A tensor list's data pointer: the live device allocation holding it. */
+static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
+  asc_mem_range r;
+  if (asc_mem_lookup((const void *)(uintptr_t)ptr, 1, &r)) {
+    asc_clear_error(); /* not found is an answer, not a failure */
+    return 0;
+  }
+  *base = r.base;
+  *n = (int64_t)r.nbytes;
+  return 1;
+}
 
 static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   const jit_launch *l = p;
@@ -947,10 +979,30 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
   k.sync_barrier = l->barrier;
   k.msg[0] = '\0';
+  memset(&k.sys, 0, sizeof k.sys);
+  k.sys.args = l->args;
+  k.sys.nargs = l->nargs;
+  asc_k_launch *s = l->shared;
+  k.sys.launch = s;
+  if (s) {
+    if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
+        0) { /* the first block learns the device's thread count */
+      int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
+      __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
+    }
+    __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 1, __ATOMIC_SEQ_CST);
+  }
   /* The launch adds the kernel's name and the block index. */
-  int failed = l->kernel->entry(&k, l->args);
-  if (l->barrier) jit_barrier_leave(l->barrier, failed != 0, block->block_idx, k.msg);
-  if (failed) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
+  int rc = l->kernel->entry(&k, l->args);
+  if (l->barrier) jit_barrier_leave(l->barrier, rc != 0, block->block_idx, k.msg);
+  if (s) {
+    if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 2, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&s->epoch, 1, __ATOMIC_SEQ_CST);
+  }
+  if (rc) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
   return ASC_OK;
 }
 
@@ -961,6 +1013,7 @@ static void jit_release(void *p) {
     pthread_cond_destroy(&l->barrier->cond);
     free(l->barrier);
   }
+  free(l->shared);
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
 }
@@ -973,11 +1026,26 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
     return asc_error(ASC_ERR_INVALID_VALUE, "launch: the core count must be in [1, 65535], got %u",
                      nblocks);
   jit_launch l;
+  /* One allocation: the shared state, an epoch and a state byte per block
+   * (nblocks <= 65535, so the size cannot overflow). */
+  l.shared = calloc(1, sizeof(asc_k_launch) + (size_t)nblocks * (sizeof(int64_t) + 1));
+  if (!l.shared) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  l.shared->nblocks = nblocks;
+  l.shared->epoch = 1;
+  l.shared->seen = (int64_t *)(void *)(l.shared + 1);
+  l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
+  l.shared->clock_ns = jit_clock_ns;
+  l.shared->pause = jit_pause;
+  l.shared->lookup = jit_lookup;
+  l.nargs = nargs;
   l.kernel = k;
   l.barrier = NULL;
   if (k->all_live && nblocks > 1) {
     l.barrier = calloc(1, sizeof *l.barrier);
-    if (!l.barrier) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot allocate a barrier");
+    if (!l.barrier) {
+      free(l.shared);
+      return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot allocate a barrier");
+    }
     pthread_mutex_init(&l.barrier->lock, NULL);
     pthread_cond_init(&l.barrier->cond, NULL);
     l.barrier->n = nblocks;

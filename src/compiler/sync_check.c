@@ -477,6 +477,13 @@ static bool adv_writes(const checker *k, const ir_op *op, const char *name, int 
     return true;
   return i == op->noperands - 1 && i > 0 && kind_of(k, op->operands[i - 1]) != ASC_IR_LOCAL;
 }
+/* Layout ops (rt/layout.h) that write more than operand 0: trans_data_to_5hd
+ * its whole dst list, transpose.ext and bilinear_interpolation their tmp. */
+static bool layout_writes(const ir_op *op, const char *name, int i) {
+  return (!strcmp(name, "trans_data_to_5hd") && i < 16) ||
+         (!strcmp(name, "transpose.ext") && i == 2) ||
+         (!strcmp(name, "bilinear_interpolation") && i == op->noperands - 1);
+}
 static int64_t esize_of(const checker *k, uint32_t v) {
   return (int64_t)asc_dtype_size((asc_dtype)k->m->values[v].type.dtype);
 }
@@ -516,7 +523,7 @@ static asc_status memory_op(checker *k, state *s, const ir_op *op, const char *n
     if (kind_of(k, o[i]) != ASC_IR_LOCAL) continue;
     const char *operand = nsrc == 1 ? "src" : srcs[j < 4 ? j : 3];
     j++;
-    bool w = adv_writes(k, op, name, i);
+    bool w = adv_writes(k, op, name, i) || layout_writes(op, name, i);
     asc_status st =
         access(k, s, op, P_V, o[i], none, n, esize_of(k, o[i]), exact, w, w ? "output" : operand);
     if (st) return st;

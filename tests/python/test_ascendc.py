@@ -637,7 +637,12 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "tbuf.new": [[VECCALC]], "set_flag": [[4]], "wait_flag": [[4]],
                "pipe_barrier": [[1]], "local.reinterpret_cast": [[I32_CODE]],
                "cast": [[1]], "compare": [[0]], "compare_scalar": [[5]], "select": [[0]],
-               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]]}
+               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]],
+               # system and hardware: MemDsbT, (CacheLine, DcciDst), is_aiv_only, the index
+               "data_sync_barrier": [[0], [3]], "data_cache_clean_and_invalid": [[0, 2], [1, 0]],
+               "ib_set": [[1]], "ib_wait": [[1]], "get_hccl_context": [[1]],
+               "set_hccl_context": [[0]], "transpose.ext": [[11], [12]],
+               "trans_data_to_5hd": [[0, 1]], "bilinear_interpolation": [[0], [1]]}
     # fwk/core: atomic modes [dtype, AtomicDtype, op], TBufPool [position, buf_id_size]
     special.update({f"atomic.{op}": [[F32_CODE, 1, 0]]
                     for op in ("add", "max", "min", "type", "none", "config")})
@@ -664,7 +669,9 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [F32_CODE, F32_CODE, U8_CODE], [F32_CODE] * 3 + [U8_CODE],
                 [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
                 [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
-                [I32_CODE] * 4]  # sync_all's int32 workspaces
+                [I32_CODE] * 4,  # sync_all's and the inter-block sync ops' int32 workspaces
+                [F16_CODE] * 32,  # trans_data_to_5hd's two lists
+                [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE]]  # bilinear_interpolation
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
@@ -720,6 +727,9 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
     b.op(name, operands, attrs)
 
 
+BLOCK_SYNC = ("ib_set", "ib_wait", "notify_next_block", "wait_pre_block")
+
+
 def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dict) -> None:
     if name.startswith("matmul."):
         return build_matmul_op(b, name, sig, params)
@@ -736,8 +746,11 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                 operands.append(b.op("local.new", [b.const(1024 * nlocal), b.const(64)],
                                      [dtypes[nlocal], VECCALC]))
                 nlocal += 1
+            elif c == "A" and name.startswith(("ltd.", "td.")):
+                operands.append(params["A64"])  # a tensor list: 64-bit words
             elif c in "GM":
-                addr = params["A32"] if name == "sync_all.soft" else params["A"]  # int32 only
+                # sync_all's and the inter-block sync ops' int32 GM workspace
+                addr = params["A32"] if name in BLOCK_SYNC or name == "sync_all.soft" else params["A"]
                 operands.append(b.op("global.new", [addr, params["I"]]))
             else:
                 operands.append(params[c])
@@ -761,8 +774,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
               "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
-              "A16": b.param("h", ("addr", asc.float16)),
-              "A32": b.param("w", ("addr", asc.int32))}
+              "A16": b.param("h", ("addr", asc.float16)), "A32": b.param("w", ("addr", asc.int32)),
+              "A64": b.param("lst", ("addr", asc.int64))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -102,7 +102,8 @@ _DOCS.update({
     "sub_relu": "sub_relu(dst, src0, src1, count | mask, ...): relu(src0 - src1).",
     "fused_mul_add_relu": "fused_mul_add_relu(dst, src0, src1, count | mask, ...): "
                           "relu(src0 * dst + src1).",
-    "transpose": "transpose(dst, src): transpose one 16x16 matrix of 2-byte elements.",
+    "transpose": "transpose(dst, src[, shared_tmp_buffer, params: TransposeParamsExt]): one "
+                 "16x16 matrix of 2-byte elements, or [H, W] -> [W, H] / NCHW <-> NHWC.",
     "gather": "gather(dst, src, src_offset, src_base, count): dst[i] = the element at byte "
               "src_base + src_offset[i] of src (src_offset: int32 byte offsets).",
     "scatter": "scatter(dst, src, dst_offset, dst_base, count): the element at byte "
@@ -113,6 +114,48 @@ _DOCS.update({
 
 # Lowered in pyasc.language.lowering_fwk.
 _DOCS.update(_FWK_DOCS)
+# System and hardware (lowered in pyasc.language.lowering_system).
+_DOCS.update({
+    "get_system_cycle": "get_system_cycle() -> int: the 50 MHz system counter (monotonic).",
+    "get_program_counter": "get_program_counter() -> int: the call's source location "
+                           "(file index << 20 | line) on the simulated core.",
+    "print_time_stamp": "print_time_stamp(desc_id): print desc_id, the system counter and pc.",
+    "data_sync_barrier": "data_sync_barrier(arg0: MemDsbT): wait for earlier memory accesses "
+                         "(program order on the simulated core).",
+    "data_cache_clean_and_invalid": "data_cache_clean_and_invalid(entire_type, [dcci_dst,] "
+                                    "dst): flush the data cache (none is simulated).",
+    "data_cache_preload": "data_cache_preload(src, cache_offset): prefetch GM into the data "
+                          "cache (none is simulated).",
+    "icache_preload": "icache_preload(pre_fetch_len): prefetch instructions (none simulated).",
+    "get_icache_preload_status": "get_icache_preload_status() -> int: 0 idle, 1 busy.",
+    "check_local_memory_ia": "check_local_memory_ia(check_params: CheckLocalMemoryIAParam): "
+                             "set the UB access check register (fields range-checked).",
+    "dump_acc_chk_point": "dump_acc_chk_point(tensor, index, count_off, dump_size): print "
+                          "dump_size elements from element count_off.",
+    "metrics_prof_start": "metrics_prof_start(): start of a profiled range (no profiler).",
+    "metrics_prof_stop": "metrics_prof_stop(): end of a profiled range (no profiler).",
+    "init_soc_state": "init_soc_state(): reset the core's global state (the vector mask).",
+    "get_sys_workspace": "get_sys_workspace() -> GlobalAddress: the system workspace register.",
+    "set_sys_workspace": "set_sys_workspace(workspace: GlobalAddress): set that register.",
+    "get_task_ratio": "get_task_ratio() -> int: vector cores per AI core (1: coupled mode).",
+    "get_arch_version": "get_arch_version(core_version): Ascend C's by-reference query "
+                        "(nothing to return in Python).",
+    "get_hccl_context": "get_hccl_context(index) -> GlobalAddress: HCCL context 0 or 1.",
+    "set_hccl_context": "set_hccl_context(index, context): set HCCL context 0 or 1.",
+    "ib_set": "ib_set(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only=True): "
+              "set block_idx's flag of event_id in GM (waits until it is clear).",
+    "ib_wait": "ib_wait(gm_workspace, ub_workspace, block_idx, event_id, is_aiv_only=True): "
+               "wait for that flag, then clear it.",
+    "notify_next_block": "notify_next_block(gm_workspace, ub_workspace): let the next block "
+                         "past its wait_pre_block.",
+    "bilinear_interpolation": "bilinear_interpolation(dst, src0, src0_offset, src1, mask, "
+                              "h_repeat, repeat_mode, dst_blk_stride, v_r_offset, v_repeat, "
+                              "shared_tmp_buffer): weighted sums of src0 blocks (float16).",
+    "trans_data_to_5hd": "trans_data_to_5hd(dst_list, src_list, params: TransDataTo5HDParams):"
+                         " transpose 16 data blocks per repeat (NCHW -> NC1HWC0).",
+    "wait_pre_block": "wait_pre_block(gm_workspace, ub_workspace): wait for the previous "
+                      "block's notify_next_block (blocks run one after another).",
+})
 
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",

@@ -10,6 +10,8 @@ import enum
 from typing import TYPE_CHECKING
 
 from pyasc.language.core import KernelObject, ParamStruct
+from pyasc.language.layout import DataFormat
+from pyasc.language.system import CacheMode, CacheRwMode
 
 if TYPE_CHECKING:
     from pyasc import _C
@@ -34,38 +36,6 @@ class AtomicOp(enum.IntEnum):
     is SUM; ``set_atomic_max``/``set_atomic_min`` read back as 1 and 2."""
 
     ATOMIC_SUM = 0
-
-
-class CacheMode(enum.IntEnum):
-    """L2 cache use of a GlobalTensor (``set_l2_cache_hint``)."""
-
-    CACHE_MODE_NORMAL = 0
-    CACHE_MODE_DISABLE = 1
-    CACHE_MODE_LAST = 2
-    CACHE_MODE_PERSISTENT = 4
-
-
-class CacheRwMode(enum.IntEnum):
-    """Which accesses an L2 cache hint applies to."""
-
-    READ = 1
-    WRITE = 2
-    RW = 3
-
-
-class DataFormat(enum.IntEnum):
-    """The data layout a ShapeInfo records."""
-
-    ND = 0
-    NZ = 1
-    NCHW = 2
-    C2 = 6
-    CO1 = 7
-    CO2 = 8
-    VECIN = 9
-    VECOUT = 10
-    VECCALC = 11
-    MAX = 12
 
 
 class pad_t(enum.IntEnum):  # noqa: N801  (PyAsc's name)
@@ -136,7 +106,7 @@ DOCS = {
 }
 
 #: The classes and enums this module gives pyasc's top level.
-NAMES = ("AtomicDtype", "AtomicOp", "CacheMode", "CacheRwMode", "DataFormat", "pad_t",
+NAMES = ("AtomicDtype", "AtomicOp", "pad_t",
          "InitConstValueParams", "TQueBind", "TBufPool", "LocalMemAllocator")
 
 #: The parameter structs' fields and defaults (pyasc.language.lowering_ext.make_struct).

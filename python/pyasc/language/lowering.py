@@ -82,6 +82,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return method(gen, node, func, args, kwargs)
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
+    from pyasc.language import lowering_desc  # TensorDesc / ListTensorDesc
+
+    handled = lowering_desc.call(gen, node, func, args, kwargs)
+    if handled is not lowering_desc.NOT_HANDLED:
+        return handled
     handled = lowering_fwk.call(gen, node, func, args, kwargs)
     if handled is lowering_fwk.NOT_HANDLED:
         handled = lowering_upstream.call(gen, node, func, args, kwargs)
@@ -183,11 +188,15 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         from pyasc.language import lowering_adv
 
         return lowering_adv.api_call(gen, node, api[4:], args, kwargs)
-    handled = lowering_ext.api_call(gen, node, api, args, kwargs)
-    if handled is lowering_ext.NOT_HANDLED:
-        handled = lowering_more.api_call(gen, node, api, args, kwargs)
-    if handled is lowering_ext.NOT_HANDLED:
-        handled = lowering_fwk.api_call(gen, node, api, args, kwargs)
+    # Each API-lowering module handles its own rows, in this order; the
+    # first that does not answer NOT_HANDLED lowers the call.
+    from pyasc.language import lowering_layout, lowering_system
+
+    handled = lowering_ext.NOT_HANDLED
+    for module in (lowering_ext, lowering_more, lowering_fwk, lowering_system, lowering_layout):
+        handled = module.api_call(gen, node, api, args, kwargs)
+        if handled is not lowering_ext.NOT_HANDLED:
+            break
     if handled is not lowering_ext.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):

@@ -15,7 +15,7 @@ import ast
 import enum
 from typing import Any
 
-from pyasc.language import core, cube
+from pyasc.language import core, cube, layout, system
 from pyasc.language.codegen import CodeGenerator, Val, describe
 
 NOT_HANDLED = object()
@@ -53,6 +53,8 @@ _STRUCTS = {
 
 
 _STRUCTS.update(cube.STRUCTS)  # cube unit
+_STRUCTS.update(system.STRUCTS)  # system and hardware (lowering_system)
+_STRUCTS.update(layout.STRUCTS)  # layout (lowering_layout)
 
 StructValue = core.StructValue
 
@@ -395,6 +397,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         low.bind(gen, node, api, (), args, kwargs)
         return DATA_BLOCK_BYTES
     if api == "data_copy":
+        if len(args) + len(kwargs) > 3:  # the enhanced form: lowering_layout
+            return NOT_HANDLED
         third = args[2] if len(args) > 2 else kwargs.get(
             "repeat_params", kwargs.get("params", kwargs.get("intri_params")))
         if isinstance(third, StructValue) and third.struct in cube.STRUCTS:  # cube unit

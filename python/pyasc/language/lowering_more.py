@@ -30,9 +30,6 @@ def _locals(gen: CodeGenerator, node: ast.Call, api: str, values: list, names: t
 
 
 def _transpose(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    if len(args) + len(kwargs) > 2:
-        raise gen.error(node, "transpose: the TransposeParamsExt form (N,C,H,W <-> N,H,W,C) is "
-                              "not supported; transpose(dst, src) transposes one 16x16 matrix")
     values = _low().bind(gen, node, "transpose", ("dst", "src"), args, kwargs)
     return gen.op(node, "transpose", _locals(gen, node, "transpose", values, ("dst", "src")))
 
@@ -63,7 +60,7 @@ def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose":
+    if api == "transpose" and len(args) + len(kwargs) <= 2:  # the ext form: lowering_layout
         return _transpose(gen, node, args, kwargs)
     if api in ("gather", "scatter"):
         return _gather_scatter(gen, node, api, args, kwargs)

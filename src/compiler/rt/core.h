@@ -38,6 +38,44 @@ typedef struct asc_k_fwk {
   int ntags;
   int64_t tag_off[ASC_K_MAX_TAGS], tag_val[ASC_K_MAX_TAGS];
 } asc_k_fwk;
+/* What the blocks of one launch share for inter-block synchronisation
+ * (rt/system.h): the launcher (jit.c) owns it; blocks update it with
+ * atomics. state[i]: 0 block i not started, 1 running, 2 finished. */
+typedef struct asc_k_launch {
+  int64_t nblocks;
+  int capacity; /* blocks that can run at once (the device's worker threads) */
+  int running;  /* blocks started and not finished */
+  int waiting;  /* running blocks spinning in an inter-block wait */
+  int failed;   /* a block failed: its unstarted successors never run */
+  unsigned char *state;
+  /* Flag writes and block ends bump epoch (from 1); seen[i] is the epoch at
+   * which block i last found its flag unsatisfied, 0 while it does not wait. */
+  int64_t epoch;
+  int64_t *seen;
+  /* POSIX services the launcher lends (kernels are strict C11): the
+   * monotonic clock in ns, and a pause of a spinning wait. */
+  int64_t (*clock_ns)(void);
+  void (*pause)(unsigned spins);
+  /* The live device allocation holding ptr: 1 and its memory, or 0. */
+  int (*lookup)(uint64_t ptr, char **base, int64_t *n);
+} asc_k_launch;
+
+/* A block's system registers (rt/system.h). */
+typedef struct asc_k_sysreg {
+  char *ws_base; /* set_sys_workspace: an address, as asc_k_addr (defined below) */
+  int64_t ws_n, ws_lead;
+  char *hccl_base[2]; /* set_hccl_context, per communication domain */
+  int64_t hccl_n[2], hccl_lead[2];
+  int64_t pre_waits; /* wait_pre_block calls made so far */
+  /* check_local_memory_ia's 4 registers: trapped accesses (bits: scalar
+   * read, write, vector read, write, MTE read, write) of UB bytes [lo, hi) */
+  int ia_on;
+  unsigned char ia_flags[4];
+  int64_t ia_lo[4], ia_hi[4];
+  const struct asc_k_arg *args; /* the launch's arguments (rt/tensor_desc.h) */
+  int nargs;
+  asc_k_launch *launch; /* NULL when the block runs alone */
+} asc_k_sysreg;
 
 typedef struct asc_k_ctx {
   char *ub;
@@ -54,12 +92,13 @@ typedef struct asc_k_ctx {
   int core_kind;
   int mixed;
   int64_t sub_block_idx, sub_block_num;
-  void *group; /* rt/mix.h's flags of the core's group, NULL if unused */
-  asc_k_fwk fwk;         /* rt/fwk.h; the launch clears its counters */
+  void *group;   /* rt/mix.h's flags of the core's group, NULL if unused */
+  asc_k_fwk fwk; /* rt/fwk.h; the launch clears its counters */
   /* sync_all (rt/fwk.h): waits until every block of the launch arrives; 0,
    * or 1 when a block failed, 2 when one finished first. NULL: one block. */
   int (*sync_wait)(void *barrier, char *why, size_t size);
   void *sync_barrier;
+  asc_k_sysreg sys; /* zeroed by the launcher, which may set sys.launch */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

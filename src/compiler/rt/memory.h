@@ -111,10 +111,37 @@ static inline int asc_k_ub_range(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_
                       (long long)count, (long long)t.off, (long long)k->ub_size);
   return 0;
 }
+/* An access check_local_memory_ia (rt/system.h) traps, as the hardware's
+ * exception: scalar (S), vector (V) and MTE pipes, read or write. */
+static inline int asc_k_ia_trap(asc_k_ctx *k, int pipe, asc_k_lt t, int64_t count, int64_t esize,
+                                int write, const char *api, int line) {
+  int cls = pipe == ASC_K_S                            ? 0
+            : pipe == ASC_K_V                          ? 1
+            : pipe == ASC_K_MTE2 || pipe == ASC_K_MTE3 ? 2
+                                                       : -1;
+  if (cls < 0) return 0;
+  int bit = 1 << (cls * 2 + (write ? 1 : 0));
+  int64_t lo = t.off, hi = asc_k_add(lo, asc_k_mul(count, esize));
+  for (int r = 0; r < 4; r++)
+    if ((k->sys.ia_flags[r] & bit) && lo < k->sys.ia_hi[r] && hi > k->sys.ia_lo[r])
+      return asc_k_fail(
+          k, line,
+          "%s: a %s %s of UB bytes [%lld, %lld) is inside the range check_local_memory_ia "
+          "register %d watches (bytes [%lld, %lld))",
+          api,
+          cls == 0   ? "scalar"
+          : cls == 1 ? "vector"
+                     : "MTE",
+          write ? "write" : "read", (long long)lo, (long long)hi, r, (long long)k->sys.ia_lo[r],
+          (long long)k->sys.ia_hi[r]);
+  return 0;
+}
 /* An instruction on `pipe` reading or writing count elements of t; see
  * "checked mode" above. */
 static inline int asc_k_ub_use(asc_k_ctx *k, int pipe, asc_k_lt t, int64_t count, int64_t esize,
                                int write, const char *api, const char *operand, int line) {
+  if (k->sys.ia_on && count > 0 && asc_k_ia_trap(k, pipe, t, count, esize, write, api, line))
+    return 1;
 #if ASC_K_CHECKED
   if (count >= 0 && asc_k_chk_extent(k, t, count, esize, api, operand, line)) return 1;
   if (asc_k_ub_range(k, t, count, esize, api, line)) return 1;

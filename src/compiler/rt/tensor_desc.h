@@ -1,0 +1,151 @@
+/* --- tensor lists (api_table.def "tensor lists") -----------------------------------------
+ * ListTensorDesc reads a list of tensors that the host laid out in global
+ * memory as Ascend C does, in little-endian uint64 words:
+ *   word 0             P, the byte offset of the data pointers from the start
+ *   words 1 .. P/8-1   per tensor: (index << 32 | dim), then its dim shape values
+ *   from byte P        one data pointer per tensor
+ * (pyasc.tensor_list builds it). `length` bounds the bytes read when it is not
+ * 0xffffffff; `shape_size`, when not 0xffffffff, is the number of pointers.
+ * A data pointer becomes an address only if it lies in one of the launch's
+ * array arguments or in a live device allocation (a pyasc.Tensor); any other
+ * value gives an address with no memory behind it (reads give zeros, checked
+ * mode reports accesses), so a list never lets a kernel reach memory it was
+ * not given. A malformed list is an error naming the line. */
+#define ASC_K_LTD_ALL 0xffffffffLL
+
+static inline int asc_k_ltd_word(asc_k_ctx *k, asc_k_addr a, int64_t length, int64_t at,
+                                 uint64_t *w, const char *api, int line) {
+  if (!a.base || a.lead < 0 || a.lead > a.n)
+    return asc_k_fail(k, line, "%s: the tensor list's address is outside its argument", api);
+  int64_t lim = asc_k_sub(a.n, a.lead);
+  if (length != ASC_K_LTD_ALL && length < lim) lim = length;
+  if (at < 0 || at % 8 || asc_k_add(at, 8) > lim)
+    return asc_k_fail(k, line,
+                      "%s: the tensor list's word at byte %lld is outside its %lld bytes (a "
+                      "malformed list, or length too small)",
+                      api, (long long)at, (long long)lim);
+  memcpy(w, a.base + a.lead + at, 8);
+  return 0;
+}
+/* The list's pointer offset and tensor count; *desc (if not NULL) the byte
+ * offset of tensor index's descriptor word. */
+static inline int asc_k_ltd_walk(asc_k_ctx *k, asc_k_addr a, int64_t length, int64_t shape_size,
+                                 int64_t index, int64_t *ptrs, int64_t *count, int64_t *desc,
+                                 const char *api, int line) {
+  if (length < 0 || length > ASC_K_LTD_ALL || shape_size < 0 || shape_size > ASC_K_LTD_ALL)
+    return asc_k_fail(k, line, "%s: length and shape_size must be uint32 values", api);
+  uint64_t p;
+  if (asc_k_ltd_word(k, a, length, 0, &p, api, line)) return 1;
+  if (p < 8 || p % 8 || p > (uint64_t)INT32_MAX)
+    return asc_k_fail(k, line,
+                      "%s: the list's pointer offset %llu is not a multiple of 8 past "
+                      "its header",
+                      api, (unsigned long long)p);
+  int64_t n = 0, at = 8;
+  while (at < (int64_t)p) {
+    uint64_t d;
+    if (asc_k_ltd_word(k, a, length, at, &d, api, line)) return 1;
+    if (n == index && desc) *desc = at;
+    int64_t dim = (int64_t)(d & 0xffffffffu);
+    at = asc_k_add(at, asc_k_mul(asc_k_add(dim, 1), 8));
+    n++;
+  }
+  if (at != (int64_t)p)
+    return asc_k_fail(k, line, "%s: the list's descriptors overrun its pointer offset %llu", api,
+                      (unsigned long long)p);
+  if (shape_size != ASC_K_LTD_ALL && shape_size != n)
+    return asc_k_fail(k, line, "%s: shape_size %lld does not match the %lld tensors of the list",
+                      api, (long long)shape_size, (long long)n);
+  if (index >= n || (desc && index < 0))
+    return asc_k_fail(k, line, "%s: index %lld is outside the list's %lld tensors", api,
+                      (long long)index, (long long)n);
+  *ptrs = (int64_t)p;
+  *count = n;
+  return 0;
+}
+static inline int asc_k_ltd_init(asc_k_ctx *k, asc_k_addr a, int64_t length, int64_t shape_size,
+                                 int line) {
+  int64_t p, n;
+  return asc_k_ltd_walk(k, a, length, shape_size, -1, &p, &n, NULL, "ListTensorDesc.init", line);
+}
+static inline int asc_k_ltd_get_size(asc_k_ctx *k, int64_t *r, asc_k_addr a, int64_t length,
+                                     int64_t shape_size, int line) {
+  int64_t p;
+  return asc_k_ltd_walk(k, a, length, shape_size, -1, &p, r, NULL, "ListTensorDesc.get_size", line);
+}
+static inline int asc_k_ltd_get_desc(asc_k_ctx *k, asc_k_addr a, int64_t length, int64_t shape_size,
+                                     int64_t index, int line) {
+  int64_t p, n, d;
+  return asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, "ListTensorDesc.get_desc",
+                        line);
+}
+/* The memory behind a data pointer (see above). */
+static inline asc_k_addr asc_k_ltd_resolve(const asc_k_ctx *k, uint64_t ptr) {
+  asc_k_addr r = {NULL, 0, 0};
+  uintptr_t p = (uintptr_t)ptr;
+  for (int i = 0; i < k->sys.nargs; i++) {
+    const asc_k_arg *arg = &k->sys.args[i];
+    uintptr_t base = (uintptr_t)arg->v.p;
+    if (arg->n > 0 && p >= base && p - base < (uintptr_t)arg->n) {
+      r.base = arg->v.p, r.n = arg->n, r.lead = (int64_t)(p - base);
+      return r;
+    }
+  }
+  char *base;
+  int64_t n;
+  if (k->sys.launch && k->sys.launch->lookup && k->sys.launch->lookup(ptr, &base, &n))
+    r.base = base, r.n = n, r.lead = (int64_t)(p - (uintptr_t)base);
+  return r;
+}
+static inline int asc_k_ltd_get_data_ptr(asc_k_ctx *k, asc_k_addr *r, asc_k_addr a, int64_t length,
+                                         int64_t shape_size, int64_t index, int64_t dtype,
+                                         int line) {
+  (void)dtype;
+  int64_t p, n, d;
+  uint64_t ptr;
+  if (asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, "get_data_ptr", line) ||
+      asc_k_ltd_word(k, a, length, asc_k_add(p, asc_k_mul(index, 8)), &ptr, "get_data_ptr", line))
+    return 1;
+  *r = asc_k_ltd_resolve(k, ptr);
+  return 0;
+}
+/* TensorDesc: what = 0 dim, 1 index, 2 shape[offset]. */
+static inline int asc_k_td_info(asc_k_ctx *k, int64_t *r, asc_k_addr a, int64_t length,
+                                int64_t shape_size, int64_t index, int64_t offset, int what,
+                                int line) {
+  static const char *const apis[] = {"TensorDesc.get_dim", "TensorDesc.get_index",
+                                     "TensorDesc.get_shape"};
+  int64_t p, n, d;
+  uint64_t w;
+  if (asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, apis[what], line) ||
+      asc_k_ltd_word(k, a, length, d, &w, apis[what], line))
+    return 1;
+  int64_t dim = (int64_t)(w & 0xffffffffu);
+  if (what == 0) {
+    *r = dim;
+    return 0;
+  }
+  if (what == 1) {
+    *r = (int64_t)(w >> 32);
+    return 0;
+  }
+  if (offset < 0 || offset >= dim)
+    return asc_k_fail(k, line, "%s: offset %lld is outside the tensor's %lld dimensions",
+                      apis[what], (long long)offset, (long long)dim);
+  if (asc_k_ltd_word(k, a, length, asc_k_add(d, asc_k_mul(offset + 1, 8)), &w, apis[what], line))
+    return 1;
+  *r = (int64_t)w;
+  return 0;
+}
+static inline int asc_k_td_get_dim(asc_k_ctx *k, int64_t *r, asc_k_addr a, int64_t length,
+                                   int64_t shape_size, int64_t index, int line) {
+  return asc_k_td_info(k, r, a, length, shape_size, index, 0, 0, line);
+}
+static inline int asc_k_td_get_index(asc_k_ctx *k, int64_t *r, asc_k_addr a, int64_t length,
+                                     int64_t shape_size, int64_t index, int line) {
+  return asc_k_td_info(k, r, a, length, shape_size, index, 0, 1, line);
+}
+static inline int asc_k_td_get_shape(asc_k_ctx *k, int64_t *r, asc_k_addr a, int64_t length,
+                                     int64_t shape_size, int64_t index, int64_t offset, int line) {
+  return asc_k_td_info(k, r, a, length, shape_size, index, offset, 2, line);
+}

@@ -1,0 +1,160 @@
+"""TensorDesc / ListTensorDesc (rt/tensor_desc.h, lowering_desc.py) and
+pyasc.tensor_list, the host side that lays a list of tensors out in memory:
+a kernel walks the list, reads each tensor's dim, index and shape, and
+reaches its data, in plain and checked mode; malformed lists and pointers to
+memory the launch was not given are errors or empty, never host memory."""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+import asc
+import pyasc
+
+CACHE = tempfile.mkdtemp(prefix="pyasc-tensor-desc-")
+atexit.register(shutil.rmtree, CACHE, True)
+
+MODES = (False, True)  # plain, checked
+
+
+def jit(fn):
+    return pyasc.jit(fn, cache_dir=CACHE)
+
+
+def variant(kernel, checked):
+    return pyasc.jit(kernel.fn, cache_dir=CACHE, debug=checked) if checked else kernel
+
+
+def test_tensor_list_layout():
+    a = np.zeros((2, 3), np.int32)
+    b = np.zeros(5, np.float32)
+    words = pyasc.tensor_list([a, b]).view(np.uint64)
+    p = 8 * (1 + (1 + 2) + (1 + 1))  # header word, then per tensor its word and shape
+    assert words[0] == p
+    assert list(words[1:4]) == [0 << 32 | 2, 2, 3] and list(words[4:6]) == [1 << 32 | 1, 5]
+    assert list(words[p // 8:]) == [a.__array_interface__["data"][0],
+                                    b.__array_interface__["data"][0]]
+    with pytest.raises(TypeError, match="tensor_list takes pyasc.Tensor or numpy.ndarray"):
+        pyasc.tensor_list([[1, 2]])
+
+
+@jit
+def k_walk(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, a: pyasc.GlobalAddress,
+           which: pyasc.ConstExpr[int], at: pyasc.ConstExpr[int]):
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    lists = asc.ListTensorDesc(data=lst, length=0xffffffff, shape_size=0xffffffff)
+    o.set_value(0, lists.get_size())
+    d = asc.TensorDesc(dtype=asc.float32)
+    d.set_shape_addr(0)
+    lists.get_desc(d, index=which)
+    o.set_value(1, d.get_dim())
+    o.set_value(2, d.get_index())
+    o.set_value(3, d.get_shape(0))
+    o.set_value(4, d.get_shape(d.get_dim() - 1))
+    o.set_value(5, d.get_data_obj().get_value(at))
+    g = asc.GlobalTensor()
+    g.set_global_buffer(lists.get_data_ptr(index=which, dtype=asc.float32))
+    o.set_value(6, g.get_value(at))
+
+
+@pytest.mark.parametrize("checked", MODES)
+def test_a_kernel_walks_a_list_of_arrays_and_tensors(checked):
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4) * 3
+    t = pyasc.asarray(np.arange(10, dtype=np.float32)) + 0.5  # device memory
+    lst = pyasc.tensor_list([a, t])
+    for which, at, want in ((0, 7, (3, 0, 2, 4, a.ravel()[7])), (1, 4, (1, 1, 10, 10, 4.5))):
+        out = np.zeros(7, np.float64)
+        variant(k_walk, checked)[1](lst, out, a, which, at)
+        dim, index, first, last, value = want
+        np.testing.assert_array_equal(out, [2, dim, index, first, last, value, value])
+
+
+def test_pointers_outside_the_launch_reach_no_memory():
+    a = np.arange(8, dtype=np.float32) + 1
+    lst = pyasc.tensor_list([a])
+    out = np.full(7, -1, np.float64)
+    other = np.zeros(8, np.float32)  # a is not an argument of this launch
+    k_walk[1](lst, out, other, 0, 3)
+    assert out[5] == 0 and out[6] == 0  # read as zeros, as GM outside an argument
+    with pytest.raises(pyasc.KernelError, match="outside the argument"):
+        variant(k_walk, True)[1](lst, out, other, 0, 3)
+
+
+def test_list_errors_name_the_line():
+    a = np.zeros(4, np.float32)
+    lst = pyasc.tensor_list([a])
+    out = np.zeros(7, np.float64)
+    with pytest.raises(pyasc.KernelError, match=r"test_tensor_desc.py:\d+: ListTensorDesc.get_desc:"
+                                                r" index 1 is outside the list's 1 tensors"):
+        k_walk[1](lst, out, a, 1, 0)
+    bad = lst.copy().view(np.int64)
+    bad[0] = 12  # a pointer offset inside the descriptors
+    with pytest.raises(pyasc.KernelError, match="pointer offset 12 is not a multiple of 8"):
+        k_walk[1](bad, out, a, 0, 0)
+    bad[0] = 1 << 20  # the pointers would be read as descriptors
+    with pytest.raises(pyasc.KernelError, match="descriptors overrun its pointer offset 1048576"):
+        k_walk[1](bad, out, a, 0, 0)
+
+
+@jit
+def k_bounded(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, length: int, count: int):
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    lists = asc.ListTensorDesc()
+    lists.init(lst, length, shape_size=count)
+    o.set_value(0, lists.get_size())
+
+
+def test_length_and_shape_size_bound_the_list():
+    lst = pyasc.tensor_list([np.zeros(3, np.int8), np.zeros((1, 1), np.int8)])
+    out = np.zeros(1, np.int64)
+    k_bounded[1](lst, out, lst.nbytes, 2)
+    assert out[0] == 2
+    with pytest.raises(pyasc.KernelError, match="shape_size 3 does not match the 2 tensors"):
+        k_bounded[1](lst, out, lst.nbytes, 3)
+    with pytest.raises(pyasc.KernelError, match="outside its 16 bytes"):
+        k_bounded[1](lst, out, 16, 2)
+
+
+@jit
+def k_misuse(lst: pyasc.GlobalAddress, which: pyasc.ConstExpr[int]):
+    d = asc.TensorDesc()
+    if which == 0:
+        d.get_dim()
+    elif which == 1:
+        asc.ListTensorDesc().get_size()
+    else:
+        asc.ListTensorDesc(lst).get_desc(3, 0)
+
+
+@jit
+def k_wrong_words(lst: pyasc.GlobalAddress):
+    asc.ListTensorDesc(lst).get_size()
+
+
+@pytest.mark.parametrize("which, message", [
+    (0, r"TensorDesc.get_dim: call ListTensorDesc.get_desc\(desc, index\) first"),
+    (1, "the ListTensorDesc has no data yet"),
+    (2, "desc must be a TensorDesc, not int 3"),
+])
+def test_misuse_is_a_compile_error(which, message):
+    with pytest.raises(pyasc.CompileError, match=message):
+        k_misuse[1](np.zeros(4, np.int64), which)
+
+
+def test_the_list_is_read_as_64_bit_words():
+    with pytest.raises(pyasc.CompileError, match="must be a GlobalAddress of 64-bit integer words"):
+        k_wrong_words[1](np.zeros(4, np.float32))
+
+
+def test_ascend_c_form():
+    a = np.zeros(8, np.float32)
+    src = k_walk.ascendc(pyasc.tensor_list([a]), np.zeros(7, np.float64), a, 0, 3)
+    assert "AscendC::ListTensorDesc((__gm__ void *)" in src
+    assert ".GetDataPtr<float>((uint32_t)0)" in src and "pyasc_d.GetShape((uint32_t)0)" in src
