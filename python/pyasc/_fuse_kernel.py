@@ -52,14 +52,16 @@ class FusedKernel:
     origin: str
     signature: str
 
-    def launch(self, n: int, cores: int, args: list[Any]) -> None:
-        """Runs the kernel over ``n`` elements on the current stream."""
-        if n == 0:
-            return
-        blocks = max(1, min(cores, -(-n // max(self.tile, 4096))))
-        blen = -(-(-(-n // blocks)) // _ALIGN) * _ALIGN
-        blocks = -(-n // blen)
-        self.native.launch(blocks, None, *args, n, blen)
+
+def grid(n: int, tile: int) -> tuple[int, int]:
+    """Blocks and block length for ``n`` elements: at most one block per AI
+    core, at least one tile (and 4096 elements) per block, block lengths
+    whole 32-byte blocks so that blocks never share one."""
+    if n == 0:
+        return 0, _ALIGN
+    blocks = max(1, min(cores(), -(-n // max(tile, 4096))))
+    blen = -(-(-(-n // blocks)) // _ALIGN) * _ALIGN
+    return -(-n // blen), blen
 
 
 class _Emitter:
@@ -289,4 +291,4 @@ def cores() -> int:
     return int(_C.get_device_properties().ai_core_count)
 
 
-__all__ = ["FusedKernel", "build", "cores", "kernel_name"]
+__all__ = ["FusedKernel", "build", "cores", "grid", "kernel_name"]

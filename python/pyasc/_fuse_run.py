@@ -71,7 +71,9 @@ class Specialization:
                 common = _promote(common, d)
             self.common = common
         self.plan = self._plan(call)
-        self.checked = False  # outputs checked once (their specs depend on the signature)
+        self.result: Any = None
+        self.extra = 0
+        self._compile()
 
     # --- building ---------------------------------------------------------------
     def _plan(self, call: Any) -> _fuse_plan.Plan:
@@ -136,41 +138,90 @@ class Specialization:
 
     def run(self, inputs: dict[str, Any]) -> Any:
         """Runs the plan (or the function, eagerly) on prepared inputs."""
-        plan = self.plan
-        if plan.fallback or plan.graph is None:
+        program = self.program
+        if program is None:
             args, kwargs = _trace._arguments(self.op, inputs, self.attrs)
             return self.op.fn(*args, **kwargs)
-        env: dict[int, Any] = {}
-        given = [t for t in inputs.values() if t is not None]
-        for value, tensor in zip(plan.graph.inputs, given):
-            env[id(value)] = tensor
-        cores = 0
+        slots: list[Any] = [t for t in inputs.values() if t is not None]
+        slots.extend([None] * self.extra)
+        for step in program:
+            step(slots)
+        result = self.result
+        if isinstance(result, tuple):
+            return tuple(slots[i] for i in result)
+        return slots[result]
+
+    def _compile(self) -> None:
+        """Turns the plan into closures over numbered slots (graph inputs
+        first, then each step's outputs), so that a call runs no planning."""
+        plan = self.plan
+        self.program: list[Any] | None = None
+        if plan.fallback or plan.graph is None:
+            return
+        index: dict[int, int] = {id(v): i for i, v in enumerate(plan.graph.inputs)}
+
+        def slot(value: _trace.Value) -> int:
+            if id(value) not in index:
+                index[id(value)] = len(index)
+            return index[id(value)]
+
+        program: list[Any] = []
         for step in plan.steps:
             if isinstance(step, _fuse_plan.Call):
-                node = step.node
-                operands = [env[id(a)] if isinstance(a, _trace.Value) else a
-                            for a in node.inputs]
-                assert node.output is not None
-                env[id(node.output)] = _trace.OPS[node.op].run(*operands, **node.attrs)
-                continue
-            cores = cores or _fuse_kernel.cores()
-            kargs: list[Any] = []
-            for value, kind in zip(step.inputs, step.kinds):
-                t = env[id(value)]
-                if kind == "expand":
-                    t = t.expand(*step.shape).contiguous()
-                elif not t.is_contiguous():
-                    t = t.contiguous()
-                kargs.append(t)
-            outs = [_C.empty(step.shape, dtype=n.dtype) for n in step.outputs]
-            step.kernel.launch(step.size, cores, kargs + outs)
-            for node, t in zip(step.outputs, outs):
-                assert node.output is not None
-                env[id(node.output)] = t
+                program.append(_call_step(step.node, slot))
+            else:
+                program.append(_kernel_step(step, slot))
         result = plan.result
-        if isinstance(result, tuple):
-            return tuple(env[id(r)] for r in result)
-        return env[id(result)]
+        self.result = tuple(slot(r) for r in result) if isinstance(result, tuple) \
+            else slot(result)
+        self.extra = len(index) - len(plan.graph.inputs)
+        self.program = program
+
+
+def _call_step(node: _trace.Node, slot: Any) -> Any:
+    run = _trace.OPS[node.op].run
+    refs = [(True, slot(a)) if isinstance(a, _trace.Value) else (False, a) for a in node.inputs]
+    attrs = dict(node.attrs)
+    assert node.output is not None
+    out = slot(node.output)
+
+    def step(slots: list[Any]) -> None:
+        slots[out] = run(*[slots[r] if is_slot else r for is_slot, r in refs], **attrs)
+
+    return step
+
+
+def _kernel_step(group: _fuse_plan.Group, slot: Any) -> Any:
+    launch = group.kernel.native.launch
+    ins = [slot(v) for v in group.inputs]
+    expand = [i for i, kind in zip(ins, group.kinds) if kind == "expand"]
+    full = [i for i, kind in zip(ins, group.kinds) if kind == "full"]
+    outs = [(slot(n.output), n.dtype) for n in group.outputs]  # type: ignore[arg-type]
+    shape, n = group.shape, group.size
+    blocks, blen = _fuse_kernel.grid(n, group.kernel.tile)
+    empty, contiguous = _C.empty, _C.Tensor.contiguous
+
+    def step(slots: list[Any]) -> None:
+        for i in expand:
+            slots[i] = contiguous(slots[i].expand(*shape))
+        for i in full:
+            if not slots[i].is_contiguous():
+                slots[i] = contiguous(slots[i])
+        args = [slots[i] for i in ins]
+        for i, dtype in outs:
+            args.append(empty(shape, dtype=dtype))
+            slots[i] = args[-1]
+        if n:
+            try:
+                launch(blocks, None, *args, n, blen)
+            except _C.InvalidValueError:
+                # Kernels may not receive read-only memory (lent by NumPy, DLPack,
+                # bytes); eager operations read it in place. A private copy of
+                # each input makes the launch, or raises the real error again.
+                copies = [a.copy() for a in args[:len(ins)]]
+                launch(blocks, None, *copies, *args[len(ins):], n, blen)
+
+    return step
 
 
 def layout_of(op: Any, nargs: int, kwnames: tuple[str, ...]) -> tuple[Any, ...] | None:
