@@ -196,7 +196,7 @@ def _kernel_step(group: _fuse_plan.Group, slot: Any) -> Any:
     ins = [slot(v) for v in group.inputs]
     expand = [i for i, kind in zip(ins, group.kinds) if kind == "expand"]
     full = [i for i, kind in zip(ins, group.kinds) if kind == "full"]
-    outs = [(slot(n.output), n.dtype) for n in group.outputs]  # type: ignore[arg-type]
+    outs = [(slot(n.output), n.dtype) for n in group.outputs]
     shape, n = group.shape, group.size
     blocks, blen = _fuse_kernel.grid(n, group.kernel.tile)
     empty, contiguous = _C.empty, _C.Tensor.contiguous

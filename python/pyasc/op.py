@@ -14,10 +14,11 @@ may be::
 
 Calling the operator converts its inputs to tensors (NumPy arrays and lists
 with :func:`pyasc.asarray`, Python scalars as NEP 50 weak scalars), checks
-them against the declared specs, converts the parameters, and then runs the
-function eagerly. The :class:`Op` keeps the function, its signature and the
-specs as plain data, so that a tracing compiler can later read them instead
-of running the function.
+them against the declared specs and converts the parameters. The first call
+of each signature traces the function and compiles its element-wise chains
+into kernels (``docs/op-compiler.md``, :meth:`Op.explain`); later calls of
+that signature go straight to them, and what cannot be compiled runs the
+function eagerly.
 
 Operators are registered by name: ``pyasc.ops.<name>``, :func:`get_op`,
 :func:`list_ops`. This module's name is also that of the decorator: after
