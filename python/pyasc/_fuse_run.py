@@ -70,6 +70,9 @@ class Specialization:
             for d in strong[1:]:
                 common = _promote(common, d)
             self.common = common
+        #: (where, at, name) of each input the signature passes (not None)
+        self.present = [(w, a, n) for n, (w, a) in zip(op.inputs, layout)
+                        if call.inputs[n] is not None]
         self.plan = self._plan(call)
         self.result: Any = None
         self.extra = 0
@@ -135,6 +138,33 @@ class Specialization:
             else:
                 out[name] = _C.asarray(value)
         return out
+
+    def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Runs a call of this signature from its arguments (the cached path:
+        the key fixed every dtype and shape, so nothing is checked again)."""
+        program = self.program
+        if program is None:
+            return self.run(self.inputs_from(args, kwargs))
+        slots: list[Any] = []
+        for where, at, name in self.present:
+            value = args[at] if where == "arg" else kwargs[at] if where == "kw" else at
+            if type(value) is not _C.Tensor:
+                value = self._convert(name, value)
+            slots.append(value)
+        if self.extra:
+            slots += [None] * self.extra
+        for step in program:
+            step(slots)
+        result = self.result
+        if type(result) is int:
+            return slots[result]
+        return tuple(slots[i] for i in result)
+
+    def _convert(self, name: str, value: Any) -> Any:
+        t = type(value)
+        if t is float or t is int or t is bool:
+            return self.op._scalar_tensor(name, value, self.common)
+        return _C.asarray(value)
 
     def run(self, inputs: dict[str, Any]) -> Any:
         """Runs the plan (or the function, eagerly) on prepared inputs."""

@@ -623,7 +623,7 @@ class Op:
             except TypeError:  # an unhashable attribute value: not cached
                 spec = key = None
             if spec is not None:  # a known signature: straight to its kernels
-                return spec.run(spec.inputs_from(args, kwargs))
+                return spec.call(args, kwargs)
         call = self.prepare(*args, **kwargs)
         graph = _trace._graph_of(list(call.inputs.values()))
         if graph is not None:  # called by a function pyasc.grad & co. are recording
@@ -653,9 +653,14 @@ class Op:
                 return None
             self._layouts[(len(args), tuple(kwargs))] = layout
         parts: list[Any] = []
+        tensor = _C.Tensor
         for where, at in layout[0]:
             if where != "default":
-                part = _fuse_run.describe_arg(args[at] if where == "arg" else kwargs[at])
+                value = args[at] if where == "arg" else kwargs[at]
+                if type(value) is tensor:
+                    parts.append((value.dtype, value.shape))
+                    continue
+                part = _fuse_run.describe_arg(value)
                 if part is None:
                     return None
                 parts.append(part)
@@ -667,9 +672,18 @@ class Op:
 
     def _specialization(self, call: OpCall, args: tuple[Any, ...],
                         kwargs: dict[str, Any]) -> Any:
-        """The compiled form of ``call``'s signature (traced, planned, built)."""
+        """The compiled form of ``call``'s signature (traced, planned, built),
+        from the cache when a call of that signature ran already."""
+        key = self._call_key(args, kwargs)
+        try:
+            cached = None if key is None else self._specs.get(key)
+        except TypeError:
+            cached = None
+        if cached is not None:
+            return cached
         layout = _fuse_run.layout_of(self, len(args), tuple(kwargs))
-        assert layout is not None
+        if layout is None:  # *args/**kwargs: explain() and ascendc() still plan it
+            layout = (tuple(("default", None) for _ in self.inputs), ())
         return _fuse_run.Specialization(self, call, layout[0])
 
     def explain(self, *args: Any, **kwargs: Any) -> str:

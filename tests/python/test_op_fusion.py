@@ -140,7 +140,7 @@ def _cases(draw):
     return expr, arrays
 
 
-def _make_op(expr, name="fused_case"):
+def _make_op(expr, name="fz_fused_case"):
     def body(x, y, z):
         return _eval(expr, {"x": x, "y": y, "z": z})
 
@@ -193,19 +193,19 @@ def test_transcendental_within_documented_ulps(fn, dtype):
     at most 1 ulp (docs/op-compiler.md); the ops around them are exact."""
     rng = np.random.default_rng(5)
     x = (np.abs(rng.standard_normal(4099)) * 5 + 1e-3).astype(dtype)
-    op = _make_op((fn, ("mul", "x", 0.5)), name=f"ulp_{fn}")
+    op = _make_op((fn, ("mul", "x", 0.5)), name=f"fz_ulp_{fn}")
     fused = op(x, x, x).numpy()
     eager = op.fn(pyasc.asarray(x), x, x).numpy()
     assert fused.dtype == eager.dtype == dtype
     assert _ulps(fused, eager).max() <= 1
-    assert "fused_ulp" in op.explain(x, x, x)
+    assert "fused_fz_ulp" in op.explain(x, x, x)
 
 
 # --- what fuses, and what does not ----------------------------------------------
 
 
 def test_library_call_between_fused_groups():
-    @pyasc.op(name="mm_between", overwrite=True)
+    @pyasc.op(name="fz_mm_between", overwrite=True)
     def mm(x, w):
         return pyasc.matmul(x * 2.0, w) + 1.0
 
@@ -217,7 +217,7 @@ def test_library_call_between_fused_groups():
 
 
 def test_mixed_dtypes_cast_inside_the_kernel():
-    @pyasc.op(name="mixed_cast", overwrite=True)
+    @pyasc.op(name="fz_mixed_cast", overwrite=True)
     def mixed(h, f, i, j):
         return (h + f) * 2.0, (i * j - 3).astype(pyasc.float32), (f + 1.0).astype(pyasc.float16)
 
@@ -234,7 +234,7 @@ def test_mixed_dtypes_cast_inside_the_kernel():
 
 
 def test_data_dependent_if_falls_back_with_reason():
-    @pyasc.op(name="data_if", overwrite=True)
+    @pyasc.op(name="fz_data_if", overwrite=True)
     def data_if(x):
         if x.sum() > 0:
             return x * 2.0
@@ -249,7 +249,7 @@ def test_data_dependent_if_falls_back_with_reason():
 
 
 def test_unsupported_op_and_dtype_run_eagerly_with_reason():
-    @pyasc.op(name="partly", overwrite=True)
+    @pyasc.op(name="fz_partly", overwrite=True)
     def partly(x):
         return pyasc.tanh(x) + 1.0
 
@@ -264,7 +264,7 @@ def test_unsupported_op_and_dtype_run_eagerly_with_reason():
 
 
 def test_inplace_operator_falls_back_and_keeps_eager_semantics():
-    @pyasc.op(name="inplace_op", overwrite=True)
+    @pyasc.op(name="fz_inplace_op", overwrite=True)
     def inplace_op(x):
         x += 1.0
         return x * 2.0
@@ -277,19 +277,19 @@ def test_inplace_operator_falls_back_and_keeps_eager_semantics():
 
 
 def test_ascendc_of_the_fused_operator():
-    @pyasc.op(name="axpb", overwrite=True)
+    @pyasc.op(name="fz_axpb", overwrite=True)
     def axpb(x, y):
         return (x + y) * 2.0
 
     x = np.ones(1000, F32)
     src = axpb.ascendc(x, x)
-    assert 'extern "C" __global__ __aicore__ void fused_axpb_0' in src
+    assert 'extern "C" __global__ __aicore__ void fused_fz_axpb_0' in src
     for call in ("AscendC::DataCopy", "AscendC::Add", "AscendC::Muls", "SetFlag"):
         assert call in src
 
 
 def test_views_and_noncontiguous_inputs():
-    @pyasc.op(name="views", overwrite=True)
+    @pyasc.op(name="fz_views", overwrite=True)
     def views(x, y):
         return x.T * y + 1.0
 
@@ -302,7 +302,7 @@ def test_views_and_noncontiguous_inputs():
 
 
 def test_empty_and_zero_dim_shapes():
-    @pyasc.op(name="tiny", overwrite=True)
+    @pyasc.op(name="fz_tiny", overwrite=True)
     def tiny(x, y):
         return x * y - 2.0
 
@@ -312,7 +312,7 @@ def test_empty_and_zero_dim_shapes():
 
 
 def test_large_input_spans_many_blocks_and_a_tail():
-    @pyasc.op(name="large", overwrite=True)
+    @pyasc.op(name="fz_large", overwrite=True)
     def large(x, y):
         return (x - y) * y
 
@@ -328,7 +328,7 @@ def test_large_input_spans_many_blocks_and_a_tail():
 def test_signature_cache_reuse_and_new_signatures():
     traced = []
 
-    @pyasc.op(name="counted", overwrite=True)
+    @pyasc.op(name="fz_counted", overwrite=True)
     def counted(x, y, scale: float = 2.0):
         traced.append(1)
         return x * scale + y
@@ -349,7 +349,7 @@ def test_signature_cache_reuse_and_new_signatures():
 
 
 def test_python_scalar_inputs_are_values_not_signatures():
-    @pyasc.op(name="scalar_in", overwrite=True)
+    @pyasc.op(name="fz_scalar_in", overwrite=True)
     def scalar_in(x, s):
         return x - s
 
@@ -364,7 +364,7 @@ def test_python_scalar_inputs_are_values_not_signatures():
 
 
 def test_errors_are_those_of_eager_calls():
-    @pyasc.op(name="checked_op", inputs={"x": pyasc.TensorSpec(dtypes=(pyasc.float32,),
+    @pyasc.op(name="fz_checked_op", inputs={"x": pyasc.TensorSpec(dtypes=(pyasc.float32,),
                                                                shape=("N",)),
                                          "y": pyasc.TensorSpec(shape=("N",))}, overwrite=True)
     def checked_op(x, y):
@@ -381,7 +381,7 @@ def test_errors_are_those_of_eager_calls():
     with pytest.raises(pyasc.DTypeError, match="must be a Tensor"):
         checked_op(x, "text")
 
-    @pyasc.op(name="bad_broadcast", overwrite=True)
+    @pyasc.op(name="fz_bad_broadcast", overwrite=True)
     def bad_broadcast(x, y):
         return x * y
 
@@ -393,7 +393,7 @@ def test_errors_are_those_of_eager_calls():
 
 
 def test_output_specs_checked_for_compiled_signatures():
-    @pyasc.op(name="out_checked", outputs={"z": pyasc.TensorSpec(dtypes=(pyasc.float16,))},
+    @pyasc.op(name="fz_out_checked", outputs={"z": pyasc.TensorSpec(dtypes=(pyasc.float16,))},
               overwrite=True)
     def out_checked(x):
         return x + 1.0
@@ -408,7 +408,7 @@ def test_output_specs_checked_for_compiled_signatures():
 def test_compile_switch_off_runs_eagerly(monkeypatch):
     monkeypatch.setenv("PYASC_OP_COMPILE", "0")
 
-    @pyasc.op(name="switched", overwrite=True)
+    @pyasc.op(name="fz_switched", overwrite=True)
     def switched(x):
         return x * 2.0
 
