@@ -14,6 +14,7 @@ dropping writes past the end of the global memory it addresses.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from dataclasses import dataclass
@@ -51,16 +52,18 @@ class FusedKernel:
     native: Any
     origin: str
     signature: str
+    align: int = _ALIGN
 
 
-def grid(n: int, tile: int) -> tuple[int, int]:
+def grid(n: int, tile: int, align: int = _ALIGN) -> tuple[int, int]:
     """Blocks and block length for ``n`` elements: at most one block per AI
-    core, at least one tile (and 4096 elements) per block, block lengths
-    whole 32-byte blocks so that blocks never share one."""
+    core, at least one tile (and 4096 elements) per block, block lengths a
+    multiple of ``align`` (whole 32-byte blocks, so that blocks never share
+    one; whole rows for kernels that repeat a row through their tiles)."""
     if n == 0:
-        return 0, _ALIGN
+        return 0, align
     blocks = max(1, min(cores(), -(-n // max(tile, 4096))))
-    blen = -(-(-(-n // blocks)) // _ALIGN) * _ALIGN
+    blen = -(-(-(-n // blocks)) // align) * align
     return -(-n // blen), blen
 
 
@@ -74,6 +77,7 @@ class _Emitter:
         self.dry = dry
         self.b = None if dry else _C.IRBuilder(name, "<pyasc.op>")
         self.free: list[int] = []
+        self.pinned: set[int] = set()  # slots holding a row for the whole kernel
         self.nslots = 0
         self.locals: dict[tuple[int, Any], int] = {}
         self.counter = 0
@@ -114,10 +118,14 @@ class _Emitter:
         end = self.op("arith.min", [self.op("arith.add", [start, blen]), n])
         env: dict[int, tuple[str, int, Any]] = {}
         full: list[tuple[int, int, Any]] = []
+        rows: list[tuple[int, int, Any, int]] = []
         for p, v, kind in zip(params, g.inputs, g.kinds):
             if kind == "scalar":
                 gm = self.op("global.new", [p, self.const(1)])
                 env[id(v)] = ("scalar", self.op("global.get_value", [gm, self.const(0)]), v.dtype)
+            elif kind == "row":
+                size = row_length(v)
+                rows.append((id(v), self.op("global.new", [p, self.const(size)]), v.dtype, size))
             else:
                 full.append((id(v), self.op("global.new", [p, n]), v.dtype))
         gouts = [self.op("global.new", [p, n]) for p in outs]
@@ -126,6 +134,14 @@ class _Emitter:
             env[vid] = ("tile", self.alloc(), dtype)
         for vid, _, dtype in full:
             self.local(env[vid][1], dtype)
+        for vid, gm, dtype, size in rows:  # filled once: tiles start on row boundaries
+            slot = self.alloc()
+            self.pinned.add(slot)
+            env[vid] = ("tile", slot, dtype)
+            dst = self.local(slot, dtype)
+            at = self._for(self.const(0), self.const(self.tile), self.const(size))
+            self.op("data_copy", [self.op("local.slice", [dst, at]), gm, self.const(size)])
+            self._end_for()
         iv = self._for(start, end, self.const(self.tile))
         cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
         rounded = self.op("arith.add", [cnt, self.const(_ALIGN - 1)])
@@ -145,8 +161,8 @@ class _Emitter:
                 self.op("data_copy", [self.op("global.slice", [gouts[j], iv]), src, cnt_al])
             if last.get(id(node.output), -1) <= i and kind == "tile":
                 self._release(env, node.output)
+        self._end_for()
         if b is not None:
-            b.for_end()
             b.finish()
 
     def _param(self, name: str, type_: tuple[Any, ...]) -> int:
@@ -154,6 +170,10 @@ class _Emitter:
 
     def _for(self, start: int, stop: int, step: int) -> int:
         return self.const(0) if self.b is None else self.b.for_begin(start, stop, step)
+
+    def _end_for(self) -> None:
+        if self.b is not None:
+            self.b.for_end()
 
     def _last_uses(self) -> dict[int, int]:
         last: dict[int, int] = {}
@@ -165,7 +185,7 @@ class _Emitter:
 
     def _release(self, env: dict[int, tuple[str, int, Any]], value: _trace.Value) -> None:
         kind, slot, _ = env[id(value)]
-        if kind == "tile" and slot not in self.free:
+        if kind == "tile" and slot not in self.free and slot not in self.pinned:
             self.free.append(slot)
 
     def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
@@ -192,6 +212,10 @@ class _Emitter:
             else:
                 srcs.append(("scalar", self.const(_rounded(a, dtype))))
         op = node.op
+        if op == "subtract" and dtype.is_floating_point and srcs[1][0] == "scalar" \
+                and not isinstance(node.inputs[1], _trace.Value):
+            # x - c is x + (-c) exactly in IEEE arithmetic; c is already rounded
+            op, srcs[1] = "add", ("scalar", self.const(-_rounded(node.inputs[1], dtype)))
         if op in _BINARY and op in _WITH_SCALAR and [k for k, _ in srcs].count("scalar") == 1:
             srcs.sort(key=lambda s: s[0] != "tile")  # commutative: the tile first
         elif op in _BINARY or op in _UNARY or op in ("astype", "positive", "negative"):
@@ -231,6 +255,14 @@ class _Emitter:
         env[id(node.output)] = ("tile", slot, dtype)
 
 
+def row_length(value: _trace.Value) -> int:
+    """Elements of a row input (its shape without leading ones)."""
+    size = 1
+    for d in value.shape:
+        size *= int(d)
+    return size
+
+
 def _exact(src: Any, dst: Any) -> bool:
     return (src, dst) in ((_C.float16, _C.float32), (_C.int16, _C.int32), (_C.int16, _C.float32))
 
@@ -264,7 +296,12 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
     budget = ub_size - 8192
     tile = min(8192, budget // (slots * _SLOT_BYTES) // _ALIGN * _ALIGN)
-    if tile < 256:
+    align = _ALIGN
+    for v, kind in zip(group.inputs, group.kinds):
+        if kind == "row":  # every row length divides the tile and the block length
+            align = math.lcm(align, row_length(v))
+    tile = tile // align * align
+    if tile < max(256, align):
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
     em = _Emitter(group, name, tile, dry=False)
     em.build()
@@ -275,15 +312,15 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
     with _lock:
         found = _memory.get(source)
     if found is not None:
-        return FusedKernel(name, tile, source, found[1], found[0], "memory", signature)
+        return FusedKernel(name, tile, source, found[1], found[0], "memory", signature, align)
     ascendc = em.b.emit_ascendc()
     if not compile_native:
-        return FusedKernel(name, tile, source, ascendc, None, "not built", signature)
+        return FusedKernel(name, tile, source, ascendc, None, "not built", signature, align)
     native, hit = _C.jit_build(source, name, signature)
     with _lock:
         _memory[source] = (native, ascendc)
     return FusedKernel(name, tile, source, ascendc, native, "disk cache" if hit else "built",
-                       signature)
+                       signature, align)
 
 
 def cores() -> int:

@@ -69,8 +69,9 @@ class Group:
 
     ``inputs``: values from outside the group (graph inputs, results of
     other steps), each loaded either in full (``"full"``: same shape),
-    as one scalar (``"scalar"``: one element) or broadcast first
-    (``"expand"``: materialised by one eager copy, then loaded in full).
+    as one scalar (``"scalar"``: one element), as a row repeated through
+    each tile (``"row"``: the group's trailing dimensions) or broadcast
+    first (``"expand"``: materialised by one eager copy, then loaded in full).
     ``outputs``: the nodes whose values leave the group.
     """
 
@@ -198,6 +199,15 @@ def plan(graph: _trace.Graph, result: Any) -> Plan:
 
 
 def _collect_inputs(group: Group, owner: dict[int, Group]) -> None:
+    _collect(group, owner)
+    sizes = {math.prod(v.shape) for v, k in zip(group.inputs, group.kinds) if k == "row"}
+    if len(sizes) > 1:  # tiles hold whole rows of one length only
+        first = min(sizes)
+        group.kinds = ["expand" if k == "row" and math.prod(v.shape) != first else k
+                       for v, k in zip(group.inputs, group.kinds)]
+
+
+def _collect(group: Group, owner: dict[int, Group]) -> None:
     seen: set[int] = set()
     for node in group.nodes:
         for a in node.inputs:
@@ -208,8 +218,27 @@ def _collect_inputs(group: Group, owner: dict[int, Group]) -> None:
                     group.kinds.append("full")
                 elif math.prod(a.shape) == 1:
                     group.kinds.append("scalar")
+                elif _is_row(tuple(a.shape), group.shape):
+                    group.kinds.append("row")
                 else:
                     group.kinds.append("expand")
+
+
+#: the longest row (elements) a kernel repeats through a tile.
+MAX_ROW = 4096
+
+
+def _is_row(shape: tuple[int, ...], group: tuple[int, ...]) -> bool:
+    """Whether an input is the group's trailing dimensions (leading ones
+    broadcast), whole 32-byte blocks long: the kernel then fills a tile with
+    copies of it once per block (tiles start on row boundaries)."""
+    trimmed = shape
+    while trimmed and trimmed[0] == 1:
+        trimmed = trimmed[1:]
+    if not trimmed or len(trimmed) > len(group) or group[len(group) - len(trimmed):] != trimmed:
+        return False
+    size = math.prod(trimmed)
+    return size % 16 == 0 and size <= MAX_ROW
 
 
 def explain(plan_: Plan, name: str) -> str:
@@ -226,8 +255,9 @@ def explain(plan_: Plan, name: str) -> str:
             lines.append(f"  kernel over {list(step.shape)}{where}: {ops}")
             for v, kind in zip(step.inputs, step.kinds):
                 if kind != "full":
-                    what = ("read as one scalar" if kind == "scalar"
-                            else f"broadcast to {list(step.shape)} by one eager copy first")
+                    what = {"scalar": "read as one scalar",
+                            "row": "a row repeated through each tile (broadcast in the kernel)"
+                            }.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
                     lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
         else:
             lines.append(f"  eager {step.node.op}: {step.why}")

@@ -225,10 +225,10 @@ def _kernel_step(group: _fuse_plan.Group, slot: Any) -> Any:
     launch = group.kernel.native.launch
     ins = [slot(v) for v in group.inputs]
     expand = [i for i, kind in zip(ins, group.kinds) if kind == "expand"]
-    full = [i for i, kind in zip(ins, group.kinds) if kind == "full"]
+    full = [i for i, kind in zip(ins, group.kinds) if kind in ("full", "row")]
     outs = [(slot(n.output), n.dtype) for n in group.outputs]
     shape, n = group.shape, group.size
-    blocks, blen = _fuse_kernel.grid(n, group.kernel.tile)
+    blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.kernel.align)
     empty, contiguous = _C.empty, _C.Tensor.contiguous
 
     def step(slots: list[Any]) -> None:

@@ -156,7 +156,7 @@ def _same(a, b):
         assert np.array_equal(a, b)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases())
 def test_random_graphs_fused_eager_numpy(case):
     expr, arrays = case
@@ -299,6 +299,25 @@ def test_views_and_noncontiguous_inputs():
     want = views.fn(pyasc.asarray(base), y).numpy()
     _same(got, want)
     _same(got, base.T * y.numpy() + F32(1))
+
+
+@pytest.mark.parametrize("shape,row", [((7, 32), (32,)), ((1000, 48), (1, 48)),
+                                       ((3, 5, 16), (16,)), ((4, 20), (20,)),
+                                       ((3, 5, 16), (5, 16))])
+def test_row_broadcast_in_the_kernel_or_by_a_copy(shape, row):
+    @pyasc.op(name="fz_bias", overwrite=True)
+    def bias(x, b):
+        return (x + b) * b - 1.0
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape).astype(F32)
+    b = rng.standard_normal(row).astype(F32)
+    _same(bias(x, b).numpy(), bias.fn(pyasc.asarray(x), pyasc.asarray(b)).numpy())
+    _same(bias(x, b).numpy(), (x + b) * b - F32(1))
+    in_kernel = np.prod(row) % 16 == 0  # whole 32-byte blocks: repeated through the tiles
+    text = bias.explain(x, b)
+    assert ("broadcast in the kernel" in text) == in_kernel, text
+    assert ("by one eager copy" in text) == (not in_kernel), text
 
 
 def test_empty_and_zero_dim_shapes():
