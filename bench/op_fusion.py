@@ -4,9 +4,10 @@ PyTorch (eager and torch.compile), measured side by side in one run.
 Rows: 16M float32 ``(x + y) * 2.0`` and ``exp(x) * y + x`` in ms, with the
 single-pass floor from the copy bandwidth measured in the same run (bytes
 of one pass: inputs read once, the output written once); the 16-element
-operator call; the first call of a new signature (trace + build, kernel
-cache cleared); and the first call in a fresh process that finds the
-kernel in the disk cache.
+operator call (below PYASC_OP_FUSE_MIN its operations run eagerly); the
+first call of a new signature (trace + build, empty kernel cache; 1M
+elements, so that a kernel is built) and the first call in a fresh process
+that finds the kernel in the disk cache.
 Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/op_fusion.py)
 """
 
@@ -81,7 +82,7 @@ t1 = time.perf_counter()
 @pyasc.op
 def axpy2(x, y):
     return (x + y) * 2.0
-x = pyasc.Tensor(np.ones(16, np.float32))
+x = pyasc.Tensor(np.ones(1 << 20, np.float32))  # above PYASC_OP_FUSE_MIN: a kernel
 t2 = time.perf_counter()
 axpy2(x, x); pyasc.synchronize()
 t3 = time.perf_counter()

@@ -81,6 +81,8 @@ class Group:
     kinds: list[str] = field(default_factory=list)
     outputs: list[_trace.Node] = field(default_factory=list)
     kernel: Any = None  # the built kernel (pyasc._fuse_kernel.FusedKernel)
+    name: str = ""  # the kernel's name
+    small: str = ""  # non-empty: too small to launch; why its operations run eagerly
 
     @property
     def size(self) -> int:
@@ -251,6 +253,8 @@ def explain(plan_: Plan, name: str) -> str:
         if isinstance(step, Group):
             k = step.kernel
             where = "" if k is None else f" [{k.name}, {k.origin}]"
+            if step.small:
+                where = f" [{step.name}, not launched: {step.small}]"
             ops = ", ".join(f"{n.op}:{n.dtype.name}" for n in step.nodes)
             lines.append(f"  kernel over {list(step.shape)}{where}: {ops}")
             for v, kind in zip(step.inputs, step.kinds):

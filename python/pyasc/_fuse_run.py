@@ -38,6 +38,16 @@ def enabled() -> bool:
     return os.environ.get("PYASC_OP_COMPILE", "1") not in ("0", "")
 
 
+def fuse_min() -> int:
+    """Groups of fewer elements run their operations eagerly
+    (``PYASC_OP_FUSE_MIN``, default 4096): small eager operations run on the
+    calling thread, a kernel launch goes through the stream's thread."""
+    try:
+        return max(0, int(os.environ.get("PYASC_OP_FUSE_MIN", "4096")))
+    except ValueError:
+        return 4096
+
+
 def _inplace(code: types.CodeType) -> str:
     """The first in-place operator (``+=``...) in ``code`` or its nested
     functions: on a tensor it writes the caller's memory, which a trace
@@ -112,7 +122,13 @@ class Specialization:
         steps: list[Any] = []
         for index, step in enumerate(plan.steps):
             if isinstance(step, _fuse_plan.Group):
-                name = _fuse_kernel.kernel_name(self.op.name, index)
+                name = step.name = _fuse_kernel.kernel_name(self.op.name, index)
+                least = fuse_min()
+                if step.size < least:  # a launch would cost more than the work
+                    step.small = (f"{step.size} elements < PYASC_OP_FUSE_MIN={least}: its "
+                                  "operations run eagerly")
+                    steps.append(step)
+                    continue
                 try:
                     step.kernel = _fuse_kernel.build(step, name, ub)
                 except _C.Error as exc:
@@ -199,6 +215,8 @@ class Specialization:
         for step in plan.steps:
             if isinstance(step, _fuse_plan.Call):
                 program.append(_call_step(step.node, slot))
+            elif step.small:
+                program += [_call_step(node, slot) for node in step.nodes]
             else:
                 program.append(_kernel_step(step, slot))
         result = plan.result
@@ -284,4 +302,5 @@ def describe_arg(value: Any) -> Any:
     return None
 
 
-__all__ = ["MAX_SIGNATURES", "Specialization", "describe_arg", "enabled", "layout_of"]
+__all__ = ["MAX_SIGNATURES", "Specialization", "describe_arg", "enabled", "fuse_min",
+           "layout_of"]

@@ -41,7 +41,7 @@ from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from pyasc import _C, _frameworks, _fuse_plan, _fuse_run
+from pyasc import _C, _frameworks, _fuse_kernel, _fuse_plan, _fuse_run
 from pyasc import trace as _trace
 
 __all__ = [
@@ -701,7 +701,9 @@ class Op:
         when nothing fuses."""
         call = self.prepare(*args, **kwargs)
         plan = self._specialization(call, args, kwargs).plan
-        sources = [g.kernel.ascendc for g in plan.groups if g.kernel is not None]
+        ub = _C.get_device_properties().ub_size
+        sources = [_fuse_kernel.build(g, g.name, ub, compile_native=False).ascendc
+                   if g.kernel is None else g.kernel.ascendc for g in plan.groups]
         if not sources:
             raise _C.UnsupportedError(
                 f"{self.name}: no fused kernel for these arguments\n"

@@ -18,6 +18,13 @@ import pyasc
 
 F16, F32, I16, I32 = np.float16, np.float32, np.int16, np.int32
 
+
+@pytest.fixture(autouse=True)
+def launch_every_size(monkeypatch):
+    """Small groups normally run their operations eagerly: here every group
+    launches its kernel, so that small cases test the kernels."""
+    monkeypatch.setenv("PYASC_OP_FUSE_MIN", "0")
+
 # --- random expression graphs ---------------------------------------------------
 
 #: operations whose fused form is bit-exact with eager, by dtype family.
@@ -286,6 +293,22 @@ def test_ascendc_of_the_fused_operator():
     assert 'extern "C" __global__ __aicore__ void fused_fz_axpb_0' in src
     for call in ("AscendC::DataCopy", "AscendC::Add", "AscendC::Muls", "SetFlag"):
         assert call in src
+
+
+def test_small_groups_run_their_operations_eagerly(monkeypatch):
+    monkeypatch.setenv("PYASC_OP_FUSE_MIN", "100")
+
+    @pyasc.op(name="fz_small", overwrite=True)
+    def small(x, y):
+        return (x + y) * 2.0
+
+    x = np.arange(99, dtype=F32)
+    assert "not launched: 99 elements < PYASC_OP_FUSE_MIN=100" in small.explain(x, x)
+    _same(small(x, x).numpy(), (x + x) * F32(2))
+    assert "AscendC::Muls" in small.ascendc(x, x)  # built on demand, from the IR only
+    x = np.arange(100, dtype=F32)
+    assert "not launched" not in small.explain(x, x)
+    _same(small(x, x).numpy(), (x + x) * F32(2))
 
 
 def test_views_and_noncontiguous_inputs():
