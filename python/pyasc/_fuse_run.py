@@ -19,6 +19,7 @@ checks) is done once, on the call that made the specialization.
 from __future__ import annotations
 
 import dis
+import functools
 import os
 import types
 from typing import Any
@@ -67,7 +68,8 @@ def _inplace(code: types.CodeType) -> str:
 class Specialization:
     """An operator's plan for one signature, and its cached call data."""
 
-    def __init__(self, op: Any, call: Any, layout: tuple[Any, ...]) -> None:
+    def __init__(self, op: Any, call: Any, layout: tuple[Any, ...],
+                 types_: dict[str, type] | None = None) -> None:
         self.op = op
         self.layout = layout  # per input: ("arg", i) | ("kw", name) | ("default", value)
         self.attrs = dict(call.attrs)
@@ -84,9 +86,7 @@ class Specialization:
         self.present = [(w, a, n) for n, (w, a) in zip(op.inputs, layout)
                         if call.inputs[n] is not None]
         self.plan = self._plan(call)
-        self.result: Any = None
-        self.extra = 0
-        self._compile()
+        self._compile(types_ or {})
 
     # --- building ---------------------------------------------------------------
     def _plan(self, call: Any) -> _fuse_plan.Plan:
@@ -158,116 +158,121 @@ class Specialization:
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs a call of this signature from its arguments (the cached path:
         the key fixed every dtype and shape, so nothing is checked again)."""
-        program = self.program
-        if program is None:
+        entry = self.entry
+        if entry is None:
             return self.run(self.inputs_from(args, kwargs))
-        slots: list[Any] = []
-        for where, at, name in self.present:
-            value = args[at] if where == "arg" else kwargs[at] if where == "kw" else at
-            if type(value) is not _C.Tensor:
-                value = self._convert(name, value)
-            slots.append(value)
-        if self.extra:
-            slots += [None] * self.extra
-        for step in program:
-            step(slots)
-        result = self.result
-        if type(result) is int:
-            return slots[result]
-        return tuple(slots[i] for i in result)
+        return entry(args, kwargs)
+
+    def run(self, inputs: dict[str, Any]) -> Any:
+        """Runs the plan (or the function, eagerly) on prepared inputs."""
+        if self.body is None:
+            args, kwargs = _trace._arguments(self.op, inputs, self.attrs)
+            return self.op.fn(*args, **kwargs)
+        return self.body(*[t for t in inputs.values() if t is not None])
+
+    def _compile(self, types_: dict[str, type]) -> None:
+        """Turns the plan into one straight-line Python function over the
+        call's tensors (``body``) and one that takes a call's arguments
+        (``entry``), so that a cached call runs no planning. The source
+        holds only names made here; operations, kernels and constants are
+        objects of its namespace."""
+        plan = self.plan
+        self.body: Any = None
+        self.entry: Any = None
+        if plan.fallback or plan.graph is None:
+            return
+        names: dict[int, str] = {id(v): f"v{i}" for i, v in enumerate(plan.graph.inputs)}
+        namespace: dict[str, Any] = {}
+
+        def name_of(value: Any) -> str:
+            if isinstance(value, _trace.Value):
+                return names[id(value)]
+            key = f"_c{len(namespace)}"
+            namespace[key] = value
+            return key
+
+        def define(value: _trace.Value) -> str:
+            names[id(value)] = f"v{len(names)}"
+            return names[id(value)]
+
+        params = list(names.values())
+        lines = [f"def _body({', '.join(params)}):"]
+
+        def call_line(node: _trace.Node) -> str:
+            fn = name_of(_trace.OPS[node.op].run)
+            args = [name_of(a) for a in node.inputs]
+            if node.attrs:
+                args.append(f"**{name_of(dict(node.attrs))}")
+            assert node.output is not None
+            return f"    {define(node.output)} = {fn}({', '.join(args)})"
+
+        for step in plan.steps:
+            if isinstance(step, _fuse_plan.Call):
+                lines.append(call_line(step.node))
+            elif step.small:
+                lines += [call_line(node) for node in step.nodes]
+            elif step.outputs:  # a group nothing reads computes nothing
+                fn = name_of(_kernel_step(step))
+                ins = ", ".join(name_of(v) for v in step.inputs)
+                outs = "".join(f"{define(n.output)}, " for n in step.outputs)  # type: ignore[arg-type]
+                lines.append(f"    {outs}= {fn}({ins})")
+        result = plan.result
+        if isinstance(result, tuple):
+            lines.append(f"    return ({''.join(name_of(r) + ', ' for r in result)})")
+        else:
+            lines.append(f"    return {name_of(result)}")
+        entry = ["def _entry(args, kwargs):"]
+        for i, (where, at, iname) in enumerate(self.present):
+            source = (f"args[{at}]" if where == "arg" else f"kwargs[{name_of(at)}]"
+                      if where == "kw" else name_of(at))
+            kind = types_.get(iname)
+            if kind is not _C.Tensor:
+                source = f"{name_of(functools.partial(self._convert, iname))}({source})"
+            entry.append(f"    i{i} = {source}")
+        entry.append(f"    return _body({', '.join(f'i{i}' for i in range(len(self.present)))})")
+        code = "\n".join(lines) + "\n" + "\n".join(entry) + "\n"
+        exec(compile(code, f"<pyasc.op {self.op.name} compiled>", "exec"), namespace)
+        self.body, self.entry = namespace["_body"], namespace["_entry"]
+        self.source = code
 
     def _convert(self, name: str, value: Any) -> Any:
         t = type(value)
+        if t is _C.Tensor or value is None:
+            return value
         if t is float or t is int or t is bool:
             return self.op._scalar_tensor(name, value, self.common)
         return _C.asarray(value)
 
-    def run(self, inputs: dict[str, Any]) -> Any:
-        """Runs the plan (or the function, eagerly) on prepared inputs."""
-        program = self.program
-        if program is None:
-            args, kwargs = _trace._arguments(self.op, inputs, self.attrs)
-            return self.op.fn(*args, **kwargs)
-        slots: list[Any] = [t for t in inputs.values() if t is not None]
-        slots.extend([None] * self.extra)
-        for step in program:
-            step(slots)
-        result = self.result
-        if isinstance(result, tuple):
-            return tuple(slots[i] for i in result)
-        return slots[result]
 
-    def _compile(self) -> None:
-        """Turns the plan into closures over numbered slots (graph inputs
-        first, then each step's outputs), so that a call runs no planning."""
-        plan = self.plan
-        self.program: list[Any] | None = None
-        if plan.fallback or plan.graph is None:
-            return
-        index: dict[int, int] = {id(v): i for i, v in enumerate(plan.graph.inputs)}
-
-        def slot(value: _trace.Value) -> int:
-            if id(value) not in index:
-                index[id(value)] = len(index)
-            return index[id(value)]
-
-        program: list[Any] = []
-        for step in plan.steps:
-            if isinstance(step, _fuse_plan.Call):
-                program.append(_call_step(step.node, slot))
-            elif step.small:
-                program += [_call_step(node, slot) for node in step.nodes]
-            else:
-                program.append(_kernel_step(step, slot))
-        result = plan.result
-        self.result = tuple(slot(r) for r in result) if isinstance(result, tuple) \
-            else slot(result)
-        self.extra = len(index) - len(plan.graph.inputs)
-        self.program = program
-
-
-def _call_step(node: _trace.Node, slot: Any) -> Any:
-    run = _trace.OPS[node.op].run
-    refs = [(True, slot(a)) if isinstance(a, _trace.Value) else (False, a) for a in node.inputs]
-    attrs = dict(node.attrs)
-    assert node.output is not None
-    out = slot(node.output)
-
-    def step(slots: list[Any]) -> None:
-        slots[out] = run(*[slots[r] if is_slot else r for is_slot, r in refs], **attrs)
-
-    return step
-
-
-def _kernel_step(group: _fuse_plan.Group, slot: Any) -> Any:
+def _kernel_step(group: _fuse_plan.Group) -> Any:
+    """The launch of a group's kernel: a function of its inputs that returns
+    its outputs (new tensors)."""
     launch = group.kernel.native.launch
-    ins = [slot(v) for v in group.inputs]
-    expand = [i for i, kind in zip(ins, group.kinds) if kind == "expand"]
-    full = [i for i, kind in zip(ins, group.kinds) if kind in ("full", "row")]
-    outs = [(slot(n.output), n.dtype) for n in group.outputs]
+    kinds = tuple(group.kinds)
+    dense = tuple(k != "expand" and k != "scalar" for k in kinds)
+    outs = [n.dtype for n in group.outputs]
     shape, n = group.shape, group.size
     blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.kernel.align)
     empty, contiguous = _C.empty, _C.Tensor.contiguous
+    simple = all(dense)
 
-    def step(slots: list[Any]) -> None:
-        for i in expand:
-            slots[i] = contiguous(slots[i].expand(*shape))
-        for i in full:
-            if not slots[i].is_contiguous():
-                slots[i] = contiguous(slots[i])
-        args = [slots[i] for i in ins]
-        for i, dtype in outs:
-            args.append(empty(shape, dtype=dtype))
-            slots[i] = args[-1]
+    def step(*ins: Any) -> tuple[Any, ...]:
+        if simple:
+            args = [t if t.is_contiguous() else contiguous(t) for t in ins]
+        else:
+            args = [contiguous(t.expand(*shape)) if k == "expand" else
+                    contiguous(t) if d and not t.is_contiguous() else t
+                    for t, k, d in zip(ins, kinds, dense)]
+        results = tuple(empty(shape, dtype=dtype) for dtype in outs)
         if n:
             try:
-                launch(blocks, None, *args, n, blen)
+                launch(blocks, None, *args, *results, n, blen)
             except _C.InvalidValueError:
                 # Kernels may not receive read-only memory (lent by NumPy, DLPack,
                 # bytes); eager operations read it in place. A private copy of
                 # each input makes the launch, or raises the real error again.
-                copies = [a.copy() for a in args[:len(ins)]]
-                launch(blocks, None, *copies, *args[len(ins):], n, blen)
+                launch(blocks, None, *[a.copy() for a in args], *results, n, blen)
+        return results
 
     return step
 

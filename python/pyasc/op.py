@@ -684,7 +684,11 @@ class Op:
         layout = _fuse_run.layout_of(self, len(args), tuple(kwargs))
         if layout is None:  # *args/**kwargs: explain() and ascendc() still plan it
             layout = (tuple(("default", None) for _ in self.inputs), ())
-        return _fuse_run.Specialization(self, call, layout[0])
+        types_ = {}
+        for name, (where, at) in zip(self.inputs, layout[0]):
+            if where != "default":
+                types_[name] = type(args[at] if where == "arg" else kwargs[at])
+        return _fuse_run.Specialization(self, call, layout[0], types_)
 
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What a call with these arguments compiles to, as text: each fused
