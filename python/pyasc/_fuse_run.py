@@ -73,7 +73,11 @@ class Specialization:
         self.op = op
         self.layout = layout  # per input: ("arg", i) | ("kw", name) | ("default", value)
         self.attrs = dict(call.attrs)
-        strong = [t.dtype for t in call.inputs.values() if t is not None]
+        kinds = types_ or {}
+        # the dtype weak scalars are promoted against: that of the inputs
+        # that are not Python numbers (as prepare() computes it)
+        strong = [t.dtype for n, t in call.inputs.items()
+                  if t is not None and kinds.get(n) not in (bool, int, float)]
         self.common = None
         if strong:
             from pyasc.op import _promote

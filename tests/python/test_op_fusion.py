@@ -405,6 +405,20 @@ def test_python_scalar_inputs_are_values_not_signatures():
         scalar_in(np.arange(3, dtype=np.int8), 1000)
 
 
+def test_two_python_scalars_take_the_dtype_eager_gives_them():
+    @pyasc.op(name="fz_two_scalars", overwrite=True)
+    def two(x, a, b):
+        return (x + b) * a
+
+    x = np.arange(6, dtype=I32)
+    big = 2**31 - 1  # int32 next to x: x + big wraps, as in eager
+    for _ in range(2):  # the first call, then the cached signature
+        got = two(x, 1.5, big)
+        want = two.fn(pyasc.asarray(x), pyasc.Tensor(1.5), pyasc.Tensor(big, dtype=pyasc.int32))
+        _same(got.numpy(), want.numpy())
+        assert got.dtype == pyasc.float64
+
+
 def test_errors_are_those_of_eager_calls():
     @pyasc.op(name="fz_checked_op", inputs={"x": pyasc.TensorSpec(dtypes=(pyasc.float32,),
                                                                shape=("N",)),
