@@ -311,6 +311,29 @@ def test_small_groups_run_their_operations_eagerly(monkeypatch):
     _same(small(x, x).numpy(), (x + x) * F32(2))
 
 
+def test_ascendc_of_casts_scalars_and_rows_is_valid_cpp():
+    import shutil
+    from pathlib import Path
+
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
+
+    @pyasc.op(name="fz_cpp", overwrite=True)
+    def cpp(x, h, row, s):
+        y = (x + row) * s - 0.5
+        return pyasc.exp(y).astype(pyasc.float16) + h, abs(y)
+
+    args = (np.ones((4, 32), F32), np.ones((4, 32), F16), np.ones(32, F32), 2.0)
+    src = cpp.ascendc(*args)
+    assert "AscendC::Cast" in src and "GetValue(0)" in src and "AscendC::Exp" in src
+    stub = Path(__file__).resolve().parent / "ascendc_stub"
+    done = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I",
+                           str(stub), "-x", "c++", "-"], input=src, text=True,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr + src
+
+
 def test_views_and_noncontiguous_inputs():
     @pyasc.op(name="fz_views", overwrite=True)
     def views(x, y):
