@@ -93,6 +93,12 @@ class _Emitter:
     def const(self, value: int | float) -> int:
         return self.counter if self.b is None else self.b.const(value)
 
+    def named(self, vid: int, name: str) -> int:
+        """Gives an IR value a name for the Ascend C (names made here only)."""
+        if self.b is not None:
+            self.b.name(vid, name)
+        return vid
+
     def alloc(self) -> int:
         if self.free:
             return self.free.pop()
@@ -103,8 +109,9 @@ class _Emitter:
         key = (slot, dtype)
         if key not in self.locals:
             offset = self.const(slot * self.tile * _SLOT_BYTES)
-            self.locals[key] = self.op("local.new", [offset, self.const(self.tile)],
-                                       (_DTYPE_CODES[dtype.name], _VECCALC))
+            self.locals[key] = self.named(
+                self.op("local.new", [offset, self.const(self.tile)],
+                        (_DTYPE_CODES[dtype.name], _VECCALC)), f"ub{slot}_{dtype.name}")
         return self.locals[key]
 
     # --- the kernel -------------------------------------------------------------
@@ -114,21 +121,25 @@ class _Emitter:
         outs = [self._param(f"out{j}", ("addr", n.dtype)) for j, n in enumerate(g.outputs)]
         n = self._param("n", ("int",))
         blen = self._param("blen", ("int",))
-        start = self.op("arith.mul", [self.op("get_block_idx", []), blen])
-        end = self.op("arith.min", [self.op("arith.add", [start, blen]), n])
+        start = self.named(self.op("arith.mul", [self.op("get_block_idx", []), blen]), "start")
+        end = self.named(self.op("arith.min", [self.op("arith.add", [start, blen]), n]), "end")
         env: dict[int, tuple[str, int, Any]] = {}
         full: list[tuple[int, int, Any]] = []
         rows: list[tuple[int, int, Any, int]] = []
-        for p, v, kind in zip(params, g.inputs, g.kinds):
+        for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
             if kind == "scalar":
                 gm = self.op("global.new", [p, self.const(1)])
-                env[id(v)] = ("scalar", self.op("global.get_value", [gm, self.const(0)]), v.dtype)
+                value = self.op("global.get_value", [gm, self.const(0)])
+                env[id(v)] = ("scalar", self.named(value, f"in{i}_value"), v.dtype)
             elif kind == "row":
                 size = row_length(v)
-                rows.append((id(v), self.op("global.new", [p, self.const(size)]), v.dtype, size))
+                gm = self.named(self.op("global.new", [p, self.const(size)]), f"in{i}_gm")
+                rows.append((id(v), gm, v.dtype, size))
             else:
-                full.append((id(v), self.op("global.new", [p, n]), v.dtype))
-        gouts = [self.op("global.new", [p, n]) for p in outs]
+                gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
+                full.append((id(v), gm, v.dtype))
+        gouts = [self.named(self.op("global.new", [p, n]), f"out{j}_gm")
+                 for j, p in enumerate(outs)]
         last = self._last_uses()
         for vid, _, dtype in full:  # every input tile is live from the loop's start
             env[vid] = ("tile", self.alloc(), dtype)
@@ -142,11 +153,12 @@ class _Emitter:
             at = self._for(self.const(0), self.const(self.tile), self.const(size))
             self.op("data_copy", [self.op("local.slice", [dst, at]), gm, self.const(size)])
             self._end_for()
-        iv = self._for(start, end, self.const(self.tile))
+        iv = self.named(self._for(start, end, self.const(self.tile)), "offset")
         cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
         rounded = self.op("arith.add", [cnt, self.const(_ALIGN - 1)])
-        cnt_al = self.op("arith.mul", [self.op("arith.floordiv", [rounded, self.const(_ALIGN)]),
-                                       self.const(_ALIGN)])
+        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
+                                                          [rounded, self.const(_ALIGN)]),
+                                                  self.const(_ALIGN)]), "count")
         for vid, gm, dtype in full:
             dst = self.local(env[vid][1], dtype)
             self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
