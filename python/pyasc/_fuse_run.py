@@ -73,6 +73,7 @@ class Specialization:
         self.op = op
         self.layout = layout  # per input: ("arg", i) | ("kw", name) | ("default", value)
         self.attrs = dict(call.attrs)
+        self.dims = dict(call.dims)  # symbolic sizes: fixed by the input shapes
         kinds = types_ or {}
         # the dtype weak scalars are promoted against: that of the inputs
         # that are not Python numbers (as prepare() computes it)
@@ -163,9 +164,11 @@ class Specialization:
         """Runs a call of this signature from its arguments (the cached path:
         the key fixed every dtype and shape, so nothing is checked again)."""
         entry = self.entry
-        if entry is None:
-            return self.run(self.inputs_from(args, kwargs))
-        return entry(args, kwargs)
+        if entry is not None:
+            return entry(args, kwargs)
+        # Run eagerly, the body's outputs may depend on the values: checked each time.
+        result = self.run(self.inputs_from(args, kwargs))
+        return self.op._check_outputs(result, dict(self.dims)) if self.op.outputs else result
 
     def run(self, inputs: dict[str, Any]) -> Any:
         """Runs the plan (or the function, eagerly) on prepared inputs."""

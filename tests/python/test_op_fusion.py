@@ -484,6 +484,20 @@ def test_output_specs_checked_for_compiled_signatures():
         out_checked(np.ones(3, F32))  # a failing signature is not cached
 
 
+def test_eager_signature_checks_value_dependent_outputs_on_every_call():
+    @pyasc.op(name="fz_positive", inputs={"x": pyasc.TensorSpec(shape=("N",))},
+              outputs={"y": pyasc.TensorSpec(shape=("N",))}, overwrite=True)
+    def positive(x):
+        if float(x.sum()) > 0:
+            return x
+        return x[:2]
+
+    assert "runs eagerly" in positive.explain(np.ones(4, F32))
+    assert positive(np.ones(4, F32)).shape == (4,)
+    with pytest.raises(pyasc.InvalidValueError, match="output 'y' has shape"):
+        positive(-np.ones(4, F32))  # the same signature, a shorter result
+
+
 def test_compile_switch_off_runs_eagerly(monkeypatch):
     monkeypatch.setenv("PYASC_OP_COMPILE", "0")
 
