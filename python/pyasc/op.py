@@ -14,10 +14,11 @@ may be::
 
 Calling the operator converts its inputs to tensors (NumPy arrays and lists
 with :func:`pyasc.asarray`, Python scalars as NEP 50 weak scalars), checks
-them against the declared specs, converts the parameters, and then runs the
-function eagerly. The :class:`Op` keeps the function, its signature and the
-specs as plain data, so that a tracing compiler can later read them instead
-of running the function.
+them against the declared specs and converts the parameters. The first call
+of each signature traces the function and compiles its element-wise chains
+into kernels (``docs/op-compiler.md``, :meth:`Op.explain`); later calls of
+that signature go straight to them, and what cannot be compiled runs the
+function eagerly.
 
 Operators are registered by name: ``pyasc.ops.<name>``, :func:`get_op`,
 :func:`list_ops`. This module's name is also that of the decorator: after
@@ -40,7 +41,7 @@ from typing import Any, NoReturn, overload
 
 import numpy as np
 
-from pyasc import _C, _frameworks
+from pyasc import _C, _frameworks, _fuse_kernel, _fuse_plan, _fuse_run
 from pyasc import trace as _trace
 
 __all__ = [
@@ -435,6 +436,11 @@ class Op:
         self.outputs = _output_specs(self.name, outputs)
         functools.update_wrapper(self, fn)  # __doc__, __name__, __wrapped__: help() works
         self.__signature__ = self._call_signature()
+        # the compiled signatures (pyasc._fuse_run): call key -> Specialization,
+        # and (positional count, keyword names) -> where inputs and attributes are
+        self._specs: dict[Any, Any] = {}
+        self._layouts: dict[Any, Any] = {}
+        self._spec_lock = threading.Lock()
 
     def _call_signature(self) -> inspect.Signature:
         """The signature callers see: attribute defaults filled in."""
@@ -610,15 +616,103 @@ class Op:
         return t
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = self._call_key(args, kwargs)
+        if key is not None:
+            try:
+                spec = self._specs.get(key)
+            except TypeError:  # an unhashable attribute value: not cached
+                spec = key = None
+            if spec is not None:  # a known signature: straight to its kernels
+                return spec.call(args, kwargs)
         call = self.prepare(*args, **kwargs)
         graph = _trace._graph_of(list(call.inputs.values()))
         if graph is not None:  # called by a function pyasc.grad & co. are recording
             result = graph.record_op(self, dict(call.inputs), dict(call.attrs))
             return self._check_outputs(result, dict(call.dims))
+        if key is not None:
+            spec = self._specialization(call, args, kwargs)
+            outputs = self._check_outputs(spec.run(dict(call.inputs)), dict(call.dims))
+            with self._spec_lock:  # cached once its outputs passed their checks
+                if len(self._specs) >= _fuse_run.MAX_SIGNATURES:
+                    self._specs.pop(next(iter(self._specs)))
+                self._specs[key] = spec
+            return outputs
         positional, keywords = call.arguments()
         result = self.fn(*positional, **keywords)
         outputs = self._check_outputs(result, dict(call.dims))
         return _frameworks.to_caller(outputs, args, kwargs)  # tf inputs: tf outputs
+
+    def _call_key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The signature key of a call, from its arguments alone; ``None``
+        when an argument is not of a kind the cache knows (framework
+        tensors, recorded values, ...)."""
+        layout = self._layouts.get((len(args), tuple(kwargs)))
+        if layout is None:
+            layout = _fuse_run.layout_of(self, len(args), tuple(kwargs))
+            if layout is None:
+                return None
+            self._layouts[(len(args), tuple(kwargs))] = layout
+        parts: list[Any] = []
+        tensor = _C.Tensor
+        for where, at in layout[0]:
+            if where != "default":
+                value = args[at] if where == "arg" else kwargs[at]
+                if type(value) is tensor:
+                    parts.append((value.dtype, value.shape))
+                    continue
+                part = _fuse_run.describe_arg(value)
+                if part is None:
+                    return None
+                parts.append(part)
+        for where, at in layout[1]:
+            if where != "default":
+                value = args[at] if where == "arg" else kwargs[at]
+                parts.append((type(value), value))
+        return (len(args), tuple(kwargs), tuple(parts))
+
+    def _specialization(self, call: OpCall, args: tuple[Any, ...],
+                        kwargs: dict[str, Any]) -> Any:
+        """The compiled form of ``call``'s signature (traced, planned, built),
+        from the cache when a call of that signature ran already."""
+        key = self._call_key(args, kwargs)
+        try:
+            cached = None if key is None else self._specs.get(key)
+        except TypeError:
+            cached = None
+        if cached is not None:
+            return cached
+        layout = _fuse_run.layout_of(self, len(args), tuple(kwargs))
+        if layout is None:  # *args/**kwargs: explain() and ascendc() still plan it
+            layout = (tuple(("default", None) for _ in self.inputs), ())
+        types_ = {}
+        for name, (where, at) in zip(self.inputs, layout[0]):
+            if where != "default":
+                types_[name] = type(args[at] if where == "arg" else kwargs[at])
+        return _fuse_run.Specialization(self, call, layout[0], types_)
+
+    def explain(self, *args: Any, **kwargs: Any) -> str:
+        """What a call with these arguments compiles to, as text: each fused
+        kernel with the operations it computes, each operation run eagerly
+        and why, or why the whole signature runs eagerly. Nothing is run;
+        kernels are built (or found in the cache)."""
+        call = self.prepare(*args, **kwargs)
+        return _fuse_plan.explain(self._specialization(call, args, kwargs).plan, self.name)
+
+    def ascendc(self, *args: Any, **kwargs: Any) -> str:
+        """The Ascend C source of the fused kernels a call with these
+        arguments runs (one ``extern "C"`` kernel per fused group).
+        Raises :class:`pyasc.UnsupportedError` (with :meth:`explain`'s text)
+        when nothing fuses."""
+        call = self.prepare(*args, **kwargs)
+        plan = self._specialization(call, args, kwargs).plan
+        ub = _C.get_device_properties().ub_size
+        sources = [_fuse_kernel.build(g, g.name, ub, compile_native=False).ascendc
+                   if g.kernel is None else g.kernel.ascendc for g in plan.groups]
+        if not sources:
+            raise _C.UnsupportedError(
+                f"{self.name}: no fused kernel for these arguments\n"
+                + _fuse_plan.explain(plan, self.name))
+        return "\n".join(sources)
 
     # --- autograd and framework bridges (pyasc.autograd, pyasc.torch, pyasc.jax)
 

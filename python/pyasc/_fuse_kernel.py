@@ -1,0 +1,343 @@
+"""Fused groups as kernels: IR through ``pyasc._C.IRBuilder``, the same C
+emitter, compiler and kernel cache (memory and disk) as ``@pyasc.jit``.
+
+A group's kernel (docs/op-compiler.md) takes its inputs' and outputs'
+global addresses, the element count ``n`` and the block length ``blen``.
+Block ``b`` walks elements ``[b * blen, min((b + 1) * blen, n))`` in tiles
+of ``T`` elements: each full input is copied into the Unified Buffer, the
+group's operations run tile to tile with vector instructions (scalar
+inputs are read once per block; Python numbers are constants), and each
+output tile is copied back. Copies move whole 32-byte blocks, as the
+hardware does: the last tile's copy is rounded up, reading zeros and
+dropping writes past the end of the global memory it addresses.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from pyasc import _C
+from pyasc import trace as _trace
+from pyasc._fuse_plan import MAX_SLOTS, Group
+
+#: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
+_DTYPE_CODES = {name: i for i, name in enumerate(
+    ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+     "float64"))}
+_VECCALC = 11  # TPosition.VECCALC
+_ALIGN = 16  # elements: 32 bytes of 2-byte dtypes, 64 of 4-byte ones
+_SLOT_BYTES = 4  # a slot holds a tile of any fusible dtype (at most 4 bytes each)
+_CAST_NONE, _CAST_RINT = 0, 1
+_UNARY = {"exp": "exp", "log": "ln", "sqrt": "sqrt", "abs": "abs", "reciprocal": "reciprocal",
+          "relu": "relu"}
+_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
+           "maximum": "max", "minimum": "min"}
+_WITH_SCALAR = {"add": "adds", "multiply": "muls", "maximum": "maxs", "minimum": "mins"}
+
+
+@dataclass
+class FusedKernel:
+    """One group's built kernel: its name, tile length, C and Ascend C
+    sources, the loaded native kernel and where it came from ("built",
+    "disk cache" or "memory")."""
+
+    name: str
+    tile: int
+    c_source: str
+    ascendc: str
+    native: Any
+    origin: str
+    signature: str
+    align: int = _ALIGN
+
+
+def grid(n: int, tile: int, align: int = _ALIGN) -> tuple[int, int]:
+    """Blocks and block length for ``n`` elements: at most one block per AI
+    core, at least one tile (and 4096 elements) per block, block lengths a
+    multiple of ``align`` (whole 32-byte blocks, so that blocks never share
+    one; whole rows for kernels that repeat a row through their tiles)."""
+    if n == 0:
+        return 0, align
+    blocks = max(1, min(cores(), -(-n // max(tile, 4096))))
+    blen = -(-(-(-n // blocks)) // align) * align
+    return -(-n // blen), blen
+
+
+class _Emitter:
+    """Builds a group's IR; in ``dry`` mode it only counts the Unified
+    Buffer slots the group needs (no builder is made)."""
+
+    def __init__(self, group: Group, name: str, tile: int, dry: bool) -> None:
+        self.group = group
+        self.tile = tile
+        self.dry = dry
+        self.b = None if dry else _C.IRBuilder(name, "<pyasc.op>")
+        self.free: list[int] = []
+        self.pinned: set[int] = set()  # slots holding a row for the whole kernel
+        self.nslots = 0
+        self.locals: dict[tuple[int, Any], int] = {}
+        self.counter = 0
+
+    # --- IR helpers (dry mode returns fresh numbers) ---------------------------
+    def op(self, name: str, operands: list[int], iattrs: tuple[int, ...] = ()) -> int:
+        if self.b is None:
+            self.counter += 1
+            return self.counter
+        vid = self.b.op(name, operands, iattrs)
+        return -1 if vid is None else vid
+
+    def const(self, value: int | float) -> int:
+        return self.counter if self.b is None else self.b.const(value)
+
+    def named(self, vid: int, name: str) -> int:
+        """Gives an IR value a name for the Ascend C (names made here only)."""
+        if self.b is not None:
+            self.b.name(vid, name)
+        return vid
+
+    def alloc(self) -> int:
+        if self.free:
+            return self.free.pop()
+        self.nslots += 1
+        return self.nslots - 1
+
+    def local(self, slot: int, dtype: Any) -> int:
+        key = (slot, dtype)
+        if key not in self.locals:
+            offset = self.const(slot * self.tile * _SLOT_BYTES)
+            self.locals[key] = self.named(
+                self.op("local.new", [offset, self.const(self.tile)],
+                        (_DTYPE_CODES[dtype.name], _VECCALC)), f"ub{slot}_{dtype.name}")
+        return self.locals[key]
+
+    # --- the kernel -------------------------------------------------------------
+    def build(self) -> None:
+        g, b = self.group, self.b
+        params = [self._param(f"in{i}", ("addr", v.dtype)) for i, v in enumerate(g.inputs)]
+        outs = [self._param(f"out{j}", ("addr", n.dtype)) for j, n in enumerate(g.outputs)]
+        n = self._param("n", ("int",))
+        blen = self._param("blen", ("int",))
+        start = self.named(self.op("arith.mul", [self.op("get_block_idx", []), blen]), "start")
+        end = self.named(self.op("arith.min", [self.op("arith.add", [start, blen]), n]), "end")
+        env: dict[int, tuple[str, int, Any]] = {}
+        full: list[tuple[int, int, Any]] = []
+        rows: list[tuple[int, int, Any, int]] = []
+        for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
+            if kind == "scalar":
+                gm = self.op("global.new", [p, self.const(1)])
+                value = self.op("global.get_value", [gm, self.const(0)])
+                env[id(v)] = ("scalar", self.named(value, f"in{i}_value"), v.dtype)
+            elif kind == "row":
+                size = row_length(v)
+                gm = self.named(self.op("global.new", [p, self.const(size)]), f"in{i}_gm")
+                rows.append((id(v), gm, v.dtype, size))
+            else:
+                gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
+                full.append((id(v), gm, v.dtype))
+        gouts = [self.named(self.op("global.new", [p, n]), f"out{j}_gm")
+                 for j, p in enumerate(outs)]
+        last = self._last_uses()
+        for vid, _, dtype in full:  # every input tile is live from the loop's start
+            env[vid] = ("tile", self.alloc(), dtype)
+        for vid, _, dtype in full:
+            self.local(env[vid][1], dtype)
+        for vid, gm, dtype, size in rows:  # filled once: tiles start on row boundaries
+            slot = self.alloc()
+            self.pinned.add(slot)
+            env[vid] = ("tile", slot, dtype)
+            dst = self.local(slot, dtype)
+            at = self._for(self.const(0), self.const(self.tile), self.const(size))
+            self.op("data_copy", [self.op("local.slice", [dst, at]), gm, self.const(size)])
+            self._end_for()
+        iv = self.named(self._for(start, end, self.const(self.tile)), "offset")
+        cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
+        rounded = self.op("arith.add", [cnt, self.const(_ALIGN - 1)])
+        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
+                                                          [rounded, self.const(_ALIGN)]),
+                                                  self.const(_ALIGN)]), "count")
+        for vid, gm, dtype in full:
+            dst = self.local(env[vid][1], dtype)
+            self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        out_index = {id(node): j for j, node in enumerate(g.outputs)}
+        for i, node in enumerate(g.nodes):
+            self._node(i, node, env, last, cnt_al)
+            j = out_index.get(id(node))
+            assert node.output is not None
+            kind, slot, dtype = env[id(node.output)]
+            if j is not None:
+                src = self.local(slot, dtype)
+                self.op("data_copy", [self.op("global.slice", [gouts[j], iv]), src, cnt_al])
+            if last.get(id(node.output), -1) <= i and kind == "tile":
+                self._release(env, node.output)
+        self._end_for()
+        if b is not None:
+            b.finish()
+
+    def _param(self, name: str, type_: tuple[Any, ...]) -> int:
+        return self.const(0) if self.b is None else self.b.param(name, type_)
+
+    def _for(self, start: int, stop: int, step: int) -> int:
+        return self.const(0) if self.b is None else self.b.for_begin(start, stop, step)
+
+    def _end_for(self) -> None:
+        if self.b is not None:
+            self.b.for_end()
+
+    def _last_uses(self) -> dict[int, int]:
+        last: dict[int, int] = {}
+        for i, node in enumerate(self.group.nodes):
+            for a in node.inputs:
+                if isinstance(a, _trace.Value):
+                    last[id(a)] = i
+        return last
+
+    def _release(self, env: dict[int, tuple[str, int, Any]], value: _trace.Value) -> None:
+        kind, slot, _ = env[id(value)]
+        if kind == "tile" and slot not in self.free and slot not in self.pinned:
+            self.free.append(slot)
+
+    def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+              last: dict[int, int], cnt: int) -> None:
+        dtype = node.dtype
+        temps: list[int] = []
+        srcs: list[tuple[str, int]] = []  # ("tile", local id) or ("scalar", IR value)
+        for a in node.inputs:
+            if a is None:
+                continue
+            if isinstance(a, _trace.Value):
+                kind, ref, have = env[id(a)]
+                if kind == "scalar":
+                    srcs.append(("scalar", ref))
+                elif have != dtype:
+                    tmp = self.alloc()
+                    temps.append(tmp)
+                    dst = self.local(tmp, dtype)
+                    mode = _CAST_NONE if _exact(have, dtype) else _CAST_RINT
+                    self.op("cast", [dst, self.local(ref, have), cnt], (mode,))
+                    srcs.append(("tile", dst))
+                else:
+                    srcs.append(("tile", self.local(ref, have)))
+            else:
+                srcs.append(("scalar", self.const(_rounded(a, dtype))))
+        op = node.op
+        if op == "subtract" and dtype.is_floating_point and srcs[1][0] == "scalar" \
+                and not isinstance(node.inputs[1], _trace.Value):
+            # x - c is x + (-c) exactly in IEEE arithmetic; c is already rounded
+            op, srcs[1] = "add", ("scalar", self.const(-_rounded(node.inputs[1], dtype)))
+        if op in _BINARY and op in _WITH_SCALAR and [k for k, _ in srcs].count("scalar") == 1:
+            srcs.sort(key=lambda s: s[0] != "tile")  # commutative: the tile first
+        elif op in _BINARY or op in _UNARY or op in ("astype", "positive", "negative"):
+            for j, (k, ref) in enumerate(srcs):
+                if k == "scalar":
+                    tmp = self.alloc()
+                    temps.append(tmp)
+                    dst = self.local(tmp, dtype)
+                    self.op("duplicate", [dst, ref, cnt])
+                    srcs[j] = ("tile", dst)
+        # operands read for the last time free their slots for the result
+        for a in node.inputs:
+            if isinstance(a, _trace.Value) and last.get(id(a)) == i and env[id(a)][0] == "tile":
+                self._release(env, a)
+        slot = self.alloc()
+        dst = self.local(slot, dtype)
+        refs = [r for _, r in srcs]
+        if op in _UNARY:
+            self.op(_UNARY[op], [dst, refs[0], cnt])
+        elif op in _BINARY:
+            if srcs[1][0] == "scalar":
+                self.op(_WITH_SCALAR[op], [dst, refs[0], refs[1], cnt])
+            else:
+                self.op(_BINARY[op], [dst, refs[0], refs[1], cnt])
+        elif op == "negative":
+            self.op("muls", [dst, refs[0], self.const(-1.0 if dtype.is_floating_point else -1), cnt])
+        elif op == "positive":
+            self.op("copy", [dst, refs[0], cnt])
+        elif op == "astype":
+            self.op("copy", [dst, refs[0], cnt])  # the cast happened when reading the operand
+        else:  # the planner's table and this one disagree: an internal error
+            raise _C.InternalError(f"pyasc.op fuser: no kernel form for {op}")
+        for tmp in temps:
+            if tmp != slot:
+                self.free.append(tmp)
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, dtype)
+
+
+def row_length(value: _trace.Value) -> int:
+    """Elements of a row input (its shape without leading ones)."""
+    size = 1
+    for d in value.shape:
+        size *= int(d)
+    return size
+
+
+def _exact(src: Any, dst: Any) -> bool:
+    return (src, dst) in ((_C.float16, _C.float32), (_C.int16, _C.int32), (_C.int16, _C.float32))
+
+
+def _rounded(value: int | float, dtype: Any) -> int | float:
+    """A Python number as eager holds it next to a ``dtype`` tensor (NEP 50:
+    converted to ``dtype`` once), as an exact IR constant."""
+    if dtype.is_floating_point:
+        return float(_C.Tensor(value, dtype=dtype).item())
+    return int(value)
+
+
+_memory: dict[str, tuple[Any, str]] = {}  # C source -> (native kernel, Ascend C)
+_lock = threading.Lock()
+
+
+def kernel_name(opname: str, index: int) -> str:
+    """The kernel's name: the operator's, in [A-Za-z0-9_], and its group's index."""
+    return f"fused_{re.sub(r'[^A-Za-z0-9_]', '_', opname)[:40]}_{index}"
+
+
+def build(group: Group, name: str, ub_size: int, compile_native: bool = True) -> FusedKernel:
+    """The group's kernel, built (or found in the memory or disk cache).
+    Raises :class:`pyasc.UnsupportedError` when its live tiles do not fit
+    in the Unified Buffer, and whatever the IR builder raises for a form
+    it refuses (the caller then runs the group eagerly)."""
+    dry = _Emitter(group, name, 16, dry=True)
+    dry.build()
+    slots = max(dry.nslots, 1)
+    if slots > MAX_SLOTS:
+        raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
+    budget = ub_size - 8192
+    tile = min(8192, budget // (slots * _SLOT_BYTES) // _ALIGN * _ALIGN)
+    align = _ALIGN
+    for v, kind in zip(group.inputs, group.kinds):
+        if kind == "row":  # every row length divides the tile and the block length
+            align = math.lcm(align, row_length(v))
+    tile = tile // align * align
+    if tile < max(256, align):
+        raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
+    em = _Emitter(group, name, tile, dry=False)
+    em.build()
+    assert em.b is not None
+    em.b.insert_sync()
+    source = em.b.emit_c(checked=False)
+    signature = "a" * (len(group.inputs) + len(group.outputs)) + "ii"
+    with _lock:
+        found = _memory.get(source)
+    if found is not None:
+        return FusedKernel(name, tile, source, found[1], found[0], "memory", signature, align)
+    ascendc = em.b.emit_ascendc()
+    if not compile_native:
+        return FusedKernel(name, tile, source, ascendc, None, "not built", signature, align)
+    native, hit = _C.jit_build(source, name, signature)
+    with _lock:
+        _memory[source] = (native, ascendc)
+    return FusedKernel(name, tile, source, ascendc, native, "disk cache" if hit else "built",
+                       signature, align)
+
+
+def cores() -> int:
+    """Blocks a launch may use: the device's AI cores."""
+    return int(_C.get_device_properties().ai_core_count)
+
+
+__all__ = ["FusedKernel", "build", "cores", "grid", "kernel_name"]

@@ -1,0 +1,268 @@
+"""The fusion planner of the operator compiler (docs/op-compiler.md).
+
+:func:`plan` reads a meta-mode :class:`pyasc.trace.Graph` of one operator
+signature and splits it into steps, in program order: a :class:`Group` of
+element-wise operations (with their casts, scalar operands and broadcast
+inputs) that becomes one kernel, or a :class:`Call` that runs one recorded
+operation eagerly (matmul, reductions, views, anything not fusible). Each
+decision not to fuse carries its reason, for :meth:`pyasc.op.Op.explain`.
+
+What fuses is a table (:data:`FUSIBLE`): an operation, the dtypes it fuses
+in and the kernel instruction that computes it with the eager path's
+rounding (float16 computes in float32 and rounds once per operation, as
+both the element-wise engine and the kernel runtime do).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyasc import _C
+from pyasc import trace as _trace
+
+F16, F32, I16, I32 = _C.float16, _C.float32, _C.int16, _C.int32
+FLOATS = frozenset({F16, F32})
+INTS = frozenset({I16, I32})
+
+
+@dataclass(frozen=True)
+class Fusible:
+    """One row of :data:`FUSIBLE`: the dtypes the operation fuses in and,
+    when some dtypes cannot, why (shown by explain)."""
+
+    dtypes: frozenset[Any]
+    why_not: str = ""
+
+
+#: operation -> the dtypes in which its kernel form matches eager.
+FUSIBLE: dict[str, Fusible] = {
+    "add": Fusible(FLOATS | INTS),
+    "subtract": Fusible(FLOATS | INTS),
+    "multiply": Fusible(FLOATS | INTS),
+    "divide": Fusible(FLOATS),
+    "negative": Fusible(FLOATS | INTS),
+    "positive": Fusible(FLOATS | INTS),
+    "abs": Fusible(FLOATS | INTS),
+    "exp": Fusible(FLOATS),
+    "log": Fusible(FLOATS),
+    "sqrt": Fusible(FLOATS),
+    "reciprocal": Fusible(FLOATS),
+    # the vector unit's max/min/relu drop NaNs, eager's propagate them
+    "maximum": Fusible(INTS, "float maximum: the vector unit does not propagate NaN"),
+    "minimum": Fusible(INTS, "float minimum: the vector unit does not propagate NaN"),
+    "relu": Fusible(INTS, "float relu: the vector unit does not propagate NaN"),
+    "astype": Fusible(FLOATS | INTS),
+}
+
+#: (from, to) conversions whose kernel cast rounds as eager's does.
+CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32)})
+
+#: the largest number of Unified Buffer tiles one kernel may keep live.
+MAX_SLOTS = 24
+
+
+@dataclass(eq=False)
+class Group:
+    """Element-wise nodes computed by one kernel over ``shape``.
+
+    ``inputs``: values from outside the group (graph inputs, results of
+    other steps), each loaded either in full (``"full"``: same shape),
+    as one scalar (``"scalar"``: one element), as a row repeated through
+    each tile (``"row"``: the group's trailing dimensions) or broadcast
+    first (``"expand"``: materialised by one eager copy, then loaded in full).
+    ``outputs``: the nodes whose values leave the group.
+    """
+
+    shape: tuple[int, ...]
+    nodes: list[_trace.Node] = field(default_factory=list)
+    inputs: list[_trace.Value] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    outputs: list[_trace.Node] = field(default_factory=list)
+    kernel: Any = None  # the built kernel (pyasc._fuse_kernel.FusedKernel)
+    name: str = ""  # the kernel's name
+    small: str = ""  # non-empty: too small to launch; why its operations run eagerly
+
+    @property
+    def size(self) -> int:
+        """Elements of the group's shape."""
+        return math.prod(self.shape)
+
+
+@dataclass(eq=False)
+class Call:
+    """One recorded operation run eagerly, and why it was not fused."""
+
+    node: _trace.Node
+    why: str
+
+
+@dataclass(eq=False)
+class Plan:
+    """The steps of one signature, or why it runs eagerly as a whole."""
+
+    graph: _trace.Graph | None
+    result: Any = None  # a Value, or a tuple of Values
+    steps: list[Group | Call] = field(default_factory=list)
+    fallback: str = ""  # non-empty: the whole signature runs eagerly
+
+    @property
+    def groups(self) -> list[Group]:
+        """The fused groups, in order."""
+        return [s for s in self.steps if isinstance(s, Group)]
+
+
+def _scalar_const(a: Any) -> bool:
+    return isinstance(a, (int, float)) and not isinstance(a, bool)
+
+
+def why_not_fusible(node: _trace.Node) -> str:
+    """Why ``node`` cannot join a fused group ("" when it can)."""
+    row = FUSIBLE.get(node.op)
+    if row is None:
+        return f"{node.op}: runs as a library call (not an element-wise operation the fuser knows)"
+    if node.dtype not in row.dtypes:
+        return row.why_not or f"{node.op} on {node.dtype.name}: no kernel form with eager's rounding"
+    values = [a for a in node.inputs if isinstance(a, _trace.Value)]
+    if not values:
+        return f"{node.op}: no tensor operand"
+    for a in node.inputs:
+        if isinstance(a, _trace.Value):
+            if a.dtype != node.dtype and (a.dtype, node.dtype) not in CASTS:
+                return (f"{node.op}: converting {a.dtype.name} to {node.dtype.name} has no kernel "
+                        "form with eager's rounding")
+        elif not _scalar_const(a):
+            return f"{node.op}: operand {a!r} is not a tensor or a Python number"
+    if node.op == "astype" and node.attrs.get("dtype") is None:
+        return "astype: no dtype"
+    return ""
+
+
+def _consumers(graph: _trace.Graph) -> dict[int, list[_trace.Node]]:
+    users: dict[int, list[_trace.Node]] = {}
+    for node in graph.nodes:
+        for a in node.inputs:
+            if isinstance(a, _trace.Value):
+                users.setdefault(id(a), []).append(node)
+    return users
+
+
+def _results(result: Any) -> list[_trace.Value] | None:
+    if isinstance(result, _trace.Value):
+        return [result]
+    if isinstance(result, tuple) and result and all(isinstance(r, _trace.Value) for r in result):
+        return list(result)
+    return None
+
+
+def plan(graph: _trace.Graph, result: Any) -> Plan:
+    """Splits ``graph`` into fused groups and eager calls (see the module)."""
+    results = _results(result)
+    if results is None:
+        return Plan(graph, result, fallback="the operator does not return a tensor or a tuple "
+                                            "of tensors")
+    for node in graph.nodes:
+        for a in node.inputs:
+            if not isinstance(a, _trace.Value) and a is not None and not _scalar_const(a) \
+                    and not isinstance(a, bool):
+                return Plan(graph, result, fallback=f"{node.op}: operand of type "
+                            f"{type(a).__name__} made outside the traced inputs (a constant "
+                            "tensor) is not traced")
+    out = Plan(graph, result)
+    owner: dict[int, Group] = {}  # id(Value) -> its group
+    current: Group | None = None
+    for node in graph.nodes:
+        why = why_not_fusible(node)
+        if not why and not all(isinstance(d, int) for d in node.shape):
+            why = f"{node.op}: symbolic shape"
+        if why:
+            current = None  # a kernel runs where its group starts: later nodes may need the call
+            out.steps.append(Call(node, why))
+            continue
+        shape = tuple(node.shape)
+        if current is None or current.shape != shape:
+            current = Group(shape)
+            out.steps.append(current)
+        current.nodes.append(node)
+        assert node.output is not None
+        owner[id(node.output)] = current
+    users = _consumers(graph)
+    escaping = {id(r) for r in results}
+    for group in out.groups:
+        members = {id(n) for n in group.nodes}
+        _collect_inputs(group, owner)
+        for node in group.nodes:
+            assert node.output is not None
+            outside = [u for u in users.get(id(node.output), []) if id(u) not in members]
+            if outside or id(node.output) in escaping:
+                group.outputs.append(node)
+    return out
+
+
+def _collect_inputs(group: Group, owner: dict[int, Group]) -> None:
+    _collect(group, owner)
+    sizes = {math.prod(v.shape) for v, k in zip(group.inputs, group.kinds) if k == "row"}
+    if len(sizes) > 1:  # tiles hold whole rows of one length only
+        first = min(sizes)
+        group.kinds = ["expand" if k == "row" and math.prod(v.shape) != first else k
+                       for v, k in zip(group.inputs, group.kinds)]
+
+
+def _collect(group: Group, owner: dict[int, Group]) -> None:
+    seen: set[int] = set()
+    for node in group.nodes:
+        for a in node.inputs:
+            if isinstance(a, _trace.Value) and owner.get(id(a)) is not group and id(a) not in seen:
+                seen.add(id(a))
+                group.inputs.append(a)
+                if tuple(a.shape) == group.shape:
+                    group.kinds.append("full")
+                elif math.prod(a.shape) == 1:
+                    group.kinds.append("scalar")
+                elif _is_row(tuple(a.shape), group.shape):
+                    group.kinds.append("row")
+                else:
+                    group.kinds.append("expand")
+
+
+#: the longest row (elements) a kernel repeats through a tile.
+MAX_ROW = 4096
+
+
+def _is_row(shape: tuple[int, ...], group: tuple[int, ...]) -> bool:
+    """Whether an input is the group's trailing dimensions (leading ones
+    broadcast), whole 32-byte blocks long: the kernel then fills a tile with
+    copies of it once per block (tiles start on row boundaries)."""
+    trimmed = shape
+    while trimmed and trimmed[0] == 1:
+        trimmed = trimmed[1:]
+    if not trimmed or len(trimmed) > len(group) or group[len(group) - len(trimmed):] != trimmed:
+        return False
+    size = math.prod(trimmed)
+    return size % 16 == 0 and size <= MAX_ROW
+
+
+def explain(plan_: Plan, name: str) -> str:
+    """The plan as text: each kernel with what it fused, each eager call and why."""
+    if plan_.fallback:
+        return f"operator '{name}': runs eagerly: {plan_.fallback}"
+    lines = [f"operator '{name}': {len(plan_.groups)} fused kernel(s), "
+             f"{sum(isinstance(s, Call) for s in plan_.steps)} eager call(s)"]
+    for step in plan_.steps:
+        if isinstance(step, Group):
+            k = step.kernel
+            where = "" if k is None else f" [{k.name}, {k.origin}]"
+            if step.small:
+                where = f" [{step.name}, not launched: {step.small}]"
+            ops = ", ".join(f"{n.op}:{n.dtype.name}" for n in step.nodes)
+            lines.append(f"  kernel over {list(step.shape)}{where}: {ops}")
+            for v, kind in zip(step.inputs, step.kinds):
+                if kind != "full":
+                    what = {"scalar": "read as one scalar",
+                            "row": "a row repeated through each tile (broadcast in the kernel)"
+                            }.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
+                    lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
+        else:
+            lines.append(f"  eager {step.node.op}: {step.why}")
+    return "\n".join(lines)

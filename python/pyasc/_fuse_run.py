@@ -1,0 +1,318 @@
+"""One compiled signature of an operator: trace, plan, kernels, and the
+call path that runs them (docs/op-compiler.md).
+
+:func:`specialize` traces an operator's body in meta mode for one prepared
+call (shapes and dtypes only), plans it (``pyasc._fuse_plan``) and builds
+each fused group's kernel (``pyasc._fuse_kernel``). A :class:`Specialization`
+then runs a call of that signature: kernels for the groups, the eager
+operation for each other step. Anything the tracer or a kernel build
+refuses makes that part (or the whole signature) eager, with the reason
+kept for :meth:`pyasc.op.Op.explain`.
+
+The per-call cache key (:func:`call_key`) is computed from the arguments
+alone: each tensor's dtype and shape, the type of each Python-number input
+and the value of each attribute. Everything that depends only on those
+(spec checks, attribute conversion, the weak-scalar dtypes, the output
+checks) is done once, on the call that made the specialization.
+"""
+
+from __future__ import annotations
+
+import dis
+import functools
+import os
+import types
+from typing import Any
+
+import numpy as np
+
+from pyasc import _C
+from pyasc import _fuse_kernel, _fuse_plan
+from pyasc import trace as _trace
+
+#: signatures kept per operator before the oldest is dropped.
+MAX_SIGNATURES = 256
+
+
+def enabled() -> bool:
+    """Whether new signatures are compiled (``PYASC_OP_COMPILE``, default on)."""
+    return os.environ.get("PYASC_OP_COMPILE", "1") not in ("0", "")
+
+
+def fuse_min() -> int:
+    """Groups of fewer elements run their operations eagerly
+    (``PYASC_OP_FUSE_MIN``, default 4096): small eager operations run on the
+    calling thread, a kernel launch goes through the stream's thread."""
+    try:
+        return max(0, int(os.environ.get("PYASC_OP_FUSE_MIN", "4096")))
+    except ValueError:
+        return 4096
+
+
+def _inplace(code: types.CodeType) -> str:
+    """The first in-place operator (``+=``...) in ``code`` or its nested
+    functions: on a tensor it writes the caller's memory, which a trace
+    cannot reproduce."""
+    for ins in dis.get_instructions(code):
+        if ins.opname == "BINARY_OP" and ins.argrepr.endswith("=") or ins.opname.startswith(
+                "INPLACE_"):
+            return ins.argrepr or ins.opname
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found = _inplace(const)
+            if found:
+                return found
+    return ""
+
+
+class Specialization:
+    """An operator's plan for one signature, and its cached call data."""
+
+    def __init__(self, op: Any, call: Any, layout: tuple[Any, ...],
+                 types_: dict[str, type] | None = None) -> None:
+        self.op = op
+        self.layout = layout  # per input: ("arg", i) | ("kw", name) | ("default", value)
+        self.attrs = dict(call.attrs)
+        self.dims = dict(call.dims)  # symbolic sizes: fixed by the input shapes
+        kinds = types_ or {}
+        # the dtype weak scalars are promoted against: that of the inputs
+        # that are not Python numbers (as prepare() computes it)
+        strong = [t.dtype for n, t in call.inputs.items()
+                  if t is not None and kinds.get(n) not in (bool, int, float)]
+        self.common = None
+        if strong:
+            from pyasc.op import _promote
+
+            common = strong[0]
+            for d in strong[1:]:
+                common = _promote(common, d)
+            self.common = common
+        #: (where, at, name) of each input the signature passes (not None)
+        self.present = [(w, a, n) for n, (w, a) in zip(op.inputs, layout)
+                        if call.inputs[n] is not None]
+        self.plan = self._plan(call)
+        self._compile(types_ or {})
+
+    # --- building ---------------------------------------------------------------
+    def _plan(self, call: Any) -> _fuse_plan.Plan:
+        op = self.op
+        if not enabled():
+            return _fuse_plan.Plan(None, fallback="compilation is off (PYASC_OP_COMPILE=0)")
+        fn = op.fn
+        code = getattr(fn, "__code__", None)
+        if not isinstance(fn, types.FunctionType) or code is None:
+            return _fuse_plan.Plan(None, fallback="the operator is not a Python function")
+        found = _inplace(code)
+        if found:
+            return _fuse_plan.Plan(None, fallback=f"in-place operator '{found}' writes its "
+                                                  "operand's memory")
+        graph = _trace.Graph(concrete=False)
+        values: dict[str, Any] = {}
+        for name, t in call.inputs.items():
+            values[name] = None if t is None else graph.input(shape=tuple(t.shape),
+                                                              dtype=t.dtype)
+        args, kwargs = _trace._arguments(op, values, dict(call.attrs))
+        try:
+            result = _trace.traceable(fn)(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the eager call raises it again, as it should
+            return _fuse_plan.Plan(graph, fallback=f"tracing stopped: {type(exc).__name__}: "
+                                                   f"{exc}")
+        plan = _fuse_plan.plan(graph, result)
+        if not plan.fallback:
+            self._build(plan)
+        return plan
+
+    def _build(self, plan: _fuse_plan.Plan) -> None:
+        ub = int(_C.get_device_properties().ub_size)
+        steps: list[Any] = []
+        for index, step in enumerate(plan.steps):
+            if isinstance(step, _fuse_plan.Group):
+                name = step.name = _fuse_kernel.kernel_name(self.op.name, index)
+                least = fuse_min()
+                if step.size < least:  # a launch would cost more than the work
+                    step.small = (f"{step.size} elements < PYASC_OP_FUSE_MIN={least}: its "
+                                  "operations run eagerly")
+                    steps.append(step)
+                    continue
+                try:
+                    step.kernel = _fuse_kernel.build(step, name, ub)
+                except _C.Error as exc:
+                    why = f"kernel not built ({type(exc).__name__}: {exc})"
+                    steps += [_fuse_plan.Call(n, why) for n in step.nodes]
+                    continue
+            steps.append(step)
+        plan.steps = steps
+
+    # --- running ------------------------------------------------------------------
+    def inputs_from(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The call's inputs as tensors (the cheap path: no checks, since the
+        key fixed every dtype and shape)."""
+        op = self.op
+        out: dict[str, Any] = {}
+        for name, (where, at) in zip(op.inputs, self.layout):
+            value = args[at] if where == "arg" else kwargs[at] if where == "kw" else at
+            t = type(value)
+            if t is _C.Tensor or value is None:
+                out[name] = value
+            elif t is float or t is int or t is bool:
+                out[name] = op._scalar_tensor(name, value, self.common)
+            else:
+                out[name] = _C.asarray(value)
+        return out
+
+    def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Runs a call of this signature from its arguments (the cached path:
+        the key fixed every dtype and shape, so nothing is checked again)."""
+        entry = self.entry
+        if entry is not None:
+            return entry(args, kwargs)
+        # Run eagerly, the body's outputs may depend on the values: checked each time.
+        result = self.run(self.inputs_from(args, kwargs))
+        return self.op._check_outputs(result, dict(self.dims)) if self.op.outputs else result
+
+    def run(self, inputs: dict[str, Any]) -> Any:
+        """Runs the plan (or the function, eagerly) on prepared inputs."""
+        if self.body is None:
+            args, kwargs = _trace._arguments(self.op, inputs, self.attrs)
+            return self.op.fn(*args, **kwargs)
+        return self.body(*[t for t in inputs.values() if t is not None])
+
+    def _compile(self, types_: dict[str, type]) -> None:
+        """Turns the plan into one straight-line Python function over the
+        call's tensors (``body``) and one that takes a call's arguments
+        (``entry``), so that a cached call runs no planning. The source
+        holds only names made here; operations, kernels and constants are
+        objects of its namespace."""
+        plan = self.plan
+        self.body: Any = None
+        self.entry: Any = None
+        if plan.fallback or plan.graph is None:
+            return
+        names: dict[int, str] = {id(v): f"v{i}" for i, v in enumerate(plan.graph.inputs)}
+        namespace: dict[str, Any] = {}
+
+        def name_of(value: Any) -> str:
+            if isinstance(value, _trace.Value):
+                return names[id(value)]
+            key = f"_c{len(namespace)}"
+            namespace[key] = value
+            return key
+
+        def define(value: _trace.Value) -> str:
+            names[id(value)] = f"v{len(names)}"
+            return names[id(value)]
+
+        params = list(names.values())
+        lines = [f"def _body({', '.join(params)}):"]
+
+        def call_line(node: _trace.Node) -> str:
+            fn = name_of(_trace.OPS[node.op].run)
+            args = [name_of(a) for a in node.inputs]
+            if node.attrs:
+                args.append(f"**{name_of(dict(node.attrs))}")
+            assert node.output is not None
+            return f"    {define(node.output)} = {fn}({', '.join(args)})"
+
+        for step in plan.steps:
+            if isinstance(step, _fuse_plan.Call):
+                lines.append(call_line(step.node))
+            elif step.small:
+                lines += [call_line(node) for node in step.nodes]
+            elif step.outputs:  # a group nothing reads computes nothing
+                fn = name_of(_kernel_step(step))
+                ins = ", ".join(name_of(v) for v in step.inputs)
+                outs = "".join(f"{define(n.output)}, " for n in step.outputs)  # type: ignore[arg-type]
+                lines.append(f"    {outs}= {fn}({ins})")
+        result = plan.result
+        if isinstance(result, tuple):
+            lines.append(f"    return ({''.join(name_of(r) + ', ' for r in result)})")
+        else:
+            lines.append(f"    return {name_of(result)}")
+        entry = ["def _entry(args, kwargs):"]
+        for i, (where, at, iname) in enumerate(self.present):
+            source = (f"args[{at}]" if where == "arg" else f"kwargs[{name_of(at)}]"
+                      if where == "kw" else name_of(at))
+            kind = types_.get(iname)
+            if kind is not _C.Tensor:
+                source = f"{name_of(functools.partial(self._convert, iname))}({source})"
+            entry.append(f"    i{i} = {source}")
+        entry.append(f"    return _body({', '.join(f'i{i}' for i in range(len(self.present)))})")
+        code = "\n".join(lines) + "\n" + "\n".join(entry) + "\n"
+        exec(compile(code, f"<pyasc.op {self.op.name} compiled>", "exec"), namespace)
+        self.body, self.entry = namespace["_body"], namespace["_entry"]
+        self.source = code
+
+    def _convert(self, name: str, value: Any) -> Any:
+        t = type(value)
+        if t is _C.Tensor or value is None:
+            return value
+        if t is float or t is int or t is bool:
+            return self.op._scalar_tensor(name, value, self.common)
+        return _C.asarray(value)
+
+
+def _kernel_step(group: _fuse_plan.Group) -> Any:
+    """The launch of a group's kernel: a function of its inputs that returns
+    its outputs (new tensors)."""
+    launch = group.kernel.native.launch
+    kinds = tuple(group.kinds)
+    dense = tuple(k != "expand" and k != "scalar" for k in kinds)
+    outs = [n.dtype for n in group.outputs]
+    shape, n = group.shape, group.size
+    blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.kernel.align)
+    empty, contiguous = _C.empty, _C.Tensor.contiguous
+    simple = all(dense)
+
+    def step(*ins: Any) -> tuple[Any, ...]:
+        if simple:
+            args = [t if t.is_contiguous() else contiguous(t) for t in ins]
+        else:
+            args = [contiguous(t.expand(*shape)) if k == "expand" else
+                    contiguous(t) if d and not t.is_contiguous() else t
+                    for t, k, d in zip(ins, kinds, dense)]
+        results = tuple(empty(shape, dtype=dtype) for dtype in outs)
+        if n:
+            try:
+                launch(blocks, None, *args, *results, n, blen)
+            except _C.InvalidValueError:
+                # Kernels may not receive read-only memory (lent by NumPy, DLPack,
+                # bytes); eager operations read it in place. A private copy of
+                # each input makes the launch, or raises the real error again.
+                launch(blocks, None, *[a.copy() for a in args], *results, n, blen)
+        return results
+
+    return step
+
+
+def layout_of(op: Any, nargs: int, kwnames: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """Where each input and attribute of ``op`` comes from in a call with
+    ``nargs`` positional arguments and keywords ``kwnames`` (``None`` when
+    the signature has ``*args``/``**kwargs``)."""
+    params = list(op.signature.parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        return None
+    where: dict[str, tuple[str, Any]] = {}
+    for i, p in enumerate(params):
+        if i < nargs:
+            where[p.name] = ("arg", i)
+        elif p.name in kwnames:
+            where[p.name] = ("kw", p.name)
+        else:
+            where[p.name] = ("default", p.default if p.default is not p.empty else None)
+    return tuple(where[n] for n in op.inputs), tuple(where[n] for n in op.attrs)
+
+
+def describe_arg(value: Any) -> Any:
+    """An input's part of the key: ``None`` when it cannot be cached."""
+    t = type(value)
+    if t is _C.Tensor:
+        return (value.dtype, value.shape)
+    if t is float or t is int or t is bool or value is None:
+        return t
+    if t is np.ndarray:
+        return (t, value.dtype, value.shape)
+    return None
+
+
+__all__ = ["MAX_SIGNATURES", "Specialization", "describe_arg", "enabled", "fuse_min",
+           "layout_of"]
