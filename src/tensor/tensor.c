@@ -429,16 +429,14 @@ asc_status asc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t 
   return ASC_OK;
 }
 
-asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape, asc_tensor *out) {
+asc_status asc_expand_strides(const asc_tensor *t, int ndim, const int64_t *shape,
+                              int64_t *strides) {
   if (ndim < t->ndim || ndim > ASC_MAX_DIMS) {
     char s[256];
     asc_format_shape(ndim, shape, s, sizeof s);
     return asc_error(ASC_ERR_INVALID_VALUE, "cannot broadcast a %d-d tensor to shape %s", t->ndim,
                      s);
   }
-  asc_status st = asc_check_shape(ndim, shape, t->dtype, NULL);
-  if (st) return st;
-  int64_t strides[ASC_MAX_DIMS];
   int lead = ndim - t->ndim;
   for (int i = 0; i < ndim; i++) {
     if (i < lead) {
@@ -457,6 +455,16 @@ asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape
       return asc_error(ASC_ERR_INVALID_VALUE, "cannot broadcast shape %s to %s", from, to);
     }
   }
+  return ASC_OK;
+}
+
+asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape, asc_tensor *out) {
+  int64_t strides[ASC_MAX_DIMS];
+  asc_status st = ndim >= t->ndim && ndim <= ASC_MAX_DIMS
+                      ? asc_check_shape(ndim, shape, t->dtype, NULL)
+                      : ASC_OK;
+  if (!st) st = asc_expand_strides(t, ndim, shape, strides);
+  if (st) return st;
   set_view(t, ndim, shape, strides, t->offset, out);
   return ASC_OK;
 }

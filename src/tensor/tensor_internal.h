@@ -8,6 +8,10 @@
 #include "asc/tensor.h"
 
 void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* t's element strides broadcast to shape (ndim <= ASC_MAX_DIMS, a valid
+ * shape): what asc_tensor_expand gives, without making the view. */
+asc_status asc_expand_strides(const asc_tensor *t, int ndim, const int64_t *shape,
+                              int64_t *strides);
 /* "(2, 3)" into buf. */
 void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
 

@@ -2,6 +2,7 @@
  * on the launching stream's thread plus a per-device pool of helper threads,
  * each block with a private Unified Buffer arena. N blocks > threads run in
  * waves, as on hardware with more blocks than cores. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,7 +317,9 @@ static void release_inline(void *user) {
 
 static bool try_inline(void *stream, const asc_launch_desc *launch) {
   inline_launch l;
-  memset(&l.job, 0, sizeof l.job);
+  /* error_msg is written before error is set: it needs no clearing. */
+  memset(&l.job, 0, offsetof(cpu_job, error_msg));
+  l.job.next = NULL;
   if (cpu_device_props(cpu_stream_device(stream), &l.job.props)) {
     asc_clear_error();
     return false;
