@@ -80,14 +80,9 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
         break;
     }
   }
-  asc_status st = asc_tensor_empty(asc_device_current(), dtype, 0, NULL, out);
-  if (st) {
-    asc_py_raise(st);
-    return -1;
-  }
-  /* A fresh block has no pending work: the host may write it directly. */
-  memcpy(asc_tensor_data(out), &v, asc_dtype_size(dtype));
-  return 0;
+  asc_status st = asc_tensor_scalar(asc_device_current(), dtype, &v, out);
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
 }
 
 int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {

@@ -13,9 +13,6 @@
 #define PARALLEL_BYTES ((int64_t)1 << 20)
 #define BYTES_PER_BLOCK ((int64_t)1 << 19)
 #define CHUNK_ALIGN 256
-/* Up to this many bytes an operation may run on the calling thread when its
- * stream is idle: handing it to the stream's thread would cost more. */
-#define INLINE_BYTES ((int64_t)1 << 16)
 
 typedef struct ew_args {
   asc_ew_loop loop;
@@ -180,7 +177,7 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
                           .release = ew_release,
                           .failed = ew_failed,
                           .name = kernel->name,
-                          .flags = bytes <= INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
+                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
 

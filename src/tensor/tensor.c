@@ -202,6 +202,41 @@ asc_status asc_tensor_empty(int device, asc_dtype dtype, int ndim, const int64_t
   return ASC_OK;
 }
 
+/* The release of a scalar's storage: its element goes with the record. */
+static void scalar_release(void *ctx) {
+  (void)ctx;
+}
+
+asc_status asc_tensor_scalar(int device, asc_dtype dtype, const void *value, asc_tensor *out) {
+  if (!asc_dtype_valid(dtype)) return asc_error(ASC_ERR_TYPE, "invalid dtype %d", (int)dtype);
+  int count;
+  asc_status st = asc_device_count(&count);
+  if (st) return st;
+  if (device < 0 || device >= count)
+    return asc_error(ASC_ERR_INVALID_VALUE, "device %d does not exist (%d device%s)", device, count,
+                     count == 1 ? "" : "s");
+  /* The element follows the record, aligned for any dtype. */
+  enum { ELEMENT_AT = (sizeof(asc_storage) + 15) / 16 * 16, ELEMENT_MAX = 16 };
+  size_t size = asc_dtype_size(dtype);
+  if (size > ELEMENT_MAX) return asc_error(ASC_ERR_INTERNAL, "scalar of %zu bytes", size);
+  asc_storage *s = malloc(ELEMENT_AT + ELEMENT_MAX);
+  if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a scalar");
+  atomic_init(&s->refs, 1);
+  s->device = device;
+  s->data = (char *)s + ELEMENT_AT;
+  s->nbytes = size;
+  s->release = scalar_release;
+  s->ctx = NULL;
+  atomic_init(&s->poison, 0);
+  atomic_init(&s->poisoner, NULL);
+  s->readonly = false;
+  memcpy(s->data, value, size);
+  memset(out, 0, sizeof *out);
+  out->storage = s;
+  out->dtype = dtype;
+  return ASC_OK;
+}
+
 void asc_tensor_release(asc_tensor *t) {
   if (!t) return;
   asc_storage_release(t->storage);

@@ -26,6 +26,11 @@ static inline bool asc_tensor_aligned(const asc_tensor *t) {
   return (uintptr_t)asc_tensor_data(t) % asc_dtype_size(t->dtype) == 0;
 }
 
+/* Up to this many bytes touched, an operation's launch may run on the
+ * calling thread when its stream is idle (ASC_LAUNCH_INLINE_OK): handing
+ * it to the stream's thread would cost more than the work. */
+#define ASC_INLINE_BYTES ((int64_t)1 << 16)
+
 /* --- element-wise engine ------------------------------------------------ */
 
 #define ASC_EW_MAX_OPERANDS 4 /* the output and up to three inputs */
