@@ -70,6 +70,11 @@ typedef struct asc_launch_desc {
 /* Small single-block work may run on the launching thread when its stream
  * is idle: same order, no hand-off to the stream's thread. */
 #define ASC_LAUNCH_INLINE_OK 1u
+/* The caller synchronises the stream right after this launch (a launch on
+ * memory pyasc does not own): when the stream is idle the launch runs on
+ * the calling thread whatever its block count, with the device's helper
+ * threads, and spares the hand-off to the stream's thread and back. */
+#define ASC_LAUNCH_CALLER_WAITS 2u
 
 /* Host work run in stream order. `run` may fail with asc_error; `release`
  * (may be NULL) runs exactly once afterwards, even when `run` was skipped

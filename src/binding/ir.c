@@ -503,18 +503,21 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
     if (self->signature[i] == 'a' && !AscTensor_Check(args[i + 2])) host_owned = true;
   }
   asc_status st = ASC_OK;
-  if (!rc) {
-    for (int i = 0; i < nheld; i++) keep[i] = held[i].storage;
+  for (int i = 0; !rc && i < nheld; i++) keep[i] = held[i].storage;
+  if (!rc && host_owned) {
+    /* Waited for at once: on an idle stream it runs on this thread, without
+     * the GIL (its blocks may take long), and the wait finds it done. */
+    Py_BEGIN_ALLOW_THREADS
+    st = asc_jit_launch_ex(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld,
+                           ASC_LAUNCH_CALLER_WAITS);
+    if (!st) st = asc_stream_synchronize(stream);
+    Py_END_ALLOW_THREADS
+  } else if (!rc) {
     st = asc_jit_launch(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld);
   }
   for (int i = 0; i < nheld; i++) asc_tensor_release(&held[i]);
   if (rc) return NULL;
-  if (!st && host_owned) {
-    Py_BEGIN_ALLOW_THREADS
-    st = asc_stream_synchronize(stream);
-    Py_END_ALLOW_THREADS
-    asc_py_run_deferred(); /* hand the arrays back to their producers now */
-  }
+  if (host_owned) asc_py_run_deferred(); /* hand the arrays back to their producers now */
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 

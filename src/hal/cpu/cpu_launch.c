@@ -10,6 +10,7 @@
 #include "cpu.h"
 
 #define KERNEL_ERROR_MAX 900
+#define MAX_ARGS_SIZE ((size_t)1 << 20)
 
 typedef struct cpu_job {
   asc_kernel_fn fn;
@@ -258,9 +259,9 @@ typedef struct launch_task {
   _Alignas(16) unsigned char args[]; /* the argument block, copied at enqueue */
 } launch_task;
 
-static asc_status run_launch(void *user) {
-  launch_task *t = user;
-  cpu_job *job = &t->job;
+/* Runs a job's blocks on this thread, with the device's helpers when it
+ * has several; the job's own failure is left in job->error. */
+static asc_status run_job(cpu_job *job) {
   cpu_pool *pool = NULL;
   if (job->nblocks > 1 && job->max_helpers > 0) {
     asc_status st = cpu_device_pool(job->device, &pool);
@@ -270,10 +271,18 @@ static asc_status run_launch(void *user) {
     run_job_parallel(pool, job);
   else
     run_blocks(job);
-  if (job->error)
-    return asc_error(job->error, "%s%s%s", t->name ? t->name : "", t->name ? ": " : "",
-                     job->error_msg);
   return ASC_OK;
+}
+
+static asc_status job_status(const cpu_job *job, const char *name) {
+  if (!job->error) return ASC_OK;
+  return asc_error(job->error, "%s%s%s", name ? name : "", name ? ": " : "", job->error_msg);
+}
+
+static asc_status run_launch(void *user) {
+  launch_task *t = user;
+  asc_status st = run_job(&t->job);
+  return st ? st : job_status(&t->job, t->name);
 }
 
 static void launch_failed(void *user, bool skipped) {
@@ -298,11 +307,8 @@ typedef struct inline_launch {
 
 static asc_status run_inline(void *user) {
   inline_launch *l = user;
-  run_blocks(&l->job);
-  if (l->job.error)
-    return asc_error(l->job.error, "%s%s%s", l->desc->name ? l->desc->name : "",
-                     l->desc->name ? ": " : "", l->job.error_msg);
-  return ASC_OK;
+  asc_status st = run_job(&l->job);
+  return st ? st : job_status(&l->job, l->desc->name);
 }
 
 static void inline_failed(void *user, bool skipped) {
@@ -328,25 +334,30 @@ static bool try_inline(void *stream, const asc_launch_desc *launch) {
   l.job.device = cpu_stream_device(stream);
   l.job.fn = launch->fn;
   l.job.args = (void *)launch->args;
-  l.job.nblocks = 1;
+  l.job.nblocks = launch->nblocks;
+  l.job.max_helpers = l.job.props.worker_threads - 1;
   atomic_init(&l.job.next_block, 0);
   atomic_init(&l.job.cancelled, false);
   atomic_init(&l.job.helpers_in, 0);
   pthread_mutex_init(&l.job.lock, NULL);
+  if (launch->nblocks > 1) pthread_cond_init(&l.job.helpers_done, NULL);
   asc_task task = {.run = run_inline,
                    .release = release_inline,
                    .failed = inline_failed,
                    .user = &l,
                    .what = "kernel launch"};
   bool ran = cpu_stream_run_inline(stream, &task);
+  if (launch->nblocks > 1) pthread_cond_destroy(&l.job.helpers_done);
   pthread_mutex_destroy(&l.job.lock);
   return ran;
 }
 
 asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   asc_status st = ASC_OK;
-  if (launch->fn && launch->nblocks == 1 && (launch->flags & ASC_LAUNCH_INLINE_OK) &&
-      try_inline(stream, launch))
+  bool may_inline = (launch->nblocks == 1 && (launch->flags & ASC_LAUNCH_INLINE_OK)) ||
+                    (launch->nblocks >= 1 && (launch->flags & ASC_LAUNCH_CALLER_WAITS));
+  if (launch->fn && may_inline && (launch->args || !launch->args_size) &&
+      launch->args_size <= MAX_ARGS_SIZE && try_inline(stream, launch))
     return ASC_OK;
   if (!launch->fn)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
@@ -354,7 +365,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: block count must be >= 1");
   else if (launch->args_size && !launch->args)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: args is NULL");
-  else if (launch->args_size > ((size_t)1 << 20))
+  else if (launch->args_size > MAX_ARGS_SIZE)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: argument block of %zu bytes exceeds 1 MiB",
                    launch->args_size);
   launch_task *t = st ? NULL : calloc(1, sizeof *t + launch->args_size);
