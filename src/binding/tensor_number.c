@@ -150,7 +150,10 @@ static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *oth
  * Py_NotImplemented for operands that are not array-like. */
 static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObject *out_obj) {
   const asc_tensor *ta = asc_py_tensor_of(a), *tb = asc_py_tensor_of(b), *x, *y;
-  asc_tensor xs = {0}, ys = {0};
+  /* Only storage marks a tensor as held: zeroing the whole structs (shape
+   * and strides, 272 bytes each) costs more than the rest of a small op. */
+  asc_tensor xs, ys;
+  xs.storage = ys.storage = NULL;
   int rc = binary_operand(op, a, tb, &xs, &x);
   if (rc) return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
   rc = binary_operand(op, b, ta ? ta : x, &ys, &y);
@@ -158,7 +161,8 @@ static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObje
     asc_tensor_release(&xs);
     return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
   }
-  asc_tensor result = {0};
+  asc_tensor result;
+  result.storage = NULL;
   if (out_obj) asc_tensor_share(&((TensorObject *)out_obj)->t, &result);
   asc_status st = asc_binary(op, x, y, &result);
   asc_tensor_release(&xs);

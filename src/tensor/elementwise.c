@@ -285,7 +285,10 @@ asc_status asc_ew_run(const asc_ew_kernel *kernel, int nin, const asc_tensor *co
   if (nin < 0 || nin > MAX_IN)
     return asc_error(ASC_ERR_INTERNAL, "%s: bad element-wise launch", kernel->name);
   bool preset = out->storage != NULL, allocated, direct = false;
-  asc_tensor target = {0}, converted[MAX_IN] = {{0}};
+  /* Only storage marks a tensor as held: no need to zero the whole structs. */
+  asc_tensor target, converted[MAX_IN];
+  target.storage = NULL;
+  for (int k = 0; k < MAX_IN; k++) converted[k].storage = NULL;
   const asc_tensor *inputs[MAX_IN];
   /* A fresh result first, so that a broadcast error queues no casts. */
   asc_status st = preset ? ASC_OK : asc_ew_prepare_out(nin, operands, result, &target, &allocated);
