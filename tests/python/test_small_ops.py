@@ -225,3 +225,38 @@ def test_numpy_launches_from_two_threads_on_one_stream(stream):
         t.join()
     assert not errors
     assert wrong == [0, 0]
+
+
+# --- kernel[core_num, stream] in C ---------------------------------------------
+
+
+def test_launch_of_a_built_kernel_runs_no_python(stream, monkeypatch):
+    x, y, z = _operands(5)
+    add_blocks[BLOCKS, stream](x, y, z, N)  # built and remembered
+    slow_path: list[tuple] = []
+    launch = add_blocks.launch
+    monkeypatch.setattr(add_blocks, "launch", lambda *a: slow_path.append(a) or launch(*a))
+    launcher = add_blocks[BLOCKS, stream]
+    assert (launcher.kernel, launcher.core_num, launcher.stream) == (add_blocks, BLOCKS, stream)
+    launcher(x, y, z, N)
+    assert slow_path == []
+    x16, y16, z16 = (a.astype(np.float16) for a in (x, y, z))
+    launcher(x16, y16, z16, N)  # a new signature: Python builds it
+    assert len(slow_path) == 1
+    assert np.array_equal(z16, x16 + y16)
+    launcher(z=z, y=y, x=x, n=N)  # keywords are bound by name
+    assert np.array_equal(z, x + y)
+
+
+def test_launch_argument_errors_are_unchanged():
+    x, y, z = _operands(6)
+    with pytest.raises(TypeError, match="core_num must be an int"):
+        add_blocks[True]
+    with pytest.raises(TypeError, match="core_num"):
+        add_blocks[1, None, 2]
+    with pytest.raises(TypeError):
+        add_blocks[BLOCKS](x, y, z, N, 1)  # one too many
+    with pytest.raises(TypeError):
+        add_blocks[BLOCKS](x, y, z, N, bogus=1)
+    with pytest.raises(TypeError):
+        add_blocks[BLOCKS]()

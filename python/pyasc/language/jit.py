@@ -179,8 +179,8 @@ class JITFunction(Generic[P, R]):
         if isinstance(grid, tuple):
             if len(grid) != 2:
                 raise TypeError("kernel[core_num] or kernel[core_num, stream]")
-            return Launcher(self, grid[0], grid[1])
-        return Launcher(self, grid, None)
+            return Launcher(self, self._dispatch, grid[0], grid[1], self._has_defaults)
+        return Launcher(self, self._dispatch, grid, None, self._has_defaults)
 
     # --- specialisation --------------------------------------------------------
     def _key(self, args: tuple) -> tuple:
@@ -324,24 +324,11 @@ class JITFunction(Generic[P, R]):
         compiled.native.launch(core_num, stream, *runtime)
 
 
-class Launcher:
-    """``kernel[core_num, stream]``: calling it launches (see the module's
-    docstring for when the call waits)."""
-
-    __slots__ = ("kernel", "core_num", "stream")
-
-    def __init__(self, kernel: JITFunction, core_num: Any, stream: Any) -> None:
-        if not isinstance(core_num, int) or isinstance(core_num, bool):
-            raise TypeError(f"core_num must be an int, not {type(core_num).__name__}")
-        self.kernel = kernel
-        self.core_num = core_num
-        self.stream = stream
-
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
-        kernel = self.kernel
-        if kwargs or kernel._has_defaults:
-            args = kernel.bind(args, kwargs)
-        kernel.launch(self.core_num, self.stream, args)
+# ``kernel[core_num, stream]``: calling it launches (see the module's
+# docstring for when the call waits). In C, so that launching a built
+# kernel runs no Python code; it calls back bind() for keywords and
+# defaults, and launch() when no built kernel fits.
+Launcher = _C.KernelLauncher
 
 
 @overload
