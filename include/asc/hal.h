@@ -74,6 +74,11 @@ typedef struct asc_launch_desc {
  * thread of its own; more blocks than ai_core_count is an error, since on
  * hardware the later waves would never start. */
 #define ASC_LAUNCH_ALL_LIVE 2u
+/* The caller synchronises the stream right after this launch (a launch on
+ * memory pyasc does not own): when the stream is idle the launch runs on
+ * the calling thread whatever its block count, with the device's helper
+ * threads, and spares the hand-off to the stream's thread and back. */
+#define ASC_LAUNCH_CALLER_WAITS 4u
 
 /* Host work run in stream order. `run` may fail with asc_error; `release`
  * (may be NULL) runs exactly once afterwards, even when `run` was skipped

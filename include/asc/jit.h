@@ -50,6 +50,10 @@ asc_status asc_jit_cache_limit(uint64_t *out);
  * asc_storage) that must live until the kernel ran: references are taken. */
 asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                           const asc_jit_arg *args, int nargs, void *const *keep, int nkeep);
+/* asc_jit_launch with ASC_LAUNCH_* flags (ASC_LAUNCH_CALLER_WAITS). */
+asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                             const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,
+                             uint32_t flags);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,10 @@ int64_t asc_shape_numel(int ndim, const int64_t *shape);
  * stream of `device`. */
 asc_status asc_tensor_empty(int device, asc_dtype dtype, int ndim, const int64_t *shape,
                             asc_tensor *out);
+/* A new 0-d tensor holding *value (asc_dtype_size(dtype) bytes). Its
+ * element lives in the storage record itself, outside the caching
+ * allocator: a Python scalar operand costs one malloc. */
+asc_status asc_tensor_scalar(int device, asc_dtype dtype, const void *value, asc_tensor *out);
 /* Drops t's storage reference and clears t (safe on a cleared tensor). */
 void asc_tensor_release(asc_tensor *t);
 /* *out becomes another reference to the same view. */

@@ -1,6 +1,8 @@
 /* pyasc._C.IRBuilder (the kernel IR builder for the Python front end) and
  * pyasc._C.CompiledKernel (a built kernel that launches over blocks). */
 #include "binding.h"
+
+#include <structmember.h> /* after binding.h, whose Python.h must come first */
 /* binding.h first: Python.h must precede system headers. */
 #include "asc/ir.h"
 #include "asc/jit.h"
@@ -503,18 +505,21 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
     if (self->signature[i] == 'a' && !AscTensor_Check(args[i + 2])) host_owned = true;
   }
   asc_status st = ASC_OK;
-  if (!rc) {
-    for (int i = 0; i < nheld; i++) keep[i] = held[i].storage;
+  for (int i = 0; !rc && i < nheld; i++) keep[i] = held[i].storage;
+  if (!rc && host_owned) {
+    /* Waited for at once: on an idle stream it runs on this thread, without
+     * the GIL (its blocks may take long), and the wait finds it done. */
+    Py_BEGIN_ALLOW_THREADS
+    st = asc_jit_launch_ex(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld,
+                           ASC_LAUNCH_CALLER_WAITS);
+    if (!st) st = asc_stream_synchronize(stream);
+    Py_END_ALLOW_THREADS
+  } else if (!rc) {
     st = asc_jit_launch(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld);
   }
   for (int i = 0; i < nheld; i++) asc_tensor_release(&held[i]);
   if (rc) return NULL;
-  if (!st && host_owned) {
-    Py_BEGIN_ALLOW_THREADS
-    st = asc_stream_synchronize(stream);
-    Py_END_ALLOW_THREADS
-    asc_py_run_deferred(); /* hand the arrays back to their producers now */
-  }
+  if (host_owned) asc_py_run_deferred(); /* hand the arrays back to their producers now */
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
@@ -739,6 +744,147 @@ PyTypeObject AscDispatcher_Type = {
     .tp_new = PyType_GenericNew,
 };
 
+/* kernel[core_num, stream]: calling it launches. In C so that a launch of
+ * a built kernel runs no Python code: only binding keywords or defaults
+ * (kernel.bind) and a first launch (kernel.launch: build, DRY_RUN) do. */
+typedef struct LauncherObject LauncherObject;
+static PyObject *launcher_vectorcall(LauncherObject *self, PyObject *const *args, size_t nargsf,
+                                     PyObject *kwnames);
+
+struct LauncherObject {
+  PyObject_HEAD PyObject *kernel; /* the JITFunction */
+  DispatcherObject *dispatch;
+  PyObject *core_num, *stream;
+  int bind; /* the kernel has defaults: arguments go through kernel.bind */
+  vectorcallfunc vectorcall;
+};
+
+static PyObject *launcher_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *kernel, *dispatch, *core_num, *stream;
+  int bind;
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    PyErr_SetString(PyExc_TypeError, "KernelLauncher() takes no keyword arguments");
+    return NULL;
+  }
+  if (!PyArg_ParseTuple(args, "OO!OOp:KernelLauncher", &kernel, &AscDispatcher_Type, &dispatch,
+                        &core_num, &stream, &bind))
+    return NULL;
+  if (!PyLong_Check(core_num) || PyBool_Check(core_num))
+    return PyErr_Format(PyExc_TypeError, "core_num must be an int, not %.100s",
+                        Py_TYPE(core_num)->tp_name);
+  LauncherObject *self = (LauncherObject *)type->tp_alloc(type, 0);
+  if (!self) return NULL;
+  self->kernel = Py_NewRef(kernel);
+  self->dispatch = (DispatcherObject *)Py_NewRef(dispatch);
+  self->core_num = Py_NewRef(core_num);
+  self->stream = Py_NewRef(stream);
+  self->bind = bind;
+  self->vectorcall = (vectorcallfunc)launcher_vectorcall;
+  return (PyObject *)self;
+}
+
+static void launcher_dealloc(LauncherObject *self) {
+  Py_XDECREF(self->kernel);
+  Py_XDECREF(self->dispatch);
+  Py_XDECREF(self->core_num);
+  Py_XDECREF(self->stream);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* kernel.bind(args, kwargs) (the arguments in parameter order, a tuple), or
+ * with_keywords: kernel.launch_with_keywords(core_num, stream, args, kwargs)
+ * (keywords may be launch options, which select another build). */
+static PyObject *launcher_bind(LauncherObject *self, PyObject *const *args, size_t nargs,
+                               PyObject *kwnames, bool with_keywords) {
+  PyObject *tuple = PyTuple_New((Py_ssize_t)nargs), *kwargs = PyDict_New(), *bound = NULL;
+  if (!tuple || !kwargs) goto done;
+  for (size_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nkw; i++)
+    if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + (size_t)i]) < 0)
+      goto done;
+  if (with_keywords) {
+    bound = PyObject_CallMethod(self->kernel, "launch_with_keywords", "OOOO", self->core_num,
+                                self->stream, tuple, kwargs);
+    goto done;
+  }
+  bound = PyObject_CallMethod(self->kernel, "bind", "OO", tuple, kwargs);
+  if (bound && !PyTuple_Check(bound)) {
+    Py_SETREF(bound, NULL);
+    PyErr_SetString(PyExc_TypeError, "kernel.bind must return a tuple");
+  }
+done:
+  Py_XDECREF(tuple);
+  Py_XDECREF(kwargs);
+  return bound;
+}
+
+static PyObject *launcher_vectorcall(LauncherObject *self, PyObject *const *args, size_t nargsf,
+                                     PyObject *kwnames) {
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject *bound = NULL;
+  if (kwnames && PyTuple_GET_SIZE(kwnames)) { /* Python binds keywords and options */
+    PyObject *r = launcher_bind(self, args, nargs, kwnames, true);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+  }
+  if (self->bind) {
+    bound = launcher_bind(self, args, nargs, NULL, false);
+    if (!bound) return NULL;
+    args = &PyTuple_GET_ITEM(bound, 0);
+    nargs = (size_t)PyTuple_GET_SIZE(bound);
+  }
+  PyObject *result = NULL;
+  if (nargs <= 64) {
+    PyObject *call[66];
+    call[0] = self->core_num;
+    call[1] = self->stream;
+    for (size_t i = 0; i < nargs; i++) call[i + 2] = args[i];
+    result = dispatcher_launch(self->dispatch, call, (Py_ssize_t)nargs + 2);
+  } else {
+    result = Py_NewRef(Py_False); /* kernel.launch explains */
+  }
+  if (result == Py_False) {
+    /* Not built yet (or DRY_RUN, or arguments to explain): Python's path. */
+    Py_DECREF(result);
+    PyObject *tuple = bound ? Py_NewRef(bound) : PyTuple_New((Py_ssize_t)nargs);
+    if (tuple && !bound)
+      for (size_t i = 0; i < nargs; i++) PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    result = tuple ? PyObject_CallMethod(self->kernel, "launch", "OOO", self->core_num,
+                                         self->stream, tuple)
+                   : NULL;
+    Py_XDECREF(tuple);
+  }
+  Py_XDECREF(bound);
+  if (!result) return NULL;
+  Py_DECREF(result);
+  Py_RETURN_NONE;
+}
+
+static PyMemberDef launcher_members[] = {
+    {"kernel", T_OBJECT, offsetof(LauncherObject, kernel), READONLY, "The kernel."},
+    {"core_num", T_OBJECT, offsetof(LauncherObject, core_num), READONLY, "The core count."},
+    {"stream", T_OBJECT, offsetof(LauncherObject, stream), READONLY, "The stream, or None."},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LauncherObject, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+PyTypeObject AscLauncher_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pyasc._C.KernelLauncher",
+    .tp_basicsize = sizeof(LauncherObject),
+    .tp_dealloc = (destructor)launcher_dealloc,
+    .tp_vectorcall_offset = offsetof(LauncherObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc =
+        "KernelLauncher(kernel, dispatch, core_num, stream, bind, /)\n--\n\n"
+        "kernel[core_num, stream]: calling it launches the kernel (kernel.launch when "
+        "no built kernel fits the arguments; kernel.bind first when bind is true).",
+    .tp_members = launcher_members,
+    .tp_new = launcher_new,
+};
+
 static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
   static char *names[] = {"source",   "name",           "signature", "cache_dir",
@@ -825,8 +971,9 @@ static PyMethodDef ir_functions[] = {
 
 int asc_py_ir_init(PyObject *module) {
   if (PyType_Ready(&AscIRBuilder_Type) < 0 || PyType_Ready(&AscKernel_Type) < 0 ||
-      PyType_Ready(&AscDispatcher_Type) < 0 ||
-      PyModule_AddObjectRef(module, "KernelDispatcher", (PyObject *)&AscDispatcher_Type) < 0)
+      PyType_Ready(&AscDispatcher_Type) < 0 || PyType_Ready(&AscLauncher_Type) < 0 ||
+      PyModule_AddObjectRef(module, "KernelDispatcher", (PyObject *)&AscDispatcher_Type) < 0 ||
+      PyModule_AddObjectRef(module, "KernelLauncher", (PyObject *)&AscLauncher_Type) < 0)
     return -1;
   if (PyModule_AddObjectRef(module, "IRBuilder", (PyObject *)&AscIRBuilder_Type) < 0 ||
       PyModule_AddObjectRef(module, "CompiledKernel", (PyObject *)&AscKernel_Type) < 0)

@@ -10,8 +10,11 @@ PyObject *asc_py_numpy(void) {
   return numpy_module;
 }
 
+/* A Tensor holds no Python references it could form a cycle through (its
+ * storage exists before it), so it is not tracked by the cyclic GC: every
+ * result of an operation would otherwise count towards a collection. */
 PyObject *asc_py_tensor_wrap(asc_tensor *t) {
-  TensorObject *obj = PyObject_GC_New(TensorObject, &AscTensor_Type);
+  TensorObject *obj = PyObject_New(TensorObject, &AscTensor_Type);
   if (!obj) {
     asc_tensor_release(t);
     return NULL;
@@ -20,7 +23,6 @@ PyObject *asc_py_tensor_wrap(asc_tensor *t) {
   obj->exports = 0;
   obj->weakreflist = NULL;
   memset(t, 0, sizeof *t);
-  PyObject_GC_Track(obj);
   return (PyObject *)obj;
 }
 
@@ -297,13 +299,7 @@ static int reraise_failed_export(const TensorObject *self) {
   return -1;
 }
 
-static int tensor_traverse(TensorObject *self, visitproc visit, void *arg) {
-  (void)self, (void)visit, (void)arg;
-  return 0;
-}
-
 static void tensor_dealloc(TensorObject *self) {
-  PyObject_GC_UnTrack(self);
   if (self->weakreflist) PyObject_ClearWeakRefs((PyObject *)self);
   if (failed_export == self) failed_export = NULL;
   asc_tensor_release(&self->t);
@@ -846,12 +842,11 @@ PyTypeObject AscTensor_Type = {
     .tp_as_sequence = &asc_py_tensor_as_sequence,
     .tp_as_mapping = &asc_py_tensor_as_mapping,
     .tp_as_buffer = &tensor_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc =
         "Tensor(data, dtype=None)\n--\n\nAn n-dimensional array on a pyasc device. data is "
         "copied from a list, scalar, NumPy array or any buffer; use pyasc.from_numpy or "
         "pyasc.asarray to share memory instead.",
-    .tp_traverse = (traverseproc)tensor_traverse,
     .tp_richcompare = asc_py_tensor_richcompare,
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
     .tp_methods = tensor_methods,

@@ -104,14 +104,9 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
         break;
     }
   }
-  asc_status st = asc_tensor_empty(asc_device_current(), dtype, 0, NULL, out);
-  if (st) {
-    asc_py_raise(st);
-    return -1;
-  }
-  /* A fresh block has no pending work: the host may write it directly. */
-  memcpy(asc_tensor_data(out), &v, asc_dtype_size(dtype));
-  return 0;
+  asc_status st = asc_tensor_scalar(asc_device_current(), dtype, &v, out);
+  if (st) asc_py_raise(st);
+  return st ? -1 : 0;
 }
 
 int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
@@ -163,29 +158,42 @@ static int exact_int_operand(asc_binary_op op, PyObject *obj, const asc_tensor *
   return rc;
 }
 
-static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *other,
-                          asc_tensor *out) {
-  int rc = exact_int_operand(op, obj, other, out);
-  return rc == 1 ? asc_py_operand(obj, other, out) : rc;
+/* Resolves obj to op's operand: a Tensor is borrowed (the caller's reference
+ * keeps it alive, and the GIL is held for the whole operation), anything
+ * else converts into *tmp, which the caller releases. */
+static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *other, asc_tensor *tmp,
+                          const asc_tensor **operand) {
+  int rc = exact_int_operand(op, obj, other, tmp);
+  if (rc == 1 && AscTensor_Check(obj)) {
+    *operand = &((TensorObject *)obj)->t;
+    return 0;
+  }
+  if (rc == 1) rc = asc_py_operand(obj, other, tmp);
+  *operand = tmp;
+  return rc;
 }
 
 /* Computes op(a, b) into *out (new, or the given out tensor). Returns
  * Py_NotImplemented for operands that are not array-like. */
 static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObject *out_obj) {
-  const asc_tensor *ta = asc_py_tensor_of(a), *tb = asc_py_tensor_of(b);
-  asc_tensor x, y;
-  int rc = binary_operand(op, a, tb, &x);
+  const asc_tensor *ta = asc_py_tensor_of(a), *tb = asc_py_tensor_of(b), *x, *y;
+  /* Only storage marks a tensor as held: zeroing the whole structs (shape
+   * and strides, 272 bytes each) costs more than the rest of a small op. */
+  asc_tensor xs, ys;
+  xs.storage = ys.storage = NULL;
+  int rc = binary_operand(op, a, tb, &xs, &x);
   if (rc) return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
-  rc = binary_operand(op, b, ta ? ta : &x, &y);
+  rc = binary_operand(op, b, ta ? ta : x, &ys, &y);
   if (rc) {
-    asc_tensor_release(&x);
+    asc_tensor_release(&xs);
     return rc > 0 ? Py_NewRef(Py_NotImplemented) : NULL;
   }
-  asc_tensor result = {0};
+  asc_tensor result;
+  result.storage = NULL;
   if (out_obj) asc_tensor_share(&((TensorObject *)out_obj)->t, &result);
-  asc_status st = asc_binary(op, &x, &y, &result);
-  asc_tensor_release(&x);
-  asc_tensor_release(&y);
+  asc_status st = asc_binary(op, x, y, &result);
+  asc_tensor_release(&xs);
+  asc_tensor_release(&ys);
   return asc_py_result(st, &result, out_obj);
 }
 

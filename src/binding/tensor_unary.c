@@ -46,11 +46,15 @@ static int convert_operands(const char *fname, int n, PyObject *const *objs, asc
 
 /* op(x) into a new tensor or into out (a Tensor or NULL). */
 static PyObject *apply_unary(asc_unary_op op, PyObject *x, PyObject *out) {
-  asc_tensor t = {0};
-  if (convert_operands(asc_unary_op_name(op), 1, &x, &t)) return NULL;
-  asc_tensor result = {0};
+  asc_tensor t;
+  t.storage = NULL; /* only storage marks it held: no need to zero it all */
+  /* A Tensor is borrowed: the caller's reference and the GIL keep it. */
+  const asc_tensor *operand = asc_py_tensor_of(x);
+  if (!operand && convert_operands(asc_unary_op_name(op), 1, &x, &t)) return NULL;
+  asc_tensor result;
+  result.storage = NULL;
   if (out) asc_tensor_share(&((TensorObject *)out)->t, &result);
-  asc_status st = asc_unary(op, &t, &result);
+  asc_status st = asc_unary(op, operand ? operand : &t, &result);
   asc_tensor_release(&t);
   return asc_py_result(st, &result, out);
 }

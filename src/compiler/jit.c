@@ -1020,6 +1020,12 @@ static void jit_release(void *p) {
 
 asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                           const asc_jit_arg *args, int nargs, void *const *keep, int nkeep) {
+  return asc_jit_launch_ex(k, stream, nblocks, args, nargs, keep, nkeep, 0);
+}
+
+asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                             const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,
+                             uint32_t flags) {
   if (nargs < 0 || nargs > JIT_MAX_ARGS || nkeep < 0 || nkeep > JIT_MAX_ARGS)
     return asc_error(ASC_ERR_INVALID_VALUE, "launch: at most %d arguments", JIT_MAX_ARGS);
   if (nblocks == 0 || nblocks > 65535)
@@ -1064,6 +1070,6 @@ asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nbloc
                           .args_size = size,
                           .release = jit_release,
                           .name = k->name,
-                          .flags = l.barrier ? ASC_LAUNCH_ALL_LIVE : 0};
+                          .flags = flags | (l.barrier ? ASC_LAUNCH_ALL_LIVE : 0)};
   return asc_launch_ex(stream, &desc);
 }

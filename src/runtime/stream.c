@@ -15,9 +15,10 @@ typedef struct asc_event_obj {
 
 static asc_handle_table streams;
 static asc_handle_table events;
-/* Default streams are created on first use; guarded by defaults_lock. */
+/* Default streams are created on first use under defaults_lock; once set,
+ * every operation reads its device's without the lock (an atomic load). */
 static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
-static asc_stream_t default_streams[ASC_MAX_DEVICES];
+static _Atomic asc_stream_t default_streams[ASC_MAX_DEVICES];
 static _Thread_local asc_stream_t current_streams[ASC_MAX_DEVICES];
 /* Bumped by every init: a thread's current streams from before a shutdown
  * are forgotten (see thread_current_streams). */
@@ -34,6 +35,10 @@ static asc_stream_t *thread_current_streams(void) {
   return current_streams;
 }
 
+static void clear_defaults(void) {
+  for (int d = 0; d < ASC_MAX_DEVICES; d++) atomic_store(&default_streams[d], 0);
+}
+
 void asc_rt_streams_init(void) {
   /* The tables outlive shutdown (which only clears them), so that slot
    * generations keep counting and no handle from before it comes back. */
@@ -42,7 +47,7 @@ void asc_rt_streams_init(void) {
     asc_handle_table_init(&events, EVENT_TAG, "event");
     tables_ready = true;
   }
-  memset(default_streams, 0, sizeof default_streams);
+  clear_defaults();
   atomic_fetch_add(&runtime_epoch, 1);
 }
 
@@ -50,7 +55,7 @@ void asc_rt_streams_shutdown(void) {
   asc_handle_table_clear(&events);
   asc_handle_table_clear(&streams);
   pthread_mutex_lock(&defaults_lock);
-  memset(default_streams, 0, sizeof default_streams);
+  clear_defaults();
   pthread_mutex_unlock(&defaults_lock);
 }
 
@@ -106,9 +111,16 @@ asc_status asc_stream_create(int device, asc_stream_t *out) {
 asc_status asc_stream_default(int device, asc_stream_t *out) {
   asc_status st = asc_rt_check_device(device);
   if (st) return st;
+  asc_stream_t stream = atomic_load_explicit(&default_streams[device], memory_order_acquire);
+  if (stream) {
+    *out = stream;
+    return ASC_OK;
+  }
   pthread_mutex_lock(&defaults_lock);
-  if (!default_streams[device]) st = new_stream(device, true, &default_streams[device]);
-  *out = default_streams[device];
+  stream = atomic_load_explicit(&default_streams[device], memory_order_relaxed);
+  if (!stream && (st = new_stream(device, true, &stream)) == ASC_OK)
+    atomic_store_explicit(&default_streams[device], stream, memory_order_release);
+  *out = stream;
   pthread_mutex_unlock(&defaults_lock);
   return st;
 }

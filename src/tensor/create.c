@@ -245,7 +245,8 @@ asc_status asc_index_launch(const asc_index_kernel *kernel, const asc_tensor *ou
       .args_size = sizeof a,
       .release = index_release,
       .failed = index_failed,
-      .name = kernel->name};
+      .name = kernel->name,
+      .flags = a.total * a.elsize <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
 

@@ -13,9 +13,6 @@
 #define PARALLEL_BYTES ((int64_t)1 << 20)
 #define BYTES_PER_BLOCK ((int64_t)1 << 19)
 #define CHUNK_ALIGN 256
-/* Up to this many bytes an operation may run on the calling thread when its
- * stream is idle: handing it to the stream's thread would cost more. */
-#define INLINE_BYTES ((int64_t)1 << 16)
 
 typedef struct ew_args {
   asc_ew_loop loop;
@@ -147,26 +144,28 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
   a.total = total;
   memcpy(a.shape, out->shape, sizeof a.shape);
   if (kernel->ctx_size) memcpy(a.ctx, kernel->ctx, kernel->ctx_size);
+  /* out's shape once; each operand then only needs its broadcast strides. */
+  st = asc_check_shape(out->ndim, out->shape, out->dtype, NULL);
+  if (st) return st;
   int64_t bytes = 0;
   for (int k = 0; k < a.nops; k++) {
     const asc_tensor *t = k == 0 ? out : inputs[k - 1];
-    asc_tensor view;
-    st = asc_tensor_expand(t, out->ndim, out->shape, &view);
+    int64_t strides[ASC_MAX_DIMS];
+    st = asc_expand_strides(t, out->ndim, out->shape, strides);
     int64_t size = (int64_t)asc_dtype_size(t->dtype), touched;
     bool overflow = asc_mul_overflow_i64(size, t == out ? total : asc_tensor_numel(t), &touched) ||
                     asc_add_overflow_i64(bytes, touched, &bytes);
     for (int d = 0; !st && d < out->ndim; d++)
-      overflow |= asc_mul_overflow_i64(view.strides[d], size, &a.strides[k][d]);
-    if (!st && overflow) {
-      asc_tensor_release(&view);
+      overflow |= asc_mul_overflow_i64(strides[d], size, &a.strides[k][d]);
+    if (!st && overflow)
       st = asc_error(ASC_ERR_INVALID_VALUE, "%s: an operand's byte strides overflow", kernel->name);
-    }
     if (st) {
       for (int j = 0; j < k; j++) asc_storage_release(a.storages[j]);
       return st;
     }
-    a.base[k] = asc_tensor_data(&view);
-    a.storages[k] = view.storage; /* the expand's reference moves here */
+    a.base[k] = asc_tensor_data(t);
+    a.storages[k] = t->storage;
+    if (t->storage) asc_storage_retain(t->storage);
   }
   coalesce(&a);
   uint32_t nblocks = asc_split_blocks(a.total, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
@@ -178,7 +177,7 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
                           .release = ew_release,
                           .failed = ew_failed,
                           .name = kernel->name,
-                          .flags = bytes <= INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
+                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
 
@@ -251,15 +250,18 @@ asc_status asc_ew_check_out(const char *name, int nin, const asc_tensor *const *
   return st;
 }
 
-/* Casts x to dtype if it is not already; *converted shares or owns. */
-static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted) {
-  if (x->dtype == dtype) {
-    asc_tensor_share(x, converted);
-    return ASC_OK;
-  }
+/* x itself if it has dtype already (borrowed), else a cast of it in
+ * *converted, which the caller releases. */
+static asc_status as_dtype(const asc_tensor *x, asc_dtype dtype, asc_tensor *converted,
+                           const asc_tensor **input) {
+  *input = x;
+  if (x->dtype == dtype) return ASC_OK;
   asc_tensor fresh = {0};
   asc_status st = asc_cast(x, dtype, &fresh);
-  if (!st) *converted = fresh;
+  if (!st) {
+    *converted = fresh;
+    *input = converted;
+  }
   return st;
 }
 
@@ -283,13 +285,16 @@ asc_status asc_ew_run(const asc_ew_kernel *kernel, int nin, const asc_tensor *co
   if (nin < 0 || nin > MAX_IN)
     return asc_error(ASC_ERR_INTERNAL, "%s: bad element-wise launch", kernel->name);
   bool preset = out->storage != NULL, allocated, direct = false;
-  asc_tensor target = {0}, converted[MAX_IN] = {{0}};
+  /* Only storage marks a tensor as held: no need to zero the whole structs. */
+  asc_tensor target, converted[MAX_IN];
+  target.storage = NULL;
+  for (int k = 0; k < MAX_IN; k++) converted[k].storage = NULL;
   const asc_tensor *inputs[MAX_IN];
   /* A fresh result first, so that a broadcast error queues no casts. */
   asc_status st = preset ? ASC_OK : asc_ew_prepare_out(nin, operands, result, &target, &allocated);
   for (int k = 0; k < nin; k++) {
-    inputs[k] = &converted[k];
-    if (!st) st = as_dtype(operands[k], dtypes[k], &converted[k]);
+    inputs[k] = operands[k];
+    if (!st) st = as_dtype(operands[k], dtypes[k], &converted[k], &inputs[k]);
   }
   /* Straight into out when it is safe, else through a fresh result. */
   if (!st && preset) {

@@ -243,18 +243,21 @@ static asc_status launch(asc_red_args *a, const asc_tensor *src, const asc_tenso
     a->storages[k] = refs[k];
     if (refs[k]) asc_storage_retain(refs[k]);
   }
+  int64_t bytes = a->nout * a->nred * (int64_t)asc_dtype_size(a->in_dtype);
   asc_launch_desc desc = {.fn = asc_red_block,
                           .nblocks = a->groups * a->segments,
                           .args = a,
                           .args_size = sizeof *a,
                           .release = asc_red_release,
                           .failed = reduce_failed,
-                          .name = op_names[a->op]};
+                          .name = op_names[a->op],
+                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   asc_status st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
   if (!st && scratch) {
     for (int k = 0; k < 3; k++) asc_storage_retain(refs[k]);
     desc.fn = asc_red_combine;
     desc.nblocks = 1;
+    desc.flags = 0;
     st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
   }
   asc_storage_release(scratch);

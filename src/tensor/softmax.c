@@ -106,7 +106,8 @@ static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor 
                           .args_size = sizeof *a,
                           .release = softmax_release,
                           .failed = softmax_failed,
-                          .name = a->log ? "log_softmax" : "softmax"};
+                          .name = a->log ? "log_softmax" : "softmax",
+                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }
 

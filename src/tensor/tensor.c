@@ -202,6 +202,41 @@ asc_status asc_tensor_empty(int device, asc_dtype dtype, int ndim, const int64_t
   return ASC_OK;
 }
 
+/* The release of a scalar's storage: its element goes with the record. */
+static void scalar_release(void *ctx) {
+  (void)ctx;
+}
+
+asc_status asc_tensor_scalar(int device, asc_dtype dtype, const void *value, asc_tensor *out) {
+  if (!asc_dtype_valid(dtype)) return asc_error(ASC_ERR_TYPE, "invalid dtype %d", (int)dtype);
+  int count;
+  asc_status st = asc_device_count(&count);
+  if (st) return st;
+  if (device < 0 || device >= count)
+    return asc_error(ASC_ERR_INVALID_VALUE, "device %d does not exist (%d device%s)", device, count,
+                     count == 1 ? "" : "s");
+  /* The element follows the record, aligned for any dtype. */
+  enum { ELEMENT_AT = (sizeof(asc_storage) + 15) / 16 * 16, ELEMENT_MAX = 16 };
+  size_t size = asc_dtype_size(dtype);
+  if (size > ELEMENT_MAX) return asc_error(ASC_ERR_INTERNAL, "scalar of %zu bytes", size);
+  asc_storage *s = malloc(ELEMENT_AT + ELEMENT_MAX);
+  if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a scalar");
+  atomic_init(&s->refs, 1);
+  s->device = device;
+  s->data = (char *)s + ELEMENT_AT;
+  s->nbytes = size;
+  s->release = scalar_release;
+  s->ctx = NULL;
+  atomic_init(&s->poison, 0);
+  atomic_init(&s->poisoner, NULL);
+  s->readonly = false;
+  memcpy(s->data, value, size);
+  memset(out, 0, sizeof *out);
+  out->storage = s;
+  out->dtype = dtype;
+  return ASC_OK;
+}
+
 void asc_tensor_release(asc_tensor *t) {
   if (!t) return;
   asc_storage_release(t->storage);
@@ -429,16 +464,14 @@ asc_status asc_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t 
   return ASC_OK;
 }
 
-asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape, asc_tensor *out) {
+asc_status asc_expand_strides(const asc_tensor *t, int ndim, const int64_t *shape,
+                              int64_t *strides) {
   if (ndim < t->ndim || ndim > ASC_MAX_DIMS) {
     char s[256];
     asc_format_shape(ndim, shape, s, sizeof s);
     return asc_error(ASC_ERR_INVALID_VALUE, "cannot broadcast a %d-d tensor to shape %s", t->ndim,
                      s);
   }
-  asc_status st = asc_check_shape(ndim, shape, t->dtype, NULL);
-  if (st) return st;
-  int64_t strides[ASC_MAX_DIMS];
   int lead = ndim - t->ndim;
   for (int i = 0; i < ndim; i++) {
     if (i < lead) {
@@ -457,6 +490,16 @@ asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape
       return asc_error(ASC_ERR_INVALID_VALUE, "cannot broadcast shape %s to %s", from, to);
     }
   }
+  return ASC_OK;
+}
+
+asc_status asc_tensor_expand(const asc_tensor *t, int ndim, const int64_t *shape, asc_tensor *out) {
+  int64_t strides[ASC_MAX_DIMS];
+  asc_status st = ndim >= t->ndim && ndim <= ASC_MAX_DIMS
+                      ? asc_check_shape(ndim, shape, t->dtype, NULL)
+                      : ASC_OK;
+  if (!st) st = asc_expand_strides(t, ndim, shape, strides);
+  if (st) return st;
   set_view(t, ndim, shape, strides, t->offset, out);
   return ASC_OK;
 }

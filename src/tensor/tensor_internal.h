@@ -8,6 +8,10 @@
 #include "asc/tensor.h"
 
 void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* t's element strides broadcast to shape (ndim <= ASC_MAX_DIMS, a valid
+ * shape): what asc_tensor_expand gives, without making the view. */
+asc_status asc_expand_strides(const asc_tensor *t, int ndim, const int64_t *shape,
+                              int64_t *strides);
 /* "(2, 3)" into buf. */
 void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
 
@@ -21,6 +25,11 @@ void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
 static inline bool asc_tensor_aligned(const asc_tensor *t) {
   return (uintptr_t)asc_tensor_data(t) % asc_dtype_size(t->dtype) == 0;
 }
+
+/* Up to this many bytes touched, an operation's launch may run on the
+ * calling thread when its stream is idle (ASC_LAUNCH_INLINE_OK): handing
+ * it to the stream's thread would cost more than the work. */
+#define ASC_INLINE_BYTES ((int64_t)1 << 16)
 
 /* --- element-wise engine ------------------------------------------------ */
 

@@ -588,6 +588,64 @@ static void test_inline_launch_failure_is_reported_at_synchronisation(void **sta
   assert_ok(asc_stream_synchronize(s));
 }
 
+/* --- launches the caller waits for (ASC_LAUNCH_CALLER_WAITS) ------------- */
+
+static void test_caller_waits_launch_runs_every_block_on_an_idle_stream(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  set_workers(4);
+  reset_counts();
+  count_args a = {.nblocks = 24, .ub_size = 0};
+  asc_launch_desc d = {.fn = count_kernel,
+                       .nblocks = 24,
+                       .args = &a,
+                       .args_size = sizeof a,
+                       .flags = ASC_LAUNCH_CALLER_WAITS};
+  assert_ok(asc_stream_synchronize(s));
+  assert_ok(asc_launch_ex(s, &d));
+  /* Run while the call lasted, this thread and the helpers sharing the blocks. */
+  assert_each_block_ran_once(24);
+  assert_ok(asc_stream_synchronize(s));
+}
+
+static void test_caller_waits_launch_queues_behind_earlier_work(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  atomic_store(&g_order, 0);
+  asc_task done = {.run = mark_done, .what = "mark"};
+  assert_ok(asc_testing_spin(s, 30, 1));
+  assert_ok(asc_stream_enqueue(s, &done));
+  asc_launch_desc d = {.fn = order_kernel, .nblocks = 3, .flags = ASC_LAUNCH_CALLER_WAITS};
+  assert_ok(asc_launch_ex(s, &d));
+  assert_ok(asc_stream_synchronize(s));
+}
+
+static void test_caller_waits_launch_failure_is_reported_at_synchronisation(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  asc_launch_desc d = {
+      .fn = fail_kernel, .nblocks = 4, .name = "waited_k", .flags = ASC_LAUNCH_CALLER_WAITS};
+  assert_ok(asc_launch_ex(s, &d));
+  assert_error(asc_stream_synchronize(s), ASC_ERR_KERNEL, "waited_k");
+  assert_ok(asc_stream_synchronize(s));
+}
+
+static void test_inline_launch_sees_props_set_after_an_earlier_one(void **state) {
+  (void)state;
+  asc_stream_t s = new_stream();
+  asc_launch_desc d = {.fn = record_ub_kernel, .nblocks = 1, .flags = ASC_LAUNCH_INLINE_OK};
+  const size_t sizes[] = {32 * 100, 32 * 300};
+  for (size_t i = 0; i < 2; i++) {
+    asc_device_props p;
+    assert_ok(asc_device_get_props(0, &p));
+    p.ub_size = sizes[i];
+    assert_ok(asc_device_set_props(0, &p));
+    assert_ok(asc_stream_synchronize(s));
+    assert_ok(asc_launch_ex(s, &d)); /* this thread's copy of the props is stale */
+    assert_int_equal(g_ub_seen.ub_size, sizes[i]);
+  }
+}
+
 /* failed hook: which launches did not complete, and how. */
 static atomic_int g_hook_failed, g_hook_skipped, g_hook_released;
 
@@ -647,6 +705,10 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       ASC_TEST(test_inline_launch_runs_on_the_caller_only_when_the_stream_is_idle),
       ASC_TEST(test_inline_launch_failure_is_reported_at_synchronisation),
+      ASC_TEST(test_caller_waits_launch_runs_every_block_on_an_idle_stream),
+      ASC_TEST(test_caller_waits_launch_queues_behind_earlier_work),
+      ASC_TEST(test_caller_waits_launch_failure_is_reported_at_synchronisation),
+      ASC_TEST(test_inline_launch_sees_props_set_after_an_earlier_one),
       ASC_TEST(test_every_block_runs_exactly_once),
       ASC_TEST(test_more_blocks_than_workers_run_in_waves),
       ASC_TEST(test_each_block_gets_a_full_private_unified_buffer),

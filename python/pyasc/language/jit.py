@@ -201,8 +201,9 @@ class JITFunction(Generic[P, R]):
         if isinstance(grid, tuple):  # LaunchOptions(*grid), as PyAsc's
             if not 1 <= len(grid) <= 2:
                 raise TypeError("kernel[core_num] or kernel[core_num, stream]")
-            return Launcher(self, grid[0], grid[1] if len(grid) == 2 else None)
-        return Launcher(self, grid, None)
+            stream = grid[1] if len(grid) == 2 else None
+            return Launcher(self, self._dispatch, grid[0], stream, self._has_defaults)
+        return Launcher(self, self._dispatch, grid, None, self._has_defaults)
 
     # --- specialisation --------------------------------------------------------
     def _key(self, args: tuple) -> tuple:
@@ -345,29 +346,24 @@ class JITFunction(Generic[P, R]):
         runtime = _runtime_args(args, self.constexpr)
         compiled.native.launch(core_num, stream, *runtime)
 
+    def launch_with_keywords(self, core_num: int, stream: Any, args: tuple,
+                             kwargs: dict[str, Any]) -> None:
+        """A launch with keyword arguments: CodegenOptions/CompileOptions
+        fields among them select a variant built with those options (for
+        this launch only); the rest bind to parameters by name."""
+        kernel = self
+        kwargs, options = split_launch_options(self._signature.parameters, kwargs)
+        if options:
+            kernel = self.with_options(**options)
+        kernel.launch(core_num, stream, kernel.bind(args, kwargs))
 
-class Launcher:
-    """``kernel[core_num, stream]``: calling it launches (see the module's
-    docstring for when the call waits)."""
 
-    __slots__ = ("kernel", "core_num", "stream")
-
-    def __init__(self, kernel: JITFunction, core_num: Any, stream: Any) -> None:
-        if not isinstance(core_num, int) or isinstance(core_num, bool):
-            raise TypeError(f"core_num must be an int, not {type(core_num).__name__}")
-        self.kernel = kernel
-        self.core_num = core_num
-        self.stream = stream
-
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
-        kernel = self.kernel
-        if kwargs:
-            kwargs, options = split_launch_options(kernel._signature.parameters, kwargs)
-            if options:
-                kernel = kernel.with_options(**options)
-        if kwargs or kernel._has_defaults:
-            args = kernel.bind(args, kwargs)
-        kernel.launch(self.core_num, self.stream, args)
+# ``kernel[core_num, stream]``: calling it launches (see the module's
+# docstring for when the call waits). In C, so that launching a built
+# kernel runs no Python code; it calls back bind() for defaults,
+# launch_with_keywords() for keyword arguments (options among them) and
+# launch() when no built kernel fits.
+Launcher = _C.KernelLauncher
 
 
 @overload

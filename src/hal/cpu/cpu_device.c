@@ -21,6 +21,16 @@ typedef struct cpu_device {
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 static cpu_device devices[MAX_DEVICES];
 static int device_count;
+/* Bumped under devices_lock whenever any device's properties may change
+ * (init, set_props), so that a thread may reuse its last copy without the
+ * lock: every small launch reads them. Starts at 1: an empty cache never
+ * matches. */
+static atomic_uint_fast64_t props_version = 1;
+static _Thread_local struct {
+  uint_fast64_t version;
+  int device;
+  asc_device_props props;
+} props_cache;
 
 static size_t physical_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -139,6 +149,7 @@ static asc_status cpu_init(void) {
     atomic_store(&devices[i].used_bytes, 0);
     st = env_props(&devices[i].props);
   }
+  atomic_fetch_add(&props_version, 1);
   if (!st) device_count = count;
   pthread_mutex_unlock(&devices_lock);
   return st;
@@ -168,8 +179,16 @@ static asc_status check_device(int device) {
 asc_status cpu_device_props(int device, asc_device_props *out) {
   asc_status st = check_device(device);
   if (st) return st;
+  if (props_cache.version == atomic_load_explicit(&props_version, memory_order_acquire) &&
+      props_cache.device == device) {
+    *out = props_cache.props;
+    return ASC_OK;
+  }
   pthread_mutex_lock(&devices_lock);
   *out = devices[device].props;
+  props_cache.version = atomic_load_explicit(&props_version, memory_order_relaxed);
+  props_cache.device = device;
+  props_cache.props = *out;
   pthread_mutex_unlock(&devices_lock);
   return ASC_OK;
 }
@@ -188,6 +207,7 @@ static asc_status cpu_set_props(int device, const asc_device_props *props) {
   memcpy(p->name, name, sizeof name);
   memcpy(p->backend, backend, sizeof backend);
   p->host_visible = true;
+  atomic_fetch_add(&props_version, 1);
   pthread_mutex_unlock(&devices_lock);
   return ASC_OK;
 }

@@ -2,6 +2,7 @@
  * on the launching stream's thread plus a per-device pool of helper threads,
  * each block with a private Unified Buffer arena. N blocks > threads run in
  * waves, as on hardware with more blocks than cores. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cpu.h"
 
 #define KERNEL_ERROR_MAX 900
+#define MAX_ARGS_SIZE ((size_t)1 << 20)
 
 typedef struct cpu_job {
   asc_kernel_fn fn;
@@ -302,9 +304,9 @@ static void run_job_all_live(cpu_job *job) {
   pthread_cond_destroy(&g.open_cond);
 }
 
-static asc_status run_launch(void *user) {
-  launch_task *t = user;
-  cpu_job *job = &t->job;
+/* Runs a job's blocks on this thread, with the device's helpers when it
+ * has several; the job's own failure is left in job->error. */
+static asc_status run_job(cpu_job *job) {
   cpu_pool *pool = NULL;
   if (job->all_live && job->nblocks > 1) {
     run_job_all_live(job);
@@ -318,10 +320,18 @@ static asc_status run_launch(void *user) {
     run_job_parallel(pool, job);
   else
     run_blocks(job);
-  if (job->error)
-    return asc_error(job->error, "%s%s%s", t->name ? t->name : "", t->name ? ": " : "",
-                     job->error_msg);
   return ASC_OK;
+}
+
+static asc_status job_status(const cpu_job *job, const char *name) {
+  if (!job->error) return ASC_OK;
+  return asc_error(job->error, "%s%s%s", name ? name : "", name ? ": " : "", job->error_msg);
+}
+
+static asc_status run_launch(void *user) {
+  launch_task *t = user;
+  asc_status st = run_job(&t->job);
+  return st ? st : job_status(&t->job, t->name);
 }
 
 static void launch_failed(void *user, bool skipped) {
@@ -346,11 +356,8 @@ typedef struct inline_launch {
 
 static asc_status run_inline(void *user) {
   inline_launch *l = user;
-  run_blocks(&l->job);
-  if (l->job.error)
-    return asc_error(l->job.error, "%s%s%s", l->desc->name ? l->desc->name : "",
-                     l->desc->name ? ": " : "", l->job.error_msg);
-  return ASC_OK;
+  asc_status st = run_job(&l->job);
+  return st ? st : job_status(&l->job, l->desc->name);
 }
 
 static void inline_failed(void *user, bool skipped) {
@@ -365,7 +372,9 @@ static void release_inline(void *user) {
 
 static bool try_inline(void *stream, const asc_launch_desc *launch) {
   inline_launch l;
-  memset(&l.job, 0, sizeof l.job);
+  /* error_msg is written before error is set: it needs no clearing. */
+  memset(&l.job, 0, offsetof(cpu_job, error_msg));
+  l.job.next = NULL;
   if (cpu_device_props(cpu_stream_device(stream), &l.job.props)) {
     asc_clear_error();
     return false;
@@ -374,25 +383,32 @@ static bool try_inline(void *stream, const asc_launch_desc *launch) {
   l.job.device = cpu_stream_device(stream);
   l.job.fn = launch->fn;
   l.job.args = (void *)launch->args;
-  l.job.nblocks = 1;
+  l.job.nblocks = launch->nblocks;
+  l.job.max_helpers = l.job.props.worker_threads - 1;
   atomic_init(&l.job.next_block, 0);
   atomic_init(&l.job.cancelled, false);
   atomic_init(&l.job.helpers_in, 0);
   pthread_mutex_init(&l.job.lock, NULL);
+  if (launch->nblocks > 1) pthread_cond_init(&l.job.helpers_done, NULL);
   asc_task task = {.run = run_inline,
                    .release = release_inline,
                    .failed = inline_failed,
                    .user = &l,
                    .what = "kernel launch"};
   bool ran = cpu_stream_run_inline(stream, &task);
+  if (launch->nblocks > 1) pthread_cond_destroy(&l.job.helpers_done);
   pthread_mutex_destroy(&l.job.lock);
   return ran;
 }
 
 asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
   asc_status st = ASC_OK;
-  if (launch->fn && launch->nblocks == 1 && (launch->flags & ASC_LAUNCH_INLINE_OK) &&
-      try_inline(stream, launch))
+  /* Blocks that meet (ALL_LIVE) need a thread each: never inline. */
+  bool may_inline = !(launch->flags & ASC_LAUNCH_ALL_LIVE) &&
+                    ((launch->nblocks == 1 && (launch->flags & ASC_LAUNCH_INLINE_OK)) ||
+                     (launch->nblocks >= 1 && (launch->flags & ASC_LAUNCH_CALLER_WAITS)));
+  if (launch->fn && may_inline && (launch->args || !launch->args_size) &&
+      launch->args_size <= MAX_ARGS_SIZE && try_inline(stream, launch))
     return ASC_OK;
   if (!launch->fn)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel entry point is NULL");
@@ -400,7 +416,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: block count must be >= 1");
   else if (launch->args_size && !launch->args)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: args is NULL");
-  else if (launch->args_size > ((size_t)1 << 20))
+  else if (launch->args_size > MAX_ARGS_SIZE)
     st = asc_error(ASC_ERR_INVALID_VALUE, "launch: argument block of %zu bytes exceeds 1 MiB",
                    launch->args_size);
   launch_task *t = st ? NULL : calloc(1, sizeof *t + launch->args_size);
