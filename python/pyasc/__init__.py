@@ -346,6 +346,15 @@ from pyasc.language.cube import (  # noqa: E402
     QuantModes,
 )
 
+# sort and gather_mask: their parameter structs and enum
+from pyasc.language.sortgather import (  # noqa: E402
+    GatherMaskMode,
+    GatherMaskParams,
+    GatherRepeatParams,
+    MrgSort4Info,
+    MrgSortSrcList,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -388,6 +397,11 @@ __all__ += [
     "Nd2NzParams",
     "Nz2NdParamsFull",
     "QuantModes",
+    "GatherMaskMode",
+    "GatherMaskParams",
+    "GatherRepeatParams",
+    "MrgSort4Info",
+    "MrgSortSrcList",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -16,4 +16,6 @@
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */
 #include "rt/cube.h"             /* cube unit (placeholder) */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
+#include "rt/sort.h"             /* sort32, sort, mrg_sort, region proposals */
+#include "rt/mask_bits.h"        /* gather_mask, gatherb, CMPMASK, scalar bit operations */
 /* clang-format on */

@@ -785,6 +785,8 @@ static int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                  o[2], o[3], L);
 }
 
+#include "emit_c_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
+
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {
   int (*emit)(emitter *e, const ir_op *op, const char *rt);

@@ -472,6 +472,8 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 
+#include "ir_ops_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
+
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
     [IR_CONST_FLOAT] = {"const.float", "", R_FLOAT, 0, IR_PIPE_NONE, NULL},

@@ -11,7 +11,8 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import core, lowering_ext, lowering_more, lowering_upstream, matmul
+from pyasc.language import (core, lowering_ext, lowering_more, lowering_sort, lowering_upstream,
+                            matmul)
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -83,6 +84,9 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return handled
     handled = matmul.call(gen, node, func, args, kwargs)  # cube unit: asc.adv.Matmul
     if handled is not matmul.NOT_HANDLED:
+        return handled
+    handled = lowering_sort.call(gen, node, func, args, kwargs)  # sort, gather_mask, CMPMASK
+    if handled is not lowering_sort.NOT_HANDLED:
         return handled
     api = api_name(func)
     if api is not None:

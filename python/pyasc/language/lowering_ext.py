@@ -15,7 +15,7 @@ import ast
 import enum
 from typing import Any
 
-from pyasc.language import core, cube
+from pyasc.language import core, cube, sortgather
 from pyasc.language.codegen import CodeGenerator, Val, describe
 
 NOT_HANDLED = object()
@@ -53,6 +53,7 @@ _STRUCTS = {
 
 
 _STRUCTS.update(cube.STRUCTS)  # cube unit
+_STRUCTS.update(sortgather.STRUCTS)  # sort and gather_mask
 
 StructValue = core.StructValue
 

@@ -28,6 +28,14 @@ typedef struct asc_k_vmask {
   uint64_t m[2]; /* element bits of a repeat, low word first */
 } asc_k_vmask;
 
+/* Special registers of the sort, compare and gather_mask units (rt/sort.h,
+ * rt/mask_bits.h): merge-sort counts, the 128-bit CMPMASK, rsvdCnt. */
+typedef struct asc_k_sregs {
+  int64_t mrg[4];
+  unsigned char cmp[16];
+  int64_t rsvd;
+} asc_k_sregs;
+
 typedef struct asc_k_ctx {
   char *ub;
   int64_t ub_size;
@@ -38,6 +46,7 @@ typedef struct asc_k_ctx {
   struct asc_k_chk *chk; /* checked mode's state, owned by the kernel's entry */
   asc_k_vmask vm;        /* set by the kernel's first statement */
   void *cube;            /* the block's AIC buffers (rt/cube.h), NULL if unused */
+  asc_k_sregs sr;        /* zeroed with vm */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {
