@@ -418,3 +418,41 @@ def test_ascendc_forms_compile():
         assert f"AscendC::{api}(" in src
         assert_valid_cpp(src)
     assert_valid_cpp(len_kernel.ascendc(np.zeros(4, np.int64), 3))
+
+
+# --- the static synchronisation check sees what these APIs write --------------------------
+
+@jit
+def sync_kernel(x: asc.GlobalAddress, i: asc.GlobalAddress, y: asc.GlobalAddress,
+                which: asc.ConstExpr[int], synced: asc.ConstExpr[bool]):
+    src = local(x, 0, 64)
+    index = local(i, 1024, 64)
+    dst = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 2048, 128)
+    tmp = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4096, 128)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y, 128)
+    if which == 0:
+        asc.sort(dst, src, index, tmp, 2, True)
+    else:
+        asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+        asc.compare(src, src, asc.CMPMODE.LT, 64, asc.BinaryRepeatParams())
+        asc.set_cmp_mask(src)
+    if synced:
+        asc.set_flag(asc.HardEvent.V_MTE3, 0)
+        asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(g, tmp if which == 0 else src, 64)
+
+
+def test_sync_check_sees_sort_write_its_tmp():
+    kernel = asc.jit(sync_kernel.fn, cache_dir=CACHE, verify_sync=True)
+    args = (np.zeros(64, np.float32), np.zeros(64, np.int32), np.zeros(128, np.float32))
+    launch(kernel, *args, 0, True)
+    with pytest.raises(asc.CompileError, match="read-after-write.*sort"):
+        launch(kernel, *args, 0, False)
+
+
+def test_sync_check_knows_the_register_forms_only_read():
+    kernel = asc.jit(sync_kernel.fn, cache_dir=CACHE, verify_sync=True)
+    args = (np.zeros(64, np.float32), np.zeros(64, np.int32), np.zeros(128, np.float32))
+    launch(kernel, *args, 1, False)  # reads on V, then a read on MTE3: no hazard
