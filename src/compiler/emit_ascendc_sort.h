@@ -109,3 +109,6 @@ static int ac_scalar_cast(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ir_buf_printf(b, ")");
   return P_UNARY;
 }
+
+/* AddReluCast / SubReluCast / MulCast<dst T, src U[, isSetMask]> mask forms */
+static const ac_masked L0_FCAST = {3, false, 0, 6, "$t0, $t1", NULL};

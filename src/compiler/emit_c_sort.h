@@ -15,3 +15,14 @@ static int ce_sg(emitter *e, const ir_op *op, const char *rt) {
   ir_buf_printf(e->b, ", %d)) return 1;\n", (int)op->loc.line);
   return 0;
 }
+/* As ce_sg, with the dtypes of operands 0 and 1 (fused casts: dst, src). */
+static int ce_sg2(emitter *e, const ir_op *op, const char *rt) {
+  const uint32_t *o = op->operands;
+  ir_buf_indent(e->b, e->depth);
+  ir_buf_printf(e->b, "if (%s(k", rt);
+  for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", o[i]);
+  for (int i = 0; i < op->niattrs; i++) ir_buf_printf(e->b, ", %lld", (long long)op->iattrs[i]);
+  ir_buf_printf(e->b, ", %d, %d, %d)) return 1;\n", type_of(e, o[0]).dtype, type_of(e, o[1]).dtype,
+                (int)op->loc.line);
+  return 0;
+}

@@ -9,11 +9,11 @@ static asc_status check_same_locals(const asc_ir_module *m, const ir_op *op, int
   const char *name = ir_op_defs[op->code].name;
   asc_dtype dt = type_at(m, op, first)->dtype;
   for (int i = first; i <= last; i++) {
-    asc_status st = check_local_at(m, op, i, allowed, i == first ? "dst" : "source");
+    asc_status st = check_local_at(m, op, i, allowed, i == 0 ? "dst" : "source");
     if (st) return st;
     if (type_at(m, op, i)->dtype != dt)
-      return asc_error(ASC_ERR_COMPILE, "%s: operand %d is %s but dst is %s", name, i + 1,
-                       asc_dtype_name(type_at(m, op, i)->dtype), asc_dtype_name(dt));
+      return asc_error(ASC_ERR_COMPILE, "%s: operand %d is %s but operand %d is %s", name, i + 1,
+                       asc_dtype_name(type_at(m, op, i)->dtype), first + 1, asc_dtype_name(dt));
   }
   return ASC_OK;
 }
@@ -101,4 +101,26 @@ static asc_status check_scalar_cast(const asc_ir_module *m, const ir_op *op) {
                    dt == ASC_FLOAT16 ? "RoundMode.CAST_ODD"
                                      : "RoundMode.CAST_RINT, CAST_FLOOR, CAST_CEIL or CAST_ROUND",
                    (long long)mode);
+}
+/* add_relu_cast / sub_relu_cast: float32 -> float16, float16 -> int8,
+ * int16 -> int8; mul_cast: float16 -> int8 or uint8 (dst, src0, src1) */
+static asc_status check_fused_cast(const asc_ir_module *m, const ir_op *op) {
+  const char *name = ir_op_defs[op->code].name;
+  asc_status st = check_same_locals(m, op, 1, 2, F16 | F32 | I16);
+  if (!st) st = check_local_at(m, op, 0, F16 | I8 | U8, "dst");
+  if (st) return st;
+  asc_dtype d = type_at(m, op, 0)->dtype, s = type_at(m, op, 1)->dtype;
+  bool mul = !strncmp(name, "mul_cast", 8);
+  bool ok = mul ? s == ASC_FLOAT16 && (d == ASC_INT8 || d == ASC_UINT8)
+                : (s == ASC_FLOAT32 && d == ASC_FLOAT16) || (s == ASC_FLOAT16 && d == ASC_INT8) ||
+                      (s == ASC_INT16 && d == ASC_INT8);
+  if (!ok)
+    return asc_error(
+        ASC_ERR_COMPILE, "%.*s: %s -> %s is not one of its casts (%s)", (int)strcspn(name, "."),
+        name, asc_dtype_name(s), asc_dtype_name(d),
+        mul ? "float16 -> int8 or uint8" : "float32 -> float16, float16 -> int8, int16 -> int8");
+  return ASC_OK;
+}
+static asc_status check_repeat_reduce_sum(const asc_ir_module *m, const ir_op *op) {
+  return check_same_locals(m, op, 0, 1, F16 | F32);
 }

@@ -8,6 +8,7 @@ so a new API needs one line here, not two lists kept in step."""
 from pyasc.language.core import KernelBuiltin
 
 add_relu: KernelBuiltin
+add_relu_cast: KernelBuiltin
 adds: KernelBuiltin
 ascend_is_aic: KernelBuiltin
 ascend_is_aiv: KernelBuiltin
@@ -52,6 +53,7 @@ mrg_sort: KernelBuiltin
 mrg_sort4: KernelBuiltin
 mul: KernelBuiltin
 mul_add_dst: KernelBuiltin
+mul_cast: KernelBuiltin
 muls: KernelBuiltin
 pair_reduce_sum: KernelBuiltin
 pipe_barrier: KernelBuiltin
@@ -61,6 +63,7 @@ proposal_extract: KernelBuiltin
 reduce_max: KernelBuiltin
 reduce_min: KernelBuiltin
 reduce_sum: KernelBuiltin
+repeat_reduce_sum: KernelBuiltin
 reset_mask: KernelBuiltin
 rp_sort16: KernelBuiltin
 scalar_cast: KernelBuiltin
@@ -80,6 +83,7 @@ sort: KernelBuiltin
 sort32: KernelBuiltin
 sub: KernelBuiltin
 sub_relu: KernelBuiltin
+sub_relu_cast: KernelBuiltin
 transpose: KernelBuiltin
 trap: KernelBuiltin
 wait_flag: KernelBuiltin

@@ -141,6 +141,15 @@ _DOCS.update({
                             "first bit equal to count_value from the LSB, -1 if none.",
     "count_bits_cnt_same_as_sign_bit": "count_bits_cnt_same_as_sign_bit(value_in) -> int: bits "
                                        "after the sign bit equal to it (-1 for 0 and -1).",
+    "add_relu_cast": "add_relu_cast(dst, src0, src1, count | mask, ...): relu(src0 + src1) cast to "
+                     "dst's narrower dtype.",
+    "sub_relu_cast": "sub_relu_cast(dst, src0, src1, count | mask, ...): relu(src0 - src1) cast to "
+                     "dst's narrower dtype.",
+    "mul_cast": "mul_cast(dst, src0, src1, count | mask, ...): src0 * src1 (float16) cast to int8 "
+                "or uint8.",
+    "repeat_reduce_sum": "repeat_reduce_sum(dst, src, repeat_time, mask, dst_blk_stride, "
+                         "src_blk_stride, dst_rep_stride, src_rep_stride, is_set_mask=True): the "
+                         "sum of each repeat's first mask elements.",
 })
 
 #: API names that are also eager pyasc operations outside kernels.

@@ -11,7 +11,7 @@ import ast
 from typing import Any
 
 import pyasc
-from pyasc.language import core
+from pyasc.language import core, lowering_ext
 from pyasc.language.codegen import CodeGenerator, Val, describe
 from pyasc.language.lowering_ext import _enum, _flag, _mask, _normalise, _struct, _u64
 from pyasc.language.sortgather import (GatherMaskMode, GatherMaskParams, GatherRepeatParams,
@@ -24,7 +24,8 @@ APIS = ("sort32", "sort", "mrg_sort", "mrg_sort4", "get_mrg_sort_result", "rp_so
         "proposal_concat", "proposal_extract", "get_sort_len", "get_sort_offset", "gather_mask",
         "get_gather_mask_remain_count", "gatherb", "set_cmp_mask", "get_cmp_mask",
         "scalar_cast", "scalar_count_leading_zero", "scalar_get_count_of_value",
-        "scalar_get_sff_value", "count_bits_cnt_same_as_sign_bit")
+        "scalar_get_sff_value", "count_bits_cnt_same_as_sign_bit", "add_relu_cast",
+        "sub_relu_cast", "mul_cast", "repeat_reduce_sum")
 
 
 def _low():
@@ -232,6 +233,22 @@ def _register_form(api: str, args: list, kwargs: dict) -> bool:
             (len(args) == 6 or "sel_mode" in kwargs))
 
 
+def _repeat_reduce_sum(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    names = ("dst", "src", "repeat_time", "mask", "dst_blk_stride", "src_blk_stride",
+             "dst_rep_stride", "src_rep_stride", "is_set_mask")
+    values = _low().bind(gen, node, "repeat_reduce_sum", names, args, kwargs,
+                         {"is_set_mask": True})
+    tensors = _locals(gen, node, "repeat_reduce_sum", values[:2], ("dst", "src"))
+    if isinstance(values[3], (list, tuple)):
+        raise gen.error(node, "repeat_reduce_sum: mask is an element count (no bit-mask form; "
+                              "whole_reduce_sum has one)")
+    gen.check_int(node, values[3], "repeat_reduce_sum mask")
+    gen.check_int(node, values[4], "repeat_reduce_sum dst_blk_stride")  # ignored, as documented
+    return gen.op(node, "repeat_reduce_sum",
+                  tensors + [values[3], 0, values[2], values[6], values[5], values[7]],
+                  (0, _flag(gen, node, values[8], "repeat_reduce_sum is_set_mask"), 0))
+
+
 # --- scalars ---------------------------------------------------------------------------------
 
 def _scalar(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
@@ -280,6 +297,10 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         name = "src" if api == "set_cmp_mask" else "dst"
         (tensor,) = _low().bind(gen, node, api, (name,), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, [tensor], (name,)))
+    if api in ("add_relu_cast", "sub_relu_cast", "mul_cast"):
+        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+    if api == "repeat_reduce_sum":
+        return _repeat_reduce_sum(gen, node, args, kwargs)
     if api.startswith(("scalar_", "count_bits")):
         return _scalar(gen, node, api, args, kwargs)
     return _sorting(gen, node, api, args, kwargs)

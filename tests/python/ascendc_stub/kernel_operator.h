@@ -391,6 +391,28 @@ template <typename T, SELMODE selMode>
 __aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                        const LocalTensor<T> &src1, uint8_t repeatTime,
                        const BinaryRepeatParams &repeatParams);
+// Fused casts (dst T narrower than the sources U) and RepeatReduceSum.
+#define PYASC_STUB_FUSED_CAST(NAME)                                                           \
+  template <typename T, typename U>                                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, const int32_t &count);                     \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, uint64_t mask[], const uint8_t repeatTime, \
+                       const BinaryRepeatParams &repeatParams);                               \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, uint64_t mask, const uint8_t repeatTime,   \
+                       const BinaryRepeatParams &repeatParams);
+PYASC_STUB_FUSED_CAST(AddReluCast)
+PYASC_STUB_FUSED_CAST(SubReluCast)
+PYASC_STUB_FUSED_CAST(MulCast)
+#undef PYASC_STUB_FUSED_CAST
+template <typename T, bool isSetMask = true>
+__aicore__ void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                const int32_t repeatTime, const int32_t mask,
+                                const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                const int32_t dstRepStride, const int32_t srcRepStride);
 
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
