@@ -3,6 +3,12 @@
  * ahead of the table. Array and out parameters live in an immediately
  * invoked lambda, as in the fixpipe form. */
 
+/* A new line of a lambda body: one level deeper than the statement (in =
+ * 1), or the statement's own level for the closing brace (in = 0). */
+static void ac_nl(const ac_emitter *e, int in, ir_buf *b) {
+  ir_buf_printf(b, "\n%*s", (e->depth + in) * 4, "");
+}
+
 static void ac_list(ac_emitter *e, const ir_op *op, int from, int to, ir_buf *b) {
   for (int i = from; i <= to; i++) {
     if (i > from) ir_buf_printf(b, ", ");
@@ -18,23 +24,33 @@ static int ac_mrg_sort(ac_emitter *e, const ir_op *op, ir_buf *b) {
   operand(e, op->operands[0], P_ANY, b);
   expand(e, op, ", AscendC::MrgSortSrcList<$t0>(", b);
   ac_list(e, op, 1, 4, b);
-  ir_buf_printf(b, "), [&]() {\n    uint16_t pyasc_len[4] = {");
+  ir_buf_printf(b, "), [&]() {");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "uint16_t pyasc_len[4] = {");
   ac_list(e, op, 5, 8, b);
-  ir_buf_printf(b, "};\n    return AscendC::MrgSort4Info(pyasc_len, ");
+  ir_buf_printf(b, "};");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "return AscendC::MrgSort4Info(pyasc_len, ");
   ac_list(e, op, 11, 11, b);
   ir_buf_printf(b, ", ");
   ac_list(e, op, 9, 10, b);
-  ir_buf_printf(b, ");\n}())");
+  ir_buf_printf(b, ");");
+  ac_nl(e, 0, b);
+  ir_buf_printf(b, "}())");
   return P_PRIMARY;
 }
 
 /* get_mrg_sort_result()[attribute 0] */
 static int ac_mrg_sort_result(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  (void)e;
-  ir_buf_printf(b,
-                "[&]() {\n    uint16_t pyasc_n[4];\n    AscendC::GetMrgSortResult(pyasc_n[0], "
-                "pyasc_n[1], pyasc_n[2], pyasc_n[3]);\n    return (int64_t)pyasc_n[%d];\n}()",
-                (int)(op->iattrs[0] & 3));
+  ir_buf_printf(b, "[&]() {");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "uint16_t pyasc_n[4];");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "AscendC::GetMrgSortResult(pyasc_n[0], pyasc_n[1], pyasc_n[2], pyasc_n[3]);");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "return (int64_t)pyasc_n[%d];", (int)(op->iattrs[0] & 3));
+  ac_nl(e, 0, b);
+  ir_buf_printf(b, "}()");
   return P_PRIMARY;
 }
 
@@ -53,7 +69,11 @@ static int ac_sort_len(ac_emitter *e, const ir_op *op, ir_buf *b) {
  * src1_repeat_stride) -> rsvdCnt */
 static int ac_gather_mask(ac_emitter *e, const ir_op *op, ir_buf *b) {
   bool tensor = type_of(e, op->operands[2]).kind == ASC_IR_LOCAL;
-  ir_buf_printf(b, "[&]() {\n    uint64_t pyasc_rsvd = 0;\n    AscendC::GatherMask(");
+  ir_buf_printf(b, "[&]() {");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "uint64_t pyasc_rsvd = 0;");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "AscendC::GatherMask(");
   ac_list(e, op, 0, 1, b);
   if (tensor)
     expand(e, op,
@@ -65,7 +85,11 @@ static int ac_gather_mask(ac_emitter *e, const ir_op *op, ir_buf *b) {
     expand(e, op, ", (uint8_t)$u2, ", b);
   expand(e, op, "$3, (uint32_t)$u4, AscendC::GatherMaskParams(", b);
   ac_list(e, op, 5, 8, b);
-  ir_buf_printf(b, "), pyasc_rsvd);\n    return (int64_t)pyasc_rsvd;\n}()");
+  ir_buf_printf(b, "), pyasc_rsvd);");
+  ac_nl(e, 1, b);
+  ir_buf_printf(b, "return (int64_t)pyasc_rsvd;");
+  ac_nl(e, 0, b);
+  ir_buf_printf(b, "}()");
   return P_PRIMARY;
 }
 

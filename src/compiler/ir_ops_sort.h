@@ -17,15 +17,27 @@ static asc_status check_same_locals(const asc_ir_module *m, const ir_op *op, int
   }
   return ASC_OK;
 }
+/* Operand i: a LocalTensor in a vector position with integer elements of
+ * `size` bytes (uint32_t/uint16_t in Ascend C; int32/int16 or the unsigned
+ * types here). */
+static asc_status check_int_local(const asc_ir_module *m, const ir_op *op, int i, size_t size,
+                                  const char *what) {
+  const asc_ir_type *t = type_at(m, op, i);
+  asc_status st = check_local_at(m, op, i, ~0u, what);
+  if (!st && (asc_dtype_is_float(t->dtype) || asc_dtype_size(t->dtype) != size))
+    st = asc_error(ASC_ERR_COMPILE, "%s: %s must have %zu-byte integer elements, not %s",
+                   ir_op_defs[op->code].name, what, size, asc_dtype_name(t->dtype));
+  return st;
+}
 /* sort32 (dst, src0, src1 indices) */
 static asc_status check_sort32(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_same_locals(m, op, 0, 1, F16 | F32);
-  return st ? st : check_local_at(m, op, 2, I32, "src1 (uint32 indices, as int32)");
+  return st ? st : check_int_local(m, op, 2, 4, "src1 (uint32 indices)");
 }
 /* sort (dst, concat, index, tmp) */
 static asc_status check_sort(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_same_locals(m, op, 0, 1, F16 | F32);
-  if (!st) st = check_local_at(m, op, 2, I32, "index (uint32 indices, as int32)");
+  if (!st) st = check_int_local(m, op, 2, 4, "index (uint32 indices)");
   if (!st) st = check_local_at(m, op, 3, F16 | F32, "tmp");
   if (!st && type_at(m, op, 3)->dtype != type_at(m, op, 0)->dtype)
     st = asc_error(ASC_ERR_COMPILE, "sort: tmp must have dst's dtype");
@@ -53,18 +65,13 @@ static asc_status check_sort_len(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_gather_mask(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32);
   if (st || type_at(m, op, 2)->kind != ASC_IR_LOCAL) return st;
-  st = check_local_at(m, op, 2, I16 | I32, "src1_pattern");
-  if (!st && asc_dtype_size(type_at(m, op, 2)->dtype) != asc_dtype_size(type_at(m, op, 0)->dtype))
-    st = asc_error(ASC_ERR_COMPILE,
-                   "gather_mask: src1_pattern must have the data's element size (int16/uint16 "
-                   "for 2-byte data, int32/uint32 for 4-byte), not %s",
-                   asc_dtype_name(type_at(m, op, 2)->dtype));
-  return st;
+  return check_int_local(m, op, 2, asc_dtype_size(type_at(m, op, 0)->dtype),
+                         "src1_pattern (the data's element size)");
 }
 /* gatherb (dst, src0, offset) */
 static asc_status check_gatherb(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32);
-  return st ? st : check_local_at(m, op, 2, I32, "offset (uint32 byte offsets, as int32)");
+  return st ? st : check_int_local(m, op, 2, 4, "offset (uint32 byte offsets)");
 }
 static asc_status check_cmp_mask(const asc_ir_module *m, const ir_op *op) {
   return check_local_at(m, op, 0, F16 | BF16 | F32 | INTS, "tensor");
