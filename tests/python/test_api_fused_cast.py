@@ -251,6 +251,16 @@ def test_repeat_reduce_sum_errors(repeat, mask, message):
                1, 8)
 
 
+def test_repeat_reduce_sum_needs_an_aligned_src():
+    @jit
+    def k(x: asc.GlobalAddress):
+        a = local(x, 0, 256)
+        asc.repeat_reduce_sum(a[128], a[1], 1, 8, 0, 1, 1, 8)
+
+    with pytest.raises(asc.KernelError, match="src starts at UB byte 4, which is not 32-byte"):
+        launch(k, np.zeros(256, np.float32))
+
+
 def test_repeat_reduce_sum_has_no_bit_mask_form():
     @jit
     def bad(x: asc.GlobalAddress):

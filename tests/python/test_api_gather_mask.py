@@ -183,6 +183,24 @@ def test_gather_mask_compile_errors():
         launch(bad_params, np.zeros(256, np.float32))
 
 
+def test_gather_mask_and_gatherb_need_32_byte_aligned_tensors():
+    @jit
+    def k(x: asc.GlobalAddress, o: asc.GlobalAddress, which: asc.ConstExpr[int]):
+        a = local(x, 0, 256)
+        off = local(o, 2048, 64)
+        if which == 0:
+            asc.gather_mask(a[128], a[4], 7, False, 0, asc.GatherMaskParams())
+        elif which == 1:
+            asc.gather_mask(a[132], a, 7, False, 0, asc.GatherMaskParams())
+        else:
+            asc.gatherb(a[128], a, off[1], 1, asc.GatherRepeatParams())
+
+    for which, message in ((0, "src0 starts at UB byte 16"), (1, "dst starts at UB byte 528"),
+                           (2, "gatherb: offset starts at UB byte 2052")):
+        with pytest.raises(asc.KernelError, match=message):
+            launch(k, np.zeros(256, np.float32), np.zeros(64, np.int32), which)
+
+
 def test_gather_mask_leaves_the_mask_in_normal_mode():
     @jit
     def k(x: asc.GlobalAddress, y: asc.GlobalAddress):

@@ -87,6 +87,7 @@ static inline int asc_k_repeat_reduce_sum(asc_k_ctx *k, asc_k_lt dst, asc_k_lt s
   if (set_mask && (mask < 1 || mask > per))
     return asc_k_fail(k, line, "repeat_reduce_sum: mask %lld is outside [1, %lld]", (long long)mask,
                       (long long)per);
+  if (asc_k_align32(k, src, "repeat_reduce_sum", "src", line)) return 1;
   asc_k_rargs R;
   memset(&R, 0, sizeof R);
   R.what = 0, R.shape = 0, R.dt = dt, R.order = 0;

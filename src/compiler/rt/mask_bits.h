@@ -4,6 +4,15 @@
  * fn(k, operands..., [attributes...,] element size of operand 0, [&result,]
  * line). */
 
+/* The documented 32-byte alignment of an operand's UB start address. */
+static inline int asc_k_align32(asc_k_ctx *k, asc_k_lt t, const char *api, const char *operand,
+                                int line) {
+  if (t.off % 32)
+    return asc_k_fail(k, line, "%s: %s starts at UB byte %lld, which is not 32-byte aligned", api,
+                      operand, (long long)t.off);
+  return 0;
+}
+
 /* Bit idx of gather_mask's built-in pattern 1..7 (bit i selects element i
  * of a repeat): 1 even, 2 odd, 3..6 one of every four, 7 all. */
 static inline int asc_k_gm_builtin(int64_t pattern, int64_t idx) {
@@ -47,6 +56,8 @@ static inline int asc_k_gather_mask_run(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src
   k->vm.counter = 0;
   *out = 0;
   k->sr.rsvd = 0;
+  if (asc_k_align32(k, dst, api, "dst", line) || asc_k_align32(k, src0, api, "src0", line))
+    return 1;
   if (!total) return 0;
   /* the furthest element of src0 and pattern byte read (small: factors < 2**16) */
   int64_t last = (nrep - 1) * rep0 * 32 + ((per - 1) / epb) * blk * 32 + (per - 1) % epb * es;
@@ -115,6 +126,10 @@ static inline int asc_k_gatherb(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src0, asc_k
   if (blk < 0 || blk > 65535 || rep < 0 || rep > 65535)
     return asc_k_fail(k, line, "gatherb: GatherRepeatParams strides must be in [0, 65535]");
   int64_t last = (repeat - 1) * rep + 7 * blk, per = 32 / es;
+  if (asc_k_align32(k, dst, "gatherb", "dst", line) ||
+      asc_k_align32(k, src0, "gatherb", "src0", line) ||
+      asc_k_align32(k, off, "gatherb", "offset", line))
+    return 1;
   if (asc_k_ub_use(k, ASC_K_V, off, 8 * repeat, 4, ASC_K_READ, "gatherb", "offset", line) ||
       asc_k_ub_use(k, ASC_K_V, dst, (last + 1) * per, es, ASC_K_WRITE, "gatherb", "dst", line))
     return 1;
