@@ -389,6 +389,22 @@ def test_get_sort_len_and_offset(n):
                            (n * 4) % (1 << 32)]
 
 
+def test_get_sort_len_dtype_errors():
+    @jit
+    def k(y: asc.GlobalAddress, which: asc.ConstExpr[int]):
+        g = asc.GlobalTensor()
+        g.set_global_buffer(y, 1)
+        if which == 0:
+            g.set_value(0, asc.get_sort_len(4, dtype=asc.int32))
+        else:
+            g.set_value(0, asc.get_sort_offset(4, dtype=7))
+
+    with pytest.raises(asc.CompileError, match="the sort dtype must be float16 or float32"):
+        launch(k, np.zeros(1, np.int64), 0)
+    with pytest.raises(asc.CompileError, match="expected a dtype such as pyasc.float32"):
+        launch(k, np.zeros(1, np.int64), 1)
+
+
 def test_get_sort_len_rejects_non_uint32():
     with pytest.raises(asc.KernelError, match="get_sort_len: -1 is not a uint32 value"):
         launch(len_kernel, np.zeros(4, np.int64), -1)

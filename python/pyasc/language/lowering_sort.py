@@ -59,7 +59,7 @@ def _scalar_int(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> Any
 
 def _src_list(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> core.StructValue:
     if args and not isinstance(args[0], Val):  # PyAsc's leading dtype
-        pyasc.dtype(args[0])
+        _low().dtype_code(gen, node, args[0])
         args = args[1:]
     kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}
     low = _low()
@@ -127,8 +127,11 @@ def _sort_len(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: 
     value, dtype = _low().bind(gen, node, api, (name, "dtype"), args, kwargs,
                                {"dtype": pyasc.float32})
     gen.check_int(node, value, f"{api} {name}")
-    size = pyasc.dtype(dtype).itemsize if isinstance(dtype, (pyasc.dtype, str, type)) else 0
-    return gen.op(node, api, [value], (size,))
+    _low().dtype_code(gen, node, dtype)  # a dtype, or an error naming the line
+    if pyasc.dtype(dtype).name not in ("float16", "float32"):
+        raise gen.error(node, f"{api}: the sort dtype must be float16 or float32, not "
+                              f"{pyasc.dtype(dtype).name}")
+    return gen.op(node, api, [value], (pyasc.dtype(dtype).itemsize,))
 
 
 def _sorting(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
