@@ -637,7 +637,12 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "tbuf.new": [[VECCALC]], "set_flag": [[4]], "wait_flag": [[4]],
                "pipe_barrier": [[1]], "local.reinterpret_cast": [[I32_CODE]],
                "cast": [[1]], "compare": [[0]], "compare_scalar": [[5]], "select": [[0]],
-               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]]}
+               "selects": [[1]], "set_vector_mask": [[F32_CODE, 0, 0], [F16_CODE, 1, 1]],
+               # sort, gather_mask, CMPMASK, scalar bits (lowering_sort.py)
+               "sort": [[1]], "get_mrg_sort_result": [[2]], "get_sort_len": [[4]],
+               "get_sort_offset": [[2]], "select.reg": [[0]], "scalar_get_count_of_value": [[1]],
+               "scalar_get_sff_value": [[0]], "scalar_cast": [[F16_CODE, 6]],
+               "scalar_cast.int": [[I32_CODE, 4]]}
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -658,7 +663,9 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 # dst, extract's int32 indices
                 [F32_CODE, F32_CODE, U8_CODE], [F32_CODE] * 3 + [U8_CODE],
                 [I16_CODE] * 3 + [U8_CODE], [F32_CODE] * 4 + [U8_CODE],
-                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE]]
+                [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
+                # mrg_sort's five tensors, mul_cast's int8 dst
+                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE]]
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
