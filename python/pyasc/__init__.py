@@ -374,6 +374,15 @@ from pyasc.language.layout import (  # noqa: E402
     TransposeType,
 )
 
+# sort and gather_mask: their parameter structs and enum
+from pyasc.language.sortgather import (  # noqa: E402
+    GatherMaskMode,
+    GatherMaskParams,
+    GatherRepeatParams,
+    MrgSort4Info,
+    MrgSortSrcList,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -433,6 +442,11 @@ __all__ += [
     "ListTensorDesc",
     "TensorDesc",
     "tensor_list",
+    "GatherMaskMode",
+    "GatherMaskParams",
+    "GatherRepeatParams",
+    "MrgSort4Info",
+    "MrgSortSrcList",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

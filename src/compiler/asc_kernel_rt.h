@@ -22,4 +22,7 @@
 #include "rt/mix.h"              /* core groups (AIC + 2 AIVs), cross-core flags */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */
 #include "rt/fwk_cube.h"         /* init_const_value (cube buffers) */
+#include "rt/sort.h"             /* sort32, sort, mrg_sort, region proposals */
+#include "rt/mask_bits.h"        /* gather_mask, gatherb, CMPMASK, scalar bit operations */
+#include "rt/fused_cast.h"       /* add_relu_cast, sub_relu_cast, mul_cast, repeat_reduce_sum */
 /* clang-format on */

@@ -1234,6 +1234,8 @@ static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
 }
 /* --- end of cube unit --- */
 
+#include "emit_ascendc_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
+
 /* The Ascend C form of every IR op: the ac_* columns of its row in
  * api_table.def. Usually a template (see expand) of its call, e.g.
  * "AscendC::Add($0, $1, $2, $3)"; AC_PURE if it may be folded into its use;

@@ -954,6 +954,7 @@ static int ce_layout(emitter *e, const ir_op *op, const char *rt) {
   e->depth--;
   return line(e, "}");
 }
+#include "emit_c_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
 
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {

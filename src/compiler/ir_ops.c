@@ -591,6 +591,7 @@ static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
   }
   return st;
 }
+#include "ir_ops_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
 
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},

@@ -472,6 +472,7 @@ static asc_ir_kind kind_of(const checker *k, uint32_t v) {
  * extract its indices, and every one its shared tmp buffer (the last
  * operand when it is a LocalTensor after scalars; ir_ops.c's layout). */
 static bool adv_writes(const checker *k, const ir_op *op, const char *name, int i) {
+  if (!strcmp(name, "sort")) return i == 3; /* its tmp (rt/sort.h) */
   if (strncmp(name, "adv.", 4)) return false;
   if ((!strcmp(name, "adv.softmax") && i <= 2) || (!strcmp(name, "adv.extract") && i == 1))
     return true;
@@ -528,7 +529,10 @@ static asc_status memory_op(checker *k, state *s, const ir_op *op, const char *n
         access(k, s, op, P_V, o[i], none, n, esize_of(k, o[i]), exact, w, w ? "output" : operand);
     if (st) return st;
   }
-  return access(k, s, op, P_V, o[0], none, n, esize_of(k, o[0]), exact, true, "dst");
+  /* the CMPMASK register forms only read their operand 0 (rt/mask_bits.h) */
+  bool reads0 = !strcmp(name, "compare.reg") || !strcmp(name, "set_cmp_mask");
+  return access(k, s, op, P_V, o[0], none, n, esize_of(k, o[0]), exact, !reads0,
+                reads0 ? "src0" : "dst");
 }
 
 /* --- ordering points and views ------------------------------------------------ */

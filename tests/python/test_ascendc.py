@@ -648,6 +648,11 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                     for op in ("add", "max", "min", "type", "none", "config")})
     special["bufpool.new"] = [[VECCALC, 4]]
     special["quebind.new"] = [[VECCALC, 2, 0, VECCALC]]  # GM -> VECCALC
+    # sort, gather_mask, CMPMASK, scalar bits (lowering_sort.py)
+    special.update({"sort": [[1]], "get_mrg_sort_result": [[2]], "get_sort_len": [[4]],
+                    "get_sort_offset": [[2]], "select.reg": [[0]],
+                    "scalar_get_count_of_value": [[1]], "scalar_get_sff_value": [[0]],
+                    "scalar_cast": [[F16_CODE, 6]], "scalar_cast.int": [[I32_CODE, 4]]})
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -671,7 +676,9 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [I8_CODE, F32_CODE, U8_CODE], [F32_CODE, I32_CODE, F32_CODE],
                 [I32_CODE] * 4,  # sync_all's and the inter-block sync ops' int32 workspaces
                 [F16_CODE] * 32,  # trans_data_to_5hd's two lists
-                [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE]]  # bilinear_interpolation
+                [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE],  # bilinear_interpolation
+                # mrg_sort's five tensors, mul_cast's int8 dst
+                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE]]
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need

@@ -8,6 +8,7 @@ so a new API needs one line here, not two lists kept in step."""
 from pyasc.language.core import KernelBuiltin
 
 add_relu: KernelBuiltin
+add_relu_cast: KernelBuiltin
 adds: KernelBuiltin
 ascend_is_aic: KernelBuiltin
 ascend_is_aiv: KernelBuiltin
@@ -22,6 +23,7 @@ check_local_memory_ia: KernelBuiltin
 compare: KernelBuiltin
 compare_scalar: KernelBuiltin
 copy: KernelBuiltin
+count_bits_cnt_same_as_sign_bit: KernelBuiltin
 cross_core_set_flag: KernelBuiltin
 cross_core_wait_flag: KernelBuiltin
 data_cache_clean_and_invalid: KernelBuiltin
@@ -37,14 +39,21 @@ fixpipe: KernelBuiltin
 fused_mul_add: KernelBuiltin
 fused_mul_add_relu: KernelBuiltin
 gather: KernelBuiltin
+gather_mask: KernelBuiltin
+gatherb: KernelBuiltin
 get_arch_version: KernelBuiltin
 get_block_idx: KernelBuiltin
 get_block_num: KernelBuiltin
+get_cmp_mask: KernelBuiltin
 get_data_block_size_in_bytes: KernelBuiltin
+get_gather_mask_remain_count: KernelBuiltin
 get_hccl_context: KernelBuiltin
 get_icache_preload_status: KernelBuiltin
+get_mrg_sort_result: KernelBuiltin
 get_program_counter: KernelBuiltin
 get_shape_size: KernelBuiltin
+get_sort_len: KernelBuiltin
+get_sort_offset: KernelBuiltin
 get_store_atomic_config: KernelBuiltin
 get_sub_block_idx: KernelBuiltin
 get_sub_block_num: KernelBuiltin
@@ -65,18 +74,29 @@ metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin
 mins: KernelBuiltin
 mmad: KernelBuiltin
+mrg_sort4: KernelBuiltin
+mrg_sort: KernelBuiltin
 mul: KernelBuiltin
 mul_add_dst: KernelBuiltin
+mul_cast: KernelBuiltin
 muls: KernelBuiltin
 notify_next_block: KernelBuiltin
 pair_reduce_sum: KernelBuiltin
 pipe_barrier: KernelBuiltin
 print_time_stamp: KernelBuiltin
 printf: KernelBuiltin
+proposal_concat: KernelBuiltin
+proposal_extract: KernelBuiltin
 reduce_max: KernelBuiltin
 reduce_min: KernelBuiltin
 reduce_sum: KernelBuiltin
+repeat_reduce_sum: KernelBuiltin
 reset_mask: KernelBuiltin
+rp_sort16: KernelBuiltin
+scalar_cast: KernelBuiltin
+scalar_count_leading_zero: KernelBuiltin
+scalar_get_count_of_value: KernelBuiltin
+scalar_get_sff_value: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
 set_atomic_add: KernelBuiltin
@@ -84,6 +104,7 @@ set_atomic_max: KernelBuiltin
 set_atomic_min: KernelBuiltin
 set_atomic_none: KernelBuiltin
 set_atomic_type: KernelBuiltin
+set_cmp_mask: KernelBuiltin
 set_flag: KernelBuiltin
 set_hccl_context: KernelBuiltin
 set_hf32_mode: KernelBuiltin
@@ -97,8 +118,11 @@ set_sys_workspace: KernelBuiltin
 set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin
+sort32: KernelBuiltin
+sort: KernelBuiltin
 sub: KernelBuiltin
 sub_relu: KernelBuiltin
+sub_relu_cast: KernelBuiltin
 sync_all: KernelBuiltin
 trans_data_to_5hd: KernelBuiltin
 transpose: KernelBuiltin

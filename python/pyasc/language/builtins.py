@@ -156,6 +156,57 @@ _DOCS.update({
     "wait_pre_block": "wait_pre_block(gm_workspace, ub_workspace): wait for the previous "
                       "block's notify_next_block (blocks run one after another).",
 })
+# Lowered in pyasc.language.lowering_sort.
+_DOCS.update({
+    "sort32": "sort32(dst, src0, src1, repeat_time): 32 scores per repeat sorted descending into "
+              "(score, uint32 index) pairs of 8 bytes.",
+    "sort": "sort(dst, concat, index, tmp, repeat_time, is_full_sort=False): sort32, or with "
+            "is_full_sort one descending sort of all 32 * repeat_time scores.",
+    "mrg_sort": "mrg_sort(dst, sort_list, element_count_list, sorted_num, valid_bit, repeat_time, "
+                "is_exhausted_suspension=False) or mrg_sort(dst, sort_list, MrgSort4Info): merge "
+                "2-4 sorted queues of (score, index) pairs.",
+    "mrg_sort4": "mrg_sort4(dst, src, params): merge 2-4 sorted region-proposal queues.",
+    "get_mrg_sort_result": "get_mrg_sort_result() -> (n1, n2, n3, n4): elements the last merge "
+                           "took from each queue.",
+    "rp_sort16": "rp_sort16(dst, src, repeat_time): 16 region proposals per repeat sorted by "
+                 "score.",
+    "proposal_concat": "proposal_concat(dst, src, repeat_time, mode_number): 16 elements per "
+                       "repeat into field mode_number of 16 region proposals.",
+    "proposal_extract": "proposal_extract(dst, src, repeat_time, mode_number): field "
+                        "mode_number of 16 region proposals per repeat out into 16 elements.",
+    "get_sort_len": "get_sort_len(elem_count, dtype=float32) -> int: elements of dtype that "
+                    "elem_count sort elements span.",
+    "get_sort_offset": "get_sort_offset(elem_offset, dtype=float32) -> int: the offset, in "
+                       "elements of dtype, of sort element elem_offset.",
+    "gather_mask": "gather_mask(dst, src0, src1_pattern, reduce_mode, mask, params, "
+                   "gather_mask_mode=GatherMaskMode.DEFAULT) -> int: the elements src1_pattern "
+                   "selects (built-in pattern 1..7 or a bit tensor), packed; returns their count.",
+    "get_gather_mask_remain_count": "get_gather_mask_remain_count() -> int: the count of the "
+                                    "last gather_mask.",
+    "gatherb": "gatherb(dst, src0, offset, repeat_times, repeat_params): 8 32-byte blocks per "
+               "repeat gathered from src0 at byte offsets.",
+    "set_cmp_mask": "set_cmp_mask(src): load the 128-bit CMPMASK register from src.",
+    "get_cmp_mask": "get_cmp_mask(dst): store the CMPMASK register (compare's register form) "
+                    "into dst.",
+    "scalar_cast": "scalar_cast(value_in, dtype, round_mode): a float cast to float16 or int32.",
+    "scalar_count_leading_zero": "scalar_count_leading_zero(value_in) -> int: leading zero bits "
+                                 "of a uint64.",
+    "scalar_get_count_of_value": "scalar_get_count_of_value(value_in, count_value) -> int: bits "
+                                 "of a uint64 equal to count_value (0 or 1).",
+    "scalar_get_sff_value": "scalar_get_sff_value(value_in, count_value) -> int: position of the "
+                            "first bit equal to count_value from the LSB, -1 if none.",
+    "count_bits_cnt_same_as_sign_bit": "count_bits_cnt_same_as_sign_bit(value_in) -> int: bits "
+                                       "after the sign bit equal to it (-1 for 0 and -1).",
+    "add_relu_cast": "add_relu_cast(dst, src0, src1, count | mask, ...): relu(src0 + src1) cast to "
+                     "dst's narrower dtype.",
+    "sub_relu_cast": "sub_relu_cast(dst, src0, src1, count | mask, ...): relu(src0 - src1) cast to "
+                     "dst's narrower dtype.",
+    "mul_cast": "mul_cast(dst, src0, src1, count | mask, ...): src0 * src1 (float16) cast to int8 "
+                "or uint8.",
+    "repeat_reduce_sum": "repeat_reduce_sum(dst, src, repeat_time, mask, dst_blk_stride, "
+                         "src_blk_stride, dst_rep_stride, src_rep_stride, is_set_mask=True): the "
+                         "sum of each repeat's first mask elements.",
+})
 
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",

@@ -11,8 +11,8 @@ from typing import Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_upstream,
-                             matmul)
+from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_sort,
+                             lowering_upstream, matmul)
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
@@ -82,19 +82,15 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return method(gen, node, func, args, kwargs)
     if isinstance(func, JITFunction):
         return gen.inline(node, func, args, kwargs)
-    from pyasc.language import lowering_desc  # TensorDesc / ListTensorDesc
+    # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
+    # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
+    # this order; the first that does not answer its NOT_HANDLED lowers it.
+    from pyasc.language import lowering_desc
 
-    handled = lowering_desc.call(gen, node, func, args, kwargs)
-    if handled is not lowering_desc.NOT_HANDLED:
-        return handled
-    handled = lowering_fwk.call(gen, node, func, args, kwargs)
-    if handled is lowering_fwk.NOT_HANDLED:
-        handled = lowering_upstream.call(gen, node, func, args, kwargs)
-    if handled is not lowering_upstream.NOT_HANDLED:
-        return handled
-    handled = matmul.call(gen, node, func, args, kwargs)  # cube unit: asc.adv.Matmul
-    if handled is not matmul.NOT_HANDLED:
-        return handled
+    for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort):
+        handled = module.call(gen, node, func, args, kwargs)
+        if handled is not module.NOT_HANDLED:
+            return handled
     api = api_name(func)
     if api is not None:
         return api_call(gen, node, api, args, kwargs)

@@ -15,7 +15,7 @@ import ast
 import enum
 from typing import Any
 
-from pyasc.language import core, cube, layout, system
+from pyasc.language import core, cube, layout, sortgather, system
 from pyasc.language.codegen import CodeGenerator, Val, describe
 
 NOT_HANDLED = object()
@@ -55,6 +55,7 @@ _STRUCTS = {
 _STRUCTS.update(cube.STRUCTS)  # cube unit
 _STRUCTS.update(system.STRUCTS)  # system and hardware (lowering_system)
 _STRUCTS.update(layout.STRUCTS)  # layout (lowering_layout)
+_STRUCTS.update(sortgather.STRUCTS)  # sort and gather_mask
 
 StructValue = core.StructValue
 

@@ -76,6 +76,13 @@ typedef struct asc_k_sysreg {
   int nargs;
   asc_k_launch *launch; /* NULL when the block runs alone */
 } asc_k_sysreg;
+/* Special registers of the sort, compare and gather_mask units (rt/sort.h,
+ * rt/mask_bits.h): merge-sort counts, the 128-bit CMPMASK, rsvdCnt. */
+typedef struct asc_k_sregs {
+  int64_t mrg[4];
+  unsigned char cmp[16];
+  int64_t rsvd;
+} asc_k_sregs;
 
 typedef struct asc_k_ctx {
   char *ub;
@@ -99,6 +106,7 @@ typedef struct asc_k_ctx {
   int (*sync_wait)(void *barrier, char *why, size_t size);
   void *sync_barrier;
   asc_k_sysreg sys; /* zeroed by the launcher, which may set sys.launch */
+  asc_k_sregs sr;   /* zeroed with vm */
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

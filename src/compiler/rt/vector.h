@@ -283,6 +283,7 @@ static inline void asc_k_sti(int dt, char *p, int64_t x) {
 static inline void asc_k_vm_init(asc_k_ctx *k) {
   k->vm.counter = 0;
   k->vm.m[0] = k->vm.m[1] = ~(uint64_t)0;
+  memset(&k->sr, 0, sizeof k->sr);
 }
 static inline int asc_k_set_mask_mode(asc_k_ctx *k, int counter) {
   k->vm.counter = counter;

@@ -404,6 +404,114 @@ template <typename T>
 __aicore__ void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                      const uint8_t repeatTime, const BrcbRepeatParams &repeatParams);
 
+// Sorting (Atlas A2 (score, index) elements and region proposals).
+template <typename T>
+__aicore__ void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                       const LocalTensor<uint32_t> &src1, const int32_t repeatTime);
+template <typename T, bool isFullSort>
+__aicore__ void Sort(const LocalTensor<T> &dst, const LocalTensor<T> &concat,
+                     const LocalTensor<uint32_t> &index, LocalTensor<T> &tmp,
+                     const int32_t repeatTime);
+template <typename T>
+struct MrgSortSrcList {
+  __aicore__ MrgSortSrcList(const LocalTensor<T> &src1In, const LocalTensor<T> &src2In,
+                            const LocalTensor<T> &src3In, const LocalTensor<T> &src4In);
+};
+struct MrgSort4Info {
+  __aicore__ MrgSort4Info(const uint16_t elementLengthsIn[], const bool ifExhaustedSuspensionIn,
+                          const uint16_t validBitIn, const uint16_t repeatTimesIn);
+};
+template <typename T>
+__aicore__ void MrgSort(const LocalTensor<T> &dst, const MrgSortSrcList<T> &src,
+                        const MrgSort4Info &params);
+template <typename T>
+__aicore__ void MrgSort4(const LocalTensor<T> &dst, const MrgSortSrcList<T> &src,
+                         const MrgSort4Info &params);
+__aicore__ void GetMrgSortResult(uint16_t &mrgSortList1, uint16_t &mrgSortList2,
+                                 uint16_t &mrgSortList3, uint16_t &mrgSortList4);
+template <typename T>
+__aicore__ void RpSort16(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const int32_t repeatTime);
+template <typename T>
+__aicore__ void ProposalConcat(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                               const int32_t repeatTime, const int32_t modeNumber);
+template <typename T>
+__aicore__ void ProposalExtract(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                const int32_t repeatTime, const int32_t modeNumber);
+template <typename T>
+__aicore__ uint32_t GetSortLen(const uint32_t elemCount);
+template <typename T>
+__aicore__ uint32_t GetSortOffset(const uint32_t elemOffset);
+// GatherMask, Gatherb and the CMPMASK register.
+enum class GatherMaskMode { V1, V2 };
+struct GatherMaskParams {
+  __aicore__ GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,
+                              const uint16_t src0RepeatStrideIn, const uint8_t src1RepeatStrideIn);
+};
+template <typename T, typename U>
+__aicore__ void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                           const LocalTensor<U> &src1Pattern, const bool reduceMode,
+                           const uint32_t mask, const GatherMaskParams &gatherMaskParams,
+                           uint64_t &rsvdCnt);
+template <typename T>
+__aicore__ void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                           const uint8_t src1Pattern, const bool reduceMode, const uint32_t mask,
+                           const GatherMaskParams &gatherMaskParams, uint64_t &rsvdCnt);
+__aicore__ int64_t GetGatherMaskRemainCount();
+struct GatherRepeatParams {
+  __aicore__ GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn);
+};
+template <typename T>
+__aicore__ void Gatherb(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                        const LocalTensor<uint32_t> &offset, const uint8_t repeatTime,
+                        const GatherRepeatParams &repeatParams);
+template <typename T>
+__aicore__ void SetCmpMask(const LocalTensor<T> &src);
+template <typename T>
+__aicore__ void GetCmpMask(const LocalTensor<T> &dst);
+// Scalar bit operations.
+__aicore__ int64_t ScalarCountLeadingZero(uint64_t valueIn);
+template <int countValue>
+__aicore__ int64_t ScalarGetCountOfValue(uint64_t valueIn);
+template <int countValue>
+__aicore__ int64_t ScalarGetSFFValue(uint64_t valueIn);
+__aicore__ int64_t CountBitsCntSameAsSignBit(int64_t valueIn);
+template <typename T, typename U, RoundMode roundMode>
+__aicore__ U ScalarCast(T valueIn);
+// The register forms of Compare (result in CMPMASK) and Select (mask from it).
+template <typename T, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                        const uint64_t mask[], const BinaryRepeatParams &repeatParams);
+template <typename T, bool isSetMask = true>
+__aicore__ void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,
+                        const uint64_t mask, const BinaryRepeatParams &repeatParams);
+template <typename T, SELMODE selMode>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                       const LocalTensor<T> &src1, uint8_t repeatTime,
+                       const BinaryRepeatParams &repeatParams);
+// Fused casts (dst T narrower than the sources U) and RepeatReduceSum.
+#define PYASC_STUB_FUSED_CAST(NAME)                                                           \
+  template <typename T, typename U>                                                           \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, const int32_t &count);                     \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, uint64_t mask[], const uint8_t repeatTime, \
+                       const BinaryRepeatParams &repeatParams);                               \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  __aicore__ void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                 \
+                       const LocalTensor<U> &src1, uint64_t mask, const uint8_t repeatTime,   \
+                       const BinaryRepeatParams &repeatParams);
+PYASC_STUB_FUSED_CAST(AddReluCast)
+PYASC_STUB_FUSED_CAST(SubReluCast)
+PYASC_STUB_FUSED_CAST(MulCast)
+#undef PYASC_STUB_FUSED_CAST
+template <typename T, bool isSetMask = true>
+__aicore__ void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                const int32_t repeatTime, const int32_t mask,
+                                const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                const int32_t dstRepStride, const int32_t srcRepStride);
+
 template <typename T>
 __aicore__ void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count);
 template <typename T, bool isSetMask = true>
