@@ -84,7 +84,9 @@ class KernelMatmul:
     METHODS = ("init", "set_tensor_a", "set_tensor_b", "set_bias", "set_tail", "set_org_shape",
                "set_single_shape", "iterate", "iterate_all", "get_tensor_c", "end",
                "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
-               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32")
+               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32",
+               "set_batch_num", "wait_iterate_batch", "set_quant_scalar", "set_self_define_data",
+               "set_user_def_info", "set_sparse_index")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -202,12 +204,105 @@ class KernelMatmul:
         return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
 
     def _set_quant_vector(self, gen, node, args, kwargs):
-        raise gen.error(node, "Matmul.set_quant_vector is not supported yet (int8 output "
-                              "quantisation); use fixpipe with QuantModes.VREQ8")
+        low = _low()
+        (vec,) = low.bind(gen, node, "Matmul.set_quant_vector", ("quant_vector",), args, kwargs)
+        low.expect(gen, node, vec, ("global",), "Matmul.set_quant_vector quant_vector")
+        name = getattr(vec.dtype, "name", str(vec.dtype))
+        if name not in ("uint64", "float32"):
+            raise gen.error(node, f"Matmul.set_quant_vector: the vector holds uint64 (a float32's "
+                                  f"bits in the low half) or float32, not {name}")
+        return gen.op(node, "matmul.quant_vector", [self.handle, vec])
+
+    def _set_quant_scalar(self, gen, node, args, kwargs):
+        (bits,) = _low().bind(gen, node, "Matmul.set_quant_scalar", ("quant_scalar",), args,
+                              kwargs)
+        gen.check_int(node, bits, "Matmul.set_quant_scalar quant_scalar")
+        return gen.op(node, "matmul.quant_scalar", [self.handle, bits])
+
+    def _set_batch_num(self, gen, node, args, kwargs):
+        ba, bb = _low().bind(gen, node, "Matmul.set_batch_num", ("batch_a", "batch_b"), args,
+                             kwargs)
+        gen.check_int(node, ba, "Matmul.set_batch_num batch_a")
+        gen.check_int(node, bb, "Matmul.set_batch_num batch_b")
+        return gen.op(node, "matmul.batch_num", [self.handle, ba, bb])
 
     def _iterate_batch(self, gen, node, args, kwargs):
-        raise gen.error(node, "Matmul.iterate_batch is not supported yet: loop over the batch "
-                              "with set_tensor_a/b and iterate_all")
+        low = _low()
+        # two forms: (tensor, batch_a, batch_b, en_sequential_write, ...) and
+        # set_batch_num's (tensor, en_partial_sum, en_atomic, en_sequential_write, ...)
+        second = "en_atomic" in kwargs or (len(args) > 1 and isinstance(args[1], bool)) or (
+            "batch_a" not in kwargs and len(args) < 2 and "en_partial_sum" in kwargs)
+        if second:
+            names = ("tensor", "en_partial_sum", "en_atomic", "en_sequential_write",
+                     "matrix_stride_a", "matrix_stride_b", "matrix_stride_c", "sync")
+            defaults = {"en_partial_sum": False, "en_atomic": 0, "en_sequential_write": False,
+                        "matrix_stride_a": 0, "matrix_stride_b": 0, "matrix_stride_c": 0,
+                        "sync": True}
+        else:
+            names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
+                     "matrix_stride_b", "matrix_stride_c", "en_partial_sum", "en_atomic", "sync",
+                     "wait_iterate_batch")
+            defaults = {"en_sequential_write": False, "matrix_stride_a": 0, "matrix_stride_b": 0,
+                        "matrix_stride_c": 0, "en_partial_sum": False, "en_atomic": 0,
+                        "sync": True, "wait_iterate_batch": None}
+        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_batch", names, args, kwargs,
+                                     defaults)))
+        c = v["tensor"]
+        if isinstance(c, Val) and c.kind == "local":
+            raise gen.error(node, "Matmul.iterate_batch: C in a LocalTensor is not supported "
+                                  "(pass a GlobalTensor)")
+        low.expect(gen, node, c, ("global",), "Matmul.iterate_batch tensor")
+        for key in ("en_partial_sum", "en_atomic", "en_sequential_write", "sync"):
+            if isinstance(v[key], Val):
+                raise gen.error(node, f"Matmul.iterate_batch {key} must be a compile-time "
+                                      f"constant")
+        # the simulator runs the batch at once: accumulation, atomics and
+        # sequential writes (C rows block by block) would change results
+        if v["en_partial_sum"] or v["en_atomic"] or v["en_sequential_write"]:
+            raise gen.error(node, "Matmul.iterate_batch: en_partial_sum, en_atomic and "
+                                  "en_sequential_write are not simulated (leave them False/0)")
+        strides = [v["matrix_stride_a"], v["matrix_stride_b"]]
+        for n, x in zip(("matrix_stride_a", "matrix_stride_b", "matrix_stride_c"),
+                        (*strides, v["matrix_stride_c"])):
+            gen.check_int(node, x, f"Matmul.iterate_batch {n}")
+        if second:
+            return gen.op(node, "matmul.iterate_batch.n", [self.handle, c, *strides])
+        for n in ("batch_a", "batch_b"):
+            gen.check_int(node, v[n], f"Matmul.iterate_batch {n}")
+        return gen.op(node, "matmul.iterate_batch", [self.handle, c, v["batch_a"], v["batch_b"],
+                                                     *strides])
+
+    def _wait_iterate_batch(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)
+        # iterate_batch is synchronous here: there is nothing to wait for
+        return gen.op(node, "matmul.wait_iterate_batch", [self.handle])
+
+    def _set_self_define_data(self, gen, node, args, kwargs):
+        low = _low()
+        (data,) = low.bind(gen, node, "Matmul.set_self_define_data", ("data_ptr",), args, kwargs)
+        # callback data: the simulated Matmul has no callbacks (MatmulCallBackFunc)
+        if isinstance(data, Val) and data.kind == "global":
+            return gen.op(node, "matmul.self_define_data.g", [self.handle, data])
+        gen.check_int(node, data, "Matmul.set_self_define_data data_ptr")
+        return gen.op(node, "matmul.self_define_data", [self.handle, data])
+
+    def _set_user_def_info(self, gen, node, args, kwargs):
+        low = _low()
+        (ptr,) = low.bind(gen, node, "Matmul.set_user_def_info", ("tiling_ptr",), args, kwargs)
+        low.expect(gen, node, ptr, ("global",), "Matmul.set_user_def_info tiling_ptr")
+        return gen.op(node, "matmul.user_def_info", [self.handle, ptr])
+
+    def _set_sparse_index(self, gen, node, args, kwargs):
+        low = _low()
+        (idx,) = low.bind(gen, node, "Matmul.set_sparse_index", ("index_global",), args, kwargs)
+        low.expect(gen, node, idx, ("global",), "Matmul.set_sparse_index index_global")
+        name = getattr(idx.dtype, "name", str(idx.dtype))
+        if name != "uint8":
+            raise gen.error(node, f"Matmul.set_sparse_index: the index holds uint8, not {name}")
+        if int(getattr(gen, "core_mode", 0)) != 1:
+            raise gen.error(node, "Matmul.set_sparse_index is for cube-only kernels "
+                                  "(@asc.jit(matmul_cube_only=True))")
+        return gen.op(node, "matmul.sparse_index", [self.handle, idx])
 
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:

@@ -1026,6 +1026,11 @@ typedef struct asc_k_matmul {
   asc_k_mm_in a, b, bias;
   int64_t next, cur_m0, cur_n0, cur_tm, cur_tn; /* iteration state */
   int have_block;
+  int64_t batch_a, batch_b; /* set_batch_num (0: none) */
+  int quant;                /* 0 none, 1 set_quant_scalar, 2 set_quant_vector */
+  float quant_scalar;
+  asc_k_gt quant_vec;
+  int quant_vec_es;                                    /* 8: uint64 (fp32 bits low), 4: float32 */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
 } asc_k_matmul;
 
@@ -1248,6 +1253,43 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   asc_kc_quant q = dt == ASC_KC_F16    ? ASC_KC_F322F16
                    : dt == ASC_KC_BF16 ? ASC_KC_F322BF16
                                        : ASC_KC_NO_QUANT;
+  /* set_quant_scalar/vector: dequant int32 -> fp16, requant int32 -> int8,
+   * quant fp32 -> int8, one scale for C or one per column */
+  float qbuf[4096];
+  asc_kc_span qv = none;
+  if (mm->quant) {
+    int vec = mm->quant == 2;
+    if (st == ASC_KC_S32 && dt == ASC_KC_F16)
+      q = vec ? ASC_KC_VDEQF16 : ASC_KC_DEQF16;
+    else if (st == ASC_KC_S32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VREQ8 : ASC_KC_REQ8;
+    else if (st == ASC_KC_F32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VQF322B8_PRE : ASC_KC_QF322B8_PRE;
+    else
+      return asc_k_fail(k, line,
+                        "Matmul: set_quant_scalar/set_quant_vector need an int8 A/B with a half "
+                        "or int8 C, or a half/bfloat16 A/B with an int8 C");
+    if (vec) {
+      asc_kc_span s;
+      const int es = mm->quant_vec_es;
+      if (asc_k_cube_gm(k, asc_k_global_slice(mm->quant_vec, mm->cur_n0, es), es,
+                        "Matmul.set_quant_vector", &s, line))
+        return 1;
+      if (mm->cur_tn > 4096 || s.n < mm->cur_tn * es)
+        return asc_k_fail(k, line,
+                          "Matmul.set_quant_vector: the vector has fewer than N (%lld) "
+                          "scales",
+                          (long long)(mm->cur_n0 + mm->cur_tn));
+      for (int64_t j = 0; j < mm->cur_tn; j++) {
+        uint32_t bits;
+        memcpy(&bits, s.p + j * es, 4); /* the low half of a little-endian uint64 */
+        memcpy(&qbuf[j], &bits, 4);
+      }
+      qv.p = (char *)qbuf, qv.n = (int64_t)sizeof qbuf;
+    }
+  } else if (dt == ASC_KC_S8) {
+    return asc_k_fail(k, line, "Matmul: an int8 C needs set_quant_scalar or set_quant_vector");
+  }
   int64_t at, stride;
   if (ub) {
     at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
@@ -1261,9 +1303,10 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
   d.p += bytes, d.n -= bytes;
-  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16, stride, q, 1.0f,
+  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
+                       stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
                        0,          mm->c_nz};
-  if (asc_kc_fixpipe_run(d, l0c, none, (asc_kc_type)dt, st, &fp, &e))
+  if (asc_kc_fixpipe_run(d, l0c, qv, (asc_kc_type)dt, st, &fp, &e))
     return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
   return 0;
 }
@@ -1299,6 +1342,88 @@ static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
   mm->a.set = mm->b.set = mm->bias.set = 0;
   mm->next = 0;
   mm->have_block = 0;
+  return 0;
+}
+
+/* set_batch_num(batch_a, batch_b): the batch counts iterate_batch's
+ * set_batch_num form uses. */
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line)
+    __attribute__((unused));
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line) {
+  if (asc_k_mm_check(k, mm, "set_batch_num", line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.set_batch_num: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  mm->batch_a = ba, mm->batch_b = bb;
+  return 0;
+}
+/* iterate_batch (NORMAL layout): max(batch_a, batch_b) products of the
+ * single-core shape; A's matrices lie stride_a elements apart (0: m x ka),
+ * B's stride_b apart (0: kb x n), C's m x n apart. With unequal counts
+ * (one a multiple of the other) product i takes A i / (batch / batch_a)
+ * and B i / (batch / batch_b). The bias is the same for every product.
+ * ba < 0 takes set_batch_num's counts. Synchronous: all done on return. */
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_batch", line)) return 1;
+  if (ba < 0 || bb < 0) {
+    if (mm->batch_a <= 0)
+      return asc_k_fail(k, line,
+                        "Matmul.iterate_batch: pass batch_a/batch_b or call set_batch_num");
+    ba = mm->batch_a, bb = mm->batch_b;
+  }
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  const int64_t nb = ba > bb ? ba : bb;
+  if (nb % ba || nb % bb)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be multiples of "
+                      "one another",
+                      (long long)ba, (long long)bb);
+  if (sa < 0 || sb < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: negative matrix stride");
+  if (mm->quant)
+    return asc_k_fail(k, line, "Matmul.iterate_batch does not take set_quant_scalar/vector");
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
+  if (!sa) sa = asc_k_mul(mm->m, mm->ka);
+  if (!sb) sb = asc_k_mul(mm->kb, mm->n);
+  const int64_t sc = asc_k_mul(mm->m, mm->n);
+  if (sa < 0 || sb < 0 || sc < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  int rc = 0;
+  for (int64_t i = 0; i < nb && !rc; i++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), sa), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), sb), es);
+    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, sc), ces), dt, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  return rc;
+}
+/* set_quant_scalar(bits): one scale for C, a float32's bits in the low
+ * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
+ * C, a GlobalTensor of uint64 (float32 bits, low half) or float32. */
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_scalar", line)) return 1;
+  uint32_t b = (uint32_t)((uint64_t)bits & 0xffffffffu);
+  memcpy(&mm->quant_scalar, &b, 4);
+  mm->quant = 1;
+  return 0;
+}
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_vector", line)) return 1;
+  mm->quant_vec = v, mm->quant_vec_es = es;
+  mm->quant = 2;
   return 0;
 }
 
