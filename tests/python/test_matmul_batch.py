@@ -123,6 +123,21 @@ def quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
     mm.end()
 
 
+def _int8_tiling(m: int, n: int, k: int, c_type: int) -> asc.adv.TCubeTiling:
+    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    tiler.set_c_type(host.TPosition.GM, host.CubeFormat.ND, c_type)
+    tiler.set_dim(1)
+    tiler.set_org_shape(m, n, k)
+    tiler.set_shape(m, n, k)
+    tiler.enable_bias(False)
+    tiler.set_buffer_space(-1, -1, -1)
+    tiling = asc.adv.TCubeTiling()
+    assert tiler.get_tiling(tiling) != -1
+    return tiling
+
+
 def _f32_bits(x: float) -> int:
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
@@ -137,8 +152,8 @@ def _quant(out_dtype, vector: bool, scale_dtype=np.uint64, m=32, n=48, k=64):
     else:
         scales = col.copy()
     c = np.zeros((m, n), out_dtype)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False,
-                                          in_type=host.DataType.DT_INT8)
+    tiling = _int8_tiling(m, n, k, host.DataType.DT_FLOAT16 if out_dtype == np.float16
+                          else host.DataType.DT_INT8)
     args = (a, b, c, scales, tiling, np.zeros(1024, np.uint8), _f32_bits(0.5), vector)
     quant_kernel[1](*args)
     acc = a.astype(np.int64) @ b.astype(np.int64)
@@ -170,8 +185,7 @@ def test_int8_output_without_quant_is_an_error():
     m, n, k = 32, 32, 32
     a = np.ones((m, k), np.int8)
     b = np.ones((k, n), np.int8)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False,
-                                          in_type=host.DataType.DT_INT8)
+    tiling = _int8_tiling(m, n, k, host.DataType.DT_INT8)
 
     @asc.jit(matmul_cube_only=True)
     def plain(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
