@@ -208,9 +208,9 @@ class KernelMatmul:
         (vec,) = low.bind(gen, node, "Matmul.set_quant_vector", ("quant_vector",), args, kwargs)
         low.expect(gen, node, vec, ("global",), "Matmul.set_quant_vector quant_vector")
         name = getattr(vec.dtype, "name", str(vec.dtype))
-        if name not in ("uint64", "float32"):
+        if name != "uint64":
             raise gen.error(node, f"Matmul.set_quant_vector: the vector holds uint64 (a float32's "
-                                  f"bits in the low half) or float32, not {name}")
+                                  f"bits in the low half), not {name}")
         return gen.op(node, "matmul.quant_vector", [self.handle, vec])
 
     def _set_quant_scalar(self, gen, node, args, kwargs):

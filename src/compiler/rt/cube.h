@@ -1408,7 +1408,7 @@ static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, in
 }
 /* set_quant_scalar(bits): one scale for C, a float32's bits in the low
  * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
- * C, a GlobalTensor of uint64 (float32 bits, low half) or float32. */
+ * C, a GlobalTensor of uint64 (float32 bits in the low half). */
 static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line)
     __attribute__((unused));
 static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line) {

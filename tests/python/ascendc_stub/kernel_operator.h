@@ -874,6 +874,22 @@ class Matmul {
   template <typename T>
   __aicore__ void SetWorkspace(GlobalTensor<T> &addr);
   __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
+  __aicore__ void SetBatchNum(int32_t batchA, int32_t batchB);
+  template <typename T>
+  __aicore__ void IterateBatch(const GlobalTensor<T> &gm, uint32_t batchA, uint32_t batchB,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                               const bool enPartialSum = false, const uint8_t enAtomic = 0);
+  template <typename T>
+  __aicore__ void IterateBatch(const GlobalTensor<T> &gm, bool enPartialSum, uint8_t enAtomic,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
+  __aicore__ void WaitIterateBatch();
+  __aicore__ void SetQuantScalar(const uint64_t quantScalar);
+  __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
+  __aicore__ void SetSelfDefineData(const uint64_t dataPtr);
+  __aicore__ void SetUserDefInfo(const uint64_t tilingPtr);
+  __aicore__ void SetSparseIndex(const GlobalTensor<uint8_t> &indexGlobal);
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();
