@@ -20,9 +20,7 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
-    "adv.Matmul.get_batch_tensor_c": CUBE,
     "adv.Matmul.get_offset_c": CUBE,
-    "adv.Matmul.iterate_n_batch": CUBE,
     "adv.get_matmul_api_tiling": CUBE,
     "basic.add_deq_relu": CUBE,
     "basic.cast_deq": CUBE,

@@ -579,6 +579,14 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.iterate_batch.n"))
     return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0], o[1],
                    cube_type(e, o[1]), o[2], o[3], L);
+  if (!strcmp(name, "matmul.iterate_n_batch"))
+    return CHECKED(e, "asc_k_mm_iterate_n_batch(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
+                   o[2], o[3], o[4], o[5], L);
+  if (!strcmp(name, "matmul.get_batch_tensor_c"))
+    return CHECKED(e, "asc_k_mm_get_batch_c(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
+  if (!strcmp(name, "matmul.set_workspace"))
+    return CHECKED(e, "asc_k_mm_workspace(k, v%u, v%u, %d, %d)", o[0], o[1], (int)esize(e, o[1]),
+                   L);
   if (!strcmp(name, "matmul.quant_scalar"))
     return CHECKED(e, "asc_k_mm_quant_scalar(k, v%u, (int64_t)v%u, %d)", o[0], o[1], L);
   if (!strcmp(name, "matmul.quant_vector"))
@@ -601,9 +609,8 @@ static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
   if (!strcmp(name, "core.sub_block_idx") || !strcmp(name, "core.sub_block_num"))
     return line(e, "int64_t v%u = k->sub_block_%s;", op->result, name + 15);
   /* Matmul calls with nothing to do in a synchronous simulator */
-  if (!strcmp(name, "matmul.set_workspace") || !strcmp(name, "matmul.set_hf32") ||
-      !strcmp(name, "matmul.wait_iterate_batch") || !strncmp(name, "matmul.self_define_data", 23) ||
-      !strcmp(name, "matmul.user_def_info"))
+  if (!strcmp(name, "matmul.set_hf32") || !strcmp(name, "matmul.wait_iterate_batch") ||
+      !strncmp(name, "matmul.self_define_data", 23) || !strcmp(name, "matmul.user_def_info"))
     return 0;
   if (!strcmp(name, "matmul.flag"))
     return op->iattrs[0] ? 0

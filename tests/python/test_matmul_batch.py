@@ -271,3 +271,65 @@ def test_sparse_index_is_emitted_but_not_simulated():
     _, _, _, bad = _callback(True, np.int32)
     with pytest.raises(pyasc.CompileError, match="uint8"):
         callback_kernel[1](*bad)
+
+
+@asc.jit(matmul_cube_only=True)
+def n_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                   tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress, loops: int,
+                   batch: asc.ConstExpr[int], with_ws: asc.ConstExpr[bool]):
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    ws_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    ws_gm.set_global_buffer(workspace)
+    pipe = asc.TPipe()
+    que = asc.TQue(asc.TPosition.VECOUT, 1)
+    size = batch * tiling.m * tiling.n
+    pipe.init_buffer(que=que, num=1, len=size * 4)
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    if with_ws:
+        mm.set_workspace(ws_gm)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.iterate_n_batch(loops, batch, batch, False, sync=False)
+    mm.wait_iterate_batch()
+    for i in range(loops):
+        out = que.alloc_tensor(c_gm.dtype)
+        mm.get_batch_tensor_c(out, batch, batch, sync=False)
+        que.enque(out)
+        out = que.deque(c_gm.dtype)
+        asc.data_copy(c_gm[i * size:], out, count=size)
+        que.free_tensor(out)
+    mm.end()
+
+
+def _n_batch(loops: int, batch: int, with_ws: bool = True, m: int = 32, n: int = 16, k: int = 32):
+    rng = np.random.default_rng(loops)
+    a = rng.integers(-4, 5, (loops * batch, m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (loops * batch, k, n)).astype(np.float16)
+    c = np.zeros((loops * batch, m, n), np.float32)
+    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    args = (a, b, c, tiling, np.zeros(loops * batch * m * n * 4, np.uint8), loops, batch,
+            with_ws)
+    n_batch_kernel[1](*args)
+    return c, a.astype(np.float32) @ b.astype(np.float32), args
+
+
+def test_iterate_n_batch_through_the_workspace():
+    c, ref, args = _n_batch(3, 2)
+    np.testing.assert_array_equal(c, ref)
+    src = n_batch_kernel.ascendc(*args)
+    assert "IterateNBatch(" in src and "GetBatchTensorC(" in src
+
+
+def test_iterate_n_batch_needs_a_workspace():
+    with pytest.raises(pyasc.KernelError, match="set_workspace first"):
+        _n_batch(2, 2, with_ws=False)

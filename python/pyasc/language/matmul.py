@@ -86,7 +86,7 @@ class KernelMatmul:
                "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
                "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32",
                "set_batch_num", "wait_iterate_batch", "set_quant_scalar", "set_self_define_data",
-               "set_user_def_info", "set_sparse_index")
+               "set_user_def_info", "set_sparse_index", "iterate_n_batch", "get_batch_tensor_c")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -271,6 +271,38 @@ class KernelMatmul:
             gen.check_int(node, v[n], f"Matmul.iterate_batch {n}")
         return gen.op(node, "matmul.iterate_batch", [self.handle, c, v["batch_a"], v["batch_b"],
                                                      *strides])
+
+    def _iterate_n_batch(self, gen, node, args, kwargs):
+        low = _low()
+        names = ("batch_loop", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
+                 "matrix_stride_b", "matrix_stride_c", "sync", "wait_iterate_batch")
+        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_n_batch", names, args, kwargs,
+                                     {"matrix_stride_a": 0, "matrix_stride_b": 0,
+                                      "matrix_stride_c": 0, "sync": True,
+                                      "wait_iterate_batch": False})))
+        for n in names[:7]:
+            if n != "en_sequential_write":
+                gen.check_int(node, v[n], f"Matmul.iterate_n_batch {n}")
+        if isinstance(v["en_sequential_write"], Val) or v["en_sequential_write"]:
+            raise gen.error(node, "Matmul.iterate_n_batch: en_sequential_write is not simulated "
+                                  "(pass False)")
+        return gen.op(node, "matmul.iterate_n_batch",
+                      [self.handle, v["batch_loop"], v["batch_a"], v["batch_b"],
+                       v["matrix_stride_a"], v["matrix_stride_b"]])
+
+    def _get_batch_tensor_c(self, gen, node, args, kwargs):
+        low = _low()
+        if not args or not (isinstance(args[0], Val) and args[0].kind == "local"):
+            if "tensor" not in kwargs:
+                raise gen.error(node, "Matmul.get_batch_tensor_c: pass the LocalTensor to fill "
+                                      "(the GlobalTensor-returning form is not supported)")
+        names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "sync")
+        t, ba, bb, _seq, _sync = low.bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
+                                          kwargs, {"en_sequential_write": False, "sync": True})
+        low.expect(gen, node, t, ("local",), "Matmul.get_batch_tensor_c tensor")
+        gen.check_int(node, ba, "Matmul.get_batch_tensor_c batch_a")
+        gen.check_int(node, bb, "Matmul.get_batch_tensor_c batch_b")
+        return gen.op(node, "matmul.get_batch_tensor_c", [self.handle, t, ba, bb])
 
     def _wait_iterate_batch(self, gen, node, args, kwargs):
         _low().bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)

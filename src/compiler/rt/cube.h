@@ -1030,7 +1030,9 @@ typedef struct asc_k_matmul {
   int quant;                /* 0 none, 1 set_quant_scalar, 2 set_quant_vector */
   float quant_scalar;
   asc_k_gt quant_vec;
-  int quant_vec_es;                                    /* 8: uint64 (fp32 bits low), 4: float32 */
+  int quant_vec_es; /* 8: uint64, float32 bits in the low half */
+  asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
+  int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
 } asc_k_matmul;
 
@@ -1068,7 +1070,9 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
                       "base_k %lld): fill it "
                       "with a host tiling's get_tiling",
                       (long long)bm, (long long)bn, (long long)bk);
+  const asc_kc_span ws = mm->ws; /* set_workspace may come before init */
   memset(mm, 0, sizeof *mm);
+  mm->ws = ws;
   mm->in_type = in_type;
   mm->c_type = c_type;
   mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
@@ -1424,6 +1428,79 @@ static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int
   if (asc_k_mm_check(k, mm, "set_quant_vector", line)) return 1;
   mm->quant_vec = v, mm->quant_vec_es = es;
   mm->quant = 2;
+  return 0;
+}
+
+/* set_workspace(gt): where iterate_n_batch leaves its results. */
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line) {
+  if (asc_k_cube_gm(k, g, es, "Matmul.set_workspace", &mm->ws, line)) return 1;
+  mm->ws_read = 0;
+  return 0;
+}
+/* iterate_n_batch: loop iterate_batch calls, A and B moving on by batch_a
+ * and batch_b matrices each time, their C's one after another in the
+ * workspace (max(batch_a, batch_b) x m x n each), for get_batch_tensor_c. */
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_n_batch", line)) return 1;
+  if (!mm->ws.p)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: call set_workspace first (its results go "
+                      "there)");
+  if (loop < 0 || ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535 || sa < 0 || sb < 0)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: batch_loop %lld, batch_a %lld, batch_b %lld out of "
+                      "range",
+                      (long long)loop, (long long)ba, (long long)bb);
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type);
+  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, sa ? sa : asc_k_mul(mm->m, mm->ka)),
+                step_b = asc_k_mul(bb, sb ? sb : asc_k_mul(mm->kb, mm->n)),
+                step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
+  if (step_a < 0 || step_b < 0 || step_c < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  asc_k_gt ws = {mm->ws.p, mm->ws.n, 0, -1, 0};
+  int rc = 0;
+  for (int64_t l = 0; l < loop && !rc; l++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(l, step_a), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
+    rc = asc_k_mm_iterate_batch(
+        k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
+        mm->c_type, ba, bb, sa, sb, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  mm->ws_read = 0;
+  return rc;
+}
+/* get_batch_tensor_c(ub, batch_a, batch_b): the workspace's next
+ * max(batch_a, batch_b) x m x n results into ub. */
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) __attribute__((unused));
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) {
+  asc_kc_span d;
+  if (asc_k_mm_check(k, mm, "get_batch_tensor_c", line)) return 1;
+  const int ces = asc_kc_esize((asc_kc_type)mm->c_type);
+  if (asc_k_cube_ub(k, t, ces, "Matmul.get_batch_tensor_c", &d, line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: batch_a and batch_b must be 1..65535");
+  const int64_t bytes = asc_k_mul(asc_k_mul(ba > bb ? ba : bb, asc_k_mul(mm->m, mm->n)), ces);
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: %lld bytes do not fit the tensor",
+                      (long long)bytes);
+  if (!mm->ws.p || bytes > mm->ws.n - mm->ws_read)
+    return asc_k_fail(k, line,
+                      "Matmul.get_batch_tensor_c: no more results: call "
+                      "iterate_n_batch (after set_workspace) first");
+  memcpy(d.p, mm->ws.p + mm->ws_read, (size_t)bytes);
+  mm->ws_read += bytes;
   return 0;
 }
 

@@ -885,6 +885,12 @@ class Matmul {
                                bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                                const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
   __aicore__ void WaitIterateBatch();
+  __aicore__ void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                                bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
+  template <typename T>
+  __aicore__ void GetBatchTensorC(const LocalTensor<T> &c, uint32_t batchA, uint32_t batchB,
+                                  bool enSequentialWrite = false);
   __aicore__ void SetQuantScalar(const uint64_t quantScalar);
   __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
   __aicore__ void SetSelfDefineData(const uint64_t dataPtr);
