@@ -21,7 +21,6 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
     "adv.Matmul.get_offset_c": CUBE,
-    "adv.get_matmul_api_tiling": CUBE,
     "basic.add_deq_relu": CUBE,
     "basic.cast_deq": CUBE,
     "basic.load_data_with_sparse": CUBE,
@@ -66,6 +65,4 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.set_load_data_boundary": CUBE,
     "asc.set_load_data_padding_value": CUBE,
     "asc.set_load_data_repeat": CUBE,
-    "asc.adv.MatmulApiStaticTiling": CUBE,
-    "asc.adv.get_matmul_api_tiling": CUBE,
 }

@@ -333,3 +333,56 @@ def test_iterate_n_batch_through_the_workspace():
 def test_iterate_n_batch_needs_a_workspace():
     with pytest.raises(pyasc.KernelError, match="set_workspace first"):
         _n_batch(2, 2, with_ws=False)
+
+
+def test_get_matmul_api_tiling_fixes_the_base_block():
+    half = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16)
+    f32 = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32)
+    cfg = asc.adv.get_normal_config()
+    cfg = type(cfg)(**{**cfg.__dict__, "basic_m": 128, "basic_n": 256, "basic_k": 64})
+    t = asc.adv.get_matmul_api_tiling(cfg, 524288, half, half, f32, f32)
+    assert (t.base_m, t.base_n, t.base_k, t.is_bias, t.m) == (128, 256, 64, 1, -1)
+    assert t.cfg is cfg
+    # upstream's other order: (mm_cfg, a, b, c, bias, l1_size=None)
+    assert asc.adv.get_matmul_api_tiling(cfg, half, half, f32, None).is_bias == 0
+    big = type(cfg)(**{**cfg.__dict__, "basic_m": 128, "basic_n": 128, "basic_k": 512})
+    with pytest.raises(ValueError, match="L0A"):
+        asc.adv.get_matmul_api_tiling(big, 524288, half, half, f32)
+    with pytest.raises(ValueError, match="base block"):
+        asc.adv.get_matmul_api_tiling(asc.adv.get_normal_config(), 524288, half, half, f32)
+    with pytest.raises(ValueError, match="l1_size"):
+        asc.adv.get_matmul_api_tiling(cfg, 1 << 30, half, half, f32)
+
+
+@asc.jit(matmul_cube_only=True)
+def static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    pipe = asc.TPipe()
+    a_type = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype)
+    b_type = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype)
+    c_type = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype)
+    cfg = asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_NORM,
+                                asc.adv.MatmulShapeParams(32, 32, 32, 32, 32, 32))
+    static = asc.adv.get_matmul_api_tiling(cfg, 524288, a_type, b_type, c_type)
+    mm = asc.adv.Matmul(a_type, b_type, c_type, None, static)
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.iterate_all(c_gm)
+
+
+def test_a_static_tiling_stands_for_the_config():
+    m = n = k = 32
+    rng = np.random.default_rng(5)
+    a = rng.integers(-3, 4, (m, k)).astype(np.float16)
+    b = rng.integers(-3, 4, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    static_kernel[1](a, b, c, matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False),
+                     np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))

@@ -19,6 +19,7 @@ from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
 from pyasc.language.cube import CubeFormat
 from pyasc.language.matmul_config import COMPILE_TIME as _CONFIG_CALLS
 from pyasc.language.matmul_config import MatmulConfig
+from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_tiling
 
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
@@ -341,9 +342,11 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
     a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
                                        args, kwargs, {"bias": None, "config": None})
+    if isinstance(config, MatmulApiStaticTiling):
+        config = config.cfg  # the shapes come from register_matmul's TCubeTiling
     if config is not None and not isinstance(config, MatmulConfig):
-        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig, not "
-                              f"{describe(config)}")
+        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig or "
+                              f"MatmulApiStaticTiling, not {describe(config)}")
     types = {}
     for name, t in (("a", a), ("b", b), ("c", c), ("bias", bias)):
         if t is None and name == "bias":
@@ -431,7 +434,7 @@ register_matmul_api = _RegisterMatmul()
 
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """The Matmul construct func stands for, or NOT_HANDLED."""
-    if func is MatmulType or func in _CONFIG_CALLS:
+    if func is MatmulType or func is get_matmul_api_tiling or func in _CONFIG_CALLS:
         for value in (*args, *kwargs.values()):
             if isinstance(value, Val):
                 raise gen.error(node, f"{func.__name__}: arguments must be compile-time "
