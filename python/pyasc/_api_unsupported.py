@@ -20,7 +20,6 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
-    "adv.Matmul.get_offset_c": CUBE,
     "basic.add_deq_relu": CUBE,
     "basic.cast_deq": CUBE,
     "basic.load_data_with_sparse": CUBE,

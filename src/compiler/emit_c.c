@@ -587,6 +587,13 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.set_workspace"))
     return CHECKED(e, "asc_k_mm_workspace(k, v%u, v%u, %d, %d)", o[0], o[1], (int)esize(e, o[1]),
                    L);
+  if (!strncmp(name, "matmul.offset_c.", 16)) {
+    static const char *const fields[] = {"offset", "row", "col", "height", "width"};
+    int f = 0;
+    while (f < 4 && strcmp(name + 16, fields[f])) f++;
+    line(e, "int64_t v%u = 0;", op->result);
+    return CHECKED(e, "asc_k_mm_offset_c(k, v%u, %d, &v%u, %d)", o[0], f, op->result, L);
+  }
   if (!strcmp(name, "matmul.quant_scalar"))
     return CHECKED(e, "asc_k_mm_quant_scalar(k, v%u, (int64_t)v%u, %d)", o[0], o[1], L);
   if (!strcmp(name, "matmul.quant_vector"))

@@ -386,3 +386,82 @@ def test_a_static_tiling_stands_for_the_config():
     static_kernel[1](a, b, c, matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False),
                      np.zeros(1024, np.uint8))
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+@asc.jit(matmul_cube_only=True)
+def offset_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                  workspace: asc.GlobalAddress):
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    p_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    p_gm.set_global_buffer(places)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    with mm.iterate() as count:
+        mm.get_tensor_c(c_gm)
+        at = mm.get_offset_c()
+        p_gm.set_value(count * 5, at.offset)
+        p_gm.set_value(count * 5 + 1, at.row)
+        p_gm.set_value(count * 5 + 2, at.col)
+        p_gm.set_value(count * 5 + 3, at.height)
+        p_gm.set_value(count * 5 + 4, at.width)
+
+
+def test_get_offset_c_names_each_block():
+    m, n, k = 200, 72, 32
+    a = np.ones((m, k), np.float16)
+    b = np.ones((k, n), np.float16)
+    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    places = np.full((64, 5), -1, np.int32)
+    args = (a, b, np.zeros((m, n), np.float32), places, tiling, np.zeros(1024, np.uint8))
+    offset_kernel[1](*args)
+    bm, bn = tiling.base_m, tiling.base_n
+    mb, nb = -(-m // bm), -(-n // bn)
+    want = [(i * bm * n + j * bn, i * bm, j * bn, min(bm, m - i * bm), min(bn, n - j * bn))
+            for j in range(nb) for i in range(mb)]  # M first
+    assert [tuple(r) for r in places[:len(want)]] == want
+    assert (places[len(want):] == -1).all()
+    # the with-form's count has no Ascend C form: emit get_offset_c after iterate_all
+    src = offset_c_source.ascendc(*args)
+    assert "GetOffsetC().row" in src and "GetOffsetC().width" in src
+    with pytest.raises(pyasc.KernelError, match="no block"):
+        offset_c_source[1](*args)
+
+
+@asc.jit(matmul_cube_only=True)
+def offset_c_source(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                    places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                    workspace: asc.GlobalAddress):
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    p_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    p_gm.set_global_buffer(places)
+    pipe = asc.TPipe()
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.iterate_all(c_gm)
+    at = mm.get_offset_c()  # after iterate_all there is no current block
+    p_gm.set_value(0, at.row)
+    p_gm.set_value(1, at.width)

@@ -37,6 +37,19 @@ class MatmulType:
     is_trans: bool = False
 
 
+@dataclass(frozen=True)
+class MatrixOffset:
+    """``Matmul.get_offset_c()``'s result: the current block's place in C
+    (offset in elements, row, col) and its size (height x width)."""
+
+    kernel_compile_time = True  # a name may be bound to one
+    offset: Any
+    row: Any
+    col: Any
+    height: Any
+    width: Any
+
+
 def _low():
     from pyasc.language import lowering
 
@@ -87,7 +100,8 @@ class KernelMatmul:
                "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
                "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32",
                "set_batch_num", "wait_iterate_batch", "set_quant_scalar", "set_self_define_data",
-               "set_user_def_info", "set_sparse_index", "iterate_n_batch", "get_batch_tensor_c")
+               "set_user_def_info", "set_sparse_index", "iterate_n_batch", "get_batch_tensor_c",
+               "get_offset_c")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -304,6 +318,11 @@ class KernelMatmul:
         gen.check_int(node, ba, "Matmul.get_batch_tensor_c batch_a")
         gen.check_int(node, bb, "Matmul.get_batch_tensor_c batch_b")
         return gen.op(node, "matmul.get_batch_tensor_c", [self.handle, t, ba, bb])
+
+    def _get_offset_c(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.get_offset_c", (), args, kwargs)
+        return MatrixOffset(*(gen.op(node, f"matmul.offset_c.{f}", [self.handle])
+                              for f in ("offset", "row", "col", "height", "width")))
 
     def _wait_iterate_batch(self, gen, node, args, kwargs):
         _low().bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)

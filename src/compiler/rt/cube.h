@@ -1504,4 +1504,18 @@ static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int6
   return 0;
 }
 
+/* get_offset_c(): the current block's place in C (MatrixOffset's offset,
+ * row, col, height, width: field 0..4). */
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line)
+    __attribute__((unused));
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line) {
+  if (asc_k_mm_check(k, mm, "get_offset_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_offset_c: no block: call iterate() first");
+  const int64_t f[5] = {mm->cur_m0 * mm->n + mm->cur_n0, mm->cur_m0, mm->cur_n0, mm->cur_tm,
+                        mm->cur_tn};
+  *v = f[field >= 0 && field < 5 ? field : 0];
+  return 0;
+}
+
 #endif /* ASC_K_CUBE && !ASC_RT_CUBE_H */

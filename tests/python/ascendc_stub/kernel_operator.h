@@ -844,6 +844,11 @@ enum class CubeFormat : uint8_t { ND, NZ };
 namespace AscendC {
 template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
 struct MatmulType {};
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row, col;
+  int32_t height, width;
+};
 template <class A, class B, class C>
 class Matmul {
  public:
@@ -885,6 +890,7 @@ class Matmul {
                                bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                                const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
   __aicore__ void WaitIterateBatch();
+  __aicore__ MatrixOffset GetOffsetC();
   __aicore__ void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
                                 bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                                 const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
