@@ -32,9 +32,10 @@ def batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
     b_gm.set_global_buffer(b)
     c_gm.set_global_buffer(c)
     pipe = asc.TPipe()
+    layout = asc.LayoutMode.NORMAL if form == 0 else asc.LayoutMode.BSNGD if form == 2 else 0
     mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype, False, layout),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype, False, layout),
         c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
     )
     asc.adv.register_matmul(pipe, workspace, mm, tiling)
@@ -82,6 +83,11 @@ def test_iterate_batch_ascendc():
     src = batch_kernel.ascendc(*args)
     assert "SetBatchNum(" in src and "IterateBatch(c_gm, false, 0, false" in src.replace(
         "  ", " ")
+
+
+def test_other_batch_layouts_are_compile_errors():
+    with pytest.raises(pyasc.CompileError, match="LayoutMode"):
+        _batch(2, 2, form=2)
 
 
 def test_iterate_batch_rejects_counts_that_do_not_divide():

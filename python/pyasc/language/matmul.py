@@ -29,12 +29,13 @@ _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "sin
 @dataclass(frozen=True)
 class MatmulType:
     """Where an operand lives and how (PyAsc's ``MatmulType(position, format,
-    dtype, is_trans=False)``). A compile-time value."""
+    dtype, is_trans=False, layout=LayoutMode.NONE)``). A compile-time value."""
 
     position: Any = core.TPosition.GM
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
+    layout: Any = 0  # LayoutMode: NONE or NORMAL are simulated
 
 
 @dataclass(frozen=True)
@@ -374,6 +375,10 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
             raise gen.error(node, f"Matmul: {name} must be an asc.adv.MatmulType, not "
                                   f"{describe(t)}")
         types[name] = t
+    for name, t in types.items():
+        if int(t.layout) not in (0, 1):  # LayoutMode.NONE, NORMAL
+            raise gen.error(node, f"Matmul: {name}'s LayoutMode {t.layout!r} is not simulated "
+                                  f"(NONE or NORMAL: batches one after another)")
     in_code = _dtype_code(gen, node, a.dtype, "a")
     if _dtype_code(gen, node, b.dtype, "b") != in_code:
         raise gen.error(node, "Matmul: a and b must have one dtype")
