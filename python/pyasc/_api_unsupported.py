@@ -20,18 +20,6 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
-    "adv.Matmul.get_batch_tensor_c": CUBE,
-    "adv.Matmul.get_offset_c": CUBE,
-    "adv.Matmul.iterate_batch": CUBE,
-    "adv.Matmul.iterate_n_batch": CUBE,
-    "adv.Matmul.set_batch_num": CUBE,
-    "adv.Matmul.set_quant_scalar": CUBE,
-    "adv.Matmul.set_quant_vector": CUBE,
-    "adv.Matmul.set_self_define_data": CUBE,
-    "adv.Matmul.set_sparse_index": CUBE,
-    "adv.Matmul.set_user_def_info": CUBE,
-    "adv.Matmul.wait_iterate_batch": CUBE,
-    "adv.get_matmul_api_tiling": CUBE,
     "basic.add_deq_relu": CUBE,
     "basic.cast_deq": CUBE,
     "basic.load_data_with_sparse": CUBE,
@@ -76,6 +64,4 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.set_load_data_boundary": CUBE,
     "asc.set_load_data_padding_value": CUBE,
     "asc.set_load_data_repeat": CUBE,
-    "asc.adv.MatmulApiStaticTiling": CUBE,
-    "asc.adv.get_matmul_api_tiling": CUBE,
 }

@@ -571,6 +571,39 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.count"))
     return line(e, "int64_t v%u = v%u->next - 1;", op->result, o[0]);
   if (!strcmp(name, "matmul.end")) return CHECKED(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
+  if (!strcmp(name, "matmul.batch_num"))
+    return CHECKED(e, "asc_k_mm_batch_num(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
+  if (!strcmp(name, "matmul.iterate_batch"))
+    return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
+                   cube_type(e, o[1]), o[2], o[3], o[4], o[5], L);
+  if (!strcmp(name, "matmul.iterate_batch.n"))
+    return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0], o[1],
+                   cube_type(e, o[1]), o[2], o[3], L);
+  if (!strcmp(name, "matmul.iterate_n_batch"))
+    return CHECKED(e, "asc_k_mm_iterate_n_batch(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
+                   o[2], o[3], o[4], o[5], L);
+  if (!strcmp(name, "matmul.get_batch_tensor_c"))
+    return CHECKED(e, "asc_k_mm_get_batch_c(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
+  if (!strcmp(name, "matmul.set_workspace"))
+    return CHECKED(e, "asc_k_mm_workspace(k, v%u, v%u, %d, %d)", o[0], o[1], (int)esize(e, o[1]),
+                   L);
+  if (!strncmp(name, "matmul.offset_c.", 16)) {
+    static const char *const fields[] = {"offset", "row", "col", "height", "width"};
+    int f = 0;
+    while (f < 4 && strcmp(name + 16, fields[f])) f++;
+    line(e, "int64_t v%u = 0;", op->result);
+    return CHECKED(e, "asc_k_mm_offset_c(k, v%u, %d, &v%u, %d)", o[0], f, op->result, L);
+  }
+  if (!strcmp(name, "matmul.quant_scalar"))
+    return CHECKED(e, "asc_k_mm_quant_scalar(k, v%u, (int64_t)v%u, %d)", o[0], o[1], L);
+  if (!strcmp(name, "matmul.quant_vector"))
+    return CHECKED(e, "asc_k_mm_quant_vector(k, v%u, v%u, %d, %d)", o[0], o[1], (int)esize(e, o[1]),
+                   L);
+  if (!strcmp(name, "matmul.sparse_index"))
+    return CHECKED(e,
+                   "asc_k_fail(k, %d, \"Matmul.set_sparse_index: sparse matmul is not simulated "
+                   "(kernel.ascendc() emits it)\")",
+                   L);
   return line(e, "#error unknown cube op");
 }
 static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
@@ -583,7 +616,9 @@ static int ce_cube(emitter *e, const ir_op *op, const char *rt) {
   if (!strcmp(name, "core.sub_block_idx") || !strcmp(name, "core.sub_block_num"))
     return line(e, "int64_t v%u = k->sub_block_%s;", op->result, name + 15);
   /* Matmul calls with nothing to do in a synchronous simulator */
-  if (!strcmp(name, "matmul.set_workspace") || !strcmp(name, "matmul.set_hf32")) return 0;
+  if (!strcmp(name, "matmul.set_hf32") || !strcmp(name, "matmul.wait_iterate_batch") ||
+      !strncmp(name, "matmul.self_define_data", 23) || !strcmp(name, "matmul.user_def_info"))
+    return 0;
   if (!strcmp(name, "matmul.flag"))
     return op->iattrs[0] ? 0
                          : CHECKED(e, "asc_k_mm_disable_bias(k, v%u, %d)", op->operands[0],

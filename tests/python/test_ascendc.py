@@ -718,6 +718,10 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
     b.op(name, operands, attrs)
 
 
+#: Matmul ops whose GlobalTensor has its own dtype (the quant vector, the sparse index)
+MATMUL_GLOBALS = {"matmul.quant_vector": "AU64", "matmul.sparse_index": "AU8"}
+
+
 def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
     """asc.adv.Matmul's ops on one object (cube unit)."""
     if "MM" not in params:
@@ -729,7 +733,8 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         if c == "L":  # a C block in the Unified Buffer
             operands.append(b.op("local.new", [b.const(0), b.const(64)], [F32_CODE, VECCALC]))
             continue
-        operands.append(b.op("global.new", [params["A"], params["I"]]) if c in "GM" else params[c])
+        addr = params[MATMUL_GLOBALS.get(name, "A")]
+        operands.append(b.op("global.new", [addr, params["I"]]) if c in "GM" else params[c])
     attrs = [0] if name in ("matmul.set_tensor", "matmul.shape", "matmul.flag") else []
     b.op(name, operands, attrs)
 
@@ -782,7 +787,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
               "N": b.param("s", ("float",)), "A": b.param("x", ("addr", asc.float32)),
               "A16": b.param("h", ("addr", asc.float16)), "A32": b.param("w", ("addr", asc.int32)),
-              "A64": b.param("lst", ("addr", asc.int64))}
+              "A64": b.param("lst", ("addr", asc.int64)),
+              "AU64": b.param("qv", ("addr", asc.uint64)), "AU8": b.param("si", ("addr", asc.uint8))}
     params["P"] = b.op("pipe.new", [])
     params["Q"] = b.op("que.new", [], [VECCALC, 2])
     params["T"] = b.op("tbuf.new", [], [VECCALC])

@@ -22,6 +22,7 @@ from pyasc.language.matmul import Matmul, MatmulConfig, MatmulType
 from pyasc.language.matmul_config import *  # noqa: F401,F403  (Matmul configurations)
 from pyasc.language.matmul_config import __all__ as _matmul_config
 from pyasc.language.matmul import register_matmul_api as register_matmul
+from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_tiling
 
 _DOCS = {
     "exp": "exp(dst, src, count, taylor_expand_level, temp_buffer=None, is_reuse_source=False):"
@@ -53,4 +54,5 @@ for _name in _APIS:
                          "float32)."))
 
 __all__ = ["TCubeTiling", "SoftmaxTiling", "RmsNormTiling", "QuantConfig", "Matmul",
-           "MatmulType", "register_matmul", *_matmul_config, *_APIS, *adv_host.__all__]
+           "MatmulType", "register_matmul", "MatmulApiStaticTiling", "get_matmul_api_tiling",
+           *_matmul_config, *_APIS, *adv_host.__all__]

@@ -19,6 +19,7 @@ from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
 from pyasc.language.cube import CubeFormat
 from pyasc.language.matmul_config import COMPILE_TIME as _CONFIG_CALLS
 from pyasc.language.matmul_config import MatmulConfig
+from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_tiling
 
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
@@ -28,12 +29,26 @@ _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "sin
 @dataclass(frozen=True)
 class MatmulType:
     """Where an operand lives and how (PyAsc's ``MatmulType(position, format,
-    dtype, is_trans=False)``). A compile-time value."""
+    dtype, is_trans=False, layout=LayoutMode.NONE)``). A compile-time value."""
 
     position: Any = core.TPosition.GM
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
+    layout: Any = 0  # LayoutMode: NONE or NORMAL are simulated
+
+
+@dataclass(frozen=True)
+class MatrixOffset:
+    """``Matmul.get_offset_c()``'s result: the current block's place in C
+    (offset in elements, row, col) and its size (height x width)."""
+
+    kernel_compile_time = True  # a name may be bound to one
+    offset: Any
+    row: Any
+    col: Any
+    height: Any
+    width: Any
 
 
 def _low():
@@ -84,7 +99,10 @@ class KernelMatmul:
     METHODS = ("init", "set_tensor_a", "set_tensor_b", "set_bias", "set_tail", "set_org_shape",
                "set_single_shape", "iterate", "iterate_all", "get_tensor_c", "end",
                "set_quant_vector", "iterate_batch", "disable_bias", "wait_iterate_all",
-               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32")
+               "wait_get_tensor_c", "async_get_tensor_c", "set_workspace", "set_hf32",
+               "set_batch_num", "wait_iterate_batch", "set_quant_scalar", "set_self_define_data",
+               "set_user_def_info", "set_sparse_index", "iterate_n_batch", "get_batch_tensor_c",
+               "get_offset_c")
 
     def __init__(self, handle: Val, types: dict) -> None:
         self.handle = handle
@@ -202,21 +220,153 @@ class KernelMatmul:
         return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
 
     def _set_quant_vector(self, gen, node, args, kwargs):
-        raise gen.error(node, "Matmul.set_quant_vector is not supported yet (int8 output "
-                              "quantisation); use fixpipe with QuantModes.VREQ8")
+        low = _low()
+        (vec,) = low.bind(gen, node, "Matmul.set_quant_vector", ("quant_vector",), args, kwargs)
+        low.expect(gen, node, vec, ("global",), "Matmul.set_quant_vector quant_vector")
+        name = getattr(vec.dtype, "name", str(vec.dtype))
+        if name != "uint64":
+            raise gen.error(node, f"Matmul.set_quant_vector: the vector holds uint64 (a float32's "
+                                  f"bits in the low half), not {name}")
+        return gen.op(node, "matmul.quant_vector", [self.handle, vec])
+
+    def _set_quant_scalar(self, gen, node, args, kwargs):
+        (bits,) = _low().bind(gen, node, "Matmul.set_quant_scalar", ("quant_scalar",), args,
+                              kwargs)
+        gen.check_int(node, bits, "Matmul.set_quant_scalar quant_scalar")
+        return gen.op(node, "matmul.quant_scalar", [self.handle, bits])
+
+    def _set_batch_num(self, gen, node, args, kwargs):
+        ba, bb = _low().bind(gen, node, "Matmul.set_batch_num", ("batch_a", "batch_b"), args,
+                             kwargs)
+        gen.check_int(node, ba, "Matmul.set_batch_num batch_a")
+        gen.check_int(node, bb, "Matmul.set_batch_num batch_b")
+        return gen.op(node, "matmul.batch_num", [self.handle, ba, bb])
 
     def _iterate_batch(self, gen, node, args, kwargs):
-        raise gen.error(node, "Matmul.iterate_batch is not supported yet: loop over the batch "
-                              "with set_tensor_a/b and iterate_all")
+        low = _low()
+        # two forms: (tensor, batch_a, batch_b, en_sequential_write, ...) and
+        # set_batch_num's (tensor, en_partial_sum, en_atomic, en_sequential_write, ...)
+        second = "en_atomic" in kwargs or (len(args) > 1 and isinstance(args[1], bool)) or (
+            "batch_a" not in kwargs and len(args) < 2 and "en_partial_sum" in kwargs)
+        if second:
+            names = ("tensor", "en_partial_sum", "en_atomic", "en_sequential_write",
+                     "matrix_stride_a", "matrix_stride_b", "matrix_stride_c", "sync")
+            defaults = {"en_partial_sum": False, "en_atomic": 0, "en_sequential_write": False,
+                        "matrix_stride_a": 0, "matrix_stride_b": 0, "matrix_stride_c": 0,
+                        "sync": True}
+        else:
+            names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
+                     "matrix_stride_b", "matrix_stride_c", "en_partial_sum", "en_atomic", "sync",
+                     "wait_iterate_batch")
+            defaults = {"en_sequential_write": False, "matrix_stride_a": 0, "matrix_stride_b": 0,
+                        "matrix_stride_c": 0, "en_partial_sum": False, "en_atomic": 0,
+                        "sync": True, "wait_iterate_batch": None}
+        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_batch", names, args, kwargs,
+                                     defaults)))
+        c = v["tensor"]
+        if isinstance(c, Val) and c.kind == "local":
+            raise gen.error(node, "Matmul.iterate_batch: C in a LocalTensor is not supported "
+                                  "(pass a GlobalTensor)")
+        low.expect(gen, node, c, ("global",), "Matmul.iterate_batch tensor")
+        for key in ("en_partial_sum", "en_atomic", "en_sequential_write", "sync"):
+            if isinstance(v[key], Val):
+                raise gen.error(node, f"Matmul.iterate_batch {key} must be a compile-time "
+                                      f"constant")
+        # the simulator runs the batch at once: accumulation, atomics and
+        # sequential writes (C rows block by block) would change results
+        if v["en_partial_sum"] or v["en_atomic"] or v["en_sequential_write"]:
+            raise gen.error(node, "Matmul.iterate_batch: en_partial_sum, en_atomic and "
+                                  "en_sequential_write are not simulated (leave them False/0)")
+        strides = [v["matrix_stride_a"], v["matrix_stride_b"]]
+        for n, x in zip(("matrix_stride_a", "matrix_stride_b", "matrix_stride_c"),
+                        (*strides, v["matrix_stride_c"])):
+            gen.check_int(node, x, f"Matmul.iterate_batch {n}")
+        if second:
+            return gen.op(node, "matmul.iterate_batch.n", [self.handle, c, *strides])
+        for n in ("batch_a", "batch_b"):
+            gen.check_int(node, v[n], f"Matmul.iterate_batch {n}")
+        return gen.op(node, "matmul.iterate_batch", [self.handle, c, v["batch_a"], v["batch_b"],
+                                                     *strides])
+
+    def _iterate_n_batch(self, gen, node, args, kwargs):
+        low = _low()
+        names = ("batch_loop", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
+                 "matrix_stride_b", "matrix_stride_c", "sync", "wait_iterate_batch")
+        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_n_batch", names, args, kwargs,
+                                     {"matrix_stride_a": 0, "matrix_stride_b": 0,
+                                      "matrix_stride_c": 0, "sync": True,
+                                      "wait_iterate_batch": False})))
+        for n in names[:7]:
+            if n != "en_sequential_write":
+                gen.check_int(node, v[n], f"Matmul.iterate_n_batch {n}")
+        if isinstance(v["en_sequential_write"], Val) or v["en_sequential_write"]:
+            raise gen.error(node, "Matmul.iterate_n_batch: en_sequential_write is not simulated "
+                                  "(pass False)")
+        return gen.op(node, "matmul.iterate_n_batch",
+                      [self.handle, v["batch_loop"], v["batch_a"], v["batch_b"],
+                       v["matrix_stride_a"], v["matrix_stride_b"]])
+
+    def _get_batch_tensor_c(self, gen, node, args, kwargs):
+        low = _low()
+        if not args or not (isinstance(args[0], Val) and args[0].kind == "local"):
+            if "tensor" not in kwargs:
+                raise gen.error(node, "Matmul.get_batch_tensor_c: pass the LocalTensor to fill "
+                                      "(the GlobalTensor-returning form is not supported)")
+        names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "sync")
+        t, ba, bb, _seq, _sync = low.bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
+                                          kwargs, {"en_sequential_write": False, "sync": True})
+        low.expect(gen, node, t, ("local",), "Matmul.get_batch_tensor_c tensor")
+        gen.check_int(node, ba, "Matmul.get_batch_tensor_c batch_a")
+        gen.check_int(node, bb, "Matmul.get_batch_tensor_c batch_b")
+        return gen.op(node, "matmul.get_batch_tensor_c", [self.handle, t, ba, bb])
+
+    def _get_offset_c(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.get_offset_c", (), args, kwargs)
+        return MatrixOffset(*(gen.op(node, f"matmul.offset_c.{f}", [self.handle])
+                              for f in ("offset", "row", "col", "height", "width")))
+
+    def _wait_iterate_batch(self, gen, node, args, kwargs):
+        _low().bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)
+        # iterate_batch is synchronous here: there is nothing to wait for
+        return gen.op(node, "matmul.wait_iterate_batch", [self.handle])
+
+    def _set_self_define_data(self, gen, node, args, kwargs):
+        low = _low()
+        (data,) = low.bind(gen, node, "Matmul.set_self_define_data", ("data_ptr",), args, kwargs)
+        # callback data: the simulated Matmul has no callbacks (MatmulCallBackFunc)
+        if isinstance(data, Val) and data.kind == "global":
+            return gen.op(node, "matmul.self_define_data.g", [self.handle, data])
+        gen.check_int(node, data, "Matmul.set_self_define_data data_ptr")
+        return gen.op(node, "matmul.self_define_data", [self.handle, data])
+
+    def _set_user_def_info(self, gen, node, args, kwargs):
+        low = _low()
+        (ptr,) = low.bind(gen, node, "Matmul.set_user_def_info", ("tiling_ptr",), args, kwargs)
+        low.expect(gen, node, ptr, ("global",), "Matmul.set_user_def_info tiling_ptr")
+        return gen.op(node, "matmul.user_def_info", [self.handle, ptr])
+
+    def _set_sparse_index(self, gen, node, args, kwargs):
+        low = _low()
+        (idx,) = low.bind(gen, node, "Matmul.set_sparse_index", ("index_global",), args, kwargs)
+        low.expect(gen, node, idx, ("global",), "Matmul.set_sparse_index index_global")
+        name = getattr(idx.dtype, "name", str(idx.dtype))
+        if name != "uint8":
+            raise gen.error(node, f"Matmul.set_sparse_index: the index holds uint8, not {name}")
+        if int(getattr(gen, "core_mode", 0)) != 1:
+            raise gen.error(node, "Matmul.set_sparse_index is for cube-only kernels "
+                                  "(@asc.jit(matmul_cube_only=True))")
+        return gen.op(node, "matmul.sparse_index", [self.handle, idx])
 
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
     a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
                                        args, kwargs, {"bias": None, "config": None})
+    if isinstance(config, MatmulApiStaticTiling):
+        config = config.cfg  # the shapes come from register_matmul's TCubeTiling
     if config is not None and not isinstance(config, MatmulConfig):
-        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig, not "
-                              f"{describe(config)}")
+        raise gen.error(node, f"Matmul: config must be an asc.adv.MatmulConfig or "
+                              f"MatmulApiStaticTiling, not {describe(config)}")
     types = {}
     for name, t in (("a", a), ("b", b), ("c", c), ("bias", bias)):
         if t is None and name == "bias":
@@ -225,6 +375,10 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
             raise gen.error(node, f"Matmul: {name} must be an asc.adv.MatmulType, not "
                                   f"{describe(t)}")
         types[name] = t
+    for name, t in types.items():
+        if int(t.layout) not in (0, 1):  # LayoutMode.NONE, NORMAL
+            raise gen.error(node, f"Matmul: {name}'s LayoutMode {t.layout!r} is not simulated "
+                                  f"(NONE or NORMAL: batches one after another)")
     in_code = _dtype_code(gen, node, a.dtype, "a")
     if _dtype_code(gen, node, b.dtype, "b") != in_code:
         raise gen.error(node, "Matmul: a and b must have one dtype")
@@ -304,7 +458,7 @@ register_matmul_api = _RegisterMatmul()
 
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """The Matmul construct func stands for, or NOT_HANDLED."""
-    if func is MatmulType or func in _CONFIG_CALLS:
+    if func is MatmulType or func is get_matmul_api_tiling or func in _CONFIG_CALLS:
         for value in (*args, *kwargs.values()):
             if isinstance(value, Val):
                 raise gen.error(node, f"{func.__name__}: arguments must be compile-time "

@@ -1026,6 +1026,13 @@ typedef struct asc_k_matmul {
   asc_k_mm_in a, b, bias;
   int64_t next, cur_m0, cur_n0, cur_tm, cur_tn; /* iteration state */
   int have_block;
+  int64_t batch_a, batch_b; /* set_batch_num (0: none) */
+  int quant;                /* 0 none, 1 set_quant_scalar, 2 set_quant_vector */
+  float quant_scalar;
+  asc_k_gt quant_vec;
+  int quant_vec_es; /* 8: uint64, float32 bits in the low half */
+  asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
+  int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
 } asc_k_matmul;
 
@@ -1063,7 +1070,9 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
                       "base_k %lld): fill it "
                       "with a host tiling's get_tiling",
                       (long long)bm, (long long)bn, (long long)bk);
+  const asc_kc_span ws = mm->ws; /* set_workspace may come before init */
   memset(mm, 0, sizeof *mm);
+  mm->ws = ws;
   mm->in_type = in_type;
   mm->c_type = c_type;
   mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
@@ -1248,6 +1257,43 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   asc_kc_quant q = dt == ASC_KC_F16    ? ASC_KC_F322F16
                    : dt == ASC_KC_BF16 ? ASC_KC_F322BF16
                                        : ASC_KC_NO_QUANT;
+  /* set_quant_scalar/vector: dequant int32 -> fp16, requant int32 -> int8,
+   * quant fp32 -> int8, one scale for C or one per column */
+  float qbuf[4096];
+  asc_kc_span qv = none;
+  if (mm->quant) {
+    int vec = mm->quant == 2;
+    if (st == ASC_KC_S32 && dt == ASC_KC_F16)
+      q = vec ? ASC_KC_VDEQF16 : ASC_KC_DEQF16;
+    else if (st == ASC_KC_S32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VREQ8 : ASC_KC_REQ8;
+    else if (st == ASC_KC_F32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VQF322B8_PRE : ASC_KC_QF322B8_PRE;
+    else
+      return asc_k_fail(k, line,
+                        "Matmul: set_quant_scalar/set_quant_vector need an int8 A/B with a half "
+                        "or int8 C, or a half/bfloat16 A/B with an int8 C");
+    if (vec) {
+      asc_kc_span s;
+      const int es = mm->quant_vec_es;
+      if (asc_k_cube_gm(k, asc_k_global_slice(mm->quant_vec, mm->cur_n0, es), es,
+                        "Matmul.set_quant_vector", &s, line))
+        return 1;
+      if (mm->cur_tn > 4096 || s.n < mm->cur_tn * es)
+        return asc_k_fail(k, line,
+                          "Matmul.set_quant_vector: the vector has fewer than N (%lld) "
+                          "scales",
+                          (long long)(mm->cur_n0 + mm->cur_tn));
+      for (int64_t j = 0; j < mm->cur_tn; j++) {
+        uint32_t bits;
+        memcpy(&bits, s.p + j * es, 4); /* the low half of a little-endian uint64 */
+        memcpy(&qbuf[j], &bits, 4);
+      }
+      qv.p = (char *)qbuf, qv.n = (int64_t)sizeof qbuf;
+    }
+  } else if (dt == ASC_KC_S8) {
+    return asc_k_fail(k, line, "Matmul: an int8 C needs set_quant_scalar or set_quant_vector");
+  }
   int64_t at, stride;
   if (ub) {
     at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
@@ -1261,9 +1307,10 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
   d.p += bytes, d.n -= bytes;
-  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16, stride, q, 1.0f,
+  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
+                       stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
                        0,          mm->c_nz};
-  if (asc_kc_fixpipe_run(d, l0c, none, (asc_kc_type)dt, st, &fp, &e))
+  if (asc_kc_fixpipe_run(d, l0c, qv, (asc_kc_type)dt, st, &fp, &e))
     return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
   return 0;
 }
@@ -1299,6 +1346,175 @@ static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
   mm->a.set = mm->b.set = mm->bias.set = 0;
   mm->next = 0;
   mm->have_block = 0;
+  return 0;
+}
+
+/* set_batch_num(batch_a, batch_b): the batch counts iterate_batch's
+ * set_batch_num form uses. */
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line)
+    __attribute__((unused));
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line) {
+  if (asc_k_mm_check(k, mm, "set_batch_num", line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.set_batch_num: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  mm->batch_a = ba, mm->batch_b = bb;
+  return 0;
+}
+/* iterate_batch (NORMAL layout): max(batch_a, batch_b) products of the
+ * single-core shape; A's matrices lie stride_a elements apart (0: m x ka),
+ * B's stride_b apart (0: kb x n), C's m x n apart. With unequal counts
+ * (one a multiple of the other) product i takes A i / (batch / batch_a)
+ * and B i / (batch / batch_b). The bias is the same for every product.
+ * ba < 0 takes set_batch_num's counts. Synchronous: all done on return. */
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_batch", line)) return 1;
+  if (ba < 0 || bb < 0) {
+    if (mm->batch_a <= 0)
+      return asc_k_fail(k, line,
+                        "Matmul.iterate_batch: pass batch_a/batch_b or call set_batch_num");
+    ba = mm->batch_a, bb = mm->batch_b;
+  }
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  const int64_t nb = ba > bb ? ba : bb;
+  if (nb % ba || nb % bb)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be multiples of "
+                      "one another",
+                      (long long)ba, (long long)bb);
+  if (sa < 0 || sb < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: negative matrix stride");
+  if (mm->quant)
+    return asc_k_fail(k, line, "Matmul.iterate_batch does not take set_quant_scalar/vector");
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
+  if (!sa) sa = asc_k_mul(mm->m, mm->ka);
+  if (!sb) sb = asc_k_mul(mm->kb, mm->n);
+  const int64_t sc = asc_k_mul(mm->m, mm->n);
+  if (sa < 0 || sb < 0 || sc < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  int rc = 0;
+  for (int64_t i = 0; i < nb && !rc; i++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), sa), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), sb), es);
+    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, sc), ces), dt, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  return rc;
+}
+/* set_quant_scalar(bits): one scale for C, a float32's bits in the low
+ * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
+ * C, a GlobalTensor of uint64 (float32 bits in the low half). */
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_scalar", line)) return 1;
+  uint32_t b = (uint32_t)((uint64_t)bits & 0xffffffffu);
+  memcpy(&mm->quant_scalar, &b, 4);
+  mm->quant = 1;
+  return 0;
+}
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_vector", line)) return 1;
+  mm->quant_vec = v, mm->quant_vec_es = es;
+  mm->quant = 2;
+  return 0;
+}
+
+/* set_workspace(gt): where iterate_n_batch leaves its results. */
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line) {
+  if (asc_k_cube_gm(k, g, es, "Matmul.set_workspace", &mm->ws, line)) return 1;
+  mm->ws_read = 0;
+  return 0;
+}
+/* iterate_n_batch: loop iterate_batch calls, A and B moving on by batch_a
+ * and batch_b matrices each time, their C's one after another in the
+ * workspace (max(batch_a, batch_b) x m x n each), for get_batch_tensor_c. */
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_n_batch", line)) return 1;
+  if (!mm->ws.p)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: call set_workspace first (its results go "
+                      "there)");
+  if (loop < 0 || ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535 || sa < 0 || sb < 0)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: batch_loop %lld, batch_a %lld, batch_b %lld out of "
+                      "range",
+                      (long long)loop, (long long)ba, (long long)bb);
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type);
+  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, sa ? sa : asc_k_mul(mm->m, mm->ka)),
+                step_b = asc_k_mul(bb, sb ? sb : asc_k_mul(mm->kb, mm->n)),
+                step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
+  if (step_a < 0 || step_b < 0 || step_c < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  asc_k_gt ws = {mm->ws.p, mm->ws.n, 0, -1, 0};
+  int rc = 0;
+  for (int64_t l = 0; l < loop && !rc; l++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(l, step_a), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
+    rc = asc_k_mm_iterate_batch(
+        k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
+        mm->c_type, ba, bb, sa, sb, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  mm->ws_read = 0;
+  return rc;
+}
+/* get_batch_tensor_c(ub, batch_a, batch_b): the workspace's next
+ * max(batch_a, batch_b) x m x n results into ub. */
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) __attribute__((unused));
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) {
+  asc_kc_span d;
+  if (asc_k_mm_check(k, mm, "get_batch_tensor_c", line)) return 1;
+  const int ces = asc_kc_esize((asc_kc_type)mm->c_type);
+  if (asc_k_cube_ub(k, t, ces, "Matmul.get_batch_tensor_c", &d, line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: batch_a and batch_b must be 1..65535");
+  const int64_t bytes = asc_k_mul(asc_k_mul(ba > bb ? ba : bb, asc_k_mul(mm->m, mm->n)), ces);
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: %lld bytes do not fit the tensor",
+                      (long long)bytes);
+  if (!mm->ws.p || bytes > mm->ws.n - mm->ws_read)
+    return asc_k_fail(k, line,
+                      "Matmul.get_batch_tensor_c: no more results: call "
+                      "iterate_n_batch (after set_workspace) first");
+  memcpy(d.p, mm->ws.p + mm->ws_read, (size_t)bytes);
+  mm->ws_read += bytes;
+  return 0;
+}
+
+/* get_offset_c(): the current block's place in C (MatrixOffset's offset,
+ * row, col, height, width: field 0..4). */
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line)
+    __attribute__((unused));
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line) {
+  if (asc_k_mm_check(k, mm, "get_offset_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_offset_c: no block: call iterate() first");
+  const int64_t f[5] = {mm->cur_m0 * mm->n + mm->cur_n0, mm->cur_m0, mm->cur_n0, mm->cur_tm,
+                        mm->cur_tn};
+  *v = f[field >= 0 && field < 5 ? field : 0];
   return 0;
 }
 

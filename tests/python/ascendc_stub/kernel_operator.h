@@ -844,6 +844,11 @@ enum class CubeFormat : uint8_t { ND, NZ };
 namespace AscendC {
 template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
 struct MatmulType {};
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row, col;
+  int32_t height, width;
+};
 template <class A, class B, class C>
 class Matmul {
  public:
@@ -874,6 +879,29 @@ class Matmul {
   template <typename T>
   __aicore__ void SetWorkspace(GlobalTensor<T> &addr);
   __aicore__ void SetHF32(bool enableHF32 = false, int32_t transMode = 0);
+  __aicore__ void SetBatchNum(int32_t batchA, int32_t batchB);
+  template <typename T>
+  __aicore__ void IterateBatch(const GlobalTensor<T> &gm, uint32_t batchA, uint32_t batchB,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                               const bool enPartialSum = false, const uint8_t enAtomic = 0);
+  template <typename T>
+  __aicore__ void IterateBatch(const GlobalTensor<T> &gm, bool enPartialSum, uint8_t enAtomic,
+                               bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                               const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
+  __aicore__ void WaitIterateBatch();
+  __aicore__ MatrixOffset GetOffsetC();
+  __aicore__ void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                                bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0);
+  template <typename T>
+  __aicore__ void GetBatchTensorC(const LocalTensor<T> &c, uint32_t batchA, uint32_t batchB,
+                                  bool enSequentialWrite = false);
+  __aicore__ void SetQuantScalar(const uint64_t quantScalar);
+  __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
+  __aicore__ void SetSelfDefineData(const uint64_t dataPtr);
+  __aicore__ void SetUserDefInfo(const uint64_t tilingPtr);
+  __aicore__ void SetSparseIndex(const GlobalTensor<uint8_t> &indexGlobal);
 };
 __aicore__ TPipe *GetTPipePtr();
 __aicore__ GM_ADDR GetSysWorkSpacePtr();
