@@ -383,6 +383,9 @@ from pyasc.language.sortgather import (  # noqa: E402
     MrgSortSrcList,
 )
 
+# the DEQSCALE register's vector form
+from pyasc.language.deq import DeqScale, VdeqInfo  # noqa: E402
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -447,6 +450,8 @@ __all__ += [
     "GatherRepeatParams",
     "MrgSort4Info",
     "MrgSortSrcList",
+    "DeqScale",
+    "VdeqInfo",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

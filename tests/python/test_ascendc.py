@@ -678,7 +678,9 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [F16_CODE] * 32,  # trans_data_to_5hd's two lists
                 [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE],  # bilinear_interpolation
                 # mrg_sort's five tensors, mul_cast's int8 dst
-                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE]]
+                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE],
+                # set_deq_scale's uint64 vdeq (ASC_UINT64 is 12), cast_deq, add_deq_relu
+                [12], [I8_CODE, I16_CODE], [F16_CODE, I32_CODE, I32_CODE]]
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
