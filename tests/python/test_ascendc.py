@@ -688,6 +688,7 @@ A1, A2, B2, CO1 = 1, 2, 4, 7
 I8_CODE = 1
 CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.load_data.gm": [(F16_CODE, B2)],
+               "cube.load_data_t": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.mmad": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2)],
                "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
                                   (F32_CODE, A1)],

@@ -71,6 +71,7 @@ init_soc_state: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
+load_data_with_transpose: KernelBuiltin
 maxs: KernelBuiltin
 metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin

@@ -218,6 +218,8 @@ _DOCS.update({
                     "src1) * scale) from int32 sources.",
     "set_fix_pipe_pre_quant_flag": "set_fix_pipe_pre_quant_flag(config): fixpipe's scalar "
                                    "quant parameter (data_copy L0C -> GM).",
+    "load_data_with_transpose": "load_data_with_transpose(dst, src, params): A1/B1 -> A2/B2 "
+                                "with each square transposed (float16/bfloat16).",
 })
 
 #: API names that are also eager pyasc operations outside kernels.

@@ -516,6 +516,13 @@ __aicore__ void SetDeqScale(float scale, int16_t offset, bool signMode);
 template <typename T>
 __aicore__ void SetDeqScale(const LocalTensor<T> &vdeq, const VdeqInfo &vdeqInfo);
 __aicore__ void SetFixpipePreQuantFlag(uint64_t config);
+struct LoadData2dTransposeParams {
+  LoadData2dTransposeParams(uint16_t startIndex, uint8_t repeatTimes, uint16_t srcStride,
+                            uint16_t dstGap, uint16_t dstFracGap, uint16_t addrMode);
+};
+template <typename T>
+__aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                      const LoadData2dTransposeParams &loadDataParams);
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 __aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src,
                         const uint32_t count);
