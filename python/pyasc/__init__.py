@@ -383,6 +383,13 @@ from pyasc.language.sortgather import (  # noqa: E402
     MrgSortSrcList,
 )
 
+# the DEQSCALE register's vector form
+from pyasc.language.deq import DeqScale, VdeqInfo  # noqa: E402
+from pyasc.language.cube import (  # noqa: E402
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+)
+
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
     from pyasc.language._kernel_builtins import *  # noqa: F403
@@ -447,6 +454,10 @@ __all__ += [
     "GatherRepeatParams",
     "MrgSort4Info",
     "MrgSortSrcList",
+    "DeqScale",
+    "VdeqInfo",
+    "LoadData2dTransposeParams",
+    "LoadData2dTransposeParamsV2",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -25,4 +25,5 @@
 #include "rt/sort.h"             /* sort32, sort, mrg_sort, region proposals */
 #include "rt/mask_bits.h"        /* gather_mask, gatherb, CMPMASK, scalar bit operations */
 #include "rt/fused_cast.h"       /* add_relu_cast, sub_relu_cast, mul_cast, repeat_reduce_sum */
+#include "rt/deq.h"              /* DEQSCALE: set_deq_scale, cast_deq, add_deq_relu */
 /* clang-format on */

@@ -487,7 +487,8 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "pipe.init_buffer"))
     return CHECKED(e, "asc_k_cube_init_buffer(k, v%u, v%u, v%u, v%u, %d, %d)", o[0], o[1], o[2],
                    o[3], cube_buffer(type_of(e, o[1]).position), L);
-  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm"))
+  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm") ||
+      !strcmp(name, "cube.load_data_t")) /* load_data_with_transpose: 16-bit, if_transpose */
     return CHECKED(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
                    gm1 ? "gm" : "l1", o[0], o[1], cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6],
                    L);

@@ -678,7 +678,9 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 [F16_CODE] * 32,  # trans_data_to_5hd's two lists
                 [F16_CODE, F16_CODE, I32_CODE, F16_CODE, U8_CODE],  # bilinear_interpolation
                 # mrg_sort's five tensors, mul_cast's int8 dst
-                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE]]
+                [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE],
+                # set_deq_scale's uint64 vdeq (ASC_UINT64 is 12), cast_deq, add_deq_relu
+                [12], [I8_CODE, I16_CODE], [F16_CODE, I32_CODE, I32_CODE]]
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
@@ -686,6 +688,7 @@ A1, A2, B2, CO1 = 1, 2, 4, 7
 I8_CODE = 1
 CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.load_data.gm": [(F16_CODE, B2)],
+               "cube.load_data_t": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.mmad": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2)],
                "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
                                   (F32_CODE, A1)],

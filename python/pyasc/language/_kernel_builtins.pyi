@@ -7,6 +7,7 @@ so a new API needs one line here, not two lists kept in step."""
 
 from pyasc.language.core import KernelBuiltin
 
+add_deq_relu: KernelBuiltin
 add_relu: KernelBuiltin
 add_relu_cast: KernelBuiltin
 adds: KernelBuiltin
@@ -19,6 +20,7 @@ block_reduce_min: KernelBuiltin
 block_reduce_sum: KernelBuiltin
 brcb: KernelBuiltin
 cast: KernelBuiltin
+cast_deq: KernelBuiltin
 check_local_memory_ia: KernelBuiltin
 compare: KernelBuiltin
 compare_scalar: KernelBuiltin
@@ -69,6 +71,7 @@ init_soc_state: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
+load_data_with_transpose: KernelBuiltin
 maxs: KernelBuiltin
 metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin
@@ -105,6 +108,8 @@ set_atomic_min: KernelBuiltin
 set_atomic_none: KernelBuiltin
 set_atomic_type: KernelBuiltin
 set_cmp_mask: KernelBuiltin
+set_deq_scale: KernelBuiltin
+set_fix_pipe_pre_quant_flag: KernelBuiltin
 set_flag: KernelBuiltin
 set_hccl_context: KernelBuiltin
 set_hf32_mode: KernelBuiltin

@@ -208,6 +208,20 @@ _DOCS.update({
                          "sum of each repeat's first mask elements.",
 })
 
+# Lowered in pyasc.language.deq (the DEQSCALE register).
+_DOCS.update({
+    "set_deq_scale": "set_deq_scale(scale) | (scale, offset, sign_mode) | (vdeq, vdeq_info): set "
+                     "the DEQSCALE register read by cast_deq and add_deq_relu.",
+    "cast_deq": "cast_deq(dst, src, count | mask, ..., is_vec_deq=True, half_block=True): int16 -> "
+                "int8/uint8 as src * scale + offset, int32 -> float16 as src * scale.",
+    "add_deq_relu": "add_deq_relu(dst, src0, src1, count | mask, ...): float16 of relu((src0 + "
+                    "src1) * scale) from int32 sources.",
+    "set_fix_pipe_pre_quant_flag": "set_fix_pipe_pre_quant_flag(config): fixpipe's scalar "
+                                   "quant parameter (data_copy L0C -> GM).",
+    "load_data_with_transpose": "load_data_with_transpose(dst, src, params): A1/B1 -> A2/B2 "
+                                "with each square transposed (float16/bfloat16).",
+})
+
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
                 "bitwise_and", "bitwise_or", "bitwise_not")

@@ -51,6 +51,16 @@ class LoadData2DParams(core.ParamStruct):
     transposed when if_transpose."""
 
 
+class LoadData2dTransposeParams(core.ParamStruct):
+    """``load_data_with_transpose``: repeat_times squares from start_index,
+    src_stride squares apart, written dst_gap 512-byte units apart; each
+    square transposed (dst_frac_gap: 8- and 32-bit types only)."""
+
+
+class LoadData2dTransposeParamsV2(core.ParamStruct):
+    """``load_data_with_transpose``'s V2 parameters (src_frac_gap added)."""
+
+
 class MmadParams(core.ParamStruct):
     """``mmad``: C (m x n) = A (m x k) @ B (k x n); cmatrix_init_val False
     accumulates into C."""
@@ -78,6 +88,11 @@ class DataCopyCO12DstParams(core.ParamStruct):
 STRUCTS = {
     LoadData2DParams: (("start_index", 0), ("repeat_times", 1), ("src_stride", 0), ("sid", 0),
                        ("dst_gap", 0), ("if_transpose", False), ("addr_mode", 0)),
+    LoadData2dTransposeParams: (("start_index", 0), ("repeat_times", 0), ("src_stride", 0),
+                                ("dst_gap", 0), ("dst_frac_gap", 0), ("addr_mode", 0)),
+    LoadData2dTransposeParamsV2: (("start_index", 0), ("repeat_times", 0), ("src_stride", 0),
+                                  ("dst_gap", 0), ("dst_frac_gap", 0), ("src_frac_gap", 0),
+                                  ("addr_mode", 0)),
     MmadParams: (("m", 0), ("n", 0), ("k", 0), ("is_bias", False), ("fm_offset", 0),
                  ("en_ssparse", False), ("en_winograd_a", False), ("en_winograd_b", False),
                  ("unit_flag", 0), ("cmatrix_source", False), ("cmatrix_init_val", True)),
@@ -128,6 +143,26 @@ def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
     name = "cube.load_data.gm" if src.kind == "global" else "cube.load_data"
     return gen.op(node, name, [dst, src, p.start_index, p.repeat_times, p.src_stride, p.dst_gap,
                                p.if_transpose])
+
+
+def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """load_data_with_transpose: for 16-bit types a square is one fractal, so
+    this is load_data with if_transpose (other types fail in the op's check)."""
+    low = _low()
+    api = "load_data_with_transpose"
+    dst, src, params = low.bind(gen, node, api, ("dst", "src", "params"), args, kwargs)
+    low.expect(gen, node, dst, ("local",), f"{api} dst")
+    low.expect(gen, node, src, ("local",), f"{api} src")
+    if not isinstance(params, core.StructValue) or params.struct not in (
+            LoadData2dTransposeParams, LoadData2dTransposeParamsV2):
+        raise gen.error(node, f"{api} params must be a pyasc.LoadData2dTransposeParams or "
+                              f"LoadData2dTransposeParamsV2, not {describe(params)}")
+    gap = getattr(params, "src_frac_gap", 0)
+    if isinstance(gap, Val) or gap != 0:
+        raise gen.error(node, f"{api}: src_frac_gap must be 0 for float16/bfloat16 squares "
+                              "(a compile-time 0)")
+    return gen.op(node, "cube.load_data_t", [dst, src, params.start_index, params.repeat_times,
+                                             params.src_stride, params.dst_gap, True])
 
 
 def _mmad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
@@ -235,6 +270,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
                                            low.constant(gen, node, mode, f"{api} mode_id")))
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
+    if api == "load_data_with_transpose":
+        return _load_data_t(gen, node, args, kwargs)
     if api == "mmad":
         return _mmad(gen, node, args, kwargs)
     if api == "fixpipe":

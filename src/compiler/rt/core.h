@@ -82,6 +82,15 @@ typedef struct asc_k_sregs {
   int64_t mrg[4];
   unsigned char cmp[16];
   int64_t rsvd;
+  /* DEQSCALE (rt/deq.h): the scalar scale, 9-bit offset and sign mode,
+   * the 16 groups of the vector form, and fixpipe's pre-quant scalar */
+  float deq;
+  int32_t deq_off;
+  int deq_sign;
+  float vdeq[16];
+  int32_t vdeq_off[16];
+  unsigned char vdeq_sign[16];
+  uint64_t fpq;
 } asc_k_sregs;
 
 typedef struct asc_k_ctx {

@@ -505,7 +505,36 @@ __aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
 PYASC_STUB_FUSED_CAST(AddReluCast)
 PYASC_STUB_FUSED_CAST(SubReluCast)
 PYASC_STUB_FUSED_CAST(MulCast)
+PYASC_STUB_FUSED_CAST(AddDeqRelu)
 #undef PYASC_STUB_FUSED_CAST
+// The DEQSCALE register and CastDeq (dst T, src U).
+struct VdeqInfo {
+  VdeqInfo(const float scale[16], const int16_t offset[16], const bool signMode[16]);
+};
+__aicore__ void SetDeqScale(half scale);
+__aicore__ void SetDeqScale(float scale, int16_t offset, bool signMode);
+template <typename T>
+__aicore__ void SetDeqScale(const LocalTensor<T> &vdeq, const VdeqInfo &vdeqInfo);
+__aicore__ void SetFixpipePreQuantFlag(uint64_t config);
+struct LoadData2dTransposeParams {
+  LoadData2dTransposeParams(uint16_t startIndex, uint8_t repeatTimes, uint16_t srcStride,
+                            uint16_t dstGap, uint16_t dstFracGap, uint16_t addrMode);
+};
+template <typename T>
+__aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                      const LoadData2dTransposeParams &loadDataParams);
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const uint32_t count);
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const uint64_t mask[], uint8_t repeatTime,
+                        const UnaryRepeatParams &repeatParams);
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const int32_t mask,
+                        uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
 template <typename T, bool isSetMask = true>
 __aicore__ void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                 const int32_t repeatTime, const int32_t mask,
