@@ -18,7 +18,8 @@ from pyasc.language.adv_host import *  # noqa: F401,F403  (the host queries)
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling, TCubeTiling
 from pyasc.language.core import KernelBuiltin
 from pyasc.language.lowering_adv import APIS as _APIS
-from pyasc.language.matmul import Matmul, MatmulConfig, MatmulType
+from pyasc.language.matmul import Matmul, MatmulType
+from pyasc.language.matmul_config import MatmulConfig
 from pyasc.language.matmul_config import *  # noqa: F401,F403  (Matmul configurations)
 from pyasc.language.matmul_config import __all__ as _matmul_config
 from pyasc.language.matmul import register_matmul_api as register_matmul

@@ -119,7 +119,10 @@ def get_matmul_api_tiling(mm_cfg: MatmulConfig, *args: Any, **kwargs: Any) -> Ma
     bm, bn, bk = mm_cfg.basic_m, mm_cfg.basic_n, mm_cfg.basic_k
     if min(bm, bn, bk) <= 0:
         raise ValueError("mm_cfg must fix the base block (basic_m, basic_n, basic_k > 0)")
-    r16 = lambda x: (x + 15) // 16 * 16  # noqa: E731  (fractal rows)
+
+    def r16(x: int) -> int:  # rows rounded up to whole 16-row fractals
+        return (x + 15) // 16 * 16
+
     need = {"L1": (r16(bm) * bk * es_a + r16(bn) * bk * es_b, l1),
             "L0A": (r16(bm) * bk * es_a, L0A_SIZE), "L0B": (r16(bn) * bk * es_b, L0B_SIZE),
             "L0C": (r16(bm) * r16(bn) * 4, L0C_SIZE)}

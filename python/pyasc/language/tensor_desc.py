@@ -31,7 +31,7 @@ class ListTensorDesc(KernelObject):
 class TensorListArray(np.ndarray):
     """The int64 words of a tensor list; it keeps its tensors alive."""
 
-    tensors: tuple
+    tensors: tuple[object, ...]
 
 
 def _address(t: Any) -> tuple[int, tuple[int, ...]]:
