@@ -524,13 +524,11 @@ template <typename T>
 __aicore__ void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                       const LoadData2dTransposeParams &loadDataParams);
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
-__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src,
-                        const uint32_t count);
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint32_t count);
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
           bool halfBlock = true>
-__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src,
-                        const uint64_t mask[], uint8_t repeatTime,
-                        const UnaryRepeatParams &repeatParams);
+__aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const uint64_t mask[],
+                        uint8_t repeatTime, const UnaryRepeatParams &repeatParams);
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
           bool halfBlock = true>
 __aicore__ void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const int32_t mask,
