@@ -10,9 +10,8 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 
 from __future__ import annotations
 
-CUBE = "cube unit: not simulated yet (the basic load_data/mmad/fixpipe and Matmul's normal schedule are)"
-HW = ("multi-core, cache, profiling or system-register control: no counterpart on the "
-      "simulated single AI core yet")
+CUBE = ("cube unit: the img2col (LoadData3D) loads, sparse matmul and image loads are not "
+        "simulated yet")
 AIPP = "AIPP image preprocessing: not simulated yet"
 NOT_YET = "not implemented yet"
 INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
