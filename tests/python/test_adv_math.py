@@ -11,10 +11,7 @@ are rounded to the data's type and compared within a few units of it.
 
 from __future__ import annotations
 
-import atexit
 import math
-import shutil
-import tempfile
 
 import mpmath
 import numpy as np
@@ -22,16 +19,11 @@ import pytest
 from test_ascendc import assert_valid_cpp
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 from pyasc.language import adv_host
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-adv-math-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 N = 64  # elements per function
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def _vec(f):

@@ -7,24 +7,14 @@ queries; plain and checked mode; the Ascend C against the g++ stub; errors.
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 from test_ascendc import assert_valid_cpp
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 from pyasc.language import adv_host
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling
-
-CACHE = tempfile.mkdtemp(prefix="pyasc-adv-softmax-")
-atexit.register(shutil.rmtree, CACHE, True)
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def variants(kernel):

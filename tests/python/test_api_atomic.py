@@ -5,25 +5,16 @@ memory, in plain and checked mode; its errors; its Ascend C form."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 
 from test_ascendc import assert_valid_cpp
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-atomic-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 N = 256  # elements each block adds
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def modes(kernel):

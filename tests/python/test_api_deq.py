@@ -4,28 +4,15 @@ mode, with their errors and their Ascend C forms (checked with g++)."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import jit, modes
 from test_ascendc import assert_valid_cpp
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-deq-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 N = 2048
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
-
-
-def modes(kernel):
-    return (kernel, asc.jit(kernel.fn, cache_dir=CACHE, debug=True))
 
 
 def launch(kernel, *args):

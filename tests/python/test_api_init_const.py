@@ -4,23 +4,13 @@ NumPy), in plain and checked mode; its errors name the line."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 
 from test_ascendc import assert_valid_cpp
-
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-init-const-")
-atexit.register(shutil.rmtree, CACHE, True)
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 @jit

@@ -5,29 +5,16 @@ that fails or skips the meeting fails the others instead of hanging them."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import jit, modes
 
 from test_ascendc import assert_valid_cpp
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-sync-all-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 N = 64  # elements each block owns
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
-
-
-def modes(kernel):
-    return (kernel, asc.jit(kernel.fn, cache_dir=CACHE, debug=True))
 
 
 @jit

@@ -6,29 +6,16 @@ checked mode, their errors naming the line, and their Ascend C forms."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
-
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit, modes
 
 from test_ascendc import assert_valid_cpp
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-meta-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 N = 256
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
-
-
-def modes(kernel):
-    return (kernel, asc.jit(kernel.fn, cache_dir=CACHE, debug=True))
 
 
 @jit

@@ -14,23 +14,16 @@ rounds once per instruction, which the references do too.
 
 from __future__ import annotations
 
-import atexit
-import shutil
 import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-kernel-api-ext-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 UBB = 8192  # bytes of each UB operand region
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def checked(kernel):

@@ -9,26 +9,18 @@ number comes from inspect, never from a hard-coded number.
 
 from __future__ import annotations
 
-import atexit
 import inspect
 import re
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import jit
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-kernel-errors-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 X = np.zeros(256, np.float32)
 MODULE_CONST = 4
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def marked_line(fn, marker="# ERR") -> tuple[str, int, str]:

@@ -6,27 +6,19 @@ the block and the kernel's file:line; the process and the device survive it.
 
 from __future__ import annotations
 
-import atexit
 import inspect
 import re
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_api_helpers import CACHE, jit
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-kernel-runtime-")
-atexit.register(shutil.rmtree, CACHE, True)
 
 KiB = 1024
 UB = asc.get_device_properties().ub_size
 BLOCKS = 4
-
-
-def jit(fn):
-    return asc.jit(fn, cache_dir=CACHE)
 
 
 def marked(fn, marker="# ERR") -> tuple[str, int]:
