@@ -389,6 +389,14 @@ from pyasc.language.cube import (  # noqa: E402
     LoadData2dTransposeParams,
     LoadData2dTransposeParamsV2,
 )
+# the img2col loads' parameter structs
+from pyasc.language.img2col import (  # noqa: E402
+    LoadData2DParamsV2,
+    LoadData3DParamsV1,
+    LoadData3DParamsV2,
+    LoadData3DParamsV2Pro,
+    LoadDataRepeatParam,
+)
 
 globals().update(_KERNEL_ONLY)
 if _TYPE_CHECKING:  # what the update above adds, for type checkers
@@ -458,6 +466,11 @@ __all__ += [
     "VdeqInfo",
     "LoadData2dTransposeParams",
     "LoadData2dTransposeParamsV2",
+    "LoadData2DParamsV2",
+    "LoadData3DParamsV1",
+    "LoadData3DParamsV2",
+    "LoadData3DParamsV2Pro",
+    "LoadDataRepeatParam",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

@@ -10,8 +10,7 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 
 from __future__ import annotations
 
-CUBE = ("cube unit: the img2col (LoadData3D) loads, sparse matmul and image loads are not "
-        "simulated yet")
+CUBE = "cube unit: sparse matmul and image loads are not simulated yet"
 AIPP = "AIPP image preprocessing: not simulated yet"
 NOT_YET = "not implemented yet"
 INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
@@ -23,9 +22,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "basic.load_image_to_local": CUBE,
     "basic.mmad_with_sparse": CUBE,
     "basic.set_aipp_functions": AIPP,
-    "basic.set_load_data_boundary": CUBE,
-    "basic.set_load_data_padding_value": CUBE,
-    "basic.set_load_data_repeat": CUBE,
     "asc.AippChannelPaddingParams": AIPP,
     "asc.AippColorSpaceConvParams": AIPP,
     "asc.AippDataTypeConvParams": AIPP,
@@ -34,11 +30,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.AippParams": AIPP,
     "asc.AippSingleLineParams": AIPP,
     "asc.AippSwapParams": AIPP,
-    "asc.LoadData2DParamsV2": CUBE,
-    "asc.LoadData3DParamsV1": CUBE,
-    "asc.LoadData3DParamsV2": CUBE,
-    "asc.LoadData3DParamsV2Pro": CUBE,
-    "asc.LoadDataRepeatParam": CUBE,
     "asc.LoadImageToLocalParams": CUBE,
     "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
@@ -46,7 +37,4 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.load_image_to_local": CUBE,
     "asc.mmad_with_sparse": CUBE,
     "asc.set_aipp_functions": AIPP,
-    "asc.set_load_data_boundary": CUBE,
-    "asc.set_load_data_padding_value": CUBE,
-    "asc.set_load_data_repeat": CUBE,
 }

@@ -114,6 +114,9 @@ set_flag: KernelBuiltin
 set_hccl_context: KernelBuiltin
 set_hf32_mode: KernelBuiltin
 set_hf32_trans_mode: KernelBuiltin
+set_load_data_boundary: KernelBuiltin
+set_load_data_padding_value: KernelBuiltin
+set_load_data_repeat: KernelBuiltin
 set_mask_count: KernelBuiltin
 set_mask_norm: KernelBuiltin
 set_mm_layout_transform: KernelBuiltin

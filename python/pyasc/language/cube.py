@@ -137,6 +137,11 @@ def _const_flag(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> boo
 def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     low = _low()
     dst, src, params = low.bind(gen, node, "load_data", ("dst", "src", "params"), args, kwargs)
+    from pyasc.language import img2col  # the img2col and LoadData2DParamsV2 forms
+
+    handled = img2col.load_data(gen, node, dst, src, params)
+    if handled is not img2col.NOT_HANDLED:
+        return handled
     low.expect(gen, node, dst, ("local",), "load_data dst")
     low.expect(gen, node, src, ("local", "global"), "load_data src")
     p = _struct(gen, node, params, LoadData2DParams, "load_data params")
@@ -270,6 +275,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
                                            low.constant(gen, node, mode, f"{api} mode_id")))
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
+    if api.startswith("set_load_data_"):  # the img2col loads' registers
+        from pyasc.language import img2col
+
+        return img2col.api_call(gen, node, api, args, kwargs)
     if api == "load_data_with_transpose":
         return _load_data_t(gen, node, args, kwargs)
     if api == "mmad":

@@ -15,7 +15,7 @@ import ast
 import enum
 from typing import Any
 
-from pyasc.language import core, cube, layout, sortgather, system
+from pyasc.language import core, cube, img2col, layout, sortgather, system
 from pyasc.language.codegen import CodeGenerator, Val, describe
 
 NOT_HANDLED = object()
@@ -53,6 +53,7 @@ _STRUCTS = {
 
 
 _STRUCTS.update(cube.STRUCTS)  # cube unit
+_STRUCTS.update(img2col.STRUCTS)  # cube unit: img2col loads
 _STRUCTS.update(system.STRUCTS)  # system and hardware (lowering_system)
 _STRUCTS.update(layout.STRUCTS)  # layout (lowering_layout)
 _STRUCTS.update(sortgather.STRUCTS)  # sort and gather_mask
@@ -73,7 +74,7 @@ def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list, kwarg
                          {n: d for n, d in fields if not (cls is core.DataCopyPadExtParams and
                                                          n == "dtype")})
     for name, value in zip(names, values):
-        if name in ("dtype", "shape", "original_shape", "data_format"):
+        if name in ("dtype", "shape", "original_shape", "data_format", "pad_list"):
             continue
         if not isinstance(value, (bool, int, float)) and not (isinstance(value, Val) and
                                                              value.kind in ("int", "bool",

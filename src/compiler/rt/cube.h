@@ -103,6 +103,10 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   int portable;                /* 1: no SIMD paths (tests compare both) */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
+  /* the img2col loads' registers (rt/img2col.h); all zero is their reset state */
+  int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
+  int l3d_repeat_set, l3d_fmatrix_set[2];
+  double l3d_pad;
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
