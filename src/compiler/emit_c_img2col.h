@@ -14,9 +14,9 @@ static int ce_img2col(emitter *e, const ir_op *op, const char *rt) {
     return CHECKED(e, "%s(k, v%u, v%u, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", rt,
                    o[0], o[1], t, dt, o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], L);
   if (!strncmp(name, "cube.load2d_v2", 14))
-    return CHECKED(e, "%s_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", rt,
+    return CHECKED(e, "%s_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", rt,
                    name[14] ? "gm" : "l1", o[0], o[1], t, o[2], o[3], o[4], o[5], o[6], o[7], o[8],
-                   L);
+                   o[9], L);
   /* load3d_v2: fields o[2..19] and o[21..23], pad o[20]; load3d_v1: o[2..22], pad o[23] */
   bool v2 = !strcmp(name, "cube.load3d_v2");
   line(e, "{");

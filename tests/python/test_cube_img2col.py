@@ -256,3 +256,300 @@ def test_v2pro_reads_the_registers():
     out, ref = run_v2(np.float16, fm, (1, 0, 1, 1), (1, 2), (2, 2), (2, 1), mext=16, kext=64,
                       m0=2, k0=16, pad=5, pro=1)
     np.testing.assert_array_equal(out, ref)
+
+
+# --- V1, repeat, boundary, LoadData2DParamsV2 --------------------------------------
+
+
+@jit
+def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddress,
+                fm_rows: int, h: int, w: int, c1: int, fw: int, fh: int, lw: int, lh: int,
+                kw: int, kh: int, sw: int, sh: int, pl: int, pt: int, jump: int, mode: int,
+                times: int, boundary: int, rep_times: int, rep_stride: int, rep_mode: int,
+                mext: int, kext: int, n: int, fm_at: int, lm: int, form: asc.ConstExpr[int]):
+    """form 0: a V1 load (16 x C0 fractals) into L0A; form 1: a V2 load with
+    the repeat register and the boundary register; form 2: LoadData2DParamsV2
+    GM -> A1 and A1 -> A2 (the fm as an NZ matrix of fm_rows x C0 * c1).
+    Then out = L0A (mext x kext) @ other, read through mmad and fixpipe."""
+    fm_gm = asc.GlobalTensor()
+    o_gm = asc.GlobalTensor()
+    out_gm = asc.GlobalTensor()
+    fm_gm.set_global_buffer(fm)
+    o_gm.set_global_buffer(other)
+    out_gm.set_global_buffer(out)
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q1, 1, L1_BYTES)
+    pipe.init_buffer(qa, 1, L0_BYTES)
+    pipe.init_buffer(qb, 1, L0_BYTES)
+    pipe.init_buffer(qc, 1, L0C_BYTES)
+    l1 = q1.alloc_tensor(fm.dtype)
+    a1 = l1[fm_at:]
+    c0 = 32 // fm.dtype.sizeof()
+    a2 = qa.alloc_tensor(fm.dtype)
+    if form == 2:
+        asc.load_data(a1, fm_gm, asc.LoadData2DParamsV2(0, 0, fm_rows // 16, c1, fm_rows // 16,
+                                                        0, False, 0))
+    else:
+        if fm_at > 0:  # a copy at L1's start too (reads past the boundary wrap there)
+            asc.data_copy(l1, fm_gm, asc.Nd2NzParams(1, fm_rows, c0, 0, c0, fm_rows, 1, 0))
+        asc.data_copy(a1, fm_gm, asc.Nd2NzParams(1, fm_rows, c0, 0, c0, fm_rows, 1, 0))
+    q1.enque(l1)
+    l1 = q1.deque(fm.dtype)
+    a1 = l1[fm_at:]
+    if form == 0:
+        asc.load_data(a2, a1, asc.LoadData3DParamsV1([pl, 0, pt, 0], h, w, c1, fw, fh, lw, lh,
+                                                     sw, sh, kw, kh, 1, 1, jump, mode, times))
+    if form == 1:
+        asc.set_load_data_boundary(boundary)
+        asc.set_load_data_repeat(asc.LoadDataRepeatParam(rep_times, rep_stride, rep_mode))
+        asc.load_data(a2, a1, asc.LoadData3DParamsV2([pl, 0, pt, 0], h, w, c0 * c1, kext, lm,
+                                                     0, 0, sw, sh, kw, kh, 1, 1))
+    if form == 2:
+        asc.load_data(a2, a1, asc.LoadData2DParamsV2(lh, lw, mext // 16, kext // c0,
+                                                     fm_rows // 16, 0, False, 0))
+    b2 = qb.alloc_tensor(fm.dtype)
+    asc.load_data(b2, o_gm, asc.LoadData2DParams(0, n * kext // (16 * c0), 1, 0, 0, False))
+    qa.enque(a2)
+    qb.enque(b2)
+    a2 = qa.deque(fm.dtype)
+    b2 = qb.deque(fm.dtype)
+    c = qc.alloc_tensor(out.dtype)
+    asc.mmad(c, a2, b2, asc.MmadParams(mext, n, kext))
+    qc.enque(c)
+    c = qc.deque(out.dtype)
+    asc.fixpipe(out_gm, c, asc.FixpipeParamsV220(n, mext, mext, n))
+
+
+REGS, REGS_CHECKED = modes(regs_kernel)
+
+
+def _regs(dtype, fm, args, mext, kext, form, checked=False, fm_at=0, lm=None):
+    """L0A (mext x kext) after the load, as the kernel reads it back."""
+    c0 = C0[dtype]
+    c1n, h, w, _ = fm.shape
+    defaults = dict(c1=0, fw=0, fh=0, lw=0, lh=0, kw=1, kh=1, sw=1, sh=1, pl=0, pt=0, jump=1,
+                    mode=0, times=1, boundary=0, rep_times=1, rep_stride=0, rep_mode=0)
+    defaults.update(args)
+    out = np.zeros((mext, kext), ACC[dtype])
+    k = REGS_CHECKED if checked else REGS
+    fm_rows = h * w if form == 2 else c1n * h * w  # form 2: C1 column blocks of H * W rows
+    k[1](fm.ravel(), zn_image(np.eye(kext, dtype=dtype), c0), out, fm_rows, h, w,
+         *defaults.values(), mext, kext, kext, fm_at, mext if lm is None else lm, form)
+    return out
+
+
+def test_v1_walks_the_filter_and_the_windows():
+    dtype, c0 = np.float16, 16
+    rng = np.random.default_rng(21)
+    fm = _fm(rng, dtype, 2, 6, 7)
+    pads, stride, kernel = (1, 0, 1, 0), (1, 2), (2, 3)
+    mat = img2col(fm, pads, stride, kernel, (1, 1), 0, 64)
+    ho, wo = out_size(6, 7, pads, stride, kernel, (1, 1))
+    # mode 0: 4 fractals along K from filter point (0, 1) of c1 1, windows from the start
+    out = _regs(dtype, fm, dict(c1=1, fw=1, fh=0, lw=-1, lh=-1, kw=3, kh=2, sw=2, sh=1, pl=1,
+                                pt=1, times=4, mode=0), 16, 64, 0)
+    k0 = ((1 * 2 + 0) * 3 + 1) * c0
+    np.testing.assert_array_equal(out, mat[:16, k0:k0 + 64].astype(np.float32))
+    # mode 1 with jump_stride 4 (one fractal row of a 16 x 64 L0A): 2 x 16 windows
+    # from the window of output position 5
+    lh, lw = 5 // wo * 1 - 1, 5 % wo * 2 - 1
+    out = _regs(dtype, fm, dict(c1=0, fw=2, fh=1, lw=lw, lh=lh, kw=3, kh=2, sw=2, sh=1, pl=1,
+                                pt=1, times=2, mode=1, jump=4), 32, 64, 0)
+    k0 = (1 * 3 + 2) * c0
+    np.testing.assert_array_equal(out[:, :16], mat[5:37, k0:k0 + 16].astype(np.float32))
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_repeat_register(checked):
+    dtype, c0 = np.float16, 16
+    rng = np.random.default_rng(22)
+    fm = _fm(rng, dtype, 1, 6, 6)
+    mat = img2col(fm, (1, 0, 1, 0), (1, 1), (2, 2), (1, 1), 0, 128)
+    # mode 0: 3 blocks of 16 x 64 rows 0, 32, 64 (stride 2 x 16)
+    out = _regs(dtype, fm, dict(c1=1, kw=2, kh=2, pl=1, pt=1, rep_times=3, rep_stride=2), 48, 64,
+                1, checked, lm=16)
+    ref = np.concatenate([mat[0:16], mat[32:48], mat[64:80]])  # block r lands after r - 1
+    # each 16 x 64 block is its own ZZ image, which for one fractal row is the rows in order
+    np.testing.assert_array_equal(out, ref.astype(np.float32))
+
+
+def test_boundary_wraps_reads_to_l1_start():
+    """A copy of the map at L1's start and one at byte 1024, the boundary at
+    byte 2048: the second copy's reads at or past byte 2048 (its second
+    half) wrap to L1's start, where the map's first half lies."""
+    dtype = np.float16
+    rng = np.random.default_rng(23)
+    fm = _fm(rng, dtype, 1, 8, 8)  # 2 KiB
+    mat = img2col(fm, (0, 0, 0, 0), (1, 1), (1, 1), (1, 1))
+    # the map at element 0: a plain load; boundary 2048 bytes (V2: bytes) and the map moved
+    # to byte 1024: its second half wraps to bytes [0, 1024), the map's first half
+    plain = _regs(dtype, fm, dict(c1=1), 64, 16, 1)
+    np.testing.assert_array_equal(plain, mat.astype(np.float32))
+    wrapped = _regs(dtype, fm, dict(c1=1, boundary=2048), 64, 16, 1, fm_at=512)
+    np.testing.assert_array_equal(wrapped[:32], mat[:32].astype(np.float32))
+    np.testing.assert_array_equal(wrapped[32:], mat[:32].astype(np.float32))
+    assert not np.array_equal(mat[32:], mat[:32])
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_load2d_v2_gm_to_l1_and_l1_to_l0a(checked):
+    """The map as an NZ matrix (64 rows x 2 column blocks): GM -> A1
+    verbatim, then the 32 x 16 block at fractal (1, 1) to L0A."""
+    dtype, c0 = np.float16, 16
+    rng = np.random.default_rng(24)
+    fm = _fm(rng, dtype, 2, 8, 8)
+    nz = fm.reshape(2, 64, c0).transpose(1, 0, 2).reshape(64, 2 * c0)  # A[r, c1 * C0 + c0]
+    out = _regs(dtype, fm, dict(c1=2, lh=1, lw=1), 32, 16, 2, checked)
+    np.testing.assert_array_equal(out, nz[16:48, 16:32].astype(np.float32))
+
+
+# --- errors ----------------------------------------------------------------------
+
+
+def _conv_args(**over):
+    """conv_v2's scalar arguments for a 1 x 4 x 4 map and a 1 x 1 filter."""
+    args = dict(fm_rows=16, h=4, w=4, c=16, kh=1, kw=1, sh=1, sw=1, dh=1, dw=1, pl=0, pr=0, pt=0,
+                pb=0, mext=16, kext=16, m0=0, k0=0, n=16, pad=0)
+    args.update(over)
+    return list(args.values())
+
+
+@pytest.mark.parametrize("over,pattern", [
+    (dict(kext=8, n=16), r"k_extension and k_start_pt must be multiples of 16"),
+    (dict(mext=8), r"m_extension a multiple of 16"),
+    (dict(c=8), r"channel_size must be a multiple of 16"),
+    (dict(sw=0), r"stride_w and stride_h must be in \[1, 63\]"),
+    (dict(kh=0), r"filter_w and filter_h must be in \[1, 255\]"),
+    (dict(dw=256), r"dilation_filter_w and dilation_filter_h must be in \[1, 255\]"),
+    (dict(pl=256), r"pad_list values must be in \[0, 255\]"),
+    (dict(kh=9), r"does not fit the padded"),
+    (dict(c=9600, k0=9584), r"img2col reads element \(c1 599, h 0, w 0\) at byte 306688 past its "
+                            r"source \(131072 bytes\)"),
+    (dict(m0=70000), r"m_start_pt in \[0, 65535\]"),
+])
+@pytest.mark.parametrize("checked", [False, True])
+def test_v2_parameter_errors_name_the_line(over, pattern, checked):
+    fm = np.zeros(256, np.float16)
+    k = CONV_V2_CHECKED if checked else CONV_V2
+    with pytest.raises(asc.KernelError,
+                       match=r"test_cube_img2col\.py:\d+: load_data \(LoadData3DParamsV2\): .*" +
+                       pattern):
+        k[1](fm, np.zeros(256, np.float16), np.zeros(256, np.float32), *_conv_args(**over),
+             False, 0)
+
+
+@pytest.mark.parametrize("over,api,pattern", [
+    (dict(c1=4096), "V1", r"c1_index must be in \[0, 4095\]"),
+    (dict(jump=0), "V1", r"jump_stride must be in \[1, 127\]"),
+    (dict(times=0), "V1", r"repeat_time in \[1, 255\]"),
+    (dict(lw=-256), "V1", r"left_top_w and left_top_h must be in \[-255, 32767\]"),
+    (dict(fw=1), "V1", r"fetch_filter \(0, 1\) lies outside the 1 x 1 filter"),
+])
+def test_v1_parameter_errors(over, api, pattern):
+    fm = _fm(np.random.default_rng(0), np.float16, 1, 4, 4)
+    with pytest.raises(asc.KernelError, match=rf"load_data \(LoadData3DParams{api}\): .*{pattern}"):
+        _regs(np.float16, fm, over, 16, 16, 0, checked=True)
+
+
+@pytest.mark.parametrize("over,pattern", [
+    (dict(boundary=512), r"load data boundary 512 must be 0 or in \[1024, 524288\]"),
+    (dict(boundary=1024), r"src starts at L1 byte 1024, past the load data boundary"),
+    (dict(rep_times=256), r"set_load_data_repeat: repeat_time must be in \[0, 255\]"),
+    (dict(rep_mode=2), r"set_load_data_repeat: .*repeat_mode in \[0, 1\]"),
+    (dict(boundary=-1), r"set_load_data_boundary: the boundary must be in \[0, 2\*\*32\)"),
+])
+def test_register_errors(over, pattern):
+    fm = _fm(np.random.default_rng(0), np.float16, 1, 8, 8)
+    with pytest.raises(asc.KernelError, match=r"test_cube_img2col\.py:\d+: .*" + pattern):
+        _regs(np.float16, fm, dict(c1=1, **over), 64, 16, 1, fm_at=512)
+
+
+def test_load2d_v2_errors():
+    fm = _fm(np.random.default_rng(0), np.float16, 2, 8, 8)
+    # three column blocks asked of a GM matrix with two
+    with pytest.raises(asc.KernelError, match=r"test_cube_img2col\.py:\d+: load_data "
+                                              r"\(LoadData2DParamsV2\): fractal \(0, 2\) at byte "
+                                              r"4096 lies outside its source \(4096 bytes\)"):
+        _regs(np.float16, fm, dict(c1=3), 32, 16, 2)
+
+
+@jit
+def v2pro_first(fm: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(q1, 1, 4096)
+    pipe.init_buffer(qa, 1, 4096)
+    a1 = q1.alloc_tensor(fm.dtype)
+    a2 = qa.alloc_tensor(fm.dtype)
+    asc.load_data(a2, a1, asc.LoadData3DParamsV2Pro(16, ext_config=(16 << 16) | 16))
+
+
+def test_v2pro_needs_the_fmatrix():
+    with pytest.raises(asc.KernelError, match=r"FMATRIX is not set: a load_data with "
+                                              r"LoadData3DParamsV2 \(f_matrix_ctrl False\) or "
+                                              r"V1 sets it"):
+        v2pro_first[1](np.zeros(16, np.float16))
+
+
+@jit
+def compile_errors(fm: asc.GlobalAddress, which: asc.ConstExpr[int]):
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(q1, 1, 4096)
+    pipe.init_buffer(qa, 1, 4096)
+    a1 = q1.alloc_tensor(fm.dtype)
+    a2 = qa.alloc_tensor(fm.dtype)
+    if which == 0:  # dst in L1
+        asc.load_data(a1, a1, asc.LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
+    if which == 1:
+        asc.load_data(a2, a1, asc.LoadData3DParamsV2([0, 0, 0], 4, 4, 16, 16, 16))
+    if which == 2:
+        asc.load_data(a2, a1, asc.LoadData3DParamsV2Pro(16, ext_config=-1))
+    if which == 3:
+        asc.set_load_data_repeat(asc.LoadData2DParamsV2())
+    if which == 4:
+        asc.set_load_data_padding_value(a1)
+    if which == 5:  # src in GM: the img2col loads read L1
+        g = asc.GlobalTensor()
+        g.set_global_buffer(fm)
+        asc.load_data(a2, g, asc.LoadData3DParamsV1())
+
+
+@pytest.mark.parametrize("which,pattern", [
+    (0, r"operand 1 is a LocalTensor at TPosition.A1; it must be at A2 or B2"),
+    (1, r"pad_list must be a list of 4 ints"),
+    (2, r"ext_config must be an int in \[0, 2\*\*64\)"),
+    (3, r"set_load_data_repeat param must be a pyasc.LoadDataRepeatParam"),
+    (4, r"pad_value must be a number"),
+    (5, r"load_data src must be a LocalTensor"),
+])
+def test_compile_errors_name_the_line(which, pattern):
+    with pytest.raises(asc.CompileError, match=r"test_cube_img2col\.py:\d+:\d+.*" + pattern):
+        compile_errors[1](np.zeros(16, np.float16), which)
+
+
+# --- Ascend C ---------------------------------------------------------------------------
+
+
+def test_ascendc_forms_are_valid_cpp():
+    from test_ascendc import assert_valid_cpp, body
+
+    fm = np.zeros(1024, np.float16)
+    sources = [regs_kernel.ascendc(fm, fm, np.zeros(16, np.float32), *([1] * 26), form)
+               for form in range(3)]
+    sources.append(conv_v2.ascendc(fm, fm, np.zeros(16, np.float32), *_conv_args(), False, 1))
+    src = "".join(body(s) for s in sources)
+    for text in ("AscendC::LoadData3DParamsV1<half>{static_cast<uint8_t>(pl)",
+                 "AscendC::LoadData3DParamsV2<half>{", "AscendC::LoadData3DParamsV2Pro{",
+                 "AscendC::LoadData2DParamsV2{", "AscendC::SetLoadDataBoundary(",
+                 "AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam{",
+                 "AscendC::SetLoadDataPaddingValue("):
+        assert text in src, text
+    for s in sources:
+        assert_valid_cpp(s)

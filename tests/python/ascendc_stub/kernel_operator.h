@@ -993,6 +993,63 @@ __aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
 template <typename T>
 __aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
                          const LoadData2DParams &params);
+/* the img2col loads and LoadData2DParamsV2: aggregates, members in Ascend C's order */
+template <typename T>
+struct LoadData3DParamsV1 {
+  uint8_t padList[4];
+  uint16_t l1H, l1W, c1Index;
+  uint8_t fetchFilterW, fetchFilterH;
+  int16_t leftTopW, leftTopH;
+  uint8_t strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH, jumpStride,
+      repeatMode, repeatTime, cSize;
+  T padValue;
+};
+template <typename T>
+struct LoadData3DParamsV2 {
+  uint8_t padList[4];
+  uint16_t l1H, l1W, channelSize, kExtension, mExtension, kStartPt, mStartPt;
+  uint8_t strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH;
+  bool enTranspose;
+  T padValue;
+  bool filterSizeW, filterSizeH, fMatrixCtrl;
+};
+struct LoadData3DParamsV2Pro {
+  uint16_t channelSize;
+  bool enTranspose, enSmallK, filterSizeW, filterSizeH, fMatrixCtrl;
+  uint64_t extConfig, filterConfig;
+};
+struct LoadData2DParamsV2 {
+  uint32_t mStartPosition, kStartPosition;
+  uint16_t mStep, kStep;
+  int32_t srcStride;
+  uint16_t dstStride;
+  bool ifTranspose;
+  uint8_t sid;
+};
+struct LoadDataRepeatParam {
+  uint8_t repeatTime;
+  uint16_t repeatStride;
+  uint8_t repeatMode;
+};
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV1<T> &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV2<T> &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData3DParamsV2Pro &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                         const LoadData2DParamsV2 &params);
+template <typename T>
+__aicore__ void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const LoadData2DParamsV2 &params);
+__aicore__ void SetLoadDataBoundary(uint32_t boundaryValue);
+template <typename T>
+__aicore__ void SetLoadDataPaddingValue(const T padValue);
+__aicore__ void SetLoadDataRepeat(const LoadDataRepeatParam &repeatParams);
 template <typename T, typename U, typename S>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
                      const LocalTensor<S> &filter, const MmadParams &params);
