@@ -553,3 +553,35 @@ def test_ascendc_forms_are_valid_cpp():
         assert text in src, text
     for s in sources:
         assert_valid_cpp(s)
+
+
+@jit
+def unsynced(fm: asc.GlobalAddress, out: asc.GlobalAddress):
+    """img2col (MTE1) then mmad (M) with nothing ordering them."""
+    out_gm = asc.GlobalTensor()
+    out_gm.set_global_buffer(out)
+    pipe = asc.TPipe()
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q1, 1, 4096)
+    pipe.init_buffer(qa, 1, 4096)
+    pipe.init_buffer(qb, 1, 4096)
+    pipe.init_buffer(qc, 1, 4096)
+    a1 = q1.alloc_tensor(fm.dtype)
+    a2 = qa.alloc_tensor(fm.dtype)
+    b2 = qb.alloc_tensor(fm.dtype)
+    asc.load_data(a2, a1, asc.LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
+    c = qc.alloc_tensor(out.dtype)
+    asc.mmad(c, a2, b2, asc.MmadParams(16, 16, 16))
+
+
+def test_checked_mode_reports_missing_sync_after_img2col():
+    args = (np.zeros(16, np.float16), np.zeros(16, np.float32))
+    unsynced[1](*args)  # the default mode runs it
+    with pytest.raises(asc.KernelError, match=r"mmad: missing synchronisation \(read-after-write\)"
+                                              r": fm reads L0A .* on pipe M, but load_data "
+                                              r"\(LoadData3DParamsV2\) at line \d+ wrote .* on "
+                                              r"pipe MTE1"):
+        modes(unsynced)[1][1](*args)
