@@ -448,6 +448,7 @@ def test_v2_parameter_errors_name_the_line(over, pattern, checked):
     (dict(times=0), "V1", r"repeat_time in \[1, 255\]"),
     (dict(lw=-256), "V1", r"left_top_w and left_top_h must be in \[-255, 32767\]"),
     (dict(fw=1), "V1", r"fetch_filter \(0, 1\) lies outside the 1 x 1 filter"),
+    (dict(kw=256), "V1", r"filter_w and filter_h must be in \[1, 255\], got 256 and 1"),
 ])
 def test_v1_parameter_errors(over, api, pattern):
     fm = _fm(np.random.default_rng(0), np.float16, 1, 4, 4)
@@ -585,3 +586,19 @@ def test_checked_mode_reports_missing_sync_after_img2col():
                                               r"\(LoadData3DParamsV2\) at line \d+ wrote .* on "
                                               r"pipe MTE1"):
         modes(unsynced)[1][1](*args)
+
+
+def test_v2_bfloat16():
+    """bfloat16 maps (values exact in bf16) through the same kernel."""
+    rng = np.random.default_rng(25)
+    fm = (rng.integers(-64, 64, (1, 5, 6, 16)) / 8).astype(np.float32)
+    pads, stride, kernel, dil = (1, 1, 1, 0), (1, 1), (2, 2), (1, 1)
+    ho, wo = out_size(5, 6, pads, stride, kernel, dil)
+    mext, kext = (ho * wo + 15) // 16 * 16, 64
+    mat = img2col(fm, pads, stride, kernel, dil, 0, mext)
+    out = np.zeros((mext, kext), np.float32)
+    bf = asc.asarray(fm.ravel(), dtype="bfloat16")
+    eye = asc.asarray(zn_image(np.eye(kext, dtype=np.float32), 16), dtype="bfloat16")
+    CONV_V2[1](bf, eye, out, 30, 5, 6, 16, 2, 2, 1, 1, 1, 1, *pads, mext, kext, 0, 0, kext, 0,
+               False, 0)
+    np.testing.assert_array_equal(out, mat)

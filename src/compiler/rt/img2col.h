@@ -389,6 +389,9 @@ static int asc_k_load3d_v1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int 
   int to_b;
   const char *api = "load_data (LoadData3DParamsV1)";
   if (asc_k_l3d_io(k, dst, src, t, dt, pad, api, &io, &to_b, line)) return 1;
+  if (a[13] < 1 || a[13] > 255 || a[14] < 1 || a[14] > 255)
+    return asc_k_fail(k, line, "%s: filter_w and filter_h must be in [1, 255], got %lld and %lld",
+                      api, (long long)a[13], (long long)a[14]);
   asc_kc_geom g = {a[4], a[5], {a[0], a[1], a[2], a[3]}, a[11], a[12], a[13], a[14], a[15], a[16]};
   asc_kc_l3d_v1p p = {a[6], a[7], a[8], a[9], a[10], a[17], a[18], a[19], a[20]};
   asc_k_l3d_set_fmatrix(io.core, 0, &g);
