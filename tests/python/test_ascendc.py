@@ -696,6 +696,10 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
                "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
+CUBE_LOCALS.update({name: [(F16_CODE, A2), (F16_CODE, A1)] for name in (  # img2col loads
+    "cube.load3d_v2", "cube.load3d_v1", "cube.load3d_v2pro", "cube.load2d_v2")})
+CUBE_LOCALS.update({"cube.load2d_v2.gm": [(F16_CODE, A2)], "cube.set_l3d_boundary": [],
+                    "cube.set_l3d_pad": [], "cube.set_l3d_repeat": []})
 
 
 def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
