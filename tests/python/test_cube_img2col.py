@@ -602,3 +602,30 @@ def test_v2_bfloat16():
     CONV_V2[1](bf, eye, out, 30, 5, 6, 16, 2, 2, 1, 1, 1, 1, *pads, mext, kext, 0, 0, kext, 0,
                False, 0)
     np.testing.assert_array_equal(out, mat)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_v2_random_geometries(seed):
+    """Random maps, pads, strides, dilations, filters and start positions."""
+    rng = np.random.default_rng(100 + seed)
+    dtype = (np.float16, np.int8)[seed % 2]
+    c0 = C0[dtype]
+    while True:
+        c1n, h, w = int(rng.integers(1, 3)), int(rng.integers(1, 10)), int(rng.integers(1, 10))
+        pads = tuple(int(p) for p in rng.integers(0, 3, 4))
+        stride = tuple(int(s) for s in rng.integers(1, 4, 2))
+        kernel = tuple(int(k) for k in rng.integers(1, 4, 2))
+        dil = tuple(int(d) for d in rng.integers(1, 3, 2))
+        ho, wo = out_size(h, w, pads, stride, kernel, dil)
+        if ho >= 1 and wo >= 1 and (w + pads[0] + pads[1] - dil[1] * (kernel[1] - 1) - 1) >= 0 \
+                and (h + pads[2] + pads[3] - dil[0] * (kernel[0] - 1) - 1) >= 0:
+            break
+    fm = _fm(rng, dtype, c1n, h, w)
+    total = c1n * kernel[0] * kernel[1] * c0
+    k0 = int(rng.integers(0, total // c0)) * c0
+    kext = min(total - k0, 4 * c0)
+    m0 = int(rng.integers(0, ho * wo))
+    pad = int(rng.integers(-3, 4))
+    out, ref = run_v2(dtype, fm, pads, stride, kernel, dil, 16 * int(rng.integers(1, 4)), kext,
+                      m0=m0, k0=k0, pad=pad, checked=seed % 3 == 0)
+    np.testing.assert_array_equal(out, ref)

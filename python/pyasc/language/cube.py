@@ -275,9 +275,9 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
                                            low.constant(gen, node, mode, f"{api} mode_id")))
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
-    if api.startswith("set_load_data_"):  # the img2col loads' registers
-        from pyasc.language import img2col
+    from pyasc.language import img2col
 
+    if api in img2col.APIS:  # the img2col loads' registers
         return img2col.api_call(gen, node, api, args, kwargs)
     if api == "load_data_with_transpose":
         return _load_data_t(gen, node, args, kwargs)
