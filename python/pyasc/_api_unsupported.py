@@ -10,8 +10,7 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 
 from __future__ import annotations
 
-CUBE = ("cube unit: the img2col (LoadData3D) loads, sparse matmul and image loads are not "
-        "simulated yet")
+CUBE = "cube unit: the img2col (LoadData3D) loads and image loads are not simulated yet"
 AIPP = "AIPP image preprocessing: not simulated yet"
 NOT_YET = "not implemented yet"
 INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
@@ -19,9 +18,7 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
-    "basic.load_data_with_sparse": CUBE,
     "basic.load_image_to_local": CUBE,
-    "basic.mmad_with_sparse": CUBE,
     "basic.set_aipp_functions": AIPP,
     "basic.set_load_data_boundary": CUBE,
     "basic.set_load_data_padding_value": CUBE,
@@ -42,9 +39,7 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.LoadImageToLocalParams": CUBE,
     "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
-    "asc.load_data_with_sparse": CUBE,
     "asc.load_image_to_local": CUBE,
-    "asc.mmad_with_sparse": CUBE,
     "asc.set_aipp_functions": AIPP,
     "asc.set_load_data_boundary": CUBE,
     "asc.set_load_data_padding_value": CUBE,
