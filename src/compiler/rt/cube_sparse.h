@@ -61,7 +61,9 @@ static int asc_kc_load_sparse(asc_kc_span dst, uint8_t *didx, asc_kc_span src, a
 static int asc_kc_mmad_sparse(asc_kc_span dst, asc_kc_span a, asc_kc_span b, const uint8_t *bidx,
                               const asc_kc_mmad *p, asc_kc_err *e) {
   if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
-    return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
+    return asc_kc_fail(e,
+                       "mmad_with_sparse: MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, "
+                       "%lld)",
                        (long long)p->m, (long long)p->n, (long long)p->k);
   if (!p->m || !p->n || !p->k) return 0; /* the docs: not executed */
   const int64_t kd = (p->k + 3) / 4 * 2; /* dense rows of B */
@@ -161,7 +163,7 @@ static int asc_k_cube_mmad_sparse(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_
     return 1;
   asc_kc_mmad p = {m, n, kk, init, 0};
   if (asc_kc_mmad_sparse(sd, sa, sb, asc_kc_l0b_idx((asc_kc_core *)k->cube, sb), &p, &e))
-    return asc_k_fail(k, line, "%s: %s", api, e.msg);
+    return asc_k_fail(k, line, "%s", e.msg);
   if (!m || !n || !kk) return 0;
   const int64_t m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n), k1 = (kk + 31) / 32,
                 kd1 = ((kk + 3) / 4 * 2 + 31) / 32;
