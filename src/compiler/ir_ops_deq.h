@@ -33,10 +33,10 @@ static asc_status check_cube_load_t(const asc_ir_module *m, const ir_op *op) {
       cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
   if (!st) st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
   if (st) return st;
-  if (d->dtype != s->dtype || (!cube_input_dtype((asc_dtype)d->dtype) && d->dtype != ASC_FLOAT32))
+  if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
     return asc_error(ASC_ERR_COMPILE,
-                     "load_data_with_transpose: dst and src must both be float16, bfloat16, int8 "
-                     "or float32 (got %s and %s)",
+                     "load_data_with_transpose: dst and src must both be float16, bfloat16, "
+                     "float32 or int8 (got %s and %s)",
                      asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
   return ASC_OK;
 }

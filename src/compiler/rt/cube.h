@@ -350,6 +350,8 @@ static void asc_kc_widen_scalar(void *out, const char *src, asc_kc_type t, int64
       memcpy(&h, src + 2 * i, 2);
       dst[i] = asc_k_bf2f(h);
     }
+  } else if (t == ASC_KC_F32) {
+    memcpy(dst, src, (size_t)cnt * 4);
   } else {
     int32_t *idst = (int32_t *)out;
     for (int64_t i = 0; i < cnt; i++) idst[i] = (int8_t)src[i];
@@ -456,8 +458,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
     __attribute__((unused));
 static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
                            asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
-  if (t == ASC_KC_F32 || t == ASC_KC_S32)
-    return asc_kc_fail(e, "mmad takes fp16, bf16 or int8 inputs");
+  if (t == ASC_KC_S32) return asc_kc_fail(e, "mmad takes fp16, bf16, fp32 or int8 inputs");
   if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
     return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
                        (long long)p->m, (long long)p->n, (long long)p->k);
