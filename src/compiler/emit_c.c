@@ -612,7 +612,9 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.sparse_index"))
     return CHECKED(e,
                    "asc_k_fail(k, %d, \"Matmul.set_sparse_index: sparse matmul is not simulated "
-                   "(kernel.ascendc() emits it)\")",
+                   "through adv.Matmul: PyAsc documents no sparse MatmulType nor the GM layout of "
+                   "its B and index (kernel.ascendc() emits it; load_data_with_sparse and "
+                   "mmad_with_sparse run)\")",
                    L);
   return line(e, "#error unknown cube op");
 }
