@@ -70,7 +70,7 @@ def _kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, idx: asc.GlobalAddress,
                 start_index=nb, repeat_times=kd1, src_stride=n1, dst_gap=n1 - 1))
     else:
         asc.load_data_with_sparse(dst=b2, src=b1, idx=x1,
-                                  load_data_param=asc.LoadData2DParams(repeat_times=kd1 * n1,
+                                  load_data_params=asc.LoadData2DParams(repeat_times=kd1 * n1,
                                                                        src_stride=1))
     if sync:
         asc.set_flag(asc.HardEvent.MTE1_M, 0)
@@ -88,7 +88,7 @@ plain_kernel = asc.jit(_kernel, cache_dir=CACHE)
 checked_kernel = asc.jit(_kernel, cache_dir=CACHE, debug=True)
 
 
-# --- the NumPy model (from the docs) ---------------------------------------------------------------
+# --- the NumPy model (from the docs) --------------------------------------------------------------
 
 def densify(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Dense B (k/2 rows, k padded to 4) and its 2-bit indices: each group
@@ -159,7 +159,7 @@ def run(kernel, m: int, n: int, k: int, dense: float, seed: int, split=False, in
     return c, want * (1 if init else 2)
 
 
-# --- results ---------------------------------------------------------------------------------------
+# --- results --------------------------------------------------------------------------------------
 
 def test_model_densify_round_trip():
     """The model itself: at most 2 nonzeros a group densify and expand back."""
@@ -216,7 +216,7 @@ def test_ascendc():
     assert_valid_cpp(src)
 
 
-# --- errors ----------------------------------------------------------------------------------------
+# --- errors ---------------------------------------------------------------------------------------
 
 @asc.jit(cache_dir=CACHE)
 def misuse_kernel(x: asc.GlobalAddress, which: asc.ConstExpr[int]):

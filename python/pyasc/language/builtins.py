@@ -220,7 +220,7 @@ _DOCS.update({
                                    "quant parameter (data_copy L0C -> GM).",
     "load_data_with_transpose": "load_data_with_transpose(dst, src, params): A1/B1 -> A2/B2 "
                                 "with each square transposed (float16/bfloat16, int8, float32).",
-    "load_data_with_sparse": "load_data_with_sparse(dst, src, idx, load_data_param): dense int8 "
+    "load_data_with_sparse": "load_data_with_sparse(dst, src, idx, load_data_params): dense int8 "
                              "fractals B1 -> B2 with their 2-bit sparse indices (uint8 idx).",
     "mmad_with_sparse": "mmad_with_sparse(dst, fm, filter, mmad_params): int32 C = A (4:2 "
                         "sparse, int8) @ B (densified int8).",

@@ -168,15 +168,15 @@ def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def _load_data_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    """load_data_with_sparse(dst, src, idx, load_data_param): B1 -> B2 with
+    """load_data_with_sparse(dst, src, idx, load_data_params): B1 -> B2 with
     the 2-bit indices of the dense int8 fractals (rt/cube_sparse.h)."""
     low = _low()
     api = "load_data_with_sparse"
-    dst, src, idx, params = low.bind(gen, node, api, ("dst", "src", "idx", "load_data_param"),
+    dst, src, idx, params = low.bind(gen, node, api, ("dst", "src", "idx", "load_data_params"),
                                      args, kwargs)
     for value, what in ((dst, "dst"), (src, "src"), (idx, "idx")):
         low.expect(gen, node, value, ("local",), f"{api} {what}")
-    p = _struct(gen, node, params, LoadData2DParams, f"{api} load_data_param")
+    p = _struct(gen, node, params, LoadData2DParams, f"{api} load_data_params")
     if not isinstance(p.if_transpose, Val) and p.if_transpose:
         raise gen.error(node, f"{api} cannot transpose (if_transpose must be False)")
     return gen.op(node, "cube.load_sparse", [dst, src, idx, p.start_index, p.repeat_times,
