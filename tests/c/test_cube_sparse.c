@@ -72,14 +72,13 @@ static void test_mmad_sparse_matches_dense_mmad(void **state) {
               none = {NULL, 0};
   asc_kc_mmad dense = {M, N, KD, 1, 0};
   assert_int_equal(asc_kc_mmad_run(&core, sw, sa, sb, none, ASC_KC_S8, &dense, &e), 0);
-  asc_kc_core_free(&core);
   asc_kc_span sc = {c, sizeof c}, sfull = {a, sizeof a};
   asc_kc_mmad p = {M, N, K, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(sc, sfull, sb, bidx, &p, &e), 0);
+  assert_int_equal(asc_kc_mmad_sparse(&core, sc, sfull, sb, bidx, &p, &e), 0);
   assert_memory_equal(c, want, sizeof c);
   /* cmatrix_init_val false accumulates */
   p.init = 0;
-  assert_int_equal(asc_kc_mmad_sparse(sc, sfull, sb, bidx, &p, &e), 0);
+  assert_int_equal(asc_kc_mmad_sparse(&core, sc, sfull, sb, bidx, &p, &e), 0);
   for (size_t i = 0; i < sizeof c; i += 4) {
     int32_t x, y;
     memcpy(&x, c + i, 4);
@@ -90,8 +89,9 @@ static void test_mmad_sparse_matches_dense_mmad(void **state) {
   memset(bidx, 0xFF, sizeof bidx);
   memcpy(c, want, sizeof c);
   p = (asc_kc_mmad){M, N, 0, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(sc, sfull, sb, bidx, &p, &e), 0);
+  assert_int_equal(asc_kc_mmad_sparse(&core, sc, sfull, sb, bidx, &p, &e), 0);
   assert_memory_equal(c, want, sizeof c);
+  asc_kc_core_free(&core);
 }
 
 static void test_sparse_errors(void **state) {
@@ -101,6 +101,8 @@ static void test_sparse_errors(void **state) {
   memset(idx, 0, sizeof idx);
   asc_kc_span big = {buf, sizeof buf}, one = {buf, 512}, x = {(char *)idx, 128};
   asc_kc_err e;
+  asc_kc_core core;
+  assert_int_equal(asc_kc_core_init(&core, &e), 0);
   asc_kc_load2d p = {0, 1, 0, 0, 1};
   assert_int_equal(asc_kc_load_sparse(big, idx, big, x, &p, &e), -1);
   assert_non_null(strstr(e.msg, "if_transpose must be False"));
@@ -115,22 +117,23 @@ static void test_sparse_errors(void **state) {
   assert_int_equal(asc_kc_load_sparse(one, idx, big, x, &p, &e), -1);
   assert_non_null(strstr(e.msg, "writes fractal 1 past dst (512 bytes)"));
   asc_kc_mmad m = {16, 16, 4096, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(big, big, big, idx, &m, &e), -1);
+  assert_int_equal(asc_kc_mmad_sparse(&core, big, big, big, idx, &m, &e), -1);
   assert_non_null(strstr(e.msg, "m, n, k must lie in 0..4095"));
   m = (asc_kc_mmad){16, 16, 64, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(big, one, big, idx, &m, &e), -1);
+  assert_int_equal(asc_kc_mmad_sparse(&core, big, one, big, idx, &m, &e), -1);
   assert_non_null(strstr(e.msg, "reads 1024 bytes of L0A"));
   m = (asc_kc_mmad){16, 32, 128, 1, 0}; /* 64 dense rows x 32 columns: 4 fractals */
   asc_kc_span two = {buf, 1024};
-  assert_int_equal(asc_kc_mmad_sparse(big, big, two, idx, &m, &e), -1);
+  assert_int_equal(asc_kc_mmad_sparse(&core, big, big, two, idx, &m, &e), -1);
   assert_non_null(strstr(e.msg, "reads 2048 bytes of L0B (64 dense rows, n=32)"));
   m = (asc_kc_mmad){32, 32, 32, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(two, big, big, idx, &m, &e), -1);
+  assert_int_equal(asc_kc_mmad_sparse(&core, two, big, big, idx, &m, &e), -1);
   assert_non_null(strstr(e.msg, "writes 4096 bytes of L0C"));
   idx[5 * 32 + 3] = 0xFF; /* column 5, dense row 3 */
   m = (asc_kc_mmad){16, 16, 64, 1, 0};
-  assert_int_equal(asc_kc_mmad_sparse(big, big, big, idx, &m, &e), -1);
+  assert_int_equal(asc_kc_mmad_sparse(&core, big, big, big, idx, &m, &e), -1);
   assert_non_null(strstr(e.msg, "filter byte 163 (dense row 3, column 5) has no index"));
+  asc_kc_core_free(&core);
 }
 
 /* load_data_with_transpose's squares: int8 32 x 32 from two stacked

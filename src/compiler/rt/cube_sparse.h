@@ -57,9 +57,12 @@ static int asc_kc_load_sparse(asc_kc_span dst, uint8_t *didx, asc_kc_span src, a
 }
 
 /* MmadWithSparse(dst L0C int32, fm L0A int8, filter L0B int8 dense) on
- * spans; bidx: the index shadow of filter's first byte. */
-static int asc_kc_mmad_sparse(asc_kc_span dst, asc_kc_span a, asc_kc_span b, const uint8_t *bidx,
-                              const asc_kc_mmad *p, asc_kc_err *e) {
+ * spans; bidx: the index shadow of filter's first byte. A is widened into
+ * the core's scratch column by column (k x m, so that a column of C is a
+ * run of multiply-adds the compiler vectorises), C is built in scratch as
+ * n x m, then written to L0C's fractals. */
+static int asc_kc_mmad_sparse(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                              const uint8_t *bidx, const asc_kc_mmad *p, asc_kc_err *e) {
   if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
     return asc_kc_fail(e,
                        "mmad_with_sparse: MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, "
@@ -68,7 +71,7 @@ static int asc_kc_mmad_sparse(asc_kc_span dst, asc_kc_span a, asc_kc_span b, con
   if (!p->m || !p->n || !p->k) return 0; /* the docs: not executed */
   const int64_t kd = (p->k + 3) / 4 * 2; /* dense rows of B */
   const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + 31) / 32,
-                kd1 = (kd + 31) / 32;
+                kd1 = (kd + 31) / 32, mp = m1 * 16;
   if (m1 * k1 * ASC_KC_FRACTAL_BYTES > a.n)
     return asc_kc_fail(e,
                        "mmad_with_sparse reads %lld bytes of L0A (m=%lld, k=%lld) but fm has %lld",
@@ -84,6 +87,9 @@ static int asc_kc_mmad_sparse(asc_kc_span dst, asc_kc_span a, asc_kc_span b, con
     return asc_kc_fail(
         e, "mmad_with_sparse writes %lld bytes of L0C (m=%lld, n=%lld) but dst has %lld",
         (long long)(m1 * n1 * 1024), (long long)p->m, (long long)p->n, (long long)dst.n);
+  /* the scratch holds what L0A and L0C can: A's elements and C's as int32 */
+  if (m1 * k1 * ASC_KC_FRACTAL_BYTES > ASC_KC_L0A_SIZE || mp * p->n > ASC_KC_L0B_SIZE)
+    return asc_kc_fail(e, "mmad_with_sparse's operands exceed L0A/L0C");
   for (int64_t n = 0; n < p->n; n++)
     for (int64_t d = 0; d < kd; d++) {
       int64_t at = ((d / 32) * n1 + n / 16) * ASC_KC_FRACTAL_BYTES + (n % 16) * 32 + d % 32;
@@ -93,25 +99,35 @@ static int asc_kc_mmad_sparse(asc_kc_span dst, asc_kc_span a, asc_kc_span b, con
                            "no index: load it with load_data_with_sparse",
                            (long long)at, (long long)d, (long long)n);
     }
-  for (int64_t m = 0; m < p->m; m++)
-    for (int64_t n = 0; n < p->n; n++) {
-      char *cp = dst.p + (((n / 16) * m1 + m / 16) * 256 + (m % 16) * 16 + n % 16) * 4;
-      uint32_t acc = 0; /* int32 wrap-around kept defined */
-      if (!p->init) {
-        int32_t old;
-        memcpy(&old, cp, 4);
-        acc = (uint32_t)old;
-      }
-      for (int64_t d = 0; d < kd; d++) {
-        int64_t bat = ((d / 32) * n1 + n / 16) * ASC_KC_FRACTAL_BYTES + (n % 16) * 32 + d % 32;
-        int64_t col = 4 * (d / 2) + bidx[bat];
-        if (col >= p->k) continue;
-        int64_t aat = ((m / 16) * k1 + col / 32) * ASC_KC_FRACTAL_BYTES + (m % 16) * 32 + col % 32;
-        acc += (uint32_t)((int32_t)(int8_t)a.p[aat] * (int32_t)(int8_t)b.p[bat]);
-      }
-      int32_t out = (int32_t)acc;
-      memcpy(cp, &out, 4);
+  int32_t *acol = (int32_t *)(void *)core->scr_a;   /* [k1 * 32][mp] */
+  uint32_t *ccol = (uint32_t *)(void *)core->scr_b; /* [n][mp]: int32 wrap-around kept defined */
+  for (int64_t i = 0; i < m1; i++)
+    for (int64_t j = 0; j < k1; j++) {
+      const signed char *f = (const signed char *)a.p + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
+      for (int r = 0; r < 16; r++)
+        for (int q = 0; q < 32; q++) acol[(j * 32 + q) * mp + i * 16 + r] = f[r * 32 + q];
     }
+  for (int64_t n = 0; n < p->n; n++) {
+    uint32_t *cn = ccol + n * mp;
+    for (int64_t m = 0; m < p->m; m++) {
+      int32_t old = 0;
+      if (!p->init)
+        memcpy(&old, dst.p + (((n / 16) * m1 + m / 16) * 256 + (m % 16) * 16 + n % 16) * 4, 4);
+      cn[m] = (uint32_t)old;
+    }
+    for (int64_t d = 0; d < kd; d++) {
+      int64_t bat = ((d / 32) * n1 + n / 16) * ASC_KC_FRACTAL_BYTES + (n % 16) * 32 + d % 32;
+      int64_t col = 4 * (d / 2) + bidx[bat];
+      uint32_t bv = (uint32_t)(int32_t)(signed char)b.p[bat];
+      if (col >= p->k || !bv) continue; /* A's columns past k count as zero */
+      const int32_t *ac = acol + col * mp;
+      for (int64_t m = 0; m < p->m; m++) cn[m] += (uint32_t)ac[m] * bv;
+    }
+    for (int64_t m = 0; m < p->m; m++) {
+      int32_t out = (int32_t)cn[m];
+      memcpy(dst.p + (((n / 16) * m1 + m / 16) * 256 + (m % 16) * 16 + n % 16) * 4, &out, 4);
+    }
+  }
   return 0;
 }
 
@@ -162,7 +178,8 @@ static int asc_k_cube_mmad_sparse(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_
       asc_k_cube_local(k, b, 1, 1u << ASC_KC_L0B, api, "filter", &sb, line))
     return 1;
   asc_kc_mmad p = {m, n, kk, init, 0};
-  if (asc_kc_mmad_sparse(sd, sa, sb, asc_kc_l0b_idx((asc_kc_core *)k->cube, sb), &p, &e))
+  asc_kc_core *core = (asc_kc_core *)k->cube;
+  if (asc_kc_mmad_sparse(core, sd, sa, sb, asc_kc_l0b_idx(core, sb), &p, &e))
     return asc_k_fail(k, line, "%s", e.msg);
   if (!m || !n || !kk) return 0;
   const int64_t m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n), k1 = (kk + 31) / 32,
