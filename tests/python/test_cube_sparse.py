@@ -255,6 +255,10 @@ def misuse_kernel(x: asc.GlobalAddress, which: asc.ConstExpr[int]):
                                                                    start_index=4))
     if which == 5:  # zero sizes: not executed, nothing read
         asc.mmad_with_sparse(c1, a2, b2, asc.MmadParams(0, 16, 64))
+    if which == 6:  # dst must start on a 512-byte fractal
+        asc.load_data_with_sparse(b2[100:], b1, x1, asc.LoadData2DParams(repeat_times=1))
+    if which == 7:  # idx must start on a 32-byte block
+        asc.load_data_with_sparse(b2, b1, x1[5:], asc.LoadData2DParams(repeat_times=1))
 
 
 @pytest.mark.parametrize("which,pattern", [
@@ -264,6 +268,8 @@ def misuse_kernel(x: asc.GlobalAddress, which: asc.ConstExpr[int]):
     (2, r"mmad_with_sparse: MmadParams m, n, k must lie in 0\.\.4095 \(got 16, 16, 5000\)"),
     (3, r"mmad_with_sparse reads 1024 bytes of L0B .* but filter has 512"),
     (4, r"load_data_with_sparse reads fractal 4 past src \(2048 bytes\)"),
+    (6, r"load_data_with_sparse: dst: L0B tensor at byte 100 is not aligned to 512 bytes"),
+    (7, r"load_data_with_sparse: idx: L1 tensor at byte \d+ is not aligned to 32 bytes"),
 ])
 def test_runtime_errors_name_the_line(which, pattern):
     with pytest.raises(asc.KernelError, match=r"test_cube_sparse\.py:\d+: " + pattern):
