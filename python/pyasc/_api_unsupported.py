@@ -18,9 +18,7 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
-    "basic.load_data_with_sparse": CUBE,
     "basic.load_image_to_local": CUBE,
-    "basic.mmad_with_sparse": CUBE,
     "basic.set_aipp_functions": AIPP,
     "asc.AippChannelPaddingParams": AIPP,
     "asc.AippColorSpaceConvParams": AIPP,
@@ -33,8 +31,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.LoadImageToLocalParams": CUBE,
     "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
-    "asc.load_data_with_sparse": CUBE,
     "asc.load_image_to_local": CUBE,
-    "asc.mmad_with_sparse": CUBE,
     "asc.set_aipp_functions": AIPP,
 }

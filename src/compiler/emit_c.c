@@ -428,6 +428,7 @@ static int dtype_cube_type(asc_dtype d) {
     case ASC_BFLOAT16:
       return 1;
     case ASC_INT8:
+    case ASC_UINT8: /* bytes alike: the sparse index moves as int8 does */
       return 2;
     case ASC_FLOAT32:
       return 3;
@@ -487,8 +488,16 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "pipe.init_buffer"))
     return CHECKED(e, "asc_k_cube_init_buffer(k, v%u, v%u, v%u, v%u, %d, %d)", o[0], o[1], o[2],
                    o[3], cube_buffer(type_of(e, o[1]).position), L);
-  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm") ||
-      !strcmp(name, "cube.load_data_t")) /* load_data_with_transpose: 16-bit, if_transpose */
+  if (!strcmp(name, "cube.load_data_t")) /* rt/cube_sparse.h */
+    return CHECKED(e, "asc_k_cube_load_t(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
+                   cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6], L);
+  if (!strcmp(name, "cube.load_sparse"))
+    return CHECKED(e, "asc_k_cube_load_sparse(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
+                   o[1], o[2], o[3], o[4], o[5], o[6], o[7], L);
+  if (!strcmp(name, "cube.mmad_sparse"))
+    return CHECKED(e, "asc_k_cube_mmad_sparse(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
+                   o[1], o[2], o[3], o[4], o[5], o[6], L);
+  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm"))
     return CHECKED(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
                    gm1 ? "gm" : "l1", o[0], o[1], cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6],
                    L);
@@ -603,7 +612,9 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.sparse_index"))
     return CHECKED(e,
                    "asc_k_fail(k, %d, \"Matmul.set_sparse_index: sparse matmul is not simulated "
-                   "(kernel.ascendc() emits it)\")",
+                   "through adv.Matmul: PyAsc documents no sparse MatmulType nor the GM layout of "
+                   "its B and index (kernel.ascendc() emits it; load_data_with_sparse and "
+                   "mmad_with_sparse run)\")",
                    L);
   return line(e, "#error unknown cube op");
 }

@@ -272,7 +272,7 @@ static bool is_l1_position(int pos) {
   return pos == ASC_POS_A1 || pos == ASC_POS_B1 || pos == ASC_POS_C1 || pos == ASC_POS_C2;
 }
 static bool cube_input_dtype(asc_dtype d) {
-  return d == ASC_FLOAT16 || d == ASC_BFLOAT16 || d == ASC_INT8;
+  return d == ASC_FLOAT16 || d == ASC_BFLOAT16 || d == ASC_FLOAT32 || d == ASC_INT8;
 }
 static asc_status cube_position(const asc_ir_module *m, const ir_op *op, int i, bool ok,
                                 const char *want) {
@@ -294,7 +294,7 @@ static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
   if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
     return asc_error(
         ASC_ERR_COMPILE,
-        "load_data: dst and src must both be float16, bfloat16 or int8 (got %s and %s)",
+        "load_data: dst and src must both be float16, bfloat16, float32 or int8 (got %s and %s)",
         asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
   return ASC_OK;
 }
@@ -309,8 +309,8 @@ static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
   if (a->dtype != b->dtype || !cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
     return asc_error(
         ASC_ERR_COMPILE,
-        "mmad: fm and filter must be float16, bfloat16 or int8 and dst float32 (int32 for "
-        "int8); got dst %s, fm %s, filter %s",
+        "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 (int32 "
+        "for int8); got dst %s, fm %s, filter %s",
         asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
         asc_dtype_name((asc_dtype)b->dtype));
   if (ir_op_defs[op->code].operands[3] == 'M') {

@@ -25,15 +25,47 @@ static asc_status check_add_deq_relu(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_vdeq(const asc_ir_module *m, const ir_op *op) {
   return check_local_at(m, op, 0, 1u << ASC_UINT64, "vdeq");
 }
-/* load_data_with_transpose: load_data's positions; float16/bfloat16 only
- * (the 8- and 32-bit forms transpose two-fractal squares) */
+/* load_data_with_transpose: load_data's positions; float16/bfloat16 squares
+ * are one fractal, int8 and float32 squares two (rt/cube_sparse.h) */
 static asc_status check_cube_load_t(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = check_cube_load(m, op);
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
+  asc_status st =
+      cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
+  if (!st) st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
   if (st) return st;
-  asc_dtype d = type_at(m, op, 0)->dtype;
-  if (d != ASC_FLOAT16 && d != ASC_BFLOAT16)
+  if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
     return asc_error(ASC_ERR_COMPILE,
-                     "load_data_with_transpose: %s is not simulated (float16 and bfloat16 are)",
-                     asc_dtype_name(d));
+                     "load_data_with_transpose: dst and src must both be float16, bfloat16, "
+                     "float32 or int8 (got %s and %s)",
+                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+  return ASC_OK;
+}
+/* load_data_with_sparse: dst B2 int8, src B1 int8, idx B1 uint8 */
+static asc_status check_cube_load_sparse(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1), *x = type_at(m, op, 2);
+  asc_status st = cube_position(m, op, 0, d->position == ASC_POS_B2, "B2");
+  if (!st) st = cube_position(m, op, 1, s->position == ASC_POS_B1, "B1");
+  if (!st) st = cube_position(m, op, 2, x->position == ASC_POS_B1, "B1");
+  if (st) return st;
+  if (d->dtype != ASC_INT8 || s->dtype != ASC_INT8 || x->dtype != ASC_UINT8)
+    return asc_error(ASC_ERR_COMPILE,
+                     "load_data_with_sparse: dst and src must be int8 and idx uint8 (got %s, %s, "
+                     "%s)",
+                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype),
+                     asc_dtype_name((asc_dtype)x->dtype));
+  return ASC_OK;
+}
+/* mmad_with_sparse: dst CO1 int32, fm A2 int8, filter B2 int8 */
+static asc_status check_cube_mmad_sparse(const asc_ir_module *m, const ir_op *op) {
+  const asc_ir_type *c = type_at(m, op, 0), *a = type_at(m, op, 1), *b = type_at(m, op, 2);
+  asc_status st = cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
+  if (!st) st = cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
+  if (!st) st = cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
+  if (st) return st;
+  if (c->dtype != ASC_INT32 || a->dtype != ASC_INT8 || b->dtype != ASC_INT8)
+    return asc_error(ASC_ERR_COMPILE,
+                     "mmad_with_sparse: dst must be int32 and fm, filter int8 (got %s, %s, %s)",
+                     asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
+                     asc_dtype_name((asc_dtype)b->dtype));
   return ASC_OK;
 }

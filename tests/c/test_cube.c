@@ -257,13 +257,13 @@ static void test_errors(void **state) {
   asc_kc_mmad mc = {256, 256, 16, 1, 0};
   assert_int_equal(asc_kc_mmad_run(&core, c, a, b, none, ASC_KC_F16, &mc, &e), -1);
   assert_non_null(strstr(e.msg, "L0C"));
-  /* a bias that is too short; fp32 inputs */
+  /* a bias that is too short; int32 inputs (fp32 ones are mmad's float form) */
   asc_kc_mmad mb = {16, 32, 16, 1, 1};
   float bias[16] = {0};
   asc_kc_span sb = {(char *)bias, sizeof bias};
   assert_int_equal(asc_kc_mmad_run(&core, c, a, b, sb, ASC_KC_F16, &mb, &e), -1);
   assert_non_null(strstr(e.msg, "bias"));
-  assert_int_equal(asc_kc_mmad_run(&core, c, a, b, none, ASC_KC_F32, &mp, &e), -1);
+  assert_int_equal(asc_kc_mmad_run(&core, c, a, b, none, ASC_KC_S32, &mp, &e), -1);
   /* load_data past its source, int8 transpose, bad repeat */
   asc_kc_span small = {a.p, 512};
   asc_kc_load2d lp = {1, 1, 0, 0, 0};

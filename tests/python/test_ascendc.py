@@ -694,6 +694,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                                   (F32_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
+               "cube.load_sparse": [(I8_CODE, B2), (I8_CODE, 3), (U8_CODE, 3)],  # 3: B1
+               "cube.mmad_sparse": [(I32_CODE, CO1), (I8_CODE, A2), (I8_CODE, B2)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
                "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
 CUBE_LOCALS.update({name: [(F16_CODE, A2), (F16_CODE, A1)] for name in (  # img2col loads

@@ -71,12 +71,14 @@ init_soc_state: KernelBuiltin
 leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
+load_data_with_sparse: KernelBuiltin
 load_data_with_transpose: KernelBuiltin
 maxs: KernelBuiltin
 metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin
 mins: KernelBuiltin
 mmad: KernelBuiltin
+mmad_with_sparse: KernelBuiltin
 mrg_sort4: KernelBuiltin
 mrg_sort: KernelBuiltin
 mul: KernelBuiltin

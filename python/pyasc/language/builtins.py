@@ -219,13 +219,17 @@ _DOCS.update({
     "set_fix_pipe_pre_quant_flag": "set_fix_pipe_pre_quant_flag(config): fixpipe's scalar "
                                    "quant parameter (data_copy L0C -> GM).",
     "load_data_with_transpose": "load_data_with_transpose(dst, src, params): A1/B1 -> A2/B2 "
-                                "with each square transposed (float16/bfloat16).",
+                                "with each square transposed (float16/bfloat16, int8, float32).",
     "set_load_data_boundary": "set_load_data_boundary(boundary): where img2col loads' L1 reads "
                               "wrap to L1's start (V1: 32-byte units, V2: bytes; 0 none).",
     "set_load_data_padding_value": "set_load_data_padding_value(pad_value): the padding value "
                                    "of LoadData3DParamsV2Pro loads.",
     "set_load_data_repeat": "set_load_data_repeat(LoadDataRepeatParam): repeat V2 img2col "
                             "loads along M (mode 0) or K (mode 1).",
+    "load_data_with_sparse": "load_data_with_sparse(dst, src, idx, load_data_params): dense int8 "
+                             "fractals B1 -> B2 with their 2-bit sparse indices (uint8 idx).",
+    "mmad_with_sparse": "mmad_with_sparse(dst, fm, filter, mmad_params): int32 C = A (4:2 "
+                        "sparse, int8) @ B (densified int8).",
 })
 
 #: API names that are also eager pyasc operations outside kernels.

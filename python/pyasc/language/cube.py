@@ -1,4 +1,5 @@
-"""The cube unit's basic APIs in kernels: ``load_data`` (2D), ``mmad``,
+"""The cube unit's basic APIs in kernels: ``load_data`` (2D, transposed,
+sparse), ``mmad`` (dense and 4:2 sparse),
 ``fixpipe`` and the ND<->NZ forms of ``data_copy`` (``Nd2NzParams``,
 ``Nz2NdParamsFull``, ``DataCopyCO12DstParams``), with PyAsc's names,
 parameter structs and enums. The simulator's semantics and layouts are in
@@ -151,8 +152,8 @@ def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
 
 
 def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    """load_data_with_transpose: for 16-bit types a square is one fractal, so
-    this is load_data with if_transpose (other types fail in the op's check)."""
+    """load_data_with_transpose: a square is one fractal for 16-bit types and
+    two for int8 and float32 (dst_frac_gap apart in dst)."""
     low = _low()
     api = "load_data_with_transpose"
     dst, src, params = low.bind(gen, node, api, ("dst", "src", "params"), args, kwargs)
@@ -164,10 +165,40 @@ def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
                               f"LoadData2dTransposeParamsV2, not {describe(params)}")
     gap = getattr(params, "src_frac_gap", 0)
     if isinstance(gap, Val) or gap != 0:
-        raise gen.error(node, f"{api}: src_frac_gap must be 0 for float16/bfloat16 squares "
-                              "(a compile-time 0)")
+        raise gen.error(node, f"{api}: src_frac_gap must be 0 (a compile-time 0): the source's "
+                              "fractals of a square are consecutive")
     return gen.op(node, "cube.load_data_t", [dst, src, params.start_index, params.repeat_times,
-                                             params.src_stride, params.dst_gap, True])
+                                             params.src_stride, params.dst_gap,
+                                             params.dst_frac_gap])
+
+
+def _load_data_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """load_data_with_sparse(dst, src, idx, load_data_params): B1 -> B2 with
+    the 2-bit indices of the dense int8 fractals (rt/cube_sparse.h)."""
+    low = _low()
+    api = "load_data_with_sparse"
+    dst, src, idx, params = low.bind(gen, node, api, ("dst", "src", "idx", "load_data_params"),
+                                     args, kwargs)
+    for value, what in ((dst, "dst"), (src, "src"), (idx, "idx")):
+        low.expect(gen, node, value, ("local",), f"{api} {what}")
+    p = _struct(gen, node, params, LoadData2DParams, f"{api} load_data_params")
+    if not isinstance(p.if_transpose, Val) and p.if_transpose:
+        raise gen.error(node, f"{api} cannot transpose (if_transpose must be False)")
+    return gen.op(node, "cube.load_sparse", [dst, src, idx, p.start_index, p.repeat_times,
+                                             p.src_stride, p.dst_gap, p.if_transpose])
+
+
+def _mmad_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """mmad_with_sparse(dst, fm, filter, mmad_params): int8 A (m x k) at the
+    positions B's indices pick, times the dense B, into int32 C."""
+    low = _low()
+    api = "mmad_with_sparse"
+    dst, fm, flt, params = low.bind(gen, node, api, ("dst", "fm", "filter", "mmad_params"),
+                                    args, kwargs)
+    for value, what in ((dst, "dst"), (fm, "fm"), (flt, "filter")):
+        low.expect(gen, node, value, ("local",), f"{api} {what}")
+    p = _struct(gen, node, params, MmadParams, f"{api} mmad_params")
+    return gen.op(node, "cube.mmad_sparse", [dst, fm, flt, p.m, p.n, p.k, p.cmatrix_init_val])
 
 
 def _mmad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
@@ -281,6 +312,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return img2col.api_call(gen, node, api, args, kwargs)
     if api == "load_data_with_transpose":
         return _load_data_t(gen, node, args, kwargs)
+    if api == "load_data_with_sparse":
+        return _load_data_sparse(gen, node, args, kwargs)
+    if api == "mmad_with_sparse":
+        return _mmad_sparse(gen, node, args, kwargs)
     if api == "mmad":
         return _mmad(gen, node, args, kwargs)
     if api == "fixpipe":

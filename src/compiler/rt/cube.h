@@ -101,6 +101,7 @@ typedef struct asc_kc_core {
   char *mem[ASC_KC_NBUF];
   int64_t size[ASC_KC_NBUF];
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
+  uint8_t *l0b_idx;            /* per L0B byte: its 2-bit sparse index, 0xFF none (cube_sparse.h) */
   int portable;                /* 1: no SIMD paths (tests compare both) */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
   /* the img2col loads' registers (rt/img2col.h); all zero is their reset state */
@@ -138,7 +139,9 @@ static void asc_kc_core_free(asc_kc_core *c) {
   }
   free(c->scr_a);
   free(c->scr_b);
+  free(c->l0b_idx);
   c->scr_a = c->scr_b = NULL;
+  c->l0b_idx = NULL;
 }
 
 /* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */
@@ -155,9 +158,11 @@ static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) {
    * kept with its columns padded to 16 */
   c->scr_a = (float *)malloc((size_t)ASC_KC_L0A_SIZE * 4);
   c->scr_b = (float *)malloc((size_t)ASC_KC_L0B_SIZE * 4);
+  c->l0b_idx = (uint8_t *)malloc((size_t)ASC_KC_L0B_SIZE);
+  if (c->l0b_idx) memset(c->l0b_idx, 0xFF, (size_t)ASC_KC_L0B_SIZE);
   for (int i = 0; i < ASC_KC_NBUF; i++)
     if (!c->mem[i]) c->scr_a = (free(c->scr_a), (float *)NULL);
-  if (!c->scr_a || !c->scr_b) {
+  if (!c->scr_a || !c->scr_b || !c->l0b_idx) {
     asc_kc_core_free(c);
     return asc_kc_fail(e, "out of host memory for the cube's buffers");
   }
@@ -349,6 +354,8 @@ static void asc_kc_widen_scalar(void *out, const char *src, asc_kc_type t, int64
       memcpy(&h, src + 2 * i, 2);
       dst[i] = asc_k_bf2f(h);
     }
+  } else if (t == ASC_KC_F32) {
+    memcpy(dst, src, (size_t)cnt * 4);
   } else {
     int32_t *idst = (int32_t *)out;
     for (int64_t i = 0; i < cnt; i++) idst[i] = (int8_t)src[i];
@@ -455,8 +462,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
     __attribute__((unused));
 static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
                            asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
-  if (t == ASC_KC_F32 || t == ASC_KC_S32)
-    return asc_kc_fail(e, "mmad takes fp16, bf16 or int8 inputs");
+  if (t == ASC_KC_S32) return asc_kc_fail(e, "mmad takes fp16, bf16, fp32 or int8 inputs");
   if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
     return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
                        (long long)p->m, (long long)p->n, (long long)p->k);
@@ -845,6 +851,10 @@ static int asc_k_cube_load_data(asc_k_ctx *k, asc_k_lt dst, asc_kc_span src, int
     return 1;
   asc_kc_load2d p = {start, repeat, src_stride, dst_gap, transpose};
   if (asc_kc_load_data_2d(d, src, (asc_kc_type)t, &p, &e)) return asc_k_fail(k, line, "%s", e.msg);
+  asc_kc_core *core = (asc_kc_core *)k->cube;
+  if (d.p >= core->mem[ASC_KC_L0B] && d.p < core->mem[ASC_KC_L0B] + ASC_KC_L0B_SIZE)
+    for (int64_t i = 0; i < repeat; i++) /* dense data now: mmad_with_sparse has no index */
+      memset(core->l0b_idx + (d.p - core->mem[ASC_KC_L0B]) + i * (1 + dst_gap) * 512, 0xFF, 512);
   if (repeat > 0) {
     int pipe = from_gm ? ASC_K_MTE2 : ASC_K_MTE1;
     if ((!from_gm &&

@@ -1057,6 +1057,13 @@ template <typename T, typename U, typename S, typename B>
 __aicore__ void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
                      const LocalTensor<S> &filter, const LocalTensor<B> &bias,
                      const MmadParams &params);
+// 4:2 sparse matmul: int8 B2 with its uint8 index from B1, int32 results.
+template <typename T = int8_t, typename U = uint8_t>
+__aicore__ void LoadDataWithSparse(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                   const LocalTensor<U> &idx, const LoadData2DParams &params);
+template <typename T = int32_t, typename U = int8_t>
+__aicore__ void MmadWithSparse(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                               const LocalTensor<U> &filter, const MmadParams &params);
 template <typename T, typename U, const FixpipeConfig &config>
 __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
                         const FixpipeParamsV220 &params);
