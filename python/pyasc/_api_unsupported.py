@@ -10,9 +10,7 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 
 from __future__ import annotations
 
-CUBE = ("cube unit: the img2col (LoadData3D) loads, sparse matmul and image loads are not "
-        "simulated yet")
-AIPP = "AIPP image preprocessing: not simulated yet"
+CUBE = "cube unit: the img2col (LoadData3D) loads and sparse matmul are not simulated yet"
 NOT_YET = "not implemented yet"
 INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
           "generated code")
@@ -20,32 +18,19 @@ INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text n
 #: name -> why pyasc does not support it yet.
 NOT_SUPPORTED: dict[str, str] = {
     "basic.load_data_with_sparse": CUBE,
-    "basic.load_image_to_local": CUBE,
     "basic.mmad_with_sparse": CUBE,
-    "basic.set_aipp_functions": AIPP,
     "basic.set_load_data_boundary": CUBE,
     "basic.set_load_data_padding_value": CUBE,
     "basic.set_load_data_repeat": CUBE,
-    "asc.AippChannelPaddingParams": AIPP,
-    "asc.AippColorSpaceConvParams": AIPP,
-    "asc.AippDataTypeConvParams": AIPP,
-    "asc.AippInputFormat": AIPP,
-    "asc.AippPaddingParams": AIPP,
-    "asc.AippParams": AIPP,
-    "asc.AippSingleLineParams": AIPP,
-    "asc.AippSwapParams": AIPP,
     "asc.LoadData2DParamsV2": CUBE,
     "asc.LoadData3DParamsV1": CUBE,
     "asc.LoadData3DParamsV2": CUBE,
     "asc.LoadData3DParamsV2Pro": CUBE,
     "asc.LoadDataRepeatParam": CUBE,
-    "asc.LoadImageToLocalParams": CUBE,
     "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
     "asc.load_data_with_sparse": CUBE,
-    "asc.load_image_to_local": CUBE,
     "asc.mmad_with_sparse": CUBE,
-    "asc.set_aipp_functions": AIPP,
     "asc.set_load_data_boundary": CUBE,
     "asc.set_load_data_padding_value": CUBE,
     "asc.set_load_data_repeat": CUBE,

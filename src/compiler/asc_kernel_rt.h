@@ -26,4 +26,5 @@
 #include "rt/mask_bits.h"        /* gather_mask, gatherb, CMPMASK, scalar bit operations */
 #include "rt/fused_cast.h"       /* add_relu_cast, sub_relu_cast, mul_cast, repeat_reduce_sum */
 #include "rt/deq.h"              /* DEQSCALE: set_deq_scale, cast_deq, add_deq_relu */
+#include "rt/aipp.h"             /* AIPP: set_aipp_functions, load_image_to_local */
 /* clang-format on */

@@ -72,6 +72,7 @@ leaky_relu: KernelBuiltin
 ln: KernelBuiltin
 load_data: KernelBuiltin
 load_data_with_transpose: KernelBuiltin
+load_image_to_local: KernelBuiltin
 maxs: KernelBuiltin
 metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin
@@ -102,6 +103,7 @@ scalar_get_count_of_value: KernelBuiltin
 scalar_get_sff_value: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
+set_aipp_functions: KernelBuiltin
 set_atomic_add: KernelBuiltin
 set_atomic_max: KernelBuiltin
 set_atomic_min: KernelBuiltin

@@ -96,6 +96,14 @@ typedef struct asc_kc_span {
   int64_t n; /* bytes from p that may be touched */
 } asc_kc_span;
 
+/* set_aipp_functions's registers of an AIC (read by rt/aipp.h): the image
+ * planes, input format, output dtype and the scalars of its AippParams. */
+typedef struct asc_kc_aipp {
+  int set, format, nsrc, dtype;
+  asc_kc_span src[2];
+  double v[40];
+} asc_kc_aipp;
+
 /* One AIC: its buffers and the mmad's scratch (owned; asc_kc_core_free). */
 typedef struct asc_kc_core {
   char *mem[ASC_KC_NBUF];
@@ -103,6 +111,7 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   int portable;                /* 1: no SIMD paths (tests compare both) */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
+  asc_kc_aipp aipp;            /* zeroed: no set_aipp_functions yet */
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
