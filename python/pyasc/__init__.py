@@ -397,6 +397,7 @@ from pyasc.language.aipp import (  # noqa: E402
     AippSwapParams,
     LoadImageToLocalParams,
 )
+from pyasc.language.slice_copy import SliceInfo  # noqa: E402
 from pyasc.language.cube import (  # noqa: E402
     LoadData2dTransposeParams,
     LoadData2dTransposeParamsV2,
@@ -479,6 +480,7 @@ __all__ += [
     "AippSingleLineParams",
     "AippSwapParams",
     "LoadImageToLocalParams",
+    "SliceInfo",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

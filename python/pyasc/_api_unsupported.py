@@ -11,7 +11,6 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 from __future__ import annotations
 
 CUBE = "cube unit: the img2col (LoadData3D) loads and sparse matmul are not simulated yet"
-NOT_YET = "not implemented yet"
 INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
           "generated code")
 
@@ -27,7 +26,6 @@ NOT_SUPPORTED: dict[str, str] = {
     "asc.LoadData3DParamsV2": CUBE,
     "asc.LoadData3DParamsV2Pro": CUBE,
     "asc.LoadDataRepeatParam": CUBE,
-    "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
     "asc.load_data_with_sparse": CUBE,
     "asc.mmad_with_sparse": CUBE,

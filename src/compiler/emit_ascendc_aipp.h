@@ -1,4 +1,5 @@
-/* Ascend C forms of the AIPP rows of api_table.def (rt/aipp.h), included
+/* Ascend C forms of the AIPP rows of api_table.def (rt/aipp.h) and of
+ * data_copy with SliceInfo (rt/slice_copy.h), included
  * by emit_ascendc.c ahead of the table: each struct is built member by
  * member in a block around the call. */
 
@@ -91,6 +92,34 @@ static int ac_aipp_load(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_members(e, op, "pyasc_load", AIPP_LOAD_MEMBERS, 1, 9, b);
   line_start(e);
   expand(e, op, "AscendC::LoadImageToLocal($0, pyasc_load);\n", b);
+  e->depth--;
+  line_start(e);
+  ir_buf_printf(b, "}\n");
+  return P_PRIMARY;
+}
+
+/* DataCopy(dst, src, SliceInfo dst[], SliceInfo src[], dims) [dims] */
+static int ac_slice_copy(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  int dims = (int)op->iattrs[0];
+  line_start(e);
+  ir_buf_printf(b, "{\n");
+  e->depth++;
+  for (int side = 0; side < 2; side++) {
+    line_start(e);
+    ir_buf_printf(b, "AscendC::SliceInfo pyasc_%s_slices[%d] = {", side ? "src" : "dst", dims);
+    for (int d = 0; d < dims; d++) {
+      ir_buf_printf(b, "%sAscendC::SliceInfo(", d ? ", " : "");
+      for (int f = 0; f < 5; f++) {
+        if (f) ir_buf_printf(b, ", ");
+        operand(e, op->operands[2 + side * 5 * dims + 5 * d + f], P_ANY, b);
+      }
+      ir_buf_printf(b, ")");
+    }
+    ir_buf_printf(b, "};\n");
+  }
+  line_start(e);
+  expand(e, op, "AscendC::DataCopy($0, $1, pyasc_dst_slices, pyasc_src_slices, ", b);
+  ir_buf_printf(b, "%d);\n", dims);
   e->depth--;
   line_start(e);
   ir_buf_printf(b, "}\n");

@@ -1201,4 +1201,21 @@ __aicore__ void LoadImageToLocal(const LocalTensor<T> &dst,
                                  const LoadImageToLocalParams &loadDataParams);
 }  // namespace AscendC
 
+/* DataCopy with SliceInfo lists */
+namespace AscendC {
+struct SliceInfo {
+  __aicore__ SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn,
+                       const uint32_t strideIn, const uint32_t burstLenIn,
+                       const uint32_t shapeValueIn);
+};
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                         const uint32_t dimValue = 1);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                         const uint32_t dimValue = 1);
+}  // namespace AscendC
+
 #endif
