@@ -653,6 +653,7 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                     "get_sort_offset": [[2]], "select.reg": [[0]],
                     "scalar_get_count_of_value": [[1]], "scalar_get_sff_value": [[0]],
                     "scalar_cast": [[F16_CODE, 6]], "scalar_cast.int": [[I32_CODE, 4]]})
+    special["data_copy.slice"] = [[1]]  # one SliceInfo dimension per side
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -695,7 +696,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
-               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
+               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": [],
+               "cube.aipp_set": [], "cube.aipp_load": [(F16_CODE, A1)]}
 
 
 def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
@@ -716,6 +718,8 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         else:
             operands.append(params[c])
     attrs = [1] if name == "cube.fixpipe" else [9, 2] if name.startswith("cube.cross") else []
+    if name == "cube.aipp_set":  # RGB888_U8, one plane, float16 output
+        attrs = [4, 1, F16_CODE]
     if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
         operands[0] = b.op("global.new", [params["A16"], params["I"]])
     b.op(name, operands, attrs)
@@ -769,6 +773,8 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                 operands.append(b.op("global.new", [addr, params["I"]]))
             else:
                 operands.append(params[c])
+        if name == "data_copy.slice":  # dst's and src's SliceInfo fields
+            operands += [params["I"]] * 10
         if name == "printf":
             operands = [params["I"], params["N"]]
         if name == "arith.pow":  # a float exponent has no Ascend C form
