@@ -33,8 +33,10 @@ F_NAMES = ("pv0", "pv1", "pv2", "pv3", "min0", "min1", "min2", "var0", "var1", "
 @jit
 def aipp_kernel(img: asc.GlobalAddress, uv: asc.GlobalAddress, eye: asc.GlobalAddress,
                 icfg: asc.GlobalAddress, fcfg: asc.GlobalAddress, c: asc.GlobalAddress,
-                fmt: asc.ConstExpr[int], c0: asc.ConstExpr[int]):
-    """The image through the AIPP into A1, then C = A @ I to global memory."""
+                fmt: asc.ConstExpr[int], c0: asc.ConstExpr[int], explicit: asc.ConstExpr[int]):
+    """The image through the AIPP into A1 (a TQue's tensor, or with explicit
+    an explicit LocalTensor at A1 address 0, or at `explicit` bytes past
+    L1's end when negative), then C = A @ I to global memory."""
     out_t = asc.int8 if c0 == 32 else asc.float16
     acc_t = asc.int32 if c0 == 32 else asc.float32
     img_gm = asc.GlobalTensor()
@@ -81,7 +83,12 @@ def aipp_kernel(img: asc.GlobalAddress, uv: asc.GlobalAddress, eye: asc.GlobalAd
     pipe.init_buffer(q_a2, 1, M * 32)
     pipe.init_buffer(q_b2, 1, 2048)
     pipe.init_buffer(q_c, 1, M * c0 * 4)
-    a1 = q_a1.alloc_tensor(out_t)
+    if explicit == 1:
+        a1 = asc.LocalTensor(out_t, asc.TPosition.A1, 0, M * 32 // out_t.sizeof())
+    elif explicit < 0:
+        a1 = asc.LocalTensor(out_t, asc.TPosition.A1, 512 * 1024 - explicit, 64)
+    else:
+        a1 = q_a1.alloc_tensor(out_t)
     asc.load_image_to_local(a1, asc.LoadImageToLocalParams(
         ic.get_value(26), ic.get_value(27), ic.get_value(28), ic.get_value(29), ic.get_value(30),
         ic.get_value(31), ic.get_value(32), ic.get_value(33), ic.get_value(34)))
@@ -202,7 +209,7 @@ def case(fmt: int, int8: bool, variant: int) -> dict:
     return cfg
 
 
-def run(fmt: int, int8: bool, cfg: dict, debug: bool = False, kernel=None) -> tuple:
+def run(fmt: int, int8: bool, cfg: dict, debug: bool = False, explicit: int = 0) -> tuple:
     rng = np.random.default_rng(fmt * 7 + int8)
     h, w = 12, cfg["src_horiz_size"]
     bpp = {F.YUV420SP_U8: 1, F.XRGB8888_U8: 4, F.RGB888_U8: 3, F.YUV400_U8: 1}[fmt]
@@ -213,8 +220,8 @@ def run(fmt: int, int8: bool, cfg: dict, debug: bool = False, kernel=None) -> tu
     icfg = np.array([cfg[n] for n in I_NAMES] + [0] * (40 - len(I_NAMES)), np.int32)
     fcfg = np.array([cfg[n] for n in F_NAMES], np.float32)
     c = np.zeros(M * c0, np.int32 if int8 else np.float32)
-    k = kernel or (asc.jit(aipp_kernel.fn, cache_dir=CACHE, debug=True) if debug else aipp_kernel)
-    k[1](img, uv, eye, icfg, fcfg, c, int(fmt), c0)
+    k = asc.jit(aipp_kernel.fn, cache_dir=CACHE, debug=True) if debug else aipp_kernel
+    k[1](img, uv, eye, icfg, fcfg, c, int(fmt), c0, explicit)
     return c, img, uv
 
 
@@ -238,6 +245,23 @@ def test_checked_mode(fmt):
     c, img, uv = run(fmt, False, cfg, debug=True)
     want = model(fmt, False, img, uv, cfg)
     np.testing.assert_array_equal(c[:want.size].astype(np.float64), want)
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_explicit_a1_local_tensor(debug):
+    """The documented example's form: an explicit LocalTensor at A1 (the
+    AIC's L1, not the Unified Buffer) as dst."""
+    cfg = case(F.RGB888_U8, False, 1)
+    c, img, uv = run(F.RGB888_U8, False, cfg, debug, explicit=1)
+    want = model(F.RGB888_U8, False, img, uv, cfg)
+    np.testing.assert_array_equal(c[:want.size].astype(np.float64), want)
+
+
+def test_explicit_a1_past_l1_is_refused():
+    with pytest.raises(asc.KernelError, match="load_image_to_local: dst: offset 524320 is "
+                                              "outside L1") as info:
+        run(F.RGB888_U8, False, case(F.RGB888_U8, False, 1), explicit=-32)
+    assert "test_api_aipp.py:" in str(info.value)
 
 
 def test_no_swap_keeps_channels():
@@ -360,7 +384,7 @@ def test_compile_errors(case, message):
     assert "test_api_aipp.py" in str(info.value)
 
 
-# --- Ascend C ---------------------------------------------------------------------------------------
+# --- Ascend C ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fmt,c0", [(F.YUV420SP_U8, 16), (F.RGB888_U8, 32)])
@@ -368,7 +392,7 @@ def test_ascendc_passes_gxx(fmt, c0):
     args = (np.zeros(256, np.uint8), np.zeros(128, np.uint8),
             np.zeros(c0 * c0, np.int8 if c0 == 32 else np.float16), np.zeros(40, np.int32),
             np.zeros(11, np.float32), np.zeros(M * c0, np.int32 if c0 == 32 else np.float32),
-            int(fmt), c0)
+            int(fmt), c0, 0)
     src = aipp_kernel.ascendc(*args)
     assert "AscendC::SetAippFunctions(" in src and "AscendC::LoadImageToLocal(" in src
     assert ("AscendC::AippInputFormat::YUV420SP_U8" in src) == (fmt == F.YUV420SP_U8)
