@@ -209,12 +209,13 @@ def case(fmt: int, int8: bool, variant: int) -> dict:
     return cfg
 
 
-def run(fmt: int, int8: bool, cfg: dict, debug: bool = False, explicit: int = 0) -> tuple:
+def run(fmt: int, int8: bool, cfg: dict, debug: bool = False, explicit: int = 0,
+        uv_len: int = 0) -> tuple:
     rng = np.random.default_rng(fmt * 7 + int8)
     h, w = 12, cfg["src_horiz_size"]
     bpp = {F.YUV420SP_U8: 1, F.XRGB8888_U8: 4, F.RGB888_U8: 3, F.YUV400_U8: 1}[fmt]
     img = rng.integers(0, 256, h * w * bpp, dtype=np.uint8)
-    uv = rng.integers(0, 256, h // 2 * w, dtype=np.uint8)
+    uv = rng.integers(0, 256, uv_len or h // 2 * w, dtype=np.uint8)
     c0 = 32 if int8 else 16
     eye = np.eye(c0, dtype=np.int8 if int8 else np.float16)
     icfg = np.array([cfg[n] for n in I_NAMES] + [0] * (40 - len(I_NAMES)), np.int32)
@@ -296,6 +297,20 @@ def test_runtime_errors_name_the_line(changes, message):
     with pytest.raises(asc.KernelError, match=message) as info:
         run(F.RGB888_U8, True, cfg)
     assert "test_api_aipp.py:" in str(info.value)
+
+
+@pytest.mark.parametrize("uv_len,ok", [(59, False), (60, True)])
+def test_uv_plane_bound_covers_the_last_pair(uv_len, ok):
+    """An odd crop width ending on an even column still reads that pixel's
+    V byte: 60 bytes of UV plane are needed, 59 are refused."""
+    cfg = dict(case(F.YUV420SP_U8, True, 0), horiz_size=9)
+    if ok:
+        c, img, uv = run(F.YUV420SP_U8, True, cfg, uv_len=uv_len)
+        want = model(F.YUV420SP_U8, True, img, np.pad(uv, (0, 96 - uv_len)), cfg)
+        np.testing.assert_array_equal(c[:want.size].astype(np.float64), want)
+    else:
+        with pytest.raises(asc.KernelError, match="rows 2..7 of the image lie outside"):
+            run(F.YUV420SP_U8, True, cfg, uv_len=uv_len)
 
 
 def test_yuv400_refuses_csc():

@@ -171,10 +171,11 @@ def _load_image_to_local(gen: CodeGenerator, node: ast.Call, args: list, kwargs:
     if not isinstance(params, core.StructValue) or params.struct is not LoadImageToLocalParams:
         raise gen.error(node, f"load_image_to_local load_data_params must be a "
                               f"pyasc.LoadImageToLocalParams, not {describe(params)}")
-    sizes = [getattr(params, n) for n, _ in STRUCTS[LoadImageToLocalParams][:9]]
-    for name, value in zip((n for n, _ in STRUCTS[LoadImageToLocalParams]), sizes):
+    values = [getattr(params, n) for n, _ in STRUCTS[LoadImageToLocalParams]]
+    for (name, _), value in zip(STRUCTS[LoadImageToLocalParams], values):
         gen.check_int(node, value, f"LoadImageToLocalParams {name}")
-    return gen.op(node, "cube.aipp_load", [dst, *sizes])
+    # sid is reserved (upstream: "use the default"): checked, not simulated
+    return gen.op(node, "cube.aipp_load", [dst, *values[:9]])
 
 
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:

@@ -214,7 +214,9 @@ static int asc_k_cube_aipp_load(asc_k_ctx *k, asc_k_lt dst, int dt, const double
   int64_t rows = a->v[ASC_KA_SINGLE] != 0 ? 1 : q[1], cols = q[0], w = q[4];
   int64_t last = (q[3] + rows - 1) * w + q[2] + cols; /* pixels up to the last one read */
   if (last > a->src[0].n / asc_ka_bpp(a->format) ||
-      (yuv && ((q[3] + rows - 1) / 2) * w + q[2] + cols > a->src[1].n))
+      /* a pixel's U and V are the pair at its even column: the last pair
+       * ends at the odd column at or after the crop's last one */
+      (yuv && ((q[3] + rows - 1) / 2) * w + ((q[2] + cols - 1) | 1) + 1 > a->src[1].n))
     return asc_k_fail(k, line,
                       "load_image_to_local: rows %lld..%lld of the image lie outside "
                       "its global memory",
