@@ -385,6 +385,19 @@ from pyasc.language.sortgather import (  # noqa: E402
 
 # the DEQSCALE register's vector form
 from pyasc.language.deq import DeqScale, VdeqInfo  # noqa: E402
+# AIPP image loads: the input formats and parameter structs
+from pyasc.language.aipp import (  # noqa: E402
+    AippChannelPaddingParams,
+    AippColorSpaceConvParams,
+    AippDataTypeConvParams,
+    AippInputFormat,
+    AippPaddingParams,
+    AippParams,
+    AippSingleLineParams,
+    AippSwapParams,
+    LoadImageToLocalParams,
+)
+from pyasc.language.slice_copy import SliceInfo  # noqa: E402
 from pyasc.language.cube import (  # noqa: E402
     LoadData2dTransposeParams,
     LoadData2dTransposeParamsV2,
@@ -471,6 +484,16 @@ __all__ += [
     "LoadData3DParamsV2",
     "LoadData3DParamsV2Pro",
     "LoadDataRepeatParam",
+    "AippChannelPaddingParams",
+    "AippColorSpaceConvParams",
+    "AippDataTypeConvParams",
+    "AippInputFormat",
+    "AippPaddingParams",
+    "AippParams",
+    "AippSingleLineParams",
+    "AippSwapParams",
+    "LoadImageToLocalParams",
+    "SliceInfo",
     *_KERNEL_ONLY,
     *[n for n in _SHARED_NAMES if n not in __all__],
 ]

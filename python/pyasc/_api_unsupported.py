@@ -10,27 +10,10 @@ asc-toplevel-names.txt and "asc.adv.NAME" of asc-adv-names.txt.
 
 from __future__ import annotations
 
-CUBE = "cube unit: sparse matmul and image loads are not simulated yet"
-AIPP = "AIPP image preprocessing: not simulated yet"
-NOT_YET = "not implemented yet"
-INLINE = ("verbatim Ascend C text: the simulator cannot run C++, and user text never enters "
-          "generated code")
+INLINE = ("verbatim Ascend C text (asc.inline): the simulator cannot run C++, and user text "
+          "never enters generated code")
 
-#: name -> why pyasc does not support it yet.
+#: name -> why pyasc does not support it.
 NOT_SUPPORTED: dict[str, str] = {
-    "basic.load_image_to_local": CUBE,
-    "basic.set_aipp_functions": AIPP,
-    "asc.AippChannelPaddingParams": AIPP,
-    "asc.AippColorSpaceConvParams": AIPP,
-    "asc.AippDataTypeConvParams": AIPP,
-    "asc.AippInputFormat": AIPP,
-    "asc.AippPaddingParams": AIPP,
-    "asc.AippParams": AIPP,
-    "asc.AippSingleLineParams": AIPP,
-    "asc.AippSwapParams": AIPP,
-    "asc.LoadImageToLocalParams": CUBE,
-    "asc.SliceInfo": NOT_YET,
     "asc.inline": INLINE,
-    "asc.load_image_to_local": CUBE,
-    "asc.set_aipp_functions": AIPP,
 }

@@ -28,4 +28,6 @@
 #include "rt/fused_cast.h"       /* add_relu_cast, sub_relu_cast, mul_cast, repeat_reduce_sum */
 #include "rt/deq.h"              /* DEQSCALE: set_deq_scale, cast_deq, add_deq_relu */
 #include "rt/img2col.h"          /* img2col loads (LoadData3D*), their registers */
+#include "rt/aipp.h"             /* AIPP: set_aipp_functions, load_image_to_local */
+#include "rt/slice_copy.h"       /* data_copy with SliceInfo lists */
 /* clang-format on */

@@ -329,7 +329,11 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
         s->reset_unknown = true;
     } else if (!strcmp(name, "local.new")) {
       asc_dtype dtype = (asc_dtype)op->iattrs[0];
-      if (const_int(s->m, op->operands[0], &addr) && const_int(s->m, op->operands[1], &len)) {
+      int pos = (int)op->iattrs[1];
+      if (pos >= ASC_POS_A1 && pos <= ASC_POS_CO2) {
+        /* the AIC's buffers: rt/cube.h checks the address at each use */
+      } else if (const_int(s->m, op->operands[0], &addr) &&
+                 const_int(s->m, op->operands[1], &len)) {
         uint64_t end = (uint64_t)addr + (uint64_t)len * asc_dtype_size(dtype);
         if (addr < 0 || len < 0 || end > s->ub_size)
           return asc_error(ASC_ERR_COMPILE,

@@ -109,7 +109,7 @@ def test_cli_lists_supported_and_missing_names_per_group(capsys):
     out = capsys.readouterr().out
     for group in _api.GROUPS:
         assert f"\n{group}: " in "\n" + out
-    assert "basic.add" in out and "not yet: basic.load_image_to_local (" in out
+    assert "basic.add" in out and "not yet: asc.inline (" in out
     assert cli(["api", "--summary"]) == 0
     summary = capsys.readouterr().out
     basic = next(g for g in _api.coverage() if g.name == "basic")

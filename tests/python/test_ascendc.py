@@ -653,6 +653,7 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                     "get_sort_offset": [[2]], "select.reg": [[0]],
                     "scalar_get_count_of_value": [[1]], "scalar_get_sff_value": [[0]],
                     "scalar_cast": [[F16_CODE, 6]], "scalar_cast.int": [[I32_CODE, 4]]})
+    special["data_copy.slice"] = [[1]]  # one SliceInfo dimension per side
     if name in special:
         return special[name]
     if name.endswith(".l0") and niattrs == 3:
@@ -697,7 +698,8 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.load_sparse": [(I8_CODE, B2), (I8_CODE, 3), (U8_CODE, 3)],  # 3: B1
                "cube.mmad_sparse": [(I32_CODE, CO1), (I8_CODE, A2), (I8_CODE, B2)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
-               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
+               "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": [],
+               "cube.aipp_set": [], "cube.aipp_load": [(F16_CODE, A1)]}
 CUBE_LOCALS.update({name: [(F16_CODE, A2), (F16_CODE, A1)] for name in (  # img2col loads
     "cube.load3d_v2", "cube.load3d_v1", "cube.load3d_v2pro", "cube.load2d_v2")})
 CUBE_LOCALS.update({"cube.load2d_v2.gm": [(F16_CODE, A2)], "cube.set_l3d_boundary": [],
@@ -722,6 +724,8 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         else:
             operands.append(params[c])
     attrs = [1] if name == "cube.fixpipe" else [9, 2] if name.startswith("cube.cross") else []
+    if name == "cube.aipp_set":  # RGB888_U8, one plane, float16 output
+        attrs = [4, 1, F16_CODE]
     if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
         operands[0] = b.op("global.new", [params["A16"], params["I"]])
     b.op(name, operands, attrs)
@@ -775,6 +779,8 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
                 operands.append(b.op("global.new", [addr, params["I"]]))
             else:
                 operands.append(params[c])
+        if name == "data_copy.slice":  # dst's and src's SliceInfo fields
+            operands += [params["I"]] * 10
         if name == "printf":
             operands = [params["I"], params["N"]]
         if name == "arith.pow":  # a float exponent has no Ascend C form

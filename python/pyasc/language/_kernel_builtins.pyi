@@ -73,6 +73,7 @@ ln: KernelBuiltin
 load_data: KernelBuiltin
 load_data_with_sparse: KernelBuiltin
 load_data_with_transpose: KernelBuiltin
+load_image_to_local: KernelBuiltin
 maxs: KernelBuiltin
 metrics_prof_start: KernelBuiltin
 metrics_prof_stop: KernelBuiltin
@@ -104,6 +105,7 @@ scalar_get_count_of_value: KernelBuiltin
 scalar_get_sff_value: KernelBuiltin
 scatter: KernelBuiltin
 select: KernelBuiltin
+set_aipp_functions: KernelBuiltin
 set_atomic_add: KernelBuiltin
 set_atomic_max: KernelBuiltin
 set_atomic_min: KernelBuiltin

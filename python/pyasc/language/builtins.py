@@ -232,6 +232,16 @@ _DOCS.update({
                         "sparse, int8) @ B (densified int8).",
 })
 
+# Lowered in pyasc.language.aipp (the AIC's image preprocessing).
+_DOCS.update({
+    "set_aipp_functions": "set_aipp_functions(src0, [src1,] input_format, config): set the AIPP "
+                          "registers (image planes in GM, AippInputFormat, AippParams) read by "
+                          "load_image_to_local.",
+    "load_image_to_local": "load_image_to_local(dst, load_data_params): an image from GM to "
+                           "A1/B1 through the AIPP: crop, swaps, colour-space and data-type "
+                           "conversion, padding.",
+})
+
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
                 "bitwise_and", "bitwise_or", "bitwise_not")

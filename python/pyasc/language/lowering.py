@@ -87,9 +87,10 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     # this order; the first that does not answer its NOT_HANDLED lowers it.
     from pyasc.language import lowering_desc
 
-    from pyasc.language import deq
+    from pyasc.language import aipp, deq, slice_copy
 
-    for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort, deq):
+    for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort, deq,
+                   aipp, slice_copy):
         handled = module.call(gen, node, func, args, kwargs)
         if handled is not module.NOT_HANDLED:
             return handled

@@ -96,6 +96,14 @@ typedef struct asc_kc_span {
   int64_t n; /* bytes from p that may be touched */
 } asc_kc_span;
 
+/* set_aipp_functions's registers of an AIC (read by rt/aipp.h): the image
+ * planes, input format, output dtype and the scalars of its AippParams. */
+typedef struct asc_kc_aipp {
+  int set, format, nsrc, dtype;
+  asc_kc_span src[2];
+  double v[40];
+} asc_kc_aipp;
+
 /* One AIC: its buffers and the mmad's scratch (owned; asc_kc_core_free). */
 typedef struct asc_kc_core {
   char *mem[ASC_KC_NBUF];
@@ -108,6 +116,7 @@ typedef struct asc_kc_core {
   int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
   int l3d_repeat_set, l3d_fmatrix_set[2];
   double l3d_pad;
+  asc_kc_aipp aipp;            /* zeroed: no set_aipp_functions yet */
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)

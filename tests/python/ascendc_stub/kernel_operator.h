@@ -1205,4 +1205,81 @@ __aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[16],
                                const TransDataTo5HDParams &nchwconvParams);
 }  // namespace AscendC
 
+/* AIPP: SetAippFunctions, LoadImageToLocal */
+namespace AscendC {
+enum class AippInputFormat : uint8_t {
+  YUV420SP_U8 = 0,
+  XRGB8888_U8 = 1,
+  RGB888_U8 = 4,
+  YUV400_U8 = 9
+};
+template <typename U>
+struct AippPaddingParams {
+  uint32_t paddingMode;
+  U paddingValueCh0 = 0, paddingValueCh1 = 0, paddingValueCh2 = 0, paddingValueCh3 = 0;
+};
+struct AippSwapParams {
+  bool isSwapRB, isSwapUV, isSwapAX;
+};
+struct AippSingleLineParams {
+  bool isSingleLineCopy;
+};
+struct AippDataTypeConvParams {
+  uint8_t dtcMeanCh0, dtcMeanCh1, dtcMeanCh2;
+  half dtcMinCh0 = 0.0f, dtcMinCh1 = 0.0f, dtcMinCh2 = 0.0f;
+  half dtcVarCh0 = 1.0f, dtcVarCh1 = 1.0f, dtcVarCh2 = 1.0f;
+  uint32_t dtcRoundMode;
+};
+template <typename U>
+struct AippChannelPaddingParams {
+  uint32_t cPaddingMode;
+  U cPaddingValue = 0;
+};
+struct AippColorSpaceConvParams {
+  bool isEnableCsc;
+  int16_t cscMatrixR0C0, cscMatrixR0C1, cscMatrixR0C2, cscMatrixR1C0, cscMatrixR1C1, cscMatrixR1C2,
+      cscMatrixR2C0, cscMatrixR2C1, cscMatrixR2C2;
+  uint8_t cscBiasIn0, cscBiasIn1, cscBiasIn2, cscBiasOut0, cscBiasOut1, cscBiasOut2;
+};
+template <typename U>
+struct AippParams {
+  AippPaddingParams<U> paddingParams;
+  AippSwapParams swapParams;
+  AippSingleLineParams singleLineParams;
+  AippDataTypeConvParams dtcParams;
+  AippChannelPaddingParams<U> cPaddingParams;
+  AippColorSpaceConvParams cscParams;
+};
+struct LoadImageToLocalParams {
+  uint16_t horizSize, vertSize, horizStartPos, vertStartPos, srcHorizSize;
+  uint8_t topPadSize, botPadSize, leftPadSize, rightPadSize, sid;
+};
+template <typename T, typename U>
+__aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, AippInputFormat format,
+                                 AippParams<U> config);
+template <typename T, typename U>
+__aicore__ void SetAippFunctions(const GlobalTensor<T> &src0, const GlobalTensor<T> &src1,
+                                 AippInputFormat format, AippParams<U> config);
+template <typename T>
+__aicore__ void LoadImageToLocal(const LocalTensor<T> &dst,
+                                 const LoadImageToLocalParams &loadDataParams);
+}  // namespace AscendC
+
+/* DataCopy with SliceInfo lists */
+namespace AscendC {
+struct SliceInfo {
+  __aicore__ SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn,
+                       const uint32_t strideIn, const uint32_t burstLenIn,
+                       const uint32_t shapeValueIn);
+};
+template <typename T>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                         const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                         const uint32_t dimValue = 1);
+template <typename T>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                         const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                         const uint32_t dimValue = 1);
+}  // namespace AscendC
+
 #endif
