@@ -35,6 +35,7 @@
 #include "asc/mem.h"
 #include "asc/tensor.h"
 static const char *const asc_k_files[] = {"libasc"};
+#include "../tensor/unary_math.h"
 #include "asc_kernel_rt.h"
 
 extern char **environ;
@@ -949,6 +950,24 @@ static void jit_pause(unsigned spins) {
   nanosleep(&ts, NULL);
 }
 
+/* The maths table blocks get (rt/vmath.h): libasc's SLEEF functions for
+ * this CPU, the ones eager tensor operations use. Filled once, then only
+ * read. */
+static asc_k_vmath_fn jit_vmath_table[ASC_K_VM_COUNT];
+static pthread_once_t jit_vmath_once = PTHREAD_ONCE_INIT;
+static void jit_vmath_fill(void) {
+  static const asc_vmath_fn of[ASC_K_VM_COUNT] = {
+      [ASC_K_VM_EXP] = ASC_VM_EXP,   [ASC_K_VM_LOG] = ASC_VM_LOG, [ASC_K_VM_SQRT] = ASC_VM_SQRT,
+      [ASC_K_VM_SIN] = ASC_VM_SIN,   [ASC_K_VM_COS] = ASC_VM_COS, [ASC_K_VM_TAN] = ASC_VM_TAN,
+      [ASC_K_VM_TANH] = ASC_VM_TANH, [ASC_K_VM_ERF] = ASC_VM_ERF,
+  };
+  for (int i = 0; i < ASC_K_VM_COUNT; i++) jit_vmath_table[i] = asc_vmath_get(of[i])->f32;
+}
+static const asc_k_vmath_fn *jit_vmath(void) {
+  pthread_once(&jit_vmath_once, jit_vmath_fill);
+  return jit_vmath_table;
+}
+
 /* A tensor list's data pointer: the live device allocation holding it. */
 static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
   asc_mem_range r;
@@ -979,6 +998,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
   k.sync_barrier = l->barrier;
   k.msg[0] = '\0';
+  k.vmath = jit_vmath();
   memset(&k.sys, 0, sizeof k.sys);
   k.sys.args = l->args;
   k.sys.nargs = l->nargs;
