@@ -83,3 +83,29 @@ def test_adv_maths_equal_eager_bits(name, dtype):
     with np.errstate(all="ignore"):
         want = getattr(pyasc, name)(pyasc.asarray(x)).numpy()
     _same_bits(y, want)
+
+
+@jit
+def k_masked(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
+             fn: pyasc.ConstExpr):
+    gx = pyasc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy = pyasc.GlobalTensor()
+    gy.set_global_buffer(y, n)
+    a = pyasc.LocalTensorAuto(x.dtype, n)
+    b = pyasc.LocalTensorAuto(x.dtype, n)
+    pyasc.data_copy(a, gx, n)
+    fn(b, a, 64, n // 64, pyasc.UnaryRepeatParams())  # the mask and repeat form
+    pyasc.data_copy(gy, b, n)
+
+
+@pytest.mark.parametrize("name,eager", [("exp", "exp"), ("ln", "log")])
+def test_mask_forms_equal_count_forms(name, eager):
+    """The level-0 (mask, repeat) forms compute as the count forms: the same bits."""
+    x = _inputs(F32, n=1000)[:1984]
+    y = np.zeros_like(x)
+    k_masked[1](x, y, x.size, getattr(pyasc, name))
+    pyasc.synchronize()
+    with np.errstate(all="ignore"):
+        want = getattr(pyasc, eager)(pyasc.asarray(x)).numpy()
+    _same_bits(y, want)

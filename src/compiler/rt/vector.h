@@ -789,8 +789,13 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
       } else if (fl) {
         float x = pa ? (float)asc_k_ld(ds, pa) : 0.0f;
         float y = pb ? (float)asc_k_ld(ds, pb) : (float)sc;
-        float d = reads_dst ? (float)asc_k_ld(dd, pd) : 0.0f;
-        asc_k_stf(dd, pd, asc_k_vf(A->op, x, y, d));
+        float d = reads_dst ? (float)asc_k_ld(dd, pd) : 0.0f, r;
+        /* exp and ln as the count forms compute them (rt/vmath.h) */
+        if (A->op == ASC_K_VOP_exp || A->op == ASC_K_VOP_ln)
+          asc_k_vm_float32(k, A->op == ASC_K_VOP_exp ? ASC_K_VM_EXP : ASC_K_VM_LOG, &r, &x, 1);
+        else
+          r = asc_k_vf(A->op, x, y, d);
+        asc_k_stf(dd, pd, r);
       } else {
         int64_t x = pa ? asc_k_ldi(ds, pa) : 0, y = pb ? asc_k_ldi(ds, pb) : (int64_t)sc;
         int64_t d = reads_dst ? asc_k_ldi(dd, pd) : 0;
