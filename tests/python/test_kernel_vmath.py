@@ -7,6 +7,11 @@ enough for libm and SLEEF to differ on some elements."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -109,3 +114,25 @@ def test_mask_forms_equal_count_forms(name, eager):
     with np.errstate(all="ignore"):
         want = getattr(pyasc, eager)(pyasc.asarray(x)).numpy()
     _same_bits(y, want)
+
+
+def test_portable_maths_follow_eager(tmp_path):
+    """PYASC_CPU_SIMD=0 makes eager use SLEEF's portable functions: kernels
+    get the same table, so they still give eager's bits."""
+    code = textwrap.dedent("""
+        import numpy as np, pyasc
+        @pyasc.op(name="vm_portable")
+        def op(x):
+            return pyasc.exp(x) + pyasc.log(x)
+        x = np.linspace(0.01, 80, 8192, dtype=np.float32)
+        fused = op(x).numpy()
+        eager = op.fn(pyasc.asarray(x)).numpy()
+        assert "fused_vm_portable" in op.explain(x)
+        print(np.array_equal(fused.view(np.uint32), eager.view(np.uint32)))
+    """)
+    env = dict(os.environ, PYASC_CPU_SIMD="0", PYASC_OP_FUSE_MIN="0",
+               PYASC_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"]
