@@ -11,6 +11,7 @@
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
 #include "rt/fwk.h"              /* atomic store mode, TBufPool, tensor setters, user tags */
 #include "rt/data_move.h"        /* data_copy, element access */
+#include "rt/vmath.h"            /* exp, log, sqrt, sin... on arrays: the launcher's SLEEF */
 #include "rt/vector.h"           /* vector arithmetic, the mask register, executor, cast */
 #include "rt/reduce.h"           /* reductions */
 #include "rt/data_move_params.h" /* data_copy with DataCopyParams, data_copy_pad */

@@ -35,11 +35,19 @@
 #include "asc/mem.h"
 #include "asc/tensor.h"
 static const char *const asc_k_files[] = {"libasc"};
+#include "../tensor/unary_math.h"
 #include "asc_kernel_rt.h"
 
 extern char **environ;
 
-#define CC_FLAGS "-std=c11 -O3 -fPIC -shared -fno-strict-aliasing -ffp-contract=off"
+/* The compiler's flags, part of every cache key. -O2, not -O3: a kernel's
+ * hot loops (the runtime's element loops, copies) come out vectorised the
+ * same, and the first call of a new kernel spends about 40% less time in
+ * the compiler (which is nearly all of that call). -pipe: no temporary
+ * assembly file. */
+static const char *const cc_flags[] = {
+    "-std=c11", "-O2", "-pipe", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off"};
+#define CC_NFLAGS (sizeof cc_flags / sizeof cc_flags[0])
 
 _Static_assert(sizeof(asc_jit_arg) == sizeof(asc_k_arg), "argument layouts differ");
 
@@ -577,9 +585,15 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   int code = 0;
   char *output = NULL;
   if (!st) {
-    char *argv[] = {
-        (char *)cc,          "-std=c11", "-O3",   "-fPIC", "-shared", "-fno-strict-aliasing",
-        "-ffp-contract=off", "-o",       so_path, c_path,  "-lm",     NULL};
+    char *argv[CC_NFLAGS + 6];
+    size_t n = 0;
+    argv[n++] = (char *)cc;
+    for (size_t i = 0; i < CC_NFLAGS; i++) argv[n++] = (char *)cc_flags[i];
+    argv[n++] = "-o";
+    argv[n++] = so_path;
+    argv[n++] = c_path;
+    argv[n++] = "-lm";
+    argv[n] = NULL;
     st = run(argv, l, &code, &output);
   }
   if (!st && code != 0) {
@@ -822,7 +836,8 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   XXH3_128bits_reset(state);
   XXH3_128bits_update(state, source, source_len);
   XXH3_128bits_update(state, identity, strlen(identity) + 1);
-  XXH3_128bits_update(state, CC_FLAGS, sizeof CC_FLAGS);
+  for (size_t i = 0; i < CC_NFLAGS; i++)
+    XXH3_128bits_update(state, cc_flags[i], strlen(cc_flags[i]) + 1);
   XXH3_128bits_update(state, asc_version(), strlen(asc_version()) + 1);
   XXH128_hash_t h = XXH3_128bits_digest(state);
   XXH3_freeState(state);
@@ -949,6 +964,24 @@ static void jit_pause(unsigned spins) {
   nanosleep(&ts, NULL);
 }
 
+/* The maths table blocks get (rt/vmath.h): libasc's SLEEF functions for
+ * this CPU, the ones eager tensor operations use. Filled once, then only
+ * read. */
+static asc_k_vmath_fn jit_vmath_table[ASC_K_VM_COUNT];
+static pthread_once_t jit_vmath_once = PTHREAD_ONCE_INIT;
+static void jit_vmath_fill(void) {
+  static const asc_vmath_fn of[ASC_K_VM_COUNT] = {
+      [ASC_K_VM_EXP] = ASC_VM_EXP,   [ASC_K_VM_LOG] = ASC_VM_LOG, [ASC_K_VM_SQRT] = ASC_VM_SQRT,
+      [ASC_K_VM_SIN] = ASC_VM_SIN,   [ASC_K_VM_COS] = ASC_VM_COS, [ASC_K_VM_TAN] = ASC_VM_TAN,
+      [ASC_K_VM_TANH] = ASC_VM_TANH, [ASC_K_VM_ERF] = ASC_VM_ERF,
+  };
+  for (int i = 0; i < ASC_K_VM_COUNT; i++) jit_vmath_table[i] = asc_vmath_get(of[i])->f32;
+}
+static const asc_k_vmath_fn *jit_vmath(void) {
+  pthread_once(&jit_vmath_once, jit_vmath_fill);
+  return jit_vmath_table;
+}
+
 /* A tensor list's data pointer: the live device allocation holding it. */
 static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
   asc_mem_range r;
@@ -979,6 +1012,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
   k.sync_barrier = l->barrier;
   k.msg[0] = '\0';
+  k.vmath = jit_vmath();
   memset(&k.sys, 0, sizeof k.sys);
   k.sys.args = l->args;
   k.sys.nargs = l->nargs;

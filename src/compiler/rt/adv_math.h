@@ -155,6 +155,28 @@ static inline int asc_k_adv_count(asc_k_ctx *k, int64_t n, const char *api, int 
   return 0;
 }
 
+/* The rt/vmath.h function of an adv maths function, or -1. */
+static inline int asc_k_adv_vm(int fn, int64_t level) {
+  switch (fn) {
+    case ASC_K_ADV_EXP:
+      return level <= 0 ? ASC_K_VM_EXP : -1;
+    case ASC_K_ADV_LOG:
+      return ASC_K_VM_LOG;
+    case ASC_K_ADV_SIN:
+      return ASC_K_VM_SIN;
+    case ASC_K_ADV_COS:
+      return ASC_K_VM_COS;
+    case ASC_K_ADV_TAN:
+      return ASC_K_VM_TAN;
+    case ASC_K_ADV_TANH:
+      return ASC_K_VM_TANH;
+    case ASC_K_ADV_ERF:
+      return ASC_K_VM_ERF;
+    default:
+      return -1;
+  }
+}
+
 /* dst[i] = f(src[i]) for the maths family (float16, float32). */
 static inline int asc_k_adv_unary(asc_k_ctx *k, int fn, int dt, asc_k_lt d, asc_k_lt s, int64_t n,
                                   int64_t level, asc_k_lt tmp, int64_t tmp_min, const char *api,
@@ -167,6 +189,17 @@ static inline int asc_k_adv_unary(asc_k_ctx *k, int fn, int dt, asc_k_lt d, asc_
     return 1;
   char *o = k->ub + d.off;
   const char *x = k->ub + s.off;
+  int vm = asc_k_adv_vm(fn, level);
+  if (vm >= 0 && asc_k_vm_disjoint(d.off, s.off, n * es)) { /* a chunk at a time */
+    float buf[ASC_K_VM_CHUNK];
+    for (int64_t i = 0; i < n; i += ASC_K_VM_CHUNK) {
+      int64_t m = n - i < ASC_K_VM_CHUNK ? n - i : ASC_K_VM_CHUNK;
+      for (int64_t j = 0; j < m; j++) buf[j] = (float)asc_k_ld(dt, x + (i + j) * es);
+      asc_k_vm_float32(k, vm, buf, buf, m);
+      for (int64_t j = 0; j < m; j++) asc_k_stf(dt, o + (i + j) * es, buf[j]);
+    }
+    return 0;
+  }
   for (int64_t i = 0; i < n; i++)
     asc_k_stf(dt, o + i * es, asc_k_adv_fn(fn, (float)asc_k_ld(dt, x + i * es), level));
   return 0;

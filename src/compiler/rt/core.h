@@ -22,6 +22,21 @@
 
 struct asc_k_chk;
 
+/* float32 maths a launcher lends its blocks (rt/vmath.h): dst[i] = f(src[i])
+ * for n values, dst equal to src or apart from it. */
+typedef void (*asc_k_vmath_fn)(float *dst, const float *src, int64_t n);
+enum { /* the table's order: jit.c maps each to libasc's function */
+       ASC_K_VM_EXP,
+       ASC_K_VM_LOG,
+       ASC_K_VM_SQRT,
+       ASC_K_VM_SIN,
+       ASC_K_VM_COS,
+       ASC_K_VM_TAN,
+       ASC_K_VM_TANH,
+       ASC_K_VM_ERF,
+       ASC_K_VM_COUNT
+};
+
 /* The vector mask register (see "API coverage" below). */
 typedef struct asc_k_vmask {
   int counter;   /* set_mask_count(): the low word is an element count */
@@ -116,6 +131,8 @@ typedef struct asc_k_ctx {
   void *sync_barrier;
   asc_k_sysreg sys; /* zeroed by the launcher, which may set sys.launch */
   asc_k_sregs sr;   /* zeroed with vm */
+  /* ASC_K_VM_COUNT functions (rt/vmath.h); NULL: the C library's */
+  const asc_k_vmath_fn *vmath;
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

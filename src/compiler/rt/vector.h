@@ -47,6 +47,25 @@
     return 0;                                                                                 \
   }
 
+/* A transcendental unary through rt/vmath.h (SLEEF's functions when the
+ * launcher lends them); a partial overlap of dst and src keeps the
+ * element order of the loops above. */
+#define ASC_K_VMATH(NAME, SUFFIX, T, FN)                                                      \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
+                                            int line) {                                       \
+    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
+        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
+      return 1;                                                                               \
+    T *o = (T *)(k->ub + d.off);                                                              \
+    const T *xs = (const T *)(k->ub + a.off);                                                 \
+    if (asc_k_vm_disjoint(d.off, a.off, n * (int64_t)sizeof(T))) {                            \
+      asc_k_vm_##SUFFIX(k, FN, o, xs, n);                                                     \
+      return 0;                                                                               \
+    }                                                                                         \
+    for (int64_t i = 0; i < n; i++) asc_k_vm_##SUFFIX(k, FN, o + i, xs + i, 1);               \
+    return 0;                                                                                 \
+  }
+
 /* Integer vector arithmetic wraps, as the hardware does. */
 #define ASC_K_WRAP(T, e) ((T)(uint64_t)(e))
 
@@ -61,10 +80,10 @@
   ASC_K_VSCALAR(muls, SUFFIX, T, float, LOAD, STORE, x *y)            \
   ASC_K_VSCALAR(maxs, SUFFIX, T, float, LOAD, STORE, x > y ? x : y)   \
   ASC_K_VSCALAR(mins, SUFFIX, T, float, LOAD, STORE, x < y ? x : y)   \
-  ASC_K_VUNARY(exp, SUFFIX, T, float, LOAD, STORE, expf(x))           \
-  ASC_K_VUNARY(ln, SUFFIX, T, float, LOAD, STORE, logf(x))            \
+  ASC_K_VMATH(exp, SUFFIX, T, ASC_K_VM_EXP)                           \
+  ASC_K_VMATH(ln, SUFFIX, T, ASC_K_VM_LOG)                            \
   ASC_K_VUNARY(abs, SUFFIX, T, float, LOAD, STORE, fabsf(x))          \
-  ASC_K_VUNARY(sqrt, SUFFIX, T, float, LOAD, STORE, sqrtf(x))         \
+  ASC_K_VMATH(sqrt, SUFFIX, T, ASC_K_VM_SQRT)                         \
   ASC_K_VUNARY(rsqrt, SUFFIX, T, float, LOAD, STORE, 1.0f / sqrtf(x)) \
   ASC_K_VUNARY(reciprocal, SUFFIX, T, float, LOAD, STORE, 1.0f / x)   \
   ASC_K_VUNARY(relu, SUFFIX, T, float, LOAD, STORE, x > 0 ? x : 0.0f)
@@ -770,8 +789,13 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
       } else if (fl) {
         float x = pa ? (float)asc_k_ld(ds, pa) : 0.0f;
         float y = pb ? (float)asc_k_ld(ds, pb) : (float)sc;
-        float d = reads_dst ? (float)asc_k_ld(dd, pd) : 0.0f;
-        asc_k_stf(dd, pd, asc_k_vf(A->op, x, y, d));
+        float d = reads_dst ? (float)asc_k_ld(dd, pd) : 0.0f, r;
+        /* exp and ln as the count forms compute them (rt/vmath.h) */
+        if (A->op == ASC_K_VOP_exp || A->op == ASC_K_VOP_ln)
+          asc_k_vm_float32(k, A->op == ASC_K_VOP_exp ? ASC_K_VM_EXP : ASC_K_VM_LOG, &r, &x, 1);
+        else
+          r = asc_k_vf(A->op, x, y, d);
+        asc_k_stf(dd, pd, r);
       } else {
         int64_t x = pa ? asc_k_ldi(ds, pa) : 0, y = pb ? asc_k_ldi(ds, pb) : (int64_t)sc;
         int64_t d = reads_dst ? asc_k_ldi(dd, pd) : 0;
