@@ -1152,17 +1152,35 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
 
 /* asc.adv.Matmul: Matmul<MatmulType<pos, format, T, trans> A, B, C> mm; */
 static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  /* flags bits 6..14: the LayoutMode of A, B, C, 3 bits each (none given: NONE) */
+  static const char *const lays[8] = {"",
+                                      ", LayoutMode::NORMAL",
+                                      ", LayoutMode::BSNGD",
+                                      ", LayoutMode::SBNGD",
+                                      ", LayoutMode::BNGS1S2",
+                                      "",
+                                      "",
+                                      ""};
   int flags = (int)op->iattrs[3];
   const char *in = elem_type((int)op->iattrs[1]), *out = elem_type((int)op->iattrs[2]);
+  const char *la = lays[(flags >> 6) & 7], *lb = lays[(flags >> 9) & 7],
+             *lc = lays[(flags >> 12) & 7];
   line_start(e);
   ir_buf_printf(
       b,
-      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
-      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
-      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s>> %s;\n",
-      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", flags & 2 ? "NZ" : "ND", in,
-      flags & 16 ? "true" : "false", flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND", out,
-      e->values[op->result].name);
+      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s%s%s>> %s;\n",
+      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", la, flags & 2 ? "NZ" : "ND", in,
+      flags & 16 ? "true" : "false", lb, flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND",
+      out, *lc ? ", false" : "", lc, e->values[op->result].name);
+  return P_PRIMARY;
+}
+/* matmul.layout: Init takes the layout axes from the tiling itself. */
+static int ac_mm_layout(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)op;
+  line_start(e);
+  ir_buf_printf(b, "// layout axes: Init reads the tiling's *LayoutInfo* fields\n");
   return P_PRIMARY;
 }
 /* register_matmul/init: Ascend C takes the kernel's TCubeTiling parameter

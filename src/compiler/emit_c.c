@@ -580,6 +580,16 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.iterate_batch.n"))
     return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0], o[1],
                    cube_type(e, o[1]), o[2], o[3], L);
+  if (!strcmp(name, "matmul.layout")) {
+    line(e, "{");
+    line(e,
+         "  const int64_t p_[15] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, "
+         "v%u, v%u, v%u};",
+         o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12], o[13], o[14],
+         o[15]);
+    CHECKED(e, "asc_k_mm_layout(k, v%u, p_, %d)", o[0], L);
+    return line(e, "}");
+  }
   if (!strcmp(name, "matmul.iterate_n_batch"))
     return CHECKED(e, "asc_k_mm_iterate_n_batch(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
                    o[2], o[3], o[4], o[5], L);

@@ -24,6 +24,12 @@ from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_t
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
                   "base_m", "base_n", "base_k")
+#: TCubeTiling's layout axes matmul.layout takes (BSNGD/SBNGD/BNGS1S2 operands), in order.
+_LAYOUT_FIELDS = tuple(f"{x}_layout_info_{axis}" for x, axes in
+                       (("a", "bsngd"), ("b", "bsngd"), ("c", ("b", "s1", "n", "g", "s2")))
+                       for axis in axes)
+#: LayoutMode values with batch axes (iterate_batch reads the tiling's layout axes).
+_AXIS_LAYOUTS = (2, 3, 4)  # BSNGD, SBNGD, BNGS1S2
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class MatmulType:
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
-    layout: Any = 0  # LayoutMode: NONE or NORMAL are simulated
+    layout: Any = 0  # LayoutMode: NONE, NORMAL, BSNGD, SBNGD, BNGS1S2
 
 
 @dataclass(frozen=True)
@@ -376,9 +382,11 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
                                   f"{describe(t)}")
         types[name] = t
     for name, t in types.items():
-        if int(t.layout) not in (0, 1):  # LayoutMode.NONE, NORMAL
+        allowed = (0, 1) if name == "bias" else (0, 1, *_AXIS_LAYOUTS)
+        if int(t.layout) not in allowed:
             raise gen.error(node, f"Matmul: {name}'s LayoutMode {t.layout!r} is not simulated "
-                                  f"(NONE or NORMAL: batches one after another)")
+                                  f"(A/B/C: NONE, NORMAL, BSNGD, SBNGD or BNGS1S2; bias: NONE "
+                                  f"or NORMAL)")
     in_code = _dtype_code(gen, node, a.dtype, "a")
     if _dtype_code(gen, node, b.dtype, "b") != in_code:
         raise gen.error(node, "Matmul: a and b must have one dtype")
@@ -389,7 +397,8 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
     c_ub = int(c.position) != int(core.TPosition.GM)
     flags = (int(int(a.format) == CubeFormat.NZ) | int(int(b.format) == CubeFormat.NZ) << 1 |
              int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
-             int(bool(b.is_trans)) << 4 | int(c_ub) << 5)
+             int(bool(b.is_trans)) << 4 | int(c_ub) << 5 | int(a.layout) << 6 |
+             int(b.layout) << 9 | int(c.layout) << 12)
     handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
     return KernelMatmul(handle, types)
 
@@ -401,7 +410,11 @@ def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
     if not isinstance(tiling, KernelStruct) or tiling.cls.__name__ != "TCubeTiling":
         raise gen.error(node, f"the tiling must be an asc.adv.TCubeTiling, not {describe(tiling)}")
     values = [gen.read(node, tiling.fields[f]) for f in _TILING_FIELDS]
-    return gen.op(node, "matmul.init", [mm.handle, *values])
+    done = gen.op(node, "matmul.init", [mm.handle, *values])
+    if any(int(mm.types[x].layout) in _AXIS_LAYOUTS for x in "abc"):
+        axes = [gen.read(node, tiling.fields[f]) for f in _LAYOUT_FIELDS]
+        gen.op(node, "matmul.layout", [mm.handle, *axes])
+    return done
 
 
 def register_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:

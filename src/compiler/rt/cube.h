@@ -1034,6 +1034,9 @@ typedef struct asc_k_matmul {
   asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
   int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
+  int lay[3];          /* LayoutMode of A, B, C (matmul.new's flags) */
+  int64_t linfo[3][5]; /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
+  int64_t ld[3];       /* iterate_batch's row strides of A, B, C (0: the org shape's) */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -1077,6 +1080,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->c_type = c_type;
   mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
   mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
+  for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -1190,7 +1194,12 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
     return asc_k_fail(k, line, "Matmul: %s", e.msg);
   const int64_t m1 = (tm + 15) / 16, n1 = (tn + 15) / 16;
   /* stored shapes: A is m x ka (ka x m transposed), B is kb x n (n x kb) */
-  const int64_t lda = mm->a_trans ? mm->m : mm->ka, ldb = mm->b_trans ? mm->kb : mm->n;
+  const int64_t lda = mm->ld[0]     ? mm->ld[0]
+                      : mm->a_trans ? mm->m
+                                    : mm->ka,
+                ldb = mm->ld[1]     ? mm->ld[1]
+                      : mm->b_trans ? mm->kb
+                                    : mm->n;
   const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
   const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
@@ -1301,7 +1310,8 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
     at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
   } else {
-    at = mm->cur_m0 * mm->n + mm->cur_n0, stride = mm->n;
+    stride = mm->ld[2] ? mm->ld[2] : mm->n;
+    at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
   }
   int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
   if (bytes < 0 || bytes > d.n)
@@ -1362,17 +1372,78 @@ static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_
   mm->batch_a = ba, mm->batch_b = bb;
   return 0;
 }
-/* iterate_batch (NORMAL layout): max(batch_a, batch_b) products of the
- * single-core shape; A's matrices lie stride_a elements apart (0: m x ka),
- * B's stride_b apart (0: kb x n), C's m x n apart. With unequal counts
- * (one a multiple of the other) product i takes A i / (batch / batch_a)
- * and B i / (batch / batch_b). The bias is the same for every product.
- * ba < 0 takes set_batch_num's counts. Synchronous: all done on return. */
-static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
-                                  int64_t bb, int64_t sa, int64_t sb, int line)
+/* matmul.layout: the tiling's a/b/c_layout_info_* axes (B, S, N, G, D;
+ * C's S1 and S2 in the S and D places), read by iterate_batch for the
+ * operands whose MatmulType has a BSNGD, SBNGD or BNGS1S2 layout. */
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line)
     __attribute__((unused));
-static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
-                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  for (int i = 0; i < 15; i++) mm->linfo[i / 5][i % 5] = v[i];
+  return 0;
+}
+enum { ASC_K_LAY_BSNGD = 2, ASC_K_LAY_SBNGD = 3, ASC_K_LAY_BNGS1S2 = 4 };
+/* Where operand w's (0 A, 1 B, 2 C) `used` matrices lie in its layout:
+ * each is S x D (as stored: transposed operands too) with rows *ld
+ * elements apart, matrix j at j * *step. BSNGD: [B, S, N, G, D], the N*G
+ * matrices of one B side by side (rows N*G*D apart, D apart); SBNGD:
+ * [S, B, N, G, D], all B*N*G side by side; BNGS1S2: each matrix whole,
+ * one after another. */
+static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t used, int64_t *ld,
+                         int64_t *step, int line) {
+  static const char *const names[3] = {"A", "B", "C"}, *const lays[5] = {"", "", "BSNGD", "SBNGD",
+                                                                         "BNGS1S2"};
+  const int64_t *v = mm->linfo[w], b = v[0], s = v[1], n = v[2], g = v[3], d = v[4];
+  const int lay = mm->lay[w], nz = w == 0 ? mm->a_nz : w == 1 ? mm->b_nz : mm->c_nz;
+  const char *what = lays[lay], *op = names[w];
+  if (nz)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: %s in the %s layout must be ND", op, what);
+  for (int i = 0; i < 5; i++)
+    if (v[i] <= 0)
+      return asc_k_fail(
+          k, line,
+          "Matmul.iterate_batch: %s has the %s layout but the tiling's %c_layout_info "
+          "axes are not set (host: set_%c_layout(b, s, n, g, d))",
+          op, what, "abc"[w], "abc"[w]);
+  /* the stored matrix: A m x ka (ka x m transposed), B kb x n (n x kb), C m x n */
+  const int64_t rows = w == 0   ? (mm->a_trans ? mm->ka : mm->m)
+                       : w == 1 ? (mm->b_trans ? mm->n : mm->kb)
+                                : mm->m;
+  const int64_t cols = w == 0   ? (mm->a_trans ? mm->m : mm->ka)
+                       : w == 1 ? (mm->b_trans ? mm->kb : mm->n)
+                                : mm->n;
+  if (rows > s || cols > d)
+    return asc_k_fail(
+        k, line,
+        "Matmul.iterate_batch: %s's matrix (%lld x %lld as stored) is larger than its "
+        "%s layout's S x D (%lld x %lld)",
+        op, (long long)rows, (long long)cols, what, (long long)s, (long long)d);
+  const int64_t ng = asc_k_mul(n, g), bng = asc_k_mul(b, ng);
+  const int64_t count = lay == ASC_K_LAY_BSNGD ? ng : bng;
+  *ld = lay == ASC_K_LAY_BSNGD ? asc_k_mul(ng, d) : lay == ASC_K_LAY_SBNGD ? asc_k_mul(bng, d) : d;
+  *step = lay == ASC_K_LAY_BNGS1S2 ? asc_k_mul(s, d) : d;
+  if (*ld < 0 || *step < 0 || count < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: %s's layout axes overflow", op);
+  /* BSNGD cannot step from one B's S rows to the next within a call */
+  if (used > count || (lay == ASC_K_LAY_BSNGD && w < 2 && used > 0 && count % used))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %lld %s matrices do not fit its %s layout (%lld per "
+                      "call%s)",
+                      (long long)used, op, what, (long long)count,
+                      lay == ASC_K_LAY_BSNGD ? ", N*G a multiple of the batch count" : "");
+  return 0;
+}
+/* iterate_batch: max(batch_a, batch_b) products of the single-core shape.
+ * NORMAL (or NONE) layout: A's matrices lie stride_a elements apart (0:
+ * m x ka), B's stride_b apart (0: kb x n), C's m x n apart; an operand in
+ * a BSNGD/SBNGD/BNGS1S2 layout follows asc_k_mm_geom instead (its
+ * matrix_stride is not used), as does C unless c_plain (iterate_n_batch's
+ * workspace). With unequal counts (one a multiple of the other) product
+ * i takes A i / (batch / batch_a) and B i / (batch / batch_b). The bias is
+ * the same for every product. ba < 0 takes set_batch_num's counts.
+ * Synchronous: all done on return. */
+static int asc_k_mm_batch_run(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                              int64_t bb, int64_t sa, int64_t sb, int c_plain, int line) {
   if (asc_k_mm_check(k, mm, "iterate_batch", line)) return 1;
   if (ba < 0 || bb < 0) {
     if (mm->batch_a <= 0)
@@ -1396,19 +1467,34 @@ static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, in
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
-  if (!sa) sa = asc_k_mul(mm->m, mm->ka);
-  if (!sb) sb = asc_k_mul(mm->kb, mm->n);
-  const int64_t sc = asc_k_mul(mm->m, mm->n);
-  if (sa < 0 || sb < 0 || sc < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
+  int64_t ld[3] = {0, 0, 0};
+  int64_t step[3] = {sa ? sa : asc_k_mul(mm->m, mm->ka), sb ? sb : asc_k_mul(mm->kb, mm->n),
+                     asc_k_mul(mm->m, mm->n)};
+  const int64_t used[3] = {ba, bb, nb};
+  for (int w = 0; w < 3; w++)
+    if (mm->lay[w] >= ASC_K_LAY_BSNGD && !(w == 2 && c_plain) &&
+        asc_k_mm_geom(k, mm, w, used[w], &ld[w], &step[w], line))
+      return 1;
+  if (step[0] < 0 || step[1] < 0 || step[2] < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
   const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
   int rc = 0;
+  memcpy(mm->ld, ld, sizeof ld);
   for (int64_t i = 0; i < nb && !rc; i++) {
-    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), sa), es);
-    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), sb), es);
-    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, sc), ces), dt, line);
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), step[0]), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), step[1]), es);
+    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, step[2]), ces), dt, line);
   }
   mm->a.g = a0, mm->b.g = b0;
+  memset(mm->ld, 0, sizeof mm->ld);
   return rc;
+}
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+  return asc_k_mm_batch_run(k, mm, c, dt, ba, bb, sa, sb, 0, line);
 }
 /* set_quant_scalar(bits): one scale for C, a float32's bits in the low
  * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
@@ -1460,8 +1546,14 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type);
-  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, sa ? sa : asc_k_mul(mm->m, mm->ka)),
-                step_b = asc_k_mul(bb, sb ? sb : asc_k_mul(mm->kb, mm->n)),
+  int64_t ua = sa ? sa : asc_k_mul(mm->m, mm->ka), ub = sb ? sb : asc_k_mul(mm->kb, mm->n), ld;
+  /* a layout's matrices: the loop's batch_a (batch_b) at a time, side by side */
+  if ((mm->lay[0] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 0, asc_k_mul(loop, ba), &ld, &ua, line)) ||
+      (mm->lay[1] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 1, asc_k_mul(loop, bb), &ld, &ub, line)))
+    return 1;
+  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, ua), step_b = asc_k_mul(bb, ub),
                 step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
   if (step_a < 0 || step_b < 0 || step_c < 0)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
@@ -1471,9 +1563,9 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
   for (int64_t l = 0; l < loop && !rc; l++) {
     mm->a.g = asc_k_global_slice(a0, asc_k_mul(l, step_a), es);
     mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
-    rc = asc_k_mm_iterate_batch(
+    rc = asc_k_mm_batch_run(
         k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
-        mm->c_type, ba, bb, sa, sb, line);
+        mm->c_type, ba, bb, sa, sb, 1, line);
   }
   mm->a.g = a0, mm->b.g = b0;
   mm->ws_read = 0;

@@ -868,8 +868,10 @@ __aicore__ void Extract(const LocalTensor<T> &dstValueLocal,
 /* asc.adv.Matmul (Ascend C's high-level matmul, lib/matmul_intf.h) */
 }  // namespace AscendC
 enum class CubeFormat : uint8_t { ND, NZ };
+enum class LayoutMode : uint8_t { NONE, BSNGD, SBNGD, BNGS1S2, NORMAL };
 namespace AscendC {
-template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
+template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE>
 struct MatmulType {};
 struct MatrixOffset {
   int32_t offset;
