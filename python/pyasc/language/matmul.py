@@ -6,7 +6,8 @@ the tiling's ``base_m x base_n``, K in steps of ``base_k``, through L1,
 L0A/L0B and L0C as the basic APIs would go.
 
 ``with mm.iterate() as count:`` runs its body once per base block, count
-being the block's index (M first), as PyAsc's with-form does."""
+being the block's index in the tiling's order (iterate_order, step_m,
+step_n: see asc_k_mm_order), as PyAsc's with-form does."""
 
 from __future__ import annotations
 
@@ -411,6 +412,9 @@ def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
         raise gen.error(node, f"the tiling must be an asc.adv.TCubeTiling, not {describe(tiling)}")
     values = [gen.read(node, tiling.fields[f]) for f in _TILING_FIELDS]
     done = gen.op(node, "matmul.init", [mm.handle, *values])
+    order = [gen.read(node, tiling.fields[f]) for f in ("iterate_order", "step_m", "step_n",
+                                                          "depth_a1", "depth_b1")]
+    gen.op(node, "matmul.schedule", [mm.handle, *order])
     if any(int(mm.types[x].layout) in _AXIS_LAYOUTS for x in "abc"):
         axes = [gen.read(node, tiling.fields[f]) for f in _LAYOUT_FIELDS]
         gen.op(node, "matmul.layout", [mm.handle, *axes])

@@ -1006,7 +1006,7 @@ static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, con
 /* --- asc.adv.Matmul ---------------------------------------------------------
  * The high-level matmul of one core: the single-core shape (set_tail /
  * set_single_shape, else the tiling's single_core_*) is cut into base
- * blocks of base_m x base_n, visited M first (ORDER_M); each block runs over
+ * blocks of base_m x base_n, visited in the tiling's order (asc_k_mm_order); each block runs over
  * K in steps of base_k: A and B^T are gathered from global memory (ND or NZ,
  * transposed or not) into L1 as NZ fractals, moved to L0A/L0B with
  * load_data, and mmad accumulates in L0C, the bias added at the first step.
@@ -1034,9 +1034,11 @@ typedef struct asc_k_matmul {
   asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
   int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
-  int lay[3];          /* LayoutMode of A, B, C (matmul.new's flags) */
-  int64_t linfo[3][5]; /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
-  int64_t ld[3];       /* iterate_batch's row strides of A, B, C (0: the org shape's) */
+  int lay[3];             /* LayoutMode of A, B, C (matmul.new's flags) */
+  int64_t linfo[3][5];    /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
+  int64_t ld[3];          /* iterate_batch's row strides of A, B, C (0: the org shape's) */
+  int order;              /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
+  int64_t step_m, step_n; /* base blocks of A (B) that L1 holds at once (>= 1) */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -1084,6 +1086,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
+  mm->step_m = mm->step_n = 1;
   const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
   const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
   if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
@@ -1230,6 +1233,59 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   return 0;
 }
 
+/* The (m, n) base block Iterate() visits at position `at` of an mb x nb
+ * grid, as Ascend C's normal-template Matmul walks it. ORDER_M: the
+ * step_n-wide windows of N one after another; in each, M runs over all of
+ * its blocks and, for each, N over the window (B's window stays in L1
+ * while A's blocks pass). ORDER_N: the same with M and N swapped (step_m
+ * windows of M). With steps of 1 that is M first (ORDER_M) or N first. */
+static void asc_k_mm_order(int order, int64_t mb, int64_t nb, int64_t step, int64_t at, int64_t *m,
+                           int64_t *n) {
+  const int64_t outer = order ? nb : mb, wide = order ? mb : nb; /* windows cut `wide` */
+  const int64_t w = step < 1 ? 1 : step > wide ? wide : step, full = wide / w;
+  int64_t o, x;
+  if (at < full * w * outer) {
+    const int64_t r = at % (w * outer);
+    o = r / w, x = at / (w * outer) * w + r % w;
+  } else { /* the last, narrower window */
+    const int64_t last = wide - full * w, r = at - full * w * outer;
+    o = r / last, x = full * w + r % last;
+  }
+  *m = order ? x : o, *n = order ? o : x;
+}
+/* matmul.schedule: the tiling's iterate_order and L1 steps (the order of
+ * Iterate's blocks) and depth_a1/depth_b1: the A and B base blocks L1
+ * keeps at once, whose space init's one block each grows to (a tiling
+ * that does not fit is an error, as on the device; what L1 keeps does not
+ * change results). A hand-made tiling's zeros mean ORDER_M, steps and
+ * depths of 1. */
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line)
+    __attribute__((unused));
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  if (order < 0 || order > 2 || step_m < 0 || step_n < 0 || depth_a1 < 0 || depth_b1 < 0 ||
+      depth_a1 > 4096 || depth_b1 > 4096)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling's iterate_order %lld (0 ORDER_M, 1 ORDER_N), step_m "
+                      "%lld, step_n %lld, depth_a1 %lld and depth_b1 %lld are not valid",
+                      (long long)order, (long long)step_m, (long long)step_n, (long long)depth_a1,
+                      (long long)depth_b1);
+  const int c0 = asc_kc_c0((asc_kc_type)mm->in_type), es = asc_kc_esize((asc_kc_type)mm->in_type);
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
+                b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
+  int64_t unused;
+  if ((depth_a1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_a1 - 1) * a_blk,
+                                     512, &unused, "depth_a1 A blocks in L1", line)) ||
+      (depth_b1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_b1 - 1) * b_blk,
+                                     512, &unused, "depth_b1 B blocks in L1", line)))
+    return 1;
+  mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
+  mm->step_m = step_m ? step_m : 1, mm->step_n = step_n ? step_n : 1;
+  mm->next = 0;
+  return 0;
+}
 /* iterate(): the next base block; *more is 0 once every block is done. */
 static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
     __attribute__((unused));
@@ -1242,7 +1298,8 @@ static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
     mm->have_block = 0;
     return 0;
   }
-  const int64_t i = mm->next % mb, j = mm->next / mb;
+  int64_t i, j;
+  asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, mm->next, &i, &j);
   mm->next++;
   const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
   const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
