@@ -1150,6 +1150,20 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* data_copy(dst, L0C, DataCopyCO12DstParams): iattrs quant mode, NZ output */
+static int ac_cube_co12(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const int64_t quant = op->iattrs[0];
+  if (quant < 0 || quant >= (int64_t)(sizeof quant_modes / sizeof quant_modes[0])) {
+    fail(e, op, ASC_ERR_UNSUPPORTED, "data_copy: unknown QuantModes value");
+    return P_PRIMARY;
+  }
+  expand(e, op, "AscendC::DataCopy($0, $1, AscendC::DataCopyCO12DstParams($2, $3, $4, $5, ", b);
+  ir_buf_printf(b, "QuantMode_t::%s, ", quant_modes[quant]);
+  expand(e, op, "$6, ", b);
+  ir_buf_printf(b, "false, %s))", op->iattrs[1] ? "false" : "true");
+  return P_PRIMARY;
+}
+
 /* asc.adv.Matmul: Matmul<MatmulType<pos, format, T, trans> A, B, C> mm; */
 static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
   /* flags bits 6..14: the LayoutMode of A, B, C, 3 bits each (none given: NONE) */

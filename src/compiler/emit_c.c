@@ -513,6 +513,11 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
                    gm0 ? "gm" : "ub", o[0], o[1], qv, cube_type(e, o[0]), cube_type(e, o[1]), o[2],
                    o[3], o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
   }
+  if (!strcmp(name, "cube.co12")) /* iattrs: quant mode, NZ output */
+    return CHECKED(e,
+                   "asc_k_cube_co12_%s(k, v%u, v%u, %d, %d, v%u, v%u, v%u, v%u, v%u, %lld, %d, %d)",
+                   gm0 ? "gm" : "ub", o[0], o[1], cube_type(e, o[0]), cube_type(e, o[1]), o[2],
+                   o[3], o[4], o[5], o[6], (long long)op->iattrs[0], (int)op->iattrs[1], L);
   if (!strcmp(name, "cube.nd2nz")) {
     line(e, "{");
     line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4],

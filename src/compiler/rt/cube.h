@@ -953,6 +953,62 @@ static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const
                             relu, deq, nz, line);
 }
 
+/* data_copy(dst GM/UB, src L0C, DataCopyCO12DstParams): fixpipe's older
+ * form. Its scalar quant modes (DEQF16, QF322B8_PRE, REQ8) scale by the
+ * pre-quant flag register (set_fix_pipe_pre_quant_flag: a float32's bits
+ * in the low 32 bits), as the device does; reluPre 1 is a plain relu. */
+static int asc_k_cube_co12(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, int dt, int st,
+                           int64_t n_size, int64_t m_size, int64_t dst_stride, int64_t src_stride,
+                           int64_t relu_pre, int64_t quant, int nz, int line) {
+  float scale = 1.0f;
+  if (relu_pre < 0 || relu_pre > 1)
+    return asc_k_fail(k, line,
+                      "data_copy: DataCopyCO12DstParams relu_pre %lld is not simulated (0 none, "
+                      "1 relu)",
+                      (long long)relu_pre);
+  if (quant == ASC_KC_VDEQF16 || quant == ASC_KC_VQF322B8_PRE || quant == ASC_KC_VREQ8)
+    return asc_k_fail(k, line,
+                      "data_copy: the vector quant modes need a quant vector: use fixpipe with "
+                      "one (DataCopyCO12DstParams has none)");
+  if (quant == ASC_KC_DEQF16 || quant == ASC_KC_QF322B8_PRE || quant == ASC_KC_REQ8) {
+    const uint32_t bits = (uint32_t)(k->sr.fpq & 0xffffffffu);
+    memcpy(&scale, &bits, sizeof scale);
+    if (scale == 0.0f || scale != scale)
+      return asc_k_fail(k, line,
+                        "data_copy: quant mode %lld scales by the pre-quant flag, which holds no "
+                        "scale (set_fix_pipe_pre_quant_flag(a float32's bits) first)",
+                        (long long)quant);
+  }
+  return asc_k_cube_fixpipe(k, d, src, NULL, dt, st, n_size, m_size, src_stride, dst_stride, quant,
+                            (int)relu_pre, scale, nz, line);
+}
+static int asc_k_cube_co12_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz, int line)
+    __attribute__((unused));
+static int asc_k_cube_co12_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz,
+                              int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, dst, asc_kc_esize((asc_kc_type)dt), "data_copy", &d, line)) return 1;
+  return asc_k_cube_co12(k, d, src, dt, st, n_size, m_size, dst_stride, src_stride, relu_pre, quant,
+                         nz, line);
+}
+static int asc_k_cube_co12_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz, int line)
+    __attribute__((unused));
+static int asc_k_cube_co12_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz,
+                              int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, dst, asc_kc_esize((asc_kc_type)dt), "data_copy", &d, line)) return 1;
+  return asc_k_cube_co12(k, d, src, dt, st, n_size, m_size, dst_stride, src_stride, relu_pre, quant,
+                         nz, line);
+}
+
 /* data_copy(dst L1, src GM or UB, Nd2NzParams) */
 static int asc_k_cube_nd2nz(asc_k_ctx *k, asc_k_lt dst, asc_kc_span s, int t, const int64_t *v,
                             int line) {

@@ -977,6 +977,18 @@ struct FixpipeParamsV220 {
   QuantMode_t quantPre;
   uint64_t deqScalar;
 };
+struct DataCopyCO12DstParams {
+  __aicore__ DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn,
+                                   const uint32_t dstStrideIn, const uint16_t srcStrideIn,
+                                   const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                                   const bool channelSplitIn, const bool nz2ndEnIn);
+};
+template <typename T, typename U>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                         const DataCopyCO12DstParams &params);
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                         const DataCopyCO12DstParams &params);
 struct Nd2NzParams {
   __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
                          const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn,
