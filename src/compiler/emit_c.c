@@ -467,6 +467,7 @@ typedef struct core_use {
   int64_t mode; /* core.mode's attribute: 0 open, 1 AIC only, 2 mixed, 3 AIV only */
   bool mix;     /* the core kind, the cross-core flags or a Matmul */
   bool flags;   /* the cross-core flags */
+  bool mode0;   /* ... in mode 0: every core of a kind in the launch */
 } core_use;
 static void scan_cores(const ir_region *r, core_use *u) {
   for (int i = 0; r && i < r->n; i++) {
@@ -474,6 +475,7 @@ static void scan_cores(const ir_region *r, core_use *u) {
     const char *name = ir_op_defs[op->code].name;
     if (!strcmp(name, "core.mode")) u->mode = op->iattrs[0];
     if (!strncmp(name, "cube.cross_", 11)) u->flags = true;
+    if (!strncmp(name, "cube.cross_", 11) && op->niattrs > 1 && op->iattrs[1] == 0) u->mode0 = true;
     if (!strncmp(name, "cube.cross_", 11) || !strncmp(name, "core.is_ai", 10) ||
         !strncmp(name, "matmul.", 7))
       u->mix = true;
@@ -1174,7 +1176,7 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
     print_c_string(&b, m->files[i]);
   }
   bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
-  core_use cu = {0, false, false};
+  core_use cu = {0, false, false, false};
   scan_cores(m->body, &cu);
   /* a launch of groups (rt/mix.h): the options say mixed, or they leave
    * it open and the kernel asks for the core kind, uses the cross-core
@@ -1226,8 +1228,14 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
                   "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
                   "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
                   mixed, cu.mode == 1);
-  /* sync_all: the launcher runs every block at once (jit.c) */
-  if (uses_op(m->body, "sync_all")) ir_buf_printf(&b, "const int asc_kernel_all_live = 1;\n");
+  /* sync_all and mode-0 cross-core flags: the launcher runs every block
+   * at once (jit.c); mode 0 says on what: 2 groups, 3 AIVs, 4 AICs */
+  if (uses_op(m->body, "sync_all") || cu.mode0)
+    ir_buf_printf(&b, "const int asc_kernel_all_live = %d;\n",
+                  !cu.mode0      ? 1
+                  : mixed        ? 2
+                  : cu.mode == 1 ? 4
+                                 : 3);
   return ir_buf_finish(&b, out);
 }
 
