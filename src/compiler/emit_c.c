@@ -587,6 +587,10 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.iterate_batch.n"))
     return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0], o[1],
                    cube_type(e, o[1]), o[2], o[3], L);
+  if (!strcmp(name, "matmul.iterate_all.atomic") || !strcmp(name, "matmul.get_tensor_c.atomic"))
+    return CHECKED(e, "asc_k_mm_%s_atomic(k, v%u, v%u, %d, v%u, %d)",
+                   name[7] == 'i' ? "iterate_all" : "get_c", o[0], o[1], cube_type(e, o[1]), o[2],
+                   L);
   if (!strcmp(name, "matmul.schedule"))
     return CHECKED(e, "asc_k_mm_schedule(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2],
                    o[3], o[4], o[5], L);

@@ -64,6 +64,17 @@ def _low():
     return lowering
 
 
+def _atomic(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> bool:
+    """Whether en_atomic asks for atomic writes (a runtime value may)."""
+    if isinstance(value, Val):
+        gen.check_int(node, value, f"Matmul.{api} en_atomic")
+        return True
+    if not isinstance(value, int) or not 0 <= value <= 3:
+        raise gen.error(node, f"Matmul.{api}: en_atomic must be 0 (none), 1 (add), 2 (max) or "
+                              f"3 (min), not {value!r}")
+    return bool(value)
+
+
 def _dtype_code(gen: CodeGenerator, node: ast.AST, dtype: Any, what: str) -> int:
     if dtype is None:
         raise gen.error(node, f"Matmul: {what}'s MatmulType needs a dtype")
@@ -169,17 +180,23 @@ class KernelMatmul:
 
     def _iterate_all(self, gen, node, args, kwargs):
         low = _low()
-        c, _atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
-                              kwargs, {"en_atomic": 0})
+        c, atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
+                             kwargs, {"en_atomic": 0})
         low.expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
+        if _atomic(gen, node, atomic, "iterate_all"):
+            return gen.op(node, "matmul.iterate_all.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.iterate_all", [self.handle, c])
 
     def _get_tensor_c(self, gen, node, args, kwargs):
         low = _low()
-        c, _atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
-                                    ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
-                                    {"en_atomic": 0, "en_sequential_write": False})
+        c, atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
+                                   ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
+                                   {"en_atomic": 0, "en_sequential_write": False})
         low.expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
+        if _atomic(gen, node, atomic, "get_tensor_c"):
+            if c.kind != "global":
+                raise gen.error(node, "Matmul.get_tensor_c: en_atomic needs C in a GlobalTensor")
+            return gen.op(node, "matmul.get_tensor_c.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.get_tensor_c", [self.handle, c])
 
     def _end(self, gen, node, args, kwargs):

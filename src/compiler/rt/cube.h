@@ -1094,6 +1094,7 @@ typedef struct asc_k_matmul {
   int64_t linfo[3][5];    /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
   int64_t ld[3];          /* iterate_batch's row strides of A, B, C (0: the org shape's) */
   int order;              /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
+  int atomic;             /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
   int64_t step_m, step_n; /* base blocks of A (B) that L1 holds at once (>= 1) */
 } asc_k_matmul;
 
@@ -1364,6 +1365,47 @@ static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
   return asc_k_mm_block(k, mm, m0, n0, tm, tn, line);
 }
 
+/* The current block added (en_atomic 1, or set_atomic_add; max, min: 2,
+ * 3) into ND C in GM at byte `at`, rows `stride` elements apart: fixpipe
+ * to a scratch block, then an atomic combine per element, so cores that
+ * split K sum their parts. */
+static int asc_k_mm_put_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int64_t at,
+                               int64_t stride, int dt, asc_kc_quant q, asc_kc_span qv, int line) {
+  static const int types[] = {2, 6, 5, 1, 4}; /* AtomicDtype of F16, BF16, S8, F32, S32 */
+  asc_kc_span l0c;
+  asc_kc_err e;
+  const int es = asc_kc_esize((asc_kc_type)dt);
+  int type = k->fwk.atomic_type, op = k->fwk.atomic_op;
+  if (mm->atomic < 0 || mm->atomic > 3)
+    return asc_k_fail(k, line, "Matmul: en_atomic must be 0 (none), 1 (add), 2 (max) or 3 (min)");
+  if (!type) type = types[dt >= 0 && dt < 5 ? dt : 3], op = mm->atomic - 1;
+  if (asc_k_atomic_size(type) != es)
+    return asc_k_fail(k, line,
+                      "Matmul.get_tensor_c: the atomic mode combines %s elements but C has "
+                      "%d-byte elements",
+                      asc_k_atomic_name(type), es);
+  if (mm->c_nz) return asc_k_fail(k, line, "Matmul.get_tensor_c: an atomic write needs an ND C");
+  const int64_t tm = mm->cur_tm, tn = mm->cur_tn;
+  const int64_t last = asc_k_add(at, asc_k_mul(asc_k_add(asc_k_mul(tm - 1, stride), tn), es));
+  if (last < 0 || last > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  char *scratch = (char *)malloc((size_t)(tm * tn * es)); /* tm, tn <= 4096 */
+  if (!scratch) return asc_k_fail(k, line, "Matmul.get_tensor_c: out of host memory");
+  asc_kc_span sd = {scratch, tm * tn * es};
+  asc_kc_fixpipe fp = {tn, tm, (tm + 15) / 16 * 16, tn, q, mm->quant == 1 ? mm->quant_scalar : 1.0f,
+                       0,  0};
+  int rc = 0;
+  if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L0C, mm->off_l0c, &l0c, &e) ||
+      asc_kc_fixpipe_run(sd, l0c, qv, (asc_kc_type)dt,
+                         mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32, &fp, &e))
+    rc = asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  for (int64_t r = 0; r < tm && !rc; r++)
+    for (int64_t c = 0; c < tn; c++)
+      asc_k_atomic_elem(type, op, d.p + at + (r * stride + c) * es, scratch + (r * tn + c) * es);
+  free(scratch);
+  return rc;
+}
+
 /* get_tensor_c(dst): the current block to dst (GM: at its place in the
  * single-core matrix, rows n apart; UB: base_m x base_n, rows base_n apart). */
 static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub, int dt, int line) {
@@ -1429,6 +1471,8 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  if (!ub && (mm->atomic || k->fwk.atomic_type))
+    return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
   d.p += bytes, d.n -= bytes;
   asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
                        stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
@@ -1462,6 +1506,26 @@ static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int 
     if (!more) return 0;
     if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
   }
+}
+/* iterate_all(c, en_atomic) / get_tensor_c(c, en_atomic) with en_atomic
+ * not 0: the blocks are added into C (asc_k_mm_put_atomic). */
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) __attribute__((unused));
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_iterate_all(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
+}
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) __attribute__((unused));
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_get_c_gm(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
 }
 static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
 static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
