@@ -692,7 +692,7 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.mmad": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2)],
                "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
                                   (F32_CODE, A1)],
-               "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
+               "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)], "cube.co12": [(F32_CODE, CO1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],
                "cube.set_hf32_trans_mode": [], "cube.set_mm_layout_transform": []}
@@ -716,6 +716,8 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         else:
             operands.append(params[c])
     attrs = [1] if name == "cube.fixpipe" else [9, 2] if name.startswith("cube.cross") else []
+    if name == "cube.co12":
+        attrs = [1, 0]  # QuantModes.F322F16, ND out
     if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
         operands[0] = b.op("global.new", [params["A16"], params["I"]])
     b.op(name, operands, attrs)
