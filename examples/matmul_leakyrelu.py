@@ -89,6 +89,7 @@ def make_tiling(m: int, n: int, k: int) -> asc.adv.TCubeTiling:
     tiling = asc.adv.TCubeTiling()
     if tiler.get_tiling(tiling) == -1:
         raise RuntimeError("no tiling for this shape")
+    tiling.step_n = 1  # the kernel places block `count` M first: B's L1 window one block wide
     return tiling
 
 

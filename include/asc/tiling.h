@@ -125,6 +125,7 @@ typedef struct asc_tiling_ctx {
   bool db_a, db_b, db_c, db_bias;
   int32_t layout[3][5]; /* A (B,S,N,G,D), B (B,S,N,G,D), C (B,S1,N,G,S2) */
   int32_t batch_num, batch_a, batch_b;
+  bool split_k; /* multi-core: K may be split over cores too (C by atomic adds) */
   /* Filled by a successful asc_tiling_matmul_get; valid while has_result. */
   bool has_result;
   asc_tcube_tiling result;
@@ -147,10 +148,14 @@ asc_status asc_tiling_set_single_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n
 /* Cores available, 1..65535 (a launch's block limit). */
 asc_status asc_tiling_set_dim(asc_tiling_ctx *ctx, int64_t dim);
 /* Multi-core: singleCoreM/N multiples of align_m/align_n and within
- * [min, max] (-1: free). K is not split, so align_k and the K range only
- * need to be valid. */
+ * [min, max] (-1: free); align_k and the K range bound singleCoreK when
+ * asc_tiling_enable_split_k allows a split K (else they only need to be
+ * valid). */
 asc_status asc_tiling_set_align_split(asc_tiling_ctx *ctx, int64_t align_m, int64_t align_n,
                                       int64_t align_k);
+/* Multi-core: let the tiling split K over cores as well (the kernel
+ * then adds each core's part of C atomically into zeroed memory). */
+asc_status asc_tiling_enable_split_k(asc_tiling_ctx *ctx, bool flag);
 asc_status asc_tiling_set_single_range(asc_tiling_ctx *ctx, const int64_t max_single[3],
                                        const int64_t min_single[3]);
 asc_status asc_tiling_set_fix_split(asc_tiling_ctx *ctx, int64_t base_m, int64_t base_n,

@@ -555,12 +555,13 @@ static PyObject *set_align_split(PyObject *self, PyObject *args, PyObject *kwarg
 }
 
 static PyObject *enable_split_k(PyObject *self, PyObject *args, PyObject *kwargs) {
-  (void)self;
   static char *names[] = {"flag", NULL};
   int flag;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "p:enable_multi_core_split_k", names, &flag))
     return NULL;
-  Py_RETURN_NONE; /* allows split-K; this tiling never needs it (singleCoreK = K) */
+  asc_status st = asc_tiling_enable_split_k(CTX(self), flag != 0);
+  if (st) return asc_py_raise(st);
+  Py_RETURN_NONE;
 }
 
 static PyObject *get_core_num(PyObject *self, PyObject *noargs) {

@@ -1150,19 +1150,56 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* data_copy(dst, L0C, DataCopyCO12DstParams): iattrs quant mode, NZ output */
+static int ac_cube_co12(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const int64_t quant = op->iattrs[0];
+  if (quant < 0 || quant >= (int64_t)(sizeof quant_modes / sizeof quant_modes[0])) {
+    fail(e, op, ASC_ERR_UNSUPPORTED, "data_copy: unknown QuantModes value");
+    return P_PRIMARY;
+  }
+  expand(e, op, "AscendC::DataCopy($0, $1, AscendC::DataCopyCO12DstParams($2, $3, $4, $5, ", b);
+  ir_buf_printf(b, "QuantMode_t::%s, ", quant_modes[quant]);
+  expand(e, op, "$6, ", b);
+  ir_buf_printf(b, "false, %s))", op->iattrs[1] ? "false" : "true");
+  return P_PRIMARY;
+}
+
 /* asc.adv.Matmul: Matmul<MatmulType<pos, format, T, trans> A, B, C> mm; */
 static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  /* flags bits 6..14: the LayoutMode of A, B, C, 3 bits each (none given: NONE) */
+  static const char *const lays[8] = {"",
+                                      ", LayoutMode::NORMAL",
+                                      ", LayoutMode::BSNGD",
+                                      ", LayoutMode::SBNGD",
+                                      ", LayoutMode::BNGS1S2",
+                                      "",
+                                      "",
+                                      ""};
   int flags = (int)op->iattrs[3];
   const char *in = elem_type((int)op->iattrs[1]), *out = elem_type((int)op->iattrs[2]);
+  const char *la = lays[(flags >> 6) & 7], *lb = lays[(flags >> 9) & 7],
+             *lc = lays[(flags >> 12) & 7];
   line_start(e);
   ir_buf_printf(
       b,
-      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
-      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s>, "
-      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s>> %s;\n",
-      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", flags & 2 ? "NZ" : "ND", in,
-      flags & 16 ? "true" : "false", flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND", out,
-      e->values[op->result].name);
+      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s%s%s>> %s;\n",
+      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", la, flags & 2 ? "NZ" : "ND", in,
+      flags & 16 ? "true" : "false", lb, flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND",
+      out, *lc ? ", false" : "", lc, e->values[op->result].name);
+  return P_PRIMARY;
+}
+/* matmul.layout: Init takes the layout axes from the tiling itself. */
+static int ac_mm_layout(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)op;
+  line_start(e);
+  ir_buf_printf(b, "// layout axes: Init reads the tiling's *LayoutInfo* fields\n");
+  return P_PRIMARY;
+}
+/* An op whose Ascend C is another's (Init reads the tiling whole). */
+static int ac_mm_nothing(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)e, (void)op, (void)b;
   return P_PRIMARY;
 }
 /* register_matmul/init: Ascend C takes the kernel's TCubeTiling parameter

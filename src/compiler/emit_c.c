@@ -469,6 +469,7 @@ typedef struct core_use {
   int64_t mode; /* core.mode's attribute: 0 open, 1 AIC only, 2 mixed, 3 AIV only */
   bool mix;     /* the core kind, the cross-core flags or a Matmul */
   bool flags;   /* the cross-core flags */
+  bool mode0;   /* ... in mode 0: every core of a kind in the launch */
 } core_use;
 static void scan_cores(const ir_region *r, core_use *u) {
   for (int i = 0; r && i < r->n; i++) {
@@ -476,6 +477,7 @@ static void scan_cores(const ir_region *r, core_use *u) {
     const char *name = ir_op_defs[op->code].name;
     if (!strcmp(name, "core.mode")) u->mode = op->iattrs[0];
     if (!strncmp(name, "cube.cross_", 11)) u->flags = true;
+    if (!strncmp(name, "cube.cross_", 11) && op->niattrs > 1 && op->iattrs[1] == 0) u->mode0 = true;
     if (!strncmp(name, "cube.cross_", 11) || !strncmp(name, "core.is_ai", 10) ||
         !strncmp(name, "matmul.", 7))
       u->mix = true;
@@ -523,6 +525,11 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
                    gm0 ? "gm" : "ub", o[0], o[1], qv, cube_type(e, o[0]), cube_type(e, o[1]), o[2],
                    o[3], o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
   }
+  if (!strcmp(name, "cube.co12")) /* iattrs: quant mode, NZ output */
+    return CHECKED(e,
+                   "asc_k_cube_co12_%s(k, v%u, v%u, %d, %d, v%u, v%u, v%u, v%u, v%u, %lld, %d, %d)",
+                   gm0 ? "gm" : "ub", o[0], o[1], cube_type(e, o[0]), cube_type(e, o[1]), o[2],
+                   o[3], o[4], o[5], o[6], (long long)op->iattrs[0], (int)op->iattrs[1], L);
   if (!strcmp(name, "cube.nd2nz")) {
     line(e, "{");
     line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4],
@@ -590,6 +597,23 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.iterate_batch.n"))
     return CHECKED(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0], o[1],
                    cube_type(e, o[1]), o[2], o[3], L);
+  if (!strcmp(name, "matmul.iterate_all.atomic") || !strcmp(name, "matmul.get_tensor_c.atomic"))
+    return CHECKED(e, "asc_k_mm_%s_atomic(k, v%u, v%u, %d, v%u, %d)",
+                   name[7] == 'i' ? "iterate_all" : "get_c", o[0], o[1], cube_type(e, o[1]), o[2],
+                   L);
+  if (!strcmp(name, "matmul.schedule"))
+    return CHECKED(e, "asc_k_mm_schedule(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2],
+                   o[3], o[4], o[5], L);
+  if (!strcmp(name, "matmul.layout")) {
+    line(e, "{");
+    line(e,
+         "  const int64_t p_[15] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, "
+         "v%u, v%u, v%u};",
+         o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11], o[12], o[13], o[14],
+         o[15]);
+    CHECKED(e, "asc_k_mm_layout(k, v%u, p_, %d)", o[0], L);
+    return line(e, "}");
+  }
   if (!strcmp(name, "matmul.iterate_n_batch"))
     return CHECKED(e, "asc_k_mm_iterate_n_batch(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1],
                    o[2], o[3], o[4], o[5], L);
@@ -1179,7 +1203,7 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
   }
   bool cube = uses_cube(m->body); /* the block gets the AIC's buffers */
   e.cube = cube;
-  core_use cu = {0, false, false};
+  core_use cu = {0, false, false, false};
   scan_cores(m->body, &cu);
   /* a launch of groups (rt/mix.h): the options say mixed, or they leave
    * it open and the kernel asks for the core kind, uses the cross-core
@@ -1231,8 +1255,14 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
                   "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
                   "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
                   mixed, cu.mode == 1);
-  /* sync_all: the launcher runs every block at once (jit.c) */
-  if (uses_op(m->body, "sync_all")) ir_buf_printf(&b, "const int asc_kernel_all_live = 1;\n");
+  /* sync_all and mode-0 cross-core flags: the launcher runs every block
+   * at once (jit.c); mode 0 says on what: 2 groups, 3 AIVs, 4 AICs */
+  if (uses_op(m->body, "sync_all") || cu.mode0)
+    ir_buf_printf(&b, "const int asc_kernel_all_live = %d;\n",
+                  !cu.mode0      ? 1
+                  : mixed        ? 2
+                  : cu.mode == 1 ? 4
+                                 : 3);
   return ir_buf_finish(&b, out);
 }
 

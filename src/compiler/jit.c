@@ -58,6 +58,7 @@ struct asc_jit_kernel {
   void *handle;
   entry_fn entry;
   bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
+  int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
   char *name;
   char *path;
 };
@@ -797,7 +798,9 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
                      "cannot load kernel %s from %s", name, so_path);
   }
   atomic_init(&k->refs, 1);
-  k->all_live = dlsym(handle, "asc_kernel_all_live") != NULL;
+  const int *live = (const int *)dlsym(handle, "asc_kernel_all_live");
+  k->all_live = live != NULL;
+  k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
   k->handle = handle;
   k->entry = entry;
   k->name = name_copy;
@@ -1047,6 +1050,8 @@ static void jit_release(void *p) {
     pthread_cond_destroy(&l->barrier->cond);
     free(l->barrier);
   }
+  /* the board's free lives in the kernel's library, released below */
+  if (l->shared && l->shared->board_free) l->shared->board_free(l->shared->board);
   free(l->shared);
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
@@ -1065,6 +1070,22 @@ asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nb
   if (nblocks == 0 || nblocks > 65535)
     return asc_error(ASC_ERR_INVALID_VALUE, "launch: the core count must be in [1, 65535], got %u",
                      nblocks);
+  if (k->mode0 && nblocks > 1) { /* every block live at once, on cores of its kind */
+    static const char *const what[] = {"groups", "AIV cores", "AIC cores"};
+    int dev = 0;
+    asc_device_props props;
+    asc_status st = asc_stream_device(stream, &dev);
+    if (!st) st = asc_device_get_props(dev, &props);
+    if (st) return st;
+    const int have = k->mode0 == 3 ? props.ai_core_count : props.cube_core_count;
+    if (nblocks > (uint32_t)have)
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "launch: the %u %s synchronise with each other (mode-0 cross-core "
+                       "flags), so all must run at once, but the device has %d %s (real "
+                       "hardware would hang)",
+                       nblocks, what[k->mode0 - 2], have,
+                       k->mode0 == 3 ? "AIV cores" : "AIC cores");
+  }
   jit_launch l;
   /* One allocation: the shared state, an epoch and a state byte per block
    * (nblocks <= 65535, so the size cannot overflow). */

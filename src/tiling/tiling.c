@@ -303,6 +303,13 @@ asc_status asc_tiling_set_align_split(asc_tiling_ctx *ctx, int64_t align_m, int6
   return ASC_OK;
 }
 
+asc_status asc_tiling_enable_split_k(asc_tiling_ctx *ctx, bool flag) {
+  TRY(check_ctx(ctx));
+  ctx->split_k = flag;
+  ctx->has_result = false;
+  return ASC_OK;
+}
+
 /* Checks max[3] / min[3] pairs named names[0..5]; fills v[6]. */
 static asc_status check_ranges(const char *const names[6], const int64_t max[3],
                                const int64_t min[3], int32_t v[6]) {
@@ -707,8 +714,9 @@ static steps choose_steps(const problem *p, int64_t sm, int64_t sn, int64_t sk,
   return s;
 }
 
-/* Multi-core: the per-core shape. K is not split. Cores along M and N are
- * chosen to minimise the slower of a core's cube work and its GM reads. */
+/* Multi-core: the per-core shape. Cores along M and N (and K once
+ * enable_multi_core_split_k allows) are chosen to minimise the slower of a
+ * core's cube work and its GM reads. */
 static bool single_ok(const asc_tiling_ctx *ctx, int axis, int64_t v, int64_t whole) {
   if (v == whole) return true; /* one core along the axis: no range applies */
   return (ctx->single_max[axis] < 0 || v <= ctx->single_max[axis]) &&
@@ -716,27 +724,41 @@ static bool single_ok(const asc_tiling_ctx *ctx, int axis, int64_t v, int64_t wh
 }
 
 static asc_status choose_split(const asc_tiling_ctx *ctx, const problem *p, int64_t dim,
-                               int64_t *sm, int64_t *sn, int64_t *m_dim, int64_t *n_dim) {
+                               int64_t *sm, int64_t *sn, int64_t *sk, int64_t *m_dim,
+                               int64_t *n_dim, int64_t *k_dim) {
   int64_t am = ctx->align_split[0] > 0 ? ctx->align_split[0] : 16;
   int64_t an = ctx->align_split[1] > 0 ? ctx->align_split[1] : 16;
+  int64_t ak = ctx->align_split[2] > 0 ? align_up(ctx->align_split[2], p->k_align) : p->k_align;
   bool found = false;
   double best = 0;
-  /* More than one core per 16 rows or columns cannot help. */
+  /* More than one core per 16 rows or columns (or K_align of K) cannot help. */
   int64_t m_max = ceil_div(p->m, 16), n_max = ceil_div(p->n, 16);
-  for (int64_t md = 1; md <= dim && md <= m_max; md++) {
-    for (int64_t nd = 1; md * nd <= dim && nd <= n_max; nd++) {
-      int64_t cm = align_up(ceil_div(p->m, md), am), cn = align_up(ceil_div(p->n, nd), an);
-      if (cm >= p->m) cm = p->m;
-      if (cn >= p->n) cn = p->n;
-      if (!single_ok(ctx, 0, cm, p->m) || !single_ok(ctx, 1, cn, p->n)) continue;
-      int64_t real_m = ceil_div(p->m, cm), real_n = ceil_div(p->n, cn);
-      double work = (double)align_up(cm, 16) * (double)align_up(cn, 16);
-      double reads = 128.0 * (double)(align_up(cm, 16) + align_up(cn, 16));
-      double cost = work > reads ? work : reads;
-      /* equal cost: fewer cores */
-      if (!found || cost < best || (cost == best && real_m * real_n < (*m_dim) * (*n_dim))) {
-        found = true, best = cost;
-        *sm = cm, *sn = cn, *m_dim = real_m, *n_dim = real_n;
+  int64_t k_max = ctx->split_k ? ceil_div(p->k, p->k_align) : 1;
+  for (int64_t kd = 1; kd <= dim && kd <= k_max; kd++) {
+    int64_t ck = kd == 1 ? p->k : align_up(ceil_div(p->k, kd), ak);
+    if (ck >= p->k) ck = p->k;
+    if (kd > 1 && ck == p->k) continue;
+    if (!single_ok(ctx, 2, ck, p->k)) continue;
+    const int64_t real_k = ceil_div(p->k, ck), k16 = align_up(ck, 16);
+    for (int64_t md = 1; md * kd <= dim && md <= m_max; md++) {
+      for (int64_t nd = 1; md * nd * kd <= dim && nd <= n_max; nd++) {
+        int64_t cm = align_up(ceil_div(p->m, md), am), cn = align_up(ceil_div(p->n, nd), an);
+        if (cm >= p->m) cm = p->m;
+        if (cn >= p->n) cn = p->n;
+        if (!single_ok(ctx, 0, cm, p->m) || !single_ok(ctx, 1, cn, p->n)) continue;
+        int64_t real_m = ceil_div(p->m, cm), real_n = ceil_div(p->n, cn);
+        /* a core's cube work and GM reads grow with its K; a split K adds
+         * an atomic read-modify-write of its C block */
+        double m16 = (double)align_up(cm, 16), n16 = (double)align_up(cn, 16);
+        double work = m16 * n16 * (double)k16;
+        double reads = 128.0 * (m16 + n16) * (double)k16 + (real_k > 1 ? 64.0 * m16 * n16 : 0);
+        double cost = work > reads ? work : reads;
+        /* equal cost: fewer cores */
+        if (!found || cost < best ||
+            (cost == best && real_m * real_n * real_k < (*m_dim) * (*n_dim) * (*k_dim))) {
+          found = true, best = cost;
+          *sm = cm, *sn = cn, *sk = ck, *m_dim = real_m, *n_dim = real_n, *k_dim = real_k;
+        }
       }
     }
   }
@@ -767,7 +789,7 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
                          (long long)p.n, (long long)p.k);
       m_dim = ceil_div(p.m, sm), n_dim = ceil_div(p.n, sn), k_dim = ceil_div(p.k, sk);
     } else {
-      TRY(choose_split(ctx, &p, ctx->dim, &sm, &sn, &m_dim, &n_dim));
+      TRY(choose_split(ctx, &p, ctx->dim, &sm, &sn, &sk, &m_dim, &n_dim, &k_dim));
     }
   }
   int64_t used;

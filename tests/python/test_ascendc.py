@@ -693,7 +693,7 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                "cube.mmad": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2)],
                "cube.mmad.bias": [(F32_CODE, CO1), (F16_CODE, A2), (F16_CODE, B2),
                                   (F32_CODE, A1)],
-               "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)],
+               "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)], "cube.co12": [(F32_CODE, CO1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
                "cube.load_sparse": [(I8_CODE, B2), (I8_CODE, 3), (U8_CODE, 3)],  # 3: B1
                "cube.mmad_sparse": [(I32_CODE, CO1), (I8_CODE, A2), (I8_CODE, B2)],
@@ -726,6 +726,8 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
     attrs = [1] if name == "cube.fixpipe" else [9, 2] if name.startswith("cube.cross") else []
     if name == "cube.aipp_set":  # RGB888_U8, one plane, float16 output
         attrs = [4, 1, F16_CODE]
+    if name == "cube.co12":
+        attrs = [1, 0]  # QuantModes.F322F16, ND out
     if name == "cube.fixpipe":  # fp32 L0C -> fp16 GM
         operands[0] = b.op("global.new", [params["A16"], params["I"]])
     b.op(name, operands, attrs)

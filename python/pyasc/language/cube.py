@@ -270,9 +270,14 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
         low.expect(gen, node, dst, ("global", "local"), "data_copy dst")
         low.expect(gen, node, src, ("local",), "data_copy src")
         nz = not _const_flag(gen, node, p.nz2nd_en, "nz2nd_en")
-        return gen.op(node, "cube.fixpipe", [dst, src, p.n_size, p.m_size, p.src_stride,
-                                             p.dst_stride, _quant(gen, node, p.quant_pre),
-                                             p.relu_pre, 1.0], (1 if nz else 0,))
+        if _const_flag(gen, node, p.channel_split, "channel_split"):
+            raise gen.error(node, "data_copy: DataCopyCO12DstParams channel_split is not "
+                                  "simulated (pass False)")
+        gen.check_int(node, p.relu_pre, "DataCopyCO12DstParams relu_pre")
+        # the scalar quant modes read set_fix_pipe_pre_quant_flag's scale when run
+        return gen.op(node, "cube.co12", [dst, src, p.n_size, p.m_size, p.dst_stride,
+                                          p.src_stride, p.relu_pre],
+                      (_quant(gen, node, p.quant_pre), 1 if nz else 0))
     return NOT_HANDLED
 
 

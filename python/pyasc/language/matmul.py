@@ -6,7 +6,8 @@ the tiling's ``base_m x base_n``, K in steps of ``base_k``, through L1,
 L0A/L0B and L0C as the basic APIs would go.
 
 ``with mm.iterate() as count:`` runs its body once per base block, count
-being the block's index (M first), as PyAsc's with-form does."""
+being the block's index in the tiling's order (iterate_order, step_m,
+step_n: see asc_k_mm_order), as PyAsc's with-form does."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_t
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
                   "base_m", "base_n", "base_k")
+#: TCubeTiling's layout axes matmul.layout takes (BSNGD/SBNGD/BNGS1S2 operands), in order.
+_LAYOUT_FIELDS = tuple(f"{x}_layout_info_{axis}" for x, axes in
+                       (("a", "bsngd"), ("b", "bsngd"), ("c", ("b", "s1", "n", "g", "s2")))
+                       for axis in axes)
+#: LayoutMode values with batch axes (iterate_batch reads the tiling's layout axes).
+_AXIS_LAYOUTS = (2, 3, 4)  # BSNGD, SBNGD, BNGS1S2
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class MatmulType:
     format: Any = CubeFormat.ND
     dtype: Any = None
     is_trans: bool = False
-    layout: Any = 0  # LayoutMode: NONE or NORMAL are simulated
+    layout: Any = 0  # LayoutMode: NONE, NORMAL, BSNGD, SBNGD, BNGS1S2
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,17 @@ def _low():
     from pyasc.language import lowering
 
     return lowering
+
+
+def _atomic(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> bool:
+    """Whether en_atomic asks for atomic writes (a runtime value may)."""
+    if isinstance(value, Val):
+        gen.check_int(node, value, f"Matmul.{api} en_atomic")
+        return True
+    if not isinstance(value, int) or not 0 <= value <= 3:
+        raise gen.error(node, f"Matmul.{api}: en_atomic must be 0 (none), 1 (add), 2 (max) or "
+                              f"3 (min), not {value!r}")
+    return bool(value)
 
 
 def _dtype_code(gen: CodeGenerator, node: ast.AST, dtype: Any, what: str) -> int:
@@ -162,17 +180,23 @@ class KernelMatmul:
 
     def _iterate_all(self, gen, node, args, kwargs):
         low = _low()
-        c, _atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
-                              kwargs, {"en_atomic": 0})
+        c, atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
+                             kwargs, {"en_atomic": 0})
         low.expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
+        if _atomic(gen, node, atomic, "iterate_all"):
+            return gen.op(node, "matmul.iterate_all.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.iterate_all", [self.handle, c])
 
     def _get_tensor_c(self, gen, node, args, kwargs):
         low = _low()
-        c, _atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
-                                    ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
-                                    {"en_atomic": 0, "en_sequential_write": False})
+        c, atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
+                                   ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
+                                   {"en_atomic": 0, "en_sequential_write": False})
         low.expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
+        if _atomic(gen, node, atomic, "get_tensor_c"):
+            if c.kind != "global":
+                raise gen.error(node, "Matmul.get_tensor_c: en_atomic needs C in a GlobalTensor")
+            return gen.op(node, "matmul.get_tensor_c.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.get_tensor_c", [self.handle, c])
 
     def _end(self, gen, node, args, kwargs):
@@ -376,9 +400,11 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
                                   f"{describe(t)}")
         types[name] = t
     for name, t in types.items():
-        if int(t.layout) not in (0, 1):  # LayoutMode.NONE, NORMAL
+        allowed = (0, 1) if name == "bias" else (0, 1, *_AXIS_LAYOUTS)
+        if int(t.layout) not in allowed:
             raise gen.error(node, f"Matmul: {name}'s LayoutMode {t.layout!r} is not simulated "
-                                  f"(NONE or NORMAL: batches one after another)")
+                                  f"(A/B/C: NONE, NORMAL, BSNGD, SBNGD or BNGS1S2; bias: NONE "
+                                  f"or NORMAL)")
     in_code = _dtype_code(gen, node, a.dtype, "a")
     if _dtype_code(gen, node, b.dtype, "b") != in_code:
         raise gen.error(node, "Matmul: a and b must have one dtype")
@@ -389,7 +415,8 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
     c_ub = int(c.position) != int(core.TPosition.GM)
     flags = (int(int(a.format) == CubeFormat.NZ) | int(int(b.format) == CubeFormat.NZ) << 1 |
              int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
-             int(bool(b.is_trans)) << 4 | int(c_ub) << 5)
+             int(bool(b.is_trans)) << 4 | int(c_ub) << 5 | int(a.layout) << 6 |
+             int(b.layout) << 9 | int(c.layout) << 12)
     handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
     return KernelMatmul(handle, types)
 
@@ -401,7 +428,14 @@ def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
     if not isinstance(tiling, KernelStruct) or tiling.cls.__name__ != "TCubeTiling":
         raise gen.error(node, f"the tiling must be an asc.adv.TCubeTiling, not {describe(tiling)}")
     values = [gen.read(node, tiling.fields[f]) for f in _TILING_FIELDS]
-    return gen.op(node, "matmul.init", [mm.handle, *values])
+    done = gen.op(node, "matmul.init", [mm.handle, *values])
+    order = [gen.read(node, tiling.fields[f]) for f in ("iterate_order", "step_m", "step_n",
+                                                          "depth_a1", "depth_b1")]
+    gen.op(node, "matmul.schedule", [mm.handle, *order])
+    if any(int(mm.types[x].layout) in _AXIS_LAYOUTS for x in "abc"):
+        axes = [gen.read(node, tiling.fields[f]) for f in _LAYOUT_FIELDS]
+        gen.op(node, "matmul.layout", [mm.handle, *axes])
+    return done
 
 
 def register_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:

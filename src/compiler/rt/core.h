@@ -73,6 +73,10 @@ typedef struct asc_k_launch {
   void (*pause)(unsigned spins);
   /* The live device allocation holding ptr: 1 and its memory, or 0. */
   int (*lookup)(uint64_t ptr, char **base, int64_t *n);
+  /* rt/mix.h's launch-wide mode-0 cross-core flags: made by the first
+   * block that needs them, freed by board_free when the launch ends. */
+  void *board;
+  void (*board_free)(void *board);
 } asc_k_launch;
 
 /* A block's system registers (rt/system.h). */

@@ -976,6 +976,62 @@ static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const
                             relu, deq, nz, line);
 }
 
+/* data_copy(dst GM/UB, src L0C, DataCopyCO12DstParams): fixpipe's older
+ * form. Its scalar quant modes (DEQF16, QF322B8_PRE, REQ8) scale by the
+ * pre-quant flag register (set_fix_pipe_pre_quant_flag: a float32's bits
+ * in the low 32 bits), as the device does; reluPre 1 is a plain relu. */
+static int asc_k_cube_co12(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, int dt, int st,
+                           int64_t n_size, int64_t m_size, int64_t dst_stride, int64_t src_stride,
+                           int64_t relu_pre, int64_t quant, int nz, int line) {
+  float scale = 1.0f;
+  if (relu_pre < 0 || relu_pre > 1)
+    return asc_k_fail(k, line,
+                      "data_copy: DataCopyCO12DstParams relu_pre %lld is not simulated (0 none, "
+                      "1 relu)",
+                      (long long)relu_pre);
+  if (quant == ASC_KC_VDEQF16 || quant == ASC_KC_VQF322B8_PRE || quant == ASC_KC_VREQ8)
+    return asc_k_fail(k, line,
+                      "data_copy: the vector quant modes need a quant vector: use fixpipe with "
+                      "one (DataCopyCO12DstParams has none)");
+  if (quant == ASC_KC_DEQF16 || quant == ASC_KC_QF322B8_PRE || quant == ASC_KC_REQ8) {
+    const uint32_t bits = (uint32_t)(k->sr.fpq & 0xffffffffu);
+    memcpy(&scale, &bits, sizeof scale);
+    if (scale == 0.0f || scale != scale)
+      return asc_k_fail(k, line,
+                        "data_copy: quant mode %lld scales by the pre-quant flag, which holds no "
+                        "scale (set_fix_pipe_pre_quant_flag(a float32's bits) first)",
+                        (long long)quant);
+  }
+  return asc_k_cube_fixpipe(k, d, src, NULL, dt, st, n_size, m_size, src_stride, dst_stride, quant,
+                            (int)relu_pre, scale, nz, line);
+}
+static int asc_k_cube_co12_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz, int line)
+    __attribute__((unused));
+static int asc_k_cube_co12_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz,
+                              int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, dst, asc_kc_esize((asc_kc_type)dt), "data_copy", &d, line)) return 1;
+  return asc_k_cube_co12(k, d, src, dt, st, n_size, m_size, dst_stride, src_stride, relu_pre, quant,
+                         nz, line);
+}
+static int asc_k_cube_co12_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz, int line)
+    __attribute__((unused));
+static int asc_k_cube_co12_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int dt, int st,
+                              int64_t n_size, int64_t m_size, int64_t dst_stride,
+                              int64_t src_stride, int64_t relu_pre, int64_t quant, int nz,
+                              int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, dst, asc_kc_esize((asc_kc_type)dt), "data_copy", &d, line)) return 1;
+  return asc_k_cube_co12(k, d, src, dt, st, n_size, m_size, dst_stride, src_stride, relu_pre, quant,
+                         nz, line);
+}
+
 /* data_copy(dst L1, src GM or UB, Nd2NzParams) */
 static int asc_k_cube_nd2nz(asc_k_ctx *k, asc_k_lt dst, asc_kc_span s, int t, const int64_t *v,
                             int line) {
@@ -1029,7 +1085,7 @@ static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, con
 /* --- asc.adv.Matmul ---------------------------------------------------------
  * The high-level matmul of one core: the single-core shape (set_tail /
  * set_single_shape, else the tiling's single_core_*) is cut into base
- * blocks of base_m x base_n, visited M first (ORDER_M); each block runs over
+ * blocks of base_m x base_n, visited in the tiling's order (asc_k_mm_order); each block runs over
  * K in steps of base_k: A and B^T are gathered from global memory (ND or NZ,
  * transposed or not) into L1 as NZ fractals, moved to L0A/L0B with
  * load_data, and mmad accumulates in L0C, the bias added at the first step.
@@ -1057,6 +1113,12 @@ typedef struct asc_k_matmul {
   asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
   int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
+  int lay[3];             /* LayoutMode of A, B, C (matmul.new's flags) */
+  int64_t linfo[3][5];    /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
+  int64_t ld[3];          /* iterate_batch's row strides of A, B, C (0: the org shape's) */
+  int order;              /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
+  int atomic;             /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
+  int64_t step_m, step_n; /* base blocks of A (B) that L1 holds at once (>= 1) */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -1100,9 +1162,11 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->c_type = c_type;
   mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
   mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
+  for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
+  mm->step_m = mm->step_n = 1;
   const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
   const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
   if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
@@ -1213,7 +1277,12 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
     return asc_k_fail(k, line, "Matmul: %s", e.msg);
   const int64_t m1 = (tm + 15) / 16, n1 = (tn + 15) / 16;
   /* stored shapes: A is m x ka (ka x m transposed), B is kb x n (n x kb) */
-  const int64_t lda = mm->a_trans ? mm->m : mm->ka, ldb = mm->b_trans ? mm->kb : mm->n;
+  const int64_t lda = mm->ld[0]     ? mm->ld[0]
+                      : mm->a_trans ? mm->m
+                                    : mm->ka,
+                ldb = mm->ld[1]     ? mm->ld[1]
+                      : mm->b_trans ? mm->kb
+                                    : mm->n;
   const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
   const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
@@ -1244,6 +1313,59 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   return 0;
 }
 
+/* The (m, n) base block Iterate() visits at position `at` of an mb x nb
+ * grid, as Ascend C's normal-template Matmul walks it. ORDER_M: the
+ * step_n-wide windows of N one after another; in each, M runs over all of
+ * its blocks and, for each, N over the window (B's window stays in L1
+ * while A's blocks pass). ORDER_N: the same with M and N swapped (step_m
+ * windows of M). With steps of 1 that is M first (ORDER_M) or N first. */
+static void asc_k_mm_order(int order, int64_t mb, int64_t nb, int64_t step, int64_t at, int64_t *m,
+                           int64_t *n) {
+  const int64_t outer = order ? nb : mb, wide = order ? mb : nb; /* windows cut `wide` */
+  const int64_t w = step < 1 ? 1 : step > wide ? wide : step, full = wide / w;
+  int64_t o, x;
+  if (at < full * w * outer) {
+    const int64_t r = at % (w * outer);
+    o = r / w, x = at / (w * outer) * w + r % w;
+  } else { /* the last, narrower window */
+    const int64_t last = wide - full * w, r = at - full * w * outer;
+    o = r / last, x = full * w + r % last;
+  }
+  *m = order ? x : o, *n = order ? o : x;
+}
+/* matmul.schedule: the tiling's iterate_order and L1 steps (the order of
+ * Iterate's blocks) and depth_a1/depth_b1: the A and B base blocks L1
+ * keeps at once, whose space init's one block each grows to (a tiling
+ * that does not fit is an error, as on the device; what L1 keeps does not
+ * change results). A hand-made tiling's zeros mean ORDER_M, steps and
+ * depths of 1. */
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line)
+    __attribute__((unused));
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  if (order < 0 || order > 2 || step_m < 0 || step_n < 0 || depth_a1 < 0 || depth_b1 < 0 ||
+      depth_a1 > 4096 || depth_b1 > 4096)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling's iterate_order %lld (0 ORDER_M, 1 ORDER_N), step_m "
+                      "%lld, step_n %lld, depth_a1 %lld and depth_b1 %lld are not valid",
+                      (long long)order, (long long)step_m, (long long)step_n, (long long)depth_a1,
+                      (long long)depth_b1);
+  const int c0 = asc_kc_c0((asc_kc_type)mm->in_type), es = asc_kc_esize((asc_kc_type)mm->in_type);
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
+                b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
+  int64_t unused;
+  if ((depth_a1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_a1 - 1) * a_blk,
+                                     512, &unused, "depth_a1 A blocks in L1", line)) ||
+      (depth_b1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_b1 - 1) * b_blk,
+                                     512, &unused, "depth_b1 B blocks in L1", line)))
+    return 1;
+  mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
+  mm->step_m = step_m ? step_m : 1, mm->step_n = step_n ? step_n : 1;
+  mm->next = 0;
+  return 0;
+}
 /* iterate(): the next base block; *more is 0 once every block is done. */
 static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
     __attribute__((unused));
@@ -1256,13 +1378,55 @@ static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
     mm->have_block = 0;
     return 0;
   }
-  const int64_t i = mm->next % mb, j = mm->next / mb;
+  int64_t i, j;
+  asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, mm->next, &i, &j);
   mm->next++;
   const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
   const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
                 tn = mm->sn - n0 < mm->bn ? mm->sn - n0 : mm->bn;
   *more = 1;
   return asc_k_mm_block(k, mm, m0, n0, tm, tn, line);
+}
+
+/* The current block added (en_atomic 1, or set_atomic_add; max, min: 2,
+ * 3) into ND C in GM at byte `at`, rows `stride` elements apart: fixpipe
+ * to a scratch block, then an atomic combine per element, so cores that
+ * split K sum their parts. */
+static int asc_k_mm_put_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int64_t at,
+                               int64_t stride, int dt, asc_kc_quant q, asc_kc_span qv, int line) {
+  static const int types[] = {2, 6, 5, 1, 4}; /* AtomicDtype of F16, BF16, S8, F32, S32 */
+  asc_kc_span l0c;
+  asc_kc_err e;
+  const int es = asc_kc_esize((asc_kc_type)dt);
+  int type = k->fwk.atomic_type, op = k->fwk.atomic_op;
+  if (mm->atomic < 0 || mm->atomic > 3)
+    return asc_k_fail(k, line, "Matmul: en_atomic must be 0 (none), 1 (add), 2 (max) or 3 (min)");
+  if (!type) type = types[dt >= 0 && dt < 5 ? dt : 3], op = mm->atomic - 1;
+  if (asc_k_atomic_size(type) != es)
+    return asc_k_fail(k, line,
+                      "Matmul.get_tensor_c: the atomic mode combines %s elements but C has "
+                      "%d-byte elements",
+                      asc_k_atomic_name(type), es);
+  if (mm->c_nz) return asc_k_fail(k, line, "Matmul.get_tensor_c: an atomic write needs an ND C");
+  const int64_t tm = mm->cur_tm, tn = mm->cur_tn;
+  const int64_t last = asc_k_add(at, asc_k_mul(asc_k_add(asc_k_mul(tm - 1, stride), tn), es));
+  if (last < 0 || last > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  char *scratch = (char *)malloc((size_t)(tm * tn * es)); /* tm, tn <= 4096 */
+  if (!scratch) return asc_k_fail(k, line, "Matmul.get_tensor_c: out of host memory");
+  asc_kc_span sd = {scratch, tm * tn * es};
+  asc_kc_fixpipe fp = {tn, tm, (tm + 15) / 16 * 16, tn, q, mm->quant == 1 ? mm->quant_scalar : 1.0f,
+                       0,  0};
+  int rc = 0;
+  if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L0C, mm->off_l0c, &l0c, &e) ||
+      asc_kc_fixpipe_run(sd, l0c, qv, (asc_kc_type)dt,
+                         mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32, &fp, &e))
+    rc = asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  for (int64_t r = 0; r < tm && !rc; r++)
+    for (int64_t c = 0; c < tn; c++)
+      asc_k_atomic_elem(type, op, d.p + at + (r * stride + c) * es, scratch + (r * tn + c) * es);
+  free(scratch);
+  return rc;
 }
 
 /* get_tensor_c(dst): the current block to dst (GM: at its place in the
@@ -1324,11 +1488,14 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
     at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
   } else {
-    at = mm->cur_m0 * mm->n + mm->cur_n0, stride = mm->n;
+    stride = mm->ld[2] ? mm->ld[2] : mm->n;
+    at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
   }
   int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  if (!ub && (mm->atomic || k->fwk.atomic_type))
+    return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
   d.p += bytes, d.n -= bytes;
   asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
                        stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
@@ -1363,6 +1530,26 @@ static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int 
     if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
   }
 }
+/* iterate_all(c, en_atomic) / get_tensor_c(c, en_atomic) with en_atomic
+ * not 0: the blocks are added into C (asc_k_mm_put_atomic). */
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) __attribute__((unused));
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_iterate_all(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
+}
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) __attribute__((unused));
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_get_c_gm(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
+}
 static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
 static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
   if (asc_k_mm_check(k, mm, "end", line)) return 1;
@@ -1385,17 +1572,78 @@ static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_
   mm->batch_a = ba, mm->batch_b = bb;
   return 0;
 }
-/* iterate_batch (NORMAL layout): max(batch_a, batch_b) products of the
- * single-core shape; A's matrices lie stride_a elements apart (0: m x ka),
- * B's stride_b apart (0: kb x n), C's m x n apart. With unequal counts
- * (one a multiple of the other) product i takes A i / (batch / batch_a)
- * and B i / (batch / batch_b). The bias is the same for every product.
- * ba < 0 takes set_batch_num's counts. Synchronous: all done on return. */
-static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
-                                  int64_t bb, int64_t sa, int64_t sb, int line)
+/* matmul.layout: the tiling's a/b/c_layout_info_* axes (B, S, N, G, D;
+ * C's S1 and S2 in the S and D places), read by iterate_batch for the
+ * operands whose MatmulType has a BSNGD, SBNGD or BNGS1S2 layout. */
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line)
     __attribute__((unused));
-static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
-                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  for (int i = 0; i < 15; i++) mm->linfo[i / 5][i % 5] = v[i];
+  return 0;
+}
+enum { ASC_K_LAY_BSNGD = 2, ASC_K_LAY_SBNGD = 3, ASC_K_LAY_BNGS1S2 = 4 };
+/* Where operand w's (0 A, 1 B, 2 C) `used` matrices lie in its layout:
+ * each is S x D (as stored: transposed operands too) with rows *ld
+ * elements apart, matrix j at j * *step. BSNGD: [B, S, N, G, D], the N*G
+ * matrices of one B side by side (rows N*G*D apart, D apart); SBNGD:
+ * [S, B, N, G, D], all B*N*G side by side; BNGS1S2: each matrix whole,
+ * one after another. */
+static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t used, int64_t *ld,
+                         int64_t *step, int line) {
+  static const char *const names[3] = {"A", "B", "C"}, *const lays[5] = {"", "", "BSNGD", "SBNGD",
+                                                                         "BNGS1S2"};
+  const int64_t *v = mm->linfo[w], b = v[0], s = v[1], n = v[2], g = v[3], d = v[4];
+  const int lay = mm->lay[w], nz = w == 0 ? mm->a_nz : w == 1 ? mm->b_nz : mm->c_nz;
+  const char *what = lays[lay], *op = names[w];
+  if (nz)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: %s in the %s layout must be ND", op, what);
+  for (int i = 0; i < 5; i++)
+    if (v[i] <= 0)
+      return asc_k_fail(
+          k, line,
+          "Matmul.iterate_batch: %s has the %s layout but the tiling's %c_layout_info "
+          "axes are not set (host: set_%c_layout(b, s, n, g, d))",
+          op, what, "abc"[w], "abc"[w]);
+  /* the stored matrix: A m x ka (ka x m transposed), B kb x n (n x kb), C m x n */
+  const int64_t rows = w == 0   ? (mm->a_trans ? mm->ka : mm->m)
+                       : w == 1 ? (mm->b_trans ? mm->n : mm->kb)
+                                : mm->m;
+  const int64_t cols = w == 0   ? (mm->a_trans ? mm->m : mm->ka)
+                       : w == 1 ? (mm->b_trans ? mm->kb : mm->n)
+                                : mm->n;
+  if (rows > s || cols > d)
+    return asc_k_fail(
+        k, line,
+        "Matmul.iterate_batch: %s's matrix (%lld x %lld as stored) is larger than its "
+        "%s layout's S x D (%lld x %lld)",
+        op, (long long)rows, (long long)cols, what, (long long)s, (long long)d);
+  const int64_t ng = asc_k_mul(n, g), bng = asc_k_mul(b, ng);
+  const int64_t count = lay == ASC_K_LAY_BSNGD ? ng : bng;
+  *ld = lay == ASC_K_LAY_BSNGD ? asc_k_mul(ng, d) : lay == ASC_K_LAY_SBNGD ? asc_k_mul(bng, d) : d;
+  *step = lay == ASC_K_LAY_BNGS1S2 ? asc_k_mul(s, d) : d;
+  if (*ld < 0 || *step < 0 || count < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: %s's layout axes overflow", op);
+  /* BSNGD cannot step from one B's S rows to the next within a call */
+  if (used > count || (lay == ASC_K_LAY_BSNGD && w < 2 && used > 0 && count % used))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %lld %s matrices do not fit its %s layout (%lld per "
+                      "call%s)",
+                      (long long)used, op, what, (long long)count,
+                      lay == ASC_K_LAY_BSNGD ? ", N*G a multiple of the batch count" : "");
+  return 0;
+}
+/* iterate_batch: max(batch_a, batch_b) products of the single-core shape.
+ * NORMAL (or NONE) layout: A's matrices lie stride_a elements apart (0:
+ * m x ka), B's stride_b apart (0: kb x n), C's m x n apart; an operand in
+ * a BSNGD/SBNGD/BNGS1S2 layout follows asc_k_mm_geom instead (its
+ * matrix_stride is not used), as does C unless c_plain (iterate_n_batch's
+ * workspace). With unequal counts (one a multiple of the other) product
+ * i takes A i / (batch / batch_a) and B i / (batch / batch_b). The bias is
+ * the same for every product. ba < 0 takes set_batch_num's counts.
+ * Synchronous: all done on return. */
+static int asc_k_mm_batch_run(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                              int64_t bb, int64_t sa, int64_t sb, int c_plain, int line) {
   if (asc_k_mm_check(k, mm, "iterate_batch", line)) return 1;
   if (ba < 0 || bb < 0) {
     if (mm->batch_a <= 0)
@@ -1419,19 +1667,34 @@ static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, in
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
-  if (!sa) sa = asc_k_mul(mm->m, mm->ka);
-  if (!sb) sb = asc_k_mul(mm->kb, mm->n);
-  const int64_t sc = asc_k_mul(mm->m, mm->n);
-  if (sa < 0 || sb < 0 || sc < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
+  int64_t ld[3] = {0, 0, 0};
+  int64_t step[3] = {sa ? sa : asc_k_mul(mm->m, mm->ka), sb ? sb : asc_k_mul(mm->kb, mm->n),
+                     asc_k_mul(mm->m, mm->n)};
+  const int64_t used[3] = {ba, bb, nb};
+  for (int w = 0; w < 3; w++)
+    if (mm->lay[w] >= ASC_K_LAY_BSNGD && !(w == 2 && c_plain) &&
+        asc_k_mm_geom(k, mm, w, used[w], &ld[w], &step[w], line))
+      return 1;
+  if (step[0] < 0 || step[1] < 0 || step[2] < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
   const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
   int rc = 0;
+  memcpy(mm->ld, ld, sizeof ld);
   for (int64_t i = 0; i < nb && !rc; i++) {
-    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), sa), es);
-    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), sb), es);
-    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, sc), ces), dt, line);
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), step[0]), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), step[1]), es);
+    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, step[2]), ces), dt, line);
   }
   mm->a.g = a0, mm->b.g = b0;
+  memset(mm->ld, 0, sizeof mm->ld);
   return rc;
+}
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+  return asc_k_mm_batch_run(k, mm, c, dt, ba, bb, sa, sb, 0, line);
 }
 /* set_quant_scalar(bits): one scale for C, a float32's bits in the low
  * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
@@ -1483,8 +1746,14 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type);
-  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, sa ? sa : asc_k_mul(mm->m, mm->ka)),
-                step_b = asc_k_mul(bb, sb ? sb : asc_k_mul(mm->kb, mm->n)),
+  int64_t ua = sa ? sa : asc_k_mul(mm->m, mm->ka), ub = sb ? sb : asc_k_mul(mm->kb, mm->n), ld;
+  /* a layout's matrices: the loop's batch_a (batch_b) at a time, side by side */
+  if ((mm->lay[0] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 0, asc_k_mul(loop, ba), &ld, &ua, line)) ||
+      (mm->lay[1] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 1, asc_k_mul(loop, bb), &ld, &ub, line)))
+    return 1;
+  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, ua), step_b = asc_k_mul(bb, ub),
                 step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
   if (step_a < 0 || step_b < 0 || step_c < 0)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
@@ -1494,9 +1763,9 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
   for (int64_t l = 0; l < loop && !rc; l++) {
     mm->a.g = asc_k_global_slice(a0, asc_k_mul(l, step_a), es);
     mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
-    rc = asc_k_mm_iterate_batch(
+    rc = asc_k_mm_batch_run(
         k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
-        mm->c_type, ba, bb, sa, sb, line);
+        mm->c_type, ba, bb, sa, sb, 1, line);
   }
   mm->a.g = a0, mm->b.g = b0;
   mm->ws_read = 0;

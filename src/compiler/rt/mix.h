@@ -16,8 +16,10 @@
  * two AIVs (an AIC's set releases a wait on each AIV; the AIC's wait needs
  * a set from both). Every flag is a counter per receiving core: a wait
  * consumes one set from each core it listens to. Mode 0 over more than one
- * group would need every group running at once; the simulator runs it for
- * launches of one block and says so otherwise.
+ * block needs every block running at once: such a kernel is launched
+ * all-live (emit_c.c, jit.c: more blocks than the device's cores, or
+ * groups than its AIC, are an InvalidValueError), and its mode-0 flags
+ * live on the launch's board (asc_km_board), shared by every core.
  *
  * A wait that can never be released (every other core of the group waits
  * for something that cannot come, or has finished) is a KernelError at
@@ -34,6 +36,58 @@
 
 typedef int (*asc_km_run_fn)(asc_k_ctx *k, const asc_k_arg *args);
 
+/* Mode-0 flags of an all-live launch of more than one block: per core
+ * kind (0 AIV, 1 AIC) and core of that kind (its GetBlockIdx()), the sets
+ * made and waits passed per flag. A wait of core c passes when every core
+ * of its kind has set the flag more often than c has waited on it. */
+typedef struct asc_km_board {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int64_t n[2];                /* cores of each kind */
+  int64_t *sets[2], *waits[2]; /* n[kind] x ASC_KM_FLAGS each */
+  unsigned char *done[2];      /* core finished */
+  int failed;                  /* a core failed: waiters give up */
+  char why[256];               /* the first failed core's message */
+} asc_km_board;
+
+static void asc_km_board_free(void *p) {
+  asc_km_board *b = (asc_km_board *)p;
+  if (!b) return;
+  pthread_cond_destroy(&b->cv);
+  pthread_mutex_destroy(&b->mu);
+  for (int i = 0; i < 2; i++) free(b->sets[i]), free(b->waits[i]), free(b->done[i]);
+  free(b);
+}
+/* The launch's board, made by whichever core comes first (NULL: out of
+ * memory). n_aiv and n_aic are the core counts of the launch. */
+static asc_km_board *asc_km_board_get(asc_k_launch *s, int64_t n_aiv, int64_t n_aic) {
+  asc_km_board *b = (asc_km_board *)__atomic_load_n(&s->board, __ATOMIC_ACQUIRE);
+  if (b) return b;
+  b = (asc_km_board *)calloc(1, sizeof *b);
+  if (!b) return NULL;
+  pthread_mutex_init(&b->mu, NULL);
+  pthread_cond_init(&b->cv, NULL);
+  b->n[0] = n_aiv, b->n[1] = n_aic;
+  for (int i = 0; i < 2; i++) {
+    size_t cores = (size_t)(b->n[i] > 0 ? b->n[i] : 1); /* <= 2 * 65535 */
+    b->sets[i] = (int64_t *)calloc(cores * ASC_KM_FLAGS, sizeof(int64_t));
+    b->waits[i] = (int64_t *)calloc(cores * ASC_KM_FLAGS, sizeof(int64_t));
+    b->done[i] = (unsigned char *)calloc(cores, 1);
+    if (!b->sets[i] || !b->waits[i] || !b->done[i]) {
+      asc_km_board_free(b);
+      return NULL;
+    }
+  }
+  void *expected = NULL;
+  if (!__atomic_compare_exchange_n(&s->board, &expected, (void *)b, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    asc_km_board_free(b); /* another core was first */
+    return (asc_km_board *)expected;
+  }
+  s->board_free = asc_km_board_free; /* read when the launch ends */
+  return b;
+}
+
 typedef struct asc_km_group {
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -47,6 +101,7 @@ typedef struct asc_km_group {
   int waiting[ASC_KM_CORES]; /* 1 + mode * ASC_KM_FLAGS + flag, 0 if running */
   int failed;                /* a core failed: others give up their waits */
   int first_fail;            /* the core that failed first, -1 */
+  asc_km_board *board;       /* mode 0 over more than one block, else NULL */
 } asc_km_group;
 
 /* The group core a context runs as (index into the arrays above). */
@@ -87,6 +142,63 @@ static const char *asc_km_core_name(const asc_km_group *g, int c) {
   return g->mixed ? names[c] : "this core";
 }
 
+/* A mode-0 set or wait of flag f on the launch's board. */
+static int asc_km_board_cross(asc_k_ctx *k, asc_km_board *b, int f, int wait, int line) {
+  if (!b)
+    return asc_k_fail(k, line,
+                      "%s: mode 0 over %lld blocks: internal error: the blocks were not "
+                      "launched together",
+                      wait ? "cross_core_wait_flag" : "cross_core_set_flag",
+                      (long long)k->block_num);
+  const int kind = k->core_kind == 1;
+  const int64_t me = k->block_idx, n = b->n[kind];
+  if (me < 0 || me >= n)
+    return asc_k_fail(k, line, "cross_core flags: internal error: core %lld of %lld", (long long)me,
+                      (long long)n);
+  int64_t *sets = b->sets[kind], *waits = b->waits[kind];
+  pthread_mutex_lock(&b->mu);
+  if (!wait) {
+    for (int64_t r = 0; r < n; r++)
+      if (sets[me * ASC_KM_FLAGS + f] - waits[r * ASC_KM_FLAGS + f] >= ASC_KM_MAX_PENDING) {
+        pthread_mutex_unlock(&b->mu);
+        return asc_k_fail(k, line,
+                          "cross_core_set_flag: flag %d set 16 times without a wait (the "
+                          "counter holds 15)",
+                          f);
+      }
+    sets[me * ASC_KM_FLAGS + f]++;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+    return 0;
+  }
+  const int64_t have = waits[me * ASC_KM_FLAGS + f];
+  for (;;) {
+    int64_t missing = -1; /* a core that has not set the flag often enough */
+    for (int64_t s = 0; s < n && missing < 0; s++)
+      if (sets[s * ASC_KM_FLAGS + f] <= have) missing = s;
+    if (missing < 0) {
+      waits[me * ASC_KM_FLAGS + f]++;
+      pthread_mutex_unlock(&b->mu);
+      return 0;
+    }
+    if (b->failed) {
+      char why[sizeof b->why];
+      memcpy(why, b->why, sizeof why);
+      pthread_mutex_unlock(&b->mu);
+      return asc_k_fail(
+          k, line, "cross_core_wait_flag: flag %d (mode 0): another core failed (%.200s)", f, why);
+    }
+    if (b->done[kind][missing]) {
+      pthread_mutex_unlock(&b->mu);
+      return asc_k_fail(k, line,
+                        "cross_core_wait_flag: flag %d (mode 0) is never set: %s %lld finished "
+                        "without setting it (the device would hang here)",
+                        f, kind ? "AIC" : "AIV", (long long)missing);
+    }
+    pthread_cond_wait(&b->cv, &b->mu);
+  }
+}
+
 /* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`). */
 static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line)
     __attribute__((unused));
@@ -104,11 +216,7 @@ static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int
     return asc_k_fail(k, line, "%s: mode %d synchronises %s, which %s kernel does not have on %s",
                       api, m, m == 1 ? "the two AIVs of a group" : "a group's AIC with its AIVs",
                       g->mixed ? "a mixed" : "a single-kind", asc_km_core_name(g, me));
-  if (m == 0 && g->nblocks > 1)
-    return asc_k_fail(k, line,
-                      "%s: mode 0 synchronises every core of the launch; the simulator runs it "
-                      "for a launch of one block only (got %lld)",
-                      api, (long long)g->nblocks);
+  if (m == 0 && g->nblocks > 1) return asc_km_board_cross(k, g->board, f, wait, line);
   pthread_mutex_lock(&g->mu);
   if (!wait) {
     /* the receivers' counters hold at most 15 sets not yet waited for */
@@ -172,6 +280,18 @@ typedef struct asc_km_core {
 
 static void asc_km_finish(asc_km_core *c) {
   asc_km_group *g = c->g;
+  asc_km_board *b = g->board;
+  if (b) { /* the launch's other groups stop waiting for this core */
+    const int kind = c->k.core_kind == 1;
+    pthread_mutex_lock(&b->mu);
+    if (c->k.block_idx >= 0 && c->k.block_idx < b->n[kind]) b->done[kind][c->k.block_idx] = 1;
+    if (c->rc && !b->failed)
+      snprintf(b->why, sizeof b->why, "%s %lld: %.200s", kind ? "AIC" : "AIV",
+               (long long)c->k.block_idx, c->k.msg);
+    if (c->rc) b->failed = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+  }
   pthread_mutex_lock(&g->mu);
   g->done[c->index] = 1;
   if (c->rc) {
@@ -211,6 +331,14 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
   g->nblocks = k->block_num;
   g->first_fail = -1;
   int rc = 0;
+  if (k->block_num > 1 && k->sync_wait && k->sys.launch) { /* all-live: mode 0 may be used */
+    g->board = asc_km_board_get(k->sys.launch,
+                                mixed  ? 2 * k->block_num
+                                : kind ? 0
+                                       : k->block_num,
+                                mixed || kind ? k->block_num : 0);
+    if (!g->board) rc = asc_k_fail(k, 0, "the launch's cross-core flags: out of host memory");
+  }
   for (int i = 0; i < g->ncores; i++) {
     asc_km_core *c = &cs[i];
     c->k = *k;
@@ -256,6 +384,12 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
     asc_km_thread(&cs[1]);
     for (int i = 0; i < ASC_KM_CORES; i += 2)
       if (started[i]) pthread_join(th[i], NULL);
+  }
+  if (rc && g->board) { /* no core of this block runs: the others must not wait for it */
+    pthread_mutex_lock(&g->board->mu);
+    g->board->failed = 1;
+    pthread_cond_broadcast(&g->board->cv);
+    pthread_mutex_unlock(&g->board->mu);
   }
   if (!rc && g->first_fail >= 0) {
     const asc_km_core *c = &cs[g->first_fail];

@@ -868,8 +868,10 @@ __aicore__ void Extract(const LocalTensor<T> &dstValueLocal,
 /* asc.adv.Matmul (Ascend C's high-level matmul, lib/matmul_intf.h) */
 }  // namespace AscendC
 enum class CubeFormat : uint8_t { ND, NZ };
+enum class LayoutMode : uint8_t { NONE, BSNGD, SBNGD, BNGS1S2, NORMAL };
 namespace AscendC {
-template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false>
+template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE>
 struct MatmulType {};
 struct MatrixOffset {
   int32_t offset;
@@ -975,6 +977,18 @@ struct FixpipeParamsV220 {
   QuantMode_t quantPre;
   uint64_t deqScalar;
 };
+struct DataCopyCO12DstParams {
+  __aicore__ DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn,
+                                   const uint32_t dstStrideIn, const uint16_t srcStrideIn,
+                                   const QuantMode_t quantPreIn, const uint8_t reluPreIn,
+                                   const bool channelSplitIn, const bool nz2ndEnIn);
+};
+template <typename T, typename U>
+__aicore__ void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                         const DataCopyCO12DstParams &params);
+template <typename T, typename U>
+__aicore__ void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                         const DataCopyCO12DstParams &params);
 struct Nd2NzParams {
   __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
                          const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn,
