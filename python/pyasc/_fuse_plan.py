@@ -59,6 +59,15 @@ FUSIBLE: dict[str, Fusible] = {
 #: (from, to) conversions whose kernel cast rounds as eager's does.
 CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32)})
 
+#: dtypes the kernel runtime's vector instructions do not compute in
+#: (src/compiler/rt/vector.h: float16, float32, int16, int32), and what
+#: explain() says about an operation in one: it runs eagerly.
+NO_VECTOR_FORM = {
+    dt: (f"the kernel runtime has no {dt} vector instructions (they take float16, float32, "
+         "int16 and int32)")
+    for dt in ("bfloat16", "int64", "float64")
+}
+
 #: the largest number of Unified Buffer tiles one kernel may keep live.
 MAX_SLOTS = 24
 
@@ -123,12 +132,18 @@ def why_not_fusible(node: _trace.Node) -> str:
     if row is None:
         return f"{node.op}: runs as a library call (not an element-wise operation the fuser knows)"
     if node.dtype not in row.dtypes:
+        missing = NO_VECTOR_FORM.get(node.dtype.name)
+        if missing:
+            return f"{node.op} on {node.dtype.name}: {missing}"
         return row.why_not or f"{node.op} on {node.dtype.name}: no kernel form with eager's rounding"
     values = [a for a in node.inputs if isinstance(a, _trace.Value)]
     if not values:
         return f"{node.op}: no tensor operand"
     for a in node.inputs:
         if isinstance(a, _trace.Value):
+            missing = NO_VECTOR_FORM.get(a.dtype.name)
+            if a.dtype != node.dtype and missing:
+                return f"{node.op}: operand of {a.dtype.name}: {missing}"
             if a.dtype != node.dtype and (a.dtype, node.dtype) not in CASTS:
                 return (f"{node.op}: converting {a.dtype.name} to {node.dtype.name} has no kernel "
                         "form with eager's rounding")
