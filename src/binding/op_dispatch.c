@@ -113,8 +113,11 @@ static PyObject *opd_key(OpDispatchObject *self, PyObject *const *args, Py_ssize
     return NULL;
   }
   const char *role = PyBytes_AS_STRING(roles);
-  unsigned char buf[OPD_MAX_ARGS * OPD_RECORD_MAX];
-  size_t used = 0;
+  unsigned char buf[1 + OPD_MAX_ARGS * OPD_RECORD_MAX];
+  /* The positional count and kwnames fix the layout, so the roles of the
+   * records and of the extra items below. */
+  buf[0] = (unsigned char)nargs;
+  size_t used = 1;
   PyObject *extra = NULL; /* attribute (type, value) pairs, other inputs' descriptions */
   Py_ssize_t nextra = 0;
   for (Py_ssize_t i = 0; i < nargs + nkw; i++) {
