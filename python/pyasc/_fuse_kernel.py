@@ -22,7 +22,7 @@ from typing import Any
 
 from pyasc import _C
 from pyasc import trace as _trace
-from pyasc._fuse_plan import MAX_SLOTS, Group
+from pyasc._fuse_plan import MAX_SLOTS, Group, column_width
 
 #: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
 _DTYPE_CODES = {name: i for i, name in enumerate(
@@ -126,6 +126,7 @@ class _Emitter:
         env: dict[int, tuple[str, int, Any]] = {}
         full: list[tuple[int, int, Any]] = []
         rows: list[tuple[int, int, Any, int]] = []
+        columns: list[tuple[int, int, Any, int]] = []
         for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
             if kind == "scalar":
                 gm = self.op("global.new", [p, self.const(1)])
@@ -135,15 +136,20 @@ class _Emitter:
                 size = row_length(v)
                 gm = self.named(self.op("global.new", [p, self.const(size)]), f"in{i}_gm")
                 rows.append((id(v), gm, v.dtype, size))
+            elif kind == "column":
+                width = column_width(tuple(v.shape), g.shape)
+                gm = self.named(self.op("global.new", [p, self.const(row_length(v))]),
+                                f"in{i}_gm")
+                columns.append((id(v), gm, v.dtype, width))
             else:
                 gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
                 full.append((id(v), gm, v.dtype))
         gouts = [self.named(self.op("global.new", [p, n]), f"out{j}_gm")
                  for j, p in enumerate(outs)]
         last = self._last_uses()
-        for vid, _, dtype in full:  # every input tile is live from the loop's start
+        for vid, _, dtype in full + [c[:3] for c in columns]:  # live from the loop's start
             env[vid] = ("tile", self.alloc(), dtype)
-        for vid, _, dtype in full:
+        for vid, _, dtype in full + [c[:3] for c in columns]:
             self.local(env[vid][1], dtype)
         for vid, gm, dtype, size in rows:  # filled once: tiles start on row boundaries
             slot = self.alloc()
@@ -162,6 +168,14 @@ class _Emitter:
         for vid, gm, dtype in full:
             dst = self.local(env[vid][1], dtype)
             self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        for vid, gm, dtype, width in columns:  # tiles and blocks start on row boundaries
+            dst = self.local(env[vid][1], dtype)
+            w = self.const(width)
+            at = self._for(self.const(0), cnt, w)
+            row = self.op("arith.floordiv", [self.op("arith.add", [iv, at]), w])
+            value = self.op("global.get_value", [gm, row])
+            self.op("duplicate", [self.op("local.slice", [dst, at]), value, w])
+            self._end_for()
         out_index = {id(node): j for j, node in enumerate(g.outputs)}
         for i, node in enumerate(g.nodes):
             self._node(i, node, env, last, cnt_al)
@@ -312,6 +326,8 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
     for v, kind in zip(group.inputs, group.kinds):
         if kind == "row":  # every row length divides the tile and the block length
             align = math.lcm(align, row_length(v))
+        elif kind == "column":
+            align = math.lcm(align, column_width(tuple(v.shape), group.shape))
     tile = tile // align * align
     if tile < max(256, align):
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")

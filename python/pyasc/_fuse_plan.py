@@ -79,7 +79,9 @@ class Group:
     ``inputs``: values from outside the group (graph inputs, results of
     other steps), each loaded either in full (``"full"``: same shape),
     as one scalar (``"scalar"``: one element), as a row repeated through
-    each tile (``"row"``: the group's trailing dimensions) or broadcast
+    each tile (``"row"``: the group's trailing dimensions), as a column
+    whose values fill the tile's rows (``"column"``: the group's leading
+    dimensions, see :func:`column_width`) or broadcast
     first (``"expand"``: materialised by one eager copy, then loaded in full).
     ``outputs``: the nodes whose values leave the group.
     """
@@ -237,6 +239,8 @@ def _collect(group: Group, owner: dict[int, Group]) -> None:
                     group.kinds.append("scalar")
                 elif _is_row(tuple(a.shape), group.shape):
                     group.kinds.append("row")
+                elif column_width(tuple(a.shape), group.shape):
+                    group.kinds.append("column")
                 else:
                     group.kinds.append("expand")
 
@@ -258,6 +262,24 @@ def _is_row(shape: tuple[int, ...], group: tuple[int, ...]) -> bool:
     return size % 16 == 0 and size <= MAX_ROW
 
 
+def column_width(shape: tuple[int, ...], group: tuple[int, ...]) -> int:
+    """For a column input (the group's leading dimensions, trailing ones
+    broadcast: ``(M, 1)`` next to ``(M, N)``): the elements each of its
+    values covers, when that is whole 32-byte blocks (at most
+    :data:`MAX_ROW`): the kernel then fills each tile row by row from it.
+    0 for any other shape."""
+    if len(shape) > len(group):
+        return 0
+    padded = (1,) * (len(group) - len(shape)) + shape
+    keep = len(group)
+    while keep and padded[keep - 1] == 1 and group[keep - 1] != 1:
+        keep -= 1
+    if keep in (0, len(group)) or padded[:keep] != group[:keep]:
+        return 0
+    width = math.prod(group[keep:])
+    return width if width % 16 == 0 and width <= MAX_ROW else 0
+
+
 def explain(plan_: Plan, name: str) -> str:
     """The plan as text: each kernel with what it fused, each eager call and why."""
     if plan_.fallback:
@@ -275,8 +297,9 @@ def explain(plan_: Plan, name: str) -> str:
             for v, kind in zip(step.inputs, step.kinds):
                 if kind != "full":
                     what = {"scalar": "read as one scalar",
-                            "row": "a row repeated through each tile (broadcast in the kernel)"
-                            }.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
+                            "row": "a row repeated through each tile (broadcast in the kernel)",
+                            "column": "a column, each value filling its row of a tile "
+                                      "(broadcast in the kernel)"}.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
                     lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
         else:
             lines.append(f"  eager {step.node.op}: {step.why}")
