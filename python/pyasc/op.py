@@ -516,6 +516,17 @@ class Op(_C.OpDispatch):
     def __repr__(self) -> str:
         return f"<pyasc.op {self.name}{self.signature}>"
 
+    def __copy__(self) -> Op:
+        """A shallow copy: same function and specs, the compiled signatures
+        so far, and its own cache tables from then on."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._specs = dict(self._specs)
+        new._spec_lock = threading.Lock()
+        new._dispatch_entries.update(self._dispatch_entries)
+        new._dispatch_layouts.update(self._dispatch_layouts)
+        return new
+
     def __get__(self, obj: Any, objtype: Any = None) -> Op:
         # A (non-data) descriptor, so that help() documents an op as a
         # routine (name, signature, docstring) rather than as an object. It

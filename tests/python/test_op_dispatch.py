@@ -194,3 +194,34 @@ def test_tensor_only_entry_is_the_body(axpy):
     assert spec.flat_entry is spec.body
     axpy(x, 1.0)  # a scalar converts first: a generated entry
     assert any(s.flat_entry is not s.body for s in axpy._specs.values())
+
+
+def test_an_op_and_its_compiled_signatures_are_collected():
+    import gc
+    import weakref
+
+    @pyasc.op(name="disp_collected", overwrite=True)
+    def disp_collected(x):
+        return x * 2.0 + 1.0
+
+    disp_collected(t([1.0, 2.0]))
+    assert len(disp_collected._dispatch_entries) == 1
+    ref = weakref.ref(disp_collected)
+    sys.modules["pyasc.op"].unregister("disp_collected")
+    del disp_collected
+    gc.collect()
+    assert ref() is None  # the entries' cycle back to the op is traversed
+
+
+def test_copied_op_calls_and_keeps_its_own_tables(axpy):
+    import copy
+
+    x = t([1.0])
+    axpy(x, x)
+    twin = copy.copy(axpy)
+    assert isinstance(twin, _C.OpDispatch)
+    np.testing.assert_array_equal(twin(x, x).numpy(), [3.0])
+    assert twin._dispatch_entries is not axpy._dispatch_entries
+    assert len(twin._dispatch_entries) == 1  # the compiled signatures so far
+    twin(t([1.0, 2.0]), t([1.0, 2.0]))
+    assert len(twin._dispatch_entries) == 2 and len(axpy._dispatch_entries) == 1
