@@ -22,7 +22,7 @@ from typing import Any
 
 from pyasc import _C
 from pyasc import trace as _trace
-from pyasc._fuse_plan import MAX_SLOTS, Group, column_width
+from pyasc._fuse_plan import COMPARISONS, MAX_SLOTS, MIRRORED, Group, column_width
 
 #: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
 _DTYPE_CODES = {name: i for i, name in enumerate(
@@ -118,7 +118,7 @@ class _Emitter:
     def build(self) -> None:
         g, b = self.group, self.b
         params = [self._param(f"in{i}", ("addr", v.dtype)) for i, v in enumerate(g.inputs)]
-        outs = [self._param(f"out{j}", ("addr", n.dtype)) for j, n in enumerate(g.outputs)]
+        outs = [self._param(f"out{j}", ("addr", _stored(n.dtype))) for j, n in enumerate(g.outputs)]
         n = self._param("n", ("int",))
         blen = self._param("blen", ("int",))
         start = self.named(self.op("arith.mul", [self.op("get_block_idx", []), blen]), "start")
@@ -161,10 +161,11 @@ class _Emitter:
             self._end_for()
         iv = self.named(self._for(start, end, self.const(self.tile)), "offset")
         cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
-        rounded = self.op("arith.add", [cnt, self.const(_ALIGN - 1)])
+        unit = count_unit(g)
+        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
         cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
-                                                          [rounded, self.const(_ALIGN)]),
-                                                  self.const(_ALIGN)]), "count")
+                                                          [rounded, self.const(unit)]),
+                                                  self.const(unit)]), "count")
         for vid, gm, dtype in full:
             dst = self.local(env[vid][1], dtype)
             self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
@@ -182,7 +183,7 @@ class _Emitter:
             j = out_index.get(id(node))
             assert node.output is not None
             kind, slot, dtype = env[id(node.output)]
-            if j is not None:
+            if j is not None:  # a bool result is held as uint8 0/1
                 src = self.local(slot, dtype)
                 self.op("data_copy", [self.op("global.slice", [gouts[j], iv]), src, cnt_al])
             if last.get(id(node.output), -1) <= i and kind == "tile":
@@ -214,8 +215,45 @@ class _Emitter:
         if kind == "tile" and slot not in self.free and slot not in self.pinned:
             self.free.append(slot)
 
+    def _compare(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+                 last: dict[int, int], cnt: int) -> None:
+        """A comparison: a bit mask from compare, 1/0 selected by it in
+        float16 and cast to uint8, the bytes of a bool tensor."""
+        op, operands = node.op, list(node.inputs)
+        if not isinstance(operands[0], _trace.Value):  # 2 < x is x > 2
+            op, operands = MIRRORED[op], operands[::-1]
+        first = operands[0]
+        kind, ref, dtype = env[id(first)]
+        mask = self.alloc()
+        mask_t = self.local(mask, _C.uint8)
+        mode = COMPARISONS[op]
+        other = operands[1]
+        if isinstance(other, _trace.Value) and env[id(other)][0] == "tile":
+            b = self.local(env[id(other)][1], dtype)
+            self.op("compare", [mask_t, self.local(ref, dtype), b, cnt], (mode,))
+        else:
+            scalar = (env[id(other)][1] if isinstance(other, _trace.Value)
+                      else self.const(_rounded(other, dtype)))
+            self.op("compare_scalar", [mask_t, self.local(ref, dtype), scalar, cnt], (mode,))
+        for a in node.inputs:
+            if isinstance(a, _trace.Value) and last.get(id(a)) == i and env[id(a)][0] == "tile":
+                self._release(env, a)
+        ones, picked = self.alloc(), self.alloc()
+        ones_t, picked_t = self.local(ones, _C.float16), self.local(picked, _C.float16)
+        self.op("duplicate", [ones_t, self.const(1.0), cnt])
+        self.op("selects", [picked_t, mask_t, ones_t, self.const(0.0), cnt], (1,))
+        self.free += [mask, ones]
+        slot = self.alloc()
+        self.op("cast", [self.local(slot, _C.uint8), picked_t, cnt], (_CAST_NONE,))
+        self.free.append(picked)
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, _C.uint8)
+
     def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
               last: dict[int, int], cnt: int) -> None:
+        if node.op in COMPARISONS:
+            self._compare(i, node, env, last, cnt)
+            return
         dtype = node.dtype
         temps: list[int] = []
         srcs: list[tuple[str, int]] = []  # ("tile", local id) or ("scalar", IR value)
@@ -281,6 +319,18 @@ class _Emitter:
         env[id(node.output)] = ("tile", slot, dtype)
 
 
+def count_unit(group: Group) -> int:
+    """What a tile's element count is rounded up to: whole 32-byte blocks,
+    or for a group with comparisons whole 256-byte repeats of the widest
+    operand (compare's count form) and 32-byte blocks of its uint8 results."""
+    return 128 if any(n.op in COMPARISONS for n in group.nodes) else _ALIGN
+
+
+def _stored(dtype: Any) -> Any:
+    """The dtype a kernel writes for a result: bool results as uint8 0/1."""
+    return _C.uint8 if dtype == _C.bool_ else dtype
+
+
 def row_length(value: _trace.Value) -> int:
     """Elements of a row input (its shape without leading ones)."""
     size = 1
@@ -322,7 +372,7 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
     budget = ub_size - 8192
     tile = min(8192, budget // (slots * _SLOT_BYTES) // _ALIGN * _ALIGN)
-    align = _ALIGN
+    align = count_unit(group)
     for v, kind in zip(group.inputs, group.kinds):
         if kind == "row":  # every row length divides the tile and the block length
             align = math.lcm(align, row_length(v))

@@ -10,7 +10,8 @@ decision not to fuse carries its reason, for :meth:`pyasc.op.Op.explain`.
 What fuses is a table (:data:`FUSIBLE`): an operation, the dtypes it fuses
 in and the kernel instruction that computes it with the eager path's
 rounding (float16 computes in float32 and rounds once per operation, as
-both the element-wise engine and the kernel runtime do).
+both the element-wise engine and the kernel runtime do); comparisons, whose
+bool results the kernel builds from a bit mask, are :data:`COMPARISONS`.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ FUSIBLE: dict[str, Fusible] = {
     "relu": Fusible(INTS, "float relu: the vector unit does not propagate NaN"),
     "astype": Fusible(FLOATS | INTS),
 }
+
+#: comparisons -> the kernel's CMPMODE (src0 <op> src1); the result is bool.
+COMPARISONS = {"less": 0, "greater": 1, "equal": 2, "less_equal": 3, "greater_equal": 4,
+               "not_equal": 5}
+#: the same comparison with its operands swapped (a Python number first).
+MIRRORED = {"less": "greater", "greater": "less", "less_equal": "greater_equal",
+            "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
 
 #: (from, to) conversions whose kernel cast rounds as eager's does.
 CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32)})
@@ -128,8 +136,39 @@ def _scalar_const(a: Any) -> bool:
     return isinstance(a, (int, float)) and not isinstance(a, bool)
 
 
+def compute_dtype(node: _trace.Node) -> Any:
+    """The dtype a node computes in: its result's, or for a comparison
+    (a bool result) that of its tensor operands."""
+    if node.op in COMPARISONS:
+        values = [a for a in node.inputs if isinstance(a, _trace.Value)]
+        return values[0].dtype if values else node.dtype
+    return node.dtype
+
+
+def _why_not_comparison(node: _trace.Node) -> str:
+    values = [a for a in node.inputs if isinstance(a, _trace.Value)]
+    if not values:
+        return f"{node.op}: no tensor operand"
+    dtype = values[0].dtype
+    missing = NO_VECTOR_FORM.get(dtype.name)
+    if missing:
+        return f"{node.op} on {dtype.name}: {missing}"
+    if dtype not in FLOATS | INTS:
+        return f"{node.op} on {dtype.name}: no kernel form"
+    if any(v.dtype != dtype for v in values):
+        return f"{node.op}: operands of two dtypes (compared after promotion, not fused)"
+    for a in node.inputs:
+        if isinstance(a, _trace.Value):
+            continue
+        if not _scalar_const(a) or (isinstance(a, float) and dtype in INTS):
+            return f"{node.op}: operand {a!r} promotes the comparison (not fused)"
+    return ""
+
+
 def why_not_fusible(node: _trace.Node) -> str:
     """Why ``node`` cannot join a fused group ("" when it can)."""
+    if node.op in COMPARISONS:
+        return _why_not_comparison(node)
     row = FUSIBLE.get(node.op)
     if row is None:
         return f"{node.op}: runs as a library call (not an element-wise operation the fuser knows)"
