@@ -106,6 +106,7 @@ class _Emitter:
         return self.nslots - 1
 
     def local(self, slot: int, dtype: Any) -> int:
+        dtype = _stored(dtype)  # bool tiles hold bytes 0/1
         key = (slot, dtype)
         if key not in self.locals:
             offset = self.const(slot * self.tile * _SLOT_BYTES)
@@ -117,7 +118,8 @@ class _Emitter:
     # --- the kernel -------------------------------------------------------------
     def build(self) -> None:
         g, b = self.group, self.b
-        params = [self._param(f"in{i}", ("addr", v.dtype)) for i, v in enumerate(g.inputs)]
+        params = [self._param(f"in{i}", ("addr", _stored(v.dtype)))
+                  for i, v in enumerate(g.inputs)]
         outs = [self._param(f"out{j}", ("addr", _stored(n.dtype))) for j, n in enumerate(g.outputs)]
         n = self._param("n", ("int",))
         blen = self._param("blen", ("int",))
@@ -249,10 +251,56 @@ class _Emitter:
         assert node.output is not None
         env[id(node.output)] = ("tile", slot, _C.uint8)
 
+    def _where(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+               last: dict[int, int], cnt: int) -> None:
+        """where(cond, a, b): the bool bytes back to a bit mask (cast to
+        float16, compare with 0), then select."""
+        cond, a, b = node.inputs
+        dtype = node.dtype
+        as_half = self.alloc()
+        half_t = self.local(as_half, _C.float16)
+        self.op("cast", [half_t, self.local(env[id(cond)][1], _C.uint8), cnt], (_CAST_NONE,))
+        mode = COMPARISONS["not_equal"]
+        picks = []
+        for p in (a, b):
+            if isinstance(p, _trace.Value):
+                kind, ref, _ = env[id(p)]
+                picks.append((kind, self.local(ref, dtype) if kind == "tile" else ref))
+            else:
+                picks.append(("scalar", self.const(_rounded(p, dtype))))
+        if picks[0][0] == "scalar" and picks[1][0] == "tile":  # select b where cond is 0
+            picks, mode = picks[::-1], COMPARISONS["equal"]
+        mask = self.alloc()
+        mask_t = self.local(mask, _C.uint8)
+        self.op("compare_scalar", [mask_t, half_t, self.const(0.0), cnt], (mode,))
+        self.free.append(as_half)
+        temps = [mask]
+        if picks[0][0] == "scalar":
+            tmp = self.alloc()
+            temps.append(tmp)
+            dst = self.local(tmp, dtype)
+            self.op("duplicate", [dst, picks[0][1], cnt])
+            picks[0] = ("tile", dst)
+        for v in node.inputs:
+            if isinstance(v, _trace.Value) and last.get(id(v)) == i and env[id(v)][0] == "tile":
+                self._release(env, v)
+        slot = self.alloc()
+        dst = self.local(slot, dtype)
+        if picks[1][0] == "scalar":
+            self.op("selects", [dst, mask_t, picks[0][1], picks[1][1], cnt], (1,))
+        else:
+            self.op("select", [dst, mask_t, picks[0][1], picks[1][1], cnt], (2,))
+        self.free += [t for t in temps if t != slot]
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, dtype)
+
     def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
               last: dict[int, int], cnt: int) -> None:
         if node.op in COMPARISONS:
             self._compare(i, node, env, last, cnt)
+            return
+        if node.op == "where":
+            self._where(i, node, env, last, cnt)
             return
         dtype = node.dtype
         temps: list[int] = []
@@ -323,7 +371,8 @@ def count_unit(group: Group) -> int:
     """What a tile's element count is rounded up to: whole 32-byte blocks,
     or for a group with comparisons whole 256-byte repeats of the widest
     operand (compare's count form) and 32-byte blocks of its uint8 results."""
-    return 128 if any(n.op in COMPARISONS for n in group.nodes) else _ALIGN
+    masks = any(n.op in COMPARISONS or n.op == "where" for n in group.nodes)
+    return 128 if masks else _ALIGN
 
 
 def _stored(dtype: Any) -> Any:

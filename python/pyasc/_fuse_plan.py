@@ -165,10 +165,30 @@ def _why_not_comparison(node: _trace.Node) -> str:
     return ""
 
 
+def _why_not_where(node: _trace.Node) -> str:
+    cond, *picks = node.inputs
+    dtype = node.dtype
+    if not isinstance(cond, _trace.Value) or cond.dtype != _C.bool_:
+        return "where: the condition is not a bool tensor"
+    if tuple(cond.shape) != tuple(node.shape):
+        return "where: the condition is broadcast (not fused)"
+    if dtype not in FLOATS:
+        missing = NO_VECTOR_FORM.get(dtype.name)
+        return f"where on {dtype.name}: " + (missing or "select takes float16 and float32")
+    for a in picks:
+        if isinstance(a, _trace.Value) and a.dtype != dtype:
+            return "where: operands of two dtypes (selected after promotion, not fused)"
+        if not isinstance(a, _trace.Value) and not _scalar_const(a):
+            return f"where: operand {a!r} is not a tensor or a Python number"
+    return ""
+
+
 def why_not_fusible(node: _trace.Node) -> str:
     """Why ``node`` cannot join a fused group ("" when it can)."""
     if node.op in COMPARISONS:
         return _why_not_comparison(node)
+    if node.op == "where":
+        return _why_not_where(node)
     row = FUSIBLE.get(node.op)
     if row is None:
         return f"{node.op}: runs as a library call (not an element-wise operation the fuser knows)"

@@ -64,7 +64,7 @@ def test_comparisons_fused_eager_numpy(name, dtype, n, const, scalar_first, seed
     assert "1 fused kernel" in text and "0 eager call" in text, text
 
 
-def test_comparison_feeds_an_eager_where():
+def test_comparison_feeds_a_fused_where():
     @pyasc.op(name="fzc_where", overwrite=True)
     def clipped(x, y):
         return pyasc.where(x > y, x, y * 0.5)
@@ -75,7 +75,52 @@ def test_comparison_feeds_an_eager_where():
     with np.errstate(all="ignore"):
         np.testing.assert_array_equal(got, np.where(x > y, x, y * np.float32(0.5)))
     text = clipped.explain(x, y)
-    assert "greater:bool" in text and "eager where" in text, text
+    assert "greater:bool" in text and "where:float32" in text and "0 eager" in text, text
+
+
+PICKS = {"x": lambda x, y: x, "y": lambda x, y: y, "one": lambda x, y: 1.0,
+         "neg": lambda x, y: -2}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([np.float16, np.float32]), st.integers(0, 300),
+       st.sampled_from(list(PICKS)), st.sampled_from(list(PICKS)), st.booleans(),
+       st.integers(0, 2**31))
+def test_where_fused_eager_numpy(dtype, n, first, second, given_cond, seed):
+    def body(x, y, c):
+        cond = c if given_cond else x <= y
+        return pyasc.where(cond, PICKS[first](x, y), PICKS[second](x, y)) * 2
+
+    op = pyasc.op(name="fzc_where_case", overwrite=True)(body)
+    x, y = _values(dtype, n, seed), _values(dtype, n, seed + 1)
+    c = np.random.default_rng(seed).random(n) < 0.5
+    got = op(x, y, c).numpy()
+    eager = op.fn(pyasc.asarray(x), pyasc.asarray(y), pyasc.asarray(c)).numpy()
+    np.testing.assert_array_equal(got, eager)
+    cond = c if given_cond else x <= y
+    pick = {"x": x, "y": y, "one": dtype(1.0), "neg": dtype(-2)}
+    with np.errstate(all="ignore"):
+        want = np.where(cond, pick[first], pick[second]).astype(dtype) * dtype(2)
+    np.testing.assert_array_equal(got, want)
+    if "x" in (first, second) or "y" in (first, second):
+        assert "0 eager call" in op.explain(x, y, c)
+
+
+@pytest.mark.parametrize("xdt,cshape,why", [
+    (np.int32, (20,), "where on int32: select takes float16 and float32"),
+    (np.float64, (20,), "no float64 vector instructions"),
+    (np.float32, (1,), "the condition is broadcast"),
+])
+def test_where_that_stays_eager_says_why(xdt, cshape, why):
+    @pyasc.op(name="fzc_where_eager", overwrite=True)
+    def pick(x, c):
+        return pyasc.where(c, x, x * 3)
+
+    x = np.arange(20).astype(xdt)
+    c = np.arange(int(np.prod(cshape))).reshape(cshape) % 2 == 0
+    np.testing.assert_array_equal(pick(x, c).numpy(), np.where(c, x, x * 3))
+    text = pick.explain(x, c)
+    assert "eager where" in text and why in text, text
 
 
 def test_comparison_results_and_values_leave_one_kernel():
