@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Final, SupportsIndex, TypeAlias, final, overlo
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from pyasc.language.core import GlobalTensor, LocalTensor
 
@@ -820,6 +821,17 @@ class KernelDispatcher:
     def __init__(self, constexpr: Sequence[bool], debug: bool | None = None) -> None: ...
     def launch(self, core_num: int, stream: Stream | None, /, *args: Any) -> bool: ...
     def insert(self, args: tuple[Any, ...], kernel: CompiledKernel, /) -> None: ...
+
+@disjoint_base
+class OpDispatch:
+    """The C call path of pyasc.op.Op (its base class)."""
+
+    @property
+    def _dispatch_layouts(self) -> dict[Any, bytes]: ...
+    @property
+    def _dispatch_entries(self) -> dict[Any, Any]: ...
+    def _dispatch_key(self, args: tuple[Any, ...], kwargs: dict[str, Any] | None, /) -> Any: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 @final
 class KernelLauncher:

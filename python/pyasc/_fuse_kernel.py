@@ -22,7 +22,7 @@ from typing import Any
 
 from pyasc import _C
 from pyasc import trace as _trace
-from pyasc._fuse_plan import MAX_SLOTS, Group
+from pyasc._fuse_plan import COMPARISONS, MAX_SLOTS, MIRRORED, Group, column_width
 
 #: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
 _DTYPE_CODES = {name: i for i, name in enumerate(
@@ -106,6 +106,7 @@ class _Emitter:
         return self.nslots - 1
 
     def local(self, slot: int, dtype: Any) -> int:
+        dtype = _stored(dtype)  # bool tiles hold bytes 0/1
         key = (slot, dtype)
         if key not in self.locals:
             offset = self.const(slot * self.tile * _SLOT_BYTES)
@@ -117,8 +118,9 @@ class _Emitter:
     # --- the kernel -------------------------------------------------------------
     def build(self) -> None:
         g, b = self.group, self.b
-        params = [self._param(f"in{i}", ("addr", v.dtype)) for i, v in enumerate(g.inputs)]
-        outs = [self._param(f"out{j}", ("addr", n.dtype)) for j, n in enumerate(g.outputs)]
+        params = [self._param(f"in{i}", ("addr", _stored(v.dtype)))
+                  for i, v in enumerate(g.inputs)]
+        outs = [self._param(f"out{j}", ("addr", _stored(n.dtype))) for j, n in enumerate(g.outputs)]
         n = self._param("n", ("int",))
         blen = self._param("blen", ("int",))
         start = self.named(self.op("arith.mul", [self.op("get_block_idx", []), blen]), "start")
@@ -126,6 +128,7 @@ class _Emitter:
         env: dict[int, tuple[str, int, Any]] = {}
         full: list[tuple[int, int, Any]] = []
         rows: list[tuple[int, int, Any, int]] = []
+        columns: list[tuple[int, int, Any, int]] = []
         for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
             if kind == "scalar":
                 gm = self.op("global.new", [p, self.const(1)])
@@ -135,15 +138,20 @@ class _Emitter:
                 size = row_length(v)
                 gm = self.named(self.op("global.new", [p, self.const(size)]), f"in{i}_gm")
                 rows.append((id(v), gm, v.dtype, size))
+            elif kind == "column":
+                width = column_width(tuple(v.shape), g.shape)
+                gm = self.named(self.op("global.new", [p, self.const(row_length(v))]),
+                                f"in{i}_gm")
+                columns.append((id(v), gm, v.dtype, width))
             else:
                 gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
                 full.append((id(v), gm, v.dtype))
         gouts = [self.named(self.op("global.new", [p, n]), f"out{j}_gm")
                  for j, p in enumerate(outs)]
         last = self._last_uses()
-        for vid, _, dtype in full:  # every input tile is live from the loop's start
+        for vid, _, dtype in full + [c[:3] for c in columns]:  # live from the loop's start
             env[vid] = ("tile", self.alloc(), dtype)
-        for vid, _, dtype in full:
+        for vid, _, dtype in full + [c[:3] for c in columns]:
             self.local(env[vid][1], dtype)
         for vid, gm, dtype, size in rows:  # filled once: tiles start on row boundaries
             slot = self.alloc()
@@ -155,20 +163,29 @@ class _Emitter:
             self._end_for()
         iv = self.named(self._for(start, end, self.const(self.tile)), "offset")
         cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
-        rounded = self.op("arith.add", [cnt, self.const(_ALIGN - 1)])
+        unit = count_unit(g)
+        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
         cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
-                                                          [rounded, self.const(_ALIGN)]),
-                                                  self.const(_ALIGN)]), "count")
+                                                          [rounded, self.const(unit)]),
+                                                  self.const(unit)]), "count")
         for vid, gm, dtype in full:
             dst = self.local(env[vid][1], dtype)
             self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        for vid, gm, dtype, width in columns:  # tiles and blocks start on row boundaries
+            dst = self.local(env[vid][1], dtype)
+            w = self.const(width)
+            at = self._for(self.const(0), cnt, w)
+            row = self.op("arith.floordiv", [self.op("arith.add", [iv, at]), w])
+            value = self.op("global.get_value", [gm, row])
+            self.op("duplicate", [self.op("local.slice", [dst, at]), value, w])
+            self._end_for()
         out_index = {id(node): j for j, node in enumerate(g.outputs)}
         for i, node in enumerate(g.nodes):
             self._node(i, node, env, last, cnt_al)
             j = out_index.get(id(node))
             assert node.output is not None
             kind, slot, dtype = env[id(node.output)]
-            if j is not None:
+            if j is not None:  # a bool result is held as uint8 0/1
                 src = self.local(slot, dtype)
                 self.op("data_copy", [self.op("global.slice", [gouts[j], iv]), src, cnt_al])
             if last.get(id(node.output), -1) <= i and kind == "tile":
@@ -200,8 +217,91 @@ class _Emitter:
         if kind == "tile" and slot not in self.free and slot not in self.pinned:
             self.free.append(slot)
 
+    def _compare(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+                 last: dict[int, int], cnt: int) -> None:
+        """A comparison: a bit mask from compare, 1/0 selected by it in
+        float16 and cast to uint8, the bytes of a bool tensor."""
+        op, operands = node.op, list(node.inputs)
+        if not isinstance(operands[0], _trace.Value):  # 2 < x is x > 2
+            op, operands = MIRRORED[op], operands[::-1]
+        first = operands[0]
+        kind, ref, dtype = env[id(first)]
+        mask = self.alloc()
+        mask_t = self.local(mask, _C.uint8)
+        mode = COMPARISONS[op]
+        other = operands[1]
+        if isinstance(other, _trace.Value) and env[id(other)][0] == "tile":
+            b = self.local(env[id(other)][1], dtype)
+            self.op("compare", [mask_t, self.local(ref, dtype), b, cnt], (mode,))
+        else:
+            scalar = (env[id(other)][1] if isinstance(other, _trace.Value)
+                      else self.const(_rounded(other, dtype)))
+            self.op("compare_scalar", [mask_t, self.local(ref, dtype), scalar, cnt], (mode,))
+        for a in node.inputs:
+            if isinstance(a, _trace.Value) and last.get(id(a)) == i and env[id(a)][0] == "tile":
+                self._release(env, a)
+        ones, picked = self.alloc(), self.alloc()
+        ones_t, picked_t = self.local(ones, _C.float16), self.local(picked, _C.float16)
+        self.op("duplicate", [ones_t, self.const(1.0), cnt])
+        self.op("selects", [picked_t, mask_t, ones_t, self.const(0.0), cnt], (1,))
+        self.free += [mask, ones]
+        slot = self.alloc()
+        self.op("cast", [self.local(slot, _C.uint8), picked_t, cnt], (_CAST_NONE,))
+        self.free.append(picked)
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, _C.uint8)
+
+    def _where(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+               last: dict[int, int], cnt: int) -> None:
+        """where(cond, a, b): the bool bytes back to a bit mask (cast to
+        float16, compare with 0), then select."""
+        cond, a, b = node.inputs
+        dtype = node.dtype
+        as_half = self.alloc()
+        half_t = self.local(as_half, _C.float16)
+        self.op("cast", [half_t, self.local(env[id(cond)][1], _C.uint8), cnt], (_CAST_NONE,))
+        mode = COMPARISONS["not_equal"]
+        picks = []
+        for p in (a, b):
+            if isinstance(p, _trace.Value):
+                kind, ref, _ = env[id(p)]
+                picks.append((kind, self.local(ref, dtype) if kind == "tile" else ref))
+            else:
+                picks.append(("scalar", self.const(_rounded(p, dtype))))
+        if picks[0][0] == "scalar" and picks[1][0] == "tile":  # select b where cond is 0
+            picks, mode = picks[::-1], COMPARISONS["equal"]
+        mask = self.alloc()
+        mask_t = self.local(mask, _C.uint8)
+        self.op("compare_scalar", [mask_t, half_t, self.const(0.0), cnt], (mode,))
+        self.free.append(as_half)
+        temps = [mask]
+        if picks[0][0] == "scalar":
+            tmp = self.alloc()
+            temps.append(tmp)
+            dst = self.local(tmp, dtype)
+            self.op("duplicate", [dst, picks[0][1], cnt])
+            picks[0] = ("tile", dst)
+        for v in node.inputs:
+            if isinstance(v, _trace.Value) and last.get(id(v)) == i and env[id(v)][0] == "tile":
+                self._release(env, v)
+        slot = self.alloc()
+        dst = self.local(slot, dtype)
+        if picks[1][0] == "scalar":
+            self.op("selects", [dst, mask_t, picks[0][1], picks[1][1], cnt], (1,))
+        else:
+            self.op("select", [dst, mask_t, picks[0][1], picks[1][1], cnt], (2,))
+        self.free += [t for t in temps if t != slot]
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, dtype)
+
     def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
               last: dict[int, int], cnt: int) -> None:
+        if node.op in COMPARISONS:
+            self._compare(i, node, env, last, cnt)
+            return
+        if node.op == "where":
+            self._where(i, node, env, last, cnt)
+            return
         dtype = node.dtype
         temps: list[int] = []
         srcs: list[tuple[str, int]] = []  # ("tile", local id) or ("scalar", IR value)
@@ -267,6 +367,19 @@ class _Emitter:
         env[id(node.output)] = ("tile", slot, dtype)
 
 
+def count_unit(group: Group) -> int:
+    """What a tile's element count is rounded up to: whole 32-byte blocks,
+    or for a group with comparisons whole 256-byte repeats of the widest
+    operand (compare's count form) and 32-byte blocks of its uint8 results."""
+    masks = any(n.op in COMPARISONS or n.op == "where" for n in group.nodes)
+    return 128 if masks else _ALIGN
+
+
+def _stored(dtype: Any) -> Any:
+    """The dtype a kernel writes for a result: bool results as uint8 0/1."""
+    return _C.uint8 if dtype == _C.bool_ else dtype
+
+
 def row_length(value: _trace.Value) -> int:
     """Elements of a row input (its shape without leading ones)."""
     size = 1
@@ -308,10 +421,12 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
     budget = ub_size - 8192
     tile = min(8192, budget // (slots * _SLOT_BYTES) // _ALIGN * _ALIGN)
-    align = _ALIGN
+    align = count_unit(group)
     for v, kind in zip(group.inputs, group.kinds):
         if kind == "row":  # every row length divides the tile and the block length
             align = math.lcm(align, row_length(v))
+        elif kind == "column":
+            align = math.lcm(align, column_width(tuple(v.shape), group.shape))
     tile = tile // align * align
     if tile < max(256, align):
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")

@@ -10,7 +10,8 @@ decision not to fuse carries its reason, for :meth:`pyasc.op.Op.explain`.
 What fuses is a table (:data:`FUSIBLE`): an operation, the dtypes it fuses
 in and the kernel instruction that computes it with the eager path's
 rounding (float16 computes in float32 and rounds once per operation, as
-both the element-wise engine and the kernel runtime do).
+both the element-wise engine and the kernel runtime do); comparisons, whose
+bool results the kernel builds from a bit mask, are :data:`COMPARISONS`.
 """
 
 from __future__ import annotations
@@ -56,8 +57,24 @@ FUSIBLE: dict[str, Fusible] = {
     "astype": Fusible(FLOATS | INTS),
 }
 
+#: comparisons -> the kernel's CMPMODE (src0 <op> src1); the result is bool.
+COMPARISONS = {"less": 0, "greater": 1, "equal": 2, "less_equal": 3, "greater_equal": 4,
+               "not_equal": 5}
+#: the same comparison with its operands swapped (a Python number first).
+MIRRORED = {"less": "greater", "greater": "less", "less_equal": "greater_equal",
+            "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
+
 #: (from, to) conversions whose kernel cast rounds as eager's does.
 CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32)})
+
+#: dtypes the kernel runtime's vector instructions do not compute in
+#: (src/compiler/rt/vector.h: float16, float32, int16, int32), and what
+#: explain() says about an operation in one: it runs eagerly.
+NO_VECTOR_FORM = {
+    dt: (f"the kernel runtime has no {dt} vector instructions (they take float16, float32, "
+         "int16 and int32)")
+    for dt in ("bfloat16", "int64", "float64")
+}
 
 #: the largest number of Unified Buffer tiles one kernel may keep live.
 MAX_SLOTS = 24
@@ -70,7 +87,9 @@ class Group:
     ``inputs``: values from outside the group (graph inputs, results of
     other steps), each loaded either in full (``"full"``: same shape),
     as one scalar (``"scalar"``: one element), as a row repeated through
-    each tile (``"row"``: the group's trailing dimensions) or broadcast
+    each tile (``"row"``: the group's trailing dimensions), as a column
+    whose values fill the tile's rows (``"column"``: the group's leading
+    dimensions, see :func:`column_width`) or broadcast
     first (``"expand"``: materialised by one eager copy, then loaded in full).
     ``outputs``: the nodes whose values leave the group.
     """
@@ -117,18 +136,75 @@ def _scalar_const(a: Any) -> bool:
     return isinstance(a, (int, float)) and not isinstance(a, bool)
 
 
+def compute_dtype(node: _trace.Node) -> Any:
+    """The dtype a node computes in: its result's, or for a comparison
+    (a bool result) that of its tensor operands."""
+    if node.op in COMPARISONS:
+        values = [a for a in node.inputs if isinstance(a, _trace.Value)]
+        return values[0].dtype if values else node.dtype
+    return node.dtype
+
+
+def _why_not_comparison(node: _trace.Node) -> str:
+    values = [a for a in node.inputs if isinstance(a, _trace.Value)]
+    if not values:
+        return f"{node.op}: no tensor operand"
+    dtype = values[0].dtype
+    missing = NO_VECTOR_FORM.get(dtype.name)
+    if missing:
+        return f"{node.op} on {dtype.name}: {missing}"
+    if dtype not in FLOATS | INTS:
+        return f"{node.op} on {dtype.name}: no kernel form"
+    if any(v.dtype != dtype for v in values):
+        return f"{node.op}: operands of two dtypes (compared after promotion, not fused)"
+    for a in node.inputs:
+        if isinstance(a, _trace.Value):
+            continue
+        if not _scalar_const(a) or (isinstance(a, float) and dtype in INTS):
+            return f"{node.op}: operand {a!r} promotes the comparison (not fused)"
+    return ""
+
+
+def _why_not_where(node: _trace.Node) -> str:
+    cond, *picks = node.inputs
+    dtype = node.dtype
+    if not isinstance(cond, _trace.Value) or cond.dtype != _C.bool_:
+        return "where: the condition is not a bool tensor"
+    if tuple(cond.shape) != tuple(node.shape):
+        return "where: the condition is broadcast (not fused)"
+    if dtype not in FLOATS:
+        missing = NO_VECTOR_FORM.get(dtype.name)
+        return f"where on {dtype.name}: " + (missing or "select takes float16 and float32")
+    for a in picks:
+        if isinstance(a, _trace.Value) and a.dtype != dtype:
+            return "where: operands of two dtypes (selected after promotion, not fused)"
+        if not isinstance(a, _trace.Value) and not _scalar_const(a):
+            return f"where: operand {a!r} is not a tensor or a Python number"
+    return ""
+
+
 def why_not_fusible(node: _trace.Node) -> str:
     """Why ``node`` cannot join a fused group ("" when it can)."""
+    if node.op in COMPARISONS:
+        return _why_not_comparison(node)
+    if node.op == "where":
+        return _why_not_where(node)
     row = FUSIBLE.get(node.op)
     if row is None:
         return f"{node.op}: runs as a library call (not an element-wise operation the fuser knows)"
     if node.dtype not in row.dtypes:
+        missing = NO_VECTOR_FORM.get(node.dtype.name)
+        if missing:
+            return f"{node.op} on {node.dtype.name}: {missing}"
         return row.why_not or f"{node.op} on {node.dtype.name}: no kernel form with eager's rounding"
     values = [a for a in node.inputs if isinstance(a, _trace.Value)]
     if not values:
         return f"{node.op}: no tensor operand"
     for a in node.inputs:
         if isinstance(a, _trace.Value):
+            missing = NO_VECTOR_FORM.get(a.dtype.name)
+            if a.dtype != node.dtype and missing:
+                return f"{node.op}: operand of {a.dtype.name}: {missing}"
             if a.dtype != node.dtype and (a.dtype, node.dtype) not in CASTS:
                 return (f"{node.op}: converting {a.dtype.name} to {node.dtype.name} has no kernel "
                         "form with eager's rounding")
@@ -222,6 +298,8 @@ def _collect(group: Group, owner: dict[int, Group]) -> None:
                     group.kinds.append("scalar")
                 elif _is_row(tuple(a.shape), group.shape):
                     group.kinds.append("row")
+                elif column_width(tuple(a.shape), group.shape):
+                    group.kinds.append("column")
                 else:
                     group.kinds.append("expand")
 
@@ -243,6 +321,24 @@ def _is_row(shape: tuple[int, ...], group: tuple[int, ...]) -> bool:
     return size % 16 == 0 and size <= MAX_ROW
 
 
+def column_width(shape: tuple[int, ...], group: tuple[int, ...]) -> int:
+    """For a column input (the group's leading dimensions, trailing ones
+    broadcast: ``(M, 1)`` next to ``(M, N)``): the elements each of its
+    values covers, when that is whole 32-byte blocks (at most
+    :data:`MAX_ROW`): the kernel then fills each tile row by row from it.
+    0 for any other shape."""
+    if len(shape) > len(group):
+        return 0
+    padded = (1,) * (len(group) - len(shape)) + shape
+    keep = len(group)
+    while keep and padded[keep - 1] == 1 and group[keep - 1] != 1:
+        keep -= 1
+    if keep in (0, len(group)) or padded[:keep] != group[:keep]:
+        return 0
+    width = math.prod(group[keep:])
+    return width if width % 16 == 0 and width <= MAX_ROW else 0
+
+
 def explain(plan_: Plan, name: str) -> str:
     """The plan as text: each kernel with what it fused, each eager call and why."""
     if plan_.fallback:
@@ -260,8 +356,9 @@ def explain(plan_: Plan, name: str) -> str:
             for v, kind in zip(step.inputs, step.kinds):
                 if kind != "full":
                     what = {"scalar": "read as one scalar",
-                            "row": "a row repeated through each tile (broadcast in the kernel)"
-                            }.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
+                            "row": "a row repeated through each tile (broadcast in the kernel)",
+                            "column": "a column, each value filling its row of a tile "
+                                      "(broadcast in the kernel)"}.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
                     lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
         else:
             lines.append(f"  eager {step.node.op}: {step.why}")

@@ -69,9 +69,13 @@ class Specialization:
     """An operator's plan for one signature, and its cached call data."""
 
     def __init__(self, op: Any, call: Any, layout: tuple[Any, ...],
-                 types_: dict[str, type] | None = None) -> None:
+                 types_: dict[str, type] | None = None,
+                 given: tuple[int, tuple[str, ...]] = (0, ())) -> None:
         self.op = op
         self.layout = layout  # per input: ("arg", i) | ("kw", name) | ("default", value)
+        # the call's positional count and keyword names: an entry takes the
+        # arguments as one flat list, positional ones then keyword values
+        self.nargs, self.kwnames = given
         self.attrs = dict(call.attrs)
         self.dims = dict(call.dims)  # symbolic sizes: fixed by the input shapes
         kinds = types_ or {}
@@ -163,10 +167,11 @@ class Specialization:
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs a call of this signature from its arguments (the cached path:
         the key fixed every dtype and shape, so nothing is checked again)."""
-        entry = self.entry
-        if entry is not None:
-            return entry(args, kwargs)
+        return self.flat_entry(*args, *kwargs.values())
+
+    def _eager_entry(self, *flat: Any) -> Any:
         # Run eagerly, the body's outputs may depend on the values: checked each time.
+        args, kwargs = flat[:self.nargs], dict(zip(self.kwnames, flat[self.nargs:]))
         result = self.run(self.inputs_from(args, kwargs))
         return self.op._check_outputs(result, dict(self.dims)) if self.op.outputs else result
 
@@ -185,7 +190,8 @@ class Specialization:
         objects of its namespace."""
         plan = self.plan
         self.body: Any = None
-        self.entry: Any = None
+        #: the call's arguments, flat -> its outputs (the C path calls it)
+        self.flat_entry: Any = self._eager_entry
         if plan.fallback or plan.graph is None:
             return
         names: dict[int, str] = {id(v): f"v{i}" for i, v in enumerate(plan.graph.inputs)}
@@ -228,18 +234,22 @@ class Specialization:
             lines.append(f"    return ({''.join(name_of(r) + ', ' for r in result)})")
         else:
             lines.append(f"    return {name_of(result)}")
-        entry = ["def _entry(args, kwargs):"]
-        for i, (where, at, iname) in enumerate(self.present):
-            source = (f"args[{at}]" if where == "arg" else f"kwargs[{name_of(at)}]"
+        nflat = self.nargs + len(self.kwnames)
+        flat = [f"a{i}" for i in range(nflat)]
+        entry = [f"def _entry({', '.join(flat)}):"]
+        sources = []
+        for where, at, iname in self.present:
+            source = (flat[at] if where == "arg" else flat[self.nargs + self.kwnames.index(at)]
                       if where == "kw" else name_of(at))
-            kind = types_.get(iname)
-            if kind is not _C.Tensor:
+            if types_.get(iname) is not _C.Tensor:
                 source = f"{name_of(functools.partial(self._convert, iname))}({source})"
-            entry.append(f"    i{i} = {source}")
-        entry.append(f"    return _body({', '.join(f'i{i}' for i in range(len(self.present)))})")
+            sources.append(source)
+        entry.append(f"    return _body({', '.join(sources)})")
         code = "\n".join(lines) + "\n" + "\n".join(entry) + "\n"
         exec(compile(code, f"<pyasc.op {self.op.name} compiled>", "exec"), namespace)
-        self.body, self.entry = namespace["_body"], namespace["_entry"]
+        self.body = namespace["_body"]
+        # tensors only, in parameter order, nothing else given: the body is the entry
+        self.flat_entry = self.body if sources == flat else namespace["_entry"]
         self.source = code
 
     def _convert(self, name: str, value: Any) -> Any:
@@ -302,6 +312,21 @@ def layout_of(op: Any, nargs: int, kwnames: tuple[str, ...]) -> tuple[Any, ...] 
     return tuple(where[n] for n in op.inputs), tuple(where[n] for n in op.attrs)
 
 
+def roles_of(op: Any, nargs: int, kwnames: tuple[str, ...]) -> bytes:
+    """The role of each argument of a call with ``nargs`` positional
+    arguments and keywords ``kwnames``, for the C call path
+    (``pyasc._C.OpDispatch``): ``i`` an input, ``a`` an attribute, ``x`` an
+    argument that does not bind (the uncached path raises its error)."""
+    params = list(op.signature.parameters)
+    roles = []
+    for i in range(nargs):
+        roles.append("x" if i >= len(params) else "i" if params[i] in op.inputs else "a")
+    for name in kwnames:
+        bad = name not in op.signature.parameters or params.index(name) < nargs
+        roles.append("x" if bad else "i" if name in op.inputs else "a")
+    return "".join(roles).encode()
+
+
 def describe_arg(value: Any) -> Any:
     """An input's part of the key: ``None`` when it cannot be cached."""
     t = type(value)
@@ -315,4 +340,4 @@ def describe_arg(value: Any) -> Any:
 
 
 __all__ = ["MAX_SIGNATURES", "Specialization", "describe_arg", "enabled", "fuse_min",
-           "layout_of"]
+           "layout_of", "roles_of"]

@@ -395,7 +395,7 @@ class OpCall:
         return args, kwargs
 
 
-class Op:
+class Op(_C.OpDispatch):
     """An operator: a Python function over tensors, with its specs as data.
 
     Attributes:
@@ -436,10 +436,9 @@ class Op:
         self.outputs = _output_specs(self.name, outputs)
         functools.update_wrapper(self, fn)  # __doc__, __name__, __wrapped__: help() works
         self.__signature__ = self._call_signature()
-        # the compiled signatures (pyasc._fuse_run): call key -> Specialization,
-        # and (positional count, keyword names) -> where inputs and attributes are
+        # the compiled signatures (pyasc._fuse_run): call key -> Specialization;
+        # the C path's tables (_dispatch_entries, _dispatch_layouts) follow it
         self._specs: dict[Any, Any] = {}
-        self._layouts: dict[Any, Any] = {}
         self._spec_lock = threading.Lock()
 
     def _call_signature(self) -> inspect.Signature:
@@ -516,6 +515,17 @@ class Op:
 
     def __repr__(self) -> str:
         return f"<pyasc.op {self.name}{self.signature}>"
+
+    def __copy__(self) -> Op:
+        """A shallow copy: same function and specs, the compiled signatures
+        so far, and its own cache tables from then on."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._specs = dict(self._specs)
+        new._spec_lock = threading.Lock()
+        new._dispatch_entries.update(self._dispatch_entries)
+        new._dispatch_layouts.update(self._dispatch_layouts)
+        return new
 
     def __get__(self, obj: Any, objtype: Any = None) -> Op:
         # A (non-data) descriptor, so that help() documents an op as a
@@ -615,14 +625,22 @@ class Op:
             raise OverflowError(f"{self.name}: input '{iname}': {exc}") from None
         return t
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        key = self._call_key(args, kwargs)
+    # Calling an Op runs pyasc._C.OpDispatch's C call path (its base class):
+    # a known signature goes straight from the arguments to its entry; the
+    # rest comes here.
+
+    def _dispatch_miss(self, key: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A call the C path did not find: ``key`` is its signature key, or
+        ``None`` when the C path could not make one (a call layout seen for
+        the first time, an argument it cannot key)."""
+        if key is None:
+            key = self._call_key(args, kwargs)
         if key is not None:
             try:
                 spec = self._specs.get(key)
             except TypeError:  # an unhashable attribute value: not cached
                 spec = key = None
-            if spec is not None:  # a known signature: straight to its kernels
+            if spec is not None:  # made by another thread meanwhile
                 return spec.call(args, kwargs)
         call = self.prepare(*args, **kwargs)
         graph = _trace._graph_of(list(call.inputs.values()))
@@ -633,42 +651,34 @@ class Op:
             spec = self._specialization(call, args, kwargs)
             outputs = self._check_outputs(spec.run(dict(call.inputs)), dict(call.dims))
             with self._spec_lock:  # cached once its outputs passed their checks
+                entries = self._dispatch_entries
                 if len(self._specs) >= _fuse_run.MAX_SIGNATURES:
-                    self._specs.pop(next(iter(self._specs)))
+                    oldest = next(iter(self._specs))
+                    self._specs.pop(oldest)
+                    entries.pop(oldest, None)
                 self._specs[key] = spec
+                entries[key] = spec.flat_entry
             return outputs
         positional, keywords = call.arguments()
         result = self.fn(*positional, **keywords)
         outputs = self._check_outputs(result, dict(call.dims))
         return _frameworks.to_caller(outputs, args, kwargs)  # tf inputs: tf outputs
 
+    @staticmethod
+    def _dispatch_describe(value: Any) -> Any:
+        """An input's part of the key when the C path has no record for its
+        kind (an ndarray, say); ``None``: not cached."""
+        return _fuse_run.describe_arg(value)
+
     def _call_key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """The signature key of a call, from its arguments alone; ``None``
-        when an argument is not of a kind the cache knows (framework
-        tensors, recorded values, ...)."""
-        layout = self._layouts.get((len(args), tuple(kwargs)))
-        if layout is None:
-            layout = _fuse_run.layout_of(self, len(args), tuple(kwargs))
-            if layout is None:
-                return None
-            self._layouts[(len(args), tuple(kwargs))] = layout
-        parts: list[Any] = []
-        tensor = _C.Tensor
-        for where, at in layout[0]:
-            if where != "default":
-                value = args[at] if where == "arg" else kwargs[at]
-                if type(value) is tensor:
-                    parts.append((value.dtype, value.shape))
-                    continue
-                part = _fuse_run.describe_arg(value)
-                if part is None:
-                    return None
-                parts.append(part)
-        for where, at in layout[1]:
-            if where != "default":
-                value = args[at] if where == "arg" else kwargs[at]
-                parts.append((type(value), value))
-        return (len(args), tuple(kwargs), tuple(parts))
+        """The signature key of a call, from its arguments alone (made by the
+        C path, ``_dispatch_key``); ``None`` when an argument is not of a
+        kind the cache knows (framework tensors, recorded values, ...)."""
+        where: Any = (len(args), tuple(kwargs)) if kwargs else len(args)
+        layouts = self._dispatch_layouts
+        if where not in layouts:
+            layouts[where] = _fuse_run.roles_of(self, len(args), tuple(kwargs))
+        return self._dispatch_key(args, kwargs)
 
     def _specialization(self, call: OpCall, args: tuple[Any, ...],
                         kwargs: dict[str, Any]) -> Any:
@@ -688,7 +698,8 @@ class Op:
         for name, (where, at) in zip(self.inputs, layout[0]):
             if where != "default":
                 types_[name] = type(args[at] if where == "arg" else kwargs[at])
-        return _fuse_run.Specialization(self, call, layout[0], types_)
+        return _fuse_run.Specialization(self, call, layout[0], types_,
+                                        (len(args), tuple(kwargs)))
 
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What a call with these arguments compiles to, as text: each fused

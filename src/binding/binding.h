@@ -170,4 +170,7 @@ int asc_py_ir_init(PyObject *module);
 /* tiling.c: host matmul tiling (PlatformAscendC, MatmulApiTiling, ...). */
 int asc_py_tiling_init(PyObject *module);
 
+/* op_dispatch.c: pyasc._C.OpDispatch, the per-call path of @pyasc.op operators. */
+int asc_py_op_dispatch_init(PyObject *module);
+
 #endif

@@ -31,7 +31,7 @@ P = inspect.Parameter
 
 # Classes whose methods the extension defines (in its method tables).
 EXTENSION_CLASSES = [_C.Tensor, _C.dtype, _C.Stream, _C.Event, _C.Generator, _C.DeviceBuffer,
-                     _C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel]
+                     _C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel, _C.OpDispatch]
 # The kernel compiler's classes build IR: calling their methods with made-up
 # arguments is not harmless, so only their signatures' presence is checked.
 COMPILER_CLASSES = {_C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel}
@@ -95,7 +95,8 @@ def bound_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
         if not name.startswith("_testing"):
             yield name, getattr(_C, name)
     live = {_C.Tensor: _C.ones(3), _C.dtype: _C.float32, _C.Stream: _C.Stream(),
-            _C.Event: _C.Event(), _C.Generator: _C.Generator(1)}
+            _C.Event: _C.Event(), _C.Generator: _C.Generator(1),
+            _C.OpDispatch: _C.OpDispatch()}
     for cls, name in extension_methods():
         if cls in live:
             yield f"{cls.__name__}.{name}", getattr(live[cls], name)
