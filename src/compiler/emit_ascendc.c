@@ -1273,9 +1273,9 @@ static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
 
 #include "emit_ascendc_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
 /* after the sort unit, in the order ir_ops.c includes them */
-#include "emit_ascendc_deq.h" /* set_deq_scale, cast_deq, add_deq_relu */
+#include "emit_ascendc_aipp.h"    /* set_aipp_functions, load_image_to_local */
+#include "emit_ascendc_deq.h"     /* set_deq_scale, cast_deq, add_deq_relu */
 #include "emit_ascendc_img2col.h" /* LoadData3DParamsV1/V2 forms */
-#include "emit_ascendc_aipp.h" /* set_aipp_functions, load_image_to_local */
 
 /* The Ascend C form of every IR op: the ac_* columns of its row in
  * api_table.def. Usually a template (see expand) of its call, e.g.

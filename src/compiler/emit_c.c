@@ -1034,9 +1034,9 @@ static int ce_layout(emitter *e, const ir_op *op, const char *rt) {
   e->depth--;
   return line(e, "}");
 }
-#include "emit_c_aipp.h" /* set_aipp_functions, load_image_to_local */
-#include "emit_c_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
+#include "emit_c_aipp.h"    /* set_aipp_functions, load_image_to_local */
 #include "emit_c_img2col.h" /* img2col loads (LoadData3D*), LoadData2DParamsV2 */
+#include "emit_c_sort.h"    /* sort, gather_mask, CMPMASK, scalar bits */
 
 /* The c_emit and c_rt columns of api_table.def, by op code. */
 typedef struct c_form {

@@ -593,9 +593,9 @@ static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
 }
 #include "ir_ops_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
 /* after the sort unit: the dequantising ops use its check_same_locals */
-#include "ir_ops_deq.h" /* cast_deq, add_deq_relu, set_deq_scale */
+#include "ir_ops_aipp.h"    /* set_aipp_functions, load_image_to_local */
+#include "ir_ops_deq.h"     /* cast_deq, add_deq_relu, set_deq_scale */
 #include "ir_ops_img2col.h" /* load_data with LoadData2DParamsV2 */
-#include "ir_ops_aipp.h" /* set_aipp_functions, load_image_to_local */
 
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},

@@ -116,7 +116,7 @@ typedef struct asc_kc_core {
   int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
   int l3d_repeat_set, l3d_fmatrix_set[2];
   double l3d_pad;
-  asc_kc_aipp aipp;            /* zeroed: no set_aipp_functions yet */
+  asc_kc_aipp aipp; /* zeroed: no set_aipp_functions yet */
 } asc_kc_core;
 
 static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
