@@ -117,6 +117,9 @@ class _Emitter:
 
     # --- the kernel -------------------------------------------------------------
     def build(self) -> None:
+        if self.group.reduce is not None:
+            self.build_reduce()
+            return
         g, b = self.group, self.b
         params = [self._param(f"in{i}", ("addr", _stored(v.dtype)))
                   for i, v in enumerate(g.inputs)]
@@ -193,6 +196,88 @@ class _Emitter:
         self._end_for()
         if b is not None:
             b.finish()
+
+    def build_reduce(self) -> None:
+        """A group ending in a reduction: block ``b`` walks its range
+        ``[start, end)`` in segments of ``seg`` elements (a row for the
+        last axis, the whole range for all axes), each in tiles; the
+        reduced value of each tile is folded into an accumulator tile lane
+        by lane (the tile's real count only), whose lanes are halved to 16
+        by vector operations and those 16 combined by scalar ones; the
+        segment's value goes to ``out[s // seg]``."""
+        g = self.group
+        red = g.reduce
+        assert red is not None
+        src = red.inputs[0]
+        dtype = red.dtype
+        params = [self._param(f"in{i}", ("addr", _stored(v.dtype)))
+                  for i, v in enumerate(g.inputs)]
+        outp = self._param("out0", ("addr", _stored(dtype)))
+        n = self._param("n", ("int",))
+        blen = self._param("blen", ("int",))
+        seg = self._param("seg", ("int",))
+        start = self.named(self.op("arith.mul", [self.op("get_block_idx", []), blen]), "start")
+        end = self.named(self.op("arith.min", [self.op("arith.add", [start, blen]), n]), "end")
+        env: dict[int, tuple[str, int, Any]] = {}
+        full: list[tuple[int, int, Any]] = []
+        for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
+            if kind == "scalar":
+                gm = self.op("global.new", [p, self.const(1)])
+                value = self.op("global.get_value", [gm, self.const(0)])
+                env[id(v)] = ("scalar", self.named(value, f"in{i}_value"), v.dtype)
+            else:  # "full" or "expand" (copied to the group's shape first)
+                gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
+                full.append((id(v), gm, v.dtype))
+        nout = self.op("arith.floordiv", [self.op("arith.add", [n, self.op(
+            "arith.sub", [seg, self.const(1)])]), seg])
+        gout = self.named(self.op("global.new", [outp, nout]), "out0_gm")
+        acc_slot = self.alloc()
+        self.pinned.add(acc_slot)
+        acc = self.named(self.local(acc_slot, dtype), "acc")
+        last = self._last_uses()
+        for vid, _, vdtype in full:
+            env[vid] = ("tile", self.alloc(), vdtype)
+            self.local(env[vid][1], vdtype)
+        s = self.named(self._for(start, end, seg), "seg_start")
+        seg_end = self.op("arith.min", [self.op("arith.add", [s, seg]), end])
+        self.op("duplicate", [acc, self.const(_INIT[red.op](dtype)), self.const(self.tile)])
+        iv = self.named(self._for(s, seg_end, self.const(self.tile)), "offset")
+        cnt = self.named(self.op("arith.min", [self.const(self.tile),
+                                               self.op("arith.sub", [seg_end, iv])]), "valid")
+        unit = count_unit(g)
+        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
+        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
+                                                          [rounded, self.const(unit)]),
+                                                  self.const(unit)]), "count")
+        for vid, gm, vdtype in full:
+            dst = self.local(env[vid][1], vdtype)
+            self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        free_before = list(self.free)
+        for i, node in enumerate(g.nodes):
+            self._node(i, node, env, last, cnt_al)
+            assert node.output is not None
+            if last.get(id(node.output), -1) <= i and node.output is not src:
+                self._release(env, node.output)
+        kind, slot, have = env[id(src)]
+        fold = _FOLD[red.op]
+        self.op(fold, [acc, acc, self.local(slot, have), cnt])  # only the tile's real lanes
+        self.free = free_before  # the next tile reuses the same slots
+        self._end_for()
+        width = self.tile
+        while width > _ALIGN:  # halve the lanes: slices stay on 32-byte blocks
+            width //= 2
+            self.op(fold, [acc, acc, self.op("local.slice", [acc, self.const(width)]),
+                           self.const(width)])
+        lanes = [self.op("local.get_value", [acc, self.const(j)]) for j in range(_ALIGN)]
+        scalar = _SCALAR[red.op]
+        while len(lanes) > 1:  # pairwise, as the halving above
+            half = len(lanes) // 2
+            lanes = [self.op(scalar, [lanes[j], lanes[j + half]]) for j in range(half)]
+        index = self.op("arith.floordiv", [s, seg])
+        self.op("global.set_value", [gout, index, lanes[0]])
+        self._end_for()
+        if self.b is not None:
+            self.b.finish()
 
     def _param(self, name: str, type_: tuple[Any, ...]) -> int:
         return self.const(0) if self.b is None else self.b.param(name, type_)
@@ -367,6 +452,30 @@ class _Emitter:
         env[id(node.output)] = ("tile", slot, dtype)
 
 
+#: a reduction -> the vector operation that folds a tile into the
+#: accumulator, the scalar one that combines its last lanes, and its
+#: neutral value (the accumulator's start) per dtype.
+_FOLD = {"sum": "add", "mean": "add", "max": "max", "min": "min"}
+_SCALAR = {"sum": "arith.add", "mean": "arith.add", "max": "arith.max", "min": "arith.min"}
+_INT_LIMITS = {"int16": (-(1 << 15), (1 << 15) - 1), "int32": (-(1 << 31), (1 << 31) - 1)}
+_INIT = {
+    "sum": lambda dt: 0.0 if dt.is_floating_point else 0,
+    "mean": lambda dt: 0.0,
+    "max": lambda dt: _INT_LIMITS[dt.name][0],
+    "min": lambda dt: _INT_LIMITS[dt.name][1],
+}
+
+
+def reduce_tile(group: Group, tile: int) -> int:
+    """The tile of a reducing group: a power of two (the accumulator's lanes
+    halve), no longer than a row needs for last-axis reductions."""
+    t = 1 << (max(tile, 1).bit_length() - 1)
+    if group.reduce_mode == "last":
+        need = max(count_unit(group), _ALIGN, 1 << max(0, group.width - 1).bit_length())
+        t = min(t, need)
+    return t
+
+
 def count_unit(group: Group) -> int:
     """What a tile's element count is rounded up to: whole 32-byte blocks,
     or for a group with comparisons whole 256-byte repeats of the widest
@@ -430,12 +539,16 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
     tile = tile // align * align
     if tile < max(256, align):
         raise _C.UnsupportedError(f"{slots} live tiles do not fit in the Unified Buffer")
+    if group.reduce is not None:
+        tile = reduce_tile(group, tile)
     em = _Emitter(group, name, tile, dry=False)
     em.build()
     assert em.b is not None
     em.b.insert_sync()
     source = em.b.emit_c(checked=False)
     signature = "a" * (len(group.inputs) + len(group.outputs)) + "ii"
+    if group.reduce is not None:
+        signature = "a" * (len(group.inputs) + 1) + "iii"
     with _lock:
         found = _memory.get(source)
     if found is not None:

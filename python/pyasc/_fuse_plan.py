@@ -76,6 +76,20 @@ NO_VECTOR_FORM = {
     for dt in ("bfloat16", "int64", "float64")
 }
 
+#: trailing reductions a group may end in -> the result dtypes they fuse
+#: in (the chain's value dtype) and, when some cannot, why (explain).
+REDUCTIONS: dict[str, Fusible] = {
+    # float32: each block accumulates its tiles lane by lane, then halves the
+    # lanes; a different order than eager's pairwise sum (docs/op-compiler.md)
+    "sum": Fusible(frozenset({F32}), "sum: NumPy's result dtype (int64 for integers, float16 "
+                   "kept per operation) has no kernel form that matches eager exactly"),
+    "mean": Fusible(frozenset({F32}), "mean: only float32 means fuse (integers give float64, "
+                    "float16 rounds per operation)"),
+    # the vector unit's max/min drop NaNs: float max/min stay eager
+    "max": Fusible(INTS, "float max: the vector unit does not propagate NaN"),
+    "min": Fusible(INTS, "float min: the vector unit does not propagate NaN"),
+}
+
 #: the largest number of Unified Buffer tiles one kernel may keep live.
 MAX_SLOTS = 24
 
@@ -102,6 +116,12 @@ class Group:
     kernel: Any = None  # the built kernel (pyasc._fuse_kernel.FusedKernel)
     name: str = ""  # the kernel's name
     small: str = ""  # non-empty: too small to launch; why its operations run eagerly
+    #: a trailing reduction of one of the group's values, fused into the kernel
+    reduce: _trace.Node | None = None
+    #: "all" (every axis: per-block partials) or "last" (the last axis: one
+    #: value per row, rows of ``width`` elements owned by blocks)
+    reduce_mode: str = ""
+    width: int = 0
 
     @property
     def size(self) -> int:
@@ -248,7 +268,19 @@ def plan(graph: _trace.Graph, result: Any) -> Plan:
     out = Plan(graph, result)
     owner: dict[int, Group] = {}  # id(Value) -> its group
     current: Group | None = None
+    users = _consumers(graph)
+    escaping = {id(r) for r in results}
     for node in graph.nodes:
+        if node.op in REDUCTIONS:
+            why, mode = _why_not_reduction(node, current, owner, users, escaping)
+            if not why and current is not None:
+                current.reduce, current.reduce_mode = node, mode
+                current.width = int(node.inputs[0].shape[-1]) if mode == "last" else 0
+                current = None  # the reduction ends its group
+                continue
+            current = None
+            out.steps.append(Call(node, why))
+            continue
         why = why_not_fusible(node)
         if not why and not all(isinstance(d, int) for d in node.shape):
             why = f"{node.op}: symbolic shape"
@@ -263,8 +295,6 @@ def plan(graph: _trace.Graph, result: Any) -> Plan:
         current.nodes.append(node)
         assert node.output is not None
         owner[id(node.output)] = current
-    users = _consumers(graph)
-    escaping = {id(r) for r in results}
     for group in out.groups:
         members = {id(n) for n in group.nodes}
         _collect_inputs(group, owner)
@@ -276,8 +306,62 @@ def plan(graph: _trace.Graph, result: Any) -> Plan:
     return out
 
 
+def _reduce_axes(node: _trace.Node, ndim: int) -> str:
+    """ "all", "last" or "" (other axes) for a reduction's ``axis``."""
+    axis = node.attrs.get("axis")
+    if axis is None:
+        return "all"
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if not all(isinstance(a, int) and not isinstance(a, bool) and -ndim <= a < ndim
+               for a in axes):
+        return ""
+    norm = {a % ndim for a in axes}
+    if len(norm) != len(axes):
+        return ""
+    if norm == set(range(ndim)):
+        return "all"
+    return "last" if norm == {ndim - 1} else ""
+
+
+def _why_not_reduction(node: _trace.Node, current: Group | None, owner: dict[int, Group],
+                       users: dict[int, list[_trace.Node]], escaping: set[int]
+                       ) -> tuple[str, str]:
+    """Why a reduction cannot end ``current`` ("" when it can), and its mode."""
+    src = node.inputs[0] if node.inputs else None
+    if not isinstance(src, _trace.Value) or current is None or owner.get(id(src)) is not current:
+        return (f"{node.op}: runs as a library call (its operand is not the result of a fused "
+                "element-wise chain)"), ""
+    row = REDUCTIONS[node.op]
+    if node.dtype not in row.dtypes or src.dtype != node.dtype:
+        missing = NO_VECTOR_FORM.get(node.dtype.name)
+        return (f"{node.op} on {src.dtype.name}: " + missing if missing else row.why_not), ""
+    for attr in ("dtype", "out"):
+        if node.attrs.get(attr) is not None:
+            return f"{node.op}: the {attr}= argument is not fused", ""
+    if node.attrs.get("ddof"):
+        return f"{node.op}: ddof is not fused", ""
+    shape = tuple(src.shape)
+    if not shape or math.prod(shape) == 0:
+        return f"{node.op}: a 0-d or empty operand is not fused", ""
+    mode = _reduce_axes(node, len(shape))
+    if not mode:
+        return f"{node.op}: only reductions over the last axis or all axes fuse", ""
+    if len(shape) == 1:
+        mode = "all"
+    for member in current.nodes:
+        assert member.output is not None
+        outside = [u for u in users.get(id(member.output), [])
+                   if u is not node and u not in current.nodes]
+        if outside or id(member.output) in escaping:
+            return (f"{node.op}: a value of the chain is also used outside it (the chain fuses "
+                    "without the reduction)"), ""
+    return "", mode
+
+
 def _collect_inputs(group: Group, owner: dict[int, Group]) -> None:
     _collect(group, owner)
+    if group.reduce is not None:  # tiles start anywhere in a row: broadcast first
+        group.kinds = ["expand" if k in ("row", "column") else k for k in group.kinds]
     sizes = {math.prod(v.shape) for v, k in zip(group.inputs, group.kinds) if k == "row"}
     if len(sizes) > 1:  # tiles hold whole rows of one length only
         first = min(sizes)
@@ -352,6 +436,13 @@ def explain(plan_: Plan, name: str) -> str:
             if step.small:
                 where = f" [{step.name}, not launched: {step.small}]"
             ops = ", ".join(f"{n.op}:{n.dtype.name}" for n in step.nodes)
+            if step.reduce is not None:
+                r = step.reduce
+                how = ("over all axes: per-block partials combined by one eager step"
+                       if step.reduce_mode == "all" else
+                       f"over the last axis: one value per row of {step.width}, written by "
+                       "the block that owns the row")
+                ops += f", then {r.op}:{r.dtype.name} fused {how}"
             lines.append(f"  kernel over {list(step.shape)}{where}: {ops}")
             for v, kind in zip(step.inputs, step.kinds):
                 if kind != "full":

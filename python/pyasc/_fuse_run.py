@@ -143,6 +143,8 @@ class Specialization:
                 except _C.Error as exc:
                     why = f"kernel not built ({type(exc).__name__}: {exc})"
                     steps += [_fuse_plan.Call(n, why) for n in step.nodes]
+                    if step.reduce is not None:
+                        steps.append(_fuse_plan.Call(step.reduce, why))
                     continue
             steps.append(step)
         plan.steps = steps
@@ -224,6 +226,12 @@ class Specialization:
                 lines.append(call_line(step.node))
             elif step.small:
                 lines += [call_line(node) for node in step.nodes]
+                if step.reduce is not None:
+                    lines.append(call_line(step.reduce))
+            elif step.reduce is not None:
+                fn = name_of(_reduce_step(step))
+                ins = ", ".join(name_of(v) for v in step.inputs)
+                lines.append(f"    {define(step.reduce.output)} = {fn}({ins})")  # type: ignore[arg-type]
             elif step.outputs:  # a group nothing reads computes nothing
                 fn = name_of(_kernel_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
@@ -290,6 +298,48 @@ def _kernel_step(group: _fuse_plan.Group) -> Any:
                 # each input makes the launch, or raises the real error again.
                 launch(blocks, None, *[a.copy() for a in args], *results, n, blen)
         return results
+
+    return step
+
+
+def _reduce_step(group: _fuse_plan.Group) -> Any:
+    """The launch of a reducing group's kernel: a function of its inputs
+    that returns the reduction's result. A last-axis kernel writes one value
+    per row; an all-axes kernel one partial per block, combined here by one
+    eager reduction of those few values (a mean divides once, as eager's)."""
+    launch = group.kernel.native.launch
+    kinds = tuple(group.kinds)
+    red = group.reduce
+    assert red is not None
+    shape, n = group.shape, group.size
+    out_shape = tuple(red.shape)
+    dtype = red.dtype
+    mean = red.op == "mean"
+    combine = _trace.OPS["sum" if mean else red.op].run
+    divide = _trace.OPS["divide"].run
+    if group.reduce_mode == "last":
+        blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.width)
+        seg, count, width = group.width, n // group.width, float(group.width)
+    else:
+        blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.kernel.align)
+        seg, count, width = blen, blocks, float(n)
+    empty, contiguous = _C.empty, _C.Tensor.contiguous
+
+    def step(*ins: Any) -> Any:
+        args = [contiguous(t.expand(*shape)) if k == "expand" else
+                t if k == "scalar" or t.is_contiguous() else contiguous(t)
+                for t, k in zip(ins, kinds)]
+        out = empty((count,), dtype=dtype)
+        try:
+            launch(blocks, None, *args, out, n, blen, seg)
+        except _C.InvalidValueError:
+            # read-only memory (see _kernel_step): private copies, or the real error
+            launch(blocks, None, *[a.copy() for a in args], out, n, blen, seg)
+        if group.reduce_mode == "all":
+            out = combine(out)
+        if mean:
+            out = divide(out, width)
+        return out if tuple(out.shape) == out_shape else out.reshape(*out_shape)
 
     return step
 
