@@ -7,7 +7,8 @@ of one pass: inputs read once, the output written once); the 16-element
 operator call (below PYASC_OP_FUSE_MIN its operations run eagerly); the
 first call of a new signature (trace + build, empty kernel cache; 1M
 elements, so that a kernel is built) and the first call in a fresh process
-that finds the kernel in the disk cache.
+that finds the kernel in the disk cache; and chains ending in a fused
+reduction (16M float32 sum((x - y) ** 2), sum(x * y, axis=-1) on 4096 x 4096).
 Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/op_fusion.py)
 """
 
@@ -61,6 +62,46 @@ def axpy2(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
 @pyasc.op
 def expmix(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
     return pyasc.exp(x) * y + x
+
+
+@pyasc.op
+def sqdist(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
+    d = x - y
+    return (d * d).sum()
+
+
+@pyasc.op
+def rowdot(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
+    return (x * y).sum(axis=-1)
+
+
+def reduction_rows(xa: np.ndarray, ya: np.ndarray, gbs: float) -> None:
+    """A chain ending in a fused reduction: 16M float32 sum((x - y)^2) and
+    sum(x * y, axis=-1) on 4096 x 4096; the floor reads both inputs once."""
+    floor_s = 2 * xa.nbytes / (gbs * 1e9)
+    rows2 = xa.reshape(4096, -1), ya.reshape(4096, -1)
+    cases = [
+        ("sum((x - y) ** 2)", sqdist, (xa, ya), lambda a, b: np.sum((a - b) ** 2),
+         "sum((x - y) ** 2)", lambda a, b: torch.sum((a - b) ** 2)),
+        ("sum(x * y, axis=-1) 4096x4096", rowdot, rows2, lambda a, b: np.sum(a * b, axis=-1),
+         None, lambda a, b: torch.sum(a * b, dim=-1)),
+    ]
+    for title, op, (a, b), np_fn, ne_expr, torch_fn in cases:
+        x, y = pyasc.Tensor(a), pyasc.Tensor(b)
+        op(x, y)
+        pyasc.synchronize()
+        fused = best(synced(lambda: op(x, y)))
+        numpy_s = best(lambda: np_fn(a, b))
+        print(f"{title}: (floor {floor_s * 1e3:.2f} ms, 2 inputs read once)")
+        print(f"  pyasc.op fused   {fused * 1e3:8.2f} ms   floor/fused {floor_s / fused:5.2f}   "
+              f"NumPy/fused {numpy_s / fused:5.2f}x")
+        print(f"  NumPy            {numpy_s * 1e3:8.2f} ms")
+        if numexpr is not None and ne_expr is not None:
+            ne_s = best(lambda: numexpr.evaluate(ne_expr, local_dict={"x": a, "y": b}))
+            print(f"  numexpr          {ne_s * 1e3:8.2f} ms")
+        if torch is not None:
+            at, bt = torch.from_numpy(a), torch.from_numpy(b)
+            print(f"  torch eager      {best(lambda: torch_fn(at, bt)) * 1e3:8.2f} ms")
 
 
 def _torch_rows(name: str, fn: Callable[..., Any], xt: Any, yt: Any) -> list[tuple[str, float]]:
@@ -138,6 +179,8 @@ def main() -> None:
             xt, yt = torch.from_numpy(xa), torch.from_numpy(ya)
             for label, s in _torch_rows(title, torch_fn, xt, yt):
                 print(f"  {label:<16} {s * 1e3:8.2f} ms")
+
+    reduction_rows(xa, ya, gbs)
 
     small = pyasc.Tensor(np.ones(16, np.float32))
     axpy2(small, small)
