@@ -234,6 +234,18 @@ class _Emitter:
         acc_slot = self.alloc()
         self.pinned.add(acc_slot)
         acc = self.named(self.local(acc_slot, dtype), "acc")
+        # float max/min: the vector unit drops NaN, so a second accumulator
+        # sums, per lane, -0.0 where a value is a number and the value where
+        # it is NaN; x + that is x bit for bit, or NaN
+        nans = dtype.is_floating_point and red.op in ("max", "min")
+        if nans:
+            zero_slot, nan_slot, mask_slot, pick_slot = (self.alloc() for _ in range(4))
+            self.pinned |= {zero_slot, nan_slot, mask_slot, pick_slot}
+            zeros = self.named(self.local(zero_slot, dtype), "neg_zeros")
+            nan_acc = self.named(self.local(nan_slot, dtype), "nan_acc")
+            mask = self.local(mask_slot, _C.uint8)
+            pick = self.local(pick_slot, dtype)
+            self.op("duplicate", [zeros, self.const(-0.0), self.const(self.tile)])
         last = self._last_uses()
         for vid, _, vdtype in full:
             env[vid] = ("tile", self.alloc(), vdtype)
@@ -241,6 +253,8 @@ class _Emitter:
         s = self.named(self._for(start, end, seg), "seg_start")
         seg_end = self.op("arith.min", [self.op("arith.add", [s, seg]), end])
         self.op("duplicate", [acc, self.const(_INIT[red.op](dtype)), self.const(self.tile)])
+        if nans:
+            self.op("copy", [nan_acc, zeros, self.const(self.tile)])
         iv = self.named(self._for(s, seg_end, self.const(self.tile)), "offset")
         cnt = self.named(self.op("arith.min", [self.const(self.tile),
                                                self.op("arith.sub", [seg_end, iv])]), "valid")
@@ -260,24 +274,37 @@ class _Emitter:
                 self._release(env, node.output)
         kind, slot, have = env[id(src)]
         fold = _FOLD[red.op]
-        self.op(fold, [acc, acc, self.local(slot, have), cnt])  # only the tile's real lanes
+        value = self.local(slot, have)
+        self.op(fold, [acc, acc, value, cnt])  # only the tile's real lanes
+        if nans:
+            self.op("compare", [mask, value, value, cnt_al], (COMPARISONS["equal"],))
+            self.op("select", [pick, mask, zeros, value, cnt_al], (2,))
+            self.op("add", [nan_acc, nan_acc, pick, cnt])
         self.free = free_before  # the next tile reuses the same slots
         self._end_for()
+        result = self._fold_lanes(acc, fold, _SCALAR[red.op])
+        if nans:
+            result = self.op("arith.add", [result, self._fold_lanes(nan_acc, "add", "arith.add")])
+        index = self.op("arith.floordiv", [s, seg])
+        self.op("global.set_value", [gout, index, result])
+        self._end_for()
+        if self.b is not None:
+            self.b.finish()
+
+    def _fold_lanes(self, acc: int, fold: str, scalar: str) -> int:
+        """The accumulator's lanes folded into one scalar: halved by vector
+        operations down to 16 lanes (slices stay on 32-byte blocks), those
+        combined pairwise as scalars."""
         width = self.tile
-        while width > _ALIGN:  # halve the lanes: slices stay on 32-byte blocks
+        while width > _ALIGN:
             width //= 2
             self.op(fold, [acc, acc, self.op("local.slice", [acc, self.const(width)]),
                            self.const(width)])
         lanes = [self.op("local.get_value", [acc, self.const(j)]) for j in range(_ALIGN)]
-        scalar = _SCALAR[red.op]
-        while len(lanes) > 1:  # pairwise, as the halving above
+        while len(lanes) > 1:
             half = len(lanes) // 2
             lanes = [self.op(scalar, [lanes[j], lanes[j + half]]) for j in range(half)]
-        index = self.op("arith.floordiv", [s, seg])
-        self.op("global.set_value", [gout, index, lanes[0]])
-        self._end_for()
-        if self.b is not None:
-            self.b.finish()
+        return lanes[0]
 
     def _param(self, name: str, type_: tuple[Any, ...]) -> int:
         return self.const(0) if self.b is None else self.b.param(name, type_)
@@ -461,8 +488,8 @@ _INT_LIMITS = {"int16": (-(1 << 15), (1 << 15) - 1), "int32": (-(1 << 31), (1 <<
 _INIT = {
     "sum": lambda dt: 0.0 if dt.is_floating_point else 0,
     "mean": lambda dt: 0.0,
-    "max": lambda dt: _INT_LIMITS[dt.name][0],
-    "min": lambda dt: _INT_LIMITS[dt.name][1],
+    "max": lambda dt: -math.inf if dt.is_floating_point else _INT_LIMITS[dt.name][0],
+    "min": lambda dt: math.inf if dt.is_floating_point else _INT_LIMITS[dt.name][1],
 }
 
 
@@ -480,7 +507,9 @@ def count_unit(group: Group) -> int:
     """What a tile's element count is rounded up to: whole 32-byte blocks,
     or for a group with comparisons whole 256-byte repeats of the widest
     operand (compare's count form) and 32-byte blocks of its uint8 results."""
-    masks = any(n.op in COMPARISONS or n.op == "where" for n in group.nodes)
+    masks = any(n.op in COMPARISONS or n.op == "where" for n in group.nodes) or (
+        group.reduce is not None and group.reduce.op in ("max", "min")
+        and group.reduce.dtype.is_floating_point)
     return 128 if masks else _ALIGN
 
 

@@ -85,9 +85,10 @@ REDUCTIONS: dict[str, Fusible] = {
                    "kept per operation) has no kernel form that matches eager exactly"),
     "mean": Fusible(frozenset({F32}), "mean: only float32 means fuse (integers give float64, "
                     "float16 rounds per operation)"),
-    # the vector unit's max/min drop NaNs: float max/min stay eager
-    "max": Fusible(INTS, "float max: the vector unit does not propagate NaN"),
-    "min": Fusible(INTS, "float min: the vector unit does not propagate NaN"),
+    # float32: the vector unit's max/min drop NaNs, a second accumulator
+    # brings them back; float16 lanes have no exact scalar form here
+    "max": Fusible(INTS | {F32}, "float16 max: not fused (float32 and integers are)"),
+    "min": Fusible(INTS | {F32}, "float16 min: not fused (float32 and integers are)"),
 }
 
 #: the largest number of Unified Buffer tiles one kernel may keep live.
