@@ -216,3 +216,36 @@ def test_ascendc_of_fused_reductions_is_valid_cpp():
                                str(stub), "-x", "c++", "-"], input=src, text=True,
                               capture_output=True, timeout=120)
         assert done.returncode == 0, done.stderr + src
+
+
+@pytest.mark.parametrize("how, dtype", [("sum", F32), ("mean", F32), ("max", np.int32),
+                                        ("min", F32)])
+def test_rows_longer_than_a_tile_with_broadcast_and_scalar_inputs(how, dtype):
+    @pyasc.op(name="fzr_long", overwrite=True)
+    def long_rows(x, row, s):
+        return getattr(pyasc, how)((x - row) * s, axis=-1, keepdims=True)
+
+    rng = np.random.default_rng(5)
+    x = rng.integers(-100, 100, (3, 20001)).astype(dtype)
+    row = rng.integers(-100, 100, 20001).astype(dtype)
+    got = long_rows(x, row, 3).numpy()
+    v = (x - row) * dtype(3)
+    text = long_rows.explain(x, row, 3)
+    assert f"then {how}:{np.dtype(dtype).name} fused" in text and "eager copy first" in text, text
+    if how in ("max", "min"):
+        np.testing.assert_array_equal(got, getattr(np, how)(v, axis=-1, keepdims=True))
+    else:  # sum|v| < 2**24: every partial sum is an exact float32 integer
+        want = v.astype(np.float64).sum(-1, keepdims=True)
+        np.testing.assert_array_equal(got, (want / 20001).astype(F32) if how == "mean" else want)
+
+
+def test_small_reductions_run_eagerly_and_equal_eager(monkeypatch):
+    monkeypatch.setenv("PYASC_OP_FUSE_MIN", "4096")
+
+    @pyasc.op(name="fzr_small", overwrite=True)
+    def small(x):
+        return (x * 2.0 + 1.0).sum(axis=-1)
+
+    x = np.linspace(-3, 3, 300, dtype=F32).reshape(3, 100)
+    assert "not launched" in small.explain(x)
+    np.testing.assert_array_equal(small(x).numpy(), small.fn(pyasc.asarray(x)).numpy())
