@@ -3,8 +3,9 @@
 :func:`plan` reads a meta-mode :class:`pyasc.trace.Graph` of one operator
 signature and splits it into steps, in program order: a :class:`Group` of
 element-wise operations (with their casts, scalar operands and broadcast
-inputs) that becomes one kernel, or a :class:`Call` that runs one recorded
-operation eagerly (matmul, reductions, views, anything not fusible). Each
+inputs, and possibly a trailing reduction, :data:`REDUCTIONS`) that becomes
+one kernel, or a :class:`Call` that runs one recorded operation eagerly
+(matmul, other reductions, views, anything not fusible). Each
 decision not to fuse carries its reason, for :meth:`pyasc.op.Op.explain`.
 
 What fuses is a table (:data:`FUSIBLE`): an operation, the dtypes it fuses
