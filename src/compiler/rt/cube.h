@@ -1115,7 +1115,7 @@ typedef struct asc_k_matmul {
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
   int lay[3];             /* LayoutMode of A, B, C (matmul.new's flags) */
   int64_t linfo[3][5];    /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
-  int64_t ld[3];          /* iterate_batch's row strides of A, B, C (0: the org shape's) */
+  int64_t ld[3];          /* iterate_batch: A, B, C row strides (NZ: padded rows); 0: org shape */
   int order;              /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
   int atomic;             /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
   int64_t step_m, step_n; /* base blocks of A (B) that L1 holds at once (>= 1) */
@@ -1283,8 +1283,9 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
                 ldb = mm->ld[1]     ? mm->ld[1]
                       : mm->b_trans ? mm->kb
                                     : mm->n;
-  const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
-  const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
+  /* an NZ operand's padded row count (iterate_batch's BNGS1S2: ld is it) */
+  const int64_t a_rows16 = mm->ld[0] ? mm->ld[0] : ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
+  const int64_t b_rows16 = mm->ld[1] ? mm->ld[1] : ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
   for (int64_t k0 = 0; k0 < mm->sk; k0 += mm->bk) {
     const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
@@ -1596,8 +1597,12 @@ static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t us
   const int64_t *v = mm->linfo[w], b = v[0], s = v[1], n = v[2], g = v[3], d = v[4];
   const int lay = mm->lay[w], nz = w == 0 ? mm->a_nz : w == 1 ? mm->b_nz : mm->c_nz;
   const char *what = lays[lay], *op = names[w];
-  if (nz)
-    return asc_k_fail(k, line, "Matmul.iterate_batch: %s in the %s layout must be ND", op, what);
+  /* PyAsc takes NZ inputs in BNGS1S2 only (C stays ND) */
+  if (nz && (w == 2 || lay != ASC_K_LAY_BNGS1S2))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %s in the %s layout must be ND (NZ: A and B in "
+                      "BNGS1S2)",
+                      op, what);
   for (int i = 0; i < 5; i++)
     if (v[i] <= 0)
       return asc_k_fail(
@@ -1622,6 +1627,11 @@ static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t us
   const int64_t count = lay == ASC_K_LAY_BSNGD ? ng : bng;
   *ld = lay == ASC_K_LAY_BSNGD ? asc_k_mul(ng, d) : lay == ASC_K_LAY_SBNGD ? asc_k_mul(bng, d) : d;
   *step = lay == ASC_K_LAY_BNGS1S2 ? asc_k_mul(s, d) : d;
+  if (nz) { /* S x D in NZ: S padded to 16 rows, D to C0 columns; *ld is the padded S */
+    const int64_t c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+    *ld = asc_k_mul(asc_k_add(s, 15) / 16, 16);
+    *step = asc_k_mul(*ld, asc_k_mul(asc_k_add(d, c0 - 1) / c0, c0));
+  }
   if (*ld < 0 || *step < 0 || count < 0)
     return asc_k_fail(k, line, "Matmul.iterate_batch: %s's layout axes overflow", op);
   /* BSNGD cannot step from one B's S rows to the next within a call */
