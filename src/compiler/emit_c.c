@@ -602,8 +602,8 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
                    name[7] == 'i' ? "iterate_all" : "get_c", o[0], o[1], cube_type(e, o[1]), o[2],
                    L);
   if (!strcmp(name, "matmul.schedule"))
-    return CHECKED(e, "asc_k_mm_schedule(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2],
-                   o[3], o[4], o[5], L);
+    return CHECKED(e, "asc_k_mm_schedule(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
+                   o[1], o[2], o[3], o[4], o[5], o[6], o[7], L);
   if (!strcmp(name, "matmul.layout")) {
     line(e, "{");
     line(e,

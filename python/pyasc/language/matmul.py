@@ -430,7 +430,8 @@ def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
     values = [gen.read(node, tiling.fields[f]) for f in _TILING_FIELDS]
     done = gen.op(node, "matmul.init", [mm.handle, *values])
     order = [gen.read(node, tiling.fields[f]) for f in ("iterate_order", "step_m", "step_n",
-                                                          "depth_a1", "depth_b1")]
+                                                          "depth_a1", "depth_b1", "step_k_a",
+                                                          "step_k_b")]
     gen.op(node, "matmul.schedule", [mm.handle, *order])
     if any(int(mm.types[x].layout) in _AXIS_LAYOUTS for x in "abc"):
         axes = [gen.read(node, tiling.fields[f]) for f in _LAYOUT_FIELDS]

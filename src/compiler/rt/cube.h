@@ -1113,12 +1113,14 @@ typedef struct asc_k_matmul {
   asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
   int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
   int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
-  int lay[3];             /* LayoutMode of A, B, C (matmul.new's flags) */
-  int64_t linfo[3][5];    /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
-  int64_t ld[3];          /* iterate_batch's row strides of A, B, C (0: the org shape's) */
-  int order;              /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
-  int atomic;             /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
-  int64_t step_m, step_n; /* base blocks of A (B) that L1 holds at once (>= 1) */
+  int lay[3];               /* LayoutMode of A, B, C (matmul.new's flags) */
+  int64_t linfo[3][5];      /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
+  int64_t ld[3];            /* iterate_batch: A, B, C row strides (NZ: padded rows); 0: org shape */
+  int order;                /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
+  int atomic;               /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
+  int64_t step_m, step_n;   /* base blocks of A (B) that L1 holds at once (>= 1) */
+  int64_t step_ka, step_kb; /* base K blocks of A (B) one GM -> L1 load brings (>= 1) */
+  int64_t off_l1a_x, off_l1b_x; /* L1 blocks 1.. of A (B) past init's one (schedule's) */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -1166,7 +1168,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
-  mm->step_m = mm->step_n = 1;
+  mm->step_m = mm->step_n = mm->step_ka = mm->step_kb = 1;
   const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
   const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
   if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
@@ -1253,6 +1255,18 @@ static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int e
   return 0;
 }
 
+/* L1 block j of A (w 0) or B (w 1), blk bytes each: block 0 is init's,
+ * blocks 1.. schedule's (depth_a1/step_ka), one after another. */
+static int asc_k_mm_l1(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t j, int64_t blk,
+                       asc_kc_span *s, int line) {
+  asc_kc_err e;
+  const int64_t off = j == 0 ? (w ? mm->off_l1b : mm->off_l1a)
+                             : (w ? mm->off_l1b_x : mm->off_l1a_x) + (j - 1) * blk;
+  if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L1, off, s, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  return 0;
+}
+
 /* Computes base block (m0, n0) of tm x tn into L0C. */
 static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0, int64_t tm,
                           int64_t tn, int line) {
@@ -1283,16 +1297,31 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
                 ldb = mm->ld[1]     ? mm->ld[1]
                       : mm->b_trans ? mm->kb
                                     : mm->n;
-  const int64_t a_rows16 = ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
-  const int64_t b_rows16 = ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
+  /* an NZ operand's padded row count (iterate_batch's BNGS1S2: ld is it) */
+  const int64_t a_rows16 = mm->ld[0] ? mm->ld[0] : ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
+  const int64_t b_rows16 = mm->ld[1] ? mm->ld[1] : ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
-  for (int64_t k0 = 0; k0 < mm->sk; k0 += mm->bk) {
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
+                b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
+  for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
     const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
-    /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K */
-    if (asc_k_mm_gather(k, l1a, sa, es, c0, tm, kk, m0, k0, lda, mm->a_trans, mm->a_nz, a_rows16,
-                        line) ||
-        asc_k_mm_gather(k, l1b, sb, es, c0, tn, kk, n0, k0, ldb, !mm->b_trans, mm->b_nz, b_rows16,
-                        line))
+    /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K: one GM -> L1
+     * load brings step_ka (step_kb) base K blocks, each to its L1 block */
+    for (int w = 0; w < 2; w++) {
+      const int64_t st = w ? mm->step_kb : mm->step_ka;
+      for (int64_t j = 0; kq % st == 0 && j < st && k0 + j * mm->bk < mm->sk; j++) {
+        const int64_t kj = k0 + j * mm->bk, kkj = mm->sk - kj < mm->bk ? mm->sk - kj : mm->bk;
+        asc_kc_span d;
+        if (asc_k_mm_l1(k, mm, w, j, w ? b_blk : a_blk, &d, line) ||
+            (w ? asc_k_mm_gather(k, d, sb, es, c0, tn, kkj, n0, kj, ldb, !mm->b_trans, mm->b_nz,
+                                 b_rows16, line)
+               : asc_k_mm_gather(k, d, sa, es, c0, tm, kkj, m0, kj, lda, mm->a_trans, mm->a_nz,
+                                 a_rows16, line)))
+          return 1;
+      }
+    }
+    if (asc_k_mm_l1(k, mm, 0, kq % mm->step_ka, a_blk, &l1a, line) ||
+        asc_k_mm_l1(k, mm, 1, kq % mm->step_kb, b_blk, &l1b, line))
       return 1;
     for (int64_t i = 0; i < m1; i++) {
       asc_kc_load2d p = {i, k1, m1, 0, 0};
@@ -1337,32 +1366,41 @@ static void asc_k_mm_order(int order, int64_t mb, int64_t nb, int64_t step, int6
  * Iterate's blocks) and depth_a1/depth_b1: the A and B base blocks L1
  * keeps at once, whose space init's one block each grows to (a tiling
  * that does not fit is an error, as on the device; what L1 keeps does not
- * change results). A hand-made tiling's zeros mean ORDER_M, steps and
- * depths of 1. */
+ * change results), and step_ka/step_kb: the base K blocks of A and B one
+ * GM -> L1 load brings (iterate's K loop loads them every step_ka/step_kb
+ * blocks; L1 keeps at least that many). A hand-made tiling's zeros mean
+ * ORDER_M, steps and depths of 1. */
 static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
-                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line)
-    __attribute__((unused));
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int64_t step_ka,
+                             int64_t step_kb, int line) __attribute__((unused));
 static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
-                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int line) {
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int64_t step_ka,
+                             int64_t step_kb, int line) {
   if (asc_k_mm_check(k, mm, "init", line)) return 1;
   if (order < 0 || order > 2 || step_m < 0 || step_n < 0 || depth_a1 < 0 || depth_b1 < 0 ||
-      depth_a1 > 4096 || depth_b1 > 4096)
+      depth_a1 > 4096 || depth_b1 > 4096 || step_ka < 0 || step_kb < 0 || step_ka > 4096 ||
+      step_kb > 4096)
     return asc_k_fail(k, line,
                       "Matmul: the tiling's iterate_order %lld (0 ORDER_M, 1 ORDER_N), step_m "
-                      "%lld, step_n %lld, depth_a1 %lld and depth_b1 %lld are not valid",
+                      "%lld, step_n %lld, depth_a1 %lld, depth_b1 %lld, step_ka %lld and step_kb "
+                      "%lld are not valid",
                       (long long)order, (long long)step_m, (long long)step_n, (long long)depth_a1,
-                      (long long)depth_b1);
+                      (long long)depth_b1, (long long)step_ka, (long long)step_kb);
   const int c0 = asc_kc_c0((asc_kc_type)mm->in_type), es = asc_kc_esize((asc_kc_type)mm->in_type);
   const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
                 b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
-  int64_t unused;
-  if ((depth_a1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_a1 - 1) * a_blk,
-                                     512, &unused, "depth_a1 A blocks in L1", line)) ||
-      (depth_b1 > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (depth_b1 - 1) * b_blk,
-                                     512, &unused, "depth_b1 B blocks in L1", line)))
+  /* L1 holds depth_a1 A blocks, and at least the step_ka one load brings */
+  const int64_t na = depth_a1 > step_ka ? depth_a1 : step_ka,
+                nb = depth_b1 > step_kb ? depth_b1 : step_kb;
+  if ((na > 1 &&
+       asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (na - 1) * a_blk, 512, &mm->off_l1a_x,
+                     "depth_a1 A blocks in L1 (at least step_ka)", line)) ||
+      (nb > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (nb - 1) * b_blk, 512,
+                               &mm->off_l1b_x, "depth_b1 B blocks in L1 (at least step_kb)", line)))
     return 1;
   mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
   mm->step_m = step_m ? step_m : 1, mm->step_n = step_n ? step_n : 1;
+  mm->step_ka = step_ka ? step_ka : 1, mm->step_kb = step_kb ? step_kb : 1;
   mm->next = 0;
   return 0;
 }
@@ -1596,8 +1634,12 @@ static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t us
   const int64_t *v = mm->linfo[w], b = v[0], s = v[1], n = v[2], g = v[3], d = v[4];
   const int lay = mm->lay[w], nz = w == 0 ? mm->a_nz : w == 1 ? mm->b_nz : mm->c_nz;
   const char *what = lays[lay], *op = names[w];
-  if (nz)
-    return asc_k_fail(k, line, "Matmul.iterate_batch: %s in the %s layout must be ND", op, what);
+  /* PyAsc takes NZ inputs in BNGS1S2 only (C stays ND) */
+  if (nz && (w == 2 || lay != ASC_K_LAY_BNGS1S2))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %s in the %s layout must be ND (NZ: A and B in "
+                      "BNGS1S2)",
+                      op, what);
   for (int i = 0; i < 5; i++)
     if (v[i] <= 0)
       return asc_k_fail(
@@ -1622,6 +1664,11 @@ static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t us
   const int64_t count = lay == ASC_K_LAY_BSNGD ? ng : bng;
   *ld = lay == ASC_K_LAY_BSNGD ? asc_k_mul(ng, d) : lay == ASC_K_LAY_SBNGD ? asc_k_mul(bng, d) : d;
   *step = lay == ASC_K_LAY_BNGS1S2 ? asc_k_mul(s, d) : d;
+  if (nz) { /* S x D in NZ: S padded to 16 rows, D to C0 columns; *ld is the padded S */
+    const int64_t c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+    *ld = asc_k_mul(asc_k_add(s, 15) / 16, 16);
+    *step = asc_k_mul(*ld, asc_k_mul(asc_k_add(d, c0 - 1) / c0, c0));
+  }
   if (*ld < 0 || *step < 0 || count < 0)
     return asc_k_fail(k, line, "Matmul.iterate_batch: %s's layout axes overflow", op);
   /* BSNGD cannot step from one B's S rows to the next within a call */
