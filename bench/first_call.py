@@ -1,0 +1,143 @@
+"""Where the first call of a new @pyasc.op signature spends its time, and
+the fused kernels' throughput, for comparing kernel compiler settings.
+
+The first call runs in fresh interpreters, each with an empty kernel cache
+(median of ``--runs``). Its phases: ``pyasc._C.jit_build`` (the compiler
+run, the cache files and dlopen; timed by wrapping it) and the rest (trace,
+plan, IR, C emission, the run itself); and the compiler alone, timed by
+compiling the kernel source the call dumped (PYASC_DUMP_PATH) with the
+flags jit.c uses. The throughput rows time 16M float32 ``(x + y) * 2.0`` and
+``exp(x) * y + x`` (best of 7, synchronised) against NumPy in the same run.
+Usage: PYTHONPATH=build/dev/stage python bench/first_call.py [--runs N] [--cc-flags "..."]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+_FIRST = """
+import time, numpy as np
+import pyasc
+from pyasc import _C
+spent = {"jit_build": 0.0}
+_build = _C.jit_build
+def _timed_build(*a, **k):  # the compiler run, the disk cache and dlopen
+    t = time.perf_counter()
+    try:
+        return _build(*a, **k)
+    finally:
+        spent["jit_build"] += time.perf_counter() - t
+_C.jit_build = _timed_build
+@pyasc.op
+def axpy2(x, y):
+    return (x + y) * 2.0
+x = pyasc.Tensor(np.ones(1 << 20, np.float32))  # above PYASC_OP_FUSE_MIN: a kernel
+t0 = time.perf_counter()
+axpy2(x, x); pyasc.synchronize()
+print(f"{(time.perf_counter() - t0) * 1e3:.2f} {spent['jit_build'] * 1e3:.2f}")
+"""
+
+# The flags of src/compiler/jit.c (cc_flags), passed by --cc-flags when they change.
+_DEFAULT_FLAGS = "-std=c11 -O1 -ftree-vectorize -pipe -fPIC -shared -fno-strict-aliasing " \
+                 "-ffp-contract=off"
+
+
+def first_calls(runs: int) -> tuple[list[float], list[float], str]:
+    """First-call and jit_build times (ms) of ``runs`` fresh processes, and one
+    dumped kernel source."""
+    times, builds, source = [], [], ""
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            cache, dump = os.path.join(tmp, "cache"), os.path.join(tmp, "dump")
+            os.mkdir(cache, 0o700)
+            env = dict(os.environ, PYASC_CACHE_DIR=cache, PYASC_DUMP_PATH=dump)
+            out = subprocess.run([sys.executable, "-c", _FIRST], env=env, capture_output=True,
+                                 text=True, check=True, timeout=300)
+            total, build = out.stdout.split()[-2:]
+            times.append(float(total))
+            builds.append(float(build))
+            c_files = [f for f in os.listdir(dump) if f.endswith(".c")]
+            with open(os.path.join(dump, c_files[0]), encoding="utf-8") as f:
+                source = f.read()
+    return times, builds, source
+
+
+def compile_times(source: str, flags: list[str], runs: int) -> list[float]:
+    """Wall times (ms) of the system compiler building ``source`` as jit.c does."""
+    cc = os.environ.get("PYASC_CC", "cc")
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        c_path, so_path = os.path.join(tmp, "k.c"), os.path.join(tmp, "k.so")
+        with open(c_path, "w", encoding="utf-8") as f:
+            f.write(source)
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run([cc, *flags, "-o", so_path, c_path, "-lm"], check=True)
+            times.append((time.perf_counter() - t0) * 1e3)
+    return times
+
+
+def throughput() -> None:
+    import pyasc
+
+    @pyasc.op
+    def axpy2(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
+        return (x + y) * 2.0
+
+    @pyasc.op
+    def expmix(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
+        return pyasc.exp(x) * y + x
+
+    n = 16 * 1024 * 1024
+    rng = np.random.default_rng(0)
+    xa, ya = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    x, y = pyasc.Tensor(xa), pyasc.Tensor(ya)
+
+    def best(fn) -> float:
+        fn()
+        samples = []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t0)
+        return min(samples) * 1e3
+
+    for title, op, np_fn in (("(x + y) * 2.0", axpy2, lambda: (xa + ya) * np.float32(2.0)),
+                             ("exp(x) * y + x", expmix, lambda: np.exp(xa) * ya + xa)):
+        fused = best(lambda: (op(x, y), pyasc.synchronize()))
+        numpy_ms = best(np_fn)
+        print(f"{title:<16} fused {fused:7.2f} ms   NumPy {numpy_ms:7.2f} ms   "
+              f"NumPy/fused {numpy_ms / fused:4.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--cc-flags", default=_DEFAULT_FLAGS)
+    parser.add_argument("--no-throughput", action="store_true")
+    args = parser.parse_args()
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    first, builds, source = first_calls(args.runs)
+    cc = compile_times(source, shlex.split(args.cc_flags), args.runs)
+    med = statistics.median
+    print(f"first call (fresh process, empty cache): median {med(first):.1f} ms "
+          f"{sorted(round(t) for t in first)}")
+    print(f"  jit_build (compiler, cache files, dlopen): median {med(builds):.1f} ms; "
+          f"trace, plan, IR, C emission and the run: "
+          f"{med([t - b for t, b in zip(first, builds)]):.1f} ms")
+    print(f"  the compiler alone, outside pyasc ({args.cc_flags}): median {med(cc):.1f} ms")
+    if not args.no_throughput:
+        throughput()
+
+
+if __name__ == "__main__":
+    main()
