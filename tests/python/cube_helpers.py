@@ -1,0 +1,120 @@
+"""What the cube and Matmul test files share: the host tiling of a plain
+GM x GM -> GM matmul, its NumPy reference, and the device functions of
+their kernel skeletons (global tensors, a registered GM Matmul, the five
+cube queues, one 32 x 32 float16 tile loaded into L0A/L0B)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+import asc
+from asc.lib import host
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import matmul_cube_only  # noqa: E402
+
+
+def workspace(size: int = 1024) -> np.ndarray:
+    """A zeroed byte buffer for register_matmul's workspace argument."""
+    return np.zeros(size, np.uint8)
+
+
+def plain_tiling(m: int, n: int, k: int, bias: bool = False) -> asc.adv.TCubeTiling:
+    """matmul_cube_only's host tiling for one core."""
+    return matmul_cube_only.make_tiling(m, n, k, cores=1, bias=bias)
+
+
+def ref_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A @ B in float32, the result a float32 Matmul gives for small integers."""
+    return a.astype(np.float32) @ b.astype(np.float32)
+
+
+def gm_tiler(m: int, n: int, k: int, a_type: Any = host.DataType.DT_FLOAT16,
+             c_type: Any = host.DataType.DT_FLOAT, *, trans_b: bool = False,
+             bias_type: Optional[Any] = None, dim: int = 1) -> Any:
+    """A MultiCoreMatmulTiling with A, B (of a_type) and C (and the bias when
+    bias_type is given) in GM, shaped m x n x k over dim cores, its buffer
+    space left to the platform; the caller adds its own settings and calls
+    take_tiling."""
+    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
+    tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, a_type, False)
+    tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, a_type, trans_b)
+    tiler.set_c_type(host.TPosition.GM, host.CubeFormat.ND, c_type)
+    if bias_type is not None:
+        tiler.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, bias_type)
+    tiler.set_dim(dim)
+    tiler.set_org_shape(m, n, k)
+    tiler.set_shape(m, n, k)
+    tiler.enable_bias(bias_type is not None)
+    tiler.set_buffer_space(-1, -1, -1)
+    return tiler
+
+
+def take_tiling(tiler: Any) -> asc.adv.TCubeTiling:
+    """The TCubeTiling the tiler computes; it must find one."""
+    tiling = asc.adv.TCubeTiling()
+    assert tiler.get_tiling(tiling) != -1
+    return tiling
+
+
+@asc.jit
+def gm_abc(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
+    """Global tensors over a, b and c (no length)."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a)
+    b_gm.set_global_buffer(b)
+    c_gm.set_global_buffer(c)
+    return a_gm, b_gm, c_gm
+
+
+@asc.jit
+def gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm):
+    """A Matmul of ND tensors in GM of a_gm's, b_gm's and c_gm's dtypes,
+    registered with pipe, workspace and tiling."""
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    return mm
+
+
+@asc.jit
+def cube_queues(pipe, a1: asc.ConstExpr[int], b1: asc.ConstExpr[int], a2: asc.ConstExpr[int],
+                b2: asc.ConstExpr[int], co1: asc.ConstExpr[int]):
+    """The A1, B1, A2, B2 and CO1 queues (depth 1) with buffers of the given
+    byte sizes in pipe."""
+    q_a1 = asc.TQue(asc.TPosition.A1, 1)
+    q_b1 = asc.TQue(asc.TPosition.B1, 1)
+    q_a2 = asc.TQue(asc.TPosition.A2, 1)
+    q_b2 = asc.TQue(asc.TPosition.B2, 1)
+    q_c = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q_a1, 1, a1)
+    pipe.init_buffer(q_b1, 1, b1)
+    pipe.init_buffer(q_a2, 1, a2)
+    pipe.init_buffer(q_b2, 1, b2)
+    pipe.init_buffer(q_c, 1, co1)
+    return q_a1, q_b1, q_a2, q_b2, q_c
+
+
+@asc.jit
+def load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2):
+    """A (32 x 32 float16, ND in GM) into L0A and B into L0B through L1, as
+    mmad takes them; returns the L0A and L0B tensors."""
+    a1 = q_a1.alloc_tensor(asc.float16)
+    b1 = q_b1.alloc_tensor(asc.float16)
+    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0))
+    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0))
+    a2 = q_a2.alloc_tensor(asc.float16)
+    b2 = q_b2.alloc_tensor(asc.float16)
+    for i in range(2):
+        asc.load_data(a2[i * 512:], a1, asc.LoadData2DParams(i, 2, 2, 0, 0, False))
+        asc.load_data(b2[i * 512:], b1, asc.LoadData2DParams(i, 2, 2, 0, 0, True))
+    return a2, b2
