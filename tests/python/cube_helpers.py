@@ -118,3 +118,34 @@ def load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2):
         asc.load_data(a2[i * 512:], a1, asc.LoadData2DParams(i, 2, 2, 0, 0, False))
         asc.load_data(b2[i * 512:], b1, asc.LoadData2DParams(i, 2, 2, 0, 0, True))
     return a2, b2
+
+
+@asc.jit
+def img2col_queues(pipe, l1: asc.ConstExpr[int], l0a: asc.ConstExpr[int],
+                   l0b: asc.ConstExpr[int], l0c: asc.ConstExpr[int]):
+    """The A1, A2, B2 and CO1 queues (depth 1) of an img2col kernel with
+    buffers of the given byte sizes in pipe."""
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    qb = asc.TQue(asc.TPosition.B2, 1)
+    qc = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q1, 1, l1)
+    pipe.init_buffer(qa, 1, l0a)
+    pipe.init_buffer(qb, 1, l0b)
+    pipe.init_buffer(qc, 1, l0c)
+    return q1, qa, qb, qc
+
+
+@asc.jit
+def mmad_to_gm(out_gm, qa, qb, qc, a2, b2, m, n, k):
+    """out_gm (m x n, ND) = L0A (m x k) @ L0B, each step ordered by its
+    queue: the read-back of what a test loaded into L0A or L0B."""
+    qa.enque(a2)
+    qb.enque(b2)
+    a2 = qa.deque(a2.dtype)
+    b2 = qb.deque(b2.dtype)
+    c1 = qc.alloc_tensor(out_gm.dtype)
+    asc.mmad(c1, a2, b2, asc.MmadParams(m, n, k))
+    qc.enque(c1)
+    c1 = qc.deque(out_gm.dtype)
+    asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(n, m, m, n))

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from cube_helpers import img2col_queues, mmad_to_gm
 from kernel_api_helpers import jit, modes
 
 C0 = {np.float16: 16, np.int8: 32}
@@ -100,14 +101,7 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
     o_gm.set_global_buffer(other)
     out_gm.set_global_buffer(out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, L1_BYTES)
-    pipe.init_buffer(qa, 1, L0_BYTES)
-    pipe.init_buffer(qb, 1, L0_BYTES)
-    pipe.init_buffer(qc, 1, L0C_BYTES)
+    q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     a1 = q1.alloc_tensor(fm.dtype)
     c0 = 32 // fm.dtype.sizeof()
     asc.data_copy(a1, fm_gm, asc.Nd2NzParams(1, fm_rows, c0, 0, c0, fm_rows, 1, 0))
@@ -133,21 +127,10 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
         asc.load_data(a2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
     else:
         asc.load_data(b2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
-    qa.enque(a2)
-    qb.enque(b2)
-    a2 = qa.deque(fm.dtype)
-    b2 = qb.deque(fm.dtype)
-    c1 = qc.alloc_tensor(out.dtype)
     if to_b:
-        asc.mmad(c1, a2, b2, asc.MmadParams(n, mext, kext))
+        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, n, mext, kext)
     else:
-        asc.mmad(c1, a2, b2, asc.MmadParams(mext, n, kext))
-    qc.enque(c1)
-    c1 = qc.deque(out.dtype)
-    if to_b:
-        asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(mext, n, n, mext))
-    else:
-        asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(n, mext, mext, n))
+        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, mext, n, kext)
 
 
 CONV_V2, CONV_V2_CHECKED = modes(conv_v2)
@@ -278,14 +261,7 @@ def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.Global
     o_gm.set_global_buffer(other)
     out_gm.set_global_buffer(out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, L1_BYTES)
-    pipe.init_buffer(qa, 1, L0_BYTES)
-    pipe.init_buffer(qb, 1, L0_BYTES)
-    pipe.init_buffer(qc, 1, L0C_BYTES)
+    q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     l1 = q1.alloc_tensor(fm.dtype)
     a1 = l1[fm_at:]
     c0 = 32 // fm.dtype.sizeof()
@@ -313,15 +289,7 @@ def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.Global
                                                      fm_rows // 16, 0, False, 0))
     b2 = qb.alloc_tensor(fm.dtype)
     asc.load_data(b2, o_gm, asc.LoadData2DParams(0, n * kext // (16 * c0), 1, 0, 0, False))
-    qa.enque(a2)
-    qb.enque(b2)
-    a2 = qa.deque(fm.dtype)
-    b2 = qb.deque(fm.dtype)
-    c = qc.alloc_tensor(out.dtype)
-    asc.mmad(c, a2, b2, asc.MmadParams(mext, n, kext))
-    qc.enque(c)
-    c = qc.deque(out.dtype)
-    asc.fixpipe(out_gm, c, asc.FixpipeParamsV220(n, mext, mext, n))
+    mmad_to_gm(out_gm, qa, qb, qc, a2, b2, mext, n, kext)
 
 
 REGS, REGS_CHECKED = modes(regs_kernel)
@@ -562,14 +530,7 @@ def unsynced(fm: asc.GlobalAddress, out: asc.GlobalAddress):
     out_gm = asc.GlobalTensor()
     out_gm.set_global_buffer(out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    pipe.init_buffer(qb, 1, 4096)
-    pipe.init_buffer(qc, 1, 4096)
+    q1, qa, qb, qc = img2col_queues(pipe, 4096, 4096, 4096, 4096)
     a1 = q1.alloc_tensor(fm.dtype)
     a2 = qa.alloc_tensor(fm.dtype)
     b2 = qb.alloc_tensor(fm.dtype)
