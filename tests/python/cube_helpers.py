@@ -74,6 +74,19 @@ def gm_abc(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
 
 
 @asc.jit
+def gm_abc_sized(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                 n: asc.ConstExpr[int]):
+    """Global tensors of n elements over a, b and c."""
+    a_gm = asc.GlobalTensor()
+    b_gm = asc.GlobalTensor()
+    c_gm = asc.GlobalTensor()
+    a_gm.set_global_buffer(a, n)
+    b_gm.set_global_buffer(b, n)
+    c_gm.set_global_buffer(c, n)
+    return a_gm, b_gm, c_gm
+
+
+@asc.jit
 def gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm):
     """A Matmul of ND tensors in GM of a_gm's, b_gm's and c_gm's dtypes,
     registered with pipe, workspace and tiling."""
@@ -84,6 +97,42 @@ def gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm):
     )
     asc.adv.register_matmul(pipe, workspace, mm, tiling)
     return mm
+
+
+@asc.jit
+def gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm):
+    """gm_matmul with a bias in GM of bias_gm's dtype."""
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_gm.dtype),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    return mm
+
+
+@asc.jit(matmul_cube_only=True)
+def offset_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                  workspace: asc.GlobalAddress):
+    """C = A @ B by the with-form of iterate; block i's get_offset_c
+    (offset, row, col, height, width) into places[5 * i:]."""
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    p_gm = asc.GlobalTensor()
+    p_gm.set_global_buffer(places)
+    pipe = asc.TPipe()
+    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    with mm.iterate() as count:
+        mm.get_tensor_c(c_gm)
+        at = mm.get_offset_c()
+        p_gm.set_value(count * 5, at.offset)
+        p_gm.set_value(count * 5 + 1, at.row)
+        p_gm.set_value(count * 5 + 2, at.col)
+        p_gm.set_value(count * 5 + 3, at.height)
+        p_gm.set_value(count * 5 + 4, at.width)
 
 
 @asc.jit

@@ -18,7 +18,7 @@ import pyasc as asc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 from matmul_basic import matmul_basic  # noqa: E402
-from cube_helpers import cube_queues, load_tile_32  # noqa: E402
+from cube_helpers import cube_queues, gm_abc_sized, load_tile_32  # noqa: E402
 
 SHAPES = [(16, 16, 16), (1, 1, 1), (17, 33, 15), (130, 129, 70), (64, 300, 128), (5, 7, 200)]
 
@@ -73,13 +73,8 @@ def tile_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddr
                 c: asc.GlobalAddress, relu: asc.ConstExpr[bool], use_bias: asc.ConstExpr[bool],
                 nz: asc.ConstExpr[int]):
     """C (32 x 32, float32) = A (32 x 32) @ B (+ bias) with one load each."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
     bias_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a, 1024)
-    b_gm.set_global_buffer(b, 1024)
-    c_gm.set_global_buffer(c, 1024)
     bias_gm.set_global_buffer(bias, 32)
     pipe = asc.TPipe()
     q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)

@@ -17,7 +17,7 @@ import pyasc as asc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ascendc import assert_valid_cpp  # noqa: E402
-from cube_helpers import cube_queues, load_tile_32  # noqa: E402
+from cube_helpers import cube_queues, gm_abc_sized, load_tile_32  # noqa: E402
 
 Q = asc.QuantModes
 
@@ -27,12 +27,7 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
                 quant: asc.ConstExpr[int], relu: asc.ConstExpr[int], nd: asc.ConstExpr[bool],
                 set_flag: asc.ConstExpr[bool]):
     """C (32 x 32) = A (32 x 32, fp16) @ B through L0C, out by data_copy."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a, 1024)
-    b_gm.set_global_buffer(b, 1024)
-    c_gm.set_global_buffer(c, 1024)
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
     pipe = asc.TPipe()
     q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)
     a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
-from cube_helpers import img2col_queues, mmad_to_gm
+from cube_helpers import gm_abc, img2col_queues, mmad_to_gm
 from kernel_api_helpers import jit, modes
 
 C0 = {np.float16: 16, np.int8: 32}
@@ -94,12 +94,7 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
     L0A (L0B when to_b), `other` on the other side, mmad, fixpipe to out:
     out (mext x n) = img2col block @ other, or other (n x kext) @ its
     transpose when to_b."""
-    fm_gm = asc.GlobalTensor()
-    o_gm = asc.GlobalTensor()
-    out_gm = asc.GlobalTensor()
-    fm_gm.set_global_buffer(fm)
-    o_gm.set_global_buffer(other)
-    out_gm.set_global_buffer(out)
+    fm_gm, o_gm, out_gm = gm_abc(fm, other, out)
     pipe = asc.TPipe()
     q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     a1 = q1.alloc_tensor(fm.dtype)
@@ -254,12 +249,7 @@ def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.Global
     the repeat register and the boundary register; form 2: LoadData2DParamsV2
     GM -> A1 and A1 -> A2 (the fm as an NZ matrix of fm_rows x C0 * c1).
     Then out = L0A (mext x kext) @ other, read through mmad and fixpipe."""
-    fm_gm = asc.GlobalTensor()
-    o_gm = asc.GlobalTensor()
-    out_gm = asc.GlobalTensor()
-    fm_gm.set_global_buffer(fm)
-    o_gm.set_global_buffer(other)
-    out_gm.set_global_buffer(out)
+    fm_gm, o_gm, out_gm = gm_abc(fm, other, out)
     pipe = asc.TPipe()
     q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     l1 = q1.alloc_tensor(fm.dtype)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
-from cube_helpers import cube_queues
+from cube_helpers import cube_queues, gm_abc_sized
 from test_ascendc import assert_valid_cpp
 
 
@@ -17,12 +17,7 @@ def tile_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
                 v2: asc.ConstExpr[bool], dtype: asc.ConstExpr[int], src_frac_gap: asc.ConstExpr[int]):
     """C (32 x 32, float32) = A @ B, B's fractals transposed on their way
     from B1 to L0B by load_data_with_transpose."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a, 1024)
-    b_gm.set_global_buffer(b, 1024)
-    c_gm.set_global_buffer(c, 1024)
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
     pipe = asc.TPipe()
     q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 4096, 4096, 4096, 4096, 4096)
     a1 = q_a1.alloc_tensor(asc.float16)

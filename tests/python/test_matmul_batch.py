@@ -15,8 +15,8 @@ import asc
 import pyasc
 from asc.lib import host
 
-from cube_helpers import (gm_abc, gm_matmul, gm_tiler, plain_tiling, ref_matmul, take_tiling,
-                          workspace)
+from cube_helpers import (gm_abc, gm_matmul, gm_tiler, offset_kernel, plain_tiling, ref_matmul,
+                          take_tiling, workspace)
 
 
 @asc.jit(matmul_cube_only=True)
@@ -330,27 +330,6 @@ def test_a_static_tiling_stands_for_the_config():
     static_kernel[1](a, b, c, plain_tiling(m, n, k),
                      workspace())
     np.testing.assert_array_equal(c, ref_matmul(a, b))
-
-
-@asc.jit(matmul_cube_only=True)
-def offset_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                  places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                  workspace: asc.GlobalAddress):
-    a_gm, b_gm, c_gm = gm_abc(a, b, c)
-    p_gm = asc.GlobalTensor()
-    p_gm.set_global_buffer(places)
-    pipe = asc.TPipe()
-    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
-    mm.set_tensor_a(a_gm)
-    mm.set_tensor_b(b_gm)
-    with mm.iterate() as count:
-        mm.get_tensor_c(c_gm)
-        at = mm.get_offset_c()
-        p_gm.set_value(count * 5, at.offset)
-        p_gm.set_value(count * 5 + 1, at.row)
-        p_gm.set_value(count * 5 + 2, at.col)
-        p_gm.set_value(count * 5 + 3, at.height)
-        p_gm.set_value(count * 5 + 4, at.width)
 
 
 def test_get_offset_c_names_each_block():

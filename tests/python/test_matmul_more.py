@@ -10,7 +10,7 @@ import pytest
 import asc
 import pyasc
 
-from cube_helpers import gm_abc, plain_tiling, ref_matmul, workspace
+from cube_helpers import gm_abc, gm_matmul_bias, plain_tiling, ref_matmul, workspace
 
 
 @asc.jit(matmul_cube_only=True)
@@ -24,13 +24,7 @@ def bias_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     bias_gm.set_global_buffer(bias)
     ws_gm.set_global_buffer(workspace)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm)
     mm.set_workspace(ws_gm)
     if hf32:
         mm.set_hf32(True, 0)

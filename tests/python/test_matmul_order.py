@@ -8,28 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import asc
 import pyasc
 
-from cube_helpers import gm_abc, gm_matmul, plain_tiling, ref_matmul, workspace
-
-
-@asc.jit(matmul_cube_only=True)
-def order_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                 places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                 workspace: asc.GlobalAddress):
-    a_gm, b_gm, c_gm = gm_abc(a, b, c)
-    p_gm = asc.GlobalTensor()
-    p_gm.set_global_buffer(places)
-    pipe = asc.TPipe()
-    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
-    mm.set_tensor_a(a_gm)
-    mm.set_tensor_b(b_gm)
-    with mm.iterate() as count:
-        mm.get_tensor_c(c_gm)
-        at = mm.get_offset_c()
-        p_gm.set_value(count * 2, at.row)
-        p_gm.set_value(count * 2 + 1, at.col)
+from cube_helpers import offset_kernel, plain_tiling, ref_matmul, workspace
 
 
 def model_order(mb: int, nb: int, order: int, step_m: int, step_n: int) -> list[tuple[int, int]]:
@@ -62,11 +43,11 @@ def _run(m, n, k, order, step_m, step_n, base=None, depth=None):
         tiling.depth_a1, tiling.depth_b1 = depth
     bm, bn = tiling.base_m, tiling.base_n
     mb, nb = -(-m // bm), -(-n // bn)
-    places = np.full((mb * nb + 4, 2), -1, np.int32)
+    places = np.full((mb * nb + 4, 5), -1, np.int32)
     c = np.zeros((m, n), np.float32)
-    order_kernel[1](a, b, c, places, tiling, workspace())
+    offset_kernel[1](a, b, c, places, tiling, workspace())
     np.testing.assert_array_equal(c, ref_matmul(a, b))
-    got = [(int(r) // bm, int(col) // bn) for r, col in places[:mb * nb]]
+    got = [(int(r) // bm, int(col) // bn) for _, r, col, _, _ in places[:mb * nb]]
     assert (places[mb * nb:] == -1).all()
     return got, model_order(mb, nb, order, step_m, step_n)
 

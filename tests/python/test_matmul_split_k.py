@@ -14,7 +14,7 @@ import asc
 import pyasc
 from asc.lib import host
 
-from cube_helpers import gm_tiler, ref_matmul, take_tiling, workspace
+from cube_helpers import gm_matmul_bias, gm_tiler, ref_matmul, take_tiling, workspace
 
 
 @asc.jit
@@ -49,13 +49,7 @@ def split_k_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddr
     c_gm.set_global_buffer(c + off_c)
     bias_gm.set_global_buffer(bias)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm)
     if asc.get_block_idx() < tiling.used_core_num:
         mm.set_tensor_a(a_gm)
         mm.set_tensor_b(b_gm)
