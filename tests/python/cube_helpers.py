@@ -100,6 +100,18 @@ def gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm):
 
 
 @asc.jit
+def square_matmul(a_gm):
+    """An unregistered Matmul of ND A and B in GM of a_gm's dtype and a
+    float32 C, for the kernels that only check a call's errors."""
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+    )
+    return mm
+
+
+@asc.jit
 def gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm):
     """gm_matmul with a bias in GM of bias_gm's dtype."""
     mm = asc.adv.Matmul(
@@ -198,3 +210,16 @@ def mmad_to_gm(out_gm, qa, qb, qc, a2, b2, m, n, k):
     qc.enque(c1)
     c1 = qc.deque(out_gm.dtype)
     asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(n, m, m, n))
+
+
+@asc.jit
+def l1_and_l0a(pipe, dtype):
+    """A 4096-byte A1 tensor and a 4096-byte A2 tensor of dtype, from queues
+    in pipe, for the img2col kernels that only check a load's errors."""
+    q1 = asc.TQue(asc.TPosition.A1, 1)
+    qa = asc.TQue(asc.TPosition.A2, 1)
+    pipe.init_buffer(q1, 1, 4096)
+    pipe.init_buffer(qa, 1, 4096)
+    a1 = q1.alloc_tensor(dtype)
+    a2 = qa.alloc_tensor(dtype)
+    return a1, a2

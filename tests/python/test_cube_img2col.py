@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
-from cube_helpers import gm_abc, img2col_queues, mmad_to_gm
+from cube_helpers import gm_abc, img2col_queues, l1_and_l0a, mmad_to_gm
 from kernel_api_helpers import jit, modes
 
 C0 = {np.float16: 16, np.int8: 32}
@@ -439,12 +439,7 @@ def test_load2d_v2_errors():
 @jit
 def v2pro_first(fm: asc.GlobalAddress):
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    a1 = q1.alloc_tensor(fm.dtype)
-    a2 = qa.alloc_tensor(fm.dtype)
+    a1, a2 = l1_and_l0a(pipe, fm.dtype)
     asc.load_data(a2, a1, asc.LoadData3DParamsV2Pro(16, ext_config=(16 << 16) | 16))
 
 
@@ -458,12 +453,7 @@ def test_v2pro_needs_the_fmatrix():
 @jit
 def compile_errors(fm: asc.GlobalAddress, which: asc.ConstExpr[int]):
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    a1 = q1.alloc_tensor(fm.dtype)
-    a2 = qa.alloc_tensor(fm.dtype)
+    a1, a2 = l1_and_l0a(pipe, fm.dtype)
     if which == 0:  # dst in L1
         asc.load_data(a1, a1, asc.LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
     if which == 1:

@@ -10,7 +10,8 @@ import pytest
 import asc
 import pyasc
 
-from cube_helpers import gm_abc, gm_matmul_bias, plain_tiling, ref_matmul, workspace
+from cube_helpers import (gm_abc, gm_matmul_bias, plain_tiling, ref_matmul, square_matmul,
+                          workspace)
 
 
 @asc.jit(matmul_cube_only=True)
@@ -113,11 +114,7 @@ def test_async_get_tensor_c_is_get_tensor_c():
 def hf32_mix_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
     a_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
-    )
+    mm = square_matmul(a_gm)
     mm.init(tiling)
     mm.set_hf32(True)
 

@@ -14,7 +14,8 @@ import asc
 import pyasc
 from asc.lib import host
 
-from cube_helpers import gm_matmul_bias, gm_tiler, ref_matmul, take_tiling, workspace
+from cube_helpers import (gm_matmul_bias, gm_tiler, ref_matmul, square_matmul, take_tiling,
+                          workspace)
 
 
 @asc.jit
@@ -116,11 +117,7 @@ def test_atomic_adds_onto_what_is_there():
 def bad_atomic(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
     a_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
-    )
+    mm = square_matmul(a_gm)
     mm.init(tiling)
     mm.iterate_all(a_gm, en_atomic=7)
 
