@@ -283,8 +283,9 @@ static asc_status cube_position(const asc_ir_module *m, const ir_op *op, int i, 
                      ir_op_defs[op->code].name + 5, i + 1, ir_position_name(t->position), want);
   return ASC_OK;
 }
-/* load_data: dst A2/B2, src A1/B1 (or GM); one input dtype. */
-static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
+/* The loads into L0A/L0B (api names them in errors): dst A2/B2, src A1/B1
+ * (or GM); one input dtype. */
+static asc_status check_cube_load_named(const asc_ir_module *m, const ir_op *op, const char *api) {
   const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
   asc_status st =
       cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
@@ -292,11 +293,14 @@ static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
     st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
   if (st) return st;
   if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
-    return asc_error(
-        ASC_ERR_COMPILE,
-        "load_data: dst and src must both be float16, bfloat16, float32 or int8 (got %s and %s)",
-        asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+    return asc_error(ASC_ERR_COMPILE,
+                     "%s: dst and src must both be float16, bfloat16, float32 or int8 (got %s and "
+                     "%s)",
+                     api, asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
   return ASC_OK;
+}
+static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
+  return check_cube_load_named(m, op, "load_data");
 }
 /* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2. */
 static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {

@@ -28,17 +28,7 @@ static asc_status check_vdeq(const asc_ir_module *m, const ir_op *op) {
 /* load_data_with_transpose: load_data's positions; float16/bfloat16 squares
  * are one fractal, int8 and float32 squares two (rt/cube_sparse.h) */
 static asc_status check_cube_load_t(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
-  asc_status st =
-      cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
-  if (!st) st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
-  if (st) return st;
-  if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
-    return asc_error(ASC_ERR_COMPILE,
-                     "load_data_with_transpose: dst and src must both be float16, bfloat16, "
-                     "float32 or int8 (got %s and %s)",
-                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
-  return ASC_OK;
+  return check_cube_load_named(m, op, "load_data_with_transpose"); /* its src is always local */
 }
 /* load_data_with_sparse: dst B2 int8, src B1 int8, idx B1 uint8 */
 static asc_status check_cube_load_sparse(const asc_ir_module *m, const ir_op *op) {

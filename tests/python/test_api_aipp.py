@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from cube_helpers import cube_queues
 from kernel_api_helpers import CACHE, jit
 from test_ascendc import assert_valid_cpp
 
@@ -73,16 +74,7 @@ def aipp_kernel(img: asc.GlobalAddress, uv: asc.GlobalAddress, eye: asc.GlobalAd
     else:
         asc.set_aipp_functions(img_gm, fmt, config)
     pipe = asc.TPipe()
-    q_a1 = asc.TQue(asc.TPosition.A1, 1)
-    q_b1 = asc.TQue(asc.TPosition.B1, 1)
-    q_a2 = asc.TQue(asc.TPosition.A2, 1)
-    q_b2 = asc.TQue(asc.TPosition.B2, 1)
-    q_c = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q_a1, 1, M * 32)
-    pipe.init_buffer(q_b1, 1, 2048)
-    pipe.init_buffer(q_a2, 1, M * 32)
-    pipe.init_buffer(q_b2, 1, 2048)
-    pipe.init_buffer(q_c, 1, M * c0 * 4)
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, M * 32, 2048, M * 32, 2048, M * c0 * 4)
     if explicit == 1:
         a1 = asc.LocalTensor(out_t, asc.TPosition.A1, 0, M * 32 // out_t.sizeof())
     elif explicit < 0:

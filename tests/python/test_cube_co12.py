@@ -17,6 +17,7 @@ import pyasc as asc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ascendc import assert_valid_cpp  # noqa: E402
+from cube_helpers import cube_queues, gm_abc_sized, load_tile_32  # noqa: E402
 
 Q = asc.QuantModes
 
@@ -26,32 +27,10 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
                 quant: asc.ConstExpr[int], relu: asc.ConstExpr[int], nd: asc.ConstExpr[bool],
                 set_flag: asc.ConstExpr[bool]):
     """C (32 x 32) = A (32 x 32, fp16) @ B through L0C, out by data_copy."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a, 1024)
-    b_gm.set_global_buffer(b, 1024)
-    c_gm.set_global_buffer(c, 1024)
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
     pipe = asc.TPipe()
-    q_a1 = asc.TQue(asc.TPosition.A1, 1)
-    q_b1 = asc.TQue(asc.TPosition.B1, 1)
-    q_a2 = asc.TQue(asc.TPosition.A2, 1)
-    q_b2 = asc.TQue(asc.TPosition.B2, 1)
-    q_c = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q_a1, 1, 2048)
-    pipe.init_buffer(q_b1, 1, 2048)
-    pipe.init_buffer(q_a2, 1, 2048)
-    pipe.init_buffer(q_b2, 1, 2048)
-    pipe.init_buffer(q_c, 1, 4096)
-    a1 = q_a1.alloc_tensor(asc.float16)
-    b1 = q_b1.alloc_tensor(asc.float16)
-    asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0))
-    asc.data_copy(b1, b_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0))
-    a2 = q_a2.alloc_tensor(asc.float16)
-    b2 = q_b2.alloc_tensor(asc.float16)
-    for i in range(2):
-        asc.load_data(a2[i * 512:], a1, asc.LoadData2DParams(i, 2, 2, 0, 0, False))
-        asc.load_data(b2[i * 512:], b1, asc.LoadData2DParams(i, 2, 2, 0, 0, True))
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)
+    a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)
     c1 = q_c.alloc_tensor(asc.float32)
     asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
     if set_flag:

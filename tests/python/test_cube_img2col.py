@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from cube_helpers import gm_abc, img2col_queues, l1_and_l0a, mmad_to_gm
 from kernel_api_helpers import jit, modes
 
 C0 = {np.float16: 16, np.int8: 32}
@@ -93,21 +94,9 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
     L0A (L0B when to_b), `other` on the other side, mmad, fixpipe to out:
     out (mext x n) = img2col block @ other, or other (n x kext) @ its
     transpose when to_b."""
-    fm_gm = asc.GlobalTensor()
-    o_gm = asc.GlobalTensor()
-    out_gm = asc.GlobalTensor()
-    fm_gm.set_global_buffer(fm)
-    o_gm.set_global_buffer(other)
-    out_gm.set_global_buffer(out)
+    fm_gm, o_gm, out_gm = gm_abc(fm, other, out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, L1_BYTES)
-    pipe.init_buffer(qa, 1, L0_BYTES)
-    pipe.init_buffer(qb, 1, L0_BYTES)
-    pipe.init_buffer(qc, 1, L0C_BYTES)
+    q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     a1 = q1.alloc_tensor(fm.dtype)
     c0 = 32 // fm.dtype.sizeof()
     asc.data_copy(a1, fm_gm, asc.Nd2NzParams(1, fm_rows, c0, 0, c0, fm_rows, 1, 0))
@@ -133,21 +122,10 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
         asc.load_data(a2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
     else:
         asc.load_data(b2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
-    qa.enque(a2)
-    qb.enque(b2)
-    a2 = qa.deque(fm.dtype)
-    b2 = qb.deque(fm.dtype)
-    c1 = qc.alloc_tensor(out.dtype)
     if to_b:
-        asc.mmad(c1, a2, b2, asc.MmadParams(n, mext, kext))
+        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, n, mext, kext)
     else:
-        asc.mmad(c1, a2, b2, asc.MmadParams(mext, n, kext))
-    qc.enque(c1)
-    c1 = qc.deque(out.dtype)
-    if to_b:
-        asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(mext, n, n, mext))
-    else:
-        asc.fixpipe(out_gm, c1, asc.FixpipeParamsV220(n, mext, mext, n))
+        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, mext, n, kext)
 
 
 CONV_V2, CONV_V2_CHECKED = modes(conv_v2)
@@ -271,21 +249,9 @@ def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.Global
     the repeat register and the boundary register; form 2: LoadData2DParamsV2
     GM -> A1 and A1 -> A2 (the fm as an NZ matrix of fm_rows x C0 * c1).
     Then out = L0A (mext x kext) @ other, read through mmad and fixpipe."""
-    fm_gm = asc.GlobalTensor()
-    o_gm = asc.GlobalTensor()
-    out_gm = asc.GlobalTensor()
-    fm_gm.set_global_buffer(fm)
-    o_gm.set_global_buffer(other)
-    out_gm.set_global_buffer(out)
+    fm_gm, o_gm, out_gm = gm_abc(fm, other, out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, L1_BYTES)
-    pipe.init_buffer(qa, 1, L0_BYTES)
-    pipe.init_buffer(qb, 1, L0_BYTES)
-    pipe.init_buffer(qc, 1, L0C_BYTES)
+    q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
     l1 = q1.alloc_tensor(fm.dtype)
     a1 = l1[fm_at:]
     c0 = 32 // fm.dtype.sizeof()
@@ -313,15 +279,7 @@ def regs_kernel(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.Global
                                                      fm_rows // 16, 0, False, 0))
     b2 = qb.alloc_tensor(fm.dtype)
     asc.load_data(b2, o_gm, asc.LoadData2DParams(0, n * kext // (16 * c0), 1, 0, 0, False))
-    qa.enque(a2)
-    qb.enque(b2)
-    a2 = qa.deque(fm.dtype)
-    b2 = qb.deque(fm.dtype)
-    c = qc.alloc_tensor(out.dtype)
-    asc.mmad(c, a2, b2, asc.MmadParams(mext, n, kext))
-    qc.enque(c)
-    c = qc.deque(out.dtype)
-    asc.fixpipe(out_gm, c, asc.FixpipeParamsV220(n, mext, mext, n))
+    mmad_to_gm(out_gm, qa, qb, qc, a2, b2, mext, n, kext)
 
 
 REGS, REGS_CHECKED = modes(regs_kernel)
@@ -481,12 +439,7 @@ def test_load2d_v2_errors():
 @jit
 def v2pro_first(fm: asc.GlobalAddress):
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    a1 = q1.alloc_tensor(fm.dtype)
-    a2 = qa.alloc_tensor(fm.dtype)
+    a1, a2 = l1_and_l0a(pipe, fm.dtype)
     asc.load_data(a2, a1, asc.LoadData3DParamsV2Pro(16, ext_config=(16 << 16) | 16))
 
 
@@ -500,12 +453,7 @@ def test_v2pro_needs_the_fmatrix():
 @jit
 def compile_errors(fm: asc.GlobalAddress, which: asc.ConstExpr[int]):
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    a1 = q1.alloc_tensor(fm.dtype)
-    a2 = qa.alloc_tensor(fm.dtype)
+    a1, a2 = l1_and_l0a(pipe, fm.dtype)
     if which == 0:  # dst in L1
         asc.load_data(a1, a1, asc.LoadData3DParamsV2([0, 0, 0, 0], 4, 4, 16, 16, 16))
     if which == 1:
@@ -562,14 +510,7 @@ def unsynced(fm: asc.GlobalAddress, out: asc.GlobalAddress):
     out_gm = asc.GlobalTensor()
     out_gm.set_global_buffer(out)
     pipe = asc.TPipe()
-    q1 = asc.TQue(asc.TPosition.A1, 1)
-    qa = asc.TQue(asc.TPosition.A2, 1)
-    qb = asc.TQue(asc.TPosition.B2, 1)
-    qc = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q1, 1, 4096)
-    pipe.init_buffer(qa, 1, 4096)
-    pipe.init_buffer(qb, 1, 4096)
-    pipe.init_buffer(qc, 1, 4096)
+    q1, qa, qb, qc = img2col_queues(pipe, 4096, 4096, 4096, 4096)
     a1 = q1.alloc_tensor(fm.dtype)
     a2 = qa.alloc_tensor(fm.dtype)
     b2 = qb.alloc_tensor(fm.dtype)

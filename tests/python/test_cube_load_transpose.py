@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from cube_helpers import cube_queues, gm_abc_sized
 from test_ascendc import assert_valid_cpp
 
 
@@ -16,23 +17,9 @@ def tile_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
                 v2: asc.ConstExpr[bool], dtype: asc.ConstExpr[int], src_frac_gap: asc.ConstExpr[int]):
     """C (32 x 32, float32) = A @ B, B's fractals transposed on their way
     from B1 to L0B by load_data_with_transpose."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a, 1024)
-    b_gm.set_global_buffer(b, 1024)
-    c_gm.set_global_buffer(c, 1024)
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
     pipe = asc.TPipe()
-    q_a1 = asc.TQue(asc.TPosition.A1, 1)
-    q_b1 = asc.TQue(asc.TPosition.B1, 1)
-    q_a2 = asc.TQue(asc.TPosition.A2, 1)
-    q_b2 = asc.TQue(asc.TPosition.B2, 1)
-    q_c = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q_a1, 1, 4096)
-    pipe.init_buffer(q_b1, 1, 4096)
-    pipe.init_buffer(q_a2, 1, 4096)
-    pipe.init_buffer(q_b2, 1, 4096)
-    pipe.init_buffer(q_c, 1, 4096)
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 4096, 4096, 4096, 4096, 4096)
     a1 = q_a1.alloc_tensor(asc.float16)
     a2 = q_a2.alloc_tensor(asc.float16)
     asc.data_copy(a1, a_gm, asc.Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0))
@@ -89,16 +76,7 @@ def square_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
     b_gm.set_global_buffer(b, k * n)
     c_gm.set_global_buffer(c, m * n)
     pipe = asc.TPipe()
-    q_a1 = asc.TQue(asc.TPosition.A1, 1)
-    q_b1 = asc.TQue(asc.TPosition.B1, 1)
-    q_a2 = asc.TQue(asc.TPosition.A2, 1)
-    q_b2 = asc.TQue(asc.TPosition.B2, 1)
-    q_c = asc.TQue(asc.TPosition.CO1, 1)
-    pipe.init_buffer(q_a1, 1, 8192)
-    pipe.init_buffer(q_b1, 1, 16384)
-    pipe.init_buffer(q_a2, 1, 8192)
-    pipe.init_buffer(q_b2, 1, 16384)
-    pipe.init_buffer(q_c, 1, 16384)
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 8192, 16384, 8192, 16384, 16384)
     a1 = q_a1.alloc_tensor(dt)
     b1 = q_b1.alloc_tensor(dt)
     a2 = q_a2.alloc_tensor(dt)

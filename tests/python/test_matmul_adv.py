@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import matmul_cube_only  # noqa: E402
 import matmul_leakyrelu  # noqa: E402
 import matmul_mix  # noqa: E402
+from cube_helpers import gm_abc, ref_matmul  # noqa: E402
 
 
 def _ints(rng, shape, dtype=np.float16):
@@ -40,7 +41,7 @@ def test_mix_shapes_and_transposes(m, n, k, trans_a, trans_b):
     a_in = np.ascontiguousarray(a.T) if trans_a else a
     b_in = np.ascontiguousarray(b.T) if trans_b else b
     c = matmul_mix.matmul(a_in, b_in, tiling, trans_a, trans_b)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
 
 
 @pytest.mark.parametrize("cores", [1, 2, 3, 5, 8, 13, 24])
@@ -52,7 +53,7 @@ def test_cube_only_every_core_count_with_bias(cores):
     tiling = matmul_cube_only.make_tiling(m, n, k, cores=cores, bias=True)
     assert 1 <= tiling.used_core_num <= cores
     c = matmul_cube_only.matmul(a, b, bias, tiling)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32) + bias)
+    np.testing.assert_array_equal(c, ref_matmul(a, b) + bias)
 
 
 def test_cube_only_without_bias_ignores_bias_memory():
@@ -61,7 +62,7 @@ def test_cube_only_without_bias_ignores_bias_memory():
     a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
     tiling = matmul_cube_only.make_tiling(m, n, k, cores=4, bias=False)
     c = matmul_cube_only.matmul(a, b, np.full(n, 100, np.float32), tiling)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
 
 
 def test_leakyrelu_with_form():
@@ -70,19 +71,14 @@ def test_leakyrelu_with_form():
     a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
     bias = rng.integers(-5, 5, n).astype(np.float32)
     c = matmul_leakyrelu.matmul_leakyrelu(a, b, bias, 0.25, matmul_leakyrelu.make_tiling(m, n, k))
-    x = a.astype(np.float32) @ b.astype(np.float32) + bias
+    x = ref_matmul(a, b) + bias
     np.testing.assert_array_equal(c, np.where(x >= 0, x, x * np.float32(0.25)))
 
 
 @asc.jit
 def nz_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
               tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress, out_nz: asc.ConstExpr[int]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     fmt = asc.CubeFormat.NZ if out_nz else asc.CubeFormat.ND
     mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.NZ, a_gm.dtype),
@@ -110,7 +106,7 @@ def test_nz_inputs_and_output(out_nz):
     rng = np.random.default_rng(7)
     a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
     tiling = matmul_mix.make_tiling(m, n, k, cores=1)
-    ref = a.astype(np.float32) @ b.astype(np.float32)
+    ref = ref_matmul(a, b)
     c = np.zeros(_to_nz(ref).size if out_nz else m * n, np.float32)
     nz_kernel[1](_to_nz(a), _to_nz(b), c, tiling, np.zeros(16, np.uint8), out_nz)
     np.testing.assert_array_equal(c, _to_nz(ref) if out_nz else ref.reshape(-1))
@@ -119,12 +115,7 @@ def test_nz_inputs_and_output(out_nz):
 @asc.jit
 def fp16_out_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                     tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
                         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
@@ -148,7 +139,7 @@ def test_fp16_output_and_single_shape():
     tiling.single_core_m, tiling.single_core_n = 16, 16  # set_single_shape must override
     c = np.zeros((m, n), np.float16)
     fp16_out_kernel[1](a, b, c, tiling, np.zeros(16, np.uint8))
-    np.testing.assert_array_equal(c, (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16))
+    np.testing.assert_array_equal(c, (ref_matmul(a, b)).astype(np.float16))
 
 
 def test_tiling_too_big_for_l0c_is_an_error():
@@ -218,4 +209,4 @@ def test_property_host_tiling_fits_and_result_equals_numpy(m, n, k, cores, trans
     a_in = np.ascontiguousarray(a.T) if trans_a else a
     b_in = np.ascontiguousarray(b.T) if trans_b else b
     c = matmul_mix.matmul(a_in, b_in, tiling, trans_a, trans_b)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    np.testing.assert_array_equal(c, ref_matmul(a, b))

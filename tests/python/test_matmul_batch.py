@@ -7,8 +7,6 @@ and in the emitted Ascend C."""
 from __future__ import annotations
 
 import struct
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,20 +15,15 @@ import asc
 import pyasc
 from asc.lib import host
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-import matmul_cube_only  # noqa: E402
+from cube_helpers import (gm_abc, gm_matmul, gm_tiler, offset_kernel, plain_tiling, ref_matmul,
+                          take_tiling, workspace)
 
 
 @asc.jit(matmul_cube_only=True)
 def batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                  tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress, batch_a: int,
                  batch_b: int, stride_a: int, form: asc.ConstExpr[int]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     layout = asc.LayoutMode.NORMAL if form == 0 else asc.LayoutMode.BSNGD if form == 2 else 0
     mm = asc.adv.Matmul(
@@ -58,8 +51,8 @@ def _batch(ba: int, bb: int, form: int = 0, pad_a: int = 0, m: int = 40, n: int 
     b = rng.integers(-4, 5, (bb, k, n)).astype(np.float16)
     nb = max(ba, bb)
     c = np.zeros((nb, m, n), np.float32)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
-    args = (a, b, c, tiling, np.zeros(1024, np.uint8), ba, bb, m * k + pad_a if pad_a else 0,
+    tiling = plain_tiling(m, n, k)
+    args = (a, b, c, tiling, workspace(), ba, bb, m * k + pad_a if pad_a else 0,
             form)
     batch_kernel[1](*args)
     a3 = a[:, :m * k].reshape(ba, m, k).astype(np.float32)
@@ -105,21 +98,11 @@ def test_iterate_batch_rejects_a_too_small_input():
 def quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                  scales: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
                  workspace: asc.GlobalAddress, bits: int, vector: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     s_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
     s_gm.set_global_buffer(scales)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
     if vector:
         mm.set_quant_vector(s_gm)
     else:
@@ -131,18 +114,7 @@ def quant_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
 
 
 def _int8_tiling(m: int, n: int, k: int, c_type: int) -> asc.adv.TCubeTiling:
-    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
-    tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
-    tiler.set_c_type(host.TPosition.GM, host.CubeFormat.ND, c_type)
-    tiler.set_dim(1)
-    tiler.set_org_shape(m, n, k)
-    tiler.set_shape(m, n, k)
-    tiler.enable_bias(False)
-    tiler.set_buffer_space(-1, -1, -1)
-    tiling = asc.adv.TCubeTiling()
-    assert tiler.get_tiling(tiling) != -1
-    return tiling
+    return take_tiling(gm_tiler(m, n, k, host.DataType.DT_INT8, c_type))
 
 
 def _f32_bits(x: float) -> int:
@@ -158,7 +130,7 @@ def _quant(out_dtype, vector: bool, m=32, n=48, k=64):
     c = np.zeros((m, n), out_dtype)
     tiling = _int8_tiling(m, n, k, host.DataType.DT_FLOAT16 if out_dtype == np.float16
                           else host.DataType.DT_INT8)
-    args = (a, b, c, scales, tiling, np.zeros(1024, np.uint8), _f32_bits(0.5), vector)
+    args = (a, b, c, scales, tiling, workspace(), _f32_bits(0.5), vector)
     quant_kernel[1](*args)
     acc = a.astype(np.int64) @ b.astype(np.int64)
     ref = acc * (col if vector else np.float32(0.5))
@@ -193,25 +165,15 @@ def test_int8_output_without_quant_is_an_error():
     @asc.jit(matmul_cube_only=True)
     def plain(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
               tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c)
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
         pipe = asc.TPipe()
-        mm = asc.adv.Matmul(
-            a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-        )
-        asc.adv.register_matmul(pipe, workspace, mm, tiling)
+        mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
         mm.set_tensor_a(a_gm)
         mm.set_tensor_b(b_gm)
         mm.iterate_all(c_gm)
 
     with pytest.raises(pyasc.KernelError, match="set_quant_scalar or set_quant_vector"):
-        plain[1](a, b, np.zeros((m, n), np.int8), tiling, np.zeros(1024, np.uint8))
+        plain[1](a, b, np.zeros((m, n), np.int8), tiling, workspace())
 
 
 def test_quant_vector_rejects_other_dtypes():
@@ -226,21 +188,11 @@ def test_quant_vector_rejects_other_dtypes():
 def callback_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                     index: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
                     workspace: asc.GlobalAddress, sparse: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     i_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
     i_gm.set_global_buffer(index)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
     mm.set_user_def_info(i_gm)
     mm.set_self_define_data(i_gm)
     mm.set_self_define_data(7)
@@ -257,15 +209,15 @@ def _callback(sparse: bool, index_dtype=np.uint8):
     a = rng.integers(-3, 4, (m, k)).astype(np.float16)
     b = rng.integers(-3, 4, (k, n)).astype(np.float16)
     c = np.zeros((m, n), np.float32)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
-    args = (a, b, c, np.zeros(64, index_dtype), tiling, np.zeros(1024, np.uint8), sparse)
+    tiling = plain_tiling(m, n, k)
+    args = (a, b, c, np.zeros(64, index_dtype), tiling, workspace(), sparse)
     return a, b, c, args
 
 
 def test_callback_data_is_accepted_and_changes_nothing():
     a, b, c, args = _callback(False)
     callback_kernel[1](*args)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
     src = callback_kernel.ascendc(*args)
     assert "SetUserDefInfo(" in src and "SetSelfDefineData(7)" in src
 
@@ -284,24 +236,14 @@ def test_sparse_index_is_emitted_but_not_simulated():
 def n_batch_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                    tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress, loops: int,
                    batch: asc.ConstExpr[int], with_ws: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     ws_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
     ws_gm.set_global_buffer(workspace)
     pipe = asc.TPipe()
     que = asc.TQue(asc.TPosition.VECOUT, 1)
     size = batch * tiling.m * tiling.n
     pipe.init_buffer(que=que, num=1, len=size * 4)
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
     if with_ws:
         mm.set_workspace(ws_gm)
     mm.set_tensor_a(a_gm)
@@ -323,11 +265,11 @@ def _n_batch(loops: int, batch: int, with_ws: bool = True, m: int = 32, n: int =
     a = rng.integers(-4, 5, (loops * batch, m, k)).astype(np.float16)
     b = rng.integers(-4, 5, (loops * batch, k, n)).astype(np.float16)
     c = np.zeros((loops * batch, m, n), np.float32)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     args = (a, b, c, tiling, np.zeros(loops * batch * m * n * 4, np.uint8), loops, batch,
             with_ws)
     n_batch_kernel[1](*args)
-    return c, a.astype(np.float32) @ b.astype(np.float32), args
+    return c, ref_matmul(a, b), args
 
 
 def test_iterate_n_batch_through_the_workspace():
@@ -364,12 +306,7 @@ def test_get_matmul_api_tiling_fixes_the_base_block():
 @asc.jit(matmul_cube_only=True)
 def static_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                   tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     a_type = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype)
     b_type = asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype)
@@ -390,49 +327,18 @@ def test_a_static_tiling_stands_for_the_config():
     a = rng.integers(-3, 4, (m, k)).astype(np.float16)
     b = rng.integers(-3, 4, (k, n)).astype(np.float16)
     c = np.zeros((m, n), np.float32)
-    static_kernel[1](a, b, c, matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False),
-                     np.zeros(1024, np.uint8))
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
-
-
-@asc.jit(matmul_cube_only=True)
-def offset_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                  places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                  workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    p_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
-    p_gm.set_global_buffer(places)
-    pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
-    mm.set_tensor_a(a_gm)
-    mm.set_tensor_b(b_gm)
-    with mm.iterate() as count:
-        mm.get_tensor_c(c_gm)
-        at = mm.get_offset_c()
-        p_gm.set_value(count * 5, at.offset)
-        p_gm.set_value(count * 5 + 1, at.row)
-        p_gm.set_value(count * 5 + 2, at.col)
-        p_gm.set_value(count * 5 + 3, at.height)
-        p_gm.set_value(count * 5 + 4, at.width)
+    static_kernel[1](a, b, c, plain_tiling(m, n, k),
+                     workspace())
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
 
 
 def test_get_offset_c_names_each_block():
     m, n, k = 200, 72, 32
     a = np.ones((m, k), np.float16)
     b = np.ones((k, n), np.float16)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     places = np.full((64, 5), -1, np.int32)
-    args = (a, b, np.zeros((m, n), np.float32), places, tiling, np.zeros(1024, np.uint8))
+    args = (a, b, np.zeros((m, n), np.float32), places, tiling, workspace())
     offset_kernel[1](*args)
     bm, bn = tiling.base_m, tiling.base_n
     mb, nb = -(-m // bm), -(-n // bn)
@@ -451,21 +357,11 @@ def test_get_offset_c_names_each_block():
 def offset_c_source(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                     places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
                     workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     p_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
     p_gm.set_global_buffer(places)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
     mm.set_tensor_a(a_gm)
     mm.set_tensor_b(b_gm)
     mm.iterate_all(c_gm)

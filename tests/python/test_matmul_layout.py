@@ -10,7 +10,8 @@ import pytest
 
 import asc
 import pyasc
-from asc.lib import host
+
+from cube_helpers import gm_abc, gm_tiler, take_tiling, workspace
 
 NONE, NORMAL, BSNGD, SBNGD, BNGS1S2 = (int(asc.LayoutMode.NONE), int(asc.LayoutMode.NORMAL),
                                        int(asc.LayoutMode.BSNGD), int(asc.LayoutMode.SBNGD),
@@ -23,12 +24,7 @@ def layout_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
                   batch_a: int, batch_b: int, off_a: int, off_b: int, off_c: int,
                   la: asc.ConstExpr[int], lb: asc.ConstExpr[int], lc: asc.ConstExpr[int],
                   trans_b: asc.ConstExpr[bool], nz_a: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     fa = asc.CubeFormat.NZ if nz_a else asc.CubeFormat.ND
     mm = asc.adv.Matmul(
@@ -45,23 +41,13 @@ def layout_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
 
 
 def _tiling(m: int, n: int, k: int, layouts: tuple | None, trans_b: bool):
-    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
-    tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, trans_b)
-    tiler.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    tiler.set_dim(1)
-    tiler.set_org_shape(m, n, k)
-    tiler.set_shape(m, n, k)
-    tiler.enable_bias(False)
-    tiler.set_buffer_space(-1, -1, -1)
+    tiler = gm_tiler(m, n, k, trans_b=trans_b)
     if layouts is not None:
         la, lb, lc = layouts
         assert tiler.set_a_layout(*la) == 0
         assert tiler.set_b_layout(*lb) == 0
         assert tiler.set_c_layout(*lc) == 0
-    tiling = asc.adv.TCubeTiling()
-    assert tiler.get_tiling(tiling) != -1
-    return tiling
+    return take_tiling(tiler)
 
 
 def _ints(shape, seed):
@@ -69,7 +55,7 @@ def _ints(shape, seed):
 
 
 def _run(a, b, c, tiling, loops, ba, bb, offs, la, lb, lc, trans_b=False, nz_a=False):
-    layout_kernel[1](a, b, c, tiling, np.zeros(1024, np.uint8), loops, ba, bb, *offs, la, lb, lc,
+    layout_kernel[1](a, b, c, tiling, workspace(), loops, ba, bb, *offs, la, lb, lc,
                      trans_b, nz_a)
     return c
 
@@ -125,7 +111,7 @@ def test_layout_in_ascendc():
     q = _ints((bsz, s, nh, g, d), 7)
     c = np.zeros((bsz, nh, g, s, s), np.float32)
     tiling = _tiling(s, s, d, ((bsz, s, nh, g, d),) * 2 + ((bsz, s, nh, g, s),), True)
-    args = (q, q.copy(), c, tiling, np.zeros(1024, np.uint8), 1, 2, 2, 0, 0, 0, BSNGD, BSNGD,
+    args = (q, q.copy(), c, tiling, workspace(), 1, 2, 2, 0, 0, 0, BSNGD, BSNGD,
             BNGS1S2, True, False)
     src = layout_kernel.ascendc(*args)
     assert "LayoutMode::BSNGD" in src and "LayoutMode::BNGS1S2" in src

@@ -4,17 +4,14 @@ set_hf32, and the Matmul configuration enums."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import asc
 import pyasc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-import matmul_cube_only  # noqa: E402
+from cube_helpers import (gm_abc, gm_matmul_bias, plain_tiling, ref_matmul, square_matmul,
+                          workspace)
 
 
 @asc.jit(matmul_cube_only=True)
@@ -22,24 +19,13 @@ def bias_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
                 bias: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
                 workspace: asc.GlobalAddress, disable: asc.ConstExpr[bool],
                 hf32: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     bias_gm = asc.GlobalTensor()
     ws_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
     bias_gm.set_global_buffer(bias)
     ws_gm.set_global_buffer(workspace)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm)
     mm.set_workspace(ws_gm)
     if hf32:
         mm.set_hf32(True, 0)
@@ -59,11 +45,11 @@ def _run(disable: bool, hf32: bool = False):
     a = rng.integers(-4, 5, (m, k)).astype(np.float16)
     b = rng.integers(-4, 5, (k, n)).astype(np.float16)
     bias = rng.integers(-9, 9, n).astype(np.float32)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=True)
+    tiling = plain_tiling(m, n, k, bias=True)
     c = np.zeros((m, n), np.float32)
-    args = (a, b, c, bias, tiling, np.zeros(1024, np.uint8), disable, hf32)
+    args = (a, b, c, bias, tiling, workspace(), disable, hf32)
     bias_kernel[1](*args)
-    ref = a.astype(np.float32) @ b.astype(np.float32)
+    ref = ref_matmul(a, b)
     return c, ref, bias, args
 
 
@@ -80,12 +66,7 @@ def test_disable_bias_drops_the_bias():
 @asc.jit
 def async_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                  tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     que = asc.TQue(asc.TPosition.VECOUT, 1)
     pipe.init_buffer(que=que, num=1, len=tiling.base_m * tiling.base_n * 4)
@@ -115,10 +96,10 @@ def test_async_get_tensor_c_is_get_tensor_c():
     rng = np.random.default_rng(4)
     a = rng.integers(-4, 5, (m, k)).astype(np.float16)
     b = rng.integers(-4, 5, (k, n)).astype(np.float16)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     c = np.zeros(m * n, np.float32)
-    async_kernel[1](a, b, c, tiling, np.zeros(1024, np.uint8))
-    ref = a.astype(np.float32) @ b.astype(np.float32)
+    async_kernel[1](a, b, c, tiling, workspace())
+    ref = ref_matmul(a, b)
     bm, bn = tiling.base_m, tiling.base_n
     blocks = c.reshape(-1, bm, bn)
     got = np.zeros((m, n), np.float32)
@@ -133,17 +114,13 @@ def test_async_get_tensor_c_is_get_tensor_c():
 def hf32_mix_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
     a_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
-    )
+    mm = square_matmul(a_gm)
     mm.init(tiling)
     mm.set_hf32(True)
 
 
 def test_set_hf32_is_for_cube_only_kernels():
-    tiling = matmul_cube_only.make_tiling(16, 16, 16, cores=1, bias=False)
+    tiling = plain_tiling(16, 16, 16)
     with pytest.raises(pyasc.CompileError, match=r"test_matmul_more\.py:\d+.*set_hf32 is for "
                                                  r"cube-only kernels"):
         hf32_mix_kernel[1](np.zeros(256, np.float16), tiling)
@@ -211,12 +188,7 @@ def test_matmul_configs_follow_upstream():
 @asc.jit
 def config_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                   tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     mm = asc.adv.Matmul(
         a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
         b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
@@ -242,10 +214,10 @@ def test_a_kernel_takes_a_config():
     rng = np.random.default_rng(6)
     a = rng.integers(-4, 5, (m, k)).astype(np.float16)
     b = rng.integers(-4, 5, (k, n)).astype(np.float16)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     c = np.zeros((m, n), np.float32)
-    config_kernel[1](a, b, c, tiling, np.zeros(1024, np.uint8))
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    config_kernel[1](a, b, c, tiling, workspace())
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
     with pytest.raises(pyasc.CompileError, match=r"get_basic_config: arguments must be "
                                                  r"compile-time constants"):
         bad_config_kernel[1](a, 16)

@@ -5,45 +5,12 @@ tilings whose steps are above 1."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-import asc
 import pyasc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
-import matmul_cube_only  # noqa: E402
-
-
-@asc.jit(matmul_cube_only=True)
-def order_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                 places: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                 workspace: asc.GlobalAddress):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    p_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
-    p_gm.set_global_buffer(places)
-    pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
-    mm.set_tensor_a(a_gm)
-    mm.set_tensor_b(b_gm)
-    with mm.iterate() as count:
-        mm.get_tensor_c(c_gm)
-        at = mm.get_offset_c()
-        p_gm.set_value(count * 2, at.row)
-        p_gm.set_value(count * 2 + 1, at.col)
+from cube_helpers import offset_kernel, plain_tiling, ref_matmul, workspace
 
 
 def model_order(mb: int, nb: int, order: int, step_m: int, step_n: int) -> list[tuple[int, int]]:
@@ -68,7 +35,7 @@ def _run(m, n, k, order, step_m, step_n, base=None, depth=None):
     rng = np.random.default_rng(m * 7 + n)
     a = rng.integers(-3, 4, (m, k)).astype(np.float16)
     b = rng.integers(-3, 4, (k, n)).astype(np.float16)
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     if base is not None:
         tiling.base_m, tiling.base_n = base
     tiling.iterate_order, tiling.step_m, tiling.step_n = order, step_m, step_n
@@ -76,11 +43,11 @@ def _run(m, n, k, order, step_m, step_n, base=None, depth=None):
         tiling.depth_a1, tiling.depth_b1 = depth
     bm, bn = tiling.base_m, tiling.base_n
     mb, nb = -(-m // bm), -(-n // bn)
-    places = np.full((mb * nb + 4, 2), -1, np.int32)
+    places = np.full((mb * nb + 4, 5), -1, np.int32)
     c = np.zeros((m, n), np.float32)
-    order_kernel[1](a, b, c, places, tiling, np.zeros(1024, np.uint8))
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
-    got = [(int(r) // bm, int(col) // bn) for r, col in places[:mb * nb]]
+    offset_kernel[1](a, b, c, places, tiling, workspace())
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
+    got = [(int(r) // bm, int(col) // bn) for _, r, col, _, _ in places[:mb * nb]]
     assert (places[mb * nb:] == -1).all()
     return got, model_order(mb, nb, order, step_m, step_n)
 
@@ -98,7 +65,7 @@ def test_block_order_follows_the_tiling(order, step_m, step_n):
 def test_host_tiling_order_and_steps():
     """The host tiling's own steps (above 1 for a small K) give its order."""
     m, n, k = 256, 512, 32
-    tiling = matmul_cube_only.make_tiling(m, n, k, cores=1, bias=False)
+    tiling = plain_tiling(m, n, k)
     got, want = _run(m, n, k, tiling.iterate_order, tiling.step_m, tiling.step_n)
     assert got == want
 

@@ -14,6 +14,9 @@ import asc
 import pyasc
 from asc.lib import host
 
+from cube_helpers import (gm_matmul_bias, gm_tiler, ref_matmul, square_matmul, take_tiling,
+                          workspace)
+
 
 @asc.jit
 def split_offsets(tiling: asc.adv.TCubeTiling) -> Tuple[int, int, int, int, int, int, int]:
@@ -47,13 +50,7 @@ def split_k_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddr
     c_gm.set_global_buffer(c + off_c)
     bias_gm.set_global_buffer(bias)
     pipe = asc.TPipe()
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
-        bias=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, bias_gm.dtype),
-    )
-    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm = gm_matmul_bias(pipe, workspace, tiling, a_gm, b_gm, c_gm, bias_gm)
     if asc.get_block_idx() < tiling.used_core_num:
         mm.set_tensor_a(a_gm)
         mm.set_tensor_b(b_gm)
@@ -69,20 +66,9 @@ def split_k_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddr
 
 
 def _tiling(m: int, n: int, k: int, dim: int, split: bool) -> asc.adv.TCubeTiling:
-    tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
-    tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
-    tiler.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    tiler.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    tiler.set_dim(dim)
-    tiler.set_org_shape(m, n, k)
-    tiler.set_shape(m, n, k)
-    tiler.enable_bias(True)
-    tiler.set_buffer_space(-1, -1, -1)
+    tiler = gm_tiler(m, n, k, bias_type=host.DataType.DT_FLOAT, dim=dim)
     tiler.enable_multi_core_split_k(split)
-    tiling = asc.adv.TCubeTiling()
-    assert tiler.get_tiling(tiling) != -1
-    return tiling
+    return take_tiling(tiler)
 
 
 def _k_parts(t) -> int:
@@ -112,8 +98,8 @@ def test_split_k_matmul_matches_numpy(m, n, k, dim, form):
     b = (rng.integers(-8, 9, (k, n)) / 8).astype(np.float16)
     bias = rng.integers(-5, 5, n).astype(np.float32)
     c = np.zeros((m, n), np.float32)  # zeroed first, as upstream requires
-    split_k_kernel[tiling.used_core_num](a, b, c, bias, tiling, np.zeros(1024, np.uint8), form)
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32) + bias)
+    split_k_kernel[tiling.used_core_num](a, b, c, bias, tiling, workspace(), form)
+    np.testing.assert_array_equal(c, ref_matmul(a, b) + bias)
 
 
 def test_atomic_adds_onto_what_is_there():
@@ -123,7 +109,7 @@ def test_atomic_adds_onto_what_is_there():
     a = np.ones((m, k), np.float16)
     b = np.ones((k, n), np.float16)
     c = np.full((m, n), 5, np.float32)
-    split_k_kernel[1](a, b, c, np.zeros(n, np.float32), tiling, np.zeros(1024, np.uint8), False)
+    split_k_kernel[1](a, b, c, np.zeros(n, np.float32), tiling, workspace(), False)
     np.testing.assert_array_equal(c, np.full((m, n), 5 + k, np.float32))
 
 
@@ -131,11 +117,7 @@ def test_atomic_adds_onto_what_is_there():
 def bad_atomic(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling):
     a_gm = asc.GlobalTensor()
     a_gm.set_global_buffer(a)
-    mm = asc.adv.Matmul(
-        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
-        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
-    )
+    mm = square_matmul(a_gm)
     mm.init(tiling)
     mm.iterate_all(a_gm, en_atomic=7)
 
@@ -149,5 +131,5 @@ def test_atomic_ascendc_form():
     tiling = _tiling(32, 32, 2048, 8, True)
     src = split_k_kernel.ascendc(np.zeros((32, 2048), np.float16), np.zeros((2048, 32), np.float16),
                                  np.zeros((32, 32), np.float32), np.zeros(32, np.float32), tiling,
-                                 np.zeros(1024, np.uint8), False)
+                                 workspace(), False)
     assert "IterateAll(" in src and "static_cast<uint8_t>(1)" in src

@@ -292,6 +292,22 @@ static int asc_k_l3d_done(asc_k_ctx *k, asc_kc_l3d_io *io, int64_t written, cons
     return 1;
   return written > 0 && asc_k_cube_use(k, ASC_K_MTE1, io->dst, 0, written, 1, api, "dst", line);
 }
+/* What V1 and V2 loads share: the operands (asc_k_l3d_io), the filter's
+ * range and the window from a[], where both keep pad_list[4], l1_h, l1_w
+ * at 0..5, stride_w/h at 11..12, filter_w/h at 13..14 (plus kw_add and
+ * kh_add) and dilation_filter_w/h at 15..16. */
+static int asc_k_l3d_open(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int dt, const int64_t *a,
+                          int64_t kw_add, int64_t kh_add, double pad, const char *api,
+                          asc_kc_l3d_io *io, int *to_b, asc_kc_geom *g, int line) {
+  if (asc_k_l3d_io(k, dst, src, t, dt, pad, api, io, to_b, line)) return 1;
+  if (a[13] < 1 || a[13] > 255 || a[14] < 1 || a[14] > 255)
+    return asc_k_fail(k, line, "%s: filter_w and filter_h must be in [1, 255], got %lld and %lld",
+                      api, (long long)a[13], (long long)a[14]);
+  *g = (asc_kc_geom){a[4],           a[5],  {a[0], a[1], a[2], a[3]},
+                     a[11],          a[12], a[13] + kw_add,
+                     a[14] + kh_add, a[15], a[16]};
+  return 0;
+}
 static void asc_k_l3d_set_fmatrix(asc_kc_core *c, int which, const asc_kc_geom *g) {
   int64_t *f = c->l3d_fmatrix[which];
   f[0] = g->h, f[1] = g->w;
@@ -310,20 +326,12 @@ static int asc_k_load3d_v2(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int 
   asc_kc_l3d_io io;
   asc_kc_err e;
   int to_b;
+  asc_kc_geom g;
   const char *api = "load_data (LoadData3DParamsV2)";
-  if (asc_k_l3d_io(k, dst, src, t, dt, pad, api, &io, &to_b, line)) return 1;
-  if (a[13] < 1 || a[13] > 255 || a[14] < 1 || a[14] > 255)
-    return asc_k_fail(k, line, "%s: filter_w and filter_h must be in [1, 255], got %lld and %lld",
-                      api, (long long)a[13], (long long)a[14]);
-  asc_kc_geom g = {a[4],
-                   a[5],
-                   {a[0], a[1], a[2], a[3]},
-                   a[11],
-                   a[12],
-                   a[13] + 256 * !!a[18],
-                   a[14] + 256 * !!a[19],
-                   a[15],
-                   a[16]};
+  /* filter_size_w/h add 256 to the filter's width/height */
+  if (asc_k_l3d_open(k, dst, src, t, dt, a, 256 * !!a[18], 256 * !!a[19], pad, api, &io, &to_b, &g,
+                     line))
+    return 1;
   int64_t ho, wo;
   if (asc_kc_geom_check(&g, &ho, &wo, &e)) return asc_k_fail(k, line, "%s: %s", api, e.msg);
   asc_kc_core *c = io.core;
@@ -387,12 +395,9 @@ static int asc_k_load3d_v1(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int 
   asc_kc_l3d_io io;
   asc_kc_err e;
   int to_b;
+  asc_kc_geom g;
   const char *api = "load_data (LoadData3DParamsV1)";
-  if (asc_k_l3d_io(k, dst, src, t, dt, pad, api, &io, &to_b, line)) return 1;
-  if (a[13] < 1 || a[13] > 255 || a[14] < 1 || a[14] > 255)
-    return asc_k_fail(k, line, "%s: filter_w and filter_h must be in [1, 255], got %lld and %lld",
-                      api, (long long)a[13], (long long)a[14]);
-  asc_kc_geom g = {a[4], a[5], {a[0], a[1], a[2], a[3]}, a[11], a[12], a[13], a[14], a[15], a[16]};
+  if (asc_k_l3d_open(k, dst, src, t, dt, a, 0, 0, pad, api, &io, &to_b, &g, line)) return 1;
   asc_kc_l3d_v1p p = {a[6], a[7], a[8], a[9], a[10], a[17], a[18], a[19], a[20]};
   asc_k_l3d_set_fmatrix(io.core, 0, &g);
   io.core->l3d_pad = pad;
