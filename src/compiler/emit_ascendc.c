@@ -352,12 +352,20 @@ static bool reserved_word(const char *s) {
   return !strncmp(s, "__", 2) || (s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z');
 }
 
+static const char *const helper_names[H_COUNT] = {[H_FLOORDIV] = "pyasc_floordiv",
+                                                  [H_MOD] = "pyasc_mod",
+                                                  [H_FLOORDIVF] = "pyasc_floordivf",
+                                                  [H_MODF] = "pyasc_modf",
+                                                  [H_TRUEDIV] = "pyasc_truediv",
+                                                  [H_IPOW] = "pyasc_ipow",
+                                                  [H_POWI] = "pyasc_powi",
+                                                  [H_SHL] = "pyasc_shl",
+                                                  [H_SHR] = "pyasc_shr",
+                                                  [H_COPY] = "pyasc_copy"};
+
 static bool helper_name(const char *s) {
-  static const char *const names[] = {
-      "pyasc_floordiv", "pyasc_mod",  "pyasc_floordivf", "pyasc_modf", "pyasc_truediv",
-      "pyasc_ipow",     "pyasc_powi", "pyasc_shl",       "pyasc_shr",  "pyasc_copy"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(s, names[i])) return true;
+  for (size_t i = 0; i < H_COUNT; i++)
+    if (!strcmp(s, helper_names[i])) return true;
   return false;
 }
 
@@ -1999,8 +2007,11 @@ asc_status asc_ir_emit_ascendc(const asc_ir_module *m, char **out) {
     ir_buf_safe_name(&file, base_name(m->file), 128, ".-");
     ir_buf_printf(&file, ".\n");
     ir_buf_printf(&file, "#include \"kernel_operator.h\"\n\n");
+    /* guarded: an operator's fused kernels are joined into one text (op.ascendc) */
     for (int h = 0; h < H_COUNT; h++)
-      if (e.helpers[h]) ir_buf_printf(&file, "%s\n", helper_source[h]);
+      if (e.helpers[h])
+        ir_buf_printf(&file, "#ifndef PYASC_HELPER_%s\n#define PYASC_HELPER_%s\n%s#endif\n\n",
+                      helper_names[h], helper_names[h], helper_source[h]);
     ac_structs *structs = calloc(1, sizeof *structs);
     if (!structs) fail(&e, NULL, ASC_ERR_OUT_OF_MEMORY, "out of memory emitting Ascend C");
     if (!e.st) collect_structs(&e, structs);

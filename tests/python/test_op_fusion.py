@@ -334,6 +334,29 @@ def test_ascendc_of_casts_scalars_and_rows_is_valid_cpp():
     assert done.returncode == 0, done.stderr + src
 
 
+def test_ascendc_of_an_operator_with_two_kernels_is_one_valid_cpp_text():
+    import shutil
+    from pathlib import Path
+
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
+
+    @pyasc.op(name="fz_two", overwrite=True)
+    def two(x, col, w):
+        return (((x + col) * 2.0) @ w + col) * 0.5
+
+    args = (np.ones((64, 64), F32), np.ones((64, 1), F32), np.ones((64, 64), F32))
+    src = two.ascendc(*args)
+    # both kernels use the same scalar helpers: joined, each must be defined once
+    assert src.count('extern "C"') == 2 and src.count("PYASC_HELPER_pyasc_floordiv") >= 4
+    stub = Path(__file__).resolve().parent / "ascendc_stub"
+    done = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I",
+                           str(stub), "-x", "c++", "-"], input=src, text=True,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr + src
+
+
 def test_views_and_noncontiguous_inputs():
     @pyasc.op(name="fz_views", overwrite=True)
     def views(x, y):
