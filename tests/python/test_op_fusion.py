@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pyasc
+from test_ascendc import assert_valid_cpp
 
 F16, F32, I16, I32 = np.float16, np.float32, np.int16, np.int32
 
@@ -312,13 +313,6 @@ def test_small_groups_run_their_operations_eagerly(monkeypatch):
 
 
 def test_ascendc_of_casts_scalars_and_rows_is_valid_cpp():
-    import shutil
-    from pathlib import Path
-
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
-
     @pyasc.op(name="fz_cpp", overwrite=True)
     def cpp(x, h, row, s):
         y = (x + row) * s - 0.5
@@ -327,21 +321,10 @@ def test_ascendc_of_casts_scalars_and_rows_is_valid_cpp():
     args = (np.ones((4, 32), F32), np.ones((4, 32), F16), np.ones(32, F32), 2.0)
     src = cpp.ascendc(*args)
     assert "AscendC::Cast" in src and "GetValue(0)" in src and "AscendC::Exp" in src
-    stub = Path(__file__).resolve().parent / "ascendc_stub"
-    done = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I",
-                           str(stub), "-x", "c++", "-"], input=src, text=True,
-                          capture_output=True, timeout=120)
-    assert done.returncode == 0, done.stderr + src
+    assert_valid_cpp(src)
 
 
 def test_ascendc_of_an_operator_with_two_kernels_is_one_valid_cpp_text():
-    import shutil
-    from pathlib import Path
-
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
-
     @pyasc.op(name="fz_two", overwrite=True)
     def two(x, col, w):
         return (((x + col) * 2.0) @ w + col) * 0.5
@@ -350,11 +333,7 @@ def test_ascendc_of_an_operator_with_two_kernels_is_one_valid_cpp_text():
     src = two.ascendc(*args)
     # both kernels use the same scalar helpers: joined, each must be defined once
     assert src.count('extern "C"') == 2 and src.count("PYASC_HELPER_pyasc_floordiv") >= 4
-    stub = Path(__file__).resolve().parent / "ascendc_stub"
-    done = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-I",
-                           str(stub), "-x", "c++", "-"], input=src, text=True,
-                          capture_output=True, timeout=120)
-    assert done.returncode == 0, done.stderr + src
+    assert_valid_cpp(src)
 
 
 def test_views_and_noncontiguous_inputs():
