@@ -237,3 +237,12 @@ def mismatch_kernel(a: asc.GlobalAddress, tiling: asc.adv.TCubeTiling, ws: asc.G
 
 def _run_mismatch():
     mismatch_kernel[1](np.zeros(256, np.float16), plain_tiling(16, 16, 16), workspace())
+
+
+@pytest.mark.parametrize("case", ["both_ub_transposed", "a_l1_b_ub", "bias_ub"])
+def test_ascendc_is_valid_cpp(case):
+    from test_ascendc import gxx
+
+    _, _, args = _run(32, 32, 32, **CASES[case])
+    proc = gxx(local_kernel.ascendc(*args), "-Wno-unused-variable", "-Wno-unused-parameter")
+    assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
