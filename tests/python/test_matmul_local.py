@@ -246,3 +246,47 @@ def test_ascendc_is_valid_cpp(case):
     _, _, args = _run(32, 32, 32, **CASES[case])
     proc = gxx(local_kernel.ascendc(*args), "-Wno-unused-variable", "-Wno-unused-parameter")
     assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
+
+
+@asc.jit(matmul_cube_only=True)
+def cube_only_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                     tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                     m: asc.ConstExpr[int], k: asc.ConstExpr[int], a_pos: asc.ConstExpr[int],
+                     fmt: asc.ConstExpr[int]):
+    """C = A @ B on the AIC alone, A placed by the kernel at a_pos (A1: NZ)."""
+    if asc.ascend_is_aic():
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(a_pos, fmt, a_gm.dtype),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype))
+        if a_pos == A1:
+            a_in = stage_l1(pipe, a_gm, m, k)
+        else:
+            a_in = stage_ub(pipe, a_gm, a_pos, m * k, m * k * 2, 0)
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.set_tensor_a(a_in)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+def _cube_only(a_pos):
+    m, n, k = 40, 48, 72
+    rng = np.random.default_rng(5)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    cube_only_kernel[1](a, b, c, plain_tiling(m, n, k), workspace(), m, k, a_pos,
+                        NZ if a_pos == A1 else ND)
+    return c, ref_matmul(a, b)
+
+
+def test_cube_only_kernel_reads_a_from_l1():
+    c, ref = _cube_only(A1)
+    np.testing.assert_array_equal(c, ref)
+
+
+def test_cube_only_kernel_has_no_ub_operand():
+    with pytest.raises(pyasc.CompileError, match=r"test_matmul_local\.py:\d+.*Matmul: a in the "
+                                                 r"Unified Buffer needs an AIV: a cube-only"):
+        _cube_only(VECIN)

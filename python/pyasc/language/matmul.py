@@ -461,6 +461,10 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
         raise gen.error(node, "Matmul: a and b must have one dtype")
     c_code = _dtype_code(gen, node, c.dtype, "c")
     pos = {name: _operand_position(gen, node, name, t) for name, t in types.items()}
+    ub = [name for name in ("a", "b", "bias") if 0 < pos.get(name, 0) < _L1]
+    if ub and int(getattr(gen, "core_mode", 0)) == 1:
+        raise gen.error(node, f"Matmul: {ub[0]} in the Unified Buffer needs an AIV: a cube-only "
+                              f"kernel has none (put it in L1, TPosition.A1/B1, or in GM)")
     c_ub = int(c.position) != int(core.TPosition.GM)
     flags = (int(int(a.format) == CubeFormat.NZ) | int(int(b.format) == CubeFormat.NZ) << 1 |
              int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
