@@ -24,12 +24,13 @@ ND, NZ = int(asc.CubeFormat.ND), int(asc.CubeFormat.NZ)
 @asc.jit
 def stage_ub(pipe, src_gm, pos: asc.ConstExpr[int], count: asc.ConstExpr[int],
              room: asc.ConstExpr[int], skip: asc.ConstExpr[int]):
-    """count elements of src_gm copied into a UB queue at pos (room bytes,
-    the tensor starting skip elements in), returned as a LocalTensor."""
+    """count elements of src_gm copied into a UB queue at pos (room bytes),
+    returned as a LocalTensor starting skip elements in (the copy starts at
+    the 32-byte boundary at or below it: a misaligned skip's tensor)."""
     que = asc.TQue(pos, 1)
     pipe.init_buffer(que, 1, room)
     t = que.alloc_tensor(src_gm.dtype)
-    asc.data_copy(t[skip:], src_gm, count=count)
+    asc.data_copy(t[skip // 16 * 16:], src_gm, count=count)
     que.enque(t)
     return que.deque(src_gm.dtype)[skip:]
 
@@ -290,3 +291,53 @@ def test_cube_only_kernel_has_no_ub_operand():
     with pytest.raises(pyasc.CompileError, match=r"test_matmul_local\.py:\d+.*Matmul: a in the "
                                                  r"Unified Buffer needs an AIV: a cube-only"):
         _cube_only(VECIN)
+
+
+@asc.jit
+def vector_then_cube_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                            tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                            count: asc.ConstExpr[int], dtype_ok: asc.ConstExpr[bool]):
+    """The AIV scales A by 2 from VECIN into VECOUT, and the Matmul reads
+    its VECOUT result: C = 2A @ B (dtype_ok False: a float32 tensor)."""
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    pipe = asc.TPipe()
+    if asc.get_block_idx() == 0:
+        mm = asc.adv.Matmul(
+            a=asc.adv.MatmulType(asc.TPosition.VECOUT, asc.CubeFormat.ND, a_gm.dtype),
+            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype))
+        a_in = stage_ub(pipe, a_gm, VECIN, count, count * 2, 0)
+        out_q = asc.TQue(asc.TPosition.VECOUT, 1)
+        pipe.init_buffer(out_q, 1, count * 4)
+        if dtype_ok:
+            out = out_q.alloc_tensor(a_gm.dtype)
+            asc.muls(out, a_in, 2.0, count)
+            out_q.enque(out)
+            scaled = out_q.deque(a_gm.dtype)
+        else:
+            scaled = out_q.alloc_tensor(asc.float32)
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.set_tensor_a(scaled)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+def _vector_then_cube(dtype_ok):
+    m, n, k = 40, 48, 72
+    rng = np.random.default_rng(6)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    vector_then_cube_kernel[1](a, b, c, plain_tiling(m, n, k), workspace(), m * k, dtype_ok)
+    return c, ref_matmul(2 * a, b)
+
+
+def test_vector_result_in_vecout_feeds_the_matmul():
+    c, ref = _vector_then_cube(True)
+    np.testing.assert_array_equal(c, ref)
+
+
+def test_local_tensor_of_another_dtype_is_an_error():
+    with pytest.raises(pyasc.KernelError, match=r"test_matmul_local\.py:\d+: Matmul\.set_tensor_a: "
+                                                r"the LocalTensor's dtype is not the MatmulType's"):
+        _vector_then_cube(False)
