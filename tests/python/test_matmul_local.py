@@ -158,12 +158,14 @@ def test_ascendc_names_the_positions():
     assert "MatmulType<AscendC::TPosition::VECCALC, CubeFormat::ND, float>>" in src
     assert ".SetTensorA(" in src and ".SetBias(" in src
     _, _, args = _run(32, 32, 32, a_pos=A1, a_nz=True)
-    assert "MatmulType<AscendC::TPosition::TSCM, CubeFormat::NZ, half" in local_kernel.ascendc(*args)
+    src = local_kernel.ascendc(*args)
+    assert "MatmulType<AscendC::TPosition::TSCM, CubeFormat::NZ, half" in src
 
 
 def test_ub_tensor_too_small_for_the_org_shape_is_an_error():
-    with pytest.raises(pyasc.KernelError, match=r"test_matmul_local\.py:\d+: Matmul\.set_tensor_a: "
-                                                r"the LocalTensor holds \d+ bytes; A .* needs 5760"):
+    with pytest.raises(pyasc.KernelError,
+                       match=r"test_matmul_local\.py:\d+: Matmul\.set_tensor_a: "
+                             r"the LocalTensor holds \d+ bytes; A .* needs 5760"):
         _run(40, 48, 72, a_pos=VECIN, a_len=2560)
 
 
@@ -341,3 +343,30 @@ def test_local_tensor_of_another_dtype_is_an_error():
     with pytest.raises(pyasc.KernelError, match=r"test_matmul_local\.py:\d+: Matmul\.set_tensor_a: "
                                                 r"the LocalTensor's dtype is not the MatmulType's"):
         _vector_then_cube(False)
+
+
+@asc.jit
+def grown_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                 ws: asc.GlobalAddress):
+    """A (16 x 16) in the UB, then set_org_shape makes K 32: A no longer holds it."""
+    a_gm, b_gm, c_gm = gm_abc(a, a, c)
+    pipe = asc.TPipe()
+    if asc.get_block_idx() == 0:
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.VECIN, asc.CubeFormat.ND,
+                                                 asc.float16),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+        a_ub = stage_ub(pipe, a_gm, VECIN, 256, 512, 0)
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.set_tensor_a(a_ub)
+        mm.set_tensor_b(b_gm)
+        mm.set_org_shape(16, 16, 32)
+        mm.iterate_all(c_gm)
+
+
+def test_org_shape_grown_past_the_local_tensor_is_an_error():
+    a = np.zeros(1024, np.float16)
+    with pytest.raises(pyasc.KernelError,
+                       match=r"test_matmul_local\.py:\d+: Matmul: A's LocalTensor "
+                             r"holds 512 bytes; .* needs 1024"):
+        grown_kernel[1](a, np.zeros(256, np.float32), plain_tiling(16, 16, 16), workspace())

@@ -1210,6 +1210,7 @@ static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, i
 /* The bytes operand w (0 A, 1 B, 2 bias) needs for the org shape: A is m x
  * ka stored (ka x m transposed), B kb x n (n x kb); an NZ operand's rows
  * pad to 16 and its columns to C0; the bias holds n float32/int32. */
+static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) __attribute__((unused));
 static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) {
   const int es = asc_kc_esize((asc_kc_type)mm->in_type), c0 = asc_kc_c0((asc_kc_type)mm->in_type);
   if (w == 2) return asc_k_mul(mm->n, 4);
@@ -1218,6 +1219,7 @@ static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) {
     const int64_t x = rows;
     rows = cols, cols = x;
   }
+  if (rows > ((int64_t)1 << 40) || cols > ((int64_t)1 << 40)) return ASC_K_FAR; /* padding fits */
   if (w ? mm->b_nz : mm->a_nz) rows = (rows + 15) / 16 * 16, cols = (cols + c0 - 1) / c0 * c0;
   return asc_k_mul(asc_k_mul(rows, cols), es);
 }
@@ -1311,9 +1313,9 @@ static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int e
       at *= es;
       int64_t d = (((cc / c0) * rows16 + r) * c0 + cc % c0) * es;
       if (!asc_kc_in(at, es, src.n))
-        return asc_k_fail(k, line,
-                          "Matmul: element (%lld, %lld) lies outside its tensor (%lld bytes)",
-                          (long long)sr, (long long)sc, (long long)src.n);
+        return asc_k_fail(
+            k, line, "Matmul: element (%lld, %lld) lies outside its global tensor (%lld bytes)",
+            (long long)sr, (long long)sc, (long long)src.n);
       if (!asc_kc_in(d, es, dst.n)) return asc_k_fail(k, line, "Matmul: L1 tile overflow");
       memcpy(dst.p + d, src.p + at, (size_t)es);
     }
@@ -1342,7 +1344,18 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   asc_kc_err e;
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate: set_tensor_a and set_tensor_b first");
-  /* a LocalTensor operand (UB or L1) is read in place of GM */
+  /* a LocalTensor operand (UB or L1) is read in place of GM; set_org_shape
+   * may have grown the shape it must hold since set_tensor_a/b */
+  for (int w = 0; w < 2; w++) {
+    const asc_k_mm_in *in = w ? &mm->b : &mm->a;
+    const int64_t need = asc_k_mm_need(mm, w, w ? mm->b_trans : mm->a_trans);
+    if (in->local && (need < 0 || in->span.n < need))
+      return asc_k_fail(k, line,
+                        "Matmul: %s's LocalTensor holds %lld bytes; the org shape (M %lld, N "
+                        "%lld, K %lld) needs %lld",
+                        w ? "B" : "A", (long long)in->span.n, (long long)mm->m, (long long)mm->n,
+                        (long long)(w ? mm->kb : mm->ka), (long long)need);
+  }
   if ((mm->a.local ? (sa = mm->a.span, 0) : asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line)) ||
       (mm->b.local ? (sb = mm->b.span, 0) : asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line)))
     return 1;
