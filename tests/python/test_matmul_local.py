@@ -370,3 +370,29 @@ def test_org_shape_grown_past_the_local_tensor_is_an_error():
                        match=r"test_matmul_local\.py:\d+: Matmul: A's LocalTensor "
                              r"holds 512 bytes; .* needs 1024"):
         grown_kernel[1](a, np.zeros(256, np.float32), plain_tiling(16, 16, 16), workspace())
+
+
+@asc.jit
+def batch_local_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                       ws: asc.GlobalAddress):
+    """iterate_batch with A in the UB: the batch walks GM strides only."""
+    a_gm, b_gm, c_gm = gm_abc(a, a, c)
+    pipe = asc.TPipe()
+    if asc.get_block_idx() == 0:
+        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.VECIN, asc.CubeFormat.ND,
+                                                 asc.float16),
+                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
+                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
+        a_ub = stage_ub(pipe, a_gm, VECIN, 256, 512, 0)
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.set_tensor_a(a_ub)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_batch(c_gm, 1, 1, False)
+
+
+def test_iterate_batch_with_a_local_operand_is_an_error():
+    with pytest.raises(pyasc.KernelError,
+                       match=r"test_matmul_local\.py:\d+: Matmul\.iterate_batch: "
+                             r"A and B must be GlobalTensors"):
+        batch_local_kernel[1](np.zeros(1024, np.float16), np.zeros(256, np.float32),
+                              plain_tiling(16, 16, 16), workspace())
