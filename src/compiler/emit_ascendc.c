@@ -1183,6 +1183,8 @@ static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
                                       "",
                                       "",
                                       ""};
+  /* flags bits 15, 18, 21: A's, B's and bias's positions (matmul.py's codes) */
+  static const char *const pos[8] = {"GM", "VECIN", "VECOUT", "VECCALC", "TSCM", "GM", "GM", "GM"};
   int flags = (int)op->iattrs[3];
   const char *in = elem_type((int)op->iattrs[1]), *out = elem_type((int)op->iattrs[2]);
   const char *la = lays[(flags >> 6) & 7], *lb = lays[(flags >> 9) & 7],
@@ -1190,12 +1192,18 @@ static int ac_mm_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
   line_start(e);
   ir_buf_printf(
       b,
-      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
-      "AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::%s, %s, %s%s>, "
-      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s%s%s>> %s;\n",
-      flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", la, flags & 2 ? "NZ" : "ND", in,
-      flags & 16 ? "true" : "false", lb, flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND",
-      out, *lc ? ", false" : "", lc, e->values[op->result].name);
+      "AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s, %s%s>, "
+      "AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::%s, %s%s%s>",
+      pos[(flags >> 15) & 7], flags & 1 ? "NZ" : "ND", in, flags & 8 ? "true" : "false", la,
+      pos[(flags >> 18) & 7], flags & 2 ? "NZ" : "ND", in, flags & 16 ? "true" : "false", lb,
+      flags & 32 ? "VECCALC" : "GM", flags & 4 ? "NZ" : "ND", out, *lc ? ", false" : "", lc);
+  /* a bias in the UB names its type (Ascend C's default BiasType is GM) */
+  if ((flags >> 21) & 7)
+    ir_buf_printf(b, ", AscendC::MatmulType<AscendC::TPosition::%s, CubeFormat::ND, %s>",
+                  pos[(flags >> 21) & 7],
+                  (int)op->iattrs[1] == (int)ASC_INT8 ? "int32_t" : "float");
+  ir_buf_printf(b, "> %s;\n", e->values[op->result].name);
   return P_PRIMARY;
 }
 /* matmul.layout: Init takes the layout axes from the tiling itself. */

@@ -573,6 +573,9 @@ static int emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   if (!strcmp(name, "matmul.set_tensor"))
     return CHECKED(e, "asc_k_mm_set(k, v%u, %d, v%u, v%u, %d)", o[0], (int)op->iattrs[0], o[1],
                    o[2], L);
+  if (!strcmp(name, "matmul.set_tensor.local"))
+    return CHECKED(e, "asc_k_mm_set_local(k, v%u, %d, v%u, %d, v%u, %d)", o[0], (int)op->iattrs[0],
+                   o[1], cube_type(e, o[1]), o[2], L);
   if (!strcmp(name, "matmul.shape"))
     return CHECKED(e, "asc_k_mm_shape(k, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0],
                    (int)op->iattrs[0], o[1], o[2], o[3], o[4], L);

@@ -750,7 +750,8 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
             continue
         addr = params[MATMUL_GLOBALS.get(name, "A")]
         operands.append(b.op("global.new", [addr, params["I"]]) if c in "GM" else params[c])
-    attrs = [0] if name in ("matmul.set_tensor", "matmul.shape", "matmul.flag") else []
+    attrs = [0] if name in ("matmul.set_tensor", "matmul.set_tensor.local", "matmul.shape",
+                            "matmul.flag") else []
     b.op(name, operands, attrs)
 
 

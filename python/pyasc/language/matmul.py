@@ -140,11 +140,18 @@ class KernelMatmul:
         low = _low()
         names = ("tensor", "is_trans") if which < 2 else ("tensor",)
         values = low.bind(gen, node, api, names, args, kwargs, {"is_trans": None})
-        tensor = low.expect(gen, node, values[0], ("global",), f"Matmul.{api} tensor")
+        t = self.types.get(("a", "b", "bias")[which])
+        local = t is not None and _position_code(t.position) != 0
+        where = ("local", "a LocalTensor") if local else ("global", "a GlobalTensor")
+        if not isinstance(values[0], Val) or values[0].kind != where[0]:
+            raise gen.error(node, f"Matmul.{api}: its MatmulType's position "
+                                  f"{_position_name(t)} takes {where[1]}, not "
+                                  f"{describe(values[0])}")
         trans = values[1] if which < 2 else False
         if trans is None:
             trans = bool(self.types["ab"[which] if which < 2 else "a"].is_trans)
-        return gen.op(node, "matmul.set_tensor", [self.handle, tensor, trans], (which,))
+        op = "matmul.set_tensor.local" if local else "matmul.set_tensor"
+        return gen.op(node, op, [self.handle, values[0], trans], (which,))
 
     def _set_tensor_a(self, gen, node, args, kwargs):
         return self._set_tensor(gen, node, args, kwargs, 0, "set_tensor_a")
@@ -382,6 +389,50 @@ class KernelMatmul:
         return gen.op(node, "matmul.sparse_index", [self.handle, idx])
 
 
+#: Where an A, B or bias operand may be, as matmul.new's 3-bit position
+#: codes (flags bits 15, 18, 21): GM; the Unified Buffer's VECIN, VECOUT,
+#: VECCALC (a LocalTensor of a queue or buffer, ND or NZ); L1, Ascend C's
+#: TSCM, which PyAsc's TPosition spells A1/B1 (NZ, placed there by the
+#: kernel). C keeps its own rule (GM or UB).
+_POSITIONS = {core.TPosition.GM: 0, core.TPosition.VECIN: 1, core.TPosition.VECOUT: 2,
+              core.TPosition.VECCALC: 3, core.TPosition.A1: 4, core.TPosition.B1: 4}
+_L1 = 4
+
+
+def _position_code(position: Any) -> int:
+    """An operand position's code (0 GM; -1: not one an operand takes)."""
+    try:
+        return _POSITIONS.get(core.TPosition(int(position)), -1)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _position_name(t: Any) -> str:
+    if t is None:  # no bias MatmulType: GM, as Ascend C's default
+        return "TPosition.GM"
+    try:
+        return f"TPosition.{core.TPosition(int(t.position)).name}"
+    except (TypeError, ValueError):
+        return repr(t.position)
+
+
+def _operand_position(gen: CodeGenerator, node: ast.AST, name: str, t: MatmulType) -> int:
+    """The position code of operand `name` (C: 0, checked by its own rule)."""
+    if name == "c":
+        return 0
+    code = _position_code(t.position)
+    if code < 0 or (name == "bias" and code == _L1):
+        where = "GM or the Unified Buffer (VECIN, VECOUT, VECCALC)"
+        if name != "bias":
+            where += ", or L1 (A1/B1: Ascend C's TSCM)"
+        raise gen.error(node, f"Matmul: {name}'s MatmulType position {_position_name(t)} is not "
+                              f"one it takes: {where}")
+    if code == _L1 and int(t.format) != CubeFormat.NZ:
+        raise gen.error(node, f"Matmul: {name} in L1 ({_position_name(t)}, Ascend C's TSCM) "
+                              f"must be CubeFormat.NZ")
+    return code
+
+
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
     a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
@@ -409,14 +460,17 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
     if _dtype_code(gen, node, b.dtype, "b") != in_code:
         raise gen.error(node, "Matmul: a and b must have one dtype")
     c_code = _dtype_code(gen, node, c.dtype, "c")
-    for name in ("a", "b"):
-        if int(types[name].position) != int(core.TPosition.GM):
-            raise gen.error(node, f"Matmul: {name} must be in GM (TPosition.GM) in the simulator")
+    pos = {name: _operand_position(gen, node, name, t) for name, t in types.items()}
+    ub = [name for name in ("a", "b", "bias") if 0 < pos.get(name, 0) < _L1]
+    if ub and int(getattr(gen, "core_mode", 0)) == 1:
+        raise gen.error(node, f"Matmul: {ub[0]} in the Unified Buffer needs an AIV: a cube-only "
+                              f"kernel has none (put it in L1, TPosition.A1/B1, or in GM)")
     c_ub = int(c.position) != int(core.TPosition.GM)
     flags = (int(int(a.format) == CubeFormat.NZ) | int(int(b.format) == CubeFormat.NZ) << 1 |
              int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
              int(bool(b.is_trans)) << 4 | int(c_ub) << 5 | int(a.layout) << 6 |
-             int(b.layout) << 9 | int(c.layout) << 12)
+             int(b.layout) << 9 | int(c.layout) << 12 | pos["a"] << 15 | pos["b"] << 18 |
+             pos.get("bias", 0) << 21)
     handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
     return KernelMatmul(handle, types)
 

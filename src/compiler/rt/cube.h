@@ -1094,6 +1094,8 @@ static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, con
 typedef struct asc_k_mm_in {
   asc_k_gt g;
   int set;
+  int local;        /* set from a LocalTensor (UB or L1): span holds it */
+  asc_kc_span span; /* the LocalTensor's bytes (a span of k's UB or cube L1) */
 } asc_k_mm_in;
 typedef struct asc_k_matmul {
   int inited;
@@ -1121,6 +1123,7 @@ typedef struct asc_k_matmul {
   int64_t step_m, step_n;   /* base blocks of A (B) that L1 holds at once (>= 1) */
   int64_t step_ka, step_kb; /* base K blocks of A (B) one GM -> L1 load brings (>= 1) */
   int64_t off_l1a_x, off_l1b_x; /* L1 blocks 1.. of A (B) past init's one (schedule's) */
+  int pos[3]; /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -1165,6 +1168,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
   mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
   for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
+  for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -1196,6 +1200,69 @@ static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, i
   if (asc_k_mm_check(k, mm, apis[which], line)) return 1;
   asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
   in->g = g;
+  in->local = 0;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return 0;
+}
+/* The bytes operand w (0 A, 1 B, 2 bias) needs for the org shape: A is m x
+ * ka stored (ka x m transposed), B kb x n (n x kb); an NZ operand's rows
+ * pad to 16 and its columns to C0; the bias holds n float32/int32. */
+static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) __attribute__((unused));
+static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) {
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+  if (w == 2) return asc_k_mul(mm->n, 4);
+  int64_t rows = w ? mm->kb : mm->m, cols = w ? mm->n : mm->ka;
+  if (trans) {
+    const int64_t x = rows;
+    rows = cols, cols = x;
+  }
+  if (rows > ((int64_t)1 << 40) || cols > ((int64_t)1 << 40)) return ASC_K_FAR; /* padding fits */
+  if (w ? mm->b_nz : mm->a_nz) rows = (rows + 15) / 16 * 16, cols = (cols + c0 - 1) / c0 * c0;
+  return asc_k_mul(asc_k_mul(rows, cols), es);
+}
+/* set_tensor_a/set_tensor_b/set_bias(local): the operand is read from the
+ * LocalTensor's UB or L1 bytes where GM would be (matmul.new's position
+ * says which): its dtype must be the MatmulType's, its address 32-byte
+ * aligned (an NZ operand in L1: 512, one fractal) and its length must hold
+ * the org shape. dt is the tensor's asc_kc_type. */
+static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_lt t, int dt,
+                              int trans, int line) __attribute__((unused));
+static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_lt t, int dt,
+                              int trans, int line) {
+  static const char *const apis[] = {"Matmul.set_tensor_a", "Matmul.set_tensor_b",
+                                     "Matmul.set_bias"};
+  static const char *const ops[] = {"A", "B", "bias"};
+  if (which < 0 || which > 2) return asc_k_fail(k, line, "Matmul: no operand %d", which);
+  const char *api = apis[which];
+  if (asc_k_mm_check(k, mm, api + 7, line)) return 1;
+  const int want = which == 2 ? (mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32) : mm->in_type;
+  if (dt != want)
+    return asc_k_fail(k, line, "%s: the LocalTensor's dtype is not the MatmulType's", api);
+  asc_kc_span s;
+  const int l1 = mm->pos[which] == 4;
+  const int64_t es = asc_kc_esize((asc_kc_type)dt);
+  if (l1 ? asc_k_cube_local(k, t, es, 1u << ASC_KC_L1, api, ops[which], &s, line)
+         : asc_k_cube_ub(k, t, es, api, &s, line))
+    return 1;
+  const int64_t at = l1 ? t.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1) : t.off,
+                align = l1 ? 512 : 32;
+  if (at % align)
+    return asc_k_fail(
+        k, line, "%s: the LocalTensor's address (byte %lld of the %s) is not %lld-byte aligned",
+        api, (long long)at, l1 ? "L1" : "Unified Buffer", (long long)align);
+  const int64_t need = asc_k_mm_need(mm, which, which < 2 && trans);
+  if (need < 0 || s.n < need)
+    return asc_k_fail(k, line,
+                      "%s: the LocalTensor holds %lld bytes; %s of the org shape (M %lld, N %lld, "
+                      "K %lld) needs %lld",
+                      api, (long long)s.n, ops[which], (long long)mm->m, (long long)mm->n,
+                      (long long)(which == 1 ? mm->kb : mm->ka), (long long)need);
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->span = s;
+  in->local = 1;
   in->set = 1;
   if (which == 0) mm->a_trans = trans;
   if (which == 1) mm->b_trans = trans;
@@ -1277,11 +1344,27 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   asc_kc_err e;
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate: set_tensor_a and set_tensor_b first");
-  if (asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line) ||
-      asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line))
+  /* a LocalTensor operand (UB or L1) is read in place of GM; set_org_shape
+   * may have grown the shape it must hold since set_tensor_a/b */
+  for (int w = 0; w < 2; w++) {
+    const asc_k_mm_in *in = w ? &mm->b : &mm->a;
+    const int64_t need = asc_k_mm_need(mm, w, w ? mm->b_trans : mm->a_trans);
+    if (in->local && (need < 0 || in->span.n < need))
+      return asc_k_fail(k, line,
+                        "Matmul: %s's LocalTensor holds %lld bytes; the org shape (M %lld, N "
+                        "%lld, K %lld) needs %lld",
+                        w ? "B" : "A", (long long)in->span.n, (long long)mm->m, (long long)mm->n,
+                        (long long)(w ? mm->kb : mm->ka), (long long)need);
+  }
+  if ((mm->a.local ? (sa = mm->a.span, 0) : asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line)) ||
+      (mm->b.local ? (sb = mm->b.span, 0) : asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line)))
     return 1;
-  if (mm->bias.set &&
-      asc_k_cube_gm(k, asc_k_global_slice(mm->bias.g, n0, 4), 4, "Matmul", &sbias, line))
+  if (mm->bias.set && mm->bias.local) {
+    if (asc_k_mul(n0, 4) > mm->bias.span.n)
+      return asc_k_fail(k, line, "Matmul: the bias LocalTensor is shorter than N");
+    sbias.p = mm->bias.span.p + n0 * 4, sbias.n = mm->bias.span.n - n0 * 4;
+  } else if (mm->bias.set &&
+             asc_k_cube_gm(k, asc_k_global_slice(mm->bias.g, n0, 4), 4, "Matmul", &sbias, line))
     return 1;
   if (asc_kc_span_at(c, ASC_KC_L1, mm->off_l1a, &l1a, &e) ||
       asc_kc_span_at(c, ASC_KC_L1, mm->off_l1b, &l1b, &e) ||
@@ -1713,6 +1796,8 @@ static int asc_k_mm_batch_run(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt
     return asc_k_fail(k, line, "Matmul.iterate_batch does not take set_quant_scalar/vector");
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
+  if (mm->a.local || mm->b.local) /* the batch walks GM strides: a LocalTensor has none */
+    return asc_k_fail(k, line, "Matmul.iterate_batch: A and B must be GlobalTensors");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
   int64_t ld[3] = {0, 0, 0};
   int64_t step[3] = {sa ? sa : asc_k_mul(mm->m, mm->ka), sb ? sb : asc_k_mul(mm->kb, mm->n),
@@ -1792,6 +1877,8 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
                       (long long)loop, (long long)ba, (long long)bb);
   if (!mm->a.set || !mm->b.set)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
+  if (mm->a.local || mm->b.local) /* the batch walks GM strides: a LocalTensor has none */
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: A and B must be GlobalTensors");
   const int es = asc_kc_esize((asc_kc_type)mm->in_type);
   int64_t ua = sa ? sa : asc_k_mul(mm->m, mm->ka), ub = sb ? sb : asc_k_mul(mm->kb, mm->n), ld;
   /* a layout's matrices: the loop's batch_a (batch_b) at a time, side by side */

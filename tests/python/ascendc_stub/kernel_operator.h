@@ -80,7 +80,10 @@ enum class TPosition : uint8_t {
   VECIN,
   VECOUT,
   VECCALC,
-  LCM = VECCALC
+  LCM = VECCALC,
+  SPM,
+  SHM = SPM,
+  TSCM
 };
 
 enum class HardEvent : uint8_t {
@@ -878,15 +881,21 @@ struct MatrixOffset {
   int32_t row, col;
   int32_t height, width;
 };
-template <class A, class B, class C>
+template <class A, class B, class C, class BIAS = C>
 class Matmul {
  public:
   template <typename T>
   __aicore__ void SetTensorA(const GlobalTensor<T> &gm, bool isTransposeA = false);
   template <typename T>
+  __aicore__ void SetTensorA(const LocalTensor<T> &leftMatrix, bool isTransposeA = false);
+  template <typename T>
   __aicore__ void SetTensorB(const GlobalTensor<T> &gm, bool isTransposeB = false);
   template <typename T>
+  __aicore__ void SetTensorB(const LocalTensor<T> &rightMatrix, bool isTransposeB = false);
+  template <typename T>
   __aicore__ void SetBias(const GlobalTensor<T> &biasGlobal);
+  template <typename T>
+  __aicore__ void SetBias(const LocalTensor<T> &inputBias);
   __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb);
   __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
   __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
