@@ -18,7 +18,7 @@ import math
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from pyasc import _C
 from pyasc import trace as _trace
@@ -485,7 +485,8 @@ class _Emitter:
 _FOLD = {"sum": "add", "mean": "add", "max": "max", "min": "min"}
 _SCALAR = {"sum": "arith.add", "mean": "arith.add", "max": "arith.max", "min": "arith.min"}
 _INT_LIMITS = {"int16": (-(1 << 15), (1 << 15) - 1), "int32": (-(1 << 31), (1 << 31) - 1)}
-_INIT = {
+#: a reduction's starting value for a dtype
+_INIT: dict[str, Callable[[Any], float]] = {
     "sum": lambda dt: 0.0 if dt.is_floating_point else 0,
     "mean": lambda dt: 0.0,
     "max": lambda dt: -math.inf if dt.is_floating_point else _INT_LIMITS[dt.name][0],
