@@ -8,36 +8,11 @@ import numpy as np
 import pytest
 
 import pyasc as asc
-from kernel_api_helpers import jit, modes
+from kernel_api_helpers import jit, launch, local, modes, store
 from test_ascendc import assert_valid_cpp
 
 
 N = 2048
-
-
-def launch(kernel, *args):
-    kernel[1](*args)
-    asc.synchronize()
-
-
-@jit
-def local(addr: asc.GlobalAddress, at: asc.ConstExpr[int], n: asc.ConstExpr[int]):
-    g = asc.GlobalTensor()
-    g.set_global_buffer(addr, n)
-    t = asc.LocalTensor(addr.dtype, asc.TPosition.VECCALC, at, n)
-    asc.data_copy(t, g, n)
-    asc.set_flag(asc.HardEvent.MTE2_V, 0)
-    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
-    return t
-
-
-@jit
-def store(addr: asc.GlobalAddress, t, n: asc.ConstExpr[int]):
-    g = asc.GlobalTensor()
-    g.set_global_buffer(addr, n)
-    asc.set_flag(asc.HardEvent.V_MTE3, 0)
-    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
-    asc.data_copy(g, t, n)
 
 
 def f16(x):
