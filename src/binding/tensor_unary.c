@@ -340,7 +340,8 @@ static PyMethodDef functions[] = {
              "NumPy's a_min/a_max and min/max keywords work too.")},
     {"_vector_isa", fn_vector_isa, METH_NOARGS,
      ASC_DOC("_vector_isa($module, /)",
-             "The vector maths in use: 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces generic).")},
+             "The vector maths in use: 'avx512f', 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces "
+             "generic, PYASC_CPU_SIMD=avx2 stops at avx2).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -108,6 +108,11 @@ static const asc_vmath generic[ASC_VM_COUNT] = {
 static const asc_vmath *table = generic;
 static const char *isa = "generic";
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
+#ifdef ASC_HAVE_AVX512
+/* The AVX2 table with the AVX-512 float32 entries laid over it; written
+ * once, under the pthread_once of choose(). */
+static asc_vmath avx512_table[ASC_VM_COUNT];
+#endif
 
 static void choose(void) {
 #ifdef ASC_HAVE_AVX2
@@ -115,10 +120,17 @@ static void choose(void) {
   if (env && !strcmp(env, "0")) return;
   /* The CPU test also checks that the OS saves the AVX registers. */
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    table = asc_vmath_avx2;
-    isa = "avx2";
-  }
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return;
+  table = asc_vmath_avx2;
+  isa = "avx2";
+#ifdef ASC_HAVE_AVX512
+  if ((env && !strcmp(env, "avx2")) || !__builtin_cpu_supports("avx512f")) return;
+  memcpy(avx512_table, asc_vmath_avx2, sizeof avx512_table);
+  for (int fn = 0; fn < ASC_VM_COUNT; fn++)
+    if (asc_vmath_avx512_f32[fn]) avx512_table[fn].f32 = asc_vmath_avx512_f32[fn];
+  table = avx512_table;
+  isa = "avx512f";
+#endif
 #endif
 }
 

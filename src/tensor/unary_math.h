@@ -41,10 +41,11 @@ typedef struct asc_vmath {
   asc_vmath_f64 f64;
 } asc_vmath;
 
-/* The implementation of fn for this CPU. PYASC_CPU_SIMD=0 in the
- * environment forces the portable one (read at the first call). */
+/* The implementation of fn for this CPU. PYASC_CPU_SIMD in the environment
+ * caps the choice (read at the first call): 0 forces the portable one, avx2
+ * stops short of AVX-512. */
 const asc_vmath *asc_vmath_get(asc_vmath_fn fn);
-/* "avx2" or "generic": which implementation asc_vmath_get gives. */
+/* "avx512f", "avx2" or "generic": which implementation asc_vmath_get gives. */
 const char *asc_vmath_isa(void);
 
 /* x / sqrt(2) as hi + lo, for gelu's argument in float64. */
@@ -67,6 +68,11 @@ const char *asc_vmath_isa(void);
 
 #ifdef ASC_HAVE_AVX2
 extern const asc_vmath asc_vmath_avx2[ASC_VM_COUNT];
+#endif
+#ifdef ASC_HAVE_AVX512
+/* float32 entries for AVX-512F CPUs, laid over asc_vmath_avx2; NULL where
+ * the AVX2 one stays. */
+extern const asc_vmath_f32 asc_vmath_avx512_f32[ASC_VM_COUNT];
 #endif
 
 #endif
