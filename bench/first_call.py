@@ -24,6 +24,8 @@ import time
 
 import numpy as np
 
+import pyasc
+
 _FIRST = """
 import time, numpy as np
 import pyasc
@@ -46,9 +48,10 @@ axpy2(x, x); pyasc.synchronize()
 print(f"{(time.perf_counter() - t0) * 1e3:.2f} {spent['jit_build'] * 1e3:.2f}")
 """
 
-# The flags of src/compiler/jit.c (cc_flags), passed by --cc-flags when they change.
+# The flags of src/compiler/jit.c (cc_flags, and -mavx2 where the CPU has AVX2),
+# passed by --cc-flags when they change.
 _DEFAULT_FLAGS = "-std=c11 -O1 -ftree-vectorize -pipe -fPIC -shared -fno-strict-aliasing " \
-                 "-ffp-contract=off"
+                 "-ffp-contract=off" + (" -mavx2" if pyasc._C._vector_isa() != "generic" else "")
 
 
 def first_calls(runs: int) -> tuple[list[float], list[float], str]:
