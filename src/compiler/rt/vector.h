@@ -693,7 +693,23 @@ static inline int asc_k_vspans(asc_k_ctx *k, const asc_k_vargs *A, const asc_k_s
       sel_tensor = A->op == ASC_K_VOP_select || A->op == ASC_K_VOP_selects;
   int64_t hi[3] = {0, 0, 0}, bit_hi = -1, sel_hi = -1;
   int any = 0;
-  for (int64_t r = 0; r < s->nrep; r++)
+  /* A count over contiguous operands (one block apart, a repeat = its
+   * elements) touches [off, off + count * size) of each: no need to walk
+   * every element, which a fused operator's casts would do per tile. */
+  int contiguous = s->counter && !bits_dst && !sel_tensor;
+  for (int j = 0; contiguous && j <= A->nsrc; j++)
+    contiguous = A->blk[j] == 1 && A->rep[j] * 32 == s->per_rep * asc_k_dt_size(A->dt[j]);
+  if (contiguous) {
+    any = s->count > 0;
+    for (int j = 0; any && j <= A->nsrc; j++) {
+      int64_t es = asc_k_dt_size(A->dt[j]), end = asc_k_madd(A->t[j].off, s->count, es);
+      if (asc_k_add(A->t[j].off, es) < 0)
+        return asc_k_fail(k, line, "%s: %s's addresses (strides) leave the Unified Buffer", A->api,
+                          names[j]);
+      hi[j] = end > 0 ? end : 0;
+    }
+  }
+  for (int64_t r = 0; !contiguous && r < s->nrep; r++)
     for (int64_t idx = 0; idx < s->per_rep; idx++) {
       if (!asc_k_sel_on(s, r, idx)) continue;
       any = 1;
@@ -729,6 +745,45 @@ static inline int asc_k_vspans(asc_k_ctx *k, const asc_k_vargs *A, const asc_k_s
   return asc_k_ub_use(k, ASC_K_V, A->t[0], n, es, ASC_K_WRITE, A->api, "dst", line);
 }
 
+/* The count form of cast between float32 and float16/bfloat16 in CAST_NONE
+ * or CAST_RINT, source and destination apart: the bits of the element loop
+ * in asc_k_vrun (both round half to even and overflow to infinity), without
+ * its trip through double. The casts of fused operators (pyasc.op) take
+ * it. 1 if it did the cast. */
+static inline int asc_k_cast_fast(char *ub, const asc_k_vargs *A) {
+  int dd = A->dt[0], ds = A->dt[1];
+  int64_t n = A->m0, ed = asc_k_dt_size(dd), es = asc_k_dt_size(ds);
+  int64_t d0 = A->t[0].off, s0 = A->t[1].off;
+  if (A->mode > 1 || n <= 0 || !(d0 + n * ed <= s0 || s0 + n * es <= d0)) return 0;
+  char *d = ub + d0;
+  const char *src = ub + s0;
+  /* One loop per pair, without branches, so that they vectorise. */
+#define ASC_K_CAST_LOOP(ST, DT, CONVERT)                 \
+  for (int64_t i = 0; i < n; i++) {                      \
+    ST x;                                                \
+    memcpy(&x, src + (int64_t)sizeof(ST) * i, sizeof x); \
+    DT y = CONVERT;                                      \
+    memcpy(d + (int64_t)sizeof(DT) * i, &y, sizeof y);   \
+  }
+  if (ds == ASC_K_DT_FLOAT32 && dd == ASC_K_DT_BFLOAT16) {
+    /* asc_k_f2bf on the bits: round half to even, a quiet NaN kept */
+    ASC_K_CAST_LOOP(uint32_t, uint16_t,
+                    (x & 0x7fffffffu) > 0x7f800000u
+                        ? (uint16_t)(((x >> 16) & 0x8000u) | 0x7fc0u)
+                        : (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16))
+  } else if (ds == ASC_K_DT_BFLOAT16 && dd == ASC_K_DT_FLOAT32) {
+    ASC_K_CAST_LOOP(uint16_t, uint32_t, (uint32_t)x << 16)
+  } else if (ds == ASC_K_DT_FLOAT32 && dd == ASC_K_DT_FLOAT16) {
+    ASC_K_CAST_LOOP(float, uint16_t, asc_k_f2h(x))
+  } else if (ds == ASC_K_DT_FLOAT16 && dd == ASC_K_DT_FLOAT32) {
+    ASC_K_CAST_LOOP(uint16_t, float, asc_k_h2f(x))
+  } else {
+    return 0;
+  }
+#undef ASC_K_CAST_LOOP
+  return 1;
+}
+
 static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
   int bits_dst = asc_k_vop_bits_dst(A->op), reads_dst = asc_k_vop_reads_dst(A->op);
   int64_t widest = bits_dst ? 1 : asc_k_dt_size(A->dt[0]);
@@ -752,6 +807,7 @@ static inline int asc_k_vrun(asc_k_ctx *k, const asc_k_vargs *A, int line) {
                            A->api, line);
   k->vm.counter = counter;
   if (bad || asc_k_vspans(k, A, &s, line)) return 1;
+  if (A->op == ASC_K_VOP_cast && kind == 2 && asc_k_cast_fast(k->ub, A)) return 0;
   char *ub = k->ub;
   int dd = A->dt[0], ds = A->nsrc ? A->dt[1] : dd;
   int fl = asc_k_dt_float(dd), bits = (int)(8 * asc_k_dt_size(ds));
