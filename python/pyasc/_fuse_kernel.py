@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from pyasc import _C
 from pyasc import trace as _trace
-from pyasc._fuse_plan import COMPARISONS, MAX_SLOTS, MIRRORED, Group, column_width
+from pyasc._fuse_plan import COMPARISONS, MAX_SLOTS, MIRRORED, VIA_F32, Group, column_width
 
 #: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
 _DTYPE_CODES = {name: i for i, name in enumerate(
@@ -414,7 +414,8 @@ class _Emitter:
         if node.op == "where":
             self._where(i, node, env, last, cnt)
             return
-        dtype = node.dtype
+        # bfloat16 computes in float32; the result is cast back below
+        dtype = _C.float32 if node.dtype in VIA_F32 else node.dtype
         temps: list[int] = []
         srcs: list[tuple[str, int]] = []  # ("tile", local id) or ("scalar", IR value)
         for a in node.inputs:
@@ -433,13 +434,13 @@ class _Emitter:
                     srcs.append(("tile", dst))
                 else:
                     srcs.append(("tile", self.local(ref, have)))
-            else:
-                srcs.append(("scalar", self.const(_rounded(a, dtype))))
+            else:  # a Python number takes the operation's dtype first (NEP 50)
+                srcs.append(("scalar", self.const(_rounded(a, node.dtype))))
         op = node.op
         if op == "subtract" and dtype.is_floating_point and srcs[1][0] == "scalar" \
                 and not isinstance(node.inputs[1], _trace.Value):
             # x - c is x + (-c) exactly in IEEE arithmetic; c is already rounded
-            op, srcs[1] = "add", ("scalar", self.const(-_rounded(node.inputs[1], dtype)))
+            op, srcs[1] = "add", ("scalar", self.const(-_rounded(node.inputs[1], node.dtype)))
         if op in _BINARY and op in _WITH_SCALAR and [k for k, _ in srcs].count("scalar") == 1:
             srcs.sort(key=lambda s: s[0] != "tile")  # commutative: the tile first
         elif op in _BINARY or op in _UNARY or op in ("astype", "positive", "negative"):
@@ -475,8 +476,12 @@ class _Emitter:
         for tmp in temps:
             if tmp != slot:
                 self.free.append(tmp)
+        if node.dtype != dtype:  # rounded to bfloat16 once, as eager rounds each operation
+            wide, slot = slot, self.alloc()
+            self.op("cast", [self.local(slot, node.dtype), dst, cnt], (_CAST_RINT,))
+            self.free.append(wide)
         assert node.output is not None
-        env[id(node.output)] = ("tile", slot, dtype)
+        env[id(node.output)] = ("tile", slot, node.dtype)
 
 
 #: a reduction -> the vector operation that folds a tile into the
@@ -528,7 +533,8 @@ def row_length(value: _trace.Value) -> int:
 
 
 def _exact(src: Any, dst: Any) -> bool:
-    return (src, dst) in ((_C.float16, _C.float32), (_C.int16, _C.int32), (_C.int16, _C.float32))
+    return (src, dst) in ((_C.float16, _C.float32), (_C.int16, _C.int32), (_C.int16, _C.float32),
+                          (_C.bfloat16, _C.float32))
 
 
 def _rounded(value: int | float, dtype: Any) -> int | float:

@@ -24,9 +24,14 @@ from typing import Any
 from pyasc import _C
 from pyasc import trace as _trace
 
-F16, F32, I16, I32 = _C.float16, _C.float32, _C.int16, _C.int32
+F16, BF16, F32, I16, I32 = _C.float16, _C.bfloat16, _C.float32, _C.int16, _C.int32
 FLOATS = frozenset({F16, F32})
 INTS = frozenset({I16, I32})
+#: bfloat16 arithmetic computes in float32 and casts each result back
+#: (CAST_RINT), the rounding per operation of eager bfloat16 (the vector
+#: unit has bfloat16 casts, not bfloat16 arithmetic)
+VIA_F32 = frozenset({BF16})
+ARITH = FLOATS | VIA_F32
 
 
 @dataclass(frozen=True)
@@ -40,22 +45,22 @@ class Fusible:
 
 #: operation -> the dtypes in which its kernel form matches eager.
 FUSIBLE: dict[str, Fusible] = {
-    "add": Fusible(FLOATS | INTS),
-    "subtract": Fusible(FLOATS | INTS),
-    "multiply": Fusible(FLOATS | INTS),
-    "divide": Fusible(FLOATS),
-    "negative": Fusible(FLOATS | INTS),
-    "positive": Fusible(FLOATS | INTS),
-    "abs": Fusible(FLOATS | INTS),
-    "exp": Fusible(FLOATS),
-    "log": Fusible(FLOATS),
-    "sqrt": Fusible(FLOATS),
-    "reciprocal": Fusible(FLOATS),
+    "add": Fusible(ARITH | INTS),
+    "subtract": Fusible(ARITH | INTS),
+    "multiply": Fusible(ARITH | INTS),
+    "divide": Fusible(ARITH),
+    "negative": Fusible(ARITH | INTS),
+    "positive": Fusible(ARITH | INTS),
+    "abs": Fusible(ARITH | INTS),
+    "exp": Fusible(ARITH),
+    "log": Fusible(ARITH),
+    "sqrt": Fusible(ARITH),
+    "reciprocal": Fusible(ARITH),
     # the vector unit's max/min/relu drop NaNs, eager's propagate them
     "maximum": Fusible(INTS, "float maximum: the vector unit does not propagate NaN"),
     "minimum": Fusible(INTS, "float minimum: the vector unit does not propagate NaN"),
     "relu": Fusible(INTS, "float relu: the vector unit does not propagate NaN"),
-    "astype": Fusible(FLOATS | INTS),
+    "astype": Fusible(ARITH | INTS),
 }
 
 #: comparisons -> the kernel's CMPMODE (src0 <op> src1); the result is bool.
@@ -66,15 +71,17 @@ MIRRORED = {"less": "greater", "greater": "less", "less_equal": "greater_equal",
             "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
 
 #: (from, to) conversions whose kernel cast rounds as eager's does.
-CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32)})
+CASTS = frozenset({(F16, F32), (F32, F16), (I16, I32), (I16, F32), (I32, F32), (BF16, F32),
+                   (F32, BF16)})
 
 #: dtypes the kernel runtime's vector instructions do not compute in
-#: (src/compiler/rt/vector.h: float16, float32, int16, int32), and what
-#: explain() says about an operation in one: it runs eagerly.
+#: (src/compiler/rt/vector.h: float16, float32, int16, int32; bfloat16
+#: through float32), and what explain() says about an operation in one: it
+#: runs eagerly.
 NO_VECTOR_FORM = {
     dt: (f"the kernel runtime has no {dt} vector instructions (they take float16, float32, "
          "int16 and int32)")
-    for dt in ("bfloat16", "int64", "float64")
+    for dt in ("int64", "float64")
 }
 
 #: trailing reductions a group may end in -> the result dtypes they fuse
