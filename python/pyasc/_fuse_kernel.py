@@ -37,6 +37,8 @@ _UNARY = {"exp": "exp", "log": "ln", "sqrt": "sqrt", "abs": "abs", "reciprocal":
 _BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
            "maximum": "max", "minimum": "min"}
 _WITH_SCALAR = {"add": "adds", "multiply": "muls", "maximum": "maxs", "minimum": "mins"}
+#: float operations built from compare and select so that NaN propagates
+_NAN_KEEPING = frozenset({"maximum", "minimum", "relu"})
 
 
 @dataclass
@@ -406,18 +408,12 @@ class _Emitter:
         assert node.output is not None
         env[id(node.output)] = ("tile", slot, dtype)
 
-    def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
-              last: dict[int, int], cnt: int) -> None:
-        if node.op in COMPARISONS:
-            self._compare(i, node, env, last, cnt)
-            return
-        if node.op == "where":
-            self._where(i, node, env, last, cnt)
-            return
-        # bfloat16 computes in float32; the result is cast back below
-        dtype = _C.float32 if node.dtype in VIA_F32 else node.dtype
-        temps: list[int] = []
-        srcs: list[tuple[str, int]] = []  # ("tile", local id) or ("scalar", IR value)
+    def _operands(self, node: _trace.Node, env: dict[int, tuple[str, int, Any]], dtype: Any,
+                  temps: list[int], cnt: int) -> list[tuple[str, int]]:
+        """node's operands in ``dtype``: ("tile", local id), cast into a new
+        slot (listed in ``temps``) when promotion converts it, or ("scalar",
+        IR value)."""
+        srcs: list[tuple[str, int]] = []
         for a in node.inputs:
             if a is None:
                 continue
@@ -436,6 +432,63 @@ class _Emitter:
                     srcs.append(("tile", self.local(ref, have)))
             else:  # a Python number takes the operation's dtype first (NEP 50)
                 srcs.append(("scalar", self.const(_rounded(a, node.dtype))))
+        return srcs
+
+    def _nan_keeping(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+                     last: dict[int, int], cnt: int, srcs: list[tuple[str, int]],
+                     temps: list[int]) -> None:
+        """Float maximum, minimum and relu as eager computes them (NumPy's
+        ``x >= y or isnan(x) ? x : y``; relu ``x > 0 or isnan(x) ? x : +0``),
+        from compare and select rather than the vector unit's max/min, which
+        drop NaN and pick either zero: a mask of the comparison selects x or
+        the other operand, then a mask of x == x puts x's NaNs back."""
+        dtype = node.dtype
+        if node.op == "relu":
+            srcs = srcs + [("scalar", self.const(0.0))]
+        (k0, a), (k1, b) = srcs
+        mode = COMPARISONS["less_equal" if node.op == "minimum" else "greater_equal"]
+        if k0 == "scalar" and k1 == "scalar":  # the planner never fuses this: an internal error
+            raise _C.InternalError("pyasc.op fuser: maximum/minimum of two scalars")
+        if k0 == "scalar":  # c op x: x wins where c loses, that is where x beats c strictly
+            (k0, a), (k1, b) = (k1, b), (k0, a)
+            mode = COMPARISONS["less" if node.op == "minimum" else "greater"]
+        if node.op == "relu":  # -0 is not above 0: relu gives +0, as eager
+            mode = COMPARISONS["greater"]
+        mask = self.alloc()
+        mask_t = self.local(mask, _C.uint8)
+        picked = self.alloc()
+        picked_t = self.local(picked, dtype)
+        if k1 == "scalar":
+            self.op("compare_scalar", [mask_t, a, b, cnt], (mode,))
+            self.op("selects", [picked_t, mask_t, a, b, cnt], (1,))
+        else:
+            self.op("compare", [mask_t, a, b, cnt], (mode,))
+            self.op("select", [picked_t, mask_t, a, b, cnt], (2,))
+        self.op("compare", [mask_t, a, a, cnt], (COMPARISONS["equal"],))  # 0 where a is NaN
+        for v in node.inputs:
+            if isinstance(v, _trace.Value) and last.get(id(v)) == i and env[id(v)][0] == "tile":
+                self._release(env, v)
+        slot = self.alloc()
+        self.op("select", [self.local(slot, dtype), mask_t, picked_t, a, cnt], (2,))
+        self.free += [t for t in temps + [mask, picked] if t != slot]
+        assert node.output is not None
+        env[id(node.output)] = ("tile", slot, dtype)
+
+    def _node(self, i: int, node: _trace.Node, env: dict[int, tuple[str, int, Any]],
+              last: dict[int, int], cnt: int) -> None:
+        if node.op in COMPARISONS:
+            self._compare(i, node, env, last, cnt)
+            return
+        if node.op == "where":
+            self._where(i, node, env, last, cnt)
+            return
+        # bfloat16 computes in float32; the result is cast back below
+        dtype = _C.float32 if node.dtype in VIA_F32 else node.dtype
+        temps: list[int] = []
+        srcs = self._operands(node, env, dtype, temps, cnt)
+        if node.op in _NAN_KEEPING and dtype.is_floating_point:
+            self._nan_keeping(i, node, env, last, cnt, srcs, temps)
+            return
         op = node.op
         if op == "subtract" and dtype.is_floating_point and srcs[1][0] == "scalar" \
                 and not isinstance(node.inputs[1], _trace.Value):
@@ -513,7 +566,8 @@ def count_unit(group: Group) -> int:
     """What a tile's element count is rounded up to: whole 32-byte blocks,
     or for a group with comparisons whole 256-byte repeats of the widest
     operand (compare's count form) and 32-byte blocks of its uint8 results."""
-    masks = any(n.op in COMPARISONS or n.op == "where" for n in group.nodes) or (
+    masks = any(n.op in COMPARISONS or n.op == "where" or (
+        n.op in _NAN_KEEPING and n.dtype.is_floating_point) for n in group.nodes) or (
         group.reduce is not None and group.reduce.op in ("max", "min")
         and group.reduce.dtype.is_floating_point)
     return 128 if masks else _ALIGN

@@ -56,10 +56,10 @@ FUSIBLE: dict[str, Fusible] = {
     "log": Fusible(ARITH),
     "sqrt": Fusible(ARITH),
     "reciprocal": Fusible(ARITH),
-    # the vector unit's max/min/relu drop NaNs, eager's propagate them
-    "maximum": Fusible(INTS, "float maximum: the vector unit does not propagate NaN"),
-    "minimum": Fusible(INTS, "float minimum: the vector unit does not propagate NaN"),
-    "relu": Fusible(INTS, "float relu: the vector unit does not propagate NaN"),
+    # floats: compare and select, as the vector unit's max/min/relu drop NaN
+    "maximum": Fusible(FLOATS | INTS),
+    "minimum": Fusible(FLOATS | INTS),
+    "relu": Fusible(FLOATS | INTS),
     "astype": Fusible(ARITH | INTS),
 }
 

@@ -29,7 +29,7 @@ def launch_every_size(monkeypatch):
 # --- random expression graphs ---------------------------------------------------
 
 #: operations whose fused form is bit-exact with eager, by dtype family.
-FLOAT_OPS = ("add", "sub", "mul", "div", "neg", "abs", "relu")  # relu: an eager call inside
+FLOAT_OPS = ("add", "sub", "mul", "div", "neg", "abs", "relu", "max", "min")
 INT_OPS = ("add", "sub", "mul", "neg", "abs", "max", "min", "relu")
 
 
@@ -69,6 +69,15 @@ def _eval(expr, env):
     raise AssertionError(op)
 
 
+def _np_pick(a, b, keep_a):
+    """NumPy's maximum/minimum by their definition, ``a if keep_a(a, b) or
+    isnan(a) else b``: np.maximum's SIMD loops may return either of two
+    equal zeros."""
+    if np.result_type(a, b).kind != "f":
+        return np.maximum(a, b) if keep_a is np.greater_equal else np.minimum(a, b)
+    return np.where(keep_a(a, b) | np.isnan(a), a, b)
+
+
 def _numpy_eval(expr, env):
     if isinstance(expr, str):
         return env[expr]
@@ -78,7 +87,8 @@ def _numpy_eval(expr, env):
     v = [_numpy_eval(a, env) for a in args]
     table = {"add": lambda: v[0] + v[1], "sub": lambda: v[0] - v[1], "mul": lambda: v[0] * v[1],
              "div": lambda: v[0] / v[1], "neg": lambda: -v[0], "abs": lambda: abs(v[0]),
-             "max": lambda: np.maximum(v[0], v[1]), "min": lambda: np.minimum(v[0], v[1]),
+             "max": lambda: _np_pick(v[0], v[1], np.greater_equal),
+             "min": lambda: _np_pick(v[0], v[1], np.less_equal),
              "relu": lambda: np.maximum(v[0], 0) if v[0].dtype.kind == "i"
              else np.where(v[0] > 0, v[0], np.where(np.isnan(v[0]), v[0], 0)).astype(v[0].dtype)}
     with np.errstate(all="ignore"):
