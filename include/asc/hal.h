@@ -65,6 +65,11 @@ typedef struct asc_launch_desc {
    * skipped after an earlier failure on its stream, or failed itself, so
    * that what it would have written can be marked invalid. */
   void (*failed)(void *args, bool skipped);
+  /* May be NULL. Runs on the backend's copy of args when the launch is
+   * queued, that is when it may run after asc_launch_ex returns: the copy
+   * must then hold references of its own to what the caller holds for the
+   * call (release drops them). A launch run before the return needs none. */
+  void (*keep)(void *args);
 } asc_launch_desc;
 
 /* Small single-block work may run on the launching thread when its stream

@@ -435,6 +435,7 @@ asc_status cpu_launch(void *stream, const asc_launch_desc *launch) {
     return st;
   }
   if (launch->args_size) memcpy(t->args, launch->args, launch->args_size);
+  if (launch->keep) launch->keep(t->args);
   t->release = launch->release;
   t->failed = launch->failed;
   t->name = launch->name;
