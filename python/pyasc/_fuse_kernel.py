@@ -32,6 +32,10 @@ _VECCALC = 11  # TPosition.VECCALC
 _ALIGN = 16  # elements: 32 bytes of 2-byte dtypes, 64 of 4-byte ones
 _SLOT_BYTES = 4  # a slot holds a tile of any fusible dtype (at most 4 bytes each)
 _CAST_NONE, _CAST_RINT = 0, 1
+#: maths through the adv API (Ascend C's Sin, Tanh, ...: the same SLEEF
+#: functions as eager in the kernel runtime, rt/adv_math.h)
+_ADV_UNARY = {"sin": "adv.sin", "cos": "adv.cos", "tan": "adv.tan", "tanh": "adv.tanh",
+              "erf": "adv.erf"}
 _UNARY = {"exp": "exp", "log": "ln", "sqrt": "sqrt", "abs": "abs", "reciprocal": "reciprocal",
           "relu": "relu"}
 _BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
@@ -496,7 +500,8 @@ class _Emitter:
             op, srcs[1] = "add", ("scalar", self.const(-_rounded(node.inputs[1], node.dtype)))
         if op in _BINARY and op in _WITH_SCALAR and [k for k, _ in srcs].count("scalar") == 1:
             srcs.sort(key=lambda s: s[0] != "tile")  # commutative: the tile first
-        elif op in _BINARY or op in _UNARY or op in ("astype", "positive", "negative"):
+        elif op in _BINARY or op in _UNARY or op in _ADV_UNARY or op in ("astype", "positive",
+                                                                          "negative"):
             for j, (k, ref) in enumerate(srcs):
                 if k == "scalar":
                     tmp = self.alloc()
@@ -513,6 +518,8 @@ class _Emitter:
         refs = [r for _, r in srcs]
         if op in _UNARY:
             self.op(_UNARY[op], [dst, refs[0], cnt])
+        elif op in _ADV_UNARY:  # no temp buffer (-1): Ascend C's form without one
+            self.op(_ADV_UNARY[op], [dst, refs[0], cnt, self.const(-1)])
         elif op in _BINARY:
             if srcs[1][0] == "scalar":
                 self.op(_WITH_SCALAR[op], [dst, refs[0], refs[1], cnt])

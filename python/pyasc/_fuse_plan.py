@@ -54,6 +54,15 @@ FUSIBLE: dict[str, Fusible] = {
     "abs": Fusible(ARITH | INTS),
     "exp": Fusible(ARITH),
     "log": Fusible(ARITH),
+    # the adv maths family: SLEEF in the kernel runtime as in eager. sin, cos
+    # and tan reduce a vector's lanes together; tiles start on multiples of
+    # 16 elements and hold values of the group's shape, so their lanes are
+    # eager's lanes
+    "sin": Fusible(ARITH),
+    "cos": Fusible(ARITH),
+    "tan": Fusible(ARITH),
+    "tanh": Fusible(ARITH),
+    "erf": Fusible(ARITH),
     "sqrt": Fusible(ARITH),
     "reciprocal": Fusible(ARITH),
     # floats: compare and select, as the vector unit's max/min/relu drop NaN
