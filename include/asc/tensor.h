@@ -45,6 +45,20 @@ asc_status asc_storage_wrap(int device, void *data, size_t nbytes, void (*releas
                             void *ctx, asc_storage **out);
 void asc_storage_retain(asc_storage *storage);
 void asc_storage_release(asc_storage *storage);
+/* For work queued on `stream` that uses the storage's data: memory from the
+ * caching allocator gets the stream recorded on its block and only the
+ * record (the struct, for asc_storage_poison) is held, so that when the last
+ * tensor goes the block returns to the cache at once, stream-ordered (the
+ * same stream reuses it after this work, others once they pass it);
+ * borrowed memory is held whole. Returns whether it held the whole storage;
+ * pass that to asc_storage_release_queued when the work is done. */
+bool asc_storage_retain_queued(asc_storage *storage, asc_stream_t stream);
+void asc_storage_release_queued(asc_storage *storage, bool whole);
+/* The same for a launch's n storages (n <= 32; NULLs are skipped), from a
+ * launch's keep hook: returns the mask of those held whole, for
+ * asc_storages_release_queued. */
+uint32_t asc_storages_retain_queued(asc_storage *const *storages, int n, asc_stream_t stream);
+void asc_storages_release_queued(asc_storage *const *storages, int n, uint32_t whole);
 void *asc_storage_data(const asc_storage *storage);
 size_t asc_storage_nbytes(const asc_storage *storage);
 int asc_storage_device(const asc_storage *storage);

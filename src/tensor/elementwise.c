@@ -24,8 +24,9 @@ typedef struct ew_args {
   int64_t shape[ASC_MAX_DIMS];
   int64_t strides[ASC_EW_MAX_OPERANDS][ASC_MAX_DIMS]; /* bytes */
   char *base[ASC_EW_MAX_OPERANDS];
-  asc_storage *storages[ASC_EW_MAX_OPERANDS]; /* retained only when kept */
+  asc_storage *storages[ASC_EW_MAX_OPERANDS]; /* held only when kept */
   bool kept;
+  uint32_t whole; /* bit k: storages[k] held whole (asc_storages_retain_queued) */
   _Alignas(16) unsigned char ctx[ASC_EW_CTX_MAX];
 } ew_args;
 
@@ -71,20 +72,20 @@ static void ew_failed(void *p, bool skipped) {
   asc_storage_poison(a->storages[0], a->name, skipped);
 }
 
-/* A queued launch (asc_launch_desc.keep) holds the operands' storages; one
- * run on the calling thread borrows the caller's, which saves two atomic
- * operations per operand on small tensor operations. */
+/* A queued launch (asc_launch_desc.keep) holds its operands' storages,
+ * stream-ordered: a result dropped while its launch is queued goes back to
+ * the cache for the stream's next allocation, as in a loop of large
+ * operations. One run on the calling thread borrows the caller's, which
+ * saves two atomic operations per operand on small tensor operations. */
 static void ew_keep(void *p) {
   ew_args *a = p;
-  for (int k = 0; k < a->nops; k++)
-    if (a->storages[k]) asc_storage_retain(a->storages[k]);
+  a->whole = asc_storages_retain_queued(a->storages, a->nops, ASC_STREAM_CURRENT);
   a->kept = true;
 }
 
 static void ew_release(void *p) {
   ew_args *a = p;
-  if (!a->kept) return;
-  for (int k = 0; k < a->nops; k++) asc_storage_release(a->storages[k]);
+  if (a->kept) asc_storages_release_queued(a->storages, a->nops, a->whole);
 }
 
 /* Drops length-1 dimensions and merges neighbours that are contiguous in

@@ -37,6 +37,9 @@ typedef struct mm_args {
   int64_t m, n, k;
   int64_t rows_per_unit, units_per_row_block, units, units_per_block;
   mm_operand op[3];
+  asc_storage *storages[3]; /* op[k].storage, held only when kept (queued) */
+  bool kept;
+  uint32_t whole;
 } mm_args;
 
 /* --- BLAS ----------------------------------------------------------------- */
@@ -209,9 +212,18 @@ static void matmul_failed(void *p, bool skipped) {
   asc_storage_poison(a->op[OUT].storage, "matmul", skipped);
 }
 
+/* Queued (always, as matmul runs on the stream's thread): the operands'
+ * storages are held stream-ordered (asc_storages_retain_queued). */
+static void matmul_keep(void *p) {
+  mm_args *a = p;
+  for (int k = 0; k < 3; k++) a->storages[k] = a->op[k].storage;
+  a->whole = asc_storages_retain_queued(a->storages, 3, ASC_STREAM_CURRENT);
+  a->kept = true;
+}
+
 static void matmul_release(void *p) {
   mm_args *a = p;
-  for (int k = 0; k < 3; k++) asc_storage_release(a->op[k].storage);
+  if (a->kept) asc_storages_release_queued(a->storages, 3, a->whole);
 }
 
 /* --- planning ------------------------------------------------------------- */
@@ -284,8 +296,7 @@ static void set_operand(mm_operand *o, const asc_tensor *t, int nbatch) {
   o->rs = t->strides[t->ndim - 2];
   o->cs = t->strides[t->ndim - 1];
   o->base = asc_tensor_data(t);
-  asc_storage_retain(t->storage);
-  o->storage = t->storage;
+  o->storage = t->storage; /* held by matmul_keep */
 }
 
 /* The operand in the compute dtype, in a layout the product can read: a
@@ -342,6 +353,7 @@ static asc_status launch(const asc_tensor *a, const asc_tensor *b, const asc_ten
                           .args_size = sizeof args,
                           .release = matmul_release,
                           .failed = matmul_failed,
+                          .keep = matmul_keep,
                           .name = "matmul"};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
 }

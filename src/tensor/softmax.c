@@ -19,7 +19,9 @@ typedef struct softmax_args {
   int64_t rows, rows_per_block;
   const char *in;
   char *out;
-  asc_storage *storages[2];
+  asc_storage *storages[2]; /* held only when kept (queued) */
+  bool kept;
+  uint32_t whole;
 } softmax_args;
 
 static const char *row_base(const softmax_args *a, int64_t row) {
@@ -78,9 +80,17 @@ static asc_status softmax_block(const asc_block_ctx *block, const void *args) {
   return ASC_OK;
 }
 
+/* Queued: the storages are held stream-ordered (asc_storages_retain_queued);
+ * run at once: the caller's are borrowed. */
+static void softmax_keep(void *args) {
+  softmax_args *a = args;
+  a->whole = asc_storages_retain_queued(a->storages, 2, ASC_STREAM_CURRENT);
+  a->kept = true;
+}
+
 static void softmax_release(void *args) {
   softmax_args *a = args;
-  for (int k = 0; k < 2; k++) asc_storage_release(a->storages[k]);
+  if (a->kept) asc_storages_release_queued(a->storages, 2, a->whole);
 }
 
 static void softmax_failed(void *args, bool skipped) {
@@ -98,14 +108,14 @@ static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor 
   blocks = (uint32_t)((a->rows + a->rows_per_block - 1) / a->rows_per_block);
   a->storages[0] = x->storage;
   a->storages[1] = result->storage;
-  asc_storage_retain(x->storage);
-  asc_storage_retain(result->storage);
+  a->kept = false;
   asc_launch_desc desc = {.fn = softmax_block,
                           .nblocks = blocks,
                           .args = a,
                           .args_size = sizeof *a,
                           .release = softmax_release,
                           .failed = softmax_failed,
+                          .keep = softmax_keep,
                           .name = a->log ? "log_softmax" : "softmax",
                           .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
   return asc_launch_ex(ASC_STREAM_CURRENT, &desc);

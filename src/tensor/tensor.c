@@ -10,7 +10,10 @@
 #include "tensor_internal.h"
 
 struct asc_storage {
-  atomic_int refs;
+  atomic_int refs; /* holders of the data: tensors, work that needs it whole */
+  /* holders of this record: one for all of refs together, plus queued work
+   * that holds only the record (asc_storage_retain_queued) */
+  atomic_int records;
   int device;
   void *data;
   size_t nbytes;
@@ -34,6 +37,7 @@ asc_status asc_storage_new(int device, size_t nbytes, asc_stream_t stream, asc_s
     return st;
   }
   atomic_init(&s->refs, 1);
+  atomic_init(&s->records, 1);
   s->device = device;
   s->nbytes = nbytes;
   s->release = NULL;
@@ -52,6 +56,7 @@ asc_status asc_storage_wrap(int device, void *data, size_t nbytes, void (*releas
   asc_storage *s = malloc(sizeof *s);
   if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a storage record");
   atomic_init(&s->refs, 1);
+  atomic_init(&s->records, 1);
   s->device = device;
   s->data = data;
   s->nbytes = nbytes;
@@ -68,13 +73,46 @@ void asc_storage_retain(asc_storage *s) {
   atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
 }
 
+static void release_record(asc_storage *s) {
+  if (atomic_fetch_sub_explicit(&s->records, 1, memory_order_acq_rel) == 1) free(s);
+}
+
 void asc_storage_release(asc_storage *s) {
   if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
   if (s->release)
     s->release(s->ctx);
   else if (asc_mem_free(s->data))
     asc_clear_error(); /* after asc_shutdown: nothing to free */
-  free(s);
+  release_record(s);
+}
+
+bool asc_storage_retain_queued(asc_storage *s, asc_stream_t stream) {
+  if (!s->release && s->data && asc_mem_record_stream(s->data, stream) == ASC_OK) {
+    atomic_fetch_add_explicit(&s->records, 1, memory_order_relaxed);
+    return false;
+  }
+  asc_clear_error(); /* borrowed memory, or no room to record: hold it whole */
+  asc_storage_retain(s);
+  return true;
+}
+
+void asc_storage_release_queued(asc_storage *s, bool whole) {
+  if (!s) return;
+  if (whole)
+    asc_storage_release(s);
+  else
+    release_record(s);
+}
+
+uint32_t asc_storages_retain_queued(asc_storage *const *s, int n, asc_stream_t stream) {
+  uint32_t whole = 0;
+  for (int k = 0; k < n && k < 32; k++)
+    if (s[k] && asc_storage_retain_queued(s[k], stream)) whole |= 1u << k;
+  return whole;
+}
+
+void asc_storages_release_queued(asc_storage *const *s, int n, uint32_t whole) {
+  for (int k = 0; k < n && k < 32; k++) asc_storage_release_queued(s[k], (whole >> k) & 1u);
 }
 
 void *asc_storage_data(const asc_storage *s) {
@@ -222,6 +260,7 @@ asc_status asc_tensor_scalar(int device, asc_dtype dtype, const void *value, asc
   asc_storage *s = malloc(ELEMENT_AT + ELEMENT_MAX);
   if (!s) return asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a scalar");
   atomic_init(&s->refs, 1);
+  atomic_init(&s->records, 1);
   s->device = device;
   s->data = (char *)s + ELEMENT_AT;
   s->nbytes = size;

@@ -860,3 +860,79 @@ def test_random_alloc_free_sequences_keep_stats_consistent(ops, caching):
         for b in live:
             b.free()
         memory.set_caching(True)
+
+
+# --- queued operations hold their operands stream-ordered ---------------------
+
+BIG = (512, 1024)  # 2 MiB of float32: a launch that is queued, not run inline
+
+
+@pytest.mark.parametrize("op", ["exp", "softmax", "matmul"])
+def test_a_loop_of_dropped_results_reuses_one_block(op, stream_pair):
+    """Results dropped while their launches are queued go back to the cache
+    at once for the stream's next allocation: memory stays bounded however
+    far the host runs ahead (before, each queued result held its block)."""
+    s, _ = stream_pair
+    fn = {"exp": pyasc.exp, "softmax": lambda t: pyasc.softmax(t, axis=-1),
+          "matmul": lambda t: t[:, :512] @ t[:, :512].T}[op]
+    with pyasc.stream(s):
+        x = pyasc.asarray(np.random.default_rng(0).standard_normal(BIG).astype(np.float32))
+        fn(x)
+        s.synchronize()
+        before = memory.memory_stats()
+        testing.spin(50, stream=s)  # the loop below queues behind this
+        for _ in range(40):
+            fn(x)
+        assert s.query() is False  # still queued: the reuse did not wait for the work
+        kept = fn(x)
+        s.synchronize()
+    after = memory.memory_stats()
+    grown = after["peak_reserved_bytes"] - before["peak_reserved_bytes"]
+    assert grown <= 2 * x.nbytes, grown  # not 40 results' worth
+    want = {"exp": np.exp, "softmax": None, "matmul": None}[op]
+    if want is not None:
+        np.testing.assert_allclose(kept.numpy(), want(x.numpy()), rtol=2e-6)
+
+
+def test_a_reused_block_is_written_only_after_the_queued_reader(stream_pair):
+    """a's block goes back to the cache while b = a + 1 is still queued and
+    reads it; c's allocation takes the block, and c's launch runs after b's,
+    so b sees a's values."""
+    s, _ = stream_pair
+    xa = np.random.default_rng(1).standard_normal(BIG).astype(np.float32)
+    with pyasc.stream(s):
+        x = pyasc.asarray(xa)
+        s.synchronize()
+        testing.spin(50, stream=s)
+        a = pyasc.exp(x)
+        a_ptr = a.data_ptr
+        b = a + 1.0
+        del a
+        c = x * 3.0  # the same size class: takes a's block
+        assert c.data_ptr == a_ptr
+        assert s.query() is False
+        s.synchronize()
+    np.testing.assert_allclose(b.numpy(), np.exp(xa) + np.float32(1.0), rtol=2e-6)
+    np.testing.assert_array_equal(c.numpy(), xa * np.float32(3.0))
+
+
+def test_a_block_read_by_another_streams_queued_launch_is_not_reused_early(stream_pair):
+    """a is allocated on stream s1 and read by a launch queued on s2 (its
+    stream is recorded on the block): dropped, the block must not go to s1's
+    next allocation before s2 has passed the read."""
+    s1, s2 = stream_pair
+    xa = np.random.default_rng(2).standard_normal(BIG).astype(np.float32)
+    with pyasc.stream(s1):
+        a = pyasc.asarray(xa) * 1.0  # memory of the allocator, on s1
+        s1.synchronize()
+    a_ptr = a.data_ptr
+    with pyasc.stream(s2):
+        testing.spin(50, stream=s2)
+        b = a * 2.0  # queued on s2 behind the spin, reading a
+    del a
+    with pyasc.stream(s1):
+        c = pyasc.zeros(BIG, dtype=pyasc.float32)
+        assert c.data_ptr != a_ptr
+        assert s2.query() is False
+    s2.synchronize()
+    np.testing.assert_array_equal(b.numpy(), xa * np.float32(2.0))
