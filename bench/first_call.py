@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Callable
 
 import numpy as np
 
@@ -90,34 +91,22 @@ def compile_times(source: str, flags: list[str], runs: int) -> list[float]:
 
 
 def throughput() -> None:
-    import pyasc
-
-    @pyasc.op
-    def axpy2(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
-        return (x + y) * 2.0
-
-    @pyasc.op
-    def expmix(x: pyasc.Tensor, y: pyasc.Tensor) -> pyasc.Tensor:
-        return pyasc.exp(x) * y + x
+    # the operators and the timer of the full bench (run from bench/, beside it)
+    from op_fusion import axpy2, best, expmix, synced
 
     n = 16 * 1024 * 1024
     rng = np.random.default_rng(0)
     xa, ya = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     x, y = pyasc.Tensor(xa), pyasc.Tensor(ya)
 
-    def best(fn) -> float:
-        fn()
-        samples = []
-        for _ in range(7):
-            t0 = time.perf_counter()
-            fn()
-            samples.append(time.perf_counter() - t0)
-        return min(samples) * 1e3
+    def best_ms(fn: Callable[[], object]) -> float:
+        fn()  # the first call builds or warms up
+        return best(fn, repeats=7) * 1e3
 
     for title, op, np_fn in (("(x + y) * 2.0", axpy2, lambda: (xa + ya) * np.float32(2.0)),
                              ("exp(x) * y + x", expmix, lambda: np.exp(xa) * ya + xa)):
-        fused = best(lambda: (op(x, y), pyasc.synchronize()))
-        numpy_ms = best(np_fn)
+        fused = best_ms(synced(lambda: op(x, y)))
+        numpy_ms = best_ms(np_fn)
         print(f"{title:<16} fused {fused:7.2f} ms   NumPy {numpy_ms:7.2f} ms   "
               f"NumPy/fused {numpy_ms / fused:4.2f}x")
 

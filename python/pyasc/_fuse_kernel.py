@@ -172,14 +172,7 @@ class _Emitter:
             self._end_for()
         iv = self.named(self._for(start, end, self.const(self.tile)), "offset")
         cnt = self.op("arith.min", [self.const(self.tile), self.op("arith.sub", [end, iv])])
-        unit = count_unit(g)
-        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
-        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
-                                                          [rounded, self.const(unit)]),
-                                                  self.const(unit)]), "count")
-        for vid, gm, dtype in full:
-            dst = self.local(env[vid][1], dtype)
-            self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        cnt_al = self._load_tiles(iv, cnt, full, env)
         for vid, gm, dtype, width in columns:  # tiles and blocks start on row boundaries
             dst = self.local(env[vid][1], dtype)
             w = self.const(width)
@@ -264,14 +257,7 @@ class _Emitter:
         iv = self.named(self._for(s, seg_end, self.const(self.tile)), "offset")
         cnt = self.named(self.op("arith.min", [self.const(self.tile),
                                                self.op("arith.sub", [seg_end, iv])]), "valid")
-        unit = count_unit(g)
-        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
-        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
-                                                          [rounded, self.const(unit)]),
-                                                  self.const(unit)]), "count")
-        for vid, gm, vdtype in full:
-            dst = self.local(env[vid][1], vdtype)
-            self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        cnt_al = self._load_tiles(iv, cnt, full, env)
         free_before = list(self.free)
         for i, node in enumerate(g.nodes):
             self._node(i, node, env, last, cnt_al)
@@ -296,6 +282,22 @@ class _Emitter:
         self._end_for()
         if self.b is not None:
             self.b.finish()
+
+    def _load_tiles(self, iv: int, cnt: int, full: list[tuple[int, int, Any]],
+                    env: dict[int, tuple[str, int, Any]]) -> int:
+        """Copies the tile at ``iv`` of each full input into its slot, ``cnt``
+        elements rounded up to the group's count unit (whole 32-byte blocks
+        or compare repeats; past the end they read zeros), and returns that
+        rounded count, the one the tile's operations take."""
+        unit = count_unit(self.group)
+        rounded = self.op("arith.add", [cnt, self.const(unit - 1)])
+        cnt_al = self.named(self.op("arith.mul", [self.op("arith.floordiv",
+                                                          [rounded, self.const(unit)]),
+                                                  self.const(unit)]), "count")
+        for vid, gm, dtype in full:
+            dst = self.local(env[vid][1], dtype)
+            self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
+        return cnt_al
 
     def _fold_lanes(self, acc: int, fold: str, scalar: str) -> int:
         """The accumulator's lanes folded into one scalar: halved by vector

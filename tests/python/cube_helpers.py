@@ -223,3 +223,12 @@ def l1_and_l0a(pipe, dtype):
     a1 = q1.alloc_tensor(dtype)
     a2 = qa.alloc_tensor(dtype)
     return a1, a2
+
+
+def to_nz(x: np.ndarray, c0: int = 16) -> np.ndarray:
+    """NZ layout: column blocks of c0, rows padded to 16, one after another."""
+    rows, cols = x.shape
+    r16, cb = -(-rows // 16) * 16, -(-cols // c0)
+    padded = np.zeros((r16, cb * c0), x.dtype)
+    padded[:rows, :cols] = x
+    return np.ascontiguousarray(padded.reshape(r16, cb, c0).transpose(1, 0, 2)).reshape(-1)

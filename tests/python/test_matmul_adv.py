@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import matmul_cube_only  # noqa: E402
 import matmul_leakyrelu  # noqa: E402
 import matmul_mix  # noqa: E402
-from cube_helpers import gm_abc, ref_matmul  # noqa: E402
+from cube_helpers import gm_abc, ref_matmul, to_nz  # noqa: E402
 
 
 def _ints(rng, shape, dtype=np.float16):
@@ -91,15 +91,6 @@ def nz_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     mm.end()
 
 
-def _to_nz(x: np.ndarray, c0: int = 16) -> np.ndarray:
-    """NZ layout: column blocks of c0, rows padded to 16, one after another."""
-    rows, cols = x.shape
-    r16, cb = -(-rows // 16) * 16, -(-cols // c0)
-    padded = np.zeros((r16, cb * c0), x.dtype)
-    padded[:rows, :cols] = x
-    return np.ascontiguousarray(padded.reshape(r16, cb, c0).transpose(1, 0, 2)).reshape(-1)
-
-
 @pytest.mark.parametrize("out_nz", [0, 1])
 def test_nz_inputs_and_output(out_nz):
     m, n, k = 40, 48, 72
@@ -107,9 +98,9 @@ def test_nz_inputs_and_output(out_nz):
     a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
     tiling = matmul_mix.make_tiling(m, n, k, cores=1)
     ref = ref_matmul(a, b)
-    c = np.zeros(_to_nz(ref).size if out_nz else m * n, np.float32)
-    nz_kernel[1](_to_nz(a), _to_nz(b), c, tiling, np.zeros(16, np.uint8), out_nz)
-    np.testing.assert_array_equal(c, _to_nz(ref) if out_nz else ref.reshape(-1))
+    c = np.zeros(to_nz(ref).size if out_nz else m * n, np.float32)
+    nz_kernel[1](to_nz(a), to_nz(b), c, tiling, np.zeros(16, np.uint8), out_nz)
+    np.testing.assert_array_equal(c, to_nz(ref) if out_nz else ref.reshape(-1))
 
 
 @asc.jit

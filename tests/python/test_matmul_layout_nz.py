@@ -11,6 +11,7 @@ import pytest
 import asc
 import pyasc
 from asc.lib import host
+from cube_helpers import gm_abc
 
 BSNGD, BNGS1S2 = int(asc.LayoutMode.BSNGD), int(asc.LayoutMode.BNGS1S2)
 
@@ -21,12 +22,7 @@ def nz_layout_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAd
                      la: asc.ConstExpr[int], lb: asc.ConstExpr[int], lc: asc.ConstExpr[int],
                      trans_b: asc.ConstExpr[bool], nz_a: asc.ConstExpr[bool],
                      nz_b: asc.ConstExpr[bool], nz_c: asc.ConstExpr[bool]):
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
     pipe = asc.TPipe()
     fa = asc.CubeFormat.NZ if nz_a else asc.CubeFormat.ND
     fb = asc.CubeFormat.NZ if nz_b else asc.CubeFormat.ND

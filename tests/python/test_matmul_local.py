@@ -13,7 +13,7 @@ import pytest
 import asc
 import pyasc
 
-from cube_helpers import gm_abc, plain_tiling, ref_matmul, workspace
+from cube_helpers import gm_abc, plain_tiling, ref_matmul, to_nz, workspace
 
 GM, VECIN, VECOUT, VECCALC, A1 = (int(asc.TPosition.GM), int(asc.TPosition.VECIN),
                                   int(asc.TPosition.VECOUT), int(asc.TPosition.VECCALC),
@@ -96,15 +96,6 @@ def _ints(rng, shape):
     return rng.integers(-4, 5, shape).astype(np.float16)
 
 
-def _to_nz(x: np.ndarray, c0: int = 16) -> np.ndarray:
-    """NZ layout: column blocks of c0, rows padded to 16, one after another."""
-    rows, cols = x.shape
-    r16, cb = -(-rows // 16) * 16, -(-cols // c0)
-    padded = np.zeros((r16, cb * c0), x.dtype)
-    padded[:rows, :cols] = x
-    return np.ascontiguousarray(padded.reshape(r16, cb, c0).transpose(1, 0, 2)).reshape(-1)
-
-
 def _run(m, n, k, a_pos=GM, b_pos=GM, a_nz=False, b_nz=False, ta=False, tb=False,
          bias_pos=GM, seed=0, a_len=None, skip=0):
     """The kernel's C and NumPy's A @ B + bias for one case, and its args."""
@@ -113,8 +104,8 @@ def _run(m, n, k, a_pos=GM, b_pos=GM, a_nz=False, b_nz=False, ta=False, tb=False
     bias = rng.integers(-9, 9, n).astype(np.float32)
     sa = np.ascontiguousarray(a.T) if ta else a  # stored A: k x m when transposed
     sb = np.ascontiguousarray(b.T) if tb else b
-    ga = _to_nz(sa) if a_nz and a_pos != A1 else sa.reshape(-1)
-    gb = _to_nz(sb) if b_nz else sb.reshape(-1)
+    ga = to_nz(sa) if a_nz and a_pos != A1 else sa.reshape(-1)
+    gb = to_nz(sb) if b_nz else sb.reshape(-1)
     tiling = plain_tiling(m, n, k, bias=True)
     c = np.zeros((m, n), np.float32)
     args = (ga, gb, c, bias, tiling, workspace(), a_pos, b_pos, NZ if a_nz else ND,
@@ -346,9 +337,11 @@ def test_local_tensor_of_another_dtype_is_an_error():
 
 
 @asc.jit
-def grown_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                 ws: asc.GlobalAddress):
-    """A (16 x 16) in the UB, then set_org_shape makes K 32: A no longer holds it."""
+def misused_local_a_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress,
+                           tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                           batch: asc.ConstExpr[bool]):
+    """A (16 x 16) in the UB, then either set_org_shape makes K 32 (A no
+    longer holds it) or iterate_batch walks GM strides only (batch)."""
     a_gm, b_gm, c_gm = gm_abc(a, a, c)
     pipe = asc.TPipe()
     if asc.get_block_idx() == 0:
@@ -360,8 +353,11 @@ def grown_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCu
         asc.adv.register_matmul(pipe, ws, mm, tiling)
         mm.set_tensor_a(a_ub)
         mm.set_tensor_b(b_gm)
-        mm.set_org_shape(16, 16, 32)
-        mm.iterate_all(c_gm)
+        if batch:
+            mm.iterate_batch(c_gm, 1, 1, False)
+        else:
+            mm.set_org_shape(16, 16, 32)
+            mm.iterate_all(c_gm)
 
 
 def test_org_shape_grown_past_the_local_tensor_is_an_error():
@@ -369,30 +365,13 @@ def test_org_shape_grown_past_the_local_tensor_is_an_error():
     with pytest.raises(pyasc.KernelError,
                        match=r"test_matmul_local\.py:\d+: Matmul: A's LocalTensor "
                              r"holds 512 bytes; .* needs 1024"):
-        grown_kernel[1](a, np.zeros(256, np.float32), plain_tiling(16, 16, 16), workspace())
-
-
-@asc.jit
-def batch_local_kernel(a: asc.GlobalAddress, c: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
-                       ws: asc.GlobalAddress):
-    """iterate_batch with A in the UB: the batch walks GM strides only."""
-    a_gm, b_gm, c_gm = gm_abc(a, a, c)
-    pipe = asc.TPipe()
-    if asc.get_block_idx() == 0:
-        mm = asc.adv.Matmul(a=asc.adv.MatmulType(asc.TPosition.VECIN, asc.CubeFormat.ND,
-                                                 asc.float16),
-                            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16),
-                            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32))
-        a_ub = stage_ub(pipe, a_gm, VECIN, 256, 512, 0)
-        asc.adv.register_matmul(pipe, ws, mm, tiling)
-        mm.set_tensor_a(a_ub)
-        mm.set_tensor_b(b_gm)
-        mm.iterate_batch(c_gm, 1, 1, False)
+        misused_local_a_kernel[1](a, np.zeros(256, np.float32), plain_tiling(16, 16, 16),
+                                  workspace(), False)
 
 
 def test_iterate_batch_with_a_local_operand_is_an_error():
     with pytest.raises(pyasc.KernelError,
                        match=r"test_matmul_local\.py:\d+: Matmul\.iterate_batch: "
                              r"A and B must be GlobalTensors"):
-        batch_local_kernel[1](np.zeros(1024, np.float16), np.zeros(256, np.float32),
-                              plain_tiling(16, 16, 16), workspace())
+        misused_local_a_kernel[1](np.zeros(1024, np.float16), np.zeros(256, np.float32),
+                                  plain_tiling(16, 16, 16), workspace(), True)
