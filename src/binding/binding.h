@@ -159,6 +159,9 @@ int asc_py_numpy_protocol_init(PyObject *module);
  * on stream threads. Once the interpreter is finalising, fn is not run (the
  * resource is leaked rather than risk an abort). */
 void asc_py_call_with_gil(void (*fn)(void *arg), void *arg);
+/* native_gil.c: PyGILState_Ensure for threads Python did not start, safe
+ * against a fork() on another thread; release with PyGILState_Release. */
+PyGILState_STATE asc_py_gil_ensure(void);
 /* _C._finish_pending, the exit handler's wait for all work. */
 extern PyMethodDef asc_py_deferred_functions[];
 /* Runs what is queued; the caller holds the GIL. */

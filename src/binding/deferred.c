@@ -93,7 +93,7 @@ void asc_py_call_with_gil(void (*fn)(void *arg), void *arg) {
     /* Python's pending-call slots are full: the next drain will pick it up. */
   }
   if (!queued && !interpreter_finalizing()) { /* out of memory: do it now the slow way */
-    PyGILState_STATE gil = PyGILState_Ensure();
+    PyGILState_STATE gil = asc_py_gil_ensure();
     fn(arg);
     PyGILState_Release(gil);
   }

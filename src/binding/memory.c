@@ -269,7 +269,7 @@ static asc_status run_nothing(void *user) {
 
 static void release_held(void *user) {
   held_views *held = user;
-  PyGILState_STATE gil = PyGILState_Ensure();
+  PyGILState_STATE gil = asc_py_gil_ensure();
   release_side(&held->sides[0]);
   release_side(&held->sides[1]);
   PyGILState_Release(gil);

@@ -168,7 +168,7 @@ static PyObject *stream_record_event(StreamObject *self, PyObject *const *args, 
 
 /* A Python callable run on the stream's thread. */
 static asc_status run_host_func(void *user) {
-  PyGILState_STATE gil = PyGILState_Ensure();
+  PyGILState_STATE gil = asc_py_gil_ensure();
   PyObject *result = PyObject_CallNoArgs((PyObject *)user);
   asc_status st = ASC_OK;
   if (result) {
@@ -192,7 +192,7 @@ static asc_status run_host_func(void *user) {
 }
 
 static void release_host_func(void *user) {
-  PyGILState_STATE gil = PyGILState_Ensure();
+  PyGILState_STATE gil = asc_py_gil_ensure();
   Py_DECREF((PyObject *)user);
   PyGILState_Release(gil);
 }

@@ -187,6 +187,49 @@ def test_fork_while_other_threads_use_the_runtime(run_python, tmp_path):
     assert proc.stdout.strip().endswith("ok")
 
 
+def test_fork_while_a_stream_thread_enters_python(run_python, tmp_path):
+    # Each host function gives the stream's thread a new Python thread
+    # state, made without the GIL. On CPython 3.11 a fork during that left
+    # the child waiting forever in fork() itself (before any alarm could be
+    # armed), about 3 forks in 200; so the parent kills a child that is late.
+    proc = run_script(
+        run_python,
+        tmp_path,
+        """
+        s = pyasc.Stream()
+        stop = threading.Event()
+
+        def feed():
+            while not stop.is_set():
+                for _ in range(64):
+                    s.launch_host_func(lambda: None)
+                s.synchronize()
+
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        hung = 0
+        for _ in range(200):
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            deadline = time.monotonic() + 10
+            while not os.waitpid(pid, os.WNOHANG)[0]:
+                if time.monotonic() > deadline:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    hung += 1
+                    break
+                time.sleep(0.001)
+        stop.set()
+        feeder.join()
+        assert hung == 0, f"{hung} of 200 children hung in fork()"
+        print("ok")
+        """,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("ok")
+
+
 POOL_SCRIPT = """
 import multiprocessing as mp
 import sys
