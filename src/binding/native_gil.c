@@ -5,11 +5,13 @@
  * take that lock around fork(), and its child then waits on it forever
  * (PyOS_AfterFork_Child deletes the other threads' states before it resets
  * the lock). So the states are created here, under a lock that fork() takes
- * too; the rest is PyGILState_Ensure's own bookkeeping. */
+ * too; the rest is PyGILState_Ensure's own bookkeeping. CPython 3.13
+ * takes the lock around fork() itself. */
 #include "binding.h"
 /* Python.h (in binding.h) must come before system headers. */
 #include <pthread.h>
 
+#if PY_VERSION_HEX < 0x030D0000
 static pthread_mutex_t creating = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -36,3 +38,8 @@ PyGILState_STATE asc_py_gil_ensure(void) {
   }
   return PyGILState_Ensure();
 }
+#else
+PyGILState_STATE asc_py_gil_ensure(void) {
+  return PyGILState_Ensure();
+}
+#endif
