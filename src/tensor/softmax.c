@@ -5,6 +5,7 @@
 
 #include "asc/ops.h"
 #include "reduce_internal.h"
+#include "unary_math.h"
 
 #define PARALLEL_BYTES ((int64_t)1 << 20)
 #define BYTES_PER_BLOCK ((int64_t)1 << 19)
@@ -33,49 +34,93 @@ static const char *row_base(const softmax_args *a, int64_t row) {
   return p;
 }
 
-/* One row in accumulator type ACC: NaN anywhere makes the row NaN. */
-#define DEFINE_ROW(SUF, ACC, EXP, LOG)                                                       \
-  static void row_##SUF(const softmax_args *a, const char *in, char *out, int64_t ostride) { \
-    ACC buf[ASC_RED_BUF];                                                                    \
-    ACC max = -INFINITY;                                                                     \
-    double sum = 0;                                                                          \
-    int64_t m;                                                                               \
-    for (int64_t k = 0; k < a->len; k += m) {                                                \
-      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
-      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
-      for (int64_t j = 0; j < m; j++) max = (max >= x[j] || isnan(max)) ? max : x[j];        \
-    }                                                                                        \
-    for (int64_t k = 0; k < a->len; k += m) {                                                \
-      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
-      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
-      for (int64_t j = 0; j < m; j++) buf[j] = EXP(x[j] - max);                              \
-      sum += (double)asc_red_pairwise_##SUF(buf, m);                                         \
-    }                                                                                        \
-    ACC scale = (ACC)(1.0 / sum), shift = (ACC)log(sum);                                     \
-    for (int64_t k = 0; k < a->len; k += m) {                                                \
-      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                               \
-      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);   \
-      if (a->log)                                                                            \
-        for (int64_t j = 0; j < m; j++) buf[j] = (x[j] - max) - shift;                       \
-      else                                                                                   \
-        for (int64_t j = 0; j < m; j++) buf[j] = EXP(x[j] - max) * scale;                    \
-      asc_red_scatter_##SUF(out + k * ostride, ostride, buf, m, a->out_dtype);               \
-    }                                                                                        \
+/* One row in accumulator type ACC, with the vector exp of this CPU (the one
+ * pyasc.exp uses). The maximum runs in eight lanes that the compiler turns
+ * into vector max instructions; they skip NaN, which is tracked on the side
+ * (a row with a NaN is all NaN). */
+#define DEFINE_ROW(SUF, ACC, DTYPE)                                                              \
+  static ACC row_max_##SUF(const softmax_args *a, const char *in, ACC *buf) {                    \
+    ACC lane[8];                                                                                 \
+    int nan[8] = {0};                                                                            \
+    for (int l = 0; l < 8; l++) lane[l] = -INFINITY;                                             \
+    int64_t m;                                                                                   \
+    for (int64_t k = 0; k < a->len; k += m) {                                                    \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                                   \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);       \
+      int64_t j = 0;                                                                             \
+      for (; j + 8 <= m; j += 8)                                                                 \
+        for (int l = 0; l < 8; l++) {                                                            \
+          ACC v = x[j + l];                                                                      \
+          lane[l] = v > lane[l] ? v : lane[l];                                                   \
+          nan[l] |= v != v;                                                                      \
+        }                                                                                        \
+      for (; j < m; j++) {                                                                       \
+        lane[0] = x[j] > lane[0] ? x[j] : lane[0];                                               \
+        nan[0] |= x[j] != x[j];                                                                  \
+      }                                                                                          \
+    }                                                                                            \
+    ACC max = lane[0];                                                                           \
+    for (int l = 1; l < 8; l++) {                                                                \
+      max = lane[l] > max ? lane[l] : max;                                                       \
+      nan[0] |= nan[l];                                                                          \
+    }                                                                                            \
+    return nan[0] ? (ACC)NAN : max;                                                              \
+  }                                                                                              \
+  /* buf[0, m) = exp(x - max); x may be buf. */                                                  \
+  static void shifted_exp_##SUF(asc_vmath_##SUF exp_v, ACC *buf, const ACC *x, int64_t m,        \
+                                ACC max) {                                                       \
+    for (int64_t j = 0; j < m; j++) buf[j] = x[j] - max;                                         \
+    exp_v(buf, buf, m);                                                                          \
+  }                                                                                              \
+  static void row_##SUF(const softmax_args *a, asc_vmath_##SUF exp_v, const char *in, char *out, \
+                        int64_t ostride) {                                                       \
+    ACC buf[ASC_RED_BUF];                                                                        \
+    ACC max = row_max_##SUF(a, in, buf);                                                         \
+    /* A contiguous output of type ACC keeps the exps, which are then only scaled. */            \
+    ACC *kept = !a->log && a->out_dtype == DTYPE && ostride == (int64_t)sizeof(ACC)              \
+                    ? (ACC *)(void *)out                                                         \
+                    : NULL;                                                                      \
+    double sum = 0;                                                                              \
+    int64_t m;                                                                                   \
+    for (int64_t k = 0; k < a->len; k += m) {                                                    \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                                   \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);       \
+      shifted_exp_##SUF(exp_v, buf, x, m, max);                                                  \
+      sum += (double)asc_red_pairwise_##SUF(buf, m);                                             \
+      if (kept) memcpy(kept + k, buf, (size_t)m * sizeof *buf);                                  \
+    }                                                                                            \
+    ACC scale = (ACC)(1.0 / sum), shift = (ACC)log(sum);                                         \
+    if (kept) {                                                                                  \
+      for (int64_t j = 0; j < a->len; j++) kept[j] *= scale;                                     \
+      return;                                                                                    \
+    }                                                                                            \
+    for (int64_t k = 0; k < a->len; k += m) {                                                    \
+      m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                                   \
+      const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);       \
+      if (a->log) {                                                                              \
+        for (int64_t j = 0; j < m; j++) buf[j] = (x[j] - max) - shift;                           \
+      } else {                                                                                   \
+        shifted_exp_##SUF(exp_v, buf, x, m, max);                                                \
+        for (int64_t j = 0; j < m; j++) buf[j] *= scale;                                         \
+      }                                                                                          \
+      asc_red_scatter_##SUF(out + k * ostride, ostride, buf, m, a->out_dtype);                   \
+    }                                                                                            \
   }
-DEFINE_ROW(f32, float, expf, logf)
-DEFINE_ROW(f64, double, exp, log)
+DEFINE_ROW(f32, float, ASC_FLOAT32)
+DEFINE_ROW(f64, double, ASC_FLOAT64)
 
 static asc_status softmax_block(const asc_block_ctx *block, const void *args) {
   const softmax_args *a = args;
   int64_t size = (int64_t)asc_dtype_size(a->out_dtype);
   int64_t r0 = (int64_t)block->block_idx * a->rows_per_block, r1 = r0 + a->rows_per_block;
   if (r1 > a->rows) r1 = a->rows;
+  const asc_vmath *exp_v = asc_vmath_get(ASC_VM_EXP);
   for (int64_t r = r0; r < r1; r++) {
     char *out = a->out + ((r / a->inner) * a->len * a->inner + r % a->inner) * size;
     if (a->out_dtype == ASC_FLOAT64)
-      row_f64(a, row_base(a, r), out, a->inner * size);
+      row_f64(a, exp_v->f64, row_base(a, r), out, a->inner * size);
     else
-      row_f32(a, row_base(a, r), out, a->inner * size);
+      row_f32(a, exp_v->f32, row_base(a, r), out, a->inner * size);
   }
   return ASC_OK;
 }
