@@ -8,7 +8,8 @@ operator call (below PYASC_OP_FUSE_MIN its operations run eagerly); the
 first call of a new signature (trace + build, empty kernel cache; 1M
 elements, so that a kernel is built) and the first call in a fresh process
 that finds the kernel in the disk cache; and chains ending in a fused
-reduction (16M float32 sum((x - y) ** 2), sum(x * y, axis=-1) on 4096 x 4096).
+reduction (16M float32 sum((x - y) ** 2), sum(x * y, axis=-1) on 4096 x 4096);
+softmax over the rows of 4096 x 4096 float32 written by hand in @pyasc.op.
 Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/op_fusion.py)
 """
 
@@ -104,6 +105,42 @@ def reduction_rows(xa: np.ndarray, ya: np.ndarray, gbs: float) -> None:
             print(f"  torch eager      {best(lambda: torch_fn(at, bt)) * 1e3:8.2f} ms")
 
 
+@pyasc.op
+def softmax_op(x: pyasc.Tensor) -> pyasc.Tensor:
+    m = x.max(axis=-1, keepdims=True)
+    e = pyasc.exp(x - m)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_rows(xa: np.ndarray, gbs: float) -> None:
+    """Softmax over the last axis of 4096 x 4096 float32 written by hand in
+    ``@pyasc.op`` (an eager max, one kernel for exp and its row sums, one
+    for the division), the same body eager, ``pyasc.softmax``, NumPy and
+    torch.softmax; the floor reads the input once and writes the output."""
+    a = xa.reshape(4096, -1)
+    x = pyasc.Tensor(a)
+    floor_s = 2 * a.nbytes / (gbs * 1e9)
+    softmax_op(x)
+    pyasc.synchronize()
+    fused = best(synced(lambda: softmax_op(x)))
+    rows = [("pyasc.op fused", fused), ("pyasc eager body", best(synced(lambda: softmax_op.fn(x)))),
+            ("pyasc.softmax", best(synced(lambda: pyasc.softmax(x, axis=-1))))]
+
+    def np_softmax() -> np.ndarray:
+        e = np.exp(a - a.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    numpy_s = best(np_softmax)
+    rows.append(("NumPy", numpy_s))
+    if torch is not None:
+        at = torch.from_numpy(a)
+        rows.append(("torch.softmax", best(lambda: torch.softmax(at, dim=-1))))
+    print(f"softmax(x, axis=-1) 4096x4096: (floor {floor_s * 1e3:.2f} ms, read once, written "
+          f"once; NumPy/fused {numpy_s / fused:5.2f}x)")
+    for label, s in rows:
+        print(f"  {label:<16} {s * 1e3:8.2f} ms")
+
+
 def _torch_rows(name: str, fn: Callable[..., Any], xt: Any, yt: Any) -> list[tuple[str, float]]:
     rows = [(f"torch eager {name}", best(lambda: fn(xt, yt)))]
     try:
@@ -183,6 +220,7 @@ def main() -> None:
                 print(f"  {label:<16} {s * 1e3:8.2f} ms")
 
     reduction_rows(xa, ya, gbs)
+    softmax_rows(xa, gbs)
 
     small = pyasc.Tensor(np.ones(16, np.float32))
     axpy2(small, small)

@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 from pyasc import _C
 from pyasc import trace as _trace
-from pyasc._fuse_plan import COMPARISONS, MAX_SLOTS, MIRRORED, VIA_F32, Group, column_width
+from pyasc._fuse_plan import (COMPARISONS, MAX_SLOTS, MIRRORED, VIA_F32, Group, column_width,
+                              segment_width)
 
 #: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
 _DTYPE_CODES = {name: i for i, name in enumerate(
@@ -211,7 +212,9 @@ class _Emitter:
         dtype = red.dtype
         params = [self._param(f"in{i}", ("addr", _stored(v.dtype)))
                   for i, v in enumerate(g.inputs)]
-        outp = self._param("out0", ("addr", _stored(dtype)))
+        outs = [self._param(f"out{j}", ("addr", _stored(n.dtype))) for j, n in enumerate(g.outputs)]
+        red_name = f"out{len(outs)}"  # the reduction's values, after the chain's outputs
+        outp = self._param(red_name, ("addr", _stored(dtype)))
         n = self._param("n", ("int",))
         blen = self._param("blen", ("int",))
         seg = self._param("seg", ("int",))
@@ -219,17 +222,25 @@ class _Emitter:
         end = self.named(self.op("arith.min", [self.op("arith.add", [start, blen]), n]), "end")
         env: dict[int, tuple[str, int, Any]] = {}
         full: list[tuple[int, int, Any]] = []
+        segments: list[tuple[int, int, Any, int, int]] = []
         for i, (p, v, kind) in enumerate(zip(params, g.inputs, g.kinds)):
             if kind == "scalar":
                 gm = self.op("global.new", [p, self.const(1)])
                 value = self.op("global.get_value", [gm, self.const(0)])
                 env[id(v)] = ("scalar", self.named(value, f"in{i}_value"), v.dtype)
+            elif kind == "segment":
+                gm = self.named(self.op("global.new", [p, self.const(row_length(v))]),
+                                f"in{i}_gm")
+                width = segment_width(tuple(v.shape), g.shape)
+                segments.append((id(v), gm, v.dtype, width, i))
             else:  # "full" or "expand" (copied to the group's shape first)
                 gm = self.named(self.op("global.new", [p, n]), f"in{i}_gm")
                 full.append((id(v), gm, v.dtype))
+        gouts = [self.named(self.op("global.new", [p, n]), f"out{j}_gm")
+                 for j, p in enumerate(outs)]
         nout = self.op("arith.floordiv", [self.op("arith.add", [n, self.op(
             "arith.sub", [seg, self.const(1)])]), seg])
-        gout = self.named(self.op("global.new", [outp, nout]), "out0_gm")
+        gout = self.named(self.op("global.new", [outp, nout]), f"{red_name}_gm")
         acc_slot = self.alloc()
         self.pinned.add(acc_slot)
         acc = self.named(self.local(acc_slot, dtype), "acc")
@@ -246,11 +257,16 @@ class _Emitter:
             pick = self.local(pick_slot, dtype)
             self.op("duplicate", [zeros, self.const(-0.0), self.const(self.tile)])
         last = self._last_uses()
+        last[id(src)] = len(g.nodes)  # read by the fold after the tile's last operation
         for vid, _, vdtype in full:
             env[vid] = ("tile", self.alloc(), vdtype)
             self.local(env[vid][1], vdtype)
         s = self.named(self._for(start, end, seg), "seg_start")
         seg_end = self.op("arith.min", [self.op("arith.add", [s, seg]), end])
+        for vid, gm, vdtype, width, i in segments:  # constant along the row
+            at = self.op("arith.floordiv", [s, self.const(width)])
+            value = self.named(self.op("global.get_value", [gm, at]), f"in{i}_value")
+            env[vid] = ("scalar", value, vdtype)
         self.op("duplicate", [acc, self.const(_INIT[red.op](dtype)), self.const(self.tile)])
         if nans:
             self.op("copy", [nan_acc, zeros, self.const(self.tile)])
@@ -259,9 +275,15 @@ class _Emitter:
                                                self.op("arith.sub", [seg_end, iv])]), "valid")
         cnt_al = self._load_tiles(iv, cnt, full, env)
         free_before = list(self.free)
+        out_index = {id(node): j for j, node in enumerate(g.outputs)}
         for i, node in enumerate(g.nodes):
             self._node(i, node, env, last, cnt_al)
             assert node.output is not None
+            j = out_index.get(id(node))
+            if j is not None:  # whole tiles of a row (the planner's ESCAPE_ROW_UNIT)
+                out_slot, out_dtype = env[id(node.output)][1:]
+                self.op("data_copy", [self.op("global.slice", [gouts[j], iv]),
+                                      self.local(out_slot, out_dtype), cnt_al])
             if last.get(id(node.output), -1) <= i and node.output is not src:
                 self._release(env, node.output)
         kind, slot, have = env[id(src)]
@@ -647,7 +669,7 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
     source = em.b.emit_c(checked=False)
     signature = "a" * (len(group.inputs) + len(group.outputs)) + "ii"
     if group.reduce is not None:
-        signature = "a" * (len(group.inputs) + 1) + "iii"
+        signature = "a" * (len(group.inputs) + len(group.outputs) + 1) + "iii"
     with _lock:
         found = _memory.get(source)
     if found is not None:

@@ -121,8 +121,11 @@ class Group:
     as one scalar (``"scalar"``: one element), as a row repeated through
     each tile (``"row"``: the group's trailing dimensions), as a column
     whose values fill the tile's rows (``"column"``: the group's leading
-    dimensions, see :func:`column_width`) or broadcast
-    first (``"expand"``: materialised by one eager copy, then loaded in full).
+    dimensions, see :func:`column_width`), one value per reduced row
+    (``"segment"``: a group ending in a last-axis reduction, the input
+    constant along each row, read once per row as a scalar; see
+    :func:`segment_width`) or broadcast first (``"expand"``: materialised
+    by one eager copy, then loaded in full).
     ``outputs``: the nodes whose values leave the group.
     """
 
@@ -366,25 +369,68 @@ def _why_not_reduction(node: _trace.Node, current: Group | None, owner: dict[int
         return f"{node.op}: only reductions over the last axis or all axes fuse", ""
     if len(shape) == 1:
         mode = "all"
-    for member in current.nodes:
-        assert member.output is not None
-        outside = [u for u in users.get(id(member.output), [])
-                   if u is not node and u not in current.nodes]
-        if outside or id(member.output) in escaping:
-            return (f"{node.op}: a value of the chain is also used outside it (the chain fuses "
-                    "without the reduction)"), ""
+    if mode == "last" and shape[-1] % ESCAPE_ROW_UNIT:
+        for member in current.nodes:
+            assert member.output is not None
+            outside = [u for u in users.get(id(member.output), [])
+                       if u is not node and u not in current.nodes]
+            if outside or id(member.output) in escaping:
+                return (f"{node.op}: a value of the chain is also used outside it and rows of "
+                        f"{shape[-1]} elements are not a multiple of {ESCAPE_ROW_UNIT} (the "
+                        "kernel writes it tile by tile, whole tiles within a row; the chain "
+                        "fuses without the reduction)"), ""
     return "", mode
+
+
+#: Rows of a last-axis reduction whose chain values also leave the kernel are
+#: a multiple of this (elements): a tile written out then never reaches past
+#: its row (the largest count unit: compare's 256-byte repeats of 2-byte
+#: dtypes).
+ESCAPE_ROW_UNIT = 128
 
 
 def _collect_inputs(group: Group, owner: dict[int, Group]) -> None:
     _collect(group, owner)
     if group.reduce is not None:  # tiles start anywhere in a row: broadcast first
-        group.kinds = ["expand" if k in ("row", "column") else k for k in group.kinds]
+        group.kinds = ["segment" if k != "full" and k != "scalar" and _segment_ok(group, v)
+                       else "expand" if k in ("row", "column") else k
+                       for v, k in zip(group.inputs, group.kinds)]
     sizes = {math.prod(v.shape) for v, k in zip(group.inputs, group.kinds) if k == "row"}
     if len(sizes) > 1:  # tiles hold whole rows of one length only
         first = min(sizes)
         group.kinds = ["expand" if k == "row" and math.prod(v.shape) != first else k
                        for v, k in zip(group.inputs, group.kinds)]
+
+
+#: operations that take a per-row value of a last-axis reduction's group as
+#: a scalar operand (a tile filled with it): exact, whatever fills the tile
+_SEGMENT_USERS = frozenset({"add", "subtract", "multiply", "divide"})
+
+
+def _segment_ok(group: Group, value: _trace.Value) -> bool:
+    """Whether an input of a last-axis reducing group is read as one value
+    per row: constant along each row, read by arithmetic in its own dtype."""
+    if group.reduce_mode != "last" or not segment_width(tuple(value.shape), group.shape):
+        return False
+    users = [n for n in group.nodes if any(a is value for a in n.inputs)]
+    return all(n.op in _SEGMENT_USERS and n.dtype == value.dtype and n.dtype not in VIA_F32
+               for n in users)
+
+
+def segment_width(shape: tuple[int, ...], group: tuple[int, ...]) -> int:
+    """For an input constant along the group's last axis (its leading
+    dimensions the group's, trailing ones broadcast: ``(M, 1)`` next to
+    ``(M, N)``): the elements each of its values covers, a multiple of the
+    row length; 0 for any other shape (a scalar included)."""
+    if len(shape) > len(group) or not group or group[-1] == 1:
+        return 0
+    padded = (1,) * (len(group) - len(shape)) + shape
+    keep = len(group)
+    while keep and padded[keep - 1] == 1:
+        keep -= 1
+    if keep == 0 or keep == len(group) or padded[:keep] != group[:keep]:
+        return 0
+    return math.prod(group[keep:])
 
 
 def _collect(group: Group, owner: dict[int, Group]) -> None:
@@ -467,7 +513,8 @@ def explain(plan_: Plan, name: str) -> str:
                     what = {"scalar": "read as one scalar",
                             "row": "a row repeated through each tile (broadcast in the kernel)",
                             "column": "a column, each value filling its row of a tile "
-                                      "(broadcast in the kernel)"}.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
+                                      "(broadcast in the kernel)",
+                            "segment": "one value per row, read once per row as a scalar"}.get(kind, f"broadcast to {list(step.shape)} by one eager copy first")
                     lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
         else:
             lines.append(f"  eager {step.node.op}: {step.why}")

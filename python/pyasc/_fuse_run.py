@@ -231,7 +231,9 @@ class Specialization:
             elif step.reduce is not None:
                 fn = name_of(_reduce_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
-                lines.append(f"    {define(step.reduce.output)} = {fn}({ins})")  # type: ignore[arg-type]
+                outs = "".join(f"{define(n.output)}, " for n in step.outputs)  # type: ignore[arg-type]
+                lines.append(f"    {outs}{define(step.reduce.output)}"  # type: ignore[arg-type]
+                             f"{', ' if outs else ''}= {fn}({ins})")
             elif step.outputs:  # a group nothing reads computes nothing
                 fn = name_of(_kernel_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
@@ -304,9 +306,11 @@ def _kernel_step(group: _fuse_plan.Group) -> Any:
 
 def _reduce_step(group: _fuse_plan.Group) -> Any:
     """The launch of a reducing group's kernel: a function of its inputs
-    that returns the reduction's result. A last-axis kernel writes one value
-    per row; an all-axes kernel one partial per block, combined here by one
-    eager reduction of those few values (a mean divides once, as eager's)."""
+    that returns the reduction's result, after the chain's values that leave
+    the kernel (new tensors) when there are any. A last-axis kernel writes
+    one value per row; an all-axes kernel one partial per block, combined
+    here by one eager reduction of those few values (a mean divides once, as
+    eager's)."""
     launch = group.kernel.native.launch
     kinds = tuple(group.kinds)
     red = group.reduce
@@ -324,22 +328,25 @@ def _reduce_step(group: _fuse_plan.Group) -> Any:
         blocks, blen = _fuse_kernel.grid(n, group.kernel.tile, group.kernel.align)
         seg, count, width = blen, blocks, float(n)
     empty, contiguous = _C.empty, _C.Tensor.contiguous
+    chain_outs = [node.dtype for node in group.outputs]
 
     def step(*ins: Any) -> Any:
         args = [contiguous(t.expand(*shape)) if k == "expand" else
                 t if k == "scalar" or t.is_contiguous() else contiguous(t)
                 for t, k in zip(ins, kinds)]
+        results = [empty(shape, dtype=d) for d in chain_outs]
         out = empty((count,), dtype=dtype)
         try:
-            launch(blocks, None, *args, out, n, blen, seg)
+            launch(blocks, None, *args, *results, out, n, blen, seg)
         except _C.InvalidValueError:
             # read-only memory (see _kernel_step): private copies, or the real error
-            launch(blocks, None, *[a.copy() for a in args], out, n, blen, seg)
+            launch(blocks, None, *[a.copy() for a in args], *results, out, n, blen, seg)
         if group.reduce_mode == "all":
             out = combine(out)
         if mean:
             out = divide(out, width)
-        return out if tuple(out.shape) == out_shape else out.reshape(*out_shape)
+        out = out if tuple(out.shape) == out_shape else out.reshape(*out_shape)
+        return (*results, out) if results else out
 
     return step
 
