@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pyasc
 from test_ascendc import assert_valid_cpp
@@ -171,3 +173,66 @@ def test_ascendc_of_the_fused_softmax_is_valid_cpp():
     assert "GetValue(pyasc_floordiv(seg_start, 256))" in src, src
     assert src.count("AscendC::DataCopy(out0_gm[offset]") == 2, src  # e, then e / s
     assert_valid_cpp(src)
+
+
+_STEPS = ["add_y", "sub_m", "mul_m", "div_m", "mul_c", "exp", "abs", "neg", "max_y"]
+
+
+def _apply(step, v, y, m, lib):
+    """One step of a random chain, on pyasc values or on NumPy float32."""
+    if step == "add_y":
+        return v + y
+    if step == "sub_m":
+        return v - m
+    if step == "mul_m":
+        return v * m
+    if step == "div_m":
+        return v / m
+    if step == "mul_c":
+        return v * 0.75
+    if step == "exp":
+        return lib.exp(v * 0.125)
+    if step == "abs":
+        return abs(v)
+    if step == "neg":
+        return -v
+    return lib.maximum(v, y)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_STEPS), min_size=1, max_size=6),
+       st.sampled_from(["sum", "max", "min"]), st.sampled_from([-1, None]),
+       st.sampled_from([(3, 128), (20, 256), (2, 3, 384), (4, 200), (5000,)]),
+       st.integers(0, 2**31))
+def test_random_chains_leave_their_values_and_reduce(steps, how, axis, shape, seed):
+    """Every value of a random chain leaves the kernel as well as feeding its
+    reduction: the values equal eager's bit for bit, max and min too, sums
+    keep the documented bound."""
+    def body(x, y, m):
+        vals, v = [], x
+        for step in steps:
+            v = _apply(step, v, y, m, pyasc)
+            vals.append(v)
+        vals.append(v * 2.0)  # reads the reduced value before the reduction does
+        return (*vals, getattr(v, how)(axis=axis))
+
+    op = pyasc.op(name="fzs_random", overwrite=True)(body)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape).astype(F32)
+    y = rng.standard_normal(shape).astype(F32)
+    m = (rng.random(shape[:-1] + (1,)) + 0.5).astype(F32)
+    got = op(x, y, m)
+    want = op.fn(*(pyasc.asarray(a) for a in (x, y, m)))
+    for g, w in zip(got[:-1], want[:-1]):
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
+    red, red_eager = got[-1].numpy(), want[-1].numpy()
+    if how != "sum":
+        np.testing.assert_array_equal(red, red_eager)
+    else:
+        v = want[-3].numpy().astype(np.float64)
+        exact, mags = v.sum(axis=axis), np.abs(v).sum(axis=axis)
+        length = v.shape[-1] if axis == -1 and v.ndim > 1 else v.size
+        assert np.all(np.abs(red - exact) <= _bound(length) * mags + 1e-30)
+    text = op.explain(x, y, m)
+    fusible = shape[-1] % 128 == 0 or axis is None or len(shape) == 1
+    assert ("fused over" in text) == fusible, text
