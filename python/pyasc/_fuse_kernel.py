@@ -187,11 +187,9 @@ class _Emitter:
             self._node(i, node, env, last, cnt_al)
             j = out_index.get(id(node))
             assert node.output is not None
-            kind, slot, dtype = env[id(node.output)]
-            if j is not None:  # a bool result is held as uint8 0/1
-                src = self.local(slot, dtype)
-                self.op("data_copy", [self.op("global.slice", [gouts[j], iv]), src, cnt_al])
-            if last.get(id(node.output), -1) <= i and kind == "tile":
+            if j is not None:
+                self._write_out(gouts[j], iv, env[id(node.output)], cnt_al)
+            if last.get(id(node.output), -1) <= i and env[id(node.output)][0] == "tile":
                 self._release(env, node.output)
         self._end_for()
         if b is not None:
@@ -281,9 +279,7 @@ class _Emitter:
             assert node.output is not None
             j = out_index.get(id(node))
             if j is not None:  # whole tiles of a row (the planner's ESCAPE_ROW_UNIT)
-                out_slot, out_dtype = env[id(node.output)][1:]
-                self.op("data_copy", [self.op("global.slice", [gouts[j], iv]),
-                                      self.local(out_slot, out_dtype), cnt_al])
+                self._write_out(gouts[j], iv, env[id(node.output)], cnt_al)
             if last.get(id(node.output), -1) <= i and node.output is not src:
                 self._release(env, node.output)
         kind, slot, have = env[id(src)]
@@ -320,6 +316,12 @@ class _Emitter:
             dst = self.local(env[vid][1], dtype)
             self.op("data_copy", [dst, self.op("global.slice", [gm, iv]), cnt_al])
         return cnt_al
+
+    def _write_out(self, gout: int, iv: int, held: tuple[str, int, Any], cnt: int) -> None:
+        """Copies a value's tile to its global output at ``iv`` (a bool
+        value is held, and written, as uint8 0/1)."""
+        _, slot, dtype = held
+        self.op("data_copy", [self.op("global.slice", [gout, iv]), self.local(slot, dtype), cnt])
 
     def _fold_lanes(self, acc: int, fold: str, scalar: str) -> int:
         """The accumulator's lanes folded into one scalar: halved by vector

@@ -422,13 +422,13 @@ def segment_width(shape: tuple[int, ...], group: tuple[int, ...]) -> int:
     dimensions the group's, trailing ones broadcast: ``(M, 1)`` next to
     ``(M, N)``): the elements each of its values covers, a multiple of the
     row length; 0 for any other shape (a scalar included)."""
-    if len(shape) > len(group) or not group or group[-1] == 1:
+    if len(shape) > len(group):
         return 0
     padded = (1,) * (len(group) - len(shape)) + shape
     keep = len(group)
-    while keep and padded[keep - 1] == 1:
+    while keep and padded[keep - 1] == 1 and group[keep - 1] != 1:
         keep -= 1
-    if keep == 0 or keep == len(group) or padded[:keep] != group[:keep]:
+    if keep in (0, len(group)) or padded[:keep] != group[:keep]:
         return 0
     return math.prod(group[keep:])
 
@@ -470,20 +470,11 @@ def _is_row(shape: tuple[int, ...], group: tuple[int, ...]) -> bool:
 
 
 def column_width(shape: tuple[int, ...], group: tuple[int, ...]) -> int:
-    """For a column input (the group's leading dimensions, trailing ones
-    broadcast: ``(M, 1)`` next to ``(M, N)``): the elements each of its
-    values covers, when that is whole 32-byte blocks (at most
-    :data:`MAX_ROW`): the kernel then fills each tile row by row from it.
-    0 for any other shape."""
-    if len(shape) > len(group):
-        return 0
-    padded = (1,) * (len(group) - len(shape)) + shape
-    keep = len(group)
-    while keep and padded[keep - 1] == 1 and group[keep - 1] != 1:
-        keep -= 1
-    if keep in (0, len(group)) or padded[:keep] != group[:keep]:
-        return 0
-    width = math.prod(group[keep:])
+    """For a column input (:func:`segment_width`'s shapes: ``(M, 1)`` next
+    to ``(M, N)``): the elements each of its values covers, when that is
+    whole 32-byte blocks (at most :data:`MAX_ROW`): the kernel then fills
+    each tile row by row from it. 0 for any other shape."""
+    width = segment_width(shape, group)
     return width if width % 16 == 0 and width <= MAX_ROW else 0
 
 

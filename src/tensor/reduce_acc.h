@@ -125,6 +125,13 @@ PIECE_EXTREME(piece_max, >)
 PIECE_EXTREME(piece_min, <)
 #undef PIECE_EXTREME
 
+#if !IS_INT
+/* piece_max for other files (softmax.c): n >= 1. */
+ACC RED_CAT(asc_red_piece_max, SUF)(const ACC *x, int64_t n, bool *nan) {
+  return FN(piece_max)(x, n, nan);
+}
+#endif
+
 /* prod, max, min, argmax, argmin, any, all over [r0, r1) of one output.
  * NaN propagates through max/min and is the extreme for argmax/argmin;
  * either way the first NaN ends the scan. argmax finds each piece's

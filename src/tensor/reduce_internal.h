@@ -79,6 +79,11 @@ void asc_red_scatter_f64(char *p, int64_t stride, const double *v, int64_t n, as
 float asc_red_pairwise_f32(const float *x, int64_t n);
 double asc_red_pairwise_f64(const double *x, int64_t n);
 
+/* The maximum of x[0, n), n >= 1, in eight independent lanes that skip
+ * NaN; *nan tells whether x holds one. */
+float asc_red_piece_max_f32(const float *x, int64_t n, bool *nan);
+double asc_red_piece_max_f64(const double *x, int64_t n, bool *nan);
+
 /* One value stored as dtype with the conversions of asc_cast. */
 void asc_red_put_f(asc_dtype dtype, char *p, double v);
 void asc_red_put_i(asc_dtype dtype, char *p, int64_t v);

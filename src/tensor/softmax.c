@@ -35,36 +35,21 @@ static const char *row_base(const softmax_args *a, int64_t row) {
 }
 
 /* One row in accumulator type ACC, with the vector exp of this CPU (the one
- * pyasc.exp uses). The maximum runs in eight lanes that the compiler turns
- * into vector max instructions; they skip NaN, which is tracked on the side
- * (a row with a NaN is all NaN). */
+ * pyasc.exp uses). A row with a NaN is all NaN. */
 #define DEFINE_ROW(SUF, ACC, DTYPE)                                                              \
   static ACC row_max_##SUF(const softmax_args *a, const char *in, ACC *buf) {                    \
-    ACC lane[8];                                                                                 \
-    int nan[8] = {0};                                                                            \
-    for (int l = 0; l < 8; l++) lane[l] = -INFINITY;                                             \
+    ACC max = -INFINITY;                                                                         \
+    bool any_nan = false;                                                                        \
     int64_t m;                                                                                   \
     for (int64_t k = 0; k < a->len; k += m) {                                                    \
       m = a->len - k < ASC_RED_BUF ? a->len - k : ASC_RED_BUF;                                   \
       const ACC *x = asc_red_gather_##SUF(buf, in + k * a->step, a->step, m, a->in_dtype);       \
-      int64_t j = 0;                                                                             \
-      for (; j + 8 <= m; j += 8)                                                                 \
-        for (int l = 0; l < 8; l++) {                                                            \
-          ACC v = x[j + l];                                                                      \
-          lane[l] = v > lane[l] ? v : lane[l];                                                   \
-          nan[l] |= v != v;                                                                      \
-        }                                                                                        \
-      for (; j < m; j++) {                                                                       \
-        lane[0] = x[j] > lane[0] ? x[j] : lane[0];                                               \
-        nan[0] |= x[j] != x[j];                                                                  \
-      }                                                                                          \
+      bool nan;                                                                                  \
+      ACC piece = asc_red_piece_max_##SUF(x, m, &nan);                                           \
+      max = piece > max ? piece : max;                                                           \
+      any_nan |= nan;                                                                            \
     }                                                                                            \
-    ACC max = lane[0];                                                                           \
-    for (int l = 1; l < 8; l++) {                                                                \
-      max = lane[l] > max ? lane[l] : max;                                                       \
-      nan[0] |= nan[l];                                                                          \
-    }                                                                                            \
-    return nan[0] ? (ACC)NAN : max;                                                              \
+    return any_nan ? (ACC)NAN : max;                                                             \
   }                                                                                              \
   /* buf[0, m) = exp(x - max); x may be buf. */                                                  \
   static void shifted_exp_##SUF(asc_vmath_##SUF exp_v, ACC *buf, const ACC *x, int64_t m,        \
