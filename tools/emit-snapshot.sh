@@ -3,6 +3,7 @@
 # examples build into OUT/<example>/ (through PYASC_DUMP_PATH), so that a
 # refactoring of the front end or the emitters can prove its output
 # unchanged: run it before and after, then `diff -r BEFORE AFTER`.
+# Each example's output goes to OUT/<example>.log (it holds timings; diff the folders).
 #   usage: tools/emit-snapshot.sh OUT [BUILD_DIR]   (BUILD_DIR: build/dev)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,8 +19,8 @@ for example in "$root"/examples/*.py; do
   cache="$(mktemp -d)"
   status=0
   PYASC_DUMP_PATH="$out/$name" PYASC_CACHE_DIR="$cache" PYTHONPATH="$build/stage" \
-    "$python" "$example" >"$out/$name/stdout.txt" 2>&1 || status=$?
+    "$python" "$example" >"$out/$name.log" 2>&1 || status=$?
   rm -rf "$cache"
-  echo "exit $status" >>"$out/$name/stdout.txt"
+  echo "exit $status" >>"$out/$name.log"
   echo "$name: exit $status, $(find "$out/$name" -name '*.c' -o -name '*.cpp' | wc -l) sources"
 done
