@@ -2,8 +2,8 @@
 # Writes the IR, the simulator C and the Ascend C of every kernel the
 # examples build into OUT/<example>/ (through PYASC_DUMP_PATH), so that a
 # refactoring of the front end or the emitters can prove its output
-# unchanged: run it before and after, then `diff -r BEFORE AFTER`.
-# Each example's output goes to OUT/<example>.log (it holds timings; diff the folders).
+# unchanged: run it before and after, then `diff -r -x '*.log' BEFORE AFTER`.
+# Each example's output goes to OUT/<example>.log (it holds timings).
 #   usage: tools/emit-snapshot.sh OUT [BUILD_DIR]   (BUILD_DIR: build/dev)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
