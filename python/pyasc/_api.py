@@ -6,6 +6,7 @@ it; tools/gen_api_coverage.py writes it to docs/api-coverage.md."""
 from __future__ import annotations
 
 import importlib
+import textwrap
 from dataclasses import dataclass, field
 
 from pyasc import _C, _api_ref
@@ -89,7 +90,9 @@ def report(verbose: bool = True) -> str:
         total += n
         out.append(f"{g.name}: {len(g.supported)} of {n} supported")
         if verbose:
-            out.append("  supported: " + (", ".join(g.supported) or "-"))
+            out.append(textwrap.fill(", ".join(g.supported) or "-", width=100,
+                                     initial_indent="  supported: ", subsequent_indent="    ",
+                                     break_on_hyphens=False))
             for name in g.missing:
                 out.append(f"  not yet: {name} ({NOT_SUPPORTED.get(name, 'not listed')})")
     out.append(f"total: {total_ok} of {total} documented names supported")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pyasc
 from pyasc import __main__ as cli
 from pyasc import _info
@@ -63,3 +67,33 @@ def test_size_formatting():
     assert _info._size(192 * 1024) == "192 KiB"
     assert _info._size(3 << 20) == "3 MiB"
     assert _info._size(64 << 30) == "64 GiB"
+
+
+def test_version_prints_the_version(run_python):
+    r = run_python("-m", "pyasc", "--version")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == f"pyasc {pyasc.__version__}"
+
+
+def test_cache_help_explains_each_action(run_python):
+    r = run_python("-m", "pyasc", "cache", "--help")
+    assert r.returncode == 0, r.stderr
+    assert "info:" in r.stdout and "clear:" in r.stdout
+
+
+def test_api_listing_wraps_its_lines(capsys):
+    assert cli.main(["api"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 200
+    assert any(line.startswith("  supported: ") for line in lines)
+
+
+def test_a_closed_pipe_ends_quietly():
+    # `python -m pyasc api | head -1`: the reader is gone before the output
+    # is written (the read end is closed at once), so every write fails.
+    child = subprocess.Popen([sys.executable, "-m", "pyasc", "api"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=dict(os.environ))
+    child.stdout.close()
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 1, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
