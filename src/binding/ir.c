@@ -2,6 +2,7 @@
  * pyasc._C.CompiledKernel (a built kernel that launches over blocks). */
 #include "binding.h"
 
+#include <stdatomic.h>
 #include <structmember.h> /* after binding.h, whose Python.h must come first */
 /* binding.h first: Python.h must precede system headers. */
 #include "asc/ir.h"
@@ -656,10 +657,24 @@ static PyObject *dispatch_key(DispatcherObject *self, PyObject *const *args, Py_
   return key;
 }
 
+/* Set while a hook takes every launch (upstream's tests patch
+ * asc.runtime.launcher.Launcher.run to compile without running): the fast
+ * path then declines, so that each launch reaches jit.py and the hook. One
+ * flag for the process, as the patched class is one for the process. */
+static atomic_bool launches_hooked;
+
+static PyObject *set_launch_hooked(PyObject *module, PyObject *flag) {
+  (void)module;
+  int on = PyObject_IsTrue(flag);
+  if (on < 0) return NULL;
+  atomic_store(&launches_hooked, on);
+  Py_RETURN_NONE;
+}
+
 static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args,
                                    Py_ssize_t nargs) {
   if (!self->table) return uninitialised("KernelDispatcher");
-  if (nargs != self->nparams + 2) Py_RETURN_FALSE;
+  if (nargs != self->nparams + 2 || atomic_load(&launches_hooked)) Py_RETURN_FALSE;
   const char *dry_run = getenv("DRY_RUN"); /* PyAsc's: build, do not launch (jit.py) */
   if (dry_run && *dry_run) Py_RETURN_FALSE;
   unsigned char structs[64];
@@ -960,6 +975,10 @@ static PyMethodDef ir_functions[] = {
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
      ASC_DOC("jit_cache_dir($module, override=None, /)",
              "The kernel cache directory in use (a str).")},
+    {"set_launch_hooked", set_launch_hooked, METH_O,
+     ASC_DOC("set_launch_hooked($module, flag, /)",
+             "While true, no launch takes the C fast path: every launch goes through "
+             "JITFunction.launch (and its launch hook).")},
     {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
      ASC_DOC("jit_cache_limit($module, /)", "The kernel cache's size limit in bytes (0: none).")},
     {"api_table", api_table, METH_NOARGS,

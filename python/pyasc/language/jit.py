@@ -58,6 +58,47 @@ def _runtime_args(args: tuple, constexpr: list) -> list:
     return out
 
 
+class MockTensor:
+    """A placeholder for a global-memory argument of this dtype, as PyAsc's
+    ``asc.runtime.jit.MockTensor``: a kernel compiles for it (no shape, no
+    data), so a launch hook (see ``set_launch_hook``) can build a kernel
+    without any memory. Launching with one for real is an error."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+
+class MockValue:
+    """A placeholder for a scalar argument of this dtype (an integer,
+    floating or bool dtype), as PyAsc's ``asc.runtime.jit.MockValue``."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+
+def _mock_value_kind(value: MockValue) -> str:
+    """The scalar kind ("bool", "int" or "float") a MockValue stands for."""
+    dtype = pyasc.dtype(value.dtype)
+    if dtype == pyasc.bool_:
+        return "bool"
+    return "float" if dtype.is_floating_point else "int"
+
+
+LaunchHook = Callable[["CompiledKernel", str, list, Any, Any], None]
+_launch_hook: LaunchHook | None = None
+
+
+def set_launch_hook(hook: LaunchHook | None) -> None:
+    """Sends every launch, built as usual, to ``hook(kernel, name,
+    runtime_args, core_num, stream)`` instead of running it; None restores
+    the normal launch (and its C fast path). ``asc.runtime.launcher``
+    installs one while its ``Launcher.run`` is replaced, as PyAsc's tests
+    replace it to compile without launching."""
+    global _launch_hook
+    _launch_hook = hook
+    _C.set_launch_hooked(hook is not None)
+
+
 class CompiledKernel:
     """One specialisation: its IR text, C source, Ascend C source and native
     kernel."""
@@ -236,6 +277,10 @@ class JITFunction(Generic[P, R]):
             elif isinstance(value, Struct):
                 specs.append(("struct", type(value)))
                 signature += "".join(_KIND_LETTERS[f.kind] for _, f in value.leaves())
+            elif isinstance(value, MockValue):
+                kind = _mock_value_kind(value)
+                specs.append((kind, None))
+                signature += kind[0]
             elif hasattr(value, "dtype"):
                 specs.append(("addr", _dtype_of(value)))
                 signature += "a"
@@ -335,7 +380,12 @@ class JITFunction(Generic[P, R]):
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
         """Launches; kernels already built for these argument types go
         through the C fast path without running Python code."""
-        if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN
+        if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN or a hook
+            return
+        hook = _launch_hook
+        if hook is not None:
+            compiled = self.compile(*args)
+            hook(compiled, self.__name__, _runtime_args(args, self.constexpr), core_num, stream)
             return
         if os.environ.get("DRY_RUN"):  # PyAsc's switch: build, do not launch
             self.compile(*args)
