@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs Huawei's PyAsc test suites, unchanged, against the built pyasc:
+#   - python/test/unit/language and python/test/unit/lib/host (--skip-filecheck:
+#     FileCheck matches upstream's MLIR, which pyasc does not produce);
+#   - python/test/kernels and python/test/generalization;
+#   - each tutorial under python/tutorials, as `-r Model` and as `-r NPU`.
+# Fetches nothing: give it a checkout of hicann/pyasc.
+#   usage: tools/upstream-suite.sh PYASC_CHECKOUT [BUILD_DIR]   (BUILD_DIR: build/dev)
+# Prints a line per test file, then a total; exits 1 if anything failed.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+upstream="$(cd "${1:?usage: tools/upstream-suite.sh PYASC_CHECKOUT [BUILD_DIR]}" && pwd)/python"
+build="$(cd "${2:-$root/build/dev}" && pwd)"
+python="${PYTHON:-$root/.venv/bin/python}"
+[ -d "$upstream/test/unit" ] || { echo "no python/test/unit under $1" >&2; exit 2; }
+reports="$(mktemp -d)"
+trap 'rm -rf "$reports"' EXIT
+export PYTHONPATH="$build/stage"
+jobs="${JOBS:-$(nproc)}"
+
+(cd "$upstream/test/unit" && "$python" -m pytest language lib/host -q -p no:cacheprovider \
+  --skip-filecheck -n "$jobs" -o junit_family=xunit1 --junitxml="$reports/unit.xml" >"$reports/unit.log" 2>&1)
+(cd "$upstream/test" && "$python" -m pytest kernels generalization -q -p no:cacheprovider \
+  -n "$jobs" -o junit_family=xunit1 --junitxml="$reports/kernels.xml" >"$reports/kernels.log" 2>&1)
+"$python" "$root/tools/upstream_counts.py" "$reports"/*.xml
+status=$?
+
+tutorials=0 failed=0
+for script in "$upstream"/tutorials/*/*.py; do
+  for backend in Model NPU; do
+    tutorials=$((tutorials + 1))
+    if ! (cd "$(dirname "$script")" && "$python" "$script" -r "$backend" >"$reports/t.log" 2>&1); then
+      failed=$((failed + 1))
+      echo "tutorial ${script#"$upstream"/} -r $backend: FAILED"
+      tail -3 "$reports/t.log" | sed 's/^/    /'
+    fi
+  done
+done
+echo "tutorials: $((tutorials - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ] && exit "$status" || exit 1
