@@ -11,10 +11,15 @@ CLANG_BUILD := build/clang
 SANITIZER_RUNTIME = $(shell gcc -print-file-name=libasan.so) $(shell gcc -print-file-name=libubsan.so)
 VALGRIND := valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
+# The Python suites run on every core (pytest-xdist) and share one kernel
+# cache: a kernel built by one run or worker is loaded from disk by the rest.
+JOBS ?= $(shell nproc)
+TEST_CACHE := $(abspath build/test-kernel-cache)
+PYTEST = PYASC_CACHE_DIR=$(TEST_CACHE) $(VPY) -m pytest tests/python -q -p no:cacheprovider -n $(JOBS)
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
 
-.PHONY: demo test deps venv build test-c test-py valgrind sanitize clang format format-check \
-        install-check typecheck bench clean
+.PHONY: demo test test-all deps venv build test-c test-py test-cache valgrind sanitize sanitize-c \
+        sanitize-py sanitize-build sanitize-slow clang format format-check install-check typecheck bench clean
 
 demo: build
 	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) examples/quickstart.py
@@ -23,6 +28,9 @@ demo: build
 # ASan+UBSan), the Python suite under ASan+UBSan, a wheel install, and
 # the Python suite last so that its summary closes the output.
 test: build format-check clang test-c valgrind sanitize install-check typecheck test-py
+
+# The long tiers on top: the tests marked `slow` under ASan+UBSan too.
+test-all: test sanitize-slow
 
 deps:
 	tools/install-deps.sh
@@ -51,8 +59,12 @@ test-c: build
 valgrind: build
 	$(MESON) test -C $(BUILD) --suite c --print-errorlogs --timeout-multiplier 4 --wrap='$(VALGRIND)'
 
-test-py: build
-	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m pytest tests/python -q -p no:cacheprovider
+# pytest prints the 15 slowest tests; one over 20 s is marked `slow` with its reason.
+test-py: build test-cache
+	PYTHONPATH=$(abspath $(BUILD))/stage $(PYTEST) --durations=15
+
+test-cache:
+	@mkdir -p -m 700 $(TEST_CACHE)
 
 # Static types (mypy.ini): the examples under mypy --strict, and the stub of
 # the extension (python/pyasc/_C.pyi) against the built module's signatures.
@@ -61,11 +73,23 @@ typecheck: build
 	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m mypy.stubtest pyasc._C \
 	  --mypy-config-file mypy.ini --allowlist tools/stubtest-allowlist.txt
 
-sanitize: deps venv
+sanitize: sanitize-c sanitize-py
+
+sanitize-build: deps venv
 	$(call setup_build,$(ASAN_BUILD),-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false)
+
+sanitize-c: sanitize-build
 	$(MESON) test -C $(ASAN_BUILD) --suite c --print-errorlogs
-	LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$(abspath $(ASAN_BUILD))/stage \
-	  $(VPY) -m pytest tests/python -q -p no:cacheprovider -m "not slow"
+
+# The Python suite with libasc and the extension under ASan+UBSan.
+SANITIZED_PYTEST = LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0 \
+  PYTHONPATH=$(abspath $(ASAN_BUILD))/stage $(PYTEST)
+
+sanitize-py: sanitize-build test-cache
+	$(SANITIZED_PYTEST) -m "not slow"
+
+sanitize-slow: sanitize-build test-cache
+	$(SANITIZED_PYTEST) -m slow
 
 clang: deps venv
 	@test -f $(CLANG_BUILD)/build.ninja || CC=clang $(MESON) setup $(CLANG_BUILD) -Dbuildtype=debugoptimized

@@ -1,18 +1,15 @@
-"""What the kernel-API test files share: a private kernel cache, the plain
+"""What the kernel-API test files share: the kernel cache (kernel_cache.py), the plain
 and checked-mode variants of a kernel, a synchronous launch, and the two
 device functions that move n elements between global memory and the UB."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
 from typing import Any
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-api-tests-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-api-tests-")
 
 
 def jit(fn: Any) -> Any:

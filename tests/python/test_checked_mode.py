@@ -15,10 +15,8 @@ from __future__ import annotations
 import inspect
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +25,7 @@ import pytest
 
 import pyasc as asc
 from pyasc.language.codegen import CodeGenerator
+from kernel_cache import kernel_cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -35,8 +34,8 @@ BLOCKS = 2
 
 @pytest.fixture(scope="module", autouse=True)
 def cache_dir():
-    """A private kernel cache, and no PYASC_DEBUG from the caller."""
-    directory = tempfile.mkdtemp(prefix="pyasc-checked-")
+    """The module's kernel cache (kernel_cache.py), and no PYASC_DEBUG from the caller."""
+    directory = kernel_cache_dir("pyasc-checked-")
     saved = {k: os.environ.get(k) for k in ("PYASC_CACHE_DIR", "PYASC_DEBUG")}
     os.environ["PYASC_CACHE_DIR"] = directory
     os.environ.pop("PYASC_DEBUG", None)
@@ -46,7 +45,6 @@ def cache_dir():
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 # --- the kernel families ---------------------------------------------------------------------------

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -23,9 +22,9 @@ EXAMPLES = ROOT / "examples"
 
 @pytest.fixture(scope="module", autouse=True)
 def cache_dir():
-    """A private kernel cache for this module (the examples use the default
+    """The kernel cache of this module (kernel_cache.py; the examples use the default
     cache, chosen by PYASC_CACHE_DIR)."""
-    directory = tempfile.mkdtemp(prefix="pyasc-examples-ext-")
+    directory = kernel_cache_dir("pyasc-examples-ext-")
     saved = os.environ.get("PYASC_CACHE_DIR")
     os.environ["PYASC_CACHE_DIR"] = directory
     yield directory
@@ -33,7 +32,6 @@ def cache_dir():
         del os.environ["PYASC_CACHE_DIR"]
     else:
         os.environ["PYASC_CACHE_DIR"] = saved
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 _modules: dict[str, object] = {}

@@ -13,18 +13,15 @@ so each specialisation is compiled once.
 
 from __future__ import annotations
 
-import atexit
 import math
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-kernel-api-")  # mode 0700
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-kernel-api-")  # mode 0700
 
 BLOCKS = 4
 TILE = 64

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -28,9 +27,9 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 
 @pytest.fixture(scope="module")
 def cache_dir():
-    """One private kernel cache for this module's processes; the examples'
+    """One kernel cache for this module's processes (kernel_cache.py); the examples'
     kernels use the default cache, chosen by PYASC_CACHE_DIR."""
-    directory = tempfile.mkdtemp(prefix="pyasc-kernel-examples-")
+    directory = kernel_cache_dir("pyasc-kernel-examples-")
     saved = os.environ.get("PYASC_CACHE_DIR")
     os.environ["PYASC_CACHE_DIR"] = directory
     yield directory
@@ -38,7 +37,6 @@ def cache_dir():
         del os.environ["PYASC_CACHE_DIR"]
     else:
         os.environ["PYASC_CACHE_DIR"] = saved
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 _modules: dict[str, object] = {}

@@ -9,18 +9,15 @@ passed next to the argument must come back unchanged."""
 
 from __future__ import annotations
 
-import atexit
 import inspect
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-kernel-overflow-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-kernel-overflow-")
 
 #: i * 4 wraps to -4, to +4 (an element inside the argument) and to -2**63
 HUGE = [2**63 - 1, 4611686018427387905, 2**61]

@@ -4,18 +4,15 @@ their errors and Ascend C forms."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import asc
 import pyasc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-layout-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-layout-")
 
 MODES = (False, True)  # plain, checked
 B = 65536  # UB byte of the destination tensor; the source starts at 0

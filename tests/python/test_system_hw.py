@@ -6,19 +6,16 @@ deadlock reports, in plain and checked mode."""
 
 from __future__ import annotations
 
-import atexit
 import inspect
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import asc
 import pyasc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-system-hw-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-system-hw-")
 
 MODES = (False, True)  # plain, checked
 

@@ -6,18 +6,15 @@ memory the launch was not given are errors or empty, never host memory."""
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import asc
 import pyasc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-tensor-desc-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-tensor-desc-")
 
 MODES = (False, True)  # plain, checked
 

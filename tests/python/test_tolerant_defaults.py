@@ -13,18 +13,15 @@ copy(dst, src, mask, repeat_time, CopyRepeatParams).
 
 from __future__ import annotations
 
-import atexit
 import inspect
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
 import pyasc as asc
+from kernel_cache import kernel_cache_dir
 
-CACHE = tempfile.mkdtemp(prefix="pyasc-tolerant-")
-atexit.register(shutil.rmtree, CACHE, True)
+CACHE = kernel_cache_dir("pyasc-tolerant-")
 
 TILE = 512
 
