@@ -952,6 +952,23 @@ static PyObject *api_table(PyObject *self, PyObject *unused) {
   return list;
 }
 
+/* The adv maths functions' names in id order (src/compiler/adv_math.def),
+ * for the Python lists of them to be checked against. */
+static PyObject *adv_math_functions(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  int n = asc_ir_adv_math_count();
+  PyObject *list = PyList_New(n);
+  for (int i = 0; list && i < n; i++) {
+    PyObject *name = PyUnicode_FromString(asc_ir_adv_math_name(i));
+    if (!name)
+      Py_CLEAR(list);
+    else
+      PyList_SET_ITEM(list, i, name);
+  }
+  return list;
+}
+
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
@@ -966,6 +983,10 @@ static PyMethodDef ir_functions[] = {
      ASC_DOC("api_table($module, /)",
              "The rows of the API table, a list of dicts (op, api, operands, pipe, c_rt, "
              "ascendc, how, niattrs).")},
+    {"adv_math_functions", adv_math_functions, METH_NOARGS,
+     ASC_DOC("adv_math_functions($module, /)",
+             "The adv library's element-wise maths functions, a list of names in the order "
+             "of the ids their kernels pass to the runtime.")},
     {NULL, NULL, 0, NULL},
 };
 

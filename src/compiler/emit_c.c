@@ -855,11 +855,6 @@ static int ce_event(emitter *e, const ir_op *op, const char *rt) {
 
 /* --- adv library: every op calls the rt/adv_math.h function its c_rt column names; a missing
  * tmp buffer is passed as an empty tensor with tmp_min -1. */
-static const char *const adv_unary_ops[] = {
-    "acos",    "acosh", "asin", "asinh", "atan",  "atanh", "ceil",   "cos", "cosh",
-    "digamma", "erf",   "erfc", "exp",   "floor", "frac",  "lgamma", "log", "round",
-    "sign",    "sin",   "sinh", "tan",   "tanh",  "trunc", NULL};
-
 /* tmp_min and the tmp tensor, from operand `at` (tmp_min) on. */
 static void adv_tmp(const emitter *e, const ir_op *op, int at, char *buf, size_t size) {
   if (op->noperands > at + 1)
@@ -875,8 +870,9 @@ static int ce_adv(emitter *e, const ir_op *op, const char *rt) {
   int L = (int)op->loc.line;
   const char *base = name + 4;
   char tmp[64];
-  for (int i = 0; adv_unary_ops[i]; i++)
-    if (!strcmp(adv_unary_ops[i], base)) {
+  /* the element-wise maths pass their id (adv_math.def) */
+  for (int i = 0; i < asc_ir_adv_math_count(); i++)
+    if (!strcmp(asc_ir_adv_math_name(i), base)) {
       adv_tmp(e, op, 3, tmp, sizeof tmp);
       return CHECKED(e, "%s(k, %d, %d, v%u, v%u, v%u, %lld, %s, \"adv.%s\", %d)", rt, i,
                      type_of(e, o[0]).dtype, o[0], o[1], o[2],

@@ -69,6 +69,20 @@ static const char *cc_isa(void) {
 
 _Static_assert(sizeof(asc_jit_arg) == sizeof(asc_k_arg), "argument layouts differ");
 
+/* Generated kernels name an adv maths function by its row in adv_math.def
+ * (emit_c.c); the runtime they carry numbers them by its own enum. This is
+ * the one file that sees both, so it checks that they agree. */
+enum {
+#define ADV_MATH(name, NAME) ADV_ID_##name,
+#include "adv_math.def"
+#undef ADV_MATH
+};
+#define ADV_MATH(name, NAME)                                  \
+  _Static_assert((int)ASC_K_ADV_##NAME == (int)ADV_ID_##name, \
+                 "rt/adv_math.h numbers adv." #name " unlike adv_math.def");
+#include "adv_math.def"
+#undef ADV_MATH
+
 typedef int (*entry_fn)(asc_k_ctx *k, const asc_k_arg *args);
 
 struct asc_jit_kernel {
