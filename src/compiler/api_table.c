@@ -14,7 +14,7 @@
 #define PIPE_NAME_IR_PIPE_FIX "FIX" /* cube unit */
 
 static const asc_ir_api_row rows[] = {
-#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, ...) \
+#define API(id, op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, ...) \
   {op, api, operands, PIPE_NAME_##pipe, c_rt, text, NULL, niattrs},
 #define PYAPI(api, how) {NULL, api, "", "", NULL, NULL, how, 0},
 #include "api_table.def"

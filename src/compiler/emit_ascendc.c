@@ -184,7 +184,7 @@ static void add_site(ac_emitter *e, const ir_op *op, const ir_region *scope) {
   s->scope = scope;
   s->pos = i;
   if (op->code >= IR_FIRST_TABLE_OP) {
-    s->map = ac_find_mapping(ir_op_defs[op->code].name);
+    s->map = ac_find_mapping(op->code);
     if (!s->map)
       ac_fail(e, op, ASC_ERR_UNSUPPORTED,
               "%s has no Ascend C mapping (fill in its Ascend C columns in "
@@ -312,7 +312,7 @@ static void name_values(ac_emitter *e) {
 static void emit_region(ac_emitter *e, const ir_region *r);
 
 static void statement(ac_emitter *e, const ir_op *op) {
-  const ac_op *map = ac_find_mapping(ir_op_defs[op->code].name);
+  const ac_op *map = ac_find_mapping(op->code);
   if (map->flags & AC_STATEMENT) {
     map->special(e, op, e->out);
     return;
@@ -481,11 +481,11 @@ static void emit_if(ac_emitter *e, const ir_op *op) {
 static void emit_store(ac_emitter *e, const ir_op *op) {
   uint32_t var = op->operands[0], v = op->operands[1];
   const ir_op *d = ac_def_op(e, v);
-  const char *name = d && d->code >= IR_FIRST_TABLE_OP ? ir_op_defs[d->code].name : "";
-  const char *sym = !strcmp(name, "arith.add")   ? "+="
-                    : !strcmp(name, "arith.sub") ? "-="
-                    : !strcmp(name, "arith.mul") ? "*="
-                                                 : NULL;
+  int code = d ? d->code : -1;
+  const char *sym = code == IR_OP_ARITH_ADD   ? "+="
+                    : code == IR_OP_ARITH_SUB ? "-="
+                    : code == IR_OP_ARITH_MUL ? "*="
+                                              : NULL;
   const ir_op *lhs = sym && e->values[v].folded ? ac_def_op(e, d->operands[0]) : NULL;
   ac_line_start(e);
   if (lhs && lhs->code == IR_LOAD && lhs->operands[0] == var && e->values[d->operands[0]].folded) {

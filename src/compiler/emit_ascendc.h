@@ -175,7 +175,9 @@ void ac_print_mask(ac_emitter *e, const ir_op *op, int m0, const char *type, ir_
 void ac_print_api(ac_emitter *e, const ir_op *op, const char *name, const char *targs,
                   int set_mask_attr, ir_buf *b);
 int ac_expr_of(ac_emitter *e, const ir_op *op, ir_buf *b);
-const ac_op *ac_find_mapping(const char *name);
+/* The Ascend C form of the op with that code (its row of the table), or
+ * NULL when it has none. */
+const ac_op *ac_find_mapping(int code);
 
 /* emit_ascendc_sort.c */
 int ac_mrg_sort(ac_emitter *e, const ir_op *op, ir_buf *b);

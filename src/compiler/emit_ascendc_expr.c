@@ -501,13 +501,13 @@ int ac_pow(ac_emitter *e, const ir_op *op, ir_buf *b) {
 }
 
 int ac_shift(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool left = !strcmp(ir_op_defs[op->code].name, "arith.shl");
+  bool left = op->code == IR_OP_ARITH_SHL;
   return call2(e, op, left ? H_SHL : H_SHR, left ? "pyasc_shl" : "pyasc_shr", b);
 }
 
 /* Python's min/max: the first operand on ties, as the simulator. */
 int ac_minmax(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool is_min = !strcmp(ir_op_defs[op->code].name, "arith.min");
+  bool is_min = op->code == IR_OP_ARITH_MIN;
   ac_operand(e, op->operands[0], 8, b);
   ir_buf_printf(b, " %s ", is_min ? "<=" : ">=");
   ac_operand(e, op->operands[1], 8, b);
@@ -555,7 +555,7 @@ int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b) {
  * (operands 4..15, Ascend C's member order), rebuilt as an aggregate; the
  * shared tmp buffer (operand 17) when given. */
 int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool softmax = !strcmp(ir_op_defs[op->code].name, "adv.softmax");
+  bool softmax = op->code == IR_OP_ADV_SOFTMAX;
   int ntensors = softmax ? 4 : 3;
   ir_buf_printf(b, "AscendC::%s<", softmax ? "SoftMax" : "RmsNorm");
   ac_expand(e, op, "$t0>(", b); /* explicit: SoftMax<half> with float sum/max deduces no T */

@@ -92,7 +92,7 @@ void ac_print_api(ac_emitter *e, const ir_op *op, const char *name, const char *
 
 /* Op(dst, srcs..., [scalar,] [mode,] mask, repeatTime, XRepeatParams(strides)) */
 static int ac_mask_form(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  const ac_op *row = ac_find_mapping(ir_op_defs[op->code].name);
+  const ac_op *row = ac_find_mapping(op->code);
   const ac_masked *l = row->masked;
   int m0 = l->tensors + (l->scalar ? 1 : 0);
   bool block = ac_open_mask(e, op, m0);
@@ -134,7 +134,7 @@ static int ac_mask_form(ac_emitter *e, const ir_op *op, ir_buf *b) {
 
 /* ReduceSum/Max/Min(dst, src, tmp, mask, repeatTime, srcRepStride[, calIndex]) */
 static int ac_reduce_mask(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  const ac_op *row = ac_find_mapping(ir_op_defs[op->code].name);
+  const ac_op *row = ac_find_mapping(op->code);
   bool block = ac_open_mask(e, op, 3);
   ac_line_start(e);
   ac_expand(e, op, row->text, b);
@@ -154,7 +154,7 @@ static int ac_reduce_mask(ac_emitter *e, const ir_op *op, ir_buf *b) {
 /* The per-repeat reductions. WholeReduce* take the mask before repeatTime,
  * BlockReduce* and PairReduceSum after it. */
 static int ac_repeat_reduce(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  const ac_op *row = ac_find_mapping(ir_op_defs[op->code].name);
+  const ac_op *row = ac_find_mapping(op->code);
   bool whole = !strncmp(row->text, "Whole", 5);
   bool block = ac_open_mask(e, op, 2);
   ac_line_start(e);
@@ -353,7 +353,7 @@ static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {
 }
 /* CrossCoreSetFlag<modeId, pipe>(flagId) and CrossCoreWaitFlag<...> [pipe, mode] */
 static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool wait = !strcmp(ir_op_defs[op->code].name, "cube.cross_wait");
+  bool wait = op->code == IR_OP_CUBE_CROSS_WAIT;
   ir_buf_printf(b, "AscendC::CrossCore%sFlag<%lld, ", wait ? "Wait" : "Set",
                 (long long)op->iattrs[1]);
   ac_expand(e, op, "$I>($0)", b);
@@ -398,8 +398,8 @@ static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
  * but after it for BlockReduce* and PairReduceSum (the API headers; PyAsc's
  * WholeReduceSum docstring has it the other way round). */
 static const ac_op ascendc_ops[] = {
-#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, prec, flags, \
-            dtypes, special, masked)                                                          \
+#define API(id, op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, prec, flags, \
+            dtypes, special, masked)                                                              \
   {op, text, prec, flags, dtypes, special, masked},
 #define PYAPI(api, how)
 #include "api_table.def"
@@ -410,15 +410,14 @@ static const ac_op ascendc_ops[] = {
 #undef D
 #undef VEC_16_32
 
-const ac_op *ac_find_mapping(const char *name) {
-  for (size_t i = 0; i < sizeof ascendc_ops / sizeof ascendc_ops[0]; i++)
-    if (!strcmp(ascendc_ops[i].ir, name))
-      return ascendc_ops[i].text || ascendc_ops[i].special ? &ascendc_ops[i] : NULL;
-  return NULL;
+const ac_op *ac_find_mapping(int code) {
+  size_t row = (size_t)(code - IR_FIRST_TABLE_OP);
+  if (code < IR_FIRST_TABLE_OP || row >= sizeof ascendc_ops / sizeof ascendc_ops[0]) return NULL;
+  return ascendc_ops[row].text || ascendc_ops[row].special ? &ascendc_ops[row] : NULL;
 }
 
 int ac_expr_of(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  const ac_op *map = ac_find_mapping(ir_op_defs[op->code].name);
+  const ac_op *map = ac_find_mapping(op->code);
   if (!map) return P_PRIMARY; /* reported when the sites were collected */
   if (map->special) return map->special(e, op, b);
   if (map->flags & AC_INFIX) {

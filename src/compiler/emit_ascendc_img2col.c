@@ -17,7 +17,7 @@ static const char *const load3d_v1_fields[] = {
     "uint8_t", "int16_t", "int16_t", "uint8_t", "uint8_t",  "uint8_t",  "uint8_t",  "uint8_t",
     "uint8_t", "uint8_t", "uint8_t", "uint8_t", "uint8_t",  NULL};
 int ac_load3d(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool v2 = !strcmp(ir_op_defs[op->code].name, "cube.load3d_v2");
+  bool v2 = op->code == IR_OP_CUBE_LOAD3D_V2;
   const char *const *fields = v2 ? load3d_v2_fields : load3d_v1_fields;
   const char *elem = ac_elem_type(ac_type_of(e, op->operands[0]).dtype);
   ac_expand(e, op, "AscendC::LoadData($0, $1, ", b);

@@ -26,7 +26,7 @@ static void ac_list(ac_emitter *e, const ir_op *op, int from, int to, ir_buf *b)
 /* mrg_sort / mrg_sort4 (dst, src1..src4, len1..len4, valid_bit, repeat,
  * exhausted suspension) */
 int ac_mrg_sort(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool four = !strcmp(ir_op_defs[op->code].name, "mrg_sort4");
+  bool four = op->code == IR_OP_MRG_SORT4;
   ir_buf_printf(b, "AscendC::%s(", four ? "MrgSort4" : "MrgSort");
   ac_operand(e, op->operands[0], P_ANY, b);
   ac_expand(e, op, ", AscendC::MrgSortSrcList<$t0>(", b);
@@ -63,7 +63,7 @@ int ac_mrg_sort_result(ac_emitter *e, const ir_op *op, ir_buf *b) {
 
 /* GetSortLen<T> / GetSortOffset<T>; attribute 0 is sizeof(T) */
 int ac_sort_len(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool len = !strcmp(ir_op_defs[op->code].name, "get_sort_len");
+  bool len = op->code == IR_OP_GET_SORT_LEN;
   ir_buf_printf(b, "(int64_t)AscendC::%s<%s>((uint32_t)", len ? "GetSortLen" : "GetSortOffset",
                 op->iattrs[0] == 2 ? "half" : "float");
   ac_operand(e, op->operands[0], P_UNARY, b);
@@ -121,7 +121,7 @@ int ac_compare_reg(ac_emitter *e, const ir_op *op, ir_buf *b) {
 
 /* ScalarGetCountOfValue<v> / ScalarGetSFFValue<v> */
 int ac_scalar_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool sff = !strcmp(ir_op_defs[op->code].name, "scalar_get_sff_value");
+  bool sff = op->code == IR_OP_SCALAR_GET_SFF_VALUE;
   ir_buf_printf(b, "AscendC::%s<%d>((uint64_t)",
                 sff ? "ScalarGetSFFValue" : "ScalarGetCountOfValue", (int)op->iattrs[0]);
   ac_operand(e, op->operands[0], P_UNARY, b);

@@ -94,13 +94,13 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
   int L = (int)op->loc.line;
   bool is_float = ce_type_of(e, r).kind == ASC_IR_FLOAT;
   const char *t = ce_c_type(ce_type_of(e, r).kind);
-  if (!strcmp(name, "arith.add") || !strcmp(name, "arith.sub") || !strcmp(name, "arith.mul")) {
+  if (op->code == IR_OP_ARITH_ADD || op->code == IR_OP_ARITH_SUB || op->code == IR_OP_ARITH_MUL) {
     char sym = name[6] == 'a' ? '+' : name[6] == 's' ? '-' : '*';
     if (is_float)
       ce_line(e, "double v%u = (double)v%u %c (double)v%u;", r, a, sym, b);
     else
       ce_line(e, "int64_t v%u = (int64_t)((uint64_t)v%u %c (uint64_t)v%u);", r, a, sym, b);
-  } else if (!strcmp(name, "arith.floordiv")) {
+  } else if (op->code == IR_OP_ARITH_FLOORDIV) {
     if (is_float) {
       ce_line(e,
               "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float floor division by zero\");",
@@ -110,7 +110,7 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
       ce_line(e, "int64_t v%u;", r);
       ce_checked(e, "asc_k_floordiv(k, v%u, v%u, &v%u, %d)", a, b, r, L);
     }
-  } else if (!strcmp(name, "arith.mod")) {
+  } else if (op->code == IR_OP_ARITH_MOD) {
     if (is_float) {
       ce_line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"float modulo by zero\");", b,
               L);
@@ -119,10 +119,10 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
       ce_line(e, "int64_t v%u;", r);
       ce_checked(e, "asc_k_mod(k, v%u, v%u, &v%u, %d)", a, b, r, L);
     }
-  } else if (!strcmp(name, "arith.truediv")) {
+  } else if (op->code == IR_OP_ARITH_TRUEDIV) {
     ce_line(e, "if ((double)v%u == 0.0) return asc_k_fail(k, %d, \"division by zero\");", b, L);
     ce_line(e, "double v%u = (double)v%u / (double)v%u;", r, a, b);
-  } else if (!strcmp(name, "arith.pow")) {
+  } else if (op->code == IR_OP_ARITH_POW) {
     if (is_float) {
       ce_line(e, "double v%u = pow((double)v%u, (double)v%u);", r, a, b);
     } else {
@@ -132,12 +132,12 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
               b, L);
       ce_line(e, "int64_t v%u = asc_k_ipow(v%u, v%u);", r, a, b);
     }
-  } else if (!strcmp(name, "arith.neg")) {
+  } else if (op->code == IR_OP_ARITH_NEG) {
     if (is_float)
       ce_line(e, "double v%u = -(double)v%u;", r, a);
     else
       ce_line(e, "int64_t v%u = (int64_t)(0 - (uint64_t)v%u);", r, a);
-  } else if (!strcmp(name, "arith.min") || !strcmp(name, "arith.max")) {
+  } else if (op->code == IR_OP_ARITH_MIN || op->code == IR_OP_ARITH_MAX) {
     char cmp = name[7] == 'i' ? '<' : '>';
     ce_line(e, "%s v%u = (v%u %c= v%u) ? (%s)v%u : (%s)v%u;", t, r, a, cmp, b, t, a, t, b);
   } else if (!strncmp(name, "arith.", 6) && strlen(name) == 8 &&
@@ -146,27 +146,27 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
                             {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
     for (int i = 0; i < 6; i++)
       if (!strcmp(name + 6, ops[i][0])) ce_line(e, "int v%u = v%u %s v%u;", r, a, ops[i][1], b);
-  } else if (!strcmp(name, "arith.and")) {
+  } else if (op->code == IR_OP_ARITH_AND) {
     ce_line(e, "int v%u = v%u && v%u;", r, a, b);
-  } else if (!strcmp(name, "arith.or")) {
+  } else if (op->code == IR_OP_ARITH_OR) {
     ce_line(e, "int v%u = v%u || v%u;", r, a, b);
-  } else if (!strcmp(name, "arith.not")) {
+  } else if (op->code == IR_OP_ARITH_NOT) {
     ce_line(e, "int v%u = !v%u;", r, a);
-  } else if (!strcmp(name, "arith.bitand") || !strcmp(name, "arith.bitor") ||
-             !strcmp(name, "arith.bitxor")) {
+  } else if (op->code == IR_OP_ARITH_BITAND || op->code == IR_OP_ARITH_BITOR ||
+             op->code == IR_OP_ARITH_BITXOR) {
     char sym = name[9] == 'n' ? '&' : name[9] == 'r' ? '|' : '^';
     ce_line(e, "int64_t v%u = v%u %c v%u;", r, a, sym, b);
-  } else if (!strcmp(name, "arith.shl")) {
+  } else if (op->code == IR_OP_ARITH_SHL) {
     ce_line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? 0 : (int64_t)((uint64_t)v%u << v%u);", r, b,
             b, a, b);
-  } else if (!strcmp(name, "arith.shr")) {
+  } else if (op->code == IR_OP_ARITH_SHR) {
     ce_line(e, "int64_t v%u = (v%u < 0 || v%u > 63) ? (v%u < 0 ? -1 : 0) : v%u >> v%u;", r, b, b, a,
             a, b);
-  } else if (!strcmp(name, "arith.select")) {
+  } else if (op->code == IR_OP_ARITH_SELECT) {
     ce_line(e, "%s v%u = v%u ? (%s)v%u : (%s)v%u;", t, r, a, t, b, t, op->operands[2]);
-  } else if (!strcmp(name, "arith.to_int")) {
+  } else if (op->code == IR_OP_ARITH_TO_INT) {
     ce_line(e, "int64_t v%u = (int64_t)v%u;", r, a);
-  } else if (!strcmp(name, "arith.to_float")) {
+  } else if (op->code == IR_OP_ARITH_TO_FLOAT) {
     ce_line(e, "double v%u = (double)v%u;", r, a);
   }
   return 0;
@@ -226,7 +226,7 @@ typedef struct c_form {
 } c_form;
 
 static const c_form c_forms[] = {
-#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, ...) {c_emit, c_rt},
+#define API(id, op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, ...) {c_emit, c_rt},
 #define PYAPI(api, how)
 #include "api_table.def"
 #undef API
@@ -253,18 +253,18 @@ static int emit_checks(emitter *e, const ir_op *op) {
   uint32_t r = op->result;
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  if (!strcmp(name, "local.new") && !(e->cube && ce_cube_buffer((int)op->iattrs[1]) >= 0))
+  if (op->code == IR_OP_LOCAL_NEW && !(e->cube && ce_cube_buffer((int)op->iattrs[1]) >= 0))
     return ce_checked(e, "asc_k_chk_local_new(k, v%u, %lld, %d)", r, (long long)ce_esize(e, r), L);
-  if (!strcmp(name, "local.slice"))
+  if (op->code == IR_OP_LOCAL_SLICE)
     return ce_line(e,
                    "if (v%u < 0) return asc_k_fail(k, %d, \"LocalTensor slice [%%lld:]: negative "
                    "offset\", (long long)v%u);",
                    o[1], L, o[1]);
-  if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag"))
+  if (op->code == IR_OP_SET_FLAG || op->code == IR_OP_WAIT_FLAG)
     return ce_checked(e, "asc_k_chk_%s(k, %lld, v%u, %d)", name, (long long)op->iattrs[0], o[0], L);
-  if (!strcmp(name, "pipe_barrier"))
+  if (op->code == IR_OP_PIPE_BARRIER)
     return ce_checked(e, "asc_k_chk_barrier(k, %lld, %d)", (long long)op->iattrs[0], L);
-  if (!strcmp(name, "pipe.destroy") || !strcmp(name, "pipe.reset"))
+  if (op->code == IR_OP_PIPE_DESTROY || op->code == IR_OP_PIPE_RESET)
     return ce_line(e, "asc_k_chk_pipe_reset(k);");
   return 0;
 }
@@ -344,17 +344,16 @@ static void declare_objects(emitter *e, const ir_region *r) {
   for (int i = 0; r && i < r->n; i++) {
     const ir_op *op = r->ops[i];
     for (int j = 0; j < op->nregions; j++) declare_objects(e, op->regions[j]);
-    const char *name = ir_op_defs[op->code].name;
-    if (!strcmp(name, "pipe.new")) {
+    if (op->code == IR_OP_PIPE_NEW) {
       ce_line(e, "asc_k_pipe o%u;", op->result);
       e->pipe = op->result;
-    } else if (!strcmp(name, "bufpool.new")) { /* rt/fwk.h */
+    } else if (op->code == IR_OP_BUFPOOL_NEW) { /* rt/fwk.h */
       ce_line(e, "asc_k_pipe o%u;", op->result);
-    } else if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new"))
+    } else if (op->code == IR_OP_QUE_NEW || op->code == IR_OP_QUEBIND_NEW)
       ce_line(e, "asc_k_que o%u;", op->result);
-    else if (!strcmp(name, "tbuf.new"))
+    else if (op->code == IR_OP_TBUF_NEW)
       ce_line(e, "asc_k_tbuf o%u;", op->result);
-    else if (!strcmp(name, "matmul.new")) /* cube unit */
+    else if (op->code == IR_OP_MATMUL_NEW) /* cube unit */
       ce_line(e, "asc_k_matmul o%u;", op->result);
     else if (op->code == IR_VAR) {
       asc_ir_kind kind = ce_type_of(e, op->result).kind;

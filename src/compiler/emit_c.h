@@ -68,7 +68,8 @@ int ce_cube_type(const emitter *e, uint32_t v);
 bool ce_uses_op(const ir_region *r, const char *name);
 bool ce_uses_cube(const ir_region *r);
 void ce_scan_cores(const ir_region *r, core_use *u);
-int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name);
+/* The cube op `code` (op's own, or the one whose form it shares). */
+int ce_emit_cube_op(emitter *e, const ir_op *op, int code);
 int ce_cube(emitter *e, const ir_op *op, const char *rt);
 
 /* emit_c_sort.c */

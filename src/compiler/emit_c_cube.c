@@ -60,7 +60,7 @@ bool ce_uses_cube(const ir_region *r) {
     const ir_op *op = r->ops[i];
     const char *name = ir_op_defs[op->code].name;
     if (!strncmp(name, "cube.", 5) || !strncmp(name, "matmul.", 7)) return true;
-    if ((!strcmp(name, "que.new") || !strcmp(name, "tbuf.new")) &&
+    if ((op->code == IR_OP_QUE_NEW || op->code == IR_OP_TBUF_NEW) &&
         ce_cube_buffer((int)op->iattrs[0]) >= 0)
       return true;
     for (int j = 0; j < op->nregions; j++)
@@ -72,7 +72,7 @@ void ce_scan_cores(const ir_region *r, core_use *u) {
   for (int i = 0; r && i < r->n; i++) {
     const ir_op *op = r->ops[i];
     const char *name = ir_op_defs[op->code].name;
-    if (!strcmp(name, "core.mode")) u->mode = op->iattrs[0];
+    if (op->code == IR_OP_CORE_MODE) u->mode = op->iattrs[0];
     if (!strncmp(name, "cube.cross_", 11)) u->flags = true;
     if (!strncmp(name, "cube.cross_", 11) && op->niattrs > 1 && op->iattrs[1] == 0) u->mode0 = true;
     if (!strncmp(name, "cube.cross_", 11) || !strncmp(name, "core.is_ai", 10) ||
@@ -81,32 +81,33 @@ void ce_scan_cores(const ir_region *r, core_use *u) {
     for (int j = 0; j < op->nregions; j++) ce_scan_cores(op->regions[j], u);
   }
 }
-int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
+int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
+  const char *name = ir_op_defs[code].name;
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
   bool gm1 = ce_type_of(e, o[1]).kind == ASC_IR_GLOBAL,
        gm0 = ce_type_of(e, o[0]).kind == ASC_IR_GLOBAL;
-  if (!strcmp(name, "pipe.init_buffer"))
+  if (code == IR_OP_PIPE_INIT_BUFFER)
     return ce_checked(e, "asc_k_cube_init_buffer(k, v%u, v%u, v%u, v%u, %d, %d)", o[0], o[1], o[2],
                       o[3], ce_cube_buffer(ce_type_of(e, o[1]).position), L);
-  if (!strcmp(name, "cube.load_data_t")) /* rt/cube_sparse.h */
+  if (code == IR_OP_CUBE_LOAD_DATA_T) /* rt/cube_sparse.h */
     return ce_checked(e, "asc_k_cube_load_t(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], ce_cube_type(e, o[0]), o[2], o[3], o[4], o[5], o[6], L);
-  if (!strcmp(name, "cube.load_sparse"))
+  if (code == IR_OP_CUBE_LOAD_SPARSE)
     return ce_checked(e, "asc_k_cube_load_sparse(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)",
                       o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], L);
-  if (!strcmp(name, "cube.mmad_sparse"))
+  if (code == IR_OP_CUBE_MMAD_SPARSE)
     return ce_checked(e, "asc_k_cube_mmad_sparse(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], o[2], o[3], o[4], o[5], o[6], L);
-  if (!strcmp(name, "cube.load_data") || !strcmp(name, "cube.load_data.gm"))
+  if (code == IR_OP_CUBE_LOAD_DATA || code == IR_OP_CUBE_LOAD_DATA_GM)
     return ce_checked(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
                       gm1 ? "gm" : "l1", o[0], o[1], ce_cube_type(e, o[0]), o[2], o[3], o[4], o[5],
                       o[6], L);
-  if (!strcmp(name, "cube.mmad"))
+  if (code == IR_OP_CUBE_MMAD)
     return ce_checked(e,
                       "asc_k_cube_mmad(k, v%u, v%u, v%u, NULL, NULL, %d, v%u, v%u, v%u, v%u, %d)",
                       o[0], o[1], o[2], ce_cube_type(e, o[1]), o[3], o[4], o[5], o[6], L);
-  if (!strcmp(name, "cube.mmad.bias")) {
+  if (code == IR_OP_CUBE_MMAD_BIAS) {
     char bias[48];
     if (ce_type_of(e, o[3]).kind == ASC_IR_GLOBAL)
       snprintf(bias, sizeof bias, "NULL, &v%u", o[3]);
@@ -115,7 +116,7 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     return ce_checked(e, "asc_k_cube_mmad(k, v%u, v%u, v%u, %s, %d, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], o[2], bias, ce_cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
   }
-  if (!strcmp(name, "cube.fixpipe")) {
+  if (code == IR_OP_CUBE_FIXPIPE) {
     char qv[32] = "NULL";
     if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
     return ce_checked(
@@ -125,12 +126,12 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
         gm0 ? "gm" : "ub", o[0], o[1], qv, ce_cube_type(e, o[0]), ce_cube_type(e, o[1]), o[2], o[3],
         o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
   }
-  if (!strcmp(name, "cube.co12")) /* iattrs: quant mode, NZ output */
+  if (code == IR_OP_CUBE_CO12) /* iattrs: quant mode, NZ output */
     return ce_checked(
         e, "asc_k_cube_co12_%s(k, v%u, v%u, %d, %d, v%u, v%u, v%u, v%u, v%u, %lld, %d, %d)",
         gm0 ? "gm" : "ub", o[0], o[1], ce_cube_type(e, o[0]), ce_cube_type(e, o[1]), o[2], o[3],
         o[4], o[5], o[6], (long long)op->iattrs[0], (int)op->iattrs[1], L);
-  if (!strcmp(name, "cube.nd2nz")) {
+  if (code == IR_OP_CUBE_ND2NZ) {
     ce_line(e, "{");
     ce_line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3],
             o[4], o[5], o[6], o[7], o[8], o[9]);
@@ -138,10 +139,10 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
                ce_cube_type(e, o[0]), L);
     return ce_line(e, "}");
   }
-  if (!strcmp(name, "cube.cross_set") || !strcmp(name, "cube.cross_wait"))
+  if (code == IR_OP_CUBE_CROSS_SET || code == IR_OP_CUBE_CROSS_WAIT)
     return ce_checked(e, "asc_k_mix_cross(k, v%u, %d, %lld, %d)", o[0], name[11] == 'w',
                       (long long)op->iattrs[1], L);
-  if (!strcmp(name, "cube.nz2nd")) {
+  if (code == IR_OP_CUBE_NZ2ND) {
     ce_line(e, "{");
     ce_line(e, "  const int64_t p_[7] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[2], o[3], o[4],
             o[5], o[6], o[7], o[8]);
@@ -152,15 +153,15 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
   /* asc.adv.Matmul: o[0] is the object; its types are matmul.new's attributes */
   const ir_op *mk = e->m->values[o[0]].def;
   int in_t = 0, c_t = 3;
-  if (mk && !strcmp(ir_op_defs[mk->code].name, "matmul.new")) {
+  if (mk && mk->code == IR_OP_MATMUL_NEW) {
     in_t = dtype_cube_type((asc_dtype)mk->iattrs[1]);
     c_t = dtype_cube_type((asc_dtype)mk->iattrs[2]);
   }
-  if (!strcmp(name, "matmul.new")) {
+  if (code == IR_OP_MATMUL_NEW) {
     ce_line(e, "memset(&o%u, 0, sizeof o%u);", op->result, op->result);
     return ce_line(e, "asc_k_matmul *v%u = &o%u;", op->result, op->result);
   }
-  if (!strcmp(name, "matmul.init")) {
+  if (code == IR_OP_MATMUL_INIT) {
     ce_checked(
         e,
         "asc_k_mm_init(k, v%u, %d, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)",
@@ -171,44 +172,44 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
      * them on cube buffers of their own, so the AIC is done. */
     return ce_line(e, "if (k->mixed && k->core_kind == 1) return 0;");
   }
-  if (!strcmp(name, "matmul.set_tensor"))
+  if (code == IR_OP_MATMUL_SET_TENSOR)
     return ce_checked(e, "asc_k_mm_set(k, v%u, %d, v%u, v%u, %d)", o[0], (int)op->iattrs[0], o[1],
                       o[2], L);
-  if (!strcmp(name, "matmul.set_tensor.local"))
+  if (code == IR_OP_MATMUL_SET_TENSOR_LOCAL)
     return ce_checked(e, "asc_k_mm_set_local(k, v%u, %d, v%u, %d, v%u, %d)", o[0],
                       (int)op->iattrs[0], o[1], ce_cube_type(e, o[1]), o[2], L);
-  if (!strcmp(name, "matmul.shape"))
+  if (code == IR_OP_MATMUL_SHAPE)
     return ce_checked(e, "asc_k_mm_shape(k, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0],
                       (int)op->iattrs[0], o[1], o[2], o[3], o[4], L);
-  if (!strcmp(name, "matmul.iterate")) {
+  if (code == IR_OP_MATMUL_ITERATE) {
     ce_line(e, "int v%u = 0;", op->result);
     return ce_checked(e, "asc_k_mm_iterate(k, v%u, &v%u, %d)", o[0], op->result, L);
   }
-  if (!strcmp(name, "matmul.get_tensor_c"))
+  if (code == IR_OP_MATMUL_GET_TENSOR_C)
     return ce_checked(e, "asc_k_mm_get_c_%s(k, v%u, v%u, %d, %d)", gm1 ? "gm" : "ub", o[0], o[1],
                       ce_cube_type(e, o[1]), L);
-  if (!strcmp(name, "matmul.iterate_all"))
+  if (code == IR_OP_MATMUL_ITERATE_ALL)
     return ce_checked(e, "asc_k_mm_iterate_all(k, v%u, v%u, %d, %d)", o[0], o[1],
                       ce_cube_type(e, o[1]), L);
-  if (!strcmp(name, "matmul.count"))
+  if (code == IR_OP_MATMUL_COUNT)
     return ce_line(e, "int64_t v%u = v%u->next - 1;", op->result, o[0]);
-  if (!strcmp(name, "matmul.end")) return ce_checked(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
-  if (!strcmp(name, "matmul.batch_num"))
+  if (code == IR_OP_MATMUL_END) return ce_checked(e, "asc_k_mm_end(k, v%u, %d)", o[0], L);
+  if (code == IR_OP_MATMUL_BATCH_NUM)
     return ce_checked(e, "asc_k_mm_batch_num(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
-  if (!strcmp(name, "matmul.iterate_batch"))
+  if (code == IR_OP_MATMUL_ITERATE_BATCH)
     return ce_checked(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], ce_cube_type(e, o[1]), o[2], o[3], o[4], o[5], L);
-  if (!strcmp(name, "matmul.iterate_batch.n"))
+  if (code == IR_OP_MATMUL_ITERATE_BATCH_N)
     return ce_checked(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0],
                       o[1], ce_cube_type(e, o[1]), o[2], o[3], L);
-  if (!strcmp(name, "matmul.iterate_all.atomic") || !strcmp(name, "matmul.get_tensor_c.atomic"))
+  if (code == IR_OP_MATMUL_ITERATE_ALL_ATOMIC || code == IR_OP_MATMUL_GET_TENSOR_C_ATOMIC)
     return ce_checked(e, "asc_k_mm_%s_atomic(k, v%u, v%u, %d, v%u, %d)",
                       name[7] == 'i' ? "iterate_all" : "get_c", o[0], o[1], ce_cube_type(e, o[1]),
                       o[2], L);
-  if (!strcmp(name, "matmul.schedule"))
+  if (code == IR_OP_MATMUL_SCHEDULE)
     return ce_checked(e, "asc_k_mm_schedule(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], o[2], o[3], o[4], o[5], o[6], o[7], L);
-  if (!strcmp(name, "matmul.layout")) {
+  if (code == IR_OP_MATMUL_LAYOUT) {
     ce_line(e, "{");
     ce_line(e,
             "  const int64_t p_[15] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u, "
@@ -218,13 +219,13 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     ce_checked(e, "asc_k_mm_layout(k, v%u, p_, %d)", o[0], L);
     return ce_line(e, "}");
   }
-  if (!strcmp(name, "matmul.iterate_n_batch"))
+  if (code == IR_OP_MATMUL_ITERATE_N_BATCH)
     return ce_checked(e, "asc_k_mm_iterate_n_batch(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0],
                       o[1], o[2], o[3], o[4], o[5], L);
-  if (!strcmp(name, "matmul.get_batch_tensor_c"))
+  if (code == IR_OP_MATMUL_GET_BATCH_TENSOR_C)
     return ce_checked(e, "asc_k_mm_get_batch_c(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3],
                       L);
-  if (!strcmp(name, "matmul.set_workspace"))
+  if (code == IR_OP_MATMUL_SET_WORKSPACE)
     return ce_checked(e, "asc_k_mm_workspace(k, v%u, v%u, %d, %d)", o[0], o[1],
                       (int)ce_esize(e, o[1]), L);
   if (!strncmp(name, "matmul.offset_c.", 16)) {
@@ -234,12 +235,12 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, const char *name) {
     ce_line(e, "int64_t v%u = 0;", op->result);
     return ce_checked(e, "asc_k_mm_offset_c(k, v%u, %d, &v%u, %d)", o[0], f, op->result, L);
   }
-  if (!strcmp(name, "matmul.quant_scalar"))
+  if (code == IR_OP_MATMUL_QUANT_SCALAR)
     return ce_checked(e, "asc_k_mm_quant_scalar(k, v%u, (int64_t)v%u, %d)", o[0], o[1], L);
-  if (!strcmp(name, "matmul.quant_vector"))
+  if (code == IR_OP_MATMUL_QUANT_VECTOR)
     return ce_checked(e, "asc_k_mm_quant_vector(k, v%u, v%u, %d, %d)", o[0], o[1],
                       (int)ce_esize(e, o[1]), L);
-  if (!strcmp(name, "matmul.sparse_index"))
+  if (code == IR_OP_MATMUL_SPARSE_INDEX)
     return ce_checked(
         e,
         "asc_k_fail(k, %d, \"Matmul.set_sparse_index: sparse matmul is not simulated "
@@ -253,21 +254,21 @@ int ce_cube(emitter *e, const ir_op *op, const char *rt) {
   (void)rt; /* the runtime function follows from the op and its operands */
   const char *name = ir_op_defs[op->code].name;
   /* core groups (rt/mix.h): ops without operands */
-  if (!strcmp(name, "core.mode")) return 0; /* read by emit() */
-  if (!strcmp(name, "core.is_aic") || !strcmp(name, "core.is_aiv"))
+  if (op->code == IR_OP_CORE_MODE) return 0; /* read by emit() */
+  if (op->code == IR_OP_CORE_IS_AIC || op->code == IR_OP_CORE_IS_AIV)
     return ce_line(e, "int v%u = k->core_kind == %d;", op->result, name[10] == 'c');
-  if (!strcmp(name, "core.sub_block_idx") || !strcmp(name, "core.sub_block_num"))
+  if (op->code == IR_OP_CORE_SUB_BLOCK_IDX || op->code == IR_OP_CORE_SUB_BLOCK_NUM)
     return ce_line(e, "int64_t v%u = k->sub_block_%s;", op->result, name + 15);
   /* Matmul calls with nothing to do in a synchronous simulator */
-  if (!strcmp(name, "matmul.set_hf32") || !strcmp(name, "matmul.wait_iterate_batch") ||
-      !strncmp(name, "matmul.self_define_data", 23) || !strcmp(name, "matmul.user_def_info"))
+  if (op->code == IR_OP_MATMUL_SET_HF32 || op->code == IR_OP_MATMUL_WAIT_ITERATE_BATCH ||
+      !strncmp(name, "matmul.self_define_data", 23) || op->code == IR_OP_MATMUL_USER_DEF_INFO)
     return 0;
-  if (!strcmp(name, "matmul.flag"))
+  if (op->code == IR_OP_MATMUL_FLAG)
     return op->iattrs[0] ? 0
                          : ce_checked(e, "asc_k_mm_disable_bias(k, v%u, %d)", op->operands[0],
                                       (int)op->loc.line);
-  if (!strcmp(name, "matmul.async_get_tensor_c"))
-    name = "matmul.get_tensor_c"; /* the same copy, done at once */
-  return ce_emit_cube_op(e, op, name);
+  if (op->code == IR_OP_MATMUL_ASYNC_GET_TENSOR_C) /* the same copy, done at once */
+    return ce_emit_cube_op(e, op, IR_OP_MATMUL_GET_TENSOR_C);
+  return ce_emit_cube_op(e, op, op->code);
 }
 /* --- end of cube unit --- */

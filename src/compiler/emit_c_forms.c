@@ -14,12 +14,12 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
   uint32_t r = op->result;
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  if (!strcmp(name, "get_block_idx")) return ce_line(e, "int64_t v%u = k->block_idx;", r);
-  if (!strcmp(name, "get_block_num")) return ce_line(e, "int64_t v%u = k->block_num;", r);
-  if (!strcmp(name, "addr.offset"))
+  if (op->code == IR_OP_GET_BLOCK_IDX) return ce_line(e, "int64_t v%u = k->block_idx;", r);
+  if (op->code == IR_OP_GET_BLOCK_NUM) return ce_line(e, "int64_t v%u = k->block_num;", r);
+  if (op->code == IR_OP_ADDR_OFFSET)
     return ce_line(e, "asc_k_addr v%u = asc_k_addr_offset(v%u, v%u, %lld);", r, o[0], o[1],
                    (long long)ce_esize(e, o[0]));
-  if (!strcmp(name, "global.new")) {
+  if (op->code == IR_OP_GLOBAL_NEW) {
     ce_line(e, "asc_k_gt v%u;", r);
     char len[32] = "-1";
     if (op->noperands > 1) snprintf(len, sizeof len, "v%u", o[1]);
@@ -27,24 +27,24 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
                (long long)ce_esize(e, o[0]), L);
     return 0;
   }
-  if (!strcmp(name, "global.slice"))
+  if (op->code == IR_OP_GLOBAL_SLICE)
     return ce_line(e, "asc_k_gt v%u = asc_k_global_slice(v%u, v%u, %lld);", r, o[0], o[1],
                    (long long)ce_esize(e, o[0]));
-  if (!strcmp(name, "global.get_value") || !strcmp(name, "local.get_value")) {
+  if (op->code == IR_OP_GLOBAL_GET_VALUE || op->code == IR_OP_LOCAL_GET_VALUE) {
     ce_line(e, "%s v%u;", ce_c_type(ce_type_of(e, r).kind), r);
     ce_checked(e, "asc_k_%cget_%s(k, v%u, v%u, &v%u, %d)", name[0] == 'g' ? 'g' : 'l',
                ce_suffix(e, o[0]), o[0], o[1], r, L);
     return 0;
   }
-  if (!strcmp(name, "global.set_value") || !strcmp(name, "local.set_value")) {
+  if (op->code == IR_OP_GLOBAL_SET_VALUE || op->code == IR_OP_LOCAL_SET_VALUE) {
     bool is_float = asc_dtype_is_float((asc_dtype)ce_type_of(e, o[0]).dtype);
     ce_checked(e, "asc_k_%cset_%s(k, v%u, v%u, (%s)v%u, %d)", name[0] == 'g' ? 'g' : 'l',
                ce_suffix(e, o[0]), o[0], o[1], is_float ? "double" : "int64_t", o[2], L);
     return 0;
   }
-  if (!strcmp(name, "global.get_size"))
+  if (op->code == IR_OP_GLOBAL_GET_SIZE)
     return ce_line(e, "int64_t v%u = asc_k_global_size(v%u);", r, o[0]);
-  if (!strcmp(name, "local.new")) {
+  if (op->code == IR_OP_LOCAL_NEW) {
     /* an explicit LocalTensor at A1..CO1 addresses that buffer of the AIC
      * (an address past the tag's range is no buffer's: refused at use) */
     int buf = e->cube ? ce_cube_buffer((int)op->iattrs[1]) : -1;
@@ -59,75 +59,75 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
       ce_checked(e, "asc_k_local_check(k, v%u, %lld, %d)", r, (long long)ce_esize(e, r), L);
     return 0;
   }
-  if (!strcmp(name, "local.slice"))
+  if (op->code == IR_OP_LOCAL_SLICE)
     return ce_line(e, "asc_k_lt v%u = asc_k_local_slice(v%u, v%u, %lld);", r, o[0], o[1],
                    (long long)ce_esize(e, o[0]));
-  if (!strcmp(name, "local.get_size")) return ce_line(e, "int64_t v%u = v%u.len;", r, o[0]);
-  if (!strcmp(name, "local.get_phy_addr")) { /* the UB byte address of element offset */
+  if (op->code == IR_OP_LOCAL_GET_SIZE) return ce_line(e, "int64_t v%u = v%u.len;", r, o[0]);
+  if (op->code == IR_OP_LOCAL_GET_PHY_ADDR) { /* the UB byte address of element offset */
     ce_line(e, "int64_t v%u;", r);
     return ce_checked(e, "asc_k_local_phy_addr(k, v%u, %s%u, %lld, &v%u, %d)", o[0],
                       op->noperands > 1 ? "v" : "", op->noperands > 1 ? o[1] : 0,
                       (long long)ce_esize(e, o[0]), r, L);
   }
-  if (!strcmp(name, "local.get_length"))
+  if (op->code == IR_OP_LOCAL_GET_LENGTH)
     return ce_line(e, "int64_t v%u = asc_k_mul(v%u.len, %lld);", r, o[0],
                    (long long)ce_esize(e, o[0]));
-  if (!strcmp(name, "local.get_position"))
+  if (op->code == IR_OP_LOCAL_GET_POSITION)
     return ce_line(e, "int64_t v%u = %d;", r, ce_type_of(e, o[0]).position);
-  if (!strcmp(name, "local.reinterpret_cast"))
+  if (op->code == IR_OP_LOCAL_REINTERPRET_CAST)
     return ce_line(e, "asc_k_lt v%u = asc_k_local_cast(v%u, %lld, %lld);", r, o[0],
                    (long long)ce_esize(e, o[0]), (long long)ce_esize(e, r));
-  if (!strcmp(name, "pipe.new")) {
+  if (op->code == IR_OP_PIPE_NEW) {
     ce_line(e, "o%u = (asc_k_pipe){0};", r);
     return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "que.new") || !strcmp(name, "quebind.new")) {
+  if (op->code == IR_OP_QUE_NEW || op->code == IR_OP_QUEBIND_NEW) {
     ce_line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
     ce_line(e, "o%u.depth = %d;", r, ce_type_of(e, r).depth);
     if (e->pipe) ce_line(e, "o%u.pipe = &o%u;", r, e->pipe);
     return ce_line(e, "asc_k_que *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "tbuf.new")) {
+  if (op->code == IR_OP_TBUF_NEW) {
     ce_line(e, "o%u = (asc_k_tbuf){0, 0};", r);
     return ce_line(e, "asc_k_tbuf *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "pipe.init_buffer") && ce_cube_buffer(ce_type_of(e, o[1]).position) >= 0)
-    return ce_emit_cube_op(e, op, name); /* cube unit: a queue in L1/L0 */
-  if (!strcmp(name, "pipe.init_buffer"))
+  if (op->code == IR_OP_PIPE_INIT_BUFFER && ce_cube_buffer(ce_type_of(e, o[1]).position) >= 0)
+    return ce_emit_cube_op(e, op, op->code); /* cube unit: a queue in L1/L0 */
+  if (op->code == IR_OP_PIPE_INIT_BUFFER)
     return ce_checked(e, "asc_k_init_buffer(k, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2], o[3], L);
-  if (!strcmp(name, "pipe.init_tbuf"))
+  if (op->code == IR_OP_PIPE_INIT_TBUF)
     return ce_checked(e, "asc_k_init_tbuf(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
-  if (!strcmp(name, "pipe.destroy") || !strcmp(name, "pipe.reset"))
+  if (op->code == IR_OP_PIPE_DESTROY || op->code == IR_OP_PIPE_RESET)
     return ce_line(e, "asc_k_pipe_reset(v%u);", o[0]);
-  if (!strcmp(name, "que.alloc_tensor") || !strcmp(name, "que.deque")) {
+  if (op->code == IR_OP_QUE_ALLOC_TENSOR || op->code == IR_OP_QUE_DEQUE) {
     ce_line(e, "asc_k_lt v%u;", r);
     ce_checked(e, "asc_k_%s(k, v%u, &v%u, %lld, %d)", name[4] == 'a' ? "alloc_tensor" : "deque",
                o[0], r, (long long)ce_esize(e, r), L);
     return 0;
   }
-  if (!strcmp(name, "que.enque"))
+  if (op->code == IR_OP_QUE_ENQUE)
     return ce_checked(e, "asc_k_enque(k, v%u, v%u, %d)", o[0], o[1], L);
-  if (!strcmp(name, "que.free_tensor"))
+  if (op->code == IR_OP_QUE_FREE_TENSOR)
     return ce_checked(e, "asc_k_free_tensor(k, v%u, v%u, %d)", o[0], o[1], L);
-  if (!strcmp(name, "que.has_tensor_in_que"))
+  if (op->code == IR_OP_QUE_HAS_TENSOR_IN_QUE)
     return ce_line(e, "int v%u = v%u->count > 0;", r, o[0]);
-  if (!strcmp(name, "que.vacant_in_que"))
+  if (op->code == IR_OP_QUE_VACANT_IN_QUE)
     return ce_line(e, "int v%u = v%u->count < v%u->depth;", r, o[0], o[0]);
-  if (!strcmp(name, "tbuf.get") || !strcmp(name, "tbuf.alloc_tensor")) {
+  if (op->code == IR_OP_TBUF_GET || op->code == IR_OP_TBUF_ALLOC_TENSOR) {
     char len[32] = "-1"; /* the whole buffer */
     if (op->noperands > 1) snprintf(len, sizeof len, "v%u", o[1]);
     ce_line(e, "asc_k_lt v%u;", r);
     return ce_checked(e, "asc_k_tbuf_get(k, v%u, %s, %lld, &v%u, %d)", o[0], len,
                       (long long)ce_esize(e, r), r, L);
   }
-  if (!strcmp(name, "tbuf.get_with_offset")) {
+  if (op->code == IR_OP_TBUF_GET_WITH_OFFSET) {
     ce_line(e, "asc_k_lt v%u;", r);
     return ce_checked(e, "asc_k_tbuf_get_with_offset(k, v%u, v%u, v%u, %lld, &v%u, %d)", o[0], o[1],
                       o[2], (long long)ce_esize(e, r), r, L);
   }
-  if (!strcmp(name, "tbuf.free_tensor"))
+  if (op->code == IR_OP_TBUF_FREE_TENSOR)
     return ce_line(e, "/* TBuf.free_tensor: nothing to release */");
-  if (!strcmp(name, "data_copy")) {
+  if (op->code == IR_OP_DATA_COPY) {
     asc_ir_kind dk = ce_type_of(e, o[0]).kind, sk = ce_type_of(e, o[1]).kind;
     const char *fn = dk == ASC_IR_LOCAL ? "copy_gm_ub" : "copy_ub_gm";
     if (dk == ASC_IR_LOCAL && sk == ASC_IR_LOCAL)
@@ -136,15 +136,15 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
     return ce_checked(e, "asc_k_%s(k, v%u, v%u, v%u, %lld, %d)", fn, o[0], o[1], o[2],
                       (long long)ce_esize(e, o[0]), L);
   }
-  if (!strcmp(name, "copy"))
+  if (op->code == IR_OP_COPY)
     return ce_checked(e, "asc_k_copy_ub_ub(k, v%u, v%u, v%u, %lld, \"copy\", %d)", o[0], o[1], o[2],
                       (long long)ce_esize(e, o[0]), L);
-  if (!strcmp(name, "duplicate"))
+  if (op->code == IR_OP_DUPLICATE)
     return ce_checked(e, "asc_k_duplicate_%s(k, v%u, (double)v%u, v%u, %d)", ce_suffix(e, o[0]),
                       o[0], o[1], o[2], L);
-  if (!strcmp(name, "set_flag") || !strcmp(name, "wait_flag") || !strcmp(name, "pipe_barrier"))
+  if (op->code == IR_OP_SET_FLAG || op->code == IR_OP_WAIT_FLAG || op->code == IR_OP_PIPE_BARRIER)
     return ce_line(e, "/* %s: program order on the simulated core */", name);
-  if (!strcmp(name, "printf")) return ce_emit_printf(e, op);
+  if (op->code == IR_OP_PRINTF) return ce_emit_printf(e, op);
   if (ce_emit_api_ext(e, op, name)) return 0;
   e->b->failed = true; /* a ce_named row without a case: an internal error */
   return 0;
@@ -219,25 +219,25 @@ int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                         ce_type_of(e, o[0]).dtype, o[0], o[1], o[2],
                         op->niattrs ? (long long)op->iattrs[0] : 0LL, tmp, base, L);
     }
-  if (!strcmp(base, "power") || !strcmp(base, "xor")) {
+  if (op->code == IR_OP_ADV_POWER || op->code == IR_OP_ADV_XOR) {
     adv_tmp(e, op, 4, tmp, sizeof tmp);
     return ce_checked(e, "%s(k, %d, %d, v%u, v%u, v%u, v%u, %s, \"adv.%s\", %d)", rt,
                       base[0] == 'x', ce_type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], tmp, base,
                       L);
   }
-  if (!strcmp(base, "axpy")) {
+  if (op->code == IR_OP_ADV_AXPY) {
     adv_tmp(e, op, 4, tmp, sizeof tmp);
     return ce_checked(e, "%s(k, %d, %d, v%u, v%u, (double)v%u, v%u, %s, \"adv.axpy\", %d)", rt,
                       ce_type_of(e, o[0]).dtype, ce_type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3],
                       tmp, L);
   }
-  if (!strcmp(base, "softmax")) {
+  if (op->code == IR_OP_ADV_SOFTMAX) {
     adv_tmp(e, op, 16, tmp, sizeof tmp);
     return ce_checked(e, "%s(k, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, %s, %d)", rt,
                       ce_type_of(e, o[0]).dtype, ce_type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3],
                       o[4], o[5], tmp, L);
   }
-  if (!strcmp(base, "rmsnorm")) { /* rows b * s, hLength, reciprocalOfHLength */
+  if (op->code == IR_OP_ADV_RMSNORM) { /* rows b * s, hLength, reciprocalOfHLength */
     adv_tmp(e, op, 16, tmp, sizeof tmp);
     return ce_checked(e,
                       "%s(k, %d, v%u, v%u, v%u, (double)v%u, asc_k_mul(v%u, v%u), v%u, "
@@ -245,12 +245,12 @@ int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                       rt, ce_type_of(e, o[0]).dtype, o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[8],
                       tmp, L);
   }
-  if (!strcmp(base, "quant")) {
+  if (op->code == IR_OP_ADV_QUANT) {
     adv_tmp(e, op, 5, tmp, sizeof tmp);
     return ce_checked(e, "%s(k, %d, v%u, v%u, (double)v%u, (double)v%u, v%u, %s, %d)", rt,
                       ce_type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3], o[4], tmp, L);
   }
-  if (!strcmp(base, "concat"))
+  if (op->code == IR_OP_ADV_CONCAT)
     return ce_checked(e, "%s(k, %d, v%u, v%u, v%u, v%u, %d)", rt, ce_type_of(e, o[0]).dtype, o[0],
                       o[1], o[2], o[3], L);
   return ce_checked(e, "%s(k, %d, v%u, v%u, v%u, v%u, %d)", rt, ce_type_of(e, o[0]).dtype, o[0],
@@ -266,50 +266,50 @@ int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
   int L = (int)op->loc.line;
   if (!strncmp(name, "atomic.", 7) && op->niattrs == 3)
     return ce_line(e, "%s(k, %d, %d);", rt, (int)op->iattrs[1], (int)op->iattrs[2]);
-  if (!strcmp(name, "atomic.get_type")) return ce_line(e, "int64_t v%u = k->fwk.atomic_type;", r);
-  if (!strcmp(name, "atomic.get_op")) return ce_line(e, "int64_t v%u = k->fwk.atomic_op;", r);
-  if (!strcmp(name, "pipe.get")) return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, e->pipe);
-  if (!strcmp(name, "bufpool.new")) {
+  if (op->code == IR_OP_ATOMIC_GET_TYPE) return ce_line(e, "int64_t v%u = k->fwk.atomic_type;", r);
+  if (op->code == IR_OP_ATOMIC_GET_OP) return ce_line(e, "int64_t v%u = k->fwk.atomic_op;", r);
+  if (op->code == IR_OP_PIPE_GET) return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, e->pipe);
+  if (op->code == IR_OP_BUFPOOL_NEW) {
     ce_line(e, "o%u = (asc_k_pipe){0};", r);
     ce_line(e, "o%u.max_bufs = %d;", r, (int)op->iattrs[1]);
     return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }
-  if (!strcmp(name, "bufpool.init")) {
+  if (op->code == IR_OP_BUFPOOL_INIT) {
     char share[24] = "NULL";
     if (op->noperands > 3) snprintf(share, sizeof share, "v%u", o[3]);
     return ce_checked(e, "%s(k, v%u, v%u, v%u, %s, %d)", rt, o[0], o[1], o[2], share, L);
   }
-  if (!strcmp(name, "bufpool.reset")) return ce_line(e, "%s(k, v%u);", rt, o[0]);
-  if (!strcmp(name, "que.get_tensor_count_in_que"))
+  if (op->code == IR_OP_BUFPOOL_RESET) return ce_line(e, "%s(k, v%u);", rt, o[0]);
+  if (op->code == IR_OP_QUE_GET_TENSOR_COUNT_IN_QUE)
     return ce_line(e, "int64_t v%u = v%u->count;", r, o[0]);
-  if (!strcmp(name, "que.has_idle_buffer")) return ce_line(e, "int v%u = %s(v%u);", r, rt, o[0]);
-  if (!strcmp(name, "local.set_size") || !strcmp(name, "local.set_buffer_len")) {
+  if (op->code == IR_OP_QUE_HAS_IDLE_BUFFER) return ce_line(e, "int v%u = %s(v%u);", r, rt, o[0]);
+  if (op->code == IR_OP_LOCAL_SET_SIZE || op->code == IR_OP_LOCAL_SET_BUFFER_LEN) {
     ce_line(e, "asc_k_lt v%u;", r);
     return ce_checked(e, "%s(k, v%u, v%u, %d, %lld, &v%u, %d)", rt, o[0], o[1], name[10] == 'b',
                       (long long)ce_esize(e, o[0]), r, L);
   }
-  if (!strcmp(name, "local.set_addr_with_offset")) {
+  if (op->code == IR_OP_LOCAL_SET_ADDR_WITH_OFFSET) {
     ce_line(e, "asc_k_lt v%u;", r);
     return ce_checked(e, "%s(k, v%u, v%u, %lld, %lld, &v%u, %d)", rt, o[1], o[2],
                       (long long)ce_esize(e, o[1]), (long long)ce_esize(e, o[0]), r, L);
   }
-  if (!strcmp(name, "local.set_user_tag"))
+  if (op->code == IR_OP_LOCAL_SET_USER_TAG)
     return ce_checked(e, "%s(k, v%u, v%u, %d)", rt, o[0], o[1], L);
-  if (!strcmp(name, "local.get_user_tag"))
+  if (op->code == IR_OP_LOCAL_GET_USER_TAG)
     return ce_line(e, "int64_t v%u = %s(k, v%u);", r, rt, o[0]);
-  if (!strcmp(name, "global.get_phy_addr")) {
+  if (op->code == IR_OP_GLOBAL_GET_PHY_ADDR) {
     ce_line(e, "asc_k_addr v%u;", r);
     char off[24] = "0";
     if (op->noperands > 1) snprintf(off, sizeof off, "v%u", o[1]);
     return ce_checked(e, "%s(k, v%u, %s, %lld, &v%u, %d)", rt, o[0], off,
                       (long long)ce_esize(e, o[0]), r, L);
   }
-  if (!strcmp(name, "pad.set")) return ce_line(e, "%s(k, (double)v%u);", rt, o[0]);
-  if (!strcmp(name, "init_const_value"))
+  if (op->code == IR_OP_PAD_SET) return ce_line(e, "%s(k, (double)v%u);", rt, o[0]);
+  if (op->code == IR_OP_INIT_CONST_VALUE)
     return ce_checked(e, "%s(k, v%u, %d, v%u, v%u, v%u, (double)v%u, %d)", rt, o[0],
                       ce_type_of(e, o[0]).dtype, o[1], o[2], o[3], o[4], L);
-  if (!strcmp(name, "sync_all")) return ce_checked(e, "%s(k, 0, %d)", rt, L);
-  if (!strcmp(name, "sync_all.soft"))
+  if (op->code == IR_OP_SYNC_ALL) return ce_checked(e, "%s(k, 0, %d)", rt, L);
+  if (op->code == IR_OP_SYNC_ALL_SOFT)
     return ce_checked(e, "%s(k, v%u, v%u, v%u, %d)", rt, o[0], o[1], o[2], L);
   e->b->failed = true; /* a ce_fwk row without a case: an internal error */
   return 0;
@@ -320,7 +320,7 @@ int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
 int ce_sys(emitter *e, const ir_op *op, const char *rt) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  if (!strcmp(ir_op_defs[op->code].name, "dump_acc_chk_point")) {
+  if (op->code == IR_OP_DUMP_ACC_CHK_POINT) {
     asc_ir_type t = ce_type_of(e, o[0]);
     bool g = t.kind == ASC_IR_GLOBAL;
     char tensor[64]; /* the tensor in its slot, an empty one in the other */
@@ -355,14 +355,14 @@ int ce_layout(emitter *e, const ir_op *op, const char *rt) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
   long long es = (long long)ce_esize(e, o[0]);
-  if (!strcmp(ir_op_defs[op->code].name, "bilinear_interpolation")) {
+  if (op->code == IR_OP_BILINEAR_INTERPOLATION) {
     ir_buf_indent(e->b, e->depth);
     ir_buf_printf(e->b, "if (%s(k", rt);
     for (int i = 0; i < op->noperands; i++) ir_buf_printf(e->b, ", v%u", o[i]);
     ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)op->iattrs[0], L);
     return 0;
   }
-  if (!strcmp(ir_op_defs[op->code].name, "transpose.ext"))
+  if (op->code == IR_OP_TRANSPOSE_EXT)
     return ce_checked(e, "%s(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %d)", rt, o[0], o[1],
                       o[2], o[3], o[4], o[5], o[6], (long long)op->iattrs[0], es, L);
   ce_line(e, "{");

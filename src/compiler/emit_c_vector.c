@@ -127,14 +127,14 @@ int ce_reduce(emitter *e, const ir_op *op, const char *rt) {
 int ce_emit_api_ext(emitter *e, const ir_op *op, const char *name) {
   const uint32_t *o = op->operands;
   int L = (int)op->loc.line;
-  if (!strcmp(name, "set_mask_count") || !strcmp(name, "set_mask_norm"))
+  if (op->code == IR_OP_SET_MASK_COUNT || op->code == IR_OP_SET_MASK_NORM)
     return ce_line(e, "asc_k_set_mask_mode(k, %d);", name[9] == 'c'), 1;
-  if (!strcmp(name, "reset_mask")) return ce_line(e, "asc_k_reset_mask(k);"), 1;
-  if (!strcmp(name, "set_vector_mask"))
+  if (op->code == IR_OP_RESET_MASK) return ce_line(e, "asc_k_reset_mask(k);"), 1;
+  if (op->code == IR_OP_SET_VECTOR_MASK)
     return ce_checked(e, "asc_k_set_vector_mask(k, %d, %d, %d, v%u, v%u, %d)", (int)op->iattrs[2],
                       (int)op->iattrs[0], (int)op->iattrs[1], o[0], o[1], L),
            1;
-  if (!strcmp(name, "data_copy.params")) {
+  if (op->code == IR_OP_DATA_COPY_PARAMS) {
     bool dl = ce_type_of(e, o[0]).kind == ASC_IR_LOCAL,
          sl = ce_type_of(e, o[1]).kind == ASC_IR_LOCAL;
     char ld[32] = "(asc_k_lt){0, 0}", ls[32] = "(asc_k_lt){0, 0}", g[32] = "(asc_k_gt){0}";
@@ -153,7 +153,7 @@ int ce_emit_api_ext(emitter *e, const ir_op *op, const char *name) {
                ld, ls, g, o[2], o[3], o[4], o[5], (long long)ce_esize(e, o[0]), L);
     return 1;
   }
-  if (!strcmp(name, "data_copy_pad")) {
+  if (op->code == IR_OP_DATA_COPY_PAD) {
     int dt = ce_type_of(e, o[0]).dtype;
     if (ce_type_of(e, o[0]).kind == ASC_IR_GLOBAL)
       ce_checked(e, "asc_k_copy_pad_ub_gm(k, %d, v%u, v%u, v%u, v%u, v%u, v%u, %d)", dt, o[0], o[1],
@@ -168,7 +168,7 @@ int ce_emit_api_ext(emitter *e, const ir_op *op, const char *name) {
                  dt, o[0], o[1], o[2], o[3], o[4], o[5], L);
     return 1;
   }
-  if (!strcmp(name, "dump_tensor")) {
+  if (op->code == IR_OP_DUMP_TENSOR) {
     asc_ir_type t = ce_type_of(e, o[0]);
     if (t.kind == ASC_IR_GLOBAL)
       ce_checked(e, "asc_k_dump_global(k, %d, v%u, v%u, v%u, \"%s\", %d)", t.dtype, o[0], o[1],
@@ -178,6 +178,6 @@ int ce_emit_api_ext(emitter *e, const ir_op *op, const char *name) {
                  t.dtype, o[0], o[1], o[2], ir_position_name(t.position), ce_suffix(e, o[0]), L);
     return 1;
   }
-  if (!strcmp(name, "trap")) return ce_checked(e, "asc_k_trap(k, %d)", L), 1;
+  if (op->code == IR_OP_TRAP) return ce_checked(e, "asc_k_trap(k, %d)", L), 1;
   return 0;
 }

@@ -600,7 +600,7 @@ const ir_op_def ir_op_defs[] = {
     [IR_WHILE] = {"while", "", R_NONE, 0, IR_PIPE_S, NULL},
     [IR_IF] = {"if", "", R_NONE, 0, IR_PIPE_S, NULL},
 /* the rest of the table: one row per API op (api_table.def) */
-#define API(op, api, operands, result, niattrs, pipe, check, ...) \
+#define API(id, op, api, operands, result, niattrs, pipe, check, ...) \
   {op, operands, result, niattrs, pipe, check},
 #define PYAPI(api, how)
 #include "api_table.def"
@@ -609,6 +609,8 @@ const ir_op_def ir_op_defs[] = {
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);
+_Static_assert(sizeof ir_op_defs / sizeof ir_op_defs[0] == IR_OP_END_,
+               "IR_OP_<id> codes (ir_internal.h) are the table's rows");
 
 int ir_find_op(const char *name) {
   for (int i = 0; i < ir_op_count; i++)
