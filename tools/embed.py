@@ -1,8 +1,10 @@
 """Writes a C file defining `const char NAME[]` with the text of a C header.
 
 Lines `#include "rt/FILE.h"` (a path relative to the input, without `..`)
-are replaced by that file's text, so that a header split into unit files
-still embeds as one self-contained text. Other includes are kept.
+are replaced by that file's text, and so are a unit's own `#include
+"FILE.h"` of a file beside it in rt/ (a unit split into parts, such as
+rt/cube.h), so that a header split into unit files still embeds as one
+self-contained text. Other includes are kept.
 
 Usage: python tools/embed.py INPUT OUTPUT NAME
 """
@@ -11,19 +13,24 @@ import os
 import re
 import sys
 
-_LOCAL = re.compile(r'^#include "(rt/[A-Za-z0-9_]+\.h)"')
+_LOCAL = re.compile(r'^#include "((?:rt/)?[A-Za-z0-9_]+\.h)"')
+
+
+def _unit(path: str, name: str) -> str | None:
+    """The file an include of name in path means, if it is a unit under rt/."""
+    target = os.path.join(os.path.dirname(path), name)
+    return target if os.path.basename(os.path.dirname(target)) == "rt" else None
 
 
 def expand(path: str) -> str:
-    """The text of path with its local unit includes inlined (one level)."""
-    base = os.path.dirname(path)
+    """The text of path with its unit includes inlined, a unit's parts too."""
     out = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = _LOCAL.match(line)
-            if m:
-                with open(os.path.join(base, m.group(1)), encoding="utf-8") as unit:
-                    text = unit.read()
+            unit = _unit(path, m.group(1)) if m else None
+            if unit:
+                text = expand(unit)
                 out.append(text if text.endswith("\n") else text + "\n")
             else:
                 out.append(line)

@@ -175,6 +175,12 @@ typedef struct asc_ir_api_row {
 int asc_ir_api_count(void);
 /* Row i of the API table, or NULL when i is out of range. */
 const asc_ir_api_row *asc_ir_api_at(int i);
+/* How many element-wise maths functions the adv library has
+ * (src/compiler/adv_math.def). */
+int asc_ir_adv_math_count(void);
+/* The name of adv maths function `id` ("acos"...), the id its kernel passes
+ * to the runtime; NULL when id is out of range. Static: not to be freed. */
+const char *asc_ir_adv_math_name(int id);
 
 #ifdef __cplusplus
 }

@@ -170,6 +170,9 @@ void asc_py_run_deferred(void);
 /* ir.c: the kernel IR builder and compiled kernels. */
 int asc_py_ir_init(PyObject *module);
 
+/* api_table.c: _C.api_table and _C.adv_math_functions. */
+extern PyMethodDef asc_py_api_table_functions[];
+
 /* tiling.c: host matmul tiling (PlatformAscendC, MatmulApiTiling, ...). */
 int asc_py_tiling_init(PyObject *module);
 

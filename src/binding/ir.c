@@ -950,23 +950,6 @@ static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
   return st ? asc_py_raise(st) : PyLong_FromUnsignedLongLong(limit);
 }
 
-/* The API table's rows as a list of dicts (src/compiler/api_table.def). */
-static PyObject *api_table(PyObject *self, PyObject *unused) {
-  (void)self;
-  (void)unused;
-  int n = asc_ir_api_count();
-  PyObject *list = PyList_New(0);
-  for (int i = 0; list && i < n; i++) {
-    const asc_ir_api_row *r = asc_ir_api_at(i);
-    PyObject *row = Py_BuildValue("{s:z,s:s,s:s,s:s,s:z,s:z,s:z,s:i}", "op", r->op, "api", r->api,
-                                  "operands", r->operands, "pipe", r->pipe, "c_rt", r->c_rt,
-                                  "ascendc", r->ascendc, "how", r->how, "niattrs", r->niattrs);
-    if (!row || PyList_Append(list, row) < 0) Py_CLEAR(list);
-    Py_XDECREF(row);
-  }
-  return list;
-}
-
 static PyMethodDef ir_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
@@ -981,10 +964,6 @@ static PyMethodDef ir_functions[] = {
              "JITFunction.launch (and its launch hook).")},
     {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
      ASC_DOC("jit_cache_limit($module, /)", "The kernel cache's size limit in bytes (0: none).")},
-    {"api_table", api_table, METH_NOARGS,
-     ASC_DOC("api_table($module, /)",
-             "The rows of the API table, a list of dicts (op, api, operands, pipe, c_rt, "
-             "ascendc, how, niattrs).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,6 +1,7 @@
 /* The API table's public view: every row of api_table.def with the columns
  * a reader needs (the API names for `python -m pyasc api`, the coverage test
- * and docs/api-coverage.md). */
+ * and docs/api-coverage.md), and the adv maths functions of adv_math.def in
+ * id order. */
 #include "ir_internal.h"
 
 #define PIPE_NAME_IR_PIPE_NONE ""
@@ -13,7 +14,7 @@
 #define PIPE_NAME_IR_PIPE_FIX "FIX" /* cube unit */
 
 static const asc_ir_api_row rows[] = {
-#define API(op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, ...) \
+#define API(id, op, api, operands, result, niattrs, pipe, check, c_emit, c_rt, text, ...) \
   {op, api, operands, PIPE_NAME_##pipe, c_rt, text, NULL, niattrs},
 #define PYAPI(api, how) {NULL, api, "", "", NULL, NULL, how, 0},
 #include "api_table.def"
@@ -27,4 +28,18 @@ int asc_ir_api_count(void) {
 
 const asc_ir_api_row *asc_ir_api_at(int i) {
   return i >= 0 && i < asc_ir_api_count() ? &rows[i] : NULL;
+}
+
+static const char *const adv_math_names[] = {
+#define ADV_MATH(name, NAME) #name,
+#include "adv_math.def"
+#undef ADV_MATH
+};
+
+int asc_ir_adv_math_count(void) {
+  return (int)(sizeof adv_math_names / sizeof adv_math_names[0]);
+}
+
+const char *asc_ir_adv_math_name(int id) {
+  return id >= 0 && id < asc_ir_adv_math_count() ? adv_math_names[id] : NULL;
 }

@@ -19,7 +19,7 @@
 #include "rt/system.h"           /* system counter, caches, workspace, inter-block sync */
 #include "rt/layout.h"           /* transpose (TransposeParamsExt), trans_data_to_5hd */
 #include "rt/tensor_desc.h"      /* ListTensorDesc, TensorDesc: tensor lists in GM */
-#include "rt/cube.h"             /* cube unit (placeholder) */
+#include "rt/cube.h"             /* cube unit; its parts rt/cube_{insn,view,matmul}.h */
 #include "rt/cube_sparse.h"      /* 4:2 sparse matmul, int8/float32 transposed loads */
 #include "rt/mix.h"              /* core groups (AIC + 2 AIVs), cross-core flags */
 #include "rt/adv_math.h"         /* adv library: maths, softmax, rmsnorm, quant, sort I/O */

@@ -70,6 +70,19 @@ enum {
   IR_FIRST_TABLE_OP
 };
 
+/* The codes of the table's ops, IR_OP_<id> for row API(id, ...) of
+ * api_table.def, so that code can ask which op it has without comparing
+ * names. */
+enum {
+  IR_OP_BEFORE_TABLE_ = IR_FIRST_TABLE_OP - 1,
+#define API(id, ...) IR_OP_##id,
+#define PYAPI(api, how)
+#include "api_table.def"
+#undef API
+#undef PYAPI
+  IR_OP_END_
+};
+
 typedef struct ir_region {
   struct ir_op **ops;
   int n, cap;

@@ -5,17 +5,20 @@
  * Operand letters: I int (bool allowed), B bool (int allowed), N any scalar,
  * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
  * P TPipe, Q TQue, T TBuf, '?' makes the letters after it optional, '*'
- * accepts any number of further scalars. */
+ * accepts any number of further scalars.
+ *
+ * The checks of some runtime units live in files of their own (ir_check.h
+ * lists them). */
 #include <stdio.h>
 #include <string.h>
 
-#include "ir_internal.h"
+#include "ir_check.h"
 
-static const asc_ir_type *type_at(const asc_ir_module *m, const ir_op *op, int i) {
+const asc_ir_type *ir_type_at(const asc_ir_module *m, const ir_op *op, int i) {
   return &m->values[op->operands[i]].type;
 }
 
-static bool is_vector_position(int pos) {
+bool ir_is_vector_position(int pos) {
   return pos == ASC_POS_VECIN || pos == ASC_POS_VECOUT || pos == ASC_POS_VECCALC;
 }
 
@@ -24,10 +27,10 @@ static bool is_vector_position(int pos) {
 static asc_status check_vector(const asc_ir_module *m, const ir_op *op, int nlocals,
                                unsigned allowed) {
   const char *name = ir_op_defs[op->code].name;
-  asc_dtype dtype = type_at(m, op, 0)->dtype;
+  asc_dtype dtype = ir_type_at(m, op, 0)->dtype;
   for (int i = 0; i < nlocals; i++) {
-    const asc_ir_type *t = type_at(m, op, i);
-    if (!is_vector_position(t->position))
+    const asc_ir_type *t = ir_type_at(m, op, i);
+    if (!ir_is_vector_position(t->position))
       return asc_error(ASC_ERR_COMPILE,
                        "%s: operand %d is a LocalTensor at TPosition.%s; vector instructions need "
                        "VECIN, VECOUT or VECCALC",
@@ -48,15 +51,6 @@ static asc_status check_vector(const asc_ir_module *m, const ir_op *op, int nloc
   }
   return ASC_OK;
 }
-
-#define F16 (1u << ASC_FLOAT16)
-#define F32 (1u << ASC_FLOAT32)
-#define I16 (1u << ASC_INT16)
-#define I32 (1u << ASC_INT32)
-/* The unsigned twins Ascend C accepts wherever it takes int16/int32 bits
- * (And, Or, Not, shifts, Duplicate, Copy; compare and select masks). */
-#define U16 (1u << ASC_UINT16)
-#define U32 (1u << ASC_UINT32)
 
 static asc_status check_binary(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32 | I16 | I32);
@@ -86,7 +80,7 @@ static asc_status check_copy(const asc_ir_module *m, const ir_op *op) {
 }
 
 static asc_status check_data_copy(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *dst = type_at(m, op, 0), *src = type_at(m, op, 1);
+  const asc_ir_type *dst = ir_type_at(m, op, 0), *src = ir_type_at(m, op, 1);
   if (dst->kind == ASC_IR_GLOBAL && src->kind == ASC_IR_GLOBAL)
     return asc_error(ASC_ERR_COMPILE,
                      "data_copy: both operands are GlobalTensors; copy through a LocalTensor");
@@ -139,10 +133,6 @@ static asc_status check_event(const asc_ir_module *m, const ir_op *op) {
 }
 
 /* --- API coverage: checks of the level-0 forms and the APIs added with them --- */
-#define BF16 (1u << ASC_BFLOAT16)
-#define I8 (1u << ASC_INT8)
-#define U8 (1u << ASC_UINT8)
-#define INTS (I8 | U8 | I16 | I32 | (1u << ASC_INT64) | U16 | U32 | (1u << ASC_UINT64))
 
 static asc_status check_attr_range(const ir_op *op, int i, int64_t lo, int64_t hi,
                                    const char *what) {
@@ -153,11 +143,11 @@ static asc_status check_attr_range(const ir_op *op, int i, int64_t lo, int64_t h
   return ASC_OK;
 }
 /* Operand i: a vector-position LocalTensor whose dtype is in `allowed`. */
-static asc_status check_local_at(const asc_ir_module *m, const ir_op *op, int i, unsigned allowed,
-                                 const char *what) {
+asc_status ir_check_local_at(const asc_ir_module *m, const ir_op *op, int i, unsigned allowed,
+                             const char *what) {
   const char *name = ir_op_defs[op->code].name;
-  const asc_ir_type *t = type_at(m, op, i);
-  if (!is_vector_position(t->position))
+  const asc_ir_type *t = ir_type_at(m, op, i);
+  if (!ir_is_vector_position(t->position))
     return asc_error(ASC_ERR_COMPILE,
                      "%s: %s is a LocalTensor at TPosition.%s; vector instructions need VECIN, "
                      "VECOUT or VECCALC",
@@ -177,9 +167,9 @@ static asc_status check_float_ops(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32);
 }
 static asc_status check_axpy(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = check_local_at(m, op, 0, F16 | F32, "dst");
-  if (!st) st = check_local_at(m, op, 1, F16 | F32, "src");
-  asc_dtype d = type_at(m, op, 0)->dtype, s = type_at(m, op, 1)->dtype;
+  asc_status st = ir_check_local_at(m, op, 0, F16 | F32, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, F16 | F32, "src");
+  asc_dtype d = ir_type_at(m, op, 0)->dtype, s = ir_type_at(m, op, 1)->dtype;
   if (!st && d != s && !(d == ASC_FLOAT32 && s == ASC_FLOAT16))
     return asc_error(ASC_ERR_COMPILE,
                      "axpy: a %s dst needs a %s src (or float16 src with a "
@@ -190,20 +180,20 @@ static asc_status check_axpy(const asc_ir_module *m, const ir_op *op) {
 /* cast: count form [mode]; level-0 form [mask kind, is_set_mask, mode]. */
 static asc_status check_cast(const asc_ir_module *m, const ir_op *op) {
   unsigned ok = F16 | BF16 | F32 | I8 | U8 | I16 | I32;
-  asc_status st = check_local_at(m, op, 0, ok, "dst");
-  if (!st) st = check_local_at(m, op, 1, ok, "src");
+  asc_status st = ir_check_local_at(m, op, 0, ok, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, ok, "src");
   if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 6, "round_mode (a RoundMode)");
   return st;
 }
 /* compare / compare_scalar: integer dst of packed bits, nsrc same-dtype sources. */
 static asc_status check_compare_n(const asc_ir_module *m, const ir_op *op, int nsrc) {
-  asc_status st = check_local_at(m, op, 0, INTS, "dst (the bit mask)");
+  asc_status st = ir_check_local_at(m, op, 0, INTS, "dst (the bit mask)");
   for (int i = 1; !st && i <= nsrc; i++) {
-    st = check_local_at(m, op, i, F16 | F32 | I16 | I32, "source");
-    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 1)->dtype)
+    st = ir_check_local_at(m, op, i, F16 | F32 | I16 | I32, "source");
+    if (!st && ir_type_at(m, op, i)->dtype != ir_type_at(m, op, 1)->dtype)
       st = asc_error(ASC_ERR_COMPILE, "%s: src0 is %s but src1 is %s", ir_op_defs[op->code].name,
-                     asc_dtype_name(type_at(m, op, 1)->dtype),
-                     asc_dtype_name(type_at(m, op, i)->dtype));
+                     asc_dtype_name(ir_type_at(m, op, 1)->dtype),
+                     asc_dtype_name(ir_type_at(m, op, i)->dtype));
   }
   if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 5, "cmp_mode (a CMPMODE)");
   return st;
@@ -218,14 +208,14 @@ static asc_status check_compare_scalar(const asc_ir_module *m, const ir_op *op) 
 static asc_status check_select(const asc_ir_module *m, const ir_op *op) {
   const char *name = ir_op_defs[op->code].name;
   bool scalar = name[6] == 's';
-  asc_status st = check_local_at(m, op, 1, INTS, "sel_mask");
+  asc_status st = ir_check_local_at(m, op, 1, INTS, "sel_mask");
   for (int i = 0; !st && i < (scalar ? 3 : 4); i++) {
     if (i == 1) continue;
-    st = check_local_at(m, op, i, F16 | F32 | I16 | I32, i ? "source" : "dst");
-    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 0)->dtype)
+    st = ir_check_local_at(m, op, i, F16 | F32 | I16 | I32, i ? "source" : "dst");
+    if (!st && ir_type_at(m, op, i)->dtype != ir_type_at(m, op, 0)->dtype)
       st = asc_error(ASC_ERR_COMPILE, "select: operand %d is %s but dst is %s", i + 1,
-                     asc_dtype_name(type_at(m, op, i)->dtype),
-                     asc_dtype_name(type_at(m, op, 0)->dtype));
+                     asc_dtype_name(ir_type_at(m, op, i)->dtype),
+                     asc_dtype_name(ir_type_at(m, op, 0)->dtype));
   }
   if (!st) st = check_attr_range(op, op->niattrs - 1, 0, 2, "sel_mode (a SELMODE)");
   if (!st && scalar != (op->iattrs[op->niattrs - 1] == 1))
@@ -243,7 +233,7 @@ static asc_status check_reduce2(const asc_ir_module *m, const ir_op *op) {
   return st;
 }
 static asc_status check_data_copy_pad(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *dst = type_at(m, op, 0), *src = type_at(m, op, 1);
+  const asc_ir_type *dst = ir_type_at(m, op, 0), *src = ir_type_at(m, op, 1);
   if ((dst->kind == ASC_IR_GLOBAL) == (src->kind == ASC_IR_GLOBAL))
     return asc_error(ASC_ERR_COMPILE,
                      "data_copy_pad: copies GM->UB or UB->GM: one operand is a "
@@ -268,15 +258,15 @@ static asc_status check_vector_mask(const asc_ir_module *m, const ir_op *op) {
 /* --- cube unit --------------------------------------------------------------
  * The AIC's positions: A1/B1/C1/C2 live in L1, A2 in L0A, B2 in L0B, CO1 in
  * L0C (src/compiler/rt/cube.h). */
-static bool is_l1_position(int pos) {
+bool ir_is_l1_position(int pos) {
   return pos == ASC_POS_A1 || pos == ASC_POS_B1 || pos == ASC_POS_C1 || pos == ASC_POS_C2;
 }
-static bool cube_input_dtype(asc_dtype d) {
+bool ir_cube_input_dtype(asc_dtype d) {
   return d == ASC_FLOAT16 || d == ASC_BFLOAT16 || d == ASC_FLOAT32 || d == ASC_INT8;
 }
-static asc_status cube_position(const asc_ir_module *m, const ir_op *op, int i, bool ok,
-                                const char *want) {
-  const asc_ir_type *t = type_at(m, op, i);
+asc_status ir_cube_position(const asc_ir_module *m, const ir_op *op, int i, bool ok,
+                            const char *want) {
+  const asc_ir_type *t = ir_type_at(m, op, i);
   if (t->kind == ASC_IR_LOCAL && !ok)
     return asc_error(ASC_ERR_COMPILE,
                      "%s: operand %d is a LocalTensor at TPosition.%s; it must be at %s",
@@ -285,32 +275,32 @@ static asc_status cube_position(const asc_ir_module *m, const ir_op *op, int i, 
 }
 /* The loads into L0A/L0B (api names them in errors): dst A2/B2, src A1/B1
  * (or GM); one input dtype. */
-static asc_status check_cube_load_named(const asc_ir_module *m, const ir_op *op, const char *api) {
-  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
-  asc_status st =
-      cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2, "A2 or B2");
+asc_status ir_check_cube_load_named(const asc_ir_module *m, const ir_op *op, const char *api) {
+  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
+  asc_status st = ir_cube_position(m, op, 0, d->position == ASC_POS_A2 || d->position == ASC_POS_B2,
+                                   "A2 or B2");
   if (!st && s->kind == ASC_IR_LOCAL)
-    st = cube_position(m, op, 1, is_l1_position(s->position), "A1 or B1");
+    st = ir_cube_position(m, op, 1, ir_is_l1_position(s->position), "A1 or B1");
   if (st) return st;
-  if (d->dtype != s->dtype || !cube_input_dtype((asc_dtype)d->dtype))
+  if (d->dtype != s->dtype || !ir_cube_input_dtype((asc_dtype)d->dtype))
     return asc_error(ASC_ERR_COMPILE,
                      "%s: dst and src must both be float16, bfloat16, float32 or int8 (got %s and "
                      "%s)",
                      api, asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
   return ASC_OK;
 }
-static asc_status check_cube_load(const asc_ir_module *m, const ir_op *op) {
-  return check_cube_load_named(m, op, "load_data");
+asc_status ir_check_cube_load(const asc_ir_module *m, const ir_op *op) {
+  return ir_check_cube_load_named(m, op, "load_data");
 }
 /* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2. */
 static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *c = type_at(m, op, 0), *a = type_at(m, op, 1), *b = type_at(m, op, 2);
-  asc_status st = cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
-  if (!st) st = cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
-  if (!st) st = cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
+  const asc_ir_type *c = ir_type_at(m, op, 0), *a = ir_type_at(m, op, 1), *b = ir_type_at(m, op, 2);
+  asc_status st = ir_cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
+  if (!st) st = ir_cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
+  if (!st) st = ir_cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
   if (st) return st;
   asc_dtype want = a->dtype == ASC_INT8 ? ASC_INT32 : ASC_FLOAT32;
-  if (a->dtype != b->dtype || !cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
+  if (a->dtype != b->dtype || !ir_cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
     return asc_error(
         ASC_ERR_COMPILE,
         "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 (int32 "
@@ -318,8 +308,9 @@ static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
         asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
         asc_dtype_name((asc_dtype)b->dtype));
   if (ir_op_defs[op->code].operands[3] == 'M') {
-    const asc_ir_type *bias = type_at(m, op, 3);
-    if ((bias->kind == ASC_IR_LOCAL && !is_l1_position(bias->position)) || bias->dtype != c->dtype)
+    const asc_ir_type *bias = ir_type_at(m, op, 3);
+    if ((bias->kind == ASC_IR_LOCAL && !ir_is_l1_position(bias->position)) ||
+        bias->dtype != c->dtype)
       return asc_error(ASC_ERR_COMPILE, "mmad: the bias must be %s, in GM or at C1/C2",
                        asc_dtype_name((asc_dtype)c->dtype));
   }
@@ -327,25 +318,25 @@ static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
 }
 /* fixpipe: src CO1 (float32/int32), dst GM or a vector position. */
 static asc_status check_cube_fixpipe(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
-  asc_status st = cube_position(m, op, 1, s->position == ASC_POS_CO1, "CO1");
+  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
+  asc_status st = ir_cube_position(m, op, 1, s->position == ASC_POS_CO1, "CO1");
   if (!st && d->kind == ASC_IR_LOCAL)
-    st = cube_position(m, op, 0, is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
+    st = ir_cube_position(m, op, 0, ir_is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
   if (st) return st;
   if (s->dtype != ASC_FLOAT32 && s->dtype != ASC_INT32)
     return asc_error(ASC_ERR_COMPILE, "fixpipe: src must be float32 or int32, not %s",
                      asc_dtype_name((asc_dtype)s->dtype));
-  if (op->noperands > 9 &&
-      (type_at(m, op, 9)->kind != ASC_IR_LOCAL || !is_l1_position(type_at(m, op, 9)->position)))
+  if (op->noperands > 9 && (ir_type_at(m, op, 9)->kind != ASC_IR_LOCAL ||
+                            !ir_is_l1_position(ir_type_at(m, op, 9)->position)))
     return asc_error(ASC_ERR_COMPILE, "fixpipe: the quant vector must be a LocalTensor at C1/C2");
   return ASC_OK;
 }
 /* data_copy with Nd2NzParams: dst in L1, src GM or UB, one dtype. */
 static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
-  asc_status st = cube_position(m, op, 0, is_l1_position(d->position), "A1, B1, C1 or C2");
+  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
+  asc_status st = ir_cube_position(m, op, 0, ir_is_l1_position(d->position), "A1, B1, C1 or C2");
   if (!st && s->kind == ASC_IR_LOCAL)
-    st = cube_position(m, op, 1, is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
+    st = ir_cube_position(m, op, 1, ir_is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
   if (st) return st;
   if (d->dtype != s->dtype)
     return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
@@ -354,8 +345,9 @@ static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {
 }
 /* data_copy with Nz2NdParamsFull: dst GM, src UB. */
 static asc_status check_cube_nz2nd(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = type_at(m, op, 0), *s = type_at(m, op, 1);
-  asc_status st = cube_position(m, op, 1, is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
+  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
+  asc_status st =
+      ir_cube_position(m, op, 1, ir_is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
   if (st) return st;
   if (d->dtype != s->dtype)
     return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
@@ -370,13 +362,13 @@ static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
 /* gather/scatter: dst and src of one dtype, the offsets a uint32 tensor
  * (Ascend C's type) or an int32 one read as unsigned */
 static asc_status check_gather(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = check_local_at(m, op, 2, I32 | U32, "offset tensor (uint32 byte offsets)");
-  if (!st) st = check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
-  if (!st) st = check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
-  if (!st && type_at(m, op, 0)->dtype != type_at(m, op, 1)->dtype)
+  asc_status st = ir_check_local_at(m, op, 2, I32 | U32, "offset tensor (uint32 byte offsets)");
+  if (!st) st = ir_check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
+  if (!st && ir_type_at(m, op, 0)->dtype != ir_type_at(m, op, 1)->dtype)
     st = asc_error(ASC_ERR_COMPILE, "%s: src is %s but dst is %s", ir_op_defs[op->code].name,
-                   asc_dtype_name(type_at(m, op, 1)->dtype),
-                   asc_dtype_name(type_at(m, op, 0)->dtype));
+                   asc_dtype_name(ir_type_at(m, op, 1)->dtype),
+                   asc_dtype_name(ir_type_at(m, op, 0)->dtype));
   return st;
 }
 static asc_status check_brcb(const asc_ir_module *m, const ir_op *op) {
@@ -388,9 +380,9 @@ static asc_status check_brcb(const asc_ir_module *m, const ir_op *op) {
  * operand), is a uint8 LocalTensor in a vector position. */
 static asc_status check_adv_tmp(const asc_ir_module *m, const ir_op *op, int at) {
   if (op->noperands <= at) return ASC_OK;
-  const asc_ir_type *t = type_at(m, op, at);
+  const asc_ir_type *t = ir_type_at(m, op, at);
   const char *name = ir_op_defs[op->code].name;
-  if (t->kind != ASC_IR_LOCAL || t->dtype != ASC_UINT8 || !is_vector_position(t->position))
+  if (t->kind != ASC_IR_LOCAL || t->dtype != ASC_UINT8 || !ir_is_vector_position(t->position))
     return asc_error(ASC_ERR_COMPILE,
                      "%s: temp_buffer must be a uint8 LocalTensor at VECIN, VECOUT or VECCALC "
                      "(got %s)",
@@ -418,26 +410,26 @@ static asc_status check_adv_xor(const asc_ir_module *m, const ir_op *op) {
 }
 /* Mixed axpy: float32 dst with a float16 src, as Ascend C's Axpy<T, U>. */
 static asc_status check_adv_axpy(const asc_ir_module *m, const ir_op *op) {
-  asc_dtype d = type_at(m, op, 0)->dtype, s = type_at(m, op, 1)->dtype;
+  asc_dtype d = ir_type_at(m, op, 0)->dtype, s = ir_type_at(m, op, 1)->dtype;
   asc_status st = d == ASC_FLOAT32 && s == ASC_FLOAT16 ? check_vector(m, op, 1, F32)
                                                        : check_vector(m, op, 2, F16 | F32);
-  if (!st && !is_vector_position(type_at(m, op, 1)->position))
+  if (!st && !ir_is_vector_position(ir_type_at(m, op, 1)->position))
     st = asc_error(ASC_ERR_COMPILE, "adv.axpy: src must be at VECIN, VECOUT or VECCALC");
   return st ? st : check_adv_tmp(m, op, 5);
 }
 /* softmax: dst and src of one float type; sum and max of it too, or
  * float32 with float16 data. */
 static asc_status check_adv_softmax(const asc_ir_module *m, const ir_op *op) {
-  asc_dtype d = type_at(m, op, 0)->dtype, r = type_at(m, op, 1)->dtype;
-  if (type_at(m, op, 3)->dtype != d)
+  asc_dtype d = ir_type_at(m, op, 0)->dtype, r = ir_type_at(m, op, 1)->dtype;
+  if (ir_type_at(m, op, 3)->dtype != d)
     return asc_error(ASC_ERR_COMPILE, "adv.softmax: src is %s but dst is %s",
-                     asc_dtype_name(type_at(m, op, 3)->dtype), asc_dtype_name(d));
-  if (type_at(m, op, 2)->dtype != r || !(r == d || (d == ASC_FLOAT16 && r == ASC_FLOAT32)))
+                     asc_dtype_name(ir_type_at(m, op, 3)->dtype), asc_dtype_name(d));
+  if (ir_type_at(m, op, 2)->dtype != r || !(r == d || (d == ASC_FLOAT16 && r == ASC_FLOAT32)))
     return asc_error(ASC_ERR_COMPILE,
                      "adv.softmax: sum and max must both be %s (or float32 for float16 data)",
                      asc_dtype_name(d));
   for (int i = 0; i < 4; i++)
-    if (!is_vector_position(type_at(m, op, i)->position))
+    if (!ir_is_vector_position(ir_type_at(m, op, i)->position))
       return asc_error(ASC_ERR_COMPILE, "adv.softmax: operand %d is not at VECIN/VECOUT/VECCALC",
                        i + 1);
   if (!(d == ASC_FLOAT16 || d == ASC_FLOAT32))
@@ -454,8 +446,9 @@ static asc_status check_adv_rmsnorm(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_adv_quant(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_vector(m, op, 1, 1u << ASC_INT8);
   if (st) return st;
-  asc_dtype s = type_at(m, op, 1)->dtype;
-  if (!(s == ASC_FLOAT16 || s == ASC_FLOAT32) || !is_vector_position(type_at(m, op, 1)->position))
+  asc_dtype s = ir_type_at(m, op, 1)->dtype;
+  if (!(s == ASC_FLOAT16 || s == ASC_FLOAT32) ||
+      !ir_is_vector_position(ir_type_at(m, op, 1)->position))
     return asc_error(ASC_ERR_COMPILE,
                      "adv.quant: src must be a float16 or float32 LocalTensor at "
                      "VECIN/VECOUT/VECCALC, not %s",
@@ -466,8 +459,8 @@ static asc_status check_adv_concat(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32);
 }
 static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
-  asc_dtype v = type_at(m, op, 0)->dtype, i = type_at(m, op, 1)->dtype;
-  if (type_at(m, op, 2)->dtype != v || !(v == ASC_FLOAT16 || v == ASC_FLOAT32))
+  asc_dtype v = ir_type_at(m, op, 0)->dtype, i = ir_type_at(m, op, 1)->dtype;
+  if (ir_type_at(m, op, 2)->dtype != v || !(v == ASC_FLOAT16 || v == ASC_FLOAT32))
     return asc_error(ASC_ERR_COMPILE,
                      "adv.extract: dst_value and src must be float16 or float32 "
                      "of one type");
@@ -477,7 +470,7 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
                      "uint32_t), not %s",
                      asc_dtype_name(i));
   for (int k = 0; k < 3; k++)
-    if (!is_vector_position(type_at(m, op, k)->position))
+    if (!ir_is_vector_position(ir_type_at(m, op, k)->position))
       return asc_error(ASC_ERR_COMPILE, "adv.extract: operand %d is not at VECIN/VECOUT/VECCALC",
                        k + 1);
   return ASC_OK;
@@ -492,10 +485,10 @@ static asc_status check_atomic(const asc_ir_module *m, const ir_op *op) {
   return ASC_OK;
 }
 static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *gm = type_at(m, op, 0), *ub = type_at(m, op, 1);
+  const asc_ir_type *gm = ir_type_at(m, op, 0), *ub = ir_type_at(m, op, 1);
   if (gm->dtype != ASC_INT32 || ub->dtype != ASC_INT32)
     return asc_error(ASC_ERR_COMPILE, "sync_all: gm_workspace and ub_workspace must be int32");
-  if (!is_vector_position(ub->position))
+  if (!ir_is_vector_position(ub->position))
     return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
   return ASC_OK;
 }
@@ -504,7 +497,7 @@ static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   const int64_t *a = op->iattrs;
   bool gm_src = a[2] == ASC_POS_GM, gm_dst = a[3] == ASC_POS_GM;
-  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !is_vector_position((int)a[0]) ||
+  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !ir_is_vector_position((int)a[0]) ||
       a[1] < 1 || a[1] > 8)
     return asc_error(ASC_ERR_COMPILE,
                      "TQueBind: one end must be GM, the other VECIN/VECOUT/VECCALC, depth in "
@@ -513,7 +506,7 @@ static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
 }
 static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
   (void)m;
-  if (!is_vector_position((int)op->iattrs[0]) || op->iattrs[1] < 1 || op->iattrs[1] > 16)
+  if (!ir_is_vector_position((int)op->iattrs[0]) || op->iattrs[1] < 1 || op->iattrs[1] > 16)
     return asc_error(ASC_ERR_COMPILE,
                      "TBufPool: position must be VECIN/VECOUT/VECCALC and buf_id_size in [1, 16]");
   return ASC_OK;
@@ -540,16 +533,16 @@ static asc_status check_sys_enum(const asc_ir_module *m, const ir_op *op) {
  * and an int32 UB workspace at a vector position. */
 static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
   const char *name = ir_op_defs[op->code].name;
-  if (type_at(m, op, 0)->dtype != ASC_INT32)
+  if (ir_type_at(m, op, 0)->dtype != ASC_INT32)
     return asc_error(ASC_ERR_COMPILE, "%s: gm_workspace must be an int32 GlobalTensor, not %s",
-                     name, asc_dtype_name(type_at(m, op, 0)->dtype));
-  return check_local_at(m, op, 1, I32, "ub_workspace");
+                     name, asc_dtype_name(ir_type_at(m, op, 0)->dtype));
+  return ir_check_local_at(m, op, 1, I32, "ub_workspace");
 }
 
 /* --- tensor lists (rt/tensor_desc.h) --- */
 /* The list is read as uint64 words: a GlobalAddress of an 8-byte dtype. */
 static asc_status check_ltd(const asc_ir_module *m, const ir_op *op) {
-  int dt = type_at(m, op, 0)->dtype;
+  int dt = ir_type_at(m, op, 0)->dtype;
   if (asc_dtype_is_float((asc_dtype)dt) || asc_dtype_size((asc_dtype)dt) != 8)
     return asc_error(ASC_ERR_COMPILE,
                      "%s: the tensor list must be a GlobalAddress of 64-bit integer words, not %s",
@@ -569,37 +562,32 @@ static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
                      (long long)t);
   /* TRANSPOSE_ND2ND_B16: 2-byte elements only */
   asc_status st = check_vector(m, op, 2, F16 | BF16 | I16 | (t == 10 ? 0 : F32 | I32));
-  if (!st) st = check_local_at(m, op, 2, U8, "shared_tmp_buffer");
+  if (!st) st = ir_check_local_at(m, op, 2, U8, "shared_tmp_buffer");
   return st;
 }
 /* bilinear_interpolation: float16 dst/src0/src1, int32 (uint32) offsets, uint8 tmp. */
 static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = check_local_at(m, op, 0, F16, "dst");
-  if (!st) st = check_local_at(m, op, 1, F16, "src0");
-  if (!st) st = check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
-  if (!st) st = check_local_at(m, op, 3, F16, "src1");
-  if (!st) st = check_local_at(m, op, 11, U8, "shared_tmp_buffer");
+  asc_status st = ir_check_local_at(m, op, 0, F16, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, F16, "src0");
+  if (!st) st = ir_check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
+  if (!st) st = ir_check_local_at(m, op, 3, F16, "src1");
+  if (!st) st = ir_check_local_at(m, op, 11, U8, "shared_tmp_buffer");
   return st;
 }
 /* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
 static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ASC_OK;
   for (int i = 0; i < 32 && !st; i++) {
-    st = check_local_at(m, op, i, I8 | U8 | F16 | BF16 | I16 | F32 | I32,
-                        i < 16 ? "dst_list tensor" : "src_list tensor");
-    if (!st && type_at(m, op, i)->dtype != type_at(m, op, 0)->dtype)
+    st = ir_check_local_at(m, op, i, I8 | U8 | F16 | BF16 | I16 | F32 | I32,
+                           i < 16 ? "dst_list tensor" : "src_list tensor");
+    if (!st && ir_type_at(m, op, i)->dtype != ir_type_at(m, op, 0)->dtype)
       st = asc_error(ASC_ERR_COMPILE, "trans_data_to_5hd: %s[%d] is %s but dst_list[0] is %s",
                      i < 16 ? "dst_list" : "src_list", i % 16,
-                     asc_dtype_name(type_at(m, op, i)->dtype),
-                     asc_dtype_name(type_at(m, op, 0)->dtype));
+                     asc_dtype_name(ir_type_at(m, op, i)->dtype),
+                     asc_dtype_name(ir_type_at(m, op, 0)->dtype));
   }
   return st;
 }
-#include "ir_ops_sort.h" /* sort, gather_mask, CMPMASK, scalar bits */
-/* after the sort unit: the dequantising ops use its check_same_locals */
-#include "ir_ops_aipp.h"    /* set_aipp_functions, load_image_to_local */
-#include "ir_ops_deq.h"     /* cast_deq, add_deq_relu, set_deq_scale */
-#include "ir_ops_img2col.h" /* load_data with LoadData2DParamsV2 */
 
 const ir_op_def ir_op_defs[] = {
     [IR_CONST_INT] = {"const.int", "", R_INT, 0, IR_PIPE_NONE, NULL},
@@ -612,7 +600,7 @@ const ir_op_def ir_op_defs[] = {
     [IR_WHILE] = {"while", "", R_NONE, 0, IR_PIPE_S, NULL},
     [IR_IF] = {"if", "", R_NONE, 0, IR_PIPE_S, NULL},
 /* the rest of the table: one row per API op (api_table.def) */
-#define API(op, api, operands, result, niattrs, pipe, check, ...) \
+#define API(id, op, api, operands, result, niattrs, pipe, check, ...) \
   {op, operands, result, niattrs, pipe, check},
 #define PYAPI(api, how)
 #include "api_table.def"
@@ -621,6 +609,8 @@ const ir_op_def ir_op_defs[] = {
 };
 
 const int ir_op_count = (int)(sizeof ir_op_defs / sizeof ir_op_defs[0]);
+_Static_assert(sizeof ir_op_defs / sizeof ir_op_defs[0] == IR_OP_END_,
+               "IR_OP_<id> codes (ir_internal.h) are the table's rows");
 
 int ir_find_op(const char *name) {
   for (int i = 0; i < ir_op_count; i++)
@@ -733,7 +723,7 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
   if (!st && def->check) st = def->check(m, op);
   if (st) return st;
   asc_ir_type r = {ASC_IR_VOID, 0, 0, 0};
-  const asc_ir_type *t0 = op->noperands ? type_at(m, op, 0) : NULL;
+  const asc_ir_type *t0 = op->noperands ? ir_type_at(m, op, 0) : NULL;
   switch (def->result) {
     case R_NONE:
       break;
@@ -748,7 +738,8 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       break;
     case R_ARITH: {
       bool any_float = false;
-      for (int i = 0; i < op->noperands; i++) any_float |= type_at(m, op, i)->kind == ASC_IR_FLOAT;
+      for (int i = 0; i < op->noperands; i++)
+        any_float |= ir_type_at(m, op, i)->kind == ASC_IR_FLOAT;
       r.kind = any_float ? ASC_IR_FLOAT : ASC_IR_INT;
       break;
     }

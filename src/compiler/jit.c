@@ -1,17 +1,10 @@
 /* Builds generated kernel C with the system compiler into a shared object,
- * caches it on disk, loads it, and launches it over blocks.
+ * caches it on disk (jit_cache.c), loads it, and launches it over blocks.
  *
- * The cache lives in a directory only the user may write (else loading a
- * shared object from it would run someone else's code). Entries are keyed by
- * an XXH3-128 of the source, the compiler's identity, the flags and the
- * pyasc version; each shared object has a checksum file, so a truncated or
- * corrupt object is detected and rebuilt. Writes go to temporary files that
- * are renamed into place, so concurrent builders leave one good entry.
- *
- * User text never names a file: entries are "<name in [A-Za-z0-9_]>-<key>".
- * The compiler runs under limits (time, address space, source size) and
- * dies with its caller; the cache is bounded and evicts by access time. */
-#include <dirent.h>
+ * Cache entries are keyed by an XXH3-128 of the source, the compiler's
+ * identity, the flags and the pyasc version. User text never names a file:
+ * entries are "<name in [A-Za-z0-9_]>-<key>". The compiler runs under
+ * limits (time, address space, source size) and dies with its caller. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +30,7 @@
 static const char *const asc_k_files[] = {"libasc"};
 #include "../tensor/unary_math.h"
 #include "asc_kernel_rt.h"
+#include "jit_cache.h"
 
 extern char **environ;
 
@@ -75,6 +69,20 @@ static const char *cc_isa(void) {
 
 _Static_assert(sizeof(asc_jit_arg) == sizeof(asc_k_arg), "argument layouts differ");
 
+/* Generated kernels name an adv maths function by its row in adv_math.def
+ * (emit_c.c); the runtime they carry numbers them by its own enum. This is
+ * the one file that sees both, so it checks that they agree. */
+enum {
+#define ADV_MATH(name, NAME) ADV_ID_##name,
+#include "adv_math.def"
+#undef ADV_MATH
+};
+#define ADV_MATH(name, NAME)                                  \
+  _Static_assert((int)ASC_K_ADV_##NAME == (int)ADV_ID_##name, \
+                 "rt/adv_math.h numbers adv." #name " unlike adv_math.def");
+#include "adv_math.def"
+#undef ADV_MATH
+
 typedef int (*entry_fn)(asc_k_ctx *k, const asc_k_arg *args);
 
 struct asc_jit_kernel {
@@ -86,20 +94,6 @@ struct asc_jit_kernel {
   char *name;
   char *path;
 };
-
-static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *format(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!s) return NULL;
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
 
 /* --- limits ------------------------------------------------------------------ */
 
@@ -153,103 +147,17 @@ asc_status asc_jit_cache_limit(uint64_t *out) {
   return env_limit("PYASC_CACHE_MAX_BYTES", 1ull << 30, out);
 }
 
-/* --- the cache directory ----------------------------------------------------- */
-
-asc_status asc_jit_cache_dir(const char *override, char **out) {
-  const char *env = getenv("PYASC_CACHE_DIR");
-  const char *home = getenv("HOME");
-  char *dir = override && *override ? format("%s", override)
-              : env && *env         ? format("%s", env)
-              : home && *home       ? format("%s/.pyasc/cache", home)
-                                    : NULL;
-  if (!dir) return asc_error(ASC_ERR_COMPILE, "no cache directory: set PYASC_CACHE_DIR or HOME");
-  *out = dir;
-  return ASC_OK;
-}
-
-/* Whoever may replace a directory on the way to the cache may replace the
- * cache: every ancestor must belong to root or to us and be writable by
- * nobody else, unless it is sticky (like /tmp, where others cannot rename
- * what is ours). */
-static asc_status check_ancestors(const char *dir) {
-  char *real = realpath(dir, NULL);
-  if (!real)
-    return asc_error(ASC_ERR_COMPILE, "cannot resolve the kernel cache %s: %s", dir,
-                     strerror(errno));
-  asc_status st = ASC_OK;
-  size_t len = strlen(real);
-  for (size_t end = len; !st;) {
-    char saved = real[end];
-    real[end] = '\0';
-    struct stat info;
-    const char *path = end ? real : "/";
-    if (stat(path, &info) != 0)
-      st = asc_error(ASC_ERR_COMPILE, "cannot check %s: %s", path, strerror(errno));
-    else if (info.st_uid != 0 && info.st_uid != geteuid())
-      st = asc_error(ASC_ERR_COMPILE,
-                     "kernel cache %s lies inside %s, which belongs to another user; refusing to "
-                     "load code from it (set PYASC_CACHE_DIR)",
-                     dir, path);
-    else if ((info.st_mode & (S_IWGRP | S_IWOTH)) && !(info.st_mode & S_ISVTX))
-      st = asc_error(ASC_ERR_COMPILE,
-                     "kernel cache %s lies inside %s, which others may write (and not sticky); "
-                     "refusing to load code from it (set PYASC_CACHE_DIR)",
-                     dir, path);
-    real[end] = saved;
-    if (!end) break;
-    while (end > 0 && real[end - 1] != '/') end--;
-    if (end > 0) end--; /* drop the slash: "/a/b" -> "/a" -> "" (the root) */
-  }
-  free(real);
-  return st;
-}
-
-/* mkdir -p, new directories 0700; then the final directory must be ours
- * and writable by nobody else, and so must the way to it. */
-static asc_status prepare_dir(const char *dir) {
-  char *path = format("%s", dir);
-  if (!path) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  for (char *p = path + 1;; p++) {
-    if (*p != '/' && *p) continue;
-    char saved = *p;
-    *p = '\0';
-    if (mkdir(path, 0700) != 0 && errno != EEXIST) {
-      asc_status st = asc_error(ASC_ERR_COMPILE, "cannot create the kernel cache directory %s: %s",
-                                path, strerror(errno));
-      free(path);
-      return st;
-    }
-    *p = saved;
-    if (!saved) break;
-  }
-  free(path);
-  struct stat info;
-  if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode))
-    return asc_error(ASC_ERR_COMPILE, "kernel cache %s is not a directory", dir);
-  if (info.st_uid != geteuid())
-    return asc_error(ASC_ERR_COMPILE,
-                     "kernel cache %s belongs to another user; refusing to load code from it (set "
-                     "PYASC_CACHE_DIR to a directory of your own)",
-                     dir);
-  if (info.st_mode & (S_IWGRP | S_IWOTH))
-    return asc_error(ASC_ERR_COMPILE,
-                     "kernel cache %s is writable by other users; refusing to load code from it "
-                     "(chmod 700 it, or set PYASC_CACHE_DIR)",
-                     dir);
-  return check_ancestors(dir);
-}
-
 /* --- running the compiler ------------------------------------------------------ */
 
 /* The executable `name` names, searched in PATH as execvp would (the child
  * cannot call execvp: it is not async-signal-safe). Caller frees. */
 static char *find_program(const char *name) {
-  if (strchr(name, '/')) return format("%s", name);
+  if (strchr(name, '/')) return jit_format("%s", name);
   const char *path = getenv("PATH");
   if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
   for (const char *dir = path; *dir;) {
     size_t len = strcspn(dir, ":");
-    char *candidate = format("%.*s/%s", len ? (int)len : 1, len ? dir : ".", name);
+    char *candidate = jit_format("%.*s/%s", len ? (int)len : 1, len ? dir : ".", name);
     if (!candidate) return NULL;
     if (access(candidate, X_OK) == 0) return candidate;
     free(candidate);
@@ -499,92 +407,6 @@ remember:
   return ASC_OK;
 }
 
-/* --- files ------------------------------------------------------------------- */
-
-#define ENTRY_MAX_BYTES (1ull << 30) /* larger "kernels" are not ours */
-
-/* Reads a cache file if it is a regular file of ours: opened without
- * following links or blocking (a FIFO planted there must not hang us).
- * With touch, its access time becomes now (the cache's LRU order). Caller
- * frees *data; false for anything else. */
-static bool read_entry(const char *path, char **data, size_t *size, bool touch) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat info;
-  char *buf = NULL;
-  bool ok = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid() &&
-            info.st_size >= 0 && (uint64_t)info.st_size <= ENTRY_MAX_BYTES &&
-            (buf = malloc((size_t)info.st_size + 1));
-  size_t got = 0;
-  while (ok && got < (size_t)info.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)info.st_size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ok = false;
-    got += n > 0 ? (size_t)n : 0;
-  }
-  if (ok && touch) {
-    struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
-    futimens(fd, times);
-  }
-  close(fd);
-  if (!ok) {
-    free(buf);
-    return false;
-  }
-  buf[got] = '\0';
-  *data = buf;
-  *size = got;
-  return true;
-}
-
-static unsigned long next_tmp(void) {
-  static atomic_ulong counter;
-  return atomic_fetch_add(&counter, 1);
-}
-
-/* Writes data to a fresh temporary file next to `final`, then renames. */
-static asc_status write_atomically(const char *final, const char *data, size_t size) {
-  char *tmp = format("%s.tmp-%ld-%lu-XXXXXX", final, (long)getpid(), next_tmp());
-  if (!tmp) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  int fd = mkostemp(tmp, O_CLOEXEC);
-  asc_status st = ASC_OK;
-  if (fd < 0)
-    st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", tmp, strerror(errno));
-  else {
-    bool ok = write(fd, data, size) == (ssize_t)size;
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(tmp, final) != 0) {
-      st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", final, strerror(errno));
-      unlink(tmp);
-    }
-  }
-  free(tmp);
-  return st;
-}
-
-/* What an entry's .sum holds: the entry's key and its object's checksum
- * and size, so that a valid object with its .sum copied over another
- * entry's name does not pass for that entry. */
-static void checksum_text(const char *key, const char *data, size_t size, char out[96]) {
-  snprintf(out, 96, "pyasc-kernel %s %016llx %zu\n", key,
-           (unsigned long long)XXH3_64bits(data, size), size);
-}
-
-/* The cached object at so_path if its checksum file vouches for it; a hit
- * refreshes its place in the LRU order. */
-static bool cache_valid(const char *so_path, const char *sum_path, const char *key) {
-  size_t so_size = 0, sum_size = 0;
-  char *so = NULL, *sum = NULL;
-  char expected[96] = "";
-  bool ok =
-      read_entry(sum_path, &sum, &sum_size, false) && read_entry(so_path, &so, &so_size, true);
-  if (ok) checksum_text(key, so, so_size, expected);
-  ok = ok && !strcmp(sum, expected);
-  free(so);
-  free(sum);
-  return ok;
-}
-
 /* Builds source into a fresh temporary object next to base: *tmp_so
  * (caller frees and, once done with it, unlinks). The source file is a
  * temporary of this build only: threads and processes building the same
@@ -593,7 +415,7 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
                           size_t source_len, const char *base, const char *name, char **tmp_so) {
   /* fixed width: the name is in the object (its symbol table), whose size
    * should not depend on the pid */
-  char *c_path = format("%s.tmp-%010ld-%010lu-XXXXXX.c", base, (long)getpid(), next_tmp());
+  char *c_path = jit_format("%s.tmp-%010ld-%010lu-XXXXXX.c", base, (long)getpid(), jit_next_tmp());
   if (!c_path) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   int fd = mkostemps(c_path, 2, O_CLOEXEC);
   if (fd < 0) {
@@ -603,7 +425,7 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   }
   bool written = write(fd, source, source_len) == (ssize_t)source_len;
   written = close(fd) == 0 && written;
-  char *so_path = format("%.*s.so", (int)(strlen(c_path) - 2), c_path);
+  char *so_path = jit_format("%.*s.so", (int)(strlen(c_path) - 2), c_path);
   asc_status st = !written   ? asc_error(ASC_ERR_COMPILE, "cannot write %s", c_path)
                   : !so_path ? asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory")
                              : ASC_OK;
@@ -648,137 +470,6 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   return ASC_OK;
 }
 
-/* A directory where an entry belongs (planted, or left by a bug) would make
- * every rename onto it fail: remove it if empty. */
-static void clear_way(const char *path) {
-  struct stat info;
-  if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode)) rmdir(path);
-}
-
-/* Moves a built object into the cache with its .sum; false (nothing
- * stored, tmp_so untouched) when the entry's names cannot be used. */
-static bool publish(const char *tmp_so, const char *so_path, const char *sum_path,
-                    const char *key) {
-  size_t size = 0;
-  char *so = NULL, sum[96];
-  if (!read_entry(tmp_so, &so, &size, false)) return false;
-  checksum_text(key, so, size, sum);
-  free(so);
-  clear_way(sum_path);
-  clear_way(so_path);
-  if (write_atomically(sum_path, sum, strlen(sum))) {
-    asc_clear_error();
-    return false;
-  }
-  return rename(tmp_so, so_path) == 0;
-}
-
-/* --- the cache's size ------------------------------------------------------------ */
-
-typedef struct cache_file {
-  char *name;
-  size_t stem; /* bytes of name before its extension: one entry's files share it */
-  uint64_t size;
-  struct timespec atime;
-} cache_file;
-
-static int by_name(const void *a, const void *b) {
-  const cache_file *x = a, *y = b;
-  return strcmp(x->name, y->name);
-}
-
-static int by_atime(const void *a, const void *b) {
-  const cache_file *x = a, *y = b;
-  if (x->atime.tv_sec != y->atime.tv_sec) return x->atime.tv_sec < y->atime.tv_sec ? -1 : 1;
-  if (x->atime.tv_nsec != y->atime.tv_nsec) return x->atime.tv_nsec < y->atime.tv_nsec ? -1 : 1;
-  return strcmp(x->name, y->name);
-}
-
-static bool ends_with(const char *s, const char *tail) {
-  size_t n = strlen(s), t = strlen(tail);
-  return n >= t && !strcmp(s + n - t, tail);
-}
-
-#define STALE_TMP_SECONDS 3600 /* a temporary this old was left by a killed build */
-
-/* Removes the least recently used entries (by access time, which a hit
- * refreshes) until the cache's files total at most max bytes; never the
- * entry just stored (keep: its file name). Best effort: other processes
- * may be doing the same. */
-static void evict(const char *dir, uint64_t max, const char *keep) {
-  DIR *d = max ? opendir(dir) : NULL;
-  if (!d) return;
-  cache_file *files = NULL;
-  size_t n = 0, cap = 0;
-  uint64_t total = 0;
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  for (struct dirent *ent; (ent = readdir(d));) {
-    const char *name = ent->d_name;
-    bool tmp = strstr(name, ".tmp-") != NULL;
-    bool ours = tmp || (strchr(name, '-') && (ends_with(name, ".so") || ends_with(name, ".sum") ||
-                                              ends_with(name, ".c")));
-    struct stat info;
-    if (!ours || fstatat(dirfd(d), name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode))
-      continue;
-    if (tmp) {
-      if (now.tv_sec - info.st_mtim.tv_sec > STALE_TMP_SECONDS && !unlinkat(dirfd(d), name, 0))
-        continue;
-      total += (uint64_t)info.st_size;
-      continue;
-    }
-    if (n == cap) {
-      size_t grown_cap = cap ? cap * 2 : 64;
-      cache_file *grown = realloc(files, grown_cap * sizeof *grown);
-      if (!grown) break;
-      files = grown;
-      cap = grown_cap;
-    }
-    char *copy = format("%s", name);
-    if (!copy) break;
-    files[n].name = copy;
-    files[n].stem = (size_t)(strrchr(copy, '.') - copy);
-    files[n].size = (uint64_t)info.st_size;
-    files[n].atime = info.st_atim;
-    total += files[n].size;
-    n++;
-  }
-  if (total > max && n) {
-    /* One entry per stem, dated by its most recently used file. */
-    qsort(files, n, sizeof *files, by_name);
-    size_t groups = 0;
-    for (size_t i = 0; i < n;) {
-      size_t j = i + 1;
-      cache_file g = files[i];
-      while (j < n && files[j].stem == g.stem && !strncmp(files[j].name, g.name, g.stem)) {
-        g.size += files[j].size;
-        if (by_atime(&files[j], &g) > 0) g.atime = files[j].atime;
-        j++;
-      }
-      g.name = files[i].name; /* the group's first file names its stem */
-      for (size_t k = i + 1; k < j; k++) free(files[k].name);
-      files[groups++] = g;
-      i = j;
-    }
-    n = groups;
-    qsort(files, n, sizeof *files, by_atime);
-    static const char *const exts[] = {".so", ".sum", ".c"};
-    for (size_t i = 0; i < n && total > max; i++) {
-      if (keep && !strncmp(keep, files[i].name, files[i].stem) && keep[files[i].stem] == '.')
-        continue;
-      for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
-        char *path = format("%.*s%s", (int)files[i].stem, files[i].name, exts[e]);
-        if (path) unlinkat(dirfd(d), path, 0);
-        free(path);
-      }
-      total = total > files[i].size ? total - files[i].size : 0;
-    }
-  }
-  for (size_t i = 0; i < n; i++) free(files[i].name);
-  free(files);
-  closedir(d);
-}
-
 static asc_status dump_source(const asc_jit_options *o, const char *source, size_t len,
                               const char *safe_name) {
   const char *env = getenv("PYASC_DUMP_PATH");
@@ -786,8 +477,8 @@ static asc_status dump_source(const asc_jit_options *o, const char *source, size
   if (!dir || !*dir) return ASC_OK;
   if (mkdir(dir, 0700) != 0 && errno != EEXIST)
     return asc_error(ASC_ERR_COMPILE, "cannot create PYASC_DUMP_PATH %s: %s", dir, strerror(errno));
-  char *path = format("%s/%s.c", dir, safe_name);
-  asc_status st = path ? write_atomically(path, source, len)
+  char *path = jit_format("%s/%s.c", dir, safe_name);
+  asc_status st = path ? jit_write_atomically(path, source, len)
                        : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   free(path);
   return st;
@@ -813,7 +504,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   entry_fn entry;
   *(void **)&entry = dlsym(handle, "asc_kernel_entry");
   asc_jit_kernel *k = calloc(1, sizeof *k);
-  char *name_copy = format("%s", name), *path_copy = format("%s", so_path);
+  char *name_copy = jit_format("%s", name), *path_copy = jit_format("%s", so_path);
   if (!entry || !k || !name_copy || !path_copy) {
     dlclose(handle);
     free(k);
@@ -850,7 +541,7 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
                    name, source_len, (unsigned long long)limits.max_source);
   if (!st) st = compiler_identity(cc, &limits, identity, sizeof identity);
   if (!st) st = asc_jit_cache_dir(options ? options->cache_dir : NULL, &dir);
-  if (!st) st = prepare_dir(dir);
+  if (!st) st = jit_cache_prepare(dir);
   if (!st) st = dump_source(options, source, source_len, safe);
   if (st) {
     free(dir);
@@ -875,20 +566,20 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
            (unsigned long long)h.low64);
   /* File names come from the hash and the sanitised name only: a name like
    * "../x" cannot leave the cache. */
-  char *base = format("%s/%s-%s", dir, safe, key);
-  char *so_path = base ? format("%s.so", base) : NULL,
-       *sum_path = base ? format("%s.sum", base) : NULL;
+  char *base = jit_format("%s/%s-%s", dir, safe, key);
+  char *so_path = base ? jit_format("%s.so", base) : NULL,
+       *sum_path = base ? jit_format("%s.sum", base) : NULL;
   if (!so_path || !sum_path) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   bool hit = false;
   if (!st) {
-    hit = !(options && options->always_compile) && cache_valid(so_path, sum_path, key);
+    hit = !(options && options->always_compile) && jit_cache_valid(so_path, sum_path, key);
     char *tmp_so = NULL;
     if (hit) {
       st = load(so_path, name, out);
     } else if (!(st = compile(cc, &limits, source, source_len, base, name, &tmp_so))) {
-      if (publish(tmp_so, so_path, sum_path, key)) {
+      if (jit_cache_publish(tmp_so, so_path, sum_path, key)) {
         st = load(so_path, name, out);
-        evict(dir, limits.cache_max, strrchr(so_path, '/') + 1);
+        jit_cache_evict(dir, limits.cache_max, strrchr(so_path, '/') + 1);
       } else {
         /* The entry's name is blocked (a non-empty directory...): run
          * this build uncached rather than fail for good. */

@@ -145,3 +145,12 @@ def test_the_checker_tool_reports_stale_files(tmp_path, monkeypatch, capsys):
     assert stale.read_text(encoding="utf-8") == "new\n"
     assert tool.main(["--check"]) == 0
     assert "stale: api-coverage.md" in capsys.readouterr().out
+
+
+def test_adv_math_functions_are_the_rows_that_pass_a_function_id():
+    """_C.adv_math_functions() (src/compiler/adv_math.def, in id order) names
+    exactly the adv ops whose runtime call takes that id."""
+    names = _C.adv_math_functions()
+    assert len(names) == len(set(names))
+    unary = {row["op"] for row in _C.api_table() if row["c_rt"] == "asc_k_adv_unary"}
+    assert {"adv." + name for name in names} == unary

@@ -1,7 +1,13 @@
-/* Ascend C forms of the img2col loads (rt/img2col.h), included by
- * emit_ascendc.c ahead of the table: LoadData(dst, src,
+/* Ascend C forms of the img2col loads (rt/img2col.h): LoadData(dst, src,
  * LoadData3DParamsV1<T>{...}) and LoadData3DParamsV2<T>{...}, each field
  * cast to its member's type (brace initialisation does not narrow). */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_ascendc.h"
 static const char *const load3d_v2_fields[] = {
     "uint8_t",  "uint8_t",  "uint8_t",  "uint8_t", "uint16_t", "uint16_t", "uint16_t", "uint16_t",
     "uint16_t", "uint16_t", "uint16_t", "uint8_t", "uint8_t",  "uint8_t",  "uint8_t",  "uint8_t",
@@ -10,15 +16,15 @@ static const char *const load3d_v1_fields[] = {
     "uint8_t", "uint8_t", "uint8_t", "uint8_t", "uint16_t", "uint16_t", "uint16_t", "uint8_t",
     "uint8_t", "int16_t", "int16_t", "uint8_t", "uint8_t",  "uint8_t",  "uint8_t",  "uint8_t",
     "uint8_t", "uint8_t", "uint8_t", "uint8_t", "uint8_t",  NULL};
-static int ac_load3d(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  bool v2 = !strcmp(ir_op_defs[op->code].name, "cube.load3d_v2");
+int ac_load3d(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool v2 = op->code == IR_OP_CUBE_LOAD3D_V2;
   const char *const *fields = v2 ? load3d_v2_fields : load3d_v1_fields;
-  const char *elem = elem_type(type_of(e, op->operands[0]).dtype);
-  expand(e, op, "AscendC::LoadData($0, $1, ", b);
+  const char *elem = ac_elem_type(ac_type_of(e, op->operands[0]).dtype);
+  ac_expand(e, op, "AscendC::LoadData($0, $1, ", b);
   ir_buf_printf(b, "AscendC::LoadData3DParams%s<%s>{", v2 ? "V2" : "V1", elem);
   for (int i = 0; i < 22; i++) {
     ir_buf_printf(b, "%sstatic_cast<%s>(", i ? ", " : "", fields[i] ? fields[i] : elem);
-    operand(e, op->operands[2 + i], P_ANY, b);
+    ac_operand(e, op->operands[2 + i], P_ANY, b);
     ir_buf_printf(b, ")");
   }
   ir_buf_printf(b, "})");

@@ -1,7 +1,13 @@
 /* Ascend C forms of the AIPP rows of api_table.def (rt/aipp.h) and of
- * data_copy with SliceInfo (rt/slice_copy.h), included
- * by emit_ascendc.c ahead of the table: each struct is built member by
+ * data_copy with SliceInfo (rt/slice_copy.h): each struct is built member by
  * member in a block around the call. */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_ascendc.h"
 
 /* AippParams' members in the order of cube.aipp_set's scalar operands */
 static const char *const AIPP_MEMBERS[] = {"paddingParams.paddingMode",
@@ -49,79 +55,79 @@ static const char *const AIPP_LOAD_MEMBERS[] = {"horizSize",    "vertSize",     
 static void ac_members(ac_emitter *e, const ir_op *op, const char *name, const char *const *members,
                        int from, int count, ir_buf *b) {
   for (int i = 0; i < count && from + i < op->noperands; i++) {
-    line_start(e);
+    ac_line_start(e);
     ir_buf_printf(b, "%s.%s = ", name, members[i]);
-    operand(e, op->operands[from + i], P_ANY, b);
+    ac_operand(e, op->operands[from + i], P_ANY, b);
     ir_buf_printf(b, ";\n");
   }
 }
 
 /* SetAippFunctions(src0[, src1], format, AippParams<U>) [format, planes, dtype] */
-static int ac_aipp_set(ac_emitter *e, const ir_op *op, ir_buf *b) {
+int ac_aipp_set(ac_emitter *e, const ir_op *op, ir_buf *b) {
   int64_t f = op->iattrs[0];
   const char *format = f == 0   ? "YUV420SP_U8"
                        : f == 1 ? "XRGB8888_U8"
                        : f == 4 ? "RGB888_U8"
                                 : "YUV400_U8";
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "{\n");
   e->depth++;
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "AscendC::AippParams<%s> pyasc_aipp;\n",
                 op->iattrs[2] == ASC_INT8 ? "int8_t" : "half");
   ac_members(e, op, "pyasc_aipp", AIPP_MEMBERS, 2, 37, b);
-  line_start(e);
-  expand(
+  ac_line_start(e);
+  ac_expand(
       e, op,
       op->iattrs[1] == 2 ? "AscendC::SetAippFunctions($0, $1, " : "AscendC::SetAippFunctions($0, ",
       b);
   ir_buf_printf(b, "AscendC::AippInputFormat::%s, pyasc_aipp);\n", format);
   e->depth--;
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "}\n");
   return P_PRIMARY;
 }
 
 /* LoadImageToLocal(dst, LoadImageToLocalParams) */
-static int ac_aipp_load(ac_emitter *e, const ir_op *op, ir_buf *b) {
-  line_start(e);
+int ac_aipp_load(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  ac_line_start(e);
   ir_buf_printf(b, "{\n");
   e->depth++;
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "AscendC::LoadImageToLocalParams pyasc_load;\n");
   ac_members(e, op, "pyasc_load", AIPP_LOAD_MEMBERS, 1, 9, b);
-  line_start(e);
-  expand(e, op, "AscendC::LoadImageToLocal($0, pyasc_load);\n", b);
+  ac_line_start(e);
+  ac_expand(e, op, "AscendC::LoadImageToLocal($0, pyasc_load);\n", b);
   e->depth--;
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "}\n");
   return P_PRIMARY;
 }
 
 /* DataCopy(dst, src, SliceInfo dst[], SliceInfo src[], dims) [dims] */
-static int ac_slice_copy(ac_emitter *e, const ir_op *op, ir_buf *b) {
+int ac_slice_copy(ac_emitter *e, const ir_op *op, ir_buf *b) {
   int dims = (int)op->iattrs[0];
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "{\n");
   e->depth++;
   for (int side = 0; side < 2; side++) {
-    line_start(e);
+    ac_line_start(e);
     ir_buf_printf(b, "AscendC::SliceInfo pyasc_%s_slices[%d] = {", side ? "src" : "dst", dims);
     for (int d = 0; d < dims; d++) {
       ir_buf_printf(b, "%sAscendC::SliceInfo(", d ? ", " : "");
       for (int f = 0; f < 5; f++) {
         if (f) ir_buf_printf(b, ", ");
-        operand(e, op->operands[2 + side * 5 * dims + 5 * d + f], P_ANY, b);
+        ac_operand(e, op->operands[2 + side * 5 * dims + 5 * d + f], P_ANY, b);
       }
       ir_buf_printf(b, ")");
     }
     ir_buf_printf(b, "};\n");
   }
-  line_start(e);
-  expand(e, op, "AscendC::DataCopy($0, $1, pyasc_dst_slices, pyasc_src_slices, ", b);
+  ac_line_start(e);
+  ac_expand(e, op, "AscendC::DataCopy($0, $1, pyasc_dst_slices, pyasc_src_slices, ", b);
   ir_buf_printf(b, "%d);\n", dims);
   e->depth--;
-  line_start(e);
+  ac_line_start(e);
   ir_buf_printf(b, "}\n");
   return P_PRIMARY;
 }

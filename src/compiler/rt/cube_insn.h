@@ -1,0 +1,644 @@
+/* Buffer sizes of a 910B-class AIC (bytes). */
+#define ASC_KC_L1_SIZE (512 * 1024)
+#define ASC_KC_L0A_SIZE (64 * 1024)
+#define ASC_KC_L0B_SIZE (64 * 1024)
+#define ASC_KC_L0C_SIZE (128 * 1024)
+#define ASC_KC_FRACTAL_BYTES 512
+#define ASC_KC_BLOCK_BYTES 32
+
+/* The AIC's buffers, in the order of PyAsc's TPositions that live there. */
+typedef enum asc_kc_buf {
+  ASC_KC_L1 = 0, /* A1, B1, C1 */
+  ASC_KC_L0A,    /* A2 */
+  ASC_KC_L0B,    /* B2 */
+  ASC_KC_L0C,    /* CO1 */
+  ASC_KC_NBUF
+} asc_kc_buf;
+
+/* Element types the cube reads and writes. */
+typedef enum asc_kc_type {
+  ASC_KC_F16 = 0,
+  ASC_KC_BF16,
+  ASC_KC_S8,
+  ASC_KC_F32,
+  ASC_KC_S32,
+} asc_kc_type;
+
+/* PyAsc's QuantModes, in its order. */
+typedef enum asc_kc_quant {
+  ASC_KC_NO_QUANT = 0,
+  ASC_KC_F322F16,
+  ASC_KC_F322BF16,
+  ASC_KC_DEQF16,
+  ASC_KC_VDEQF16,
+  ASC_KC_QF322B8_PRE,
+  ASC_KC_VQF322B8_PRE,
+  ASC_KC_REQ8,
+  ASC_KC_VREQ8,
+} asc_kc_quant;
+
+typedef struct asc_kc_err {
+  char msg[256];
+} asc_kc_err;
+
+typedef struct asc_kc_span {
+  char *p;
+  int64_t n; /* bytes from p that may be touched */
+} asc_kc_span;
+
+/* set_aipp_functions's registers of an AIC (read by rt/aipp.h): the image
+ * planes, input format, output dtype and the scalars of its AippParams. */
+typedef struct asc_kc_aipp {
+  int set, format, nsrc, dtype;
+  asc_kc_span src[2];
+  double v[40];
+} asc_kc_aipp;
+
+/* One AIC: its buffers and the mmad's scratch (owned; asc_kc_core_free). */
+typedef struct asc_kc_core {
+  char *mem[ASC_KC_NBUF];
+  int64_t size[ASC_KC_NBUF];
+  float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
+  uint8_t *l0b_idx;            /* per L0B byte: its 2-bit sparse index, 0xFF none (cube_sparse.h) */
+  int portable;                /* 1: no SIMD paths (tests compare both) */
+  int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
+  /* the img2col loads' registers (rt/img2col.h); all zero is their reset state */
+  int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
+  int l3d_repeat_set, l3d_fmatrix_set[2];
+  double l3d_pad;
+  asc_kc_aipp aipp; /* zeroed: no set_aipp_functions yet */
+} asc_kc_core;
+
+static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), unused));
+static int asc_kc_fail(asc_kc_err *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static inline int asc_kc_esize(asc_kc_type t) {
+  return t == ASC_KC_S8 ? 1 : (t == ASC_KC_F32 || t == ASC_KC_S32) ? 4 : 2;
+}
+/* Elements of one 32-byte block: a fractal's row. */
+static inline int asc_kc_c0(asc_kc_type t) {
+  return ASC_KC_BLOCK_BYTES / asc_kc_esize(t);
+}
+static inline int64_t asc_kc_ceil16(int64_t x) {
+  return (x + 15) / 16;
+}
+
+static void asc_kc_core_free(asc_kc_core *c) __attribute__((unused));
+static void asc_kc_core_free(asc_kc_core *c) {
+  for (int i = 0; i < ASC_KC_NBUF; i++) {
+    free(c->mem[i]);
+    c->mem[i] = NULL;
+  }
+  free(c->scr_a);
+  free(c->scr_b);
+  free(c->l0b_idx);
+  c->scr_a = c->scr_b = NULL;
+  c->l0b_idx = NULL;
+}
+
+/* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */
+static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) {
+  static const int64_t sizes[ASC_KC_NBUF] = {ASC_KC_L1_SIZE, ASC_KC_L0A_SIZE, ASC_KC_L0B_SIZE,
+                                             ASC_KC_L0C_SIZE};
+  memset(c, 0, sizeof *c);
+  for (int i = 0; i < ASC_KC_NBUF; i++) {
+    c->size[i] = sizes[i];
+    c->mem[i] = (char *)calloc((size_t)sizes[i], 1);
+  }
+  /* an int8 L0A holds its size in elements, each widened to 4 bytes; B is
+   * kept with its columns padded to 16 */
+  c->scr_a = (float *)malloc((size_t)ASC_KC_L0A_SIZE * 4);
+  c->scr_b = (float *)malloc((size_t)ASC_KC_L0B_SIZE * 4);
+  c->l0b_idx = (uint8_t *)malloc((size_t)ASC_KC_L0B_SIZE);
+  if (c->l0b_idx) memset(c->l0b_idx, 0xFF, (size_t)ASC_KC_L0B_SIZE);
+  for (int i = 0; i < ASC_KC_NBUF; i++)
+    if (!c->mem[i]) c->scr_a = (free(c->scr_a), (float *)NULL);
+  if (!c->scr_a || !c->scr_b || !c->l0b_idx) {
+    asc_kc_core_free(c);
+    return asc_kc_fail(e, "out of host memory for the cube's buffers");
+  }
+  return 0;
+}
+
+/* The span of buffer `b` from byte `off` to its end, checking alignment to
+ * `align` bytes (32 for L1, 512 for L0A/L0B, 1024 for L0C: one fractal). */
+static int asc_kc_span_at(const asc_kc_core *c, asc_kc_buf b, int64_t off, asc_kc_span *s,
+                          asc_kc_err *e) __attribute__((unused));
+static int asc_kc_span_at(const asc_kc_core *c, asc_kc_buf b, int64_t off, asc_kc_span *s,
+                          asc_kc_err *e) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  static const int64_t align[ASC_KC_NBUF] = {32, 512, 512, 1024};
+  s->p = NULL;
+  s->n = 0;
+  if (off < 0 || off >= c->size[b])
+    return asc_kc_fail(e, "offset %lld is outside %s (%lld bytes)", (long long)off, names[b],
+                       (long long)c->size[b]);
+  if (off % align[b])
+    return asc_kc_fail(e, "%s tensor at byte %lld is not aligned to %lld bytes (a fractal)",
+                       names[b], (long long)off, (long long)align[b]);
+  s->p = c->mem[b] + off;
+  s->n = c->size[b] - off;
+  return 0;
+}
+
+/* Checks that [off, off + len) lies in a span of n bytes (no overflow:
+ * every operand is below 2^40 where callers form it). */
+static inline int asc_kc_in(int64_t off, int64_t len, int64_t n) {
+  return off >= 0 && len >= 0 && off + len <= n;
+}
+
+/* --- ND <-> NZ ------------------------------------------------------------ */
+
+/* PyAsc's Nd2NzParams (counts in elements unless said). */
+typedef struct asc_kc_nd2nz {
+  int64_t nd_num, n_value, d_value;
+  int64_t src_nd_matrix_stride; /* elements between source matrices */
+  int64_t src_d_value;          /* elements between source rows */
+  int64_t dst_nz_c0_stride;     /* 32-byte blocks between column blocks (rows16) */
+  int64_t dst_nz_n_stride;      /* 32-byte blocks between rows (1) */
+  int64_t dst_nz_matrix_stride; /* elements between destination matrices */
+} asc_kc_nd2nz;
+
+/* DataCopy(dst NZ, src ND, Nd2NzParams): GM or UB to L1. */
+static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nd2nz *p,
+                             asc_kc_err *e) __attribute__((unused));
+static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nd2nz *p,
+                             asc_kc_err *e) {
+  const int es = asc_kc_esize(t), c0 = asc_kc_c0(t);
+  if (p->nd_num < 0 || p->n_value < 0 || p->d_value < 0 || p->nd_num > 65535 ||
+      p->n_value > 16384 || p->d_value > 65535 || p->src_d_value < p->d_value ||
+      p->src_d_value > 65535 || p->dst_nz_c0_stride < 0 || p->dst_nz_c0_stride > 65535 ||
+      p->dst_nz_n_stride < 0 || p->dst_nz_n_stride > 65535 || p->src_nd_matrix_stride < 0 ||
+      p->src_nd_matrix_stride > 65535 || p->dst_nz_matrix_stride < 0 ||
+      p->dst_nz_matrix_stride > 65535)
+    return asc_kc_fail(
+        e, "Nd2NzParams out of range (nd_num %lld, n_value %lld, d_value %lld, src_d_value %lld)",
+        (long long)p->nd_num, (long long)p->n_value, (long long)p->d_value,
+        (long long)p->src_d_value);
+  for (int64_t m = 0; m < p->nd_num; m++)
+    for (int64_t r = 0; r < p->n_value; r++) {
+      int64_t s = (m * p->src_nd_matrix_stride + r * p->src_d_value) * es;
+      if (!asc_kc_in(s, p->d_value * es, src.n))
+        return asc_kc_fail(e, "Nd2Nz reads %lld bytes from byte %lld of a %lld-byte source",
+                           (long long)(p->d_value * es), (long long)s, (long long)src.n);
+      for (int64_t c = 0; c < p->d_value; c += c0) {
+        int64_t run = p->d_value - c < c0 ? p->d_value - c : c0;
+        int64_t d = (m * p->dst_nz_matrix_stride + (c / c0) * p->dst_nz_c0_stride * c0 +
+                     r * p->dst_nz_n_stride * c0) *
+                    es;
+        if (!asc_kc_in(d, run * es, dst.n))
+          return asc_kc_fail(e, "Nd2Nz writes past its destination (byte %lld of %lld)",
+                             (long long)(d + run * es), (long long)dst.n);
+        memcpy(dst.p + d, src.p + s + c * es, (size_t)(run * es));
+      }
+    }
+  return 0;
+}
+
+/* PyAsc's Nz2NdParamsFull: NZ with C0 = 16 elements (UB) to ND. */
+typedef struct asc_kc_nz2nd {
+  int64_t nd_num, n_value, d_value;
+  int64_t src_nd_matrix_stride; /* fractals (256 elements) between source matrices */
+  int64_t src_n_stride;         /* rows between source column blocks (rows16) */
+  int64_t dst_d_stride;         /* elements between destination rows */
+  int64_t dst_nd_matrix_stride; /* elements between destination matrices */
+} asc_kc_nz2nd;
+
+static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nz2nd *p,
+                             asc_kc_err *e) __attribute__((unused));
+static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nz2nd *p,
+                             asc_kc_err *e) {
+  const int es = asc_kc_esize(t);
+  if (p->nd_num < 0 || p->n_value < 0 || p->d_value < 0 || p->nd_num > 65535 || p->n_value > 8192 ||
+      p->d_value > 65535 || p->src_n_stride < p->n_value || p->src_n_stride > 65535 ||
+      p->dst_d_stride < p->d_value || p->dst_d_stride > 65535 || p->src_nd_matrix_stride < 0 ||
+      p->src_nd_matrix_stride > 65535 || p->dst_nd_matrix_stride < 0 ||
+      p->dst_nd_matrix_stride > 65535)
+    return asc_kc_fail(
+        e, "Nz2NdParamsFull out of range (n_value %lld, d_value %lld, src_n_stride %lld)",
+        (long long)p->n_value, (long long)p->d_value, (long long)p->src_n_stride);
+  for (int64_t m = 0; m < p->nd_num; m++)
+    for (int64_t r = 0; r < p->n_value; r++)
+      for (int64_t c = 0; c < p->d_value; c += 16) {
+        int64_t run = p->d_value - c < 16 ? p->d_value - c : 16;
+        int64_t s =
+            (m * p->src_nd_matrix_stride * 256 + ((c / 16) * p->src_n_stride + r) * 16) * es;
+        int64_t d = (m * p->dst_nd_matrix_stride + r * p->dst_d_stride + c) * es;
+        if (!asc_kc_in(s, run * es, src.n) || !asc_kc_in(d, run * es, dst.n))
+          return asc_kc_fail(e, "Nz2Nd touches bytes outside its %s",
+                             asc_kc_in(s, run * es, src.n) ? "destination" : "source");
+        memcpy(dst.p + d, src.p + s, (size_t)(run * es));
+      }
+  return 0;
+}
+
+/* --- load_data (2D) ------------------------------------------------------- */
+
+/* PyAsc's LoadData2DParams. Copies repeat_times fractals: source fractal
+ * start_index + i * src_stride to destination fractal i * (1 + dst_gap),
+ * each 16 x 16 fractal transposed when if_transpose (2-byte types only). */
+typedef struct asc_kc_load2d {
+  int64_t start_index, repeat_times, src_stride, dst_gap;
+  int if_transpose;
+} asc_kc_load2d;
+
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) {
+  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
+      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
+      p->dst_gap > 65535)
+    return asc_kc_fail(e,
+                       "LoadData2DParams out of range (start_index %lld, repeat_times %lld, "
+                       "src_stride %lld, dst_gap %lld)",
+                       (long long)p->start_index, (long long)p->repeat_times,
+                       (long long)p->src_stride, (long long)p->dst_gap);
+  if (p->if_transpose && asc_kc_esize(t) != 2)
+    return asc_kc_fail(e, "load_data transposes 16 x 16 fractals of 2-byte types only");
+  for (int64_t i = 0; i < p->repeat_times; i++) {
+    int64_t s = (p->start_index + i * p->src_stride) * ASC_KC_FRACTAL_BYTES;
+    int64_t d = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES;
+    if (!asc_kc_in(s, ASC_KC_FRACTAL_BYTES, src.n))
+      return asc_kc_fail(e, "load_data reads fractal %lld past its source (%lld bytes)",
+                         (long long)(p->start_index + i * p->src_stride), (long long)src.n);
+    if (!asc_kc_in(d, ASC_KC_FRACTAL_BYTES, dst.n))
+      return asc_kc_fail(e, "load_data writes fractal %lld past its destination (%lld bytes)",
+                         (long long)(i * (1 + p->dst_gap)), (long long)dst.n);
+    if (!p->if_transpose) {
+      memmove(dst.p + d, src.p + s, ASC_KC_FRACTAL_BYTES);
+    } else {
+      uint16_t f[256];
+      memcpy(f, src.p + s, sizeof f);
+      uint16_t *o = (uint16_t *)(void *)(dst.p + d);
+      for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+    }
+  }
+  return 0;
+}
+
+/* --- mmad ----------------------------------------------------------------- */
+
+/* PyAsc's MmadParams as the simulator uses them: C (m x n) = A (m x k) @
+ * B (k x n), plus C (init == 0: accumulate), plus bias[n] when has_bias
+ * (the bias replaces C's old value, as cmatrix_source does). */
+typedef struct asc_kc_mmad {
+  int64_t m, n, k;
+  int init, has_bias;
+} asc_kc_mmad;
+
+/* Widens L0A to row-major m x k floats, and L0B to N1 panels of k x 16
+ * floats (columns past n zero). Integers are widened as int32 bit
+ * patterns stored in the float slots (see asc_kc_mm_int). */
+static void asc_kc_widen_scalar(void *out, const char *src, asc_kc_type t, int64_t cnt) {
+  float *dst = (float *)out;
+  if (t == ASC_KC_F16) {
+    for (int64_t i = 0; i < cnt; i++) {
+      uint16_t h;
+      memcpy(&h, src + 2 * i, 2);
+      dst[i] = asc_k_h2f(h);
+    }
+  } else if (t == ASC_KC_BF16) {
+    for (int64_t i = 0; i < cnt; i++) {
+      uint16_t h;
+      memcpy(&h, src + 2 * i, 2);
+      dst[i] = asc_k_bf2f(h);
+    }
+  } else if (t == ASC_KC_F32) {
+    memcpy(dst, src, (size_t)cnt * 4);
+  } else {
+    int32_t *idst = (int32_t *)out;
+    for (int64_t i = 0; i < cnt; i++) idst[i] = (int8_t)src[i];
+  }
+}
+
+#if ASC_KC_X86
+__attribute__((target("avx2,fma,f16c"))) static void asc_kc_widen_f16c(float *dst, const char *src,
+                                                                       int64_t cnt) {
+  int64_t i = 0;
+  for (; i + 8 <= cnt; i += 8)
+    _mm256_storeu_ps(
+        dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + 2 * i))));
+  for (; i < cnt; i++) {
+    uint16_t h;
+    memcpy(&h, src + 2 * i, 2);
+    dst[i] = asc_k_h2f(h);
+  }
+}
+
+/* C rows [r0, r0 + 4) x 16 columns += A rows x B panel, over k. */
+__attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, const float *a,
+                                                                 int64_t lda, int64_t rows,
+                                                                 const float *bp, int64_t k) {
+  int64_t r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    __m256 c00 = _mm256_loadu_ps(ct + (r + 0) * 16), c01 = _mm256_loadu_ps(ct + (r + 0) * 16 + 8);
+    __m256 c10 = _mm256_loadu_ps(ct + (r + 1) * 16), c11 = _mm256_loadu_ps(ct + (r + 1) * 16 + 8);
+    __m256 c20 = _mm256_loadu_ps(ct + (r + 2) * 16), c21 = _mm256_loadu_ps(ct + (r + 2) * 16 + 8);
+    __m256 c30 = _mm256_loadu_ps(ct + (r + 3) * 16), c31 = _mm256_loadu_ps(ct + (r + 3) * 16 + 8);
+    const float *a0 = a + (r + 0) * lda, *a1 = a + (r + 1) * lda, *a2 = a + (r + 2) * lda,
+                *a3 = a + (r + 3) * lda;
+    for (int64_t q = 0; q < k; q++) {
+      __m256 b0 = _mm256_loadu_ps(bp + q * 16), b1 = _mm256_loadu_ps(bp + q * 16 + 8), x;
+      x = _mm256_broadcast_ss(a0 + q);
+      c00 = _mm256_fmadd_ps(x, b0, c00);
+      c01 = _mm256_fmadd_ps(x, b1, c01);
+      x = _mm256_broadcast_ss(a1 + q);
+      c10 = _mm256_fmadd_ps(x, b0, c10);
+      c11 = _mm256_fmadd_ps(x, b1, c11);
+      x = _mm256_broadcast_ss(a2 + q);
+      c20 = _mm256_fmadd_ps(x, b0, c20);
+      c21 = _mm256_fmadd_ps(x, b1, c21);
+      x = _mm256_broadcast_ss(a3 + q);
+      c30 = _mm256_fmadd_ps(x, b0, c30);
+      c31 = _mm256_fmadd_ps(x, b1, c31);
+    }
+    _mm256_storeu_ps(ct + (r + 0) * 16, c00);
+    _mm256_storeu_ps(ct + (r + 0) * 16 + 8, c01);
+    _mm256_storeu_ps(ct + (r + 1) * 16, c10);
+    _mm256_storeu_ps(ct + (r + 1) * 16 + 8, c11);
+    _mm256_storeu_ps(ct + (r + 2) * 16, c20);
+    _mm256_storeu_ps(ct + (r + 2) * 16 + 8, c21);
+    _mm256_storeu_ps(ct + (r + 3) * 16, c30);
+    _mm256_storeu_ps(ct + (r + 3) * 16 + 8, c31);
+  }
+  for (; r < rows; r++) {
+    __m256 c0 = _mm256_loadu_ps(ct + r * 16), c1 = _mm256_loadu_ps(ct + r * 16 + 8);
+    for (int64_t q = 0; q < k; q++) {
+      __m256 x = _mm256_broadcast_ss(a + r * lda + q);
+      c0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16), c0);
+      c1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16 + 8), c1);
+    }
+    _mm256_storeu_ps(ct + r * 16, c0);
+    _mm256_storeu_ps(ct + r * 16 + 8, c1);
+  }
+}
+
+/* AVX2, FMA and F16C (CPUID leaf 1 ECX bit 29; not every compiler's
+ * __builtin_cpu_supports knows "f16c"). */
+static int asc_kc_has_avx2(void) {
+  unsigned ax, bx, cx, dx;
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
+  if (!__get_cpuid(1, &ax, &bx, &cx, &dx)) return 0;
+  return (cx >> 29) & 1u;
+}
+#endif
+
+static void asc_kc_tile_scalar(float *ct, const float *a, int64_t lda, int64_t rows,
+                               const float *bp, int64_t k) {
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t q = 0; q < k; q++) {
+      float x = a[r * lda + q];
+      for (int j = 0; j < 16; j++) ct[r * 16 + j] += x * bp[q * 16 + j];
+    }
+}
+
+static void asc_kc_tile_int(int32_t *ct, const int32_t *a, int64_t lda, int64_t rows,
+                            const int32_t *bp, int64_t k) {
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t q = 0; q < k; q++) {
+      /* int8 x int8 products summed in int32 cannot overflow for k < 2^17;
+       * unsigned arithmetic keeps larger k defined (wrapping as int32) */
+      uint32_t x = (uint32_t)a[r * lda + q];
+      for (int j = 0; j < 16; j++)
+        ct[r * 16 + j] = (int32_t)((uint32_t)ct[r * 16 + j] + x * (uint32_t)bp[q * 16 + j]);
+    }
+}
+
+/* Mmad(dst L0C, fm L0A, filter L0B[, bias], params). `ct` is dst's type:
+ * fp32 for fp16/bf16 inputs, int32 for int8. */
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
+  if (t == ASC_KC_S32) return asc_kc_fail(e, "mmad takes fp16, bf16, fp32 or int8 inputs");
+  if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
+    return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
+                       (long long)p->m, (long long)p->n, (long long)p->k);
+  const int c0 = asc_kc_c0(t), es = asc_kc_esize(t);
+  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
+  const int64_t kp = k1 * c0;
+  if (m1 * k1 * ASC_KC_FRACTAL_BYTES > a.n)
+    return asc_kc_fail(e, "mmad reads %lld bytes of L0A (m=%lld, k=%lld) but the tensor has %lld",
+                       (long long)(m1 * k1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
+                       (long long)p->k, (long long)a.n);
+  if (k1 * n1 * ASC_KC_FRACTAL_BYTES > b.n)
+    return asc_kc_fail(e, "mmad reads %lld bytes of L0B (k=%lld, n=%lld) but the tensor has %lld",
+                       (long long)(k1 * n1 * ASC_KC_FRACTAL_BYTES), (long long)p->k,
+                       (long long)p->n, (long long)b.n);
+  if (m1 * n1 * 1024 > dst.n)
+    return asc_kc_fail(e, "mmad writes %lld bytes of L0C (m=%lld, n=%lld) but the tensor has %lld",
+                       (long long)(m1 * n1 * 1024), (long long)p->m, (long long)p->n,
+                       (long long)dst.n);
+  if (p->has_bias && p->n * 4 > bias.n)
+    return asc_kc_fail(e, "mmad's bias has %lld bytes, n=%lld needs %lld", (long long)bias.n,
+                       (long long)p->n, (long long)(p->n * 4));
+  if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
+    return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
+  float *wa = core->scr_a, *wb = core->scr_b;
+  int simd = 0, fast;
+#if ASC_KC_X86
+  simd = !core->portable && asc_kc_has_avx2();
+#endif
+  fast = simd && t == ASC_KC_F16;
+  /* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...] */
+  for (int64_t i = 0; i < m1; i++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = a.p + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
+      for (int r = 0; r < 16; r++) {
+        float *o = wa + (i * 16 + r) * kp + j * c0;
+#if ASC_KC_X86
+        if (fast) {
+          asc_kc_widen_f16c(o, f + r * c0 * es, c0);
+          continue;
+        }
+#endif
+        asc_kc_widen_scalar(o, f + r * c0 * es, t, c0);
+      }
+    }
+  /* B: fractal (j, nb) row c (column nb*16+c of B) -> panel nb, wb[nb][q][c] */
+  for (int64_t nb = 0; nb < n1; nb++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = b.p + (j * n1 + nb) * ASC_KC_FRACTAL_BYTES;
+      union {
+        float f[32];
+        int32_t i[32];
+      } run;
+      for (int c = 0; c < 16; c++) {
+#if ASC_KC_X86
+        if (fast)
+          asc_kc_widen_f16c(run.f, f + c * c0 * es, c0);
+        else
+#endif
+          asc_kc_widen_scalar(run.f, f + c * c0 * es, t, c0);
+        size_t at = (size_t)(nb * kp * 16 + j * c0 * 16);
+        if (t == ASC_KC_S8)
+          for (int q = 0; q < c0; q++)
+            ((int32_t *)(void *)wb)[at + (size_t)q * 16 + (size_t)c] = run.i[q];
+        else
+          for (int q = 0; q < c0; q++) wb[at + (size_t)q * 16 + (size_t)c] = run.f[q];
+      }
+    }
+  const int isint = t == ASC_KC_S8;
+  for (int64_t i = 0; i < m1; i++) {
+    int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
+    for (int64_t nb = 0; nb < n1; nb++) {
+      char *cf = dst.p + (nb * m1 + i) * 1024;
+      union {
+        float f[256];
+        int32_t i[256];
+      } cu;
+      float *ct = cu.f;
+      int64_t cols = p->n - nb * 16 < 16 ? p->n - nb * 16 : 16;
+      if (p->has_bias) {
+        for (int r = 0; r < 16; r++)
+          for (int c = 0; c < 16; c++)
+            memcpy(ct + r * 16 + c, c < cols ? bias.p + (nb * 16 + c) * 4 : "\0\0\0", 4);
+      } else if (p->init) {
+        memset(&cu, 0, sizeof cu);
+      } else {
+        memcpy(cu.f, cf, sizeof cu);
+      }
+      const float *arow = wa + i * 16 * kp, *bp = wb + nb * kp * 16;
+      if (isint)
+        asc_kc_tile_int(cu.i, (const int32_t *)(const void *)arow, kp, rows,
+                        (const int32_t *)(const void *)bp, p->k);
+#if ASC_KC_X86
+      else if (simd)
+        asc_kc_tile_avx2(ct, arow, kp, rows, bp, p->k);
+#endif
+      else
+        asc_kc_tile_scalar(ct, arow, kp, rows, bp, p->k);
+      /* only the m x n part is the result; the rest of the fractal keeps
+       * what it held */
+      for (int64_t r = 0; r < rows; r++) memcpy(cf + r * 64, cu.f + r * 16, (size_t)cols * 4);
+    }
+  }
+  return 0;
+}
+
+/* --- fixpipe -------------------------------------------------------------- */
+
+/* PyAsc's FixpipeParamsV220 (the fields the simulator gives meaning). */
+typedef struct asc_kc_fixpipe {
+  int64_t n_size, m_size;
+  int64_t src_stride; /* rows between L0C's column blocks (a multiple of 16) */
+  int64_t dst_stride; /* ND: elements between rows; NZ: rows between column blocks */
+  asc_kc_quant quant;
+  float deq_scalar;
+  int relu_en;
+  int nz_out; /* FixpipeConfig: 0 row-major (ND), 1 NZ */
+} asc_kc_fixpipe;
+
+/* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
+ * int32 (`st`), dst is `dt`; `qv` holds n_size fp32 scales for the vector
+ * quant modes. */
+static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                              asc_kc_type st, const asc_kc_fixpipe *p, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                              asc_kc_type st, const asc_kc_fixpipe *p, asc_kc_err *e) {
+  if (p->n_size < 0 || p->m_size < 0 || p->n_size > 65535 || p->m_size > 65535 ||
+      p->src_stride < p->m_size || p->src_stride % 16 || p->src_stride > 65535 ||
+      p->dst_stride < 0 || p->dst_stride > 0xffffffffLL)
+    return asc_kc_fail(e,
+                       "FixpipeParamsV220 out of range (n_size %lld, m_size %lld, src_stride %lld: "
+                       "a multiple of 16, at least m_size)",
+                       (long long)p->n_size, (long long)p->m_size, (long long)p->src_stride);
+  if (!p->nz_out && p->dst_stride < p->n_size)
+    return asc_kc_fail(e, "fixpipe's dst_stride %lld is below n_size %lld",
+                       (long long)p->dst_stride, (long long)p->n_size);
+  if (p->nz_out && p->dst_stride < p->m_size)
+    return asc_kc_fail(e, "fixpipe's NZ dst_stride %lld is below m_size %lld",
+                       (long long)p->dst_stride, (long long)p->m_size);
+  /* which conversions each quant mode allows */
+  int ok;
+  switch (p->quant) {
+    case ASC_KC_NO_QUANT:
+      ok = dt == st;
+      break;
+    case ASC_KC_F322F16:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_F16;
+      break;
+    case ASC_KC_F322BF16:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_BF16;
+      break;
+    case ASC_KC_DEQF16:
+    case ASC_KC_VDEQF16:
+      ok = st == ASC_KC_S32 && dt == ASC_KC_F16;
+      break;
+    case ASC_KC_QF322B8_PRE:
+    case ASC_KC_VQF322B8_PRE:
+      ok = st == ASC_KC_F32 && dt == ASC_KC_S8;
+      break;
+    case ASC_KC_REQ8:
+    case ASC_KC_VREQ8:
+      ok = st == ASC_KC_S32 && dt == ASC_KC_S8;
+      break;
+    default:
+      ok = 0;
+  }
+  if (!ok)
+    return asc_kc_fail(e, "fixpipe: quant mode %d does not convert between these types",
+                       (int)p->quant);
+  int vec =
+      p->quant == ASC_KC_VDEQF16 || p->quant == ASC_KC_VQF322B8_PRE || p->quant == ASC_KC_VREQ8;
+  if (vec && p->n_size * 4 > qv.n)
+    return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
+                       (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
+  const int des = asc_kc_esize(dt);
+  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  for (int64_t m = 0; m < p->m_size; m++)
+    for (int64_t n = 0; n < p->n_size; n++) {
+      int64_t s = (((n / 16) * p->src_stride + m) * 16 + n % 16) * 4;
+      int64_t d = p->nz_out ? (((n / dc0) * p->dst_stride + m) * dc0 + n % dc0) * des
+                            : (m * p->dst_stride + n) * des;
+      if (!asc_kc_in(s, 4, src.n))
+        return asc_kc_fail(e, "fixpipe reads past its L0C tensor (%lld bytes)", (long long)src.n);
+      if (!asc_kc_in(d, des, dst.n))
+        return asc_kc_fail(e, "fixpipe writes past its destination (%lld bytes)", (long long)dst.n);
+      float f;
+      int32_t iv;
+      memcpy(&f, src.p + s, 4);
+      memcpy(&iv, src.p + s, 4);
+      float scale = p->deq_scalar;
+      if (vec) memcpy(&scale, qv.p + n * 4, 4);
+      if (st == ASC_KC_S32 && p->quant != ASC_KC_NO_QUANT)
+        f = (float)iv * scale;
+      else if (p->quant == ASC_KC_QF322B8_PRE || p->quant == ASC_KC_VQF322B8_PRE)
+        f *= scale;
+      if (p->relu_en) {
+        if (st == ASC_KC_S32 && p->quant == ASC_KC_NO_QUANT)
+          iv = iv < 0 ? 0 : iv;
+        else
+          f = f < 0 ? 0.0f : f;
+      }
+      char *o = dst.p + d;
+      if (dt == ASC_KC_F32) {
+        memcpy(o, &f, 4);
+      } else if (dt == ASC_KC_S32) {
+        memcpy(o, &iv, 4);
+      } else if (dt == ASC_KC_F16) {
+        uint16_t h = asc_k_f2h(f);
+        memcpy(o, &h, 2);
+      } else if (dt == ASC_KC_BF16) {
+        uint16_t h = asc_k_f2bf(f);
+        memcpy(o, &h, 2);
+      } else {
+        float r = nearbyintf(f);
+        int8_t v = (int8_t)(r != r ? 0 : r > 127 ? 127 : r < -128 ? -128 : r);
+        memcpy(o, &v, 1);
+      }
+    }
+  return 0;
+}

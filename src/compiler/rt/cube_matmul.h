@@ -1,0 +1,861 @@
+/* --- asc.adv.Matmul ---------------------------------------------------------
+ * The high-level matmul of one core: the single-core shape (set_tail /
+ * set_single_shape, else the tiling's single_core_*) is cut into base
+ * blocks of base_m x base_n, visited in the tiling's order (asc_k_mm_order); each block runs over
+ * K in steps of base_k: A and B^T are gathered from global memory (ND or NZ,
+ * transposed or not) into L1 as NZ fractals, moved to L0A/L0B with
+ * load_data, and mmad accumulates in L0C, the bias added at the first step.
+ * get_tensor_c writes the block with fixpipe. Its L1/L0 space comes from
+ * the core's buffers (init), so it coexists with the kernel's own queues. */
+typedef struct asc_k_mm_in {
+  asc_k_gt g;
+  int set;
+  int local;        /* set from a LocalTensor (UB or L1): span holds it */
+  asc_kc_span span; /* the LocalTensor's bytes (a span of k's UB or cube L1) */
+} asc_k_mm_in;
+typedef struct asc_k_matmul {
+  int inited;
+  int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
+  int a_nz, b_nz, c_nz, a_trans, b_trans;
+  int64_t m, n, ka, kb; /* org shape */
+  int64_t sm, sn, sk;   /* single-core shape */
+  int64_t bm, bn, bk;   /* base block */
+  asc_k_mm_in a, b, bias;
+  int64_t next, cur_m0, cur_n0, cur_tm, cur_tn; /* iteration state */
+  int have_block;
+  int64_t batch_a, batch_b; /* set_batch_num (0: none) */
+  int quant;                /* 0 none, 1 set_quant_scalar, 2 set_quant_vector */
+  float quant_scalar;
+  asc_k_gt quant_vec;
+  int quant_vec_es; /* 8: uint64, float32 bits in the low half */
+  asc_kc_span ws;   /* set_workspace: iterate_n_batch's results */
+  int64_t ws_read;  /* bytes of ws get_batch_tensor_c has read */
+  int64_t off_l1a, off_l1b, off_l0a, off_l0b, off_l0c; /* bytes in each buffer */
+  int lay[3];               /* LayoutMode of A, B, C (matmul.new's flags) */
+  int64_t linfo[3][5];      /* the tiling's layout axes B, S, N, G, D (C: S1, S2) */
+  int64_t ld[3];            /* iterate_batch: A, B, C row strides (NZ: padded rows); 0: org shape */
+  int order;                /* the tiling's iterate_order: 0 ORDER_M, 1 ORDER_N */
+  int atomic;               /* en_atomic of the GM write under way: 1 add, 2 max, 3 min */
+  int64_t step_m, step_n;   /* base blocks of A (B) that L1 holds at once (>= 1) */
+  int64_t step_ka, step_kb; /* base K blocks of A (B) one GM -> L1 load brings (>= 1) */
+  int64_t off_l1a_x, off_l1b_x; /* L1 blocks 1.. of A (B) past init's one (schedule's) */
+  int pos[3]; /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
+} asc_k_matmul;
+
+static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
+                         int64_t *off, const char *what, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  int64_t step = (bytes + align - 1) / align * align;
+  int64_t at = (c->cursor[buf] + align - 1) / align * align;
+  if (bytes < 0 || step > c->size[buf] - at)
+    return asc_k_fail(
+        k, line,
+        "Matmul: the tiling's %s (%lld bytes) does not fit the %lld bytes left of the %lld-byte %s",
+        what, (long long)step, (long long)(c->size[buf] - at), (long long)c->size[buf], names[buf]);
+  *off = at;
+  c->cursor[buf] = at + step;
+  return 0;
+}
+
+/* register_matmul + init(tiling): the types, the tiling's shapes, and L1/L0
+ * space for one base block (A: base_m x base_k, B: base_k x base_n, C:
+ * base_m x base_n in float32/int32). */
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line)
+    __attribute__((unused));
+static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type, int flags,
+                         int64_t m, int64_t n, int64_t ka, int64_t kb, int64_t sm, int64_t sn,
+                         int64_t sk, int64_t bm, int64_t bn, int64_t bk, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  if (!c) return asc_k_fail(k, line, "Matmul: no cube on this core");
+  if (bm <= 0 || bn <= 0 || bk <= 0 || bm > 4096 || bn > 4096 || bk > 4096 || m < 0 || n < 0 ||
+      ka < 0 || sm < 0 || sn < 0 || sk < 0)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling has no valid base block (base_m %lld, base_n %lld, "
+                      "base_k %lld): fill it "
+                      "with a host tiling's get_tiling",
+                      (long long)bm, (long long)bn, (long long)bk);
+  const asc_kc_span ws = mm->ws; /* set_workspace may come before init */
+  memset(mm, 0, sizeof *mm);
+  mm->ws = ws;
+  mm->in_type = in_type;
+  mm->c_type = c_type;
+  mm->a_nz = flags & 1, mm->b_nz = (flags >> 1) & 1, mm->c_nz = (flags >> 2) & 1;
+  mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
+  for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
+  for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
+  mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
+  mm->sm = sm, mm->sn = sn, mm->sk = sk;
+  mm->bm = bm, mm->bn = bn, mm->bk = bk;
+  mm->step_m = mm->step_n = mm->step_ka = mm->step_kb = 1;
+  const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
+  const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
+  if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L1, n16 * kc * es, 512, &mm->off_l1b, "B tile in L1", line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0A, m16 * kc * es, 512, &mm->off_l0a, "base_m x base_k block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0B, n16 * kc * es, 512, &mm->off_l0b, "base_k x base_n block",
+                    line) ||
+      asc_k_mm_take(k, c, ASC_KC_L0C, m16 * n16 * 4, 1024, &mm->off_l0c, "base_m x base_n result",
+                    line))
+    return 1;
+  mm->inited = 1;
+  return 0;
+}
+static int asc_k_mm_check(asc_k_ctx *k, asc_k_matmul *mm, const char *api, int line) {
+  if (!mm->inited)
+    return asc_k_fail(k, line, "Matmul.%s: call register_matmul (or init) first", api);
+  return 0;
+}
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans, int line)
+    __attribute__((unused));
+static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans,
+                        int line) {
+  static const char *const apis[] = {"set_tensor_a", "set_tensor_b", "set_bias"};
+  if (asc_k_mm_check(k, mm, apis[which], line)) return 1;
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->g = g;
+  in->local = 0;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return 0;
+}
+/* The bytes operand w (0 A, 1 B, 2 bias) needs for the org shape: A is m x
+ * ka stored (ka x m transposed), B kb x n (n x kb); an NZ operand's rows
+ * pad to 16 and its columns to C0; the bias holds n float32/int32. */
+static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) __attribute__((unused));
+static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) {
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+  if (w == 2) return asc_k_mul(mm->n, 4);
+  int64_t rows = w ? mm->kb : mm->m, cols = w ? mm->n : mm->ka;
+  if (trans) {
+    const int64_t x = rows;
+    rows = cols, cols = x;
+  }
+  if (rows > ((int64_t)1 << 40) || cols > ((int64_t)1 << 40)) return ASC_K_FAR; /* padding fits */
+  if (w ? mm->b_nz : mm->a_nz) rows = (rows + 15) / 16 * 16, cols = (cols + c0 - 1) / c0 * c0;
+  return asc_k_mul(asc_k_mul(rows, cols), es);
+}
+/* set_tensor_a/set_tensor_b/set_bias(local): the operand is read from the
+ * LocalTensor's UB or L1 bytes where GM would be (matmul.new's position
+ * says which): its dtype must be the MatmulType's, its address 32-byte
+ * aligned (an NZ operand in L1: 512, one fractal) and its length must hold
+ * the org shape. dt is the tensor's asc_kc_type. */
+static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_lt t, int dt,
+                              int trans, int line) __attribute__((unused));
+static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_lt t, int dt,
+                              int trans, int line) {
+  static const char *const apis[] = {"Matmul.set_tensor_a", "Matmul.set_tensor_b",
+                                     "Matmul.set_bias"};
+  static const char *const ops[] = {"A", "B", "bias"};
+  if (which < 0 || which > 2) return asc_k_fail(k, line, "Matmul: no operand %d", which);
+  const char *api = apis[which];
+  if (asc_k_mm_check(k, mm, api + 7, line)) return 1;
+  const int want = which == 2 ? (mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32) : mm->in_type;
+  if (dt != want)
+    return asc_k_fail(k, line, "%s: the LocalTensor's dtype is not the MatmulType's", api);
+  asc_kc_span s;
+  const int l1 = mm->pos[which] == 4;
+  const int64_t es = asc_kc_esize((asc_kc_type)dt);
+  if (l1 ? asc_k_cube_local(k, t, es, 1u << ASC_KC_L1, api, ops[which], &s, line)
+         : asc_k_cube_ub(k, t, es, api, &s, line))
+    return 1;
+  const int64_t at = l1 ? t.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1) : t.off,
+                align = l1 ? 512 : 32;
+  if (at % align)
+    return asc_k_fail(
+        k, line, "%s: the LocalTensor's address (byte %lld of the %s) is not %lld-byte aligned",
+        api, (long long)at, l1 ? "L1" : "Unified Buffer", (long long)align);
+  const int64_t need = asc_k_mm_need(mm, which, which < 2 && trans);
+  if (need < 0 || s.n < need)
+    return asc_k_fail(k, line,
+                      "%s: the LocalTensor holds %lld bytes; %s of the org shape (M %lld, N %lld, "
+                      "K %lld) needs %lld",
+                      api, (long long)s.n, ops[which], (long long)mm->m, (long long)mm->n,
+                      (long long)(which == 1 ? mm->kb : mm->ka), (long long)need);
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->span = s;
+  in->local = 1;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return 0;
+}
+/* disable_bias: the result has no bias from here on (set_bias sets one). */
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_disable_bias(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "disable_bias", line)) return 1;
+  mm->bias.set = 0;
+  return 0;
+}
+/* set_tail / set_single_shape (a negative value keeps the current one) and
+ * set_org_shape. */
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) __attribute__((unused));
+static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, int64_t b, int64_t c,
+                          int64_t d, int line) {
+  if (asc_k_mm_check(k, mm, org ? "set_org_shape" : "set_tail", line)) return 1;
+  if (org) {
+    if (a < 0 || b < 0 || c < 0) return asc_k_fail(k, line, "Matmul.set_org_shape: negative size");
+    mm->m = a, mm->n = b, mm->ka = c, mm->kb = d > 0 ? d : c;
+  } else {
+    if (a >= 0) mm->sm = a;
+    if (b >= 0) mm->sn = b;
+    if (c >= 0) mm->sk = c;
+  }
+  mm->next = 0;
+  return 0;
+}
+
+/* Writes rows x cols of a matrix into L1 as NZ (rows padded to 16; C0
+ * along cols): element (r, c) is src[r * rs + c * cs] for ND sources, or
+ * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
+static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int es, int c0,
+                           int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
+                           int trans, int nz, int64_t rows16s, int line) {
+  const int64_t rows16 = (rows + 15) / 16 * 16;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t cc = 0; cc < cols; cc++) {
+      /* stored coordinates (sr, sc) of logical (r0 + r, col0 + cc) */
+      int64_t lr = r0 + r, lc = col0 + cc, sr = trans ? lc : lr, sc = trans ? lr : lc, at;
+      if (nz)
+        at = ((sc / c0) * rows16s + sr) * c0 + sc % c0;
+      else
+        at = sr * ld + sc;
+      at *= es;
+      int64_t d = (((cc / c0) * rows16 + r) * c0 + cc % c0) * es;
+      if (!asc_kc_in(at, es, src.n))
+        return asc_k_fail(
+            k, line, "Matmul: element (%lld, %lld) lies outside its global tensor (%lld bytes)",
+            (long long)sr, (long long)sc, (long long)src.n);
+      if (!asc_kc_in(d, es, dst.n)) return asc_k_fail(k, line, "Matmul: L1 tile overflow");
+      memcpy(dst.p + d, src.p + at, (size_t)es);
+    }
+  return 0;
+}
+
+/* L1 block j of A (w 0) or B (w 1), blk bytes each: block 0 is init's,
+ * blocks 1.. schedule's (depth_a1/step_ka), one after another. */
+static int asc_k_mm_l1(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t j, int64_t blk,
+                       asc_kc_span *s, int line) {
+  asc_kc_err e;
+  const int64_t off = j == 0 ? (w ? mm->off_l1b : mm->off_l1a)
+                             : (w ? mm->off_l1b_x : mm->off_l1a_x) + (j - 1) * blk;
+  if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L1, off, s, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  return 0;
+}
+
+/* Computes base block (m0, n0) of tm x tn into L0C. */
+static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0, int64_t tm,
+                          int64_t tn, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  const asc_kc_type t = (asc_kc_type)mm->in_type;
+  const int es = asc_kc_esize(t), c0 = asc_kc_c0(t);
+  asc_kc_span sa, sb, sbias = {NULL, 0}, l1a, l1b, l0a, l0b, l0c;
+  asc_kc_err e;
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate: set_tensor_a and set_tensor_b first");
+  /* a LocalTensor operand (UB or L1) is read in place of GM; set_org_shape
+   * may have grown the shape it must hold since set_tensor_a/b */
+  for (int w = 0; w < 2; w++) {
+    const asc_k_mm_in *in = w ? &mm->b : &mm->a;
+    const int64_t need = asc_k_mm_need(mm, w, w ? mm->b_trans : mm->a_trans);
+    if (in->local && (need < 0 || in->span.n < need))
+      return asc_k_fail(k, line,
+                        "Matmul: %s's LocalTensor holds %lld bytes; the org shape (M %lld, N "
+                        "%lld, K %lld) needs %lld",
+                        w ? "B" : "A", (long long)in->span.n, (long long)mm->m, (long long)mm->n,
+                        (long long)(w ? mm->kb : mm->ka), (long long)need);
+  }
+  if ((mm->a.local ? (sa = mm->a.span, 0) : asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line)) ||
+      (mm->b.local ? (sb = mm->b.span, 0) : asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line)))
+    return 1;
+  if (mm->bias.set && mm->bias.local) {
+    if (asc_k_mul(n0, 4) > mm->bias.span.n)
+      return asc_k_fail(k, line, "Matmul: the bias LocalTensor is shorter than N");
+    sbias.p = mm->bias.span.p + n0 * 4, sbias.n = mm->bias.span.n - n0 * 4;
+  } else if (mm->bias.set &&
+             asc_k_cube_gm(k, asc_k_global_slice(mm->bias.g, n0, 4), 4, "Matmul", &sbias, line))
+    return 1;
+  if (asc_kc_span_at(c, ASC_KC_L1, mm->off_l1a, &l1a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L1, mm->off_l1b, &l1b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0A, mm->off_l0a, &l0a, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0B, mm->off_l0b, &l0b, &e) ||
+      asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  const int64_t m1 = (tm + 15) / 16, n1 = (tn + 15) / 16;
+  /* stored shapes: A is m x ka (ka x m transposed), B is kb x n (n x kb) */
+  const int64_t lda = mm->ld[0]     ? mm->ld[0]
+                      : mm->a_trans ? mm->m
+                                    : mm->ka,
+                ldb = mm->ld[1]     ? mm->ld[1]
+                      : mm->b_trans ? mm->kb
+                                    : mm->n;
+  /* an NZ operand's padded row count (iterate_batch's BNGS1S2: ld is it) */
+  const int64_t a_rows16 = mm->ld[0] ? mm->ld[0] : ((mm->a_trans ? mm->ka : mm->m) + 15) / 16 * 16;
+  const int64_t b_rows16 = mm->ld[1] ? mm->ld[1] : ((mm->b_trans ? mm->n : mm->kb) + 15) / 16 * 16;
+  if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
+                b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
+  for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
+    const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
+    /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K: one GM -> L1
+     * load brings step_ka (step_kb) base K blocks, each to its L1 block */
+    for (int w = 0; w < 2; w++) {
+      const int64_t st = w ? mm->step_kb : mm->step_ka;
+      for (int64_t j = 0; kq % st == 0 && j < st && k0 + j * mm->bk < mm->sk; j++) {
+        const int64_t kj = k0 + j * mm->bk, kkj = mm->sk - kj < mm->bk ? mm->sk - kj : mm->bk;
+        asc_kc_span d;
+        if (asc_k_mm_l1(k, mm, w, j, w ? b_blk : a_blk, &d, line) ||
+            (w ? asc_k_mm_gather(k, d, sb, es, c0, tn, kkj, n0, kj, ldb, !mm->b_trans, mm->b_nz,
+                                 b_rows16, line)
+               : asc_k_mm_gather(k, d, sa, es, c0, tm, kkj, m0, kj, lda, mm->a_trans, mm->a_nz,
+                                 a_rows16, line)))
+          return 1;
+      }
+    }
+    if (asc_k_mm_l1(k, mm, 0, kq % mm->step_ka, a_blk, &l1a, line) ||
+        asc_k_mm_l1(k, mm, 1, kq % mm->step_kb, b_blk, &l1b, line))
+      return 1;
+    for (int64_t i = 0; i < m1; i++) {
+      asc_kc_load2d p = {i, k1, m1, 0, 0};
+      asc_kc_span d = {l0a.p + i * k1 * 512, l0a.n - i * k1 * 512};
+      if (asc_kc_load_data_2d(d, l1a, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    for (int64_t q = 0; q < k1; q++) {
+      asc_kc_load2d p = {q * n1, n1, 1, 0, 0};
+      asc_kc_span d = {l0b.p + q * n1 * 512, l0b.n - q * n1 * 512};
+      if (asc_kc_load_data_2d(d, l1b, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
+    }
+    asc_kc_mmad mp = {tm, tn, kk, k0 == 0, k0 == 0 && mm->bias.set};
+    if (asc_kc_mmad_run(c, l0c, l0a, l0b, sbias, t, &mp, &e))
+      return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  }
+  mm->cur_m0 = m0, mm->cur_n0 = n0, mm->cur_tm = tm, mm->cur_tn = tn;
+  mm->have_block = 1;
+  return 0;
+}
+
+/* The (m, n) base block Iterate() visits at position `at` of an mb x nb
+ * grid, as Ascend C's normal-template Matmul walks it. ORDER_M: the
+ * step_n-wide windows of N one after another; in each, M runs over all of
+ * its blocks and, for each, N over the window (B's window stays in L1
+ * while A's blocks pass). ORDER_N: the same with M and N swapped (step_m
+ * windows of M). With steps of 1 that is M first (ORDER_M) or N first. */
+static void asc_k_mm_order(int order, int64_t mb, int64_t nb, int64_t step, int64_t at, int64_t *m,
+                           int64_t *n) {
+  const int64_t outer = order ? nb : mb, wide = order ? mb : nb; /* windows cut `wide` */
+  const int64_t w = step < 1 ? 1 : step > wide ? wide : step, full = wide / w;
+  int64_t o, x;
+  if (at < full * w * outer) {
+    const int64_t r = at % (w * outer);
+    o = r / w, x = at / (w * outer) * w + r % w;
+  } else { /* the last, narrower window */
+    const int64_t last = wide - full * w, r = at - full * w * outer;
+    o = r / last, x = full * w + r % last;
+  }
+  *m = order ? x : o, *n = order ? o : x;
+}
+/* matmul.schedule: the tiling's iterate_order and L1 steps (the order of
+ * Iterate's blocks) and depth_a1/depth_b1: the A and B base blocks L1
+ * keeps at once, whose space init's one block each grows to (a tiling
+ * that does not fit is an error, as on the device; what L1 keeps does not
+ * change results), and step_ka/step_kb: the base K blocks of A and B one
+ * GM -> L1 load brings (iterate's K loop loads them every step_ka/step_kb
+ * blocks; L1 keeps at least that many). A hand-made tiling's zeros mean
+ * ORDER_M, steps and depths of 1. */
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int64_t step_ka,
+                             int64_t step_kb, int line) __attribute__((unused));
+static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int64_t step_m,
+                             int64_t step_n, int64_t depth_a1, int64_t depth_b1, int64_t step_ka,
+                             int64_t step_kb, int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  if (order < 0 || order > 2 || step_m < 0 || step_n < 0 || depth_a1 < 0 || depth_b1 < 0 ||
+      depth_a1 > 4096 || depth_b1 > 4096 || step_ka < 0 || step_kb < 0 || step_ka > 4096 ||
+      step_kb > 4096)
+    return asc_k_fail(k, line,
+                      "Matmul: the tiling's iterate_order %lld (0 ORDER_M, 1 ORDER_N), step_m "
+                      "%lld, step_n %lld, depth_a1 %lld, depth_b1 %lld, step_ka %lld and step_kb "
+                      "%lld are not valid",
+                      (long long)order, (long long)step_m, (long long)step_n, (long long)depth_a1,
+                      (long long)depth_b1, (long long)step_ka, (long long)step_kb);
+  const int c0 = asc_kc_c0((asc_kc_type)mm->in_type), es = asc_kc_esize((asc_kc_type)mm->in_type);
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
+                b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
+  /* L1 holds depth_a1 A blocks, and at least the step_ka one load brings */
+  const int64_t na = depth_a1 > step_ka ? depth_a1 : step_ka,
+                nb = depth_b1 > step_kb ? depth_b1 : step_kb;
+  if ((na > 1 &&
+       asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (na - 1) * a_blk, 512, &mm->off_l1a_x,
+                     "depth_a1 A blocks in L1 (at least step_ka)", line)) ||
+      (nb > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (nb - 1) * b_blk, 512,
+                               &mm->off_l1b_x, "depth_b1 B blocks in L1 (at least step_kb)", line)))
+    return 1;
+  mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
+  mm->step_m = step_m ? step_m : 1, mm->step_n = step_n ? step_n : 1;
+  mm->step_ka = step_ka ? step_ka : 1, mm->step_kb = step_kb ? step_kb : 1;
+  mm->next = 0;
+  return 0;
+}
+/* iterate(): the next base block; *more is 0 once every block is done. */
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line) {
+  if (asc_k_mm_check(k, mm, "iterate", line)) return 1;
+  const int64_t mb = (mm->sm + mm->bm - 1) / mm->bm, nb = (mm->sn + mm->bn - 1) / mm->bn;
+  if (mm->next >= mb * nb) {
+    *more = 0;
+    mm->next = 0; /* the next iterate() starts over, as after end() */
+    mm->have_block = 0;
+    return 0;
+  }
+  int64_t i, j;
+  asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, mm->next, &i, &j);
+  mm->next++;
+  const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
+  const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
+                tn = mm->sn - n0 < mm->bn ? mm->sn - n0 : mm->bn;
+  *more = 1;
+  return asc_k_mm_block(k, mm, m0, n0, tm, tn, line);
+}
+
+/* The current block added (en_atomic 1, or set_atomic_add; max, min: 2,
+ * 3) into ND C in GM at byte `at`, rows `stride` elements apart: fixpipe
+ * to a scratch block, then an atomic combine per element, so cores that
+ * split K sum their parts. */
+static int asc_k_mm_put_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int64_t at,
+                               int64_t stride, int dt, asc_kc_quant q, asc_kc_span qv, int line) {
+  static const int types[] = {2, 6, 5, 1, 4}; /* AtomicDtype of F16, BF16, S8, F32, S32 */
+  asc_kc_span l0c;
+  asc_kc_err e;
+  const int es = asc_kc_esize((asc_kc_type)dt);
+  int type = k->fwk.atomic_type, op = k->fwk.atomic_op;
+  if (mm->atomic < 0 || mm->atomic > 3)
+    return asc_k_fail(k, line, "Matmul: en_atomic must be 0 (none), 1 (add), 2 (max) or 3 (min)");
+  if (!type) type = types[dt >= 0 && dt < 5 ? dt : 3], op = mm->atomic - 1;
+  if (asc_k_atomic_size(type) != es)
+    return asc_k_fail(k, line,
+                      "Matmul.get_tensor_c: the atomic mode combines %s elements but C has "
+                      "%d-byte elements",
+                      asc_k_atomic_name(type), es);
+  if (mm->c_nz) return asc_k_fail(k, line, "Matmul.get_tensor_c: an atomic write needs an ND C");
+  const int64_t tm = mm->cur_tm, tn = mm->cur_tn;
+  const int64_t last = asc_k_add(at, asc_k_mul(asc_k_add(asc_k_mul(tm - 1, stride), tn), es));
+  if (last < 0 || last > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  char *scratch = (char *)malloc((size_t)(tm * tn * es)); /* tm, tn <= 4096 */
+  if (!scratch) return asc_k_fail(k, line, "Matmul.get_tensor_c: out of host memory");
+  asc_kc_span sd = {scratch, tm * tn * es};
+  asc_kc_fixpipe fp = {tn, tm, (tm + 15) / 16 * 16, tn, q, mm->quant == 1 ? mm->quant_scalar : 1.0f,
+                       0,  0};
+  int rc = 0;
+  if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L0C, mm->off_l0c, &l0c, &e) ||
+      asc_kc_fixpipe_run(sd, l0c, qv, (asc_kc_type)dt,
+                         mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32, &fp, &e))
+    rc = asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  for (int64_t r = 0; r < tm && !rc; r++)
+    for (int64_t c = 0; c < tn; c++)
+      asc_k_atomic_elem(type, op, d.p + at + (r * stride + c) * es, scratch + (r * tn + c) * es);
+  free(scratch);
+  return rc;
+}
+
+/* get_tensor_c(dst): the current block to dst (GM: at its place in the
+ * single-core matrix, rows n apart; UB: base_m x base_n, rows base_n apart). */
+static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub, int dt, int line) {
+  asc_kc_core *c = (asc_kc_core *)k->cube;
+  asc_kc_span l0c, none = {NULL, 0};
+  asc_kc_err e;
+  if (asc_k_mm_check(k, mm, "get_tensor_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: no block: call iterate() first");
+  if (asc_kc_span_at(c, ASC_KC_L0C, mm->off_l0c, &l0c, &e))
+    return asc_k_fail(k, line, "Matmul: %s", e.msg);
+  asc_kc_type st = mm->in_type == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32;
+  asc_kc_quant q = dt == ASC_KC_F16    ? ASC_KC_F322F16
+                   : dt == ASC_KC_BF16 ? ASC_KC_F322BF16
+                                       : ASC_KC_NO_QUANT;
+  /* set_quant_scalar/vector: dequant int32 -> fp16, requant int32 -> int8,
+   * quant fp32 -> int8, one scale for C or one per column */
+  float qbuf[4096];
+  asc_kc_span qv = none;
+  if (mm->quant) {
+    int vec = mm->quant == 2;
+    if (st == ASC_KC_S32 && dt == ASC_KC_F16)
+      q = vec ? ASC_KC_VDEQF16 : ASC_KC_DEQF16;
+    else if (st == ASC_KC_S32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VREQ8 : ASC_KC_REQ8;
+    else if (st == ASC_KC_F32 && dt == ASC_KC_S8)
+      q = vec ? ASC_KC_VQF322B8_PRE : ASC_KC_QF322B8_PRE;
+    else
+      return asc_k_fail(k, line,
+                        "Matmul: set_quant_scalar/set_quant_vector need an int8 A/B with a half "
+                        "or int8 C, or a half/bfloat16 A/B with an int8 C");
+    if (vec) {
+      asc_kc_span s;
+      const int es = mm->quant_vec_es;
+      if (asc_k_cube_gm(k, asc_k_global_slice(mm->quant_vec, mm->cur_n0, es), es,
+                        "Matmul.set_quant_vector", &s, line))
+        return 1;
+      if (mm->cur_tn > 4096 || s.n < mm->cur_tn * es)
+        return asc_k_fail(k, line,
+                          "Matmul.set_quant_vector: the vector has fewer than N (%lld) "
+                          "scales",
+                          (long long)(mm->cur_n0 + mm->cur_tn));
+      for (int64_t j = 0; j < mm->cur_tn; j++) {
+        uint32_t bits;
+        memcpy(&bits, s.p + j * es, 4); /* the low half of a little-endian uint64 */
+        memcpy(&qbuf[j], &bits, 4);
+      }
+      qv.p = (char *)qbuf, qv.n = (int64_t)sizeof qbuf;
+    }
+  } else if (dt == ASC_KC_S8) {
+    return asc_k_fail(k, line, "Matmul: an int8 C needs set_quant_scalar or set_quant_vector");
+  }
+  int64_t at, stride;
+  if (ub) {
+    at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
+  } else if (mm->c_nz) {
+    int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
+    at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
+  } else {
+    stride = mm->ld[2] ? mm->ld[2] : mm->n;
+    at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
+  }
+  int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
+  if (!ub && (mm->atomic || k->fwk.atomic_type))
+    return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
+  d.p += bytes, d.n -= bytes;
+  asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
+                       stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
+                       0,          mm->c_nz};
+  if (asc_kc_fixpipe_run(d, l0c, qv, (asc_kc_type)dt, st, &fp, &e))
+    return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
+  return 0;
+}
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 0, dt, line);
+}
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_ub(k, t, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 1, dt, line);
+}
+/* iterate_all(c): every block to its place in C. */
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  int more = 1;
+  mm->next = 0;
+  for (;;) {
+    if (asc_k_mm_iterate(k, mm, &more, line)) return 1;
+    if (!more) return 0;
+    if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
+  }
+}
+/* iterate_all(c, en_atomic) / get_tensor_c(c, en_atomic) with en_atomic
+ * not 0: the blocks are added into C (asc_k_mm_put_atomic). */
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) __attribute__((unused));
+static int asc_k_mm_iterate_all_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
+                                       int64_t atomic, int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_iterate_all(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
+}
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) __attribute__((unused));
+static int asc_k_mm_get_c_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int64_t atomic,
+                                 int line) {
+  mm->atomic = atomic < 0 || atomic > 3 ? -1 : (int)atomic;
+  int rc = asc_k_mm_get_c_gm(k, mm, g, dt, line);
+  mm->atomic = 0;
+  return rc;
+}
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) __attribute__((unused));
+static int asc_k_mm_end(asc_k_ctx *k, asc_k_matmul *mm, int line) {
+  if (asc_k_mm_check(k, mm, "end", line)) return 1;
+  mm->a.set = mm->b.set = mm->bias.set = 0;
+  mm->next = 0;
+  mm->have_block = 0;
+  return 0;
+}
+
+/* set_batch_num(batch_a, batch_b): the batch counts iterate_batch's
+ * set_batch_num form uses. */
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line)
+    __attribute__((unused));
+static int asc_k_mm_batch_num(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb, int line) {
+  if (asc_k_mm_check(k, mm, "set_batch_num", line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.set_batch_num: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  mm->batch_a = ba, mm->batch_b = bb;
+  return 0;
+}
+/* matmul.layout: the tiling's a/b/c_layout_info_* axes (B, S, N, G, D;
+ * C's S1 and S2 in the S and D places), read by iterate_batch for the
+ * operands whose MatmulType has a BSNGD, SBNGD or BNGS1S2 layout. */
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line)
+    __attribute__((unused));
+static int asc_k_mm_layout(asc_k_ctx *k, asc_k_matmul *mm, const int64_t v[15], int line) {
+  if (asc_k_mm_check(k, mm, "init", line)) return 1;
+  for (int i = 0; i < 15; i++) mm->linfo[i / 5][i % 5] = v[i];
+  return 0;
+}
+enum { ASC_K_LAY_BSNGD = 2, ASC_K_LAY_SBNGD = 3, ASC_K_LAY_BNGS1S2 = 4 };
+/* Where operand w's (0 A, 1 B, 2 C) `used` matrices lie in its layout:
+ * each is S x D (as stored: transposed operands too) with rows *ld
+ * elements apart, matrix j at j * *step. BSNGD: [B, S, N, G, D], the N*G
+ * matrices of one B side by side (rows N*G*D apart, D apart); SBNGD:
+ * [S, B, N, G, D], all B*N*G side by side; BNGS1S2: each matrix whole,
+ * one after another. */
+static int asc_k_mm_geom(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t used, int64_t *ld,
+                         int64_t *step, int line) {
+  static const char *const names[3] = {"A", "B", "C"}, *const lays[5] = {"", "", "BSNGD", "SBNGD",
+                                                                         "BNGS1S2"};
+  const int64_t *v = mm->linfo[w], b = v[0], s = v[1], n = v[2], g = v[3], d = v[4];
+  const int lay = mm->lay[w], nz = w == 0 ? mm->a_nz : w == 1 ? mm->b_nz : mm->c_nz;
+  const char *what = lays[lay], *op = names[w];
+  /* PyAsc takes NZ inputs in BNGS1S2 only (C stays ND) */
+  if (nz && (w == 2 || lay != ASC_K_LAY_BNGS1S2))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %s in the %s layout must be ND (NZ: A and B in "
+                      "BNGS1S2)",
+                      op, what);
+  for (int i = 0; i < 5; i++)
+    if (v[i] <= 0)
+      return asc_k_fail(
+          k, line,
+          "Matmul.iterate_batch: %s has the %s layout but the tiling's %c_layout_info "
+          "axes are not set (host: set_%c_layout(b, s, n, g, d))",
+          op, what, "abc"[w], "abc"[w]);
+  /* the stored matrix: A m x ka (ka x m transposed), B kb x n (n x kb), C m x n */
+  const int64_t rows = w == 0   ? (mm->a_trans ? mm->ka : mm->m)
+                       : w == 1 ? (mm->b_trans ? mm->n : mm->kb)
+                                : mm->m;
+  const int64_t cols = w == 0   ? (mm->a_trans ? mm->m : mm->ka)
+                       : w == 1 ? (mm->b_trans ? mm->kb : mm->n)
+                                : mm->n;
+  if (rows > s || cols > d)
+    return asc_k_fail(
+        k, line,
+        "Matmul.iterate_batch: %s's matrix (%lld x %lld as stored) is larger than its "
+        "%s layout's S x D (%lld x %lld)",
+        op, (long long)rows, (long long)cols, what, (long long)s, (long long)d);
+  const int64_t ng = asc_k_mul(n, g), bng = asc_k_mul(b, ng);
+  const int64_t count = lay == ASC_K_LAY_BSNGD ? ng : bng;
+  *ld = lay == ASC_K_LAY_BSNGD ? asc_k_mul(ng, d) : lay == ASC_K_LAY_SBNGD ? asc_k_mul(bng, d) : d;
+  *step = lay == ASC_K_LAY_BNGS1S2 ? asc_k_mul(s, d) : d;
+  if (nz) { /* S x D in NZ: S padded to 16 rows, D to C0 columns; *ld is the padded S */
+    const int64_t c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+    *ld = asc_k_mul(asc_k_add(s, 15) / 16, 16);
+    *step = asc_k_mul(*ld, asc_k_mul(asc_k_add(d, c0 - 1) / c0, c0));
+  }
+  if (*ld < 0 || *step < 0 || count < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: %s's layout axes overflow", op);
+  /* BSNGD cannot step from one B's S rows to the next within a call */
+  if (used > count || (lay == ASC_K_LAY_BSNGD && w < 2 && used > 0 && count % used))
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: %lld %s matrices do not fit its %s layout (%lld per "
+                      "call%s)",
+                      (long long)used, op, what, (long long)count,
+                      lay == ASC_K_LAY_BSNGD ? ", N*G a multiple of the batch count" : "");
+  return 0;
+}
+/* iterate_batch: max(batch_a, batch_b) products of the single-core shape.
+ * NORMAL (or NONE) layout: A's matrices lie stride_a elements apart (0:
+ * m x ka), B's stride_b apart (0: kb x n), C's m x n apart; an operand in
+ * a BSNGD/SBNGD/BNGS1S2 layout follows asc_k_mm_geom instead (its
+ * matrix_stride is not used), as does C unless c_plain (iterate_n_batch's
+ * workspace). With unequal counts (one a multiple of the other) product
+ * i takes A i / (batch / batch_a) and B i / (batch / batch_b). The bias is
+ * the same for every product. ba < 0 takes set_batch_num's counts.
+ * Synchronous: all done on return. */
+static int asc_k_mm_batch_run(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                              int64_t bb, int64_t sa, int64_t sb, int c_plain, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_batch", line)) return 1;
+  if (ba < 0 || bb < 0) {
+    if (mm->batch_a <= 0)
+      return asc_k_fail(k, line,
+                        "Matmul.iterate_batch: pass batch_a/batch_b or call set_batch_num");
+    ba = mm->batch_a, bb = mm->batch_b;
+  }
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be 1..65535",
+                      (long long)ba, (long long)bb);
+  const int64_t nb = ba > bb ? ba : bb;
+  if (nb % ba || nb % bb)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_batch: batch_a %lld and batch_b %lld must be multiples of "
+                      "one another",
+                      (long long)ba, (long long)bb);
+  if (sa < 0 || sb < 0) return asc_k_fail(k, line, "Matmul.iterate_batch: negative matrix stride");
+  if (mm->quant)
+    return asc_k_fail(k, line, "Matmul.iterate_batch does not take set_quant_scalar/vector");
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: set_tensor_a and set_tensor_b first");
+  if (mm->a.local || mm->b.local) /* the batch walks GM strides: a LocalTensor has none */
+    return asc_k_fail(k, line, "Matmul.iterate_batch: A and B must be GlobalTensors");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), ces = asc_kc_esize((asc_kc_type)dt);
+  int64_t ld[3] = {0, 0, 0};
+  int64_t step[3] = {sa ? sa : asc_k_mul(mm->m, mm->ka), sb ? sb : asc_k_mul(mm->kb, mm->n),
+                     asc_k_mul(mm->m, mm->n)};
+  const int64_t used[3] = {ba, bb, nb};
+  for (int w = 0; w < 3; w++)
+    if (mm->lay[w] >= ASC_K_LAY_BSNGD && !(w == 2 && c_plain) &&
+        asc_k_mm_geom(k, mm, w, used[w], &ld[w], &step[w], line))
+      return 1;
+  if (step[0] < 0 || step[1] < 0 || step[2] < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  int rc = 0;
+  memcpy(mm->ld, ld, sizeof ld);
+  for (int64_t i = 0; i < nb && !rc; i++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(i / (nb / ba), step[0]), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(i / (nb / bb), step[1]), es);
+    rc = asc_k_mm_iterate_all(k, mm, asc_k_global_slice(c, asc_k_mul(i, step[2]), ces), dt, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  memset(mm->ld, 0, sizeof mm->ld);
+  return rc;
+}
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_batch(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt c, int dt, int64_t ba,
+                                  int64_t bb, int64_t sa, int64_t sb, int line) {
+  return asc_k_mm_batch_run(k, mm, c, dt, ba, bb, sa, sb, 0, line);
+}
+/* set_quant_scalar(bits): one scale for C, a float32's bits in the low
+ * 32 bits (PyAsc's uint64 form); set_quant_vector(v): one per column of
+ * C, a GlobalTensor of uint64 (float32 bits in the low half). */
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_scalar(asc_k_ctx *k, asc_k_matmul *mm, int64_t bits, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_scalar", line)) return 1;
+  uint32_t b = (uint32_t)((uint64_t)bits & 0xffffffffu);
+  memcpy(&mm->quant_scalar, &b, 4);
+  mm->quant = 1;
+  return 0;
+}
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_quant_vector(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt v, int es, int line) {
+  if (asc_k_mm_check(k, mm, "set_quant_vector", line)) return 1;
+  mm->quant_vec = v, mm->quant_vec_es = es;
+  mm->quant = 2;
+  return 0;
+}
+
+/* set_workspace(gt): where iterate_n_batch leaves its results. */
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line)
+    __attribute__((unused));
+static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es, int line) {
+  if (asc_k_cube_gm(k, g, es, "Matmul.set_workspace", &mm->ws, line)) return 1;
+  mm->ws_read = 0;
+  return 0;
+}
+/* iterate_n_batch: loop iterate_batch calls, A and B moving on by batch_a
+ * and batch_b matrices each time, their C's one after another in the
+ * workspace (max(batch_a, batch_b) x m x n each), for get_batch_tensor_c. */
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
+                                    int64_t bb, int64_t sa, int64_t sb, int line) {
+  if (asc_k_mm_check(k, mm, "iterate_n_batch", line)) return 1;
+  if (!mm->ws.p)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: call set_workspace first (its results go "
+                      "there)");
+  if (loop < 0 || ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535 || sa < 0 || sb < 0)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_n_batch: batch_loop %lld, batch_a %lld, batch_b %lld out of "
+                      "range",
+                      (long long)loop, (long long)ba, (long long)bb);
+  if (!mm->a.set || !mm->b.set)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: set_tensor_a and set_tensor_b first");
+  if (mm->a.local || mm->b.local) /* the batch walks GM strides: a LocalTensor has none */
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: A and B must be GlobalTensors");
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type);
+  int64_t ua = sa ? sa : asc_k_mul(mm->m, mm->ka), ub = sb ? sb : asc_k_mul(mm->kb, mm->n), ld;
+  /* a layout's matrices: the loop's batch_a (batch_b) at a time, side by side */
+  if ((mm->lay[0] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 0, asc_k_mul(loop, ba), &ld, &ua, line)) ||
+      (mm->lay[1] >= ASC_K_LAY_BSNGD &&
+       asc_k_mm_geom(k, mm, 1, asc_k_mul(loop, bb), &ld, &ub, line)))
+    return 1;
+  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, ua), step_b = asc_k_mul(bb, ub),
+                step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
+  if (step_a < 0 || step_b < 0 || step_c < 0)
+    return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
+  const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
+  asc_k_gt ws = {mm->ws.p, mm->ws.n, 0, -1, 0};
+  int rc = 0;
+  for (int64_t l = 0; l < loop && !rc; l++) {
+    mm->a.g = asc_k_global_slice(a0, asc_k_mul(l, step_a), es);
+    mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
+    rc = asc_k_mm_batch_run(
+        k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
+        mm->c_type, ba, bb, sa, sb, 1, line);
+  }
+  mm->a.g = a0, mm->b.g = b0;
+  mm->ws_read = 0;
+  return rc;
+}
+/* get_batch_tensor_c(ub, batch_a, batch_b): the workspace's next
+ * max(batch_a, batch_b) x m x n results into ub. */
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) __attribute__((unused));
+static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int64_t ba, int64_t bb,
+                                int line) {
+  asc_kc_span d;
+  if (asc_k_mm_check(k, mm, "get_batch_tensor_c", line)) return 1;
+  const int ces = asc_kc_esize((asc_kc_type)mm->c_type);
+  if (asc_k_cube_ub(k, t, ces, "Matmul.get_batch_tensor_c", &d, line)) return 1;
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: batch_a and batch_b must be 1..65535");
+  const int64_t bytes = asc_k_mul(asc_k_mul(ba > bb ? ba : bb, asc_k_mul(mm->m, mm->n)), ces);
+  if (bytes < 0 || bytes > d.n)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: %lld bytes do not fit the tensor",
+                      (long long)bytes);
+  if (!mm->ws.p || bytes > mm->ws.n - mm->ws_read)
+    return asc_k_fail(k, line,
+                      "Matmul.get_batch_tensor_c: no more results: call "
+                      "iterate_n_batch (after set_workspace) first");
+  memcpy(d.p, mm->ws.p + mm->ws_read, (size_t)bytes);
+  mm->ws_read += bytes;
+  return 0;
+}
+
+/* get_offset_c(): the current block's place in C (MatrixOffset's offset,
+ * row, col, height, width: field 0..4). */
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line)
+    __attribute__((unused));
+static int asc_k_mm_offset_c(asc_k_ctx *k, asc_k_matmul *mm, int field, int64_t *v, int line) {
+  if (asc_k_mm_check(k, mm, "get_offset_c", line)) return 1;
+  if (!mm->have_block)
+    return asc_k_fail(k, line, "Matmul.get_offset_c: no block: call iterate() first");
+  const int64_t f[5] = {mm->cur_m0 * mm->n + mm->cur_n0, mm->cur_m0, mm->cur_n0, mm->cur_tm,
+                        mm->cur_tn};
+  *v = f[field >= 0 && field < 5 ? field : 0];
+  return 0;
+}
