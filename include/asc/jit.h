@@ -29,7 +29,7 @@ typedef struct asc_jit_arg {
     double f;
     void *p;
   } v;
-  int64_t n; /* for pointers: bytes available from p */
+  int64_t n; /* for addresses: bytes available from p; ignored (0) for scalars */
 } asc_jit_arg;
 
 /* Builds (or finds in the cache) C `source` for kernel `name`. The caller
@@ -40,6 +40,10 @@ void asc_jit_retain(asc_jit_kernel *k);
 void asc_jit_release(asc_jit_kernel *k);
 /* Path of the cached shared object (owned by the kernel). */
 const char *asc_jit_path(const asc_jit_kernel *k);
+/* The kernel's parameter kinds, one letter each: 'a' an address, 'i' an
+ * integer, 'b' a bool, 'f' a float; NULL when the library does not declare
+ * them (then it takes no arguments). Owned by the kernel. */
+const char *asc_jit_params(const asc_jit_kernel *k);
 /* The cache directory in use (resolved like asc_jit_build): caller frees. */
 asc_status asc_jit_cache_dir(const char *override, char **out);
 /* The cache's size limit in bytes ($PYASC_CACHE_MAX_BYTES, default 1 GiB;

@@ -435,6 +435,7 @@ static void kernel_dealloc(KernelObject *self) {
 /* Packs one argument; addresses keep their storage alive in keep[]. */
 static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held, int *nheld,
                     int index) {
+  memset(arg, 0, sizeof *arg); /* a scalar's length is 0, never what the stack held */
   switch (kind) {
     case 'a': {
       asc_tensor *t = &held[*nheld];
@@ -904,6 +905,19 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   st = asc_jit_build(source, name, &options, &k, &hit);
   Py_END_ALLOW_THREADS
   if (st) return asc_py_raise(st);
+  /* The launcher trusts lengths only of the kernel's own addresses: a
+   * signature that disagrees would pack memory it then ignores. */
+  const char *params = asc_jit_params(k);
+  bool agree = params ? strlen(params) == strlen(signature) : !*signature;
+  for (size_t i = 0; agree && params && params[i]; i++)
+    agree = (params[i] == 'a') == (signature[i] == 'a');
+  if (!agree) { /* params lives in the kernel's library: release it last */
+    asc_py_raise_msg(ASC_ERR_COMPILE,
+                     "jit_build: signature '%.64s' does not match the kernel's parameters '%.64s'",
+                     signature, params ? params : "");
+    asc_jit_release(k);
+    return NULL;
+  }
   KernelObject *obj = PyObject_New(KernelObject, &AscKernel_Type);
   if (!obj) {
     asc_jit_release(k);

@@ -1258,6 +1258,19 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
                   "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
                   "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
                   mixed, cu.mode == 1);
+  /* Its parameters' kinds, one letter each (a address, f float, b bool, i
+   * int): the launcher trusts an argument's length only where it says 'a'
+   * (jit.c asc_jit_params). */
+  ir_buf_printf(&b, "const char asc_kernel_params[] = \"");
+  for (int i = 0; i < m->nparams; i++) {
+    asc_ir_kind kind = type_of(&e, m->params[i]).kind;
+    ir_buf_printf(&b, "%c",
+                  kind == ASC_IR_ADDR    ? 'a'
+                  : kind == ASC_IR_FLOAT ? 'f'
+                  : kind == ASC_IR_BOOL  ? 'b'
+                                         : 'i');
+  }
+  ir_buf_printf(&b, "\";\n");
   /* sync_all and mode-0 cross-core flags: the launcher runs every block
    * at once (jit.c); mode 0 says on what: 2 groups, 3 AIVs, 4 AICs */
   if (uses_op(m->body, "sync_all") || cu.mode0)

@@ -83,6 +83,9 @@ struct asc_jit_kernel {
   entry_fn entry;
   bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
   int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
+  /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
+   * valid while handle is open; NULL when it does not declare them */
+  const char *params;
   char *name;
   char *path;
 };
@@ -826,6 +829,8 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   const int *live = (const int *)dlsym(handle, "asc_kernel_all_live");
   k->all_live = live != NULL;
   k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
+  k->params = (const char *)dlsym(handle, "asc_kernel_params");
+  if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
   k->name = name_copy;
@@ -920,6 +925,10 @@ void asc_jit_release(asc_jit_kernel *k) {
 
 const char *asc_jit_path(const asc_jit_kernel *k) {
   return k->path;
+}
+
+const char *asc_jit_params(const asc_jit_kernel *k) {
+  return k->params;
 }
 
 /* --- launching ------------------------------------------------------------------ */
@@ -1112,6 +1121,23 @@ asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nb
                        nblocks, what[k->mode0 - 2], have,
                        k->mode0 == 3 ? "AIV cores" : "AIC cores");
   }
+  /* Every argument is what the kernel says it is: only an address's length
+   * is kept (a scalar's is 0 whatever the caller left there), so the
+   * runtime's pointer resolution (rt/tensor_desc.h asc_k_resolve) never
+   * mistakes a number for memory the launch was given. */
+  if (nargs && !k->params)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "launch: kernel %s does not declare its parameters (asc_kernel_params), "
+                     "so it takes no arguments",
+                     k->name);
+  if (k->params && strlen(k->params) != (size_t)nargs)
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel %s takes %zu arguments, got %d",
+                     k->name, strlen(k->params), nargs);
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] == 'a' && (args[i].n < 0 || (!args[i].v.p && args[i].n)))
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "launch: argument %d of kernel %s is an address of %lld bytes at %p", i,
+                       k->name, (long long)args[i].n, args[i].v.p);
   jit_launch l;
   /* One allocation: the shared state, an epoch and a state byte per block
    * (nblocks <= 65535, so the size cannot overflow). */
@@ -1139,6 +1165,8 @@ asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nb
   }
   l.nkeep = nkeep;
   memcpy(l.args, args, (size_t)nargs * sizeof *args);
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] != 'a') l.args[i].n = 0;
   for (int i = 0; i < nkeep; i++) {
     l.keep[i] = keep[i];
     asc_storage_retain(l.keep[i]);
