@@ -30,6 +30,12 @@ static int parse_kind(PyObject *obj, asc_ir_kind *out) {
 static int parse_type(PyObject *obj, asc_ir_type *t) {
   PyObject *kind, *dtype = Py_None;
   int position = 0, depth = 0;
+  if (!PyTuple_Check(obj)) { /* PyArg_ParseTuple takes only a tuple (else SystemError) */
+    PyErr_Format(PyExc_TypeError,
+                 "an IR type is a tuple (kind, dtype, position, depth), not %.100s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
   if (!PyArg_ParseTuple(obj, "O|Oii:type", &kind, &dtype, &position, &depth)) return -1;
   asc_ir_kind k;
   asc_dtype d = ASC_FLOAT32;
@@ -583,7 +589,9 @@ static int dispatcher_init(DispatcherObject *self, PyObject *args, PyObject *kwa
     self->constexpr_params[i] = (unsigned char)truth;
   }
   self->nparams = (int)n;
-  self->debug = debug == Py_None ? -1 : PyObject_IsTrue(debug);
+  int truth = debug == Py_None ? -1 : PyObject_IsTrue(debug);
+  if (truth < 0 && debug != Py_None) return -1; /* debug has no truth value */
+  self->debug = truth;
   Py_XSETREF(self->table, PyDict_New());
   return self->table ? 0 : -1;
 }
