@@ -4,6 +4,7 @@
 #define ASC_JIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "asc/runtime.h"
@@ -49,6 +50,16 @@ asc_status asc_jit_cache_dir(const char *override, char **out);
 /* The cache's size limit in bytes ($PYASC_CACHE_MAX_BYTES, default 1 GiB;
  * 0: unbounded). Past it, least recently used entries are evicted. */
 asc_status asc_jit_cache_limit(uint64_t *out);
+
+/* Writes data to <dir>/<name><suffix>, dir NULL: $PYASC_DUMP_PATH (nothing
+ * when unset or empty; *written, if not NULL, says whether a file was
+ * written). name enters the file name in its [A-Za-z0-9_] form only;
+ * suffix is one of ".c", ".ir", ".ascendc.cpp". The directory is created
+ * 0700 if missing and must belong to the user and be writable by nobody
+ * else; the file is written to a temporary opened without following links
+ * and renamed over the name, which may hold only a regular file. */
+asc_status asc_jit_dump(const char *dir, const char *name, const char *suffix, const char *data,
+                        size_t size, bool *written);
 
 /* Launches over nblocks blocks on stream. keep[] are storages (as void *
  * asc_storage) that must live until the kernel ran: references are taken. */

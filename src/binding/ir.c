@@ -937,6 +937,20 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
 }
 
+static PyObject *write_dump(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name, *suffix, *text;
+  Py_ssize_t len;
+  if (!PyArg_ParseTuple(args, "sss#:write_dump", &name, &suffix, &text, &len)) return NULL;
+  bool written = false;
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_jit_dump(NULL, name, suffix, text, (size_t)len, &written);
+  Py_END_ALLOW_THREADS
+  if (st) return asc_py_raise(st);
+  return PyBool_FromLong(written);
+}
+
 static PyObject *jit_cache_dir(PyObject *self, PyObject *args) {
   (void)self;
   const char *override = NULL;
@@ -979,6 +993,10 @@ static PyMethodDef ir_functions[] = {
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
              "always_compile=False)",
              "-> (CompiledKernel, cache_hit)")},
+    {"write_dump", write_dump, METH_VARARGS,
+     ASC_DOC("write_dump($module, name, suffix, text, /)",
+             "Writes text to $PYASC_DUMP_PATH/<name><suffix> (suffix .c, .ir or .ascendc.cpp) as "
+             "safely as a cache entry; False when PYASC_DUMP_PATH is unset.")},
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
      ASC_DOC("jit_cache_dir($module, override=None, /)",
              "The kernel cache directory in use (a str).")},

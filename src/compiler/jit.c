@@ -784,16 +784,7 @@ static void evict(const char *dir, uint64_t max, const char *keep) {
 
 static asc_status dump_source(const asc_jit_options *o, const char *source, size_t len,
                               const char *safe_name) {
-  const char *env = getenv("PYASC_DUMP_PATH");
-  const char *dir = o && o->dump_dir ? o->dump_dir : env;
-  if (!dir || !*dir) return ASC_OK;
-  if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-    return asc_error(ASC_ERR_COMPILE, "cannot create PYASC_DUMP_PATH %s: %s", dir, strerror(errno));
-  char *path = format("%s/%s.c", dir, safe_name);
-  asc_status st = path ? write_atomically(path, source, len)
-                       : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  free(path);
-  return st;
+  return asc_jit_dump(o ? o->dump_dir : NULL, safe_name, ".c", source, len, NULL);
 }
 
 /* The kernel's name as it may appear in a file name: [A-Za-z0-9_] only,
