@@ -300,9 +300,13 @@ def test_torch_dataloader_workers_use_pyasc(run_python, tmp_path):
 # The waiter blocks on a host function that only returns when released: an
 # endless kernel as far as the wait can tell.
 INTERRUPT_SCRIPT = """
-import sys, threading, time
+import signal, sys, threading, time
 import numpy as np
 import pyasc
+
+# A process started with SIGINT ignored (a background job of a
+# non-interactive shell) passes that on: Python then installs no handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 what = sys.argv[1]
 release = threading.Event()
