@@ -173,8 +173,9 @@ static int emit_arith(emitter *e, const ir_op *op, const char *name) {
          b);
   } else if (!strcmp(name, "arith.select")) {
     line(e, "%s v%u = v%u ? (%s)v%u : (%s)v%u;", t, r, a, t, b, t, op->operands[2]);
-  } else if (!strcmp(name, "arith.to_int")) {
-    line(e, "int64_t v%u = (int64_t)v%u;", r, a);
+  } else if (!strcmp(name, "arith.to_int")) { /* saturating (rt/core.h) */
+    line(e, "int64_t v%u = %s(v%u);", r,
+         type_of(e, a).kind == ASC_IR_FLOAT ? "asc_k_f2i" : "(int64_t)", a);
   } else if (!strcmp(name, "arith.to_float")) {
     line(e, "double v%u = (double)v%u;", r, a);
   }
@@ -700,8 +701,12 @@ static int ce_named(emitter *e, const ir_op *op, const char *rt) {
   }
   if (!strcmp(name, "global.set_value") || !strcmp(name, "local.set_value")) {
     bool is_float = asc_dtype_is_float((asc_dtype)type_of(e, o[0]).dtype);
-    CHECKED(e, "asc_k_%cset_%s(k, v%u, v%u, (%s)v%u, %d)", name[0] == 'g' ? 'g' : 'l',
-            suffix(e, o[0]), o[0], o[1], is_float ? "double" : "int64_t", o[2], L);
+    /* a float value stored to an integer tensor saturates (rt/core.h) */
+    const char *conv = is_float                                ? "(double)"
+                       : type_of(e, o[2]).kind == ASC_IR_FLOAT ? "asc_k_f2i"
+                                                               : "(int64_t)";
+    CHECKED(e, "asc_k_%cset_%s(k, v%u, v%u, %s(v%u), %d)", name[0] == 'g' ? 'g' : 'l',
+            suffix(e, o[0]), o[0], o[1], conv, o[2], L);
     return 0;
   }
   if (!strcmp(name, "global.get_size"))

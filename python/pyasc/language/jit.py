@@ -213,9 +213,22 @@ class JITFunction(Generic[P, R]):
                 key.append((type(value), getattr(value, "dtype", None)))  # None: _specs refuses
         return tuple(key)
 
+    def _struct_annotation(self, index: int) -> type | None:
+        """The Struct class parameter index is annotated with, if any (a
+        string annotation is looked up in the kernel's module)."""
+        ann = self.params[index].annotation
+        if isinstance(ann, str):
+            ann = self.fn.__globals__.get(ann)
+        return ann if isinstance(ann, type) and issubclass(ann, Struct) else None
+
     def _specs(self, args: tuple) -> tuple[list, str]:
         specs, signature = [], ""
-        for value, const in zip(args, self.constexpr):
+        for index, (value, const) in enumerate(zip(args, self.constexpr)):
+            struct = None if const else self._struct_annotation(index)
+            if struct is not None and not isinstance(value, struct):
+                raise TypeError(f"{self.__name__}: parameter {self.params[index].name!r} is a "
+                                f"{struct.__name__} struct, not {type(value).__name__} (pass "
+                                f"{struct.__name__}(...))")
             if const:
                 specs.append(("const", value))
             elif isinstance(value, bool):

@@ -227,6 +227,17 @@ static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
   return 1;
 }
 
+/* A float scalar as an integer (int(x), a float stored to an integer
+ * tensor or field): truncated toward zero and saturated to int64, NaN 0, as
+ * the vector Cast saturates (rt/vector.h asc_k_cast_store). A plain C cast
+ * of a double outside int64's range is undefined behaviour. */
+static inline int64_t asc_k_f2i(double x) {
+  if (x != x) return 0;
+  if (x >= 0x1p63) return INT64_MAX;
+  if (x < -0x1p63) return INT64_MIN;
+  return (int64_t)x;
+}
+
 /* --- size arithmetic ---------------------------------------------------------
  * Every size and offset the runtime derives from kernel values goes through
  * these, so no overflow is left for the C compiler to assume away. A result
