@@ -65,6 +65,24 @@ asc_status asc_jit_dump(const char *dir, const char *name, const char *suffix, c
  * asc_storage) that must live until the kernel ran: references are taken. */
 asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                           const asc_jit_arg *args, int nargs, void *const *keep, int nkeep);
+/* How a caller stops a launch (asc_jit_launch_cancellable). */
+typedef struct asc_jit_cancel {
+  int flag; /* non-zero: the blocks stop (read atomically) */
+  /* If not NULL: called on the launching thread, about every 20 ms, while
+   * a block of the launch runs there (ASC_LAUNCH_CALLER_WAITS on an idle
+   * stream) and loops or waits; non-zero sets flag. */
+  int (*check)(void *user);
+  void *user;
+} asc_jit_cancel;
+/* asc_jit_launch_ex whose blocks stop with an ASC_ERR_KERNEL
+ * ("interrupted") at their next loop iteration or wait turn once
+ * cancel->flag is non-zero (cancel NULL: never). The caller owns *cancel
+ * and keeps it alive until the launch has finished (a synchronize of its
+ * stream). PYASC_KERNEL_TIMEOUT_MS (default 0: none), read at each launch,
+ * stops a block of any launch that runs longer, naming its loop's line. */
+asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                                      const asc_jit_arg *args, int nargs, void *const *keep,
+                                      int nkeep, uint32_t flags, asc_jit_cancel *cancel);
 /* asc_jit_launch with ASC_LAUNCH_* flags (ASC_LAUNCH_CALLER_WAITS). */
 asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                              const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,

@@ -438,6 +438,20 @@ static void kernel_dealloc(KernelObject *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* asc_jit_cancel.check of a synchronous launch: called on the launching
+ * thread (which released the GIL into *user) from a running kernel's loops
+ * and waits, about every 20 ms. Runs Python's signal handlers: one that
+ * raises (Ctrl-C's KeyboardInterrupt) cancels the launch, its exception
+ * kept for kernel_launch to raise. A handler must not wait for the
+ * launch's stream: the stream is busy running this kernel. */
+static int launch_check(void *user) {
+  PyThreadState **ts = user;
+  PyEval_RestoreThread(*ts);
+  int failed = PyErr_Occurred() ? 1 : PyErr_CheckSignals() < 0;
+  *ts = PyEval_SaveThread();
+  return failed;
+}
+
 /* Packs one argument; addresses keep their storage alive in keep[]. */
 static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held, int *nheld,
                     int index) {
@@ -515,12 +529,28 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   for (int i = 0; !rc && i < nheld; i++) keep[i] = held[i].storage;
   if (!rc && host_owned) {
     /* Waited for at once: on an idle stream it runs on this thread, without
-     * the GIL (its blocks may take long), and the wait finds it done. */
-    Py_BEGIN_ALLOW_THREADS
-    st = asc_jit_launch_ex(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld,
-                           ASC_LAUNCH_CALLER_WAITS);
-    if (!st) st = asc_stream_synchronize(stream);
-    Py_END_ALLOW_THREADS
+     * the GIL (its blocks may take long), and the wait finds it done; else
+     * this thread waits in slices. Either way Ctrl-C is seen (launch_check
+     * from the kernel's loops and waits, or between the slices): the
+     * launch is cancelled and, once its blocks stopped and the arrays are
+     * the caller's again, KeyboardInterrupt is raised. */
+    asc_jit_cancel cancel = {0, launch_check, NULL};
+    PyThreadState *ts = PyEval_SaveThread();
+    cancel.user = &ts;
+    st = asc_jit_launch_cancellable(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep,
+                                    nheld, ASC_LAUNCH_CALLER_WAITS, &cancel);
+    PyEval_RestoreThread(ts);
+    if (!st && !__atomic_load_n(&cancel.flag, __ATOMIC_SEQ_CST) &&
+        asc_py_wait(asc_stream_synchronize_for, stream, &st))
+      __atomic_store_n(&cancel.flag, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&cancel.flag, __ATOMIC_SEQ_CST)) {
+      Py_BEGIN_ALLOW_THREADS
+      asc_stream_synchronize(stream); /* the blocks' "interrupted" error */
+      asc_clear_error();
+      Py_END_ALLOW_THREADS
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+      rc = -1;
+    }
   } else if (!rc) {
     st = asc_jit_launch(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld);
   }

@@ -1125,6 +1125,7 @@ static int emit_op(emitter *e, const ir_op *op) {
       line(e, "for (int64_t v%u = v%u; v%u > 0 ? v%u < v%u : v%u > v%u; v%u += v%u) {", iv, start,
            step, iv, stop, iv, stop, iv, step);
       e->depth++;
+      line(e, "if (asc_k_poll(k, %u)) return 1;", op->loc.line); /* Ctrl-C, watchdog */
       emit_region(e, op->regions[0]);
       e->depth--;
       return line(e, "}");
@@ -1132,6 +1133,7 @@ static int emit_op(emitter *e, const ir_op *op) {
     case IR_WHILE:
       line(e, "for (;;) {");
       e->depth++;
+      line(e, "if (asc_k_poll(k, %u)) return 1;", op->loc.line); /* Ctrl-C, watchdog */
       /* no block: the condition's values stay in scope for the test */
       for (int i = 0; i < op->regions[0]->n; i++) emit_op(e, op->regions[0]->ops[i]);
       line(e, "if (!v%u) break;", op->operands[0]);

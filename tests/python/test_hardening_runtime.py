@@ -364,6 +364,141 @@ def test_ctrl_c_interrupts_a_wait_on_endless_work(tmp_path, what):
     assert out.rstrip().endswith("ok")
 
 
+# A kernel that never ends (the commonest mistake: `while i < n:` without
+# `i += 1`), launched on NumPy arrays: a synchronous launch.
+ENDLESS_SCRIPT = """
+import signal, sys, time
+import numpy as np
+import pyasc
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+what, blocks, debug = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "checked"
+
+
+@pyasc.jit(debug=debug)
+def endless_while(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    i = 0
+    while i < n:
+        g.set_value(0, i)
+
+
+@pyasc.jit(debug=debug)
+def endless_for(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    for i in range(n):
+        g.set_value(0, g.get_value(0) + 1)
+
+
+@pyasc.jit
+def count(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    for i in range(n):
+        g.set_value(0, g.get_value(0) + 1)
+
+
+kernel = {"while": endless_while, "for": endless_for}[what]
+x = np.zeros(4, np.int64)
+kernel.compile(x, 1)
+print("waiting", flush=True)
+try:
+    kernel[blocks](x, 1 << 62)
+    print("not interrupted", flush=True)
+    sys.exit(1)
+except KeyboardInterrupt:
+    print("interrupted at", repr(time.monotonic()), flush=True)
+# The kernel stopped, and the device still works.
+y = np.zeros(4, np.int64)
+count[blocks](y, 1000)
+assert y[0] == 1000 * blocks or blocks > 1, y
+pyasc.synchronize()
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("what, blocks, mode", [("while", 1, "plain"), ("for", 1, "plain"),
+                                                ("while", 3, "plain"), ("for", 2, "checked")])
+def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path, what, blocks, mode):
+    script = tmp_path / "endless.py"
+    script.write_text(ENDLESS_SCRIPT)
+    proc = subprocess.Popen([sys.executable, str(script), what, str(blocks), mode],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    try:
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)  # inside the kernel by now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, out + err
+    line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
+    latency = float(line.split()[-1]) - sent
+    print(f"{what} x{blocks} {mode}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
+    assert latency < 5.0  # the target is 100 ms; only a kernel that never looks takes seconds
+    assert out.rstrip().endswith("ok")
+
+
+WATCHDOG_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+checked, arrays = sys.argv[1] == "checked", sys.argv[2]
+
+
+def endless(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    i = 0
+    while i < n:
+        g.set_value(0, i)
+
+
+kernel = pyasc.jit(endless, debug=checked)
+x = np.zeros(4, np.int64) if arrays == "numpy" else pyasc.zeros(4, dtype=pyasc.int64)
+try:
+    kernel[2](x, 5)
+    pyasc.synchronize()
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+y = pyasc.zeros(4, dtype=pyasc.int64)  # the device is still usable
+kernel[1](y, 0)
+pyasc.synchronize()
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["plain", "checked"])
+@pytest.mark.parametrize("arrays", ["numpy", "tensor"])
+def test_the_watchdog_stops_a_kernel_that_runs_too_long(tmp_path, mode, arrays):
+    script = tmp_path / "watchdog.py"
+    script.write_text(WATCHDOG_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), mode, arrays], capture_output=True,
+                          text=True, timeout=120,
+                          env=dict(os.environ, PYASC_KERNEL_TIMEOUT_MS="200"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    loop = WATCHDOG_SCRIPT.splitlines().index("    while i < n:") + 1
+    assert f"watchdog.py:{loop}: the kernel ran longer than PYASC_KERNEL_TIMEOUT_MS=200" in proc.stdout
+    assert proc.stdout.rstrip().endswith("ok")
+
+
+def test_a_malformed_watchdog_setting_is_refused(monkeypatch):
+    monkeypatch.setenv("PYASC_KERNEL_TIMEOUT_MS", "soon")
+    with pytest.raises(pyasc.InvalidValueError, match="PYASC_KERNEL_TIMEOUT_MS=soon"):
+        testing_kernel = pyasc.jit(_noop_kernel)
+        testing_kernel[1](np.zeros(1, np.float32))
+
+
+def _noop_kernel(x: pyasc.GlobalAddress):
+    pass
+
+
 SELF_SYNC_SCRIPT = """
 import pyasc
 

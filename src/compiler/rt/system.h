@@ -245,6 +245,7 @@ static inline int asc_k_sys_wait(asc_k_ctx *k, int32_t *flag, int mode, int32_t 
                       (long long)L->nblocks, L->capacity, L->capacity);
       break;
     }
+    if ((rc = asc_k_poll_slow(k, line, api))) break; /* Ctrl-C, the watchdog */
     if (L->pause) L->pause(spins);
   }
   __atomic_store_n(&L->seen[me], 0, __ATOMIC_SEQ_CST);
