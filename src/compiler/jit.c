@@ -1076,6 +1076,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
         0) { /* the first block learns the device's thread count */
       int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
+      if (l->barrier || l->kernel->mode0) cap = (int)s->nblocks; /* all run at once (ALL_LIVE) */
       __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
     }
     __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);

@@ -9,6 +9,7 @@ hanging the suite.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -497,6 +498,51 @@ def test_a_malformed_watchdog_setting_is_refused(monkeypatch):
 
 def _noop_kernel(x: pyasc.GlobalAddress):
     pass
+
+
+# A deadlock across two wait kinds: one block in sync_all, the others in
+# ib_wait for a flag that block never sets. Each detector alone reported
+# its own deadlocks; mixed, the launch hung.
+MIXED_DEADLOCK_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+blocks, in_sync, checked = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "checked"
+
+
+def mixed(ws: pyasc.GlobalAddress, in_sync: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(ws)
+    ub = pyasc.LocalTensor(pyasc.int32, pyasc.TPosition.VECCALC, 0, 8)
+    if pyasc.get_block_idx() == in_sync:
+        pyasc.sync_all()
+    else:
+        pyasc.ib_wait(g, ub, in_sync, 0)
+
+
+kernel = pyasc.jit(mixed, debug=checked)
+try:
+    kernel[blocks](np.zeros(8 * blocks, np.int32), in_sync)
+    print("no error", flush=True)
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+"""
+
+
+@pytest.mark.parametrize("blocks, in_sync, mode", [(2, 0, "plain"), (2, 1, "checked"),
+                                                   (3, 0, "plain"), (3, 2, "plain")])
+def test_a_deadlock_between_sync_all_and_ib_wait_is_reported(tmp_path, blocks, in_sync, mode):
+    script = tmp_path / "mixed.py"
+    script.write_text(MIXED_DEADLOCK_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), str(blocks), str(in_sync), mode],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    line = MIXED_DEADLOCK_SCRIPT.splitlines().index("        pyasc.ib_wait(g, ub, in_sync, 0)") + 1
+    # the launch reports the ib_wait block, or the sync_all block quoting it
+    assert re.search(rf"mixed.py:{line}: ib_wait: deadlock: block \d waits for block {in_sync}, "
+                     r"but every block has finished or waits too \(\d running, 1 of them in syn",
+                     proc.stdout), proc.stdout
 
 
 SELF_SYNC_SCRIPT = """

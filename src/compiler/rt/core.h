@@ -55,7 +55,9 @@ typedef struct asc_k_fwk {
 } asc_k_fwk;
 /* What the blocks of one launch share for inter-block synchronisation
  * (rt/system.h): the launcher (jit.c) owns it; blocks update it with
- * atomics. state[i]: 0 block i not started, 1 running, 2 finished. */
+ * atomics. state[i]: 0 block i not started, 1 running, 2 finished, 3
+ * running and waiting in sync_all (rt/fwk.h), which only other blocks'
+ * arrivals there can end. */
 typedef struct asc_k_launch {
   int64_t nblocks;
   int capacity; /* blocks that can run at once (the device's worker threads) */
@@ -82,6 +84,7 @@ typedef struct asc_k_launch {
    * limit on a block's run in ns (0: none) */
   const int *cancel;
   int (*check)(struct asc_k_launch *launch);
+  int64_t sync_arrivals; /* sync_all arrivals so far (rt/fwk.h) */
   int64_t timeout_ns;
 } asc_k_launch;
 
