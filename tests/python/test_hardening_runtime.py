@@ -545,6 +545,39 @@ def test_a_deadlock_between_sync_all_and_ib_wait_is_reported(tmp_path, blocks, i
                      proc.stdout), proc.stdout
 
 
+# Mode-0 cross-core flags on a flag nobody sets: every core waits.
+MODE0_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+
+@pyasc.jit
+def nobody_sets(x: pyasc.GlobalAddress):
+    if pyasc.ascend_is_aiv():
+        pyasc.cross_core_wait_flag(1, 0, pyasc.PipeID.PIPE_S)
+
+
+try:
+    nobody_sets[int(sys.argv[1])](np.zeros(8, np.float32))
+    print("no error", flush=True)
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+"""
+
+
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_a_mode0_flag_nobody_sets_is_a_deadlock_not_a_hang(tmp_path, blocks):
+    script = tmp_path / "mode0.py"
+    script.write_text(MODE0_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), str(blocks)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"mode0.py:\d+: cross_core_wait_flag: (flag 1 \(mode 0\): )?"
+                     r"(deadlock|another core failed \(cross_core_wait_flag: deadlock)",
+                     proc.stdout), proc.stdout
+
+
 SELF_SYNC_SCRIPT = """
 import pyasc
 
