@@ -1200,7 +1200,7 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
     l.barrier->n = nblocks;
   }
   l.nkeep = nkeep;
-  memcpy(l.args, args, (size_t)nargs * sizeof *args);
+  if (nargs) memcpy(l.args, args, (size_t)nargs * sizeof *args); /* args may be NULL */
   for (int i = 0; i < nargs; i++)
     if (k->params[i] != 'a') l.args[i].n = 0;
   for (int i = 0; i < nkeep; i++) {
