@@ -4,6 +4,7 @@
 #define ASC_JIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "asc/runtime.h"
@@ -29,7 +30,7 @@ typedef struct asc_jit_arg {
     double f;
     void *p;
   } v;
-  int64_t n; /* for pointers: bytes available from p */
+  int64_t n; /* for addresses: bytes available from p; ignored (0) for scalars */
 } asc_jit_arg;
 
 /* Builds (or finds in the cache) C `source` for kernel `name`. The caller
@@ -40,16 +41,48 @@ void asc_jit_retain(asc_jit_kernel *k);
 void asc_jit_release(asc_jit_kernel *k);
 /* Path of the cached shared object (owned by the kernel). */
 const char *asc_jit_path(const asc_jit_kernel *k);
+/* The kernel's parameter kinds, one letter each: 'a' an address, 'i' an
+ * integer, 'b' a bool, 'f' a float; NULL when the library does not declare
+ * them (then it takes no arguments). Owned by the kernel. */
+const char *asc_jit_params(const asc_jit_kernel *k);
 /* The cache directory in use (resolved like asc_jit_build): caller frees. */
 asc_status asc_jit_cache_dir(const char *override, char **out);
 /* The cache's size limit in bytes ($PYASC_CACHE_MAX_BYTES, default 1 GiB;
  * 0: unbounded). Past it, least recently used entries are evicted. */
 asc_status asc_jit_cache_limit(uint64_t *out);
 
+/* Writes data to <dir>/<name><suffix>, dir NULL: $PYASC_DUMP_PATH (nothing
+ * when unset or empty; *written, if not NULL, says whether a file was
+ * written). name enters the file name in its [A-Za-z0-9_] form only;
+ * suffix is one of ".c", ".ir", ".ascendc.cpp". The directory is created
+ * 0700 if missing and must belong to the user and be writable by nobody
+ * else; the file is written to a temporary opened without following links
+ * and renamed over the name, which may hold only a regular file. */
+asc_status asc_jit_dump(const char *dir, const char *name, const char *suffix, const char *data,
+                        size_t size, bool *written);
+
 /* Launches over nblocks blocks on stream. keep[] are storages (as void *
  * asc_storage) that must live until the kernel ran: references are taken. */
 asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                           const asc_jit_arg *args, int nargs, void *const *keep, int nkeep);
+/* How a caller stops a launch (asc_jit_launch_cancellable). */
+typedef struct asc_jit_cancel {
+  int flag; /* non-zero: the blocks stop (read atomically) */
+  /* If not NULL: called on the launching thread, about every 20 ms, while
+   * a block of the launch runs there (ASC_LAUNCH_CALLER_WAITS on an idle
+   * stream) and loops or waits; non-zero sets flag. */
+  int (*check)(void *user);
+  void *user;
+} asc_jit_cancel;
+/* asc_jit_launch_ex whose blocks stop with an ASC_ERR_KERNEL
+ * ("interrupted") at their next loop iteration or wait turn once
+ * cancel->flag is non-zero (cancel NULL: never). The caller owns *cancel
+ * and keeps it alive until the launch has finished (a synchronize of its
+ * stream). PYASC_KERNEL_TIMEOUT_MS (default 0: none), read at each launch,
+ * stops a block of any launch that runs longer, naming its loop's line. */
+asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                                      const asc_jit_arg *args, int nargs, void *const *keep,
+                                      int nkeep, uint32_t flags, asc_jit_cancel *cancel);
 /* asc_jit_launch with ASC_LAUNCH_* flags (ASC_LAUNCH_CALLER_WAITS). */
 asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                              const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,

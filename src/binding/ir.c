@@ -31,6 +31,12 @@ static int parse_kind(PyObject *obj, asc_ir_kind *out) {
 static int parse_type(PyObject *obj, asc_ir_type *t) {
   PyObject *kind, *dtype = Py_None;
   int position = 0, depth = 0;
+  if (!PyTuple_Check(obj)) { /* PyArg_ParseTuple takes only a tuple (else SystemError) */
+    PyErr_Format(PyExc_TypeError,
+                 "an IR type is a tuple (kind, dtype, position, depth), not %.100s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
   if (!PyArg_ParseTuple(obj, "O|Oii:type", &kind, &dtype, &position, &depth)) return -1;
   asc_ir_kind k;
   asc_dtype d = ASC_FLOAT32;
@@ -433,9 +439,24 @@ static void kernel_dealloc(KernelObject *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* asc_jit_cancel.check of a synchronous launch: called on the launching
+ * thread (which released the GIL into *user) from a running kernel's loops
+ * and waits, about every 20 ms. Runs Python's signal handlers: one that
+ * raises (Ctrl-C's KeyboardInterrupt) cancels the launch, its exception
+ * kept for kernel_launch to raise. A handler must not wait for the
+ * launch's stream: the stream is busy running this kernel. */
+static int launch_check(void *user) {
+  PyThreadState **ts = user;
+  PyEval_RestoreThread(*ts);
+  int failed = PyErr_Occurred() ? 1 : PyErr_CheckSignals() < 0;
+  *ts = PyEval_SaveThread();
+  return failed;
+}
+
 /* Packs one argument; addresses keep their storage alive in keep[]. */
 static int pack_arg(char kind, PyObject *obj, asc_jit_arg *arg, asc_tensor *held, int *nheld,
                     int index) {
+  memset(arg, 0, sizeof *arg); /* a scalar's length is 0, never what the stack held */
   switch (kind) {
     case 'a': {
       asc_tensor *t = &held[*nheld];
@@ -509,12 +530,28 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   for (int i = 0; !rc && i < nheld; i++) keep[i] = held[i].storage;
   if (!rc && host_owned) {
     /* Waited for at once: on an idle stream it runs on this thread, without
-     * the GIL (its blocks may take long), and the wait finds it done. */
-    Py_BEGIN_ALLOW_THREADS
-    st = asc_jit_launch_ex(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld,
-                           ASC_LAUNCH_CALLER_WAITS);
-    if (!st) st = asc_stream_synchronize(stream);
-    Py_END_ALLOW_THREADS
+     * the GIL (its blocks may take long), and the wait finds it done; else
+     * this thread waits in slices. Either way Ctrl-C is seen (launch_check
+     * from the kernel's loops and waits, or between the slices): the
+     * launch is cancelled and, once its blocks stopped and the arrays are
+     * the caller's again, KeyboardInterrupt is raised. */
+    asc_jit_cancel cancel = {0, launch_check, NULL};
+    PyThreadState *ts = PyEval_SaveThread();
+    cancel.user = &ts;
+    st = asc_jit_launch_cancellable(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep,
+                                    nheld, ASC_LAUNCH_CALLER_WAITS, &cancel);
+    PyEval_RestoreThread(ts);
+    if (!st && !__atomic_load_n(&cancel.flag, __ATOMIC_SEQ_CST) &&
+        asc_py_wait(asc_stream_synchronize_for, stream, &st))
+      __atomic_store_n(&cancel.flag, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&cancel.flag, __ATOMIC_SEQ_CST)) {
+      Py_BEGIN_ALLOW_THREADS
+      asc_stream_synchronize(stream); /* the blocks' "interrupted" error */
+      asc_clear_error();
+      Py_END_ALLOW_THREADS
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+      rc = -1;
+    }
   } else if (!rc) {
     st = asc_jit_launch(self->k, stream, (uint32_t)blocks, packed, self->nparams, keep, nheld);
   }
@@ -583,7 +620,9 @@ static int dispatcher_init(DispatcherObject *self, PyObject *args, PyObject *kwa
     self->constexpr_params[i] = (unsigned char)truth;
   }
   self->nparams = (int)n;
-  self->debug = debug == Py_None ? -1 : PyObject_IsTrue(debug);
+  int truth = debug == Py_None ? -1 : PyObject_IsTrue(debug);
+  if (truth < 0 && debug != Py_None) return -1; /* debug has no truth value */
+  self->debug = truth;
   Py_XSETREF(self->table, PyDict_New());
   return self->table ? 0 : -1;
 }
@@ -919,6 +958,19 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   st = asc_jit_build(source, name, &options, &k, &hit);
   Py_END_ALLOW_THREADS
   if (st) return asc_py_raise(st);
+  /* The launcher trusts lengths only of the kernel's own addresses: a
+   * signature that disagrees would pack memory it then ignores. */
+  const char *params = asc_jit_params(k);
+  bool agree = params ? strlen(params) == strlen(signature) : !*signature;
+  for (size_t i = 0; agree && params && params[i]; i++)
+    agree = (params[i] == 'a') == (signature[i] == 'a');
+  if (!agree) { /* params lives in the kernel's library: release it last */
+    asc_py_raise_msg(ASC_ERR_COMPILE,
+                     "jit_build: signature '%.64s' does not match the kernel's parameters '%.64s'",
+                     signature, params ? params : "");
+    asc_jit_release(k);
+    return NULL;
+  }
   KernelObject *obj = PyObject_New(KernelObject, &AscKernel_Type);
   if (!obj) {
     asc_jit_release(k);
@@ -928,6 +980,20 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   snprintf(obj->signature, sizeof obj->signature, "%s", signature);
   obj->nparams = (int)strlen(signature);
   return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
+}
+
+static PyObject *write_dump(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name, *suffix, *text;
+  Py_ssize_t len;
+  if (!PyArg_ParseTuple(args, "sss#:write_dump", &name, &suffix, &text, &len)) return NULL;
+  bool written = false;
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_jit_dump(NULL, name, suffix, text, (size_t)len, &written);
+  Py_END_ALLOW_THREADS
+  if (st) return asc_py_raise(st);
+  return PyBool_FromLong(written);
 }
 
 static PyObject *jit_cache_dir(PyObject *self, PyObject *args) {
@@ -955,6 +1021,10 @@ static PyMethodDef ir_functions[] = {
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
              "always_compile=False)",
              "-> (CompiledKernel, cache_hit)")},
+    {"write_dump", write_dump, METH_VARARGS,
+     ASC_DOC("write_dump($module, name, suffix, text, /)",
+             "Writes text to $PYASC_DUMP_PATH/<name><suffix> (suffix .c, .ir or .ascendc.cpp) as "
+             "safely as a cache entry; False when PYASC_DUMP_PATH is unset.")},
     {"jit_cache_dir", jit_cache_dir, METH_VARARGS,
      ASC_DOC("jit_cache_dir($module, override=None, /)",
              "The kernel cache directory in use (a str).")},

@@ -514,8 +514,9 @@ static PyObject *testing_spin(PyObject *self, PyObject *const *args, Py_ssize_t 
   if (asc_py_parse("spin", args, nargs, kwnames, names, 1, a) || asc_py_stream(a[2], &stream))
     return NULL;
   double ms = PyFloat_AsDouble(a[0]);
+  if (ms == -1.0 && PyErr_Occurred()) return NULL;
   long blocks = a[1] ? PyLong_AsLong(a[1]) : 1;
-  if (PyErr_Occurred()) return NULL;
+  if (blocks == -1 && PyErr_Occurred()) return NULL;
   if (blocks < 1 || blocks > UINT32_MAX)
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "spin: blocks must be >= 1");
   asc_status st = asc_testing_spin(stream, ms, (uint32_t)blocks);

@@ -164,8 +164,9 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
             a, b);
   } else if (op->code == IR_OP_ARITH_SELECT) {
     ce_line(e, "%s v%u = v%u ? (%s)v%u : (%s)v%u;", t, r, a, t, b, t, op->operands[2]);
-  } else if (op->code == IR_OP_ARITH_TO_INT) {
-    ce_line(e, "int64_t v%u = (int64_t)v%u;", r, a);
+  } else if (op->code == IR_OP_ARITH_TO_INT) { /* saturating (rt/core.h) */
+    ce_line(e, "int64_t v%u = %s(v%u);", r,
+            ce_type_of(e, a).kind == ASC_IR_FLOAT ? "asc_k_f2i" : "(int64_t)", a);
   } else if (op->code == IR_OP_ARITH_TO_FLOAT) {
     ce_line(e, "double v%u = (double)v%u;", r, a);
   }
@@ -298,6 +299,7 @@ static int emit_op(emitter *e, const ir_op *op) {
       ce_line(e, "for (int64_t v%u = v%u; v%u > 0 ? v%u < v%u : v%u > v%u; v%u += v%u) {", iv,
               start, step, iv, stop, iv, stop, iv, step);
       e->depth++;
+      ce_line(e, "if (asc_k_poll(k, %u)) return 1;", op->loc.line); /* Ctrl-C, watchdog */
       emit_region(e, op->regions[0]);
       e->depth--;
       return ce_line(e, "}");
@@ -305,6 +307,7 @@ static int emit_op(emitter *e, const ir_op *op) {
     case IR_WHILE:
       ce_line(e, "for (;;) {");
       e->depth++;
+      ce_line(e, "if (asc_k_poll(k, %u)) return 1;", op->loc.line); /* Ctrl-C, watchdog */
       /* no block: the condition's values stay in scope for the test */
       for (int i = 0; i < op->regions[0]->n; i++) emit_op(e, op->regions[0]->ops[i]);
       ce_line(e, "if (!v%u) break;", op->operands[0]);
@@ -435,6 +438,19 @@ static asc_status emit(const asc_ir_module *m, bool checked, char **out) {
                   "int asc_kernel_entry(asc_k_ctx *k, const asc_k_arg *args) {\n"
                   "  return asc_k_group_run(k, args, asc_kernel_core, %d, %d);\n}\n",
                   mixed, cu.mode == 1);
+  /* Its parameters' kinds, one letter each (a address, f float, b bool, i
+   * int): the launcher trusts an argument's length only where it says 'a'
+   * (jit.c asc_jit_params). */
+  ir_buf_printf(&b, "const char asc_kernel_params[] = \"");
+  for (int i = 0; i < m->nparams; i++) {
+    asc_ir_kind kind = ce_type_of(&e, m->params[i]).kind;
+    ir_buf_printf(&b, "%c",
+                  kind == ASC_IR_ADDR    ? 'a'
+                  : kind == ASC_IR_FLOAT ? 'f'
+                  : kind == ASC_IR_BOOL  ? 'b'
+                                         : 'i');
+  }
+  ir_buf_printf(&b, "\";\n");
   /* sync_all and mode-0 cross-core flags: the launcher runs every block
    * at once (jit.c); mode 0 says on what: 2 groups, 3 AIVs, 4 AICs */
   if (ce_uses_op(m->body, "sync_all") || cu.mode0)

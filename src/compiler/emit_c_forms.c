@@ -38,8 +38,12 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
   }
   if (op->code == IR_OP_GLOBAL_SET_VALUE || op->code == IR_OP_LOCAL_SET_VALUE) {
     bool is_float = asc_dtype_is_float((asc_dtype)ce_type_of(e, o[0]).dtype);
-    ce_checked(e, "asc_k_%cset_%s(k, v%u, v%u, (%s)v%u, %d)", name[0] == 'g' ? 'g' : 'l',
-               ce_suffix(e, o[0]), o[0], o[1], is_float ? "double" : "int64_t", o[2], L);
+    /* a float value stored to an integer tensor saturates (rt/core.h) */
+    const char *conv = is_float                                   ? "(double)"
+                       : ce_type_of(e, o[2]).kind == ASC_IR_FLOAT ? "asc_k_f2i"
+                                                                  : "(int64_t)";
+    ce_checked(e, "asc_k_%cset_%s(k, v%u, v%u, %s(v%u), %d)", name[0] == 'g' ? 'g' : 'l',
+               ce_suffix(e, o[0]), o[0], o[1], conv, o[2], L);
     return 0;
   }
   if (op->code == IR_OP_GLOBAL_GET_SIZE)

@@ -91,6 +91,9 @@ struct asc_jit_kernel {
   entry_fn entry;
   bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
   int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
+  /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
+   * valid while handle is open; NULL when it does not declare them */
+  const char *params;
   char *name;
   char *path;
 };
@@ -472,16 +475,7 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
 
 static asc_status dump_source(const asc_jit_options *o, const char *source, size_t len,
                               const char *safe_name) {
-  const char *env = getenv("PYASC_DUMP_PATH");
-  const char *dir = o && o->dump_dir ? o->dump_dir : env;
-  if (!dir || !*dir) return ASC_OK;
-  if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-    return asc_error(ASC_ERR_COMPILE, "cannot create PYASC_DUMP_PATH %s: %s", dir, strerror(errno));
-  char *path = jit_format("%s/%s.c", dir, safe_name);
-  asc_status st = path ? jit_write_atomically(path, source, len)
-                       : asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  free(path);
-  return st;
+  return asc_jit_dump(o ? o->dump_dir : NULL, safe_name, ".c", source, len, NULL);
 }
 
 /* The kernel's name as it may appear in a file name: [A-Za-z0-9_] only,
@@ -517,6 +511,8 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   const int *live = (const int *)dlsym(handle, "asc_kernel_all_live");
   k->all_live = live != NULL;
   k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
+  k->params = (const char *)dlsym(handle, "asc_kernel_params");
+  if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
   k->name = name_copy;
@@ -613,6 +609,10 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
   return k->path;
 }
 
+const char *asc_jit_params(const asc_jit_kernel *k) {
+  return k->params;
+}
+
 /* --- launching ------------------------------------------------------------------ */
 
 #define JIT_MAX_ARGS 64
@@ -661,12 +661,21 @@ static void jit_barrier_leave(jit_barrier *b, bool failed, uint32_t block, const
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
   jit_barrier *barrier; /* NULL unless the kernel calls sync_all */
-  asc_k_launch *shared; /* what the blocks share (rt/system.h), freed at release */
+  asc_k_launch *shared; /* what the blocks share (rt/system.h), in a jit_shared freed at release */
   int nargs;
   int nkeep;
   asc_storage *keep[JIT_MAX_ARGS];
   asc_k_arg args[JIT_MAX_ARGS];
 } jit_launch;
+
+/* A launch's asc_k_launch and what only the launcher knows: the caller's
+ * cancellation (asc_jit_cancel) and the thread that launched. */
+typedef struct jit_shared {
+  asc_k_launch k; /* first: the blocks see only this */
+  asc_jit_cancel *cancel;
+  pthread_t caller;
+  int64_t next_check_ns; /* read and written by the caller's thread only */
+} jit_shared;
 
 /* The POSIX services a launch lends its blocks (asc_k_launch). */
 static int64_t jit_clock_ns(void) {
@@ -702,6 +711,20 @@ static const asc_k_vmath_fn *jit_vmath(void) {
   return jit_vmath_table;
 }
 
+/* asc_k_launch.check: on the launching thread, every 20 ms at most, asks
+ * the caller's check (Python's signal handlers, binding/ir.c); elsewhere
+ * the flag it sets is enough. */
+#define JIT_CHECK_NS 20000000
+static int jit_check(asc_k_launch *launch) {
+  jit_shared *s = (jit_shared *)(void *)launch;
+  if (!pthread_equal(pthread_self(), s->caller)) return 0;
+  int64_t now = jit_clock_ns();
+  if (now < s->next_check_ns) return 0;
+  s->next_check_ns = now + JIT_CHECK_NS;
+  if (s->cancel->check(s->cancel->user)) __atomic_store_n(&s->cancel->flag, 1, __ATOMIC_SEQ_CST);
+  return __atomic_load_n(&s->cancel->flag, __ATOMIC_SEQ_CST);
+}
+
 /* A tensor list's data pointer: the live device allocation holding it. */
 static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
   asc_mem_range r;
@@ -733,6 +756,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sync_barrier = l->barrier;
   k.msg[0] = '\0';
   k.vmath = jit_vmath();
+  k.ticks = 0;
+  k.t0 = l->shared && l->shared->timeout_ns ? jit_clock_ns() : 0;
   memset(&k.sys, 0, sizeof k.sys);
   k.sys.args = l->args;
   k.sys.nargs = l->nargs;
@@ -742,6 +767,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
         0) { /* the first block learns the device's thread count */
       int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
+      if (l->barrier || l->kernel->mode0) cap = (int)s->nblocks; /* all run at once (ALL_LIVE) */
       __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
     }
     __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
@@ -776,12 +802,21 @@ static void jit_release(void *p) {
 
 asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                           const asc_jit_arg *args, int nargs, void *const *keep, int nkeep) {
-  return asc_jit_launch_ex(k, stream, nblocks, args, nargs, keep, nkeep, 0);
+  return asc_jit_launch_cancellable(k, stream, nblocks, args, nargs, keep, nkeep, 0, NULL);
 }
 
 asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                              const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,
                              uint32_t flags) {
+  return asc_jit_launch_cancellable(k, stream, nblocks, args, nargs, keep, nkeep, flags, NULL);
+}
+
+asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                                      const asc_jit_arg *args, int nargs, void *const *keep,
+                                      int nkeep, uint32_t flags, asc_jit_cancel *cancel) {
+  uint64_t timeout_ms;
+  asc_status limit = env_limit("PYASC_KERNEL_TIMEOUT_MS", 0, &timeout_ms);
+  if (limit) return limit;
   if (nargs < 0 || nargs > JIT_MAX_ARGS || nkeep < 0 || nkeep > JIT_MAX_ARGS)
     return asc_error(ASC_ERR_INVALID_VALUE, "launch: at most %d arguments", JIT_MAX_ARGS);
   if (nblocks == 0 || nblocks > 65535)
@@ -803,18 +838,45 @@ asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nb
                        nblocks, what[k->mode0 - 2], have,
                        k->mode0 == 3 ? "AIV cores" : "AIC cores");
   }
+  /* Every argument is what the kernel says it is: only an address's length
+   * is kept (a scalar's is 0 whatever the caller left there), so the
+   * runtime's pointer resolution (rt/tensor_desc.h asc_k_resolve) never
+   * mistakes a number for memory the launch was given. */
+  if (nargs && !k->params)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "launch: kernel %s does not declare its parameters (asc_kernel_params), "
+                     "so it takes no arguments",
+                     k->name);
+  if (k->params && strlen(k->params) != (size_t)nargs)
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel %s takes %zu arguments, got %d",
+                     k->name, strlen(k->params), nargs);
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] == 'a' && (args[i].n < 0 || (!args[i].v.p && args[i].n)))
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "launch: argument %d of kernel %s is an address of %lld bytes at %p", i,
+                       k->name, (long long)args[i].n, args[i].v.p);
   jit_launch l;
   /* One allocation: the shared state, an epoch and a state byte per block
    * (nblocks <= 65535, so the size cannot overflow). */
-  l.shared = calloc(1, sizeof(asc_k_launch) + (size_t)nblocks * (sizeof(int64_t) + 1));
-  if (!l.shared) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  jit_shared *js = calloc(1, sizeof(jit_shared) + (size_t)nblocks * (sizeof(int64_t) + 1));
+  if (!js) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  l.shared = &js->k;
   l.shared->nblocks = nblocks;
   l.shared->epoch = 1;
-  l.shared->seen = (int64_t *)(void *)(l.shared + 1);
+  l.shared->seen = (int64_t *)(void *)(js + 1);
   l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
   l.shared->clock_ns = jit_clock_ns;
   l.shared->pause = jit_pause;
   l.shared->lookup = jit_lookup;
+  l.shared->cancel = cancel ? &cancel->flag : NULL;
+  l.shared->timeout_ns =
+      timeout_ms > (uint64_t)INT64_MAX / 1000000 ? INT64_MAX : (int64_t)timeout_ms * 1000000;
+  if (cancel && cancel->check) {
+    js->cancel = cancel;
+    js->caller = pthread_self();
+    js->next_check_ns = jit_clock_ns() + JIT_CHECK_NS;
+    l.shared->check = jit_check;
+  }
   l.nargs = nargs;
   l.kernel = k;
   l.barrier = NULL;
@@ -829,7 +891,9 @@ asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nb
     l.barrier->n = nblocks;
   }
   l.nkeep = nkeep;
-  memcpy(l.args, args, (size_t)nargs * sizeof *args);
+  if (nargs) memcpy(l.args, args, (size_t)nargs * sizeof *args); /* args may be NULL */
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] != 'a') l.args[i].n = 0;
   for (int i = 0; i < nkeep; i++) {
     l.keep[i] = keep[i];
     asc_storage_retain(l.keep[i]);

@@ -166,6 +166,84 @@ def test_kernel_name_is_sanitised_in_the_dump_directory(tmp_path, monkeypatch):
     assert {"___escaped.c", "___escaped.ir"} <= set(os.listdir(dump))
 
 
+# PYASC_DUMP_PATH files are written as safely as cache entries (src/compiler/dump.c).
+
+
+def dump_kernel(tmp_path, dump, name: str = "dumped"):
+    """Compiles a fresh kernel called name with PYASC_DUMP_PATH=dump (set in
+    os.environ: callers in this process monkeypatch it first)."""
+    os.environ["PYASC_DUMP_PATH"] = str(dump)
+    kernel = asc.jit(kernel_named(name), cache_dir=private_dir(tmp_path / "cache"))
+    return kernel.compile(np.zeros(8, np.float32), 8)
+
+
+@pytest.mark.parametrize("suffix", [".ir", ".c", ".ascendc.cpp"])
+def test_a_link_planted_in_the_dump_directory_is_not_followed(tmp_path, monkeypatch, suffix):
+    monkeypatch.setenv("PYASC_DUMP_PATH", "")
+    dump = private_dir(tmp_path / "dump")
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    os.symlink(victim, os.path.join(dump, "dumped" + suffix))
+    with pytest.raises(asc.CompileError, match=r"dumped\%s exists and is not a regular file"
+                       % suffix):
+        dump_kernel(tmp_path, dump)
+    assert victim.read_text() == "keep"
+    assert os.path.islink(os.path.join(dump, "dumped" + suffix))
+
+
+def test_a_fifo_planted_in_the_dump_directory_does_not_block(tmp_path):
+    dump = private_dir(tmp_path / "dump")
+    os.mkfifo(os.path.join(dump, "dumped.ir"))
+    script = textwrap.dedent(f'''
+        import sys
+        sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
+        import pyasc as asc
+        import test_hardening_compiler as t
+        try:
+            t.dump_kernel(__import__("pathlib").Path({str(tmp_path)!r}), {dump!r})
+        except asc.CompileError as exc:
+            print(exc)
+    ''')
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert "dumped.ir exists and is not a regular file" in proc.stdout, proc.stderr
+
+
+def test_the_dump_directory_must_be_private(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_DUMP_PATH", "")
+    dump = private_dir(tmp_path / "dump")
+    os.chmod(dump, 0o777)
+    with pytest.raises(asc.CompileError, match="is writable by other users; refusing to write "
+                                               "kernel dumps"):
+        dump_kernel(tmp_path, dump)
+    assert os.listdir(dump) == []
+
+
+def test_a_dump_path_that_is_a_file_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYASC_DUMP_PATH", "")
+    path = tmp_path / "file"
+    path.write_text("keep")
+    with pytest.raises(asc.CompileError, match="is not a directory we can open: a file is in "
+                                               "the way"):
+        dump_kernel(tmp_path, path)
+    with pytest.raises(asc.CompileError, match="cannot create the PYASC_DUMP_PATH directory"):
+        dump_kernel(tmp_path, path / "below")
+    assert path.read_text() == "keep"
+
+
+def test_dump_files_are_replaced_whole_and_named_safely(tmp_path, monkeypatch):
+    dump = tmp_path / "new" / "dump"  # created 0700, parents too
+    monkeypatch.setenv("PYASC_DUMP_PATH", str(dump))
+    assert _C.write_dump("../a b", ".ir", "one") is True
+    assert _C.write_dump("../a b", ".ir", "two") is True
+    assert os.listdir(dump) == ["___a_b.ir"] and (dump / "___a_b.ir").read_text() == "two"
+    assert (os.stat(dump).st_mode & 0o777) == 0o700
+    with pytest.raises(asc.InvalidValueError, match="suffix is .c, .ir or .ascendc.cpp"):
+        _C.write_dump("k", "/../x", "")
+    monkeypatch.setenv("PYASC_DUMP_PATH", "")
+    assert _C.write_dump("k", ".c", "") is False
+
+
 # --- 5. constants that have no plain C literal ---------------------------------------------------
 
 

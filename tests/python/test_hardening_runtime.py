@@ -9,6 +9,7 @@ hanging the suite.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -300,9 +301,13 @@ def test_torch_dataloader_workers_use_pyasc(run_python, tmp_path):
 # The waiter blocks on a host function that only returns when released: an
 # endless kernel as far as the wait can tell.
 INTERRUPT_SCRIPT = """
-import sys, threading, time
+import signal, sys, threading, time
 import numpy as np
 import pyasc
+
+# A process started with SIGINT ignored (a background job of a
+# non-interactive shell) passes that on: Python then installs no handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 what = sys.argv[1]
 release = threading.Event()
@@ -358,6 +363,219 @@ def test_ctrl_c_interrupts_a_wait_on_endless_work(tmp_path, what):
     print(f"{what}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
     assert latency < 2.0  # the target is 100 ms; only a broken wait takes seconds
     assert out.rstrip().endswith("ok")
+
+
+# A kernel that never ends (the commonest mistake: `while i < n:` without
+# `i += 1`), launched on NumPy arrays: a synchronous launch.
+ENDLESS_SCRIPT = """
+import signal, sys, time
+import numpy as np
+import pyasc
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+what, blocks, debug = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "checked"
+
+
+@pyasc.jit(debug=debug)
+def endless_while(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    i = 0
+    while i < n:
+        g.set_value(0, i)
+
+
+@pyasc.jit(debug=debug)
+def endless_for(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    for i in range(n):
+        g.set_value(0, g.get_value(0) + 1)
+
+
+@pyasc.jit
+def count(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    for i in range(n):
+        g.set_value(0, g.get_value(0) + 1)
+
+
+kernel = {"while": endless_while, "for": endless_for}[what]
+x = np.zeros(4, np.int64)
+kernel.compile(x, 1)
+print("waiting", flush=True)
+try:
+    kernel[blocks](x, 1 << 62)
+    print("not interrupted", flush=True)
+    sys.exit(1)
+except KeyboardInterrupt:
+    print("interrupted at", repr(time.monotonic()), flush=True)
+# The kernel stopped, and the device still works.
+y = np.zeros(4, np.int64)
+count[blocks](y, 1000)
+assert y[0] == 1000 * blocks or blocks > 1, y
+pyasc.synchronize()
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("what, blocks, mode", [("while", 1, "plain"), ("for", 1, "plain"),
+                                                ("while", 3, "plain"), ("for", 2, "checked")])
+def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path, what, blocks, mode):
+    script = tmp_path / "endless.py"
+    script.write_text(ENDLESS_SCRIPT)
+    proc = subprocess.Popen([sys.executable, str(script), what, str(blocks), mode],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    try:
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)  # inside the kernel by now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, out + err
+    line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
+    latency = float(line.split()[-1]) - sent
+    print(f"{what} x{blocks} {mode}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
+    assert latency < 5.0  # the target is 100 ms; only a kernel that never looks takes seconds
+    assert out.rstrip().endswith("ok")
+
+
+WATCHDOG_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+checked, arrays = sys.argv[1] == "checked", sys.argv[2]
+
+
+def endless(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    i = 0
+    while i < n:
+        g.set_value(0, i)
+
+
+kernel = pyasc.jit(endless, debug=checked)
+x = np.zeros(4, np.int64) if arrays == "numpy" else pyasc.zeros(4, dtype=pyasc.int64)
+try:
+    kernel[2](x, 5)
+    pyasc.synchronize()
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+y = pyasc.zeros(4, dtype=pyasc.int64)  # the device is still usable
+kernel[1](y, 0)
+pyasc.synchronize()
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["plain", "checked"])
+@pytest.mark.parametrize("arrays", ["numpy", "tensor"])
+def test_the_watchdog_stops_a_kernel_that_runs_too_long(tmp_path, mode, arrays):
+    script = tmp_path / "watchdog.py"
+    script.write_text(WATCHDOG_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), mode, arrays], capture_output=True,
+                          text=True, timeout=120,
+                          env=dict(os.environ, PYASC_KERNEL_TIMEOUT_MS="200"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    loop = WATCHDOG_SCRIPT.splitlines().index("    while i < n:") + 1
+    assert f"watchdog.py:{loop}: the kernel ran longer than PYASC_KERNEL_TIMEOUT_MS=200" in proc.stdout
+    assert proc.stdout.rstrip().endswith("ok")
+
+
+def test_a_malformed_watchdog_setting_is_refused(monkeypatch):
+    monkeypatch.setenv("PYASC_KERNEL_TIMEOUT_MS", "soon")
+    with pytest.raises(pyasc.InvalidValueError, match="PYASC_KERNEL_TIMEOUT_MS=soon"):
+        testing_kernel = pyasc.jit(_noop_kernel)
+        testing_kernel[1](np.zeros(1, np.float32))
+
+
+def _noop_kernel(x: pyasc.GlobalAddress):
+    pass
+
+
+# A deadlock across two wait kinds: one block in sync_all, the others in
+# ib_wait for a flag that block never sets. Each detector alone reported
+# its own deadlocks; mixed, the launch hung.
+MIXED_DEADLOCK_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+blocks, in_sync, checked = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "checked"
+
+
+def mixed(ws: pyasc.GlobalAddress, in_sync: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(ws)
+    ub = pyasc.LocalTensor(pyasc.int32, pyasc.TPosition.VECCALC, 0, 8)
+    if pyasc.get_block_idx() == in_sync:
+        pyasc.sync_all()
+    else:
+        pyasc.ib_wait(g, ub, in_sync, 0)
+
+
+kernel = pyasc.jit(mixed, debug=checked)
+try:
+    kernel[blocks](np.zeros(8 * blocks, np.int32), in_sync)
+    print("no error", flush=True)
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+"""
+
+
+@pytest.mark.parametrize("blocks, in_sync, mode", [(2, 0, "plain"), (2, 1, "checked"),
+                                                   (3, 0, "plain"), (3, 2, "plain")])
+def test_a_deadlock_between_sync_all_and_ib_wait_is_reported(tmp_path, blocks, in_sync, mode):
+    script = tmp_path / "mixed.py"
+    script.write_text(MIXED_DEADLOCK_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), str(blocks), str(in_sync), mode],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    line = MIXED_DEADLOCK_SCRIPT.splitlines().index("        pyasc.ib_wait(g, ub, in_sync, 0)") + 1
+    # the launch reports the ib_wait block, or the sync_all block quoting it
+    assert re.search(rf"mixed.py:{line}: ib_wait: deadlock: block \d waits for block {in_sync}, "
+                     r"but every block has finished or waits too \(\d running, 1 of them in syn",
+                     proc.stdout), proc.stdout
+
+
+# Mode-0 cross-core flags on a flag nobody sets: every core waits.
+MODE0_SCRIPT = """
+import sys
+import numpy as np
+import pyasc
+
+
+@pyasc.jit
+def nobody_sets(x: pyasc.GlobalAddress):
+    if pyasc.ascend_is_aiv():
+        pyasc.cross_core_wait_flag(1, 0, pyasc.PipeID.PIPE_S)
+
+
+try:
+    nobody_sets[int(sys.argv[1])](np.zeros(8, np.float32))
+    print("no error", flush=True)
+except pyasc.KernelError as exc:
+    print(exc, flush=True)
+"""
+
+
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_a_mode0_flag_nobody_sets_is_a_deadlock_not_a_hang(tmp_path, blocks):
+    script = tmp_path / "mode0.py"
+    script.write_text(MODE0_SCRIPT)
+    proc = subprocess.run([sys.executable, str(script), str(blocks)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"mode0.py:\d+: cross_core_wait_flag: (flag 1 \(mode 0\): )?"
+                     r"(deadlock|another core failed \(cross_core_wait_flag: deadlock)",
+                     proc.stdout), proc.stdout
 
 
 SELF_SYNC_SCRIPT = """

@@ -179,3 +179,47 @@ def test_tbuf_get_with_a_huge_length(i):
     _, z = run("tbuf_kernel", "get", i, False)
     np.testing.assert_array_equal(z[:1], 5.0)
     expect_error("tbuf_kernel", "get", i, True, "TBuf.get: ")
+
+
+# --- float scalars that no integer holds -------------------------------------------------------
+
+from pyasc.language.struct import Field, Struct  # noqa: E402
+
+
+class FloatParams(Struct):
+    f = Field(asc.float64, default=0.0)
+
+
+def float_to_int_kernel(p: FloatParams, x: float, out: asc.GlobalAddress):
+    o = asc.GlobalTensor()
+    o.set_global_buffer(out, 4)
+    o.set_value(0, p.f)  # a float64 field stored to int64
+    o.set_value(1, int(p.f))
+    o.set_value(2, x)
+    o.set_value(3, int(x))
+
+
+float_to_int = asc.jit(float_to_int_kernel, cache_dir=CACHE)
+
+I64 = np.iinfo(np.int64)
+
+
+@pytest.mark.parametrize("checked", [False, True])
+@pytest.mark.parametrize("value, want", [
+    (1e300, I64.max), (-1e300, I64.min), (float("inf"), I64.max), (float("-inf"), I64.min),
+    (float("nan"), 0), (2.0**63, I64.max), (-(2.0**63), I64.min), (-2.75, -2), (1e18, 10**18),
+])
+def test_a_float_stored_to_an_integer_saturates(checked, value, want):
+    """Documented: truncate toward zero, saturate to int64, NaN gives 0 (as
+    the vector Cast); a plain C cast out of range is undefined behaviour."""
+    kernel = asc.jit(float_to_int_kernel, cache_dir=CACHE, debug=True) if checked else float_to_int
+    out = np.full(4, 7, np.int64)
+    kernel[1](FloatParams(f=value), value, out)
+    assert out.tolist() == [want] * 4
+    assert "asc_k_f2i(" in kernel.compile(FloatParams(f=value), value, out).c_source
+
+
+def test_an_array_where_a_struct_is_expected_is_named():
+    out = np.zeros(4, np.int64)
+    with pytest.raises(TypeError, match="parameter 'p' is a FloatParams struct, not ndarray"):
+        float_to_int[1](np.zeros(3), 1.0, out)

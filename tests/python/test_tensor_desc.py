@@ -6,6 +6,10 @@ memory the launch was not given are errors or empty, never host memory."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -13,6 +17,7 @@ import pytest
 import asc
 import pyasc
 from kernel_cache import kernel_cache_dir
+from pyasc import _C
 
 CACHE = kernel_cache_dir("pyasc-tensor-desc-")
 
@@ -155,3 +160,80 @@ def test_ascend_c_form():
     src = k_walk.ascendc(pyasc.tensor_list([a]), np.zeros(7, np.float64), a, 0, 3)
     assert "AscendC::ListTensorDesc((__gm__ void *)" in src
     assert ".GetDataPtr<float>((uint32_t)0)" in src and "pyasc_d.GetShape((uint32_t)0)" in src
+
+
+@jit
+def k_poison(a: pyasc.GlobalAddress, b: pyasc.GlobalAddress, c: pyasc.GlobalAddress,
+             d: pyasc.GlobalAddress):
+    pass
+
+
+@jit
+def k_scalars(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, x: int, y: float, z: int):
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    lists = asc.ListTensorDesc(data=lst, length=0xffffffff, shape_size=0xffffffff)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(lists.get_data_ptr(index=0, dtype=asc.float32))
+    o.set_value(0, g.get_value(0))
+    g.set_value(1, 99.0)
+
+
+def poisoned_launch(kernel, lst, out, value):
+    """A launch with many large arrays leaves their lengths where the next
+    launch packs its scalar arguments; that launch passes `value` as ints."""
+    big = np.zeros(1 << 16, np.uint8)
+    k_poison[1](big, big, big, big)
+    kernel[1](lst, out, value, 0.0, value)
+
+
+@pytest.mark.parametrize("checked", MODES)
+def test_an_int_argument_equal_to_a_pointer_is_not_memory(checked):
+    victim = np.arange(8, dtype=np.float32) + 1  # host memory no launch was given
+    lst = pyasc.tensor_list([victim])
+    addr = victim.__array_interface__["data"][0]
+    out = np.full(1, -1, np.float32)
+    for _ in range(3):
+        if checked:
+            with pytest.raises(pyasc.KernelError, match="outside the argument"):
+                poisoned_launch(variant(k_scalars, True), lst, out, addr)
+        else:
+            poisoned_launch(k_scalars, lst, out, addr)
+            assert out[0] == 0  # read as zeros
+        np.testing.assert_array_equal(victim, np.arange(8, dtype=np.float32) + 1)
+
+
+ZERO_POINTER = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import pyasc
+    sys.path.insert(0, {here!r})
+    import test_tensor_desc as t
+    lst = pyasc.tensor_list([np.zeros(4, np.float32)]).view(np.uint64)
+    lst[-1] = 0  # the data pointer
+    out = np.full(1, -1, np.float32)
+    t.poisoned_launch(t.k_scalars, lst, out, 0)
+    assert out[0] == 0, out
+    try:
+        t.poisoned_launch(t.variant(t.k_scalars, True), lst, out, 0)
+    except pyasc.KernelError as exc:
+        assert "outside the argument" in str(exc), exc
+    else:
+        raise AssertionError("checked mode said nothing")
+    print("ok")
+''')
+
+
+def test_a_zero_data_pointer_reaches_no_memory():
+    here = os.path.dirname(os.path.abspath(__file__))
+    proc = subprocess.run([sys.executable, "-c", ZERO_POINTER.format(here=here)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr)
+
+
+def test_a_signature_must_agree_with_the_kernels_parameters():
+    compiled = k_scalars.compile(pyasc.tensor_list([np.zeros(1, np.float32)]),
+                                 np.zeros(1, np.float32), 1, 0.0, 1)
+    with pytest.raises(pyasc.CompileError, match="signature 'aaaaa' does not match the "
+                                                 "kernel's parameters 'aaifi'"):
+        _C.jit_build(compiled.c_source, "k", "aaaaa", cache_dir=CACHE)

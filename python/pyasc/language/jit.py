@@ -161,19 +161,13 @@ def _emit_ascendc(gen: Any, builder: Any) -> str:
 
 
 def _dump(name: str, ir_text: str, ascendc: str | None) -> None:
-    """Writes <name>.ir and <name>.ascendc.cpp under $PYASC_DUMP_PATH, if set."""
-    dump = os.environ.get("PYASC_DUMP_PATH")
-    if not dump:
-        return
-    os.makedirs(dump, mode=0o700, exist_ok=True)
-    # A kernel's __name__ is arbitrary text: it names files only in the
-    # [A-Za-z0-9_] form libasc gives the .c file beside these.
-    name = re.sub(r"[^A-Za-z0-9_]", "_", name)[:64] or "kernel"
-    with open(os.path.join(dump, f"{name}.ir"), "w", encoding="utf-8") as f:
-        f.write(ir_text)
-    if ascendc is not None:
-        with open(os.path.join(dump, f"{name}.ascendc.cpp"), "w", encoding="utf-8") as f:
-            f.write(ascendc)
+    """Writes <name>.ir and <name>.ascendc.cpp under $PYASC_DUMP_PATH, if set.
+
+    libasc writes them as it writes the .c file beside them (asc_jit_dump):
+    only the name's [A-Za-z0-9_] form names a file, the directory must be
+    the user's own, and a link or FIFO planted in it is refused."""
+    if _C.write_dump(name, ".ir", ir_text) and ascendc is not None:
+        _C.write_dump(name, ".ascendc.cpp", ascendc)
 
 
 P = ParamSpec("P")
@@ -260,9 +254,22 @@ class JITFunction(Generic[P, R]):
                 key.append((type(value), getattr(value, "dtype", None)))  # None: _specs refuses
         return tuple(key)
 
+    def _struct_annotation(self, index: int) -> type | None:
+        """The Struct class parameter index is annotated with, if any (a
+        string annotation is looked up in the kernel's module)."""
+        ann = self.params[index].annotation
+        if isinstance(ann, str):
+            ann = self.fn.__globals__.get(ann)
+        return ann if isinstance(ann, type) and issubclass(ann, Struct) else None
+
     def _specs(self, args: tuple) -> tuple[list, str]:
         specs, signature = [], ""
-        for value, const in zip(args, self.constexpr):
+        for index, (value, const) in enumerate(zip(args, self.constexpr)):
+            struct = None if const else self._struct_annotation(index)
+            if struct is not None and not isinstance(value, struct):
+                raise TypeError(f"{self.__name__}: parameter {self.params[index].name!r} is a "
+                                f"{struct.__name__} struct, not {type(value).__name__} (pass "
+                                f"{struct.__name__}(...))")
             if const:
                 specs.append(("const", value))
             elif isinstance(value, bool):

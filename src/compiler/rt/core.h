@@ -55,7 +55,9 @@ typedef struct asc_k_fwk {
 } asc_k_fwk;
 /* What the blocks of one launch share for inter-block synchronisation
  * (rt/system.h): the launcher (jit.c) owns it; blocks update it with
- * atomics. state[i]: 0 block i not started, 1 running, 2 finished. */
+ * atomics. state[i]: 0 block i not started, 1 running, 2 finished, 3
+ * running and waiting in sync_all (rt/fwk.h), which only other blocks'
+ * arrivals there can end. */
 typedef struct asc_k_launch {
   int64_t nblocks;
   int capacity; /* blocks that can run at once (the device's worker threads) */
@@ -77,6 +79,13 @@ typedef struct asc_k_launch {
    * block that needs them, freed by board_free when the launch ends. */
   void *board;
   void (*board_free)(void *board);
+  /* asc_k_poll: the caller's cancel flag (non-zero: stop; NULL: none), a
+   * look for cancellation (non-zero: stop; NULL: none), and the watchdog's
+   * limit on a block's run in ns (0: none) */
+  const int *cancel;
+  int (*check)(struct asc_k_launch *launch);
+  int64_t sync_arrivals; /* sync_all arrivals so far (rt/fwk.h) */
+  int64_t timeout_ns;
 } asc_k_launch;
 
 /* A block's system registers (rt/system.h). */
@@ -137,6 +146,10 @@ typedef struct asc_k_ctx {
   asc_k_sregs sr;   /* zeroed with vm */
   /* ASC_K_VM_COUNT functions (rt/vmath.h); NULL: the C library's */
   const asc_k_vmath_fn *vmath;
+  /* asc_k_poll: calls since the last look, and when the block started (ns,
+   * for the watchdog); the launcher zeroes both */
+  uint32_t ticks;
+  int64_t t0;
 } asc_k_ctx;
 
 typedef struct asc_k_arg {
@@ -225,6 +238,43 @@ static int asc_k_fail(asc_k_ctx *k, int line, const char *fmt, ...) {
   va_end(ap);
   k->status = 1;
   return 1;
+}
+
+/* Called on every iteration of a kernel's loops and every turn of a
+ * spinning wait: every 1024th call, a launch cancelled by its caller (Ctrl-C
+ * during a synchronous launch) or running past its watchdog
+ * (PYASC_KERNEL_TIMEOUT_MS) stops at line. Cheap: a counter, then a
+ * relaxed load. */
+static inline int asc_k_poll_slow(asc_k_ctx *k, int line, const char *where) {
+  struct asc_k_launch *L = k->sys.launch;
+  if (!L) return 0;
+  if ((L->cancel && __atomic_load_n(L->cancel, __ATOMIC_RELAXED)) || (L->check && L->check(L)))
+    return asc_k_fail(k, line, "interrupted (KeyboardInterrupt) in %s", where);
+  if (L->timeout_ns > 0 && L->clock_ns) {
+    int64_t now = L->clock_ns();
+    if (!k->t0) k->t0 = now;
+    if (now - k->t0 > L->timeout_ns)
+      return asc_k_fail(k, line,
+                        "the kernel ran longer than PYASC_KERNEL_TIMEOUT_MS=%lld and was stopped "
+                        "in %s (an endless loop?)",
+                        (long long)(L->timeout_ns / 1000000), where);
+  }
+  return 0;
+}
+static inline int asc_k_poll(asc_k_ctx *k, int line) {
+  if (__builtin_expect((++k->ticks & 1023u) != 0, 1)) return 0;
+  return asc_k_poll_slow(k, line, "the loop at this line");
+}
+
+/* A float scalar as an integer (int(x), a float stored to an integer
+ * tensor or field): truncated toward zero and saturated to int64, NaN 0, as
+ * the vector Cast saturates (rt/vector.h asc_k_cast_store). A plain C cast
+ * of a double outside int64's range is undefined behaviour. */
+static inline int64_t asc_k_f2i(double x) {
+  if (x != x) return 0;
+  if (x >= 0x1p63) return INT64_MAX;
+  if (x < -0x1p63) return INT64_MIN;
+  return (int64_t)x;
 }
 
 /* --- size arithmetic ---------------------------------------------------------

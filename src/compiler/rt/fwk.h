@@ -255,7 +255,25 @@ static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
   if (!k->sync_wait) /* the launcher knows from asc_kernel_all_live (emit_c.c) */
     return asc_k_fail(k, line, "sync_all: internal error: the blocks were not launched together");
   char why[256] = "";
+  /* Blocked for the inter-block waits' deadlock detector (rt/system.h): a
+   * block spinning in ib_wait while the others wait here never arrives.
+   * (Groups of a mixed kernel share a block index: not marked.) */
+  asc_k_launch *L = k->group ? NULL : k->sys.launch;
+  int64_t me = k->block_idx;
+  int mark = L && me >= 0 && me < L->nblocks;
+  if (mark) {
+    __atomic_store_n(&L->state[me], 3, __ATOMIC_SEQ_CST);
+    if (__atomic_add_fetch(&L->sync_arrivals, 1, __ATOMIC_SEQ_CST) % L->nblocks == 0) {
+      /* the last to arrive: everyone is released, none is blocked now */
+      for (int64_t i = 0; i < L->nblocks; i++) {
+        unsigned char in = 3;
+        __atomic_compare_exchange_n(&L->state[i], &in, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+      }
+    }
+    __atomic_add_fetch(&L->epoch, 1, __ATOMIC_SEQ_CST);
+  }
   int r = k->sync_wait(k->sync_barrier, why, sizeof why);
+  if (mark) __atomic_store_n(&L->state[me], 1, __ATOMIC_SEQ_CST);
   if (r == 1)
     return asc_k_fail(k, line, "sync_all: another block failed before reaching it (%.200s)", why);
   if (r == 2)

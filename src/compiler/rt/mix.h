@@ -28,7 +28,9 @@
 #if defined(ASC_K_MIX) && !defined(ASC_RT_MIX_H)
 #define ASC_RT_MIX_H
 
+#include <errno.h>
 #include <pthread.h>
+#include <time.h>
 
 #define ASC_KM_FLAGS 16 /* flag ids 0..15 (Ascend C documents 0..10 for users) */
 #define ASC_KM_MAX_PENDING 15
@@ -46,8 +48,11 @@ typedef struct asc_km_board {
   int64_t n[2];                /* cores of each kind */
   int64_t *sets[2], *waits[2]; /* n[kind] x ASC_KM_FLAGS each */
   unsigned char *done[2];      /* core finished */
-  int failed;                  /* a core failed: waiters give up */
-  char why[256];               /* the first failed core's message */
+  /* per kind: sets so far (a generation), and the cores asleep in a wait
+   * since the last set, which cannot be about to pass */
+  int64_t gen[2], nwait[2];
+  int failed;    /* a core failed: waiters give up */
+  char why[256]; /* the first failed core's message */
 } asc_km_board;
 
 static void asc_km_board_free(void *p) {
@@ -167,6 +172,7 @@ static int asc_km_board_cross(asc_k_ctx *k, asc_km_board *b, int f, int wait, in
                           f);
       }
     sets[me * ASC_KM_FLAGS + f]++;
+    b->gen[kind]++, b->nwait[kind] = 0; /* every sleeper looks again */
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
     return 0;
@@ -195,7 +201,38 @@ static int asc_km_board_cross(asc_k_ctx *k, asc_km_board *b, int f, int wait, in
                         "without setting it (the device would hang here)",
                         f, kind ? "AIC" : "AIV", (long long)missing);
     }
-    pthread_cond_wait(&b->cv, &b->mu);
+    /* Only cores of this kind set these flags: when every one of them that
+     * has not finished waits too, none ever will (the device would hang). */
+    int64_t alive = 0;
+    for (int64_t s = 0; s < n; s++) alive += !b->done[kind][s];
+    if (b->nwait[kind] + 1 >= alive) {
+      b->failed = 1;
+      snprintf(b->why, sizeof b->why,
+               "cross_core_wait_flag: deadlock: every running %s waits for a mode-0 flag",
+               kind ? "AIC" : "AIV");
+      pthread_cond_broadcast(&b->cv);
+      pthread_mutex_unlock(&b->mu);
+      return asc_k_fail(k, line,
+                        "cross_core_wait_flag: flag %d (mode 0): deadlock: %s %lld has not set "
+                        "it, and every running %s (%lld) waits for a flag, so none ever will "
+                        "(the device would hang here)",
+                        f, kind ? "AIC" : "AIV", (long long)missing, kind ? "AIC" : "AIV",
+                        (long long)alive);
+    }
+    /* asleep in slices: Ctrl-C and the watchdog (rt/core.h asc_k_poll) */
+    struct timespec until;
+    timespec_get(&until, TIME_UTC); /* C11; the clock of pthread_cond_timedwait */
+    until.tv_nsec += 20000000;
+    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+    const int64_t gen = b->gen[kind];
+    b->nwait[kind]++;
+    int timed_out = pthread_cond_timedwait(&b->cv, &b->mu, &until) == ETIMEDOUT;
+    if (b->gen[kind] == gen) b->nwait[kind]--; /* else a set already cleared the count */
+    if (timed_out) {
+      pthread_mutex_unlock(&b->mu);
+      if (asc_k_poll_slow(k, line, "cross_core_wait_flag")) return 1;
+      pthread_mutex_lock(&b->mu);
+    }
   }
 }
 

@@ -191,6 +191,8 @@ static inline int asc_k_sys_settled(asc_k_launch *L, int64_t *running, int64_t *
     if (st == 1) {
       (*running)++;
       all_seen &= __atomic_load_n(&L->seen[i], __ATOMIC_SEQ_CST) == epoch;
+    } else if (st == 3) { /* in sync_all: blocked until this waiter gets there too */
+      (*running)++;
     }
   }
   return all_seen && (*started == L->nblocks || *running >= L->capacity);
@@ -229,10 +231,14 @@ static inline int asc_k_sys_wait(asc_k_ctx *k, int32_t *flag, int mode, int32_t 
       break;
     }
     if (asc_k_sys_settled(L, &running, &started) && started == L->nblocks) {
+      int64_t in_sync = 0;
+      for (int64_t i = 0; i < L->nblocks; i++)
+        in_sync += __atomic_load_n(&L->state[i], __ATOMIC_SEQ_CST) == 3;
       rc = asc_k_fail(k, line,
                       "%s: deadlock: block %lld waits for %s, but every block has finished or "
-                      "waits too (%lld running), so no flag can change",
-                      api, (long long)me, who, (long long)running);
+                      "waits too (%lld running, %lld of them in sync_all, which this block never "
+                      "reaches while it waits), so no flag can change",
+                      api, (long long)me, who, (long long)running, (long long)in_sync);
       break;
     }
     if (started < L->nblocks && asc_k_sys_settled(L, &running, &started)) {
@@ -245,6 +251,7 @@ static inline int asc_k_sys_wait(asc_k_ctx *k, int32_t *flag, int mode, int32_t 
                       (long long)L->nblocks, L->capacity, L->capacity);
       break;
     }
+    if ((rc = asc_k_poll_slow(k, line, api))) break; /* Ctrl-C, the watchdog */
     if (L->pause) L->pause(spins);
   }
   __atomic_store_n(&L->seen[me], 0, __ATOMIC_SEQ_CST);

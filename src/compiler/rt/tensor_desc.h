@@ -79,14 +79,20 @@ static inline int asc_k_ltd_get_desc(asc_k_ctx *k, asc_k_addr a, int64_t length,
   return asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, "ListTensorDesc.get_desc",
                         line);
 }
-/* The memory behind a data pointer (see above). */
-static inline asc_k_addr asc_k_ltd_resolve(const asc_k_ctx *k, uint64_t ptr) {
+/* The one provenance check for a pointer a kernel forms from data (today a
+ * tensor list's data pointer): the memory behind ptr is an address argument
+ * of the launch that holds it (the launcher keeps a length only for those:
+ * a scalar argument's value is never memory, jit.c) or a live device
+ * allocation (a pyasc.Tensor). Anything else, 0 included, gives an address
+ * with no memory behind it. */
+static inline asc_k_addr asc_k_resolve(const asc_k_ctx *k, uint64_t ptr) {
   asc_k_addr r = {NULL, 0, 0};
   uintptr_t p = (uintptr_t)ptr;
+  if (!p) return r;
   for (int i = 0; i < k->sys.nargs; i++) {
     const asc_k_arg *arg = &k->sys.args[i];
     uintptr_t base = (uintptr_t)arg->v.p;
-    if (arg->n > 0 && p >= base && p - base < (uintptr_t)arg->n) {
+    if (base && arg->n > 0 && p >= base && p - base < (uintptr_t)arg->n) {
       r.base = arg->v.p, r.n = arg->n, r.lead = (int64_t)(p - base);
       return r;
     }
@@ -106,7 +112,7 @@ static inline int asc_k_ltd_get_data_ptr(asc_k_ctx *k, asc_k_addr *r, asc_k_addr
   if (asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, "get_data_ptr", line) ||
       asc_k_ltd_word(k, a, length, asc_k_add(p, asc_k_mul(index, 8)), &ptr, "get_data_ptr", line))
     return 1;
-  *r = asc_k_ltd_resolve(k, ptr);
+  *r = asc_k_resolve(k, ptr);
   return 0;
 }
 /* TensorDesc: what = 0 dim, 1 index, 2 shape[offset]. */

@@ -13,6 +13,11 @@
 /* Polls before sleeping keep an idle stream's wake-up, and a synchronising
  * host thread's, in microseconds instead of a scheduler round trip. */
 #define SPIN_POLLS 4000
+/* ... but a synchronising thread spins at most this long (ns): on a busy
+ * machine each sched_yield may give the core away for milliseconds, and a
+ * wait sliced to look at Ctrl-C (binding/stream.c asc_py_wait) must not
+ * spend its whole slice, and more, spinning. */
+#define SPIN_MAX_NS 1000000
 
 typedef struct task_node {
   asc_task task;
@@ -357,8 +362,13 @@ static asc_status wait_reached(cpu_stream *s, uint64_t tick, int64_t timeout_ns)
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "a task running on a stream (a host function, say) cannot wait for that "
                      "stream's own work: it would wait for itself forever");
-  if (timeout_ns != 0)
-    for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) spin_pause(i);
+  if (timeout_ns != 0) {
+    int64_t spin_end = now_ns() + SPIN_MAX_NS;
+    for (int i = 0; i < SPIN_POLLS && !cpu_stream_reached(s, tick); i++) {
+      spin_pause(i);
+      if ((i & 31) == 31 && now_ns() > spin_end) break; /* after each sched_yield */
+    }
+  }
   if (cpu_stream_reached(s, tick)) return ASC_OK;
   if (timeout_ns == 0) return ASC_ERR_NOT_READY;
   struct timespec deadline = {0};
