@@ -29,6 +29,7 @@ import threading
 from typing import Any
 
 from pyasc import _C
+from pyasc.language.names.dtypes import DTYPE_NAMES
 
 __all__ = ["from_torch", "register", "to_torch"]
 
@@ -62,9 +63,8 @@ def to_torch(t: _C.Tensor) -> Any:
 def _torch_dtypes() -> dict[Any, _C.dtype]:
     import torch
 
-    names = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-             "float32", "float64", "uint16", "uint32", "uint64")  # torch >= 2.3 has the last three
-    return {getattr(torch, n): _C.dtype(n) for n in names if hasattr(torch, n)}
+    # torch >= 2.3 has uint16, uint32 and uint64
+    return {getattr(torch, n): _C.dtype(n) for n in DTYPE_NAMES if hasattr(torch, n)}
 
 
 def _torch_dtype(d: _C.dtype) -> Any:

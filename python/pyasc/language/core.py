@@ -18,7 +18,9 @@ T = TypeVar("T")
 
 
 class TPosition(enum.IntEnum):
-    """Logical memory positions (Ascend C ``TPosition``), with PyAsc's values."""
+    """Logical memory positions (Ascend C ``TPosition``), with PyAsc's values.
+    Kernels place queues, buffers and tensors in GM..VECCALC; the host's
+    matmul tiling (:mod:`pyasc.host`) also names LCM..MAX."""
 
     GM = 0
     A1 = 1
@@ -32,6 +34,11 @@ class TPosition(enum.IntEnum):
     VECIN = 9
     VECOUT = 10
     VECCALC = 11
+    LCM = 11
+    SPM = 12
+    SHM = 12
+    TSCM = 13
+    MAX = 14
 
 
 class HardEvent(enum.IntEnum):

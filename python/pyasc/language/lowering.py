@@ -14,12 +14,9 @@ from pyasc import _C
 from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_sort,
                              lowering_upstream, matmul)
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
+from pyasc.language.names.dtypes import DTYPE_CODES
 from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
                                     Val, describe, enum_types)
-
-_DTYPE_CODES = {name: i for i, name in enumerate(
-    ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-     "float64", "uint16", "uint32", "uint64"))}  # asc_dtype's order (include/asc/dtype.h)
 
 _BINARY = ("add", "sub", "mul", "div", "max", "min")
 _SCALAR = ("adds", "muls", "maxs", "mins")
@@ -48,7 +45,7 @@ def bind(gen: CodeGenerator, node: ast.Call, api: str, names: tuple[str, ...],
 
 def dtype_code(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
     try:
-        return _DTYPE_CODES[pyasc.dtype(value).name]
+        return DTYPE_CODES[pyasc.dtype(value).name]
     except (TypeError, pyasc.Error):
         raise gen.error(node, f"expected a dtype such as pyasc.float32, got {describe(value)}") \
             from None

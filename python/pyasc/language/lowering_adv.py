@@ -15,12 +15,9 @@ from typing import Any
 
 from pyasc.language import adv_host
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling
+from pyasc.language.names.adv_math import UNARY
 from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
 
-#: the element-wise maths family: (dst, src, count, temp_buffer, is_reuse_source)
-UNARY = ("acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "digamma",
-         "erf", "erfc", "floor", "frac", "lgamma", "log", "round", "sign", "sin", "sinh", "tan",
-         "tanh", "trunc")
 APIS = UNARY + ("exp", "power", "xor", "axpy", "softmax", "rmsnorm", "quant", "concat",
                 "extract")
 

@@ -1,0 +1,52 @@
+"""Each list the Python side shares with C or with another module has one
+definition; these tests fail when a copy disagrees with it."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+from pyasc import _C, host
+from pyasc import _fuse_kernel, torch as torch_bridge
+from pyasc.language import adv_host, core, lowering, lowering_adv, matmul_enums
+from pyasc.language.names import adv_math, dtypes
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _c_enum(path: str, prefix: str) -> list[str]:
+    """The member names of the first C enum in path whose members start with prefix."""
+    text = (ROOT / path).read_text()
+    return [m.lower() for m in re.findall(rf"\b{prefix}([A-Z0-9_]+)\s*[,=}}]", text)]
+
+
+def test_dtype_codes_follow_asc_dtype() -> None:
+    members = [m for m in _c_enum("include/asc/dtype.h", "ASC_") if m != "dtype_count"]
+    assert list(dtypes.DTYPE_NAMES) == members[:len(dtypes.DTYPE_NAMES)]
+    for name in dtypes.DTYPE_NAMES:
+        assert _C.dtype(name).name in (name, "bool")
+
+
+def test_dtype_codes_have_one_definition() -> None:
+    assert lowering.DTYPE_CODES is dtypes.DTYPE_CODES
+    assert _fuse_kernel.DTYPE_CODES is dtypes.DTYPE_CODES
+    assert torch_bridge.DTYPE_NAMES is dtypes.DTYPE_NAMES
+
+
+def test_adv_math_ids_follow_the_runtime() -> None:
+    emit_c = (ROOT / "src/compiler/emit_c.c").read_text()
+    table = re.search(r"adv_unary_ops\[\]\s*=\s*\{(.*?)\}", emit_c, re.S)
+    assert table is not None
+    assert re.findall(r'"(\w+)"', table.group(1)) == list(adv_math.MATH_FUNCTIONS)
+    assert _c_enum("src/compiler/rt/adv_math.h", "ASC_K_ADV_")[:len(adv_math.MATH_FUNCTIONS)] \
+        == list(adv_math.MATH_FUNCTIONS)
+
+
+def test_adv_lists_have_one_definition() -> None:
+    assert lowering_adv.UNARY is adv_math.UNARY
+    assert adv_host.MATH_TMP_BUFFERS is adv_math.MATH_TMP_BUFFERS
+
+
+def test_enums_have_one_definition() -> None:
+    assert host.TPosition is core.TPosition
+    assert host.ScheduleType is matmul_enums.ScheduleType
