@@ -150,10 +150,6 @@ def _fn(name: str) -> Callable[..., Any]:
     return fn
 
 
-def _method(name: str) -> Callable[..., Any]:
-    return lambda x, **kw: getattr(x, name)(**kw)
-
-
 _BINARY = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum",
            "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
            "logical_and", "logical_or", "floor_divide", "remainder")
