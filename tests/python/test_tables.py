@@ -8,7 +8,8 @@ import re
 
 from pyasc import _C, host
 from pyasc import _fuse_kernel, torch as torch_bridge
-from pyasc.language import adv_host, core, lowering, lowering_adv, matmul_enums
+from pyasc.language import adv_host, core, lowering_adv, matmul_enums
+from pyasc.language.ir import args as ir_args
 from pyasc.language.names import adv_math, dtypes
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -28,7 +29,7 @@ def test_dtype_codes_follow_asc_dtype() -> None:
 
 
 def test_dtype_codes_have_one_definition() -> None:
-    assert lowering.DTYPE_CODES is dtypes.DTYPE_CODES
+    assert ir_args.DTYPE_CODES is dtypes.DTYPE_CODES
     assert _fuse_kernel.DTYPE_CODES is dtypes.DTYPE_CODES
     assert torch_bridge.DTYPE_NAMES is dtypes.DTYPE_NAMES
 

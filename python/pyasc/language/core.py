@@ -5,6 +5,7 @@ front end (pyasc.language.codegen); outside one they only describe."""
 from __future__ import annotations
 
 import enum
+import re
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pyasc.language.void import void  # noqa: F401  (PyAsc's asc.void)
@@ -116,6 +117,18 @@ else:
     class ConstExpr(Generic[T]):
         """``ConstExpr[int]``: a parameter folded at compile time; the kernel is
         specialised per value."""
+
+
+def is_constexpr(annotation: Any) -> bool:
+    """Whether a parameter annotation is ``ConstExpr`` (or a string naming it)."""
+    if isinstance(annotation, str):  # a module with `from __future__ import annotations`
+        return re.fullmatch(r"(\w+\.)*ConstExpr(\[.*\])?", annotation.strip()) is not None
+    return annotation is ConstExpr or getattr(annotation, "__origin__", None) is ConstExpr
+
+
+class KernelFunction:
+    """Marker base of ``@pyasc.jit`` functions (:class:`pyasc.language.jit.JITFunction`):
+    the code generator recognises a call of one by this class, below it."""
 
 
 class KernelObject:

@@ -7,68 +7,28 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_sort,
-                             lowering_upstream, matmul)
+from pyasc.language import (aipp, core, deq, lowering_adv, lowering_desc, lowering_ext,
+                             lowering_fwk, lowering_layout, lowering_more, lowering_sort,
+                             lowering_system, lowering_upstream, matmul, slice_copy)
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
-from pyasc.language.names.dtypes import DTYPE_CODES
-from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
-                                    Val, describe, enum_types)
+from pyasc.language.ir.args import bind, constant, dtype_code, expect
+from pyasc.language.ir.values import (PURE_FUNCTIONS, BoundMethod, PendingGlobal, Val, describe,
+                                      enum_types)
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 _BINARY = ("add", "sub", "mul", "div", "max", "min")
 _SCALAR = ("adds", "muls", "maxs", "mins")
 _UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
 
 
-def bind(gen: CodeGenerator, node: ast.Call, api: str, names: tuple[str, ...],
-         args: list, kwargs: dict, defaults: dict | None = None) -> list:
-    """Arguments in declared order, like Python's own binding."""
-    defaults = defaults or {}
-    if len(args) > len(names):
-        raise gen.error(node, f"{api}() takes at most {len(names)} arguments ({len(args)} given)")
-    values = dict(zip(names, args))
-    for key, value in kwargs.items():
-        if key not in names:
-            raise gen.error(node, f"{api}() got an unexpected keyword argument '{key}'")
-        if key in values:
-            raise gen.error(node, f"{api}() got multiple values for argument '{key}'")
-        values[key] = value
-    missing = [n for n in names if n not in values and n not in defaults]
-    if missing:
-        raise gen.error(node, f"{api}() missing required argument '{missing[0]}' (signature: "
-                              f"{api}({', '.join(names)}))")
-    return [values.get(n, defaults.get(n)) for n in names]
-
-
-def dtype_code(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
-    try:
-        return DTYPE_CODES[pyasc.dtype(value).name]
-    except (TypeError, pyasc.Error):
-        raise gen.error(node, f"expected a dtype such as pyasc.float32, got {describe(value)}") \
-            from None
-
-
-def constant(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> int:
-    if isinstance(value, Val):
-        raise gen.error(node, f"{what} must be a compile-time constant")
-    return int(value)
-
-
-def expect(gen: CodeGenerator, node: ast.AST, value: Any, kinds: tuple[str, ...], what: str) -> Val:
-    if not isinstance(value, Val) or value.kind not in kinds:
-        names = " or ".join({"local": "a LocalTensor", "global": "a GlobalTensor",
-                             "que": "a TQue", "tbuf": "a TBuf"}.get(k, k) for k in kinds)
-        raise gen.error(node, f"{what} must be {names}, not {describe(value)}")
-    return value
-
-
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """Lowers one call (see the module docstring)."""
-    from pyasc.language.jit import JITFunction
-
     if isinstance(func, BoundMethod):
         handled = lowering_fwk.method(gen, node, func, args, kwargs)
         if handled is not lowering_fwk.NOT_HANDLED:
@@ -77,15 +37,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         if handled is not lowering_upstream.NOT_HANDLED:
             return handled
         return method(gen, node, func, args, kwargs)
-    if isinstance(func, JITFunction):
+    if isinstance(func, core.KernelFunction):
         return gen.inline(node, func, args, kwargs)
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
-    from pyasc.language import lowering_desc
-
-    from pyasc.language import aipp, deq, slice_copy
-
     for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort, deq,
                    aipp, slice_copy):
         handled = module.call(gen, node, func, args, kwargs)
@@ -181,13 +137,9 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     if api.startswith("adv."):
-        from pyasc.language import lowering_adv
-
         return lowering_adv.api_call(gen, node, api[4:], args, kwargs)
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
-    from pyasc.language import lowering_layout, lowering_system
-
     handled = lowering_ext.NOT_HANDLED
     for module in (lowering_ext, lowering_more, lowering_fwk, lowering_system, lowering_layout):
         handled = module.api_call(gen, node, api, args, kwargs)

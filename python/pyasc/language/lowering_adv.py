@@ -11,12 +11,16 @@ exp's Taylor level is an attribute (a template argument in Ascend C).
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import adv_host
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling
 from pyasc.language.names.adv_math import UNARY
-from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import KernelStruct, Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 APIS = UNARY + ("exp", "power", "xor", "axpy", "softmax", "rmsnorm", "quant", "concat",
                 "extract")
@@ -24,14 +28,9 @@ APIS = UNARY + ("exp", "power", "xor", "axpy", "softmax", "rmsnorm", "quant", "c
 _DTYPE_SIZE = {"float16": 2, "float32": 4, "int16": 2}
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _local(gen: CodeGenerator, node: ast.AST, value: Any, api: str, what: str) -> Val:
-    return _low().expect(gen, node, value, ("local",), f"adv.{api} {what}")
+    return expect(gen, node, value, ("local",), f"adv.{api} {what}")
 
 
 def _type_size(gen: CodeGenerator, node: ast.AST, val: Val, api: str) -> int:
@@ -81,7 +80,6 @@ def _linear(gen: CodeGenerator, node: ast.AST, x: Any, f: Any) -> Any:
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """Lowers pyasc.adv.<api>(...)."""
-    bind = _low().bind
     name = f"adv.{api}"
     if api in UNARY or api == "exp":
         if api == "exp":

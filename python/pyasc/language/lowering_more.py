@@ -7,30 +7,28 @@ rt/memory.h)."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core, lowering_ext
-from pyasc.language.codegen import CodeGenerator, Val
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import Val
 from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 
 #: binary ops with a relu, count and mask forms like lowering_ext's binary ops
 _RELU_BINARY = ("add_relu", "sub_relu", "fused_mul_add_relu")
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _locals(gen: CodeGenerator, node: ast.Call, api: str, values: list, names: tuple) -> list:
-    low = _low()
-    return [low.expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
+    return [expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
 
 
 def _transpose(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    values = _low().bind(gen, node, "transpose", ("dst", "src"), args, kwargs)
+    values = bind(gen, node, "transpose", ("dst", "src"), args, kwargs)
     return gen.op(node, "transpose", _locals(gen, node, "transpose", values, ("dst", "src")))
 
 
@@ -41,14 +39,14 @@ def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
     if len(args) + len(kwargs) > 5 or "mask" in kwargs:
         raise gen.error(node, f"{api}: the mask/repeat form is not supported; pass "
                               f"({', '.join(names)})")
-    values = _low().bind(gen, node, api, names, args, kwargs)
+    values = bind(gen, node, api, names, args, kwargs)
     tensors = _locals(gen, node, api, values[:3], names[:3])
     return gen.op(node, api, tensors + values[3:])
 
 
 def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     kwargs = {"repeat_times" if k == "repeat_time" else k: v for k, v in kwargs.items()}
-    values = _low().bind(gen, node, "brcb", ("dst", "src0", "repeat_times", "repeat_params"),
+    values = bind(gen, node, "brcb", ("dst", "src0", "repeat_times", "repeat_params"),
                          args, kwargs)
     params = values[3]
     if not isinstance(params, StructValue) or params.struct is not core.BrcbRepeatParams:
@@ -78,23 +76,22 @@ def _event(gen: CodeGenerator, node: ast.Call, value: Any, what: str) -> int:
 def method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
            kwargs: dict) -> Any:
     """The IR of one of this module's methods, or NOT_HANDLED."""
-    low = _low()
     kind = obj.kind
     if (kind, name) == ("pipe", "init"):
-        low.bind(gen, node, "TPipe.init", (), args, kwargs)
+        bind(gen, node, "TPipe.init", (), args, kwargs)
         return gen.op(node, "pipe.init", [obj])
     if kind == "pipe" and name in ("alloc_event_id", "fetch_event_id"):
-        (event,) = low.bind(gen, node, f"TPipe.{name}", ("event",), args, kwargs,
+        (event,) = bind(gen, node, f"TPipe.{name}", ("event",), args, kwargs,
                             {"event": core.HardEvent.V_S})
         return gen.op(node, f"pipe.{name}", [obj],
                       (_event(gen, node, event, f"{name} event"),))
     if (kind, name) == ("pipe", "release_event_id"):
-        ident, event = low.bind(gen, node, "TPipe.release_event_id", ("id", "event"), args,
+        ident, event = bind(gen, node, "TPipe.release_event_id", ("id", "event"), args,
                                 kwargs, {"event": core.HardEvent.V_S})
         return gen.op(node, "pipe.release_event_id", [obj, ident],
                       (_event(gen, node, event, "release_event_id event"),))
     if (kind, name) == ("local", "get_phy_addr"):
-        (offset,) = low.bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
+        (offset,) = bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
                              {"offset": 0})
         return gen.op(node, "local.get_phy_addr", [obj, offset])
     return NOT_HANDLED

@@ -8,11 +8,15 @@ src/compiler/api_table.def; runtime: src/compiler/rt/system.h."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import system
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import Val, describe
 from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 #: APIs without arguments that return an int or a GlobalAddress
 _NULLARY = ("get_system_cycle", "get_program_counter", "get_icache_preload_status",
@@ -21,11 +25,6 @@ _NULLARY = ("get_system_cycle", "get_program_counter", "get_icache_preload_statu
 #: (gm_workspace, ub_workspace) APIs
 _BLOCK_PAIR = ("notify_next_block", "wait_pre_block")
 
-
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
 
 
 def _int(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> Any:
@@ -48,8 +47,7 @@ def _const_index(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> int
 
 
 def _ib(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
-    gm, ub, block, event, aiv_only = low.bind(
+    gm, ub, block, event, aiv_only = bind(
         gen, node, api, ("gm_workspace", "ub_workspace", "block_idx", "event_id", "is_aiv_only"),
         args, kwargs, {"is_aiv_only": True})
     if not isinstance(aiv_only, bool):
@@ -57,28 +55,27 @@ def _ib(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) 
     if not aiv_only:
         raise gen.error(node, f"{api}: is_aiv_only=False (mixed AIC/AIV block numbering) is not "
                               "simulated; the vector cores synchronise with is_aiv_only=True")
-    return gen.op(node, api, [low.expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
-                              low.expect(gen, node, ub, ("local",), f"{api} ub_workspace"),
+    return gen.op(node, api, [expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
+                              expect(gen, node, ub, ("local",), f"{api} ub_workspace"),
                               _int(gen, node, block, f"{api} block_idx"),
                               _int(gen, node, event, f"{api} event_id")], (1,))
 
 
 def _dcci(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     api = "data_cache_clean_and_invalid"
     # the two documented forms: (entire_type, dcci_dst, dst) and (entire_type, dst)
     if len(args) == 2 and "dst" not in kwargs and "dcci_dst" not in kwargs:
         args = [args[0], system.DcciDst.CACHELINE_OUT, args[1]]
-    entire, dcci, dst = low.bind(gen, node, api, ("entire_type", "dcci_dst", "dst"), args, kwargs,
+    entire, dcci, dst = bind(gen, node, api, ("entire_type", "dcci_dst", "dst"), args, kwargs,
                                  {"dcci_dst": system.DcciDst.CACHELINE_OUT})
     attrs = (_enum(gen, node, entire, system.CacheLine, f"{api} entire_type"),
              _enum(gen, node, dcci, system.DcciDst, f"{api} dcci_dst"))
-    return gen.op(node, api, [low.expect(gen, node, dst, ("global", "local"), f"{api} dst")],
+    return gen.op(node, api, [expect(gen, node, dst, ("global", "local"), f"{api} dst")],
                   attrs)
 
 
 def _check_ia(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    (params,) = _low().bind(gen, node, "check_local_memory_ia", ("check_params",), args, kwargs)
+    (params,) = bind(gen, node, "check_local_memory_ia", ("check_params",), args, kwargs)
     if not isinstance(params, StructValue) or params.struct is not system.CheckLocalMemoryIAParam:
         raise gen.error(node, "check_local_memory_ia: check_params must be a "
                               f"CheckLocalMemoryIAParam, not {describe(params)}")
@@ -88,54 +85,53 @@ def _check_ia(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
-    low = _low()
     if api in _NULLARY:
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, api, [])
     if api == "print_time_stamp":
-        (desc,) = low.bind(gen, node, api, ("desc_id",), args, kwargs)
+        (desc,) = bind(gen, node, api, ("desc_id",), args, kwargs)
         return gen.op(node, api, [_int(gen, node, desc, "print_time_stamp desc_id")])
     if api == "data_sync_barrier":
-        (kind,) = low.bind(gen, node, api, ("arg0",), args, kwargs)
+        (kind,) = bind(gen, node, api, ("arg0",), args, kwargs)
         return gen.op(node, api, [], (_enum(gen, node, kind, system.MemDsbT,
                                             "data_sync_barrier arg0"),))
     if api == "data_cache_clean_and_invalid":
         return _dcci(gen, node, args, kwargs)
     if api == "data_cache_preload":
-        src, offset = low.bind(gen, node, api, ("src", "cache_offset"), args, kwargs)
-        return gen.op(node, api, [low.expect(gen, node, src, ("global",), f"{api} src"),
+        src, offset = bind(gen, node, api, ("src", "cache_offset"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, src, ("global",), f"{api} src"),
                                   _int(gen, node, offset, f"{api} cache_offset")])
     if api == "icache_preload":
-        (length,) = low.bind(gen, node, api, ("pre_fetch_len",), args, kwargs)
+        (length,) = bind(gen, node, api, ("pre_fetch_len",), args, kwargs)
         return gen.op(node, api, [_int(gen, node, length, f"{api} pre_fetch_len")])
     if api == "check_local_memory_ia":
         return _check_ia(gen, node, args, kwargs)
     if api == "dump_acc_chk_point":
-        tensor, index, off, size = low.bind(gen, node, api,
+        tensor, index, off, size = bind(gen, node, api,
                                             ("tensor", "index", "count_off", "dump_size"),
                                             args, kwargs)
-        return gen.op(node, api, [low.expect(gen, node, tensor, ("global", "local"),
+        return gen.op(node, api, [expect(gen, node, tensor, ("global", "local"),
                                              f"{api} tensor"),
                                   _int(gen, node, index, f"{api} index"),
                                   _int(gen, node, off, f"{api} count_off"),
                                   _int(gen, node, size, f"{api} dump_size")])
     if api == "set_sys_workspace":
-        (ws,) = low.bind(gen, node, api, ("workspace",), args, kwargs)
-        return gen.op(node, api, [low.expect(gen, node, ws, ("addr",), f"{api} workspace")])
+        (ws,) = bind(gen, node, api, ("workspace",), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, ws, ("addr",), f"{api} workspace")])
     if api == "get_arch_version":
-        (version,) = low.bind(gen, node, api, ("core_version",), args, kwargs)
+        (version,) = bind(gen, node, api, ("core_version",), args, kwargs)
         return gen.op(node, api, [_int(gen, node, version, f"{api} core_version")])
     if api == "get_hccl_context":
-        (index,) = low.bind(gen, node, api, ("index",), args, kwargs)
+        (index,) = bind(gen, node, api, ("index",), args, kwargs)
         return gen.op(node, api, [], (_const_index(gen, node, index, api),))
     if api == "set_hccl_context":
-        index, context = low.bind(gen, node, api, ("index", "context"), args, kwargs)
-        return gen.op(node, api, [low.expect(gen, node, context, ("addr",), f"{api} context")],
+        index, context = bind(gen, node, api, ("index", "context"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, context, ("addr",), f"{api} context")],
                       (_const_index(gen, node, index, api),))
     if api in ("ib_set", "ib_wait"):
         return _ib(gen, node, api, args, kwargs)
     if api in _BLOCK_PAIR:
-        gm, ub = low.bind(gen, node, api, ("gm_workspace", "ub_workspace"), args, kwargs)
-        return gen.op(node, api, [low.expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
-                                  low.expect(gen, node, ub, ("local",), f"{api} ub_workspace")])
+        gm, ub = bind(gen, node, api, ("gm_workspace", "ub_workspace"), args, kwargs)
+        return gen.op(node, api, [expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
+                                  expect(gen, node, ub, ("local",), f"{api} ub_workspace")])
     return NOT_HANDLED

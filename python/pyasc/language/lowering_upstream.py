@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc import _C
 from pyasc.language import core, core_extra
 from pyasc.language import struct as user_struct
-from pyasc.language.codegen import (BoundMethod, CodeGenerator, KernelArray, KernelStruct, Val,
-                                    Var, describe)
+from pyasc.language.ir.args import bind, dtype_code
+from pyasc.language.ir.values import BoundMethod, KernelArray, KernelStruct, Val, Var, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -46,7 +49,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         except TypeError as exc:
             raise gen.error(node, str(exc)) from None
     if func is core_extra.static_assert:
-        test, message = _low_bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
+        test, message = bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
                                   {"message": None})
         if isinstance(test, Val):
             raise gen.error(node, "static_assert needs a compile-time condition; for run-time "
@@ -58,26 +61,18 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
             raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
         return None
     if func is core_extra.number:
-        value, dtype = _low_bind(gen, node, "number", ("value", "dtype"), args, kwargs)
+        value, dtype = bind(gen, node, "number", ("value", "dtype"), args, kwargs)
         return number(gen, node, value, dtype)
     if func in (core_extra.range, core_extra.static_range):
         raise gen.error(node, f"{func.__name__}() can only be used as a for loop's iterable")
     return NOT_HANDLED
 
 
-def _low_bind(gen: CodeGenerator, node: ast.AST, api: str, names: tuple, args: list,
-              kwargs: dict, defaults: dict | None = None) -> list:
-    from pyasc.language import lowering
-
-    return lowering.bind(gen, node, api, names, args, kwargs, defaults)
-
 
 def number(gen: CodeGenerator, node: ast.AST, value: Any, dtype: Any) -> Any:
     """value as a scalar of dtype: a float for float dtypes, else an int
     (a constant wraps to the dtype's width)."""
-    from pyasc.language import lowering
-
-    lowering.dtype_code(gen, node, dtype)
+    dtype_code(gen, node, dtype)
     dtype = _C.dtype(dtype)
     if not isinstance(value, (Val, bool, int, float)) or \
             isinstance(value, Val) and value.kind not in ("int", "float", "bool"):
@@ -168,10 +163,8 @@ def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
     site owns its space for the whole kernel (a site in a loop reuses it).
     The offset is gen.auto_ub bytes past gen.auto_base (a run-time value once
     a run-time length has been placed, else 0)."""
-    from pyasc.language import lowering
-
-    dtype, shape = lowering.bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
-    code = lowering.dtype_code(gen, node, dtype)
+    dtype, shape = bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
+    code = dtype_code(gen, node, dtype)
     itemsize = _C.dtype(dtype).itemsize
     dims = [gen.read(node, d) for d in (shape if isinstance(shape, (tuple, list)) else [shape])]
     for d in dims:
@@ -238,12 +231,10 @@ def _auto_from_pipe(gen: CodeGenerator, node: ast.Call, code: int, itemsize: int
 
 def make_array(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelArray:
     """``asc.array(dtype, length, fill_value=None)`` or ``(dtype, values)``."""
-    from pyasc.language import lowering
-
-    dtype, spec, fill = lowering.bind(gen, node, "array", ("dtype", "length_or_values",
+    dtype, spec, fill = bind(gen, node, "array", ("dtype", "length_or_values",
                                                            "fill_value"), args, kwargs,
                                       {"fill_value": None})
-    lowering.dtype_code(gen, node, dtype)
+    dtype_code(gen, node, dtype)
     dtype = _C.dtype(dtype)
     kind = "float" if dtype.is_floating_point else "int"
     if isinstance(spec, (tuple, list)):

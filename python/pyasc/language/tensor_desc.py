@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from pyasc import _C
 from pyasc.language.core import KernelObject
 
 
@@ -35,9 +36,7 @@ class TensorListArray(np.ndarray):
 
 
 def _address(t: Any) -> tuple[int, tuple[int, ...]]:
-    import pyasc
-
-    if isinstance(t, pyasc.Tensor):
+    if isinstance(t, _C.Tensor):
         return t.data_ptr, tuple(t.shape)
     if isinstance(t, np.ndarray):
         return t.__array_interface__["data"][0], t.shape
