@@ -5,6 +5,7 @@ The work is done by libasc, the C core, through the ``pyasc._C`` extension;
 this package only arranges its names.
 """
 
+import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from pyasc import _C
@@ -523,7 +524,5 @@ def __getattr__(name: str) -> object:
     # The framework bridges load on first use: `pyasc.torch` does not import
     # torch, but importing it eagerly would still cost every `import pyasc`.
     if name in ("torch", "jax"):
-        import importlib
-
-        return importlib.import_module(f"pyasc.{name}")
+        return _importlib.import_module(f"pyasc.{name}")
     raise AttributeError(f"module 'pyasc' has no attribute {name!r}")

@@ -29,7 +29,8 @@ def common_dtype(dtypes: Iterable[_C.dtype]) -> _C.dtype | None:
 @functools.lru_cache(maxsize=None)
 def weak(dtype: _C.dtype, kind: type) -> _C.dtype:
     """The dtype a Python scalar of ``kind`` takes next to ``dtype`` (NEP 50)."""
-    return (zero(dtype) + kind(1)).dtype
+    result: _C.dtype = (zero(dtype) + kind(1)).dtype
+    return result
 
 
 __all__ = ["common_dtype", "promote", "weak", "zero"]

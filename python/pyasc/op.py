@@ -42,6 +42,8 @@ from typing import Any, NoReturn, overload
 import numpy as np
 
 from pyasc import _C, _frameworks, _fuse_kernel, _fuse_plan, _fuse_run
+from pyasc import jax as _jax_bridge
+from pyasc import torch as _torch_bridge
 from pyasc import trace as _trace
 from pyasc._promotion import common_dtype, weak, zero
 
@@ -733,14 +735,10 @@ class Op(_C.OpDispatch):
 
     def to_torch(self, namespace: str = "pyasc") -> Any:
         """This operator as a ``torch.library`` custom op (see ``pyasc.torch``)."""
-        from pyasc import torch as _torch_bridge
-
         return _torch_bridge.register(self, namespace)
 
     def to_jax(self) -> Callable[..., Any]:
         """This operator as a function of JAX arrays (see ``pyasc.jax``)."""
-        from pyasc import jax as _jax_bridge
-
         return _jax_bridge.wrap(self)
 
     def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:
