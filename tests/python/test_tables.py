@@ -8,8 +8,9 @@ import re
 
 from pyasc import _C, host
 from pyasc import _fuse_kernel, torch as torch_bridge
-from pyasc.language import adv_host, core, lowering_adv, matmul_enums
+from pyasc.language import adv_host, core, matmul_enums
 from pyasc.language.ir import args as ir_args
+from pyasc.language.lower import adv as lower_adv
 from pyasc.language.names import adv_math, dtypes
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -44,7 +45,7 @@ def test_adv_math_ids_follow_the_runtime() -> None:
 
 
 def test_adv_lists_have_one_definition() -> None:
-    assert lowering_adv.UNARY is adv_math.UNARY
+    assert lower_adv.UNARY is adv_math.UNARY
     assert adv_host.MATH_TMP_BUFFERS is adv_math.MATH_TMP_BUFFERS
 
 

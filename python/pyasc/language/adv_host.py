@@ -13,7 +13,7 @@ The sizes are pyasc's convention (CANN does not publish its formulas): an
 API needs ``k`` float32 intermediates per element (:data:`MATH_TMP_BUFFERS`,
 one more for float16 data, converted to float32 first). The maximum holds
 them for every element, rounded up to 32 bytes; the minimum holds one
-256-byte repeat of each. The kernel side (:mod:`pyasc.language.lowering_adv`)
+256-byte repeat of each. The kernel side (:mod:`pyasc.language.lower.adv`)
 asks these same functions for the minimum it checks.
 """
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pyasc import _C
-from pyasc.language import core, core_extra
+from pyasc.language import constructs, core
 from pyasc.language import struct as user_struct
-from pyasc.language import lowering, lowering_upstream
+from pyasc.language.lower import constructs as lower_constructs
+from pyasc.language.lower import core as lower_core
 from pyasc.language.builtins import SHARED_NAMES
 from pyasc.language.ir.values import (PURE_FUNCTIONS, SCALAR_KINDS, BoundMethod, KernelArray,
                                       KernelStruct, PendingGlobal, Val, Var, describe,
@@ -62,7 +63,7 @@ def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
     return node, SourceInfo(file, [ln.rstrip("\n") for ln in lines], first, indent)
 
 
-#: Methods that change the tensor a name holds (pyasc.language.lowering_fwk):
+#: Methods that change the tensor a name holds (pyasc.language.lower.fwk):
 #: for the scan below they assign to that name.
 REBINDING_METHODS = ("set_size", "set_buffer_len", "set_addr_with_offset")
 
@@ -422,7 +423,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(target, ast.Subscript):
             base = self.read(target, self.eval(target.value))
             if isinstance(base, KernelArray):
-                lowering_upstream.array_store(self, target, base, self.eval(target.slice), value)
+                lower_constructs.array_store(self, target, base, self.eval(target.slice), value)
                 return
         if not isinstance(target, ast.Name):
             raise self.error(target, "only names can be assigned in kernels (use set_value for "
@@ -513,10 +514,10 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node, "for ... else is not supported in kernels")
         it = node.iter
         func = self.eval(it.func) if isinstance(it, ast.Call) else None
-        if func is core_extra.static_range:
+        if func is constructs.static_range:
             self.static_for(node, it)
             return
-        if func is range or func is core_extra.range:
+        if func is range or func is constructs.range:
             if it.keywords or not 1 <= len(it.args) <= 3:
                 raise self.error(it, "range() takes 1 to 3 positional arguments in kernels")
             args = [self.read(a, self.eval(a)) for a in it.args]
@@ -586,7 +587,6 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_body(node.body)
         finally:
             context.kernel_exit(self, node)
-        _ = lowering_upstream
 
     def condition(self, node: ast.AST, value: Any) -> Val:
         v = self.to_ir(node, value)
@@ -665,7 +665,7 @@ class CodeGenerator(ast.NodeVisitor):
         if base is core.ConstExpr:
             return base
         if isinstance(base, KernelArray):
-            return lowering_upstream.array_load(self, node, base, self.eval(node.slice))
+            return lower_constructs.array_load(self, node, base, self.eval(node.slice))
         if isinstance(base, (tuple, list)):
             index = self.read(node, self.eval(node.slice))
             if isinstance(index, Val):
@@ -820,7 +820,7 @@ class CodeGenerator(ast.NodeVisitor):
                                    "pass the arguments one by one")
         args = [self.read(a, self.eval(a)) for a in node.args]
         kwargs = {k.arg: self.read(k.value, self.eval(k.value)) for k in node.keywords}
-        return lowering.call(self, node, func, args, kwargs)
+        return lower_core.call(self, node, func, args, kwargs)
 
     def inline(self, node: ast.Call, jit_fn: Any, args: list, kwargs: dict) -> Any:
         """Calls a @pyasc.jit device function by inlining its body."""

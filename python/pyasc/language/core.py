@@ -144,7 +144,7 @@ class KernelObject:
 class GlobalTensor(KernelObject):
     """A typed view of global memory (Ascend C ``GlobalTensor``)."""
 
-    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lower.core.method)
         dtype: _C.dtype
 
         def set_global_buffer(self, gm_addr: GlobalAddress, buffer_size: int | None = None
@@ -158,7 +158,7 @@ class GlobalTensor(KernelObject):
 class LocalTensor(KernelObject):
     """A typed range of the Unified Buffer (Ascend C ``LocalTensor``)."""
 
-    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lower.core.method)
         dtype: _C.dtype
 
         def get_value(self, index: int) -> float: ...
@@ -173,7 +173,7 @@ class LocalTensor(KernelObject):
 class TPipe(KernelObject):
     """The on-chip memory manager of a kernel (Ascend C ``TPipe``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def init_buffer(self, que: TQue | TBuf, num: int, len: int = ...) -> None: ...
         def destroy(self) -> None: ...
         def reset(self) -> None: ...
@@ -182,7 +182,7 @@ class TPipe(KernelObject):
 class TQue(KernelObject):
     """A queue of LocalTensors at a position, with a depth (Ascend C ``TQue``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def alloc_tensor(self, dtype: _C.dtype) -> LocalTensor: ...
         def enque(self, tensor: LocalTensor) -> None: ...
         def deque(self, dtype: _C.dtype) -> LocalTensor: ...
@@ -194,7 +194,7 @@ class TQue(KernelObject):
 class TBuf(KernelObject):
     """An un-queued scratch buffer (Ascend C ``TBuf``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def get(self, dtype: _C.dtype, len: int | None = None) -> LocalTensor: ...
         def get_with_offset(self, size: int, buf_offset: int, dtype: _C.dtype) -> LocalTensor: ...
 

@@ -10,10 +10,11 @@ import ast
 import enum
 from typing import TYPE_CHECKING, Any
 
-from pyasc.language import core, lowering_ext
+from pyasc.language import core
+from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.values import Val, describe
-from pyasc.language.lowering_ext import _flag, _is_mask_form, _mask, _normalise, _strides
+from pyasc.language.lower.vector import _flag, _is_mask_form, _mask, _normalise, _strides
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
@@ -128,7 +129,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if api == "cast_deq":
         return _cast_deq(gen, node, args, kwargs)
     if api == "add_deq_relu":
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     (config,) = bind(gen, node, api, ("config",), args, kwargs)
     gen.check_int(node, config, f"{api} config")
     if isinstance(config, int) and not -(1 << 63) <= config < 1 << 64:

@@ -5,7 +5,7 @@ in memory the way they read it.
 The layout, in int64 (uint64) words: word 0 is P, the byte offset of the
 data pointers; then per tensor ``index << 32 | ndim`` followed by its shape;
 from byte P one data pointer per tensor. Inside a kernel the two classes are
-compile-time objects whose methods read that memory (lowering_desc.py,
+compile-time objects whose methods read that memory (lower_tensor_desc.py,
 src/compiler/rt/tensor_desc.h). A data pointer reaches its tensor when the
 tensor is a pyasc.Tensor (device memory) or an array passed to the same
 launch; any other pointer has no memory behind it."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from pyasc.language import layout, lowering_ext
+from pyasc.language import layout
+from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.values import Val, describe
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
@@ -92,7 +93,7 @@ def _data_copy_enhanced(gen: CodeGenerator, node: ast.Call, args: list, kwargs: 
         if int(value) != int(plain):
             raise gen.error(node, f"data_copy: DataCopyEnhancedParams {name}={value!r} is not "
                                   "simulated (it moves cube data); only the plain copy is")
-    return lowering_ext._data_copy_params(gen, node, [dst, src, intri], {})
+    return lower_vector._data_copy_params(gen, node, [dst, src, intri], {})
 
 
 _BILINEAR = ("dst", "src0", "src0_offset", "src1", "mask", "h_repeat", "repeat_mode",
@@ -104,7 +105,7 @@ def _bilinear(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
     named = dict(zip(_BILINEAR, values))
     tensors = {n: expect(gen, node, named[n], ("local",), f"bilinear_interpolation {n}")
                for n in ("dst", "src0", "src0_offset", "src1", "shared_tmp_buffer")}
-    kind, words = lowering_ext._mask(gen, node, named["mask"])
+    kind, words = lower_vector._mask(gen, node, named["mask"])
     return gen.op(node, "bilinear_interpolation",
                   [tensors["dst"], tensors["src0"], tensors["src0_offset"], tensors["src1"],
                    *words, named["h_repeat"], named["repeat_mode"], named["dst_blk_stride"],

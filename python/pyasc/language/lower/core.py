@@ -11,9 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import (aipp, core, deq, lowering_adv, lowering_desc, lowering_ext,
-                             lowering_fwk, lowering_layout, lowering_more, lowering_sort,
-                             lowering_system, lowering_upstream, matmul, slice_copy)
+from pyasc.language import aipp, core, deq, matmul, slice_copy
+from pyasc.language.lower import adv as lower_adv
+from pyasc.language.lower import constructs as lower_constructs
+from pyasc.language.lower import fwk as lower_fwk
+from pyasc.language.lower import layout as lower_layout
+from pyasc.language.lower import sort as lower_sort
+from pyasc.language.lower import system as lower_system
+from pyasc.language.lower import tensor_desc as lower_tensor_desc
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.lower import vector_moves as lower_vector_moves
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.ir.args import bind, constant, dtype_code, expect
 from pyasc.language.ir.values import (PURE_FUNCTIONS, BoundMethod, PendingGlobal, Val, describe,
@@ -30,11 +37,11 @@ _UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """Lowers one call (see the module docstring)."""
     if isinstance(func, BoundMethod):
-        handled = lowering_fwk.method(gen, node, func, args, kwargs)
-        if handled is not lowering_fwk.NOT_HANDLED:
+        handled = lower_fwk.method(gen, node, func, args, kwargs)
+        if handled is not lower_fwk.NOT_HANDLED:
             return handled
-        handled = lowering_upstream.method(gen, node, func, args, kwargs)
-        if handled is not lowering_upstream.NOT_HANDLED:
+        handled = lower_constructs.method(gen, node, func, args, kwargs)
+        if handled is not lower_constructs.NOT_HANDLED:
             return handled
         return method(gen, node, func, args, kwargs)
     if isinstance(func, core.KernelFunction):
@@ -42,7 +49,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
-    for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort, deq,
+    for module in (lower_tensor_desc, lower_fwk, lower_constructs, matmul, lower_sort, deq,
                    aipp, slice_copy):
         handled = module.call(gen, node, func, args, kwargs)
         if handled is not module.NOT_HANDLED:
@@ -74,7 +81,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         (pos,) = bind(gen, node, "TBuf", ("pos",), args, kwargs, {"pos": core.TPosition.VECCALC})
         return gen.op(node, "tbuf.new", [], (constant(gen, node, pos, "TBuf position"),))
     if isinstance(func, type) and issubclass(func, core.ParamStruct):
-        return lowering_ext.make_struct(gen, node, func, args, kwargs)
+        return lower_vector.make_struct(gen, node, func, args, kwargs)
     if func is builtins.range:
         raise gen.error(node, "range() can only be used as a for loop's iterable")
     if func is builtins.print:
@@ -137,15 +144,15 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     if api.startswith("adv."):
-        return lowering_adv.api_call(gen, node, api[4:], args, kwargs)
+        return lower_adv.api_call(gen, node, api[4:], args, kwargs)
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
-    handled = lowering_ext.NOT_HANDLED
-    for module in (lowering_ext, lowering_more, lowering_fwk, lowering_system, lowering_layout):
+    handled = lower_vector.NOT_HANDLED
+    for module in (lower_vector, lower_vector_moves, lower_fwk, lower_system, lower_layout):
         handled = module.api_call(gen, node, api, args, kwargs)
-        if handled is not lowering_ext.NOT_HANDLED:
+        if handled is not lower_vector.NOT_HANDLED:
             break
-    if handled is not lowering_ext.NOT_HANDLED:
+    if handled is not lower_vector.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):
         bind(gen, node, api, (), args, kwargs)
@@ -287,7 +294,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         ("que", "vacant_in_que"): ("que.vacant_in_que", ()),
     }
     if (kind, name) == ("que", "enque") and args and isinstance(args[0], Val):
-        lowering_upstream.que_dtype(gen, node, obj, name, args[0].dtype)
+        lower_constructs.que_dtype(gen, node, obj, name, args[0].dtype)
     if (kind, name) in table:
         op, names = table[(kind, name)]
         return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
@@ -300,7 +307,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
     if kind == "que" and name in ("alloc_tensor", "deque"):
         (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
         code = dtype_code(gen, node, dtype)
-        lowering_upstream.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
+        lower_constructs.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
         return gen.op(node, f"que.{name}", [obj], (code,))
     if kind == "pipe" and name == "init_buffer":
         if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
@@ -327,8 +334,8 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         size, offset, dtype = bind(gen, node, name, ("size", "buf_offset", "dtype"), args, kwargs)
         return gen.op(node, "tbuf.get_with_offset", [obj, size, offset],
                       (dtype_code(gen, node, dtype),))
-    handled = lowering_more.method(gen, node, obj, name, args, kwargs)
-    if handled is not lowering_ext.NOT_HANDLED:
+    handled = lower_vector_moves.method(gen, node, obj, name, args, kwargs)
+    if handled is not lower_vector.NOT_HANDLED:
         return handled
     raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
 

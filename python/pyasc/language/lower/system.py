@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pyasc.language import system
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.values import Val, describe
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator

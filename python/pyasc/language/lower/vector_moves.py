@@ -9,16 +9,17 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from pyasc.language import core, lowering_ext
+from pyasc.language import core
+from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.values import Val
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
 
 
-#: binary ops with a relu, count and mask forms like lowering_ext's binary ops
+#: binary ops with a relu, count and mask forms like lower_vector's binary ops
 _RELU_BINARY = ("add_relu", "sub_relu", "fused_mul_add_relu")
 
 
@@ -58,14 +59,14 @@ def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose" and len(args) + len(kwargs) <= 2:  # the ext form: lowering_layout
+    if api == "transpose" and len(args) + len(kwargs) <= 2:  # the ext form: lower_layout
         return _transpose(gen, node, args, kwargs)
     if api in ("gather", "scatter"):
         return _gather_scatter(gen, node, api, args, kwargs)
     if api == "brcb":
         return _brcb(gen, node, args, kwargs)
     if api in _RELU_BINARY:
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     return NOT_HANDLED
 
 

@@ -14,7 +14,7 @@ import pyasc
 from pyasc.language import core, fwk_core
 from pyasc.language.ir.args import bind, dtype_code, expect
 from pyasc.language.ir.values import BoundMethod, Val, describe
-from pyasc.language.lowering_ext import _STRUCTS, NOT_HANDLED, _enum, _struct
+from pyasc.language.lower.vector import _STRUCTS, NOT_HANDLED, _enum, _struct
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator

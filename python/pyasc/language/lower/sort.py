@@ -11,10 +11,11 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 import pyasc
-from pyasc.language import core, lowering_ext
+from pyasc.language import core
+from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, dtype_code, expect
 from pyasc.language.ir.values import Val, describe
-from pyasc.language.lowering_ext import _enum, _flag, _mask, _normalise, _struct, _u64
+from pyasc.language.lower.vector import _enum, _flag, _mask, _normalise, _struct, _u64
 from pyasc.language.sortgather import (GatherMaskMode, GatherMaskParams, GatherRepeatParams,
                                        MrgSort4Info, MrgSortSrcList)
 
@@ -295,7 +296,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         (tensor,) = bind(gen, node, api, (name,), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, [tensor], (name,)))
     if api in ("add_relu_cast", "sub_relu_cast", "mul_cast"):
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     if api == "repeat_reduce_sum":
         return _repeat_reduce_sum(gen, node, args, kwargs)
     if api.startswith(("scalar_", "count_bits")):

@@ -1,7 +1,7 @@
 """Lowering of PyAsc's core constructs beyond the Ascend C APIs: user
 Structs built in kernels, ``LocalTensorAuto`` (UB allocated by the front
 end, pipes synchronised for the user), ``asc.array``, ``asc.property``,
-``ceildiv`` and ``DataType``. lowering.call asks here first."""
+``ceildiv`` and ``DataType``. lower_core.call asks here first."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from pyasc import _C
-from pyasc.language import core, core_extra
+from pyasc.language import constructs, core
 from pyasc.language import struct as user_struct
 from pyasc.language.ir.args import bind, dtype_code
 from pyasc.language.ir.values import BoundMethod, KernelArray, KernelStruct, Val, Var, describe
@@ -28,42 +28,42 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if isinstance(func, type) and issubclass(func, user_struct.Struct) and \
             func is not user_struct.Struct:
         return make_struct(gen, node, func, args, kwargs)
-    if func is core_extra.LocalTensorAuto:
+    if func is constructs.LocalTensorAuto:
         return local_tensor_auto(gen, node, args, kwargs)
-    if func is core_extra.array:
+    if func is constructs.array:
         return make_array(gen, node, args, kwargs)
-    if func is core_extra.property:
-        if len(args) != 1 or kwargs or not isinstance(args[0], core_extra.Property):
+    if func is constructs.property:
+        if len(args) != 1 or kwargs or not isinstance(args[0], constructs.Property):
             raise gen.error(node, "property() takes one property constant such as "
                                   "asc.TOTAL_L1_SIZE")
-        if args[0] is core_extra.TOTAL_UB_SIZE:
+        if args[0] is constructs.TOTAL_UB_SIZE:
             return gen.ub_size  # the size this build is specialised for
-        return core_extra.property(args[0])
-    if func is core_extra.ceildiv:
+        return constructs.property(args[0])
+    if func is constructs.ceildiv:
         if kwargs or len(args) != 2:
             raise gen.error(node, "ceildiv(x, y) takes two integers")
         return ceildiv(gen, node, args[0], args[1])
-    if func is core_extra.DataType:
+    if func is constructs.DataType:
         try:
-            return core_extra.DataType(*args, **kwargs)
+            return constructs.DataType(*args, **kwargs)
         except TypeError as exc:
             raise gen.error(node, str(exc)) from None
-    if func is core_extra.static_assert:
+    if func is constructs.static_assert:
         test, message = bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
                                   {"message": None})
         if isinstance(test, Val):
             raise gen.error(node, "static_assert needs a compile-time condition; for run-time "
                                   "values use an if")
         try:
-            core_extra.static_assert(bool(test) if isinstance(test, (int, float)) else test,
+            constructs.static_assert(bool(test) if isinstance(test, (int, float)) else test,
                                      message)
         except (AssertionError, TypeError) as exc:
             raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
         return None
-    if func is core_extra.number:
+    if func is constructs.number:
         value, dtype = bind(gen, node, "number", ("value", "dtype"), args, kwargs)
         return number(gen, node, value, dtype)
-    if func in (core_extra.range, core_extra.static_range):
+    if func in (constructs.range, constructs.static_range):
         raise gen.error(node, f"{func.__name__}() can only be used as a for loop's iterable")
     return NOT_HANDLED
 
@@ -107,7 +107,7 @@ def ceildiv(gen: CodeGenerator, node: ast.AST, x: Any, y: Any) -> Any:
     if not isinstance(x, Val) and not isinstance(y, Val):
         if y == 0:
             raise gen.error(node, "ZeroDivisionError: ceildiv by zero")
-        return core_extra.ceildiv(x, y)
+        return constructs.ceildiv(x, y)
     total = gen.op(node, "arith.sub", [gen.op(node, "arith.add", [x, y]), 1])
     return gen.op(node, "arith.floordiv", [total, y])
 

@@ -2,7 +2,7 @@
 added with them: cast, compare/select, reductions, mask control, data_copy
 with DataCopyParams, data_copy_pad, dump_tensor, trap and the parameter
 structs. Signatures follow docs/kernel-language.md (PyAsc's names and
-defaults); lowering.api_call asks here first.
+defaults); lower_core.api_call asks here first.
 
 IR conventions (src/compiler/ir_ops.c): an ``<api>.l0`` op takes the tensors,
 the scalar if any, the mask as two words (m0, m1), repeat_times and the
@@ -30,7 +30,7 @@ _BINARY = ("add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or"
            "fused_mul_add", "mul_add_dst")
 _SCALAR = ("adds", "muls", "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy")
 _UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not")
-#: count forms that lowering.py already handles (without is_set_mask)
+#: count forms that lower/core.py already handles (without is_set_mask)
 _OLD_COUNT = ("add", "sub", "mul", "div", "max", "min", "adds", "muls", "maxs", "mins", "exp",
               "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
 _KEYWORD_ALIASES = {"params": "repeat_params", "repeat_time": "repeat_times"}
@@ -58,8 +58,8 @@ _STRUCTS = {
 
 _STRUCTS.update(cube.STRUCTS)  # cube unit
 _STRUCTS.update(img2col.STRUCTS)  # cube unit: img2col loads
-_STRUCTS.update(system.STRUCTS)  # system and hardware (lowering_system)
-_STRUCTS.update(layout.STRUCTS)  # layout (lowering_layout)
+_STRUCTS.update(system.STRUCTS)  # system and hardware (lower_system)
+_STRUCTS.update(layout.STRUCTS)  # layout (lower_layout)
 _STRUCTS.update(sortgather.STRUCTS)  # sort and gather_mask
 
 StructValue = core.StructValue
@@ -389,7 +389,7 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         bind(gen, node, api, (), args, kwargs)
         return DATA_BLOCK_BYTES
     if api == "data_copy":
-        if len(args) + len(kwargs) > 3:  # the enhanced form: lowering_layout
+        if len(args) + len(kwargs) > 3:  # the enhanced form: lower_layout
             return NOT_HANDLED
         third = args[2] if len(args) > 2 else kwargs.get(
             "repeat_params", kwargs.get("params", kwargs.get("intri_params")))
