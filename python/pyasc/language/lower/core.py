@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pyasc
 from pyasc import _C
 from pyasc.language import aipp, core, deq, matmul, slice_copy
-from pyasc.language.lower import adv as lower_adv
+from pyasc.language.lower import adv as lower_adv  # noqa: F401  (registers its lowerings)
 from pyasc.language.lower import constructs as lower_constructs
 from pyasc.language.lower import fwk as lower_fwk
 from pyasc.language.lower import layout as lower_layout
@@ -23,6 +23,7 @@ from pyasc.language.lower import vector as lower_vector
 from pyasc.language.lower import vector_moves as lower_vector_moves
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
 from pyasc.language.ir.args import bind, constant, dtype_code, expect
+from pyasc.language.ir.registry import lowering_for
 from pyasc.language.ir.values import (PURE_FUNCTIONS, BoundMethod, PendingGlobal, Val, describe,
                                       enum_types)
 
@@ -143,8 +144,11 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    handler = lowering_for(api)
+    if handler is not None:
+        return handler(gen, node, api, args, kwargs)
     if api.startswith("adv."):
-        return lower_adv.api_call(gen, node, api[4:], args, kwargs)
+        raise gen.error(node, f"pyasc.{api} is not available in kernels")
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
     handled = lower_vector.NOT_HANDLED
