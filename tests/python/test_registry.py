@@ -29,3 +29,11 @@ def test_every_adv_api_has_its_handler() -> None:
     handlers = registry.registered()
     for api in lower_adv.APIS:
         assert handlers[f"adv.{api}"].__module__ == lower_adv.__name__
+
+
+def test_system_apis_have_their_handlers() -> None:
+    handlers = registry.registered()
+    for api in ("get_system_cycle", "print_time_stamp", "data_cache_clean_and_invalid",
+                "check_local_memory_ia", "ib_set", "ib_wait", "notify_next_block",
+                "wait_pre_block", "set_hccl_context"):
+        assert handlers[api].__module__ == "pyasc.language.lower.system"

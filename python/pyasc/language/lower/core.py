@@ -17,7 +17,7 @@ from pyasc.language.lower import constructs as lower_constructs
 from pyasc.language.lower import fwk as lower_fwk
 from pyasc.language.lower import layout as lower_layout
 from pyasc.language.lower import sort as lower_sort
-from pyasc.language.lower import system as lower_system
+from pyasc.language.lower import system as lower_system  # noqa: F401  (registers its lowerings)
 from pyasc.language.lower import tensor_desc as lower_tensor_desc
 from pyasc.language.lower import vector as lower_vector
 from pyasc.language.lower import vector_moves as lower_vector_moves
@@ -152,7 +152,7 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
     handled = lower_vector.NOT_HANDLED
-    for module in (lower_vector, lower_vector_moves, lower_fwk, lower_system, lower_layout):
+    for module in (lower_vector, lower_vector_moves, lower_fwk, lower_layout):
         handled = module.api_call(gen, node, api, args, kwargs)
         if handled is not lower_vector.NOT_HANDLED:
             break

@@ -3,7 +3,8 @@ defaults): the system counter, program counter and time stamps, cache and
 profiling controls, the workspace and HCCL context registers, and
 inter-block synchronisation (ib_set/ib_wait, notify_next_block/
 wait_pre_block). IR rows: the "system and hardware" block of
-src/compiler/api_table.def; runtime: src/compiler/rt/system.h."""
+src/compiler/api_table.def; runtime: src/compiler/rt/system.h. Each handler is
+registered by name (:func:`pyasc.language.ir.registry.lowers`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from pyasc.language import system
 from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import Val, describe
-from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower.vector import StructValue, _enum
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
@@ -24,7 +26,6 @@ _NULLARY = ("get_system_cycle", "get_program_counter", "get_icache_preload_statu
             "init_soc_state")
 #: (gm_workspace, ub_workspace) APIs
 _BLOCK_PAIR = ("notify_next_block", "wait_pre_block")
-
 
 
 def _int(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> Any:
@@ -46,6 +47,7 @@ def _const_index(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> int
     return value
 
 
+@lowers("ib_set", "ib_wait")
 def _ib(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     gm, ub, block, event, aiv_only = bind(
         gen, node, api, ("gm_workspace", "ub_workspace", "block_idx", "event_id", "is_aiv_only"),
@@ -61,7 +63,8 @@ def _ib(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) 
                               _int(gen, node, event, f"{api} event_id")], (1,))
 
 
-def _dcci(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("data_cache_clean_and_invalid")
+def _dcci(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     api = "data_cache_clean_and_invalid"
     # the two documented forms: (entire_type, dcci_dst, dst) and (entire_type, dst)
     if len(args) == 2 and "dst" not in kwargs and "dcci_dst" not in kwargs:
@@ -74,7 +77,8 @@ def _dcci(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
                   attrs)
 
 
-def _check_ia(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("check_local_memory_ia")
+def _check_ia(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     (params,) = bind(gen, node, "check_local_memory_ia", ("check_params",), args, kwargs)
     if not isinstance(params, StructValue) or params.struct is not system.CheckLocalMemoryIAParam:
         raise gen.error(node, "check_local_memory_ia: check_params must be a "
@@ -83,55 +87,85 @@ def _check_ia(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
     return gen.op(node, "check_local_memory_ia", [getattr(params, n) for n in names])
 
 
-def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api in _NULLARY:
-        bind(gen, node, api, (), args, kwargs)
-        return gen.op(node, api, [])
-    if api == "print_time_stamp":
-        (desc,) = bind(gen, node, api, ("desc_id",), args, kwargs)
-        return gen.op(node, api, [_int(gen, node, desc, "print_time_stamp desc_id")])
-    if api == "data_sync_barrier":
-        (kind,) = bind(gen, node, api, ("arg0",), args, kwargs)
-        return gen.op(node, api, [], (_enum(gen, node, kind, system.MemDsbT,
-                                            "data_sync_barrier arg0"),))
-    if api == "data_cache_clean_and_invalid":
-        return _dcci(gen, node, args, kwargs)
-    if api == "data_cache_preload":
-        src, offset = bind(gen, node, api, ("src", "cache_offset"), args, kwargs)
-        return gen.op(node, api, [expect(gen, node, src, ("global",), f"{api} src"),
-                                  _int(gen, node, offset, f"{api} cache_offset")])
-    if api == "icache_preload":
-        (length,) = bind(gen, node, api, ("pre_fetch_len",), args, kwargs)
-        return gen.op(node, api, [_int(gen, node, length, f"{api} pre_fetch_len")])
-    if api == "check_local_memory_ia":
-        return _check_ia(gen, node, args, kwargs)
-    if api == "dump_acc_chk_point":
-        tensor, index, off, size = bind(gen, node, api,
-                                            ("tensor", "index", "count_off", "dump_size"),
-                                            args, kwargs)
-        return gen.op(node, api, [expect(gen, node, tensor, ("global", "local"),
-                                             f"{api} tensor"),
-                                  _int(gen, node, index, f"{api} index"),
-                                  _int(gen, node, off, f"{api} count_off"),
-                                  _int(gen, node, size, f"{api} dump_size")])
-    if api == "set_sys_workspace":
-        (ws,) = bind(gen, node, api, ("workspace",), args, kwargs)
-        return gen.op(node, api, [expect(gen, node, ws, ("addr",), f"{api} workspace")])
-    if api == "get_arch_version":
-        (version,) = bind(gen, node, api, ("core_version",), args, kwargs)
-        return gen.op(node, api, [_int(gen, node, version, f"{api} core_version")])
-    if api == "get_hccl_context":
-        (index,) = bind(gen, node, api, ("index",), args, kwargs)
-        return gen.op(node, api, [], (_const_index(gen, node, index, api),))
-    if api == "set_hccl_context":
-        index, context = bind(gen, node, api, ("index", "context"), args, kwargs)
-        return gen.op(node, api, [expect(gen, node, context, ("addr",), f"{api} context")],
-                      (_const_index(gen, node, index, api),))
-    if api in ("ib_set", "ib_wait"):
-        return _ib(gen, node, api, args, kwargs)
-    if api in _BLOCK_PAIR:
-        gm, ub = bind(gen, node, api, ("gm_workspace", "ub_workspace"), args, kwargs)
-        return gen.op(node, api, [expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
-                                  expect(gen, node, ub, ("local",), f"{api} ub_workspace")])
-    return NOT_HANDLED
+@lowers(*_NULLARY)
+def _nullary(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    bind(gen, node, api, (), args, kwargs)
+    return gen.op(node, api, [])
+
+
+@lowers("print_time_stamp")
+def _print_time_stamp(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
+    (desc,) = bind(gen, node, api, ("desc_id",), args, kwargs)
+    return gen.op(node, api, [_int(gen, node, desc, "print_time_stamp desc_id")])
+
+
+@lowers("data_sync_barrier")
+def _data_sync_barrier(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                       kwargs: dict) -> Any:
+    (kind,) = bind(gen, node, api, ("arg0",), args, kwargs)
+    return gen.op(node, api, [], (_enum(gen, node, kind, system.MemDsbT,
+                                        "data_sync_barrier arg0"),))
+
+
+@lowers("data_cache_preload")
+def _data_cache_preload(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                        kwargs: dict) -> Any:
+    src, offset = bind(gen, node, api, ("src", "cache_offset"), args, kwargs)
+    return gen.op(node, api, [expect(gen, node, src, ("global",), f"{api} src"),
+                              _int(gen, node, offset, f"{api} cache_offset")])
+
+
+@lowers("icache_preload")
+def _icache_preload(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    (length,) = bind(gen, node, api, ("pre_fetch_len",), args, kwargs)
+    return gen.op(node, api, [_int(gen, node, length, f"{api} pre_fetch_len")])
+
+
+@lowers("dump_acc_chk_point")
+def _dump_acc_chk_point(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                        kwargs: dict) -> Any:
+    tensor, index, off, size = bind(gen, node, api,
+                                        ("tensor", "index", "count_off", "dump_size"),
+                                        args, kwargs)
+    return gen.op(node, api, [expect(gen, node, tensor, ("global", "local"),
+                                         f"{api} tensor"),
+                              _int(gen, node, index, f"{api} index"),
+                              _int(gen, node, off, f"{api} count_off"),
+                              _int(gen, node, size, f"{api} dump_size")])
+
+
+@lowers("set_sys_workspace")
+def _set_sys_workspace(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                       kwargs: dict) -> Any:
+    (ws,) = bind(gen, node, api, ("workspace",), args, kwargs)
+    return gen.op(node, api, [expect(gen, node, ws, ("addr",), f"{api} workspace")])
+
+
+@lowers("get_arch_version")
+def _get_arch_version(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
+    (version,) = bind(gen, node, api, ("core_version",), args, kwargs)
+    return gen.op(node, api, [_int(gen, node, version, f"{api} core_version")])
+
+
+@lowers("get_hccl_context")
+def _get_hccl_context(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
+    (index,) = bind(gen, node, api, ("index",), args, kwargs)
+    return gen.op(node, api, [], (_const_index(gen, node, index, api),))
+
+
+@lowers("set_hccl_context")
+def _set_hccl_context(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
+    index, context = bind(gen, node, api, ("index", "context"), args, kwargs)
+    return gen.op(node, api, [expect(gen, node, context, ("addr",), f"{api} context")],
+                  (_const_index(gen, node, index, api),))
+
+
+@lowers(*_BLOCK_PAIR)
+def _block_pair(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    gm, ub = bind(gen, node, api, ("gm_workspace", "ub_workspace"), args, kwargs)
+    return gen.op(node, api, [expect(gen, node, gm, ("global",), f"{api} gm_workspace"),
+                              expect(gen, node, ub, ("local",), f"{api} ub_workspace")])
