@@ -37,3 +37,12 @@ def test_system_apis_have_their_handlers() -> None:
                 "check_local_memory_ia", "ib_set", "ib_wait", "notify_next_block",
                 "wait_pre_block", "set_hccl_context"):
         assert handlers[api].__module__ == "pyasc.language.lower.system"
+
+
+def test_vector_moves_and_layout_apis_have_their_handlers() -> None:
+    handlers = registry.registered()
+    for api, module in (("transpose", "vector_moves"), ("gather", "vector_moves"),
+                        ("scatter", "vector_moves"), ("brcb", "vector_moves"),
+                        ("add_relu", "vector_moves"), ("trans_data_to_5hd", "layout"),
+                        ("bilinear_interpolation", "layout")):
+        assert handlers[api].__module__ == f"pyasc.language.lower.{module}"

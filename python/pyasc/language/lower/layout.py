@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pyasc.language import layout
 from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import Val, describe
 from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
@@ -25,7 +26,8 @@ def _struct(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str)
     return value
 
 
-def _transpose_ext(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+def transpose_ext(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """transpose's ext form (dst, src, shared_tmp_buffer, params)."""
     names = ("dst", "src", "shared_tmp_buffer", "params")
     dst, src, tmp, params = bind(gen, node, "transpose", names, args, kwargs)
     p = _struct(gen, node, params, layout.TransposeParamsExt, "transpose params")
@@ -53,7 +55,8 @@ def _tensor_list(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> li
             for v in value]
 
 
-def _trans_5hd(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("trans_data_to_5hd")
+def _trans_5hd(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     dst, src, params = bind(gen, node, "trans_data_to_5hd",
                                    ("dst_list", "src_list", "params"), args, kwargs)
     p = _struct(gen, node, params, layout.TransDataTo5HDParams, "trans_data_to_5hd params")
@@ -100,7 +103,9 @@ _BILINEAR = ("dst", "src0", "src0_offset", "src1", "mask", "h_repeat", "repeat_m
              "dst_blk_stride", "v_r_offset", "v_repeat", "shared_tmp_buffer")
 
 
-def _bilinear(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("bilinear_interpolation")
+def _bilinear(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+              kwargs: dict) -> Any:
     values = bind(gen, node, "bilinear_interpolation", _BILINEAR, args, kwargs)
     named = dict(zip(_BILINEAR, values))
     tensors = {n: expect(gen, node, named[n], ("local",), f"bilinear_interpolation {n}")
@@ -113,13 +118,7 @@ def _bilinear(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose" and len(args) + len(kwargs) > 2:
-        return _transpose_ext(gen, node, args, kwargs)
-    if api == "trans_data_to_5hd":
-        return _trans_5hd(gen, node, args, kwargs)
-    if api == "bilinear_interpolation":
-        return _bilinear(gen, node, args, kwargs)
+    """data_copy's enhanced form (more than three arguments), or NOT_HANDLED."""
     if api == "data_copy" and len(args) + len(kwargs) > 3:
         return _data_copy_enhanced(gen, node, args, kwargs)
     return NOT_HANDLED

@@ -2,7 +2,9 @@
 scatter and brcb, TPipe.init and the
 TPipe event ids, and LocalTensor.get_phy_addr (PyAsc's signatures; their IR
 rows: src/compiler/api_table.def; runtime: src/compiler/rt/vector.h and
-rt/memory.h)."""
+rt/memory.h). The APIs' handlers are registered by name
+(:func:`pyasc.language.ir.registry.lowers`); the methods are asked by
+lower/core's method()."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core
+from pyasc.language.lower import layout as lower_layout
 from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import Val
 from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
@@ -33,6 +37,7 @@ def _transpose(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
     return gen.op(node, "transpose", _locals(gen, node, "transpose", values, ("dst", "src")))
 
 
+@lowers("gather", "scatter")
 def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
                     kwargs: dict) -> Any:
     which = "src" if api == "gather" else "dst"
@@ -45,7 +50,8 @@ def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
     return gen.op(node, api, tensors + values[3:])
 
 
-def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("brcb")
+def _brcb(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     kwargs = {"repeat_times" if k == "repeat_time" else k: v for k, v in kwargs.items()}
     values = bind(gen, node, "brcb", ("dst", "src0", "repeat_times", "repeat_params"),
                          args, kwargs)
@@ -57,17 +63,19 @@ def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
                                            params.dst_rep_stride])
 
 
-def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose" and len(args) + len(kwargs) <= 2:  # the ext form: lower_layout
+@lowers("transpose")
+def _transpose_forms(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                     kwargs: dict) -> Any:
+    """transpose: (dst, src) transposes one 16x16 block; with more arguments,
+    the ext form (lower/layout.py)."""
+    if len(args) + len(kwargs) <= 2:
         return _transpose(gen, node, args, kwargs)
-    if api in ("gather", "scatter"):
-        return _gather_scatter(gen, node, api, args, kwargs)
-    if api == "brcb":
-        return _brcb(gen, node, args, kwargs)
-    if api in _RELU_BINARY:
-        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
-    return NOT_HANDLED
+    return lower_layout.transpose_ext(gen, node, args, kwargs)
+
+
+@lowers(*_RELU_BINARY)
+def _relu_binary(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
 
 
 def _event(gen: CodeGenerator, node: ast.Call, value: Any, what: str) -> int:
