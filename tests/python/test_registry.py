@@ -39,10 +39,12 @@ def test_system_apis_have_their_handlers() -> None:
         assert handlers[api].__module__ == "pyasc.language.lower.system"
 
 
-def test_vector_moves_and_layout_apis_have_their_handlers() -> None:
+def test_vector_moves_layout_and_fwk_apis_have_their_handlers() -> None:
     handlers = registry.registered()
     for api, module in (("transpose", "vector_moves"), ("gather", "vector_moves"),
                         ("scatter", "vector_moves"), ("brcb", "vector_moves"),
                         ("add_relu", "vector_moves"), ("trans_data_to_5hd", "layout"),
-                        ("bilinear_interpolation", "layout")):
+                        ("bilinear_interpolation", "layout"), ("sync_all", "fwk"),
+                        ("set_atomic_add", "fwk"), ("get_store_atomic_config", "fwk"),
+                        ("init_const_value", "fwk"), ("get_shape_size", "fwk")):
         assert handlers[api].__module__ == f"pyasc.language.lower.{module}"

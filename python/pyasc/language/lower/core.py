@@ -152,7 +152,7 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
     handled = lower_vector.NOT_HANDLED
-    for module in (lower_vector, lower_fwk, lower_layout):
+    for module in (lower_vector, lower_layout):
         handled = module.api_call(gen, node, api, args, kwargs)
         if handled is not lower_vector.NOT_HANDLED:
             break

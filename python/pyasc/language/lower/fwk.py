@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pyasc
 from pyasc.language import core, fwk_core
 from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import BoundMethod, Val, describe
 from pyasc.language.lower.vector import _STRUCTS, NOT_HANDLED, _enum, _struct
 
@@ -65,6 +66,8 @@ class _Allocator:
 
 # --- atomics ---------------------------------------------------------------------------------
 
+@lowers("set_atomic_add", "set_atomic_max", "set_atomic_min", "set_atomic_none", "set_atomic_type",
+        "set_store_atomic_config", "get_store_atomic_config")
 def _atomic(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     if api == "set_atomic_none":
         bind(gen, node, api, (), args, kwargs)
@@ -105,7 +108,9 @@ def _shape_size(gen: CodeGenerator, node: ast.Call, info: Any) -> Any:
     return size
 
 
-def _set_pad_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("set_pad_value")
+def _set_pad_value(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                   kwargs: dict) -> Any:
     value, pos = bind(gen, node, "set_pad_value", ("padding_value", "pos"), args, kwargs,
                              {"pos": None})
     if pos is not None and pos not in (core.TPosition.VECIN, core.TPosition.VECOUT):
@@ -118,7 +123,9 @@ def _set_pad_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
     return gen.op(node, "pad.set", [value])
 
 
-def _sync_all(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("sync_all")
+def _sync_all(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+              kwargs: dict) -> Any:
     soft = bool(args) and isinstance(args[0], Val) or "gm_workspace" in kwargs
     if not soft:
         (aiv,) = bind(gen, node, "sync_all", ("is_aiv_only",), args, kwargs,
@@ -147,7 +154,9 @@ def _flag(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
 _CONST_DTYPES = ("float16", "bfloat16", "float32", "int16", "int32")
 
 
-def _init_const_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("init_const_value")
+def _init_const_value(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
     dst, params = bind(gen, node, "init_const_value", ("dst", "init_const_value_params"),
                            args, kwargs)
     dst = expect(gen, node, dst, ("local",), "init_const_value dst")
@@ -166,27 +175,20 @@ def _init_const_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
                                              params.dst_gap, params.init_value])
 
 
-def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "init_const_value":
-        return _init_const_value(gen, node, args, kwargs)
-    if api == "sync_all":
-        return _sync_all(gen, node, args, kwargs)
-    if api.startswith("set_atomic_") or api in ("set_store_atomic_config",
-                                                "get_store_atomic_config"):
-        return _atomic(gen, node, api, args, kwargs)
-    if api == "get_tpipe_ptr":
-        bind(gen, node, api, (), args, kwargs)
-        if not gen.has_pipe:
-            raise gen.error(node, "get_tpipe_ptr: the kernel has no TPipe yet (create one with "
-                                  "pyasc.TPipe() first)")
-        return gen.op(node, "pipe.get", [])
-    if api == "get_shape_size":
-        (info,) = bind(gen, node, api, ("shape_info",), args, kwargs)
-        return _shape_size(gen, node, info)
-    if api == "set_pad_value":
-        return _set_pad_value(gen, node, args, kwargs)
-    return NOT_HANDLED
+@lowers("get_tpipe_ptr")
+def _get_tpipe_ptr(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    bind(gen, node, api, (), args, kwargs)
+    if not gen.has_pipe:
+        raise gen.error(node, "get_tpipe_ptr: the kernel has no TPipe yet (create one with "
+                              "pyasc.TPipe() first)")
+    return gen.op(node, "pipe.get", [])
+
+
+@lowers("get_shape_size")
+def _get_shape_size(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                    kwargs: dict) -> Any:
+    (info,) = bind(gen, node, api, ("shape_info",), args, kwargs)
+    return _shape_size(gen, node, info)
 
 
 # --- constructors ----------------------------------------------------------------------------
