@@ -122,7 +122,7 @@ def _params(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any
     except (TypeError, _C.Error):
         dt = None
     if isinstance(dtype, Val) or dt not in (_C.int8, _C.float16):
-        raise gen.error(node, f"AippParams dtype must be _C.int8 or _C.float16, not "
+        raise gen.error(node, f"AippParams dtype must be pyasc.int8 or pyasc.float16, not "
                               f"{describe(dtype)}")
     fields: dict[str, Any] = {"dtype": dt}
     for (name, cls), value in zip(_MEMBERS, values[1:]):
