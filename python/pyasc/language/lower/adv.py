@@ -107,33 +107,22 @@ def _math(gen: CodeGenerator, node: ast.Call, name: str, args: list, kwargs: dic
                   _tmp(gen, node, tmp, tmp_min, api), (level,) if api == "exp" else ())
 
 
-@lowers(*(f"adv.{n}" for n in ("power", "xor")))
+@lowers("adv.power", "adv.xor", "adv.axpy")
 def _binary_math(gen: CodeGenerator, node: ast.Call, name: str, args: list,
                  kwargs: dict) -> Any:
-    """power and xor: (dst, src0, src1, count, temp_buffer, is_reuse_source)."""
+    """power and xor: (dst, src0, src1, count, temp_buffer, is_reuse_source);
+    axpy: (dst, src, scalar, count, temp_buffer, is_reuse_source)."""
     api = name[4:]
+    first, second = ("src", "scalar") if api == "axpy" else ("src0", "src1")
     dst, a, b, count, tmp, reuse = bind(
-        gen, node, name, ("dst", "src0", "src1", "count", "temp_buffer", "is_reuse_source"),
+        gen, node, name, ("dst", first, second, "count", "temp_buffer", "is_reuse_source"),
         args, kwargs, {"count": None, "temp_buffer": None, "is_reuse_source": False})
     _reuse(gen, node, reuse, f"{name} is_reuse_source")
-    dst = _local(gen, node, dst, api, "dst")
-    a, b = _local(gen, node, a, api, "src0"), _local(gen, node, b, api, "src1")
+    dst, a = _local(gen, node, dst, api, "dst"), _local(gen, node, a, api, first)
+    if api != "axpy":
+        b = _local(gen, node, b, api, second)
     tmp_min = adv_host.math_min_tmp_size(api, _type_size(gen, node, a, api))
     return gen.op(node, name, [dst, a, b, _count(gen, node, count, a, api)] +
-                  _tmp(gen, node, tmp, tmp_min, api))
-
-
-@lowers("adv.axpy")
-def _axpy(gen: CodeGenerator, node: ast.Call, name: str, args: list, kwargs: dict) -> Any:
-    """axpy: (dst, src, scalar, count, temp_buffer, is_reuse_source)."""
-    api = name[4:]
-    dst, src, scalar, count, tmp, reuse = bind(
-        gen, node, name, ("dst", "src", "scalar", "count", "temp_buffer", "is_reuse_source"),
-        args, kwargs, {"count": None, "temp_buffer": None, "is_reuse_source": False})
-    _reuse(gen, node, reuse, f"{name} is_reuse_source")
-    dst, src = _local(gen, node, dst, api, "dst"), _local(gen, node, src, api, "src")
-    tmp_min = adv_host.math_min_tmp_size(api, _type_size(gen, node, src, api))
-    return gen.op(node, name, [dst, src, scalar, _count(gen, node, count, src, api)] +
                   _tmp(gen, node, tmp, tmp_min, api))
 
 
