@@ -5,6 +5,7 @@ The work is done by libasc, the C core, through the ``pyasc._C`` extension;
 this package only arranges its names.
 """
 
+import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from pyasc import _C
@@ -500,7 +501,7 @@ __all__ += [
 
 # PyAsc's core names beyond the APIs (kernel language; `range` and `property`
 # shadow the builtins only as pyasc.range / pyasc.property).
-from pyasc.language import core_extra as _core_extra  # noqa: E402
+from pyasc.language import constructs as _constructs  # noqa: E402
 from pyasc.language.struct import Field, Struct  # noqa: E402
 from pyasc.language import adv  # noqa: E402  (pyasc.adv: the adv library)
 
@@ -514,7 +515,7 @@ _UPSTREAM_CORE = ("range", "static_range", "property", "ceildiv", "DataType", "h
                   "int_", "double", "LocalTensorAuto", "array", "TOTAL_UB_SIZE", "TOTAL_L1_SIZE",
                   "TOTAL_L0A_SIZE", "TOTAL_L0B_SIZE", "TOTAL_L0C_SIZE", "ONE_BLK_SIZE",
                   "DEFAULT_C0_SIZE", "static_assert", "number")
-globals().update({_n: getattr(_core_extra, _n) for _n in _UPSTREAM_CORE})
+globals().update({_n: getattr(_constructs, _n) for _n in _UPSTREAM_CORE})
 # not in __all__: `from pyasc import *` must not replace the builtins
 __all__ += [n for n in (*_UPSTREAM_CORE, "Field", "Struct") if n not in ("range", "property")]
 
@@ -523,7 +524,5 @@ def __getattr__(name: str) -> object:
     # The framework bridges load on first use: `pyasc.torch` does not import
     # torch, but importing it eagerly would still cost every `import pyasc`.
     if name in ("torch", "jax"):
-        import importlib
-
-        return importlib.import_module(f"pyasc.{name}")
+        return _importlib.import_module(f"pyasc.{name}")
     raise AttributeError(f"module 'pyasc' has no attribute {name!r}")

@@ -22,14 +22,12 @@ from typing import Any, Callable
 
 from pyasc import _C
 from pyasc import trace as _trace
+from pyasc.language.core import TPosition
+from pyasc.language.names.dtypes import DTYPE_CODES
 from pyasc._fuse_plan import (COMPARISONS, MAX_SLOTS, MIRRORED, VIA_F32, Group, column_width,
                               segment_width)
 
-#: pyasc dtype name -> the IR's dtype code (lowering.py's table, same order).
-_DTYPE_CODES = {name: i for i, name in enumerate(
-    ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-     "float64"))}
-_VECCALC = 11  # TPosition.VECCALC
+_VECCALC = int(TPosition.VECCALC)
 _ALIGN = 16  # elements: 32 bytes of 2-byte dtypes, 64 of 4-byte ones
 _SLOT_BYTES = 4  # a slot holds a tile of any fusible dtype (at most 4 bytes each)
 _CAST_NONE, _CAST_RINT = 0, 1
@@ -119,7 +117,7 @@ class _Emitter:
             offset = self.const(slot * self.tile * _SLOT_BYTES)
             self.locals[key] = self.named(
                 self.op("local.new", [offset, self.const(self.tile)],
-                        (_DTYPE_CODES[dtype.name], _VECCALC)), f"ub{slot}_{dtype.name}")
+                        (DTYPE_CODES[dtype.name], _VECCALC)), f"ub{slot}_{dtype.name}")
         return self.locals[key]
 
     # --- the kernel -------------------------------------------------------------

@@ -177,15 +177,6 @@ def _scalar_const(a: Any) -> bool:
     return isinstance(a, (int, float)) and not isinstance(a, bool)
 
 
-def compute_dtype(node: _trace.Node) -> Any:
-    """The dtype a node computes in: its result's, or for a comparison
-    (a bool result) that of its tensor operands."""
-    if node.op in COMPARISONS:
-        values = [a for a in node.inputs if isinstance(a, _trace.Value)]
-        return values[0].dtype if values else node.dtype
-    return node.dtype
-
-
 def _why_not_comparison(node: _trace.Node) -> str:
     values = [a for a in node.inputs if isinstance(a, _trace.Value)]
     if not values:

@@ -29,6 +29,7 @@ import numpy as np
 from pyasc import _C
 from pyasc import _fuse_kernel, _fuse_plan
 from pyasc import trace as _trace
+from pyasc._promotion import common_dtype
 
 #: signatures kept per operator before the oldest is dropped.
 MAX_SIGNATURES = 256
@@ -83,14 +84,7 @@ class Specialization:
         # that are not Python numbers (as prepare() computes it)
         strong = [t.dtype for n, t in call.inputs.items()
                   if t is not None and kinds.get(n) not in (bool, int, float)]
-        self.common = None
-        if strong:
-            from pyasc.op import _promote
-
-            common = strong[0]
-            for d in strong[1:]:
-                common = _promote(common, d)
-            self.common = common
+        self.common = common_dtype(strong)
         #: (where, at, name) of each input the signature passes (not None)
         self.present = [(w, a, n) for n, (w, a) in zip(op.inputs, layout)
                         if call.inputs[n] is not None]

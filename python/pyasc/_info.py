@@ -9,6 +9,11 @@ import subprocess
 
 from pyasc import _C
 
+try:
+    import numpy
+except ImportError:  # reported as not installed
+    numpy = None
+
 
 def find_c_compiler() -> tuple[str | None, str]:
     """The C compiler the kernel JIT would use (``PYASC_CC`` or cc/gcc/clang
@@ -37,16 +42,10 @@ def _size(nbytes: int) -> str:
 
 def report() -> str:
     """Devices and their properties, the C compiler and versions, as text."""
-    import pyasc
-
-    lines = [f"pyasc {pyasc.__version__} (libasc {_C.libasc_version()})"]
+    version = _C.libasc_version()  # pyasc.__version__
+    lines = [f"pyasc {version} (libasc {version})"]
     lines.append(f"Python {platform.python_version()} on {platform.machine()} {platform.system()}")
-    try:
-        import numpy
-
-        lines.append(f"NumPy {numpy.__version__}")
-    except ImportError:
-        lines.append("NumPy not installed")
+    lines.append(f"NumPy {numpy.__version__}" if numpy is not None else "NumPy not installed")
     path, version = find_c_compiler()
     lines.append(f"C compiler: {path or '-'} {version}")
     if _C.init_error:

@@ -34,30 +34,8 @@ from pyasc._C import (
     get_ascendc_platform,
 )
 from pyasc.language.adv_tiling import TCubeTiling
-
-
-class TPosition(enum.IntEnum):
-    """Where an operand lives (``matmul_tiling::TPosition``). The tiling
-    takes A, B, C and the bias in GM or a vector position (VECIN, VECOUT,
-    VECCALC: the Unified Buffer)."""
-
-    GM = 0
-    A1 = 1
-    A2 = 2
-    B1 = 3
-    B2 = 4
-    C1 = 5
-    C2 = 6
-    CO1 = 7
-    CO2 = 8
-    VECIN = 9
-    VECOUT = 10
-    VECCALC = 11
-    LCM = 11
-    SPM = 12
-    SHM = 12
-    TSCM = 13
-    MAX = 14
+from pyasc.language.core import TPosition
+from pyasc.language.matmul_enums import ScheduleType
 
 
 class CubeFormat(enum.IntEnum):
@@ -135,13 +113,6 @@ class DequantType(enum.IntEnum):
 
     SCALAR = 0
     TENSOR = 1
-
-
-class ScheduleType(enum.IntEnum):
-    """Matmul schedule of ``MatmulConfigParams``."""
-
-    INNER_PRODUCT = 0
-    OUTER_PRODUCT = 1
 
 
 class CoreMemType(enum.IntEnum):

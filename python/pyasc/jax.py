@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from pyasc import _C
+from pyasc import _C, autograd
+from pyasc.trace import Graph, Value, _arguments
 
 __all__ = ["wrap"]
 
@@ -43,8 +44,6 @@ def wrap(op: Any) -> Callable[..., Any]:
     """``op`` as a function of JAX arrays (see the module docstring)."""
     import jax
 
-    from pyasc import autograd
-    from pyasc.trace import Graph, Value, _arguments
 
     names = list(op.inputs)
 

@@ -42,7 +42,10 @@ from typing import Any, NoReturn, overload
 import numpy as np
 
 from pyasc import _C, _frameworks, _fuse_kernel, _fuse_plan, _fuse_run
+from pyasc import jax as _jax_bridge
+from pyasc import torch as _torch_bridge
 from pyasc import trace as _trace
+from pyasc._promotion import common_dtype, weak, zero
 
 __all__ = [
     "REQUIRED",
@@ -56,23 +59,7 @@ __all__ = [
     "unregister",
 ]
 
-# --- dtype facts, asked of the C core ------------------------------------
-
-
-def _zero(dtype: _C.dtype) -> _C.Tensor:
-    return _C.Tensor(0, dtype=dtype)
-
-
-@functools.lru_cache(maxsize=None)
-def _promote(a: _C.dtype, b: _C.dtype) -> _C.dtype:
-    """pyasc's promotion of two dtypes (the C core's table, via an add)."""
-    return (_zero(a) + _zero(b)).dtype
-
-
-@functools.lru_cache(maxsize=None)
-def _weak(dtype: _C.dtype, kind: type) -> _C.dtype:
-    """The dtype a Python scalar of ``kind`` takes next to ``dtype`` (NEP 50)."""
-    return (_zero(dtype) + kind(1)).dtype
+# --- dtype facts (promotion itself: pyasc._promotion) ----------------------
 
 
 _KIND_RANK = {bool: 0, int: 1, float: 2}
@@ -574,7 +561,7 @@ class Op(_C.OpDispatch):
                 tensors[iname] = self._as_tensor(f"input '{iname}'", value)
         if scalars:
             strong = [t.dtype for t in tensors.values() if t is not None]
-            common = functools.reduce(_promote, strong) if strong else None
+            common = common_dtype(strong)
             for iname, value in scalars.items():
                 tensors[iname] = self._scalar_tensor(iname, value, common)
         dims: dict[str, tuple[int, str]] = {}
@@ -606,7 +593,7 @@ class Op(_C.OpDispatch):
     ) -> _C.Tensor:
         kind = bool if isinstance(value, bool) else int if isinstance(value, int) else float
         if common is not None:
-            dtype = _weak(common, kind)
+            dtype = weak(common, kind)
         else:
             dtype = {bool: _C.bool_, int: _C.int64, float: _C.float64}[kind]
         allowed = self.inputs[iname].dtypes
@@ -618,7 +605,7 @@ class Op(_C.OpDispatch):
                     f"{_dtype_names(allowed)}"
                 )
             dtype = fitting[0]
-        t = _zero(dtype)
+        t = zero(dtype)
         try:
             t[()] = value  # pyasc's own scalar rules: range checks, one rounding
         except OverflowError as exc:
@@ -748,14 +735,10 @@ class Op(_C.OpDispatch):
 
     def to_torch(self, namespace: str = "pyasc") -> Any:
         """This operator as a ``torch.library`` custom op (see ``pyasc.torch``)."""
-        from pyasc import torch as _torch_bridge
-
         return _torch_bridge.register(self, namespace)
 
     def to_jax(self) -> Callable[..., Any]:
         """This operator as a function of JAX arrays (see ``pyasc.jax``)."""
-        from pyasc import jax as _jax_bridge
-
         return _jax_bridge.wrap(self)
 
     def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:

@@ -28,7 +28,9 @@ import functools
 import threading
 from typing import Any
 
-from pyasc import _C
+from pyasc import _C, autograd
+from pyasc.trace import Graph, Value, _arguments
+from pyasc.language.names.dtypes import DTYPE_NAMES
 
 __all__ = ["from_torch", "register", "to_torch"]
 
@@ -62,9 +64,8 @@ def to_torch(t: _C.Tensor) -> Any:
 def _torch_dtypes() -> dict[Any, _C.dtype]:
     import torch
 
-    names = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-             "float32", "float64", "uint16", "uint32", "uint64")  # torch >= 2.3 has the last three
-    return {getattr(torch, n): _C.dtype(n) for n in names if hasattr(torch, n)}
+    # torch >= 2.3 has uint16, uint32 and uint64
+    return {getattr(torch, n): _C.dtype(n) for n in DTYPE_NAMES if hasattr(torch, n)}
 
 
 def _torch_dtype(d: _C.dtype) -> Any:
@@ -130,8 +131,6 @@ def _split(op: Any, args: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _call(op: Any, inputs: dict[str, Any], attrs: dict[str, Any]) -> Any:
-    from pyasc.trace import _arguments
-
     args, kwargs = _arguments(op, inputs, attrs)
     return op(*args, **kwargs)
 
@@ -151,8 +150,6 @@ def _unaliased(out: Any, inputs: tuple[Any, ...]) -> Any:
 
 def _meta_outputs(op: Any, args: Any) -> Any:
     """The fake result: the body recorded in meta mode, else the output specs."""
-    from pyasc.trace import Graph, Value
-
     graph = Graph(concrete=False)
     inputs: dict[str, Any] = {}
     attrs: dict[str, Any] = {}
@@ -266,7 +263,7 @@ def _define_autograd(torch: Any, op: Any, namespace: str, forward: Any) -> None:
 
     def backward_impl(grad: Any, output: Any, *args: Any, **kwargs: Any) -> list[Any]:
         inputs, attrs = _split(op, _full(op, args, kwargs))
-        cts = _autograd().op_vjp(op, inputs, attrs, from_torch(output), from_torch(grad))
+        cts = autograd.op_vjp(op, inputs, attrs, from_torch(output), from_torch(grad))
         result = []
         for (pname, x), g in zip(inputs.items(), cts):
             if g is None:
@@ -309,8 +306,3 @@ def _define_autograd(torch: Any, op: Any, namespace: str, forward: Any) -> None:
 
     forward.register_autograd(backward, setup_context=setup_context)
 
-
-def _autograd() -> Any:
-    from pyasc import autograd
-
-    return autograd

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -148,10 +149,6 @@ class OpDef:
 def _fn(name: str) -> Callable[..., Any]:
     fn: Callable[..., Any] = getattr(_C, name)
     return fn
-
-
-def _method(name: str) -> Callable[..., Any]:
-    return lambda x, **kw: getattr(x, name)(**kw)
 
 
 _BINARY = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum",
@@ -580,8 +577,7 @@ class _Rewriter:
     """Copies functions with substituted globals and closures (one per trace)."""
 
     def __init__(self) -> None:
-        import pyasc
-
+        pyasc = sys.modules["pyasc"]  # the package, imported before anything is traced
         self._pyasc = pyasc
         self._namespace = _Namespace(pyasc)
         self._globals: dict[int, _Globals] = {}

@@ -18,8 +18,6 @@ import pyasc
 from pyasc import _C
 from pyasc.language.jit import JITFunction
 
-from asc.runtime import config
-
 __all__ = [
     "CoreType", "DeviceInfoType", "DeviceModuleType", "Function", "Kernel", "Memory",
     "MemorySizes", "MsprofTaskType", "ProfilingCommandHandle", "Stream", "acl_finalize",
@@ -41,6 +39,23 @@ Memory = pyasc.DeviceBuffer
 Kernel = _C.CompiledKernel
 #: A launchable function: an ``@asc.jit`` kernel.
 Function = JITFunction
+
+
+class Platform(enum.Enum):
+    """The Ascend SoC versions PyAsc targets."""
+
+    Ascend910B1 = "Ascend910B1"
+    Ascend910B2 = "Ascend910B2"
+    Ascend910B2C = "Ascend910B2C"
+    Ascend910B3 = "Ascend910B3"
+    Ascend910B4 = "Ascend910B4"
+    Ascend910B4_1 = "Ascend910B4-1"
+    Ascend910_9362 = "Ascend910_9362"
+    Ascend910_9372 = "Ascend910_9372"
+    Ascend910_9381 = "Ascend910_9381"
+    Ascend910_9382 = "Ascend910_9382"
+    Ascend910_9391 = "Ascend910_9391"
+    Ascend910_9392 = "Ascend910_9392"
 
 
 class CoreType(enum.Enum):
@@ -142,7 +157,7 @@ class _State:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.model = True
-        self.soc_version = config.Platform.Ascend910B1
+        self.soc_version = Platform.Ascend910B1
 
 
 _state = _State()
@@ -166,14 +181,14 @@ def is_model() -> bool:
     return _state.model
 
 
-def set_soc_version(soc_version: config.Platform) -> None:
-    """Records the SoC version (a config.Platform or its value)."""
-    platform = config.Platform(soc_version)
+def set_soc_version(soc_version: Platform) -> None:
+    """Records the SoC version (a Platform or its value)."""
+    platform = Platform(soc_version)
     with _state.lock:
         _state.soc_version = platform
 
 
-def get_soc_version() -> config.Platform:
+def get_soc_version() -> Platform:
     """The recorded SoC version (Ascend910B1 unless set)."""
     return _state.soc_version
 

@@ -13,6 +13,9 @@ from typing import Optional, Union
 
 from pyasc.language.options import KernelType
 
+from asc.lib import runtime as rt
+from asc.lib.runtime import Platform
+
 __all__ = ["Backend", "KernelType", "Platform", "set_platform"]
 
 
@@ -23,31 +26,12 @@ class Backend(enum.Enum):
     NPU = "NPU"
 
 
-class Platform(enum.Enum):
-    """The Ascend SoC versions PyAsc targets."""
-
-    Ascend910B1 = "Ascend910B1"
-    Ascend910B2 = "Ascend910B2"
-    Ascend910B2C = "Ascend910B2C"
-    Ascend910B3 = "Ascend910B3"
-    Ascend910B4 = "Ascend910B4"
-    Ascend910B4_1 = "Ascend910B4-1"
-    Ascend910_9362 = "Ascend910_9362"
-    Ascend910_9372 = "Ascend910_9372"
-    Ascend910_9381 = "Ascend910_9381"
-    Ascend910_9382 = "Ascend910_9382"
-    Ascend910_9391 = "Ascend910_9391"
-    Ascend910_9392 = "Ascend910_9392"
-
-
 def set_platform(backend: Union[Backend, str], soc_version: Optional[Platform] = None,
                  device_id: Optional[int] = None, check: bool = True) -> None:
     """Selects the backend (a Backend or its name; anything else is a
     ValueError), records the platform (default Ascend910B1, or the one
     already recorded for NPU) and, if given, makes device_id current. With
     check, a runtime that failed to initialise raises RuntimeError."""
-    from asc.lib import runtime as rt
-
     backend = Backend(backend)
     if soc_version is not None:
         soc_version = Platform(soc_version)

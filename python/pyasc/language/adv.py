@@ -17,7 +17,7 @@ from pyasc.language import adv_host
 from pyasc.language.adv_host import *  # noqa: F401,F403  (the host queries)
 from pyasc.language.adv_tiling import QuantConfig, RmsNormTiling, SoftmaxTiling, TCubeTiling
 from pyasc.language.core import KernelBuiltin
-from pyasc.language.lowering_adv import APIS as _APIS
+from pyasc.language.lower.adv import APIS as _APIS
 from pyasc.language.matmul import Matmul, MatmulType
 from pyasc.language.matmul_config import MatmulConfig
 from pyasc.language.matmul_config import *  # noqa: F401,F403  (Matmul configurations)

@@ -13,7 +13,7 @@ The sizes are pyasc's convention (CANN does not publish its formulas): an
 API needs ``k`` float32 intermediates per element (:data:`MATH_TMP_BUFFERS`,
 one more for float16 data, converted to float32 first). The maximum holds
 them for every element, rounded up to 32 bytes; the minimum holds one
-256-byte repeat of each. The kernel side (:mod:`pyasc.language.lowering_adv`)
+256-byte repeat of each. The kernel side (:mod:`pyasc.language.lower.adv`)
 asks these same functions for the minimum it checks.
 """
 
@@ -23,18 +23,10 @@ import math
 from typing import Sequence
 
 from pyasc.language.adv_tiling import RmsNormTiling, SoftmaxTiling
+from pyasc.language.names.adv_math import MATH_TMP_BUFFERS
 
 BLOCK_BYTES = 32
 REPEAT_BYTES = 256
-
-#: float32 intermediates per element of each adv maths API (pyasc's sizing).
-MATH_TMP_BUFFERS = {
-    "acos": 2, "acosh": 2, "asin": 2, "asinh": 3, "atan": 5, "atanh": 2, "ceil": 1, "cos": 3,
-    "cosh": 2, "digamma": 7, "erf": 3, "erfc": 7, "exp": 3, "floor": 1, "frac": 1,
-    "lgamma": 7, "log": 1, "round": 1, "sign": 2, "sin": 3, "sinh": 2, "tan": 4, "tanh": 2,
-    "trunc": 1, "power": 6, "xor": 1, "axpy": 1,
-}
-
 
 def _align(n: int, to: int = BLOCK_BYTES) -> int:
     return -(-n // to) * to

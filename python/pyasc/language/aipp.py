@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyasc
+from pyasc import _C
 from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -95,16 +99,11 @@ _MEMBERS = (("padding_params", AippPaddingParams), ("swap_params", AippSwapParam
             ("csc_params", AippColorSpaceConvParams))
 
 
-def _low() -> Any:
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list, kwargs: dict) -> Any:
     fields = STRUCTS[cls]
     names = tuple(n for n, _ in fields)
-    values = _low().bind(gen, node, cls.__name__, names, args, kwargs, dict(fields))
+    values = bind(gen, node, cls.__name__, names, args, kwargs, dict(fields))
     for name, value in zip(names, values):
         if not isinstance(value, (bool, int, float)) and not (
                 isinstance(value, Val) and value.kind in ("int", "bool", "float")):
@@ -115,14 +114,14 @@ def _struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list, kwargs: d
 
 def _params(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     names = ("dtype",) + tuple(n for n, _ in _MEMBERS)
-    values = _low().bind(gen, node, "AippParams", names, args, kwargs,
+    values = bind(gen, node, "AippParams", names, args, kwargs,
                          {n: None for n, _ in _MEMBERS})
     dtype = values[0]
     try:
-        dt = pyasc.dtype(dtype)
-    except (TypeError, pyasc.Error):
+        dt = _C.dtype(dtype)
+    except (TypeError, _C.Error):
         dt = None
-    if isinstance(dtype, Val) or dt not in (pyasc.int8, pyasc.float16):
+    if isinstance(dtype, Val) or dt not in (_C.int8, _C.float16):
         raise gen.error(node, f"AippParams dtype must be pyasc.int8 or pyasc.float16, not "
                               f"{describe(dtype)}")
     fields: dict[str, Any] = {"dtype": dt}
@@ -137,13 +136,12 @@ def _params(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any
 
 
 def _set_aipp_functions(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     two = len(args) == 4 or "src1" in kwargs
     names = ("src0", "src1", "input_format", "config") if two else \
         ("src0", "input_format", "config")
-    values = dict(zip(names, low.bind(gen, node, "set_aipp_functions", names, args, kwargs)))
-    src0 = low.expect(gen, node, values["src0"], ("global",), "set_aipp_functions src0")
-    src1 = low.expect(gen, node, values["src1"], ("global",), "set_aipp_functions src1") \
+    values = dict(zip(names, bind(gen, node, "set_aipp_functions", names, args, kwargs)))
+    src0 = expect(gen, node, values["src0"], ("global",), "set_aipp_functions src0")
+    src1 = expect(gen, node, values["src1"], ("global",), "set_aipp_functions src1") \
         if two else src0
     fmt = values["input_format"]
     if isinstance(fmt, Val) or isinstance(fmt, bool) or not isinstance(fmt, int) or \
@@ -160,14 +158,13 @@ def _set_aipp_functions(gen: CodeGenerator, node: ast.Call, args: list, kwargs: 
     scalars = [getattr(getattr(config, name), field)
                for name, cls in _MEMBERS for field, _ in STRUCTS[cls]]
     return gen.op(node, "cube.aipp_set", [src0, src1, *scalars],
-                  (int(fmt), 2 if two else 1, low.dtype_code(gen, node, config.dtype)))
+                  (int(fmt), 2 if two else 1, dtype_code(gen, node, config.dtype)))
 
 
 def _load_image_to_local(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
-    dst, params = low.bind(gen, node, "load_image_to_local", ("dst", "load_data_params"),
+    dst, params = bind(gen, node, "load_image_to_local", ("dst", "load_data_params"),
                            args, kwargs)
-    low.expect(gen, node, dst, ("local",), "load_image_to_local dst")
+    expect(gen, node, dst, ("local",), "load_image_to_local dst")
     if not isinstance(params, core.StructValue) or params.struct is not LoadImageToLocalParams:
         raise gen.error(node, f"load_image_to_local load_data_params must be a "
                               f"pyasc.LoadImageToLocalParams, not {describe(params)}")

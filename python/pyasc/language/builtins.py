@@ -31,7 +31,7 @@ _DOCS = {
 }
 
 # API coverage: the mask/repeat-form APIs and those added with them
-# (lowered in pyasc.language.lowering_ext).
+# (lowered in pyasc.language.lower.vector).
 _DOCS.update({
     "fused_mul_add": "fused_mul_add(dst, src0, src1, count | mask, ...): dst = src0 * dst + src1.",
     "mul_add_dst": "mul_add_dst(dst, src0, src1, count | mask, ...): dst = src0 * src1 + dst.",
@@ -96,7 +96,7 @@ _DOCS.update({
                "L0C -> GM/UB with conversion, quantisation and relu.",
 })
 
-# Lowered in pyasc.language.lowering_more.
+# Lowered in pyasc.language.lower.vector_moves.
 _DOCS.update({
     "add_relu": "add_relu(dst, src0, src1, count | mask, ...): relu(src0 + src1).",
     "sub_relu": "sub_relu(dst, src0, src1, count | mask, ...): relu(src0 - src1).",
@@ -112,9 +112,9 @@ _DOCS.update({
             "fills one 32-byte block of dst (BrcbRepeatParams strides).",
 })
 
-# Lowered in pyasc.language.lowering_fwk.
+# Lowered in pyasc.language.lower.fwk.
 _DOCS.update(_FWK_DOCS)
-# System and hardware (lowered in pyasc.language.lowering_system).
+# System and hardware (lowered in pyasc.language.lower.system).
 _DOCS.update({
     "get_system_cycle": "get_system_cycle() -> int: the 50 MHz system counter (monotonic).",
     "get_program_counter": "get_program_counter() -> int: the call's source location "
@@ -156,7 +156,7 @@ _DOCS.update({
     "wait_pre_block": "wait_pre_block(gm_workspace, ub_workspace): wait for the previous "
                       "block's notify_next_block (blocks run one after another).",
 })
-# Lowered in pyasc.language.lowering_sort.
+# Lowered in pyasc.language.lower.sort.
 _DOCS.update({
     "sort32": "sort32(dst, src0, src1, repeat_time): 32 scores per repeat sorted descending into "
               "(score, uint32 index) pairs of 8 bytes.",

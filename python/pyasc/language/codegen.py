@@ -9,64 +9,23 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import math
+import operator
 import re
 import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from pyasc import _C
-from pyasc.language import core, core_extra
+from pyasc.language import constructs, core
 from pyasc.language import struct as user_struct
+from pyasc.language.lower import constructs as lower_constructs
+from pyasc.language.lower import core as lower_core
 from pyasc.language.builtins import SHARED_NAMES
+from pyasc.language.ir.values import (PURE_FUNCTIONS, SCALAR_KINDS, BoundMethod, KernelArray,
+                                      KernelStruct, PendingGlobal, Val, Var, describe,
+                                      enum_types, is_int, kind_name)
 
-_SCALAR_KINDS = ("int", "float", "bool")
 _OBJECT_PREFIX = {"global": "global", "local": "local", "pipe": "pipe", "que": "que", "tbuf": "tbuf"}
-
-
-@dataclass(frozen=True)
-class Val:
-    """An IR value with its type."""
-
-    id: int
-    kind: str
-    dtype: Any
-    position: int
-    depth: int
-
-
-@dataclass
-class Var:
-    """A Python name bound to an IR variable slot (assigned more than once,
-    or inside a loop or branch)."""
-
-    id: int
-    kind: str
-
-
-class PendingGlobal:
-    """``asc.GlobalTensor()`` before ``set_global_buffer`` gives it memory."""
-
-
-class KernelStruct:
-    """A user Struct inside a kernel: each field's value (a constant, an IR
-    value, a variable slot, or a nested KernelStruct). A compile-time object,
-    so a name may be rebound to one in loops and branches."""
-
-    def __init__(self, cls: type, fields: dict) -> None:
-        self.cls = cls
-        self.fields = fields
-
-
-class KernelArray:
-    """``asc.array(...)`` inside a kernel: one variable slot per element."""
-
-    def __init__(self, dtype: Any, slots: list) -> None:
-        self.dtype = dtype
-        self.slots = slots
-
-    def __len__(self) -> int:
-        return len(self.slots)
 
 
 @dataclass
@@ -104,7 +63,7 @@ def parse_function(fn: Callable) -> tuple[ast.FunctionDef, SourceInfo]:
     return node, SourceInfo(file, [ln.rstrip("\n") for ln in lines], first, indent)
 
 
-#: Methods that change the tensor a name holds (pyasc.language.lowering_fwk):
+#: Methods that change the tensor a name holds (pyasc.language.lower.fwk):
 #: for the scan below they assign to that name.
 REBINDING_METHODS = ("set_size", "set_buffer_len", "set_addr_with_offset")
 
@@ -387,7 +346,7 @@ class CodeGenerator(ast.NodeVisitor):
         """A field's new value: constants wrap as the field's C type would;
         run-time values must be scalars of a kind the field accepts."""
         if isinstance(value, Val):
-            if value.kind not in _SCALAR_KINDS:
+            if value.kind not in SCALAR_KINDS:
                 raise self.error(node, f"{what} holds a number, not {describe(value)}")
             if f.kind == "int" and value.kind == "float":
                 raise self.error(node, f"{what} is an integer field: convert with int(...)")
@@ -464,9 +423,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(target, ast.Subscript):
             base = self.read(target, self.eval(target.value))
             if isinstance(base, KernelArray):
-                from pyasc.language import lowering_upstream
-
-                lowering_upstream.array_store(self, target, base, self.eval(target.slice), value)
+                lower_constructs.array_store(self, target, base, self.eval(target.slice), value)
                 return
         if not isinstance(target, ast.Name):
             raise self.error(target, "only names can be assigned in kernels (use set_value for "
@@ -557,10 +514,10 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node, "for ... else is not supported in kernels")
         it = node.iter
         func = self.eval(it.func) if isinstance(it, ast.Call) else None
-        if func is core_extra.static_range:
+        if func is constructs.static_range:
             self.static_for(node, it)
             return
-        if func is range or func is core_extra.range:
+        if func is range or func is constructs.range:
             if it.keywords or not 1 <= len(it.args) <= 3:
                 raise self.error(it, "range() takes 1 to 3 positional arguments in kernels")
             args = [self.read(a, self.eval(a)) for a in it.args]
@@ -614,8 +571,6 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_With(self, node: ast.With) -> None:
         """``with ctx [as name]:``: the context is a kernel object whose
         lowering gives enter/exit (upstream's only one is Matmul.iterate)."""
-        from pyasc.language import lowering_upstream
-
         if len(node.items) != 1:
             raise self.error(node, "a with statement in a kernel takes exactly one context")
         item = node.items[0]
@@ -632,7 +587,6 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_body(node.body)
         finally:
             context.kernel_exit(self, node)
-        _ = lowering_upstream
 
     def condition(self, node: ast.AST, value: Any) -> Val:
         v = self.to_ir(node, value)
@@ -711,9 +665,7 @@ class CodeGenerator(ast.NodeVisitor):
         if base is core.ConstExpr:
             return base
         if isinstance(base, KernelArray):
-            from pyasc.language import lowering_upstream
-
-            return lowering_upstream.array_load(self, node, base, self.eval(node.slice))
+            return lower_constructs.array_load(self, node, base, self.eval(node.slice))
         if isinstance(base, (tuple, list)):
             index = self.read(node, self.eval(node.slice))
             if isinstance(index, Val):
@@ -753,8 +705,8 @@ class CodeGenerator(ast.NodeVisitor):
         if name is None:
             raise self.error(node, f"{type(op).__name__} is not supported in kernels")
         for side in (left, right):
-            if isinstance(side, Val) and side.kind not in _SCALAR_KINDS + ("addr",):
-                raise self.error(node, f"cannot apply '{_op_symbol(op)}' to a {_kind_name(side)}: "
+            if isinstance(side, Val) and side.kind not in SCALAR_KINDS + ("addr",):
+                raise self.error(node, f"cannot apply '{_op_symbol(op)}' to a {kind_name(side)}: "
                                        "tensors are computed with vector instructions such as "
                                        "pyasc.add(dst, src0, src1, count) or pyasc.adds(dst, "
                                        "src, scalar, count)")
@@ -768,14 +720,12 @@ class CodeGenerator(ast.NodeVisitor):
         for side in (left, right):
             if not isinstance(side, (Val, bool, int, float)):
                 raise self.error(node, f"cannot use {describe(side)} in arithmetic")
-        if name == "truediv" and all(_is_int(side) for side in (left, right)):
+        if name == "truediv" and all(is_int(side) for side in (left, right)):
             name = "floordiv"  # PyAsc: `/` on run-time integers is integer division
         return self.op(node, f"arith.{name}", [left, right])
 
     @staticmethod
     def python_binary(op: ast.operator, a: Any, b: Any) -> Any:
-        import operator
-
         table = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
                  ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv,
                  ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
@@ -792,8 +742,8 @@ class CodeGenerator(ast.NodeVisitor):
             ops = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Not: lambda x: not x,
                    ast.Invert: lambda x: ~x}
             return ops[type(node.op)](v)
-        if v.kind not in _SCALAR_KINDS:
-            raise self.error(node, f"cannot apply a unary operator to a {_kind_name(v)}")
+        if v.kind not in SCALAR_KINDS:
+            raise self.error(node, f"cannot apply a unary operator to a {kind_name(v)}")
         if isinstance(node.op, ast.USub):
             return self.op(node, "arith.neg", [v])
         if isinstance(node.op, ast.UAdd):
@@ -824,8 +774,6 @@ class CodeGenerator(ast.NodeVisitor):
         for op, comparator in zip(node.ops, node.comparators):
             right = self.read(comparator, self.eval(comparator))
             if not isinstance(left, Val) and not isinstance(right, Val):
-                import operator
-
                 table = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
                          ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
                          ast.Is: operator.is_, ast.IsNot: operator.is_not}
@@ -837,8 +785,8 @@ class CodeGenerator(ast.NodeVisitor):
                     raise self.error(node, f"{type(op).__name__} is not supported on run-time "
                                            "values")
                 for side in (left, right):
-                    if isinstance(side, Val) and side.kind not in _SCALAR_KINDS:
-                        raise self.error(node, f"cannot compare a {_kind_name(side)}")
+                    if isinstance(side, Val) and side.kind not in SCALAR_KINDS:
+                        raise self.error(node, f"cannot compare a {kind_name(side)}")
                 part = self.op(node, f"arith.{self._CMP[type(op)]}", [left, right])
             if result is None:
                 result = part
@@ -857,7 +805,7 @@ class CodeGenerator(ast.NodeVisitor):
         a = self.read(node, self.eval(node.body))
         b = self.read(node, self.eval(node.orelse))
         for side in (a, b):
-            if isinstance(side, Val) and side.kind not in _SCALAR_KINDS or \
+            if isinstance(side, Val) and side.kind not in SCALAR_KINDS or \
                     not isinstance(side, (Val, bool, int, float)):
                 raise self.error(node, "conditional expressions on run-time conditions must "
                                        "choose between numbers; use an if statement")
@@ -865,8 +813,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     # --- calls -----------------------------------------------------------------------
     def eval_Call(self, node: ast.Call) -> Any:
-        from pyasc.language import lowering
-
         func = self.eval(node.func)
         if any(isinstance(a, ast.Starred) for a in node.args) or \
                 any(k.arg is None for k in node.keywords):
@@ -874,7 +820,7 @@ class CodeGenerator(ast.NodeVisitor):
                                    "pass the arguments one by one")
         args = [self.read(a, self.eval(a)) for a in node.args]
         kwargs = {k.arg: self.read(k.value, self.eval(k.value)) for k in node.keywords}
-        return lowering.call(self, node, func, args, kwargs)
+        return lower_core.call(self, node, func, args, kwargs)
 
     def inline(self, node: ast.Call, jit_fn: Any, args: list, kwargs: dict) -> Any:
         """Calls a @pyasc.jit device function by inlining its body."""
@@ -894,7 +840,7 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(value, KernelStruct):  # fields the callee assigns
                 self.struct_slots(node, name, value, scope.assigned_attrs)
             annotation = fn.__annotations__.get(name)
-            if _is_constexpr(annotation) and isinstance(value, Val):
+            if core.is_constexpr(annotation) and isinstance(value, Val):
                 raise self.error(node, f"{fn.__name__}(): parameter '{name}' is a ConstExpr but "
                                        "got a run-time value")
             scope.bindings[name] = value
@@ -913,63 +859,8 @@ class CodeGenerator(ast.NodeVisitor):
         return result
 
 
-class BoundMethod:
-    """``obj.method`` on an IR object, until it is called."""
-
-    def __init__(self, obj: Any, name: str, node: ast.AST) -> None:
-        self.obj = obj
-        self.name = name
-        self.node = node
-
-
-def _is_int(value: Any) -> bool:
-    if isinstance(value, Val):
-        return value.kind in ("int", "bool")
-    return isinstance(value, int)
-
-
-def _is_constexpr(annotation: Any) -> bool:
-    from pyasc.language.jit import _is_constexpr as is_constexpr
-
-    return is_constexpr(annotation)
-
-
-def enum_types() -> tuple:
-    return (core.TPosition, core.HardEvent, core.PipeID)
-
-
-_KIND_NAMES = {"int": "int", "float": "float", "bool": "bool", "addr": "GlobalAddress",
-               "global": "GlobalTensor", "local": "LocalTensor", "pipe": "TPipe", "que": "TQue",
-               "tbuf": "TBuf"}
-
-
-def _kind_name(v: Val) -> str:
-    return _KIND_NAMES.get(v.kind, v.kind)
-
-
 def _op_symbol(op: ast.operator) -> str:
     return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
             ast.Mod: "%", ast.Pow: "**"}.get(type(op), type(op).__name__)
 
 
-def describe(value: Any) -> str:
-    """A short description of a value for error messages."""
-    if isinstance(value, Val):
-        return f"a {_kind_name(value)}"
-    if isinstance(value, Var):
-        return f"a {_KIND_NAMES.get(value.kind, value.kind)} variable"
-    if isinstance(value, PendingGlobal):
-        return "a GlobalTensor without memory (call set_global_buffer first)"
-    if isinstance(value, KernelStruct):
-        return f"a {value.cls.__name__} struct"
-    if isinstance(value, KernelArray):
-        return f"an array of {len(value)} {value.dtype}"
-    if callable(value):
-        return f"function {getattr(value, '__name__', value)!r}"
-    return f"{type(value).__name__} {value!r}"
-
-
-#: Python functions a kernel may call on compile-time values.
-PURE_FUNCTIONS = {builtins.min, builtins.max, builtins.abs, builtins.int, builtins.float,
-                  builtins.bool, builtins.len, builtins.round, builtins.divmod, builtins.pow} | {
-    getattr(math, n) for n in dir(math) if callable(getattr(math, n))}

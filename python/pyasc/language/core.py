@@ -5,6 +5,7 @@ front end (pyasc.language.codegen); outside one they only describe."""
 from __future__ import annotations
 
 import enum
+import re
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pyasc.language.void import void  # noqa: F401  (PyAsc's asc.void)
@@ -18,7 +19,9 @@ T = TypeVar("T")
 
 
 class TPosition(enum.IntEnum):
-    """Logical memory positions (Ascend C ``TPosition``), with PyAsc's values."""
+    """Logical memory positions (Ascend C ``TPosition``), with PyAsc's values.
+    Kernels place queues, buffers and tensors in GM..VECCALC; the host's
+    matmul tiling (:mod:`pyasc.host`) also names LCM..MAX."""
 
     GM = 0
     A1 = 1
@@ -32,6 +35,11 @@ class TPosition(enum.IntEnum):
     VECIN = 9
     VECOUT = 10
     VECCALC = 11
+    LCM = 11
+    SPM = 12
+    SHM = 12
+    TSCM = 13
+    MAX = 14
 
 
 class HardEvent(enum.IntEnum):
@@ -111,6 +119,18 @@ else:
         specialised per value."""
 
 
+def is_constexpr(annotation: Any) -> bool:
+    """Whether a parameter annotation is ``ConstExpr`` (or a string naming it)."""
+    if isinstance(annotation, str):  # a module with `from __future__ import annotations`
+        return re.fullmatch(r"(\w+\.)*ConstExpr(\[.*\])?", annotation.strip()) is not None
+    return annotation is ConstExpr or getattr(annotation, "__origin__", None) is ConstExpr
+
+
+class KernelFunction:
+    """Marker base of ``@pyasc.jit`` functions (:class:`pyasc.language.jit.JITFunction`):
+    the code generator recognises a call of one by this class, below it."""
+
+
 class KernelObject:
     """Base of the kernel-language classes: constructing one outside a
     kernel is an error, since they only exist on the device."""
@@ -124,7 +144,7 @@ class KernelObject:
 class GlobalTensor(KernelObject):
     """A typed view of global memory (Ascend C ``GlobalTensor``)."""
 
-    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lower.core.method)
         dtype: _C.dtype
 
         def set_global_buffer(self, gm_addr: GlobalAddress, buffer_size: int | None = None
@@ -138,7 +158,7 @@ class GlobalTensor(KernelObject):
 class LocalTensor(KernelObject):
     """A typed range of the Unified Buffer (Ascend C ``LocalTensor``)."""
 
-    if TYPE_CHECKING:  # the kernel view (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel view (pyasc.language.lower.core.method)
         dtype: _C.dtype
 
         def get_value(self, index: int) -> float: ...
@@ -153,7 +173,7 @@ class LocalTensor(KernelObject):
 class TPipe(KernelObject):
     """The on-chip memory manager of a kernel (Ascend C ``TPipe``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def init_buffer(self, que: TQue | TBuf, num: int, len: int = ...) -> None: ...
         def destroy(self) -> None: ...
         def reset(self) -> None: ...
@@ -162,7 +182,7 @@ class TPipe(KernelObject):
 class TQue(KernelObject):
     """A queue of LocalTensors at a position, with a depth (Ascend C ``TQue``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def alloc_tensor(self, dtype: _C.dtype) -> LocalTensor: ...
         def enque(self, tensor: LocalTensor) -> None: ...
         def deque(self, dtype: _C.dtype) -> LocalTensor: ...
@@ -174,7 +194,7 @@ class TQue(KernelObject):
 class TBuf(KernelObject):
     """An un-queued scratch buffer (Ascend C ``TBuf``)."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering.method)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.core.method)
         def get(self, dtype: _C.dtype, len: int | None = None) -> LocalTensor: ...
         def get_with_offset(self, size: int, buf_offset: int, dtype: _C.dtype) -> LocalTensor: ...
 

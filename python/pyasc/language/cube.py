@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import Any
+import struct
+from typing import TYPE_CHECKING, Any
 
-from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language import core, img2col
+from pyasc.language.ir.args import bind, constant, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -117,11 +122,6 @@ _ND2NZ_FIELDS = tuple(n for n, _ in STRUCTS[Nd2NzParams])
 _NZ2ND_FIELDS = tuple(n for n, _ in STRUCTS[Nz2NdParamsFull])
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _struct(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str) -> Any:
     if not isinstance(value, core.StructValue) or value.struct is not cls:
@@ -136,15 +136,13 @@ def _const_flag(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> boo
 
 
 def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
-    dst, src, params = low.bind(gen, node, "load_data", ("dst", "src", "params"), args, kwargs)
-    from pyasc.language import img2col  # the img2col and LoadData2DParamsV2 forms
-
+    dst, src, params = bind(gen, node, "load_data", ("dst", "src", "params"), args, kwargs)
+    # the img2col and LoadData2DParamsV2 forms
     handled = img2col.load_data(gen, node, dst, src, params)
     if handled is not img2col.NOT_HANDLED:
         return handled
-    low.expect(gen, node, dst, ("local",), "load_data dst")
-    low.expect(gen, node, src, ("local", "global"), "load_data src")
+    expect(gen, node, dst, ("local",), "load_data dst")
+    expect(gen, node, src, ("local", "global"), "load_data src")
     p = _struct(gen, node, params, LoadData2DParams, "load_data params")
     name = "cube.load_data.gm" if src.kind == "global" else "cube.load_data"
     return gen.op(node, name, [dst, src, p.start_index, p.repeat_times, p.src_stride, p.dst_gap,
@@ -154,11 +152,10 @@ def _load_data(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
 def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """load_data_with_transpose: a square is one fractal for 16-bit types and
     two for int8 and float32 (dst_frac_gap apart in dst)."""
-    low = _low()
     api = "load_data_with_transpose"
-    dst, src, params = low.bind(gen, node, api, ("dst", "src", "params"), args, kwargs)
-    low.expect(gen, node, dst, ("local",), f"{api} dst")
-    low.expect(gen, node, src, ("local",), f"{api} src")
+    dst, src, params = bind(gen, node, api, ("dst", "src", "params"), args, kwargs)
+    expect(gen, node, dst, ("local",), f"{api} dst")
+    expect(gen, node, src, ("local",), f"{api} src")
     if not isinstance(params, core.StructValue) or params.struct not in (
             LoadData2dTransposeParams, LoadData2dTransposeParamsV2):
         raise gen.error(node, f"{api} params must be a pyasc.LoadData2dTransposeParams or "
@@ -175,12 +172,11 @@ def _load_data_t(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 def _load_data_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """load_data_with_sparse(dst, src, idx, load_data_params): B1 -> B2 with
     the 2-bit indices of the dense int8 fractals (rt/cube_sparse.h)."""
-    low = _low()
     api = "load_data_with_sparse"
-    dst, src, idx, params = low.bind(gen, node, api, ("dst", "src", "idx", "load_data_params"),
+    dst, src, idx, params = bind(gen, node, api, ("dst", "src", "idx", "load_data_params"),
                                      args, kwargs)
     for value, what in ((dst, "dst"), (src, "src"), (idx, "idx")):
-        low.expect(gen, node, value, ("local",), f"{api} {what}")
+        expect(gen, node, value, ("local",), f"{api} {what}")
     p = _struct(gen, node, params, LoadData2DParams, f"{api} load_data_params")
     if not isinstance(p.if_transpose, Val) and p.if_transpose:
         raise gen.error(node, f"{api} cannot transpose (if_transpose must be False)")
@@ -191,29 +187,27 @@ def _load_data_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
 def _mmad_sparse(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """mmad_with_sparse(dst, fm, filter, mmad_params): int8 A (m x k) at the
     positions B's indices pick, times the dense B, into int32 C."""
-    low = _low()
     api = "mmad_with_sparse"
-    dst, fm, flt, params = low.bind(gen, node, api, ("dst", "fm", "filter", "mmad_params"),
+    dst, fm, flt, params = bind(gen, node, api, ("dst", "fm", "filter", "mmad_params"),
                                     args, kwargs)
     for value, what in ((dst, "dst"), (fm, "fm"), (flt, "filter")):
-        low.expect(gen, node, value, ("local",), f"{api} {what}")
+        expect(gen, node, value, ("local",), f"{api} {what}")
     p = _struct(gen, node, params, MmadParams, f"{api} mmad_params")
     return gen.op(node, "cube.mmad_sparse", [dst, fm, flt, p.m, p.n, p.k, p.cmatrix_init_val])
 
 
 def _mmad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     if len(args) + len(kwargs) >= 5:
-        dst, fm, flt, bias, params = low.bind(gen, node, "mmad",
+        dst, fm, flt, bias, params = bind(gen, node, "mmad",
                                               ("dst", "fm", "filter", "bias", "params"), args,
                                               kwargs)
-        low.expect(gen, node, bias, ("local", "global"), "mmad bias")
+        expect(gen, node, bias, ("local", "global"), "mmad bias")
     else:
-        dst, fm, flt, params = low.bind(gen, node, "mmad", ("dst", "fm", "filter", "params"),
+        dst, fm, flt, params = bind(gen, node, "mmad", ("dst", "fm", "filter", "params"),
                                         args, kwargs)
         bias = None
     for value, what in ((dst, "dst"), (fm, "fm"), (flt, "filter")):
-        low.expect(gen, node, value, ("local",), f"mmad {what}")
+        expect(gen, node, value, ("local",), f"mmad {what}")
     p = _struct(gen, node, params, MmadParams, "mmad params")
     # the bias replaces C's old value: PyAsc's cmatrix_init_val then means
     # nothing; without a bias cmatrix_init_val=False accumulates
@@ -235,21 +229,18 @@ def _deq(value: Any) -> Any:
     """deq_scalar: PyAsc passes the float's bits as an integer (uint64 with
     the fp32 pattern in its low word); a Python float is taken as the scale."""
     if isinstance(value, int) and not isinstance(value, bool) and value > 0xFFFF:
-        import struct
-
         return struct.unpack("<f", struct.pack("<I", value & 0xFFFFFFFF))[0]
     return float(value) if isinstance(value, (int, float)) else value
 
 
 def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
-    dst, src, params, config = low.bind(gen, node, "fixpipe", ("dst", "src", "params", "config"),
+    dst, src, params, config = bind(gen, node, "fixpipe", ("dst", "src", "params", "config"),
                                         args, kwargs,
                                         {"config": FixpipeConfig.cfg_row_major})
-    low.expect(gen, node, dst, ("global", "local"), "fixpipe dst")
-    low.expect(gen, node, src, ("local",), "fixpipe src")
+    expect(gen, node, dst, ("global", "local"), "fixpipe dst")
+    expect(gen, node, src, ("local",), "fixpipe src")
     p = _struct(gen, node, params, FixpipeParamsV220, "fixpipe params")
-    nz = low.constant(gen, node, config, "fixpipe config")
+    nz = constant(gen, node, config, "fixpipe config")
     return gen.op(node, "cube.fixpipe", [dst, src, p.n_size, p.m_size, p.src_stride, p.dst_stride,
                                          _quant(gen, node, p.quant_pre), p.relu_en,
                                          _deq(p.deq_scalar)], (1 if nz else 0,))
@@ -257,18 +248,17 @@ def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> An
 
 def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) -> Any:
     """data_copy with one of the cube's parameter structs, or NOT_HANDLED."""
-    low = _low()
     if p.struct is Nd2NzParams:
-        low.expect(gen, node, dst, ("local",), "data_copy dst")
-        low.expect(gen, node, src, ("local", "global"), "data_copy src")
+        expect(gen, node, dst, ("local",), "data_copy dst")
+        expect(gen, node, src, ("local", "global"), "data_copy src")
         return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in _ND2NZ_FIELDS)])
     if p.struct is Nz2NdParamsFull:
-        low.expect(gen, node, dst, ("global",), "data_copy dst")
-        low.expect(gen, node, src, ("local",), "data_copy src")
+        expect(gen, node, dst, ("global",), "data_copy dst")
+        expect(gen, node, src, ("local",), "data_copy src")
         return gen.op(node, "cube.nz2nd", [dst, src, *(getattr(p, f) for f in _NZ2ND_FIELDS)])
     if p.struct is DataCopyCO12DstParams:
-        low.expect(gen, node, dst, ("global", "local"), "data_copy dst")
-        low.expect(gen, node, src, ("local",), "data_copy src")
+        expect(gen, node, dst, ("global", "local"), "data_copy dst")
+        expect(gen, node, src, ("local",), "data_copy src")
         nz = not _const_flag(gen, node, p.nz2nd_en, "nz2nd_en")
         if _const_flag(gen, node, p.channel_split, "channel_split"):
             raise gen.error(node, "data_copy: DataCopyCO12DstParams channel_split is not "
@@ -290,29 +280,26 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     """The IR of a cube API, or NOT_HANDLED."""
     if api in ("ascend_is_aic", "ascend_is_aiv"):
         # a compile-time answer when the launch has cores of one kind
-        _low().bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         mode = int(getattr(gen, "core_mode", 0))
         if mode in (1, 3):
             return (mode == 1) == (api == "ascend_is_aic")
         return gen.op(node, "core.is_aic" if api == "ascend_is_aic" else "core.is_aiv", [])
     if api in _MODE_APIS:  # mmad's mode registers: a bool each
-        (flag,) = _low().bind(gen, node, api, (_MODE_APIS[api],), args, kwargs)
+        (flag,) = bind(gen, node, api, (_MODE_APIS[api],), args, kwargs)
         return gen.op(node, "cube." + api, [gen.to_ir(node, flag)])
     if api in ("get_sub_block_idx", "get_sub_block_num"):
-        _low().bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, "core.sub_block_" + api[-3:], [])
     if api in ("cross_core_set_flag", "cross_core_wait_flag"):
-        low = _low()
-        flag, mode, pipe = low.bind(gen, node, api, ("flag_id", "mode_id", "pipe"), args, kwargs,
+        flag, mode, pipe = bind(gen, node, api, ("flag_id", "mode_id", "pipe"), args, kwargs,
                                     {"mode_id": 0, "pipe": core.PipeID.PIPE_S})
         gen.check_int(node, flag, f"{api} flag_id")
         name = "cube.cross_wait" if api.endswith("wait_flag") else "cube.cross_set"
-        return gen.op(node, name, [flag], (low.constant(gen, node, pipe, f"{api} pipe"),
-                                           low.constant(gen, node, mode, f"{api} mode_id")))
+        return gen.op(node, name, [flag], (constant(gen, node, pipe, f"{api} pipe"),
+                                           constant(gen, node, mode, f"{api} mode_id")))
     if api == "load_data":
         return _load_data(gen, node, args, kwargs)
-    from pyasc.language import img2col
-
     if api in img2col.APIS:  # the img2col loads' registers
         return img2col.api_call(gen, node, api, args, kwargs)
     if api == "load_data_with_transpose":

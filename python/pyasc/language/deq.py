@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pyasc.language import core, lowering_ext
-from pyasc.language.codegen import CodeGenerator, Val, describe
-from pyasc.language.lowering_ext import _flag, _is_mask_form, _mask, _normalise, _strides
+from pyasc.language import core
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import Val, describe
+from pyasc.language.lower.vector import _flag, _is_mask_form, _mask, _normalise, _strides
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -38,14 +43,9 @@ class VdeqInfo(core.ParamStruct):
     and 16 sign modes, compile-time lists."""
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _vdeq_info(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    values = _low().bind(gen, node, "VdeqInfo", ("vdeq_scale", "vdeq_offset", "vdeq_sign_mode"),
+    values = bind(gen, node, "VdeqInfo", ("vdeq_scale", "vdeq_offset", "vdeq_sign_mode"),
                          args, kwargs)
     for value, what in zip(values, ("vdeq_scale", "vdeq_offset", "vdeq_sign_mode")):
         if not isinstance(value, (list, tuple)) or len(value) != 16:
@@ -65,11 +65,10 @@ def _vdeq_info(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
 
 
 def _set_deq_scale(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     first = args[0] if args else kwargs.get("vdeq", kwargs.get("scale"))
     if isinstance(first, Val) and first.kind == "local" or "vdeq" in kwargs:
-        vdeq, info = low.bind(gen, node, "set_deq_scale", ("vdeq", "vdeq_info"), args, kwargs)
-        low.expect(gen, node, vdeq, ("local",), "set_deq_scale vdeq")
+        vdeq, info = bind(gen, node, "set_deq_scale", ("vdeq", "vdeq_info"), args, kwargs)
+        expect(gen, node, vdeq, ("local",), "set_deq_scale vdeq")
         if not isinstance(info, core.StructValue) or info.struct is not VdeqInfo:
             raise gen.error(node, f"set_deq_scale vdeq_info must be a pyasc.VdeqInfo, not "
                                   f"{describe(info)}")
@@ -77,9 +76,9 @@ def _set_deq_scale(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
                       [vdeq, *(float(s) if not isinstance(s, Val) else s
                                for s in info.vdeq_scale), *info.vdeq_offset, info.sign_bits])
     if len(args) + len(kwargs) <= 1:
-        (scale,) = low.bind(gen, node, "set_deq_scale", ("scale",), args, kwargs)
+        (scale,) = bind(gen, node, "set_deq_scale", ("scale",), args, kwargs)
         return gen.op(node, "set_deq_scale.half", [_number(gen, node, scale)])
-    scale, offset, sign = low.bind(gen, node, "set_deq_scale", ("scale", "offset", "sign_mode"),
+    scale, offset, sign = bind(gen, node, "set_deq_scale", ("scale", "offset", "sign_mode"),
                                    args, kwargs)
     gen.check_int(node, offset, "set_deq_scale offset")
     return gen.op(node, "set_deq_scale", [_number(gen, node, scale), offset, sign])
@@ -93,15 +92,14 @@ def _number(gen: CodeGenerator, node: ast.AST, value: Any) -> Any:
 
 
 def _cast_deq(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     kwargs = _normalise(kwargs)
     flags = {"is_vec_deq": True, "half_block": True}
     if _is_mask_form(args, kwargs, 2):
-        values = low.bind(gen, node, "cast_deq", ("dst", "src", "mask", "repeat_times",
+        values = bind(gen, node, "cast_deq", ("dst", "src", "mask", "repeat_times",
                                                   "repeat_params", "is_set_mask", "is_vec_deq",
                                                   "half_block"),
                           args, kwargs, {"is_set_mask": True, **flags})
-        dst, src = (low.expect(gen, node, v, ("local",), f"cast_deq {n}")
+        dst, src = (expect(gen, node, v, ("local",), f"cast_deq {n}")
                     for v, n in zip(values[:2], ("dst", "src")))
         kind, words = _mask(gen, node, values[2])
         strides = _strides(gen, node, "cast_deq", values[4], False)
@@ -109,10 +107,10 @@ def _cast_deq(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
                       (kind, _flag(gen, node, values[5], "cast_deq is_set_mask"),
                        _flag(gen, node, values[6], "cast_deq is_vec_deq"),
                        _flag(gen, node, values[7], "cast_deq half_block")))
-    dst, src, count, vec, half = low.bind(gen, node, "cast_deq", ("dst", "src", "count",
+    dst, src, count, vec, half = bind(gen, node, "cast_deq", ("dst", "src", "count",
                                                                   "is_vec_deq", "half_block"),
                                           args, kwargs, flags)
-    dst, src = (low.expect(gen, node, v, ("local",), f"cast_deq {n}")
+    dst, src = (expect(gen, node, v, ("local",), f"cast_deq {n}")
                 for v, n in ((dst, "dst"), (src, "src")))
     return gen.op(node, "cast_deq", [dst, src, count],
                   (_flag(gen, node, vec, "cast_deq is_vec_deq"),
@@ -131,8 +129,8 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if api == "cast_deq":
         return _cast_deq(gen, node, args, kwargs)
     if api == "add_deq_relu":
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
-    (config,) = _low().bind(gen, node, api, ("config",), args, kwargs)
+        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+    (config,) = bind(gen, node, api, ("config",), args, kwargs)
     gen.check_int(node, config, f"{api} config")
     if isinstance(config, int) and not -(1 << 63) <= config < 1 << 64:
         raise gen.error(node, f"{api} config {config} does not fit in 64 bits")

@@ -2,7 +2,7 @@
 store modes (``set_atomic_add`` ... ``set_store_atomic_config``), ``TQueBind``,
 ``TBufPool``, ``get_tpipe_ptr``, ``LocalMemAllocator``, ``get_shape_size``,
 ``set_pad_value`` and their enums. Inside kernels the front end lowers them
-(pyasc.language.lowering_fwk); outside they only name things."""
+(pyasc.language.lower.fwk); outside they only name things."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class TBufPool(KernelObject):
     """A sub-pool of the Unified Buffer (``TPipe.init_buf_pool``) from which
     queues and TBufs take their buffers."""
 
-    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lowering_fwk)
+    if TYPE_CHECKING:  # the kernel methods (pyasc.language.lower.fwk)
         def init_buffer(self, que: object, num: int = 0, len: int = 0) -> None: ...
         def init_buf_pool(self, buf_pool: TBufPool, len: int = 0,
                           share_buf: TBufPool | None = None) -> None: ...
@@ -109,6 +109,6 @@ DOCS = {
 NAMES = ("AtomicDtype", "AtomicOp", "pad_t",
          "InitConstValueParams", "TQueBind", "TBufPool", "LocalMemAllocator")
 
-#: The parameter structs' fields and defaults (pyasc.language.lowering_ext.make_struct).
+#: The parameter structs' fields and defaults (pyasc.language.lower.vector.make_struct).
 STRUCTS = {InitConstValueParams: (("repeat_times", 0), ("block_num", 0), ("dst_gap", 0),
                                   ("init_value", 0))}

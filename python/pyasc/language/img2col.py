@@ -9,10 +9,14 @@ img2col block of ``src/compiler/api_table.def``."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -73,11 +77,6 @@ LOADS = (LoadData3DParamsV1, LoadData3DParamsV2, LoadData3DParamsV2Pro, LoadData
 APIS = ("set_load_data_boundary", "set_load_data_padding_value", "set_load_data_repeat")
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _fields(p: Any) -> list:
     """The struct's fields in order, pad_list spread into its four values."""
@@ -115,14 +114,13 @@ def load_data(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
     """load_data with one of this module's structs (p), or NOT_HANDLED."""
     if not isinstance(p, core.StructValue) or p.struct not in LOADS:
         return NOT_HANDLED
-    low = _low()
-    low.expect(gen, node, dst, ("local",), "load_data dst")
+    expect(gen, node, dst, ("local",), "load_data dst")
     _pads(gen, node, p)
     if p.struct is LoadData2DParamsV2:
-        low.expect(gen, node, src, ("local", "global"), "load_data src")
+        expect(gen, node, src, ("local", "global"), "load_data src")
         name = "cube.load2d_v2.gm" if src.kind == "global" else "cube.load2d_v2"
         return gen.op(node, name, [dst, src, *_fields(p)])
-    low.expect(gen, node, src, ("local",), "load_data src")
+    expect(gen, node, src, ("local",), "load_data src")
     if p.struct is LoadData3DParamsV2Pro:
         f = _fields(p)
         f[6] = _u64(gen, node, f[6], "LoadData3DParamsV2Pro ext_config")
@@ -134,19 +132,18 @@ def load_data(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of a load-data register API, or NOT_HANDLED."""
-    low = _low()
     if api == "set_load_data_boundary":
-        (value,) = low.bind(gen, node, api, ("boundary",), args, kwargs)
+        (value,) = bind(gen, node, api, ("boundary",), args, kwargs)
         gen.check_int(node, value, f"{api} boundary")
         return gen.op(node, "cube.set_l3d_boundary", [value])
     if api == "set_load_data_padding_value":
-        (value,) = low.bind(gen, node, api, ("pad_value",), args, kwargs)
+        (value,) = bind(gen, node, api, ("pad_value",), args, kwargs)
         if not isinstance(value, (int, float)) and not (isinstance(value, Val) and
                                                         value.kind in ("int", "bool", "float")):
             raise gen.error(node, f"{api}: pad_value must be a number, not {describe(value)}")
         return gen.op(node, "cube.set_l3d_pad", [value])
     if api == "set_load_data_repeat":
-        (param,) = low.bind(gen, node, api, ("param",), args, kwargs)
+        (param,) = bind(gen, node, api, ("param",), args, kwargs)
         if not isinstance(param, core.StructValue) or param.struct is not LoadDataRepeatParam:
             raise gen.error(node, f"{api} param must be a pyasc.LoadDataRepeatParam, not "
                                   f"{describe(param)}")

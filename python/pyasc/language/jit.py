@@ -13,35 +13,30 @@ but not launched."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
-import re
-import sys
 import threading
+from types import ModuleType
 from typing import Any, Callable, Generic, ParamSpec, TypeVar, overload
 
-import pyasc
 from pyasc import _C
 from pyasc.language import core
 from pyasc.language.struct import Struct
 
+from pyasc.language.options import (KernelType, option_names, parse_options,
+                                     split_launch_options)
+
 _KIND_LETTERS = {"int": "i", "float": "f", "bool": "b"}
-from pyasc.language.options import option_names, parse_options, split_launch_options
-
-
-def _is_constexpr(annotation: Any) -> bool:
-    if isinstance(annotation, str):  # a module with `from __future__ import annotations`
-        return re.fullmatch(r"(\w+\.)*ConstExpr(\[.*\])?", annotation.strip()) is not None
-    return annotation is core.ConstExpr or getattr(annotation, "__origin__", None) is core.ConstExpr
 
 
 def _dtype_of(value: Any) -> Any:
     """The pyasc dtype of an array-like argument (pyasc, NumPy, PyTorch)."""
     dtype = value.dtype
     try:
-        return pyasc.dtype(dtype)
-    except (TypeError, pyasc.Error):
-        return pyasc.dtype(str(dtype).replace("torch.", ""))
+        return _C.dtype(dtype)
+    except (TypeError, _C.Error):
+        return _C.dtype(str(dtype).replace("torch.", ""))
 
 
 def _runtime_args(args: tuple, constexpr: list) -> list:
@@ -78,8 +73,8 @@ class MockValue:
 
 def _mock_value_kind(value: MockValue) -> str:
     """The scalar kind ("bool", "int" or "float") a MockValue stands for."""
-    dtype = pyasc.dtype(value.dtype)
-    if dtype == pyasc.bool_:
+    dtype = _C.dtype(value.dtype)
+    if dtype == _C.dtype("bool"):
         return "bool"
     return "float" if dtype.is_floating_point else "int"
 
@@ -121,60 +116,21 @@ class CompiledKernel:
         at the offending line, when the kernel uses an op with no Ascend C
         form (the simulator still runs it)."""
         if self._ascendc is None:
-            raise self._ascendc_error or pyasc.UnsupportedError("no Ascend C source")
+            raise self._ascendc_error or _C.UnsupportedError("no Ascend C source")
         return self._ascendc
 
 
-def _raise(exc: Exception) -> None:
-    raise exc
-
-
-def _core_mode(options: dict) -> int:
-    """The launch's core kind when the options fix it: 1 AIC (cube) cores
-    alone (matmul_cube_only, kernel_type AIC_ONLY or MIX_AIC_1_0), 2 groups
-    of one AIC and two AIVs (MIX_AIC_1_2), 3 AIV cores alone (AIV_ONLY,
-    MIX_AIV_1_0); 0 leaves it to the kernel: a launch of groups if it asks
-    for the core kind, uses the cross-core flags or a Matmul (rt/mix.h),
-    else one core per block."""
-    from pyasc.language.options import KernelType
-
-    kind = options.get("kernel_type")
-    if options.get("matmul_cube_only") or kind in (KernelType.AIC_ONLY, KernelType.MIX_AIC_1_0):
-        return 1
-    if kind is KernelType.MIX_AIC_1_2:
-        return 2
-    if kind in (KernelType.AIV_ONLY, KernelType.MIX_AIV_1_0):
-        return 3
-    return 0
-
-
-def _emit_ascendc(gen: Any, builder: Any) -> str:
-    """builder's Ascend C source; errors name the kernel's source line."""
-    try:
-        return builder.emit_ascendc()
-    except _C.Error as exc:
-        try:
-            gen.ir(gen.scope.node, _raise, exc)  # locates "line N: ..." in the source
-        except _C.Error as located:
-            raise type(exc)(str(located)) from None
-        raise
-
-
-def _dump(name: str, ir_text: str, ascendc: str | None) -> None:
-    """Writes <name>.ir and <name>.ascendc.cpp under $PYASC_DUMP_PATH, if set.
-
-    libasc writes them as it writes the .c file beside them (asc_jit_dump):
-    only the name's [A-Za-z0-9_] form names a file, the directory must be
-    the user's own, and a link or FIFO planted in it is refused."""
-    if _C.write_dump(name, ".ir", ir_text) and ascendc is not None:
-        _C.write_dump(name, ".ascendc.cpp", ascendc)
+def _builder() -> ModuleType:
+    """The module that builds kernels (:mod:`pyasc.language.build`), imported at
+    the first build, so that ``import pyasc`` does not load the code generator."""
+    return importlib.import_module("pyasc.language.build")
 
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class JITFunction(Generic[P, R]):
+class JITFunction(core.KernelFunction, Generic[P, R]):
     """A kernel (or device function) written in the PyAsc language.
 
     Generic in the function's parameters and result, so that a type checker
@@ -190,7 +146,7 @@ class JITFunction(Generic[P, R]):
         self._signature = inspect.signature(fn)
         self.params = list(self._signature.parameters.values())
         self._has_defaults = any(p.default is not p.empty for p in self.params)
-        self.constexpr = [_is_constexpr(p.annotation) for p in self.params]
+        self.constexpr = [core.is_constexpr(p.annotation) for p in self.params]
         self._cache: dict[tuple, CompiledKernel] = {}
         debug = options.get("debug")
         self._dispatch = _C.KernelDispatcher(self.constexpr,
@@ -305,7 +261,7 @@ class JITFunction(Generic[P, R]):
                             f"got {len(args)}")
         checked = self.checked_mode()
         # The UB budget is checked at compile time: a resized UB needs a new build.
-        key = self._key(args) + (checked, pyasc.get_device_properties().ub_size)
+        key = self._key(args) + (checked, _C.get_device_properties().ub_size)
         compiled = self._cache.get(key)
         if compiled is not None and not self.options.get("always_compile"):
             return compiled
@@ -325,39 +281,10 @@ class JITFunction(Generic[P, R]):
             return bool(debug)
         return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
 
-    def _insert_sync(self, gen: Any, builder: _C.IRBuilder) -> _C.IRBuilder:
-        """Runs the insert_sync pass when the option says so; unset, as in
-        PyAsc, it runs for kernels that use LocalTensorAuto."""
-        insert = self.options.get("insert_sync")
-        if gen.auto_sync if insert is None else insert:
-            gen.ir(gen.scope.node, builder.insert_sync)
-        return builder
-
     def _build(self, args: tuple, checked: bool = False) -> CompiledKernel:
-        from pyasc.language.codegen import CodeGenerator
-
         specs, signature = self._specs(args)
-        ub_size = pyasc.get_device_properties().ub_size
-        gen = CodeGenerator(self.fn, specs, ub_size)
-        gen.core_mode = _core_mode(self.options)
-        builder = self._insert_sync(gen, gen.compile())
-        if self.options.get("verify_sync"):
-            gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
-        ir_text = builder.text()
-        if self.options.get("print_ir_before_all"):
-            print(ir_text, file=sys.stderr, flush=True)
-        source = builder.emit_c(checked=checked)
-        ascendc, ascendc_error = None, None
-        try:
-            ascendc = _emit_ascendc(gen, builder)
-        except _C.Error as exc:  # the simulator can still run it
-            ascendc_error = exc
-        _dump(self.__name__, ir_text, ascendc)
-        native, hit = _C.jit_build(source, self.__name__, signature,
-                                   cache_dir=self.options.get("cache_dir"),
-                                   always_compile=bool(self.options.get("always_compile")))
-        return CompiledKernel(self.__name__, ir_text, source, native, hit, signature,
-                              ascendc, ascendc_error)
+        compiled: CompiledKernel = _builder().build(self, specs, signature, checked)
+        return compiled
 
     def ascendc(self, *args: Any, **kwargs: Any) -> str:
         """The Ascend C (C++) source of the kernel specialised for these
@@ -366,8 +293,6 @@ class JITFunction(Generic[P, R]):
         Raises UnsupportedError, at the offending line, for an op with no
         Ascend C form. Also written to $PYASC_DUMP_PATH/<name>.ascendc.cpp
         when that is set."""
-        from pyasc.language.codegen import CodeGenerator
-
         if kwargs or self._has_defaults:
             args = self.bind(args, kwargs)
         if len(args) != len(self.params):
@@ -377,12 +302,7 @@ class JITFunction(Generic[P, R]):
         if compiled is not None:
             return compiled.ascendc_source
         specs, _ = self._specs(args)
-        gen = CodeGenerator(self.fn, specs, pyasc.get_device_properties().ub_size)
-        gen.core_mode = _core_mode(self.options)
-        builder = self._insert_sync(gen, gen.compile())
-        source = _emit_ascendc(gen, builder)
-        _dump(self.__name__, builder.text(), source)
-        return source
+        return _builder().ascendc_source(self, specs)
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
         """Launches; kernels already built for these argument types go

@@ -1,6 +1,6 @@
 """The enums and parameter structs of PyAsc's layout APIs (transpose's
 TransposeParamsExt form, trans_data_to_5hd) and data formats, with PyAsc's
-values. Lowering: pyasc.language.lowering_layout; runtime:
+values. Lowering: pyasc.language.lower.layout; runtime:
 src/compiler/rt/layout.h."""
 
 from __future__ import annotations

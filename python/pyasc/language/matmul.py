@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator, KernelStruct, Val, describe
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.values import KernelStruct, Val, describe
 from pyasc.language.cube import CubeFormat
 from pyasc.language.matmul_config import COMPILE_TIME as _CONFIG_CALLS
 from pyasc.language.matmul_config import MatmulConfig
 from pyasc.language.matmul_static import MatmulApiStaticTiling, get_matmul_api_tiling
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 #: TCubeTiling fields matmul.init takes, in order.
 _TILING_FIELDS = ("m", "n", "k_a", "k_b", "single_core_m", "single_core_n", "single_core_k",
@@ -58,11 +62,6 @@ class MatrixOffset:
     width: Any
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _atomic(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> bool:
     """Whether en_atomic asks for atomic writes (a runtime value may)."""
@@ -78,7 +77,7 @@ def _atomic(gen: CodeGenerator, node: ast.AST, value: Any, api: str) -> bool:
 def _dtype_code(gen: CodeGenerator, node: ast.AST, dtype: Any, what: str) -> int:
     if dtype is None:
         raise gen.error(node, f"Matmul: {what}'s MatmulType needs a dtype")
-    return _low().dtype_code(gen, node, dtype)
+    return dtype_code(gen, node, dtype)
 
 
 class _Method:
@@ -133,13 +132,12 @@ class KernelMatmul:
 
     # --- methods ----------------------------------------------------------------
     def _init(self, gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-        (tiling,) = _low().bind(gen, node, "Matmul.init", ("tiling",), args, kwargs)
+        (tiling,) = bind(gen, node, "Matmul.init", ("tiling",), args, kwargs)
         return init(gen, node, self, tiling)
 
     def _set_tensor(self, gen, node, args, kwargs, which: int, api: str) -> Any:
-        low = _low()
         names = ("tensor", "is_trans") if which < 2 else ("tensor",)
-        values = low.bind(gen, node, api, names, args, kwargs, {"is_trans": None})
+        values = bind(gen, node, api, names, args, kwargs, {"is_trans": None})
         t = self.types.get(("a", "b", "bias")[which])
         local = t is not None and _position_code(t.position) != 0
         where = ("local", "a LocalTensor") if local else ("global", "a GlobalTensor")
@@ -163,7 +161,7 @@ class KernelMatmul:
         return self._set_tensor(gen, node, args, kwargs, 2, "set_bias")
 
     def _shape(self, gen, node, args, kwargs, api: str, org: int, names: tuple) -> Any:
-        values = _low().bind(gen, node, api, names, args, kwargs, {n: -1 for n in names})
+        values = bind(gen, node, api, names, args, kwargs, {n: -1 for n in names})
         for v, n in zip(values, names):
             gen.check_int(node, v, f"Matmul.{api} {n}")
         values = list(values) + [-1] * (4 - len(values))
@@ -181,25 +179,23 @@ class KernelMatmul:
                            ("org_m", "org_n", "org_ka", "org_kb"))
 
     def _iterate(self, gen, node, args, kwargs):
-        _low().bind(gen, node, "Matmul.iterate", ("en_partial_sum",), args, kwargs,
+        bind(gen, node, "Matmul.iterate", ("en_partial_sum",), args, kwargs,
                     {"en_partial_sum": False})
         return _Iterate(self)
 
     def _iterate_all(self, gen, node, args, kwargs):
-        low = _low()
-        c, atomic = low.bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
+        c, atomic = bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
                              kwargs, {"en_atomic": 0})
-        low.expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
+        expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
         if _atomic(gen, node, atomic, "iterate_all"):
             return gen.op(node, "matmul.iterate_all.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.iterate_all", [self.handle, c])
 
     def _get_tensor_c(self, gen, node, args, kwargs):
-        low = _low()
-        c, atomic, _seq = low.bind(gen, node, "Matmul.get_tensor_c",
+        c, atomic, _seq = bind(gen, node, "Matmul.get_tensor_c",
                                    ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
                                    {"en_atomic": 0, "en_sequential_write": False})
-        low.expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
+        expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
         if _atomic(gen, node, atomic, "get_tensor_c"):
             if c.kind != "global":
                 raise gen.error(node, "Matmul.get_tensor_c: en_atomic needs C in a GlobalTensor")
@@ -207,11 +203,11 @@ class KernelMatmul:
         return gen.op(node, "matmul.get_tensor_c", [self.handle, c])
 
     def _end(self, gen, node, args, kwargs):
-        _low().bind(gen, node, "Matmul.end", (), args, kwargs)
+        bind(gen, node, "Matmul.end", (), args, kwargs)
         return gen.op(node, "matmul.end", [self.handle])
 
     def _flag(self, gen, node, args, kwargs, api: str, which: int) -> Any:
-        _low().bind(gen, node, f"Matmul.{api}", (), args, kwargs)
+        bind(gen, node, f"Matmul.{api}", (), args, kwargs)
         return gen.op(node, "matmul.flag", [self.handle], (which,))
 
     def _disable_bias(self, gen, node, args, kwargs):
@@ -224,24 +220,21 @@ class KernelMatmul:
         return self._flag(gen, node, args, kwargs, "wait_get_tensor_c", 2)
 
     def _async_get_tensor_c(self, gen, node, args, kwargs):
-        low = _low()
-        (c,) = low.bind(gen, node, "Matmul.async_get_tensor_c", ("c",), args, kwargs)
-        low.expect(gen, node, c, ("local",), "Matmul.async_get_tensor_c c")
+        (c,) = bind(gen, node, "Matmul.async_get_tensor_c", ("c",), args, kwargs)
+        expect(gen, node, c, ("local",), "Matmul.async_get_tensor_c c")
         return gen.op(node, "matmul.async_get_tensor_c", [self.handle, c])
 
     def _set_workspace(self, gen, node, args, kwargs):
-        low = _low()
-        addr, size = low.bind(gen, node, "Matmul.set_workspace", ("addr", "size"), args, kwargs,
+        addr, size = bind(gen, node, "Matmul.set_workspace", ("addr", "size"), args, kwargs,
                               {"size": None})
         if size is not None:
             raise gen.error(node, "Matmul.set_workspace: pass a GlobalTensor (the address-and-size "
                                   "form is not supported)")
-        low.expect(gen, node, addr, ("global",), "Matmul.set_workspace addr")
+        expect(gen, node, addr, ("global",), "Matmul.set_workspace addr")
         return gen.op(node, "matmul.set_workspace", [self.handle, addr])
 
     def _set_hf32(self, gen, node, args, kwargs):
-        low = _low()
-        enable, mode = low.bind(gen, node, "Matmul.set_hf32", ("enable_hf32", "trans_mode"), args,
+        enable, mode = bind(gen, node, "Matmul.set_hf32", ("enable_hf32", "trans_mode"), args,
                                 kwargs, {"enable_hf32": False, "trans_mode": 0})
         if int(getattr(gen, "core_mode", 0)) != 1:
             raise gen.error(node, "Matmul.set_hf32 is for cube-only kernels "
@@ -251,9 +244,8 @@ class KernelMatmul:
         return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
 
     def _set_quant_vector(self, gen, node, args, kwargs):
-        low = _low()
-        (vec,) = low.bind(gen, node, "Matmul.set_quant_vector", ("quant_vector",), args, kwargs)
-        low.expect(gen, node, vec, ("global",), "Matmul.set_quant_vector quant_vector")
+        (vec,) = bind(gen, node, "Matmul.set_quant_vector", ("quant_vector",), args, kwargs)
+        expect(gen, node, vec, ("global",), "Matmul.set_quant_vector quant_vector")
         name = getattr(vec.dtype, "name", str(vec.dtype))
         if name != "uint64":
             raise gen.error(node, f"Matmul.set_quant_vector: the vector holds uint64 (a float32's "
@@ -261,20 +253,19 @@ class KernelMatmul:
         return gen.op(node, "matmul.quant_vector", [self.handle, vec])
 
     def _set_quant_scalar(self, gen, node, args, kwargs):
-        (bits,) = _low().bind(gen, node, "Matmul.set_quant_scalar", ("quant_scalar",), args,
+        (bits,) = bind(gen, node, "Matmul.set_quant_scalar", ("quant_scalar",), args,
                               kwargs)
         gen.check_int(node, bits, "Matmul.set_quant_scalar quant_scalar")
         return gen.op(node, "matmul.quant_scalar", [self.handle, bits])
 
     def _set_batch_num(self, gen, node, args, kwargs):
-        ba, bb = _low().bind(gen, node, "Matmul.set_batch_num", ("batch_a", "batch_b"), args,
+        ba, bb = bind(gen, node, "Matmul.set_batch_num", ("batch_a", "batch_b"), args,
                              kwargs)
         gen.check_int(node, ba, "Matmul.set_batch_num batch_a")
         gen.check_int(node, bb, "Matmul.set_batch_num batch_b")
         return gen.op(node, "matmul.batch_num", [self.handle, ba, bb])
 
     def _iterate_batch(self, gen, node, args, kwargs):
-        low = _low()
         # two forms: (tensor, batch_a, batch_b, en_sequential_write, ...) and
         # set_batch_num's (tensor, en_partial_sum, en_atomic, en_sequential_write, ...)
         second = "en_atomic" in kwargs or (len(args) > 1 and isinstance(args[1], bool)) or (
@@ -292,13 +283,13 @@ class KernelMatmul:
             defaults = {"en_sequential_write": False, "matrix_stride_a": 0, "matrix_stride_b": 0,
                         "matrix_stride_c": 0, "en_partial_sum": False, "en_atomic": 0,
                         "sync": True, "wait_iterate_batch": None}
-        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_batch", names, args, kwargs,
+        v = dict(zip(names, bind(gen, node, "Matmul.iterate_batch", names, args, kwargs,
                                      defaults)))
         c = v["tensor"]
         if isinstance(c, Val) and c.kind == "local":
             raise gen.error(node, "Matmul.iterate_batch: C in a LocalTensor is not supported "
                                   "(pass a GlobalTensor)")
-        low.expect(gen, node, c, ("global",), "Matmul.iterate_batch tensor")
+        expect(gen, node, c, ("global",), "Matmul.iterate_batch tensor")
         for key in ("en_partial_sum", "en_atomic", "en_sequential_write", "sync"):
             if isinstance(v[key], Val):
                 raise gen.error(node, f"Matmul.iterate_batch {key} must be a compile-time "
@@ -320,10 +311,9 @@ class KernelMatmul:
                                                      *strides])
 
     def _iterate_n_batch(self, gen, node, args, kwargs):
-        low = _low()
         names = ("batch_loop", "batch_a", "batch_b", "en_sequential_write", "matrix_stride_a",
                  "matrix_stride_b", "matrix_stride_c", "sync", "wait_iterate_batch")
-        v = dict(zip(names, low.bind(gen, node, "Matmul.iterate_n_batch", names, args, kwargs,
+        v = dict(zip(names, bind(gen, node, "Matmul.iterate_n_batch", names, args, kwargs,
                                      {"matrix_stride_a": 0, "matrix_stride_b": 0,
                                       "matrix_stride_c": 0, "sync": True,
                                       "wait_iterate_batch": False})))
@@ -338,32 +328,30 @@ class KernelMatmul:
                        v["matrix_stride_a"], v["matrix_stride_b"]])
 
     def _get_batch_tensor_c(self, gen, node, args, kwargs):
-        low = _low()
         if not args or not (isinstance(args[0], Val) and args[0].kind == "local"):
             if "tensor" not in kwargs:
                 raise gen.error(node, "Matmul.get_batch_tensor_c: pass the LocalTensor to fill "
                                       "(the GlobalTensor-returning form is not supported)")
         names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "sync")
-        t, ba, bb, _seq, _sync = low.bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
+        t, ba, bb, _seq, _sync = bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
                                           kwargs, {"en_sequential_write": False, "sync": True})
-        low.expect(gen, node, t, ("local",), "Matmul.get_batch_tensor_c tensor")
+        expect(gen, node, t, ("local",), "Matmul.get_batch_tensor_c tensor")
         gen.check_int(node, ba, "Matmul.get_batch_tensor_c batch_a")
         gen.check_int(node, bb, "Matmul.get_batch_tensor_c batch_b")
         return gen.op(node, "matmul.get_batch_tensor_c", [self.handle, t, ba, bb])
 
     def _get_offset_c(self, gen, node, args, kwargs):
-        _low().bind(gen, node, "Matmul.get_offset_c", (), args, kwargs)
+        bind(gen, node, "Matmul.get_offset_c", (), args, kwargs)
         return MatrixOffset(*(gen.op(node, f"matmul.offset_c.{f}", [self.handle])
                               for f in ("offset", "row", "col", "height", "width")))
 
     def _wait_iterate_batch(self, gen, node, args, kwargs):
-        _low().bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)
+        bind(gen, node, "Matmul.wait_iterate_batch", (), args, kwargs)
         # iterate_batch is synchronous here: there is nothing to wait for
         return gen.op(node, "matmul.wait_iterate_batch", [self.handle])
 
     def _set_self_define_data(self, gen, node, args, kwargs):
-        low = _low()
-        (data,) = low.bind(gen, node, "Matmul.set_self_define_data", ("data_ptr",), args, kwargs)
+        (data,) = bind(gen, node, "Matmul.set_self_define_data", ("data_ptr",), args, kwargs)
         # callback data: the simulated Matmul has no callbacks (MatmulCallBackFunc)
         if isinstance(data, Val) and data.kind == "global":
             return gen.op(node, "matmul.self_define_data.g", [self.handle, data])
@@ -371,15 +359,13 @@ class KernelMatmul:
         return gen.op(node, "matmul.self_define_data", [self.handle, data])
 
     def _set_user_def_info(self, gen, node, args, kwargs):
-        low = _low()
-        (ptr,) = low.bind(gen, node, "Matmul.set_user_def_info", ("tiling_ptr",), args, kwargs)
-        low.expect(gen, node, ptr, ("global",), "Matmul.set_user_def_info tiling_ptr")
+        (ptr,) = bind(gen, node, "Matmul.set_user_def_info", ("tiling_ptr",), args, kwargs)
+        expect(gen, node, ptr, ("global",), "Matmul.set_user_def_info tiling_ptr")
         return gen.op(node, "matmul.user_def_info", [self.handle, ptr])
 
     def _set_sparse_index(self, gen, node, args, kwargs):
-        low = _low()
-        (idx,) = low.bind(gen, node, "Matmul.set_sparse_index", ("index_global",), args, kwargs)
-        low.expect(gen, node, idx, ("global",), "Matmul.set_sparse_index index_global")
+        (idx,) = bind(gen, node, "Matmul.set_sparse_index", ("index_global",), args, kwargs)
+        expect(gen, node, idx, ("global",), "Matmul.set_sparse_index index_global")
         name = getattr(idx.dtype, "name", str(idx.dtype))
         if name != "uint8":
             raise gen.error(node, f"Matmul.set_sparse_index: the index holds uint8, not {name}")
@@ -435,7 +421,7 @@ def _operand_position(gen: CodeGenerator, node: ast.AST, name: str, t: MatmulTyp
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
     """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
-    a, b, c, bias, config = _low().bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
+    a, b, c, bias, config = bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
                                        args, kwargs, {"bias": None, "config": None})
     if isinstance(config, MatmulApiStaticTiling):
         config = config.cfg  # the shapes come from register_matmul's TCubeTiling
@@ -495,7 +481,7 @@ def init(gen: CodeGenerator, node: ast.AST, mm: Any, tiling: Any) -> Any:
 
 def register_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """``asc.adv.register_matmul(pipe, workspace, matmul, tiling=None)``."""
-    _pipe, _ws, mm, tiling = _low().bind(gen, node, "register_matmul",
+    _pipe, _ws, mm, tiling = bind(gen, node, "register_matmul",
                                          ("pipe", "workspace", "matmul", "tiling"), args, kwargs,
                                          {"tiling": None})
     if tiling is None:

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-import pyasc
+from pyasc import _C
 from pyasc.language.matmul_config import MatmulConfig
 
 #: The 910B AI core's cube buffers, in bytes (L1, L0A, L0B, L0C).
@@ -89,7 +89,7 @@ class MatmulApiStaticTiling:
 def _size(t: Any, what: str) -> int:
     if t is None or getattr(t, "dtype", None) is None:
         raise ValueError(f"{what} must be a MatmulType with a dtype")
-    return pyasc.dtype(t.dtype).itemsize
+    return _C.dtype(t.dtype).itemsize
 
 
 def get_matmul_api_tiling(mm_cfg: MatmulConfig, *args: Any, **kwargs: Any) -> MatmulApiStaticTiling:

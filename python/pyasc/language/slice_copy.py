@@ -7,10 +7,14 @@ src/compiler/rt/slice_copy.h (docs/kernel-language.md, "SliceInfo")."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -30,15 +34,10 @@ FIELDS = (("start_index", 0), ("end_index", 31), ("stride", 0), ("burst_len", 32
           ("shape_value", 0))
 
 
-def _low() -> Any:
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _slice_info(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     names = tuple(n for n, _ in FIELDS)
-    values = _low().bind(gen, node, "SliceInfo", names, args, kwargs, dict(FIELDS))
+    values = bind(gen, node, "SliceInfo", names, args, kwargs, dict(FIELDS))
     for name, value in zip(names, values):
         gen.check_int(node, value, f"SliceInfo {name}")
     return core.StructValue(SliceInfo, dict(zip(names, values)))
@@ -50,12 +49,11 @@ def _is_slice_form(args: list, kwargs: dict) -> bool:
 
 
 def _data_copy(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
-    dst, src, dst_list, src_list, dims = low.bind(
+    dst, src, dst_list, src_list, dims = bind(
         gen, node, "data_copy", ("dst", "src", "slice_list1", "slice_list2", "dim_value"), args,
         kwargs, {"dim_value": 1})
-    low.expect(gen, node, dst, ("global", "local"), "data_copy dst")
-    low.expect(gen, node, src, ("global", "local"), "data_copy src")
+    expect(gen, node, dst, ("global", "local"), "data_copy dst")
+    expect(gen, node, src, ("global", "local"), "data_copy src")
     if (dst.kind == "local") == (src.kind == "local"):
         raise gen.error(node, "data_copy with SliceInfo lists copies between a GlobalTensor and "
                               "a LocalTensor")

@@ -1,5 +1,5 @@
 """The parameter structs and enum of the sort and gather_mask APIs
-(lowered in pyasc.language.lowering_sort)."""
+(lowered in pyasc.language.lower.sort)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class MrgSortSrcList(core.KernelObject):
     (PyAsc also accepts a leading dtype)."""
 
 
-#: number-only structs, built by lowering_ext.make_struct: fields and defaults
+#: number-only structs, built by lower_vector.make_struct: fields and defaults
 STRUCTS = {
     GatherMaskParams: (("src0_block_stride", 1), ("repeat_times", 1), ("src0_repeat_stride", 0),
                        ("src1_repeat_stride", 0)),

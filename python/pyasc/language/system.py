@@ -1,7 +1,7 @@
 """The enums and parameter struct of PyAsc's system and hardware APIs
 (``data_sync_barrier``, ``data_cache_clean_and_invalid``,
 ``check_local_memory_ia``...), with PyAsc's values. Their lowering is
-pyasc.language.lowering_system; their runtime src/compiler/rt/system.h."""
+pyasc.language.lower.system; their runtime src/compiler/rt/system.h."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ in memory the way they read it.
 The layout, in int64 (uint64) words: word 0 is P, the byte offset of the
 data pointers; then per tensor ``index << 32 | ndim`` followed by its shape;
 from byte P one data pointer per tensor. Inside a kernel the two classes are
-compile-time objects whose methods read that memory (lowering_desc.py,
+compile-time objects whose methods read that memory (lower_tensor_desc.py,
 src/compiler/rt/tensor_desc.h). A data pointer reaches its tensor when the
 tensor is a pyasc.Tensor (device memory) or an array passed to the same
 launch; any other pointer has no memory behind it."""
@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from pyasc import _C
 from pyasc.language.core import KernelObject
 
 
@@ -35,9 +36,7 @@ class TensorListArray(np.ndarray):
 
 
 def _address(t: Any) -> tuple[int, tuple[int, ...]]:
-    import pyasc
-
-    if isinstance(t, pyasc.Tensor):
+    if isinstance(t, _C.Tensor):
         return t.data_ptr, tuple(t.shape)
     if isinstance(t, np.ndarray):
         return t.__array_interface__["data"][0], t.shape

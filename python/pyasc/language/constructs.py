@@ -1,7 +1,7 @@
 """More of PyAsc's core names: ``range``/``static_range``, ``property`` with
 the chip's memory-size constants, ``ceildiv``, ``DataType``, the dtype
 spellings ``half``/``float_``/``int_``/``double``, ``LocalTensorAuto`` and
-``array``. Inside kernels the front end (pyasc.language.codegen/lowering)
+``array``. Inside kernels the front end (pyasc.language.codegen and pyasc.language.lower)
 recognises them; outside, ``ceildiv``, ``DataType`` and the constants work
 on the host too."""
 

@@ -6,17 +6,18 @@ src/compiler/rt/layout.h."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import layout
-from pyasc.language.codegen import CodeGenerator, Val, describe
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.registry import lowers
+from pyasc.language.ir.values import Val, describe
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
 
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
 
 
 def _struct(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str) -> StructValue:
@@ -25,14 +26,14 @@ def _struct(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str)
     return value
 
 
-def _transpose_ext(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
+def transpose_ext(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """transpose's ext form (dst, src, shared_tmp_buffer, params)."""
     names = ("dst", "src", "shared_tmp_buffer", "params")
-    dst, src, tmp, params = low.bind(gen, node, "transpose", names, args, kwargs)
+    dst, src, tmp, params = bind(gen, node, "transpose", names, args, kwargs)
     p = _struct(gen, node, params, layout.TransposeParamsExt, "transpose params")
     kind = _enum(gen, node, p.transpose_type, layout.TransposeType,
                  "TransposeParamsExt transpose_type")
-    tensors = [low.expect(gen, node, t, ("local",), f"transpose {n}")
+    tensors = [expect(gen, node, t, ("local",), f"transpose {n}")
                for t, n in zip((dst, src, tmp), names)]
     return gen.op(node, "transpose.ext", tensors + [p.n_size, p.c_size, p.h_size, p.w_size],
                   (kind,))
@@ -50,12 +51,13 @@ def _tensor_list(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> li
         raise gen.error(node, f"trans_data_to_5hd: {what} holds addresses; the address-list "
                               "form is not supported (its element type is implicit), pass the "
                               "LocalTensors")
-    return [_low().expect(gen, node, gen.read(node, v), ("local",), f"{what} entry")
+    return [expect(gen, node, gen.read(node, v), ("local",), f"{what} entry")
             for v in value]
 
 
-def _trans_5hd(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    dst, src, params = _low().bind(gen, node, "trans_data_to_5hd",
+@lowers("trans_data_to_5hd")
+def _trans_5hd(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    dst, src, params = bind(gen, node, "trans_data_to_5hd",
                                    ("dst_list", "src_list", "params"), args, kwargs)
     p = _struct(gen, node, params, layout.TransDataTo5HDParams, "trans_data_to_5hd params")
     halves = []
@@ -83,7 +85,7 @@ def _data_copy_enhanced(gen: CodeGenerator, node: ast.Call, args: list, kwargs: 
     which the simulated core does not."""
     kwargs = {"intri_params" if k in ("params", "repeat_params") else k: v
               for k, v in kwargs.items()}
-    dst, src, intri, enhanced = _low().bind(gen, node, "data_copy",
+    dst, src, intri, enhanced = bind(gen, node, "data_copy",
                                             ("dst", "src", "intri_params", "enhanced_params"),
                                             args, kwargs)
     e = _struct(gen, node, enhanced, layout.DataCopyEnhancedParams, "data_copy enhanced_params")
@@ -94,24 +96,21 @@ def _data_copy_enhanced(gen: CodeGenerator, node: ast.Call, args: list, kwargs: 
         if int(value) != int(plain):
             raise gen.error(node, f"data_copy: DataCopyEnhancedParams {name}={value!r} is not "
                                   "simulated (it moves cube data); only the plain copy is")
-    from pyasc.language import lowering_ext
-
-    return lowering_ext._data_copy_params(gen, node, [dst, src, intri], {})
+    return lower_vector._data_copy_params(gen, node, [dst, src, intri], {})
 
 
 _BILINEAR = ("dst", "src0", "src0_offset", "src1", "mask", "h_repeat", "repeat_mode",
              "dst_blk_stride", "v_r_offset", "v_repeat", "shared_tmp_buffer")
 
 
-def _bilinear(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    from pyasc.language import lowering_ext
-
-    low = _low()
-    values = low.bind(gen, node, "bilinear_interpolation", _BILINEAR, args, kwargs)
+@lowers("bilinear_interpolation")
+def _bilinear(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+              kwargs: dict) -> Any:
+    values = bind(gen, node, "bilinear_interpolation", _BILINEAR, args, kwargs)
     named = dict(zip(_BILINEAR, values))
-    tensors = {n: low.expect(gen, node, named[n], ("local",), f"bilinear_interpolation {n}")
+    tensors = {n: expect(gen, node, named[n], ("local",), f"bilinear_interpolation {n}")
                for n in ("dst", "src0", "src0_offset", "src1", "shared_tmp_buffer")}
-    kind, words = lowering_ext._mask(gen, node, named["mask"])
+    kind, words = lower_vector._mask(gen, node, named["mask"])
     return gen.op(node, "bilinear_interpolation",
                   [tensors["dst"], tensors["src0"], tensors["src0_offset"], tensors["src1"],
                    *words, named["h_repeat"], named["repeat_mode"], named["dst_blk_stride"],
@@ -119,13 +118,7 @@ def _bilinear(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> A
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose" and len(args) + len(kwargs) > 2:
-        return _transpose_ext(gen, node, args, kwargs)
-    if api == "trans_data_to_5hd":
-        return _trans_5hd(gen, node, args, kwargs)
-    if api == "bilinear_interpolation":
-        return _bilinear(gen, node, args, kwargs)
+    """data_copy's enhanced form (more than three arguments), or NOT_HANDLED."""
     if api == "data_copy" and len(args) + len(kwargs) > 3:
         return _data_copy_enhanced(gen, node, args, kwargs)
     return NOT_HANDLED

@@ -6,10 +6,15 @@ src/compiler/api_table.def; runtime src/compiler/rt/tensor_desc.h)."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pyasc import _C
 from pyasc.language import tensor_desc
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -69,64 +74,57 @@ class TensorDescValue:
         return self.list + [self.index]
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _init(gen: CodeGenerator, node: ast.Call, obj: ListDescValue, args: list, kwargs: dict,
           api: str) -> None:
-    data, length, shape_size = _low().bind(gen, node, api, ("data", "length", "shape_size"),
+    data, length, shape_size = bind(gen, node, api, ("data", "length", "shape_size"),
                                            args, kwargs, {"length": _ALL, "shape_size": _ALL})
-    obj.data = _low().expect(gen, node, data, ("addr",), f"{api} data")
+    obj.data = expect(gen, node, data, ("addr",), f"{api} data")
     obj.length, obj.shape_size = length, shape_size
     gen.op(node, "ltd.init", obj.source(gen, node, api))
 
 
 def _list_method(gen: CodeGenerator, node: ast.Call, obj: ListDescValue, name: str, args: list,
                  kwargs: dict) -> Any:
-    low = _low()
     api = f"ListTensorDesc.{name}"
     if name == "init":
         return _init(gen, node, obj, args, kwargs, api)
     if name == "get_size":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, "ltd.get_size", obj.source(gen, node, api))
     if name == "get_desc":
-        desc, index = low.bind(gen, node, api, ("desc", "index"), args, kwargs)
+        desc, index = bind(gen, node, api, ("desc", "index"), args, kwargs)
         if not isinstance(desc, TensorDescValue):
             raise gen.error(node, f"{api}: desc must be a TensorDesc, not {describe(desc)}")
         gen.op(node, "ltd.get_desc", obj.source(gen, node, api) + [index])
         desc.list, desc.index = obj.source(gen, node, api), index
         return None
     if name == "get_data_ptr":
-        index, dtype = low.bind(gen, node, api, ("index", "dtype"), args, kwargs)
+        index, dtype = bind(gen, node, api, ("index", "dtype"), args, kwargs)
         return gen.op(node, "ltd.get_data_ptr", obj.source(gen, node, api) + [index],
-                      (low.dtype_code(gen, node, dtype),))
+                      (dtype_code(gen, node, dtype),))
     raise gen.error(node, f"ListTensorDesc has no method '{name}'")
 
 
 def _desc_method(gen: CodeGenerator, node: ast.Call, obj: TensorDescValue, name: str,
                  args: list, kwargs: dict) -> Any:
-    low = _low()
     api = f"TensorDesc.{name}"
     if name == "set_shape_addr":
         # Ascend C's GetDesc copies shapes there; here get_shape reads the list itself
-        (ptr,) = low.bind(gen, node, api, ("shape_ptr",), args, kwargs)
+        (ptr,) = bind(gen, node, api, ("shape_ptr",), args, kwargs)
         if not isinstance(ptr, (int, Val)) or isinstance(ptr, Val) and ptr.kind != "int":
             raise gen.error(node, f"{api}: shape_ptr must be an int, not {describe(ptr)}")
         return None
     if name in ("get_dim", "get_index"):
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, f"td.{name}", obj.source(gen, node, name))
     if name == "get_shape":
-        (offset,) = low.bind(gen, node, api, ("offset",), args, kwargs)
+        (offset,) = bind(gen, node, api, ("offset",), args, kwargs)
         return gen.op(node, "td.get_shape", obj.source(gen, node, name) + [offset])
     if name in ("get_data_ptr", "get_data_obj"):
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         addr = gen.op(node, "td.get_data_ptr", obj.source(gen, node, name),
-                      (low.dtype_code(gen, node, obj.dtype),))
+                      (dtype_code(gen, node, obj.dtype),))
         return addr if name == "get_data_ptr" else gen.op(node, "global.new", [addr])
     raise gen.error(node, f"TensorDesc has no method '{name}'")
 
@@ -139,11 +137,9 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
             _init(gen, node, obj, args, kwargs, "ListTensorDesc")
         return obj
     if func is tensor_desc.TensorDesc:
-        import pyasc
-
-        (dtype,) = _low().bind(gen, node, "TensorDesc", ("dtype",), args, kwargs,
-                               {"dtype": pyasc.float32})
-        _low().dtype_code(gen, node, dtype)
+        (dtype,) = bind(gen, node, "TensorDesc", ("dtype",), args, kwargs,
+                               {"dtype": _C.float32})
+        dtype_code(gen, node, dtype)
         return TensorDescValue(dtype)
     owner = getattr(func, "__self__", None)
     if isinstance(owner, ListDescValue):

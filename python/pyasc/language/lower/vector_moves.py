@@ -2,38 +2,42 @@
 scatter and brcb, TPipe.init and the
 TPipe event ids, and LocalTensor.get_phy_addr (PyAsc's signatures; their IR
 rows: src/compiler/api_table.def; runtime: src/compiler/rt/vector.h and
-rt/memory.h)."""
+rt/memory.h). The APIs' handlers are registered by name
+(:func:`pyasc.language.ir.registry.lowers`); the methods are asked by
+lower/core's method()."""
 
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pyasc.language import core, lowering_ext
-from pyasc.language.codegen import CodeGenerator, Val
-from pyasc.language.lowering_ext import NOT_HANDLED, StructValue, _enum
+from pyasc.language import core
+from pyasc.language.lower import layout as lower_layout
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.registry import lowers
+from pyasc.language.ir.values import Val
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 
-#: binary ops with a relu, count and mask forms like lowering_ext's binary ops
+#: binary ops with a relu, count and mask forms like lower_vector's binary ops
 _RELU_BINARY = ("add_relu", "sub_relu", "fused_mul_add_relu")
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _locals(gen: CodeGenerator, node: ast.Call, api: str, values: list, names: tuple) -> list:
-    low = _low()
-    return [low.expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
+    return [expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
 
 
 def _transpose(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    values = _low().bind(gen, node, "transpose", ("dst", "src"), args, kwargs)
+    values = bind(gen, node, "transpose", ("dst", "src"), args, kwargs)
     return gen.op(node, "transpose", _locals(gen, node, "transpose", values, ("dst", "src")))
 
 
+@lowers("gather", "scatter")
 def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
                     kwargs: dict) -> Any:
     which = "src" if api == "gather" else "dst"
@@ -41,14 +45,15 @@ def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
     if len(args) + len(kwargs) > 5 or "mask" in kwargs:
         raise gen.error(node, f"{api}: the mask/repeat form is not supported; pass "
                               f"({', '.join(names)})")
-    values = _low().bind(gen, node, api, names, args, kwargs)
+    values = bind(gen, node, api, names, args, kwargs)
     tensors = _locals(gen, node, api, values[:3], names[:3])
     return gen.op(node, api, tensors + values[3:])
 
 
-def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+@lowers("brcb")
+def _brcb(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     kwargs = {"repeat_times" if k == "repeat_time" else k: v for k, v in kwargs.items()}
-    values = _low().bind(gen, node, "brcb", ("dst", "src0", "repeat_times", "repeat_params"),
+    values = bind(gen, node, "brcb", ("dst", "src0", "repeat_times", "repeat_params"),
                          args, kwargs)
     params = values[3]
     if not isinstance(params, StructValue) or params.struct is not core.BrcbRepeatParams:
@@ -58,17 +63,19 @@ def _brcb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
                                            params.dst_rep_stride])
 
 
-def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "transpose" and len(args) + len(kwargs) <= 2:  # the ext form: lowering_layout
+@lowers("transpose")
+def _transpose_forms(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                     kwargs: dict) -> Any:
+    """transpose: (dst, src) transposes one 16x16 block; with more arguments,
+    the ext form (lower/layout.py)."""
+    if len(args) + len(kwargs) <= 2:
         return _transpose(gen, node, args, kwargs)
-    if api in ("gather", "scatter"):
-        return _gather_scatter(gen, node, api, args, kwargs)
-    if api == "brcb":
-        return _brcb(gen, node, args, kwargs)
-    if api in _RELU_BINARY:
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
-    return NOT_HANDLED
+    return lower_layout.transpose_ext(gen, node, args, kwargs)
+
+
+@lowers(*_RELU_BINARY)
+def _relu_binary(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
 
 
 def _event(gen: CodeGenerator, node: ast.Call, value: Any, what: str) -> int:
@@ -78,23 +85,22 @@ def _event(gen: CodeGenerator, node: ast.Call, value: Any, what: str) -> int:
 def method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
            kwargs: dict) -> Any:
     """The IR of one of this module's methods, or NOT_HANDLED."""
-    low = _low()
     kind = obj.kind
     if (kind, name) == ("pipe", "init"):
-        low.bind(gen, node, "TPipe.init", (), args, kwargs)
+        bind(gen, node, "TPipe.init", (), args, kwargs)
         return gen.op(node, "pipe.init", [obj])
     if kind == "pipe" and name in ("alloc_event_id", "fetch_event_id"):
-        (event,) = low.bind(gen, node, f"TPipe.{name}", ("event",), args, kwargs,
+        (event,) = bind(gen, node, f"TPipe.{name}", ("event",), args, kwargs,
                             {"event": core.HardEvent.V_S})
         return gen.op(node, f"pipe.{name}", [obj],
                       (_event(gen, node, event, f"{name} event"),))
     if (kind, name) == ("pipe", "release_event_id"):
-        ident, event = low.bind(gen, node, "TPipe.release_event_id", ("id", "event"), args,
+        ident, event = bind(gen, node, "TPipe.release_event_id", ("id", "event"), args,
                                 kwargs, {"event": core.HardEvent.V_S})
         return gen.op(node, "pipe.release_event_id", [obj, ident],
                       (_event(gen, node, event, "release_event_id event"),))
     if (kind, name) == ("local", "get_phy_addr"):
-        (offset,) = low.bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
+        (offset,) = bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
                              {"offset": 0})
         return gen.op(node, "local.get_phy_addr", [obj, offset])
     return NOT_HANDLED

@@ -8,12 +8,17 @@ runtime: src/compiler/rt/fwk.h)."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyasc
 from pyasc.language import core, fwk_core
-from pyasc.language.codegen import BoundMethod, CodeGenerator, Val, describe
-from pyasc.language.lowering_ext import _STRUCTS, NOT_HANDLED, _enum, _struct
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.registry import lowers
+from pyasc.language.ir.values import BoundMethod, Val, describe
+from pyasc.language.lower.vector import _STRUCTS, NOT_HANDLED, _enum, _struct
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 _STRUCTS.update(fwk_core.STRUCTS)  # InitConstValueParams(...) in kernels
 
@@ -31,11 +36,6 @@ _BLOCK = 32
 _ENUMS = (fwk_core.AtomicDtype, fwk_core.AtomicOp, fwk_core.CacheMode, fwk_core.CacheRwMode,
           fwk_core.DataFormat, fwk_core.pad_t)
 
-
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
 
 
 def _state(gen: CodeGenerator) -> dict:
@@ -66,21 +66,22 @@ class _Allocator:
 
 # --- atomics ---------------------------------------------------------------------------------
 
+@lowers("set_atomic_add", "set_atomic_max", "set_atomic_min", "set_atomic_none", "set_atomic_type",
+        "set_store_atomic_config", "get_store_atomic_config")
 def _atomic(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
     if api == "set_atomic_none":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, "atomic.none", [], (0, 0, 0))
     if api == "set_store_atomic_config":
-        kind, op = low.bind(gen, node, api, ("atomic_type", "atomic_op"), args, kwargs)
+        kind, op = bind(gen, node, api, ("atomic_type", "atomic_op"), args, kwargs)
         return gen.op(node, "atomic.config", [],
                       (0, _enum(gen, node, kind, fwk_core.AtomicDtype, f"{api} atomic_type"),
                        _enum(gen, node, op, fwk_core.AtomicOp, f"{api} atomic_op")))
     if api == "get_store_atomic_config":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return (gen.op(node, "atomic.get_type", []), gen.op(node, "atomic.get_op", []))
-    (dtype,) = low.bind(gen, node, api, ("dtype",), args, kwargs)
-    code = low.dtype_code(gen, node, dtype)
+    (dtype,) = bind(gen, node, api, ("dtype",), args, kwargs)
+    code = dtype_code(gen, node, dtype)
     name = pyasc.dtype(dtype).name
     if name not in _ATOMIC_DTYPES:
         raise gen.error(node, f"{api}: dtype must be float16, float32 or int32, not {name} "
@@ -107,8 +108,10 @@ def _shape_size(gen: CodeGenerator, node: ast.Call, info: Any) -> Any:
     return size
 
 
-def _set_pad_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    value, pos = _low().bind(gen, node, "set_pad_value", ("padding_value", "pos"), args, kwargs,
+@lowers("set_pad_value")
+def _set_pad_value(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                   kwargs: dict) -> Any:
+    value, pos = bind(gen, node, "set_pad_value", ("padding_value", "pos"), args, kwargs,
                              {"pos": None})
     if pos is not None and pos not in (core.TPosition.VECIN, core.TPosition.VECOUT):
         raise gen.error(node, "set_pad_value: pos must be TPosition.VECIN, TPosition.VECOUT or "
@@ -120,18 +123,19 @@ def _set_pad_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
     return gen.op(node, "pad.set", [value])
 
 
-def _sync_all(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
+@lowers("sync_all")
+def _sync_all(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+              kwargs: dict) -> Any:
     soft = bool(args) and isinstance(args[0], Val) or "gm_workspace" in kwargs
     if not soft:
-        (aiv,) = low.bind(gen, node, "sync_all", ("is_aiv_only",), args, kwargs,
+        (aiv,) = bind(gen, node, "sync_all", ("is_aiv_only",), args, kwargs,
                           {"is_aiv_only": True})
         return gen.op(node, "sync_all", [], (_flag(gen, node, aiv),))
-    gm, ub, used, aiv = low.bind(gen, node, "sync_all", ("gm_workspace", "ub_workspace",
+    gm, ub, used, aiv = bind(gen, node, "sync_all", ("gm_workspace", "ub_workspace",
                                                          "used_cores", "is_aiv_only"),
                                  args, kwargs, {"used_cores": 0, "is_aiv_only": True})
-    gm = low.expect(gen, node, gm, ("global",), "sync_all gm_workspace")
-    ub = low.expect(gen, node, ub, ("local",), "sync_all ub_workspace")
+    gm = expect(gen, node, gm, ("global",), "sync_all gm_workspace")
+    ub = expect(gen, node, ub, ("local",), "sync_all ub_workspace")
     gen.check_int(node, used, "sync_all used_cores")
     if not _flag(gen, node, aiv):
         raise gen.error(node, "sync_all: the soft (workspace) form only synchronises vector cores "
@@ -150,11 +154,12 @@ def _flag(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
 _CONST_DTYPES = ("float16", "bfloat16", "float32", "int16", "int32")
 
 
-def _init_const_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
-    dst, params = low.bind(gen, node, "init_const_value", ("dst", "init_const_value_params"),
+@lowers("init_const_value")
+def _init_const_value(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                      kwargs: dict) -> Any:
+    dst, params = bind(gen, node, "init_const_value", ("dst", "init_const_value_params"),
                            args, kwargs)
-    dst = low.expect(gen, node, dst, ("local",), "init_const_value dst")
+    dst = expect(gen, node, dst, ("local",), "init_const_value dst")
     params = _struct(gen, node, params, (fwk_core.InitConstValueParams,),
                      "init_const_value init_const_value_params")
     if dst.position not in (core.TPosition.A1, core.TPosition.B1, core.TPosition.A2,
@@ -170,27 +175,20 @@ def _init_const_value(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
                                              params.dst_gap, params.init_value])
 
 
-def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    """The IR of one of this module's APIs, or NOT_HANDLED."""
-    if api == "init_const_value":
-        return _init_const_value(gen, node, args, kwargs)
-    if api == "sync_all":
-        return _sync_all(gen, node, args, kwargs)
-    if api.startswith("set_atomic_") or api in ("set_store_atomic_config",
-                                                "get_store_atomic_config"):
-        return _atomic(gen, node, api, args, kwargs)
-    if api == "get_tpipe_ptr":
-        _low().bind(gen, node, api, (), args, kwargs)
-        if not gen.has_pipe:
-            raise gen.error(node, "get_tpipe_ptr: the kernel has no TPipe yet (create one with "
-                                  "pyasc.TPipe() first)")
-        return gen.op(node, "pipe.get", [])
-    if api == "get_shape_size":
-        (info,) = _low().bind(gen, node, api, ("shape_info",), args, kwargs)
-        return _shape_size(gen, node, info)
-    if api == "set_pad_value":
-        return _set_pad_value(gen, node, args, kwargs)
-    return NOT_HANDLED
+@lowers("get_tpipe_ptr")
+def _get_tpipe_ptr(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    bind(gen, node, api, (), args, kwargs)
+    if not gen.has_pipe:
+        raise gen.error(node, "get_tpipe_ptr: the kernel has no TPipe yet (create one with "
+                              "pyasc.TPipe() first)")
+    return gen.op(node, "pipe.get", [])
+
+
+@lowers("get_shape_size")
+def _get_shape_size(gen: CodeGenerator, node: ast.Call, api: str, args: list,
+                    kwargs: dict) -> Any:
+    (info,) = bind(gen, node, api, ("shape_info",), args, kwargs)
+    return _shape_size(gen, node, info)
 
 
 # --- constructors ----------------------------------------------------------------------------
@@ -205,7 +203,7 @@ def _position(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> core.
 
 
 def _que_bind(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
-    src, dst, depth = _low().bind(gen, node, "TQueBind", ("src", "dst", "depth"), args, kwargs,
+    src, dst, depth = bind(gen, node, "TQueBind", ("src", "dst", "depth"), args, kwargs,
                                   {"depth": 1})
     src = _position(gen, node, src, "TQueBind src")
     dst = _position(gen, node, dst, "TQueBind dst")
@@ -225,7 +223,7 @@ def _que_bind(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> V
 
 
 def _buf_pool(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
-    pos, ids = _low().bind(gen, node, "TBufPool", ("pos", "buf_id_size"), args, kwargs,
+    pos, ids = bind(gen, node, "TBufPool", ("pos", "buf_id_size"), args, kwargs,
                            {"pos": core.TPosition.VECCALC, "buf_id_size": 4})
     pos = _position(gen, node, pos, "TBufPool pos")
     if pos not in _VECTOR_POSITIONS:
@@ -245,14 +243,13 @@ def _buf_pool(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> V
 
 def _alloc(gen: CodeGenerator, node: ast.Call, allocator: _Allocator, args: list,
            kwargs: dict) -> Val:
-    low = _low()
-    pos, dtype, tile = low.bind(gen, node, "LocalMemAllocator.alloc",
+    pos, dtype, tile = bind(gen, node, "LocalMemAllocator.alloc",
                                 ("pos", "data_type", "tile_size"), args, kwargs)
     pos = _position(gen, node, pos, "LocalMemAllocator.alloc pos")
     if pos not in _VECTOR_POSITIONS:
         raise gen.error(node, f"LocalMemAllocator.alloc: pos must be in the Unified Buffer "
                               f"(VECIN, VECOUT or VECCALC), not {pos.name}")
-    code = low.dtype_code(gen, node, dtype)
+    code = dtype_code(gen, node, dtype)
     gen.check_int(node, tile, "LocalMemAllocator.alloc tile_size")
     size = pyasc.dtype(dtype).itemsize
     start = allocator.cursor
@@ -278,7 +275,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is fwk_core.TBufPool:
         return _buf_pool(gen, node, args, kwargs)
     if func is fwk_core.LocalMemAllocator:
-        hard = _low().bind(gen, node, "LocalMemAllocator", ("hard",), args, kwargs,
+        hard = bind(gen, node, "LocalMemAllocator", ("hard",), args, kwargs,
                            {"hard": None})[0]
         if hard is not None and int(getattr(hard, "value", -1)) != 0 and \
                 getattr(hard, "name", "") != "UB":
@@ -299,7 +296,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if isinstance(owner, _Allocator):
         if func.__name__ == "alloc":
             return _alloc(gen, node, owner, args, kwargs)
-        _low().bind(gen, node, "LocalMemAllocator.get_cur_addr", (), args, kwargs)
+        bind(gen, node, "LocalMemAllocator.get_cur_addr", (), args, kwargs)
         return owner.cursor
     return NOT_HANDLED
 
@@ -315,28 +312,28 @@ def _rebind(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, value: Val, 
 
 def _local_method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
                   kwargs: dict) -> Any:
-    low, obj, name = _low(), bound.obj, bound.name
+    obj, name = bound.obj, bound.name
     api = f"LocalTensor.{name}"
     if name in ("set_size", "set_buffer_len"):
         key = "size" if name == "set_size" else "data_len"
-        (value,) = low.bind(gen, node, api, (key,), args, kwargs,
+        (value,) = bind(gen, node, api, (key,), args, kwargs,
                             {"size": 0} if name == "set_size" else None)
         gen.check_int(node, value, f"{api} {key}")
         _rebind(gen, node, bound, gen.op(node, f"local.{name}", [obj, value]), api)
         return None
     if name == "set_addr_with_offset":
-        src, offset = low.bind(gen, node, api, ("src", "offset"), args, kwargs)
-        src = low.expect(gen, node, src, ("local",), f"{api} src")
+        src, offset = bind(gen, node, api, ("src", "offset"), args, kwargs)
+        src = expect(gen, node, src, ("local",), f"{api} src")
         gen.check_int(node, offset, f"{api} offset")
         _rebind(gen, node, bound, gen.op(node, "local.set_addr_with_offset", [obj, src, offset]),
                 api)
         return None
     if name == "set_user_tag":
-        (tag,) = low.bind(gen, node, api, ("tag",), args, kwargs, {"tag": 0})
+        (tag,) = bind(gen, node, api, ("tag",), args, kwargs, {"tag": 0})
         gen.check_int(node, tag, f"{api} tag")
         return gen.op(node, "local.set_user_tag", [obj, tag])
     if name == "get_user_tag":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, "local.get_user_tag", [obj])
     return NOT_HANDLED
 
@@ -346,10 +343,10 @@ def _shape_method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args:
     what = "LocalTensor" if obj.kind == "local" else "GlobalTensor"
     shapes = _state(gen)["shape"]
     if name == "set_shape_info":
-        (info,) = _low().bind(gen, node, f"{what}.{name}", ("shape_info",), args, kwargs)
+        (info,) = bind(gen, node, f"{what}.{name}", ("shape_info",), args, kwargs)
         shapes[obj.id] = _struct(gen, node, info, (core.ShapeInfo,), f"{what}.{name} shape_info")
         return None
-    _low().bind(gen, node, f"{what}.{name}", (), args, kwargs)
+    bind(gen, node, f"{what}.{name}", (), args, kwargs)
     if obj.id not in shapes:
         raise gen.error(node, f"{what}.get_shape_info: this tensor has no shape info (it has no "
                               "default: call set_shape_info first)")
@@ -357,7 +354,7 @@ def _shape_method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args:
 
 
 def _l2_cache_hint(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> None:
-    mode, rw = _low().bind(gen, node, "GlobalTensor.set_l2_cache_hint", ("mode", "rw_mode"),
+    mode, rw = bind(gen, node, "GlobalTensor.set_l2_cache_hint", ("mode", "rw_mode"),
                            args, kwargs, {"mode": fwk_core.CacheMode.CACHE_MODE_NORMAL,
                                           "rw_mode": fwk_core.CacheRwMode.RW})
     for value, cls, what in ((mode, fwk_core.CacheMode, "mode"),
@@ -377,7 +374,6 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
     obj, name = bound.obj, bound.name
     if not isinstance(obj, Val):
         return NOT_HANDLED
-    low = _low()
     kind = obj.kind
     if kind == "local":
         handled = _local_method(gen, node, bound, args, kwargs)
@@ -386,17 +382,17 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
     if kind in ("local", "global") and name in ("set_shape_info", "get_shape_info"):
         return _shape_method(gen, node, obj, name, args, kwargs)
     if kind == "global" and name == "get_phy_addr":
-        (offset,) = low.bind(gen, node, "GlobalTensor.get_phy_addr", ("offset",), args, kwargs,
+        (offset,) = bind(gen, node, "GlobalTensor.get_phy_addr", ("offset",), args, kwargs,
                              {"offset": 0})
         gen.check_int(node, offset, "GlobalTensor.get_phy_addr offset")
         return gen.op(node, "global.get_phy_addr", [obj, offset])
     if kind == "global" and name == "set_l2_cache_hint":
         return _l2_cache_hint(gen, node, args, kwargs)
     if kind == "que" and name in ("get_tensor_count_in_que", "has_idle_buffer", "free_all_event"):
-        low.bind(gen, node, f"TQue.{name}", (), args, kwargs)
+        bind(gen, node, f"TQue.{name}", (), args, kwargs)
         return gen.op(node, f"que.{name}", [obj])
     if kind == "pipe" and name == "init_buf_pool":
-        pool, length, share = low.bind(gen, node, "init_buf_pool", ("buf_pool", "len",
+        pool, length, share = bind(gen, node, "init_buf_pool", ("buf_pool", "len",
                                                                     "share_buf"),
                                        args, kwargs, {"len": 0, "share_buf": None})
         pools = _state(gen)["pools"]
@@ -410,7 +406,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
         operands = [obj, pool, length] + ([share] if share is not None else [])
         return gen.op(node, "bufpool.init", operands)
     if kind == "pipe" and name == "reset" and obj.id in _state(gen)["pools"]:
-        low.bind(gen, node, "TBufPool.reset", (), args, kwargs)
+        bind(gen, node, "TBufPool.reset", (), args, kwargs)
         return gen.op(node, "bufpool.reset", [obj])
     if kind == "pipe" and name == "destroy" and obj.id in _state(gen)["pools"]:
         raise gen.error(node, "TBufPool has no method 'destroy' (reset it)")

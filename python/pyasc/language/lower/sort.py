@@ -8,14 +8,19 @@ src/compiler/rt/sort.h and rt/mask_bits.h; semantics: docs/kernel-language.md.""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyasc
-from pyasc.language import core, lowering_ext
-from pyasc.language.codegen import CodeGenerator, Val, describe
-from pyasc.language.lowering_ext import _enum, _flag, _mask, _normalise, _struct, _u64
+from pyasc.language import core
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.values import Val, describe
+from pyasc.language.lower.vector import _enum, _flag, _mask, _normalise, _struct, _u64
 from pyasc.language.sortgather import (GatherMaskMode, GatherMaskParams, GatherRepeatParams,
                                        MrgSort4Info, MrgSortSrcList)
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -28,15 +33,9 @@ APIS = ("sort32", "sort", "mrg_sort", "mrg_sort4", "get_mrg_sort_result", "rp_so
         "sub_relu_cast", "mul_cast", "repeat_reduce_sum")
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def _locals(gen: CodeGenerator, node: ast.AST, api: str, values: list, names: tuple) -> list:
-    low = _low()
-    return [low.expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
+    return [expect(gen, node, v, ("local",), f"{api} {n}") for v, n in zip(values, names)]
 
 
 def _const_int(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> int:
@@ -59,11 +58,10 @@ def _scalar_int(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> Any
 
 def _src_list(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> core.StructValue:
     if args and not isinstance(args[0], Val):  # PyAsc's leading dtype
-        _low().dtype_code(gen, node, args[0])
+        dtype_code(gen, node, args[0])
         args = args[1:]
     kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}
-    low = _low()
-    values = low.bind(gen, node, "MrgSortSrcList", ("src1", "src2", "src3", "src4"), args, kwargs,
+    values = bind(gen, node, "MrgSortSrcList", ("src1", "src2", "src3", "src4"), args, kwargs,
                       {"src3": None, "src4": None})
     given = [v for v in values if v is not None]
     tensors = _locals(gen, node, "MrgSortSrcList", given,
@@ -76,7 +74,7 @@ def _src_list(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> c
 def _sort_info(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> core.StructValue:
     kwargs = {"if_exhausted_suspension" if k == "is_exhausted_suspension" else k: v
               for k, v in kwargs.items()}
-    lengths, susp, valid, repeat = _low().bind(
+    lengths, susp, valid, repeat = bind(
         gen, node, "MrgSort4Info", ("element_lengths", "if_exhausted_suspension", "valid_bit",
                                     "repeat_times"),
         args, kwargs, {"if_exhausted_suspension": False, "valid_bit": 15, "repeat_times": 1})
@@ -98,16 +96,15 @@ def _lengths(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> list:
 # --- sorting --------------------------------------------------------------------------------
 
 def _merge(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
     kwargs = {"sort_list" if k == "src" else k: v for k, v in kwargs.items()}
     info_form = api == "mrg_sort4" or len(args) + len(kwargs) == 3 or "params" in kwargs
     if info_form:
-        dst, srcs, info = low.bind(gen, node, api, ("dst", "sort_list", "params"), args, kwargs)
+        dst, srcs, info = bind(gen, node, api, ("dst", "sort_list", "params"), args, kwargs)
         p = _struct(gen, node, info, (MrgSort4Info,), f"{api} params")
         lengths, valid, repeat = p.element_lengths, p.valid_bit, p.repeat_times
         susp = p.if_exhausted_suspension
     else:
-        dst, srcs, lengths, _sorted, valid, repeat, susp = low.bind(
+        dst, srcs, lengths, _sorted, valid, repeat, susp = bind(
             gen, node, api, ("dst", "sort_list", "element_count_list", "sorted_num", "valid_bit",
                              "repeat_time", "is_exhausted_suspension"),
             args, kwargs, {"is_exhausted_suspension": False})
@@ -124,10 +121,10 @@ def _merge(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dic
 
 def _sort_len(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     name = "elem_count" if api == "get_sort_len" else "elem_offset"
-    value, dtype = _low().bind(gen, node, api, (name, "dtype"), args, kwargs,
+    value, dtype = bind(gen, node, api, (name, "dtype"), args, kwargs,
                                {"dtype": pyasc.float32})
     gen.check_int(node, value, f"{api} {name}")
-    _low().dtype_code(gen, node, dtype)  # a dtype, or an error naming the line
+    dtype_code(gen, node, dtype)  # a dtype, or an error naming the line
     if pyasc.dtype(dtype).name not in ("float16", "float32"):
         raise gen.error(node, f"{api}: the sort dtype must be float16 or float32, not "
                               f"{pyasc.dtype(dtype).name}")
@@ -135,14 +132,13 @@ def _sort_len(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: 
 
 
 def _sorting(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
     kwargs = {"repeat_time" if k == "repeat_times" else k: v for k, v in kwargs.items()}
     if api == "sort32":
-        values = low.bind(gen, node, api, ("dst", "src0", "src1", "repeat_time"), args, kwargs)
+        values = bind(gen, node, api, ("dst", "src0", "src1", "repeat_time"), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, values[:3], ("dst", "src0", "src1")) +
                       [values[3]])
     if api == "sort":
-        values = low.bind(gen, node, api, ("dst", "concat", "index", "tmp", "repeat_time",
+        values = bind(gen, node, api, ("dst", "concat", "index", "tmp", "repeat_time",
                                            "is_full_sort"), args, kwargs,
                           {"is_full_sort": False})
         tensors = _locals(gen, node, api, values[:4], ("dst", "concat", "index", "tmp"))
@@ -151,13 +147,13 @@ def _sorting(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     if api in ("mrg_sort", "mrg_sort4"):
         return _merge(gen, node, api, args, kwargs)
     if api == "get_mrg_sort_result":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return tuple(gen.op(node, api, [], (i,)) for i in range(4))
     if api == "rp_sort16":
-        values = low.bind(gen, node, api, ("dst", "src", "repeat_time"), args, kwargs)
+        values = bind(gen, node, api, ("dst", "src", "repeat_time"), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, values[:2], ("dst", "src")) + [values[2]])
     if api in ("proposal_concat", "proposal_extract"):
-        values = low.bind(gen, node, api, ("dst", "src", "repeat_time", "mode_number"), args,
+        values = bind(gen, node, api, ("dst", "src", "repeat_time", "mode_number"), args,
                           kwargs)
         return gen.op(node, api, _locals(gen, node, api, values[:2], ("dst", "src")) + values[2:])
     return _sort_len(gen, node, api, args, kwargs)
@@ -167,7 +163,7 @@ def _sorting(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
 
 def _gather_mask(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     api = "gather_mask"
-    dst, src0, pattern, reduce, mask, params, mode = _low().bind(
+    dst, src0, pattern, reduce, mask, params, mode = bind(
         gen, node, api, ("dst", "src0", "src1_pattern", "reduce_mode", "mask", "params",
                          "gather_mask_mode"), args, kwargs,
         {"gather_mask_mode": GatherMaskMode.DEFAULT})
@@ -189,7 +185,7 @@ def _gather_mask(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 def _gatherb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     kwargs = {"repeat_times" if k == "repeat_time" else k: v for k, v in kwargs.items()}
-    values = _low().bind(gen, node, "gatherb", ("dst", "src0", "offset", "repeat_times",
+    values = bind(gen, node, "gatherb", ("dst", "src0", "offset", "repeat_times",
                                                 "repeat_params"), args, kwargs)
     tensors = _locals(gen, node, "gatherb", values[:3], ("dst", "src0", "offset"))
     p = _struct(gen, node, values[4], (GatherRepeatParams,), "gatherb repeat_params")
@@ -197,7 +193,7 @@ def _gatherb(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> An
 
 
 def _compare_reg(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    values = _low().bind(gen, node, "compare", ("src0", "src1", "cmp_mode", "mask",
+    values = bind(gen, node, "compare", ("src0", "src1", "cmp_mode", "mask",
                                                 "repeat_params", "is_set_mask"),
                          args, _normalise(kwargs), {"is_set_mask": True})
     tensors = _locals(gen, node, "compare", values[:2], ("src0", "src1"))
@@ -211,7 +207,7 @@ def _compare_reg(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def _select_reg(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    values = _low().bind(gen, node, "select", ("dst", "src0", "src1", "repeat_times",
+    values = bind(gen, node, "select", ("dst", "src0", "src1", "repeat_times",
                                                "repeat_params", "sel_mode"),
                          args, _normalise(kwargs))
     tensors = _locals(gen, node, "select", values[:3], ("dst", "src0", "src1"))
@@ -239,7 +235,7 @@ def _register_form(api: str, args: list, kwargs: dict) -> bool:
 def _repeat_reduce_sum(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     names = ("dst", "src", "repeat_time", "mask", "dst_blk_stride", "src_blk_stride",
              "dst_rep_stride", "src_rep_stride", "is_set_mask")
-    values = _low().bind(gen, node, "repeat_reduce_sum", names, args, kwargs,
+    values = bind(gen, node, "repeat_reduce_sum", names, args, kwargs,
                          {"is_set_mask": True})
     tensors = _locals(gen, node, "repeat_reduce_sum", values[:2], ("dst", "src"))
     if isinstance(values[3], (list, tuple)):
@@ -255,23 +251,22 @@ def _repeat_reduce_sum(gen: CodeGenerator, node: ast.Call, args: list, kwargs: d
 # --- scalars ---------------------------------------------------------------------------------
 
 def _scalar(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
     if api == "scalar_cast":
-        value, dtype, mode = low.bind(gen, node, api, ("value_in", "dtype", "round_mode"), args,
+        value, dtype, mode = bind(gen, node, api, ("value_in", "dtype", "round_mode"), args,
                                       kwargs)
         if not isinstance(value, (int, float)) and not (isinstance(value, Val) and
                                                         value.kind in ("int", "float", "bool")):
             raise gen.error(node, f"scalar_cast value_in must be a number, not {describe(value)}")
-        code = low.dtype_code(gen, node, dtype)
+        code = dtype_code(gen, node, dtype)
         rmode = _enum(gen, node, mode, core.RoundMode, "scalar_cast round_mode")
         name = "scalar_cast" if pyasc.dtype(dtype).name == "float16" else "scalar_cast.int"
         return gen.op(node, name, [float(value) if not isinstance(value, Val) else value],
                       (code, rmode))
     if api in ("scalar_get_count_of_value", "scalar_get_sff_value"):
-        value, count = low.bind(gen, node, api, ("value_in", "count_value"), args, kwargs)
+        value, count = bind(gen, node, api, ("value_in", "count_value"), args, kwargs)
         return gen.op(node, api, [_scalar_int(gen, node, value, f"{api} value_in")],
                       (_const_int(gen, node, count, f"{api} count_value"),))
-    (value,) = low.bind(gen, node, api, ("value_in",), args, kwargs)
+    (value,) = bind(gen, node, api, ("value_in",), args, kwargs)
     return gen.op(node, api, [_scalar_int(gen, node, value, f"{api} value_in")])
 
 
@@ -292,16 +287,16 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if api == "gather_mask":
         return _gather_mask(gen, node, args, kwargs)
     if api == "get_gather_mask_remain_count":
-        _low().bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, api, [])
     if api == "gatherb":
         return _gatherb(gen, node, args, kwargs)
     if api in ("set_cmp_mask", "get_cmp_mask"):
         name = "src" if api == "set_cmp_mask" else "dst"
-        (tensor,) = _low().bind(gen, node, api, (name,), args, kwargs)
+        (tensor,) = bind(gen, node, api, (name,), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, [tensor], (name,)))
     if api in ("add_relu_cast", "sub_relu_cast", "mul_cast"):
-        return lowering_ext._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
+        return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
     if api == "repeat_reduce_sum":
         return _repeat_reduce_sum(gen, node, args, kwargs)
     if api.startswith(("scalar_", "count_bits")):

@@ -1,19 +1,22 @@
 """Lowering of PyAsc's core constructs beyond the Ascend C APIs: user
 Structs built in kernels, ``LocalTensorAuto`` (UB allocated by the front
 end, pipes synchronised for the user), ``asc.array``, ``asc.property``,
-``ceildiv`` and ``DataType``. lowering.call asks here first."""
+``ceildiv`` and ``DataType``. lower_core.call asks here first."""
 
 from __future__ import annotations
 
 import ast
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc import _C
-from pyasc.language import core, core_extra
+from pyasc.language import constructs, core
 from pyasc.language import struct as user_struct
-from pyasc.language.codegen import (BoundMethod, CodeGenerator, KernelArray, KernelStruct, Val,
-                                    Var, describe)
+from pyasc.language.ir.args import bind, dtype_code
+from pyasc.language.ir.values import BoundMethod, KernelArray, KernelStruct, Val, Var, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -25,59 +28,51 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if isinstance(func, type) and issubclass(func, user_struct.Struct) and \
             func is not user_struct.Struct:
         return make_struct(gen, node, func, args, kwargs)
-    if func is core_extra.LocalTensorAuto:
+    if func is constructs.LocalTensorAuto:
         return local_tensor_auto(gen, node, args, kwargs)
-    if func is core_extra.array:
+    if func is constructs.array:
         return make_array(gen, node, args, kwargs)
-    if func is core_extra.property:
-        if len(args) != 1 or kwargs or not isinstance(args[0], core_extra.Property):
+    if func is constructs.property:
+        if len(args) != 1 or kwargs or not isinstance(args[0], constructs.Property):
             raise gen.error(node, "property() takes one property constant such as "
                                   "asc.TOTAL_L1_SIZE")
-        if args[0] is core_extra.TOTAL_UB_SIZE:
+        if args[0] is constructs.TOTAL_UB_SIZE:
             return gen.ub_size  # the size this build is specialised for
-        return core_extra.property(args[0])
-    if func is core_extra.ceildiv:
+        return constructs.property(args[0])
+    if func is constructs.ceildiv:
         if kwargs or len(args) != 2:
             raise gen.error(node, "ceildiv(x, y) takes two integers")
         return ceildiv(gen, node, args[0], args[1])
-    if func is core_extra.DataType:
+    if func is constructs.DataType:
         try:
-            return core_extra.DataType(*args, **kwargs)
+            return constructs.DataType(*args, **kwargs)
         except TypeError as exc:
             raise gen.error(node, str(exc)) from None
-    if func is core_extra.static_assert:
-        test, message = _low_bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
+    if func is constructs.static_assert:
+        test, message = bind(gen, node, "static_assert", ("test", "message"), args, kwargs,
                                   {"message": None})
         if isinstance(test, Val):
             raise gen.error(node, "static_assert needs a compile-time condition; for run-time "
                                   "values use an if")
         try:
-            core_extra.static_assert(bool(test) if isinstance(test, (int, float)) else test,
+            constructs.static_assert(bool(test) if isinstance(test, (int, float)) else test,
                                      message)
         except (AssertionError, TypeError) as exc:
             raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
         return None
-    if func is core_extra.number:
-        value, dtype = _low_bind(gen, node, "number", ("value", "dtype"), args, kwargs)
+    if func is constructs.number:
+        value, dtype = bind(gen, node, "number", ("value", "dtype"), args, kwargs)
         return number(gen, node, value, dtype)
-    if func in (core_extra.range, core_extra.static_range):
+    if func in (constructs.range, constructs.static_range):
         raise gen.error(node, f"{func.__name__}() can only be used as a for loop's iterable")
     return NOT_HANDLED
 
-
-def _low_bind(gen: CodeGenerator, node: ast.AST, api: str, names: tuple, args: list,
-              kwargs: dict, defaults: dict | None = None) -> list:
-    from pyasc.language import lowering
-
-    return lowering.bind(gen, node, api, names, args, kwargs, defaults)
 
 
 def number(gen: CodeGenerator, node: ast.AST, value: Any, dtype: Any) -> Any:
     """value as a scalar of dtype: a float for float dtypes, else an int
     (a constant wraps to the dtype's width)."""
-    from pyasc.language import lowering
-
-    lowering.dtype_code(gen, node, dtype)
+    dtype_code(gen, node, dtype)
     dtype = _C.dtype(dtype)
     if not isinstance(value, (Val, bool, int, float)) or \
             isinstance(value, Val) and value.kind not in ("int", "float", "bool"):
@@ -112,7 +107,7 @@ def ceildiv(gen: CodeGenerator, node: ast.AST, x: Any, y: Any) -> Any:
     if not isinstance(x, Val) and not isinstance(y, Val):
         if y == 0:
             raise gen.error(node, "ZeroDivisionError: ceildiv by zero")
-        return core_extra.ceildiv(x, y)
+        return constructs.ceildiv(x, y)
     total = gen.op(node, "arith.sub", [gen.op(node, "arith.add", [x, y]), 1])
     return gen.op(node, "arith.floordiv", [total, y])
 
@@ -168,10 +163,8 @@ def local_tensor_auto(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
     site owns its space for the whole kernel (a site in a loop reuses it).
     The offset is gen.auto_ub bytes past gen.auto_base (a run-time value once
     a run-time length has been placed, else 0)."""
-    from pyasc.language import lowering
-
-    dtype, shape = lowering.bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
-    code = lowering.dtype_code(gen, node, dtype)
+    dtype, shape = bind(gen, node, "LocalTensorAuto", ("dtype", "shape"), args, kwargs)
+    code = dtype_code(gen, node, dtype)
     itemsize = _C.dtype(dtype).itemsize
     dims = [gen.read(node, d) for d in (shape if isinstance(shape, (tuple, list)) else [shape])]
     for d in dims:
@@ -238,12 +231,10 @@ def _auto_from_pipe(gen: CodeGenerator, node: ast.Call, code: int, itemsize: int
 
 def make_array(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelArray:
     """``asc.array(dtype, length, fill_value=None)`` or ``(dtype, values)``."""
-    from pyasc.language import lowering
-
-    dtype, spec, fill = lowering.bind(gen, node, "array", ("dtype", "length_or_values",
+    dtype, spec, fill = bind(gen, node, "array", ("dtype", "length_or_values",
                                                            "fill_value"), args, kwargs,
                                       {"fill_value": None})
-    lowering.dtype_code(gen, node, dtype)
+    dtype_code(gen, node, dtype)
     dtype = _C.dtype(dtype)
     kind = "float" if dtype.is_floating_point else "int"
     if isinstance(spec, (tuple, list)):

@@ -7,89 +7,50 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyasc
 from pyasc import _C
-from pyasc.language import (core, lowering_ext, lowering_fwk, lowering_more, lowering_sort,
-                             lowering_upstream, matmul)
+from pyasc.language import aipp, core, deq, matmul, slice_copy
+from pyasc.language.lower import adv as lower_adv  # noqa: F401  (registers its lowerings)
+from pyasc.language.lower import constructs as lower_constructs
+from pyasc.language.lower import fwk as lower_fwk
+from pyasc.language.lower import layout as lower_layout
+from pyasc.language.lower import sort as lower_sort
+from pyasc.language.lower import system as lower_system  # noqa: F401  (registers its lowerings)
+from pyasc.language.lower import tensor_desc as lower_tensor_desc
+from pyasc.language.lower import vector as lower_vector
+from pyasc.language.lower import vector_moves as lower_vector_moves
 from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
-from pyasc.language.codegen import (PURE_FUNCTIONS, BoundMethod, CodeGenerator, PendingGlobal,
-                                    Val, describe, enum_types)
+from pyasc.language.ir.args import bind, constant, dtype_code, expect
+from pyasc.language.ir.registry import lowering_for
+from pyasc.language.ir.values import (PURE_FUNCTIONS, BoundMethod, PendingGlobal, Val, describe,
+                                      enum_types)
 
-_DTYPE_CODES = {name: i for i, name in enumerate(
-    ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-     "float64", "uint16", "uint32", "uint64"))}  # asc_dtype's order (include/asc/dtype.h)
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 _BINARY = ("add", "sub", "mul", "div", "max", "min")
 _SCALAR = ("adds", "muls", "maxs", "mins")
 _UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
 
 
-def bind(gen: CodeGenerator, node: ast.Call, api: str, names: tuple[str, ...],
-         args: list, kwargs: dict, defaults: dict | None = None) -> list:
-    """Arguments in declared order, like Python's own binding."""
-    defaults = defaults or {}
-    if len(args) > len(names):
-        raise gen.error(node, f"{api}() takes at most {len(names)} arguments ({len(args)} given)")
-    values = dict(zip(names, args))
-    for key, value in kwargs.items():
-        if key not in names:
-            raise gen.error(node, f"{api}() got an unexpected keyword argument '{key}'")
-        if key in values:
-            raise gen.error(node, f"{api}() got multiple values for argument '{key}'")
-        values[key] = value
-    missing = [n for n in names if n not in values and n not in defaults]
-    if missing:
-        raise gen.error(node, f"{api}() missing required argument '{missing[0]}' (signature: "
-                              f"{api}({', '.join(names)}))")
-    return [values.get(n, defaults.get(n)) for n in names]
-
-
-def dtype_code(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
-    try:
-        return _DTYPE_CODES[pyasc.dtype(value).name]
-    except (TypeError, pyasc.Error):
-        raise gen.error(node, f"expected a dtype such as pyasc.float32, got {describe(value)}") \
-            from None
-
-
-def constant(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> int:
-    if isinstance(value, Val):
-        raise gen.error(node, f"{what} must be a compile-time constant")
-    return int(value)
-
-
-def expect(gen: CodeGenerator, node: ast.AST, value: Any, kinds: tuple[str, ...], what: str) -> Val:
-    if not isinstance(value, Val) or value.kind not in kinds:
-        names = " or ".join({"local": "a LocalTensor", "global": "a GlobalTensor",
-                             "que": "a TQue", "tbuf": "a TBuf"}.get(k, k) for k in kinds)
-        raise gen.error(node, f"{what} must be {names}, not {describe(value)}")
-    return value
-
-
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """Lowers one call (see the module docstring)."""
-    from pyasc.language.jit import JITFunction
-
     if isinstance(func, BoundMethod):
-        handled = lowering_fwk.method(gen, node, func, args, kwargs)
-        if handled is not lowering_fwk.NOT_HANDLED:
+        handled = lower_fwk.method(gen, node, func, args, kwargs)
+        if handled is not lower_fwk.NOT_HANDLED:
             return handled
-        handled = lowering_upstream.method(gen, node, func, args, kwargs)
-        if handled is not lowering_upstream.NOT_HANDLED:
+        handled = lower_constructs.method(gen, node, func, args, kwargs)
+        if handled is not lower_constructs.NOT_HANDLED:
             return handled
         return method(gen, node, func, args, kwargs)
-    if isinstance(func, JITFunction):
+    if isinstance(func, core.KernelFunction):
         return gen.inline(node, func, args, kwargs)
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
-    from pyasc.language import lowering_desc
-
-    from pyasc.language import aipp, deq, slice_copy
-
-    for module in (lowering_desc, lowering_fwk, lowering_upstream, matmul, lowering_sort, deq,
+    for module in (lower_tensor_desc, lower_fwk, lower_constructs, matmul, lower_sort, deq,
                    aipp, slice_copy):
         handled = module.call(gen, node, func, args, kwargs)
         if handled is not module.NOT_HANDLED:
@@ -121,7 +82,7 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         (pos,) = bind(gen, node, "TBuf", ("pos",), args, kwargs, {"pos": core.TPosition.VECCALC})
         return gen.op(node, "tbuf.new", [], (constant(gen, node, pos, "TBuf position"),))
     if isinstance(func, type) and issubclass(func, core.ParamStruct):
-        return lowering_ext.make_struct(gen, node, func, args, kwargs)
+        return lower_vector.make_struct(gen, node, func, args, kwargs)
     if func is builtins.range:
         raise gen.error(node, "range() can only be used as a for loop's iterable")
     if func is builtins.print:
@@ -183,20 +144,19 @@ def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -
 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
+    handler = lowering_for(api)
+    if handler is not None:
+        return handler(gen, node, api, args, kwargs)
     if api.startswith("adv."):
-        from pyasc.language import lowering_adv
-
-        return lowering_adv.api_call(gen, node, api[4:], args, kwargs)
+        raise gen.error(node, f"pyasc.{api} is not available in kernels")
     # Each API-lowering module handles its own rows, in this order; the
     # first that does not answer NOT_HANDLED lowers the call.
-    from pyasc.language import lowering_layout, lowering_system
-
-    handled = lowering_ext.NOT_HANDLED
-    for module in (lowering_ext, lowering_more, lowering_fwk, lowering_system, lowering_layout):
+    handled = lower_vector.NOT_HANDLED
+    for module in (lower_vector, lower_layout):
         handled = module.api_call(gen, node, api, args, kwargs)
-        if handled is not lowering_ext.NOT_HANDLED:
+        if handled is not lower_vector.NOT_HANDLED:
             break
-    if handled is not lowering_ext.NOT_HANDLED:
+    if handled is not lower_vector.NOT_HANDLED:
         return handled
     if api in ("get_block_idx", "get_block_num"):
         bind(gen, node, api, (), args, kwargs)
@@ -338,7 +298,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         ("que", "vacant_in_que"): ("que.vacant_in_que", ()),
     }
     if (kind, name) == ("que", "enque") and args and isinstance(args[0], Val):
-        lowering_upstream.que_dtype(gen, node, obj, name, args[0].dtype)
+        lower_constructs.que_dtype(gen, node, obj, name, args[0].dtype)
     if (kind, name) in table:
         op, names = table[(kind, name)]
         return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
@@ -351,7 +311,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
     if kind == "que" and name in ("alloc_tensor", "deque"):
         (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
         code = dtype_code(gen, node, dtype)
-        lowering_upstream.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
+        lower_constructs.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
         return gen.op(node, f"que.{name}", [obj], (code,))
     if kind == "pipe" and name == "init_buffer":
         if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
@@ -378,8 +338,8 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         size, offset, dtype = bind(gen, node, name, ("size", "buf_offset", "dtype"), args, kwargs)
         return gen.op(node, "tbuf.get_with_offset", [obj, size, offset],
                       (dtype_code(gen, node, dtype),))
-    handled = lowering_more.method(gen, node, obj, name, args, kwargs)
-    if handled is not lowering_ext.NOT_HANDLED:
+    handled = lower_vector_moves.method(gen, node, obj, name, args, kwargs)
+    if handled is not lower_vector.NOT_HANDLED:
         return handled
     raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
 

@@ -2,7 +2,7 @@
 added with them: cast, compare/select, reductions, mask control, data_copy
 with DataCopyParams, data_copy_pad, dump_tensor, trap and the parameter
 structs. Signatures follow docs/kernel-language.md (PyAsc's names and
-defaults); lowering.api_call asks here first.
+defaults); lower_core.api_call asks here first.
 
 IR conventions (src/compiler/ir_ops.c): an ``<api>.l0`` op takes the tensors,
 the scalar if any, the mask as two words (m0, m1), repeat_times and the
@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core, cube, img2col, layout, sortgather, system
-from pyasc.language.codegen import CodeGenerator, Val, describe
+from pyasc.language.ir.args import bind, dtype_code, expect
+from pyasc.language.ir.values import Val, describe
+
+if TYPE_CHECKING:
+    from pyasc.language.codegen import CodeGenerator
 
 NOT_HANDLED = object()
 
@@ -26,7 +30,7 @@ _BINARY = ("add", "sub", "mul", "div", "max", "min", "bitwise_and", "bitwise_or"
            "fused_mul_add", "mul_add_dst")
 _SCALAR = ("adds", "muls", "maxs", "mins", "leaky_relu", "shift_left", "shift_right", "axpy")
 _UNARY = ("exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "bitwise_not")
-#: count forms that lowering.py already handles (without is_set_mask)
+#: count forms that lower/core.py already handles (without is_set_mask)
 _OLD_COUNT = ("add", "sub", "mul", "div", "max", "min", "adds", "muls", "maxs", "mins", "exp",
               "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu")
 _KEYWORD_ALIASES = {"params": "repeat_params", "repeat_time": "repeat_times"}
@@ -54,23 +58,18 @@ _STRUCTS = {
 
 _STRUCTS.update(cube.STRUCTS)  # cube unit
 _STRUCTS.update(img2col.STRUCTS)  # cube unit: img2col loads
-_STRUCTS.update(system.STRUCTS)  # system and hardware (lowering_system)
-_STRUCTS.update(layout.STRUCTS)  # layout (lowering_layout)
+_STRUCTS.update(system.STRUCTS)  # system and hardware (lower_system)
+_STRUCTS.update(layout.STRUCTS)  # layout (lower_layout)
 _STRUCTS.update(sortgather.STRUCTS)  # sort and gather_mask
 
 StructValue = core.StructValue
 
 
-def _low():
-    from pyasc.language import lowering
-
-    return lowering
-
 
 def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list, kwargs: dict) -> Any:
     fields = _STRUCTS[cls]
     names = tuple(n for n, _ in fields)
-    values = _low().bind(gen, node, cls.__name__, names, args, kwargs,
+    values = bind(gen, node, cls.__name__, names, args, kwargs,
                          {n: d for n, d in fields if not (cls is core.DataCopyPadExtParams and
                                                          n == "dtype")})
     for name, value in zip(names, values):
@@ -134,8 +133,7 @@ def _enum(gen: CodeGenerator, node: ast.AST, value: Any, cls: type, what: str) -
 
 
 def _locals(gen: CodeGenerator, node: ast.AST, api: str, pairs) -> list:
-    low = _low()
-    return [low.expect(gen, node, t, ("local",), f"{api} {name}") for t, name in pairs]
+    return [expect(gen, node, t, ("local",), f"{api} {name}") for t, name in pairs]
 
 
 def _is_mask_form(args: list, kwargs: dict, nfixed: int) -> bool:
@@ -164,10 +162,9 @@ def _vector(gen: CodeGenerator, node: ast.Call, api: str, lead: tuple, args: lis
     """A vector API with leading arguments `lead` (tensors, scalar, mode),
     in its count or mask form. The first `tensors` leads are LocalTensors."""
     kwargs = _normalise(kwargs)
-    low = _low()
     ntensors = len(lead) if tensors is None else tensors
     if _is_mask_form(args, kwargs, len(lead)):
-        values = low.bind(gen, node, api, lead + ("mask", "repeat_times", "repeat_params",
+        values = bind(gen, node, api, lead + ("mask", "repeat_times", "repeat_params",
                                                   "is_set_mask"), args, kwargs,
                           {"is_set_mask": True})
         head = values[:len(lead)]
@@ -180,7 +177,7 @@ def _vector(gen: CodeGenerator, node: ast.Call, api: str, lead: tuple, args: lis
                        mode if mode is not None else 0))
     if api in _OLD_COUNT and len(args) <= len(lead) + 1 and "is_set_mask" not in kwargs:
         return NOT_HANDLED
-    values = low.bind(gen, node, api, lead + ("count", "is_set_mask"), args, kwargs,
+    values = bind(gen, node, api, lead + ("count", "is_set_mask"), args, kwargs,
                       {"is_set_mask": True})
     head, count = values[:len(lead)], values[len(lead)]
     operands = _locals(gen, node, api, zip(head[:ntensors], lead)) + head[ntensors:]
@@ -197,11 +194,10 @@ def _vector_with_mode(gen: CodeGenerator, node: ast.Call, api: str, ir_name: str
     """cast / compare / compare_scalar / select: a mode argument among the
     leads, an attribute in the IR."""
     kwargs = _normalise(kwargs)
-    low = _low()
     mask_form = _is_mask_form(args, kwargs, len(lead))
     tail = ("mask", "repeat_times", "repeat_params", "is_set_mask") if mask_form else \
         ("count", "is_set_mask")
-    values = low.bind(gen, node, api, lead + tail, args, kwargs, {"is_set_mask": True})
+    values = bind(gen, node, api, lead + tail, args, kwargs, {"is_set_mask": True})
     head = values[:len(lead)]
     mode = _enum(gen, node, head[mode_index], enum_cls, f"{api} {lead[mode_index]}")
     head = _split_mode(head, mode_index)
@@ -229,14 +225,13 @@ def _select(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any
 
 
 def _reduce(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
-    low = _low()
     lead = ("dst", "src", "shared_tmp_buffer")
     is_sum = api == "reduce_sum"
     mask_form = any(k in kwargs for k in ("mask", "repeat_time", "src_rep_stride")) or \
         len(args) >= 6 or len(args) > 3 and isinstance(args[3], (list, tuple))
     tail = ("mask", "repeat_time", "src_rep_stride") if mask_form else ("count",)
     # reduce_sum: the docs' examples pass cal_index, which it ignores
-    values = low.bind(gen, node, api, lead + tail + ("cal_index",), args, kwargs,
+    values = bind(gen, node, api, lead + tail + ("cal_index",), args, kwargs,
                       {"cal_index": False})
     tensors = _locals(gen, node, api, zip(values[:3], lead))
     cal = 0 if is_sum else _flag(gen, node, values[-1], f"{api} cal_index")
@@ -249,7 +244,6 @@ def _reduce(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: di
 def _repeat_reduce(gen: CodeGenerator, node: ast.Call, api: str, args: list,
                    kwargs: dict) -> Any:
     """whole_reduce_*, block_reduce_*, pair_reduce_sum."""
-    low = _low()
     strides = ("dst_rep_stride", "src_blk_stride", "src_rep_stride")
     defaults: dict = {"is_set_mask": True}
     if api.startswith("whole"):
@@ -263,7 +257,7 @@ def _repeat_reduce(gen: CodeGenerator, node: ast.Call, api: str, args: list,
         names = ("dst", "src", "repeat", "mask") + strides
     else:
         names = ("dst", "src", "repeat_time", "mask") + strides + ("is_set_mask",)
-    values = dict(zip(names, low.bind(gen, node, api, names, args, kwargs, defaults)))
+    values = dict(zip(names, bind(gen, node, api, names, args, kwargs, defaults)))
     tensors = _locals(gen, node, api, ((values["dst"], "dst"), (values["src"], "src")))
     kind, words = _mask(gen, node, values["mask"])
     repeat = values.get("repeat_time", values.get("repeat"))
@@ -275,46 +269,43 @@ def _repeat_reduce(gen: CodeGenerator, node: ast.Call, api: str, args: list,
 
 
 def _set_vector_mask(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     kw = dict(kwargs)
     if "dtype" not in kw or "mode" not in kw:
         raise gen.error(node, "set_vector_mask: dtype= and mode= are keyword-only and required")
     dtype, mode = kw.pop("dtype"), kw.pop("mode")
     names = ("length",) if len(args) + len(kw) == 1 else ("mask_high", "mask_low")
-    values = low.bind(gen, node, "set_vector_mask", names, args, kw)
+    values = bind(gen, node, "set_vector_mask", names, args, kw)
     if len(values) == 1:
         operands, form = [values[0], 0], 0
     else:
         operands, form = [_u64(gen, node, v) for v in values], 1
     return gen.op(node, "set_vector_mask", operands,
-                  (low.dtype_code(gen, node, dtype),
+                  (dtype_code(gen, node, dtype),
                    _enum(gen, node, mode, core.MaskMode, "set_vector_mask mode"), form))
 
 
 def _data_copy_params(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     kwargs = {"repeat_params" if k in ("params", "intri_params") else k: v
               for k, v in kwargs.items()}
-    dst, src, params = low.bind(gen, node, "data_copy", ("dst", "src", "repeat_params"), args,
+    dst, src, params = bind(gen, node, "data_copy", ("dst", "src", "repeat_params"), args,
                                 kwargs)
-    low.expect(gen, node, dst, ("global", "local"), "data_copy dst")
-    low.expect(gen, node, src, ("global", "local"), "data_copy src")
+    expect(gen, node, dst, ("global", "local"), "data_copy dst")
+    expect(gen, node, src, ("global", "local"), "data_copy src")
     p = _struct(gen, node, params, (core.DataCopyParams,), "data_copy repeat_params")
     return gen.op(node, "data_copy.params", [dst, src, p.block_count, p.block_len, p.src_stride,
                                              p.dst_stride])
 
 
 def _data_copy_pad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    low = _low()
     if "nd2nz_params" in kwargs or len(args) > 3 and isinstance(args[3], StructValue) and \
             args[3].struct is not core.DataCopyPadParams and \
             args[3].struct is not core.DataCopyPadExtParams:
         raise gen.error(node, "data_copy_pad: the Nd2NzParams (UB->TSCM) form is not supported")
-    dst, src, params, pad = low.bind(gen, node, "data_copy_pad",
+    dst, src, params, pad = bind(gen, node, "data_copy_pad",
                                      ("dst", "src", "data_copy_params", "pad_params"), args,
                                      kwargs, {"pad_params": None})
-    low.expect(gen, node, dst, ("global", "local"), "data_copy_pad dst")
-    low.expect(gen, node, src, ("global", "local"), "data_copy_pad src")
+    expect(gen, node, dst, ("global", "local"), "data_copy_pad dst")
+    expect(gen, node, src, ("global", "local"), "data_copy_pad src")
     p = _struct(gen, node, params, (core.DataCopyParams, core.DataCopyExtParams),
                 "data_copy_pad data_copy_params")
     operands = [dst, src, p.block_count, p.block_len, p.src_stride, p.dst_stride]
@@ -330,7 +321,7 @@ def _data_copy_pad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
 def _copy(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """copy(dst, src, mask, repeat_time, repeat_params, is_set_mask=True):
     PyAsc's form, strides from a CopyRepeatParams."""
-    values = _low().bind(gen, node, "copy", ("dst", "src", "mask", "repeat_times",
+    values = bind(gen, node, "copy", ("dst", "src", "mask", "repeat_times",
                                              "repeat_params", "is_set_mask"),
                          args, _normalise(kwargs), {"is_set_mask": True})
     tensors = _locals(gen, node, "copy", zip(values[:2], ("dst", "src")))
@@ -344,7 +335,7 @@ def _copy(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
 def _duplicate(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     """duplicate(dst, scalar, mask, repeat_times, dst_block_stride,
     dst_repeat_stride, is_set_mask=True)."""
-    values = _low().bind(gen, node, "duplicate", ("dst", "scalar", "mask", "repeat_times",
+    values = bind(gen, node, "duplicate", ("dst", "scalar", "mask", "repeat_times",
                                                   "dst_block_stride", "dst_repeat_stride",
                                                   "is_set_mask"),
                          args, _normalise(kwargs), {"is_set_mask": True})
@@ -356,7 +347,6 @@ def _duplicate(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> 
 
 def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's APIs, or NOT_HANDLED."""
-    low = _low()
     handled = cube.api_call(gen, node, api, args, kwargs)  # cube unit
     if handled is not cube.NOT_HANDLED:
         return handled
@@ -391,15 +381,15 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     if api.startswith(("whole_reduce_", "block_reduce_")) or api == "pair_reduce_sum":
         return _repeat_reduce(gen, node, api, args, kwargs)
     if api in ("set_mask_count", "set_mask_norm", "reset_mask", "trap"):
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return gen.op(node, api, [])
     if api == "set_vector_mask":
         return _set_vector_mask(gen, node, args, kwargs)
     if api == "get_data_block_size_in_bytes":
-        low.bind(gen, node, api, (), args, kwargs)
+        bind(gen, node, api, (), args, kwargs)
         return DATA_BLOCK_BYTES
     if api == "data_copy":
-        if len(args) + len(kwargs) > 3:  # the enhanced form: lowering_layout
+        if len(args) + len(kwargs) > 3:  # the enhanced form: lower_layout
             return NOT_HANDLED
         third = args[2] if len(args) > 2 else kwargs.get(
             "repeat_params", kwargs.get("params", kwargs.get("intri_params")))
@@ -413,10 +403,10 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
     if api == "data_copy_pad":
         return _data_copy_pad(gen, node, args, kwargs)
     if api == "dump_tensor":
-        tensor, desc, size, shape = low.bind(gen, node, api, ("tensor", "desc", "dump_size",
+        tensor, desc, size, shape = bind(gen, node, api, ("tensor", "desc", "dump_size",
                                                               "shape_info"), args, kwargs,
                                              {"shape_info": None})
-        low.expect(gen, node, tensor, ("global", "local"), "dump_tensor tensor")
+        expect(gen, node, tensor, ("global", "local"), "dump_tensor tensor")
         if shape is not None:
             _struct(gen, node, shape, (core.ShapeInfo,), "dump_tensor shape_info")
         return gen.op(node, api, [tensor, desc, size])
