@@ -19,7 +19,7 @@ PYTEST = PYASC_CACHE_DIR=$(TEST_CACHE) $(VPY) -m pytest tests/python -q -p no:ca
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
 
 .PHONY: demo test test-all deps venv build test-c test-py test-cache valgrind sanitize sanitize-c \
-        sanitize-py sanitize-build sanitize-py-all clang format format-check install-check typecheck bench clean
+        sanitize-py sanitize-build clang format format-check install-check typecheck bench clean
 
 demo: build
 	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) examples/quickstart.py
@@ -29,9 +29,10 @@ demo: build
 # the Python suite last so that its summary closes the output.
 test: build format-check clang test-c valgrind sanitize install-check typecheck test-py
 
-# The long tier on top: the whole Python suite under ASan+UBSan, every
-# case of every parametrized test and the tests marked `slow` included.
-test-all: test sanitize-py-all
+# The long tier: make test with the whole Python suite under ASan+UBSan,
+# every case of every parametrized test and the tests marked `slow` included.
+test-all:
+	$(MAKE) test SANITIZE_SAMPLE=1 SANITIZE_SELECT=
 
 deps:
 	tools/install-deps.sh
@@ -92,11 +93,9 @@ SANITIZED_PYTEST = LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0
 # parametrized one (tests/python/conftest.py): the same C paths as the
 # whole suite, in the time make test allows; make test-all runs them all.
 SANITIZE_SAMPLE ?= 4
+SANITIZE_SELECT ?= -m "not slow"
 sanitize-py: sanitize-build test-cache
-	$(SANITIZED_PYTEST) -m "not slow" --sample-params=$(SANITIZE_SAMPLE)
-
-sanitize-py-all: sanitize-build test-cache
-	$(SANITIZED_PYTEST)
+	$(SANITIZED_PYTEST) $(SANITIZE_SELECT) --sample-params=$(SANITIZE_SAMPLE)
 
 clang: deps venv
 	@test -f $(CLANG_BUILD)/build.ninja || CC=clang $(MESON) setup $(CLANG_BUILD) -Dbuildtype=debugoptimized
