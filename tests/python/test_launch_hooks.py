@@ -108,3 +108,17 @@ def test_a_mock_tensor_cannot_really_run():
 
     with pytest.raises((TypeError, pyasc.Error)):
         touch[1](MockTensor(asc.float32))
+
+
+def test_a_hook_left_behind_heals_at_the_next_launch():
+    # The hook routed to while Launcher.run is the class's own (however it
+    # came to be set) gives the launch back: it runs, and the C fast path
+    # learns the kernel again.
+    x, z = _operands()
+    pyasc.language.jit.set_launch_hook(launcher._hooked_launch)
+    scale_kernel[1](x, z, 6.0)
+    np.testing.assert_array_equal(z, x * 6)
+    assert pyasc.language.jit._launch_hook is None
+    assert scale_kernel._dispatch.launch(1, None, x, z, 7.0) is True
+    pyasc.synchronize()
+    np.testing.assert_array_equal(z, x * 7)

@@ -60,8 +60,15 @@ class Launcher(metaclass=_RunWatcher):
 _OWN_RUN = Launcher.__dict__["run"]
 
 
-def _hooked_launch(kernel: Any, name: str, args: list, core_num: Any, stream: Any) -> None:
+def _hooked_launch(kernel: Any, name: str, args: list, core_num: Any, stream: Any) -> bool:
+    """Hands the launch to ``Launcher.run`` while it is replaced; once it is
+    the class's own again, routes launches back to the fast path and
+    returns False, so that pyasc launches (and remembers) this one itself."""
+    if Launcher.__dict__.get("run") is _OWN_RUN:
+        _jit.set_launch_hook(None)
+        return False
     Launcher(LaunchOptions(core_num, stream)).run(kernel, name, tuple(args))
+    return True
 
 
 def _route_launches(cls: type) -> None:

@@ -79,14 +79,15 @@ def _mock_value_kind(value: MockValue) -> str:
     return "float" if dtype.is_floating_point else "int"
 
 
-LaunchHook = Callable[["CompiledKernel", str, list, Any, Any], None]
+LaunchHook = Callable[["CompiledKernel", str, list, Any, Any], bool]
 _launch_hook: LaunchHook | None = None
 
 
 def set_launch_hook(hook: LaunchHook | None) -> None:
     """Sends every launch, built as usual, to ``hook(kernel, name,
-    runtime_args, core_num, stream)`` instead of running it; None restores
-    the normal launch (and its C fast path). ``asc.runtime.launcher``
+    runtime_args, core_num, stream)``, which returns True when it took the
+    launch (False: launch as usual); None restores the normal launch (and
+    its C fast path). ``asc.runtime.launcher``
     installs one while its ``Launcher.run`` is replaced, as PyAsc's tests
     replace it to compile without launching."""
     global _launch_hook
@@ -310,9 +311,8 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN or a hook
             return
         hook = _launch_hook
-        if hook is not None:
-            compiled = self.compile(*args)
-            hook(compiled, self.__name__, _runtime_args(args, self.constexpr), core_num, stream)
+        if hook is not None and hook(self.compile(*args), self.__name__,
+                                     _runtime_args(args, self.constexpr), core_num, stream):
             return
         if os.environ.get("DRY_RUN"):  # PyAsc's switch: build, do not launch
             self.compile(*args)
