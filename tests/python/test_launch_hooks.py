@@ -122,3 +122,14 @@ def test_a_hook_left_behind_heals_at_the_next_launch():
     assert scale_kernel._dispatch.launch(1, None, x, z, 7.0) is True
     pyasc.synchronize()
     np.testing.assert_array_equal(z, x * 7)
+
+
+def test_a_stale_fast_path_flag_heals_at_the_next_launch():
+    x, z = _operands()
+    scale_kernel[1](x, z, 2.0)
+    pyasc._C.set_launch_hooked(True)  # no hook: only the C flag is stale
+    scale_kernel[1](x, z, 8.0)
+    np.testing.assert_array_equal(z, x * 8)
+    assert scale_kernel._dispatch.launch(1, None, x, z, 9.0) is True
+    pyasc.synchronize()
+    np.testing.assert_array_equal(z, x * 9)

@@ -311,6 +311,7 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN or a hook
             return
         hook = _launch_hook
+        _C.set_launch_hooked(hook is not None)  # the fast path follows the hook, whatever befell
         if hook is not None and hook(self.compile(*args), self.__name__,
                                      _runtime_args(args, self.constexpr), core_num, stream):
             return
