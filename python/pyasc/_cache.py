@@ -8,8 +8,9 @@ import os
 from pyasc import _C
 
 # What libasc writes there: <kernel>-<hash>.so/.sum (.c from older versions) and
-# temporaries.
+# temporaries: files, and a build's directory holding these two files.
 _PATTERNS = ("*-*.so", "*-*.sum", "*-*.c", "*.tmp-*")
+_BUILD_FILES = ("kernel.c", "kernel.so")
 
 
 def cache_files(directory: str) -> list[str]:
@@ -35,10 +36,27 @@ def info() -> str:
             f"  limit: {limit_text}")
 
 
+def _remove(path: str) -> None:
+    """Removes a cache file, or a build directory with the files a build
+    puts there (a directory holding anything else stays)."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        os.remove(path)
+        return
+    for name in _BUILD_FILES:
+        try:
+            os.remove(os.path.join(path, name))
+        except FileNotFoundError:
+            pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
 def clear() -> str:
     """Deletes the cache's files; returns what was done."""
     directory = _C.jit_cache_dir()
     files = cache_files(directory) if os.path.isdir(directory) else []
     for f in files:
-        os.remove(f)
+        _remove(f)
     return f"kernel cache: removed {len(files)} files from {directory}"

@@ -410,28 +410,44 @@ remember:
   return ASC_OK;
 }
 
+/* Removes what is left of a build: its object (unless published, that is
+ * renamed away) and its directory. */
+static void discard_build(const char *tmp_so) {
+  unlink(tmp_so);
+  const char *slash = strrchr(tmp_so, '/');
+  char *dir = slash ? jit_format("%.*s", (int)(slash - tmp_so), tmp_so) : NULL;
+  if (dir) rmdir(dir);
+  free(dir);
+}
+
 /* Builds source into a fresh temporary object next to base: *tmp_so
- * (caller frees and, once done with it, unlinks). The source file is a
- * temporary of this build only: threads and processes building the same
- * kernel never share a name. */
+ * (caller frees and, once done with it, calls discard_build). Each build
+ * has a directory of its own, so threads and processes building the same
+ * kernel never share a name, while the file names inside are fixed: the
+ * source's name is in the object (its symbol table), and two processes
+ * racing to publish one entry must build byte-identical objects, or one's
+ * .sum could end up beside the other's .so. */
 static asc_status compile(const char *cc, const jit_limits *l, const char *source,
                           size_t source_len, const char *base, const char *name, char **tmp_so) {
-  /* fixed width: the name is in the object (its symbol table), whose size
-   * should not depend on the pid */
-  char *c_path = jit_format("%s.tmp-%010ld-%010lu-XXXXXX.c", base, (long)getpid(), jit_next_tmp());
-  if (!c_path) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
-  int fd = mkostemps(c_path, 2, O_CLOEXEC);
-  if (fd < 0) {
-    asc_status st = asc_error(ASC_ERR_COMPILE, "cannot write %s: %s", c_path, strerror(errno));
-    free(c_path);
+  char *dir = jit_format("%s.tmp-%ld-%lu-XXXXXX", base, (long)getpid(), jit_next_tmp());
+  if (!dir) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
+  if (!mkdtemp(dir)) {
+    asc_status st = asc_error(ASC_ERR_COMPILE, "cannot create %s: %s", dir, strerror(errno));
+    free(dir);
     return st;
   }
-  bool written = write(fd, source, source_len) == (ssize_t)source_len;
-  written = close(fd) == 0 && written;
-  char *so_path = jit_format("%.*s.so", (int)(strlen(c_path) - 2), c_path);
-  asc_status st = !written   ? asc_error(ASC_ERR_COMPILE, "cannot write %s", c_path)
-                  : !so_path ? asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory")
-                             : ASC_OK;
+  char *c_path = jit_format("%s/" JIT_BUILD_SOURCE, dir);
+  char *so_path = jit_format("%s/" JIT_BUILD_OBJECT, dir);
+  free(dir);
+  bool written = false;
+  if (c_path && so_path) {
+    int fd = open(c_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    written = fd >= 0 && write(fd, source, source_len) == (ssize_t)source_len;
+    written = fd >= 0 && close(fd) == 0 && written;
+  }
+  asc_status st = !c_path || !so_path ? asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory")
+                  : !written          ? asc_error(ASC_ERR_COMPILE, "cannot write %s", c_path)
+                                      : ASC_OK;
   int code = 0;
   char *output = NULL;
   if (!st) {
@@ -461,11 +477,11 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
                    "the generated source)%s:\n%s",
                    code, name, why, len > 3000 ? text + len - 3000 : text);
   }
-  unlink(c_path);
-  if (st && so_path) unlink(so_path);
+  if (c_path) unlink(c_path);
   free(output);
   free(c_path);
   if (st) {
+    if (so_path) discard_build(so_path);
     free(so_path);
     return st;
   }
@@ -580,8 +596,8 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
         /* The entry's name is blocked (a non-empty directory...): run
          * this build uncached rather than fail for good. */
         st = load(tmp_so, name, out);
-        unlink(tmp_so);
       }
+      discard_build(tmp_so);
     }
     free(tmp_so);
   }

@@ -258,6 +258,17 @@ static bool ends_with(const char *s, const char *tail) {
 
 #define STALE_TMP_SECONDS 3600 /* a temporary this old was left by a killed build */
 
+/* Removes a build directory a killed build left: its two files, then the
+ * directory (which stays if anything else is in it). */
+static void remove_stale_build(int dir_fd, const char *name) {
+  int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  unlinkat(fd, JIT_BUILD_SOURCE, 0);
+  unlinkat(fd, JIT_BUILD_OBJECT, 0);
+  close(fd);
+  unlinkat(dir_fd, name, AT_REMOVEDIR);
+}
+
 /* Removes the least recently used entries (by access time, which a hit
  * refreshes) until the cache's files total at most max bytes; never the
  * entry just stored (keep: its file name). Best effort: other processes
@@ -276,8 +287,12 @@ void jit_cache_evict(const char *dir, uint64_t max, const char *keep) {
     bool ours = tmp || (strchr(name, '-') && (ends_with(name, ".so") || ends_with(name, ".sum") ||
                                               ends_with(name, ".c")));
     struct stat info;
-    if (!ours || fstatat(dirfd(d), name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode))
+    if (!ours || fstatat(dirfd(d), name, &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (tmp && S_ISDIR(info.st_mode)) {
+      if (now.tv_sec - info.st_mtim.tv_sec > STALE_TMP_SECONDS) remove_stale_build(dirfd(d), name);
       continue;
+    }
+    if (!S_ISREG(info.st_mode)) continue;
     if (tmp) {
       if (now.tv_sec - info.st_mtim.tv_sec > STALE_TMP_SECONDS && !unlinkat(dirfd(d), name, 0))
         continue;

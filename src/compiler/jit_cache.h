@@ -18,6 +18,12 @@ unsigned long jit_next_tmp(void);
 /* Writes data to a fresh temporary file next to `final`, then renames. */
 asc_status jit_write_atomically(const char *final, const char *data, size_t size);
 
+/* The files of one build, in a temporary directory of its own beside the
+ * entry it becomes (named <entry>.tmp-...): fixed names, since the source's
+ * name is in the object and racing builds must produce the same bytes. */
+#define JIT_BUILD_SOURCE "kernel.c"
+#define JIT_BUILD_OBJECT "kernel.so"
+
 /* mkdir -p dir (0700), then refuses it unless it and the way to it are ours
  * and writable by nobody else. */
 asc_status jit_cache_prepare(const char *dir);

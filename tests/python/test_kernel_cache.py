@@ -202,6 +202,34 @@ def test_disk_hit_in_a_fresh_process(raced_cache, script, tmp_path):
     assert entries(cache)["tmp"] == []
 
 
+def test_builds_in_two_processes_are_byte_identical(script, tmp_path):
+    # Racing processes publish .so and .sum separately: only if every build
+    # of a kernel has the same bytes can one's .sum never sit beside
+    # another's .so (a build's temporary names once reached the object).
+    objects = []
+    for name in ("a", "b"):
+        cache = private_dir(tmp_path / name)
+        assert run_script(script, cache)["hit"] is False
+        with open(os.path.join(cache, entries(cache)["so"][0]), "rb") as f:
+            objects.append(f.read())
+    assert objects[0] == objects[1]
+
+
+def test_a_stale_build_directory_is_removed(script, tmp_path):
+    cache = private_dir(tmp_path / "c")
+    stale = os.path.join(cache, "old_kernel-0123.tmp-1-2-abcdef")
+    fresh = os.path.join(cache, "new_kernel-4567.tmp-3-4-abcdef")
+    for d in (stale, fresh):
+        os.mkdir(d, 0o700)
+        for name in ("kernel.c", "kernel.so"):
+            with open(os.path.join(d, name), "w") as f:
+                f.write("left by a killed build")
+    os.utime(stale, ns=(1_000_000_000, 1_000_000_000))  # 2001: a killed build's
+    run_and_check(load_script_kernel(script, cache))  # a publish sweeps the cache
+    assert not os.path.exists(stale)
+    assert sorted(os.listdir(fresh)) == ["kernel.c", "kernel.so"]  # may be building now
+
+
 def truncate(path):
     with open(path, "r+b") as f:
         f.truncate(os.path.getsize(path) // 2)
@@ -308,7 +336,10 @@ def test_cache_cli_info_and_clear(raced_cache, tmp_path):
     out = cli("info")
     assert f"kernel cache: {cache}" in out
     assert "kernels: 1" in out and f"size: {size} bytes" in out
-    assert f"removed 2 files from {cache}" in cli("clear")  # .so and .sum
+    build = os.path.join(cache, "k-0123.tmp-1-2-abcdef")  # a killed build's directory
+    os.mkdir(build, 0o700)
+    open(os.path.join(build, "kernel.c"), "w").close()
+    assert f"removed 3 files from {cache}" in cli("clear")  # .so, .sum and the build
     assert os.listdir(cache) == ["notes.txt"]
     assert "kernels: 0" in cli("info")
 
