@@ -15,7 +15,13 @@ export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
 # cache: a kernel built by one run or worker is loaded from disk by the rest.
 JOBS ?= $(shell nproc)
 TEST_CACHE := $(abspath build/test-kernel-cache)
-PYTEST = PYASC_CACHE_DIR=$(TEST_CACHE) $(VPY) -m pytest tests/python -q -p no:cacheprovider -n $(JOBS)
+# One hypothesis seed for every pass of a run: the property tests draw the
+# same examples under ASan+UBSan and plain, so the kernels they build are
+# built once; each run draws a new seed (set HYPOTHESIS_SEED to repeat one).
+HYPOTHESIS_SEED := $(or $(HYPOTHESIS_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
+export HYPOTHESIS_SEED
+PYTEST = PYASC_CACHE_DIR=$(TEST_CACHE) $(VPY) -m pytest tests/python -q -p no:cacheprovider \
+  -n $(JOBS) --hypothesis-seed=$(HYPOTHESIS_SEED)
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
 
 .PHONY: demo test test-all deps venv build test-c test-py test-cache valgrind sanitize sanitize-c \
@@ -30,9 +36,10 @@ demo: build
 test: build format-check clang test-c valgrind sanitize install-check typecheck test-py
 
 # The long tier: make test with the whole Python suite under ASan+UBSan,
-# every case of every parametrized test and the tests marked `slow` included.
+# every case of every parametrized test and the tests marked `slow` included,
+# and the tests marked `long` in both passes.
 test-all:
-	$(MAKE) test SANITIZE_SAMPLE=1 SANITIZE_SELECT=
+	$(MAKE) test SANITIZE_SAMPLE=1 SANITIZE_SELECT= PLAIN_SELECT=
 
 deps:
 	tools/install-deps.sh
@@ -61,9 +68,11 @@ test-c: build
 valgrind: build
 	$(MESON) test -C $(BUILD) --suite c --print-errorlogs --timeout-multiplier 4 --wrap='$(VALGRIND)'
 
-# pytest prints the 15 slowest tests; one over 20 s is marked `slow` with its reason.
+# pytest prints the 15 slowest tests; one over 20 s is marked `slow` with its
+# reason, and `long` if only make test-all should run it.
+PLAIN_SELECT ?= -m "not long"
 test-py: build test-cache
-	PYTHONPATH=$(abspath $(BUILD))/stage $(PYTEST) --durations=15
+	PYTHONPATH=$(abspath $(BUILD))/stage $(PYTEST) $(PLAIN_SELECT) --durations=15
 
 test-cache:
 	@mkdir -p -m 700 $(TEST_CACHE)
@@ -93,7 +102,7 @@ SANITIZED_PYTEST = LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0
 # parametrized one (tests/python/conftest.py): the same C paths as the
 # whole suite, in the time make test allows; make test-all runs them all.
 SANITIZE_SAMPLE ?= 4
-SANITIZE_SELECT ?= -m "not slow"
+SANITIZE_SELECT ?= -m "not slow and not long"
 sanitize-py: sanitize-build test-cache
 	$(SANITIZED_PYTEST) $(SANITIZE_SELECT) --sample-params=$(SANITIZE_SAMPLE)
 

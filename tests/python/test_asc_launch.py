@@ -267,18 +267,13 @@ for _ in range(4):
 """
 
 
-@pytest.mark.slow
-def test_exit_with_launches_on_torch_tensors_pending_100_runs(tmp_path):
-    """100 fresh processes exit right after launching; before the fix every
-    one of them aborted with "terminate called without an active exception"
-    (a stream thread ran torch's deleter while the interpreter finalised).
-    Children forked from one interpreter do not reproduce it, so these are
-    separate interpreters, four at a time; each costs about 1 s of CPU,
-    mostly importing torch."""
+def _exit_children(tmp_path, runs: int) -> None:
+    """runs fresh interpreters that exit right after launching, four at a
+    time; each costs about 1 s of CPU, mostly importing torch."""
     child = tmp_path / "exit_child.py"
     child.write_text(_EXIT_CHILD)
     env = dict(os.environ)
-    pending = [[sys.executable, str(child)] for _ in range(100)]
+    pending = [[sys.executable, str(child)] for _ in range(runs)]
     running: list[subprocess.Popen] = []
     results: list[tuple[int, str]] = []
     while pending or running:
@@ -289,7 +284,23 @@ def test_exit_with_launches_on_torch_tensors_pending_100_runs(tmp_path):
         _, err = done.communicate(timeout=120)
         results.append((done.returncode, err))
     failures = [(rc, err[-300:]) for rc, err in results if rc != 0 or err]
-    assert failures == [], f"{len(failures)} of 100 runs failed; first: {failures[:1]}"
+    assert failures == [], f"{len(failures)} of {runs} runs failed; first: {failures[:1]}"
+
+
+def test_exit_with_launches_on_torch_tensors_pending(tmp_path):
+    """Fresh processes exit right after launching; before the fix every one
+    of them aborted with "terminate called without an active exception"
+    (a stream thread ran torch's deleter while the interpreter finalised).
+    Children forked from one interpreter do not reproduce it, so these are
+    separate interpreters."""
+    _exit_children(tmp_path, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.long
+def test_exit_with_launches_on_torch_tensors_pending_100_runs(tmp_path):
+    """The same, 100 times (about 170 s on two cores): the long tier's."""
+    _exit_children(tmp_path, 100)
 
 
 def test_uncollected_error_is_printed_at_exit(run_python):
