@@ -132,8 +132,8 @@ typedef struct asc_tiling_ctx {
   int32_t m_dim, n_dim; /* cores along M and N in the result */
 } asc_tiling_ctx;
 
-/* Resets ctx to Ascend C's defaults (A, B float16 in GM, ND; C and bias
- * float32; no bias; one core) with the buffer sizes of props. */
+/* Resets ctx to Ascend C's defaults (A, B, C and bias float32 in GM, ND;
+ * no bias; one core) with the buffer sizes of props. */
 asc_status asc_tiling_init(asc_tiling_ctx *ctx, asc_tiling_kind kind,
                            const asc_device_props *props);
 

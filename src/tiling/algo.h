@@ -78,6 +78,9 @@ typedef struct tl_split {
 } tl_split;
 
 /* math helpers shared by the stages */
+/* a * b, saturated at +-2^60 so that sizes near INT32_MAX cannot overflow
+ * (the saturated value fits no buffer and a few more sums). */
+int64_t asc_tiling_mul(int64_t a, int64_t b);
 int64_t asc_tiling_ceil(int64_t a, int64_t b);
 int64_t asc_tiling_align(int64_t a, int64_t b);
 int64_t asc_tiling_map_shape(int64_t shape, bool round_up);

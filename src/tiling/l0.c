@@ -63,8 +63,8 @@ typedef struct l0_search {
 
 /* GM loads, in fractals, of a core's share with an m x n x k block. */
 static int64_t load_of(const tl_job *j, const tl_cores *c, int64_t m, int64_t n, int64_t k) {
-  bool a_full = c->m * c->k * TL_FRACTAL_BYTES <= j->l0a;
-  bool b_full = c->n * c->k * TL_FRACTAL_BYTES <= j->l0b;
+  bool a_full = asc_tiling_mul(asc_tiling_mul(c->m, c->k), TL_FRACTAL_BYTES) <= j->l0a;
+  bool b_full = asc_tiling_mul(asc_tiling_mul(c->n, c->k), TL_FRACTAL_BYTES) <= j->l0b;
   if (a_full || b_full) return c->m + c->n;
   if (k >= c->k)
     return min64(c->n + asc_tiling_ceil(c->n, n) * c->m, c->m + asc_tiling_ceil(c->m, m) * c->n);

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <string.h>
 
+#define MUL asc_tiling_mul
+
 static int64_t min64(int64_t a, int64_t b) {
   return a < b ? a : b;
 }
@@ -116,8 +118,10 @@ static void a_full(const l1_ctx *x, l1_state *s, int64_t res[4][7]) {
   int64_t cur = l1_size(x, s);
   if (!(cur > 0 && cur <= j->l1 && 0 < j->ub)) return;
   s->a_full = true;
-  s->a_size = max64(asc_tiling_align(c->k, x->ka_align), asc_tiling_align(s->k_a, x->ka_align)) *
-              max64(s->m_a * l0->m, c->m) * TL_FRACTAL_BYTES;
+  s->a_size =
+      MUL(MUL(max64(asc_tiling_align(c->k, x->ka_align), asc_tiling_align(s->k_a, x->ka_align)),
+              max64(s->m_a * l0->m, c->m)),
+          TL_FRACTAL_BYTES);
   s->b_size = j->l1 - s->a_size;
   s->db_b = 2;
   if (l1_size(x, s) > j->l1) s->db_b = 1;
@@ -146,8 +150,10 @@ static void b_full(const l1_ctx *x, l1_state *s, int64_t res[4][7]) {
   int64_t cur = l1_size(x, s);
   if (!(cur > 0 && cur <= j->l1 && 0 < j->ub)) return;
   s->b_full = true;
-  s->b_size = max64(asc_tiling_align(c->k, x->kb_align), asc_tiling_align(s->k_b, x->kb_align)) *
-              max64(s->n_b * l0->n, c->n) * TL_FRACTAL_BYTES;
+  s->b_size =
+      MUL(MUL(max64(asc_tiling_align(c->k, x->kb_align), asc_tiling_align(s->k_b, x->kb_align)),
+              max64(s->n_b * l0->n, c->n)),
+          TL_FRACTAL_BYTES);
   s->a_size = j->l1 - s->b_size;
   s->db_a = 2;
   if (l1_size(x, s) > j->l1) s->db_a = 1;
@@ -331,7 +337,8 @@ static void neither_mn(const l1_ctx *x, l1_state *s) {
   mf.m_a = max64(
       min64(min64(max_len(x, &mf, mf.a_size - bias, x->ka_align, AX_MA), mf.max_m), m_rep), 1);
   nearest_divisor(m_rep, &mf.m_a);
-  mf.a_size = asc_tiling_align(mf.k_a, x->ka_align) * mf.m_a * l0->m * TL_FRACTAL_BYTES * mf.db_a;
+  mf.a_size =
+      MUL(MUL(asc_tiling_align(mf.k_a, x->ka_align), mf.m_a * l0->m), TL_FRACTAL_BYTES * mf.db_a);
   mf.b_size = j->l1 - mf.a_size;
   mf.n_b = max64(
       min64(min64(max_len(x, &mf, mf.b_size - bias, x->kb_align, AX_NB), mf.max_n), n_rep), 1);
@@ -343,9 +350,10 @@ static void neither_mn(const l1_ctx *x, l1_state *s) {
   nf.n_b = max64(
       min64(min64(max_len(x, &nf, nf.b_size - bias, x->kb_align, AX_NB), nf.max_n), n_rep), 1);
   nearest_divisor(n_rep, &nf.n_b);
-  nf.b_size = asc_tiling_align(c->k, x->kb_align) * nf.n_b * l0->n * TL_FRACTAL_BYTES * nf.db_b;
+  nf.b_size =
+      MUL(MUL(asc_tiling_align(c->k, x->kb_align), nf.n_b * l0->n), TL_FRACTAL_BYTES * nf.db_b);
   nf.a_size = j->l1 - nf.b_size;
-  bias *= nf.n_b;
+  bias = MUL(bias, nf.n_b);
   nf.m_a = max64(
       min64(min64(max_len(x, &nf, nf.a_size - bias, x->ka_align, AX_MA), nf.max_m), m_rep), 1);
   nearest_divisor(m_rep, &nf.m_a);

@@ -7,6 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+int64_t asc_tiling_mul(int64_t a, int64_t b) {
+  const int64_t cap = (int64_t)1 << 60;
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r) || r > cap || r < -cap)
+    return (a < 0) != (b < 0) ? -cap : cap;
+  return r;
+}
+
 int64_t asc_tiling_ceil(int64_t a, int64_t b) {
   return b == 0 ? 0 : (a + b - 1) / b;
 }
@@ -124,36 +132,41 @@ static int64_t load_size(const tl_job *j, const tl_params *p, int64_t fm, int64_
   const int64_t m0 = min64(16, n0 == 0 ? 0 : min64(cm, 128 / n0));
   const int64_t k0 = (m0 && n0) ? min64(min64(64 / m0, 64 / n0), ck) : ck;
   const int64_t frac = TL_FRACTAL_BYTES;
+#define MUL asc_tiling_mul
 #define TAKE(a_, b_)            \
   do {                          \
     int64_t t_ = (a_) + (b_);   \
     if (total > t_) total = t_; \
   } while (0)
-  if ((amat + n0 * 2) * k_bytes <= l1 || (bmat + m0 * 2) * k_bytes <= l1 ||
-      (amat + bmat) * k_bytes <= l1) {
-    TAKE(ori_a * fn, ori_b * fm);
+  if (MUL(amat + n0 * 2, k_bytes) <= l1 || MUL(bmat + m0 * 2, k_bytes) <= l1 ||
+      MUL(amat + bmat, k_bytes) <= l1) {
+    TAKE(MUL(ori_a, fn), MUL(ori_b, fm));
     return total;
   }
-  if ((n0 * k_bytes + m0 * k0 * frac) * 2 > l1 && (m0 * k_bytes + n0 * k0 * frac) * 2 > l1) {
-    TAKE(ori_a * asc_tiling_ceil(p->n32, n0), ori_b * asc_tiling_ceil(p->m32, m0));
+  if (MUL(MUL(n0, k_bytes) + m0 * k0 * frac, 2) > l1 &&
+      MUL(MUL(m0, k_bytes) + n0 * k0 * frac, 2) > l1) {
+    TAKE(MUL(ori_a, asc_tiling_ceil(p->n32, n0)), MUL(ori_b, asc_tiling_ceil(p->m32, m0)));
     return total;
   }
-  if ((m0 + n0) * k_bytes * 2 <= l1) {
-    int64_t m1 = asc_tiling_ceil(l1 - n0 * k_bytes * 2, k_bytes * 2 * m0) * m0;
-    int64_t n1 = asc_tiling_ceil(l1 - m0 * k_bytes * 2, k_bytes * 2 * n0) * n0;
-    int64_t m_first = ori_a * fn + ori_b * asc_tiling_ceil(p->m32, m1);
-    int64_t n_first = ori_b * fm + ori_a * asc_tiling_ceil(p->n32, n1);
+  if (MUL(m0 + n0, MUL(k_bytes, 2)) <= l1) {
+    int64_t m1 = asc_tiling_ceil(l1 - MUL(n0, MUL(k_bytes, 2)), MUL(k_bytes, 2 * m0)) * m0;
+    int64_t n1 = asc_tiling_ceil(l1 - MUL(m0, MUL(k_bytes, 2)), MUL(k_bytes, 2 * n0)) * n0;
+    int64_t m_first = MUL(ori_a, fn) + MUL(ori_b, asc_tiling_ceil(p->m32, m1));
+    int64_t n_first = MUL(ori_b, fm) + MUL(ori_a, asc_tiling_ceil(p->n32, n1));
     if (m_first < n_first)
-      TAKE(ori_a * fn, ori_b * asc_tiling_ceil(p->m32, m1));
+      TAKE(MUL(ori_a, fn), MUL(ori_b, asc_tiling_ceil(p->m32, m1)));
     else
-      TAKE(ori_a * asc_tiling_ceil(p->n32, n1), ori_b * fm);
+      TAKE(MUL(ori_a, asc_tiling_ceil(p->n32, n1)), MUL(ori_b, fm));
     return total;
   }
-  if (amat * k_bytes + n0 * k0 * frac * 2 <= l1 || m0 * k_bytes * 2 + n0 * k0 * frac * 2 <= l1)
-    TAKE(ori_a * fn, ori_b * asc_tiling_ceil(p->m32, m0));
-  if (bmat * k_bytes + m0 * k0 * frac * 2 <= l1 || n0 * k_bytes * 2 + m0 * k0 * frac * 2 <= l1)
-    TAKE(ori_b * fm, ori_a * asc_tiling_ceil(p->n32, n0));
+  if (MUL(amat, k_bytes) + n0 * k0 * frac * 2 <= l1 ||
+      MUL(m0, MUL(k_bytes, 2)) + n0 * k0 * frac * 2 <= l1)
+    TAKE(MUL(ori_a, fn), MUL(ori_b, asc_tiling_ceil(p->m32, m0)));
+  if (MUL(bmat, k_bytes) + m0 * k0 * frac * 2 <= l1 ||
+      MUL(n0, MUL(k_bytes, 2)) + m0 * k0 * frac * 2 <= l1)
+    TAKE(MUL(ori_b, fm), MUL(ori_a, asc_tiling_ceil(p->n32, n0)));
 #undef TAKE
+#undef MUL
   return total;
 }
 
@@ -164,7 +177,8 @@ static int64_t loops_to_l0(int64_t cm, int64_t cn, int64_t ck) {
   n0 = m0 == 0 ? 0 : min64(min64(cn, 128 / m0), 64);
   m0 = n0 == 0 ? 0 : min64(min64(cm, 128 / n0), 64);
   int64_t k0 = (m0 && n0) ? min64(min64(64 / m0, 64 / n0), ck) : ck;
-  return asc_tiling_ceil(cm, m0) * asc_tiling_ceil(cn, n0) * asc_tiling_ceil(ck, k0);
+  return asc_tiling_mul(asc_tiling_mul(asc_tiling_ceil(cm, m0), asc_tiling_ceil(cn, n0)),
+                        asc_tiling_ceil(ck, k0));
 }
 
 static void try_dims(const tl_job *j, const tl_params *p, int64_t fm, int64_t fn, int64_t fk,
@@ -177,7 +191,7 @@ static void try_dims(const tl_job *j, const tl_params *p, int64_t fm, int64_t fn
     ck = p->k_mapped / fk * 2;
   }
   int64_t load = load_size(j, p, fm, fn, cm, cn, ck, k_bytes);
-  if (j->split_k) load *= ck;
+  if (j->split_k) load = asc_tiling_mul(load, ck);
   /* big packages: a core's contiguous rows of ND data stay >= 16 fractals */
   int flag_kind;
   if (j->b_trans && !j->a_trans) {

@@ -155,9 +155,8 @@ asc_status asc_tiling_init(asc_tiling_ctx *ctx, asc_tiling_kind kind,
       .cube_core_count = props->cube_core_count,
       .vector_core_count = props->ai_core_count,
   };
-  ctx->a = ctx->b =
-      (asc_tiling_operand){ASC_TILING_POS_GM, ASC_TILING_FMT_ND, ASC_TILING_DT_FLOAT16, false};
-  ctx->c = ctx->bias =
+  /* Ascend C's default for every operand: float32 in GM, ND */
+  ctx->a = ctx->b = ctx->c = ctx->bias =
       (asc_tiling_operand){ASC_TILING_POS_GM, ASC_TILING_FMT_ND, ASC_TILING_DT_FLOAT, false};
   ctx->org_m = ctx->org_n = ctx->org_ka = ctx->org_kb = -1;
   ctx->m = ctx->n = ctx->k = -1;
@@ -485,7 +484,7 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
   }
   j->single_m = ctx->m, j->single_n = ctx->n, j->single_k = ctx->k;
   int64_t m = asc_tiling_single_m(j), n = asc_tiling_single_n(j), k = asc_tiling_single_k(j);
-  if (m > j->org_m || n > j->org_n || k > min64(j->org_ka, j->org_kb))
+  if (ctx->m > 0 && (m > j->org_m || n > j->org_n || k > min64(j->org_ka, j->org_kb)))
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: shape (%lld, %lld, %lld) exceeds the original shape (M=%lld, "
                      "N=%lld, Ka=%lld, Kb=%lld)",
@@ -528,6 +527,12 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
   j->traverse = ctx->traverse;
   j->reduce = 32 / sa;
   j->single_shape = j->core_m != -1 || j->core_n != -1 || j->core_k != -1;
+  if (j->single_shape && (j->core_m > m || j->core_n > n || j->core_k > k))
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: single-core shape (%lld, %lld, %lld) exceeds the shape (%lld, %lld, "
+                     "%lld)",
+                     (long long)j->core_m, (long long)j->core_n, (long long)j->core_k, (long long)m,
+                     (long long)n, (long long)k);
   j->nob = j->single_shape ? 1 : j->block_dim;
   return ASC_OK;
 }
@@ -536,27 +541,24 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
  * with a bias, baseN at most 256 (the BiasTable). */
 static asc_status check_fixed(const tl_job *j) {
   const char *bad = NULL;
-  char why[160];
   if (j->fix_m != -1 && j->fix_m % 16)
     bad = "baseM must be a multiple of 16";
   else if (j->fix_n != -1 && j->fix_n % 16)
     bad = "baseN must be a multiple of 16";
-  else if (j->fix_k != -1 && j->fix_k % j->reduce) {
-    snprintf(why, sizeof why, "baseK must be a multiple of %lld (32 bytes of A)",
-             (long long)j->reduce);
-    bad = why;
-  } else if (j->fix_m != -1 && j->fix_k != -1 && j->fix_m * j->fix_k * j->a_bits / 8 > j->l0a)
-    bad = "baseM*baseK*sizeof(A) exceeds L0A";
-  else if (j->fix_k != -1 && j->fix_n != -1 && j->fix_k * j->fix_n * j->b_bits / 8 > j->l0b)
-    bad = "baseK*baseN*sizeof(B) exceeds L0B";
-  else if (j->fix_m != -1 && j->fix_n != -1 && j->fix_m * j->fix_n * 4 > j->l0c)
-    bad = "baseM*baseN*4 exceeds L0C";
+  else if (j->fix_m != -1 && j->fix_k != -1 &&
+           smul(smul(j->fix_m, j->fix_k), j->a_bits / 8) > j->l0a)
+    bad = "L0A (baseM*baseK*sizeof(A)) is too small";
+  else if (j->fix_k != -1 && j->fix_n != -1 &&
+           smul(smul(j->fix_k, j->fix_n), j->b_bits / 8) > j->l0b)
+    bad = "L0B (baseN*baseK*sizeof(B)) is too small";
+  else if (j->fix_m != -1 && j->fix_n != -1 && smul(smul(j->fix_m, j->fix_n), 4) > j->l0c)
+    bad = "L0C (baseM*baseN*4*dbL0C) is too small";
   else if (j->bias && j->fix_n > 256)
     bad = "with a bias baseN may be at most 256 (the BiasTable holds 256 float32)";
   else if (j->fix_m != -1 && (j->fix_m * 32 > j->l0a || (j->fix_n == -1 && j->fix_m * 64 > j->l0c)))
-    bad = "baseM does not fit L0A/L0C with one K fractal";
+    bad = "L0A (baseM*32 bytes) or L0C (baseM*16*4) is too small";
   else if (j->fix_n != -1 && (j->fix_n * 32 > j->l0b || (j->fix_m == -1 && j->fix_n * 64 > j->l0c)))
-    bad = "baseN does not fit L0B/L0C with one K fractal";
+    bad = "L0B (baseN*32 bytes) or L0C (baseN*16*4) is too small";
   if (bad)
     return asc_error(ASC_ERR_INVALID_VALUE, "tiling: set_fix_split(%lld, %lld, %lld): %s",
                      (long long)j->fix_m, (long long)j->fix_n, (long long)j->fix_k, bad);
@@ -641,6 +643,9 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
 
   int64_t sm, sn, sk;
   asc_tiling_single_shape(&j, &p, &sp.cores, &sm, &sn, &sk);
+  /* a share rounded up to whole fractals past INT32_MAX keeps the exact size */
+  if (sm > INT32_MAX) sm = asc_tiling_ceil(asc_tiling_single_m(&j), sp.cores.m_dim);
+  if (sn > INT32_MAX) sn = asc_tiling_ceil(asc_tiling_single_n(&j), sp.cores.n_dim);
   int64_t used = j.single_shape ? j.block_dim : sp.cores.m_dim * sp.cores.n_dim * sp.cores.k_dim;
   if (sm < 1 || sn < 1 || sk < 1 || sm > INT32_MAX || sn > INT32_MAX || sk > INT32_MAX)
     return asc_error(ASC_ERR_INVALID_VALUE,
