@@ -150,6 +150,13 @@ CASES = [
     ("A18", dict(m=1024, n=1024, k=1024, dim=8, fix=(128, 128, -1), bias=DT.DT_FLOAT),
      row(8, (512, 256, 1024), (128, 128, 64), (8, 16), (1, 1, 4, 8), 0,
          8 * 128 * 64 * 2 + 16 * 128 * 64 * 2 + 512, 65536, bias=1)),
+    # A19 = A1 with C in the Unified Buffer (VECCALC): a 910B-class core does not count UB
+    # for C (shareUbSize 0, transLength 0); the tiling is A1's.
+    ("A19", dict(m=1024, n=1024, k=1024, dim=8, c_pos=POS.VECCALC),
+     row(8, (256, 512, 1024), (128, 256, 64), (16, 8), (1, 1, 8, 4), 0, 524288, 131072)),
+    # A20 = A1 with set_traverse(FIRSTN): iterateOrder is the traversal minus one (1).
+    ("A20", dict(m=1024, n=1024, k=1024, dim=8, traverse=host.MatrixTraverse.FIRSTN),
+     row(8, (256, 512, 1024), (128, 256, 64), (16, 8), (1, 1, 8, 4), 1, 524288, 131072)),
     # B1 fp16 64x2048x256 dim 8: SMALL_MN 1 x 8; base follows the share 64 x 256, baseK
     # min(16384/64, 16384/256) = 64. L1: A (512K/2/64/64)/2 = 32 -> stepKa 16, B 8 -> 4. Both K
     # whole, loads equal (320) -> order 0.
@@ -202,6 +209,9 @@ CASES = [
     # C4 one core fp16 32^3: L0 2 x 2 x 2 fractals (largest MAD at equal load); A and B whole.
     ("C4", dict(m=32, n=32, k=32, shape=True),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 4096, 4096)),
+    # C6 = C4 on MultiCoreMatmulTiling with set_dim(1): one core takes the one-core path.
+    ("C6", dict(m=32, n=32, k=32, shape=True, dim=1),
+     row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 4096, 4096)),
     # C5 one core fp32 32^3: k16 = 4 fractals of 8; L0 2 x 2 x 4 (K whole); A and B whole.
     ("C5", dict(m=32, n=32, k=32, shape=True, dtype=DT.DT_FLOAT),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 8192, 4096)),
@@ -224,7 +234,7 @@ def test_tiling_matches_ascend_c(name, args, expected):
 def test_table_covers_the_required_mix():
     dtypes = {c[1].get("dtype", DT.DT_FLOAT16) for c in CASES}
     dims = {c[1].get("dim", 1) for c in CASES}
-    assert len(CASES) >= 29
+    assert len(CASES) >= 30
     assert dtypes == {DT.DT_FLOAT16, DT.DT_BF16, DT.DT_FLOAT, DT.DT_INT8}
     assert {1, 2, 3, 4, 8, 16} <= dims
     assert any("bias" in c[1] for c in CASES) and any("fix" in c[1] for c in CASES)
