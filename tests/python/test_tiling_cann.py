@@ -212,6 +212,21 @@ CASES = [
     # C6 = C4 on MultiCoreMatmulTiling with set_dim(1): one core takes the one-core path.
     ("C6", dict(m=32, n=32, k=32, shape=True, dim=1),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 4096, 4096)),
+    # C7 one core fp16 1024^3: share 64 x 64 x 64 fractals. L0: M-major 16 x 8 and 16 x 4
+    # leave baseN under 16 fractals of a 64-fractal N (rejected); 8 x 16 x k4 (load 768,
+    # MAD 512 > MTE1 320) is the first kept and nothing beats it; the N-major pass finds the
+    # same. L1: no layout holds A or B whole; neither: A takes 56 -> 8 (a divisor of the 16 K
+    # steps, x4 = 32 fractals), B 16 -> capped at 2 steps (8 fractals); M first and N first do
+    # not apply with neither K whole: stepM = stepN = 1, double buffers on.
+    ("C7", dict(m=1024, n=1024, k=1024, shape=True),
+     row(1, (1024, 1024, 1024), (128, 256, 64), (16, 4), (1, 1, 8, 2), 0,
+         16 * 128 * 64 * 2 + 4 * 256 * 64 * 2, 131072)),
+    # C8 = C7 with A transposed (B not): the same base; neither layout with K along A's rows:
+    # B's K whole does not fit, so one K step for both: (512K / (8*512*2 + 16*512*2)) = 21 ->
+    # 20 fractals -> 5 steps capped at 2 -> 8 fractals each: stepKa = stepKb = 2.
+    ("C8", dict(m=1024, n=1024, k=1024, shape=True, trans=(True, False)),
+     row(1, (1024, 1024, 1024), (128, 256, 64), (4, 4), (1, 1, 2, 2), 0,
+         4 * 128 * 64 * 2 + 4 * 256 * 64 * 2, 131072)),
     # C5 one core fp32 32^3: k16 = 4 fractals of 8; L0 2 x 2 x 4 (K whole); A and B whole.
     ("C5", dict(m=32, n=32, k=32, shape=True, dtype=DT.DT_FLOAT),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 8192, 4096)),
