@@ -227,6 +227,15 @@ CASES = [
     ("C8", dict(m=1024, n=1024, k=1024, shape=True, trans=(True, False)),
      row(1, (1024, 1024, 1024), (128, 256, 64), (4, 4), (1, 1, 2, 2), 0,
          4 * 128 * 64 * 2 + 4 * 256 * 64 * 2, 131072)),
+    # C9 fp16 512x1024x512 on 24 cores with set_shape (tutorial 04's shape, no bias): the
+    # general core search (m16 32, n16 64): (1,1) and (2,1) by the big-package rule, then more
+    # cores at equal or fewer L0 loops: (3,1) (4,1) (8,1) (16,1) (24,1), (4,2) (8,2) (12,2),
+    # (8,3) by lower load (608 < 768), (4,4) with 8 loops, (6,4) with 24 cores; N slices under
+    # 16 fractals (nDim >= 6) never replace a big package. 6 x 4: singleCoreM ceil(512/6) = 86.
+    # L0 6 x 16 x 4 fractals (load 22); L1: A and B whole (load 22, ties go to the last).
+    ("C9", dict(m=512, n=1024, k=512, shape=True, dim=24),
+     row(24, (86, 256, 512), (96, 256, 64), (8, 8), (1, 1, 8, 8), 0,
+         8 * 96 * 64 * 2 + 8 * 256 * 64 * 2, 98304)),
     # C5 one core fp32 32^3: k16 = 4 fractals of 8; L0 2 x 2 x 4 (K whole); A and B whole.
     ("C5", dict(m=32, n=32, k=32, shape=True, dtype=DT.DT_FLOAT),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 8192, 4096)),
