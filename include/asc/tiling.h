@@ -4,7 +4,8 @@
  * L1, L0A, L0B and L0C, and writes the result as Ascend C's TCubeTiling.
  * Pure computation: a context is a plain value owned by the caller (no
  * allocation, nothing to free); distinct contexts may be used from any
- * threads at once. The algorithm is described in docs/host-tiling.md. */
+ * threads at once. The search follows Ascend C's matmul_tiling for a
+ * 910B-class core; docs/host-tiling.md describes it. */
 #ifndef ASC_TILING_H
 #define ASC_TILING_H
 
@@ -132,8 +133,8 @@ typedef struct asc_tiling_ctx {
   int32_t m_dim, n_dim; /* cores along M and N in the result */
 } asc_tiling_ctx;
 
-/* Resets ctx to Ascend C's defaults (A, B float16 in GM, ND; C and bias
- * float32; no bias; one core) with the buffer sizes of props. */
+/* Resets ctx to Ascend C's defaults (A, B, C and bias float32 in GM, ND;
+ * no bias; one core) with the buffer sizes of props. */
 asc_status asc_tiling_init(asc_tiling_ctx *ctx, asc_tiling_kind kind,
                            const asc_device_props *props);
 
@@ -147,19 +148,25 @@ asc_status asc_tiling_set_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64
 asc_status asc_tiling_set_single_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64_t k);
 /* Cores available, 1..65535 (a launch's block limit). */
 asc_status asc_tiling_set_dim(asc_tiling_ctx *ctx, int64_t dim);
-/* Multi-core: singleCoreM/N multiples of align_m/align_n and within
- * [min, max] (-1: free); align_k and the K range bound singleCoreK when
- * asc_tiling_enable_split_k allows a split K (else they only need to be
- * valid). */
+/* Multi-core: alignment and range of the per-core shape (-1: free).
+ * Checked and stored; as in Ascend C's search on a 910B-class core they do
+ * not change the tiling. */
 asc_status asc_tiling_set_align_split(asc_tiling_ctx *ctx, int64_t align_m, int64_t align_n,
                                       int64_t align_k);
 /* Multi-core: let the tiling split K over cores as well (the kernel
  * then adds each core's part of C atomically into zeroed memory). */
 asc_status asc_tiling_enable_split_k(asc_tiling_ctx *ctx, bool flag);
+/* Multi-core: range of the per-core shape; checked and stored, does not
+ * change the tiling (as in Ascend C's search). */
 asc_status asc_tiling_set_single_range(asc_tiling_ctx *ctx, const int64_t max_single[3],
                                        const int64_t min_single[3]);
+/* Fixed baseM/baseN/baseK (-1: chosen). baseM and baseN must be multiples
+ * of 16 (checked by asc_tiling_matmul_get with the buffers); baseK is only
+ * checked against L0A/L0B, as in Ascend C. */
 asc_status asc_tiling_set_fix_split(asc_tiling_ctx *ctx, int64_t base_m, int64_t base_n,
                                     int64_t base_k);
+/* Range of the base sizes; checked and stored, does not change the tiling
+ * (as in Ascend C's search). */
 asc_status asc_tiling_set_split_range(asc_tiling_ctx *ctx, const int64_t max_base[3],
                                       const int64_t min_base[3]);
 /* Bytes the matmul may use; -1 keeps the device's size. */
@@ -167,8 +174,8 @@ asc_status asc_tiling_set_buffer_space(asc_tiling_ctx *ctx, int64_t l1, int64_t 
                                        int64_t bt);
 asc_status asc_tiling_set_traverse(asc_tiling_ctx *ctx, int32_t traverse);
 asc_status asc_tiling_enable_bias(asc_tiling_ctx *ctx, bool enable);
-/* Double buffering of A and B (L0A/L0B and their L1 blocks), C (L0C) and
- * the bias. */
+/* Double buffering of A, B, C and the bias: accepted and, as in Ascend C,
+ * ignored (the search decides dbL0A/B/C and the L1 depths). */
 asc_status asc_tiling_set_double_buffer(asc_tiling_ctx *ctx, bool a, bool b, bool c, bool bias);
 /* which: 0 A, 1 B, 2 C; values B, S, N, G, D (C: B, S1, N, G, S2), each >= 0. */
 asc_status asc_tiling_set_layout(asc_tiling_ctx *ctx, int which, const int64_t values[5]);

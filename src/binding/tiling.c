@@ -456,12 +456,13 @@ static PyMethodDef base_methods[] = {
              "Returns int. The full matrices' sizes (default: the shape).")},
     {"set_fix_split", KW set_fix_split, KWF,
      ASC_DOC("set_fix_split($self, base_m_in=-1, base_n_in=-1, base_k_in=-1)",
-             "Returns int. Fixes baseM/baseN/baseK (-1: chosen). A fixed size is checked against "
-             "the buffers rounded up to whole fractals.")},
+             "Returns int. Fixes baseM/baseN (-1: chosen; multiples of 16). A fixed baseK is "
+             "checked against L0A/L0B but, as in Ascend C, does not steer the search.")},
     {"set_split_range", KW set_split_range, KWF,
      ASC_DOC("set_split_range($self, max_base_m=-1, max_base_n=-1, max_base_k=-1, min_base_m=-1, "
              "min_base_n=-1, min_base_k=-1)",
-             "Returns int. Bounds the chosen base sizes.")},
+             "Returns int. Checked and stored; as in Ascend C's search, the base sizes do not "
+             "depend on it.")},
     {"set_buffer_space", KW set_buffer_space, KWF,
      ASC_DOC("set_buffer_space($self, l1_size=-1, l0_c_size=-1, ub_size=-1, bt_size=-1)",
              "Returns int. Bytes of L1, L0C, the Unified Buffer and the BiasTable the matmul may "
@@ -477,8 +478,8 @@ static PyMethodDef base_methods[] = {
              "(iterateOrder 1).")},
     {"set_double_buffer", KW set_double_buffer, KWF,
      ASC_DOC("set_double_buffer($self, a, b, c, bias, trans_nd2nz=True, trans_nz2nd=True)",
-             "Returns int. Double buffering of A and B (L0A/L0B and L1), C (L0C) and the bias. "
-             "Defaults: A and B on.")},
+             "Returns int. Accepted and, as in Ascend C, ignored: the search decides the double "
+             "buffers (dbL0A/B/C, depthA1/B1).")},
     {"set_a_layout", KW set_a_layout, KWF,
      ASC_DOC("set_a_layout($self, b, s, n, g, d)",
              "Returns int. A's BSNGD layout axes (copied into the tiling).")},
@@ -592,13 +593,16 @@ static PyMethodDef multi_core_methods[] = {
              "blocks.")},
     {"set_single_range", KW set_single_range, KWF,
      ASC_DOC("set_single_range($self, max_m=-1, max_n=-1, max_k=-1, min_m=-1, min_n=-1, min_k=-1)",
-             "Returns int. Bounds singleCoreM/N (K is not split).")},
+             "Returns int. Checked and stored; as in Ascend C's search on a 910B-class core, "
+             "the per-core shape does not depend on it.")},
     {"set_align_split", KW set_align_split, KWF,
      ASC_DOC("set_align_split($self, align_m, align_n, align_k)",
-             "Returns int. singleCoreM/N multiples of align_m/align_n (-1: 16).")},
+             "Returns int. Checked and stored; as in Ascend C's search (without B in TSCM), "
+             "the per-core shape does not depend on it.")},
     {"enable_multi_core_split_k", KW enable_split_k, KWF,
      ASC_DOC("enable_multi_core_split_k($self, flag)",
-             "Returns None. Allows splitting K over cores; this tiling keeps singleCoreK = K.")},
+             "Returns None. Lets the core search split K over cores too (singleCoreK < K); "
+             "the cores then add their parts of C atomically.")},
     {"get_core_num", get_core_num, METH_NOARGS,
      ASC_DOC("get_core_num($self)",
              "Returns (dim, m_dim, n_dim) | None. Cores used, and along M and N, of the last "

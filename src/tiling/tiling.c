@@ -7,6 +7,7 @@
 #include "asc/tiling.h"
 
 #include "../core/checked.h"
+#include "algo.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -154,9 +155,8 @@ asc_status asc_tiling_init(asc_tiling_ctx *ctx, asc_tiling_kind kind,
       .cube_core_count = props->cube_core_count,
       .vector_core_count = props->ai_core_count,
   };
-  ctx->a = ctx->b =
-      (asc_tiling_operand){ASC_TILING_POS_GM, ASC_TILING_FMT_ND, ASC_TILING_DT_FLOAT16, false};
-  ctx->c = ctx->bias =
+  /* Ascend C's default for every operand: float32 in GM, ND */
+  ctx->a = ctx->b = ctx->c = ctx->bias =
       (asc_tiling_operand){ASC_TILING_POS_GM, ASC_TILING_FMT_ND, ASC_TILING_DT_FLOAT, false};
   ctx->org_m = ctx->org_n = ctx->org_ka = ctx->org_kb = -1;
   ctx->m = ctx->n = ctx->k = -1;
@@ -434,21 +434,6 @@ asc_status asc_tiling_set_batch_info(asc_tiling_ctx *ctx, int64_t batch_a, int64
 
 /* ---- the algorithm ------------------------------------------------------ */
 
-/* Everything the search needs, resolved from a context. */
-typedef struct problem {
-  int64_t M, N, Ka, Kb, m, n, k;
-  int64_t sa, sb, sc, sbias; /* element sizes */
-  int64_t m_align, n_align, k_align;
-  int64_t l1, l0a, l0b, l0c, ub, bt;
-  bool bias, c_in_ub;
-  int db_a, db_b, db_c; /* 1 or 2 */
-  int64_t fix[3], max_base[3], min_base[3];
-} problem;
-
-static bool in_ub(int32_t pos) {
-  return pos != ASC_TILING_POS_GM;
-}
-
 static asc_status check_types(const asc_tiling_ctx *ctx) {
   if (ctx->a.dtype != ctx->b.dtype)
     return asc_error(ASC_ERR_TYPE,
@@ -471,8 +456,16 @@ static asc_status check_types(const asc_tiling_ctx *ctx) {
                    dtype_name(ctx->a.dtype));
 }
 
-static asc_status resolve(const asc_tiling_ctx *ctx, problem *p) {
-  memset(p, 0, sizeof *p);
+/* A buffer limit as the search sees it: set_buffer_space sizes are rounded
+ * down to 32 bytes. */
+static int64_t limit_of(int64_t set, int64_t device) {
+  return set > 0 ? set - set % 32 : device;
+}
+
+/* Resolves the context into the search's inputs, checking what the search
+ * cannot check itself. */
+static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
+  memset(j, 0, sizeof *j);
   const asc_tiling_hw *hw = &ctx->hw;
   if (hw->l1_size <= 0 || hw->l0a_size <= 0 || hw->l0b_size <= 0 || hw->l0c_size <= 0 ||
       hw->ub_size <= 0 || hw->bt_size <= 0 || ctx->dim < 1)
@@ -485,352 +478,222 @@ static asc_status resolve(const asc_tiling_ctx *ctx, problem *p) {
     return asc_error(ASC_ERR_INVALID_VALUE, "tiling: no shape: call set_shape or set_org_shape");
   TRY(check_types(ctx));
   if (ctx->org_m > 0) {
-    p->M = ctx->org_m, p->N = ctx->org_n, p->Ka = ctx->org_ka, p->Kb = ctx->org_kb;
+    j->org_m = ctx->org_m, j->org_n = ctx->org_n, j->org_ka = ctx->org_ka, j->org_kb = ctx->org_kb;
   } else {
-    p->M = ctx->m, p->N = ctx->n, p->Ka = p->Kb = ctx->k;
+    j->org_m = ctx->m, j->org_n = ctx->n, j->org_ka = j->org_kb = ctx->k;
   }
-  if (ctx->m > 0) {
-    p->m = ctx->m, p->n = ctx->n, p->k = ctx->k;
-  } else {
-    p->m = p->M, p->n = p->N, p->k = min64(p->Ka, p->Kb);
-  }
-  if (p->m > p->M || p->n > p->N || p->k > min64(p->Ka, p->Kb))
+  j->single_m = ctx->m, j->single_n = ctx->n, j->single_k = ctx->k;
+  int64_t m = asc_tiling_single_m(j), n = asc_tiling_single_n(j), k = asc_tiling_single_k(j);
+  if (ctx->m > 0 && (m > j->org_m || n > j->org_n || k > min64(j->org_ka, j->org_kb)))
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: shape (%lld, %lld, %lld) exceeds the original shape (M=%lld, "
                      "N=%lld, Ka=%lld, Kb=%lld)",
-                     (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->M,
-                     (long long)p->N, (long long)p->Ka, (long long)p->Kb);
-  p->sa = asc_tiling_dtype_size(ctx->a.dtype);
-  p->sb = asc_tiling_dtype_size(ctx->b.dtype);
-  p->sc = asc_tiling_dtype_size(ctx->c.dtype);
-  p->sbias = asc_tiling_dtype_size(ctx->bias.dtype);
-  /* A fractal is 16 rows of 32 bytes; K steps by 16 elements at least so
-   * that every base size is a multiple of 16. int8 transposed into the
-   * fractal needs 32 on the other side as well. */
-  bool int8 = p->sa == 1;
-  p->k_align = p->sa == 1 ? 32 : 16;
-  p->m_align = int8 && ctx->a.trans ? 32 : 16;
-  p->n_align = int8 && !ctx->b.trans ? 32 : 16;
-  if (ctx->a.format == ASC_TILING_FMT_NZ && (p->m % 16 || p->k % (32 / p->sa)))
+                     (long long)m, (long long)n, (long long)k, (long long)j->org_m,
+                     (long long)j->org_n, (long long)j->org_ka, (long long)j->org_kb);
+  int sa = asc_tiling_dtype_size(ctx->a.dtype), sb = asc_tiling_dtype_size(ctx->b.dtype);
+  j->a_bits = 8 * sa, j->b_bits = 8 * sb;
+  j->c_bits = 8 * asc_tiling_dtype_size(ctx->c.dtype);
+  j->bias_bytes = asc_tiling_dtype_size(ctx->bias.dtype);
+  j->a_float = ctx->a.dtype == ASC_TILING_DT_FLOAT,
+  j->b_float = ctx->b.dtype == ASC_TILING_DT_FLOAT;
+  j->a_int8 = sa == 1, j->b_int8 = sb == 1;
+  j->a_trans = ctx->a.trans, j->b_trans = ctx->b.trans;
+  j->a_nz = ctx->a.format == ASC_TILING_FMT_NZ, j->b_nz = ctx->b.format == ASC_TILING_FMT_NZ;
+  j->c_nz = ctx->c.format == ASC_TILING_FMT_NZ;
+  j->a_nd = ctx->a.format == ASC_TILING_FMT_ND, j->b_nd = ctx->b.format == ASC_TILING_FMT_ND;
+  if (j->a_nz && (m % 16 || k % (32 / sa)))
     return asc_error(ASC_ERR_INVALID_VALUE,
-                     "tiling: an NZ A needs M a multiple of 16 and K of %lld (M=%lld, K=%lld)",
-                     (long long)(32 / p->sa), (long long)p->m, (long long)p->k);
-  if (ctx->b.format == ASC_TILING_FMT_NZ && (p->n % 16 || p->k % (32 / p->sb)))
+                     "tiling: an NZ A needs M a multiple of 16 and K of %d (M=%lld, K=%lld)",
+                     32 / sa, (long long)m, (long long)k);
+  if (j->b_nz && (n % 16 || k % (32 / sb)))
     return asc_error(ASC_ERR_INVALID_VALUE,
-                     "tiling: an NZ B needs N a multiple of 16 and K of %lld (N=%lld, K=%lld)",
-                     (long long)(32 / p->sb), (long long)p->n, (long long)p->k);
-  p->l1 = ctx->l1_size > 0 ? ctx->l1_size : ctx->hw.l1_size;
-  p->l0a = ctx->hw.l0a_size;
-  p->l0b = ctx->hw.l0b_size;
-  p->l0c = ctx->l0c_size > 0 ? ctx->l0c_size : ctx->hw.l0c_size;
-  p->ub = ctx->ub_size > 0 ? ctx->ub_size : ctx->hw.ub_size;
-  p->bt = ctx->bt_size > 0 ? ctx->bt_size : ctx->hw.bt_size;
-  p->bias = ctx->bias_enabled;
-  p->c_in_ub = in_ub(ctx->c.pos);
-  p->db_a = ctx->db_a ? 2 : 1;
-  p->db_b = ctx->db_b ? 2 : 1;
-  p->db_c = ctx->db_c ? 2 : 1;
-  p->fix[0] = ctx->base_m, p->fix[1] = ctx->base_n, p->fix[2] = ctx->base_k;
-  for (int i = 0; i < 3; i++) p->max_base[i] = ctx->max_base[i], p->min_base[i] = ctx->min_base[i];
+                     "tiling: an NZ B needs N a multiple of 16 and K of %d (N=%lld, K=%lld)",
+                     32 / sb, (long long)n, (long long)k);
+  j->bias = ctx->bias_enabled;
+  j->l1 = limit_of(ctx->l1_size, hw->l1_size);
+  j->l0a = hw->l0a_size, j->l0b = hw->l0b_size;
+  j->l0c = limit_of(ctx->l0c_size, hw->l0c_size);
+  j->ub = limit_of(ctx->ub_size, hw->ub_size);
+  j->bt = ctx->bt_size > 0 ? ctx->bt_size : hw->bt_size;
+  j->core_m = j->core_n = j->core_k = -1;
+  if (ctx->kind == ASC_TILING_MULTI_CORE) {
+    j->core_m = ctx->single_m, j->core_n = ctx->single_n, j->core_k = ctx->single_k;
+    j->block_dim = ctx->dim;
+    j->split_k = ctx->split_k;
+  } else {
+    j->block_dim = 1;
+  }
+  j->fix_m = ctx->base_m, j->fix_n = ctx->base_n, j->fix_k = ctx->base_k;
+  j->traverse = ctx->traverse;
+  j->reduce = 32 / sa;
+  j->single_shape = j->core_m != -1 || j->core_n != -1 || j->core_k != -1;
+  if (j->single_shape && (j->core_m > m || j->core_n > n || j->core_k > k))
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: single-core shape (%lld, %lld, %lld) exceeds the shape (%lld, %lld, "
+                     "%lld)",
+                     (long long)j->core_m, (long long)j->core_n, (long long)j->core_k, (long long)m,
+                     (long long)n, (long long)k);
+  j->nob = j->single_shape ? 1 : j->block_dim;
   return ASC_OK;
 }
 
-/* Bytes a base block takes in each buffer. A fixed split need not be
- * aligned: the cube unit pads it to whole fractals, so sizes round up. */
-typedef struct footprint {
-  int64_t l0a, l0b, l0c, block_a, block_b, bias_row, ub, bt;
-} footprint;
-
-static footprint footprint_of(const problem *p, int64_t bm, int64_t bn, int64_t bk) {
-  int64_t am = align_up(bm, p->m_align), an = align_up(bn, p->n_align),
-          ak = align_up(bk, p->k_align);
-  footprint f;
-  f.block_a = smul(smul(am, ak), p->sa);
-  f.block_b = smul(smul(an, ak), p->sb);
-  f.l0a = smul(f.block_a, p->db_a);
-  f.l0b = smul(f.block_b, p->db_b);
-  f.l0c = smul(smul(am, an), 4 * p->db_c); /* the accumulator is 32-bit */
-  f.bias_row = p->bias ? an * p->sbias : 0;
-  f.bt = p->bias ? an * 4 : 0;
-  f.ub = p->c_in_ub ? smul(smul(am, an), p->sc) : 0;
-  return f;
-}
-
-/* Whether one base block fits every buffer (with one A and one B block in
- * L1); if not, why (when why is not NULL). */
-static bool fits(const problem *p, int64_t bm, int64_t bn, int64_t bk, char *why, size_t n) {
-  footprint f = footprint_of(p, bm, bn, bk);
-  const struct {
-    const char *what;
-    int64_t used, limit;
-  } checks[] = {
-      {"L0A (baseM*baseK*sizeof(A)*dbL0A)", f.l0a, p->l0a},
-      {"L0B (baseN*baseK*sizeof(B)*dbL0B)", f.l0b, p->l0b},
-      {"L0C (baseM*baseN*4*dbL0C)", f.l0c, p->l0c},
-      {"L1 (one A block, one B block and a bias row)", sadd(sadd(f.block_a, f.block_b), f.bias_row),
-       p->l1},
-      {"the BiasTable (baseN*4)", f.bt, p->bt},
-      {"the Unified Buffer (baseM*baseN*sizeof(C))", f.ub, p->ub},
-  };
-  for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
-    if (checks[i].used <= checks[i].limit) continue;
-    if (why)
-      snprintf(why, n, "base (%lld, %lld, %lld) needs %lld bytes of %s, which has %lld",
-               (long long)bm, (long long)bn, (long long)bk, (long long)checks[i].used,
-               checks[i].what, (long long)checks[i].limit);
-    return false;
-  }
-  return true;
-}
-
-/* Estimated cycles of one core's matmul of sm x sn x sk with this base:
- * cube work including padding (a 16x16x16 fractal product per cycle), L1
- * to L0 traffic (~256 bytes per cycle), and a fixed cost per iteration. */
-static double base_cost(const problem *p, int64_t sm, int64_t sn, int64_t sk, int64_t bm,
-                        int64_t bn, int64_t bk) {
-  double tm = (double)ceil_div(sm, bm), tn = (double)ceil_div(sn, bn),
-         tk = (double)ceil_div(sk, bk);
-  double iters = tm * tn * tk;
-  double cube = iters * (double)bm * (double)bn * (double)bk / 4096.0;
-  double loads = iters * (double)(bm * bk * p->sa + bn * bk * p->sb) / 256.0;
-  return cube + loads + 32.0 * iters;
-}
-
-/* The largest aligned baseK (>= the minimum) that fits next to bm x bn,
- * balanced so that K splits into near-equal steps; 0 if none. */
-static int64_t pick_base_k(const problem *p, int64_t sk, int64_t bm, int64_t bn) {
-  int64_t ka = p->k_align;
-  int64_t am = align_up(bm, p->m_align), an = align_up(bn, p->n_align);
-  int64_t limit = align_up(sk, ka);
-  limit = min64(limit, p->l0a / (am * p->sa * p->db_a));
-  limit = min64(limit, p->l0b / (an * p->sb * p->db_b));
-  int64_t bias_row = p->bias ? an * p->sbias : 0;
-  if (p->l1 <= bias_row) return 0;
-  limit = min64(limit, (p->l1 - bias_row) / (am * p->sa + an * p->sb));
-  if (p->max_base[2] > 0) limit = min64(limit, p->max_base[2]);
-  limit = limit / ka * ka;
-  int64_t lo = p->min_base[2] > 0 ? align_up(p->min_base[2], ka) : ka;
-  if (limit < lo) return 0;
-  int64_t bk = align_up(ceil_div(sk, ceil_div(sk, limit)), ka);
-  return bk < lo ? lo : bk;
-}
-
-typedef struct base_choice {
-  int64_t bm, bn, bk;
-} base_choice;
-
-/* Candidates along one axis: the fixed value, or aligned sizes in range. */
-static void axis_range(const problem *p, int axis, int64_t single, int64_t align, int64_t *lo,
-                       int64_t *hi, int64_t *step) {
-  if (p->fix[axis] > 0) {
-    *lo = *hi = p->fix[axis];
-    *step = 1;
-    return;
-  }
-  *step = align;
-  *lo = p->min_base[axis] > 0 ? align_up(p->min_base[axis], align) : align;
-  *hi = align_up(single, align);
-  if (p->max_base[axis] > 0) *hi = min64(*hi, p->max_base[axis] / align * align);
-  if (*hi > 4096) *hi = 4096; /* L0C holds far less than 4096 x 16 x 4 bytes */
-}
-
-static asc_status choose_base(const problem *p, int64_t sm, int64_t sn, int64_t sk,
-                              base_choice *out) {
-  int64_t mlo, mhi, mstep, nlo, nhi, nstep;
-  axis_range(p, 0, sm, p->m_align, &mlo, &mhi, &mstep);
-  axis_range(p, 1, sn, p->n_align, &nlo, &nhi, &nstep);
-  bool found = false;
-  double best = 0;
-  for (int64_t bm = mlo; bm <= mhi; bm += mstep) {
-    for (int64_t bn = nlo; bn <= nhi; bn += nstep) {
-      int64_t bk = p->fix[2] > 0 ? p->fix[2] : pick_base_k(p, sk, bm, bn);
-      if (bk == 0 || !fits(p, bm, bn, bk, NULL, 0)) continue;
-      double cost = base_cost(p, sm, sn, sk, bm, bn, bk);
-      if (!found || cost < best) {
-        found = true, best = cost;
-        *out = (base_choice){bm, bn, bk};
-      }
-    }
-  }
-  if (found) return ASC_OK;
-  if (mlo > mhi || nlo > nhi)
-    return asc_error(ASC_ERR_INVALID_VALUE,
-                     "tiling: the split range leaves no base size (baseM in [%lld, %lld], baseN "
-                     "in [%lld, %lld])",
-                     (long long)mlo, (long long)mhi, (long long)nlo, (long long)nhi);
-  char why[256];
-  int64_t bk = p->fix[2] > 0
-                   ? p->fix[2]
-                   : (p->min_base[2] > 0 ? align_up(p->min_base[2], p->k_align) : p->k_align);
-  if (fits(p, mlo, nlo, bk, why, sizeof why))
-    snprintf(why, sizeof why, "no baseK in the split range fits next to baseM=%lld, baseN=%lld",
-             (long long)mlo, (long long)nlo);
-  return asc_error(ASC_ERR_INVALID_VALUE, "tiling: no tiling fits the buffers: %s", why);
-}
-
-/* How many base blocks L1 holds: steps along K (equal for A and B), then
- * along M and N once K is whole, with double buffering where it fits. */
-typedef struct steps {
-  int64_t step_m, step_n, step_k, db_a1, db_b1, l1_used;
-} steps;
-
-static int64_t l1_use(const footprint *f, const steps *s) {
-  return sadd(sadd(smul(smul(s->db_a1 * s->step_m, s->step_k), f->block_a),
-                   smul(smul(s->db_b1 * s->step_n, s->step_k), f->block_b)),
-              smul(s->step_n, f->bias_row));
-}
-
-static steps choose_steps(const problem *p, int64_t sm, int64_t sn, int64_t sk,
-                          const base_choice *b, int traverse) {
-  footprint f = footprint_of(p, b->bm, b->bn, b->bk);
-  int64_t tm = ceil_div(sm, b->bm), tn = ceil_div(sn, b->bn), tk = ceil_div(sk, b->bk);
-  steps s = {1, 1, 1, p->db_a, p->db_b, 0};
-  if (l1_use(&f, &s) > p->l1) s.db_a1 = s.db_b1 = 1; /* fits() guaranteed single buffers */
-  while (s.step_k < tk) {
-    steps t = s;
-    t.step_k++;
-    if (l1_use(&f, &t) > p->l1) break;
-    s = t;
-  }
-  if (s.step_k == tk) {
-    /* K is resident: cache more blocks along the axis the traversal walks
-     * (FIRSTN walks N; otherwise M), then along the other. */
-    bool n_first = traverse == ASC_TILING_TRAVERSE_FIRSTN;
-    for (int pass = 0; pass < 2; pass++) {
-      bool grow_n = (pass == 0) == n_first;
-      for (;;) {
-        steps t = s;
-        if (grow_n ? t.step_n >= tn : t.step_m >= tm) break;
-        if (grow_n)
-          t.step_n++;
-        else
-          t.step_m++;
-        if (l1_use(&f, &t) > p->l1) break;
-        s = t;
-      }
-    }
-  }
-  s.l1_used = l1_use(&f, &s);
-  return s;
-}
-
-/* Multi-core: the per-core shape. Cores along M and N (and K once
- * enable_multi_core_split_k allows) are chosen to minimise the slower of a
- * core's cube work and its GM reads. */
-static bool single_ok(const asc_tiling_ctx *ctx, int axis, int64_t v, int64_t whole) {
-  if (v == whole) return true; /* one core along the axis: no range applies */
-  return (ctx->single_max[axis] < 0 || v <= ctx->single_max[axis]) &&
-         (ctx->single_min[axis] < 0 || v >= ctx->single_min[axis]);
-}
-
-static asc_status choose_split(const asc_tiling_ctx *ctx, const problem *p, int64_t dim,
-                               int64_t *sm, int64_t *sn, int64_t *sk, int64_t *m_dim,
-                               int64_t *n_dim, int64_t *k_dim) {
-  int64_t am = ctx->align_split[0] > 0 ? ctx->align_split[0] : 16;
-  int64_t an = ctx->align_split[1] > 0 ? ctx->align_split[1] : 16;
-  int64_t ak = ctx->align_split[2] > 0 ? align_up(ctx->align_split[2], p->k_align) : p->k_align;
-  bool found = false;
-  double best = 0;
-  /* More than one core per 16 rows or columns (or K_align of K) cannot help. */
-  int64_t m_max = ceil_div(p->m, 16), n_max = ceil_div(p->n, 16);
-  int64_t k_max = ctx->split_k ? ceil_div(p->k, p->k_align) : 1;
-  for (int64_t kd = 1; kd <= dim && kd <= k_max; kd++) {
-    int64_t ck = kd == 1 ? p->k : align_up(ceil_div(p->k, kd), ak);
-    if (ck >= p->k) ck = p->k;
-    if (kd > 1 && ck == p->k) continue;
-    if (!single_ok(ctx, 2, ck, p->k)) continue;
-    const int64_t real_k = ceil_div(p->k, ck), k16 = align_up(ck, 16);
-    for (int64_t md = 1; md * kd <= dim && md <= m_max; md++) {
-      for (int64_t nd = 1; md * nd * kd <= dim && nd <= n_max; nd++) {
-        int64_t cm = align_up(ceil_div(p->m, md), am), cn = align_up(ceil_div(p->n, nd), an);
-        if (cm >= p->m) cm = p->m;
-        if (cn >= p->n) cn = p->n;
-        if (!single_ok(ctx, 0, cm, p->m) || !single_ok(ctx, 1, cn, p->n)) continue;
-        int64_t real_m = ceil_div(p->m, cm), real_n = ceil_div(p->n, cn);
-        /* a core's cube work and GM reads grow with its K; a split K adds
-         * an atomic read-modify-write of its C block */
-        double m16 = (double)align_up(cm, 16), n16 = (double)align_up(cn, 16);
-        double work = m16 * n16 * (double)k16;
-        double reads = 128.0 * (m16 + n16) * (double)k16 + (real_k > 1 ? 64.0 * m16 * n16 : 0);
-        double cost = work > reads ? work : reads;
-        /* equal cost: fewer cores */
-        if (!found || cost < best ||
-            (cost == best && real_m * real_n * real_k < (*m_dim) * (*n_dim) * (*k_dim))) {
-          found = true, best = cost;
-          *sm = cm, *sn = cn, *sk = ck, *m_dim = real_m, *n_dim = real_n, *k_dim = real_k;
-        }
-      }
-    }
-  }
-  if (!found)
-    return asc_error(ASC_ERR_INVALID_VALUE,
-                     "tiling: no split of M=%lld, N=%lld over %lld cores meets the single-core "
-                     "range and alignment",
-                     (long long)p->m, (long long)p->n, (long long)dim);
+/* Fixed base sizes must be whole fractals and fit L0 next to each other;
+ * with a bias, baseN at most 256 (the BiasTable). */
+static asc_status check_fixed(const tl_job *j) {
+  const char *bad = NULL;
+  if (j->fix_m != -1 && j->fix_m % 16)
+    bad = "baseM must be a multiple of 16";
+  else if (j->fix_n != -1 && j->fix_n % 16)
+    bad = "baseN must be a multiple of 16";
+  else if (j->fix_m != -1 && j->fix_k != -1 &&
+           smul(smul(j->fix_m, j->fix_k), j->a_bits / 8) > j->l0a)
+    bad = "L0A (baseM*baseK*sizeof(A)) is too small";
+  else if (j->fix_k != -1 && j->fix_n != -1 &&
+           smul(smul(j->fix_k, j->fix_n), j->b_bits / 8) > j->l0b)
+    bad = "L0B (baseN*baseK*sizeof(B)) is too small";
+  else if (j->fix_m != -1 && j->fix_n != -1 && smul(smul(j->fix_m, j->fix_n), 4) > j->l0c)
+    bad = "L0C (baseM*baseN*4*dbL0C) is too small";
+  else if (j->bias && j->fix_n > 256)
+    bad = "with a bias baseN may be at most 256 (the BiasTable holds 256 float32)";
+  else if (j->fix_m != -1 && (j->fix_m * 32 > j->l0a || (j->fix_n == -1 && j->fix_m * 64 > j->l0c)))
+    bad = "L0A (baseM*32 bytes) or L0C (baseM*16*4) is too small";
+  else if (j->fix_n != -1 && (j->fix_n * 32 > j->l0b || (j->fix_m == -1 && j->fix_n * 64 > j->l0c)))
+    bad = "L0B (baseN*32 bytes) or L0C (baseN*16*4) is too small";
+  if (bad)
+    return asc_error(ASC_ERR_INVALID_VALUE, "tiling: set_fix_split(%lld, %lld, %lld): %s",
+                     (long long)j->fix_m, (long long)j->fix_n, (long long)j->fix_k, bad);
   return ASC_OK;
+}
+
+/* Which loop runs inside: 0 M first (N outer), 1 N first. */
+static int32_t iterate_order(const tl_job *j, const tl_l0 *l0, const tl_l1 *l1, int64_t sm,
+                             int64_t sn, int64_t sk) {
+  if (j->traverse != ASC_TILING_TRAVERSE_NOSET) return j->traverse - 1;
+  bool a_whole = !((float)sk / (float)(l1->k_a * j->reduce) > 1.0f);
+  bool b_whole = !((float)sk / (float)(l1->k_b * j->reduce) > 1.0f);
+  if (!a_whole && !b_whole) return 0;
+  if (a_whole && !b_whole) return 1;
+  if (!a_whole && b_whole) return 0;
+  int64_t m_loop = asc_tiling_ceil(sm, l1->m_a * l0->m * 16);
+  int64_t n_loop = asc_tiling_ceil(sn, l1->n_b * l0->n * 16);
+  return sm + sn * m_loop < sn + sm * n_loop ? 1 : 0;
+}
+
+/* float32 B: depthB1 shrinks when K rounded to 16 would overflow L1. The
+ * products wrap at 16 bits, as the reference computes them. */
+static int64_t depth_b1(const tl_job *j, const asc_tcube_tiling *t, int64_t depth) {
+  if (!j->b_float) return depth;
+  uint16_t k16 = (uint16_t)(asc_tiling_ceil(t->baseK, 16) * 16);
+  uint16_t kn = (uint16_t)(k16 * t->baseN);
+  uint16_t km = (uint16_t)(t->baseK * t->baseM);
+  if (j->a_trans && j->a_float) km = (uint16_t)(k16 * t->baseM);
+  if (((int64_t)t->depthA1 * km + (int64_t)kn * depth) * 4 > j->l1 && kn != 0) {
+    depth = (int64_t)t->baseN * t->baseK * depth / kn;
+    if (depth < 1) depth = 1;
+  }
+  return depth;
 }
 
 asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
   TRY(check_ctx(ctx));
   if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "tiling: NULL output");
-  problem p;
-  TRY(resolve(ctx, &p));
-  int64_t sm = p.m, sn = p.n, sk = p.k, m_dim = 1, n_dim = 1, k_dim = 1;
-  if (ctx->kind == ASC_TILING_MULTI_CORE) {
-    if (ctx->single_m > 0 || ctx->single_n > 0 || ctx->single_k > 0) {
-      sm = ctx->single_m > 0 ? ctx->single_m : p.m;
-      sn = ctx->single_n > 0 ? ctx->single_n : p.n;
-      sk = ctx->single_k > 0 ? ctx->single_k : p.k;
-      if (sm > p.m || sn > p.n || sk > p.k)
-        return asc_error(ASC_ERR_INVALID_VALUE,
-                         "tiling: single-core shape (%lld, %lld, %lld) exceeds the shape (%lld, "
-                         "%lld, %lld)",
-                         (long long)sm, (long long)sn, (long long)sk, (long long)p.m,
-                         (long long)p.n, (long long)p.k);
-      m_dim = ceil_div(p.m, sm), n_dim = ceil_div(p.n, sn), k_dim = ceil_div(p.k, sk);
-    } else {
-      TRY(choose_split(ctx, &p, ctx->dim, &sm, &sn, &sk, &m_dim, &n_dim, &k_dim));
-    }
+  tl_job j;
+  TRY(resolve(ctx, &j));
+  TRY(check_fixed(&j));
+  /* L0A/L0B double buffering unless a fixed block fills half of it */
+  j.db_l0a = j.fix_m != -1 && j.fix_m * 32 > j.l0a / 2 ? 1 : 2;
+  j.db_l0b = j.fix_n != -1 && j.fix_n * 32 > j.l0b / 2 ? 1 : 2;
+
+  /* the share in fractals */
+  int64_t rm = asc_tiling_single_m(&j), rn = asc_tiling_single_n(&j), rk = asc_tiling_single_k(&j);
+  if (j.single_shape) {
+    rm = j.core_m != -1 ? j.core_m : rm;
+    rn = j.core_n != -1 ? j.core_n : rn;
+    rk = j.core_k != -1 ? j.core_k : rk;
   }
-  int64_t used;
-  if (asc_mul_overflow_i64(m_dim, n_dim, &used) || asc_mul_overflow_i64(used, k_dim, &used) ||
-      used > INT32_MAX)
-    return asc_error(ASC_ERR_INVALID_VALUE, "tiling: %lld per-core blocks do not fit an int32",
-                     (long long)used);
-  base_choice b = {0, 0, 0};
-  TRY(choose_base(&p, sm, sn, sk, &b));
-  steps s = choose_steps(&p, sm, sn, sk, &b, ctx->traverse);
-  footprint f = footprint_of(&p, b.bm, b.bn, b.bk);
+  tl_params p;
+  p.m32 = asc_tiling_ceil(rm, 16), p.n32 = asc_tiling_ceil(rn, 16);
+  p.k32 = asc_tiling_ceil(rk, j.reduce);
+  p.m_mapped = asc_tiling_map_shape(p.m32, true);
+  p.n_mapped = asc_tiling_map_shape(p.n32, true);
+  p.k_mapped = asc_tiling_map_shape(p.k32, true);
+
+  tl_split sp;
+  if (!asc_tiling_split(&j, &p, &sp))
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "tiling: out of memory splitting over %lld cores",
+                     (long long)j.nob);
+  tl_l0 l0 = sp.l0;
+  tl_l1 l1 = sp.l1;
+  if (!sp.direct) {
+    asc_tiling_l0(&j, &sp.cores, &l0);
+    if (l0.m == 0 || l0.n == 0 || l0.k == 0) {
+      if (j.fix_m != -1 || j.fix_n != -1)
+        return asc_error(ASC_ERR_INVALID_VALUE,
+                         "tiling: no base block fits: the fixed split (baseM=%lld, baseN=%lld) "
+                         "exceeds a core's share (%lld x %lld, aligned to 16) or its L0/L1 room",
+                         (long long)j.fix_m, (long long)j.fix_n, (long long)p.m32 * 16,
+                         (long long)p.n32 * 16);
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "tiling: no base block fits the buffers (L1 %lld, L0A %lld, L0B %lld, L0C "
+                       "%lld bytes)",
+                       (long long)j.l1, (long long)j.l0a, (long long)j.l0b, (long long)j.l0c);
+    }
+    asc_tiling_l1(&j, &sp.cores, &l0, &l1);
+  }
+
+  int64_t sm, sn, sk;
+  asc_tiling_single_shape(&j, &p, &sp.cores, &sm, &sn, &sk);
+  /* a share rounded up to whole fractals past INT32_MAX keeps the exact size */
+  if (sm > INT32_MAX) sm = asc_tiling_ceil(asc_tiling_single_m(&j), sp.cores.m_dim);
+  if (sn > INT32_MAX) sn = asc_tiling_ceil(asc_tiling_single_n(&j), sp.cores.n_dim);
+  int64_t used = j.single_shape ? j.block_dim : sp.cores.m_dim * sp.cores.n_dim * sp.cores.k_dim;
+  if (sm < 1 || sn < 1 || sk < 1 || sm > INT32_MAX || sn > INT32_MAX || sk > INT32_MAX)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: the per-core shape (%lld, %lld, %lld) is not a valid int32 shape",
+                     (long long)sm, (long long)sn, (long long)sk);
 
   asc_tcube_tiling t;
   memset(&t, 0, sizeof t);
   t.usedCoreNum = (int32_t)used;
-  t.M = (int32_t)p.M, t.N = (int32_t)p.N, t.Ka = (int32_t)p.Ka, t.Kb = (int32_t)p.Kb;
+  t.M = (int32_t)j.org_m, t.N = (int32_t)j.org_n, t.Ka = (int32_t)j.org_ka,
+  t.Kb = (int32_t)j.org_kb;
   t.singleCoreM = (int32_t)sm, t.singleCoreN = (int32_t)sn, t.singleCoreK = (int32_t)sk;
-  t.baseM = (int32_t)b.bm, t.baseN = (int32_t)b.bn, t.baseK = (int32_t)b.bk;
-  t.stepM = (int32_t)s.step_m, t.stepN = (int32_t)s.step_n;
-  t.stepKa = t.stepKb = (int32_t)s.step_k;
-  t.depthA1 = (int32_t)(s.step_m * s.step_k * s.db_a1);
-  t.depthB1 = (int32_t)(s.step_n * s.step_k * s.db_b1);
-  t.isBias = p.bias;
-  t.iterateOrder = ctx->traverse == ASC_TILING_TRAVERSE_FIRSTN;
-  t.shareL1Size = (int32_t)s.l1_used;
-  t.shareL0CSize = (int32_t)f.l0c;
-  t.shareUbSize = (int32_t)f.ub;
-  t.dbL0A = p.db_a, t.dbL0B = p.db_b, t.dbL0C = p.db_c;
+  t.baseM = (int32_t)(l0.m * 16), t.baseN = (int32_t)(l0.n * 16);
+  t.baseK = (int32_t)(l0.k * j.reduce);
+  t.iterateOrder = iterate_order(&j, &l0, &l1, sm, sn, sk);
+  int64_t step_ka = asc_tiling_ceil(l1.k_a, l0.k), step_kb = asc_tiling_ceil(l1.k_b, l0.k);
+  t.depthA1 = (int32_t)(step_ka * l1.m_a * l1.db_a);
+  int64_t db1 = depth_b1(&j, &t, step_kb * l1.n_b * l1.db_b);
+  t.depthB1 = (int32_t)db1;
+  int64_t n_b = min64(l1.n_b, db1);
+  t.stepM = (int32_t)l1.m_a, t.stepN = (int32_t)n_b;
+  t.stepKa = (int32_t)step_ka, t.stepKb = (int32_t)step_kb;
+  if (j.b_float && t.baseK == 8) { /* one 8-wide K step of float B per block */
+    t.stepKb = 1;
+    t.depthB1 = (int32_t)(n_b * l1.db_b);
+  }
+  t.isBias = j.bias;
+  t.dbL0A = (int32_t)l0.db_a, t.dbL0B = (int32_t)l0.db_b, t.dbL0C = (int32_t)l0.db_c;
+  t.transLength = 0, t.shareMode = 0;
+  t.shareL1Size = (int32_t)(t.depthA1 * (int64_t)t.baseM * t.baseK * j.a_bits / 8 +
+                            t.depthB1 * (int64_t)t.baseN * t.baseK * j.b_bits / 8 +
+                            (j.bias ? (int64_t)t.baseN * j.bias_bytes : 0));
+  t.shareL0CSize = t.baseM * t.baseN * 4;
+  t.shareUbSize = 0;
   int32_t *layout[15] = {
       &t.ALayoutInfoB, &t.ALayoutInfoS,  &t.ALayoutInfoN, &t.ALayoutInfoG, &t.ALayoutInfoD,
       &t.BLayoutInfoB, &t.BLayoutInfoS,  &t.BLayoutInfoN, &t.BLayoutInfoG, &t.BLayoutInfoD,
       &t.CLayoutInfoB, &t.CLayoutInfoS1, &t.CLayoutInfoN, &t.CLayoutInfoG, &t.CLayoutInfoS2,
   };
   for (int i = 0; i < 15; i++) *layout[i] = ctx->layout[i / 5][i % 5];
+  t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = 1;
   if (ctx->batch_a > 0) {
     t.batchM = ctx->batch_a, t.batchN = ctx->batch_b;
     /* Batches whose whole single-core A and B blocks fit L1 together. */
-    int64_t a_bytes = smul(smul(align_up(sm, 16), align_up(sk, p.k_align)), p.sa);
-    int64_t b_bytes = smul(smul(align_up(sn, 16), align_up(sk, p.k_align)), p.sb);
+    int64_t a_bytes = smul(smul(align_up(sm, 16), align_up(sk, j.reduce)), j.a_bits / 8);
+    int64_t b_bytes = smul(smul(align_up(sn, 16), align_up(sk, j.reduce)), j.b_bits / 8);
     int64_t sbm = ctx->batch_a, sbn = ctx->batch_b;
-    while ((sbm > 1 || sbn > 1) && sadd(smul(sbm, a_bytes), smul(sbn, b_bytes)) > p.l1) {
+    while ((sbm > 1 || sbn > 1) && sadd(smul(sbm, a_bytes), smul(sbn, b_bytes)) > j.l1) {
       if (sbm >= sbn)
         sbm = (sbm + 1) / 2;
       else
@@ -843,13 +706,26 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
   else if (ctx->kind == ASC_TILING_BATCH && ctx->batch_a > 0)
     t.BatchNum = ctx->batch_a > ctx->batch_b ? ctx->batch_a : ctx->batch_b;
 
-  /* The search only returns fitting tilings; say so loudly if not. */
-  if (f.l0a > p.l0a || f.l0b > p.l0b || f.l0c > p.l0c || s.l1_used > p.l1 || f.bt > p.bt ||
-      f.ub > p.ub)
-    return asc_error(ASC_ERR_INTERNAL, "tiling: chose a tiling that overflows a buffer");
+  /* the final checks of the reference search (its direct 910B split skips
+   * them) */
+  if (!sp.direct) {
+    const char *bad = NULL;
+    if (t.stepM == 0 || t.stepN == 0 || t.depthA1 == 0 || t.depthB1 == 0)
+      bad = "a zero L1 step or depth";
+    else if (t.stepM > t.depthA1 || t.stepN > t.depthB1)
+      bad = "stepM/stepN above depthA1/depthB1";
+    else if (t.shareL1Size > j.l1 || t.shareL0CSize > j.l0c)
+      bad = "more L1 or L0C than the buffer space";
+    if (bad)
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "tiling: no tiling fits: base (%d, %d, %d) leaves %s (L1 %lld, L0C %lld "
+                       "bytes)",
+                       t.baseM, t.baseN, t.baseK, bad, (long long)j.l1, (long long)j.l0c);
+  }
   ctx->result = t;
   ctx->has_result = true;
-  ctx->m_dim = (int32_t)m_dim, ctx->n_dim = (int32_t)n_dim;
+  ctx->m_dim = (int32_t)asc_tiling_ceil(asc_tiling_single_m(&j), sm);
+  ctx->n_dim = (int32_t)asc_tiling_ceil(asc_tiling_single_n(&j), sn);
   *out = t;
   return ASC_OK;
 }

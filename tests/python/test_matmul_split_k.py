@@ -88,8 +88,10 @@ def test_split_k_tiling_covers_k(m, n, k, dim):
     assert (parts - 1) * t.single_core_k < k <= parts * t.single_core_k
 
 
-@pytest.mark.parametrize("m,n,k,dim,form", [(32, 32, 2048, 8, False), (40, 24, 1000, 6, True),
-                                            (200, 72, 640, 12, False)])
+# Shapes where Ascend C's search does split K (with a narrow N it keeps the last
+# candidate of its core search, which leaves K whole: 32 x 32 x 2048 on 8 cores).
+@pytest.mark.parametrize("m,n,k,dim,form", [(16, 24, 1000, 6, True), (40, 256, 640, 12, False),
+                                            (40, 256, 1000, 8, False)])
 def test_split_k_matmul_matches_numpy(m, n, k, dim, form):
     tiling = _tiling(m, n, k, dim, True)
     assert _k_parts(tiling) > 1  # K is really split
