@@ -539,17 +539,6 @@ static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
   return ir_check_local_at(m, op, 1, I32, "ub_workspace");
 }
 
-/* --- tensor lists (rt/tensor_desc.h) --- */
-/* The list is read as uint64 words: a GlobalAddress of an 8-byte dtype. */
-static asc_status check_ltd(const asc_ir_module *m, const ir_op *op) {
-  int dt = ir_type_at(m, op, 0)->dtype;
-  if (asc_dtype_is_float((asc_dtype)dt) || asc_dtype_size((asc_dtype)dt) != 8)
-    return asc_error(ASC_ERR_COMPILE,
-                     "%s: the tensor list must be a GlobalAddress of 64-bit integer words, not %s",
-                     ir_op_defs[op->code].name, asc_dtype_name(dt));
-  return ASC_OK;
-}
-
 /* --- layout (rt/layout.h) --- */
 /* transpose.ext: dst and src of one 2- or 4-byte dtype, a uint8 tmp buffer,
  * a TransposeType of this form. */
