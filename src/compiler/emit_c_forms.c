@@ -87,7 +87,13 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
   }
   if (op->code == IR_OP_QUE_NEW || op->code == IR_OP_QUEBIND_NEW) {
     ce_line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
-    ce_line(e, "o%u.depth = %d;", r, ce_type_of(e, r).depth);
+    /* depth 0, the in-place queue, keeps no tensors of its own: it orders
+     * every buffer enqueued (at most ASC_K_MAX_DEPTH, as InitBuffer allows) */
+    int depth = ce_type_of(e, r).depth;
+    if (depth)
+      ce_line(e, "o%u.depth = %d;", r, depth);
+    else
+      ce_line(e, "o%u.depth = ASC_K_MAX_DEPTH;", r);
     if (e->pipe) ce_line(e, "o%u.pipe = &o%u;", r, e->pipe);
     return ce_line(e, "asc_k_que *v%u = &o%u;", r, r);
   }

@@ -108,8 +108,8 @@ static asc_status check_que_new(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   if (op->iattrs[0] <= ASC_POS_GM || op->iattrs[0] >= ASC_POS_COUNT)
     return asc_error(ASC_ERR_COMPILE, "TQue: position must be a local TPosition");
-  if (op->iattrs[1] < 1 || op->iattrs[1] > 8)
-    return asc_error(ASC_ERR_COMPILE, "TQue: depth must be a constant in [1, 8], got %lld",
+  if (op->iattrs[1] < 0 || op->iattrs[1] > 8)
+    return asc_error(ASC_ERR_COMPILE, "TQue: depth must be a constant in [0, 8], got %lld",
                      (long long)op->iattrs[1]);
   return ASC_OK;
 }
@@ -492,16 +492,18 @@ static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
   return ASC_OK;
 }
-/* TQueBind [buffer position, depth, src, dst]: one end GM, the buffers at the other */
+/* TQueBind [buffer position, depth, src, dst]: GM or vector ends (not both GM), the buffers
+ * at the local end (the source when both are local) */
 static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   const int64_t *a = op->iattrs;
   bool gm_src = a[2] == ASC_POS_GM, gm_dst = a[3] == ASC_POS_GM;
-  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !ir_is_vector_position((int)a[0]) ||
-      a[1] < 1 || a[1] > 8)
+  bool ends = (gm_src || ir_is_vector_position((int)a[2])) &&
+              (gm_dst || ir_is_vector_position((int)a[3])) && !(gm_src && gm_dst);
+  if (!ends || a[0] != (gm_src ? a[3] : a[2]) || a[1] < 0 || a[1] > 8)
     return asc_error(ASC_ERR_COMPILE,
-                     "TQueBind: one end must be GM, the other VECIN/VECOUT/VECCALC, depth in "
-                     "[1, 8]");
+                     "TQueBind: the ends must be GM or VECIN/VECOUT/VECCALC (not both GM), "
+                     "depth in [0, 8]");
   return ASC_OK;
 }
 static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {

@@ -75,19 +75,19 @@ def test_que_bind_and_queries():
 @jit
 def bind_error_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 0:
-        q = asc.TQueBind(asc.TPosition.VECIN, asc.TPosition.VECOUT)
+        q = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM)
     elif case == 1:
         q = asc.TQueBind(asc.TPosition.GM, asc.TPosition.A1)
     elif case == 2:
-        q = asc.TQueBind(asc.TPosition.VECOUT, asc.TPosition.GM, 0)
+        q = asc.TQueBind(asc.TPosition.VECOUT, asc.TPosition.GM, 9)
     else:
         q = asc.TQueBind(asc.TPosition.VECOUT, 3.5)
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "one end must be TPosition.GM"),
+    (0, "at most one end may be TPosition.GM"),
     (1, "local end must be VECIN, VECOUT or VECCALC"),
-    (2, "depth must be a constant in \\[1, 8\\]"),
+    (2, "depth must be a constant in \\[0, 8\\]"),
     (3, "dst must be a pyasc.TPosition member"),
 ])
 def test_que_bind_errors(case, message):

@@ -1,0 +1,132 @@
+"""Forms of the TPipe framework that PyAsc's front end accepts: TQueBind
+between two vector positions, the in-place (depth 0) queue, the
+user-position forms of enque/deque, and PyAsc's module paths
+(``asc.language.fwk.tpipe``, ``asc.language.core.dtype``). Each runs on the
+simulator, in plain and checked mode, against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import asc
+import pyasc
+from asc.language.core.dtype import KnownTypes as KT
+from asc.language.fwk.tpipe import TQueBind
+from kernel_api_helpers import jit, modes
+
+N = 256
+
+
+def test_module_paths_serve_pyasc_objects():
+    assert TQueBind is asc.TQueBind
+    assert KT.float32 is asc.float32 and KT.int32 is asc.int32 and KT.half is asc.float16
+    assert asc.language.core.dtype.DataType is asc.DataType
+
+
+@jit
+def vec_bind_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    """x -> VECIN queue -> (+2) -> TQueBind(VECIN, VECOUT) -> (*3) -> y."""
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, n)
+    pipe = asc.TPipe()
+    qin = asc.TQue(asc.TPosition.VECIN, 1)
+    mid = TQueBind(src=asc.TPosition.VECIN, dst=asc.TPosition.VECOUT, depth=1)
+    qout = TQueBind(asc.TPosition.VECOUT, asc.TPosition.GM, 1)
+    pipe.init_buffer(qin, 1, n * 4)
+    pipe.init_buffer(mid, 1, n * 4)
+    pipe.init_buffer(qout, 1, n * 4)
+    a = qin.alloc_tensor(KT.float32)
+    asc.data_copy(a, gx, n)
+    qin.enque(a)
+    a = qin.deque(KT.float32)
+    b = mid.alloc_tensor(KT.float32)
+    asc.adds(b, a, 2.0, n)
+    qin.free_tensor(a)
+    mid.enque(b, asc.TPosition.VECIN, asc.TPosition.VECOUT)
+    b = mid.deque(KT.float32, asc.TPosition.VECIN, asc.TPosition.VECOUT)
+    c = qout.alloc_tensor(KT.float32)
+    asc.muls(c, b, 3.0, n)
+    mid.free_tensor(b)
+    qout.enque(c)
+    c = qout.deque(KT.float32)
+    asc.data_copy(gy, c, n)
+    qout.free_tensor(c)
+
+
+def test_que_bind_between_vector_positions():
+    x = np.arange(N, dtype=np.float32) - 7
+    for kernel in modes(vec_bind_kernel):
+        y = np.zeros(N, np.float32)
+        kernel[1](x, y, N)
+        np.testing.assert_array_equal(y, (x + 2) * 3)
+
+
+@jit
+def inplace_kernel(x0: asc.GlobalAddress, x1: asc.GlobalAddress, y: asc.GlobalAddress,
+                   tile: asc.ConstExpr[int], tiles: asc.ConstExpr[int]):
+    """Ascend C's in-place pattern: depth-0 queues whose alloc_tensor and
+    deque fill the LocalTensor variables they are given, over several tiles."""
+    g0 = asc.GlobalTensor()
+    g0.set_global_buffer(x0, tile * tiles)
+    g1 = asc.GlobalTensor()
+    g1.set_global_buffer(x1, tile * tiles)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, tile * tiles)
+    pipe = asc.TPipe()
+    q0 = asc.TQue(asc.TPosition.VECIN, 0)
+    q1 = TQueBind(asc.TPosition.GM, asc.TPosition.VECIN, 0)
+    qo = asc.TQue(asc.TPosition.VECOUT, 0)
+    pipe.init_buffer(q0, 1, tile * 2)
+    pipe.init_buffer(q1, 1, tile * 2)
+    pipe.init_buffer(qo, 1, tile * 2)
+    a = asc.LocalTensor(asc.float16)
+    b = asc.LocalTensor(asc.float16)
+    o = asc.LocalTensor(asc.float16)
+    for i in range(tiles):
+        q0.alloc_tensor(a)
+        q1.alloc_tensor(b)
+        asc.data_copy(a, g0[i * tile:], tile)
+        asc.data_copy(b, g1[i * tile:], tile)
+        q0.enque(a)
+        q1.enque(b)
+        q0.deque(a)
+        q1.deque(b)
+        qo.alloc_tensor(o)
+        asc.add(o, a, b, tile)
+        qo.enque(o)
+        q0.free_tensor(a)
+        q1.free_tensor(b)
+        qo.deque(o)
+        asc.data_copy(gy[i * tile:], o, tile)
+        qo.free_tensor(o)
+
+
+def test_in_place_queues():
+    rng = np.random.default_rng(5)
+    tile, tiles = 128, 4
+    x0 = rng.standard_normal(tile * tiles).astype(np.float16)
+    x1 = rng.standard_normal(tile * tiles).astype(np.float16)
+    for kernel in modes(inplace_kernel):
+        y = np.zeros(tile * tiles, np.float16)
+        kernel[1](x0, x1, y, tile, tiles)
+        np.testing.assert_array_equal(y, x0 + x1)
+
+
+def test_in_place_forms_in_ascend_c():
+    src = inplace_kernel.ascendc(np.zeros(256, np.float16), np.zeros(256, np.float16),
+                                 np.zeros(256, np.float16), 128, 2)
+    assert "AscendC::TQue<AscendC::TPosition::VECIN, 0>" in src
+    assert "TQueBind<AscendC::TPosition::GM, AscendC::TPosition::VECIN, 0>" in src
+
+
+@jit
+def inplace_error_kernel():
+    TQueBind(asc.TPosition.GM, asc.TPosition.GM)
+
+
+def test_que_bind_with_two_gm_ends_is_an_error():
+    with pytest.raises(pyasc.CompileError, match="at most one end may be TPosition.GM"):
+        inplace_error_kernel[1]()
