@@ -281,6 +281,7 @@ int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
   if (op->code == IR_OP_PIPE_GET) return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, e->pipe);
   if (op->code == IR_OP_BUFPOOL_NEW) {
     ce_line(e, "o%u = (asc_k_pipe){0};", r);
+    ce_line(e, "o%u.pool = 1;", r); /* no memory yet (rt/fwk.h) */
     ce_line(e, "o%u.max_bufs = %d;", r, (int)op->iattrs[1]);
     return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }

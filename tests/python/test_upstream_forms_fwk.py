@@ -130,3 +130,58 @@ def inplace_error_kernel():
 def test_que_bind_with_two_gm_ends_is_an_error():
     with pytest.raises(pyasc.CompileError, match="at most one end may be TPosition.GM"):
         inplace_error_kernel[1]()
+
+
+@jit
+def lone_pool_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, info: asc.GlobalAddress,
+                     n: asc.ConstExpr[int]):
+    """TBufPools that no TPipe gave memory (Ascend C's default pool: start
+    0, length 0): the device hands their buffers out from UB byte 0 on,
+    unchecked; a pool initialised twice takes its new memory, a shared pool
+    its share's start."""
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, n)
+    gi = asc.GlobalTensor()
+    gi.set_global_buffer(info, 8)
+    pool0 = asc.TBufPool(pos=asc.TPosition.VECIN, buf_id_size=4)
+    pool1 = asc.TBufPool(pos=asc.TPosition.VECIN, buf_id_size=4)
+    pool2 = asc.TBufPool(pos=asc.TPosition.VECIN, buf_id_size=4)
+    pool0.init_buf_pool(buf_pool=pool1, len=n * 4)
+    pool0.init_buf_pool(buf_pool=pool1, len=n * 4)  # pool1 again: after the first
+    pool0.init_buf_pool(buf_pool=pool2, len=n * 4, share_buf=pool1)
+    que = asc.TQue(asc.TPosition.VECIN, 1)
+    out = asc.TQue(asc.TPosition.VECOUT, 1)
+    tmp = asc.TBuf(asc.TPosition.VECCALC)
+    pool2.init_buffer(que=que, num=1, len=n * 4)
+    pool2.init_buffer(out, 1, n * 4)
+    pool2.init_buffer(buf=tmp, len=64)
+    a = que.alloc_tensor(asc.float32)
+    gi.set_value(0, a.get_phy_addr())
+    asc.data_copy(a, gx, n)
+    que.enque(a)
+    a = que.deque(asc.float32)
+    b = out.alloc_tensor(asc.float32)
+    gi.set_value(1, b.get_phy_addr())
+    asc.muls(b, a, 2.0, n)
+    que.free_tensor(a)
+    out.enque(b)
+    b = out.deque(asc.float32)
+    asc.data_copy(gy, b, n)
+    out.free_tensor(b)
+    gi.set_value(2, tmp.get(asc.float32).get_phy_addr())
+    pool2.reset()
+
+
+def test_pools_without_a_pipe_take_memory_as_the_device_does():
+    x = np.arange(N, dtype=np.float32)
+    y = np.zeros(N, np.float32)
+    info = np.full(8, -1, np.int64)
+    lone_pool_kernel[1](x, y, info, N)
+    np.testing.assert_array_equal(y, 2 * x)
+    # pool1 sits after its first placement; pool2 shares it; buffers follow on
+    assert info[:3].tolist() == [N * 4, 2 * N * 4, 3 * N * 4]
+    checked = modes(lone_pool_kernel)[1]
+    with pytest.raises(pyasc.KernelError, match="no init_buf_pool gave this TBufPool memory"):
+        checked[1](x, y, info, N)

@@ -193,12 +193,15 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
   if (p->max_bufs && p->bufs >= p->max_bufs)
     return asc_k_fail(k, line, "%s: the TBufPool already hands out its buf_id_size of %d buffers",
                       api, p->max_bufs);
+#if ASC_K_CHECKED /* the device does not check a pool's bounds (rt/fwk.h) */
   if (p->pool && (bytes < 0 || !asc_k_span_in(p->cursor - p->base, aligned, p->end - p->base)))
     return asc_k_fail(k, line,
                       "%s: TBufPool overflow: %lld more bytes at byte %lld exceed the pool's "
-                      "bytes [%lld, %lld)",
+                      "bytes [%lld, %lld)%s",
                       api, (long long)aligned, (long long)p->cursor, (long long)p->base,
-                      (long long)p->end);
+                      (long long)p->end,
+                      p->pool == 1 ? " (no init_buf_pool gave this TBufPool memory)" : "");
+#endif
   if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
     return asc_k_fail(k, line,
                       "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "

@@ -320,6 +320,8 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
     if kind == "pipe" and name == "init_buffer":
         if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
                 isinstance(kwargs.get("buf"), Val):
+            if "len" in kwargs and "num" not in kwargs:  # TBufPool.init_buffer(buf=, len=)
+                kwargs = {("num" if k == "len" else k): v for k, v in kwargs.items()}
             buf, length = bind(gen, node, name, ("buf", "num"), args, kwargs)
             return gen.op(node, "pipe.init_tbuf", [obj, buf, length])
         que, num, length = bind(gen, node, name, ("que", "num", "len"), args, kwargs)

@@ -237,9 +237,6 @@ def _buf_pool(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> V
             not 1 <= ids <= _MAX_BUF_IDS:
         raise gen.error(node, f"TBufPool: buf_id_size must be a constant in [1, {_MAX_BUF_IDS}],"
                               f" not {describe(ids)}")
-    if not gen.has_pipe:
-        raise gen.error(node, "TBufPool: create the kernel's TPipe first (pools come from "
-                              "TPipe.init_buf_pool)")
     pool = gen.op(node, "bufpool.new", [], (int(pos), ids))
     _state(gen)["pools"].add(pool.id)
     return pool
