@@ -464,10 +464,10 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE,
                      "adv.extract: dst_value and src must be float16 or float32 "
                      "of one type");
-  if (i != ASC_INT32)
+  if (i != ASC_INT32 && i != ASC_UINT32)
     return asc_error(ASC_ERR_COMPILE,
-                     "adv.extract: dst_index must be int32 (Ascend C's "
-                     "uint32_t), not %s",
+                     "adv.extract: dst_index must be uint32 (Ascend C's uint32_t) or int32, "
+                     "not %s",
                      asc_dtype_name(i));
   for (int k = 0; k < 3; k++)
     if (!ir_is_vector_position(ir_type_at(m, op, k)->position))
