@@ -782,6 +782,10 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       r.kind = ASC_IR_ADDR;
       r.dtype = (uint8_t)op->iattrs[0];
       break;
+    case R_GLOBAL_A0:
+      r.kind = ASC_IR_GLOBAL;
+      r.dtype = (uint8_t)op->iattrs[0];
+      break;
   }
   *result = r;
   return ASC_OK;
