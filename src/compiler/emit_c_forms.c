@@ -109,7 +109,12 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
     return ce_checked(e, "asc_k_init_tbuf(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
   if (op->code == IR_OP_PIPE_DESTROY || op->code == IR_OP_PIPE_RESET)
     return ce_line(e, "asc_k_pipe_reset(v%u);", o[0]);
-  if (op->code == IR_OP_QUE_ALLOC_TENSOR || op->code == IR_OP_QUE_DEQUE) {
+  if (op->code == IR_OP_QUE_DEQUE_INPLACE) {
+    ce_line(e, "asc_k_lt v%u;", r);
+    return ce_checked(e, "asc_k_deque_inplace(k, v%u, v%u, &v%u, %d)", o[0], o[1], r, L);
+  }
+  if (op->code == IR_OP_QUE_ALLOC_TENSOR || op->code == IR_OP_QUE_DEQUE ||
+      op->code == IR_OP_QUE_ALLOC_TENSOR_INPLACE) {
     ce_line(e, "asc_k_lt v%u;", r);
     ce_checked(e, "asc_k_%s(k, v%u, &v%u, %lld, %d)", name[4] == 'a' ? "alloc_tensor" : "deque",
                o[0], r, (long long)ce_esize(e, r), L);

@@ -395,6 +395,42 @@ static inline int asc_k_deque(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t e
 #endif
   return 0;
 }
+/* deque(tensor), the in-place form of a depth-0 queue: the queue keeps no
+ * addresses, so the tensor keeps its buffer; the deque orders the buffer
+ * enqueued with it (its entry leaves the queue). A tensor that is not
+ * queued here takes the oldest entry's ordering, which checked mode
+ * reports (on the device the tensor would not be the enqueued one). */
+static inline int asc_k_deque_inplace(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, asc_k_lt *r,
+                                      int line) {
+  if (q->count == 0)
+    return asc_k_fail(k, line, "deque on an empty queue (real hardware would hang here)");
+  asc_k_qent want = asc_k_locate(q, t);
+  int at = 0;
+  while (at < q->count) {
+    asc_k_qent e = q->ring[(q->head + at) % ASC_K_MAX_DEPTH];
+    if (want.i >= 0 && e.owner == want.owner && e.i == want.i) break;
+    at++;
+  }
+#if ASC_K_CHECKED
+  if (at == q->count)
+    return asc_k_fail(k, line,
+                      "deque(tensor): the tensor is not one enqueued in this queue (an in-place "
+                      "deque leaves the tensor as it is)");
+#endif
+  if (at == q->count) at = 0;
+  asc_k_qent e = q->ring[(q->head + at) % ASC_K_MAX_DEPTH];
+  for (int j = at; j > 0; j--) /* close the gap: the entries before it move up */
+    q->ring[(q->head + j) % ASC_K_MAX_DEPTH] = q->ring[(q->head + j - 1) % ASC_K_MAX_DEPTH];
+  q->head = (q->head + 1) % ASC_K_MAX_DEPTH;
+  q->count--;
+  e.owner->state[e.i] = 3;
+  e.owner->via[e.i] = q;
+#if ASC_K_CHECKED
+  asc_k_chk_learn_all(k, e.owner->chk_vc[e.i]);
+#endif
+  *r = t;
+  return 0;
+}
 /* free_tensor through the queue that owns the buffer or the one it was
  * dequeued from; through any other queue of the pipe the buffer is freed
  * too (as on the device) but checked mode reports it. */

@@ -217,9 +217,13 @@ class TQue {
   template <typename T>
   __aicore__ LocalTensor<T> AllocTensor();
   template <typename T>
+  __aicore__ void AllocTensor(LocalTensor<T> &tensor);  // in place (depth 0)
+  template <typename T>
   __aicore__ bool EnQue(const LocalTensor<T> &tensor);
   template <typename T>
   __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void DeQue(LocalTensor<T> &tensor);  // in place (depth 0)
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   __aicore__ bool HasTensorInQue();
@@ -275,9 +279,13 @@ class TQueBind {
   template <typename T>
   __aicore__ LocalTensor<T> AllocTensor();
   template <typename T>
+  __aicore__ void AllocTensor(LocalTensor<T> &tensor);  // in place (depth 0)
+  template <typename T>
   __aicore__ bool EnQue(const LocalTensor<T> &tensor);
   template <typename T>
   __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void DeQue(LocalTensor<T> &tensor);  // in place (depth 0)
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   __aicore__ bool HasTensorInQue();

@@ -362,9 +362,10 @@ def _user_positions(gen: CodeGenerator, node: ast.Call, name: str, src: Any, dst
 def _que_take(gen: CodeGenerator, node: ast.Call, que: Val, name: str, args: list,
               kwargs: dict) -> Any:
     """alloc_tensor/deque: ``(dtype)`` returns the tensor; the in-place form
-    ``(tensor)`` (a depth-0 queue's) makes that variable the tensor, as
-    Ascend C's out parameter does; ``deque(dtype, src_user_pos,
-    dst_user_pos)`` names the positions whose events order it."""
+    ``(tensor)`` (a depth-0 queue's): alloc_tensor makes that variable the
+    new tensor, as Ascend C's out parameter does, deque only orders it (the
+    queue keeps no addresses); ``deque(dtype, src_user_pos, dst_user_pos)``
+    names the positions whose events order it."""
     first = args[0] if args else kwargs.get("tensor", kwargs.get("dtype"))
     if isinstance(first, Val) and first.kind == "local":
         (tensor,) = bind(gen, node, name, ("tensor",), args, kwargs)
@@ -372,8 +373,10 @@ def _que_take(gen: CodeGenerator, node: ast.Call, que: Val, name: str, args: lis
             next(k.value for k in node.keywords if k.arg == "tensor")
         dtype = pyasc.dtype(tensor.dtype)
         lower_constructs.que_dtype(gen, node, que, name, dtype)
-        result = gen.op(node, f"que.{name}", [que], (dtype_code(gen, node, dtype),))
-        if isinstance(target, ast.Name):  # else the filled tensor is not kept
+        operands = [que, tensor] if name == "deque" else [que]
+        result = gen.op(node, f"que.{name}.inplace", operands, (dtype_code(gen, node, dtype),))
+        # alloc_tensor fills the variable; deque leaves the tensor as it is
+        if name == "alloc_tensor" and isinstance(target, ast.Name):
             gen.assign(node, target, result)
         return None
     if name == "deque" and len(args) + len(kwargs) > 1:
