@@ -47,10 +47,13 @@ class ListDescValue:
         self.shape_size: Any = _ALL
 
     def source(self, gen: CodeGenerator, node: ast.AST, api: str) -> list:
-        if self.data is None:
-            raise gen.error(node, f"{api}: the ListTensorDesc has no data yet: construct it with "
-                                  "data= or call init(data)")
-        return [self.data, self.length, self.shape_size]
+        """The operands that locate the list. A list constructed without
+        data (Ascend C's default) has a null data pointer: reading it stops
+        the kernel at run time, where the device would read address 0."""
+        data = self.data
+        if data is None:
+            data = gen.op(node, "td.unset_data_ptr", [], (dtype_code(gen, node, _C.uint64),))
+        return [data, self.length, self.shape_size]
 
 
 class TensorDescValue:
