@@ -359,6 +359,11 @@ static int ac_cross_core(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, "$I>($0)", b);
   return P_PRIMARY;
 }
+/* SetTensorA/SetTensorB(scalar), the scalar in the operands' type */
+static int ac_mm_set_scalar(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  ac_expand(e, op, op->iattrs[0] ? "$p0.SetTensorB($1)" : "$p0.SetTensorA($1)", b);
+  return P_PRIMARY;
+}
 static int ac_mm_flag(ac_emitter *e, const ir_op *op, ir_buf *b) {
   static const char *const calls[] = {"$p0.DisableBias()", "$p0.WaitIterateAll()",
                                       "$p0.WaitGetTensorC()"};

@@ -202,6 +202,23 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
   if (code == IR_OP_MATMUL_ITERATE_BATCH_N)
     return ce_checked(e, "asc_k_mm_iterate_batch(k, v%u, v%u, %d, -1, -1, v%u, v%u, %d)", o[0],
                       o[1], ce_cube_type(e, o[1]), o[2], o[3], L);
+  if (code == IR_OP_MATMUL_GET_BATCH_TENSOR_C_GM) {
+    ce_line(e, "asc_k_gt v%u = {NULL, 0, 0, -1, 0};", op->result);
+    return ce_checked(e, "asc_k_mm_get_batch_c_gm(k, v%u, v%u, v%u, &v%u, %d)", o[0], o[1], o[2],
+                      op->result, L);
+  }
+  if (code == IR_OP_MATMUL_GET_TENSOR_C_BOTH)
+    return ce_checked(e, "asc_k_mm_get_c_both(k, v%u, v%u, %d, v%u, %d, %d)", o[0], o[1],
+                      ce_cube_type(e, o[1]), o[2], ce_cube_type(e, o[2]), L);
+  if (code == IR_OP_MATMUL_ITERATE_ALL_UB)
+    return ce_checked(e, "asc_k_mm_iterate_all_ub(k, v%u, v%u, %d, %d)", o[0], o[1],
+                      ce_cube_type(e, o[1]), L);
+  if (code == IR_OP_MATMUL_ORG_SHAPE_KC)
+    return ce_checked(e, "asc_k_mm_org_kc(k, v%u, v%u, v%u, v%u, v%u, v%u, %d)", o[0], o[1], o[2],
+                      o[3], o[4], o[5], L);
+  if (code == IR_OP_MATMUL_SET_SCALAR)
+    return ce_checked(e, "asc_k_mm_set_scalar(k, v%u, %d, (double)v%u, %d)", o[0],
+                      (int)op->iattrs[0], o[1], L);
   if (code == IR_OP_MATMUL_ITERATE_ALL_ATOMIC || code == IR_OP_MATMUL_GET_TENSOR_C_ATOMIC)
     return ce_checked(e, "asc_k_mm_%s_atomic(k, v%u, v%u, %d, v%u, %d)",
                       name[7] == 'i' ? "iterate_all" : "get_c", o[0], o[1], ce_cube_type(e, o[1]),
@@ -261,7 +278,7 @@ int ce_cube(emitter *e, const ir_op *op, const char *rt) {
     return ce_line(e, "int64_t v%u = k->sub_block_%s;", op->result, name + 15);
   /* Matmul calls with nothing to do in a synchronous simulator */
   if (op->code == IR_OP_MATMUL_SET_HF32 || op->code == IR_OP_MATMUL_WAIT_ITERATE_BATCH ||
-      !strncmp(name, "matmul.self_define_data", 23) || op->code == IR_OP_MATMUL_USER_DEF_INFO)
+      !strncmp(name, "matmul.self_define_data", 23) || !strncmp(name, "matmul.user_def_info", 20))
     return 0;
   if (op->code == IR_OP_MATMUL_FLAG)
     return op->iattrs[0] ? 0

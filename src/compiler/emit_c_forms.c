@@ -87,7 +87,13 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
   }
   if (op->code == IR_OP_QUE_NEW || op->code == IR_OP_QUEBIND_NEW) {
     ce_line(e, "memset(&o%u, 0, sizeof o%u);", r, r);
-    ce_line(e, "o%u.depth = %d;", r, ce_type_of(e, r).depth);
+    /* depth 0, the in-place queue, keeps no tensors of its own: it orders
+     * every buffer enqueued (at most ASC_K_MAX_DEPTH, as InitBuffer allows) */
+    int depth = ce_type_of(e, r).depth;
+    if (depth)
+      ce_line(e, "o%u.depth = %d;", r, depth);
+    else
+      ce_line(e, "o%u.depth = ASC_K_MAX_DEPTH;", r);
     if (e->pipe) ce_line(e, "o%u.pipe = &o%u;", r, e->pipe);
     return ce_line(e, "asc_k_que *v%u = &o%u;", r, r);
   }
@@ -103,7 +109,12 @@ int ce_named(emitter *e, const ir_op *op, const char *rt) {
     return ce_checked(e, "asc_k_init_tbuf(k, v%u, v%u, v%u, %d)", o[0], o[1], o[2], L);
   if (op->code == IR_OP_PIPE_DESTROY || op->code == IR_OP_PIPE_RESET)
     return ce_line(e, "asc_k_pipe_reset(v%u);", o[0]);
-  if (op->code == IR_OP_QUE_ALLOC_TENSOR || op->code == IR_OP_QUE_DEQUE) {
+  if (op->code == IR_OP_QUE_DEQUE_INPLACE) {
+    ce_line(e, "asc_k_lt v%u;", r);
+    return ce_checked(e, "asc_k_deque_inplace(k, v%u, v%u, &v%u, %d)", o[0], o[1], r, L);
+  }
+  if (op->code == IR_OP_QUE_ALLOC_TENSOR || op->code == IR_OP_QUE_DEQUE ||
+      op->code == IR_OP_QUE_ALLOC_TENSOR_INPLACE) {
     ce_line(e, "asc_k_lt v%u;", r);
     ce_checked(e, "asc_k_%s(k, v%u, &v%u, %lld, %d)", name[4] == 'a' ? "alloc_tensor" : "deque",
                o[0], r, (long long)ce_esize(e, r), L);
@@ -275,6 +286,7 @@ int ce_fwk(emitter *e, const ir_op *op, const char *rt) {
   if (op->code == IR_OP_PIPE_GET) return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, e->pipe);
   if (op->code == IR_OP_BUFPOOL_NEW) {
     ce_line(e, "o%u = (asc_k_pipe){0};", r);
+    ce_line(e, "o%u.pool = 1;", r); /* no memory yet (rt/fwk.h) */
     ce_line(e, "o%u.max_bufs = %d;", r, (int)op->iattrs[1]);
     return ce_line(e, "asc_k_pipe *v%u = &o%u;", r, r);
   }

@@ -42,6 +42,7 @@ typedef enum ir_result_rule {
   R_ADDR,        /* ADDR of operand 0's (GLOBAL) dtype */
   R_ADDR_U8,     /* a GlobalAddress of uint8 (system registers) */
   R_ADDR_A0,     /* a GlobalAddress of dtype iattr0 (tensor lists) */
+  R_GLOBAL_A0,   /* a GlobalTensor of dtype iattr0 */
 } ir_result_rule;
 
 struct ir_op;

@@ -108,8 +108,8 @@ static asc_status check_que_new(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   if (op->iattrs[0] <= ASC_POS_GM || op->iattrs[0] >= ASC_POS_COUNT)
     return asc_error(ASC_ERR_COMPILE, "TQue: position must be a local TPosition");
-  if (op->iattrs[1] < 1 || op->iattrs[1] > 8)
-    return asc_error(ASC_ERR_COMPILE, "TQue: depth must be a constant in [1, 8], got %lld",
+  if (op->iattrs[1] < 0 || op->iattrs[1] > 8)
+    return asc_error(ASC_ERR_COMPILE, "TQue: depth must be a constant in [0, 8], got %lld",
                      (long long)op->iattrs[1]);
   return ASC_OK;
 }
@@ -464,10 +464,10 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE,
                      "adv.extract: dst_value and src must be float16 or float32 "
                      "of one type");
-  if (i != ASC_INT32)
+  if (i != ASC_INT32 && i != ASC_UINT32)
     return asc_error(ASC_ERR_COMPILE,
-                     "adv.extract: dst_index must be int32 (Ascend C's "
-                     "uint32_t), not %s",
+                     "adv.extract: dst_index must be uint32 (Ascend C's uint32_t) or int32, "
+                     "not %s",
                      asc_dtype_name(i));
   for (int k = 0; k < 3; k++)
     if (!ir_is_vector_position(ir_type_at(m, op, k)->position))
@@ -492,16 +492,18 @@ static asc_status check_sync_all(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "sync_all: ub_workspace must be at VECIN, VECOUT or VECCALC");
   return ASC_OK;
 }
-/* TQueBind [buffer position, depth, src, dst]: one end GM, the buffers at the other */
+/* TQueBind [buffer position, depth, src, dst]: GM or vector ends (not both GM), the buffers
+ * at the local end (the source when both are local) */
 static asc_status check_quebind(const asc_ir_module *m, const ir_op *op) {
   (void)m;
   const int64_t *a = op->iattrs;
   bool gm_src = a[2] == ASC_POS_GM, gm_dst = a[3] == ASC_POS_GM;
-  if (gm_src == gm_dst || a[0] != (gm_src ? a[3] : a[2]) || !ir_is_vector_position((int)a[0]) ||
-      a[1] < 1 || a[1] > 8)
+  bool ends = (gm_src || ir_is_vector_position((int)a[2])) &&
+              (gm_dst || ir_is_vector_position((int)a[3])) && !(gm_src && gm_dst);
+  if (!ends || a[0] != (gm_src ? a[3] : a[2]) || a[1] < 0 || a[1] > 8)
     return asc_error(ASC_ERR_COMPILE,
-                     "TQueBind: one end must be GM, the other VECIN/VECOUT/VECCALC, depth in "
-                     "[1, 8]");
+                     "TQueBind: the ends must be GM or VECIN/VECOUT/VECCALC (not both GM), "
+                     "depth in [0, 8]");
   return ASC_OK;
 }
 static asc_status check_bufpool(const asc_ir_module *m, const ir_op *op) {
@@ -537,17 +539,6 @@ static asc_status check_block_sync(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE, "%s: gm_workspace must be an int32 GlobalTensor, not %s",
                      name, asc_dtype_name(ir_type_at(m, op, 0)->dtype));
   return ir_check_local_at(m, op, 1, I32, "ub_workspace");
-}
-
-/* --- tensor lists (rt/tensor_desc.h) --- */
-/* The list is read as uint64 words: a GlobalAddress of an 8-byte dtype. */
-static asc_status check_ltd(const asc_ir_module *m, const ir_op *op) {
-  int dt = ir_type_at(m, op, 0)->dtype;
-  if (asc_dtype_is_float((asc_dtype)dt) || asc_dtype_size((asc_dtype)dt) != 8)
-    return asc_error(ASC_ERR_COMPILE,
-                     "%s: the tensor list must be a GlobalAddress of 64-bit integer words, not %s",
-                     ir_op_defs[op->code].name, asc_dtype_name(dt));
-  return ASC_OK;
 }
 
 /* --- layout (rt/layout.h) --- */
@@ -789,6 +780,10 @@ asc_status ir_check_op(const asc_ir_module *m, const ir_op *op, asc_ir_type *res
       break;
     case R_ADDR_A0:
       r.kind = ASC_IR_ADDR;
+      r.dtype = (uint8_t)op->iattrs[0];
+      break;
+    case R_GLOBAL_A0:
+      r.kind = ASC_IR_GLOBAL;
       r.dtype = (uint8_t)op->iattrs[0];
       break;
   }

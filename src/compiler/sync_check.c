@@ -592,7 +592,7 @@ static void sync_op(checker *k, state *s, const ir_op *op, const char *name) {
     uint32_t all[NPIPES];
     snapshot(s, all);
     if (q) vc_max(q->vc, all);
-  } else if (!strcmp(name, "que.deque") || !strcmp(name, "que.alloc_tensor")) {
+  } else if (!strncmp(name, "que.deque", 9) || !strncmp(name, "que.alloc_tensor", 16)) {
     que_snap *q = que_of(s, op->operands[0]);
     if (q) learn_all(s, q->vc);
   }
@@ -642,7 +642,7 @@ static void define(checker *k, state *s, const ir_op *op, const char *name) {
     uint32_t root = intern(k, VN_TBUF, o[0], 0, 0, false, 0);
     form start = name[8] == '_' ? form_of(k, value_vn(k, o[2]), 1) : (form){0, 0, 0};
     *t = (tensor){root, start};
-  } else if (!strcmp(name, "que.alloc_tensor") || !strcmp(name, "que.deque")) {
+  } else if (!strncmp(name, "que.alloc_tensor", 16) || !strncmp(name, "que.deque", 9)) {
     *t = (tensor){fresh(k), {0, 0, 0}}; /* which buffer: unknown */
   } else {
     *t = (tensor){0, {0, 0, 0}};

@@ -319,7 +319,9 @@ def k_sort_io(x: asc.GlobalAddress, pairs: asc.GlobalAddress, c: asc.GlobalAddre
     asc.data_copy(gi, idx, n)
 
 
-def test_concat_and_extract():
+@pytest.mark.parametrize("index_dtype", [np.int32, np.uint32])
+def test_concat_and_extract(index_dtype):
+    """extract's indices are Ascend C's uint32_t: an int32 or uint32 tensor."""
     repeat = 2
     n = repeat * 32
     g = np.random.default_rng(5)
@@ -329,13 +331,13 @@ def test_concat_and_extract():
     pairs = np.empty(2 * n, np.float32)
     pairs[0::2] = scores
     pairs[1::2] = index.view(np.float32)
-    c, v, i = np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, np.int32)
+    c, v, i = np.zeros(n, np.float32), np.zeros(n, np.float32), np.zeros(n, index_dtype)
     for kernel in (k_sort_io, asc.jit(k_sort_io.fn, cache_dir=CACHE, debug=True)):
         kernel[1](x, pairs, c, v, i, repeat)
         asc.synchronize()
         np.testing.assert_array_equal(c, x)
         np.testing.assert_array_equal(v, scores)
-        np.testing.assert_array_equal(i, index.astype(np.int32))
+        np.testing.assert_array_equal(i, index.astype(index_dtype))
     src = k_sort_io.ascendc(x, pairs, c, v, i, repeat)
     assert "AscendC::Extract(val, idx.ReinterpretCast<uint32_t>(), sorted_, 2)" in src
     assert_valid_cpp(src)

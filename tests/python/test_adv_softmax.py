@@ -339,13 +339,15 @@ def k_quant(x: asc.GlobalAddress, y: asc.GlobalAddress, n: asc.ConstExpr[int], s
         asc.adv.quant(d, a, scale, offset, n, t)  # upstream's call
     elif form == 1:
         asc.adv.quant(d, a, scale, offset)  # the whole tensor
-    else:
+    elif form == 2:
         asc.adv.quant(d, a, scale, offset, config=QuantConfig(calc_count=n))
+    else:  # PyAsc's positional fields: calc_count, offset_count, scale_count, work_local_size
+        asc.adv.quant(d, a, scale, offset, config=QuantConfig(n, 0, 0, 0))
     asc.data_copy(gy, d, n)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
-@pytest.mark.parametrize("form", [0, 1, 2], ids=["tmp", "whole", "config"])
+@pytest.mark.parametrize("form", [0, 1, 2, 3], ids=["tmp", "whole", "config", "positional"])
 def test_quant_against_numpy_model(dtype, form):
     n = 64
     g = np.random.default_rng(7)

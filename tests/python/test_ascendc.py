@@ -751,7 +751,9 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         addr = params[MATMUL_GLOBALS.get(name, "A")]
         operands.append(b.op("global.new", [addr, params["I"]]) if c in "GM" else params[c])
     attrs = [0] if name in ("matmul.set_tensor", "matmul.set_tensor.local", "matmul.shape",
-                            "matmul.flag") else []
+                            "matmul.flag", "matmul.set_scalar") else []
+    if name == "matmul.get_batch_tensor_c.gm":  # C's dtype
+        attrs = [F32_CODE]
     b.op(name, operands, attrs)
 
 

@@ -297,8 +297,15 @@ def test_get_matmul_api_tiling_fixes_the_base_block():
     big = type(cfg)(**{**cfg.__dict__, "basic_m": 128, "basic_n": 128, "basic_k": 512})
     with pytest.raises(ValueError, match="L0A"):
         asc.adv.get_matmul_api_tiling(big, 524288, half, half, f32)
+    # a config that fixes neither the base block nor the single-core shape:
+    # Ascend C's tiling then holds no constant field
+    open_cfg = asc.adv.get_normal_config()
+    t = asc.adv.get_matmul_api_tiling(open_cfg, 524288, half, half, f32)
+    assert t.cfg is open_cfg and (t.base_m, t.base_n, t.base_k, t.m, t.is_bias) == (-1,) * 5
+    single = type(cfg)(**{**open_cfg.__dict__, "single_core_m": 64, "single_core_n": 64,
+                          "single_core_k": 64})
     with pytest.raises(ValueError, match="base block"):
-        asc.adv.get_matmul_api_tiling(asc.adv.get_normal_config(), 524288, half, half, f32)
+        asc.adv.get_matmul_api_tiling(single, 524288, half, half, f32)
     with pytest.raises(ValueError, match="l1_size"):
         asc.adv.get_matmul_api_tiling(cfg, 1 << 30, half, half, f32)
 

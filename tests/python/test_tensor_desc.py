@@ -128,31 +128,99 @@ def test_length_and_shape_size_bound_the_list():
 def k_misuse(lst: pyasc.GlobalAddress, which: pyasc.ConstExpr[int]):
     d = asc.TensorDesc()
     if which == 0:
-        d.get_dim()
-    elif which == 1:
-        asc.ListTensorDesc().get_size()
+        asc.ListTensorDesc().get_desc(d, 0)
     else:
         asc.ListTensorDesc(lst).get_desc(3, 0)
 
 
+def test_misuse_is_a_compile_error():
+    with pytest.raises(pyasc.CompileError, match="desc must be a TensorDesc, not int 3"):
+        k_misuse[1](np.zeros(4, np.int64), 1)
+
+
+@pytest.mark.parametrize("checked", MODES)
+def test_a_list_without_data_stops_the_kernel(checked):
+    """Ascend C's default ListTensorDesc has a null data pointer: get_desc
+    would read address 0, which here stops the kernel in either mode."""
+    with pytest.raises(pyasc.KernelError, match=r"test_tensor_desc.py:\d+: ListTensorDesc.get_desc: "
+                                                "the tensor list's address is outside its "
+                                                "argument"):
+        variant(k_misuse, checked)[1](np.zeros(4, np.int64), 0)
+
+
 @jit
-def k_wrong_words(lst: pyasc.GlobalAddress):
-    asc.ListTensorDesc(lst).get_size()
+def k_bytes(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, a: pyasc.GlobalAddress):
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    lists = asc.ListTensorDesc()
+    o.set_value(0, lists.get_size())  # Ascend C's default list holds no tensors
+    lists = asc.ListTensorDesc(data=lst, length=0xffffffff, shape_size=0xffffffff)
+    o.set_value(1, lists.get_size())
+    d = asc.TensorDesc(dtype=asc.int32)
+    lists.get_desc(d, index=1)
+    o.set_value(2, d.get_dim())
+    o.set_value(3, d.get_index())
+    o.set_value(4, d.get_shape(1))
+    o.set_value(5, d.get_data_obj().get_value(5))
 
 
-@pytest.mark.parametrize("which, message", [
-    (0, r"TensorDesc.get_dim: call ListTensorDesc.get_desc\(desc, index\) first"),
-    (1, "the ListTensorDesc has no data yet"),
-    (2, "desc must be a TensorDesc, not int 3"),
-])
-def test_misuse_is_a_compile_error(which, message):
-    with pytest.raises(pyasc.CompileError, match=message):
-        k_misuse[1](np.zeros(4, np.int64), which)
+@pytest.mark.parametrize("checked", MODES)
+def test_any_global_address_holds_a_list(checked):
+    """Ascend C takes the list as `__gm__ void *`: a uint8 (or float) view of
+    the words reads the same list."""
+    a = np.arange(12, dtype=np.int32).reshape(3, 4) * 7
+    words = pyasc.tensor_list([np.zeros(2, np.int32), a])
+    for view in (words.view(np.uint8), words.view(np.float64)):
+        out = np.zeros(6, np.int64)
+        variant(k_bytes, checked)[1](view, out, a)
+        np.testing.assert_array_equal(out, [0, 2, a.ndim, 1, a.shape[1], a.ravel()[5]])
 
 
-def test_the_list_is_read_as_64_bit_words():
-    with pytest.raises(pyasc.CompileError, match="must be a GlobalAddress of 64-bit integer words"):
-        k_wrong_words[1](np.zeros(4, np.float32))
+@jit
+def k_unset(out: pyasc.GlobalAddress, what: pyasc.ConstExpr[int]):
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    d = asc.TensorDesc()
+    d.set_shape_addr(0)
+    o.set_value(0, d.get_dim())
+    o.set_value(1, d.get_index())
+    if what == 1:
+        o.set_value(2, d.get_shape(0))
+    elif what == 2:
+        o.set_value(3, d.get_data_obj().get_value(3))
+    elif what == 3:
+        g = asc.GlobalTensor()
+        g.set_global_buffer(d.get_data_ptr())
+        o.set_value(4, g.get_value(0))
+
+
+def test_an_unfilled_tensor_desc_is_ascend_cs_default():
+    """TensorDesc's constructor leaves dim 0, index 0, no shape and a null
+    data pointer: reads through it give zeros by default, errors in checked
+    mode."""
+    for what in (0, 1, 2, 3):
+        out = np.full(5, -1, np.float64)
+        k_unset[1](out, what)
+        want = np.full(5, -1.0)
+        want[:2] = 0
+        if what:
+            want[what + 1] = 0
+        np.testing.assert_array_equal(out, want)
+    out = np.zeros(5, np.float64)
+    variant(k_unset, True)[1](out, 0)
+    with pytest.raises(pyasc.KernelError, match="TensorDesc.get_shape: offset 0 is outside the "
+                                                "tensor's 0 dimensions"):
+        variant(k_unset, True)[1](out, 1)
+    for what in (2, 3):
+        with pytest.raises(pyasc.KernelError, match="outside the argument"):
+            variant(k_unset, True)[1](out, what)
+
+
+def test_ascend_c_of_an_unfilled_desc():
+    src = k_unset.ascendc(np.zeros(5, np.float64), 1)
+    assert "pyasc_d.GetShape((uint32_t)0)" in src
+    src = k_unset.ascendc(np.zeros(5, np.float64), 3)
+    assert "AscendC::TensorDesc<float>().GetDataPtr()" in src
 
 
 def test_ascend_c_form():

@@ -43,7 +43,7 @@ _DOCS = {
              "config=None): int8 = saturate(rint(src * scale + offset)).",
     "concat": "concat(dst, src, tmp, repeat_time): sort's input from src, 16 elements a "
               "repeat.",
-    "extract": "extract(dst_value, dst_index, src, repeat_time): values and int32 indices of "
+    "extract": "extract(dst_value, dst_index, src, repeat_time): values and uint32 (or int32) indices of "
                "sort's (score, index) pairs, 32 a repeat.",
 }
 

@@ -77,8 +77,10 @@ class QuantConfig(Struct):
     """Ascend C's ``AscendQuantConfig``: ``calc_count`` elements (used when
     ``quant`` gets no count), the per-channel ``offset_count`` and
     ``scale_count`` (0: per tensor, the only form pyasc simulates) and
-    ``work_local_size``."""
+    ``work_local_size`` (by keyword or, as PyAsc's constructor lists them,
+    by position)."""
 
+    struct_positional = True
     calc_count = Field("int32", default=0, name="calcCount")
     offset_count = Field("int32", default=0, name="offsetCount")
     scale_count = Field("int32", default=0, name="scaleCount")

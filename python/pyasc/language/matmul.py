@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pyasc import _C
 from pyasc.language import core
 from pyasc.language.ir.args import bind, dtype_code, expect
 from pyasc.language.ir.values import KernelStruct, Val, describe
@@ -136,10 +137,21 @@ class KernelMatmul:
         return init(gen, node, self, tiling)
 
     def _set_tensor(self, gen, node, args, kwargs, which: int, api: str) -> Any:
+        first = args[0] if args else kwargs.get("scalar")
+        if which < 2 and (isinstance(first, (int, float)) and not isinstance(first, bool) or
+                          isinstance(first, Val) and first.kind in ("int", "float")):
+            # PyAsc's set_tensor_a/b(scalar): every element of A (B) is the scalar
+            (value,) = bind(gen, node, api, ("scalar",), args, kwargs)
+            if pyasc_dtype_name(self.types["ab"[which]].dtype) not in ("float16", "bfloat16"):
+                raise gen.error(node, f"Matmul.{api}(scalar): A and B must be float16 or "
+                                      f"bfloat16, not {self.types['ab'[which]].dtype}")
+            return gen.op(node, "matmul.set_scalar", [self.handle, value], (which,))
         names = ("tensor", "is_trans") if which < 2 else ("tensor",)
         values = bind(gen, node, api, names, args, kwargs, {"is_trans": None})
         t = self.types.get(("a", "b", "bias")[which])
         local = t is not None and _position_code(t.position) != 0
+        if t is None and isinstance(values[0], Val) and values[0].kind == "local":
+            local = True  # no bias MatmulType: a bias in the Unified Buffer
         where = ("local", "a LocalTensor") if local else ("global", "a GlobalTensor")
         if not isinstance(values[0], Val) or values[0].kind != where[0]:
             raise gen.error(node, f"Matmul.{api}: its MatmulType's position "
@@ -175,6 +187,16 @@ class KernelMatmul:
                            ("single_m", "single_n", "single_k"))
 
     def _set_org_shape(self, gen, node, args, kwargs):
+        if len(args) > 4 or "org_kc" in kwargs:  # the 5-argument form: C's row length too
+            names = ("org_m", "org_n", "org_ka", "org_kb", "org_kc")
+            values = bind(gen, node, "Matmul.set_org_shape", names, args, kwargs,
+                          {"org_kb": None, "org_kc": 0})
+            for v, n in zip(values, names):
+                if v is not None:
+                    gen.check_int(node, v, f"Matmul.set_org_shape {n}")
+            m, n_, ka, kb, kc = values
+            return gen.op(node, "matmul.org_shape.kc",
+                          [self.handle, m, n_, ka, ka if kb is None else kb, kc])
         return self._shape(gen, node, args, kwargs, "set_org_shape", 1,
                            ("org_m", "org_n", "org_ka", "org_kb"))
 
@@ -184,18 +206,41 @@ class KernelMatmul:
         return _Iterate(self)
 
     def _iterate_all(self, gen, node, args, kwargs):
-        c, atomic = bind(gen, node, "Matmul.iterate_all", ("tensor", "en_atomic"), args,
-                             kwargs, {"en_atomic": 0})
+        names = ("tensor", "en_atomic", "en_sequential_write", "wait_iterate_all", "fake_msg",
+                 "sync")
+        c, atomic, seq, _wait, fake, _sync = bind(
+            gen, node, "Matmul.iterate_all", names, args, kwargs,
+            {"en_atomic": 0, "en_sequential_write": False, "wait_iterate_all": False,
+             "fake_msg": False, "sync": True})
+        # sync=False with wait_iterate_all: the simulator finishes at once either way
+        for value, what in ((seq, "en_sequential_write"), (fake, "fake_msg")):
+            if isinstance(value, Val) or value:
+                raise gen.error(node, f"Matmul.iterate_all: {what} is not simulated (pass "
+                                      "False: C is written at each block's place)")
+        if isinstance(c, Val) and c.kind == "local":  # all of C into the LocalTensor
+            if _atomic(gen, node, atomic, "iterate_all"):
+                raise gen.error(node, "Matmul.iterate_all: en_atomic needs C in a GlobalTensor")
+            return gen.op(node, "matmul.iterate_all.ub", [self.handle, c])
         expect(gen, node, c, ("global",), "Matmul.iterate_all tensor")
         if _atomic(gen, node, atomic, "iterate_all"):
             return gen.op(node, "matmul.iterate_all.atomic", [self.handle, c, atomic])
         return gen.op(node, "matmul.iterate_all", [self.handle, c])
 
     def _get_tensor_c(self, gen, node, args, kwargs):
-        c, atomic, _seq = bind(gen, node, "Matmul.get_tensor_c",
-                                   ("tensor", "en_atomic", "en_sequential_write"), args, kwargs,
-                                   {"en_atomic": 0, "en_sequential_write": False})
+        c, atomic, _seq, _sync, extra = bind(
+            gen, node, "Matmul.get_tensor_c",
+            ("tensor", "en_atomic", "en_sequential_write", "sync", "optional_tensor"), args,
+            kwargs, {"en_atomic": 0, "en_sequential_write": False, "sync": True,
+                     "optional_tensor": None})
         expect(gen, node, c, ("global", "local"), "Matmul.get_tensor_c tensor")
+        if extra is not None:  # the block to GM and to a LocalTensor (VECIN) at once
+            if c.kind != "global" or not (isinstance(extra, Val) and extra.kind == "local"):
+                raise gen.error(node, "Matmul.get_tensor_c: with optional_tensor, tensor must be "
+                                      "a GlobalTensor and optional_tensor a LocalTensor")
+            if _atomic(gen, node, atomic, "get_tensor_c"):
+                raise gen.error(node, "Matmul.get_tensor_c: en_atomic with optional_tensor is "
+                                      "not simulated")
+            return gen.op(node, "matmul.get_tensor_c.both", [self.handle, c, extra])
         if _atomic(gen, node, atomic, "get_tensor_c"):
             if c.kind != "global":
                 raise gen.error(node, "Matmul.get_tensor_c: en_atomic needs C in a GlobalTensor")
@@ -227,20 +272,27 @@ class KernelMatmul:
     def _set_workspace(self, gen, node, args, kwargs):
         addr, size = bind(gen, node, "Matmul.set_workspace", ("addr", "size"), args, kwargs,
                               {"size": None})
-        if size is not None:
-            raise gen.error(node, "Matmul.set_workspace: pass a GlobalTensor (the address-and-size "
-                                  "form is not supported)")
+        if isinstance(addr, Val) and addr.kind == "addr":
+            # (address, size in bytes): the workspace is that many bytes there
+            if size is None:
+                raise gen.error(node, "Matmul.set_workspace: an address needs its size in bytes")
+            gen.check_int(node, size, "Matmul.set_workspace size")
+            itemsize = _C.dtype(addr.dtype).itemsize
+            count = size // itemsize if not isinstance(size, Val) else \
+                gen.op(node, "arith.floordiv", [size, itemsize])
+            addr = gen.op(node, "global.new", [addr, count])
+        elif size is not None:
+            raise gen.error(node, "Matmul.set_workspace: a GlobalTensor brings its own size "
+                                  "(pass size only with an address)")
         expect(gen, node, addr, ("global",), "Matmul.set_workspace addr")
         return gen.op(node, "matmul.set_workspace", [self.handle, addr])
 
     def _set_hf32(self, gen, node, args, kwargs):
         enable, mode = bind(gen, node, "Matmul.set_hf32", ("enable_hf32", "trans_mode"), args,
                                 kwargs, {"enable_hf32": False, "trans_mode": 0})
-        if int(getattr(gen, "core_mode", 0)) != 1:
-            raise gen.error(node, "Matmul.set_hf32 is for cube-only kernels "
-                                  "(@asc.jit(matmul_cube_only=True))")
         gen.check_int(node, mode, "Matmul.set_hf32 trans_mode")
-        # HF32 rounds float32 inputs; the simulated Matmul takes fp16/bf16/int8 only
+        # HF32 rounds float32 inputs; the simulated Matmul takes fp16/bf16/int8 only,
+        # which it leaves as they are
         return gen.op(node, "matmul.set_hf32", [self.handle, enable, mode])
 
     def _set_quant_vector(self, gen, node, args, kwargs):
@@ -329,9 +381,18 @@ class KernelMatmul:
 
     def _get_batch_tensor_c(self, gen, node, args, kwargs):
         if not args or not (isinstance(args[0], Val) and args[0].kind == "local"):
-            if "tensor" not in kwargs:
-                raise gen.error(node, "Matmul.get_batch_tensor_c: pass the LocalTensor to fill "
-                                      "(the GlobalTensor-returning form is not supported)")
+            if "tensor" not in kwargs:  # the form that returns the results as a GlobalTensor
+                names = ("batch_a", "batch_b", "en_sequential_write", "sync")
+                ba, bb, seq, _sync = bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
+                                          kwargs, {"en_sequential_write": False, "sync": True})
+                gen.check_int(node, ba, "Matmul.get_batch_tensor_c batch_a")
+                gen.check_int(node, bb, "Matmul.get_batch_tensor_c batch_b")
+                if isinstance(seq, Val) or seq:
+                    raise gen.error(node, "Matmul.get_batch_tensor_c: en_sequential_write is "
+                                          "reserved (pass False)")
+                code = _dtype_code(gen, node, self.types["c"].dtype, "c")
+                return gen.op(node, "matmul.get_batch_tensor_c.gm", [self.handle, ba, bb],
+                              (code,))
         names = ("tensor", "batch_a", "batch_b", "en_sequential_write", "sync")
         t, ba, bb, _seq, _sync = bind(gen, node, "Matmul.get_batch_tensor_c", names, args,
                                           kwargs, {"en_sequential_write": False, "sync": True})
@@ -355,12 +416,16 @@ class KernelMatmul:
         # callback data: the simulated Matmul has no callbacks (MatmulCallBackFunc)
         if isinstance(data, Val) and data.kind == "global":
             return gen.op(node, "matmul.self_define_data.g", [self.handle, data])
+        if isinstance(data, Val) and data.kind == "addr":  # PyAsc's GlobalAddress form
+            return gen.op(node, "matmul.self_define_data.a", [self.handle, data])
         gen.check_int(node, data, "Matmul.set_self_define_data data_ptr")
         return gen.op(node, "matmul.self_define_data", [self.handle, data])
 
     def _set_user_def_info(self, gen, node, args, kwargs):
         (ptr,) = bind(gen, node, "Matmul.set_user_def_info", ("tiling_ptr",), args, kwargs)
-        expect(gen, node, ptr, ("global",), "Matmul.set_user_def_info tiling_ptr")
+        expect(gen, node, ptr, ("global", "addr"), "Matmul.set_user_def_info tiling_ptr")
+        if ptr.kind == "addr":  # PyAsc's GlobalAddress form
+            return gen.op(node, "matmul.user_def_info.a", [self.handle, ptr])
         return gen.op(node, "matmul.user_def_info", [self.handle, ptr])
 
     def _set_sparse_index(self, gen, node, args, kwargs):
@@ -383,6 +448,11 @@ class KernelMatmul:
 _POSITIONS = {core.TPosition.GM: 0, core.TPosition.VECIN: 1, core.TPosition.VECOUT: 2,
               core.TPosition.VECCALC: 3, core.TPosition.A1: 4, core.TPosition.B1: 4}
 _L1 = 4
+
+
+def pyasc_dtype_name(dtype: Any) -> str:
+    """A dtype's name ('' for none)."""
+    return "" if dtype is None else _C.dtype(dtype).name
 
 
 def _position_code(position: Any) -> int:
@@ -420,9 +490,21 @@ def _operand_position(gen: CodeGenerator, node: ast.AST, name: str, t: MatmulTyp
 
 
 def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> KernelMatmul:
-    """``asc.adv.Matmul(a, b, c, bias=None, config=None)``."""
-    a, b, c, bias, config = bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config"),
-                                       args, kwargs, {"bias": None, "config": None})
+    """``asc.adv.Matmul(a, b, c, bias=None, config=None)``; PyAsc names the
+    config ``matmul_config`` and takes a ``matmul_policy`` (the default, 0,
+    only: a policy chooses how blocks are scheduled, which the simulator
+    fixes)."""
+    if "matmul_config" in kwargs:
+        if "config" in kwargs:
+            raise gen.error(node, "Matmul() got both config and matmul_config")
+        kwargs = {("config" if k == "matmul_config" else k): v for k, v in kwargs.items()}
+    a, b, c, bias, config, policy = bind(gen, node, "Matmul", ("a", "b", "c", "bias", "config",
+                                                               "matmul_policy"),
+                                         args, kwargs, {"bias": None, "config": None,
+                                                        "matmul_policy": 0})
+    if policy not in (0, None) or isinstance(policy, bool):
+        raise gen.error(node, f"Matmul: only the default matmul_policy (0) is simulated, not "
+                              f"{describe(policy)}")
     if isinstance(config, MatmulApiStaticTiling):
         config = config.cfg  # the shapes come from register_matmul's TCubeTiling
     if config is not None and not isinstance(config, MatmulConfig):

@@ -96,7 +96,9 @@ def get_matmul_api_tiling(mm_cfg: MatmulConfig, *args: Any, **kwargs: Any) -> Ma
     """``get_matmul_api_tiling(mm_cfg, l1_size, a_type, b_type, c_type,
     bias_type=None)`` (also upstream's ``(mm_cfg, a_type, b_type, c_type,
     bias_type, l1_size=None)``): the constant tiling of mm_cfg's fixed base
-    block (basic_m/n/k), checked against the cube's buffers."""
+    block (basic_m/n/k), checked against the cube's buffers; a config that
+    fixes neither the base block nor the single-core shape gives a tiling
+    with no constant field (-1), as Ascend C's GetMatmulApiTiling does."""
     if not isinstance(mm_cfg, MatmulConfig):
         raise TypeError(f"mm_cfg must be a MatmulConfig, not {type(mm_cfg).__name__}")
     if args and isinstance(args[0], int):  # the documented order: l1_size second
@@ -117,8 +119,12 @@ def get_matmul_api_tiling(mm_cfg: MatmulConfig, *args: Any, **kwargs: Any) -> Ma
     es_b = _size(values.get("b_type"), "b_type")
     _size(values.get("c_type"), "c_type")
     bm, bn, bk = mm_cfg.basic_m, mm_cfg.basic_n, mm_cfg.basic_k
+    single_open = min(mm_cfg.single_core_m, mm_cfg.single_core_n, mm_cfg.single_core_k) <= 0
     if min(bm, bn, bk) <= 0:
-        raise ValueError("mm_cfg must fix the base block (basic_m, basic_n, basic_k > 0)")
+        if single_open:  # Ascend C: nothing fixed, only the config (every field -1)
+            return MatmulApiStaticTiling(cfg=mm_cfg)
+        raise ValueError("mm_cfg fixes the single-core shape: it must fix the base block too "
+                         "(basic_m, basic_n, basic_k > 0)")
 
     def r16(x: int) -> int:  # rows rounded up to whole 16-row fractals
         return (x + 15) // 16 * 16

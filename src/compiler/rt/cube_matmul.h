@@ -10,14 +10,17 @@
 typedef struct asc_k_mm_in {
   asc_k_gt g;
   int set;
-  int local;        /* set from a LocalTensor (UB or L1): span holds it */
-  asc_kc_span span; /* the LocalTensor's bytes (a span of k's UB or cube L1) */
+  int local;             /* set from a LocalTensor (UB or L1): span holds it */
+  asc_kc_span span;      /* the LocalTensor's bytes (a span of k's UB or cube L1) */
+  int scalar;            /* set_tensor_a/b(scalar): every element is sval */
+  unsigned char sval[8]; /* the scalar in the operands' type */
 } asc_k_mm_in;
 typedef struct asc_k_matmul {
   int inited;
   int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
   int a_nz, b_nz, c_nz, a_trans, b_trans;
   int64_t m, n, ka, kb; /* org shape */
+  int64_t kc;           /* set_org_shape's org_kc: C's N (its row length); 0: n */
   int64_t sm, sn, sk;   /* single-core shape */
   int64_t bm, bn, bk;   /* base block */
   asc_k_mm_in a, b, bias;
@@ -117,6 +120,7 @@ static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, i
   asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
   in->g = g;
   in->local = 0;
+  in->scalar = 0;
   in->set = 1;
   if (which == 0) mm->a_trans = trans;
   if (which == 1) mm->b_trans = trans;
@@ -179,6 +183,7 @@ static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_l
   asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
   in->span = s;
   in->local = 1;
+  in->scalar = 0;
   in->set = 1;
   if (which == 0) mm->a_trans = trans;
   if (which == 1) mm->b_trans = trans;
@@ -202,6 +207,7 @@ static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, in
   if (org) {
     if (a < 0 || b < 0 || c < 0) return asc_k_fail(k, line, "Matmul.set_org_shape: negative size");
     mm->m = a, mm->n = b, mm->ka = c, mm->kb = d > 0 ? d : c;
+    mm->kc = 0;
   } else {
     if (a >= 0) mm->sm = a;
     if (b >= 0) mm->sn = b;
@@ -216,13 +222,15 @@ static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, in
  * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
 static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int es, int c0,
                            int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
-                           int trans, int nz, int64_t rows16s, int line) {
+                           int trans, int nz, int64_t rows16s, int bcast, int line) {
   const int64_t rows16 = (rows + 15) / 16 * 16;
   for (int64_t r = 0; r < rows; r++)
     for (int64_t cc = 0; cc < cols; cc++) {
       /* stored coordinates (sr, sc) of logical (r0 + r, col0 + cc) */
       int64_t lr = r0 + r, lc = col0 + cc, sr = trans ? lc : lr, sc = trans ? lr : lc, at;
-      if (nz)
+      if (bcast) /* a scalar operand: every element is src's one */
+        at = 0;
+      else if (nz)
         at = ((sc / c0) * rows16s + sr) * c0 + sc % c0;
       else
         at = sr * ld + sc;
@@ -272,8 +280,13 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
                         w ? "B" : "A", (long long)in->span.n, (long long)mm->m, (long long)mm->n,
                         (long long)(w ? mm->kb : mm->ka), (long long)need);
   }
-  if ((mm->a.local ? (sa = mm->a.span, 0) : asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line)) ||
-      (mm->b.local ? (sb = mm->b.span, 0) : asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line)))
+  asc_kc_span scal[2] = {{(char *)mm->a.sval, es}, {(char *)mm->b.sval, es}};
+  if ((mm->a.scalar  ? (sa = scal[0], 0)
+       : mm->a.local ? (sa = mm->a.span, 0)
+                     : asc_k_cube_gm(k, mm->a.g, es, "Matmul", &sa, line)) ||
+      (mm->b.scalar  ? (sb = scal[1], 0)
+       : mm->b.local ? (sb = mm->b.span, 0)
+                     : asc_k_cube_gm(k, mm->b.g, es, "Matmul", &sb, line)))
     return 1;
   if (mm->bias.set && mm->bias.local) {
     if (asc_k_mul(n0, 4) > mm->bias.span.n)
@@ -313,9 +326,9 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
         asc_kc_span d;
         if (asc_k_mm_l1(k, mm, w, j, w ? b_blk : a_blk, &d, line) ||
             (w ? asc_k_mm_gather(k, d, sb, es, c0, tn, kkj, n0, kj, ldb, !mm->b_trans, mm->b_nz,
-                                 b_rows16, line)
+                                 b_rows16, mm->b.scalar, line)
                : asc_k_mm_gather(k, d, sa, es, c0, tm, kkj, m0, kj, lda, mm->a_trans, mm->a_nz,
-                                 a_rows16, line)))
+                                 a_rows16, mm->a.scalar, line)))
           return 1;
       }
     }
@@ -466,8 +479,10 @@ static int asc_k_mm_put_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, in
   return rc;
 }
 
-/* get_tensor_c(dst): the current block to dst (GM: at its place in the
- * single-core matrix, rows n apart; UB: base_m x base_n, rows base_n apart). */
+/* get_tensor_c(dst): the current block to dst (ub 0, GM: at its place in the
+ * single-core matrix, rows n apart, or org_kc; ub 1, UB: base_m x base_n,
+ * rows base_n apart; ub 2, UB holding all of C: at its place, as in GM,
+ * without the GM's atomic modes). */
 static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub, int dt, int line) {
   asc_kc_core *c = (asc_kc_core *)k->cube;
   asc_kc_span l0c, none = {NULL, 0};
@@ -519,19 +534,19 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     return asc_k_fail(k, line, "Matmul: an int8 C needs set_quant_scalar or set_quant_vector");
   }
   int64_t at, stride;
-  if (ub) {
+  if (ub == 1) {
     at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
   } else if (mm->c_nz) {
     int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
     at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
   } else {
-    stride = mm->ld[2] ? mm->ld[2] : mm->n;
+    stride = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
     at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
   }
   int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
-  if (!ub && (mm->atomic || k->fwk.atomic_type))
+  if (ub == 0 && (mm->atomic || k->fwk.atomic_type))
     return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
   d.p += bytes, d.n -= bytes;
   asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
@@ -566,6 +581,64 @@ static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int 
     if (!more) return 0;
     if (asc_k_mm_get_c_gm(k, mm, g, dt, line)) return 1;
   }
+}
+/* iterate_all(c) with C a LocalTensor (VECIN): all of C, rows n apart. */
+static int asc_k_mm_iterate_all_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_iterate_all_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line) {
+  asc_kc_span d;
+  int more = 1;
+  if (asc_k_cube_ub(k, t, asc_kc_esize((asc_kc_type)dt), "Matmul.iterate_all", &d, line)) return 1;
+  mm->next = 0;
+  for (;;) {
+    if (asc_k_mm_iterate(k, mm, &more, line)) return 1;
+    if (!more) return 0;
+    if (asc_k_mm_get_c(k, mm, d, 2, dt, line)) return 1;
+  }
+}
+/* get_tensor_c(gm, co2_local): the current block to C in GM and to the
+ * LocalTensor (as get_tensor_c with each). */
+static int asc_k_mm_get_c_both(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int gdt, asc_k_lt t,
+                               int ldt, int line) __attribute__((unused));
+static int asc_k_mm_get_c_both(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int gdt, asc_k_lt t,
+                               int ldt, int line) {
+  return asc_k_mm_get_c_gm(k, mm, g, gdt, line) || asc_k_mm_get_c_ub(k, mm, t, ldt, line);
+}
+/* set_org_shape(m, n, ka, kb, kc): kc > 0 is C's row length. */
+static int asc_k_mm_org_kc(asc_k_ctx *k, asc_k_matmul *mm, int64_t m, int64_t n, int64_t ka,
+                           int64_t kb, int64_t kc, int line) __attribute__((unused));
+static int asc_k_mm_org_kc(asc_k_ctx *k, asc_k_matmul *mm, int64_t m, int64_t n, int64_t ka,
+                           int64_t kb, int64_t kc, int line) {
+  if (asc_k_mm_shape(k, mm, 1, m, n, ka, kb, line)) return 1;
+  if (kc < 0) return asc_k_fail(k, line, "Matmul.set_org_shape: negative org_kc");
+  if (kc > 0 && kc < n)
+    return asc_k_fail(k, line,
+                      "Matmul.set_org_shape: org_kc %lld (C's row length) is shorter than N %lld",
+                      (long long)kc, (long long)n);
+  mm->kc = kc;
+  return 0;
+}
+/* set_tensor_a/b(scalar): every element of A (B) is the scalar, in the
+ * operands' type (float16 or bfloat16). */
+static int asc_k_mm_set_scalar(asc_k_ctx *k, asc_k_matmul *mm, int which, double v, int line)
+    __attribute__((unused));
+static int asc_k_mm_set_scalar(asc_k_ctx *k, asc_k_matmul *mm, int which, double v, int line) {
+  if (asc_k_mm_check(k, mm, which ? "set_tensor_b" : "set_tensor_a", line)) return 1;
+  asc_k_mm_in *in = which ? &mm->b : &mm->a;
+  uint16_t h;
+  if (mm->in_type == ASC_KC_F16)
+    h = asc_k_f2h((float)v);
+  else if (mm->in_type == ASC_KC_BF16)
+    h = asc_k_f2bf((float)v);
+  else
+    return asc_k_fail(k, line, "Matmul.set_tensor_%c(scalar): A and B must be float16 or bfloat16",
+                      which ? 'b' : 'a');
+  memcpy(in->sval, &h, sizeof h);
+  in->scalar = 1;
+  in->local = 0;
+  in->set = 1;
+  mm->next = 0;
+  return 0;
 }
 /* iterate_all(c, en_atomic) / get_tensor_c(c, en_atomic) with en_atomic
  * not 0: the blocks are added into C (asc_k_mm_put_atomic). */
@@ -842,6 +915,28 @@ static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int6
                       "Matmul.get_batch_tensor_c: no more results: call "
                       "iterate_n_batch (after set_workspace) first");
   memcpy(d.p, mm->ws.p + mm->ws_read, (size_t)bytes);
+  mm->ws_read += bytes;
+  return 0;
+}
+/* get_batch_tensor_c(batch_a, batch_b) -> GlobalTensor: the next
+ * max(batch_a, batch_b) C matrices iterate_n_batch left in the workspace,
+ * as a GlobalTensor over them (the read moves on, as with a LocalTensor). */
+static int asc_k_mm_get_batch_c_gm(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb,
+                                   asc_k_gt *g, int line) __attribute__((unused));
+static int asc_k_mm_get_batch_c_gm(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, int64_t bb,
+                                   asc_k_gt *g, int line) {
+  if (asc_k_mm_check(k, mm, "get_batch_tensor_c", line)) return 1;
+  const int ces = asc_kc_esize((asc_kc_type)mm->c_type);
+  if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
+    return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: batch_a and batch_b must be 1..65535");
+  const int64_t count = asc_k_mul(ba > bb ? ba : bb, asc_k_mul(mm->m, mm->n));
+  const int64_t bytes = asc_k_mul(count, ces);
+  if (!mm->ws.p || bytes < 0 || bytes > mm->ws.n - mm->ws_read)
+    return asc_k_fail(k, line,
+                      "Matmul.get_batch_tensor_c: no more results: call "
+                      "iterate_n_batch (after set_workspace) first");
+  asc_k_gt r = {mm->ws.p + mm->ws_read, mm->ws.n - mm->ws_read, 0, count, 0};
+  *g = r;
   mm->ws_read += bytes;
   return 0;
 }

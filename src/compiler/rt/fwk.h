@@ -121,26 +121,39 @@ static inline int asc_k_gm_store(asc_k_ctx *k, const asc_k_gt *g, int64_t at, co
   return 0;
 }
 
-/* --- TBufPool: a TPipe-like range [base, end) of the UB (pool set) ------------ */
+/* --- TBufPool: a TPipe-like range [base, end) of the UB -------------------------
+ * pool is 1 for a TBufPool that no init_buf_pool gave memory yet (as Ascend
+ * C's constructor leaves it: start 0, length 0), 2 once one did. The device
+ * does not check a pool's bounds: an init_buffer or init_buf_pool beyond
+ * them, a re-initialised pool and a shared pool longer than the one it
+ * shares are errors in checked mode and otherwise take the memory as the
+ * device does (the UB's own bounds always hold). */
 static inline int asc_k_buf_pool_init(asc_k_ctx *k, asc_k_pipe *parent, asc_k_pipe *pool,
                                       int64_t len, asc_k_pipe *share, int line) {
-  if (pool->pool) return asc_k_fail(k, line, "init_buf_pool: this TBufPool already has its memory");
+#if ASC_K_CHECKED
+  if (pool->pool == 2)
+    return asc_k_fail(k, line, "init_buf_pool: this TBufPool already has its memory");
+#endif
   if (len < 0) return asc_k_fail(k, line, "init_buf_pool: negative length %lld", (long long)len);
   int64_t aligned = asc_k_mul(asc_k_add(len, 31) / 32, 32);
   if (share) {
-    if (!share->pool) return asc_k_fail(k, line, "init_buf_pool: share_buf has no memory yet");
+#if ASC_K_CHECKED
     if (aligned > share->end - share->base)
       return asc_k_fail(k, line,
                         "init_buf_pool: %lld bytes exceed the %lld bytes of share_buf (a "
                         "shared pool may not be longer than the pool it reuses)",
                         (long long)aligned, (long long)(share->end - share->base));
+#endif
+    /* the shared pool takes share_buf's start and length */
     pool->base = share->base;
+    pool->end = share->end;
   } else if (asc_k_pipe_take(k, parent, len, &pool->base, "init_buf_pool", line)) {
     return 1;
+  } else {
+    pool->end = pool->base + aligned;
   }
-  pool->pool = 1;
+  pool->pool = 2;
   pool->cursor = pool->base;
-  pool->end = pool->base + aligned;
   return 0;
 }
 /* TBufPool.reset: the pool's queues end their hand-overs (their buffers stay,

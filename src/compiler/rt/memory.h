@@ -193,12 +193,15 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
   if (p->max_bufs && p->bufs >= p->max_bufs)
     return asc_k_fail(k, line, "%s: the TBufPool already hands out its buf_id_size of %d buffers",
                       api, p->max_bufs);
+#if ASC_K_CHECKED /* the device does not check a pool's bounds (rt/fwk.h) */
   if (p->pool && (bytes < 0 || !asc_k_span_in(p->cursor - p->base, aligned, p->end - p->base)))
     return asc_k_fail(k, line,
                       "%s: TBufPool overflow: %lld more bytes at byte %lld exceed the pool's "
-                      "bytes [%lld, %lld)",
+                      "bytes [%lld, %lld)%s",
                       api, (long long)aligned, (long long)p->cursor, (long long)p->base,
-                      (long long)p->end);
+                      (long long)p->end,
+                      p->pool == 1 ? " (no init_buf_pool gave this TBufPool memory)" : "");
+#endif
   if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
     return asc_k_fail(k, line,
                       "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "
@@ -390,6 +393,42 @@ static inline int asc_k_deque(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, int64_t e
 #if ASC_K_CHECKED
   asc_k_chk_learn_all(k, e.owner->chk_vc[e.i]);
 #endif
+  return 0;
+}
+/* deque(tensor), the in-place form of a depth-0 queue: the queue keeps no
+ * addresses, so the tensor keeps its buffer; the deque orders the buffer
+ * enqueued with it (its entry leaves the queue). A tensor that is not
+ * queued here takes the oldest entry's ordering, which checked mode
+ * reports (on the device the tensor would not be the enqueued one). */
+static inline int asc_k_deque_inplace(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, asc_k_lt *r,
+                                      int line) {
+  if (q->count == 0)
+    return asc_k_fail(k, line, "deque on an empty queue (real hardware would hang here)");
+  asc_k_qent want = asc_k_locate(q, t);
+  int at = 0;
+  while (at < q->count) {
+    asc_k_qent e = q->ring[(q->head + at) % ASC_K_MAX_DEPTH];
+    if (want.i >= 0 && e.owner == want.owner && e.i == want.i) break;
+    at++;
+  }
+#if ASC_K_CHECKED
+  if (at == q->count)
+    return asc_k_fail(k, line,
+                      "deque(tensor): the tensor is not one enqueued in this queue (an in-place "
+                      "deque leaves the tensor as it is)");
+#endif
+  if (at == q->count) at = 0;
+  asc_k_qent e = q->ring[(q->head + at) % ASC_K_MAX_DEPTH];
+  for (int j = at; j > 0; j--) /* close the gap: the entries before it move up */
+    q->ring[(q->head + j) % ASC_K_MAX_DEPTH] = q->ring[(q->head + j - 1) % ASC_K_MAX_DEPTH];
+  q->head = (q->head + 1) % ASC_K_MAX_DEPTH;
+  q->count--;
+  e.owner->state[e.i] = 3;
+  e.owner->via[e.i] = q;
+#if ASC_K_CHECKED
+  asc_k_chk_learn_all(k, e.owner->chk_vc[e.i]);
+#endif
+  *r = t;
   return 0;
 }
 /* free_tensor through the queue that owns the buffer or the one it was

@@ -155,3 +155,24 @@ static inline int asc_k_td_get_shape(asc_k_ctx *k, int64_t *r, asc_k_addr a, int
                                      int64_t shape_size, int64_t index, int64_t offset, int line) {
   return asc_k_td_info(k, r, a, length, shape_size, index, offset, 2, line);
 }
+/* A TensorDesc that no ListTensorDesc.get_desc filled has dim 0 and no shape
+ * (Ascend C's constructor): reading a shape is outside its dimensions, an
+ * error in checked mode; the device reads no list, here 0. */
+static inline int asc_k_td_unset_shape(asc_k_ctx *k, int64_t *r, int64_t offset, int line) {
+  *r = 0;
+#if ASC_K_CHECKED
+  return asc_k_fail(k, line,
+                    "TensorDesc.get_shape: offset %lld is outside the tensor's 0 dimensions (no "
+                    "ListTensorDesc.get_desc filled this TensorDesc)",
+                    (long long)offset);
+#else
+  (void)k, (void)offset, (void)line;
+  return 0;
+#endif
+}
+/* Its data pointer is null: an address with no memory behind it. */
+static inline int asc_k_td_unset_data_ptr(asc_k_ctx *k, asc_k_addr *r, int64_t dtype, int line) {
+  (void)dtype, (void)line;
+  *r = asc_k_resolve(k, 0);
+  return 0;
+}

@@ -217,9 +217,13 @@ class TQue {
   template <typename T>
   __aicore__ LocalTensor<T> AllocTensor();
   template <typename T>
+  __aicore__ void AllocTensor(LocalTensor<T> &tensor);  // in place (depth 0)
+  template <typename T>
   __aicore__ bool EnQue(const LocalTensor<T> &tensor);
   template <typename T>
   __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void DeQue(LocalTensor<T> &tensor);  // in place (depth 0)
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   __aicore__ bool HasTensorInQue();
@@ -275,9 +279,13 @@ class TQueBind {
   template <typename T>
   __aicore__ LocalTensor<T> AllocTensor();
   template <typename T>
+  __aicore__ void AllocTensor(LocalTensor<T> &tensor);  // in place (depth 0)
+  template <typename T>
   __aicore__ bool EnQue(const LocalTensor<T> &tensor);
   template <typename T>
   __aicore__ LocalTensor<T> DeQue();
+  template <typename T>
+  __aicore__ void DeQue(LocalTensor<T> &tensor);  // in place (depth 0)
   template <typename T>
   __aicore__ void FreeTensor(LocalTensor<T> &tensor);
   __aicore__ bool HasTensorInQue();
@@ -875,7 +883,9 @@ enum class LayoutMode : uint8_t { NONE, BSNGD, SBNGD, BNGS1S2, NORMAL };
 namespace AscendC {
 template <TPosition POS, CubeFormat FMT, typename T, bool TRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE>
-struct MatmulType {};
+struct MatmulType {
+  using Type = T;
+};
 struct MatrixOffset {
   int32_t offset;
   int32_t row, col;
@@ -897,6 +907,9 @@ class Matmul {
   template <typename T>
   __aicore__ void SetBias(const LocalTensor<T> &inputBias);
   __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb);
+  __aicore__ void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc);
+  __aicore__ void SetTensorA(typename A::Type aScalar);
+  __aicore__ void SetTensorB(typename B::Type bScalar);
   __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
   __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
   __aicore__ bool Iterate(bool enPartialSum = false);
@@ -907,7 +920,12 @@ class Matmul {
   __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0,
                              bool enSequentialWrite = false);
   template <typename T>
+  __aicore__ void GetTensorC(const GlobalTensor<T> &gm, const LocalTensor<T> &co2Local,
+                             uint8_t enAtomic = 0, bool enSequentialWrite = false);
+  template <typename T>
   __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
+  template <typename T>
+  __aicore__ void IterateAll(const LocalTensor<T> &ubCmatrix, uint8_t enAtomic = 0);
   __aicore__ void End();
   __aicore__ void DisableBias();
   __aicore__ void WaitIterateAll();
@@ -935,6 +953,9 @@ class Matmul {
   template <typename T>
   __aicore__ void GetBatchTensorC(const LocalTensor<T> &c, uint32_t batchA, uint32_t batchB,
                                   bool enSequentialWrite = false);
+  template <bool sync>
+  __aicore__ GlobalTensor<typename C::Type> GetBatchTensorC(uint32_t batchA, uint32_t batchB,
+                                                            bool enSequentialWrite = false);
   __aicore__ void SetQuantScalar(const uint64_t quantScalar);
   __aicore__ void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor);
   __aicore__ void SetSelfDefineData(const uint64_t dataPtr);

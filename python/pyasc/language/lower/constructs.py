@@ -125,9 +125,19 @@ def host_struct(value: user_struct.Struct) -> KernelStruct:
 def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list,
                 kwargs: dict) -> KernelStruct:
     """``Tiling(block_length=n)`` in a kernel: fields by keyword, defaults
-    for the rest."""
+    for the rest; a class with ``struct_positional`` (PyAsc's own structs
+    whose constructors list the fields) also takes them by position."""
     if args:
-        raise gen.error(node, f"{cls.__name__}() takes its fields by keyword")
+        names = list(cls.struct_fields)
+        if not getattr(cls, "struct_positional", False):
+            raise gen.error(node, f"{cls.__name__}() takes its fields by keyword")
+        if len(args) > len(names):
+            raise gen.error(node, f"{cls.__name__}() takes at most {len(names)} fields "
+                                  f"({len(args)} given)")
+        for name in names[:len(args)]:
+            if name in kwargs:
+                raise gen.error(node, f"{cls.__name__}() got multiple values for '{name}'")
+        kwargs = {**dict(zip(names, args)), **kwargs}
     fields: dict[str, Any] = {}
     for name in kwargs:
         if name not in cls.struct_fields:

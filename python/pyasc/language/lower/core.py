@@ -299,6 +299,13 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
     }
     if (kind, name) == ("que", "enque") and args and isinstance(args[0], Val):
         lower_constructs.que_dtype(gen, node, obj, name, args[0].dtype)
+    if (kind, name) == ("que", "enque") and len(args) + len(kwargs) > 1:
+        # TQueBind.enque(tensor, src_user_pos, dst_user_pos): the positions
+        # pick the hardware events; the simulator orders the buffer the same
+        tensor, src, dst = bind(gen, node, name, ("tensor", "src_user_pos", "dst_user_pos"),
+                                args, kwargs)
+        _user_positions(gen, node, name, src, dst)
+        return gen.op(node, "que.enque", [obj, tensor])
     if (kind, name) in table:
         op, names = table[(kind, name)]
         return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
@@ -309,13 +316,12 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
         return gen.op(node, "local.reinterpret_cast", [obj], (dtype_code(gen, node, dtype),))
     if kind == "que" and name in ("alloc_tensor", "deque"):
-        (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
-        code = dtype_code(gen, node, dtype)
-        lower_constructs.que_dtype(gen, node, obj, name, pyasc.dtype(dtype))
-        return gen.op(node, f"que.{name}", [obj], (code,))
+        return _que_take(gen, node, obj, name, args, kwargs)
     if kind == "pipe" and name == "init_buffer":
         if args and isinstance(args[0], Val) and args[0].kind == "tbuf" or \
                 isinstance(kwargs.get("buf"), Val):
+            if "len" in kwargs and "num" not in kwargs:  # TBufPool.init_buffer(buf=, len=)
+                kwargs = {("num" if k == "len" else k): v for k, v in kwargs.items()}
             buf, length = bind(gen, node, name, ("buf", "num"), args, kwargs)
             return gen.op(node, "pipe.init_tbuf", [obj, buf, length])
         que, num, length = bind(gen, node, name, ("que", "num", "len"), args, kwargs)
@@ -342,6 +348,46 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
     if handled is not lower_vector.NOT_HANDLED:
         return handled
     raise gen.error(node, f"{describe(obj)} has no method '{name}' in kernels")
+
+
+def _user_positions(gen: CodeGenerator, node: ast.Call, name: str, src: Any, dst: Any) -> None:
+    for value, what in ((src, "src_user_pos"), (dst, "dst_user_pos")):
+        position = constant(gen, node, value, f"{name} {what}")
+        if not isinstance(position, int) or isinstance(position, bool) or \
+                position not in set(core.TPosition):
+            raise gen.error(node, f"{name}: {what} must be a pyasc.TPosition member, not "
+                                  f"{describe(value)}")
+
+
+def _que_take(gen: CodeGenerator, node: ast.Call, que: Val, name: str, args: list,
+              kwargs: dict) -> Any:
+    """alloc_tensor/deque: ``(dtype)`` returns the tensor; the in-place form
+    ``(tensor)`` (a depth-0 queue's): alloc_tensor makes that variable the
+    new tensor, as Ascend C's out parameter does, deque only orders it (the
+    queue keeps no addresses); ``deque(dtype, src_user_pos, dst_user_pos)``
+    names the positions whose events order it."""
+    first = args[0] if args else kwargs.get("tensor", kwargs.get("dtype"))
+    if isinstance(first, Val) and first.kind == "local":
+        (tensor,) = bind(gen, node, name, ("tensor",), args, kwargs)
+        target = node.args[0] if node.args else \
+            next(k.value for k in node.keywords if k.arg == "tensor")
+        dtype = pyasc.dtype(tensor.dtype)
+        lower_constructs.que_dtype(gen, node, que, name, dtype)
+        operands = [que, tensor] if name == "deque" else [que]
+        result = gen.op(node, f"que.{name}.inplace", operands, (dtype_code(gen, node, dtype),))
+        # alloc_tensor fills the variable; deque leaves the tensor as it is
+        if name == "alloc_tensor" and isinstance(target, ast.Name):
+            gen.assign(node, target, result)
+        return None
+    if name == "deque" and len(args) + len(kwargs) > 1:
+        dtype, src, dst = bind(gen, node, name, ("dtype", "src_user_pos", "dst_user_pos"),
+                               args, kwargs)
+        _user_positions(gen, node, name, src, dst)
+    else:
+        (dtype,) = bind(gen, node, name, ("dtype",), args, kwargs)
+    code = dtype_code(gen, node, dtype)
+    lower_constructs.que_dtype(gen, node, que, name, pyasc.dtype(dtype))
+    return gen.op(node, f"que.{name}", [que], (code,))
 
 
 __all__ = ["call", "KERNEL_ONLY"]

@@ -203,22 +203,26 @@ def _position(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> core.
 
 
 def _que_bind(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
-    src, dst, depth = bind(gen, node, "TQueBind", ("src", "dst", "depth"), args, kwargs,
-                                  {"depth": 1})
+    src, dst, depth, mask = bind(gen, node, "TQueBind", ("src", "dst", "depth", "mask"), args,
+                                 kwargs, {"src": core.TPosition.VECIN,
+                                          "dst": core.TPosition.VECIN, "depth": 1, "mask": 0})
     src = _position(gen, node, src, "TQueBind src")
     dst = _position(gen, node, dst, "TQueBind dst")
     gm = core.TPosition.GM
-    if (src == gm) == (dst == gm):
-        raise gen.error(node, "TQueBind: one end must be TPosition.GM (a queue between two "
-                              f"local positions, {src.name} -> {dst.name}, is not supported)")
-    local = dst if src == gm else src
-    if local not in _VECTOR_POSITIONS:
-        raise gen.error(node, f"TQueBind: the local end must be VECIN, VECOUT or VECCALC, not "
-                              f"{local.name}")
+    if src == gm and dst == gm:
+        raise gen.error(node, "TQueBind: at most one end may be TPosition.GM")
+    for end in (src, dst):
+        if end != gm and end not in _VECTOR_POSITIONS:
+            raise gen.error(node, f"TQueBind: the local end must be VECIN, VECOUT or VECCALC, "
+                                  f"not {end.name}")
+    # the buffers live at the local end (the source's when both are local)
+    local = src if src != gm else dst
     if isinstance(depth, Val) or isinstance(depth, bool) or not isinstance(depth, int) or \
-            not 1 <= depth <= 8:
-        raise gen.error(node, f"TQueBind: depth must be a constant in [1, 8] (depth 0, the "
-                              f"in-place form, is not supported), not {describe(depth)}")
+            not 0 <= depth <= 8:
+        raise gen.error(node, f"TQueBind: depth must be a constant in [0, 8] (0: the in-place "
+                              f"queue), not {describe(depth)}")
+    if isinstance(mask, Val) or isinstance(mask, bool) or not isinstance(mask, int):
+        raise gen.error(node, f"TQueBind: mask must be a constant int, not {describe(mask)}")
     return gen.op(node, "quebind.new", [], (int(local), depth, int(src), int(dst)))
 
 
@@ -233,9 +237,6 @@ def _buf_pool(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> V
             not 1 <= ids <= _MAX_BUF_IDS:
         raise gen.error(node, f"TBufPool: buf_id_size must be a constant in [1, {_MAX_BUF_IDS}],"
                               f" not {describe(ids)}")
-    if not gen.has_pipe:
-        raise gen.error(node, "TBufPool: create the kernel's TPipe first (pools come from "
-                              "TPipe.init_buf_pool)")
     pool = gen.op(node, "bufpool.new", [], (int(pos), ids))
     _state(gen)["pools"].add(pool.id)
     return pool

@@ -34,6 +34,8 @@ def _kernel_method(name: str) -> Any:
 class ListDescValue:
     """A ListTensorDesc in a kernel: the list's address, length and shape_size."""
 
+    kernel_compile_time = True  # a name may be bound to another one (codegen.assign)
+
     init = _kernel_method("init")
     get_size = _kernel_method("get_size")
     get_desc = _kernel_method("get_desc")
@@ -45,15 +47,20 @@ class ListDescValue:
         self.shape_size: Any = _ALL
 
     def source(self, gen: CodeGenerator, node: ast.AST, api: str) -> list:
-        if self.data is None:
-            raise gen.error(node, f"{api}: the ListTensorDesc has no data yet: construct it with "
-                                  "data= or call init(data)")
-        return [self.data, self.length, self.shape_size]
+        """The operands that locate the list. A list constructed without
+        data (Ascend C's default) has a null data pointer: reading it stops
+        the kernel at run time, where the device would read address 0."""
+        data = self.data
+        if data is None:
+            data = gen.op(node, "td.unset_data_ptr", [], (dtype_code(gen, node, _C.uint64),))
+        return [data, self.length, self.shape_size]
 
 
 class TensorDescValue:
     """A TensorDesc in a kernel: its element dtype and, once
     ListTensorDesc.get_desc filled it, its list and index."""
+
+    kernel_compile_time = True
 
     set_shape_addr = _kernel_method("set_shape_addr")
     get_dim = _kernel_method("get_dim")
@@ -67,11 +74,9 @@ class TensorDescValue:
         self.list: list | None = None
         self.index: Any = None
 
-    def source(self, gen: CodeGenerator, node: ast.AST, api: str) -> list:
-        if self.list is None:
-            raise gen.error(node, f"TensorDesc.{api}: call ListTensorDesc.get_desc(desc, index) "
-                                  "first")
-        return self.list + [self.index]
+    def source(self) -> list | None:
+        """The operands that locate it (list and index), None while unfilled."""
+        return None if self.list is None else self.list + [self.index]
 
 
 
@@ -91,6 +96,8 @@ def _list_method(gen: CodeGenerator, node: ast.Call, obj: ListDescValue, name: s
         return _init(gen, node, obj, args, kwargs, api)
     if name == "get_size":
         bind(gen, node, api, (), args, kwargs)
+        if obj.data is None:  # Ascend C's default ListTensorDesc holds no tensors
+            return 0
         return gen.op(node, "ltd.get_size", obj.source(gen, node, api))
     if name == "get_desc":
         desc, index = bind(gen, node, api, ("desc", "index"), args, kwargs)
@@ -115,16 +122,23 @@ def _desc_method(gen: CodeGenerator, node: ast.Call, obj: TensorDescValue, name:
         if not isinstance(ptr, (int, Val)) or isinstance(ptr, Val) and ptr.kind != "int":
             raise gen.error(node, f"{api}: shape_ptr must be an int, not {describe(ptr)}")
         return None
+    # a desc no get_desc filled is Ascend C's default one: dim and index 0,
+    # no shape, a null data pointer
+    source = obj.source()
     if name in ("get_dim", "get_index"):
         bind(gen, node, api, (), args, kwargs)
-        return gen.op(node, f"td.{name}", obj.source(gen, node, name))
+        return 0 if source is None else gen.op(node, f"td.{name}", source)
     if name == "get_shape":
         (offset,) = bind(gen, node, api, ("offset",), args, kwargs)
-        return gen.op(node, "td.get_shape", obj.source(gen, node, name) + [offset])
+        gen.check_int(node, offset, f"{api} offset")
+        if source is None:
+            return gen.op(node, "td.unset_shape", [offset])
+        return gen.op(node, "td.get_shape", source + [offset])
     if name in ("get_data_ptr", "get_data_obj"):
         bind(gen, node, api, (), args, kwargs)
-        addr = gen.op(node, "td.get_data_ptr", obj.source(gen, node, name),
-                      (dtype_code(gen, node, obj.dtype),))
+        code = dtype_code(gen, node, obj.dtype)
+        addr = gen.op(node, "td.unset_data_ptr", [], (code,)) if source is None else \
+            gen.op(node, "td.get_data_ptr", source, (code,))
         return addr if name == "get_data_ptr" else gen.op(node, "global.new", [addr])
     raise gen.error(node, f"TensorDesc has no method '{name}'")
 
