@@ -53,6 +53,7 @@ asc_status ir_check_gatherb(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_cmp_mask(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_compare_reg(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_select_reg(const asc_ir_module *m, const ir_op *op);
+asc_status ir_check_select_reg_scalar(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_count_value(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_scalar_cast(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_fused_cast(const asc_ir_module *m, const ir_op *op);

@@ -166,6 +166,10 @@ static asc_status check_int_unary(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_float_ops(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32);
 }
+/* add_relu: half, float and int16_t (Atlas A2) */
+static asc_status check_add_relu(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32 | I16);
+}
 static asc_status check_axpy(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 0, F16 | F32, "dst");
   if (!st) st = ir_check_local_at(m, op, 1, F16 | F32, "src");

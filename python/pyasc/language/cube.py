@@ -253,6 +253,10 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
         expect(gen, node, src, ("local", "global"), "data_copy src")
         return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in _ND2NZ_FIELDS)])
     if p.struct is Nz2NdParamsFull:
+        if hasattr(p, "handle"):
+            raise gen.error(node, "data_copy: this Nz2NdParamsFull was built with an 8th "
+                                  "argument, which PyAsc takes as an IR handle in place of "
+                                  "the 7 fields; build it with the 7 fields")
         expect(gen, node, dst, ("global",), "data_copy dst")
         expect(gen, node, src, ("local",), "data_copy src")
         return gen.op(node, "cube.nz2nd", [dst, src, *(getattr(p, f) for f in _NZ2ND_FIELDS)])

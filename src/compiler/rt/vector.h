@@ -540,6 +540,11 @@ static inline int64_t asc_k_vi(int op, int64_t x, int64_t y, int64_t d, int bits
       return x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
     case ASC_K_VOP_relu:
       return x > 0 ? x : 0;
+    case ASC_K_VOP_add_relu: { /* int16: the sum wraps as add's does, then relu */
+      int64_t sum = (int64_t)((uint64_t)x + (uint64_t)y);
+      if (bits < 64) sum = (int64_t)((uint64_t)sum << (64 - bits)) >> (64 - bits);
+      return sum > 0 ? sum : 0;
+    }
     case ASC_K_VOP_shift_left:
       return y < 0 || y >= bits ? 0 : (int64_t)((uint64_t)x << y);
     case ASC_K_VOP_shift_right:

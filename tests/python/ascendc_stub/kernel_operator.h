@@ -492,6 +492,11 @@ template <typename T, SELMODE selMode>
 __aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                        const LocalTensor<T> &src1, uint8_t repeatTime,
                        const BinaryRepeatParams &repeatParams);
+// Select's tensor-scalar mode without a mask (the scalar set by SetCmpMask).
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, uint8_t repeatTime,
+                       const BinaryRepeatParams &repeatParams);
 // Fused casts (dst T narrower than the sources U) and RepeatReduceSum.
 #define PYASC_STUB_FUSED_CAST(NAME)                                                           \
   template <typename T, typename U>                                                           \

@@ -47,6 +47,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return method(gen, node, func, args, kwargs)
     if isinstance(func, core.KernelFunction):
         return gen.inline(node, func, args, kwargs)
+    if isinstance(func, Val) and func.kind in ("local", "global"):
+        # t(i): Ascend C's operator() reads element i, as get_value(i)
+        if len(args) + len(kwargs) != 1 or kwargs and "index" not in kwargs:
+            raise gen.error(node, f"{describe(func)}(index) takes one element index")
+        return method(gen, node, BoundMethod(func, "get_value", node), args, kwargs)
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
@@ -196,8 +201,13 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return gen.op(node, api, [event_id], (int(event),))
     if api == "pipe_barrier":
         (pipe,) = bind(gen, node, api, ("pipe",), args, kwargs)
-        if not isinstance(pipe, core.PipeID):
-            raise gen.error(node, "pipe_barrier: pipe must be a pyasc.PipeID member")
+        # a PipeID member, or its value as a compile-time int (pipe_t's numbers)
+        valid = {int(p) for p in core.PipeID}
+        if not isinstance(pipe, core.PipeID) and not (
+                isinstance(pipe, int) and not isinstance(pipe, bool) and pipe in valid):
+            raise gen.error(node, f"pipe_barrier: pipe must be a pyasc.PipeID member (or its "
+                                  f"value {min(valid)}..{max(valid)}), not {describe(pipe)}")
+        pipe = core.PipeID(pipe)
         return gen.op(node, api, [], (int(pipe),))
     if api == "printf":
         if not args or not isinstance(args[0], str):

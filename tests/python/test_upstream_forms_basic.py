@@ -1,0 +1,201 @@
+"""Forms of the basic APIs that PyAsc's front end accepts, run on the
+simulator against NumPy models or the documented Ascend C semantics: the
+register forms of compare and select with their trailing arguments by
+keyword, select's tensor-scalar register form (the scalar from CMPMASK),
+add_relu on int16, tensor element access t(i), get_shape_info's default,
+pipe_barrier with pipe_t's numbers, Nz2NdParamsFull built with PyAsc's
+extra handle argument, and the count form of data_copy GM<->UB rounding a
+count down to whole 32-byte blocks as the MTE does (checked mode reports
+it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pyasc as asc
+from kernel_api_helpers import jit, launch, local, modes, store
+from test_ascendc import assert_valid_cpp
+
+
+# --- compare / select register forms, trailing arguments by keyword ----------------------
+
+@jit
+def cmp_kw_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, y: asc.GlobalAddress,
+                  m: asc.GlobalAddress, list_mask: asc.ConstExpr[bool]):
+    s0 = local(a, 0, 256)
+    s1 = local(b, 1024, 256)
+    bits = asc.LocalTensor(asc.int32, asc.TPosition.VECCALC, 2048, 32)
+    asc.duplicate(bits, 0, 32)
+    dst = local(y, 4096, 256)
+    params = asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8)
+    if list_mask:
+        asc.compare(s0, s1, cmp_mode=asc.CMPMODE.LT, mask=[2**64 - 1, 2**64 - 1],
+                    repeat_params=params)
+    else:
+        asc.compare(s0, s1, cmp_mode=asc.CMPMODE.LT, mask=128, repeat_params=params)
+    asc.get_cmp_mask(bits)
+    asc.select(dst, s0, s1, repeat_times=2, repeat_params=params,
+               sel_mode=asc.SELMODE.VSEL_CMPMASK_SPR)
+    store(m, bits, 32)
+    store(y, dst, 256)
+
+
+@pytest.mark.parametrize("list_mask", [False, True])
+def test_compare_and_select_register_forms_by_keyword(list_mask):
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 4, 256).astype(np.float16)
+    b = rng.integers(-4, 4, 256).astype(np.float16)
+    want_bits = a[:128] < b[:128]  # one repeat of 128 float16 elements
+    for kernel in modes(cmp_kw_kernel):
+        y = np.zeros(256, np.float16)
+        m = np.zeros(32, np.int32)
+        launch(kernel, a, b, y, m, list_mask)
+        got = np.unpackbits(m[:4].view(np.uint8), bitorder="little").astype(bool)
+        np.testing.assert_array_equal(got, want_bits)
+        sel = np.concatenate([want_bits, want_bits])  # every repeat reads the same 128 bits
+        np.testing.assert_array_equal(y, np.where(sel, a, b))
+
+
+@jit
+def sel_scalar_kernel(x: asc.GlobalAddress, s: asc.GlobalAddress, bm: asc.GlobalAddress,
+                      y: asc.GlobalAddress, repeat: int):
+    src = local(x, 0, 256)
+    scalar = local(s, 1024, 16)
+    bits = local(bm, 2048, 16)
+    dst = local(y, 4096, 256)
+    asc.set_cmp_mask(scalar)
+    asc.select(dst, bits, src, repeat_times=repeat, repeat_params=asc.BinaryRepeatParams())
+    store(y, dst, 256)
+
+
+def test_select_tensor_scalar_register_form():
+    """Select(dst, selMask, src0, repeatTime, repeatParams): the scalar is
+    CMPMASK's first element; repeats consume sel_mask's bits in turn."""
+    x = np.arange(1, 257, dtype=np.float32)
+    s = np.zeros(16, np.float32)
+    s[0] = -7.5
+    rng = np.random.default_rng(5)
+    bm = rng.integers(-2**31, 2**31, 16).astype(np.int32)
+    bits = np.unpackbits(bm.view(np.uint8), bitorder="little").astype(bool)
+    for kernel in modes(sel_scalar_kernel):
+        y = np.full(256, 99.0, np.float32)
+        launch(kernel, x, s, bm, y, 3)  # 3 repeats of 64 float32 elements
+        want = np.where(bits[:192], x[:192], np.float32(-7.5))
+        np.testing.assert_array_equal(y[:192], want)
+        np.testing.assert_array_equal(y[192:], np.full(64, 99.0, np.float32))
+    source = sel_scalar_kernel.ascendc(x, s, bm, np.zeros(256, np.float32), 3)
+    assert "AscendC::Select(" in source and "AscendC::SetCmpMask(" in source
+    assert_valid_cpp(source)
+
+
+def test_select_register_form_errors():
+    @jit
+    def bad_dtype(x: asc.GlobalAddress):
+        a = local(x, 0, 256)
+        asc.select(a, a, a, repeat_times=1, repeat_params=asc.BinaryRepeatParams())
+
+    with pytest.raises(asc.CompileError, match="select.reg_scalar does not support a int32 dst"):
+        launch(bad_dtype, np.zeros(256, np.int32))
+
+
+# --- add_relu on int16 -----------------------------------------------------------------------
+
+@jit
+def add_relu_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, y: asc.GlobalAddress,
+                    form: asc.ConstExpr[int]):
+    s0 = local(a, 0, 256)
+    s1 = local(b, 1024, 256)
+    dst = local(y, 2048, 256)
+    if form == 0:
+        asc.add_relu(dst, s0, s1, count=200)
+    else:
+        params = asc.BinaryRepeatParams(1, 1, 1, 8, 8, 8)
+        if form == 1:
+            asc.add_relu(dst, s0, s1, mask=100, repeat_times=2, repeat_params=params)
+        else:
+            asc.add_relu(dst, s0, s1, mask=[2**64 - 1, 0], repeat_times=2, repeat_params=params)
+    store(y, dst, 256)
+
+
+def _wrap16(v):
+    return ((v + 2**15) % 2**16 - 2**15).astype(np.int16)
+
+
+@pytest.mark.parametrize("form", [0, 1, 2])
+def test_add_relu_int16(form):
+    rng = np.random.default_rng(form)
+    a = rng.integers(-2**15, 2**15, 256).astype(np.int16)
+    b = rng.integers(-2**15, 2**15, 256).astype(np.int16)
+    a[:4] = [30000, -30000, 5, 0]
+    b[:4] = [30000, -30000, -5, 0]
+    # the int16 sum wraps (as add's does), then relu
+    full = np.maximum(_wrap16(a.astype(np.int64) + b.astype(np.int64)), 0).astype(np.int16)
+    if form == 0:
+        on = np.arange(256) < 200
+    elif form == 1:
+        on = np.arange(256) % 128 < 100
+    else:
+        on = np.arange(256) % 128 < 64
+    for kernel in modes(add_relu_kernel):
+        y = np.full(256, 1234, np.int16)
+        launch(kernel, a, b, y, form)
+        np.testing.assert_array_equal(y, np.where(on, full, np.int16(1234)))
+
+
+# --- t(i), get_shape_info's default, pipe_barrier(int), Nz2NdParamsFull ---------------------
+
+@jit
+def access_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, i: int):
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, 64)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, 8)
+    t = local(x, 0, 64)
+    asc.pipe_barrier(6)  # PIPE_ALL by its pipe_t number
+    gy.set_value(0, gx(i))
+    gy.set_value(1, t(i + 1))
+    gy.set_value(2, gx(index=3))
+    gy.set_value(3, asc.get_shape_size(gx.get_shape_info()))
+    gy.set_value(4, asc.get_shape_size(t.get_shape_info()))
+    p = asc.Nz2NdParamsFull(1, 1, 1, 1, 1, 1, 1, 1)
+    q = asc.Nz2NdParamsFull(1, 1, 1, 1, 1, 1, 1)
+
+
+def test_element_access_shape_default_and_pipe_number():
+    x = np.arange(64, dtype=np.float32) * 1.5
+    for kernel in modes(access_kernel):
+        y = np.full(8, -1.0, np.float32)
+        launch(kernel, x, y, 10)
+        np.testing.assert_array_equal(y[:5], [x[10], x[11], x[3], 0.0, 0.0])
+    source = access_kernel.ascendc(x, np.zeros(8, np.float32), 10)
+    assert "PipeBarrier<PIPE_ALL>()" in source
+    assert_valid_cpp(source)
+
+
+def test_forms_errors():
+    @jit
+    def bad_pipe():
+        asc.pipe_barrier(11)
+
+    with pytest.raises(asc.CompileError, match=r"pipe_barrier: pipe must be a pyasc.PipeID "
+                                               r"member \(or its value 0..10\), not int 11"):
+        launch(bad_pipe)
+
+    @jit
+    def two_indices(x: asc.GlobalAddress):
+        t = local(x, 0, 64)
+        v = t(1, 2)
+
+    with pytest.raises(asc.CompileError, match=r"\(index\) takes one element index"):
+        launch(two_indices, np.zeros(64, np.float32))
+
+    @jit
+    def handle_struct(x: asc.GlobalAddress):
+        g = asc.GlobalTensor()
+        g.set_global_buffer(x, 64)
+        t = local(x, 0, 64)
+        asc.data_copy(g, t, intri_params=asc.Nz2NdParamsFull(1, 2, 16, 0, 2, 16, 1, 1))
+
+    with pytest.raises(asc.CompileError, match="built with an 8th argument"):
+        launch(handle_struct, np.zeros(64, np.float16))
