@@ -79,6 +79,23 @@ static int ac_bilinear(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* Gather / Scatter mask forms: (dst, src, offsets as uint32, base, mask,
+ * repeatTime, dst/src repeat stride). */
+static int ac_gather_l0(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const ac_op *row = ac_find_mapping(op->code);
+  bool block = ac_open_mask(e, op, 4);
+  ac_line_start(e);
+  ir_buf_printf(b, "AscendC::%s", row->text);
+  ac_expand(e, op, "($0, $1, $p2.ReinterpretCast<uint32_t>(), (uint32_t)$u3, ", b);
+  ac_print_mask(e, op, 4, "uint64_t", b);
+  ac_expand(e, op,
+            strcmp(row->text, "Gather") ? ", (uint8_t)$u6, (uint8_t)$u7);\n"
+                                        : ", (uint8_t)$u6, (uint16_t)$u7);\n",
+            b);
+  ac_close_mask(e, block);
+  return P_PRIMARY;
+}
+
 /* Name<targs, false> when the caller set the mask register itself. */
 void ac_print_api(ac_emitter *e, const ir_op *op, const char *name, const char *targs,
                   int set_mask_attr, ir_buf *b) {

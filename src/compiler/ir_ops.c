@@ -367,8 +367,8 @@ static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
  * (Ascend C's type) or an int32 one read as unsigned */
 static asc_status check_gather(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 2, I32 | U32, "offset tensor (uint32 byte offsets)");
-  if (!st) st = ir_check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
-  if (!st) st = ir_check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
+  if (!st) st = ir_check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32 | U16 | U32, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32 | U16 | U32, "src");
   if (!st && ir_type_at(m, op, 0)->dtype != ir_type_at(m, op, 1)->dtype)
     st = asc_error(ASC_ERR_COMPILE, "%s: src is %s but dst is %s", ir_op_defs[op->code].name,
                    asc_dtype_name(ir_type_at(m, op, 1)->dtype),

@@ -74,7 +74,8 @@ asc_status ir_check_gather_mask(const asc_ir_module *m, const ir_op *op) {
 }
 /* gatherb (dst, src0, offset) */
 asc_status ir_check_gatherb(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = ir_check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32);
+  /* the 2- and 4-byte types (uint16_t and uint32_t as documented for Atlas A2) */
+  asc_status st = ir_check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32 | U16 | U32);
   return st ? st : check_int_local(m, op, 2, 4, "offset (uint32 byte offsets)");
 }
 asc_status ir_check_cmp_mask(const asc_ir_module *m, const ir_op *op) {

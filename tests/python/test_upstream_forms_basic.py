@@ -199,3 +199,100 @@ def test_forms_errors():
 
     with pytest.raises(asc.CompileError, match="built with an 8th argument"):
         launch(handle_struct, np.zeros(64, np.float16))
+
+
+# --- gather / scatter mask forms, gatherb on uint16 -------------------------------------------
+
+@jit
+def gather_l0_kernel(x: asc.GlobalAddress, o: asc.GlobalAddress, y: asc.GlobalAddress,
+                     scatter: asc.ConstExpr[bool], list_mask: asc.ConstExpr[bool], mask: int,
+                     repeat: int, stride: int):
+    src = local(x, 0, 512)
+    off = local(o, 4096, 512)
+    dst = local(y, 8192, 512)
+    if scatter:
+        if list_mask:
+            asc.scatter(dst, src, off, dst_base=64, mask=[mask, 0], repeat_times=repeat,
+                        src_rep_stride=stride)
+        else:
+            asc.scatter(dst, src, off, dst_base=64, mask=mask, repeat_times=repeat,
+                        src_rep_stride=stride)
+    elif list_mask:
+        asc.gather(dst, src, off, src_base=64, mask=[mask, 0], repeat_times=repeat,
+                   dst_rep_stride=stride)
+    else:
+        asc.gather(dst, src, off, src_base=64, mask=mask, repeat_times=repeat,
+                   dst_rep_stride=stride)
+    store(y, dst, 512)
+
+
+def gather_l0_model(x, off, y, scatter, on, repeat, stride):
+    """Repeat r: 64 float32 elements of the dense operand at r * stride
+    blocks, element i paired with offset[64 r + i] (bytes, after base 64)."""
+    y = y.copy()
+    for r in range(repeat):
+        for i in range(64):
+            if not on[i]:
+                continue
+            at = (64 + int(off[r * 64 + i])) // 4
+            dense = r * stride * 8 + i
+            if scatter:
+                y[at] = x[dense]
+            else:
+                y[dense] = x[at]
+    return y
+
+
+@pytest.mark.parametrize("scatter", [False, True])
+@pytest.mark.parametrize("list_mask, mask, repeat, stride", [
+    (False, 64, 2, 8), (False, 10, 3, 16), (True, 0b1011 | (1 << 40), 2, 8)])
+def test_gather_scatter_mask_forms(scatter, list_mask, mask, repeat, stride):
+    rng = np.random.default_rng(repeat + stride)
+    x = rng.standard_normal(512).astype(np.float32)
+    # distinct targets for scatter (a permutation), any for gather
+    perm = rng.permutation(400) if scatter else rng.integers(0, 400, 512)
+    off = np.zeros(512, np.uint32)
+    off[:len(perm)] = (perm * 4).astype(np.uint32)
+    on = np.array([(mask >> i) & 1 for i in range(64)], bool) if list_mask else \
+        np.arange(64) < mask
+    for kernel in modes(gather_l0_kernel):
+        y = np.full(512, 5.0, np.float32)
+        launch(kernel, x, off, y, scatter, list_mask, mask, repeat, stride)
+        want = gather_l0_model(x, off, np.full(512, 5.0, np.float32), scatter, on, repeat,
+                               stride)
+        np.testing.assert_array_equal(y, want)
+    source = gather_l0_kernel.ascendc(x, off, np.zeros(512, np.float32), scatter, list_mask,
+                                      mask, repeat, stride)
+    assert ("AscendC::Scatter(" if scatter else "AscendC::Gather(") in source
+    assert_valid_cpp(source)
+
+
+def test_gather_offset_error():
+    x = np.zeros(512, np.float32)
+    off = np.zeros(512, np.uint32)
+    off[3] = 4096  # past the 512-element src
+    with pytest.raises(asc.KernelError, match=r"gather: offset\[3\] = 4096 .* is not an element"):
+        launch(gather_l0_kernel, x, off, np.zeros(512, np.float32), False, False, 64, 1, 8)
+
+
+@jit
+def gatherb_u16_kernel(x: asc.GlobalAddress, o: asc.GlobalAddress, y: asc.GlobalAddress):
+    src = local(x, 0, 256)
+    off = local(o, 1024, 16)
+    dst = local(y, 2048, 256)
+    asc.gatherb(dst, src, off, repeat_times=2,
+                repeat_params=asc.GatherRepeatParams(dst_blk_stride=1, dst_rep_stride=8))
+    store(y, dst, 256)
+
+
+def test_gatherb_uint16():
+    """Gatherb on uint16_t (documented for Atlas A2): block j of repeat r is
+    the 32 bytes at byte offset[8 r + j] of src."""
+    x = np.arange(256, dtype=np.uint16) * 3
+    blocks = np.random.default_rng(1).integers(0, 16, 16)
+    off = (blocks * 32).astype(np.uint32)
+    want = np.concatenate([x[b * 16:(b + 1) * 16] for b in blocks])
+    for kernel in modes(gatherb_u16_kernel):
+        y = np.zeros(256, np.uint16)
+        launch(kernel, x, off, y)
+        np.testing.assert_array_equal(y, want)

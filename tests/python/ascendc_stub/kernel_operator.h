@@ -399,6 +399,25 @@ template <typename T>
 __aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                         const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
                         const uint32_t count);
+// Gather / Scatter mask forms (bit-by-bit and continuous masks).
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint64_t mask[], const uint8_t repeatTime,
+                       const uint16_t dstRepStride);
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint64_t mask[], const uint8_t repeatTime,
+                        const uint8_t srcRepStride);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint64_t mask, const uint8_t repeatTime, const uint8_t srcRepStride);
 struct BrcbRepeatParams {
   __aicore__ BrcbRepeatParams();
   __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
