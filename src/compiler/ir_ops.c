@@ -296,29 +296,34 @@ asc_status ir_check_cube_load_named(const asc_ir_module *m, const ir_op *op, con
 asc_status ir_check_cube_load(const asc_ir_module *m, const ir_op *op) {
   return ir_check_cube_load_named(m, op, "load_data");
 }
-/* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2. */
+/* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2,
+ * the bias in GM or L1. PyAsc's front end takes any LocalTensors here: the
+ * positions and dtypes are checked when the op runs (ir_cube_mmad_problem,
+ * rt/cube_view.h), so only the operand kinds are checked here. */
 static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
+  (void)m, (void)op;
+  return ASC_OK;
+}
+const char *ir_cube_mmad_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n) {
   const asc_ir_type *c = ir_type_at(m, op, 0), *a = ir_type_at(m, op, 1), *b = ir_type_at(m, op, 2);
-  asc_status st = ir_cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
-  if (!st) st = ir_cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
-  if (!st) st = ir_cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
-  if (st) return st;
   asc_dtype want = a->dtype == ASC_INT8 ? ASC_INT32 : ASC_FLOAT32;
-  if (a->dtype != b->dtype || !ir_cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
-    return asc_error(
-        ASC_ERR_COMPILE,
-        "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 (int32 "
-        "for int8); got dst %s, fm %s, filter %s",
-        asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
-        asc_dtype_name((asc_dtype)b->dtype));
+  if (a->dtype != b->dtype || !ir_cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want) {
+    snprintf(buf, n,
+             "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 "
+             "(int32 for int8); got dst %s, fm %s, filter %s",
+             asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
+             asc_dtype_name((asc_dtype)b->dtype));
+    return buf;
+  }
   if (ir_op_defs[op->code].operands[3] == 'M') {
     const asc_ir_type *bias = ir_type_at(m, op, 3);
-    if ((bias->kind == ASC_IR_LOCAL && !ir_is_l1_position(bias->position)) ||
-        bias->dtype != c->dtype)
-      return asc_error(ASC_ERR_COMPILE, "mmad: the bias must be %s, in GM or at C1/C2",
-                       asc_dtype_name((asc_dtype)c->dtype));
+    if (bias->dtype != c->dtype) {
+      snprintf(buf, n, "mmad: the bias must be %s, not %s", asc_dtype_name((asc_dtype)c->dtype),
+               asc_dtype_name((asc_dtype)bias->dtype));
+      return buf;
+    }
   }
-  return ASC_OK;
+  return NULL;
 }
 /* fixpipe: src CO1 (float32/int32), dst GM or a vector position. */
 static asc_status check_cube_fixpipe(const asc_ir_module *m, const ir_op *op) {

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from cube_helpers import cube_queues, gm_abc_sized, load_tile_32
 from kernel_api_helpers import jit, launch, local, modes, store
 from test_ascendc import assert_valid_cpp
 
@@ -296,3 +297,62 @@ def test_gatherb_uint16():
         y = np.zeros(256, np.uint16)
         launch(kernel, x, off, y)
         np.testing.assert_array_equal(y, want)
+
+
+# --- cube operands at other positions (PyAsc compiles them) ---------------------------------
+
+@jit
+def mmad_ub_operands_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                            through_ub: asc.ConstExpr[bool]):
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
+    pipe = asc.TPipe()
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)
+    a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)
+    c1 = q_c.alloc_tensor(asc.float32)
+    if through_ub:
+        # UB tensors at byte 0: the MMAD takes their addresses in L0A / L0B
+        fm = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 1024)
+        filt = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 1024)
+        asc.mmad(c1, fm, filt, asc.MmadParams(32, 32, 32))
+    else:
+        asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(32, 32, 32, 32))
+
+
+def test_mmad_operand_positions_are_a_run_time_matter():
+    rng = np.random.default_rng(9)
+    a = (rng.integers(-8, 9, (32, 32)) / 4).astype(np.float16)
+    b = (rng.integers(-8, 9, (32, 32)) / 8).astype(np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    for through_ub in (False, True):
+        c = np.zeros((32, 32), np.float32)
+        launch(mmad_ub_operands_kernel, a, b, c, through_ub)
+        np.testing.assert_array_equal(c, want)
+    checked = modes(mmad_ub_only_kernel)[1]
+    with pytest.raises(asc.KernelError, match=r"mmad: fm must be a LocalTensor in L0A"):
+        launch(checked, np.zeros(16, np.float16))
+
+
+@jit
+def mmad_ub_only_kernel(x: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    q_c = asc.TQue(asc.TPosition.CO1, 1)
+    pipe.init_buffer(q_c, 1, 1024)
+    c1 = q_c.alloc_tensor(asc.float32)
+    t = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 256)
+    asc.mmad(c1, t, t, asc.MmadParams(16, 16, 16))
+
+
+@jit
+def np_scalar_kernel(y: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(y, 8)
+    g.set_value(0, np.float16(2.2))
+    g.set_value(1, np.float32(0.1))
+    g.set_value(2, np.int8(-3))
+
+
+def test_numpy_scalar_constructors_round_to_their_type():
+    y = np.zeros(8, np.float64)
+    launch(np_scalar_kernel, y)
+    np.testing.assert_array_equal(y[:3], [float(np.float16(2.2)), float(np.float32(0.1)), -3.0])

@@ -9,6 +9,8 @@ import builtins
 import re
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 import pyasc
 from pyasc import _C
 from pyasc.language import aipp, core, deq, matmul, slice_copy
@@ -93,6 +95,17 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is builtins.print:
         return printf(gen, node, None, args)
     runtime = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Val)]
+    if not runtime and isinstance(func, type) and issubclass(func, (np.integer, np.floating)):
+        # np.float16(2.2) and the like on compile-time numbers: the value
+        # rounded to that type, as a Python number
+        if len(args) != 1 or kwargs or isinstance(args[0], bool) or \
+                not isinstance(args[0], (int, float, np.number)):
+            raise gen.error(node, f"numpy.{func.__name__}() in a kernel takes one "
+                                  f"compile-time number")
+        try:
+            return func(args[0]).item()
+        except (OverflowError, ValueError) as exc:
+            raise gen.error(node, f"numpy.{func.__name__}({args[0]!r}): {exc}") from None
     if runtime:
         return scalar_builtin(gen, node, func, args, kwargs)
     # methods of dtypes (x.dtype.sizeof()) only: any other builtin (open, exec...)
