@@ -252,7 +252,9 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   }
   ac_expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
   ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
-  ac_expand(e, op, "$0, $1, [&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
+  /* Fixpipe(dst, src[, cbufWorkspace], params) */
+  ac_expand(e, op, op->noperands > 9 ? "$0, $1, $9, " : "$0, $1, ", b);
+  ac_expand(e, op, "[&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
   ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
   const ir_op *d = ac_def_op(e, op->operands[8]);
   if (quant == 3 || quant == 5 || quant == 7) { /* scalar scales: the fp32's bits */

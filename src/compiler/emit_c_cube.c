@@ -124,7 +124,9 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
                       o[1], o[2], bias, ce_cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
   }
   if (code == IR_OP_CUBE_FIXPIPE) {
-    char qv[32] = "NULL";
+    char qv[32] = "NULL", msg[256];
+    if (ir_cube_fixpipe_problem(e->m, op, msg, sizeof msg))
+      return ce_checked(e, "asc_k_fail(k, %d, \"%%s\", \"%s\")", L, msg);
     if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
     return ce_checked(
         e,

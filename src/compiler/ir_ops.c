@@ -326,19 +326,21 @@ const char *ir_cube_mmad_problem(const asc_ir_module *m, const ir_op *op, char *
   return NULL;
 }
 /* fixpipe: src CO1 (float32/int32), dst GM or a vector position. */
+/* PyAsc compiles any src and quant vector here: that src is in L0C
+ * (float32/int32) and the quant vector in L1 is checked when it runs
+ * (ir_cube_fixpipe_problem, rt/cube_view.h). */
 static asc_status check_cube_fixpipe(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
-  asc_status st = ir_cube_position(m, op, 1, s->position == ASC_POS_CO1, "CO1");
-  if (!st && d->kind == ASC_IR_LOCAL)
-    st = ir_cube_position(m, op, 0, ir_is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
-  if (st) return st;
-  if (s->dtype != ASC_FLOAT32 && s->dtype != ASC_INT32)
-    return asc_error(ASC_ERR_COMPILE, "fixpipe: src must be float32 or int32, not %s",
-                     asc_dtype_name((asc_dtype)s->dtype));
-  if (op->noperands > 9 && (ir_type_at(m, op, 9)->kind != ASC_IR_LOCAL ||
-                            !ir_is_l1_position(ir_type_at(m, op, 9)->position)))
-    return asc_error(ASC_ERR_COMPILE, "fixpipe: the quant vector must be a LocalTensor at C1/C2");
+  const asc_ir_type *d = ir_type_at(m, op, 0);
+  if (d->kind == ASC_IR_LOCAL)
+    return ir_cube_position(m, op, 0, ir_is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
   return ASC_OK;
+}
+const char *ir_cube_fixpipe_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n) {
+  const asc_ir_type *s = ir_type_at(m, op, 1);
+  if (s->dtype == ASC_FLOAT32 || s->dtype == ASC_INT32) return NULL;
+  snprintf(buf, n, "fixpipe: src must be float32 or int32, not %s",
+           asc_dtype_name((asc_dtype)s->dtype));
+  return buf;
 }
 /* data_copy with Nd2NzParams: dst in L1, src GM or UB, one dtype. */
 static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {

@@ -356,3 +356,70 @@ def test_numpy_scalar_constructors_round_to_their_type():
     y = np.zeros(8, np.float64)
     launch(np_scalar_kernel, y)
     np.testing.assert_array_equal(y[:3], [float(np.float16(2.2)), float(np.float32(0.1)), -3.0])
+
+
+# --- fixpipe: FixpipeConfig(layout), the cbuf_workspace form, src checked when it runs ------
+
+@jit
+def fixpipe_forms_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                         ws: asc.ConstExpr[bool], nz: asc.ConstExpr[bool]):
+    a_gm, b_gm, c_gm = gm_abc_sized(a, b, c, 1024)
+    pipe = asc.TPipe()
+    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)
+    a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)
+    c1 = q_c.alloc_tensor(asc.float32)
+    asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
+    params = asc.FixpipeParamsV220(n_size=32, m_size=32, src_stride=32, dst_stride=32)
+    config = asc.FixpipeConfig(asc.CO2Layout.NZ if nz else asc.CO2Layout.ROW_MAJOR)
+    q_w = asc.TQue(asc.TPosition.C1, 1)
+    pipe.init_buffer(q_w, 1, 256)
+    w = q_w.alloc_tensor(asc.uint64)
+    if ws:
+        asc.fixpipe(c_gm, c1, w, params, config)
+    else:
+        asc.fixpipe(c_gm, c1, params, config)
+
+
+def _nz_of(x):
+    """A (32 x 32) float32 matrix in NZ order: column blocks of 16, rows within."""
+    return x.reshape(32, 2, 16).transpose(1, 0, 2).reshape(32, 32)
+
+
+@pytest.mark.parametrize("ws", [False, True])
+@pytest.mark.parametrize("nz", [False, True])
+def test_fixpipe_config_from_layout_and_workspace_form(ws, nz):
+    rng = np.random.default_rng(11)
+    a = (rng.integers(-8, 9, (32, 32)) / 4).astype(np.float16)
+    b = (rng.integers(-8, 9, (32, 32)) / 8).astype(np.float16)
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    c = np.zeros((32, 32), np.float32)
+    launch(fixpipe_forms_kernel, a, b, c, ws, nz)
+    np.testing.assert_array_equal(c, _nz_of(want) if nz else want)
+    source = fixpipe_forms_kernel.ascendc(a, b, c, ws, nz)
+    assert ("AscendC::CFG_NZ" if nz else "AscendC::CFG_ROW_MAJOR") in source
+    assert_valid_cpp(source)
+
+
+@jit
+def fixpipe_f16_src_kernel(x: asc.GlobalAddress):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x, 256)
+    src = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, 512)
+    asc.fixpipe(g, src, asc.FixpipeParamsV220(16, 16, 16, 16),
+                asc.FixpipeConfig(asc.CO2Layout.ROW_MAJOR))
+
+
+def test_fixpipe_src_checked_when_it_runs():
+    """PyAsc compiles a float16 UB src; the fixpipe refuses it when it runs."""
+    for kernel in modes(fixpipe_f16_src_kernel):
+        with pytest.raises(asc.KernelError, match="fixpipe: src must be float32 or int32, "
+                                                  "not float16"):
+            launch(kernel, np.zeros(256, np.float16))
+
+    @jit
+    def bad_layout(x: asc.GlobalAddress):
+        cfg = asc.FixpipeConfig(asc.CO2Layout.COLUMN_MAJOR)
+
+    with pytest.raises(asc.CompileError, match="layout must be CO2Layout.NZ or "
+                                               "CO2Layout.ROW_MAJOR"):
+        launch(bad_layout, np.zeros(16, np.float16))

@@ -1117,6 +1117,15 @@ __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
 template <typename T, typename U, const FixpipeConfig &config>
 __aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
                         const FixpipeParamsV220 &params);
+// with the quant vector's workspace in L1 (cbufWorkspace)
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                        const LocalTensor<uint64_t> &cbufWorkspace,
+                        const FixpipeParamsV220 &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const LocalTensor<uint64_t> &cbufWorkspace,
+                        const FixpipeParamsV220 &params);
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
                          const Nd2NzParams &params);

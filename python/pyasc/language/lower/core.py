@@ -13,7 +13,7 @@ import numpy as np
 
 import pyasc
 from pyasc import _C
-from pyasc.language import aipp, core, deq, matmul, slice_copy
+from pyasc.language import aipp, core, cube, deq, matmul, slice_copy
 from pyasc.language.lower import adv as lower_adv  # noqa: F401  (registers its lowerings)
 from pyasc.language.lower import constructs as lower_constructs
 from pyasc.language.lower import fwk as lower_fwk
@@ -62,6 +62,8 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         handled = module.call(gen, node, func, args, kwargs)
         if handled is not module.NOT_HANDLED:
             return handled
+    if func is cube.FixpipeConfig:
+        return cube.fixpipe_config(gen, node, args, kwargs)
     api = api_name(func)
     if api is not None:
         return api_call(gen, node, api, args, kwargs)
