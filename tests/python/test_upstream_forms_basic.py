@@ -423,3 +423,44 @@ def test_fixpipe_src_checked_when_it_runs():
     with pytest.raises(asc.CompileError, match="layout must be CO2Layout.NZ or "
                                                "CO2Layout.ROW_MAJOR"):
         launch(bad_layout, np.zeros(16, np.float16))
+
+
+# --- data_copy GM<->UB: whole 32-byte blocks ------------------------------------------------
+
+@jit
+def copy_count_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, n: int, out: int):
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, 64)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, 64)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    asc.duplicate(t, -1.0, 64)
+    asc.set_flag(asc.HardEvent.V_MTE2, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE2, 0)
+    asc.data_copy(t, gx, n)
+    asc.set_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_MTE3, 0)
+    asc.data_copy(gy, t, out)
+
+
+@pytest.mark.parametrize("n, out", [(1, 64), (11, 64), (24, 64), (64, 13), (64, 7)])
+def test_data_copy_count_rounds_down_to_whole_blocks(n, out):
+    """CANN: in NPU mode a count that is not a whole number of 32-byte
+    blocks is rounded down (no error); checked mode reports it."""
+    x = np.arange(1, 65, dtype=np.float32)
+    y = np.zeros(64, np.float32)
+    launch(copy_count_kernel, x, y, n, out)
+    n_in, n_out = n // 8 * 8, out // 8 * 8  # 8 float32 elements a block
+    ub = np.full(64, -1.0, np.float32)
+    ub[:n_in] = x[:n_in]
+    want = np.zeros(64, np.float32)
+    want[:n_out] = ub[:n_out]
+    np.testing.assert_array_equal(y, want)
+    checked = modes(copy_count_kernel)[1]
+    if n % 8 or out % 8:
+        with pytest.raises(asc.KernelError, match="not whole 32-byte data blocks"):
+            launch(checked, x, np.zeros(64, np.float32), n, out)
+    else:
+        y2 = np.zeros(64, np.float32)
+        launch(checked, x, y2, n, out)
+        np.testing.assert_array_equal(y2, want)
