@@ -580,7 +580,7 @@ static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 0, F16, "dst");
   if (!st) st = ir_check_local_at(m, op, 1, F16, "src0");
-  if (!st) st = ir_check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
+  if (!st) st = ir_check_local_at(m, op, 2, I32 | U32, "src0_offset (uint32 byte offsets)");
   if (!st) st = ir_check_local_at(m, op, 3, F16, "src1");
   if (!st) st = ir_check_local_at(m, op, 11, U8, "shared_tmp_buffer");
   return st;

@@ -17,6 +17,7 @@ import pyasc as asc
 from cube_helpers import cube_queues, gm_abc_sized, load_tile_32
 from kernel_api_helpers import jit, launch, local, modes, store
 from test_ascendc import assert_valid_cpp
+from test_layout import bilinear_model
 
 
 # --- compare / select register forms, trailing arguments by keyword ----------------------
@@ -423,6 +424,34 @@ def test_fixpipe_src_checked_when_it_runs():
     with pytest.raises(asc.CompileError, match="layout must be CO2Layout.NZ or "
                                                "CO2Layout.ROW_MAJOR"):
         launch(bad_layout, np.zeros(16, np.float16))
+
+
+# --- bilinear_interpolation with uint32 offsets ------------------------------------------------
+
+@jit
+def bilinear_u32_kernel(x: asc.GlobalAddress, off: asc.GlobalAddress, w: asc.GlobalAddress,
+                        y: asc.GlobalAddress, mask: asc.ConstExpr, mode: asc.ConstExpr[bool]):
+    src0 = local(x, 0, 1024)
+    offs = local(off, 4096, 256)  # uint32 byte offsets, as Ascend C declares them
+    src1 = local(w, 8192, 256)
+    dst = local(y, 16384, 2048)
+    tmp = asc.LocalTensor(asc.uint8, asc.TPosition.VECCALC, 32768, 1024)
+    asc.bilinear_interpolation(dst, src0, offs, src1, mask, 2, mode, 1, 128, 2, tmp)
+    store(y, dst, 2048)
+
+
+@pytest.mark.parametrize("mask, mode", [(128, False), ((2**64 - 1, 0x00FF00FF00FF00FF), True)])
+def test_bilinear_interpolation_uint32_offsets(mask, mode):
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-2, 2, 1024).astype(np.float16)
+    off = (rng.integers(0, 64, 256) * 32).astype(np.uint32)
+    w = rng.uniform(-1, 1, 256).astype(np.float16)
+    want = bilinear_model(x, off.astype(np.int64), w, np.full(2048, 9, np.float16),
+                          mask, 2, mode, 1, 128, 2)
+    for kernel in modes(bilinear_u32_kernel):
+        y = np.full(2048, 9, np.float16)
+        launch(kernel, x, off, w, y, mask, mode)
+        np.testing.assert_array_equal(y, want)
 
 
 # --- data_copy GM<->UB: whole 32-byte blocks ------------------------------------------------
