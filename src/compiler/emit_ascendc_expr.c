@@ -645,7 +645,9 @@ int ac_printf(ac_emitter *e, const ir_op *op, ir_buf *b) {
       if (!*spec) break;
       char conv = *spec;
       if (arg < op->noperands) {
-        if (is_float(e, op->operands[arg]))
+        if (ac_type_of(e, op->operands[arg]).kind == ASC_IR_ADDR)
+          conv = conv == 'p' ? 'p' : 's'; /* a GM address: its string or the pointer */
+        else if (is_float(e, op->operands[arg]))
           conv = 'f';
         else if (conv == 'X')
           conv = 'x';

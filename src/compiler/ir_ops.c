@@ -5,7 +5,8 @@
  * Operand letters: I int (bool allowed), B bool (int allowed), N any scalar,
  * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
  * P TPipe, Q TQue, T TBuf, '?' makes the letters after it optional, '*'
- * accepts any number of further scalars.
+ * accepts any number of further scalars, '+' any number of further scalars
+ * or GlobalAddresses (printf).
  *
  * The checks of some runtime units live in files of their own (ir_check.h
  * lists them). */
@@ -650,6 +651,8 @@ static bool letter_accepts(char letter, asc_ir_kind k) {
     case 'N':
     case '*':
       return k == ASC_IR_INT || k == ASC_IR_BOOL || k == ASC_IR_FLOAT;
+    case '+':
+      return k == ASC_IR_INT || k == ASC_IR_BOOL || k == ASC_IR_FLOAT || k == ASC_IR_ADDR;
     case 'A':
       return k == ASC_IR_ADDR;
     case 'G':
@@ -678,6 +681,8 @@ static const char *letter_name(char letter) {
     case 'N':
     case '*':
       return "a number";
+    case '+':
+      return "a number or a GlobalAddress";
     case 'A':
       return "a GlobalAddress";
     case 'G':
@@ -702,7 +707,7 @@ static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const 
   for (const char *c = sig; *c; c++) {
     if (*c == '?')
       optional = true;
-    else if (*c == '*')
+    else if (*c == '*' || *c == '+')
       variadic = true;
     else {
       total++;
@@ -723,7 +728,7 @@ static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const 
     if (!letter_accepts(letter, k))
       return asc_error(ASC_ERR_COMPILE, "%s: argument %d must be %s, not %s", def->name, i + 1,
                        letter_name(letter), ir_kind_name(k));
-    if (*c && *c != '*') c++;
+    if (*c && *c != '*' && *c != '+') c++;
   }
   return ASC_OK;
 }

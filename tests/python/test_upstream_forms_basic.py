@@ -493,3 +493,30 @@ def test_data_copy_count_rounds_down_to_whole_blocks(n, out):
         y2 = np.zeros(64, np.float32)
         launch(checked, x, y2, n, out)
         np.testing.assert_array_equal(y2, want)
+
+
+# --- printf of a GlobalAddress ----------------------------------------------------------------
+
+@jit
+def printf_addr_kernel(s: asc.GlobalAddress, n: int):
+    asc.printf("<%s>", s)
+    asc.printf("%s|%d\n", s + n, n)
+    asc.printf("[%p]\n", s)
+
+
+def test_printf_global_address_prints_its_string(capfd):
+    """Ascend C's printf %s prints the string at a GM address (up to its
+    NUL); the simulator never reads past the argument."""
+    text = np.frombuffer(b"hello pyasc\0tail\0", np.uint8).copy()
+    for kernel in modes(printf_addr_kernel):
+        launch(kernel, text, 12)
+        out = capfd.readouterr().out
+        assert out.startswith("<hello pyasc>tail|12\n[") and out.endswith("]\n")
+    unterminated = np.frombuffer(b"abc", np.uint8).copy()
+    launch(printf_addr_kernel, unterminated, 1)  # default mode: cut at the argument's end
+    assert capfd.readouterr().out.startswith("<abc>bc|1\n")
+    with pytest.raises(asc.KernelError, match="printf: the %s string at this address has no NUL"):
+        launch(modes(printf_addr_kernel)[1], unterminated, 1)
+    source = printf_addr_kernel.ascendc(text, 12)
+    assert "AscendC::printf(" in source and "\\045s" in source and "\\045p" in source
+    assert_valid_cpp(source)

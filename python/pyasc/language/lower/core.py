@@ -275,9 +275,17 @@ def splice_strings(gen: CodeGenerator, node: ast.Call, fmt: str, args: list) -> 
             pieces += [fmt[pos:match.start()], a.replace("%", "%%")]
             pos = match.end()
             continue
+        if isinstance(a, Val) and a.kind == "addr":
+            # a GM address: %s prints the string there (as Ascend C's printf), %p the pointer
+            if conv not in ("s", "p"):
+                raise gen.error(node, f"printf: a GlobalAddress needs %s (its string) or %p, "
+                                      f"not {match.group(0)!r}")
+            values.append(a)
+            continue
         if not isinstance(a, (Val, bool, int, float)) or isinstance(a, Val) and \
                 a.kind not in ("int", "float", "bool"):
-            raise gen.error(node, f"printf arguments must be numbers or str, not {describe(a)}")
+            raise gen.error(node, f"printf arguments must be numbers, str or GlobalAddress, not "
+                                  f"{describe(a)}")
         if conv in ("s", ""):
             raise gen.error(node, f"printf: {match.group(0)!r} needs a str argument known at "
                                   "compile time; use %d or %f for numbers")
