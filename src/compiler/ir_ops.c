@@ -586,6 +586,13 @@ static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
   if (!st) st = ir_check_local_at(m, op, 11, U8, "shared_tmp_buffer");
   return st;
 }
+/* trans_data_to_5hd's address-tensor form: two uint64 LocalTensors of
+ * UB addresses at vector positions. */
+static asc_status check_trans_5hd_addr_tensor(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = ir_check_local_at(m, op, 0, 1u << ASC_UINT64, "dst address tensor (uint64)");
+  if (!st) st = ir_check_local_at(m, op, 1, 1u << ASC_UINT64, "src address tensor (uint64)");
+  return st;
+}
 /* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
 static asc_status check_trans_5hd(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ASC_OK;

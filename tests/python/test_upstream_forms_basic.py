@@ -17,7 +17,7 @@ import pyasc as asc
 from cube_helpers import cube_queues, gm_abc_sized, load_tile_32
 from kernel_api_helpers import jit, launch, local, modes, store
 from test_ascendc import assert_valid_cpp
-from test_layout import bilinear_model
+from test_layout import bilinear_model, five_hd_model
 
 
 # --- compare / select register forms, trailing arguments by keyword ----------------------
@@ -520,3 +520,79 @@ def test_printf_global_address_prints_its_string(capfd):
     source = printf_addr_kernel.ascendc(text, 12)
     assert "AscendC::printf(" in source and "\\045s" in source and "\\045p" in source
     assert_valid_cpp(source)
+
+
+# --- trans_data_to_5hd address forms ------------------------------------------------------------
+
+@jit
+def five_hd_addr_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, d: asc.ConstExpr[tuple],
+                        s: asc.ConstExpr[tuple], rep: asc.ConstExpr[int],
+                        dst_stride: asc.ConstExpr[int], src_stride: asc.ConstExpr[int],
+                        count: asc.ConstExpr[int], as_tensor: asc.ConstExpr[bool]):
+    a = local(x, 0, count)
+    b = local(y, 8192, count)
+    params = asc.TransDataTo5HDParams(dst_high_half=False, src_high_half=False,
+                                      repeat_times=rep, dst_rep_stride=dst_stride,
+                                      src_rep_stride=src_stride)
+    # tensors of addresses, made outside the branch (the element type is
+    # read from the set_value calls on this very tensor value)
+    da = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 16384, 16)
+    sa = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 16512, 16)
+    if as_tensor:
+        for i in asc.static_range(16):
+            da.set_value(i, b[d[i]].get_phy_addr())
+            sa.set_value(i, a[s[i]].get_phy_addr())
+        asc.set_flag(asc.HardEvent.S_V, 0)
+        asc.wait_flag(asc.HardEvent.S_V, 0)
+        asc.trans_data_to_5hd(da, sa, params)
+    else:
+        asc.trans_data_to_5hd(
+            [b[d[0]].get_phy_addr(), b[d[1]].get_phy_addr(), b[d[2]].get_phy_addr(),
+             b[d[3]].get_phy_addr(), b[d[4]].get_phy_addr(), b[d[5]].get_phy_addr(),
+             b[d[6]].get_phy_addr(), b[d[7]].get_phy_addr(), b[d[8]].get_phy_addr(),
+             b[d[9]].get_phy_addr(), b[d[10]].get_phy_addr(), b[d[11]].get_phy_addr(),
+             b[d[12]].get_phy_addr(), b[d[13]].get_phy_addr(), b[d[14]].get_phy_addr(),
+             b[d[15]].get_phy_addr()],
+            [a[s[0]].get_phy_addr(), a[s[1]].get_phy_addr(), a[s[2]].get_phy_addr(),
+             a[s[3]].get_phy_addr(), a[s[4]].get_phy_addr(), a[s[5]].get_phy_addr(),
+             a[s[6]].get_phy_addr(), a[s[7]].get_phy_addr(), a[s[8]].get_phy_addr(),
+             a[s[9]].get_phy_addr(), a[s[10]].get_phy_addr(), a[s[11]].get_phy_addr(),
+             a[s[12]].get_phy_addr(), a[s[13]].get_phy_addr(), a[s[14]].get_phy_addr(),
+             a[s[15]].get_phy_addr()], params)
+    store(y, b, count)
+
+
+@pytest.mark.parametrize("as_tensor", [False, True])
+@pytest.mark.parametrize("dtype, d, s, rep, dst_stride, src_stride", [
+    (np.float16, tuple(range(0, 256, 16)), tuple(range(0, 512, 32)), 2, 16, 1),
+    (np.float32, tuple(range(0, 128, 8)), tuple(range(0, 256, 16)), 2, 16, 1),
+])
+def test_trans_data_to_5hd_address_forms(as_tensor, dtype, d, s, rep, dst_stride, src_stride):
+    """The addresses' element type is their tensors' (get_phy_addr), as
+    PyAsc infers it; the result is the tensor-list form's (NumPy model)."""
+    count = 4096 // np.dtype(dtype).itemsize
+    x = (np.arange(count) % 251 - 120).astype(dtype)
+    want = five_hd_model(x, np.full(count, 7, dtype), d, s, (False, False), rep, dst_stride,
+                         src_stride)
+    for kernel in modes(five_hd_addr_kernel):
+        y = np.full(count, 7, dtype)
+        launch(kernel, x, y, d, s, rep, dst_stride, src_stride, count, as_tensor)
+        np.testing.assert_array_equal(y, want)
+    source = five_hd_addr_kernel.ascendc(x, x, d, s, rep, dst_stride, src_stride, count,
+                                         as_tensor)
+    ctype = "half" if dtype == np.float16 else "float"
+    assert f"AscendC::TransDataTo5HD<{ctype}>(" in source
+    assert_valid_cpp(source)
+
+
+def test_trans_data_to_5hd_address_element_type_must_be_known():
+    @jit
+    def plain_numbers():
+        p = asc.TransDataTo5HDParams()
+        asc.trans_data_to_5hd([0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416,
+                               448, 480], [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320,
+                                           352, 384, 416, 448, 480], p)
+
+    with pytest.raises(asc.CompileError, match="cannot tell the element type of the address "
+                                               "lists"):
+        launch(plain_numbers)

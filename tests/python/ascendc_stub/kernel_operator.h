@@ -1259,6 +1259,13 @@ template <typename T>
 __aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[16],
                                const LocalTensor<T> (&srcList)[16],
                                const TransDataTo5HDParams &nchwconvParams);
+// the address forms: UB addresses in two uint64_t arrays or LocalTensor<uint64_t>
+template <typename T>
+__aicore__ void TransDataTo5HD(uint64_t dstList[16], uint64_t srcList[16],
+                               const TransDataTo5HDParams &nchwconvParams);
+template <typename T>
+__aicore__ void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<uint64_t> &src,
+                               const TransDataTo5HDParams &nchwconvParams);
 }  // namespace AscendC
 
 /* AIPP: SetAippFunctions, LoadImageToLocal */

@@ -334,7 +334,12 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         lower_constructs.que_dtype(gen, node, obj, name, args[0].dtype)
     if (kind, name) in table:
         op, names = table[(kind, name)]
-        return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
+        values = bind(gen, node, name, names, args, kwargs)
+        if (kind, name) == ("local", "set_value") and isinstance(values[1], Val):
+            dtypes = lower_vector.phy_addr_dtypes(gen)
+            if values[1].id in dtypes:  # an address tensor for trans_data_to_5hd
+                dtypes[obj.id] = dtypes[values[1].id]
+        return gen.op(node, op, [obj] + values)
     if kind == "local" and name == "get_position":
         bind(gen, node, name, (), args, kwargs)
         return core.TPosition(obj.position)

@@ -110,5 +110,11 @@ def method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
     if (kind, name) == ("local", "get_phy_addr"):
         (offset,) = bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
                              {"offset": 0})
-        return gen.op(node, "local.get_phy_addr", [obj, offset])
+        addr = gen.op(node, "local.get_phy_addr", [obj, offset])
+        # the tensor's dtype, for trans_data_to_5hd's address forms (PyAsc
+        # takes their element type from where the addresses came from)
+        if isinstance(addr, Val):
+            lower_vector.phy_addr_dtypes(gen)[addr.id] = obj.dtype
+        return addr
     return NOT_HANDLED
+
