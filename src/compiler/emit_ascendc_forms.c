@@ -253,7 +253,12 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
   ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
   /* Fixpipe(dst, src[, cbufWorkspace], params) */
-  ac_expand(e, op, op->noperands > 9 ? "$0, $1, $9, " : "$0, $1, ", b);
+  if (op->noperands <= 9)
+    ac_expand(e, op, "$0, $1, ", b);
+  else if (ac_type_of(e, op->operands[9]).dtype == ASC_UINT64)
+    ac_expand(e, op, "$0, $1, $9, ", b);
+  else /* Ascend C's workspace is a LocalTensor<uint64_t> */
+    ac_expand(e, op, "$0, $1, $p9.ReinterpretCast<uint64_t>(), ", b);
   ac_expand(e, op, "[&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
   ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
   const ir_op *d = ac_def_op(e, op->operands[8]);
