@@ -165,6 +165,7 @@ int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b);
 void ac_line_start(ac_emitter *e);
 int ac_trans_5hd(ac_emitter *e, const ir_op *op, ir_buf *b);
+int ac_trans_5hd_addrs(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_global_new(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_printf(ac_emitter *e, const ir_op *op, ir_buf *b);
 

@@ -613,6 +613,50 @@ int ac_trans_5hd(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* trans_data_to_5hd's address forms: TransDataTo5HD<T>(dst, src, params)
+ * with two LocalTensor<uint64_t> or two uint64_t[16] arrays; T the dtype
+ * the addresses' tensors had (attribute 2). */
+int ac_trans_5hd_addrs(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  bool lists = op->code == IR_OP_TRANS_DATA_TO_5HD_ADDRS;
+  int p0 = lists ? 32 : 2;
+  ac_line_start(e);
+  ir_buf_printf(b, "{\n");
+  if (lists)
+    for (int list = 0; list < 2; list++) {
+      ac_line_start(e);
+      ir_buf_printf(b, "    uint64_t pyasc_%s[16] = {", list ? "src" : "dst");
+      for (int i = 0; i < 16; i++) {
+        ir_buf_printf(b, "%s(uint64_t)", i ? ", " : "");
+        ac_operand(e, op->operands[list * 16 + i], P_UNARY, b);
+      }
+      ir_buf_printf(b, "};\n");
+    }
+  ac_line_start(e);
+  ir_buf_printf(b, "    AscendC::TransDataTo5HD<%s>(", ac_elem_type((int)op->iattrs[2]));
+  if (lists) {
+    ir_buf_printf(b, "pyasc_dst, pyasc_src, ");
+  } else {
+    ac_operand(e, op->operands[0], P_ANY, b);
+    ir_buf_printf(b, ", ");
+    ac_operand(e, op->operands[1], P_ANY, b);
+    ir_buf_printf(b, ", ");
+  }
+  ir_buf_printf(b, "AscendC::TransDataTo5HDParams(");
+  ac_print_enum(e, op, 'b', 0, b);
+  ir_buf_printf(b, ", ");
+  ac_print_enum(e, op, 'b', 1, b);
+  ir_buf_printf(b, ", (uint8_t)");
+  ac_operand(e, op->operands[p0], P_UNARY, b);
+  ir_buf_printf(b, ", (uint16_t)");
+  ac_operand(e, op->operands[p0 + 1], P_UNARY, b);
+  ir_buf_printf(b, ", (uint16_t)");
+  ac_operand(e, op->operands[p0 + 2], P_UNARY, b);
+  ir_buf_printf(b, "));\n");
+  ac_line_start(e);
+  ir_buf_printf(b, "}\n");
+  return P_PRIMARY;
+}
+
 /* GlobalTensor<T> g; g.SetGlobalBuffer(addr[, length]); */
 int ac_global_new(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_line_start(e);
@@ -645,7 +689,9 @@ int ac_printf(ac_emitter *e, const ir_op *op, ir_buf *b) {
       if (!*spec) break;
       char conv = *spec;
       if (arg < op->noperands) {
-        if (is_float(e, op->operands[arg]))
+        if (ac_type_of(e, op->operands[arg]).kind == ASC_IR_ADDR)
+          conv = conv == 'p' ? 'p' : 's'; /* a GM address: its string or the pointer */
+        else if (is_float(e, op->operands[arg]))
           conv = 'f';
         else if (conv == 'X')
           conv = 'x';

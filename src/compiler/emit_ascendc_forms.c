@@ -79,6 +79,23 @@ static int ac_bilinear(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* Gather / Scatter mask forms: (dst, src, offsets as uint32, base, mask,
+ * repeatTime, dst/src repeat stride). */
+static int ac_gather_l0(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  const ac_op *row = ac_find_mapping(op->code);
+  bool block = ac_open_mask(e, op, 4);
+  ac_line_start(e);
+  ir_buf_printf(b, "AscendC::%s", row->text);
+  ac_expand(e, op, "($0, $1, $p2.ReinterpretCast<uint32_t>(), (uint32_t)$u3, ", b);
+  ac_print_mask(e, op, 4, "uint64_t", b);
+  ac_expand(e, op,
+            strcmp(row->text, "Gather") ? ", (uint8_t)$u6, (uint8_t)$u7);\n"
+                                        : ", (uint8_t)$u6, (uint16_t)$u7);\n",
+            b);
+  ac_close_mask(e, block);
+  return P_PRIMARY;
+}
+
 /* Name<targs, false> when the caller set the mask register itself. */
 void ac_print_api(ac_emitter *e, const ir_op *op, const char *name, const char *targs,
                   int set_mask_attr, ir_buf *b) {
@@ -235,7 +252,14 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   }
   ac_expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
   ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
-  ac_expand(e, op, "$0, $1, [&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
+  /* Fixpipe(dst, src[, cbufWorkspace], params) */
+  if (op->noperands <= 9)
+    ac_expand(e, op, "$0, $1, ", b);
+  else if (ac_type_of(e, op->operands[9]).dtype == ASC_UINT64)
+    ac_expand(e, op, "$0, $1, $9, ", b);
+  else /* Ascend C's workspace is a LocalTensor<uint64_t> */
+    ac_expand(e, op, "$0, $1, $p9.ReinterpretCast<uint64_t>(), ", b);
+  ac_expand(e, op, "[&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
   ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
   const ir_op *d = ac_def_op(e, op->operands[8]);
   if (quant == 3 || quant == 5 || quant == 7) { /* scalar scales: the fp32's bits */

@@ -178,6 +178,7 @@ int ce_emit_arith(emitter *e, const ir_op *op, const char *name) {
 int ce_emit_printf(emitter *e, const ir_op *op) {
   ir_buf fmt = {0};
   int arg = 0;
+  bool addr_p[64] = {false}; /* which GM address arguments print with %p */
   for (const char *c = op->sattr ? op->sattr : ""; *c; c++) {
     if (*c != '%')
       ir_buf_printf(&fmt, "%c", *c);
@@ -194,7 +195,11 @@ int ce_emit_printf(emitter *e, const ir_op *op) {
       while (*flags_end && strchr("-+ #0123456789.", *flags_end)) flags_end++;
       ir_buf_printf(&fmt, "%%%.*s", (int)(flags_end - c - 1), c + 1);
       bool is_float = arg < op->noperands && ce_type_of(e, op->operands[arg]).kind == ASC_IR_FLOAT;
-      if (strchr("diuxXoc", conv))
+      bool is_addr = arg < op->noperands && ce_type_of(e, op->operands[arg]).kind == ASC_IR_ADDR;
+      if (is_addr && arg < (int)sizeof addr_p) addr_p[arg] = conv == 'p';
+      if (is_addr)
+        ir_buf_printf(&fmt, "%c", conv == 'p' ? 'p' : 's');
+      else if (strchr("diuxXoc", conv))
         ir_buf_printf(&fmt, is_float ? "g" : "ll%c", conv);
       else
         ir_buf_printf(&fmt, is_float ? "%c" : "lld", conv);
@@ -207,15 +212,41 @@ int ce_emit_printf(emitter *e, const ir_op *op) {
     e->b->failed = true;
     return 0;
   }
+  /* a GM address printed with %s: its bytes up to a NUL, read inside its
+   * argument (asc_k_addr_str); with %p: where it points */
+  bool strings = false;
+  for (int i = 0; i < op->noperands; i++)
+    if (ce_type_of(e, op->operands[i]).kind == ASC_IR_ADDR) strings = true;
+  if (strings) {
+    ce_line(e, "{");
+    e->depth++;
+    for (int i = 0; i < op->noperands; i++)
+      if (ce_type_of(e, op->operands[i]).kind == ASC_IR_ADDR && !(i < 64 && addr_p[i])) {
+        ce_line(e, "char s%d_[4096];", i);
+        ce_checked(e, "asc_k_addr_str(k, v%u, s%d_, sizeof s%d_, %d)", op->operands[i], i, i,
+                   (int)op->loc.line);
+      }
+  }
   ir_buf_indent(e->b, e->depth);
   ir_buf_printf(e->b, "printf(");
   ir_buf_c_string(e->b, fmt.data ? fmt.data : "", fmt.len);
   for (int i = 0; i < op->noperands; i++) {
-    bool is_float = ce_type_of(e, op->operands[i]).kind == ASC_IR_FLOAT;
-    ir_buf_printf(e->b, ", (%s)v%u", is_float ? "double" : "long long", op->operands[i]);
+    asc_ir_kind kind = ce_type_of(e, op->operands[i]).kind;
+    if (kind == ASC_IR_ADDR && i < 64 && addr_p[i])
+      ir_buf_printf(e->b, ", (void *)((uintptr_t)v%u.base + (uintptr_t)v%u.lead)", op->operands[i],
+                    op->operands[i]);
+    else if (kind == ASC_IR_ADDR)
+      ir_buf_printf(e->b, ", (const char *)s%d_", i);
+    else
+      ir_buf_printf(e->b, ", (%s)v%u", kind == ASC_IR_FLOAT ? "double" : "long long",
+                    op->operands[i]);
   }
   ir_buf_printf(e->b, ");\n");
   ce_line(e, "fflush(stdout);");
+  if (strings) {
+    e->depth--;
+    ce_line(e, "}");
+  }
   free(fmt.data);
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emit_c.h"
+#include "ir_check.h"
 
 /* --- cube unit (rt/cube.h) -------------------------------------------------- */
 /* The cube's buffer of a TPosition (asc_kc_buf), -1 for the others. */
@@ -103,6 +104,12 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
     return ce_checked(e, "asc_k_cube_load_%s(k, v%u, v%u, %d, v%u, v%u, v%u, v%u, v%u, %d)",
                       gm1 ? "gm" : "l1", o[0], o[1], ce_cube_type(e, o[0]), o[2], o[3], o[4], o[5],
                       o[6], L);
+  if (code == IR_OP_CUBE_MMAD || code == IR_OP_CUBE_MMAD_BIAS) {
+    /* PyAsc compiles any dtypes here; the cube refuses them when it runs */
+    char msg[256];
+    if (ir_cube_mmad_problem(e->m, op, msg, sizeof msg))
+      return ce_checked(e, "asc_k_fail(k, %d, \"%%s\", \"%s\")", L, msg);
+  }
   if (code == IR_OP_CUBE_MMAD)
     return ce_checked(e,
                       "asc_k_cube_mmad(k, v%u, v%u, v%u, NULL, NULL, %d, v%u, v%u, v%u, v%u, %d)",
@@ -117,7 +124,9 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
                       o[1], o[2], bias, ce_cube_type(e, o[1]), o[4], o[5], o[6], o[7], L);
   }
   if (code == IR_OP_CUBE_FIXPIPE) {
-    char qv[32] = "NULL";
+    char qv[32] = "NULL", msg[256];
+    if (ir_cube_fixpipe_problem(e->m, op, msg, sizeof msg))
+      return ce_checked(e, "asc_k_fail(k, %d, \"%%s\", \"%s\")", L, msg);
     if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
     return ce_checked(
         e,

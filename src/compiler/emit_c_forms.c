@@ -378,6 +378,24 @@ int ce_layout(emitter *e, const ir_op *op, const char *rt) {
     ir_buf_printf(e->b, ", %lld, %d)) return 1;\n", (long long)op->iattrs[0], L);
     return 0;
   }
+  if (op->code == IR_OP_TRANS_DATA_TO_5HD_ADDR_TENSOR) /* iattrs: halves, element dtype */
+    return ce_checked(
+        e, "asc_k_trans_5hd_addr_tensor(k, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %lld, %d)", o[0],
+        o[1], o[2], o[3], o[4], (long long)op->iattrs[0], (long long)op->iattrs[1],
+        (long long)asc_dtype_size((asc_dtype)op->iattrs[2]), L);
+  if (op->code == IR_OP_TRANS_DATA_TO_5HD_ADDRS) {
+    ce_line(e, "{");
+    e->depth++;
+    ir_buf_indent(e->b, e->depth);
+    ir_buf_printf(e->b, "const int64_t addr_[32] = {");
+    for (int i = 0; i < 32; i++) ir_buf_printf(e->b, "%s(int64_t)v%u", i ? ", " : "", o[i]);
+    ir_buf_printf(e->b, "};\n");
+    ce_checked(e, "asc_k_trans_5hd_at(k, addr_, %lld, %lld, v%u, v%u, v%u, %lld, %d)",
+               (long long)op->iattrs[0], (long long)op->iattrs[1], o[32], o[33], o[34],
+               (long long)asc_dtype_size((asc_dtype)op->iattrs[2]), L);
+    e->depth--;
+    return ce_line(e, "}");
+  }
   if (op->code == IR_OP_TRANSPOSE_EXT)
     return ce_checked(e, "%s(k, v%u, v%u, v%u, v%u, v%u, v%u, v%u, %lld, %lld, %d)", rt, o[0], o[1],
                       o[2], o[3], o[4], o[5], o[6], (long long)op->iattrs[0], es, L);

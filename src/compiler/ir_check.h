@@ -53,6 +53,11 @@ asc_status ir_check_gatherb(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_cmp_mask(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_compare_reg(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_select_reg(const asc_ir_module *m, const ir_op *op);
+asc_status ir_check_select_reg_scalar(const asc_ir_module *m, const ir_op *op);
+/* mmad's dtype rules, checked when it runs: the message in buf, or NULL. */
+const char *ir_cube_mmad_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n);
+/* fixpipe's src dtype rule, checked when it runs: the message in buf, or NULL. */
+const char *ir_cube_fixpipe_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n);
 asc_status ir_check_count_value(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_scalar_cast(const asc_ir_module *m, const ir_op *op);
 asc_status ir_check_fused_cast(const asc_ir_module *m, const ir_op *op);

@@ -5,7 +5,8 @@
  * Operand letters: I int (bool allowed), B bool (int allowed), N any scalar,
  * A GlobalAddress, G GlobalTensor, L LocalTensor, M Global- or LocalTensor,
  * P TPipe, Q TQue, T TBuf, '?' makes the letters after it optional, '*'
- * accepts any number of further scalars.
+ * accepts any number of further scalars, '+' any number of further scalars
+ * or GlobalAddresses (printf).
  *
  * The checks of some runtime units live in files of their own (ir_check.h
  * lists them). */
@@ -166,6 +167,10 @@ static asc_status check_int_unary(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_float_ops(const asc_ir_module *m, const ir_op *op) {
   return check_vector(m, op, 3, F16 | F32);
 }
+/* add_relu: half, float and int16_t (Atlas A2) */
+static asc_status check_add_relu(const asc_ir_module *m, const ir_op *op) {
+  return check_vector(m, op, 3, F16 | F32 | I16);
+}
 static asc_status check_axpy(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 0, F16 | F32, "dst");
   if (!st) st = ir_check_local_at(m, op, 1, F16 | F32, "src");
@@ -292,44 +297,51 @@ asc_status ir_check_cube_load_named(const asc_ir_module *m, const ir_op *op, con
 asc_status ir_check_cube_load(const asc_ir_module *m, const ir_op *op) {
   return ir_check_cube_load_named(m, op, "load_data");
 }
-/* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2. */
+/* mmad: dst CO1 (float32 for 16-bit floats, int32 for int8), fm A2, filter B2,
+ * the bias in GM or L1. PyAsc's front end takes any LocalTensors here: the
+ * positions and dtypes are checked when the op runs (ir_cube_mmad_problem,
+ * rt/cube_view.h), so only the operand kinds are checked here. */
 static asc_status check_cube_mmad(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *c = ir_type_at(m, op, 0), *a = ir_type_at(m, op, 1), *b = ir_type_at(m, op, 2);
-  asc_status st = ir_cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
-  if (!st) st = ir_cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
-  if (!st) st = ir_cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
-  if (st) return st;
-  asc_dtype want = a->dtype == ASC_INT8 ? ASC_INT32 : ASC_FLOAT32;
-  if (a->dtype != b->dtype || !ir_cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want)
-    return asc_error(
-        ASC_ERR_COMPILE,
-        "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 (int32 "
-        "for int8); got dst %s, fm %s, filter %s",
-        asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
-        asc_dtype_name((asc_dtype)b->dtype));
-  if (ir_op_defs[op->code].operands[3] == 'M') {
-    const asc_ir_type *bias = ir_type_at(m, op, 3);
-    if ((bias->kind == ASC_IR_LOCAL && !ir_is_l1_position(bias->position)) ||
-        bias->dtype != c->dtype)
-      return asc_error(ASC_ERR_COMPILE, "mmad: the bias must be %s, in GM or at C1/C2",
-                       asc_dtype_name((asc_dtype)c->dtype));
-  }
+  (void)m, (void)op;
   return ASC_OK;
 }
+const char *ir_cube_mmad_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n) {
+  const asc_ir_type *c = ir_type_at(m, op, 0), *a = ir_type_at(m, op, 1), *b = ir_type_at(m, op, 2);
+  asc_dtype want = a->dtype == ASC_INT8 ? ASC_INT32 : ASC_FLOAT32;
+  if (a->dtype != b->dtype || !ir_cube_input_dtype((asc_dtype)a->dtype) || c->dtype != want) {
+    snprintf(buf, n,
+             "mmad: fm and filter must be float16, bfloat16, float32 or int8 and dst float32 "
+             "(int32 for int8); got dst %s, fm %s, filter %s",
+             asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
+             asc_dtype_name((asc_dtype)b->dtype));
+    return buf;
+  }
+  if (ir_op_defs[op->code].operands[3] == 'M') {
+    const asc_ir_type *bias = ir_type_at(m, op, 3);
+    if (bias->dtype != c->dtype) {
+      snprintf(buf, n, "mmad: the bias must be %s, not %s", asc_dtype_name((asc_dtype)c->dtype),
+               asc_dtype_name((asc_dtype)bias->dtype));
+      return buf;
+    }
+  }
+  return NULL;
+}
 /* fixpipe: src CO1 (float32/int32), dst GM or a vector position. */
+/* PyAsc compiles any src and quant vector here: that src is in L0C
+ * (float32/int32) and the quant vector in L1 is checked when it runs
+ * (ir_cube_fixpipe_problem, rt/cube_view.h). */
 static asc_status check_cube_fixpipe(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
-  asc_status st = ir_cube_position(m, op, 1, s->position == ASC_POS_CO1, "CO1");
-  if (!st && d->kind == ASC_IR_LOCAL)
-    st = ir_cube_position(m, op, 0, ir_is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
-  if (st) return st;
-  if (s->dtype != ASC_FLOAT32 && s->dtype != ASC_INT32)
-    return asc_error(ASC_ERR_COMPILE, "fixpipe: src must be float32 or int32, not %s",
-                     asc_dtype_name((asc_dtype)s->dtype));
-  if (op->noperands > 9 && (ir_type_at(m, op, 9)->kind != ASC_IR_LOCAL ||
-                            !ir_is_l1_position(ir_type_at(m, op, 9)->position)))
-    return asc_error(ASC_ERR_COMPILE, "fixpipe: the quant vector must be a LocalTensor at C1/C2");
+  const asc_ir_type *d = ir_type_at(m, op, 0);
+  if (d->kind == ASC_IR_LOCAL)
+    return ir_cube_position(m, op, 0, ir_is_vector_position(d->position), "VECIN/VECOUT/VECCALC");
   return ASC_OK;
+}
+const char *ir_cube_fixpipe_problem(const asc_ir_module *m, const ir_op *op, char *buf, size_t n) {
+  const asc_ir_type *s = ir_type_at(m, op, 1);
+  if (s->dtype == ASC_FLOAT32 || s->dtype == ASC_INT32) return NULL;
+  snprintf(buf, n, "fixpipe: src must be float32 or int32, not %s",
+           asc_dtype_name((asc_dtype)s->dtype));
+  return buf;
 }
 /* data_copy with Nd2NzParams: dst in L1, src GM or UB, one dtype. */
 static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {
@@ -363,8 +375,8 @@ static asc_status check_transpose(const asc_ir_module *m, const ir_op *op) {
  * (Ascend C's type) or an int32 one read as unsigned */
 static asc_status check_gather(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 2, I32 | U32, "offset tensor (uint32 byte offsets)");
-  if (!st) st = ir_check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32, "dst");
-  if (!st) st = ir_check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32, "src");
+  if (!st) st = ir_check_local_at(m, op, 0, F16 | BF16 | F32 | I16 | I32 | U16 | U32, "dst");
+  if (!st) st = ir_check_local_at(m, op, 1, F16 | BF16 | F32 | I16 | I32 | U16 | U32, "src");
   if (!st && ir_type_at(m, op, 0)->dtype != ir_type_at(m, op, 1)->dtype)
     st = asc_error(ASC_ERR_COMPILE, "%s: src is %s but dst is %s", ir_op_defs[op->code].name,
                    asc_dtype_name(ir_type_at(m, op, 1)->dtype),
@@ -560,9 +572,16 @@ static asc_status check_transpose_ext(const asc_ir_module *m, const ir_op *op) {
 static asc_status check_bilinear(const asc_ir_module *m, const ir_op *op) {
   asc_status st = ir_check_local_at(m, op, 0, F16, "dst");
   if (!st) st = ir_check_local_at(m, op, 1, F16, "src0");
-  if (!st) st = ir_check_local_at(m, op, 2, I32, "src0_offset (uint32 byte offsets)");
+  if (!st) st = ir_check_local_at(m, op, 2, I32 | U32, "src0_offset (uint32 byte offsets)");
   if (!st) st = ir_check_local_at(m, op, 3, F16, "src1");
   if (!st) st = ir_check_local_at(m, op, 11, U8, "shared_tmp_buffer");
+  return st;
+}
+/* trans_data_to_5hd's address-tensor form: two uint64 LocalTensors of
+ * UB addresses at vector positions. */
+static asc_status check_trans_5hd_addr_tensor(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = ir_check_local_at(m, op, 0, 1u << ASC_UINT64, "dst address tensor (uint64)");
+  if (!st) st = ir_check_local_at(m, op, 1, 1u << ASC_UINT64, "src address tensor (uint64)");
   return st;
 }
 /* trans_data_to_5hd: 32 tensors of one dtype at vector positions. */
@@ -630,6 +649,8 @@ static bool letter_accepts(char letter, asc_ir_kind k) {
     case 'N':
     case '*':
       return k == ASC_IR_INT || k == ASC_IR_BOOL || k == ASC_IR_FLOAT;
+    case '+':
+      return k == ASC_IR_INT || k == ASC_IR_BOOL || k == ASC_IR_FLOAT || k == ASC_IR_ADDR;
     case 'A':
       return k == ASC_IR_ADDR;
     case 'G':
@@ -658,6 +679,8 @@ static const char *letter_name(char letter) {
     case 'N':
     case '*':
       return "a number";
+    case '+':
+      return "a number or a GlobalAddress";
     case 'A':
       return "a GlobalAddress";
     case 'G':
@@ -682,7 +705,7 @@ static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const 
   for (const char *c = sig; *c; c++) {
     if (*c == '?')
       optional = true;
-    else if (*c == '*')
+    else if (*c == '*' || *c == '+')
       variadic = true;
     else {
       total++;
@@ -703,7 +726,7 @@ static asc_status check_operands(const asc_ir_module *m, const ir_op *op, const 
     if (!letter_accepts(letter, k))
       return asc_error(ASC_ERR_COMPILE, "%s: argument %d must be %s, not %s", def->name, i + 1,
                        letter_name(letter), ir_kind_name(k));
-    if (*c && *c != '*') c++;
+    if (*c && *c != '*' && *c != '+') c++;
   }
   return ASC_OK;
 }

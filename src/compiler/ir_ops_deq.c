@@ -31,8 +31,17 @@ asc_status ir_check_vdeq(const asc_ir_module *m, const ir_op *op) {
 }
 /* load_data_with_transpose: load_data's positions; float16/bfloat16 squares
  * are one fractal, int8 and float32 squares two (rt/cube_sparse.h) */
+/* load_data_with_transpose: one input dtype. PyAsc's front end takes
+ * LocalTensors at any position: where they are (dst in L0A/L0B, src in
+ * L1) is checked when it runs (rt/cube_view.h). */
 asc_status ir_check_cube_load_t(const asc_ir_module *m, const ir_op *op) {
-  return ir_check_cube_load_named(m, op, "load_data_with_transpose"); /* its src is always local */
+  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
+  if (d->dtype != s->dtype || !ir_cube_input_dtype((asc_dtype)d->dtype))
+    return asc_error(ASC_ERR_COMPILE,
+                     "load_data_with_transpose: dst and src must both be float16, bfloat16, "
+                     "float32 or int8 (got %s and %s)",
+                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
+  return ASC_OK;
 }
 /* load_data_with_sparse: dst B2 int8, src B1 int8, idx B1 uint8 */
 asc_status ir_check_cube_load_sparse(const asc_ir_module *m, const ir_op *op) {

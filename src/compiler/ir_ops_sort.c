@@ -74,7 +74,8 @@ asc_status ir_check_gather_mask(const asc_ir_module *m, const ir_op *op) {
 }
 /* gatherb (dst, src0, offset) */
 asc_status ir_check_gatherb(const asc_ir_module *m, const ir_op *op) {
-  asc_status st = ir_check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32);
+  /* the 2- and 4-byte types (uint16_t and uint32_t as documented for Atlas A2) */
+  asc_status st = ir_check_same_locals(m, op, 0, 1, F16 | BF16 | F32 | I16 | I32 | U16 | U32);
   return st ? st : check_int_local(m, op, 2, 4, "offset (uint32 byte offsets)");
 }
 asc_status ir_check_cmp_mask(const asc_ir_module *m, const ir_op *op) {
@@ -88,6 +89,18 @@ asc_status ir_check_select_reg(const asc_ir_module *m, const ir_op *op) {
     return asc_error(ASC_ERR_COMPILE,
                      "select: the register form (no sel_mask) takes SELMODE.VSEL_CMPMASK_SPR");
   return ir_check_same_locals(m, op, 0, 2, F16 | F32);
+}
+/* select.reg_scalar (dst, sel_mask, src0, ...): dst and src0 of one float
+ * dtype, sel_mask any vector-position tensor (its bits) */
+asc_status ir_check_select_reg_scalar(const asc_ir_module *m, const ir_op *op) {
+  asc_status st = ir_check_local_at(m, op, 1, ~0u, "sel_mask");
+  if (!st) st = ir_check_local_at(m, op, 0, F16 | F32, "dst");
+  if (!st) st = ir_check_local_at(m, op, 2, F16 | F32, "src0");
+  if (!st && ir_type_at(m, op, 0)->dtype != ir_type_at(m, op, 2)->dtype)
+    st = asc_error(ASC_ERR_COMPILE, "select: dst is %s but src0 is %s",
+                   asc_dtype_name(ir_type_at(m, op, 0)->dtype),
+                   asc_dtype_name(ir_type_at(m, op, 2)->dtype));
+  return st;
 }
 /* scalar_get_count_of_value / scalar_get_sff_value: count_value 0 or 1 */
 asc_status ir_check_count_value(const asc_ir_module *m, const ir_op *op) {

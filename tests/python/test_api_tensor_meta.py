@@ -156,7 +156,7 @@ def meta_compile_error_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     g.set_global_buffer(x, 8)
     t = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
     if case == 0:
-        s = t.get_shape_info()
+        g.set_shape_info(7)
     elif case == 1:
         g.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE, 7)
     elif case == 2:
@@ -174,7 +174,7 @@ def meta_compile_error_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "LocalTensor.get_shape_info: this tensor has no shape info"),
+    (0, "GlobalTensor.set_shape_info shape_info must be a pyasc.ShapeInfo"),
     (1, "set_l2_cache_hint: rw_mode must be a pyasc.CacheRwMode member"),
     (2, "set_l2_cache_hint: mode must be a pyasc.CacheMode member"),
     (3, "shape_info must be a pyasc.ShapeInfo"),

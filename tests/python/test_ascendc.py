@@ -642,7 +642,11 @@ def attr_variants(name: str, niattrs: int) -> list[list[int]]:
                "data_sync_barrier": [[0], [3]], "data_cache_clean_and_invalid": [[0, 2], [1, 0]],
                "ib_set": [[1]], "ib_wait": [[1]], "get_hccl_context": [[1]],
                "set_hccl_context": [[0]], "transpose.ext": [[11], [12]],
-               "trans_data_to_5hd": [[0, 1]], "bilinear_interpolation": [[0], [1]]}
+               "trans_data_to_5hd": [[0, 1]], "bilinear_interpolation": [[0], [1]],
+               # the address forms: the halves and the addresses' element dtype
+               "trans_data_to_5hd.addrs": [[0, 1, F16_CODE]],
+               "trans_data_to_5hd.addr_tensor": [[1, 0, F32_CODE]],
+               "gather.l0": [[0], [1]], "scatter.l0": [[0], [1]]}
     # fwk/core: atomic modes [dtype, AtomicDtype, op], TBufPool [position, buf_id_size]
     special.update({f"atomic.{op}": [[F32_CODE, 1, 0]]
                     for op in ("add", "max", "min", "type", "none", "config")})
@@ -681,7 +685,8 @@ LOCAL_DTYPES = [[F32_CODE] * 4, [I16_CODE] * 4, [U8_CODE, F32_CODE, F32_CODE, F3
                 # mrg_sort's five tensors, mul_cast's int8 dst
                 [F32_CODE] * 5, [I8_CODE, F16_CODE, F16_CODE],
                 # set_deq_scale's uint64 vdeq (ASC_UINT64 is 12), cast_deq, add_deq_relu
-                [12], [I8_CODE, I16_CODE], [F16_CODE, I32_CODE, I32_CODE]]
+                [12], [I8_CODE, I16_CODE], [F16_CODE, I32_CODE, I32_CODE],
+                [12, 12]]  # trans_data_to_5hd's two uint64 address tensors
 
 
 # cube unit: the positions and dtypes each cube op's LocalTensors need
@@ -765,7 +770,7 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
         return build_matmul_op(b, name, sig, params)
     if name.startswith("cube."):
         return build_cube_op(b, name, sig, params)
-    letters = sig.replace("?", "").replace("*", "")
+    letters = sig.replace("?", "").replace("*", "").replace("+", "")
     last_error = None
     for dtypes in LOCAL_DTYPES:
         if letters.count("L") + letters.startswith("M") > len(dtypes):

@@ -224,7 +224,7 @@ def k_5hd_bad(which: pyasc.ConstExpr[int]):
 
 @pytest.mark.parametrize("which, message", [
     (0, r"dst_list\[15\] is float32 but dst_list\[0\] is float16"),
-    (1, "the address-list form is not supported"),
+    (1, "trans_data_to_5hd src_list address must be an integer, not a LocalTensor"),
     (2, "dst_list must be a list of 16 LocalTensors"),
 ])
 def test_trans_data_to_5hd_lists_are_checked_at_compile_time(which, message):

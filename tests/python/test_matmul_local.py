@@ -210,9 +210,12 @@ def test_positions_matmul_does_not_take_are_errors():
 
 
 def test_ub_operand_in_l1_position_is_an_error():
-    # A's MatmulType says L1 (A1) but the tensor is a UB one: the run says where it must be
+    # A's MatmulType says L1 (A1) but the tensor is a UB one: checked mode says where it must
+    # be; default mode takes its address in L1, as the hardware does (no error)
+    checked = asc.jit(mismatch_kernel.fn, debug=True)
     with pytest.raises(pyasc.KernelError, match=r"set_tensor_a: A must be a LocalTensor in L1"):
-        _run_mismatch()
+        checked[1](np.zeros(256, np.float16), plain_tiling(16, 16, 16), workspace())
+    _run_mismatch()
 
 
 @asc.jit

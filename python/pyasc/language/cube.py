@@ -14,6 +14,7 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 from pyasc.language import core, img2col
+from pyasc.language.matmul_enums import CO2Layout
 from pyasc.language.ir.args import bind, constant, expect
 from pyasc.language.ir.values import Val, describe
 
@@ -233,17 +234,34 @@ def _deq(value: Any) -> Any:
     return float(value) if isinstance(value, (int, float)) else value
 
 
+def fixpipe_config(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """FixpipeConfig(layout) in a kernel, as PyAsc builds it: CO2Layout.NZ
+    is cfg_nz, CO2Layout.ROW_MAJOR cfg_row_major."""
+    (layout,) = bind(gen, node, "FixpipeConfig", ("layout",), args, kwargs)
+    if isinstance(layout, FixpipeConfig):
+        return layout
+    if not isinstance(layout, CO2Layout) or layout is CO2Layout.COLUMN_MAJOR:
+        raise gen.error(node, f"FixpipeConfig: layout must be CO2Layout.NZ or "
+                              f"CO2Layout.ROW_MAJOR, not {describe(layout)}")
+    return FixpipeConfig.cfg_nz if layout is CO2Layout.NZ else FixpipeConfig.cfg_row_major
+
+
 def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
-    dst, src, params, config = bind(gen, node, "fixpipe", ("dst", "src", "params", "config"),
-                                        args, kwargs,
-                                        {"config": FixpipeConfig.cfg_row_major})
+    names = ("dst", "src", "params", "config")
+    if "cbuf_workspace" in kwargs or len(args) > 2 and isinstance(args[2], Val):
+        names = ("dst", "src", "cbuf_workspace", "params", "config")
+    values = bind(gen, node, "fixpipe", names, args, kwargs,
+                  {"config": FixpipeConfig.cfg_row_major})
+    dst, src, params, config = values[0], values[1], values[-2], values[-1]
     expect(gen, node, dst, ("global", "local"), "fixpipe dst")
     expect(gen, node, src, ("local",), "fixpipe src")
     p = _struct(gen, node, params, FixpipeParamsV220, "fixpipe params")
     nz = constant(gen, node, config, "fixpipe config")
-    return gen.op(node, "cube.fixpipe", [dst, src, p.n_size, p.m_size, p.src_stride, p.dst_stride,
-                                         _quant(gen, node, p.quant_pre), p.relu_en,
-                                         _deq(p.deq_scalar)], (1 if nz else 0,))
+    operands = [dst, src, p.n_size, p.m_size, p.src_stride, p.dst_stride,
+                _quant(gen, node, p.quant_pre), p.relu_en, _deq(p.deq_scalar)]
+    if len(names) == 5:  # the quant vector's workspace in L1 (read by the vector quant modes)
+        operands.append(expect(gen, node, values[2], ("local",), "fixpipe cbuf_workspace"))
+    return gen.op(node, "cube.fixpipe", operands, (1 if nz else 0,))
 
 
 def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) -> Any:
@@ -253,6 +271,10 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
         expect(gen, node, src, ("local", "global"), "data_copy src")
         return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in _ND2NZ_FIELDS)])
     if p.struct is Nz2NdParamsFull:
+        if hasattr(p, "handle"):
+            raise gen.error(node, "data_copy: this Nz2NdParamsFull was built with an 8th "
+                                  "argument, which PyAsc takes as an IR handle in place of "
+                                  "the 7 fields; build it with the 7 fields")
         expect(gen, node, dst, ("global",), "data_copy dst")
         expect(gen, node, src, ("local",), "data_copy src")
         return gen.op(node, "cube.nz2nd", [dst, src, *(getattr(p, f) for f in _NZ2ND_FIELDS)])

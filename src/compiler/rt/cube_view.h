@@ -84,6 +84,17 @@ static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned ma
   int64_t buf = (t.off >> ASC_KC_TAG_SHIFT) - 1,
           byte = t.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1);
   asc_kc_err e;
+#if !ASC_K_CHECKED
+  /* A tensor at another position (PyAsc compiles that): the instruction
+   * takes its address as one in the buffer it works on, as the hardware
+   * does; checked mode reports it. */
+  if (c && t.off >= 0 && (buf < 0 || buf >= ASC_KC_NBUF || !(mask & (1u << buf))) && mask) {
+    int want = 0;
+    while (!(mask & (1u << want))) want++;
+    buf = want;
+    byte = t.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1);
+  }
+#endif
   if (!c || t.off < 0 || buf < 0 || buf >= ASC_KC_NBUF || !(mask & (1u << buf))) {
     char want[96] = "";
     size_t n = 0;

@@ -1,9 +1,20 @@
 /* --- data movement --------------------------------------------------------- */
+/* The count form of data_copy moves whole 32-byte data blocks only: on the
+ * hardware a count that is not a whole number of blocks is rounded down
+ * (the partial block is not moved and no error is raised). Checked mode
+ * reports such a count (asc_k_chk_blocks); default mode does as the MTE
+ * does. Returns the elements of the whole blocks of `count`. */
+static inline int64_t asc_k_whole_blocks(int64_t count, int64_t esize) {
+  if (count <= 0 || esize <= 0) return count;
+  return asc_k_mul(count, esize) / 32 * 32 / esize; /* whole 32-byte data blocks */
+}
 static inline int asc_k_copy_gm_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int64_t count,
                                    int64_t esize, int line) {
   if (asc_k_gm_range(k, &src, 0, count, esize, "data_copy", line)) return 1;
 #if ASC_K_CHECKED
   if (asc_k_chk_blocks(k, dst, count, esize, line)) return 1;
+#else
+  count = asc_k_whole_blocks(count, esize);
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE2, dst, count, esize, ASC_K_WRITE, "data_copy", "dst", line))
     return 1;
@@ -46,6 +57,8 @@ static inline int asc_k_copy_ub_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int
   if (asc_k_gm_range(k, &dst, 0, count, esize, "data_copy", line)) return 1;
 #if ASC_K_CHECKED
   if (asc_k_chk_blocks(k, src, count, esize, line)) return 1;
+#else
+  count = asc_k_whole_blocks(count, esize);
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE3, src, count, esize, ASC_K_READ, "data_copy", "src", line))
     return 1;

@@ -110,6 +110,46 @@ static inline int asc_k_trans_5hd(asc_k_ctx *k, const asc_k_lt *dst, const asc_k
   return 0;
 }
 
+/* trans_data_to_5hd's address forms: 16 destination and 16 source UB byte
+ * addresses (as get_phy_addr gives them), each taken as a tensor from that
+ * address to the end of the UB; es: the element size the addresses' tensors
+ * had. */
+static inline int asc_k_trans_5hd_at(asc_k_ctx *k, const int64_t *addr, int64_t dst_high,
+                                     int64_t src_high, int64_t repeat, int64_t dst_stride,
+                                     int64_t src_stride, int64_t es, int line) {
+  asc_k_lt t[32];
+  for (int i = 0; i < 32; i++) {
+    if (addr[i] < 0 || addr[i] >= k->ub_size)
+      return asc_k_fail(k, line,
+                        "trans_data_to_5hd: %s address %d (%lld) is outside the %lld-byte "
+                        "Unified Buffer",
+                        i < 16 ? "dst" : "src", i % 16, (long long)addr[i], (long long)k->ub_size);
+    t[i].off = addr[i];
+    t[i].len = (k->ub_size - addr[i]) / es;
+  }
+  return asc_k_trans_5hd(k, t, t + 16, dst_high, src_high, repeat, dst_stride, src_stride, es,
+                         line);
+}
+static inline int asc_k_trans_5hd_addr_tensor(asc_k_ctx *k, asc_k_lt d, asc_k_lt s, int64_t repeat,
+                                              int64_t dst_stride, int64_t src_stride,
+                                              int64_t dst_high, int64_t src_high, int64_t es,
+                                              int line) {
+  int64_t addr[32];
+  if (asc_k_ub_use(k, ASC_K_V, d, 16, 8, ASC_K_READ, "trans_data_to_5hd", "dst address tensor",
+                   line) ||
+      asc_k_ub_use(k, ASC_K_V, s, 16, 8, ASC_K_READ, "trans_data_to_5hd", "src address tensor",
+                   line))
+    return 1;
+  for (int i = 0; i < 16; i++) {
+    uint64_t a, b;
+    memcpy(&a, k->ub + d.off + i * 8, 8);
+    memcpy(&b, k->ub + s.off + i * 8, 8);
+    addr[i] = a > (uint64_t)INT64_MAX ? -1 : (int64_t)a;
+    addr[16 + i] = b > (uint64_t)INT64_MAX ? -1 : (int64_t)b;
+  }
+  return asc_k_trans_5hd_at(k, addr, dst_high, src_high, repeat, dst_stride, src_stride, es, line);
+}
+
 /* bilinear_interpolation (float16): vertical iteration v writes 8 data
  * blocks from dst + v * v_r_offset elements, block b at b * dst_blk_stride
  * blocks; its h_repeat horizontal iterations i each read 8 byte offsets of

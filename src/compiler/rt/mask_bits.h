@@ -261,6 +261,58 @@ static inline int asc_k_select_reg(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, asc_k_l
   return 0;
 }
 
+/* select's tensor-scalar register form (dst, sel_mask, src0, repeat, 6
+ * strides), SELMODE.VSEL_TENSOR_SCALAR_MODE without a mask argument: the
+ * scalar is the first element of CMPMASK (set_cmp_mask of a tensor holding
+ * it); element i of repeat r is src0's where bit r * (256 / size) + i of
+ * sel_mask is set (the repeats consume sel_mask's bits in turn), else the
+ * scalar; the mask register decides which elements are written. mdt:
+ * sel_mask's dtype. */
+static inline int asc_k_select_reg_scalar(asc_k_ctx *k, asc_k_lt d, asc_k_lt m, asc_k_lt a,
+                                          int64_t repeat, int64_t bd, int64_t b0, int64_t b1,
+                                          int64_t rd, int64_t r0, int64_t r1, int dt, int mdt,
+                                          int line) {
+  (void)b1, (void)r1; /* no second tensor */
+  asc_k_vargs A;
+  memset(&A, 0, sizeof A);
+  A.op = ASC_K_VOP_selects;
+  A.nsrc = 1;
+  A.dt[0] = A.dt[1] = dt;
+  A.t[0] = d, A.t[1] = a;
+  A.blk[0] = bd, A.blk[1] = b0;
+  A.rep[0] = rd, A.rep[1] = r0;
+  A.api = "select";
+  for (int j = 0; j < 2; j++)
+    if (A.blk[j] < 0 || A.rep[j] < 0)
+      return asc_k_fail(k, line, "select: negative block or repeat stride");
+  if (asc_k_align32(k, m, "select", "sel_mask", line)) return 1;
+  asc_k_sel s;
+  int64_t es = asc_k_dt_size(dt);
+  if (asc_k_sel_make(k, &s, 0, 0, 0, repeat, 0, 256 / es, 255, "select", line)) return 1;
+  char scalar[8];
+  memcpy(scalar, k->sr.cmp, (size_t)es);
+  /* the repeats read sel_mask's bits in turn: (nrep * per_rep) bits */
+  asc_k_lt mb = asc_k_local_cast(m, asc_k_dt_size(mdt), 1);
+  if (s.nrep > 0 && asc_k_ub_use(k, ASC_K_V, mb, (s.nrep * s.per_rep + 7) / 8, 1, ASC_K_READ,
+                                 "select", "sel_mask", line))
+    return 1;
+  for (int64_t r = 0; r < s.nrep; r++)
+    for (int64_t idx = 0; idx < s.per_rep; idx++) {
+      if (!asc_k_sel_on(&s, r, idx)) continue;
+      int64_t bit = r * s.per_rep + idx, p[2];
+      static const char *const names[] = {"dst", "src0"};
+      for (int j = 0; j < 2; j++) {
+        p[j] = asc_k_vaddr(&A, j, r, idx);
+        if (p[j] < 0 ||
+            asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(A.t[j], (p[j] - A.t[j].off) / es, es), 1, es,
+                         j ? ASC_K_READ : ASC_K_WRITE, "select", names[j], line))
+          return p[j] < 0 ? asc_k_fail(k, line, "select: strides leave the Unified Buffer") : 1;
+      }
+      memmove(k->ub + p[0], asc_k_bit(k->ub + m.off, bit) ? k->ub + p[1] : scalar, (size_t)es);
+    }
+  return 0;
+}
+
 /* --- scalar bit operations (uint64/int64 values) --- */
 static inline int asc_k_clz64(uint64_t v) {
   int n = 0;

@@ -8,6 +8,37 @@ static inline asc_k_addr asc_k_addr_offset(asc_k_addr a, int64_t elements, int64
   a.lead = asc_k_madd(a.lead, elements, size);
   return a;
 }
+/* printf's %s of a GM address: its bytes up to a NUL into buf (n bytes,
+ * NUL-terminated; longer strings are cut), never reading outside the
+ * argument; checked mode reports an address outside it or a string that
+ * runs to the argument's end without a NUL. */
+static inline int asc_k_addr_str(asc_k_ctx *k, asc_k_addr a, char *buf, size_t n, int line) {
+  buf[0] = 0;
+  if (a.lead == ASC_K_FAR || a.lead < 0 || a.lead > a.n) {
+#if ASC_K_CHECKED
+    return asc_k_fail(k, line, "printf: the %%s address is outside its argument");
+#else
+    (void)k, (void)line;
+    return 0;
+#endif
+  }
+  size_t i = 0;
+  const char *p = a.base + a.lead;
+  int64_t left = a.n - a.lead;
+  while ((int64_t)i < left && p[i] && i + 1 < n) {
+    buf[i] = p[i];
+    i++;
+  }
+  buf[i] = 0;
+#if ASC_K_CHECKED
+  if ((int64_t)i == left)
+    return asc_k_fail(k, line,
+                      "printf: the %%s string at this address has no NUL before the end of its "
+                      "argument");
+#endif
+  (void)k, (void)line;
+  return 0;
+}
 static inline int asc_k_global_new(asc_k_ctx *k, asc_k_gt *g, asc_k_addr a, int64_t size,
                                    int64_t esize, int line) {
 #if ASC_K_CHECKED

@@ -540,6 +540,11 @@ static inline int64_t asc_k_vi(int op, int64_t x, int64_t y, int64_t d, int bits
       return x < 0 ? (int64_t)(0 - (uint64_t)x) : x;
     case ASC_K_VOP_relu:
       return x > 0 ? x : 0;
+    case ASC_K_VOP_add_relu: { /* int16: the sum wraps as add's does, then relu */
+      int64_t sum = (int64_t)((uint64_t)x + (uint64_t)y);
+      if (bits < 64) sum = (int64_t)((uint64_t)sum << (64 - bits)) >> (64 - bits);
+      return sum > 0 ? sum : 0;
+    }
     case ASC_K_VOP_shift_left:
       return y < 0 || y >= bits ? 0 : (int64_t)((uint64_t)x << y);
     case ASC_K_VOP_shift_right:
@@ -928,6 +933,72 @@ static inline int asc_k_gather(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_l
 static inline int asc_k_scatter(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off,
                                 int64_t base, int64_t count, int64_t es, int line) {
   return asc_k_gather_scatter(k, 1, dst, src, off, base, count, es, line);
+}
+
+/* The mask forms of gather and scatter (dst, src, offset, base, m0, m1,
+ * repeat, rep_stride) [mask kind]: repeat r covers 256 bytes of the dense
+ * operand (gather's dst, scatter's src), which starts at r * rep_stride
+ * blocks; element i of repeat r, where the mask selects it, pairs with
+ * offset[r * (256 / size) + i] (the offsets run on through the repeats). */
+static inline int asc_k_gather_scatter_l0(asc_k_ctx *k, int scatter, asc_k_lt dst, asc_k_lt src,
+                                          asc_k_lt off, int64_t base, int64_t m0, int64_t m1,
+                                          int64_t repeat, int64_t rstride, int64_t kind, int dt,
+                                          int line) {
+  const char *api = scatter ? "scatter" : "gather";
+  int64_t es = asc_k_dt_size(dt), per = 256 / es;
+  asc_k_lt spread = scatter ? dst : src, dense = scatter ? src : dst;
+  if (base < 0 || base > UINT32_MAX || base % es)
+    return asc_k_fail(k, line,
+                      "%s: the base address %lld must be a multiple of the element size (%lld) "
+                      "in [0, 2**32)",
+                      api, (long long)base, (long long)es);
+  if (rstride < 0 || rstride > (scatter ? 255 : 65535))
+    return asc_k_fail(k, line, "%s: the repeat stride %lld is outside [0, %d]", api,
+                      (long long)rstride, scatter ? 255 : 65535);
+  asc_k_sel s;
+  if (asc_k_sel_make(k, &s, (int)kind, (uint64_t)m0, (uint64_t)m1, repeat, 1, per, 255, api, line))
+    return 1;
+  if (s.nrep > 0 &&
+      asc_k_ub_use(k, ASC_K_V, spread, spread.len, es, scatter ? ASC_K_WRITE : ASC_K_READ, api,
+                   scatter ? "dst" : "src", line))
+    return 1;
+  for (int64_t r = 0; r < s.nrep; r++)
+    for (int64_t idx = 0; idx < per; idx++) {
+      if (!asc_k_sel_on(&s, r, idx)) continue;
+      int64_t i = r * per + idx, at_dense = r * rstride * 32 / es + idx;
+      if (asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(off, i, 4), 1, 4, ASC_K_READ, api, "offset",
+                       line) ||
+          asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(dense, at_dense, es), 1, es,
+                       scatter ? ASC_K_READ : ASC_K_WRITE, api, scatter ? "src" : "dst", line))
+        return 1;
+      uint32_t o;
+      memcpy(&o, k->ub + off.off + i * 4, 4);
+      int64_t at = base + (int64_t)o;
+      if (at % es || at / es >= spread.len)
+        return asc_k_fail(k, line,
+                          "%s: offset[%lld] = %lld (base %lld) is not an element of the "
+                          "%lld-element %s",
+                          api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
+                          scatter ? "dst" : "src");
+      char *p = k->ub + spread.off + at, *q = k->ub + dense.off + at_dense * es;
+      if (scatter)
+        memmove(p, q, (size_t)es);
+      else
+        memmove(q, p, (size_t)es);
+    }
+  return 0;
+}
+static inline int asc_k_gather_l0(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off,
+                                  int64_t base, int64_t m0, int64_t m1, int64_t repeat,
+                                  int64_t rstride, int64_t kind, int dt, int line) {
+  return asc_k_gather_scatter_l0(k, 0, dst, src, off, base, m0, m1, repeat, rstride, kind, dt,
+                                 line);
+}
+static inline int asc_k_scatter_l0(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off,
+                                   int64_t base, int64_t m0, int64_t m1, int64_t repeat,
+                                   int64_t rstride, int64_t kind, int dt, int line) {
+  return asc_k_gather_scatter_l0(k, 1, dst, src, off, base, m0, m1, repeat, rstride, kind, dt,
+                                 line);
 }
 
 /* brcb(dst, src, repeat, BrcbRepeatParams(dst_blk_stride, dst_rep_stride)):

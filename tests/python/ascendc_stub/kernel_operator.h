@@ -407,6 +407,25 @@ template <typename T>
 __aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                         const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
                         const uint32_t count);
+// Gather / Scatter mask forms (bit-by-bit and continuous masks).
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint64_t mask[], const uint8_t repeatTime,
+                       const uint16_t dstRepStride);
+template <typename T>
+__aicore__ void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                       const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint64_t mask[], const uint8_t repeatTime,
+                        const uint8_t srcRepStride);
+template <typename T>
+__aicore__ void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr,
+                        const uint64_t mask, const uint8_t repeatTime, const uint8_t srcRepStride);
 struct BrcbRepeatParams {
   __aicore__ BrcbRepeatParams();
   __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn);
@@ -499,6 +518,11 @@ __aicore__ void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, 
 template <typename T, SELMODE selMode>
 __aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                        const LocalTensor<T> &src1, uint8_t repeatTime,
+                       const BinaryRepeatParams &repeatParams);
+// Select's tensor-scalar mode without a mask (the scalar set by SetCmpMask).
+template <typename T, typename U>
+__aicore__ void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                       const LocalTensor<T> &src0, uint8_t repeatTime,
                        const BinaryRepeatParams &repeatParams);
 // Fused casts (dst T narrower than the sources U) and RepeatReduceSum.
 #define PYASC_STUB_FUSED_CAST(NAME)                                                           \
@@ -1114,6 +1138,15 @@ __aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
 template <typename T, typename U, const FixpipeConfig &config>
 __aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
                         const FixpipeParamsV220 &params);
+// with the quant vector's workspace in L1 (cbufWorkspace)
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                        const LocalTensor<uint64_t> &cbufWorkspace,
+                        const FixpipeParamsV220 &params);
+template <typename T, typename U, const FixpipeConfig &config>
+__aicore__ void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                        const LocalTensor<uint64_t> &cbufWorkspace,
+                        const FixpipeParamsV220 &params);
 template <typename T>
 __aicore__ void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
                          const Nd2NzParams &params);
@@ -1246,6 +1279,13 @@ __aicore__ void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTens
 template <typename T>
 __aicore__ void TransDataTo5HD(const LocalTensor<T> (&dstList)[16],
                                const LocalTensor<T> (&srcList)[16],
+                               const TransDataTo5HDParams &nchwconvParams);
+// the address forms: UB addresses in two uint64_t arrays or LocalTensor<uint64_t>
+template <typename T>
+__aicore__ void TransDataTo5HD(uint64_t dstList[16], uint64_t srcList[16],
+                               const TransDataTo5HDParams &nchwconvParams);
+template <typename T>
+__aicore__ void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<uint64_t> &src,
                                const TransDataTo5HDParams &nchwconvParams);
 }  // namespace AscendC
 

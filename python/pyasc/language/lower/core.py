@@ -9,9 +9,11 @@ import builtins
 import re
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 import pyasc
 from pyasc import _C
-from pyasc.language import aipp, core, deq, matmul, slice_copy
+from pyasc.language import aipp, core, cube, deq, matmul, slice_copy
 from pyasc.language.lower import adv as lower_adv  # noqa: F401  (registers its lowerings)
 from pyasc.language.lower import constructs as lower_constructs
 from pyasc.language.lower import fwk as lower_fwk
@@ -47,6 +49,11 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return method(gen, node, func, args, kwargs)
     if isinstance(func, core.KernelFunction):
         return gen.inline(node, func, args, kwargs)
+    if isinstance(func, Val) and func.kind in ("local", "global"):
+        # t(i): Ascend C's operator() reads element i, as get_value(i)
+        if len(args) + len(kwargs) != 1 or kwargs and "index" not in kwargs:
+            raise gen.error(node, f"{describe(func)}(index) takes one element index")
+        return method(gen, node, BoundMethod(func, "get_value", node), args, kwargs)
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
@@ -55,6 +62,8 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         handled = module.call(gen, node, func, args, kwargs)
         if handled is not module.NOT_HANDLED:
             return handled
+    if func is cube.FixpipeConfig:
+        return cube.fixpipe_config(gen, node, args, kwargs)
     api = api_name(func)
     if api is not None:
         return api_call(gen, node, api, args, kwargs)
@@ -88,6 +97,17 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if func is builtins.print:
         return printf(gen, node, None, args)
     runtime = [a for a in list(args) + list(kwargs.values()) if isinstance(a, Val)]
+    if not runtime and isinstance(func, type) and issubclass(func, (np.integer, np.floating)):
+        # np.float16(2.2) and the like on compile-time numbers: the value
+        # rounded to that type, as a Python number
+        if len(args) != 1 or kwargs or isinstance(args[0], bool) or \
+                not isinstance(args[0], (int, float, np.number)):
+            raise gen.error(node, f"numpy.{func.__name__}() in a kernel takes one "
+                                  f"compile-time number")
+        try:
+            return func(args[0]).item()
+        except (OverflowError, ValueError) as exc:
+            raise gen.error(node, f"numpy.{func.__name__}({args[0]!r}): {exc}") from None
     if runtime:
         return scalar_builtin(gen, node, func, args, kwargs)
     # methods of dtypes (x.dtype.sizeof()) only: any other builtin (open, exec...)
@@ -196,8 +216,13 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return gen.op(node, api, [event_id], (int(event),))
     if api == "pipe_barrier":
         (pipe,) = bind(gen, node, api, ("pipe",), args, kwargs)
-        if not isinstance(pipe, core.PipeID):
-            raise gen.error(node, "pipe_barrier: pipe must be a pyasc.PipeID member")
+        # a PipeID member, or its value as a compile-time int (pipe_t's numbers)
+        valid = {int(p) for p in core.PipeID}
+        if not isinstance(pipe, core.PipeID) and not (
+                isinstance(pipe, int) and not isinstance(pipe, bool) and pipe in valid):
+            raise gen.error(node, f"pipe_barrier: pipe must be a pyasc.PipeID member (or its "
+                                  f"value {min(valid)}..{max(valid)}), not {describe(pipe)}")
+        pipe = core.PipeID(pipe)
         return gen.op(node, api, [], (int(pipe),))
     if api == "printf":
         if not args or not isinstance(args[0], str):
@@ -250,9 +275,17 @@ def splice_strings(gen: CodeGenerator, node: ast.Call, fmt: str, args: list) -> 
             pieces += [fmt[pos:match.start()], a.replace("%", "%%")]
             pos = match.end()
             continue
+        if isinstance(a, Val) and a.kind == "addr":
+            # a GM address: %s prints the string there (as Ascend C's printf), %p the pointer
+            if conv not in ("s", "p"):
+                raise gen.error(node, f"printf: a GlobalAddress needs %s (its string) or %p, "
+                                      f"not {match.group(0)!r}")
+            values.append(a)
+            continue
         if not isinstance(a, (Val, bool, int, float)) or isinstance(a, Val) and \
                 a.kind not in ("int", "float", "bool"):
-            raise gen.error(node, f"printf arguments must be numbers or str, not {describe(a)}")
+            raise gen.error(node, f"printf arguments must be numbers, str or GlobalAddress, not "
+                                  f"{describe(a)}")
         if conv in ("s", ""):
             raise gen.error(node, f"printf: {match.group(0)!r} needs a str argument known at "
                                   "compile time; use %d or %f for numbers")
@@ -308,7 +341,12 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         return gen.op(node, "que.enque", [obj, tensor])
     if (kind, name) in table:
         op, names = table[(kind, name)]
-        return gen.op(node, op, [obj] + bind(gen, node, name, names, args, kwargs))
+        values = bind(gen, node, name, names, args, kwargs)
+        if (kind, name) == ("local", "set_value") and isinstance(values[1], Val):
+            dtypes = lower_vector.phy_addr_dtypes(gen)
+            if values[1].id in dtypes:  # an address tensor for trans_data_to_5hd
+                dtypes[obj.id] = dtypes[values[1].id]
+        return gen.op(node, op, [obj] + values)
     if kind == "local" and name == "get_position":
         bind(gen, node, name, (), args, kwargs)
         return core.TPosition(obj.position)

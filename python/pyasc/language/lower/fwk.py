@@ -349,8 +349,9 @@ def _shape_method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args:
         return None
     bind(gen, node, f"{what}.{name}", (), args, kwargs)
     if obj.id not in shapes:
-        raise gen.error(node, f"{what}.get_shape_info: this tensor has no shape info (it has no "
-                              "default: call set_shape_info first)")
+        # Ascend C's default ShapeInfo (no dims; get_shape_size gives 0), as PyAsc has it
+        return core.StructValue(core.ShapeInfo, {"shape": None, "original_shape": None,
+                                                 "data_format": None})
     return shapes[obj.id]
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyasc.language import layout
 from pyasc.language.lower import vector as lower_vector
-from pyasc.language.ir.args import bind, expect
+from pyasc.language.ir.args import bind, dtype_code, expect
 from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import Val, describe
 from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
@@ -40,19 +40,29 @@ def transpose_ext(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) 
 
 
 def _tensor_list(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> list:
-    if isinstance(value, Val) and value.kind == "local":
-        raise gen.error(node, f"trans_data_to_5hd: {what} as a LocalTensor of addresses (uint64) "
-                              "is not supported; pass a list of 16 LocalTensors")
     if not isinstance(value, (list, tuple)) or len(value) != 16:
-        raise gen.error(node, f"trans_data_to_5hd: {what} must be a list of 16 LocalTensors, "
-                              f"not {describe(value)}")
-    if any(isinstance(v, (int, Val)) and not (isinstance(v, Val) and v.kind == "local")
-           for v in value):
-        raise gen.error(node, f"trans_data_to_5hd: {what} holds addresses; the address-list "
-                              "form is not supported (its element type is implicit), pass the "
-                              "LocalTensors")
+        raise gen.error(node, f"trans_data_to_5hd: {what} must be a list of 16 LocalTensors "
+                              f"or addresses, or a uint64 LocalTensor of 16 addresses, not "
+                              f"{describe(value)}")
     return [expect(gen, node, gen.read(node, v), ("local",), f"{what} entry")
             for v in value]
+
+
+def _addr_dtype(gen: CodeGenerator, node: ast.AST, values: list, what: str) -> int:
+    """The element dtype code of an address form, as PyAsc infers it: the
+    dtype of the LocalTensor whose get_phy_addr gave an address."""
+    dtypes = lower_vector.phy_addr_dtypes(gen)
+    for v in values:
+        if isinstance(v, Val) and v.id in dtypes:
+            return dtype_code(gen, node, dtypes[v.id])
+    raise gen.error(node, f"trans_data_to_5hd: cannot tell the element type of {what}: their "
+                          f"addresses must come from LocalTensor.get_phy_addr (PyAsc infers it "
+                          f"from there)")
+
+
+def _is_addr_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and any(
+        isinstance(v, int) or isinstance(v, Val) and v.kind in ("int", "bool") for v in value)
 
 
 @lowers("trans_data_to_5hd")
@@ -66,6 +76,24 @@ def _trans_5hd(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs:
         if not isinstance(value, (bool, int)) or isinstance(value, Val):
             raise gen.error(node, f"TransDataTo5HDParams {name} must be a compile-time bool")
         halves.append(int(bool(value)))
+    tail = [p.repeat_times, p.dst_rep_stride, p.src_rep_stride]
+    if isinstance(dst, Val) and dst.kind == "local":  # LocalTensor<uint64_t> of addresses
+        src = expect(gen, node, src, ("local",), "trans_data_to_5hd src")
+        code = _addr_dtype(gen, node, [dst, src], "the address tensors")
+        return gen.op(node, "trans_data_to_5hd.addr_tensor", [dst, src] + tail,
+                      tuple(halves) + (code,))
+    if _is_addr_list(dst) or _is_addr_list(src):  # lists of 16 uint64 addresses
+        addrs = []
+        for value, what in ((dst, "dst_list"), (src, "src_list")):
+            if not isinstance(value, (list, tuple)) or len(value) != 16:
+                raise gen.error(node, f"trans_data_to_5hd: {what} must be a list of 16 "
+                                      f"addresses, not {describe(value)}")
+            for v in value:
+                v = gen.read(node, v)
+                gen.check_int(node, v, f"trans_data_to_5hd {what} address")
+                addrs.append(v)
+        code = _addr_dtype(gen, node, addrs, "the address lists")
+        return gen.op(node, "trans_data_to_5hd.addrs", addrs + tail, tuple(halves) + (code,))
     return gen.op(node, "trans_data_to_5hd",
                   _tensor_list(gen, node, dst, "dst_list") +
                   _tensor_list(gen, node, src, "src_list") +

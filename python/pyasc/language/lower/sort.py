@@ -222,14 +222,40 @@ def _is_local(value: Any) -> bool:
     return isinstance(value, Val) and value.kind == "local"
 
 
-def _register_form(api: str, args: list, kwargs: dict) -> bool:
-    """compare(src0, src1, cmp_mode, mask, repeat_params[, is_set_mask]) and
-    select(dst, src0, src1, repeat_times, repeat_params, sel_mode)."""
+def _select_reg_scalar(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """select(dst, sel_mask, src0, repeat_times, repeat_params): the
+    tensor-scalar mode with its scalar in CMPMASK (set_cmp_mask)."""
+    values = bind(gen, node, "select", ("dst", "sel_mask", "src0", "repeat_times",
+                                        "repeat_params"), args, _normalise(kwargs))
+    tensors = _locals(gen, node, "select", values[:3], ("dst", "sel_mask", "src0"))
+    p = _struct(gen, node, values[4], (core.BinaryRepeatParams,), "select repeat_params")
+    strides = [p.dst_blk_stride, p.src0_blk_stride, p.src1_blk_stride, p.dst_rep_stride,
+               p.src0_rep_stride, p.src1_rep_stride]
+    return gen.op(node, "select.reg_scalar", tensors + [values[3]] + strides)
+
+
+def _register_form(api: str, args: list, kwargs: dict) -> str | None:
+    """Which register form a compare/select call is, or None: compare(src0,
+    src1, cmp_mode, mask, repeat_params[, is_set_mask]) ("compare"),
+    select(dst, src0, src1, repeat_times, repeat_params, sel_mode) ("select")
+    and select(dst, sel_mask, src0, repeat_times, repeat_params) ("scalar"),
+    each with any trailing arguments by keyword, as PyAsc dispatches them."""
+    kw = _normalise(kwargs)
     if api == "compare":
-        return "dst" not in kwargs and len(args) >= 3 and not _is_local(args[2])
-    return ("sel_mask" not in kwargs and len(args) >= 5 and _is_local(args[2]) and
-            not _is_local(args[3]) and isinstance(args[4], core.StructValue) and
-            (len(args) == 6 or "sel_mode" in kwargs))
+        tensors = [a for a in args if _is_local(a)] + \
+            [v for k, v in kw.items() if k in ("src0", "src1") and _is_local(v)]
+        return "compare" if "dst" not in kw and len(tensors) == 2 else None
+    if any(k in kw for k in ("sel_mask", "src1", "mask", "count")) or len(args) < 3 or \
+            not all(_is_local(a) for a in args[:3]):
+        return None
+    rest = list(args[3:])
+    for name in ("repeat_times", "repeat_params", "sel_mode"):
+        if name in kw:
+            rest.append(kw[name])
+    if len(rest) < 2 or _is_local(rest[0]) or not isinstance(rest[1], core.StructValue):
+        return None
+    has_mode = len(args) > 5 or "sel_mode" in kw
+    return "select" if has_mode else "scalar"
 
 
 def _repeat_reduce_sum(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
@@ -279,9 +305,13 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
     if not isinstance(func, core.KernelBuiltin):
         return NOT_HANDLED
     api = func.name
-    if api in ("compare", "select") and _register_form(api, args, kwargs):
-        return _compare_reg(gen, node, args, kwargs) if api == "compare" else \
-            _select_reg(gen, node, args, kwargs)
+    form = _register_form(api, args, kwargs) if api in ("compare", "select") else None
+    if form == "compare":
+        return _compare_reg(gen, node, args, kwargs)
+    if form == "select":
+        return _select_reg(gen, node, args, kwargs)
+    if form == "scalar":
+        return _select_reg_scalar(gen, node, args, kwargs)
     if api not in APIS:
         return NOT_HANDLED
     if api == "gather_mask":

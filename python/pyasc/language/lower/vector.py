@@ -66,9 +66,24 @@ StructValue = core.StructValue
 
 
 
+def phy_addr_dtypes(gen: CodeGenerator) -> dict:
+    """IR value id -> the dtype of the LocalTensor whose get_phy_addr it is
+    (and, for a uint64 LocalTensor that set_value stored such an address
+    in, that tensor's id -> the same dtype): trans_data_to_5hd's address
+    forms take their element type from it, as PyAsc does."""
+    return gen.__dict__.setdefault("_phy_addr_dtypes", {})
+
+
 def make_struct(gen: CodeGenerator, node: ast.Call, cls: type, args: list, kwargs: dict) -> Any:
     fields = _STRUCTS[cls]
     names = tuple(n for n, _ in fields)
+    if cls is cube.Nz2NdParamsFull and len(args) == len(names) + 1:
+        # PyAsc's constructor takes an IR handle after the 7 fields and then
+        # ignores them: such a struct is accepted but carries no values, and
+        # an API given it says so (cube.data_copy)
+        value = make_struct(gen, node, cls, list(args[:-1]), kwargs)
+        value.handle = args[-1]
+        return value
     values = bind(gen, node, cls.__name__, names, args, kwargs,
                          {n: d for n, d in fields if not (cls is core.DataCopyPadExtParams and
                                                          n == "dtype")})
@@ -216,9 +231,10 @@ def _select(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any
     lead = ("dst", "sel_mask", "src0", "src1", "sel_mode")
     src1 = args[3] if len(args) > 3 else kwargs.get("src1")
     if len(args) < 5 and "sel_mode" not in kwargs:
-        raise gen.error(node, "select: the register forms (mask from set_cmp_mask / "
-                              "compare's register form) are not supported; pass "
-                              "(dst, sel_mask, src0, src1, sel_mode, count | mask, ...)")
+        raise gen.error(node, "select: the arguments match none of its forms: (dst, sel_mask, "
+                              "src0, src1, sel_mode, count | mask, repeat_times, repeat_params), "
+                              "(dst, src0, src1, repeat_times, repeat_params, sel_mode) or "
+                              "(dst, sel_mask, src0, repeat_times, repeat_params)")
     scalar = not (isinstance(src1, Val) and src1.kind == "local")
     return _vector_with_mode(gen, node, "select", "selects" if scalar else "select", lead, 4,
                              core.SELMODE, args, kwargs, True, 3 if scalar else 4)
@@ -364,10 +380,6 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         return _vector_with_mode(gen, node, api, api, ("dst", "src", "round_mode"), 2,
                                  core.RoundMode, args, kwargs, False, 2)
     if api == "compare":
-        if len(args) < 4 and "dst" not in kwargs or len(args) >= 3 and not (
-                isinstance(args[2], Val) and args[2].kind == "local"):
-            raise gen.error(node, "compare: the register form (result in the cmpMask register) "
-                                  "is not supported; pass (dst, src0, src1, cmp_mode, ...)")
         return _vector_with_mode(gen, node, api, api, ("dst", "src0", "src1", "cmp_mode"), 3,
                                  core.CMPMODE, args, kwargs, True, 3)
     if api == "compare_scalar":

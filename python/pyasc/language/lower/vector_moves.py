@@ -17,7 +17,7 @@ from pyasc.language.lower import vector as lower_vector
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import Val
-from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum
+from pyasc.language.lower.vector import NOT_HANDLED, StructValue, _enum, _mask
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
@@ -43,8 +43,16 @@ def _gather_scatter(gen: CodeGenerator, node: ast.Call, api: str, args: list,
     which = "src" if api == "gather" else "dst"
     names = ("dst", "src", f"{which}_offset", f"{which}_base", "count")
     if len(args) + len(kwargs) > 5 or "mask" in kwargs:
-        raise gen.error(node, f"{api}: the mask/repeat form is not supported; pass "
-                              f"({', '.join(names)})")
+        # mask forms: (..., base, mask | [mask words], repeat_times, dst/src_rep_stride)
+        stride = "dst_rep_stride" if api == "gather" else "src_rep_stride"
+        kwargs = {"repeat_times" if k == "repeat_time" else k: v for k, v in kwargs.items()}
+        values = bind(gen, node, api, names[:4] + ("mask", "repeat_times", stride), args,
+                      kwargs)
+        tensors = _locals(gen, node, api, values[:3], names[:3])
+        kind, words = _mask(gen, node, values[4])
+        gen.check_int(node, values[5], f"{api} repeat_times")
+        gen.check_int(node, values[6], f"{api} {stride}")
+        return gen.op(node, f"{api}.l0", tensors + [values[3]] + words + values[5:], (kind,))
     values = bind(gen, node, api, names, args, kwargs)
     tensors = _locals(gen, node, api, values[:3], names[:3])
     return gen.op(node, api, tensors + values[3:])
@@ -102,5 +110,11 @@ def method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
     if (kind, name) == ("local", "get_phy_addr"):
         (offset,) = bind(gen, node, "LocalTensor.get_phy_addr", ("offset",), args, kwargs,
                              {"offset": 0})
-        return gen.op(node, "local.get_phy_addr", [obj, offset])
+        addr = gen.op(node, "local.get_phy_addr", [obj, offset])
+        # the tensor's dtype, for trans_data_to_5hd's address forms (PyAsc
+        # takes their element type from where the addresses came from)
+        if isinstance(addr, Val):
+            lower_vector.phy_addr_dtypes(gen)[addr.id] = obj.dtype
+        return addr
     return NOT_HANDLED
+
