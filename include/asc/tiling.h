@@ -127,6 +127,7 @@ typedef struct asc_tiling_ctx {
   int32_t layout[3][5]; /* A (B,S,N,G,D), B (B,S,N,G,D), C (B,S1,N,G,S2) */
   int32_t batch_num, batch_a, batch_b;
   bool split_k; /* multi-core: K may be split over cores too (C by atomic adds) */
+  bool sparse;  /* B is 4:2 structured sparse (half its values plus a 2-bit index each) */
   /* Filled by a successful asc_tiling_matmul_get; valid while has_result. */
   bool has_result;
   asc_tcube_tiling result;
@@ -156,6 +157,10 @@ asc_status asc_tiling_set_align_split(asc_tiling_ctx *ctx, int64_t align_m, int6
 /* Multi-core: let the tiling split K over cores as well (the kernel
  * then adds each core's part of C atomically into zeroed memory). */
 asc_status asc_tiling_enable_split_k(asc_tiling_ctx *ctx, bool flag);
+/* B is 4:2 structured sparse: L1 holds half of B's values and an index of
+ * an eighth of its dense size beside them, and baseK becomes a multiple of
+ * 64 (docs/host-tiling.md, "Sparse B"). */
+asc_status asc_tiling_set_sparse(asc_tiling_ctx *ctx, bool flag);
 /* Multi-core: range of the per-core shape; checked and stored, does not
  * change the tiling (as in Ascend C's search). */
 asc_status asc_tiling_set_single_range(asc_tiling_ctx *ctx, const int64_t max_single[3],

@@ -341,7 +341,8 @@ static PyObject *set_sparse(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"is_sparce_in", NULL};
   int sparse = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:set_sparse", names, &sparse)) return NULL;
-  if (sparse) return asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "sparse matmul tiling is not supported");
+  asc_status st = asc_tiling_set_sparse(CTX(self), sparse != 0);
+  if (st) return asc_py_raise(st);
   return PyLong_FromLong(0);
 }
 
@@ -501,8 +502,10 @@ static PyMethodDef base_methods[] = {
      ASC_DOC("set_mad_type($self, mad_type)",
              "Returns int. Checked and accepted; the mad mode does not change the tiling.")},
     {"set_sparse", KW set_sparse, KWF,
-     ASC_DOC("set_sparse($self, is_sparce_in=False)",
-             "Returns int. Sparse matmul is not supported (True raises UnsupportedError).")},
+     ASC_DOC(
+         "set_sparse($self, is_sparce_in=False)",
+         "Returns int (0). True: B is 4:2 structured sparse with its index beside it; L1 sizes B "
+         "at 5/8 and baseK becomes a multiple of 64.")},
     {"set_matmul_config_params", KW set_matmul_config_params, KWF,
      ASC_DOC("set_matmul_config_params($self, config_params=None, mm_config_type=1, "
              "enable_l1_cache_ub=False, schedule_type=None, traverse=None, en_vec_nd2nz=False)",

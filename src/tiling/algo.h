@@ -35,6 +35,7 @@ typedef struct tl_job {
   int64_t fix_m, fix_n, fix_k;          /* set_fix_split (-1: unset) */
   int64_t block_dim;                    /* cores offered (set_dim) */
   bool split_k;
+  bool sparse; /* B 4:2 structured sparse (set_sparse) */
   int traverse;
   /* derived */
   int64_t reduce;    /* elements of A in a 32-byte fractal row */
@@ -103,6 +104,10 @@ bool asc_tiling_align_single(bool need, int64_t org, int64_t factor, int64_t ali
 
 /* l0.c: the base block for a core's share; l0->m == 0 when none fits. */
 void asc_tiling_l0(const tl_job *j, const tl_cores *c, tl_l0 *l0);
+/* l0.c: with a sparse B, rounds baseK to a multiple of 64 elements (64 at
+ * least) and drops the L0 double buffers the larger block no longer
+ * leaves room for; no change otherwise. */
+void asc_tiling_l0_sparse(const tl_job *j, tl_l0 *l0);
 
 /* l1.c: the L1 factors for a core's share and base block. */
 void asc_tiling_l1(const tl_job *j, const tl_cores *c, const tl_l0 *l0, tl_l1 *l1);

@@ -214,3 +214,17 @@ void asc_tiling_l0(const tl_job *j, const tl_cores *c, tl_l0 *l0) {
   }
   *l0 = (tl_l0){fm, fn, fk, j->db_l0a, j->db_l0b, 1};
 }
+
+void asc_tiling_l0_sparse(const tl_job *j, tl_l0 *l0) {
+  if (!j->sparse) return;
+  /* the sparse load (load_data_with_sparse) moves K in steps of 64 */
+  const int64_t step = 64;
+  int64_t base_k = l0->k * j->reduce;
+  base_k = base_k <= step ? step : base_k / step * step;
+  l0->k = base_k / j->reduce;
+  /* a buffer stays double only while two blocks fit it; none is turned on */
+  int64_t base_m = l0->m * TL_C0, base_n = l0->n * TL_C0;
+  if (base_m * base_k * (j->a_bits / 8) > j->l0a / 2) l0->db_a = 1;
+  if (base_n * base_k * (j->b_bits / 8) > j->l0b / 2) l0->db_b = 1;
+  if (base_m * base_n * 4 > j->l0c / 2) l0->db_c = 1;
+}

@@ -51,8 +51,10 @@ static int64_t l1_size(const l1_ctx *x, const l1_state *s) {
   const tl_job *j = x->j;
   int64_t a_const =
       TL_FRACTAL_BYTES * s->db_a * ((j->a_float || (j->a_int8 && j->a_trans)) ? 2 : 1);
-  int64_t b_const =
-      TL_FRACTAL_BYTES * s->db_b * ((j->b_float || (j->b_int8 && !j->b_trans)) ? 2 : 1);
+  /* a sparse B keeps half of its values and a 2-bit index per kept value
+   * (an eighth of the dense bytes): 5/8 of a dense fractal */
+  int64_t b_frac = j->sparse ? TL_FRACTAL_BYTES / 8 * 5 : TL_FRACTAL_BYTES;
+  int64_t b_const = b_frac * s->db_b * ((j->b_float || (j->b_int8 && !j->b_trans)) ? 2 : 1);
   bool ok = true;
   int64_t a = mul32(mul32(mul32(s->m_a, x->l0->m, &ok), a_const, &ok),
                     asc_tiling_align(s->k_a, x->ka_align), &ok);

@@ -310,6 +310,13 @@ asc_status asc_tiling_enable_split_k(asc_tiling_ctx *ctx, bool flag) {
   return ASC_OK;
 }
 
+asc_status asc_tiling_set_sparse(asc_tiling_ctx *ctx, bool flag) {
+  TRY(check_ctx(ctx));
+  ctx->sparse = flag;
+  ctx->has_result = false;
+  return ASC_OK;
+}
+
 /* Checks max[3] / min[3] pairs named names[0..5]; fills v[6]. */
 static asc_status check_ranges(const char *const names[6], const int64_t max[3],
                                const int64_t min[3], int32_t v[6]) {
@@ -525,6 +532,7 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
   }
   j->fix_m = ctx->base_m, j->fix_n = ctx->base_n, j->fix_k = ctx->base_k;
   j->traverse = ctx->traverse;
+  j->sparse = ctx->sparse;
   j->reduce = 32 / sa;
   j->single_shape = j->core_m != -1 || j->core_n != -1 || j->core_k != -1;
   if (j->single_shape && (j->core_m > m || j->core_n > n || j->core_k > k))
@@ -624,8 +632,12 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
                      (long long)j.nob);
   tl_l0 l0 = sp.l0;
   tl_l1 l1 = sp.l1;
-  if (!sp.direct) {
+  if (sp.direct) {
+    /* L1 keeps the steps chosen for the block before the sparse rounding */
+    asc_tiling_l0_sparse(&j, &l0);
+  } else {
     asc_tiling_l0(&j, &sp.cores, &l0);
+    asc_tiling_l0_sparse(&j, &l0);
     if (l0.m == 0 || l0.n == 0 || l0.k == 0) {
       if (j.fix_m != -1 || j.fix_n != -1)
         return asc_error(ASC_ERR_INVALID_VALUE,
@@ -706,6 +718,15 @@ asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out) {
   else if (ctx->kind == ASC_TILING_BATCH && ctx->batch_a > 0)
     t.BatchNum = ctx->batch_a > ctx->batch_b ? ctx->batch_a : ctx->batch_b;
 
+  /* The direct 910B split keeps the L1 steps of its block; rounding a
+   * sparse baseK changes the steps' size and can overflow L1. Ascend C
+   * returns such a tiling unchecked; it cannot run, so it is refused. */
+  if (sp.direct && j.sparse && t.shareL1Size > j.l1)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: sparse B: baseK rounded to a multiple of 64 (%d) leaves the "
+                     "multi-core split's L1 steps (depthA1 %d, depthB1 %d) needing %d bytes of "
+                     "L1 (%lld); set_shape makes the general split, which checks L1",
+                     t.baseK, t.depthA1, t.depthB1, t.shareL1Size, (long long)j.l1);
   /* the final checks of the reference search (its direct 910B split skips
    * them) */
   if (!sp.direct) {

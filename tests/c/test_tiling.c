@@ -130,6 +130,51 @@ static void test_sweep_fits_every_buffer(void **state) {
             }
 }
 
+/* Sparse B: every tiling found has baseK a multiple of 64, keeps an L0
+ * buffer double only where two blocks fit its half, and stays within L1
+ * (the search may refuse a shape, as Ascend C's does: then an error). */
+static void test_sparse_sweep(void **state) {
+  (void)state;
+  const int32_t types[][3] = {{ASC_TILING_DT_FLOAT16, ASC_TILING_DT_FLOAT, 2},
+                              {ASC_TILING_DT_FLOAT, ASC_TILING_DT_FLOAT, 4},
+                              {ASC_TILING_DT_INT8, ASC_TILING_DT_INT32, 1}};
+  const int64_t dims[] = {16, 100, 1000, 3001};
+  int found = 0, refused = 0;
+  for (size_t ti = 0; ti < 3; ti++)
+    for (size_t i = 0; i < 4; i++)
+      for (size_t j = 0; j < 4; j++)
+        for (size_t l = 0; l < 4; l++)
+          for (int mode = 0; mode < 2; mode++) {
+            asc_tiling_ctx ctx;
+            asc_tcube_tiling t;
+            init(&ctx, ASC_TILING_MULTI_CORE);
+            int32_t dt = types[ti][0], size = types[ti][2];
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_A, 0, 0, dt, false));
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_B, 0, 0, dt, (i + j) % 2));
+            assert_ok(asc_tiling_set_type(&ctx, ASC_TILING_C, 0, 0, types[ti][1], false));
+            assert_ok(asc_tiling_set_dim(&ctx, 8));
+            assert_ok(asc_tiling_set_org_shape(&ctx, dims[i], dims[j], dims[l], -1));
+            if (mode) assert_ok(asc_tiling_set_shape(&ctx, dims[i], dims[j], dims[l]));
+            assert_ok(asc_tiling_set_sparse(&ctx, true));
+            asc_status st = asc_tiling_matmul_get(&ctx, &t);
+            if (st != ASC_OK) {
+              assert_int_equal(st, ASC_ERR_INVALID_VALUE);
+              refused++;
+              continue;
+            }
+            found++;
+            assert_true(t.baseK >= 64);
+            assert_int_equal(t.baseK % 64, 0);
+            if (t.dbL0A == 2) assert_true((int64_t)t.baseM * t.baseK * size <= 32 * 1024);
+            if (t.dbL0B == 2) assert_true((int64_t)t.baseN * t.baseK * size <= 32 * 1024);
+            assert_true((int64_t)t.baseM * t.baseN * 4 * t.dbL0C <= 128 * 1024);
+            assert_true(t.shareL1Size <= 512 * 1024);
+          }
+  assert_true(found > 3 * refused);
+  /* the flag is checked like every setter */
+  assert_error(asc_tiling_set_sparse(NULL, true), ASC_ERR_INVALID_VALUE, "NULL");
+}
+
 static void test_errors(void **state) {
   (void)state;
   asc_tiling_ctx ctx;
@@ -192,6 +237,7 @@ int main(void) {
       cmocka_unit_test(test_one_fractal),
       cmocka_unit_test(test_square_1024),
       cmocka_unit_test(test_sweep_fits_every_buffer),
+      cmocka_unit_test(test_sparse_sweep),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_int32_extremes),
       cmocka_unit_test(test_field_table_covers_the_struct),

@@ -409,8 +409,31 @@ def test_bad_types_positions_formats():
         t.get_tiling(TCubeTiling())
     with pytest.raises(TypeError):
         host.MatmulApiTiling("Ascend910B1")
-    with pytest.raises(asc.UnsupportedError, match="sparse"):
-        t.set_sparse(True)
+    with pytest.raises(TypeError):
+        t.set_sparse(True, False)
+
+
+def test_set_sparse_changes_the_tiling_and_can_be_undone():
+    """set_sparse(True) rounds baseK to a multiple of 64; False gives back the dense tiling."""
+    def tiling(sparse: bool | None) -> TCubeTiling:
+        t = make(shape=(16, 16, 16))
+        if sparse is not None:
+            assert t.set_sparse(sparse) == 0
+        r = TCubeTiling()
+        assert t.get_tiling(r) == 0
+        return r
+    dense, sparse = tiling(None), tiling(True)
+    assert dense.base_k == 16 and sparse.base_k == 64
+    assert sparse.base_k % 64 == 0
+    undone = tiling(False)
+    assert [getattr(undone, f) for f in ("base_m", "base_n", "base_k", "depth_a1", "depth_b1")] == \
+        [getattr(dense, f) for f in ("base_m", "base_n", "base_k", "depth_a1", "depth_b1")]
+    # a context set sparse after a first tiling tiles anew
+    t = make(shape=(16, 16, 16))
+    r = TCubeTiling()
+    assert t.get_tiling(r) == 0 and r.base_k == 16
+    assert t.set_sparse(True) == 0
+    assert t.get_tiling(r) == 0 and r.base_k == 64
 
 
 def test_impossible_buffers_name_the_buffer():

@@ -42,7 +42,7 @@ OUT = {DT.DT_FLOAT16: DT.DT_FLOAT, DT.DT_BF16: DT.DT_FLOAT, DT.DT_FLOAT: DT.DT_F
 
 
 def build(*, m, n, k, dtype=DT.DT_FLOAT16, dim=None, shape=False, bias=None, fix=None,
-          trans=(False, False), c_pos=POS.GM, traverse=None):
+          trans=(False, False), c_pos=POS.GM, traverse=None, sparse=False):
     """A tiling context set up as a kernel's host code would."""
     cls = host.MatmulApiTiling if dim is None else host.MultiCoreMatmulTiling
     t = cls(host.get_ascendc_platform())
@@ -62,6 +62,8 @@ def build(*, m, n, k, dtype=DT.DT_FLOAT16, dim=None, shape=False, bias=None, fix
     if traverse is not None:
         t.set_traverse(traverse)
     t.set_buffer_space(-1, -1, -1)
+    if sparse:
+        assert t.set_sparse(True) == 0
     return t
 
 
@@ -239,6 +241,44 @@ CASES = [
     # C5 one core fp32 32^3: k16 = 4 fractals of 8; L0 2 x 2 x 4 (K whole); A and B whole.
     ("C5", dict(m=32, n=32, k=32, shape=True, dtype=DT.DT_FLOAT),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 8192, 4096)),
+    # Sparse B (set_sparse(True)): after the L0 choice baseK becomes a multiple of 64 (64 at
+    # least, else rounded down) and an L0 buffer that two such blocks overflow loses its
+    # double buffer; the L1 layouts size B at 5/8 of a dense fractal (half the values plus an
+    # index of 1/8). The direct 910B split keeps the L1 steps of its unrounded block (stepK is
+    # then ceil(K fractals of L1 / new baseK fractals)); shareL1Size still counts B dense.
+    # S1 = A5 sparse: baseK 128 is a multiple of 64; A 128*128 and B 256*128 bytes fit half of
+    # L0A/L0B -> unchanged, A5's row.
+    ("S1", dict(m=1024, n=1024, k=1024, dim=8, dtype=DT.DT_INT8, sparse=True),
+     row(8, (256, 512, 1024), (128, 256, 128), (16, 8), (1, 1, 8, 4), 1, 524288, 131072)),
+    # S2 = A4 sparse: baseK 32 -> 64 (8 fractals). L0A 128*64*4 = 32K fits half (db 2); L0B
+    # 256*64*4 = 64K does not -> dbL0B 1. L1 of A4: A 8 steps of 4 fractals (32), B 4 of 4
+    # (16) -> stepKa 32/8 = 4, stepKb 16/8 = 2; depthA1 4*2 = 8, depthB1 2*2 = 4 (float B
+    # check: (8*128*64 + 4*256*64)*4 = 512K, not above L1). share 8*128*64*4 + 4*256*64*4.
+    # Neither K whole (4*64 < 1024) -> order 0.
+    ("S2", dict(m=1024, n=1024, k=1024, dim=8, dtype=DT.DT_FLOAT, sparse=True),
+     row(8, (256, 512, 1024), (128, 256, 64), (8, 4), (1, 1, 4, 2), 0, 524288, 131072,
+         db=(2, 1, 1))),
+    # S3 fp16 2048x64x96 dim 8 sparse: SMALL_MN 8 x 1, base 128 x 64 as B2, baseK min(128,
+    # align(96, 16)) = 96 -> rounded down to 64 (4 fractals). L1 from the 96-wide block: A
+    # (512K/2/128/96)*8/16 = 10, B ((512K+256)/2/64/96)*8/16 = 21; 10*24K + 21*12K fits ->
+    # stepKa 5, stepKb 10 (multiple of 5): 30 and 60 fractals of 6. Rounded: stepKa
+    # ceil(30/4) = 8, stepKb 15; depths 16, 30. L0 16K, 8K, 32K fit half. share 16*128*64*2 +
+    # 30*64*64*2. Both K whole; A-first loads 256 + 64*2 > 64 + 256 -> order 0.
+    ("S3", dict(m=2048, n=64, k=96, dim=8, sparse=True),
+     row(8, (256, 64, 96), (128, 64, 64), (16, 30), (1, 1, 8, 15), 0,
+         16 * 128 * 64 * 2 + 30 * 64 * 64 * 2, 32768)),
+    # S4 one core int8 16x256x1024 sparse (share 1 x 16 x 32 fractals): L0 A fits L0A whole
+    # (load 17 for every block); baseN under 16 fractals is refused for a 16-fractal N, L0B
+    # 32K holds 64 fractals -> k 4: 16 x 256 x 128 (a multiple of 64). L1: int8 ND B counts
+    # twice: dense A and B whole = 16K + 16*1024*32 = 528K > L1, sparse 16K + 16*640*32 =
+    # 336K fits; B whole fits likewise. A whole: room for 31 K fractals of B -> 7 steps,
+    # capped at 6 -> 4 (divides 8): load 17. B whole: A's K whole (room for 256), load 17. Equal
+    # loads and blocks: the later layout wins -> A and B whole: stepKa = stepKb = 8, single
+    # buffers, depths 8, 8 (dense: A whole, stepKb 4 double-buffered -> depthB1 8, order 1).
+    # Both K whole, 16 + 256 = 256 + 16 -> order 0.
+    ("S4", dict(m=16, n=256, k=1024, shape=True, dtype=DT.DT_INT8, sparse=True),
+     row(1, (16, 256, 1024), (16, 256, 128), (8, 8), (1, 1, 8, 8), 0,
+         8 * 16 * 128 + 8 * 256 * 128, 16384)),
 ]
 
 
@@ -271,6 +311,11 @@ def test_table_covers_the_required_mix():
     (dict(m=1024, n=1024, k=1024, fix=(512, 512, -1)), r"L0C \(baseM\*baseN\*4\*dbL0C\)"),
     # a fixed baseM of 8 fractals on a 4-fractal share: no L0 candidate (-1)
     (dict(m=64, n=64, k=64, shape=True, fix=(128, -1, -1)), "no base block fits"),
+    # sparse int8 16x512x1024 with B transposed (share 1 x 32 x 32 fractals, base 16 x 256 x
+    # 128): A and B whole fit the L1 model at 5/8 (16K + 32*320*32 = 336K) and win, but the
+    # final check counts B dense: 8*16*128 + 16*256*128 = 528K > 512K (-1); dense it tiles.
+    (dict(m=16, n=512, k=1024, shape=True, dtype=DT.DT_INT8, trans=(False, True), sparse=True),
+     "more L1 or L0C than the buffer space"),
 ])
 def test_where_ascend_c_returns_minus_one_we_raise(args, match):
     t = build(**args)
@@ -278,3 +323,31 @@ def test_where_ascend_c_returns_minus_one_we_raise(args, match):
     with pytest.raises(asc.InvalidValueError, match=match):
         t.get_tiling(out)
     assert out.base_m == 7  # untouched
+
+
+def test_sparse_refusal_is_the_sparse_l1_model():
+    """The sparse -1 case above tiles when B is dense: the 5/8 L1 model is what changes it."""
+    args = dict(m=16, n=512, k=1024, shape=True, dtype=DT.DT_INT8, trans=(False, True))
+    r = TCubeTiling()
+    assert build(**args).get_tiling(r) == 0
+    assert r.share_l1_size <= 512 * 1024
+    with pytest.raises(asc.InvalidValueError):
+        build(**args, sparse=True).get_tiling(TCubeTiling())
+
+
+def test_sparse_direct_split_that_overflows_l1_is_refused():
+    """fp16 16x16x1000 on 8 cores: the direct split picks baseK 1008 (63 fractals) and 4 K
+    steps of it (252 fractals) per operand, double-buffered. Sparse, baseK rounds down to 960
+    (60 fractals): ceil(252/60) = 5 steps, depth 10 each, 2 * 10 * 16 * 960 * 2 bytes > L1.
+    Ascend C returns that tiling unchecked; we raise. With set_shape the general split tiles."""
+    args = dict(m=16, n=16, k=1000, dim=8)
+    dense = TCubeTiling()
+    assert build(**args).get_tiling(dense) == 0
+    assert (dense.base_k, dense.step_k_a, dense.depth_a1) == (1008, 4, 8)
+    steps = -(-dense.step_k_a * dense.base_k // 960)
+    assert 2 * (2 * steps) * 16 * 960 * 2 > 512 * 1024
+    with pytest.raises(asc.InvalidValueError, match=r"sparse B: baseK .* \(960\)"):
+        build(**args, sparse=True).get_tiling(TCubeTiling())
+    r = TCubeTiling()
+    assert build(**args, sparse=True, shape=True).get_tiling(r) == 0
+    assert r.base_k % 64 == 0 and r.share_l1_size <= 512 * 1024
