@@ -57,8 +57,7 @@ struct NpuAllocator final : c10::Allocator {
     int device = rt().device_current();
     void *ptr = nullptr;
     check(rt().mem_alloc(device, nbytes, &ptr), "allocation");
-    return {ptr, ptr, &npu_delete,
-            c10::Device(kNpu, static_cast<c10::DeviceIndex>(device))};
+    return {ptr, ptr, &npu_delete, c10::Device(kNpu, static_cast<c10::DeviceIndex>(device))};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &npu_delete; }
   void copy_data(void *dst, const void *src, std::size_t n) const override {
@@ -143,8 +142,8 @@ at::Tensor npu_empty(c10::IntArrayRef size, std::optional<at::ScalarType> dtype,
                      std::optional<at::Layout>, std::optional<at::Device> device,
                      std::optional<bool>, std::optional<at::MemoryFormat> memory_format) {
   c10::DeviceGuard guard(device.value_or(c10::Device(kNpu)));
-  return at::detail::empty_generic(size, &allocator, npu_keys,
-                                   c10::dtype_or_default(dtype), memory_format);
+  return at::detail::empty_generic(size, &allocator, npu_keys, c10::dtype_or_default(dtype),
+                                   memory_format);
 }
 
 at::Tensor npu_empty_strided(c10::IntArrayRef size, c10::IntArrayRef stride,
@@ -166,6 +165,46 @@ const at::Tensor &npu_resize(const at::Tensor &self, c10::IntArrayRef size,
   if (needed > storage->nbytes()) resize_bytes(storage, needed);
   if (memory_format) impl->empty_tensor_restride(*memory_format);
   return self;
+}
+
+// self over source's memory (set_): npu storages only.
+at::Tensor &npu_set_storage(at::Tensor &self, at::Storage source, int64_t offset,
+                            c10::IntArrayRef size, c10::IntArrayRef stride) {
+  TORCH_CHECK(source.device().type() == kNpu, "set_: the storage is on ", source.device(),
+              ", not an npu device");
+  TORCH_CHECK(offset >= 0, "set_: negative storage offset ", offset);
+  c10::TensorImpl *impl = self.unsafeGetTensorImpl();
+  impl->set_storage_keep_dtype(std::move(source));
+  if (stride.empty())
+    impl->set_sizes_contiguous(size);
+  else
+    impl->set_sizes_and_strides(size, stride);
+  impl->set_storage_offset(offset);
+  size_t needed = 0;
+  if (impl->numel() > 0) {
+    int64_t last = offset;
+    for (int64_t d = 0; d < impl->dim(); d++) last += (impl->size(d) - 1) * impl->stride(d);
+    needed = static_cast<size_t>(last + 1) * self.dtype().itemsize();
+  }
+  c10::StorageImpl *storage = impl->unsafe_storage().unsafeGetStorageImpl();
+  if (needed > storage->nbytes()) resize_bytes(storage, needed);
+  return self;
+}
+
+at::Tensor &npu_set_source_storage(at::Tensor &self, at::Storage source) {
+  int64_t n = static_cast<int64_t>(source.nbytes() / self.dtype().itemsize());
+  return npu_set_storage(self, std::move(source), 0, {n}, {});
+}
+
+at::Tensor &npu_set_tensor(at::Tensor &self, const at::Tensor &source) {
+  return npu_set_storage(self, source.storage(), source.storage_offset(), source.sizes(),
+                         source.strides());
+}
+
+at::Tensor &npu_set_empty(at::Tensor &self) {
+  c10::Storage empty(c10::Storage::use_byte_size_t(), 0, allocator.allocate(0), &allocator,
+                     /*resizable=*/true);
+  return npu_set_storage(self, std::move(empty), 0, {0}, {});
 }
 
 // A CPU tensor over t's memory. Tensors that share a storage get CPU tensors
@@ -192,11 +231,12 @@ struct Aliases {
   }
 };
 
-bool is_npu(const at::Tensor &t) { return t.defined() && t.device().type() == kNpu; }
+bool is_npu(const at::Tensor &t) {
+  return t.defined() && t.device().type() == kNpu;
+}
 
 at::Tensor npu_copy_from(const at::Tensor &self, const at::Tensor &dst, bool) {
-  TORCH_CHECK(self.device().is_cpu() || is_npu(self), "npu copy: cannot copy from ",
-              self.device());
+  TORCH_CHECK(self.device().is_cpu() || is_npu(self), "npu copy: cannot copy from ", self.device());
   TORCH_CHECK(dst.device().is_cpu() || is_npu(dst), "npu copy: cannot copy to ", dst.device());
   Aliases aliases;
   at::Tensor src = is_npu(self) ? aliases.of(self) : self;
@@ -215,8 +255,8 @@ at::Tensor npu_copy_from_and_resize(const at::Tensor &self, const at::Tensor &ds
 
 // A new npu tensor holding a copy of CPU tensor t.
 at::Tensor to_npu(const at::Tensor &t, c10::Device device) {
-  at::Tensor out = npu_empty(t.sizes(), t.scalar_type(), std::nullopt, device, std::nullopt,
-                             std::nullopt);
+  at::Tensor out =
+      npu_empty(t.sizes(), t.scalar_type(), std::nullopt, device, std::nullopt, std::nullopt);
   Aliases aliases;
   aliases.of(out).copy_(t);
   return out;
@@ -285,10 +325,9 @@ void fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
     for (const Arg &a : args)  // a view of an argument's memory stays one
       if (r.storage().unsafeGetStorageImpl() == a.alias.storage().unsafeGetStorageImpl() &&
           a.alias.storage().data() == a.npu.storage().data()) {
-        at::Tensor v = at::detail::make_tensor<c10::TensorImpl>(
-            c10::Storage(a.npu.storage()), a.npu.key_set(), r.dtype());
-        v.unsafeGetTensorImpl()->set_sizes_and_strides(r.sizes(), r.strides(),
-                                                       r.storage_offset());
+        at::Tensor v = at::detail::make_tensor<c10::TensorImpl>(c10::Storage(a.npu.storage()),
+                                                                a.npu.key_set(), r.dtype());
+        v.unsafeGetTensorImpl()->set_sizes_and_strides(r.sizes(), r.strides(), r.storage_offset());
         return v;
       }
     return to_npu(r, device);
@@ -316,6 +355,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("resize_", npu_resize);
   m.impl("_copy_from", npu_copy_from);
   m.impl("_copy_from_and_resize", npu_copy_from_and_resize);
+  m.impl("set_.source_Storage_storage_offset", npu_set_storage);
+  m.impl("set_.source_Storage", npu_set_source_storage);
+  m.impl("set_.source_Tensor", npu_set_tensor);
+  m.impl("set_", npu_set_empty);
   m.impl("as_strided", at::native::as_strided_tensorimpl);
   m.impl("view", at::native::view);
   m.impl("_reshape_alias", at::native::_reshape_alias);
@@ -323,7 +366,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 
 // A CPU tensor over an npu tensor's memory that keeps that memory alive:
 // what pyasc shares (by DLPack) when a kernel takes an npu tensor.
-void release_storage(void *ctx) { delete static_cast<c10::Storage *>(ctx); }
+void release_storage(void *ctx) {
+  delete static_cast<c10::Storage *>(ctx);
+}
 
 at::Tensor host_view(const at::Tensor &t) {
   c10::StorageImpl *npu = t.storage().unsafeGetStorageImpl();
@@ -338,9 +383,13 @@ at::Tensor host_view(const at::Tensor &t) {
   return v;
 }
 
-TORCH_LIBRARY(pyasc_npu, m) { m.def("host_view(Tensor(a) self) -> Tensor(a)"); }
+TORCH_LIBRARY(pyasc_npu, m) {
+  m.def("host_view(Tensor(a) self) -> Tensor(a)");
+}
 
-TORCH_LIBRARY_IMPL(pyasc_npu, PrivateUse1, m) { m.impl("host_view", host_view); }
+TORCH_LIBRARY_IMPL(pyasc_npu, PrivateUse1, m) {
+  m.impl("host_view", host_view);
+}
 
 // --- Python -------------------------------------------------------------------
 
@@ -350,8 +399,8 @@ PyObject *install(PyObject *, PyObject *capsule) {
   if (!table) return nullptr;
   if (table->version != ASC_EXT_API_VERSION)
     return PyErr_Format(PyExc_RuntimeError,
-                        "pyasc._npu_device: runtime table version %d, expected %d",
-                        table->version, ASC_EXT_API_VERSION);
+                        "pyasc._npu_device: runtime table version %d, expected %d", table->version,
+                        ASC_EXT_API_VERSION);
   if (!api) {
     api = table;
     c10::SetAllocator(kNpu, &allocator);
@@ -368,11 +417,19 @@ PyMethodDef methods[] = {
 };
 
 PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "pyasc._npu_device",
-    "torch's PrivateUse1 backend over pyasc's simulated device.", -1, methods,
-    nullptr, nullptr, nullptr, nullptr,
+    PyModuleDef_HEAD_INIT,
+    "pyasc._npu_device",
+    "torch's PrivateUse1 backend over pyasc's simulated device.",
+    -1,
+    methods,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
 };
 
 }  // namespace
 
-PyMODINIT_FUNC PyInit__npu_device(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__npu_device(void) {
+  return PyModule_Create(&module);
+}

@@ -5,6 +5,7 @@ device is registered."""
 
 from __future__ import annotations
 
+import copy
 import gc
 import subprocess
 import sys
@@ -143,6 +144,28 @@ def test_views_share_memory_and_writes_go_through():
     want += 1
     want[0] = -1
     np.testing.assert_array_equal(base.cpu().numpy(), want)
+
+
+def test_storage_copies_and_modules():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = torch.from_numpy(a).npu()
+    c = copy.deepcopy(t)
+    assert c.device.type == "npu" and c.data_ptr() != t.data_ptr()
+    np.testing.assert_array_equal(c.cpu().numpy(), a)
+    s = torch.empty(0, device="npu").set_(t.untyped_storage(), 0, (3,), (2,))
+    np.testing.assert_array_equal(s.cpu().numpy(), a.reshape(-1)[::2])
+    lin = torch.nn.Linear(3, 2).npu()
+    assert lin.weight.device.type == "npu"
+    w, b = lin.weight.detach().cpu().numpy(), lin.bias.detach().cpu().numpy()
+    np.testing.assert_allclose(lin(t).detach().cpu().numpy(), a @ w.T + b, rtol=1e-5)
+
+
+def test_autograd_on_npu_tensors():
+    a = np.random.default_rng(3).standard_normal((4, 5)).astype(np.float32)
+    x = torch.from_numpy(a).npu().requires_grad_()
+    (x * x).sum().backward()
+    assert x.grad.device.type == "npu"
+    np.testing.assert_allclose(x.grad.cpu().numpy(), 2 * a, rtol=1e-6)
 
 
 def test_out_argument_is_resized_in_npu_memory():
