@@ -146,6 +146,7 @@ def _torch_npu_installed() -> bool:
 def _register() -> None:
     """Registers the device now that torch is loaded."""
     import torch
+    from torch.utils import backend_registration
 
     if _state["registered"] or _torch_npu_installed():
         return
@@ -158,12 +159,12 @@ def _register() -> None:
     extension.install(_C._ext_api)
     _C._set_array_importer(_host_view)
     if torch._C._get_privateuse1_backend_name() != "npu":
-        torch.utils.rename_privateuse1_backend("npu")
+        backend_registration.rename_privateuse1_backend("npu")
     if not hasattr(torch, "npu"):
-        torch._register_device_module("npu", NpuModule())
+        torch._register_device_module("npu", NpuModule())  # type: ignore[no-untyped-call]
     if not hasattr(torch.Tensor, "npu"):
-        torch.utils.generate_methods_for_privateuse1_backend(for_tensor=True, for_module=True,
-                                                             for_storage=True)
+        backend_registration.generate_methods_for_privateuse1_backend(
+            for_tensor=True, for_module=True, for_storage=True)
     _state["registered"] = True
 
 
