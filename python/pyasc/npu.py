@@ -18,13 +18,15 @@ PrivateUse1, nothing is registered.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
 import types
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 from pyasc import _C, memory, streams
 
@@ -118,11 +120,26 @@ class NpuModule(types.ModuleType):
         """Returns cached device memory (pyasc.memory.empty_cache)."""
         memory.empty_cache()
 
+    # npu tensors draw their random numbers from torch's CPU generator: the
+    # device's generator state is that one's (torch.random.fork_rng saves it).
     @staticmethod
-    def manual_seed_all(seed: int) -> None:
-        """Nothing to do: npu tensors draw from torch's CPU generator, which
-        ``torch.manual_seed`` seeds."""
-        del seed
+    def manual_seed(seed: int) -> None:
+        """Seeds torch's CPU generator, which npu tensors draw from."""
+        sys.modules["torch"].default_generator.manual_seed(seed)
+
+    manual_seed_all = manual_seed
+
+    @staticmethod
+    def get_rng_state(device: Any = None) -> Any:
+        """torch's CPU generator state (a uint8 CPU tensor)."""
+        del device
+        return sys.modules["torch"].get_rng_state()
+
+    @staticmethod
+    def set_rng_state(state: Any, device: Any = None) -> None:
+        """Restores a state from :meth:`get_rng_state`."""
+        del device
+        sys.modules["torch"].set_rng_state(state)
 
     @staticmethod
     def _is_in_bad_fork() -> bool:
@@ -168,21 +185,32 @@ def _register() -> None:
     _state["registered"] = True
 
 
-class _RegisterAfterImport(importlib.abc.Loader):
-    """Runs torch's own loader, then registers the device."""
+class _RegisterAfterImport:
+    """Runs torch's own loader, then registers the device (a loader by
+    protocol: importlib.abc would cost every ``import pyasc``)."""
 
-    def __init__(self, loader: importlib.abc.Loader) -> None:
+    def __init__(self, loader: Any) -> None:
         self.loader = loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
-        return self.loader.create_module(spec)
+        module: types.ModuleType | None = self.loader.create_module(spec)
+        return module
+
+    def __getattr__(self, name: str) -> Any:  # get_source, is_package, ...: torch's loader's
+        return getattr(self.loader, name)
 
     def exec_module(self, module: types.ModuleType) -> None:
-        self.loader.exec_module(module)
+        # torch's own loader again, once torch no longer needs this one
+        try:
+            self.loader.exec_module(module)
+        finally:
+            module.__loader__ = self.loader
+            if module.__spec__ is not None:
+                module.__spec__.loader = self.loader
         _register()
 
 
-class _TorchImportHook(importlib.abc.MetaPathFinder):
+class _TorchImportHook:
     """Finds ``torch`` as the other finders would, with a loader that
     registers the npu device once torch has loaded; then steps aside."""
 
@@ -193,7 +221,7 @@ class _TorchImportHook(importlib.abc.MetaPathFinder):
         _remove_hook()
         spec = importlib.util.find_spec(fullname)
         if spec is not None and spec.loader is not None:
-            spec.loader = _RegisterAfterImport(spec.loader)
+            spec.loader = cast("importlib.abc.Loader", _RegisterAfterImport(spec.loader))
         return spec
 
 

@@ -91,6 +91,24 @@ def test_random_factories_draw_from_torchs_generator(draw):
     np.testing.assert_array_equal(npu.cpu().numpy(), cpu.numpy())
 
 
+def test_rng_state_is_torchs_cpu_generator():
+    torch.npu.manual_seed(11)
+    state = torch.npu.get_rng_state()
+    first = torch.rand(16, device="npu").cpu()
+    torch.npu.set_rng_state(state)
+    again = torch.rand(16, device="npu").cpu()
+    torch.manual_seed(11)
+    cpu = torch.rand(16)
+    np.testing.assert_array_equal(first.numpy(), cpu.numpy())
+    np.testing.assert_array_equal(again.numpy(), cpu.numpy())
+    torch.manual_seed(5)
+    with torch.random.fork_rng(device_type="npu"):  # draws inside leave the state as it was
+        torch.rand(4, device="npu")
+    after = torch.rand(3, device="npu")
+    torch.manual_seed(5)
+    np.testing.assert_array_equal(after.cpu().numpy(), torch.rand(3).numpy())
+
+
 def test_empty_has_its_shape_and_dtype():
     t = torch.empty(5, 6, dtype=torch.int16, device="npu")
     assert t.shape == (5, 6) and t.dtype == torch.int16 and t.device.type == "npu"
