@@ -13,3 +13,9 @@ rm -rf "$stage"
 done
 ext=$(ls "$build"/_C.*.so)
 ln -s "$(cd "$(dirname "$ext")" && pwd)/$(basename "$ext")" "$stage/pyasc/"
+# torch's npu device, where the build made it (torch present)
+for npu in "$build"/_npu_device.*.so; do
+  if [ -e "$npu" ]; then
+    ln -s "$(cd "$(dirname "$npu")" && pwd)/$(basename "$npu")" "$stage/pyasc/"
+  fi
+done

@@ -148,6 +148,7 @@ from pyasc import autograd, trace
 from pyasc.autograd import grad, value_and_grad, vjp
 from pyasc.random import manual_seed, rand, randint, randn
 from pyasc.streams import stream
+from pyasc import npu as _npu
 
 __version__: str = _C.libasc_version()
 
@@ -526,3 +527,8 @@ def __getattr__(name: str) -> object:
     if name in ("torch", "jax"):
         return _importlib.import_module(f"pyasc.{name}")
     raise AttributeError(f"module 'pyasc' has no attribute {name!r}")
+
+
+# torch's "npu" device is pyasc's simulated one where torch_npu is absent:
+# registered now if torch is loaded, else when it is (pyasc.npu).
+_npu.install()

@@ -1,6 +1,8 @@
 /* pyasc.DeviceBuffer and the pyasc.memory functions over libasc's allocator. */
 #include "binding.h"
 
+#include "asc/ext.h"
+
 typedef struct {
   PyObject_HEAD void *ptr;
   size_t nbytes;
@@ -572,7 +574,26 @@ PyMethodDef asc_py_memory_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* --- the capsule lent to native extensions (include/asc/ext.h) ------------ */
+
+static asc_status ext_mem_alloc(int device, size_t nbytes, void **out) {
+  asc_stream_t stream;
+  asc_status st = asc_stream_current(device, &stream);
+  return st ? st : asc_mem_alloc(device, nbytes, stream, out);
+}
+
+static const asc_ext_api ext_api = {
+    ASC_EXT_API_VERSION, ext_mem_alloc,  asc_mem_free,           asc_device_count,
+    asc_device_current,  asc_device_set, asc_device_synchronize, asc_last_error,
+};
+
 int asc_py_memory_init(PyObject *module) {
   if (PyType_Ready(&AscBuffer_Type) < 0) return -1;
-  return PyModule_AddObjectRef(module, "DeviceBuffer", (PyObject *)&AscBuffer_Type);
+  if (PyModule_AddObjectRef(module, "DeviceBuffer", (PyObject *)&AscBuffer_Type)) return -1;
+  /* Static table: the capsule owns nothing. */
+  PyObject *capsule = PyCapsule_New((void *)&ext_api, ASC_EXT_API_CAPSULE, NULL);
+  if (!capsule) return -1;
+  int rc = PyModule_AddObjectRef(module, "_ext_api", capsule);
+  Py_DECREF(capsule);
+  return rc;
 }

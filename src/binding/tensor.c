@@ -173,6 +173,32 @@ static int tensor_from_dlpack(PyObject *obj, asc_tensor *out) {
   return rc;
 }
 
+/* Set by _set_array_importer (pyasc.npu: torch's npu tensors): called with
+ * an object that neither the buffer protocol nor DLPack could share, it
+ * returns a host view of the object's memory that DLPack can share, or None.
+ * Owned here; NULL when none is set. */
+static PyObject *array_importer;
+
+static PyObject *set_array_importer(PyObject *self, PyObject *fn) {
+  (void)self;
+  if (fn != Py_None && !PyCallable_Check(fn))
+    return PyErr_Format(PyExc_TypeError, "_set_array_importer: expected a callable or None");
+  PyObject *previous = array_importer ? array_importer : Py_NewRef(Py_None);
+  array_importer = fn == Py_None ? NULL : Py_NewRef(fn);
+  return previous; /* the reference array_importer held, or a new one to None */
+}
+
+/* 0: shared through the importer; 1: the importer declined (or none is
+ * set); -1: error. */
+static int tensor_from_importer(PyObject *obj, asc_tensor *out) {
+  if (!array_importer) return 1;
+  PyObject *view = PyObject_CallOneArg(array_importer, obj);
+  if (!view) return -1;
+  int rc = view == Py_None ? 1 : tensor_from_dlpack(view, out);
+  Py_DECREF(view);
+  return rc;
+}
+
 /* A copy made from memory the caller owns (a NumPy array) must not see the
  * caller's later writes to it: it is finished before the call returns. */
 static int finish_copy_of(PyObject *source, asc_tensor *copy) {
@@ -202,6 +228,10 @@ int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
   if (rc != 0 && try_dlpack && PyObject_HasAttrString(obj, "__dlpack__")) {
     rc = tensor_from_dlpack(obj, out);
     if (rc) PyErr_Clear(); /* a layout DLPack cannot share: NumPy copies */
+  }
+  if (rc != 0 && !PyObject_CheckBuffer(obj)) {
+    rc = tensor_from_importer(obj, out);
+    if (rc < 0) return -1;
   }
   if (rc != 0) {
     PyObject *np = asc_py_numpy();
@@ -865,6 +895,11 @@ PyMethodDef asc_py_tensor_functions[] = {
      ASC_DOC("asarray($module, data, dtype=None)",
              "Shares memory when data is a tensor or an array "
              "of a usable layout and dtype, else copies.")},
+    {"_set_array_importer", set_array_importer, METH_O,
+     ASC_DOC("_set_array_importer($module, fn, /)",
+             "fn(obj) -> a DLPack-sharable host view of obj's memory, or None: consulted "
+             "for objects neither the buffer protocol nor DLPack can share (None: none). Returns "
+             "the previous one.")},
     {NULL, NULL, 0, NULL},
 };
 
