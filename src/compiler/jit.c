@@ -118,16 +118,23 @@ static asc_status env_limit(const char *name, uint64_t def, uint64_t *out) {
   return ASC_OK;
 }
 
-/* A sanitizer build's runtime is preloaded into every child, the compiler
- * too, and reserves terabytes of address space: no RLIMIT_AS by default. */
 #if defined(__SANITIZE_ADDRESS__)
-#define DEFAULT_COMPILE_MEMORY 0ull
+#define JIT_SANITIZED 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
+#define JIT_SANITIZED 1
+#endif
+#endif
+#ifndef JIT_SANITIZED
+#define JIT_SANITIZED 0
+#endif
+
+/* A sanitizer build's runtime, preloaded into the process, may reach a
+ * child through LD_PRELOAD and reserve terabytes of address space: no
+ * RLIMIT_AS by default. */
+#if JIT_SANITIZED
 #define DEFAULT_COMPILE_MEMORY 0ull
-#endif
-#endif
-#ifndef DEFAULT_COMPILE_MEMORY
+#else
 #define DEFAULT_COMPILE_MEMORY (8ull << 30)
 #endif
 
@@ -169,13 +176,30 @@ static char *find_program(const char *name) {
   return NULL;
 }
 
+/* The compiler's environment: the process's, except that a sanitizer
+ * build leaves out LD_PRELOAD, which carries the sanitizer runtimes (make
+ * sanitize preloads them into Python): a compiler under ASan takes about
+ * twice as long and checks nothing of ours. The array is the caller's to
+ * free, not its strings (environ's). NULL on OOM. */
+static char **compiler_environ(void) {
+  size_t n = 0;
+  while (environ[n]) n++;
+  char **env = malloc((n + 1) * sizeof *env);
+  if (!env) return NULL;
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!JIT_SANITIZED || strncmp(environ[i], "LD_PRELOAD=", 11)) env[kept++] = environ[i];
+  env[kept] = NULL;
+  return env;
+}
+
 /* Between fork and exec, in a copy of a threaded process: only
  * async-signal-safe calls (another thread may have held malloc's lock). The
  * compiler gets its own process group (a timeout kills all of it), dies
  * with the thread that started it, and inherits limits that also stop any
  * of its helpers (cc1, as) orphaned by a killed parent. */
-static void child_exec(const char *path, char *const argv[], int out_fd, int err_fd, pid_t parent,
-                       const jit_limits *l) {
+static void child_exec(const char *path, char *const argv[], char *const envp[], int out_fd,
+                       int err_fd, pid_t parent, const jit_limits *l) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127); /* the parent died before prctl */
@@ -194,7 +218,7 @@ static void child_exec(const char *path, char *const argv[], int out_fd, int err
     struct rlimit r = {(rlim_t)l->timeout_s + 5, (rlim_t)l->timeout_s + 10};
     setrlimit(RLIMIT_CPU, &r);
   }
-  if (dup2(out_fd, 1) >= 0 && dup2(out_fd, 2) >= 0) execve(path, argv, environ);
+  if (dup2(out_fd, 1) >= 0 && dup2(out_fd, 2) >= 0) execve(path, argv, envp);
   int e = errno;
   ssize_t ignored = write(err_fd, &e, sizeof e);
   (void)ignored;
@@ -230,21 +254,24 @@ static asc_status run(char *const argv[], const jit_limits *l, int *exit_code, c
     return asc_error(ASC_ERR_COMPILE, "cannot run the C compiler '%s': not found (set PYASC_CC)",
                      argv[0]);
   char *buf = malloc(RUN_OUTPUT_MAX + 1);
+  char **envp = compiler_environ();
   int outp[2] = {-1, -1}, errp[2] = {-1, -1};
-  if (!buf || pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+  if (!buf || !envp || pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
     asc_status st = asc_error(ASC_ERR_COMPILE, "cannot start the C compiler: %s", strerror(errno));
     for (int i = 0; i < 2; i++) {
       if (outp[i] >= 0) close(outp[i]);
       if (errp[i] >= 0) close(errp[i]);
     }
     free(buf);
+    free(envp);
     free(path);
     return st;
   }
   pid_t parent = getpid();
   pid_t pid = fork_quietly();
-  if (pid == 0) child_exec(path, argv, outp[1], errp[1], parent, l);
+  if (pid == 0) child_exec(path, argv, envp, outp[1], errp[1], parent, l);
   int fork_errno = errno;
+  free(envp);
   free(path);
   close(outp[1]);
   close(errp[1]);

@@ -352,6 +352,22 @@ def test_compiler_runs_under_an_address_space_limit(tmp_path, monkeypatch):
                      compiler=cc)
 
 
+def test_the_compiler_gets_the_environment_without_a_sanitizer_preload(tmp_path, monkeypatch):
+    # Under make sanitize, LD_PRELOAD carries the ASan/UBSan runtimes: a
+    # sanitized libasc leaves it out of the compiler's environment (the
+    # compiler is not ours to check and runs twice as slowly under ASan); a
+    # plain build passes the user's LD_PRELOAD on like everything else.
+    sanitized = "libasan" in os.environ.get("LD_PRELOAD", "")
+    if not sanitized:
+        monkeypatch.setenv("LD_PRELOAD", "libm.so.6")
+    monkeypatch.setenv("PYASC_TEST_MARKER", "kept")
+    cc = fake_compiler(tmp_path, 'echo "preload=[$LD_PRELOAD] marker=[$PYASC_TEST_MARKER]"\nexit 1\n')
+    want = "preload=[] " if sanitized else "preload=[libm.so.6] "
+    with pytest.raises(asc.CompileError, match=re.escape(want + "marker=[kept]")):
+        _C.jit_build(unique_source("environ"), "env", "", cache_dir=private_dir(tmp_path / "c"),
+                     compiler=cc)
+
+
 def test_compiler_killed_by_a_signal_is_a_compile_error(tmp_path):
     cc = fake_compiler(tmp_path, "kill -9 $$\n")
     with pytest.raises(asc.CompileError, match="killed by signal 9"):
