@@ -885,6 +885,40 @@ static inline int asc_k_transpose(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int6
   return 0;
 }
 
+/* Shared by gather's and scatter's forms: base must be a byte address of
+ * an element in [0, 2**32). */
+static inline int asc_k_gs_base(asc_k_ctx *k, const char *api, int64_t base, int64_t es, int line) {
+  if (base < 0 || base > UINT32_MAX || base % es)
+    return asc_k_fail(k, line,
+                      "%s: the base address %lld must be a multiple of the element size (%lld) "
+                      "in [0, 2**32)",
+                      api, (long long)base, (long long)es);
+  return 0;
+}
+
+/* Moves one element between the dense operand (at byte dense_at) and the
+ * spread one (at base + offset[i]): the spread one is written by scatter,
+ * read by gather. */
+static inline int asc_k_gs_move(asc_k_ctx *k, int scatter, asc_k_lt spread, asc_k_lt dense,
+                                int64_t dense_at, asc_k_lt off, int64_t i, int64_t base, int64_t es,
+                                const char *api, int line) {
+  uint32_t o;
+  memcpy(&o, k->ub + off.off + i * 4, 4);
+  int64_t at = base + (int64_t)o;
+  if (at % es || at / es >= spread.len)
+    return asc_k_fail(k, line,
+                      "%s: offset[%lld] = %lld (base %lld) is not an element of the %lld-element "
+                      "%s",
+                      api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
+                      scatter ? "dst" : "src");
+  char *p = k->ub + spread.off + at, *q = k->ub + dense.off + dense_at;
+  if (scatter)
+    memmove(p, q, (size_t)es);
+  else
+    memmove(q, p, (size_t)es);
+  return 0;
+}
+
 /* gather (scatter = 0): dst[i] = the element at byte base + offset[i] of src;
  * scatter (1): the element at byte base + offset[i] of dst = src[i]. The
  * offsets are unsigned 32-bit byte offsets; one that is not a multiple of
@@ -896,11 +930,7 @@ static inline int asc_k_gather_scatter(asc_k_ctx *k, int scatter, asc_k_lt dst, 
   asc_k_lt spread = scatter ? dst : src, dense = scatter ? src : dst;
   if (count < 0 || count > UINT32_MAX)
     return asc_k_fail(k, line, "%s: count %lld is outside [0, 2**32)", api, (long long)count);
-  if (base < 0 || base > UINT32_MAX || base % es)
-    return asc_k_fail(k, line,
-                      "%s: the base address %lld must be a multiple of the element size (%lld) "
-                      "in [0, 2**32)",
-                      api, (long long)base, (long long)es);
+  if (asc_k_gs_base(k, api, base, es, line)) return 1;
   if (!count) return 0;
   if (asc_k_ub_use(k, ASC_K_V, off, count, 4, ASC_K_READ, api, "offset", line) ||
       asc_k_ub_use(k, ASC_K_V, dense, count, es, scatter ? ASC_K_READ : ASC_K_WRITE, api,
@@ -908,22 +938,8 @@ static inline int asc_k_gather_scatter(asc_k_ctx *k, int scatter, asc_k_lt dst, 
       asc_k_ub_use(k, ASC_K_V, spread, spread.len, es, scatter ? ASC_K_WRITE : ASC_K_READ, api,
                    scatter ? "dst" : "src", line))
     return 1;
-  for (int64_t i = 0; i < count; i++) {
-    uint32_t o;
-    memcpy(&o, k->ub + off.off + i * 4, 4);
-    int64_t at = base + (int64_t)o;
-    if (at % es || at / es >= spread.len)
-      return asc_k_fail(k, line,
-                        "%s: offset[%lld] = %lld (base %lld) is not an element of the %lld-element "
-                        "%s",
-                        api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
-                        scatter ? "dst" : "src");
-    char *p = k->ub + spread.off + at, *q = k->ub + dense.off + i * es;
-    if (scatter)
-      memmove(p, q, (size_t)es);
-    else
-      memmove(q, p, (size_t)es);
-  }
+  for (int64_t i = 0; i < count; i++)
+    if (asc_k_gs_move(k, scatter, spread, dense, i * es, off, i, base, es, api, line)) return 1;
   return 0;
 }
 static inline int asc_k_gather(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_k_lt off, int64_t base,
@@ -947,11 +963,7 @@ static inline int asc_k_gather_scatter_l0(asc_k_ctx *k, int scatter, asc_k_lt ds
   const char *api = scatter ? "scatter" : "gather";
   int64_t es = asc_k_dt_size(dt), per = 256 / es;
   asc_k_lt spread = scatter ? dst : src, dense = scatter ? src : dst;
-  if (base < 0 || base > UINT32_MAX || base % es)
-    return asc_k_fail(k, line,
-                      "%s: the base address %lld must be a multiple of the element size (%lld) "
-                      "in [0, 2**32)",
-                      api, (long long)base, (long long)es);
+  if (asc_k_gs_base(k, api, base, es, line)) return 1;
   if (rstride < 0 || rstride > (scatter ? 255 : 65535))
     return asc_k_fail(k, line, "%s: the repeat stride %lld is outside [0, %d]", api,
                       (long long)rstride, scatter ? 255 : 65535);
@@ -971,20 +983,8 @@ static inline int asc_k_gather_scatter_l0(asc_k_ctx *k, int scatter, asc_k_lt ds
           asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(dense, at_dense, es), 1, es,
                        scatter ? ASC_K_READ : ASC_K_WRITE, api, scatter ? "src" : "dst", line))
         return 1;
-      uint32_t o;
-      memcpy(&o, k->ub + off.off + i * 4, 4);
-      int64_t at = base + (int64_t)o;
-      if (at % es || at / es >= spread.len)
-        return asc_k_fail(k, line,
-                          "%s: offset[%lld] = %lld (base %lld) is not an element of the "
-                          "%lld-element %s",
-                          api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
-                          scatter ? "dst" : "src");
-      char *p = k->ub + spread.off + at, *q = k->ub + dense.off + at_dense * es;
-      if (scatter)
-        memmove(p, q, (size_t)es);
-      else
-        memmove(q, p, (size_t)es);
+      if (asc_k_gs_move(k, scatter, spread, dense, at_dense * es, off, i, base, es, api, line))
+        return 1;
     }
   return 0;
 }
