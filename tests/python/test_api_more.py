@@ -331,6 +331,10 @@ def test_relu_binary_ops(dtype, which, mask_form):
 
 
 def test_relu_binary_ops_reject_integers():
-    x = np.zeros(N, np.int16)
-    with pytest.raises(asc.CompileError, match="add_relu does not support int16"):
+    # add_relu takes int16 as well (Atlas A2; test_upstream_forms_basic), not int32.
+    x = np.zeros(N, np.int32)
+    with pytest.raises(asc.CompileError, match="add_relu does not support int32"):
         launch(relu_binary_kernel, x, x.copy(), x.copy(), 1, 0, 0)
+    x = np.zeros(N, np.int16)
+    with pytest.raises(asc.CompileError, match="fused_mul_add_relu does not support int16"):
+        launch(relu_binary_kernel, x, x.copy(), x.copy(), 1, 2, 0)
