@@ -668,7 +668,7 @@ typedef struct jit_barrier {
   pthread_cond_t cond;
   uint32_t n, arrived, generation, exited;
   bool broken;
-  char why[256]; /* the first failed block's message */
+  char why[512]; /* the first failed block's message */
 } jit_barrier;
 
 /* 0 when all blocks arrived; 1 a block failed; 2 a block finished first. */

@@ -267,7 +267,7 @@ static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
   if (k->block_num == 1) return 0;
   if (!k->sync_wait) /* the launcher knows from asc_kernel_all_live (emit_c.c) */
     return asc_k_fail(k, line, "sync_all: internal error: the blocks were not launched together");
-  char why[256] = "";
+  char why[512] = ""; /* the failed block's message, quoted whole in ours (msg is 768) */
   /* Blocked for the inter-block waits' deadlock detector (rt/system.h): a
    * block spinning in ib_wait while the others wait here never arrives.
    * (Groups of a mixed kernel share a block index: not marked.) */
@@ -288,7 +288,7 @@ static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
   int r = k->sync_wait(k->sync_barrier, why, sizeof why);
   if (mark) __atomic_store_n(&L->state[me], 1, __ATOMIC_SEQ_CST);
   if (r == 1)
-    return asc_k_fail(k, line, "sync_all: another block failed before reaching it (%.200s)", why);
+    return asc_k_fail(k, line, "sync_all: another block failed before reaching it (%.480s)", why);
   if (r == 2)
     return asc_k_fail(k, line,
                       "sync_all: a block finished without reaching this sync_all (every block "
