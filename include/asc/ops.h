@@ -36,6 +36,12 @@ typedef enum asc_binary_op {
   ASC_OP_BITWISE_XOR,
   ASC_OP_LEFT_SHIFT,
   ASC_OP_RIGHT_SHIFT,
+  /* Real float functions (integers compute in asc_dtype_to_float). */
+  ASC_OP_ATAN2,
+  ASC_OP_COPYSIGN,
+  ASC_OP_HYPOT,
+  ASC_OP_LOGADDEXP, /* log(exp(x) + exp(y)) without overflow */
+  ASC_OP_NEXTAFTER, /* the next value of x's dtype towards y */
   ASC_BINARY_OP_COUNT
 } asc_binary_op;
 

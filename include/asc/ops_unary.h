@@ -7,6 +7,13 @@
  * bfloat16 compute in float32 and round once. Functions with no NumPy ufunc
  * (rsqrt, sigmoid, gelu, erf) are float maths; relu keeps the dtype.
  *
+ * Complex inputs (complex64 computes in float complex, complex128 in double
+ * complex, with C99's Annex G special values): the arithmetic, exponential,
+ * logarithmic, trigonometric and hyperbolic functions, sign (x / |x|),
+ * round and rint (each part) keep the dtype; abs, real and imag give the
+ * parts' real dtype; the tests give bool. Ordering and bit operations,
+ * floor/ceil/trunc, relu, the activations and signbit refuse complex.
+ *
  * Results go to *out as for asc_binary (asc/ops.h): when out->storage is
  * NULL a new tensor is allocated, otherwise out receives the result cast to
  * its dtype under the same_kind rule; out may overlap the inputs. */
@@ -52,6 +59,20 @@ typedef enum asc_unary_op {
   ASC_UNARY_ISNAN,
   ASC_UNARY_ISINF,
   ASC_UNARY_ISFINITE,
+  ASC_UNARY_ASIN, /* inverse and hyperbolic functions: float maths */
+  ASC_UNARY_ACOS,
+  ASC_UNARY_ATAN,
+  ASC_UNARY_SINH,
+  ASC_UNARY_COSH,
+  ASC_UNARY_ASINH,
+  ASC_UNARY_ACOSH,
+  ASC_UNARY_ATANH,
+  ASC_UNARY_LOG10,
+  ASC_UNARY_SQUARE,  /* x * x, keeping the dtype (bool computes as int8) */
+  ASC_UNARY_SIGNBIT, /* the sign bit of real numbers, as bool (NaN's too) */
+  ASC_UNARY_CONJ,    /* complex conjugate; real numbers are kept */
+  ASC_UNARY_REAL,    /* the real part, in the real dtype of a complex input */
+  ASC_UNARY_IMAG,    /* the imaginary part (zeros for real numbers) */
   ASC_UNARY_OP_COUNT
 } asc_unary_op;
 

@@ -133,6 +133,13 @@ asc_status asc_tensor_slice(const asc_tensor *t, int axis, int64_t start, int64_
 asc_status asc_tensor_select(const asc_tensor *t, int axis, int64_t index, asc_tensor *out);
 /* Inserts a length-1 axis at position `axis` (0..ndim). */
 asc_status asc_tensor_unsqueeze(const asc_tensor *t, int axis, asc_tensor *out);
+/* A complex tensor's memory as its real dtype with a last axis of 2 (real,
+ * imaginary), like torch.view_as_real; ASC_ERR_TYPE for a real dtype,
+ * ASC_ERR_INVALID_VALUE at ASC_MAX_DIMS axes. */
+asc_status asc_tensor_view_real(const asc_tensor *t, asc_tensor *out);
+/* The inverse: a float32/float64 tensor whose last axis is 2 with stride 1
+ * and whose other strides and offset are even, as complex64/complex128. */
+asc_status asc_tensor_view_complex(const asc_tensor *t, asc_tensor *out);
 /* A contiguous tensor with t's values: t itself (shared) when it already is. */
 asc_status asc_tensor_contiguous(const asc_tensor *t, asc_tensor *out);
 /* NumPy broadcasting of two shapes. */

@@ -68,10 +68,10 @@ def _is_operand(x: Any) -> bool:
     if isinstance(x, pyasc.Tensor) or type(x) is np.ndarray:
         return True
     if isinstance(x, np.generic):
-        return isinstance(x, (np.bool_, np.integer, np.floating))
+        return isinstance(x, (np.bool_, np.integer, np.floating, np.complexfloating))
     if isinstance(x, (list, tuple)):
         return all(_is_operand(item) for item in x)
-    return isinstance(x, numbers.Real)
+    return isinstance(x, numbers.Complex)
 
 
 def _neutral(key: str, value: Any) -> bool:

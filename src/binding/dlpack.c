@@ -14,13 +14,21 @@
 /* --- dtypes --------------------------------------------------------------- */
 
 static const DLDataType dl_dtypes[ASC_DTYPE_COUNT] = {
-    [ASC_BOOL] = {kDLBool, 8, 1},      [ASC_INT8] = {kDLInt, 8, 1},
-    [ASC_UINT8] = {kDLUInt, 8, 1},     [ASC_INT16] = {kDLInt, 16, 1},
-    [ASC_INT32] = {kDLInt, 32, 1},     [ASC_INT64] = {kDLInt, 64, 1},
-    [ASC_FLOAT16] = {kDLFloat, 16, 1}, [ASC_BFLOAT16] = {kDLBfloat, 16, 1},
-    [ASC_FLOAT32] = {kDLFloat, 32, 1}, [ASC_FLOAT64] = {kDLFloat, 64, 1},
-    [ASC_UINT16] = {kDLUInt, 16, 1},   [ASC_UINT32] = {kDLUInt, 32, 1},
+    [ASC_BOOL] = {kDLBool, 8, 1},
+    [ASC_INT8] = {kDLInt, 8, 1},
+    [ASC_UINT8] = {kDLUInt, 8, 1},
+    [ASC_INT16] = {kDLInt, 16, 1},
+    [ASC_INT32] = {kDLInt, 32, 1},
+    [ASC_INT64] = {kDLInt, 64, 1},
+    [ASC_FLOAT16] = {kDLFloat, 16, 1},
+    [ASC_BFLOAT16] = {kDLBfloat, 16, 1},
+    [ASC_FLOAT32] = {kDLFloat, 32, 1},
+    [ASC_FLOAT64] = {kDLFloat, 64, 1},
+    [ASC_UINT16] = {kDLUInt, 16, 1},
+    [ASC_UINT32] = {kDLUInt, 32, 1},
     [ASC_UINT64] = {kDLUInt, 64, 1},
+    [ASC_COMPLEX64] = {kDLComplex, 64, 1},
+    [ASC_COMPLEX128] = {kDLComplex, 128, 1},
 };
 
 static const char *dl_code_name(uint8_t code) {
@@ -40,7 +48,8 @@ static int dtype_from_dl(DLDataType dt, asc_dtype *out) {
   asc_py_raise_msg(
       ASC_ERR_TYPE,
       "from_dlpack: DLPack element type (%s, %u bits, %u lanes; code %u) has no "
-      "pyasc dtype (pyasc has bool, int8/16/32/64, uint8/16/32/64, float16/32/64, bfloat16)",
+      "pyasc dtype (pyasc has bool, int8/16/32/64, uint8/16/32/64, float16/32/64, bfloat16, "
+      "complex64/128)",
       dl_code_name(dt.code), (unsigned)dt.bits, (unsigned)dt.lanes, (unsigned)dt.code);
   return -1;
 }

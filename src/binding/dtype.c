@@ -10,10 +10,10 @@ static DTypeObject *instances[ASC_DTYPE_COUNT];
 
 /* Buffer-protocol format characters, as NumPy and struct write them. */
 static const char *const formats[ASC_DTYPE_COUNT] = {
-    [ASC_BOOL] = "?",    [ASC_INT8] = "b",    [ASC_UINT8] = "B",   [ASC_INT16] = "h",
-    [ASC_INT32] = "i",   [ASC_INT64] = "q",   [ASC_FLOAT16] = "e", [ASC_BFLOAT16] = "H",
-    [ASC_FLOAT32] = "f", [ASC_FLOAT64] = "d", [ASC_UINT16] = "H",  [ASC_UINT32] = "I",
-    [ASC_UINT64] = "Q",
+    [ASC_BOOL] = "?",    [ASC_INT8] = "b",       [ASC_UINT8] = "B",       [ASC_INT16] = "h",
+    [ASC_INT32] = "i",   [ASC_INT64] = "q",      [ASC_FLOAT16] = "e",     [ASC_BFLOAT16] = "H",
+    [ASC_FLOAT32] = "f", [ASC_FLOAT64] = "d",    [ASC_UINT16] = "H",      [ASC_UINT32] = "I",
+    [ASC_UINT64] = "Q",  [ASC_COMPLEX64] = "Zf", [ASC_COMPLEX128] = "Zd",
 };
 
 const char *asc_py_dtype_format(asc_dtype dtype) {
@@ -67,6 +67,10 @@ int asc_py_dtype_from_format(const char *format, Py_ssize_t itemsize, asc_dtype 
         break;
     }
   }
+  if (f[0] == 'Z' && (f[1] == 'f' || f[1] == 'd') && !f[2]) {
+    *out = f[1] == 'f' ? ASC_COMPLEX64 : ASC_COMPLEX128;
+    return 0;
+  }
   asc_py_raise_msg(ASC_ERR_TYPE, "unsupported element format '%s' (itemsize %zd)", format,
                    itemsize);
   return -1;
@@ -88,6 +92,7 @@ int asc_py_dtype(PyObject *obj, asc_dtype *out) {
   if (obj == (PyObject *)&PyBool_Type) return *out = ASC_BOOL, 0;
   if (obj == (PyObject *)&PyLong_Type) return *out = ASC_INT64, 0;
   if (obj == (PyObject *)&PyFloat_Type) return *out = ASC_FLOAT64, 0;
+  if (obj == (PyObject *)&PyComplex_Type) return *out = ASC_COMPLEX128, 0;
   PyObject *name = NULL;
   if (PyUnicode_Check(obj)) {
     name = Py_NewRef(obj);
@@ -100,6 +105,8 @@ int asc_py_dtype(PyObject *obj, asc_dtype *out) {
   if (text && !strcmp(text, "bool_")) text = "bool";
   if (text && !strcmp(text, "half")) text = "float16";
   if (text && !strcmp(text, "double")) text = "float64";
+  if (text && !strcmp(text, "cdouble")) text = "complex128";
+  if (text && !strcmp(text, "csingle")) text = "complex64";
   if (text && !strcmp(text, "float") && PyUnicode_Check(obj)) text = "float32";
   if (text && asc_dtype_from_name(text, out) == ASC_OK) {
     Py_DECREF(name);

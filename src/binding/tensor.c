@@ -490,6 +490,8 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
     uint64_t u64;
     float f;
     double d;
+    float c64[2];
+    double c128[2];
   } v;
   memcpy(&v, asc_tensor_data(&self->t), asc_dtype_size(self->t.dtype));
   switch (self->t.dtype) {
@@ -517,6 +519,10 @@ static PyObject *tensor_item(TensorObject *self, PyObject *noargs) {
       return PyFloat_FromDouble(asc_bfloat_to_float(v.h));
     case ASC_FLOAT32:
       return PyFloat_FromDouble(v.f);
+    case ASC_COMPLEX64:
+      return PyComplex_FromDoubles(v.c64[0], v.c64[1]);
+    case ASC_COMPLEX128:
+      return PyComplex_FromDoubles(v.c128[0], v.c128[1]);
     default:
       return PyFloat_FromDouble(v.d);
   }

@@ -55,6 +55,7 @@ static int value_dtype(PyObject *value, asc_dtype *dtype) {
   if (PyBool_Check(value)) return *dtype = ASC_BOOL, 0;
   if (PyLong_Check(value)) return *dtype = ASC_INT64, 0;
   if (PyFloat_Check(value)) return *dtype = ASC_FLOAT64, 0;
+  if (PyComplex_Check(value)) return *dtype = ASC_COMPLEX128, 0;
   asc_tensor t;
   if (asc_py_as_tensor(value, ASC_DTYPE_COUNT, &t)) return -1;
   *dtype = t.dtype;

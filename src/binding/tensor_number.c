@@ -55,8 +55,17 @@ static int scalar_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out) {
     uint16_t h;
     float f;
     double d;
+    float c64[2]; /* real, imaginary */
+    double c128[2];
   } v;
-  if (asc_dtype_is_float(dtype)) {
+  if (asc_dtype_is_complex(dtype)) {
+    Py_complex c = PyComplex_AsCComplex(obj);
+    if (c.real == -1.0 && PyErr_Occurred()) return -1;
+    if (dtype == ASC_COMPLEX64)
+      v.c64[0] = (float)c.real, v.c64[1] = (float)c.imag;
+    else
+      v.c128[0] = c.real, v.c128[1] = c.imag;
+  } else if (asc_dtype_is_float(dtype)) {
     double d = PyFloat_AsDouble(obj);
     if (d == -1.0 && PyErr_Occurred()) return -1;
     if (dtype == ASC_FLOAT16)
@@ -121,6 +130,8 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
     kind = ASC_SCALAR_INT;
   else if (PyFloat_Check(obj) && !PyObject_CheckBuffer(obj)) /* np.float64 is strong */
     kind = ASC_SCALAR_FLOAT;
+  else if (PyComplex_Check(obj) && !PyObject_CheckBuffer(obj)) /* so is np.complex128 */
+    kind = ASC_SCALAR_COMPLEX;
   else if (PyObject_CheckBuffer(obj) || PyList_Check(obj) || PyTuple_Check(obj) ||
            PyObject_HasAttrString(obj, "__array_interface__") ||
            PyObject_HasAttrString(obj, "__dlpack__"))
@@ -128,9 +139,10 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out) {
   else
     return 1;
   asc_dtype dtype = other ? asc_dtype_weak_scalar(other->dtype, kind)
-                          : (kind == ASC_SCALAR_FLOAT ? ASC_FLOAT64
-                             : kind == ASC_SCALAR_INT ? ASC_INT64
-                                                      : ASC_BOOL);
+                          : (kind == ASC_SCALAR_COMPLEX ? ASC_COMPLEX128
+                             : kind == ASC_SCALAR_FLOAT ? ASC_FLOAT64
+                             : kind == ASC_SCALAR_INT   ? ASC_INT64
+                                                        : ASC_BOOL);
   return scalar_tensor(obj, dtype, out);
 }
 
@@ -388,6 +400,11 @@ BINARY_FUNCTION(bitwise_or, ASC_OP_BITWISE_OR)
 BINARY_FUNCTION(bitwise_xor, ASC_OP_BITWISE_XOR)
 BINARY_FUNCTION(left_shift, ASC_OP_LEFT_SHIFT)
 BINARY_FUNCTION(right_shift, ASC_OP_RIGHT_SHIFT)
+BINARY_FUNCTION(atan2, ASC_OP_ATAN2)
+BINARY_FUNCTION(copysign, ASC_OP_COPYSIGN)
+BINARY_FUNCTION(hypot, ASC_OP_HYPOT)
+BINARY_FUNCTION(logaddexp, ASC_OP_LOGADDEXP)
+BINARY_FUNCTION(nextafter, ASC_OP_NEXTAFTER)
 
 #define ENTRY(NAME, DOC)                                                 \
   {                                                                      \
@@ -420,5 +437,15 @@ PyMethodDef asc_py_binary_functions[] = {
     ENTRY(bitwise_xor, "x ^ y."),
     ENTRY(left_shift, "x << y."),
     ENTRY(right_shift, "x >> y."),
+    ENTRY(atan2,
+          "The angle of the point (y, x) = (x1, x2): arctan(x1 / x2) in the right quadrant."),
+    {.ml_name = "arctan2",
+     .ml_meth = (PyCFunction)(void (*)(void))fn_atan2,
+     .ml_flags = METH_FASTCALL | METH_KEYWORDS,
+     .ml_doc = ASC_DOC("arctan2($module, x, y, out=None)", "NumPy's name for atan2.")},
+    ENTRY(copysign, "The magnitude of x with the sign of y."),
+    ENTRY(hypot, "sqrt(x**2 + y**2) without overflow or underflow."),
+    ENTRY(logaddexp, "log(exp(x) + exp(y)) without overflow."),
+    ENTRY(nextafter, "The next value of x's dtype after x towards y."),
     {NULL, NULL, 0, NULL},
 };

@@ -7,7 +7,7 @@
 #include "asc/ops_unary.h"
 
 static bool is_python_scalar(PyObject *obj) {
-  return PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj);
+  return PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj);
 }
 
 /* Converts n operands (NULL objects are skipped; entries of ts already set
@@ -133,6 +133,26 @@ UNARY(trunc, ASC_UNARY_TRUNC)
 UNARY(rint, ASC_UNARY_RINT)
 UNARY(isnan, ASC_UNARY_ISNAN)
 UNARY(isinf, ASC_UNARY_ISINF)
+UNARY(asin, ASC_UNARY_ASIN)
+UNARY(acos, ASC_UNARY_ACOS)
+UNARY(atan, ASC_UNARY_ATAN)
+UNARY(sinh, ASC_UNARY_SINH)
+UNARY(cosh, ASC_UNARY_COSH)
+UNARY(asinh, ASC_UNARY_ASINH)
+UNARY(acosh, ASC_UNARY_ACOSH)
+UNARY(atanh, ASC_UNARY_ATANH)
+UNARY(log10, ASC_UNARY_LOG10)
+UNARY(square, ASC_UNARY_SQUARE)
+UNARY(signbit, ASC_UNARY_SIGNBIT)
+UNARY(conj, ASC_UNARY_CONJ)
+#define UNARY_FN(NAME, OP)                                                            \
+  static PyObject *fn_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                             PyObject *kwnames) {                                     \
+    (void)self;                                                                       \
+    return unary_function(OP, args, nargs, kwnames);                                  \
+  }
+UNARY_FN(real, ASC_UNARY_REAL)
+UNARY_FN(imag, ASC_UNARY_IMAG)
 UNARY(isfinite, ASC_UNARY_ISFINITE)
 
 /* round(x, decimals=0, out=None): only whole numbers are supported. */
@@ -289,45 +309,68 @@ static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
   }
 /* Every unary op as a function and a method, under the same name: NAME, the
  * implementation, the parameters between x and out, and the doc. */
-#define BOTH(X)                                                             \
-  X(negative, negative, "", "-x (not for bool).")                           \
-  X(positive, positive, "", "+x, a copy (not for bool).")                   \
-  X(abs, abs, "", "Absolute value.")                                        \
-  X(absolute, abs, "", "Absolute value.")                                   \
-  X(logical_not, logical_not, "", "x == 0, as bool.")                       \
-  X(invert, invert, "", "~x, bitwise not of integers and bools.")           \
-  X(bitwise_not, invert, "", "~x.")                                         \
-  X(bitwise_invert, invert, "", "~x.")                                      \
-  X(sign, sign, "", "-1, 0 or 1 (NaN stays NaN).")                          \
-  X(exp, exp, "", "e**x.")                                                  \
-  X(exp2, exp2, "", "2**x.")                                                \
-  X(log, log, "", "Natural logarithm.")                                     \
-  X(log2, log2, "", "Base-2 logarithm.")                                    \
-  X(log1p, log1p, "", "log(1 + x), accurate near 0.")                       \
-  X(expm1, expm1, "", "exp(x) - 1, accurate near 0.")                       \
-  X(sqrt, sqrt, "", "Square root.")                                         \
-  X(rsqrt, rsqrt, "", "1 / sqrt(x).")                                       \
-  X(reciprocal, reciprocal, "", "1 / x (integers truncate, as NumPy).")     \
-  X(sin, sin, "", "Sine.")                                                  \
-  X(cos, cos, "", "Cosine.")                                                \
-  X(tan, tan, "", "Tangent.")                                               \
-  X(tanh, tanh, "", "Hyperbolic tangent.")                                  \
-  X(sigmoid, sigmoid, "", "1 / (1 + exp(-x)).")                             \
-  X(relu, relu, "", "maximum(x, 0), keeping the dtype.")                    \
-  X(gelu, gelu, "", "x/2 * (1 + erf(x / sqrt(2))), the exact form.")        \
-  X(erf, erf, "", "The error function.")                                    \
-  X(floor, floor, "", "Rounds down.")                                       \
-  X(ceil, ceil, "", "Rounds up.")                                           \
-  X(trunc, trunc, "", "Rounds towards zero.")                               \
-  X(rint, rint, "", "Nearest whole number, halves to even (float result).") \
-  X(round, round, ", decimals=0", "Halves to even; integers kept.")         \
-  X(isnan, isnan, "", "True where x is NaN.")                               \
-  X(isinf, isinf, "", "True where x is infinite.")                          \
-  X(isfinite, isfinite, "", "True where x is neither infinite nor NaN.")
+#define BOTH(X)                                                                  \
+  X(negative, negative, "", "-x (not for bool).")                                \
+  X(positive, positive, "", "+x, a copy (not for bool).")                        \
+  X(abs, abs, "", "Absolute value.")                                             \
+  X(absolute, abs, "", "Absolute value.")                                        \
+  X(logical_not, logical_not, "", "x == 0, as bool.")                            \
+  X(invert, invert, "", "~x, bitwise not of integers and bools.")                \
+  X(bitwise_not, invert, "", "~x.")                                              \
+  X(bitwise_invert, invert, "", "~x.")                                           \
+  X(sign, sign, "", "-1, 0 or 1 (NaN stays NaN).")                               \
+  X(exp, exp, "", "e**x.")                                                       \
+  X(exp2, exp2, "", "2**x.")                                                     \
+  X(log, log, "", "Natural logarithm.")                                          \
+  X(log2, log2, "", "Base-2 logarithm.")                                         \
+  X(log1p, log1p, "", "log(1 + x), accurate near 0.")                            \
+  X(expm1, expm1, "", "exp(x) - 1, accurate near 0.")                            \
+  X(sqrt, sqrt, "", "Square root.")                                              \
+  X(rsqrt, rsqrt, "", "1 / sqrt(x).")                                            \
+  X(reciprocal, reciprocal, "", "1 / x (integers truncate, as NumPy).")          \
+  X(sin, sin, "", "Sine.")                                                       \
+  X(cos, cos, "", "Cosine.")                                                     \
+  X(tan, tan, "", "Tangent.")                                                    \
+  X(tanh, tanh, "", "Hyperbolic tangent.")                                       \
+  X(sigmoid, sigmoid, "", "1 / (1 + exp(-x)).")                                  \
+  X(relu, relu, "", "maximum(x, 0), keeping the dtype.")                         \
+  X(gelu, gelu, "", "x/2 * (1 + erf(x / sqrt(2))), the exact form.")             \
+  X(erf, erf, "", "The error function.")                                         \
+  X(floor, floor, "", "Rounds down.")                                            \
+  X(ceil, ceil, "", "Rounds up.")                                                \
+  X(trunc, trunc, "", "Rounds towards zero.")                                    \
+  X(rint, rint, "", "Nearest whole number, halves to even (float result).")      \
+  X(round, round, ", decimals=0", "Halves to even; integers kept.")              \
+  X(isnan, isnan, "", "True where x is NaN.")                                    \
+  X(isinf, isinf, "", "True where x is infinite.")                               \
+  X(isfinite, isfinite, "", "True where x is neither infinite nor NaN.")         \
+  X(asin, asin, "", "Inverse sine.")                                             \
+  X(arcsin, asin, "", "Inverse sine.")                                           \
+  X(acos, acos, "", "Inverse cosine.")                                           \
+  X(arccos, acos, "", "Inverse cosine.")                                         \
+  X(atan, atan, "", "Inverse tangent.")                                          \
+  X(arctan, atan, "", "Inverse tangent.")                                        \
+  X(sinh, sinh, "", "Hyperbolic sine.")                                          \
+  X(cosh, cosh, "", "Hyperbolic cosine.")                                        \
+  X(asinh, asinh, "", "Inverse hyperbolic sine.")                                \
+  X(arcsinh, asinh, "", "Inverse hyperbolic sine.")                              \
+  X(acosh, acosh, "", "Inverse hyperbolic cosine.")                              \
+  X(arccosh, acosh, "", "Inverse hyperbolic cosine.")                            \
+  X(atanh, atanh, "", "Inverse hyperbolic tangent.")                             \
+  X(arctanh, atanh, "", "Inverse hyperbolic tangent.")                           \
+  X(log10, log10, "", "Base-10 logarithm.")                                      \
+  X(square, square, "", "x * x, keeping the dtype.")                             \
+  X(signbit, signbit, "", "True where the sign bit is set (-0.0 and -NaN too).") \
+  X(conj, conj, "", "Complex conjugate (real numbers are kept).")                \
+  X(conjugate, conj, "", "Complex conjugate (real numbers are kept).")
+/* Functions only: on a Tensor, real and imag are attributes (as NumPy's). */
+#define FUNCTIONS_ONLY(X)                                \
+  X(real, real, "", "The real part, in the real dtype.") \
+  X(imag, imag, "", "The imaginary part (zeros for real numbers).")
 
 static PyMethodDef functions[] = {
 #define X(NAME, IMPL, ARGS, DOC) FN(NAME, IMPL, ARGS, DOC),
-    BOTH(X)
+    BOTH(X) FUNCTIONS_ONLY(X)
 #undef X
         {"where", (PyCFunction)(void (*)(void))fn_where, METH_FASTCALL | METH_KEYWORDS,
          ASC_DOC("where($module, condition, x, y)",

@@ -190,7 +190,7 @@ static asc_status add_op(asc_ir_module *m, ir_op *op, asc_ir_type result, uint32
 
 /* A type the passes and emitters can handle: every field in its range. */
 static asc_status check_type(asc_ir_type t, const char *what, const char *name) {
-  if (t.kind == ASC_IR_VOID || t.kind >= ASC_IR_KIND_COUNT || t.dtype >= ASC_DTYPE_COUNT ||
+  if (t.kind == ASC_IR_VOID || t.kind >= ASC_IR_KIND_COUNT || !ir_kernel_dtype((int)t.dtype) ||
       t.position >= ASC_POS_COUNT || (t.kind == ASC_IR_QUE && t.depth > 8))
     return asc_error(ASC_ERR_COMPILE, "%s '%s' has an invalid type", what, name ? name : "?");
   return ASC_OK;

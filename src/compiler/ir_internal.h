@@ -11,6 +11,12 @@
 #define IR_MAX_OPERANDS 40 /* trans_data_to_5hd: 16 + 16 tensors, 3 ints */
 #define IR_MAX_IATTRS 8
 
+/* The dtypes kernels may use: the AI core has no complex arithmetic, so the
+ * host tensor library's complex dtypes stop here. */
+static inline bool ir_kernel_dtype(int dtype) {
+  return asc_dtype_valid((asc_dtype)dtype) && !asc_dtype_is_complex((asc_dtype)dtype);
+}
+
 /* Which hardware pipe an op runs on (Ascend's instruction queues). */
 typedef enum ir_pipe {
   IR_PIPE_NONE, /* bookkeeping: no data moves */

@@ -98,7 +98,7 @@ static asc_status check_global_value(const asc_ir_module *m, const ir_op *op) {
 
 static asc_status check_local_new(const asc_ir_module *m, const ir_op *op) {
   (void)m;
-  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]))
+  if (!ir_kernel_dtype((int)op->iattrs[0]))
     return asc_error(ASC_ERR_COMPILE, "LocalTensor: invalid dtype");
   if (op->iattrs[1] <= ASC_POS_GM || op->iattrs[1] >= ASC_POS_COUNT)
     return asc_error(ASC_ERR_COMPILE, "LocalTensor: position must be a local TPosition, not GM");
@@ -117,7 +117,7 @@ static asc_status check_que_new(const asc_ir_module *m, const ir_op *op) {
 
 static asc_status check_dtype_attr(const asc_ir_module *m, const ir_op *op) {
   (void)m;
-  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]))
+  if (!ir_kernel_dtype((int)op->iattrs[0]))
     return asc_error(ASC_ERR_COMPILE, "%s: invalid dtype", ir_op_defs[op->code].name);
   return ASC_OK;
 }
@@ -491,7 +491,7 @@ static asc_status check_adv_extract(const asc_ir_module *m, const ir_op *op) {
 /* --- fwk/core: the atomic store mode and TBufPool --- */
 static asc_status check_atomic(const asc_ir_module *m, const ir_op *op) {
   (void)m;
-  if (!asc_dtype_valid((asc_dtype)op->iattrs[0]) || op->iattrs[1] < 0 || op->iattrs[1] > 6 ||
+  if (!ir_kernel_dtype((int)op->iattrs[0]) || op->iattrs[1] < 0 || op->iattrs[1] > 6 ||
       op->iattrs[2] < -1 || op->iattrs[2] > 2)
     return asc_error(ASC_ERR_COMPILE, "%s: invalid atomic mode", ir_op_defs[op->code].name);
   return ASC_OK;

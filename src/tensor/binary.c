@@ -1,4 +1,5 @@
 /* Binary element-wise operations: dtype rules, loops and the op driver. */
+#include <complex.h>
 #include <math.h>
 
 #include "asc/ops.h"
@@ -113,6 +114,36 @@ DEFINE_DIVMOD(float, f)
   ASC_BINARY_LOOP(NAME##_FLOAT32, float, asc_bool_t, float, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)     \
   ASC_BINARY_LOOP(NAME##_FLOAT64, double, asc_bool_t, double, ASC_LOAD_ID, ASC_STORE_BOOL, EXPR)
 
+/* complex64 computes in float complex, complex128 in double complex, with
+ * C's Annex G multiplication and division (infinities stay infinite). */
+#define COMPLEX_SAME(NAME, EXPR_F, EXPR_D)                                                      \
+  ASC_BINARY_LOOP(NAME##_COMPLEX64, asc_c64_t, asc_c64_t, asc_c64_t, ASC_LOAD_ID, ASC_STORE_ID, \
+                  EXPR_F)                                                                       \
+  ASC_BINARY_LOOP(NAME##_COMPLEX128, asc_c128_t, asc_c128_t, asc_c128_t, ASC_LOAD_ID,           \
+                  ASC_STORE_ID, EXPR_D)
+#define COMPLEX_BOOL(NAME, EXPR)                                                                   \
+  ASC_BINARY_LOOP(NAME##_COMPLEX64, asc_c64_t, asc_bool_t, asc_c64_t, ASC_LOAD_ID, ASC_STORE_BOOL, \
+                  EXPR)                                                                            \
+  ASC_BINARY_LOOP(NAME##_COMPLEX128, asc_c128_t, asc_bool_t, asc_c128_t, ASC_LOAD_ID,              \
+                  ASC_STORE_BOOL, EXPR)
+
+/* NumPy's complex power: x**0 is 1 (even for 0 and NaN bases), small whole
+ * real exponents multiply out exactly, the rest is cpow. */
+#define DEFINE_CPOW(T, SUFFIX, REAL, IMAG, MAKE)                          \
+  static inline T cpow_##SUFFIX(T x, T y) {                               \
+    if (REAL(y) == 0 && IMAG(y) == 0) return MAKE(1, 0);                  \
+    if (IMAG(y) == 0 && REAL(y) == (int)REAL(y) && fabs(REAL(y)) < 100) { \
+      int n = (int)REAL(y);                                               \
+      T r = MAKE(1, 0), b = x;                                            \
+      for (int e = n < 0 ? -n : n; e > 0; e >>= 1, b = b * b)             \
+        if (e & 1) r = r * b;                                             \
+      return n < 0 ? MAKE(1, 0) / r : r;                                  \
+    }                                                                     \
+    return cpow##SUFFIX(x, y);                                            \
+  }
+DEFINE_CPOW(asc_c64_t, f, crealf, cimagf, ASC_C64)
+DEFINE_CPOW(asc_c128_t, , creal, cimag, ASC_C128)
+
 /* Arithmetic. */
 BOOL_LOOP(add, asc_bool_t, ASC_STORE_BOOL, x | y)
 INT_SAME(add, ASC_WRAP((uint64_t)x + (uint64_t)y))
@@ -134,6 +165,11 @@ FLOAT_SAME(maximum, maximum_f(x, y), maximum_(x, y))
 BOOL_LOOP(minimum, asc_bool_t, ASC_STORE_BOOL, x &y)
 INT_SAME(minimum, x < y ? x : y)
 FLOAT_SAME(minimum, minimum_f(x, y), minimum_(x, y))
+COMPLEX_SAME(add, x + y, x + y)
+COMPLEX_SAME(sub, x - y, x - y)
+COMPLEX_SAME(mul, x *y, x *y)
+COMPLEX_SAME(div, x / y, x / y)
+COMPLEX_SAME(pow, cpow_f(x, y), cpow_(x, y))
 
 /* Comparisons and logic: bool results. */
 #define COMPARE(NAME, EXPR)                         \
@@ -149,6 +185,53 @@ COMPARE(ge, x >= y)
 COMPARE(logical_and, (x != 0) && (y != 0))
 COMPARE(logical_or, (x != 0) || (y != 0))
 COMPARE(logical_xor, (x != 0) != (y != 0))
+COMPLEX_BOOL(eq, x == y)
+COMPLEX_BOOL(ne, x != y)
+COMPLEX_BOOL(logical_and, (x != 0) && (y != 0))
+COMPLEX_BOOL(logical_or, (x != 0) || (y != 0))
+COMPLEX_BOOL(logical_xor, (x != 0) != (y != 0))
+
+/* Real float functions. logaddexp is NumPy's: equal arguments (infinities
+ * included) give x + log 2, otherwise the larger plus log1p(exp(-|d|)). */
+#define DEFINE_LOGADDEXP(T, SUFFIX, LN2)                  \
+  static inline T logaddexp_##SUFFIX(T x, T y) {          \
+    if (x == y) return x + LN2;                           \
+    T d = x - y;                                          \
+    if (d > 0) return x + log1p##SUFFIX(exp##SUFFIX(-d)); \
+    if (d <= 0) return y + log1p##SUFFIX(exp##SUFFIX(d)); \
+    return d; /* NaN */                                   \
+  }
+DEFINE_LOGADDEXP(double, , 0.693147180559945309417232121458176568)
+DEFINE_LOGADDEXP(float, f, 0.693147180559945309417232121458176568f)
+FLOAT_SAME(atan2, atan2f(x, y), atan2(x, y))
+FLOAT_SAME(copysign, copysignf(x, y), copysign(x, y))
+FLOAT_SAME(hypot, hypotf(x, y), hypot(x, y))
+FLOAT_SAME(logaddexp, logaddexp_f(x, y), logaddexp_(x, y))
+
+/* nextafter steps in the storage format: for float16 and bfloat16 one step
+ * of their own 16 bits (sign and magnitude, so a step away from zero adds
+ * one to the bits), not float32's. */
+static inline uint16_t next_bits16(uint16_t xb, uint16_t yb, float x, float y) {
+  if (isnan(x)) return xb;
+  if (isnan(y)) return yb;
+  if (x == y) return yb; /* as C's nextafter: nextafter(0, -0) is -0 */
+  if (x == 0) return (uint16_t)((y < 0 ? 0x8000u : 0) | 1u);
+  return (uint16_t)((x < y) == !(xb & 0x8000u) ? xb + 1 : xb - 1);
+}
+static inline uint16_t nextafter_f16(uint16_t x, uint16_t y) {
+  return next_bits16(x, y, asc_f16_to_f32(x), asc_f16_to_f32(y));
+}
+static inline uint16_t nextafter_bf16(uint16_t x, uint16_t y) {
+  return next_bits16(x, y, asc_bf16_to_f32(x), asc_bf16_to_f32(y));
+}
+#define LOAD_BITS(v) (v)
+ASC_BINARY_LOOP(nextafter_FLOAT16, uint16_t, uint16_t, uint16_t, LOAD_BITS, LOAD_BITS,
+                nextafter_f16(x, y))
+ASC_BINARY_LOOP(nextafter_BFLOAT16, uint16_t, uint16_t, uint16_t, LOAD_BITS, LOAD_BITS,
+                nextafter_bf16(x, y))
+ASC_BINARY_LOOP(nextafter_FLOAT32, float, float, float, ASC_LOAD_ID, ASC_STORE_ID, nextafterf(x, y))
+ASC_BINARY_LOOP(nextafter_FLOAT64, double, double, double, ASC_LOAD_ID, ASC_STORE_ID,
+                nextafter(x, y))
 
 /* Bits. */
 BOOL_LOOP(bitwise_and, asc_bool_t, ASC_STORE_BOOL, x &y)
@@ -221,39 +304,56 @@ POW_INT(UINT64, uint64_t, ASC_STORE_U64, 0)
   { ASC_ROW_FLOAT_ONLY(NAME) }
 #define ROW_INT_ONLY(NAME) \
   { ASC_ROW_INTEGER_ONLY(NAME) }
+#define ROW_COMPLEX(NAME) [ASC_COMPLEX64] = NAME##_COMPLEX64, [ASC_COMPLEX128] = NAME##_COMPLEX128
+/* Every dtype, or every one but bool, and the complex ones. */
+#define ROW_ALL_C(NAME)                                                             \
+  {                                                                                 \
+    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
+    ROW_COMPLEX(NAME)                                                               \
+  }
+#define ROW_NUMERIC_C(NAME) \
+  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
+#define ROW_FLOAT_C(NAME) \
+  { ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
 
 /* The loop for each op and compute dtype; NULL where the op does not apply. */
 static const asc_ew_loop loops[ASC_BINARY_OP_COUNT][ASC_DTYPE_COUNT] = {
-    [ASC_OP_ADD] = ASC_ROW_ALL(add),
-    [ASC_OP_SUB] = ASC_ROW_NUMERIC(sub),
-    [ASC_OP_MUL] = ASC_ROW_ALL(mul),
-    [ASC_OP_DIV] = ROW_FLOAT(div),
+    [ASC_OP_ADD] = ROW_ALL_C(add),
+    [ASC_OP_SUB] = ROW_NUMERIC_C(sub),
+    [ASC_OP_MUL] = ROW_ALL_C(mul),
+    [ASC_OP_DIV] = ROW_FLOAT_C(div),
     [ASC_OP_FLOOR_DIV] = ASC_ROW_NUMERIC(floor_div),
     [ASC_OP_MOD] = ASC_ROW_NUMERIC(mod),
-    [ASC_OP_POW] = ASC_ROW_NUMERIC(pow),
+    [ASC_OP_POW] = ROW_NUMERIC_C(pow),
     [ASC_OP_MAXIMUM] = ASC_ROW_ALL(maximum),
     [ASC_OP_MINIMUM] = ASC_ROW_ALL(minimum),
-    [ASC_OP_EQ] = ASC_ROW_ALL(eq),
-    [ASC_OP_NE] = ASC_ROW_ALL(ne),
+    [ASC_OP_EQ] = ROW_ALL_C(eq),
+    [ASC_OP_NE] = ROW_ALL_C(ne),
     [ASC_OP_LT] = ASC_ROW_ALL(lt),
     [ASC_OP_LE] = ASC_ROW_ALL(le),
     [ASC_OP_GT] = ASC_ROW_ALL(gt),
     [ASC_OP_GE] = ASC_ROW_ALL(ge),
-    [ASC_OP_LOGICAL_AND] = ASC_ROW_ALL(logical_and),
-    [ASC_OP_LOGICAL_OR] = ASC_ROW_ALL(logical_or),
-    [ASC_OP_LOGICAL_XOR] = ASC_ROW_ALL(logical_xor),
+    [ASC_OP_LOGICAL_AND] = ROW_ALL_C(logical_and),
+    [ASC_OP_LOGICAL_OR] = ROW_ALL_C(logical_or),
+    [ASC_OP_LOGICAL_XOR] = ROW_ALL_C(logical_xor),
     [ASC_OP_BITWISE_AND] = ASC_ROW_INTEGER(bitwise_and),
     [ASC_OP_BITWISE_OR] = ASC_ROW_INTEGER(bitwise_or),
     [ASC_OP_BITWISE_XOR] = ASC_ROW_INTEGER(bitwise_xor),
     [ASC_OP_LEFT_SHIFT] = ROW_INT_ONLY(left_shift),
     [ASC_OP_RIGHT_SHIFT] = ROW_INT_ONLY(right_shift),
+    [ASC_OP_ATAN2] = ROW_FLOAT(atan2),
+    [ASC_OP_COPYSIGN] = ROW_FLOAT(copysign),
+    [ASC_OP_HYPOT] = ROW_FLOAT(hypot),
+    [ASC_OP_LOGADDEXP] = ROW_FLOAT(logaddexp),
+    [ASC_OP_NEXTAFTER] = ROW_FLOAT(nextafter),
 };
 
 static const char *const op_names[ASC_BINARY_OP_COUNT] = {
     "add",         "subtract",   "multiply",      "true_divide", "floor_divide", "remainder",
     "power",       "maximum",    "minimum",       "equal",       "not_equal",    "less",
     "less_equal",  "greater",    "greater_equal", "logical_and", "logical_or",   "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor",   "left_shift",  "right_shift",
+    "bitwise_and", "bitwise_or", "bitwise_xor",   "left_shift",  "right_shift",  "arctan2",
+    "copysign",    "hypot",      "logaddexp",     "nextafter",
 };
 
 const char *asc_binary_op_name(asc_binary_op op) {
@@ -266,6 +366,9 @@ asc_status asc_binary_dtypes(asc_binary_op op, asc_dtype a, asc_dtype b, asc_dty
     return asc_error(ASC_ERR_INVALID_VALUE, "unknown binary op %d", (int)op);
   asc_dtype p = asc_dtype_promote(a, b);
   if (p == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "invalid operand dtype");
+  if (asc_dtype_is_complex(p) && !loops[op][p])
+    return asc_error(ASC_ERR_TYPE, "%s is not supported for complex operands (%s and %s)",
+                     op_names[op], asc_dtype_name(a), asc_dtype_name(b));
   switch (op) {
     case ASC_OP_SUB:
       if (p == ASC_BOOL)
@@ -273,7 +376,14 @@ asc_status asc_binary_dtypes(asc_binary_op op, asc_dtype a, asc_dtype b, asc_dty
                          "boolean subtract is not supported: use ^ or logical_xor instead");
       break;
     case ASC_OP_DIV:
-      if (!asc_dtype_is_float(p)) p = ASC_FLOAT64;
+      if (!asc_dtype_is_float(p) && !asc_dtype_is_complex(p)) p = ASC_FLOAT64;
+      break;
+    case ASC_OP_ATAN2:
+    case ASC_OP_COPYSIGN:
+    case ASC_OP_HYPOT:
+    case ASC_OP_LOGADDEXP:
+    case ASC_OP_NEXTAFTER:
+      p = asc_dtype_to_float(p);
       break;
     case ASC_OP_FLOOR_DIV:
     case ASC_OP_MOD:

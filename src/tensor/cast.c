@@ -1,4 +1,5 @@
 /* dtype conversion loops (every pair of dtypes) and the copy/cast ops. */
+#include <complex.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -133,6 +134,61 @@ static inline double store_f_FLOAT64(double v) {
   return v;
 }
 
+/* To complex, the value becomes the real part. */
+static inline asc_c64_t store_i_COMPLEX64(int64_t v) {
+  return ASC_C64((float)v, 0.0f);
+}
+static inline asc_c128_t store_i_COMPLEX128(int64_t v) {
+  return ASC_C128((double)v, 0.0);
+}
+static inline asc_c64_t store_f_COMPLEX64(double v) {
+  return ASC_C64((float)v, 0.0f);
+}
+static inline asc_c128_t store_f_COMPLEX128(double v) {
+  return ASC_C128(v, 0.0);
+}
+static inline asc_c64_t store_u_COMPLEX64(uint64_t v) {
+  return ASC_C64((float)v, 0.0f);
+}
+static inline asc_c128_t store_u_COMPLEX128(uint64_t v) {
+  return ASC_C128((double)v, 0.0);
+}
+
+/* From complex, through complex double: to a real dtype the imaginary part
+ * is dropped (NumPy's cast, which warns; the Array API leaves it to the
+ * library), to bool either part counts. */
+static inline asc_c128_t load_c_COMPLEX64(asc_c64_t v) {
+  return ASC_C128(crealf(v), cimagf(v));
+}
+static inline asc_c128_t load_c_COMPLEX128(asc_c128_t v) {
+  return v;
+}
+static inline bool_t store_c_BOOL(asc_c128_t v) {
+  return creal(v) != 0 || cimag(v) != 0;
+}
+#define STORE_C_REAL(DST, DT)                    \
+  static inline DT store_c_##DST(asc_c128_t v) { \
+    return store_f_##DST(creal(v));              \
+  }
+STORE_C_REAL(INT8, int8_t)
+STORE_C_REAL(UINT8, uint8_t)
+STORE_C_REAL(INT16, int16_t)
+STORE_C_REAL(INT32, int32_t)
+STORE_C_REAL(INT64, int64_t)
+STORE_C_REAL(FLOAT16, uint16_t)
+STORE_C_REAL(BFLOAT16, uint16_t)
+STORE_C_REAL(FLOAT32, float)
+STORE_C_REAL(FLOAT64, double)
+STORE_C_REAL(UINT16, uint16_t)
+STORE_C_REAL(UINT32, uint32_t)
+STORE_C_REAL(UINT64, uint64_t)
+static inline asc_c64_t store_c_COMPLEX64(asc_c128_t v) {
+  return ASC_C64((float)creal(v), (float)cimag(v));
+}
+static inline asc_c128_t store_c_COMPLEX128(asc_c128_t v) {
+  return v;
+}
+
 /* uint64 to each dtype: integers wrap, floats take the unsigned value. */
 #define STORE_U_INT(DST, DT)                   \
   static inline DT store_u_##DST(uint64_t v) { \
@@ -161,21 +217,23 @@ static inline double store_u_FLOAT64(uint64_t v) {
 }
 
 /* X(NAME, C type, kind letter: i = through int64, u = through uint64,
- * f = through double) */
-#define ASC_DTYPES(X)      \
-  X(BOOL, bool_t, i)       \
-  X(INT8, int8_t, i)       \
-  X(UINT8, uint8_t, i)     \
-  X(INT16, int16_t, i)     \
-  X(INT32, int32_t, i)     \
-  X(INT64, int64_t, i)     \
-  X(FLOAT16, uint16_t, f)  \
-  X(BFLOAT16, uint16_t, f) \
-  X(FLOAT32, float, f)     \
-  X(FLOAT64, double, f)    \
-  X(UINT16, uint16_t, i)   \
-  X(UINT32, uint32_t, i)   \
-  X(UINT64, uint64_t, u)
+ * f = through double, c = through complex double) */
+#define ASC_DTYPES(X)        \
+  X(BOOL, bool_t, i)         \
+  X(INT8, int8_t, i)         \
+  X(UINT8, uint8_t, i)       \
+  X(INT16, int16_t, i)       \
+  X(INT32, int32_t, i)       \
+  X(INT64, int64_t, i)       \
+  X(FLOAT16, uint16_t, f)    \
+  X(BFLOAT16, uint16_t, f)   \
+  X(FLOAT32, float, f)       \
+  X(FLOAT64, double, f)      \
+  X(UINT16, uint16_t, i)     \
+  X(UINT32, uint32_t, i)     \
+  X(UINT64, uint64_t, u)     \
+  X(COMPLEX64, asc_c64_t, c) \
+  X(COMPLEX128, asc_c128_t, c)
 
 /* A conversion loop: CONVERT(value of ST) gives a DT. */
 #define CONVERT_LOOP(NAME, ST, DT, CONVERT)                                                    \
@@ -204,38 +262,42 @@ static inline double store_u_FLOAT64(uint64_t v) {
   }                                                  \
   CONVERT_LOOP(cast_##SRC##_##DST, ST, DT, convert_##SRC##_##DST)
 
-#define CAST_FROM(SRC, ST, SK)               \
-  CAST_LOOP(SRC, ST, SK, BOOL, bool_t)       \
-  CAST_LOOP(SRC, ST, SK, INT8, int8_t)       \
-  CAST_LOOP(SRC, ST, SK, UINT8, uint8_t)     \
-  CAST_LOOP(SRC, ST, SK, INT16, int16_t)     \
-  CAST_LOOP(SRC, ST, SK, INT32, int32_t)     \
-  CAST_LOOP(SRC, ST, SK, INT64, int64_t)     \
-  CAST_LOOP(SRC, ST, SK, FLOAT16, uint16_t)  \
-  CAST_LOOP(SRC, ST, SK, BFLOAT16, uint16_t) \
-  CAST_LOOP(SRC, ST, SK, FLOAT32, float)     \
-  CAST_LOOP(SRC, ST, SK, FLOAT64, double)    \
-  CAST_LOOP(SRC, ST, SK, UINT16, uint16_t)   \
-  CAST_LOOP(SRC, ST, SK, UINT32, uint32_t)   \
-  CAST_LOOP(SRC, ST, SK, UINT64, uint64_t)
+#define CAST_FROM(SRC, ST, SK)                 \
+  CAST_LOOP(SRC, ST, SK, BOOL, bool_t)         \
+  CAST_LOOP(SRC, ST, SK, INT8, int8_t)         \
+  CAST_LOOP(SRC, ST, SK, UINT8, uint8_t)       \
+  CAST_LOOP(SRC, ST, SK, INT16, int16_t)       \
+  CAST_LOOP(SRC, ST, SK, INT32, int32_t)       \
+  CAST_LOOP(SRC, ST, SK, INT64, int64_t)       \
+  CAST_LOOP(SRC, ST, SK, FLOAT16, uint16_t)    \
+  CAST_LOOP(SRC, ST, SK, BFLOAT16, uint16_t)   \
+  CAST_LOOP(SRC, ST, SK, FLOAT32, float)       \
+  CAST_LOOP(SRC, ST, SK, FLOAT64, double)      \
+  CAST_LOOP(SRC, ST, SK, UINT16, uint16_t)     \
+  CAST_LOOP(SRC, ST, SK, UINT32, uint32_t)     \
+  CAST_LOOP(SRC, ST, SK, UINT64, uint64_t)     \
+  CAST_LOOP(SRC, ST, SK, COMPLEX64, asc_c64_t) \
+  CAST_LOOP(SRC, ST, SK, COMPLEX128, asc_c128_t)
 
 ASC_DTYPES(CAST_FROM)
 
 #define CAST_ROW_ENTRY(SRC, DST) cast_##SRC##_##DST
-#define CAST_ROW(SRC, ST, SK)                                    \
-  [ASC_##SRC] = {[ASC_BOOL] = CAST_ROW_ENTRY(SRC, BOOL),         \
-                 [ASC_INT8] = CAST_ROW_ENTRY(SRC, INT8),         \
-                 [ASC_UINT8] = CAST_ROW_ENTRY(SRC, UINT8),       \
-                 [ASC_INT16] = CAST_ROW_ENTRY(SRC, INT16),       \
-                 [ASC_INT32] = CAST_ROW_ENTRY(SRC, INT32),       \
-                 [ASC_INT64] = CAST_ROW_ENTRY(SRC, INT64),       \
-                 [ASC_FLOAT16] = CAST_ROW_ENTRY(SRC, FLOAT16),   \
-                 [ASC_BFLOAT16] = CAST_ROW_ENTRY(SRC, BFLOAT16), \
-                 [ASC_FLOAT32] = CAST_ROW_ENTRY(SRC, FLOAT32),   \
-                 [ASC_FLOAT64] = CAST_ROW_ENTRY(SRC, FLOAT64),   \
-                 [ASC_UINT16] = CAST_ROW_ENTRY(SRC, UINT16),     \
-                 [ASC_UINT32] = CAST_ROW_ENTRY(SRC, UINT32),     \
-                 [ASC_UINT64] = CAST_ROW_ENTRY(SRC, UINT64)},
+#define CAST_ROW(SRC, ST, SK)                                      \
+  [ASC_##SRC] = {[ASC_BOOL] = CAST_ROW_ENTRY(SRC, BOOL),           \
+                 [ASC_INT8] = CAST_ROW_ENTRY(SRC, INT8),           \
+                 [ASC_UINT8] = CAST_ROW_ENTRY(SRC, UINT8),         \
+                 [ASC_INT16] = CAST_ROW_ENTRY(SRC, INT16),         \
+                 [ASC_INT32] = CAST_ROW_ENTRY(SRC, INT32),         \
+                 [ASC_INT64] = CAST_ROW_ENTRY(SRC, INT64),         \
+                 [ASC_FLOAT16] = CAST_ROW_ENTRY(SRC, FLOAT16),     \
+                 [ASC_BFLOAT16] = CAST_ROW_ENTRY(SRC, BFLOAT16),   \
+                 [ASC_FLOAT32] = CAST_ROW_ENTRY(SRC, FLOAT32),     \
+                 [ASC_FLOAT64] = CAST_ROW_ENTRY(SRC, FLOAT64),     \
+                 [ASC_UINT16] = CAST_ROW_ENTRY(SRC, UINT16),       \
+                 [ASC_UINT32] = CAST_ROW_ENTRY(SRC, UINT32),       \
+                 [ASC_UINT64] = CAST_ROW_ENTRY(SRC, UINT64),       \
+                 [ASC_COMPLEX64] = CAST_ROW_ENTRY(SRC, COMPLEX64), \
+                 [ASC_COMPLEX128] = CAST_ROW_ENTRY(SRC, COMPLEX128)},
 
 static const asc_ew_loop cast_loops[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {ASC_DTYPES(CAST_ROW)};
 
@@ -256,6 +318,7 @@ COPY_LOOP(uint8_t)
 COPY_LOOP(uint16_t)
 COPY_LOOP(uint32_t)
 COPY_LOOP(uint64_t)
+COPY_LOOP(asc_c128_t)
 
 static asc_ew_loop copy_loop(size_t size) {
   switch (size) {
@@ -265,8 +328,10 @@ static asc_ew_loop copy_loop(size_t size) {
       return copy_uint16_t;
     case 4:
       return copy_uint32_t;
-    default:
+    case 8:
       return copy_uint64_t;
+    default:
+      return copy_asc_c128_t;
   }
 }
 
@@ -346,6 +411,7 @@ asc_status asc_tensor_contiguous(const asc_tensor *t, asc_tensor *out) {
 }
 
 static int kind_rank(asc_dtype d) {
+  if (asc_dtype_is_complex(d)) return 4;
   return d == ASC_BOOL ? 0 : asc_dtype_is_float(d) ? 3 : asc_dtype_is_signed(d) ? 2 : 1;
 }
 

@@ -22,7 +22,9 @@ typedef union element {
   uint16_t h;
   float f;
   double d;
-  unsigned char bytes[8];
+  float c64[2]; /* complex64: real, imaginary */
+  double c128[2];
+  unsigned char bytes[16];
 } element;
 
 static void encode_int(asc_dtype dtype, int64_t v, element *e) {
@@ -55,6 +57,12 @@ static void encode_int(asc_dtype dtype, int64_t v, element *e) {
       break;
     case ASC_FLOAT32:
       e->f = (float)v;
+      break;
+    case ASC_COMPLEX64:
+      e->c64[0] = (float)v;
+      break;
+    case ASC_COMPLEX128:
+      e->c128[0] = (double)v;
       break;
     default:
       e->d = (double)v;
@@ -94,6 +102,12 @@ static void encode_double(asc_dtype dtype, double v, element *e) {
       break;
     case ASC_FLOAT32:
       e->f = (float)v;
+      break;
+    case ASC_COMPLEX64:
+      e->c64[0] = (float)v;
+      break;
+    case ASC_COMPLEX128:
+      e->c128[0] = v;
       break;
     default:
       e->d = v;
@@ -158,8 +172,11 @@ static asc_status fill_loop(char *const *p, const int64_t *s, int64_t n, const v
     case 4:
       FILL_AS(uint32_t);
       break;
-    default:
+    case 8:
       FILL_AS(uint64_t);
+      break;
+    default:
+      FILL_AS(asc_c128_t);
       break;
   }
   return ASC_OK;
@@ -367,9 +384,19 @@ static asc_status check_dtype(asc_dtype dtype, const char *fn) {
                                 : asc_error(ASC_ERR_TYPE, "%s: invalid dtype %d", fn, (int)dtype);
 }
 
+/* arange is real-valued (NumPy's complex arange has no use the Array API
+ * or PyTorch keeps). */
+static asc_status check_arange_dtype(asc_dtype dtype) {
+  asc_status st = check_dtype(dtype, "arange");
+  if (!st && asc_dtype_is_complex(dtype))
+    st = asc_error(ASC_ERR_TYPE, "arange: %s is not supported: arange makes real numbers",
+                   asc_dtype_name(dtype));
+  return st;
+}
+
 asc_status asc_arange_int(int device, asc_dtype dtype, int64_t start, int64_t stop, int64_t step,
                           asc_tensor *out) {
-  asc_status st = check_dtype(dtype, "arange");
+  asc_status st = check_arange_dtype(dtype);
   if (st) return st;
   if (step == 0) return asc_error(ASC_ERR_INVALID_VALUE, "arange: step must not be zero");
   uint64_t n = 0;
@@ -387,7 +414,7 @@ asc_status asc_arange_int(int device, asc_dtype dtype, int64_t start, int64_t st
 
 asc_status asc_arange(int device, asc_dtype dtype, double start, double stop, double step,
                       asc_tensor *out) {
-  asc_status st = check_dtype(dtype, "arange");
+  asc_status st = check_arange_dtype(dtype);
   if (st) return st;
   if (step == 0) return asc_error(ASC_ERR_INVALID_VALUE, "arange: step must not be zero");
   double span = stop - start, ratio = span / step;

@@ -7,20 +7,28 @@
 
 /* Kinds, for the predicates below: a table instead of value ranges, since
  * the unsigned integers past float64 break the enum's ordering. */
-enum { K_BOOL, K_SIGNED, K_UNSIGNED, K_FLOAT };
+enum { K_BOOL, K_SIGNED, K_UNSIGNED, K_FLOAT, K_COMPLEX };
 
 static const struct {
   const char *name;
   size_t size;
   int kind;
 } dtype_info[ASC_DTYPE_COUNT] = {
-    [ASC_BOOL] = {"bool", 1, K_BOOL},         [ASC_INT8] = {"int8", 1, K_SIGNED},
-    [ASC_UINT8] = {"uint8", 1, K_UNSIGNED},   [ASC_INT16] = {"int16", 2, K_SIGNED},
-    [ASC_INT32] = {"int32", 4, K_SIGNED},     [ASC_INT64] = {"int64", 8, K_SIGNED},
-    [ASC_FLOAT16] = {"float16", 2, K_FLOAT},  [ASC_BFLOAT16] = {"bfloat16", 2, K_FLOAT},
-    [ASC_FLOAT32] = {"float32", 4, K_FLOAT},  [ASC_FLOAT64] = {"float64", 8, K_FLOAT},
-    [ASC_UINT16] = {"uint16", 2, K_UNSIGNED}, [ASC_UINT32] = {"uint32", 4, K_UNSIGNED},
+    [ASC_BOOL] = {"bool", 1, K_BOOL},
+    [ASC_INT8] = {"int8", 1, K_SIGNED},
+    [ASC_UINT8] = {"uint8", 1, K_UNSIGNED},
+    [ASC_INT16] = {"int16", 2, K_SIGNED},
+    [ASC_INT32] = {"int32", 4, K_SIGNED},
+    [ASC_INT64] = {"int64", 8, K_SIGNED},
+    [ASC_FLOAT16] = {"float16", 2, K_FLOAT},
+    [ASC_BFLOAT16] = {"bfloat16", 2, K_FLOAT},
+    [ASC_FLOAT32] = {"float32", 4, K_FLOAT},
+    [ASC_FLOAT64] = {"float64", 8, K_FLOAT},
+    [ASC_UINT16] = {"uint16", 2, K_UNSIGNED},
+    [ASC_UINT32] = {"uint32", 4, K_UNSIGNED},
     [ASC_UINT64] = {"uint64", 8, K_UNSIGNED},
+    [ASC_COMPLEX64] = {"complex64", 8, K_COMPLEX},
+    [ASC_COMPLEX128] = {"complex128", 16, K_COMPLEX},
 };
 
 bool asc_dtype_valid(asc_dtype dtype) {
@@ -52,12 +60,16 @@ bool asc_dtype_is_float(asc_dtype d) {
   return kind_of(d) == K_FLOAT;
 }
 
+bool asc_dtype_is_complex(asc_dtype d) {
+  return kind_of(d) == K_COMPLEX;
+}
+
 bool asc_dtype_is_integer(asc_dtype d) {
   return kind_of(d) == K_SIGNED || kind_of(d) == K_UNSIGNED;
 }
 
 bool asc_dtype_is_signed(asc_dtype d) {
-  return kind_of(d) == K_SIGNED || kind_of(d) == K_FLOAT;
+  return kind_of(d) == K_SIGNED || kind_of(d) == K_FLOAT || kind_of(d) == K_COMPLEX;
 }
 
 bool asc_dtype_is_unsigned(asc_dtype d) {
@@ -68,7 +80,9 @@ bool asc_dtype_is_unsigned(asc_dtype d) {
  * promotes like float16 would if float16 were bfloat16 (ml_dtypes rules):
  * with 8-bit integers it stays bfloat16, with float16 it becomes float32.
  * Unsigned with signed integers of the same width or wider widen to the
- * next signed type; uint64 with any signed integer gives float64 (NEP 50). */
+ * next signed type; uint64 with any signed integer gives float64 (NEP 50).
+ * complex64 holds what float32 holds exactly (bool, 8- and 16-bit
+ * integers, the 16- and 32-bit floats); anything wider gives complex128. */
 static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #define B ASC_BOOL
 #define I8 ASC_INT8
@@ -83,20 +97,25 @@ static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #define U16 ASC_UINT16
 #define U32 ASC_UINT32
 #define U64 ASC_UINT64
-    /*        B    I8   U8   I16  I32  I64  F16  BF   F32  F64  U16  U32  U64 */
-    /* B   */ {B, I8, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64},
-    /* I8  */ {I8, I8, I16, I16, I32, I64, F16, BF, F32, F64, I32, I64, F64},
-    /* U8  */ {U8, I16, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64},
-    /* I16 */ {I16, I16, I16, I16, I32, I64, F32, F32, F32, F64, I32, I64, F64},
-    /* I32 */ {I32, I32, I32, I32, I32, I64, F64, F64, F64, F64, I32, I64, F64},
-    /* I64 */ {I64, I64, I64, I64, I64, I64, F64, F64, F64, F64, I64, I64, F64},
-    /* F16 */ {F16, F16, F16, F32, F64, F64, F16, F32, F32, F64, F32, F64, F64},
-    /* BF  */ {BF, BF, BF, F32, F64, F64, F32, BF, F32, F64, F32, F64, F64},
-    /* F32 */ {F32, F32, F32, F32, F64, F64, F32, F32, F32, F64, F32, F64, F64},
-    /* F64 */ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64},
-    /* U16 */ {U16, I32, U16, I32, I32, I64, F32, F32, F32, F64, U16, U32, U64},
-    /* U32 */ {U32, I64, U32, I64, I64, I64, F64, F64, F64, F64, U32, U32, U64},
-    /* U64 */ {U64, F64, U64, F64, F64, F64, F64, F64, F64, F64, U64, U64, U64},
+#define C64 ASC_COMPLEX64
+#define C128 ASC_COMPLEX128
+    /*        B    I8   U8   I16  I32  I64  F16  BF   F32  F64  U16  U32  U64  C64  C128 */
+    /* B   */ {B, I8, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64, C64, C128},
+    /* I8  */ {I8, I8, I16, I16, I32, I64, F16, BF, F32, F64, I32, I64, F64, C64, C128},
+    /* U8  */ {U8, I16, U8, I16, I32, I64, F16, BF, F32, F64, U16, U32, U64, C64, C128},
+    /* I16 */ {I16, I16, I16, I16, I32, I64, F32, F32, F32, F64, I32, I64, F64, C64, C128},
+    /* I32 */ {I32, I32, I32, I32, I32, I64, F64, F64, F64, F64, I32, I64, F64, C128, C128},
+    /* I64 */ {I64, I64, I64, I64, I64, I64, F64, F64, F64, F64, I64, I64, F64, C128, C128},
+    /* F16 */ {F16, F16, F16, F32, F64, F64, F16, F32, F32, F64, F32, F64, F64, C64, C128},
+    /* BF  */ {BF, BF, BF, F32, F64, F64, F32, BF, F32, F64, F32, F64, F64, C64, C128},
+    /* F32 */ {F32, F32, F32, F32, F64, F64, F32, F32, F32, F64, F32, F64, F64, C64, C128},
+    /* F64 */ {F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, F64, C128, C128},
+    /* U16 */ {U16, I32, U16, I32, I32, I64, F32, F32, F32, F64, U16, U32, U64, C64, C128},
+    /* U32 */ {U32, I64, U32, I64, I64, I64, F64, F64, F64, F64, U32, U32, U64, C128, C128},
+    /* U64 */ {U64, F64, U64, F64, F64, F64, F64, F64, F64, F64, U64, U64, U64, C128, C128},
+    /* C64 */ {C64, C64, C64, C64, C128, C128, C64, C64, C64, C128, C64, C128, C128, C64, C128},
+    /* C128*/
+    {C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128, C128},
 #undef B
 #undef I8
 #undef U8
@@ -110,6 +129,8 @@ static const asc_dtype promotion[ASC_DTYPE_COUNT][ASC_DTYPE_COUNT] = {
 #undef U16
 #undef U32
 #undef U64
+#undef C64
+#undef C128
 };
 
 asc_dtype asc_dtype_promote(asc_dtype a, asc_dtype b) {
@@ -124,7 +145,12 @@ asc_dtype asc_dtype_weak_scalar(asc_dtype tensor_dtype, asc_scalar_kind kind) {
     case ASC_SCALAR_INT:
       return tensor_dtype == ASC_BOOL ? ASC_INT64 : tensor_dtype;
     case ASC_SCALAR_FLOAT:
-      return asc_dtype_is_float(tensor_dtype) ? tensor_dtype : ASC_FLOAT64;
+      return asc_dtype_is_float(tensor_dtype) || asc_dtype_is_complex(tensor_dtype) ? tensor_dtype
+                                                                                    : ASC_FLOAT64;
+    case ASC_SCALAR_COMPLEX: /* a float tensor keeps its precision */
+      return asc_dtype_is_complex(tensor_dtype) ? tensor_dtype
+             : asc_dtype_is_float(tensor_dtype) ? asc_dtype_to_complex(tensor_dtype)
+                                                : ASC_COMPLEX128;
   }
   return tensor_dtype;
 }
@@ -146,6 +172,16 @@ asc_dtype asc_dtype_to_float(asc_dtype d) {
     default:
       return d;
   }
+}
+
+asc_dtype asc_dtype_to_real(asc_dtype d) {
+  return d == ASC_COMPLEX64 ? ASC_FLOAT32 : d == ASC_COMPLEX128 ? ASC_FLOAT64 : d;
+}
+
+asc_dtype asc_dtype_to_complex(asc_dtype d) {
+  if (asc_dtype_is_complex(d)) return d;
+  if (!asc_dtype_is_float(d)) return ASC_DTYPE_COUNT;
+  return d == ASC_FLOAT64 ? ASC_COMPLEX128 : ASC_COMPLEX64;
 }
 
 uint16_t asc_double_to_half(double value) {

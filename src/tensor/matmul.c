@@ -1,5 +1,5 @@
-/* Matrix products with NumPy matmul semantics. float32/float64 go to
- * OpenBLAS (gemm, or gemv for a vector operand), reading operands in place
+/* Matrix products with NumPy matmul semantics. float32/float64 and the
+ * complex dtypes go to OpenBLAS (gemm, or gemv for a vector operand), reading operands in place
  * when their strides are a BLAS layout; float16/bfloat16 run in float32;
  * integers and bools use a wrapping C loop. The work is a kernel on the
  * current stream; its units are (batch, row range) pieces of the result. */
@@ -63,6 +63,11 @@ static bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool
   return *ld <= BLAS_MAX;
 }
 
+/* The dtypes OpenBLAS multiplies. */
+static bool uses_blas(asc_dtype dtype) {
+  return asc_dtype_is_float(dtype) || asc_dtype_is_complex(dtype);
+}
+
 /* The output must be row-major: cblas has no transposed C. */
 static bool blas_out_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t *ld) {
   int64_t min_rs = cols > 1 ? cols : 1;
@@ -75,31 +80,38 @@ static enum CBLAS_TRANSPOSE tr(bool trans) {
 }
 
 /* One product of m rows: gemv when a side is a vector, else gemm. */
-#define BLAS_PRODUCT(NAME, T, GEMM, GEMV)                                                       \
-  static void NAME(const mm_args *a, char *const *p, int64_t m) {                               \
-    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];                       \
-    const T *pa = (const T *)p[A], *pb = (const T *)p[B];                                       \
-    T *pc = (T *)p[OUT];                                                                        \
-    blasint M = (blasint)m, N = (blasint)a->n, K = (blasint)a->k;                               \
-    if (a->n == 1 && m > 1) { /* c[:, 0] = A @ b[:, 0] */                                       \
-      blasint incb = a->k > 1 ? (blasint)ob->rs : 1, incc = (blasint)oc->rs;                    \
-      if (oa->trans)                                                                            \
-        GEMV(CblasRowMajor, CblasTrans, K, M, 1, pa, (blasint)oa->ld, pb, incb, 0, pc, incc);   \
-      else                                                                                      \
-        GEMV(CblasRowMajor, CblasNoTrans, M, K, 1, pa, (blasint)oa->ld, pb, incb, 0, pc, incc); \
-    } else if (m == 1 && a->n > 1) { /* c[0, :] = a[0, :] @ B */                                \
-      blasint inca = a->k > 1 ? (blasint)oa->cs : 1, incc = (blasint)oc->cs;                    \
-      if (ob->trans)                                                                            \
-        GEMV(CblasRowMajor, CblasNoTrans, N, K, 1, pb, (blasint)ob->ld, pa, inca, 0, pc, incc); \
-      else                                                                                      \
-        GEMV(CblasRowMajor, CblasTrans, K, N, 1, pb, (blasint)ob->ld, pa, inca, 0, pc, incc);   \
-    } else {                                                                                    \
-      GEMM(CblasRowMajor, tr(oa->trans), tr(ob->trans), M, N, K, 1, pa, (blasint)oa->ld, pb,    \
-           (blasint)ob->ld, 0, pc, (blasint)oc->ld);                                            \
-    }                                                                                           \
+#define BLAS_PRODUCT(NAME, T, GEMM, GEMV, ONE, ZERO)                                               \
+  static void NAME(const mm_args *a, char *const *p, int64_t m) {                                  \
+    const mm_operand *oa = &a->op[A], *ob = &a->op[B], *oc = &a->op[OUT];                          \
+    const T *pa = (const T *)p[A], *pb = (const T *)p[B];                                          \
+    T *pc = (T *)p[OUT];                                                                           \
+    blasint M = (blasint)m, N = (blasint)a->n, K = (blasint)a->k;                                  \
+    if (a->n == 1 && m > 1) { /* c[:, 0] = A @ b[:, 0] */                                          \
+      blasint incb = a->k > 1 ? (blasint)ob->rs : 1, incc = (blasint)oc->rs;                       \
+      if (oa->trans)                                                                               \
+        GEMV(CblasRowMajor, CblasTrans, K, M, ONE, pa, (blasint)oa->ld, pb, incb, ZERO, pc, incc); \
+      else                                                                                         \
+        GEMV(CblasRowMajor, CblasNoTrans, M, K, ONE, pa, (blasint)oa->ld, pb, incb, ZERO, pc,      \
+             incc);                                                                                \
+    } else if (m == 1 && a->n > 1) { /* c[0, :] = a[0, :] @ B */                                   \
+      blasint inca = a->k > 1 ? (blasint)oa->cs : 1, incc = (blasint)oc->cs;                       \
+      if (ob->trans)                                                                               \
+        GEMV(CblasRowMajor, CblasNoTrans, N, K, ONE, pb, (blasint)ob->ld, pa, inca, ZERO, pc,      \
+             incc);                                                                                \
+      else                                                                                         \
+        GEMV(CblasRowMajor, CblasTrans, K, N, ONE, pb, (blasint)ob->ld, pa, inca, ZERO, pc, incc); \
+    } else {                                                                                       \
+      GEMM(CblasRowMajor, tr(oa->trans), tr(ob->trans), M, N, K, ONE, pa, (blasint)oa->ld, pb,     \
+           (blasint)ob->ld, ZERO, pc, (blasint)oc->ld);                                            \
+    }                                                                                              \
   }
-BLAS_PRODUCT(product_f32, float, cblas_sgemm, cblas_sgemv)
-BLAS_PRODUCT(product_f64, double, cblas_dgemm, cblas_dgemv)
+BLAS_PRODUCT(product_f32, float, cblas_sgemm, cblas_sgemv, 1, 0)
+BLAS_PRODUCT(product_f64, double, cblas_dgemm, cblas_dgemv, 1, 0)
+/* The complex routines take alpha and beta by address. */
+static const float c64_one[2] = {1, 0}, c64_zero[2] = {0, 0};
+static const double c128_one[2] = {1, 0}, c128_zero[2] = {0, 0};
+BLAS_PRODUCT(product_c64, asc_c64_t, cblas_cgemm, cblas_cgemv, c64_one, c64_zero)
+BLAS_PRODUCT(product_c128, asc_c128_t, cblas_zgemm, cblas_zgemv, c128_one, c128_zero)
 
 /* --- integers and bool ---------------------------------------------------- */
 
@@ -160,6 +172,10 @@ static product_fn product_for(asc_dtype dtype) {
       return product_64;
     case ASC_FLOAT32:
       return product_f32;
+    case ASC_COMPLEX64:
+      return product_c64;
+    case ASC_COMPLEX128:
+      return product_c128;
     default:
       return product_f64;
   }
@@ -247,7 +263,7 @@ static void fold_batches(mm_args *a) {
     if (a->m == 1) folded.op[A].rs = a->op[A].batch[d], folded.op[OUT].rs = a->op[OUT].batch[d];
     bool ok = a->op[B].batch[d] == 0 && a->op[A].batch[d] == a->m * folded.op[A].rs &&
               a->op[OUT].batch[d] == a->m * folded.op[OUT].rs;
-    if (ok && asc_dtype_is_float(a->dtype) && a->k > 0) {
+    if (ok && uses_blas(a->dtype) && a->k > 0) {
       mm_operand *x = &folded.op[A], *c = &folded.op[OUT];
       ok = folded.m <= BLAS_MAX && blas_layout(folded.m, a->k, x->rs, x->cs, &x->trans, &x->ld) &&
            blas_out_layout(folded.m, a->n, c->rs, c->cs, &c->ld);
@@ -263,7 +279,7 @@ static void fold_batches(mm_args *a) {
 static uint32_t plan_units(mm_args *a, int device) {
   int64_t batches = asc_shape_numel(a->nbatch, a->batch);
   double per_matrix = (double)a->m * (double)a->n * (double)(a->k ? a->k : 1);
-  bool blas = asc_dtype_is_float(a->dtype);
+  bool blas = uses_blas(a->dtype);
   a->rows_per_unit = a->m;
   if (!blas && per_matrix > INT_WORK) {
     a->rows_per_unit = (int64_t)(INT_WORK / ((double)a->n * (double)(a->k ? a->k : 1)));
@@ -311,7 +327,7 @@ static asc_status prepare_input(const asc_tensor *x, asc_dtype compute, asc_tens
   int r = x->ndim - 2;
   bool trans;
   int64_t ld;
-  if (!asc_dtype_is_float(compute) ||
+  if (!uses_blas(compute) ||
       blas_layout(x->shape[r], x->shape[r + 1], x->strides[r], x->strides[r + 1], &trans, &ld)) {
     asc_tensor_share(x, out);
     return ASC_OK;
@@ -330,13 +346,12 @@ static asc_status launch(const asc_tensor *a, const asc_tensor *b, const asc_ten
   args.k = a->shape[a->ndim - 1];
   args.n = b->shape[b->ndim - 1];
   if (args.m == 0 || args.n == 0 || asc_shape_numel(nbatch, batch) == 0) return ASC_OK;
-  if (asc_dtype_is_float(args.dtype) &&
-      (args.m > BLAS_MAX || args.n > BLAS_MAX || args.k > BLAS_MAX))
+  if (uses_blas(args.dtype) && (args.m > BLAS_MAX || args.n > BLAS_MAX || args.k > BLAS_MAX))
     return asc_error(ASC_ERR_UNSUPPORTED, "matmul: matrix dimensions beyond the BLAS int range");
   set_operand(&args.op[OUT], c, nbatch);
   set_operand(&args.op[A], a, nbatch);
   set_operand(&args.op[B], b, nbatch);
-  if (asc_dtype_is_float(args.dtype) && args.k > 0) { /* k == 0 only writes zeros */
+  if (uses_blas(args.dtype) && args.k > 0) { /* k == 0 only writes zeros */
     mm_operand *x = &args.op[A], *y = &args.op[B], *z = &args.op[OUT];
     bool ok = blas_layout(args.m, args.k, x->rs, x->cs, &x->trans, &x->ld) &&
               blas_layout(args.k, args.n, y->rs, y->cs, &y->trans, &y->ld) &&
@@ -468,7 +483,7 @@ static bool writes_directly(const asc_tensor *out, const asc_tensor *a, const as
                             asc_dtype result, asc_dtype compute) {
   return out->dtype == result && result == compute && asc_tensor_aligned(out) &&
          !asc_tensors_overlap(out, a) && !asc_tensors_overlap(out, b) &&
-         (!asc_dtype_is_float(compute) || out_is_blas(out, a->ndim, b->ndim));
+         (!uses_blas(compute) || out_is_blas(out, a->ndim, b->ndim));
 }
 
 static asc_status round_to(asc_tensor *t, asc_dtype dtype) {

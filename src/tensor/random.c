@@ -280,7 +280,7 @@ static void dtype_bounds(asc_dtype dtype, int64_t *min, int64_t *max) {
 
 asc_status asc_random_integers(asc_generator *g, int device, asc_dtype dtype, int64_t low,
                                int64_t high, int ndim, const int64_t *shape, asc_tensor *out) {
-  if (!asc_dtype_valid(dtype) || asc_dtype_is_float(dtype))
+  if (!asc_dtype_valid(dtype) || asc_dtype_is_float(dtype) || asc_dtype_is_complex(dtype))
     return asc_error(ASC_ERR_TYPE, "integers: unsupported dtype %s (an integer dtype or bool)",
                      asc_dtype_name(dtype));
   int64_t min, max;

@@ -42,6 +42,20 @@ asc_status asc_reduce_dtype(asc_reduce_op op, asc_dtype x, asc_dtype dtype, asc_
   if (dtype != ASC_DTYPE_COUNT && !takes_dtype(op))
     return asc_error(ASC_ERR_TYPE, "%s does not take a dtype", op_names[op]);
   bool is_float = asc_dtype_is_float(x);
+  if (asc_dtype_is_complex(x) || asc_dtype_is_complex(dtype)) {
+    if (op == ASC_REDUCE_ANY || op == ASC_REDUCE_ALL) {
+      *result = ASC_BOOL;
+      return ASC_OK;
+    }
+    if (op != ASC_REDUCE_SUM && op != ASC_REDUCE_PROD && op != ASC_REDUCE_MEAN)
+      return asc_error(ASC_ERR_TYPE, "%s is not supported for %s", op_names[op],
+                       asc_dtype_name(asc_dtype_is_complex(x) ? x : dtype));
+    *result = dtype != ASC_DTYPE_COUNT ? dtype : x;
+    if (!asc_dtype_is_complex(*result))
+      return asc_error(ASC_ERR_TYPE, "%s of %s into %s would drop the imaginary part", op_names[op],
+                       asc_dtype_name(x), asc_dtype_name(*result));
+    return ASC_OK;
+  }
   /* The accumulators order integers as int64: uint64 past 2^63 would not. */
   if (x == ASC_UINT64 && op >= ASC_REDUCE_MAX && op <= ASC_REDUCE_ARGMIN)
     return asc_error(ASC_ERR_TYPE, "%s is not supported for uint64", op_names[op]);
@@ -286,8 +300,7 @@ static asc_status check_out(const asc_tensor *out, int ndim, const int64_t *shap
                    want);
 }
 
-/* The result into *out: handed over when out was empty, else copied. */
-static asc_status deliver(asc_tensor *result, asc_tensor *out) {
+asc_status asc_red_deliver(asc_tensor *result, asc_tensor *out) {
   if (!out->storage) {
     *out = *result;
     return ASC_OK;
@@ -317,6 +330,8 @@ asc_status asc_reduce(asc_reduce_op op, const asc_tensor *x, int naxes, const in
   if (nred == 0 && is_arg(op))
     return asc_error(ASC_ERR_INVALID_VALUE, "attempt to get %s of an empty sequence", op_names[op]);
   if (out->storage && (st = check_out(out, ndim, shape))) return st;
+  if (asc_dtype_is_complex(result_dtype) || asc_dtype_is_complex(x->dtype))
+    return asc_reduce_complex(op, x, reduced, keepdims, result_dtype, out);
 
   asc_dtype loop = takes_dtype(op) ? result_dtype : x->dtype;
   asc_tensor src = {0}, result = {0};
@@ -341,5 +356,5 @@ asc_status asc_reduce(asc_reduce_op op, const asc_tensor *x, int naxes, const in
     asc_tensor_release(&result);
     return st;
   }
-  return deliver(&result, out);
+  return asc_red_deliver(&result, out);
 }

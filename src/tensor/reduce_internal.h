@@ -57,6 +57,16 @@ asc_status asc_red_block(const asc_block_ctx *block, const void *args);
 asc_status asc_red_combine(const asc_block_ctx *block, const void *args);
 void asc_red_release(void *args);
 
+/* The result into *out: handed over when out was empty, else copied (and
+ * released). */
+asc_status asc_red_deliver(asc_tensor *result, asc_tensor *out);
+
+/* asc_reduce for complex inputs or results (reduce_complex.c): sum, mean
+ * and prod into result_dtype, any and all; `reduced` marks x's reduced axes
+ * and the checks of asc_reduce are done. */
+asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
+                              bool keepdims, asc_dtype result_dtype, asc_tensor *out);
+
 /* --- loops (reduce_loops.c) --------------------------------------------- */
 
 /* n elements of dtype at p (byte stride) as accumulator values: p itself

@@ -621,6 +621,42 @@ asc_status asc_tensor_unsqueeze(const asc_tensor *t, int axis, asc_tensor *out) 
   return ASC_OK;
 }
 
+asc_status asc_tensor_view_real(const asc_tensor *t, asc_tensor *out) {
+  if (!asc_dtype_is_complex(t->dtype))
+    return asc_error(ASC_ERR_TYPE, "a real view needs a complex tensor, not %s",
+                     asc_dtype_name(t->dtype));
+  if (t->ndim >= ASC_MAX_DIMS)
+    return asc_error(ASC_ERR_INVALID_VALUE, "at most %d dimensions", ASC_MAX_DIMS);
+  /* Strides and offset double: a valid view's byte extent is unchanged. */
+  int64_t shape[ASC_MAX_DIMS], strides[ASC_MAX_DIMS];
+  for (int i = 0; i < t->ndim; i++) {
+    shape[i] = t->shape[i];
+    strides[i] = 2 * t->strides[i];
+  }
+  shape[t->ndim] = 2;
+  strides[t->ndim] = 1;
+  set_view(t, t->ndim + 1, shape, strides, 2 * t->offset, out);
+  out->dtype = asc_dtype_to_real(t->dtype);
+  return ASC_OK;
+}
+
+asc_status asc_tensor_view_complex(const asc_tensor *t, asc_tensor *out) {
+  if (t->dtype != ASC_FLOAT32 && t->dtype != ASC_FLOAT64)
+    return asc_error(ASC_ERR_TYPE, "a complex view needs float32 or float64, not %s",
+                     asc_dtype_name(t->dtype));
+  int n = t->ndim - 1;
+  bool ok = n >= 0 && t->shape[n] == 2 && t->strides[n] == 1 && t->offset % 2 == 0;
+  for (int i = 0; ok && i < n; i++) ok = t->strides[i] % 2 == 0 || t->shape[i] == 1;
+  if (!ok)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "a complex view needs a last axis of 2 with stride 1 and even strides");
+  int64_t strides[ASC_MAX_DIMS];
+  for (int i = 0; i < n; i++) strides[i] = t->shape[i] == 1 ? 0 : t->strides[i] / 2;
+  set_view(t, n, t->shape, strides, t->offset / 2, out);
+  out->dtype = t->dtype == ASC_FLOAT32 ? ASC_COMPLEX64 : ASC_COMPLEX128;
+  return ASC_OK;
+}
+
 void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size) {
   size_t used = (size_t)snprintf(buf, size, "(");
   for (int i = 0; i < ndim && used < size; i++)

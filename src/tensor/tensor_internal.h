@@ -20,6 +20,14 @@ void asc_format_shape(int ndim, const int64_t *shape, char *buf, size_t size);
  * typed fast paths only on aligned pointers and use memcpy otherwise. */
 #define ASC_ALIGNED(p, T) (((uintptr_t)(const void *)(p) & (_Alignof(T) - 1)) == 0)
 
+/* The complex dtypes' storage: two floats, real part first (C11's layout,
+ * NumPy's and DLPack's). __builtin_complex builds one from its parts
+ * without the multiplication by I that would turn inf parts into NaN. */
+typedef float _Complex asc_c64_t;
+typedef double _Complex asc_c128_t;
+#define ASC_C64(re, im) __builtin_complex((float)(re), (float)(im))
+#define ASC_C128(re, im) __builtin_complex((double)(re), (double)(im))
+
 /* Whether t's elements are naturally aligned (every dtype's alignment is
  * its size, and strides are whole elements). */
 static inline bool asc_tensor_aligned(const asc_tensor *t) {

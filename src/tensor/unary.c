@@ -1,5 +1,6 @@
 /* Unary element-wise operations, where and clip: dtype rules, loops and
  * the op drivers. Float maths runs through unary_math.h. */
+#include <complex.h>
 #include <math.h>
 
 #include "asc/ops_unary.h"
@@ -99,6 +100,153 @@ BOOL_LOOP(relu, x)
 INT_LOOPS_U(relu, x > 0 ? x : 0, x)
 FLOAT_LOOPS(relu, RELU(x), RELU(x))
 
+/* Float maths that SLEEF's table does not carry: libm, value by value. */
+FLOAT_LOOPS(asin, asinf(x), asin(x))
+FLOAT_LOOPS(acos, acosf(x), acos(x))
+FLOAT_LOOPS(atan, atanf(x), atan(x))
+FLOAT_LOOPS(sinh, sinhf(x), sinh(x))
+FLOAT_LOOPS(cosh, coshf(x), cosh(x))
+FLOAT_LOOPS(asinh, asinhf(x), asinh(x))
+FLOAT_LOOPS(acosh, acoshf(x), acosh(x))
+FLOAT_LOOPS(atanh, atanhf(x), atanh(x))
+FLOAT_LOOPS(log10, log10f(x), log10(x))
+INT_LOOPS(square, ASC_WRAP((uint64_t)x *(uint64_t)x))
+FLOAT_LOOPS(square, x *x, x *x)
+#define SIGNBIT_LOOPS(NAME)                                                               \
+  ASC_UNARY_LOOP(NAME##_FLOAT16, uint16_t, asc_bool_t, uint32_t, LOAD_H, ASC_STORE_BOOL,  \
+                 x & 0x8000u)                                                             \
+  ASC_UNARY_LOOP(NAME##_BFLOAT16, uint16_t, asc_bool_t, uint32_t, LOAD_H, ASC_STORE_BOOL, \
+                 x & 0x8000u)                                                             \
+  ASC_UNARY_LOOP(NAME##_FLOAT32, float, asc_bool_t, float, ASC_LOAD_ID, ASC_STORE_BOOL,   \
+                 signbit(x))                                                              \
+  ASC_UNARY_LOOP(NAME##_FLOAT64, double, asc_bool_t, double, ASC_LOAD_ID, ASC_STORE_BOOL, \
+                 signbit(x))
+SIGNBIT_LOOPS(signbit)
+#undef SIGNBIT_LOOPS
+
+/* --- complex ---------------------------------------------------------------- */
+
+/* Complex functions in float complex (complex64) and double complex
+ * (complex128); EXPR_F and EXPR_D use x. */
+#define COMPLEX_LOOPS(NAME, EXPR_F, EXPR_D)                                                        \
+  ASC_UNARY_LOOP(NAME##_COMPLEX64, asc_c64_t, asc_c64_t, asc_c64_t, ASC_LOAD_ID, ASC_STORE_ID,     \
+                 EXPR_F)                                                                           \
+  ASC_UNARY_LOOP(NAME##_COMPLEX128, asc_c128_t, asc_c128_t, asc_c128_t, ASC_LOAD_ID, ASC_STORE_ID, \
+                 EXPR_D)
+/* Complex in, real out (the parts' dtype). */
+#define COMPLEX_TO_REAL_LOOPS(NAME, EXPR_F, EXPR_D)                                                \
+  ASC_UNARY_LOOP(NAME##_COMPLEX64, asc_c64_t, float, asc_c64_t, ASC_LOAD_ID, ASC_STORE_ID, EXPR_F) \
+  ASC_UNARY_LOOP(NAME##_COMPLEX128, asc_c128_t, double, asc_c128_t, ASC_LOAD_ID, ASC_STORE_ID,     \
+                 EXPR_D)
+#define COMPLEX_TO_BOOL_LOOPS(NAME, EXPR)                                                          \
+  ASC_UNARY_LOOP(NAME##_COMPLEX64, asc_c64_t, asc_bool_t, asc_c128_t, ASC_LOAD_ID, ASC_STORE_BOOL, \
+                 EXPR)                                                                             \
+  ASC_UNARY_LOOP(NAME##_COMPLEX128, asc_c128_t, asc_bool_t, asc_c128_t, ASC_LOAD_ID,               \
+                 ASC_STORE_BOOL, EXPR)
+
+/* x / |x|, 0 for 0 (the Array API's sign); NaN parts give NaN. */
+static inline asc_c128_t csign_d(asc_c128_t x) {
+  double a = cabs(x);
+  if (isnan(creal(x)) || isnan(cimag(x))) return ASC_C128(NAN, NAN);
+  if (a == 0) return ASC_C128(0, 0);
+  if (isinf(a)) { /* an infinite part: the direction of the infinities */
+    double re = isinf(creal(x)) ? copysign(1, creal(x)) : 0;
+    double im = isinf(cimag(x)) ? copysign(1, cimag(x)) : 0;
+    double n = sqrt(re * re + im * im);
+    return ASC_C128(re / n, im / n);
+  }
+  return ASC_C128(creal(x) / a, cimag(x) / a);
+}
+static inline asc_c64_t csign_f(asc_c64_t x) {
+  asc_c128_t r = csign_d(ASC_C128(crealf(x), cimagf(x)));
+  return ASC_C64(creal(r), cimag(r));
+}
+/* expm1 and log1p keep their accuracy near 0 in the real direction; the
+ * rest follows from exp and log. */
+static inline asc_c128_t cexpm1_d(asc_c128_t x) {
+  double re = creal(x), im = cimag(x);
+  if (im == 0) return ASC_C128(expm1(re), im);
+  double e = exp(re);
+  /* exp(re) cos(im) - 1 = expm1(re) cos(im) - 2 sin(im/2)^2 */
+  double s = sin(im / 2);
+  return ASC_C128(expm1(re) * cos(im) - 2 * s * s, e * sin(im));
+}
+static inline asc_c64_t cexpm1_f(asc_c64_t x) {
+  asc_c128_t r = cexpm1_d(ASC_C128(crealf(x), cimagf(x)));
+  return ASC_C64(creal(r), cimag(r));
+}
+static inline asc_c128_t clog1p_d(asc_c128_t x) {
+  double re = creal(x), im = cimag(x);
+  if (im == 0 && re >= -1) return ASC_C128(log1p(re), im);
+  return clog(ASC_C128(1 + re, im));
+}
+static inline asc_c64_t clog1p_f(asc_c64_t x) {
+  asc_c128_t r = clog1p_d(ASC_C128(crealf(x), cimagf(x)));
+  return ASC_C64(creal(r), cimag(r));
+}
+/* Base 2 and 10 logarithms: clog scaled by the reciprocal logarithms. */
+#define LOG2E 1.442695040888963407359924681001892137
+#define LOG10E 0.434294481903251827651128918916605082
+static inline asc_c128_t clogk_d(asc_c128_t x, double k) {
+  asc_c128_t l = clog(x);
+  return ASC_C128(creal(l) * k, cimag(l) * k);
+}
+static inline asc_c64_t clogk_f(asc_c64_t x, double k) {
+  asc_c128_t l = clogk_d(ASC_C128(crealf(x), cimagf(x)), k);
+  return ASC_C64(creal(l), cimag(l));
+}
+/* Each part rounded half to even, as NumPy's round and rint. */
+#define CROUND_F(x) ASC_C64(nearbyintf(crealf(x)), nearbyintf(cimagf(x)))
+#define CROUND_D(x) ASC_C128(nearbyint(creal(x)), nearbyint(cimag(x)))
+#define CISNAN(x) (isnan(creal(x)) || isnan(cimag(x)))
+#define CISINF(x) (isinf(creal(x)) || isinf(cimag(x)))
+#define CISFINITE(x) (isfinite(creal(x)) && isfinite(cimag(x)))
+
+COMPLEX_LOOPS(negative, -x, -x)
+COMPLEX_LOOPS(positive, x, x)
+COMPLEX_LOOPS(sign, csign_f(x), csign_d(x))
+COMPLEX_LOOPS(reciprocal, ASC_C64(1, 0) / x, ASC_C128(1, 0) / x)
+COMPLEX_LOOPS(square, x *x, x *x)
+COMPLEX_LOOPS(conj, conjf(x), conj(x))
+COMPLEX_LOOPS(exp, cexpf(x), cexp(x))
+COMPLEX_LOOPS(exp2, cexpf(x *ASC_C64(0.693147180559945309417232121458176568, 0)),
+              cexp(x *ASC_C128(0.693147180559945309417232121458176568, 0)))
+COMPLEX_LOOPS(expm1, cexpm1_f(x), cexpm1_d(x))
+COMPLEX_LOOPS(log, clogf(x), clog(x))
+COMPLEX_LOOPS(log2, clogk_f(x, LOG2E), clogk_d(x, LOG2E))
+COMPLEX_LOOPS(log10, clogk_f(x, LOG10E), clogk_d(x, LOG10E))
+COMPLEX_LOOPS(log1p, clog1p_f(x), clog1p_d(x))
+COMPLEX_LOOPS(sqrt, csqrtf(x), csqrt(x))
+COMPLEX_LOOPS(sin, csinf(x), csin(x))
+COMPLEX_LOOPS(cos, ccosf(x), ccos(x))
+COMPLEX_LOOPS(tan, ctanf(x), ctan(x))
+COMPLEX_LOOPS(sinh, csinhf(x), csinh(x))
+COMPLEX_LOOPS(cosh, ccoshf(x), ccosh(x))
+COMPLEX_LOOPS(tanh, ctanhf(x), ctanh(x))
+COMPLEX_LOOPS(asin, casinf(x), casin(x))
+COMPLEX_LOOPS(acos, cacosf(x), cacos(x))
+COMPLEX_LOOPS(atan, catanf(x), catan(x))
+COMPLEX_LOOPS(asinh, casinhf(x), casinh(x))
+COMPLEX_LOOPS(acosh, cacoshf(x), cacosh(x))
+COMPLEX_LOOPS(atanh, catanhf(x), catanh(x))
+COMPLEX_LOOPS(round, CROUND_F(x), CROUND_D(x))
+COMPLEX_TO_REAL_LOOPS(abs, cabsf(x), cabs(x))
+COMPLEX_TO_REAL_LOOPS(real, crealf(x), creal(x))
+COMPLEX_TO_REAL_LOOPS(imag, cimagf(x), cimag(x))
+COMPLEX_TO_BOOL_LOOPS(isnan, CISNAN(x))
+COMPLEX_TO_BOOL_LOOPS(isinf, CISINF(x))
+COMPLEX_TO_BOOL_LOOPS(isfinite, CISFINITE(x))
+COMPLEX_TO_BOOL_LOOPS(logical_not, x == 0)
+
+/* real and conj of real numbers are copies; imag of them is zeros. */
+BOOL_LOOP(copy, x)
+INT_LOOPS(copy, x)
+FLOAT_BITS_LOOPS(copy, x, x, x)
+#define ZERO(x) ((void)(x), 0)
+BOOL_LOOP(zero, ZERO(x))
+INT_LOOPS(zero, ZERO(x))
+FLOAT_BITS_LOOPS(zero, ZERO(x), ZERO(x), ZERO(x))
+
 /* Rounding integers: they are whole already (floats: unary_math.h). */
 BOOL_LOOP(identity, x)
 INT_LOOPS(identity, x)
@@ -156,42 +304,67 @@ typedef enum rule {
   RULE_BOOL_RESULT, /* any dtype, bool result */
   RULE_RECIPROCAL,  /* bool computes as int8 */
   RULE_ROUND,       /* bool computes as float16 */
+  RULE_FLOAT_TEST,  /* computed in asc_dtype_to_float, bool result */
 } rule;
 
 typedef struct op_info {
   const char *name;
   rule rule;
-  int vmath; /* for floats: an asc_vmath_fn, or -1 when the loops apply */
-  asc_ew_loop loops[ASC_DTYPE_COUNT];
+  int vmath;  /* for floats: an asc_vmath_fn, or -1 when the loops apply */
+  bool parts; /* a complex input gives its parts' real dtype (abs, real, imag) */
+  asc_ew_loop loops[ASC_DTYPE_COUNT]; /* complex ones too for the vmath ops */
 } op_info;
 
 #define PLAIN(NAME, RULE, ROW) \
   { .name = NAME, .rule = RULE, .vmath = -1, .loops = ROW }
+#define PARTS(NAME, ROW) \
+  { .name = NAME, .rule = RULE_SAME, .vmath = -1, .parts = true, .loops = ROW }
 #define MATH(NAME, FN) \
   { .name = NAME, .rule = RULE_FLOAT, .vmath = FN }
+#define MATH_C(NAME, FN, CNAME)                                                    \
+  {                                                                                \
+    .name = NAME, .rule = RULE_FLOAT, .vmath = FN, .loops = { ROW_COMPLEX(CNAME) } \
+  }
+/* Row entries of the complex loops NAME_COMPLEX64/128. */
+#define ROW_COMPLEX(NAME) [ASC_COMPLEX64] = NAME##_COMPLEX64, [ASC_COMPLEX128] = NAME##_COMPLEX128
+#define ROW_ALL_C(NAME)                                                             \
+  {                                                                                 \
+    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
+    ROW_COMPLEX(NAME)                                                               \
+  }
+#define ROW_NUMERIC_C(NAME) \
+  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
+#define ROW_FLOAT_C(NAME) \
+  { ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
+/* Real dtypes from the loops NAME, complex ones from CNAME. */
+#define ROW_ALL_WITH(NAME, CNAME)                                                   \
+  {                                                                                 \
+    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
+    ROW_COMPLEX(CNAME)                                                              \
+  }
 #define ROUNDING(NAME, RULE, FN) \
   { .name = NAME, .rule = RULE, .vmath = FN, .loops = ROW_IDENTITY }
 
 static const op_info ops[ASC_UNARY_OP_COUNT] = {
-    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ASC_ROW_NUMERIC(negative)),
-    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ASC_ROW_NUMERIC(positive)),
-    [ASC_UNARY_ABS] = PLAIN("absolute", RULE_SAME, ASC_ROW_ALL(abs)),
-    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ASC_ROW_ALL(logical_not)),
+    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ROW_NUMERIC_C(negative)),
+    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ROW_NUMERIC_C(positive)),
+    [ASC_UNARY_ABS] = PARTS("absolute", ROW_ALL_C(abs)),
+    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ROW_ALL_C(logical_not)),
     [ASC_UNARY_INVERT] = PLAIN("invert", RULE_INTEGER, ASC_ROW_INTEGER(invert)),
-    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ASC_ROW_NUMERIC(sign)),
-    [ASC_UNARY_EXP] = MATH("exp", ASC_VM_EXP),
-    [ASC_UNARY_EXP2] = MATH("exp2", ASC_VM_EXP2),
-    [ASC_UNARY_LOG] = MATH("log", ASC_VM_LOG),
-    [ASC_UNARY_LOG2] = MATH("log2", ASC_VM_LOG2),
-    [ASC_UNARY_LOG1P] = MATH("log1p", ASC_VM_LOG1P),
-    [ASC_UNARY_EXPM1] = MATH("expm1", ASC_VM_EXPM1),
-    [ASC_UNARY_SQRT] = MATH("sqrt", ASC_VM_SQRT),
+    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ROW_NUMERIC_C(sign)),
+    [ASC_UNARY_EXP] = MATH_C("exp", ASC_VM_EXP, exp),
+    [ASC_UNARY_EXP2] = MATH_C("exp2", ASC_VM_EXP2, exp2),
+    [ASC_UNARY_LOG] = MATH_C("log", ASC_VM_LOG, log),
+    [ASC_UNARY_LOG2] = MATH_C("log2", ASC_VM_LOG2, log2),
+    [ASC_UNARY_LOG1P] = MATH_C("log1p", ASC_VM_LOG1P, log1p),
+    [ASC_UNARY_EXPM1] = MATH_C("expm1", ASC_VM_EXPM1, expm1),
+    [ASC_UNARY_SQRT] = MATH_C("sqrt", ASC_VM_SQRT, sqrt),
     [ASC_UNARY_RSQRT] = MATH("rsqrt", ASC_VM_RSQRT),
-    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ASC_ROW_NUMERIC(reciprocal)),
-    [ASC_UNARY_SIN] = MATH("sin", ASC_VM_SIN),
-    [ASC_UNARY_COS] = MATH("cos", ASC_VM_COS),
-    [ASC_UNARY_TAN] = MATH("tan", ASC_VM_TAN),
-    [ASC_UNARY_TANH] = MATH("tanh", ASC_VM_TANH),
+    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ROW_NUMERIC_C(reciprocal)),
+    [ASC_UNARY_SIN] = MATH_C("sin", ASC_VM_SIN, sin),
+    [ASC_UNARY_COS] = MATH_C("cos", ASC_VM_COS, cos),
+    [ASC_UNARY_TAN] = MATH_C("tan", ASC_VM_TAN, tan),
+    [ASC_UNARY_TANH] = MATH_C("tanh", ASC_VM_TANH, tanh),
     [ASC_UNARY_SIGMOID] = MATH("sigmoid", ASC_VM_SIGMOID),
     [ASC_UNARY_RELU] = PLAIN("relu", RULE_SAME, ASC_ROW_ALL(relu)),
     [ASC_UNARY_GELU] = MATH("gelu", ASC_VM_GELU),
@@ -199,11 +372,30 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_FLOOR] = ROUNDING("floor", RULE_SAME, ASC_VM_FLOOR),
     [ASC_UNARY_CEIL] = ROUNDING("ceil", RULE_SAME, ASC_VM_CEIL),
     [ASC_UNARY_TRUNC] = ROUNDING("trunc", RULE_SAME, ASC_VM_TRUNC),
-    [ASC_UNARY_ROUND] = ROUNDING("round", RULE_ROUND, ASC_VM_RINT),
-    [ASC_UNARY_RINT] = MATH("rint", ASC_VM_RINT),
-    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ASC_ROW_ALL(isnan)),
-    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ASC_ROW_ALL(isinf)),
-    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ASC_ROW_ALL(isfinite)),
+    [ASC_UNARY_ROUND] = {.name = "round",
+                         .rule = RULE_ROUND,
+                         .vmath = ASC_VM_RINT,
+                         .loops = {[ASC_BOOL] = identity_BOOL,
+                                   ASC_ROW_INTEGER_ONLY(identity),
+                                   ROW_COMPLEX(round)}},
+    [ASC_UNARY_RINT] = MATH_C("rint", ASC_VM_RINT, round),
+    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ROW_ALL_C(isnan)),
+    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ROW_ALL_C(isinf)),
+    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ROW_ALL_C(isfinite)),
+    [ASC_UNARY_ASIN] = PLAIN("arcsin", RULE_FLOAT, ROW_FLOAT_C(asin)),
+    [ASC_UNARY_ACOS] = PLAIN("arccos", RULE_FLOAT, ROW_FLOAT_C(acos)),
+    [ASC_UNARY_ATAN] = PLAIN("arctan", RULE_FLOAT, ROW_FLOAT_C(atan)),
+    [ASC_UNARY_SINH] = PLAIN("sinh", RULE_FLOAT, ROW_FLOAT_C(sinh)),
+    [ASC_UNARY_COSH] = PLAIN("cosh", RULE_FLOAT, ROW_FLOAT_C(cosh)),
+    [ASC_UNARY_ASINH] = PLAIN("arcsinh", RULE_FLOAT, ROW_FLOAT_C(asinh)),
+    [ASC_UNARY_ACOSH] = PLAIN("arccosh", RULE_FLOAT, ROW_FLOAT_C(acosh)),
+    [ASC_UNARY_ATANH] = PLAIN("arctanh", RULE_FLOAT, ROW_FLOAT_C(atanh)),
+    [ASC_UNARY_LOG10] = PLAIN("log10", RULE_FLOAT, ROW_FLOAT_C(log10)),
+    [ASC_UNARY_SQUARE] = PLAIN("square", RULE_RECIPROCAL, ROW_NUMERIC_C(square)),
+    [ASC_UNARY_SIGNBIT] = PLAIN("signbit", RULE_FLOAT_TEST, {ASC_ROW_FLOAT_ONLY(signbit)}),
+    [ASC_UNARY_CONJ] = PLAIN("conjugate", RULE_SAME, ROW_ALL_WITH(copy, conj)),
+    [ASC_UNARY_REAL] = PARTS("real", ROW_ALL_WITH(copy, real)),
+    [ASC_UNARY_IMAG] = PARTS("imag", ROW_ALL_WITH(zero, imag)),
 };
 
 static const asc_ew_loop math_loops[ASC_DTYPE_COUNT] = {
@@ -233,7 +425,7 @@ asc_status asc_unary_dtypes(asc_unary_op op, asc_dtype x, asc_dtype *compute, as
                          op == ASC_UNARY_NEGATIVE ? ": use ~ or logical_not instead" : "");
       break;
     case RULE_INTEGER:
-      if (asc_dtype_is_float(x))
+      if (asc_dtype_is_float(x) || asc_dtype_is_complex(x))
         return asc_error(ASC_ERR_TYPE, "%s is not supported for %s: only integers and bool",
                          ops[op].name, asc_dtype_name(x));
       break;
@@ -249,8 +441,17 @@ asc_status asc_unary_dtypes(asc_unary_op op, asc_dtype x, asc_dtype *compute, as
     case RULE_ROUND:
       if (x == ASC_BOOL) c = r = ASC_FLOAT16;
       break;
+    case RULE_FLOAT_TEST:
+      c = asc_dtype_to_float(x);
+      r = ASC_BOOL;
+      break;
     case RULE_SAME:
       break;
+  }
+  if (asc_dtype_is_complex(x)) {
+    if (!ops[op].loops[x])
+      return asc_error(ASC_ERR_TYPE, "%s is not supported for %s", ops[op].name, asc_dtype_name(x));
+    if (ops[op].parts) r = asc_dtype_to_real(x);
   }
   *compute = c;
   *result = r;

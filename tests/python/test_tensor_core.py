@@ -774,26 +774,25 @@ def test_tensor_constructor_copies():
 
 def test_unsupported_conversions():
     cases = [
-        np.array([1 + 2j]),
+        np.array([1 + 2j], np.clongdouble),
         np.array(["a"]),
         np.array([None, 1], dtype=object),
-        np.array([1], np.complex64),
         np.array([1], "datetime64[s]"),
         [1, "a"],
         {"a": 1},
         [[1, 2], [3]],
-        1 + 2j,
+        "text",
     ]
     for data in cases:
         with pytest.raises((pyasc.DTypeError, ValueError)):
             pyasc.Tensor(data)
         with pytest.raises((pyasc.DTypeError, ValueError)):
             pyasc.asarray(data)
-    with pytest.raises(pyasc.DTypeError, match="unsupported element format 'Zd'"):
-        pyasc.Tensor(np.array([1 + 2j]))
+    with pytest.raises(pyasc.DTypeError, match="unsupported element format 'Zg'"):
+        pyasc.Tensor(np.array([1 + 2j], np.clongdouble))
     t = pyasc.Tensor([1.0, 2.0])
     with pytest.raises(TypeError):
-        t + np.array([1 + 2j, 1])
+        t + np.array([1 + 2j, 1], np.clongdouble)
     with pytest.raises(TypeError):
         t + "a"
     check_same(t, np.array([1.0, 2.0]), "unchanged")
@@ -802,7 +801,7 @@ def test_unsupported_conversions():
 def test_bad_dtype_arguments():
     t = pyasc.Tensor([1.0, 2.0])
     with pytest.raises(pyasc.DTypeError, match="cannot interpret"):
-        t.astype("complex64")
+        t.astype("complex256")
     with pytest.raises(pyasc.DTypeError):
         pyasc.Tensor([1], dtype="uint128")
     with pytest.raises(

@@ -249,6 +249,11 @@ class CodeGenerator(ast.NodeVisitor):
             if kind == "const":
                 self.scope.bindings[param.arg] = value
             elif kind == "addr":
+                if "complex" in str(value):
+                    raise self.error(param, f"argument '{param.arg}' is a {value} array: the AI "
+                                            "core has no complex arithmetic, so kernels take real "
+                                            "dtypes (pass the real and imaginary parts, e.g. "
+                                            "numpy's a.view(numpy.float32))")
                 vid = self.ir(param, self.builder.param, param.arg, ("addr", value))
                 self.scope.bindings[param.arg] = self.val(param, vid)
                 self.addr_params[param.arg] = value

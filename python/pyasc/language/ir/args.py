@@ -39,10 +39,14 @@ def bind(gen: CodeGenerator, node: ast.Call, api: str, names: tuple[str, ...],
 def dtype_code(gen: CodeGenerator, node: ast.AST, value: Any) -> int:
     """The IR code of a dtype argument; an error naming the line when it is none."""
     try:
-        return DTYPE_CODES[_C.dtype(value).name]
+        name = _C.dtype(value).name
     except (TypeError, _C.Error):
         raise gen.error(node, f"expected a dtype such as pyasc.float32, got {describe(value)}") \
             from None
+    if name.startswith("complex"):
+        raise gen.error(node, f"{name} is a host tensor dtype: the AI core's vector and cube "
+                              "units have no complex arithmetic")
+    return DTYPE_CODES[name]
 
 
 def constant(gen: CodeGenerator, node: ast.AST, value: Any, what: str) -> int:

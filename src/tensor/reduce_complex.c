@@ -1,0 +1,103 @@
+/* Reductions of complex tensors, built from real ones and element-wise
+ * products: sum and mean reduce the real view (each part on its own, with
+ * the pairwise sums of the real kernels), prod multiplies halves together
+ * until one element is left, any and all test x != 0. */
+#include <string.h>
+
+#include "asc/ops.h"
+#include "asc/ops_create.h"
+#include "reduce_internal.h"
+
+/* The reduced axes as a list, for asc_reduce. */
+static int axis_list(const asc_tensor *x, const bool *reduced, int *axes) {
+  int n = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (reduced[d]) axes[n++] = d;
+  return n;
+}
+
+static asc_status sum_or_mean(asc_reduce_op op, const asc_tensor *x, const int *axes, int naxes,
+                              bool keepdims, asc_tensor *out) {
+  asc_tensor parts = {0}, reduced = {0}, result = {0};
+  asc_status st = asc_tensor_view_real(x, &parts);
+  if (!st)
+    st = asc_reduce(op, &parts, naxes, axes, keepdims, 0, asc_dtype_to_real(x->dtype), &reduced);
+  if (!st) st = asc_tensor_view_complex(&reduced, &result);
+  asc_tensor_release(&parts);
+  asc_tensor_release(&reduced);
+  return st ? st : asc_red_deliver(&result, out);
+}
+
+/* y is (rows, n) and contiguous: multiplies y[:, :h] by y[:, h:2h] into a
+ * new (rows, h) tensor, and its first column by y[:, n-1] when n is odd. */
+static asc_status halve(const asc_tensor *y, asc_tensor *next) {
+  int64_t n = y->shape[1], h = n / 2;
+  asc_tensor lo = {0}, hi = {0}, first = {0}, last = {0};
+  asc_status st = asc_tensor_slice(y, 1, 0, 1, h, &lo);
+  if (!st) st = asc_tensor_slice(y, 1, h, 1, h, &hi);
+  if (!st) st = asc_binary(ASC_OP_MUL, &lo, &hi, next);
+  if (!st && n % 2) {
+    st = asc_tensor_slice(next, 1, 0, 1, 1, &first);
+    if (!st) st = asc_tensor_slice(y, 1, n - 1, 1, 1, &last);
+    if (!st) st = asc_binary(ASC_OP_MUL, &first, &last, &first);
+  }
+  asc_tensor_release(&lo);
+  asc_tensor_release(&hi);
+  asc_tensor_release(&first);
+  asc_tensor_release(&last);
+  return st;
+}
+
+static asc_status product(const asc_tensor *x, const bool *reduced, bool keepdims,
+                          asc_tensor *out) {
+  /* Kept axes first, then the reduced ones: rows of products. */
+  int perm[ASC_MAX_DIMS], nk = 0, nr = 0, ndim = 0;
+  int64_t rows = 1, n = 1, shape[ASC_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++)
+    if (!reduced[d]) perm[nk++] = d, rows *= x->shape[d];
+  for (int d = 0; d < x->ndim; d++)
+    if (reduced[d]) perm[nk + nr++] = d, n *= x->shape[d];
+  for (int d = 0; d < x->ndim; d++)
+    if (!reduced[d] || keepdims) shape[ndim++] = reduced[d] ? 1 : x->shape[d];
+  asc_tensor permuted = {0}, y = {0}, result = {0};
+  asc_status st = asc_tensor_permute(x, perm, &permuted);
+  const int64_t matrix[2] = {rows, n};
+  if (!st) st = asc_tensor_reshape(&permuted, 2, matrix, &y); /* copies when it must */
+  asc_tensor_release(&permuted);
+  while (!st && y.shape[1] > 1) {
+    asc_tensor next = {0};
+    st = halve(&y, &next);
+    asc_tensor_release(&y);
+    y = next;
+  }
+  if (!st && n == 0) {
+    st = asc_tensor_empty(asc_tensor_device(x), x->dtype, ndim, shape, &result);
+    if (!st) st = asc_fill_int(&result, 1);
+  } else if (!st) {
+    st = asc_tensor_reshape(&y, ndim, shape, &result);
+  }
+  asc_tensor_release(&y);
+  if (st) {
+    asc_tensor_release(&result);
+    return st;
+  }
+  return asc_red_deliver(&result, out);
+}
+
+asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
+                              bool keepdims, asc_dtype result_dtype, asc_tensor *out) {
+  int axes[ASC_MAX_DIMS];
+  int naxes = axis_list(x, reduced, axes);
+  asc_tensor src = {0};
+  asc_dtype want = op == ASC_REDUCE_ANY || op == ASC_REDUCE_ALL ? ASC_BOOL : result_dtype;
+  asc_status st = want == x->dtype ? (asc_tensor_share(x, &src), ASC_OK) : asc_cast(x, want, &src);
+  if (st) return st;
+  if (want == ASC_BOOL)
+    st = asc_reduce(op, &src, naxes, axes, keepdims, 0, ASC_DTYPE_COUNT, out);
+  else if (op == ASC_REDUCE_PROD)
+    st = product(&src, reduced, keepdims, out);
+  else
+    st = sum_or_mean(op, &src, axes, naxes, keepdims, out);
+  asc_tensor_release(&src);
+  return st;
+}
