@@ -214,7 +214,7 @@ FLOAT_SAME(logaddexp, logaddexp_f(x, y), logaddexp_(x, y))
 static inline uint16_t next_bits16(uint16_t xb, uint16_t yb, float x, float y) {
   if (isnan(x)) return xb;
   if (isnan(y)) return yb;
-  if (x == y) return yb; /* as C's nextafter: nextafter(0, -0) is -0 */
+  if (x == y) return xb; /* NumPy's float16 keeps x (-0 towards 0 stays -0) */
   if (x == 0) return (uint16_t)((y < 0 ? 0x8000u : 0) | 1u);
   return (uint16_t)((x < y) == !(xb & 0x8000u) ? xb + 1 : xb - 1);
 }
