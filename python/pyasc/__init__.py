@@ -136,6 +136,7 @@ from pyasc._C import (
     positive,
     power,
     prod,
+    promote_types,
     real,
     reciprocal,
     relu,
@@ -319,6 +320,7 @@ __all__ = [
     "positive",
     "power",
     "prod",
+    "promote_types",
     "rand",
     "randint",
     "randn",
@@ -582,7 +584,8 @@ __all__ += [n for n in (*_UPSTREAM_CORE, "Field", "Struct") if n not in ("range"
 def __getattr__(name: str) -> object:
     # The framework bridges load on first use: `pyasc.torch` does not import
     # torch, but importing it eagerly would still cost every `import pyasc`.
-    if name in ("torch", "jax"):
+    # pyasc.array_api (the Array API namespace) loads on first use too.
+    if name in ("torch", "jax", "array_api"):
         return _importlib.import_module(f"pyasc.{name}")
     raise AttributeError(f"module 'pyasc' has no attribute {name!r}")
 

@@ -119,6 +119,25 @@ int asc_py_dtype(PyObject *obj, asc_dtype *out) {
   return -1;
 }
 
+/* promote_types(a, b): the dtype a and b convert to together. */
+static PyObject *promote_types(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 2)
+    return PyErr_Format(PyExc_TypeError, "promote_types() takes 2 positional arguments (%zd given)",
+                        nargs);
+  asc_dtype a, b;
+  if (asc_py_dtype(args[0], &a) || asc_py_dtype(args[1], &b)) return NULL;
+  return asc_py_dtype_object(asc_dtype_promote(a, b));
+}
+
+static PyMethodDef dtype_functions[] = {
+    {"promote_types", (PyCFunction)(void (*)(void))promote_types, METH_FASTCALL,
+     ASC_DOC("promote_types($module, type1, type2, /)",
+             "The dtype both convert to under pyasc's promotion (NumPy 2's rules; bfloat16 "
+             "and complex as in docs/dtypes.md).")},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyObject *dtype_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
   (void)type;
   PyObject *spec;
@@ -213,6 +232,7 @@ PyTypeObject AscDType_Type = {
 int asc_py_dtype_init(PyObject *module) {
   if (PyType_Ready(&AscDType_Type) < 0) return -1;
   if (PyModule_AddObjectRef(module, "dtype", (PyObject *)&AscDType_Type) < 0) return -1;
+  if (PyModule_AddFunctions(module, dtype_functions) < 0) return -1;
   for (int i = 0; i < ASC_DTYPE_COUNT; i++) {
     DTypeObject *d = PyObject_New(DTypeObject, &AscDType_Type);
     if (!d) return -1;

@@ -2,6 +2,7 @@
 #include "binding.h"
 
 #include "../core/checked.h"
+#include "asc/ops_create.h"
 
 static PyObject *numpy_module;
 
@@ -631,6 +632,45 @@ static PyObject *get_T(TensorObject *self, void *c) {
   return wrap_result(asc_tensor_permute(&self->t, NULL, &t), &t);
 }
 
+/* x[..., i, j] -> x[..., j, i]: the Array API's mT (a view). */
+static PyObject *get_mT(TensorObject *self, void *c) {
+  (void)c;
+  if (self->t.ndim < 2)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "mT needs at least 2 dimensions, not %d",
+                            self->t.ndim);
+  asc_tensor t;
+  return wrap_result(asc_tensor_transpose(&self->t, -2, -1, &t), &t);
+}
+
+/* The real or imaginary part as a view, as NumPy's .real and .imag: of a
+ * complex tensor its parts' memory, of a real one the tensor itself (real)
+ * or zeros (imag, a new read-only-in-spirit tensor as NumPy gives). */
+static PyObject *get_part(TensorObject *self, int part) {
+  if (!asc_dtype_is_complex(self->t.dtype)) {
+    if (part == 0) return Py_NewRef((PyObject *)self);
+    asc_tensor z = {0};
+    asc_status st = asc_tensor_empty(asc_tensor_device(&self->t), self->t.dtype, self->t.ndim,
+                                     self->t.shape, &z);
+    if (!st) st = asc_fill_int(&z, 0);
+    if (st) asc_tensor_release(&z);
+    return wrap_result(st, &z);
+  }
+  asc_tensor parts, t;
+  asc_status st = asc_tensor_view_real(&self->t, &parts);
+  if (st) return asc_py_raise(st);
+  st = asc_tensor_select(&parts, parts.ndim - 1, part, &t);
+  asc_tensor_release(&parts);
+  return wrap_result(st, &t);
+}
+static PyObject *get_real(TensorObject *self, void *c) {
+  (void)c;
+  return get_part(self, 0);
+}
+static PyObject *get_imag(TensorObject *self, void *c) {
+  (void)c;
+  return get_part(self, 1);
+}
+
 static PyGetSetDef tensor_getset[] = {
     {"shape", (getter)get_shape, NULL, "Tuple of dimensions.", NULL},
     {"strides", (getter)get_strides, NULL, "Tuple of byte steps per dimension, as NumPy.", NULL},
@@ -642,6 +682,12 @@ static PyGetSetDef tensor_getset[] = {
     {"device", (getter)get_device, NULL, "The device holding the data, e.g. 'cpu:0'.", NULL},
     {"data_ptr", (getter)get_data_ptr, NULL, "Address of the first element.", NULL},
     {"T", (getter)get_T, NULL, "The tensor with its axes reversed (a view).", NULL},
+    {"mT", (getter)get_mT, NULL, "The last two axes swapped (a view): a stack of transposes.",
+     NULL},
+    {"real", (getter)get_real, NULL,
+     "The real part: a view of a complex tensor's memory, or the tensor itself.", NULL},
+    {"imag", (getter)get_imag, NULL,
+     "The imaginary part: a view of a complex tensor's memory, or zeros.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -817,7 +863,70 @@ static PyObject *tensor_to(TensorObject *self, PyObject *args, PyObject *kwargs)
   return wrap_result(st, &t);
 }
 
+/* The Array API: the namespace of pyasc's standard functions. */
+static PyObject *tensor_array_namespace(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *names[] = {"api_version", NULL};
+  PyObject *version = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__array_namespace__", names, &version))
+    return NULL;
+  if (version != Py_None) {
+    const char *text = PyUnicode_Check(version) ? PyUnicode_AsUTF8(version) : NULL;
+    static const char *const known[] = {"2021.12", "2022.12", "2023.12", "2024.12"};
+    bool ok = false;
+    for (size_t i = 0; text && i < sizeof known / sizeof *known; i++) ok |= !strcmp(text, known[i]);
+    if (!ok)
+      return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                              "unsupported Array API version %R (pyasc implements 2024.12)",
+                              version);
+  }
+  return PyImport_ImportModule("pyasc.array_api");
+}
+
+/* to_device(device, /, *, stream=None): the tensor itself on its own
+ * device; a copy on another simulated device. */
+static PyObject *tensor_to_device(TensorObject *self, PyObject *args, PyObject *kwargs) {
+  static char *names[] = {"", "stream", NULL}; /* device is positional-only */
+  PyObject *device, *stream = Py_None;
+  if (kwargs && PyDict_GetItemString(kwargs, "device"))
+    return PyErr_Format(PyExc_TypeError,
+                        "to_device() got an unexpected keyword argument 'device' (it is "
+                        "positional-only)");
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$O:to_device", names, &device, &stream))
+    return NULL;
+  if (stream != Py_None)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                            "to_device: stream= is not supported: copies run on the current "
+                            "stream");
+  int target;
+  if (asc_py_device_spec(device, &target)) return NULL;
+  if (target == asc_tensor_device(&self->t)) return Py_NewRef((PyObject *)self);
+  PyObject *index = PyLong_FromLong(target);
+  PyObject *result = index ? PyObject_CallMethod((PyObject *)self, "to", "O", index) : NULL;
+  Py_XDECREF(index);
+  return result;
+}
+
+static PyObject *tensor_complex(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  PyObject *item = PyObject_CallMethod(self, "item", NULL);
+  if (!item) return NULL;
+  if (!PyComplex_Check(item))
+    Py_SETREF(item, PyObject_CallOneArg((PyObject *)&PyComplex_Type, item));
+  return item;
+}
+
 static PyMethodDef tensor_methods[] = {
+    {"__array_namespace__", (PyCFunction)(void (*)(void))tensor_array_namespace,
+     METH_VARARGS | METH_KEYWORDS,
+     ASC_DOC("__array_namespace__($self, /, *, api_version=None)",
+             "The Array API namespace: pyasc.array_api.")},
+    {"to_device", (PyCFunction)(void (*)(void))tensor_to_device, METH_VARARGS | METH_KEYWORDS,
+     ASC_DOC("to_device($self, device, /, *, stream=None)",
+             "The tensor on device ('cpu', 'cpu:N' or an index): itself when it is there, "
+             "else a copy.")},
+    {"__complex__", (PyCFunction)tensor_complex, METH_NOARGS,
+     ASC_DOC("__complex__($self, /)", "complex(t) for a tensor of one element.")},
     {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("numpy($self, /, *, raw=False)",
              "A NumPy array sharing the tensor's memory (after waiting for the current "

@@ -44,10 +44,13 @@ static inline uint64_t shift_right_u(uint64_t x, uint64_t y, int bits) {
 }
 
 /* NumPy's npy_divmod: floor division and modulo that agree with each
- * other and with Python for floats. */
+ * other and with Python for floats. One operand infinite, floor division
+ * is the quotient itself (+-inf, or +-0), as the Array API says (NumPy
+ * gives NaN and Python -1 for some of these). */
 #define DEFINE_DIVMOD(T, SUFFIX)                      \
   static inline T floor_div_##SUFFIX(T a, T b) {      \
     if (b == 0) return a / b;                         \
+    if (isinf(a) != isinf(b)) return a / b;           \
     T mod = fmod##SUFFIX(a, b);                       \
     T div = (a - mod) / b;                            \
     if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1; \

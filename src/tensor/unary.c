@@ -161,19 +161,34 @@ static inline asc_c64_t csign_f(asc_c64_t x) {
   asc_c128_t r = csign_d(ASC_C128(crealf(x), cimagf(x)));
   return ASC_C64(creal(r), cimag(r));
 }
-/* expm1 and log1p keep their accuracy near 0 in the real direction; the
- * rest follows from exp and log. */
+/* expm1 keeps its accuracy near 0 in the real direction; infinities and
+ * NaNs take cexp's special values, with the Array API's -1 + 0j for a real
+ * part of -infinity, and an exact 0 gives +0 + 0j. */
 static inline asc_c128_t cexpm1_d(asc_c128_t x) {
   double re = creal(x), im = cimag(x);
-  if (im == 0) return ASC_C128(expm1(re), im);
-  double e = exp(re);
+  if (!isfinite(re) || !isfinite(im)) {
+    if (re == -INFINITY) return ASC_C128(-1, 0);
+    asc_c128_t e = cexp(x);
+    return ASC_C128(creal(e) - 1, cimag(e));
+  }
+  if (im == 0) return ASC_C128(expm1(re) + 0.0, im);
   /* exp(re) cos(im) - 1 = expm1(re) cos(im) - 2 sin(im/2)^2 */
   double s = sin(im / 2);
-  return ASC_C128(expm1(re) * cos(im) - 2 * s * s, e * sin(im));
+  return ASC_C128(expm1(re) * cos(im) - 2 * s * s, exp(re) * sin(im));
 }
 static inline asc_c64_t cexpm1_f(asc_c64_t x) {
   asc_c128_t r = cexpm1_d(ASC_C128(crealf(x), cimagf(x)));
   return ASC_C64(creal(r), cimag(r));
+}
+/* C99 gives tanh(+inf + iy) the sign of sin(2y) on its zero imaginary
+ * part; the Array API asks for 1 + 0j when y > 0. */
+static inline asc_c128_t ctanh_d(asc_c128_t x) {
+  if (creal(x) == INFINITY && isfinite(cimag(x)) && cimag(x) > 0) return ASC_C128(1, 0);
+  return ctanh(x);
+}
+static inline asc_c64_t ctanh_f(asc_c64_t x) {
+  if (crealf(x) == INFINITY && isfinite(cimagf(x)) && cimagf(x) > 0) return ASC_C64(1, 0);
+  return ctanhf(x);
 }
 static inline asc_c128_t clog1p_d(asc_c128_t x) {
   double re = creal(x), im = cimag(x);
@@ -222,7 +237,7 @@ COMPLEX_LOOPS(cos, ccosf(x), ccos(x))
 COMPLEX_LOOPS(tan, ctanf(x), ctan(x))
 COMPLEX_LOOPS(sinh, csinhf(x), csinh(x))
 COMPLEX_LOOPS(cosh, ccoshf(x), ccosh(x))
-COMPLEX_LOOPS(tanh, ctanhf(x), ctanh(x))
+COMPLEX_LOOPS(tanh, ctanh_f(x), ctanh_d(x))
 COMPLEX_LOOPS(asin, casinf(x), casin(x))
 COMPLEX_LOOPS(acos, cacosf(x), cacos(x))
 COMPLEX_LOOPS(atan, catanf(x), catan(x))
@@ -504,6 +519,7 @@ SELECT_LOOP(uint8_t)
 SELECT_LOOP(uint16_t)
 SELECT_LOOP(uint32_t)
 SELECT_LOOP(uint64_t)
+SELECT_LOOP(asc_c128_t)
 
 static asc_ew_loop select_loop(size_t size) {
   switch (size) {
@@ -513,8 +529,10 @@ static asc_ew_loop select_loop(size_t size) {
       return select_uint16_t;
     case 4:
       return select_uint32_t;
-    default:
+    case 8:
       return select_uint64_t;
+    default:
+      return select_asc_c128_t;
   }
 }
 
@@ -604,6 +622,9 @@ asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor 
   const asc_tensor *operands[3] = {x, lo, hi};
   asc_dtype result = asc_dtype_promote(asc_dtype_promote(x->dtype, lo->dtype), hi->dtype);
   asc_status st = check_operands("clip", 3, operands, result, out);
+  if (!st && asc_dtype_is_complex(result))
+    st = asc_error(ASC_ERR_TYPE, "clip is not supported for %s: complex numbers have no order",
+                   asc_dtype_name(result));
   if (st) return st;
   asc_ew_kernel kernel = {.loop = clip_loops[result], .name = "clip"};
   const asc_dtype dtypes[3] = {result, result, result};

@@ -241,3 +241,36 @@ def test_kernels_refuse_complex(tmp_path):
         module.k[1](np.zeros(4, np.complex64))
     with pytest.raises(pyasc.CompileError, match="no complex arithmetic"):
         module.k[1](np.zeros(8, np.float32))  # the GlobalTensor's dtype
+
+
+def test_where_moves_whole_complex_elements():
+    a = np.array([1 + 2j, 3 - 4j, 5j])
+    b = np.array([-1j, 6, 7 + 7j])
+    cond = np.array([True, False, True])
+    got = pyasc.where(pyasc.asarray(cond), pyasc.asarray(a), pyasc.asarray(b)).numpy()
+    np.testing.assert_array_equal(got, np.where(cond, a, b))
+    got = pyasc.where(pyasc.asarray(cond), pyasc.asarray(a.astype(np.complex64)), 0).numpy()
+    np.testing.assert_array_equal(got, np.where(cond, a.astype(np.complex64), 0))
+
+
+def test_clip_refuses_complex():
+    t = pyasc.asarray(np.array([1 + 1j]))
+    with pytest.raises(pyasc.DTypeError, match="complex numbers have no order"):
+        pyasc.clip(t, pyasc.asarray(np.zeros((2, 2), np.int64)), 0.5)
+
+
+def test_attributes_real_imag_mT():
+    a = np.array([[1 + 2j, 3j], [4, 5 - 1j]])
+    t = pyasc.asarray(a)
+    view = t.real
+    view[0, 0] = 7.0  # a view, as NumPy's
+    a[0, 0] = 7 + 2j
+    np.testing.assert_array_equal(t.numpy(), a)
+    np.testing.assert_array_equal(t.imag.numpy(), a.imag)
+    np.testing.assert_array_equal(t.mT.numpy(), a.T)
+    assert complex(t[1, 1]) == 5 - 1j
+    real = pyasc.asarray([1.0, 2.0])
+    assert real.real is real
+    np.testing.assert_array_equal(real.imag.numpy(), [0.0, 0.0])
+    with pytest.raises(pyasc.InvalidValueError, match="mT needs at least 2"):
+        real.mT
