@@ -1,0 +1,662 @@
+/* Advanced indexing: the indices are checked and turned into element
+ * offsets on the host, then one launch on the current stream moves the
+ * elements. A result row is one position of the broadcast index shape B
+ * (with one position of the axes before B when B stays in place); each row
+ * moves the block of the axes after B. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/checked.h"
+#include "asc/ops.h"
+#include "asc/ops_index.h"
+#include "half.h"
+#include "tensor_internal.h"
+
+#define PARALLEL_BYTES ((int64_t)1 << 20)
+#define BYTES_PER_BLOCK ((int64_t)1 << 19)
+
+/* --- walking a strided tensor on the host ---------------------------------- */
+
+typedef struct walker {
+  int ndim;
+  int64_t shape[ASC_MAX_DIMS];
+  int64_t strides[ASC_MAX_DIMS]; /* bytes */
+  int64_t pos[ASC_MAX_DIMS];
+  const char *p;
+} walker;
+
+/* A walker over `shape` from base with element strides `strides`. Axes of
+ * length 1 get stride 0, so that no stride is ever multiplied past a
+ * valid view's span. */
+static asc_status walker_init(walker *w, const char *base, int ndim, const int64_t *shape,
+                              const int64_t *strides, int64_t elsize) {
+  w->ndim = ndim;
+  w->p = base;
+  for (int d = 0; d < ndim; d++) {
+    w->shape[d] = shape[d];
+    w->pos[d] = 0;
+    if (asc_mul_overflow_i64(shape[d] == 1 ? 0 : strides[d], elsize, &w->strides[d]))
+      return asc_error(ASC_ERR_INVALID_VALUE, "index: a tensor's byte strides overflow");
+  }
+  return ASC_OK;
+}
+
+/* Steps to the next element in C order. */
+static void walker_next(walker *w) {
+  for (int d = w->ndim - 1; d >= 0; d--) {
+    w->p += w->strides[d];
+    if (++w->pos[d] < w->shape[d]) return;
+    w->p -= w->strides[d] * w->shape[d];
+    w->pos[d] = 0;
+  }
+}
+
+/* An index element as int64; uint64 values wrap as NumPy's cast to intp. */
+static int64_t read_index(asc_dtype dtype, const char *p) {
+  switch (dtype) {
+    case ASC_INT8: {
+      int8_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case ASC_UINT8: {
+      uint8_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case ASC_INT16: {
+      int16_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case ASC_UINT16: {
+      uint16_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case ASC_INT32: {
+      int32_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    case ASC_UINT32: {
+      uint32_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+    default: { /* int64, uint64 */
+      int64_t v;
+      memcpy(&v, p, sizeof v);
+      return v;
+    }
+  }
+}
+
+static bool truthy(asc_dtype dtype, const char *p) {
+  switch (asc_dtype_size(dtype)) {
+    case 1:
+      return *p != 0;
+    case 2: {
+      uint16_t v;
+      memcpy(&v, p, sizeof v);
+      /* float16 and bfloat16: -0.0 is false */
+      return asc_dtype_is_float(dtype) ? (v & 0x7fffu) != 0 : v != 0;
+    }
+    case 4: {
+      if (dtype == ASC_FLOAT32) {
+        float f;
+        memcpy(&f, p, sizeof f);
+        return f != 0.0f;
+      }
+      uint32_t v;
+      memcpy(&v, p, sizeof v);
+      return v != 0;
+    }
+    default: {
+      if (dtype == ASC_FLOAT64) {
+        double f;
+        memcpy(&f, p, sizeof f);
+        return f != 0.0;
+      }
+      uint64_t v;
+      memcpy(&v, p, sizeof v);
+      return v != 0;
+    }
+  }
+}
+
+/* --- the layout of x[key] ----------------------------------------------------- */
+
+typedef struct layout {
+  int nb; /* B, the indices' broadcast shape */
+  int64_t bshape[ASC_MAX_DIMS];
+  int npre; /* the whole axes before B in the result, and after it */
+  int64_t pre_shape[ASC_MAX_DIMS], pre_strides[ASC_MAX_DIMS];
+  int npost;
+  int64_t post_shape[ASC_MAX_DIMS], post_strides[ASC_MAX_DIMS]; /* x's element strides */
+  int ndim;
+  int64_t shape[ASC_MAX_DIMS];
+} layout;
+
+static asc_status check_key(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place) {
+  if (n < 1 || n > x->ndim || !idx)
+    return asc_error(ASC_ERR_INVALID_VALUE, "index: %d advanced indices for a %d-d tensor", n,
+                     x->ndim);
+  for (int k = 0; k < n; k++) {
+    int axis = idx[k].axis;
+    if (axis < 0 || axis >= x->ndim || (k && axis <= idx[k - 1].axis) ||
+        (in_place && k && axis != idx[k - 1].axis + 1))
+      return asc_error(ASC_ERR_INVALID_VALUE, "index: bad axis %d for advanced index %d", axis, k);
+    const asc_tensor *t = idx[k].index;
+    if (!t) return asc_error(ASC_ERR_INVALID_VALUE, "index: advanced index %d is NULL", k);
+    if (!asc_dtype_is_integer(t->dtype))
+      return asc_error(ASC_ERR_INDEX,
+                       "arrays used as indices must be of integer (or boolean) type, not %s",
+                       asc_dtype_name(t->dtype));
+    asc_status st = asc_tensor_check(t);
+    if (!st) st = asc_tensor_check_valid(t);
+    if (st) return st;
+  }
+  return ASC_OK;
+}
+
+static asc_status broadcast_indices(int n, const asc_adv_index *idx, layout *L) {
+  L->nb = 0;
+  for (int k = 0; k < n; k++) {
+    int64_t so_far[ASC_MAX_DIMS];
+    memcpy(so_far, L->bshape, sizeof so_far);
+    const asc_tensor *t = idx[k].index;
+    if (asc_broadcast_shapes(L->nb, so_far, t->ndim, t->shape, &L->nb, L->bshape)) {
+      asc_clear_error();
+      char msg[1024] =
+          "shape mismatch: indexing arrays could not be broadcast together with shapes";
+      for (int j = 0; j < n; j++) {
+        char s[256];
+        size_t used = strlen(msg);
+        asc_format_shape(idx[j].index->ndim, idx[j].index->shape, s, sizeof s);
+        snprintf(msg + used, sizeof msg - used, " %s", s);
+      }
+      return asc_error(ASC_ERR_INDEX, "%s", msg);
+    }
+  }
+  return ASC_OK;
+}
+
+/* Fills L for x[key]: check_key, the broadcast of the indices, the axes
+ * before and after B and the result's shape. */
+static asc_status make_layout(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
+                              layout *L) {
+  memset(L, 0, sizeof *L);
+  asc_status st = check_key(x, n, idx, in_place);
+  if (!st) st = broadcast_indices(n, idx, L);
+  if (st) return st;
+  int first = idx[0].axis;
+  for (int d = 0, k = 0; d < x->ndim; d++) {
+    if (k < n && idx[k].axis == d) {
+      k++;
+    } else if (in_place && d < first) {
+      L->pre_shape[L->npre] = x->shape[d];
+      L->pre_strides[L->npre++] = x->strides[d];
+    } else {
+      L->post_shape[L->npost] = x->shape[d];
+      L->post_strides[L->npost++] = x->strides[d];
+    }
+  }
+  int total = L->npre + L->nb + L->npost;
+  if (total > ASC_MAX_DIMS)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "index: the result would have %d dimensions (at most %d)", total,
+                     ASC_MAX_DIMS);
+  for (int d = 0; d < L->npre; d++) L->shape[L->ndim++] = L->pre_shape[d];
+  for (int d = 0; d < L->nb; d++) L->shape[L->ndim++] = L->bshape[d];
+  for (int d = 0; d < L->npost; d++) L->shape[L->ndim++] = L->post_shape[d];
+  return asc_check_shape(L->ndim, L->shape, x->dtype, NULL);
+}
+
+asc_status asc_index_shape(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
+                           int *ndim, int64_t *shape) {
+  layout L;
+  asc_status st = make_layout(x, n, idx, in_place, &L);
+  if (st) return st;
+  *ndim = L.ndim;
+  memcpy(shape, L.shape, (size_t)L.ndim * sizeof *shape);
+  return ASC_OK;
+}
+
+/* Every index within [-size, size) of its axis, as NumPy checks them: each
+ * index tensor's own elements, whether or not the result is empty. */
+static asc_status check_bounds(const asc_tensor *x, int n, const asc_adv_index *idx) {
+  for (int k = 0; k < n; k++) {
+    const asc_tensor *t = idx[k].index;
+    int64_t count = asc_tensor_numel(t), size = x->shape[idx[k].axis];
+    if (count == 0) continue;
+    walker w;
+    asc_status st = walker_init(&w, asc_tensor_data(t), t->ndim, t->shape, t->strides,
+                                (int64_t)asc_dtype_size(t->dtype));
+    if (st) return st;
+    for (int64_t i = 0; i < count; i++, walker_next(&w)) {
+      int64_t v = read_index(t->dtype, w.p);
+      if (v < -size || v >= size)
+        return asc_error(ASC_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                         (long long)v, idx[k].label, (long long)size);
+    }
+  }
+  return ASC_OK;
+}
+
+/* offsets[b], for each position b of B in C order: the element offset from
+ * x's first element of the position the indices pick. Checked indices only.
+ * The caller frees *offsets. */
+static asc_status make_offsets(const asc_tensor *x, int n, const asc_adv_index *idx,
+                               const layout *L, int64_t **offsets) {
+  size_t bytes;
+  asc_status st = asc_check_shape(L->nb, L->bshape, ASC_INT64, &bytes);
+  if (st) return st;
+  int64_t count = asc_shape_numel(L->nb, L->bshape);
+  int64_t *off = malloc(bytes ? bytes : 1);
+  if (!off)
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "index: out of host memory for %lld offsets",
+                     (long long)count);
+  walker w[ASC_MAX_DIMS];
+  for (int k = 0; k < n && !st; k++) {
+    const asc_tensor *t = idx[k].index;
+    int64_t strides[ASC_MAX_DIMS];
+    st = asc_expand_strides(t, L->nb, L->bshape, strides);
+    if (!st)
+      st = walker_init(&w[k], asc_tensor_data(t), L->nb, L->bshape, strides,
+                       (int64_t)asc_dtype_size(t->dtype));
+  }
+  if (st) {
+    free(off);
+    return st;
+  }
+  for (int64_t b = 0; b < count; b++) {
+    int64_t o = 0;
+    for (int k = 0; k < n; k++) {
+      int axis = idx[k].axis;
+      int64_t v = read_index(idx[k].index->dtype, w[k].p);
+      if (v < 0) v += x->shape[axis];
+      o += v * x->strides[axis]; /* within x's checked span */
+      walker_next(&w[k]);
+    }
+    off[b] = o;
+  }
+  *offsets = off;
+  return ASC_OK;
+}
+
+/* --- the moves -------------------------------------------------------------------- */
+
+typedef struct move_args {
+  char *x;                  /* x's first element */
+  char *flat;               /* the C-contiguous side: the gather's result, the scatter's values */
+  int64_t *offsets;         /* owned: freed by release */
+  asc_storage *storages[2]; /* x's and flat's, one reference each */
+  int written;              /* which of them the move writes */
+  int64_t elsize;
+  asc_dtype dtype;
+  bool scatter, accumulate;
+  int64_t nb;    /* positions of B */
+  int64_t units; /* gather: rows; scatter: positions of the axes before B */
+  int64_t chunk;
+  int npre;
+  int64_t pre_shape[ASC_MAX_DIMS], pre_strides[ASC_MAX_DIMS]; /* bytes */
+  int npost;
+  int64_t post_shape[ASC_MAX_DIMS], post_strides[ASC_MAX_DIMS]; /* bytes, coalesced */
+  int64_t post_n;
+  const char *name;
+} move_args;
+
+static inline void move_element(char *dst, const char *src, int64_t elsize) {
+  switch (elsize) {
+    case 1:
+      memcpy(dst, src, 1);
+      break;
+    case 2:
+      memcpy(dst, src, 2);
+      break;
+    case 4:
+      memcpy(dst, src, 4);
+      break;
+    default:
+      memcpy(dst, src, 8);
+      break;
+  }
+}
+
+#define ADD_AS(T)              \
+  do {                         \
+    T a, b;                    \
+    memcpy(&a, dst, sizeof a); \
+    memcpy(&b, src, sizeof b); \
+    a = (T)(a + b);            \
+    memcpy(dst, &a, sizeof a); \
+  } while (0)
+
+/* *dst += *src in dtype: integers wrap, float16 and bfloat16 round once
+ * from float32 (as NumPy), bool is logical or. */
+static void add_element(asc_dtype dtype, char *dst, const char *src) {
+  switch (dtype) {
+    case ASC_BOOL:
+      *dst = (char)(*dst || *src);
+      break;
+    case ASC_INT8:
+    case ASC_UINT8:
+      ADD_AS(uint8_t);
+      break;
+    case ASC_INT16:
+    case ASC_UINT16:
+      ADD_AS(uint16_t);
+      break;
+    case ASC_INT32:
+    case ASC_UINT32:
+      ADD_AS(uint32_t);
+      break;
+    case ASC_INT64:
+    case ASC_UINT64:
+      ADD_AS(uint64_t);
+      break;
+    case ASC_FLOAT32:
+      ADD_AS(float);
+      break;
+    case ASC_FLOAT64:
+      ADD_AS(double);
+      break;
+    case ASC_FLOAT16:
+    case ASC_BFLOAT16: {
+      uint16_t a, b;
+      memcpy(&a, dst, sizeof a);
+      memcpy(&b, src, sizeof b);
+      bool half = dtype == ASC_FLOAT16;
+      float sum =
+          half ? asc_f16_to_f32(a) + asc_f16_to_f32(b) : asc_bf16_to_f32(a) + asc_bf16_to_f32(b);
+      a = half ? asc_f32_to_f16(sum) : asc_f32_to_bf16(sum);
+      memcpy(dst, &a, sizeof a);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/* Moves `len` elements between x (stride xs bytes) and the flat side. */
+static void move_run(const move_args *a, char *xp, char *fp, int64_t len, int64_t xs) {
+  int64_t es = a->elsize;
+  if (!a->accumulate && xs == es) {
+    if (a->scatter)
+      memcpy(xp, fp, (size_t)(len * es));
+    else
+      memcpy(fp, xp, (size_t)(len * es));
+    return;
+  }
+  for (int64_t i = 0; i < len; i++, xp += xs, fp += es) {
+    if (a->accumulate)
+      add_element(a->dtype, xp, fp);
+    else if (a->scatter)
+      move_element(xp, fp, es);
+    else
+      move_element(fp, xp, es);
+  }
+}
+
+/* One row: the block of the axes after B. */
+static void move_row(const move_args *a, char *xp, char *fp) {
+  if (a->npost == 0) {
+    move_run(a, xp, fp, 1, a->elsize);
+    return;
+  }
+  int last = a->npost - 1;
+  int64_t len = a->post_shape[last], xs = a->post_strides[last];
+  int64_t pos[ASC_MAX_DIMS] = {0};
+  for (;;) {
+    move_run(a, xp, fp, len, xs);
+    fp += len * a->elsize;
+    int d = last - 1;
+    for (; d >= 0; d--) {
+      xp += a->post_strides[d];
+      if (++pos[d] < a->post_shape[d]) break;
+      xp -= a->post_strides[d] * a->post_shape[d];
+      pos[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/* x's byte offset of position `pre` (flat, C order) of the axes before B. */
+static int64_t pre_offset(const move_args *a, int64_t pre) {
+  int64_t off = 0;
+  for (int d = a->npre - 1; d >= 0; d--) {
+    off += (pre % a->pre_shape[d]) * a->pre_strides[d];
+    pre /= a->pre_shape[d];
+  }
+  return off;
+}
+
+static asc_status move_block(const asc_block_ctx *block, const void *p) {
+  const move_args *a = p;
+  int64_t start = (int64_t)block->block_idx * a->chunk;
+  int64_t end = start + a->chunk < a->units ? start + a->chunk : a->units;
+  if (start >= end) return ASC_OK;
+  /* A scatter's unit is all of B for one position before it, in order,
+   * so that the last of repeated indices wins. */
+  int64_t r0 = a->scatter ? start * a->nb : start, r1 = a->scatter ? end * a->nb : end;
+  int64_t row_bytes = a->post_n * a->elsize, pre = -1, base = 0;
+  for (int64_t row = r0; row < r1; row++) {
+    int64_t q = row / a->nb, b = row % a->nb;
+    if (q != pre) {
+      pre = q;
+      base = pre_offset(a, q);
+    }
+    move_row(a, a->x + base + a->offsets[b] * a->elsize, a->flat + row * row_bytes);
+  }
+  return ASC_OK;
+}
+
+static void move_failed(void *p, bool skipped) {
+  move_args *a = p;
+  asc_storage_poison(a->storages[a->written], a->name, skipped);
+}
+
+static void move_release(void *p) {
+  move_args *a = p;
+  free(a->offsets);
+  asc_storage_release(a->storages[0]);
+  asc_storage_release(a->storages[1]);
+}
+
+/* Drops length-1 axes after B and merges neighbours contiguous in x. */
+static void coalesce_post(move_args *a, const layout *L) {
+  int n = 0;
+  a->post_n = 1;
+  for (int d = 0; d < L->npost; d++) {
+    int64_t len = L->post_shape[d], stride = L->post_strides[d] * a->elsize;
+    a->post_n *= len;
+    if (len == 1) continue;
+    if (n > 0 && a->post_strides[n - 1] == stride * len) {
+      a->post_shape[n - 1] *= len;
+      a->post_strides[n - 1] = stride;
+      continue;
+    }
+    a->post_shape[n] = len;
+    a->post_strides[n++] = stride;
+  }
+  a->npost = n;
+}
+
+/* Queues the move between x and flat (C-contiguous, of the layout's shape);
+ * takes over offsets whatever happens. */
+static asc_status launch_move(const asc_tensor *x, const asc_tensor *flat, const layout *L,
+                              int64_t *offsets, bool scatter, bool accumulate) {
+  move_args a;
+  memset(&a, 0, sizeof a);
+  a.x = asc_tensor_data(x);
+  a.flat = asc_tensor_data(flat);
+  a.offsets = offsets;
+  a.elsize = (int64_t)asc_dtype_size(x->dtype);
+  a.dtype = x->dtype;
+  a.scatter = scatter;
+  a.accumulate = accumulate;
+  a.written = scatter ? 0 : 1;
+  a.name = scatter ? "index assignment" : "index";
+  a.nb = asc_shape_numel(L->nb, L->bshape);
+  a.npre = L->npre;
+  int64_t npre_total = 1;
+  bool broadcast = false; /* x has an axis of stride 0: writes would collide */
+  for (int d = 0; d < L->npre; d++) {
+    a.pre_shape[d] = L->pre_shape[d];
+    a.pre_strides[d] = L->pre_strides[d] * a.elsize;
+    npre_total *= L->pre_shape[d];
+    broadcast |= L->pre_strides[d] == 0 && L->pre_shape[d] > 1;
+  }
+  coalesce_post(&a, L);
+  a.units = scatter ? npre_total : npre_total * a.nb;
+  int64_t bytes = 2 * asc_shape_numel(L->ndim, L->shape) * a.elsize;
+  uint32_t nblocks = asc_split_blocks(a.units, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
+                                      asc_tensor_device(x), &a.chunk);
+  if (scatter && broadcast) {
+    nblocks = 1;
+    a.chunk = a.units;
+  }
+  asc_storage_retain(x->storage);
+  asc_storage_retain(flat->storage);
+  a.storages[0] = x->storage;
+  a.storages[1] = flat->storage;
+  asc_launch_desc desc = {.fn = move_block,
+                          .nblocks = nblocks,
+                          .args = &a,
+                          .args_size = sizeof a,
+                          .release = move_release,
+                          .failed = move_failed,
+                          .name = a.name,
+                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
+  return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+}
+
+/* The checks both directions share, then the offsets (NULL when the result
+ * is empty). */
+static asc_status prepare(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
+                          layout *L, int64_t **offsets) {
+  *offsets = NULL;
+  asc_status st = asc_tensor_check(x);
+  if (!st) st = asc_tensor_check_input(x);
+  if (!st) st = make_layout(x, n, idx, in_place, L);
+  if (!st) st = check_bounds(x, n, idx);
+  if (!st && asc_shape_numel(L->ndim, L->shape) > 0) st = make_offsets(x, n, idx, L, offsets);
+  return st;
+}
+
+asc_status asc_index_gather(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
+                            asc_tensor *out) {
+  layout L;
+  int64_t *offsets;
+  asc_status st = prepare(x, n, idx, in_place, &L, &offsets);
+  if (st) return st;
+  asc_tensor result;
+  st = asc_tensor_empty(asc_tensor_device(x), x->dtype, L.ndim, L.shape, &result);
+  if (st) {
+    free(offsets);
+    return st;
+  }
+  if (offsets) st = launch_move(x, &result, &L, offsets, false, false);
+  if (st)
+    asc_tensor_release(&result);
+  else
+    *out = result;
+  return st;
+}
+
+asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
+                             const asc_tensor *values, bool accumulate) {
+  asc_status st = asc_tensor_check_writable(x, "index assignment");
+  if (!st) st = asc_tensor_check(values);
+  if (st) return st;
+  layout L;
+  int64_t *offsets;
+  st = prepare(x, n, idx, in_place, &L, &offsets);
+  if (st) return st;
+  /* NumPy drops the value's leading length-1 axes beyond the result's. */
+  asc_tensor v = *values;
+  int lead = 0;
+  while (v.ndim - lead > L.ndim && v.shape[lead] == 1) lead++;
+  v.ndim -= lead;
+  memmove(v.shape, v.shape + lead, (size_t)v.ndim * sizeof *v.shape);
+  memmove(v.strides, v.strides + lead, (size_t)v.ndim * sizeof *v.strides);
+  bool fits = v.ndim <= L.ndim;
+  for (int d = 0; d < v.ndim && fits; d++) {
+    int64_t want = L.shape[L.ndim - v.ndim + d];
+    fits = v.shape[d] == want || v.shape[d] == 1;
+  }
+  if (!fits) {
+    char have[256], want[256];
+    asc_format_shape(values->ndim, values->shape, have, sizeof have);
+    asc_format_shape(L.ndim, L.shape, want, sizeof want);
+    free(offsets);
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "shape mismatch: value array of shape %s could not be broadcast to indexing "
+                     "result of shape %s",
+                     have, want);
+  }
+  if (!offsets) return ASC_OK; /* nothing to write */
+  /* The values, broadcast and cast, in a fresh contiguous tensor: they may
+   * share memory with x. */
+  asc_tensor flat;
+  st = asc_tensor_empty(asc_tensor_device(x), x->dtype, L.ndim, L.shape, &flat);
+  if (!st) {
+    st = asc_copy(&v, &flat);
+    if (!st) {
+      st = launch_move(x, &flat, &L, offsets, true, accumulate);
+      offsets = NULL; /* launch_move took it over */
+    }
+    asc_tensor_release(&flat);
+  }
+  free(offsets);
+  return st;
+}
+
+static void free_ctx(void *ctx) {
+  free(ctx);
+}
+
+asc_status asc_nonzero(const asc_tensor *x, asc_tensor *out) {
+  asc_status st = asc_tensor_check(x);
+  if (!st) st = asc_tensor_check_valid(x);
+  if (st) return st;
+  if (x->ndim == 0)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "nonzero of a 0-d tensor is not allowed: use x.reshape(1) (as NumPy 2)");
+  int64_t total = asc_tensor_numel(x), count = 0, es = (int64_t)asc_dtype_size(x->dtype);
+  walker w;
+  if (total) {
+    st = walker_init(&w, asc_tensor_data(x), x->ndim, x->shape, x->strides, es);
+    if (st) return st;
+    for (int64_t i = 0; i < total; i++, walker_next(&w)) count += truthy(x->dtype, w.p);
+  }
+  int64_t shape[2] = {x->ndim, count};
+  size_t bytes;
+  st = asc_check_shape(2, shape, ASC_INT64, &bytes);
+  if (st) return st;
+  int64_t *data = malloc(bytes ? bytes : 1);
+  if (!data) return asc_error(ASC_ERR_OUT_OF_MEMORY, "nonzero: out of host memory");
+  if (count) {
+    walker_init(&w, asc_tensor_data(x), x->ndim, x->shape, x->strides, es);
+    for (int64_t i = 0, j = 0; i < total; i++, walker_next(&w)) {
+      if (!truthy(x->dtype, w.p)) continue;
+      for (int d = 0; d < x->ndim; d++) data[d * count + j] = w.pos[d];
+      j++;
+    }
+  }
+  asc_storage *storage;
+  st = asc_storage_wrap(asc_tensor_device(x), data, bytes, free_ctx, data, &storage);
+  if (st) {
+    free(data);
+    return st;
+  }
+  memset(out, 0, sizeof *out);
+  out->storage = storage;
+  out->dtype = ASC_INT64;
+  out->ndim = 2;
+  memcpy(out->shape, shape, sizeof shape);
+  asc_contiguous_strides(2, shape, out->strides);
+  return ASC_OK;
+}
