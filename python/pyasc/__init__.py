@@ -30,6 +30,7 @@ from pyasc._C import (
     abs,
     absolute,
     add,
+    add_at,
     all,
     amax,
     amin,
@@ -37,6 +38,7 @@ from pyasc._C import (
     arange,
     argmax,
     argmin,
+    argwhere,
     asarray,
     bfloat16,
     bitwise_and,
@@ -105,6 +107,7 @@ from pyasc._C import (
     minimum,
     multiply,
     negative,
+    nonzero,
     not_equal,
     ones,
     ones_like,
@@ -143,6 +146,7 @@ from pyasc._C import (
     zeros_like,
 )
 from pyasc import _exit, memory, ops, random, testing
+from pyasc.indexing import put, put_along_axis, take, take_along_axis
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
 from pyasc.autograd import grad, value_and_grad, vjp
@@ -176,6 +180,7 @@ __all__ = [
     "abs",
     "absolute",
     "add",
+    "add_at",
     "all",
     "amax",
     "amin",
@@ -183,6 +188,7 @@ __all__ = [
     "arange",
     "argmax",
     "argmin",
+    "argwhere",
     "asarray",
     "autograd",
     "bfloat16",
@@ -257,6 +263,7 @@ __all__ = [
     "minimum",
     "multiply",
     "negative",
+    "nonzero",
     "not_equal",
     "ones",
     "ones_like",
@@ -265,6 +272,8 @@ __all__ = [
     "positive",
     "power",
     "prod",
+    "put",
+    "put_along_axis",
     "rand",
     "randint",
     "randn",
@@ -289,6 +298,8 @@ __all__ = [
     "subtract",
     "sum",
     "synchronize",
+    "take",
+    "take_along_axis",
     "tan",
     "tanh",
     "testing",
