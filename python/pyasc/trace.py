@@ -485,7 +485,7 @@ class Value:
         return int(self.shape[0])
 
     def __getitem__(self, index: Any) -> Value:
-        return self.graph.record("getitem", [self], {"index": index})
+        return self.graph.record("getitem", [self], {"index": _concrete_key(index)})
 
     def __getattr__(self, name: str) -> Any:
         # tensor methods of the table: v.exp(), v.sum(axis=0), ...
@@ -495,6 +495,17 @@ class Value:
         raise AttributeError(f"pyasc.trace.Value has no attribute {name!r}")
 
     __hash__ = object.__hash__
+
+
+def _concrete_key(index: Any) -> Any:
+    """An index key with its traced tensors (masks, integer arrays) replaced
+    by their values: an index carries no gradient, and the result's shape
+    depends on its values, which a trace of shapes only does not have."""
+    if isinstance(index, Value):
+        return index._concrete("indexing by a traced tensor")
+    if isinstance(index, tuple):
+        return tuple(_concrete_key(item) for item in index)
+    return index
 
 
 _RECORDERS = {name: _recorder(name) for name in OPS}
