@@ -304,6 +304,12 @@ static int apply_item(applied *a, key_item *it, int ndim, int consumed, int *dim
         (*xaxis)++;
         break;
       }
+      /* NumPy checks an integer even where the indices broadcast to nothing */
+      if (it->value < -a->view.shape[*dim] || it->value >= a->view.shape[*dim]) {
+        asc_py_raise_msg(ASC_ERR_INDEX, "index %zd is out of bounds for axis %d with size %lld",
+                         it->value, *xaxis, (long long)a->view.shape[*dim]);
+        return -1;
+      }
       if (scalar_index(&a->view, it->value, -1, &index) || add_adv(a, &index, (*dim)++, (*xaxis)++))
         return -1;
       return 0;

@@ -224,9 +224,13 @@ asc_status asc_index_shape(const asc_tensor *x, int n, const asc_adv_index *idx,
   return ASC_OK;
 }
 
-/* Every index within [-size, size) of its axis, as NumPy checks them: each
- * index tensor's own elements, whether or not the result is empty. */
-static asc_status check_bounds(const asc_tensor *x, int n, const asc_adv_index *idx) {
+/* Every index within [-size, size) of its axis, as NumPy checks them: all
+ * of them when B is not empty (even if the result is, through an empty
+ * axis of x), none when it is. Each index tensor's own elements: a
+ * non-empty broadcast repeats each of them. */
+static asc_status check_bounds(const asc_tensor *x, int n, const asc_adv_index *idx,
+                               const layout *L) {
+  if (asc_shape_numel(L->nb, L->bshape) == 0) return ASC_OK;
   for (int k = 0; k < n; k++) {
     const asc_tensor *t = idx[k].index;
     int64_t count = asc_tensor_numel(t), size = x->shape[idx[k].axis];
@@ -541,7 +545,7 @@ static asc_status prepare(const asc_tensor *x, int n, const asc_adv_index *idx, 
   asc_status st = asc_tensor_check(x);
   if (!st) st = asc_tensor_check_input(x);
   if (!st) st = make_layout(x, n, idx, in_place, L);
-  if (!st) st = check_bounds(x, n, idx);
+  if (!st) st = check_bounds(x, n, idx, L);
   if (!st && asc_shape_numel(L->ndim, L->shape) > 0) st = make_offsets(x, n, idx, L, offsets);
   return st;
 }
