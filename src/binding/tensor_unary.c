@@ -171,6 +171,8 @@ static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t narg
   static const char *const names[] = {"condition", "x", "y", NULL};
   PyObject *a[3] = {NULL, NULL, NULL};
   if (asc_py_parse("where", args, nargs, kwnames, names, 1, a)) return NULL;
+  for (int k = 1; k < 3; k++)
+    if (a[k] == Py_None) a[k] = NULL;              /* the signature's default */
   if (!a[1] && !a[2]) return asc_py_nonzero(a[0]); /* NumPy: where(c) is nonzero(c) */
   if (!a[1] || !a[2])
     return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
