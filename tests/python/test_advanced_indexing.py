@@ -5,6 +5,7 @@ key on the same data."""
 
 from __future__ import annotations
 
+import doctest
 import operator
 
 import numpy as np
@@ -575,3 +576,8 @@ def test_property_mixed_keys_match_numpy(shape, data):
     b[key] = -1
     t[key] = -1
     check_same(t, b, f"{key!r} = -1")
+
+
+def test_docstring_examples():
+    failures, tried = doctest.testmod(pyasc.indexing)
+    assert tried >= 4 and failures == 0
