@@ -523,6 +523,19 @@ def test_gradient_of_advanced_indexing_adds_repeated_picks():
     check_same(g, ref)
 
 
+def test_gradient_through_nonzero_where_and_argwhere_indices():
+    a = np.array([[-1.0, 2.0], [3.0, -4.0]])
+
+    def f(x):
+        i, j = pyasc.where(x > 0)
+        picked = x[pyasc.nonzero(x < 0)]
+        big = x[tuple(pyasc.argwhere(x > 2.5).T)]
+        return pyasc.sum(x[i, j] * 2.0) + pyasc.sum(picked) + pyasc.sum(big * 5.0)
+
+    ref = np.where(a > 0, 2.0, 0.0) + np.where(a < 0, 1.0, 0.0) + np.where(a > 2.5, 5.0, 0.0)
+    check_same(pyasc.grad(f)(pyasc.Tensor(a)), ref)
+
+
 def test_operators_that_index_advanced():
     @pyasc.op
     def positive_doubled(x):
