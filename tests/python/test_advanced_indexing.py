@@ -591,6 +591,16 @@ def test_property_mixed_keys_match_numpy(shape, data):
     check_same(t, b, f"{key!r} = -1")
 
 
+def test_host_names_are_not_shadowed_by_kernel_builtins():
+    """The kernel language's names are merged into pyasc after the host's:
+    none of these may be replaced by a kernel-only builtin."""
+    for name in ("take", "put", "take_along_axis", "put_along_axis"):
+        assert getattr(pyasc, name) is getattr(pyasc.indexing, name), name
+    for name in ("nonzero", "argwhere", "add_at", "where"):
+        assert getattr(pyasc, name) is getattr(pyasc._C, name), name
+    check_same(pyasc.take(np.arange(4), [3]), np.array([3]))  # works on the host
+
+
 def test_docstring_examples():
     failures, tried = doctest.testmod(pyasc.indexing)
     assert tried >= 4 and failures == 0
