@@ -38,13 +38,22 @@ asc_status asc_index_shape(const asc_tensor *x, int n, const asc_adv_index *idx,
 asc_status asc_index_gather(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
                             asc_tensor *out);
 
+/* Flags of asc_index_scatter. */
+enum {
+  /* x[key] += values, each repeated index adding its value (NumPy's
+   * np.add.at); bool accumulates as logical or. */
+  ASC_INDEX_ACCUMULATE = 1u,
+  /* The caller knows that no element is indexed twice (the coordinates of
+   * a mask): the scatter may run in parallel blocks. Should one be, which
+   * value it gets is unspecified. */
+  ASC_INDEX_UNIQUE = 2u,
+};
+
 /* x[key] = values: values broadcast to x[key]'s shape and are cast to x's
  * dtype (unsafe casting, as NumPy assignment). Where an element is indexed
- * more than once, the last assignment wins. With accumulate, x[key] +=
- * values instead, each repeated index adding its value (NumPy's np.add.at);
- * bool accumulates as logical or. */
+ * more than once, the last assignment wins. flags: ASC_INDEX_*. */
 asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
-                             const asc_tensor *values, bool accumulate);
+                             const asc_tensor *values, unsigned flags);
 
 /* The coordinates of x's nonzero elements in C order, as a new (ndim,
  * count) int64 tensor in host memory, written before the return (NumPy's

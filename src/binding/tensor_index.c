@@ -199,6 +199,7 @@ typedef struct applied {
   asc_adv_index adv[ASC_MAX_DIMS];
   asc_tensor held[ASC_MAX_DIMS]; /* the index tensors made here */
   bool in_place;
+  bool unique; /* no element is indexed twice: the only advanced items are one mask and ints */
 } applied;
 
 static void applied_release(applied *a) {
@@ -344,6 +345,7 @@ static int apply_item(applied *a, key_item *it, int ndim, int consumed, int *dim
 static int apply_key(const asc_tensor *t, parsed_key *k, applied *a) {
   a->nadv = 0;
   a->in_place = true;
+  a->unique = false;
   int consumed = consumed_axes(k, t->ndim);
   if (consumed < 0) return -1;
   bool advanced = k->advanced > 0;
@@ -365,6 +367,13 @@ static int apply_key(const asc_tensor *t, parsed_key *k, applied *a) {
       }
     }
     a->in_place = last - first + 1 == count;
+    /* a mask's coordinates are distinct; integers pick one position */
+    int masks = 0, others = 0;
+    for (int i = 0; i < k->n; i++) {
+      masks += k->items[i].kind == IT_MASK;
+      others += k->items[i].kind == IT_INTS || k->items[i].kind == IT_BOOL;
+    }
+    a->unique = masks == 1 && others == 0;
   }
   asc_tensor_share(t, &a->view);
   int dim = 0, xaxis = 0;
@@ -413,7 +422,8 @@ static int assign(PyObject *self, PyObject *key, PyObject *value, bool accumulat
     st = asc_error(ASC_ERR_TYPE, "add_at: cannot cast %s values to the %s tensor (same_kind)",
                    asc_dtype_name(source.dtype), asc_dtype_name(a.view.dtype));
   } else if (a.nadv) {
-    st = asc_index_scatter(&a.view, a.nadv, a.adv, a.in_place, &source, accumulate);
+    unsigned flags = (accumulate ? ASC_INDEX_ACCUMULATE : 0) | (a.unique ? ASC_INDEX_UNIQUE : 0);
+    st = asc_index_scatter(&a.view, a.nadv, a.adv, a.in_place, &source, flags);
   } else if (accumulate) {
     asc_tensor out;
     asc_tensor_share(&a.view, &out);

@@ -93,37 +93,65 @@ static int64_t read_index(asc_dtype dtype, const char *p) {
   }
 }
 
-static bool truthy(asc_dtype dtype, const char *p) {
-  switch (asc_dtype_size(dtype)) {
-    case 1:
-      return *p != 0;
-    case 2: {
-      uint16_t v;
-      memcpy(&v, p, sizeof v);
-      /* float16 and bfloat16: -0.0 is false */
-      return asc_dtype_is_float(dtype) ? (v & 0x7fffu) != 0 : v != 0;
-    }
-    case 4: {
-      if (dtype == ASC_FLOAT32) {
-        float f;
-        memcpy(&f, p, sizeof f);
-        return f != 0.0f;
-      }
-      uint32_t v;
-      memcpy(&v, p, sizeof v);
-      return v != 0;
-    }
-    default: {
-      if (dtype == ASC_FLOAT64) {
-        double f;
-        memcpy(&f, p, sizeof f);
-        return f != 0.0;
-      }
-      uint64_t v;
-      memcpy(&v, p, sizeof v);
-      return v != 0;
-    }
+/* How an element is tested for truth: by its bits, except that a float's
+ * -0.0 is false (and NaN true). */
+typedef enum truth_kind { T_U8, T_U16, T_H16, T_U32, T_F32, T_U64, T_F64 } truth_kind;
+
+static truth_kind truth_kind_of(asc_dtype dtype) {
+  switch (dtype) {
+    case ASC_FLOAT16:
+    case ASC_BFLOAT16:
+      return T_H16;
+    case ASC_FLOAT32:
+      return T_F32;
+    case ASC_FLOAT64:
+      return T_F64;
+    default:
+      break;
   }
+  size_t size = asc_dtype_size(dtype);
+  return size == 1 ? T_U8 : size == 2 ? T_U16 : size == 4 ? T_U32 : T_U64;
+}
+
+#define SCAN_AS(T, TEST)                           \
+  for (int64_t i = 0; i < len; i++, p += stride) { \
+    T v;                                           \
+    memcpy(&v, p, sizeof v);                       \
+    if (TEST) {                                    \
+      if (found) found[n] = i;                     \
+      n++;                                         \
+    }                                              \
+  }
+
+/* The positions i < len of the true elements of the run at p (stride in
+ * bytes) go to found (if not NULL), in order; returns their count. */
+static int64_t scan_run(truth_kind kind, const char *p, int64_t stride, int64_t len,
+                        int64_t *found) {
+  int64_t n = 0;
+  switch (kind) {
+    case T_U8:
+      SCAN_AS(uint8_t, v != 0)
+      break;
+    case T_U16:
+      SCAN_AS(uint16_t, v != 0)
+      break;
+    case T_H16:
+      SCAN_AS(uint16_t, (v & 0x7fffu) != 0)
+      break;
+    case T_U32:
+      SCAN_AS(uint32_t, v != 0)
+      break;
+    case T_F32:
+      SCAN_AS(float, v != 0.0f)
+      break;
+    case T_U64:
+      SCAN_AS(uint64_t, v != 0)
+      break;
+    case T_F64:
+      SCAN_AS(double, v != 0.0)
+      break;
+  }
+  return n;
 }
 
 /* --- the layout of x[key] ----------------------------------------------------- */
@@ -262,29 +290,33 @@ static asc_status make_offsets(const asc_tensor *x, int n, const asc_adv_index *
   if (!off)
     return asc_error(ASC_ERR_OUT_OF_MEMORY, "index: out of host memory for %lld offsets",
                      (long long)count);
-  walker w[ASC_MAX_DIMS];
+  memset(off, 0, bytes);
+  /* One index tensor at a time, a tight loop when it is a contiguous int64
+   * run over all of B (nonzero's rows, most lists). */
   for (int k = 0; k < n && !st; k++) {
     const asc_tensor *t = idx[k].index;
+    int64_t size = x->shape[idx[k].axis], stride = x->strides[idx[k].axis];
+    if (t->dtype == ASC_INT64 && t->ndim == L->nb && asc_tensor_is_contiguous(t) &&
+        !memcmp(t->shape, L->bshape, (size_t)L->nb * sizeof *t->shape) &&
+        ASC_ALIGNED(asc_tensor_data(t), int64_t)) {
+      const int64_t *v = asc_tensor_data(t);
+      for (int64_t b = 0; b < count; b++) off[b] += (v[b] < 0 ? v[b] + size : v[b]) * stride;
+      continue;
+    }
     int64_t strides[ASC_MAX_DIMS];
+    walker w;
     st = asc_expand_strides(t, L->nb, L->bshape, strides);
     if (!st)
-      st = walker_init(&w[k], asc_tensor_data(t), L->nb, L->bshape, strides,
+      st = walker_init(&w, asc_tensor_data(t), L->nb, L->bshape, strides,
                        (int64_t)asc_dtype_size(t->dtype));
+    for (int64_t b = 0; !st && b < count; b++, walker_next(&w)) {
+      int64_t v = read_index(t->dtype, w.p);
+      off[b] += (v < 0 ? v + size : v) * stride; /* within x's checked span */
+    }
   }
   if (st) {
     free(off);
     return st;
-  }
-  for (int64_t b = 0; b < count; b++) {
-    int64_t o = 0;
-    for (int k = 0; k < n; k++) {
-      int axis = idx[k].axis;
-      int64_t v = read_index(idx[k].index->dtype, w[k].p);
-      if (v < 0) v += x->shape[axis];
-      o += v * x->strides[axis]; /* within x's checked span */
-      walker_next(&w[k]);
-    }
-    off[b] = o;
   }
   *offsets = off;
   return ASC_OK;
@@ -295,14 +327,16 @@ static asc_status make_offsets(const asc_tensor *x, int n, const asc_adv_index *
 typedef struct move_args {
   char *x;                  /* x's first element */
   char *flat;               /* the C-contiguous side: the gather's result, the scatter's values */
+  int64_t flat_step;        /* its bytes per element: elsize, or 0 for one value everywhere */
   int64_t *offsets;         /* owned: freed by release */
   asc_storage *storages[2]; /* x's and flat's, one reference each */
   int written;              /* which of them the move writes */
   int64_t elsize;
   asc_dtype dtype;
   bool scatter, accumulate;
-  int64_t nb;    /* positions of B */
-  int64_t units; /* gather: rows; scatter: positions of the axes before B */
+  int64_t nb;        /* positions of B */
+  int64_t units;     /* what blocks split: rows, or for a serial scatter positions before B */
+  int64_t unit_rows; /* rows per unit: 1, or all of B */
   int64_t chunk;
   int npre;
   int64_t pre_shape[ASC_MAX_DIMS], pre_strides[ASC_MAX_DIMS]; /* bytes */
@@ -387,14 +421,14 @@ static void add_element(asc_dtype dtype, char *dst, const char *src) {
 /* Moves `len` elements between x (stride xs bytes) and the flat side. */
 static void move_run(const move_args *a, char *xp, char *fp, int64_t len, int64_t xs) {
   int64_t es = a->elsize;
-  if (!a->accumulate && xs == es) {
+  if (!a->accumulate && xs == es && a->flat_step == es) {
     if (a->scatter)
       memcpy(xp, fp, (size_t)(len * es));
     else
       memcpy(fp, xp, (size_t)(len * es));
     return;
   }
-  for (int64_t i = 0; i < len; i++, xp += xs, fp += es) {
+  for (int64_t i = 0; i < len; i++, xp += xs, fp += a->flat_step) {
     if (a->accumulate)
       add_element(a->dtype, xp, fp);
     else if (a->scatter)
@@ -415,7 +449,7 @@ static void move_row(const move_args *a, char *xp, char *fp) {
   int64_t pos[ASC_MAX_DIMS] = {0};
   for (;;) {
     move_run(a, xp, fp, len, xs);
-    fp += len * a->elsize;
+    fp += len * a->flat_step;
     int d = last - 1;
     for (; d >= 0; d--) {
       xp += a->post_strides[d];
@@ -437,22 +471,53 @@ static int64_t pre_offset(const move_args *a, int64_t pre) {
   return off;
 }
 
+#define MOVE_POINTS(T)                                                                  \
+  for (int64_t i = 0; i < n; i++) {                                                     \
+    if (scatter)                                                                        \
+      memcpy(xb + off[i] * (int64_t)sizeof(T), fp + i * step, sizeof(T));               \
+    else                                                                                \
+      memcpy(fp + i * (int64_t)sizeof(T), xb + off[i] * (int64_t)sizeof(T), sizeof(T)); \
+  }
+
+/* n rows of one element each: the common case of indices on every axis
+ * (x[mask] with a mask as large as x). */
+static void move_points(const move_args *a, char *xb, const int64_t *off, char *fp, int64_t n) {
+  bool scatter = a->scatter;
+  int64_t step = a->flat_step;
+  switch (a->elsize) {
+    case 1:
+      MOVE_POINTS(uint8_t)
+      break;
+    case 2:
+      MOVE_POINTS(uint16_t)
+      break;
+    case 4:
+      MOVE_POINTS(uint32_t)
+      break;
+    default:
+      MOVE_POINTS(uint64_t)
+      break;
+  }
+}
+
 static asc_status move_block(const asc_block_ctx *block, const void *p) {
   const move_args *a = p;
   int64_t start = (int64_t)block->block_idx * a->chunk;
   int64_t end = start + a->chunk < a->units ? start + a->chunk : a->units;
   if (start >= end) return ASC_OK;
-  /* A scatter's unit is all of B for one position before it, in order,
-   * so that the last of repeated indices wins. */
-  int64_t r0 = a->scatter ? start * a->nb : start, r1 = a->scatter ? end * a->nb : end;
-  int64_t row_bytes = a->post_n * a->elsize, pre = -1, base = 0;
-  for (int64_t row = r0; row < r1; row++) {
-    int64_t q = row / a->nb, b = row % a->nb;
-    if (q != pre) {
-      pre = q;
-      base = pre_offset(a, q);
-    }
-    move_row(a, a->x + base + a->offsets[b] * a->elsize, a->flat + row * row_bytes);
+  int64_t r0 = start * a->unit_rows, r1 = end * a->unit_rows;
+  int64_t row_bytes = a->post_n * a->flat_step, q = r0 / a->nb, b = r0 % a->nb;
+  bool points = a->npost == 0 && !a->accumulate;
+  for (int64_t row = r0; row < r1; q++, b = 0) {
+    /* the rows of one position before B */
+    int64_t run = a->nb - b < r1 - row ? a->nb - b : r1 - row;
+    char *xb = a->x + pre_offset(a, q), *fp = a->flat + row * row_bytes;
+    if (points)
+      move_points(a, xb, a->offsets + b, fp, run);
+    else
+      for (int64_t i = 0; i < run; i++)
+        move_row(a, xb + a->offsets[b + i] * a->elsize, fp + i * row_bytes);
+    row += run;
   }
   return ASC_OK;
 }
@@ -491,9 +556,10 @@ static void coalesce_post(move_args *a, const layout *L) {
 /* Queues the move between x and flat (C-contiguous, of the layout's shape);
  * takes over offsets whatever happens. */
 static asc_status launch_move(const asc_tensor *x, const asc_tensor *flat, const layout *L,
-                              int64_t *offsets, bool scatter, bool accumulate) {
+                              int64_t *offsets, bool scatter, unsigned flags) {
   move_args a;
   memset(&a, 0, sizeof a);
+  bool accumulate = flags & ASC_INDEX_ACCUMULATE;
   a.x = asc_tensor_data(x);
   a.flat = asc_tensor_data(flat);
   a.offsets = offsets;
@@ -514,7 +580,12 @@ static asc_status launch_move(const asc_tensor *x, const asc_tensor *flat, const
     broadcast |= L->pre_strides[d] == 0 && L->pre_shape[d] > 1;
   }
   coalesce_post(&a, L);
-  a.units = scatter ? npre_total : npre_total * a.nb;
+  a.flat_step = scatter && asc_tensor_numel(flat) == 1 ? 0 : a.elsize;
+  /* A scatter that may meet a position twice runs each position before B
+   * through all of B in order, so that the last of repeated indices wins. */
+  bool serial = scatter && !(flags & ASC_INDEX_UNIQUE);
+  a.unit_rows = serial ? a.nb : 1;
+  a.units = serial ? npre_total : npre_total * a.nb;
   int64_t bytes = 2 * asc_shape_numel(L->ndim, L->shape) * a.elsize;
   uint32_t nblocks = asc_split_blocks(a.units, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
                                       asc_tensor_device(x), &a.chunk);
@@ -562,7 +633,7 @@ asc_status asc_index_gather(const asc_tensor *x, int n, const asc_adv_index *idx
     free(offsets);
     return st;
   }
-  if (offsets) st = launch_move(x, &result, &L, offsets, false, false);
+  if (offsets) st = launch_move(x, &result, &L, offsets, false, 0);
   if (st)
     asc_tensor_release(&result);
   else
@@ -571,7 +642,7 @@ asc_status asc_index_gather(const asc_tensor *x, int n, const asc_adv_index *idx
 }
 
 asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,
-                             const asc_tensor *values, bool accumulate) {
+                             const asc_tensor *values, unsigned flags) {
   asc_status st = asc_tensor_check_writable(x, "index assignment");
   if (!st) st = asc_tensor_check(values);
   if (st) return st;
@@ -602,14 +673,16 @@ asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *id
                      have, want);
   }
   if (!offsets) return ASC_OK; /* nothing to write */
-  /* The values, broadcast and cast, in a fresh contiguous tensor: they may
-   * share memory with x. */
+  /* The values, broadcast and cast, in a fresh contiguous tensor (they may
+   * share memory with x); one value stays one element. */
+  bool one = asc_tensor_numel(&v) == 1;
+  if (one) v.ndim = 0; /* the same element, as a 0-d view */
   asc_tensor flat;
-  st = asc_tensor_empty(asc_tensor_device(x), x->dtype, L.ndim, L.shape, &flat);
+  st = asc_tensor_empty(asc_tensor_device(x), x->dtype, one ? 0 : L.ndim, L.shape, &flat);
   if (!st) {
     st = asc_copy(&v, &flat);
     if (!st) {
-      st = launch_move(x, &flat, &L, offsets, true, accumulate);
+      st = launch_move(x, &flat, &L, offsets, true, flags);
       offsets = NULL; /* launch_move took it over */
     }
     asc_tensor_release(&flat);
@@ -622,6 +695,28 @@ static void free_ctx(void *ctx) {
   free(ctx);
 }
 
+/* Counts x's true elements, or with data (ndim * count int64) records
+ * their coordinates: runs along the last axis, the others walked. */
+static int64_t scan_nonzero(const asc_tensor *x, int64_t *data, int64_t count, int64_t *found) {
+  int last = x->ndim - 1;
+  int64_t es = (int64_t)asc_dtype_size(x->dtype), len = x->shape[last];
+  int64_t stride = x->strides[last] * es, outer = asc_tensor_numel(x) / len, j = 0;
+  truth_kind kind = truth_kind_of(x->dtype);
+  walker w;
+  walker_init(&w, asc_tensor_data(x), last, x->shape, x->strides, es); /* checked by the caller */
+  for (int64_t o = 0; o < outer; o++, walker_next(&w)) {
+    int64_t n = scan_run(kind, w.p, stride, len, data ? found : NULL);
+    if (data)
+      for (int64_t f = 0; f < n; f++, j++) {
+        for (int d = 0; d < last; d++) data[d * count + j] = w.pos[d];
+        data[last * count + j] = found[f];
+      }
+    else
+      j += n;
+  }
+  return j;
+}
+
 asc_status asc_nonzero(const asc_tensor *x, asc_tensor *out) {
   asc_status st = asc_tensor_check(x);
   if (!st) st = asc_tensor_check_valid(x);
@@ -629,27 +724,25 @@ asc_status asc_nonzero(const asc_tensor *x, asc_tensor *out) {
   if (x->ndim == 0)
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "nonzero of a 0-d tensor is not allowed: use x.reshape(1) (as NumPy 2)");
-  int64_t total = asc_tensor_numel(x), count = 0, es = (int64_t)asc_dtype_size(x->dtype);
-  walker w;
-  if (total) {
-    st = walker_init(&w, asc_tensor_data(x), x->ndim, x->shape, x->strides, es);
-    if (st) return st;
-    for (int64_t i = 0; i < total; i++, walker_next(&w)) count += truthy(x->dtype, w.p);
-  }
+  int64_t total = asc_tensor_numel(x), count = 0;
+  walker probe; /* the strides' byte products, checked once */
+  st = walker_init(&probe, asc_tensor_data(x), x->ndim, x->shape, x->strides,
+                   (int64_t)asc_dtype_size(x->dtype));
+  if (st) return st;
+  if (total) count = scan_nonzero(x, NULL, 0, NULL);
   int64_t shape[2] = {x->ndim, count};
   size_t bytes;
   st = asc_check_shape(2, shape, ASC_INT64, &bytes);
   if (st) return st;
   int64_t *data = malloc(bytes ? bytes : 1);
-  if (!data) return asc_error(ASC_ERR_OUT_OF_MEMORY, "nonzero: out of host memory");
-  if (count) {
-    walker_init(&w, asc_tensor_data(x), x->ndim, x->shape, x->strides, es);
-    for (int64_t i = 0, j = 0; i < total; i++, walker_next(&w)) {
-      if (!truthy(x->dtype, w.p)) continue;
-      for (int d = 0; d < x->ndim; d++) data[d * count + j] = w.pos[d];
-      j++;
-    }
+  int64_t *found = count ? malloc((size_t)x->shape[x->ndim - 1] * sizeof *found) : NULL;
+  if (!data || (count && !found)) {
+    free(data);
+    free(found);
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "nonzero: out of host memory");
   }
+  if (count) scan_nonzero(x, data, count, found);
+  free(found);
   asc_storage *storage;
   st = asc_storage_wrap(asc_tensor_device(x), data, bytes, free_ctx, data, &storage);
   if (st) {

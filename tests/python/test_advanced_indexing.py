@@ -283,6 +283,11 @@ def test_large_gather_and_scatter_use_parallel_blocks():
     t[mask] = 0.0
     a[mask] = 0.0
     check_same(t, a)
+    dup = rng.integers(0, 1 << 10, size=1 << 14)  # many repeats: the last still wins
+    vals = rng.random((1 << 14, 1 << 9), dtype=np.float32)
+    t[dup] = vals
+    a[dup] = vals
+    check_same(t, a)
     rows = a[:100].copy()  # NumPy operands are read when the stream runs: not a
     t[perm[:100]] = rows
     a[perm[:100]] = rows
