@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyasc import _C
+from pyasc.trace import Value
 
 _MODES = ("raise", "wrap", "clip")
 _INTEGERS = (_C.int8, _C.uint8, _C.int16, _C.uint16, _C.int32, _C.uint32, _C.int64, _C.uint64)
@@ -25,9 +26,20 @@ def _axis(axis: int, ndim: int) -> int:
     return axis % ndim
 
 
+def _source(a: Any) -> Any:
+    """a as a tensor; a traced value stays one, so that gradients flow
+    through the indexing (pyasc.grad of a function calling take)."""
+    return a if isinstance(a, (_C.Tensor, Value)) else _C.asarray(a)
+
+
+def _index_array(indices: Any) -> _C.Tensor:
+    """indices as a tensor; a traced one by its value (no gradient)."""
+    return _C.asarray(indices.numpy() if isinstance(indices, Value) else indices)
+
+
 def _indices(indices: Any, what: str) -> _C.Tensor:
     """indices as an integer tensor (bools count as 0 and 1, as NumPy's take)."""
-    ind = _C.asarray(indices)
+    ind = _index_array(indices)
     if ind.dtype == _C.bool_:
         return ind.astype(_C.int64)
     if ind.dtype not in _INTEGERS:
@@ -49,7 +61,7 @@ def _apply_mode(ind: _C.Tensor, size: int, mode: str) -> _C.Tensor:
     return ind % size if mode == "wrap" else _C.clip(ind, 0, size - 1)
 
 
-def take(a: Any, indices: Any, axis: int | None = None, *, mode: str = "raise") -> _C.Tensor:
+def take(a: Any, indices: Any, axis: int | None = None, *, mode: str = "raise") -> Any:
     """Elements of ``a`` at ``indices`` along ``axis`` (NumPy's ``take``).
 
     Parameters
@@ -69,7 +81,8 @@ def take(a: Any, indices: Any, axis: int | None = None, *, mode: str = "raise") 
     -------
     Tensor
         A new tensor of shape ``a.shape[:axis] + indices.shape +
-        a.shape[axis + 1:]``.
+        a.shape[axis + 1:]`` (a traced value inside ``pyasc.grad``, whose
+        gradient adds back at the positions taken).
 
     Examples
     --------
@@ -77,14 +90,14 @@ def take(a: Any, indices: Any, axis: int | None = None, *, mode: str = "raise") 
     >>> pyasc.take(pyasc.arange(10, 15), [3, 0]).tolist()
     [13, 10]
     """
-    x = _C.asarray(a)
+    x = _source(a)
     if axis is None:
         x, axis = x.reshape(-1), 0
     axis = _axis(axis, x.ndim)
     ind = _apply_mode(_indices(indices, "take"), x.shape[axis], mode)
     result = x[(slice(None),) * axis + (ind,)]
     # a 0-d index is a basic index, whose result is a view
-    return result.copy() if ind.ndim == 0 else result
+    return result.copy() if ind.ndim == 0 and isinstance(result, _C.Tensor) else result
 
 
 def put(a: _C.Tensor, ind: Any, v: Any, *, mode: str = "raise") -> None:
@@ -127,7 +140,7 @@ def put(a: _C.Tensor, ind: Any, v: Any, *, mode: str = "raise") -> None:
     a[...] = flat.reshape(*a.shape)
 
 
-def _along_axis_key(x: _C.Tensor, ind: _C.Tensor, axis: int) -> tuple[Any, ...]:
+def _along_axis_key(x: Any, ind: _C.Tensor, axis: int) -> tuple[Any, ...]:
     """The key x[key] == take_along_axis(x, ind, axis): ind on axis, each other
     axis indexed by its own positions, broadcast."""
     if ind.ndim != x.ndim:
@@ -144,9 +157,9 @@ def _along_axis_key(x: _C.Tensor, ind: _C.Tensor, axis: int) -> tuple[Any, ...]:
 
 
 def _along_axis(arr: Any, indices: Any, axis: int | None,
-                what: str) -> tuple[_C.Tensor, tuple[Any, ...]]:
-    x = _C.asarray(arr)
-    ind = _C.asarray(indices)
+                what: str) -> tuple[Any, tuple[Any, ...]]:
+    x = _source(arr)
+    ind = _index_array(indices)
     if ind.dtype not in _INTEGERS:
         raise IndexError("`indices` must be an integer array")
     if axis is None:
@@ -156,7 +169,7 @@ def _along_axis(arr: Any, indices: Any, axis: int | None,
     return x, _along_axis_key(x, ind, _axis(axis, x.ndim))
 
 
-def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> _C.Tensor:
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Any:
     """Values of ``arr`` at ``indices`` along ``axis``, matched by position on
     the other axes (NumPy's ``take_along_axis``), as after ``argsort``.
 

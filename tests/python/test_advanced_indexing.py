@@ -541,6 +541,21 @@ def test_gradient_through_nonzero_where_and_argwhere_indices():
     check_same(pyasc.grad(f)(pyasc.Tensor(a)), ref)
 
 
+def test_gradient_through_take_and_take_along_axis():
+    rng = np.random.default_rng(5)
+    a = rng.random((3, 5))
+    labels = np.array([[1], [4], [1]])
+    g = pyasc.grad(lambda x: pyasc.sum(pyasc.take_along_axis(x, labels, axis=1) * 3.0))(
+        pyasc.Tensor(a))
+    ref = np.zeros_like(a)
+    np.put_along_axis(ref, labels, 3.0, axis=1)
+    check_same(g, ref)
+    g = pyasc.grad(lambda x: pyasc.sum(pyasc.take(x, [0, 0, 7], axis=None)))(pyasc.Tensor(a))
+    ref = np.zeros(a.size)
+    np.add.at(ref, [0, 0, 7], 1.0)
+    check_same(g, ref.reshape(a.shape))
+
+
 def test_operators_that_index_advanced():
     @pyasc.op
     def positive_doubled(x):
