@@ -385,13 +385,89 @@ static int apply_key(const asc_tensor *t, parsed_key *k, applied *a) {
   return 0;
 }
 
-static PyObject *tensor_subscript(PyObject *self, PyObject *key) {
+/* The fast path of a basic key (integers, slices, None, one Ellipsis):
+ * 0 with the view in *out, -1 with an error, 1 (nothing set) for any other
+ * key, which parse_key and apply_key then handle (and report). */
+static int basic_view(const asc_tensor *t, PyObject *key, asc_tensor *out) {
+  bool tuple = PyTuple_Check(key);
+  Py_ssize_t n = tuple ? PyTuple_GET_SIZE(key) : 1;
+  PyObject *const *items = tuple ? PySequence_Fast_ITEMS(key) : &key;
+  if (n > MAX_ITEMS) return 1;
+  Py_ssize_t values[MAX_ITEMS];
+  int consumed = 0, ellipses = 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = items[i];
+    if (item == Py_None) continue;
+    if (item == Py_Ellipsis) {
+      ellipses++;
+      continue;
+    }
+    consumed++;
+    if (PySlice_Check(item)) continue;
+    if (PyBool_Check(item) || AscTensor_Check(item) || PyList_Check(item) || PyTuple_Check(item) ||
+        !PyIndex_Check(item))
+      return 1;
+    values[i] = PyNumber_AsSsize_t(item, PyExc_IndexError);
+    if (values[i] == -1 && PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear(); /* an array: an advanced index */
+      return 1;
+    }
+  }
+  if (ellipses > 1 || consumed > t->ndim) return 1;
+  asc_tensor view;
+  asc_tensor_share(t, &view);
+  asc_status st = ASC_OK;
+  for (Py_ssize_t i = 0, dim = 0; i < n && !st; i++) {
+    PyObject *item = items[i];
+    asc_tensor next;
+    if (item == Py_Ellipsis) {
+      dim += t->ndim - consumed;
+      continue;
+    } else if (item == Py_None) {
+      st = asc_tensor_unsqueeze(&view, (int)dim++, &next);
+    } else if (PySlice_Check(item)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(item, &start, &stop, &step) < 0) {
+        asc_tensor_release(&view);
+        return -1;
+      }
+      Py_ssize_t length = PySlice_AdjustIndices((Py_ssize_t)view.shape[dim], &start, &stop, step);
+      st = asc_tensor_slice(&view, (int)dim++, start, step, length, &next);
+    } else {
+      st = asc_tensor_select(&view, (int)dim, values[i], &next);
+    }
+    if (!st) {
+      asc_tensor_release(&view);
+      view = next;
+    }
+  }
+  if (st) {
+    asc_tensor_release(&view);
+    asc_py_raise(st);
+    return -1;
+  }
+  *out = view;
+  return 0;
+}
+
+/* a from key: the basic fast path, else the key parsed and applied. */
+static int index_key(const asc_tensor *t, PyObject *key, applied *a) {
+  a->nadv = 0;
+  a->in_place = true;
+  a->unique = false;
+  int rc = basic_view(t, key, &a->view);
+  if (rc <= 0) return rc;
   parsed_key k;
-  applied a;
-  if (parse_key(key, &k)) return NULL;
-  int rc = apply_key(&((TensorObject *)self)->t, &k, &a);
+  if (parse_key(key, &k)) return -1;
+  rc = apply_key(t, &k, a);
   key_release(&k);
-  if (rc) return NULL;
+  return rc;
+}
+
+static PyObject *tensor_subscript(PyObject *self, PyObject *key) {
+  applied a;
+  if (index_key(&((TensorObject *)self)->t, key, &a)) return NULL;
   if (!a.nadv) return asc_py_tensor_wrap(&a.view);
   asc_tensor out;
   asc_status st = asc_index_gather(&a.view, a.nadv, a.adv, a.in_place, &out);
@@ -402,15 +478,11 @@ static PyObject *tensor_subscript(PyObject *self, PyObject *key) {
 /* x[key] = value, or with accumulate x[key] += value with repeated indices
  * each adding (add_at). */
 static int assign(PyObject *self, PyObject *key, PyObject *value, bool accumulate) {
-  parsed_key k;
   applied a;
-  if (parse_key(key, &k)) return -1;
-  int rc = apply_key(&((TensorObject *)self)->t, &k, &a);
-  key_release(&k);
-  if (rc) return -1;
+  if (index_key(&((TensorObject *)self)->t, key, &a)) return -1;
   asc_tensor source;
   /* A scalar takes the destination's dtype, as in NumPy assignment. */
-  rc = asc_py_operand(value, &a.view, &source);
+  int rc = asc_py_operand(value, &a.view, &source);
   if (rc) {
     applied_release(&a);
     if (rc > 0)
