@@ -505,6 +505,19 @@ def test_add_at_matches_numpy(dtype):
         pyasc.add_at(np.zeros(3), [0], 1.0)
 
 
+def test_numpy_functions_on_tensors_dispatch_here():
+    a = np.arange(6.0).reshape(2, 3)
+    t = pyasc.Tensor(a)
+    for g, r in zip(np.nonzero(t), np.nonzero(a)):
+        check_same(g, r.astype(np.int64))
+    check_same(np.take(t, [1, 0]), np.take(a, [1, 0]))
+    check_same(np.take_along_axis(t, np.array([[0], [2]]), axis=1),
+               np.take_along_axis(a, np.array([[0], [2]]), axis=1))
+    np.add.at(t, [0, 0, 1], 1.0)  # through __array_ufunc__
+    np.add.at(a, [0, 0, 1], 1.0)
+    check_same(t, a)
+
+
 # --- autograd and operators -----------------------------------------------------------------
 
 
