@@ -107,8 +107,9 @@ def test_read_non_contiguous_sources(layout, name, key):
     view = views[layout](t_base)
     assert ref_view.shape == (3, 4, 5)
     assert not view.is_contiguous()
-    np_key = tuple(ref_view > 600 if isinstance(k, np.ndarray) and k.dtype == bool and k.shape == A.shape
-                   else k for k in key)
+    # a mask as large as A becomes one as large as the view
+    np_key = tuple(ref_view > 600 if isinstance(k, np.ndarray) and k.dtype == bool
+                   and k.shape == A.shape else k for k in key)
     try:
         ref = ref_view[np_key]
     except IndexError:
@@ -338,7 +339,8 @@ def test_errors_match_numpy(key, message):
     check_same(t, a, "a failed assignment writes nothing")
 
 
-@pytest.mark.parametrize("key", [1.5, "a", b"ab", ["a"], [0.5], object(), pyasc.Tensor(np.array([0.5]))])
+@pytest.mark.parametrize("key", [1.5, "a", b"ab", ["a"], [0.5], object(),
+                                 pyasc.Tensor(np.array([0.5]))])
 def test_invalid_index_objects_raise_index_error(key):
     a = np.zeros(3)
     t = pyasc.Tensor(a)
