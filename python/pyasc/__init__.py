@@ -32,6 +32,7 @@ from pyasc._C import (
     acos,
     acosh,
     add,
+    add_at,
     all,
     amax,
     amin,
@@ -46,6 +47,7 @@ from pyasc._C import (
     arctanh,
     argmax,
     argmin,
+    argwhere,
     asarray,
     asin,
     asinh,
@@ -130,6 +132,7 @@ from pyasc._C import (
     multiply,
     negative,
     nextafter,
+    nonzero,
     not_equal,
     ones,
     ones_like,
@@ -173,6 +176,7 @@ from pyasc._C import (
     zeros_like,
 )
 from pyasc import _exit, memory, ops, random, testing
+from pyasc.indexing import put, put_along_axis, take, take_along_axis
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
 from pyasc.autograd import grad, value_and_grad, vjp
@@ -208,6 +212,7 @@ __all__ = [
     "acos",
     "acosh",
     "add",
+    "add_at",
     "all",
     "amax",
     "amin",
@@ -222,6 +227,7 @@ __all__ = [
     "arctanh",
     "argmax",
     "argmin",
+    "argwhere",
     "asarray",
     "asin",
     "asinh",
@@ -312,6 +318,7 @@ __all__ = [
     "multiply",
     "negative",
     "nextafter",
+    "nonzero",
     "not_equal",
     "ones",
     "ones_like",
@@ -321,6 +328,8 @@ __all__ = [
     "power",
     "prod",
     "promote_types",
+    "put",
+    "put_along_axis",
     "rand",
     "randint",
     "randn",
@@ -349,6 +358,8 @@ __all__ = [
     "subtract",
     "sum",
     "synchronize",
+    "take",
+    "take_along_axis",
     "tan",
     "tanh",
     "testing",

@@ -91,9 +91,14 @@ def array_ufunc(
     """ufunc(*inputs, out=(tensor,)) as the pyasc function of the ufunc's name.
 
     Only plain calls with one output are forwarded (not ufunc.reduce,
-    .accumulate, .outer, ...), with out= a single pyasc.Tensor.
+    .accumulate, .outer, ...), with out= a single pyasc.Tensor, and
+    ``np.add.at`` on a tensor (``pyasc.add_at``).
     """
     del tensor  # one of the inputs (or out); nothing else to learn from it
+    if (method == "at" and ufunc is np.add and len(inputs) == 3 and not kwargs
+            and isinstance(inputs[0], pyasc.Tensor)):
+        pyasc.add_at(*inputs)  # np.add.at(a, indices, b): in place, returns None
+        return None
     if method != "__call__" or ufunc.nout != 1:
         return NotImplemented
     out = kwargs.pop("out", None)

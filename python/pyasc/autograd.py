@@ -107,7 +107,8 @@ def _sum_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 def _getitem(r: _Rule) -> tuple[Any, ...]:
     x = r.args[0]
     full = _C.zeros(tuple(x.shape), dtype=r.g.dtype)
-    full[r.attrs["index"]] = r.g  # basic indices: each element is picked once
+    # an element picked more than once (advanced indices) gets each gradient
+    _C.add_at(full, r.attrs["index"], r.g)
     return (full,)
 
 

@@ -354,6 +354,9 @@ def _recorder(name: str, fallback: Callable[..., Any] | None = None) -> Callable
 
     def call(*args: Any, **kwargs: Any) -> Any:
         graph = _graph_of(args)
+        if name == "where" and len(args) + len(kwargs) == 1:
+            # where(condition) is nonzero: integer indices, by value
+            return _by_value(_C.nonzero)(*args, **kwargs)
         if graph is None:
             if fallback is None:
                 return opdef.run(*args, **kwargs)
@@ -485,7 +488,7 @@ class Value:
         return int(self.shape[0])
 
     def __getitem__(self, index: Any) -> Value:
-        return self.graph.record("getitem", [self], {"index": index})
+        return self.graph.record("getitem", [self], {"index": _concrete_key(index)})
 
     def __getattr__(self, name: str) -> Any:
         # tensor methods of the table: v.exp(), v.sum(axis=0), ...
@@ -495,6 +498,17 @@ class Value:
         raise AttributeError(f"pyasc.trace.Value has no attribute {name!r}")
 
     __hash__ = object.__hash__
+
+
+def _concrete_key(index: Any) -> Any:
+    """An index key with its traced tensors (masks, integer arrays) replaced
+    by their values: an index carries no gradient, and the result's shape
+    depends on its values, which a trace of shapes only does not have."""
+    if isinstance(index, Value):
+        return index._concrete("indexing by a traced tensor")
+    if isinstance(index, tuple):
+        return tuple(_concrete_key(item) for item in index)
+    return index
 
 
 _RECORDERS = {name: _recorder(name) for name in OPS}
@@ -536,9 +550,26 @@ class _Namespace(types.ModuleType):
         return _RECORDING.get(id(real), real)
 
 
+def _by_value(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn called with its traced arguments' values: for functions whose
+    results are integer indices (no gradient) whose shapes depend on those
+    values (nonzero, argwhere)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(a._concrete(f"pyasc.{fn.__name__}") if isinstance(a, Value) else a
+                     for a in args)
+        kwargs = {k: v._concrete(f"pyasc.{fn.__name__}") if isinstance(v, Value) else v
+                  for k, v in kwargs.items()}
+        return fn(*args, **kwargs)
+
+    call.__name__ = fn.__name__
+    call.__doc__ = f"pyasc.{fn.__name__} of traced values, by value."
+    return call
+
+
 def _recordable_functions() -> dict[int, Callable[..., Any]]:
     """id of each pyasc C function the table records -> its recording form."""
-    found: dict[int, Callable[..., Any]] = {}
+    found: dict[int, Callable[..., Any]] = {id(f): _by_value(f) for f in (_C.nonzero, _C.argwhere)}
     for name in list(OPS) + list(_ALIASES):
         real = getattr(_C, name, None)
         if callable(real):

@@ -116,9 +116,12 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
 /* The range of integer dtype d. */
 void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi);
 
-/* tensor_index.c */
+/* tensor_index.c: indexing, pyasc.nonzero, argwhere, add_at. */
 extern PyMappingMethods asc_py_tensor_as_mapping;
 extern PySequenceMethods asc_py_tensor_as_sequence;
+int asc_py_index_init(PyObject *module);
+/* pyasc.nonzero(obj): a new tuple of int64 tensors, or NULL with an error. */
+PyObject *asc_py_nonzero(PyObject *obj);
 
 /* tensor_create.c: pyasc.zeros, full, arange, linspace, eye, concatenate,
  * stack, ... */

@@ -289,7 +289,8 @@ static PyObject *nb_float(PyObject *self) {
 static PyObject *nb_index(PyObject *self) {
   TensorObject *t = (TensorObject *)self;
   if (t->t.ndim != 0 || !asc_dtype_is_integer(t->t.dtype)) {
-    PyErr_SetString(PyExc_TypeError, "only 0-d integer tensors can be used as an index");
+    PyErr_SetString(PyExc_TypeError,
+                    "only integer scalar tensors can be converted to a scalar index");
     return NULL;
   }
   return single_item(self, "int");

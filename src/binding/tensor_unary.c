@@ -190,7 +190,13 @@ static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t narg
   (void)self;
   static const char *const names[] = {"condition", "x", "y", NULL};
   PyObject *a[3] = {NULL, NULL, NULL};
-  if (asc_py_parse("where", args, nargs, kwnames, names, 3, a)) return NULL;
+  if (asc_py_parse("where", args, nargs, kwnames, names, 1, a)) return NULL;
+  for (int k = 1; k < 3; k++)
+    if (a[k] == Py_None) a[k] = NULL;              /* the signature's default */
+  if (!a[1] && !a[2]) return asc_py_nonzero(a[0]); /* NumPy: where(c) is nonzero(c) */
+  if (!a[1] || !a[2])
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                            "where: either both or neither of x and y should be given");
   asc_tensor t[3] = {{0}};
   /* The condition is only tested for truth: it takes no part in the
    * promotion of x and y. */
@@ -373,8 +379,9 @@ static PyMethodDef functions[] = {
     BOTH(X) FUNCTIONS_ONLY(X)
 #undef X
         {"where", (PyCFunction)(void (*)(void))fn_where, METH_FASTCALL | METH_KEYWORDS,
-         ASC_DOC("where($module, condition, x, y)",
-                 "x where condition is true, else y, broadcast together; the dtype is x's and y's "
+         ASC_DOC("where($module, condition, x=None, y=None)",
+                 "With one argument, nonzero(condition). Else x where condition is true, else y, "
+                 "broadcast together; the dtype is x's and y's "
                  "promotion.")},
     {"clip", (PyCFunction)(void (*)(void))fn_clip, METH_FASTCALL | METH_KEYWORDS,
      ASC_DOC("clip($module, x, lo=None, hi=None, out=None, a_min=None, a_max=None, min=None, "

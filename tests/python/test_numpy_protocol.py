@@ -157,7 +157,7 @@ def test_neutral_ufunc_keywords_are_accepted():
         lambda t: np.add.reduce(t),
         lambda t: np.add.accumulate(t),
         lambda t: np.multiply.outer(t, t),
-        lambda t: np.add.at(t, [0], 1),
+        lambda t: np.multiply.at(t, [0], 2),  # np.add.at is pyasc.add_at
         lambda t: np.add.reduceat(t, [0, 1]),
         lambda t: np.divmod(t, t),  # two outputs
         lambda t: np.frompyfunc(lambda x: x, 1, 1)(t),  # a ufunc pyasc cannot know

@@ -761,8 +761,8 @@ def test_where_scalars():
 def test_where_errors():
     with pytest.raises(pyasc.InvalidValueError):
         pyasc.where(pyasc.Tensor(np.ones(3, bool)), pyasc.Tensor(np.ones(4)), 0.0)
-    with pytest.raises(TypeError):
-        pyasc.where(pyasc.Tensor(np.ones(3, bool)))
+    with pytest.raises(ValueError, match="either both or neither"):
+        pyasc.where(pyasc.Tensor(np.ones(3, bool)), 1.0)  # where(c) alone is nonzero(c)
     with pytest.raises(TypeError, match="unsupported operand"):
         pyasc.where(True, "a", 1)
 
