@@ -95,7 +95,17 @@ static int64_t read_index(asc_dtype dtype, const char *p) {
 
 /* How an element is tested for truth: by its bits, except that a float's
  * -0.0 is false (and NaN true). */
-typedef enum truth_kind { T_U8, T_U16, T_H16, T_U32, T_F32, T_U64, T_F64 } truth_kind;
+typedef enum truth_kind {
+  T_U8,
+  T_U16,
+  T_H16,
+  T_U32,
+  T_F32,
+  T_U64,
+  T_F64,
+  T_C64,
+  T_C128
+} truth_kind;
 
 static truth_kind truth_kind_of(asc_dtype dtype) {
   switch (dtype) {
@@ -106,6 +116,10 @@ static truth_kind truth_kind_of(asc_dtype dtype) {
       return T_F32;
     case ASC_FLOAT64:
       return T_F64;
+    case ASC_COMPLEX64:
+      return T_C64;
+    case ASC_COMPLEX128:
+      return T_C128;
     default:
       break;
   }
@@ -149,6 +163,12 @@ static int64_t scan_run(truth_kind kind, const char *p, int64_t stride, int64_t 
       break;
     case T_F64:
       SCAN_AS(double, v != 0.0)
+      break;
+    case T_C64: /* either part */
+      SCAN_AS(asc_c64_t, v != 0)
+      break;
+    case T_C128:
+      SCAN_AS(asc_c128_t, v != 0)
       break;
   }
   return n;
@@ -357,8 +377,11 @@ static inline void move_element(char *dst, const char *src, int64_t elsize) {
     case 4:
       memcpy(dst, src, 4);
       break;
-    default:
+    case 8:
       memcpy(dst, src, 8);
+      break;
+    default: /* complex128 */
+      memcpy(dst, src, 16);
       break;
   }
 }
@@ -400,6 +423,12 @@ static void add_element(asc_dtype dtype, char *dst, const char *src) {
       break;
     case ASC_FLOAT64:
       ADD_AS(double);
+      break;
+    case ASC_COMPLEX64:
+      ADD_AS(asc_c64_t);
+      break;
+    case ASC_COMPLEX128:
+      ADD_AS(asc_c128_t);
       break;
     case ASC_FLOAT16:
     case ASC_BFLOAT16: {
@@ -494,8 +523,11 @@ static void move_points(const move_args *a, char *xb, const int64_t *off, char *
     case 4:
       MOVE_POINTS(uint32_t)
       break;
-    default:
+    case 8:
       MOVE_POINTS(uint64_t)
+      break;
+    default:
+      MOVE_POINTS(asc_c128_t)
       break;
   }
 }

@@ -274,3 +274,21 @@ def test_attributes_real_imag_mT():
     np.testing.assert_array_equal(real.imag.numpy(), [0.0, 0.0])
     with pytest.raises(pyasc.InvalidValueError, match="mT needs at least 2"):
         real.mT
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+def test_advanced_indexing_moves_whole_elements(dtype):
+    a = sample((4, 3), dtype)
+    t = pyasc.asarray(a.copy())
+    np.testing.assert_array_equal(t[[2, 0]].numpy(), a[[2, 0]])
+    mask = a.real > 0
+    np.testing.assert_array_equal(t[pyasc.asarray(mask)].numpy(), a[mask])
+    np.testing.assert_array_equal(pyasc.take(t, [5, 1]).numpy(), np.take(a, [5, 1]))
+    t[[0, 3], 1] = 9j
+    a[[0, 3], 1] = 9j
+    np.testing.assert_array_equal(t.numpy(), a)
+    z = np.array([0j, 1j, 0, 2 + 0j], dtype)
+    assert pyasc.nonzero(pyasc.asarray(z))[0].tolist() == np.nonzero(z)[0].tolist()
+    acc = pyasc.zeros(3, dtype=np.dtype(dtype).name)
+    pyasc.add_at(acc, pyasc.asarray([0, 0, 2]), pyasc.asarray(np.array([1j, 2, 3], dtype)))
+    np.testing.assert_array_equal(acc.numpy(), np.array([2 + 1j, 0, 3], dtype))
