@@ -22,7 +22,8 @@ from pyasc.array_api._elementwise import FUNCTIONS as _ELEMENTWISE
 from pyasc.array_api._info import __array_namespace_info__
 from pyasc.array_api._manipulation import (
     all, any, argmax, argmin, broadcast_to, concat, matmul, matrix_transpose, max, mean, min,
-    permute_dims, prod, reshape, stack, std, sum, tensordot, var, vecdot, where)
+    nonzero, permute_dims, prod, reshape, stack, std, sum, take, take_along_axis, tensordot, var,
+    vecdot, where)
 
 __array_api_version__ = "2024.12"
 
@@ -42,4 +43,4 @@ __all__ = sorted(
      "int16", "int32", "int64", "isdtype", "result_type", "uint8", "uint16", "uint32", "uint64",
      "all", "any", "argmax", "argmin", "broadcast_to", "concat", "matmul", "matrix_transpose",
      "max", "mean", "min", "permute_dims", "prod", "reshape", "stack", "std", "sum", "tensordot",
-     "var", "vecdot", "where", *_ELEMENTWISE])
+     "var", "vecdot", "where", "nonzero", "take", "take_along_axis", *_ELEMENTWISE])

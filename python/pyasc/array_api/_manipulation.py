@@ -8,7 +8,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from pyasc import _C
+from pyasc import _C, indexing
 
 
 def broadcast_to(x: _C.Tensor, /, shape: Sequence[int]) -> _C.Tensor:
@@ -175,3 +175,22 @@ def vecdot(x1: _C.Tensor, x2: _C.Tensor, /, *, axis: int = -1) -> _C.Tensor:
         raise ValueError("vecdot: both need the reduced axis, of the same length")
     dtype = _C.promote_types(x1.dtype, x2.dtype)
     return _C.sum(_C.multiply(_C.conj(x1), x2), axis=axis, dtype=dtype)
+
+
+def take(x: _C.Tensor, indices: _C.Tensor, /, *, axis: int | None = None) -> _C.Tensor:
+    """The elements of x at indices along axis (x must be 1-d when axis is None)."""
+    if axis is None and x.ndim != 1:
+        raise ValueError("take: axis may be omitted only for a 1-dimensional x")
+    return indexing.take(x, indices, axis=axis)
+
+
+def take_along_axis(x: _C.Tensor, indices: _C.Tensor, /, *, axis: int = -1) -> _C.Tensor:
+    """x's elements picked by indices along axis (the other axes broadcast)."""
+    return indexing.take_along_axis(x, indices, axis)
+
+
+def nonzero(x: _C.Tensor, /) -> tuple[_C.Tensor, ...]:
+    """The indices of x's non-zero elements, one int64 tensor per axis."""
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for 0-d arrays")
+    return _C.nonzero(x)
