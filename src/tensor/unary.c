@@ -504,6 +504,11 @@ SELECT_LOOP(uint8_t)
 SELECT_LOOP(uint16_t)
 SELECT_LOOP(uint32_t)
 SELECT_LOOP(uint64_t)
+/* complex128: two 8-byte words. */
+typedef struct select_pair_t {
+  uint64_t w[2];
+} select_pair_t;
+SELECT_LOOP(select_pair_t)
 
 static asc_ew_loop select_loop(size_t size) {
   switch (size) {
@@ -513,8 +518,10 @@ static asc_ew_loop select_loop(size_t size) {
       return select_uint16_t;
     case 4:
       return select_uint32_t;
-    default:
+    case 8:
       return select_uint64_t;
+    default:
+      return select_select_pair_t;
   }
 }
 
