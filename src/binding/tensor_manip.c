@@ -128,9 +128,15 @@ static PyObject *fn_moveaxis(PyObject *m, PyObject *const *args, Py_ssize_t narg
 
 /* --- copies ------------------------------------------------------------------ */
 
+/* An int-like scalar (a Python or NumPy integer), not a tensor or array. */
+static bool int_scalar(PyObject *obj) {
+  return PyIndex_Check(obj) && !PyBool_Check(obj) && !AscTensor_Check(obj) &&
+         !PySequence_Check(obj);
+}
+
 /* An int or a sequence of ints (at most max) into v; *n -1 for a bare int. */
 static int int64_list(PyObject *obj, const char *what, int max, int *n, int64_t *v) {
-  if (PyIndex_Check(obj)) {
+  if (int_scalar(obj)) {
     *n = -1;
     return asc_py_int64(obj, what, &v[0]);
   }
@@ -198,7 +204,7 @@ static PyObject *repeat_call(PyObject *self, PyObject *const *args, Py_ssize_t n
   const int64_t *reps = &one;
   int nrep = 1;
   asc_status st = ASC_OK;
-  if (PyIndex_Check(a[1]) && !PyBool_Check(a[1])) {
+  if (int_scalar(a[1])) {
     if (asc_py_int64(a[1], "repeats", &one)) return NULL;
   } else {
     if (asc_py_as_tensor(a[1], ASC_DTYPE_COUNT, &rep)) return NULL;
@@ -295,15 +301,13 @@ static PyObject *fn_diff(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
   bool has_pre = a[3] && a[3] != Py_None, has_app = a[4] && a[4] != Py_None;
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
   int rc = 0;
-  if (has_pre) rc = asc_py_operand(a[3], &x, &pre) ? -1 : 0;
-  if (!rc && has_app) rc = asc_py_operand(a[4], &x, &app) ? -1 : 0;
+  /* As NumPy, prepend and append are arrays (a Python int is int64, not a
+   * weak scalar) before they join x. */
+  if (has_pre) rc = asc_py_as_tensor(a[3], ASC_DTYPE_COUNT, &pre);
+  if (!rc && has_app) rc = asc_py_as_tensor(a[4], ASC_DTYPE_COUNT, &app);
   if (rc) {
     asc_tensor_release(&x);
     asc_tensor_release(&pre);
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_TypeError,
-                      "diff: prepend/append must be "
-                      "array-like");
     return NULL;
   }
   asc_status st = asc_diff(&x, axis, n, has_pre ? &pre : NULL, has_app ? &app : NULL, &r);
