@@ -454,9 +454,21 @@ class Tensor:
     def softmax(self, axis: int = -1, out: Tensor | None = None) -> Tensor: ...
     def log_softmax(self, axis: int = -1, out: Tensor | None = None) -> Tensor: ...
     # sorting, scans and shape manipulation (pyasc.sort, cumsum, flip...)
-    def sort(self, axis: int = -1, descending: bool = False, stable: bool = True) -> Tensor: ...
+    def sort(
+        self,
+        axis: int = -1,
+        kind: str | None = None,
+        order: None = None,
+        descending: bool = False,
+        stable: bool | None = True,
+    ) -> Tensor: ...
     def argsort(
-        self, axis: int = -1, descending: bool = False, stable: bool = True
+        self,
+        axis: int = -1,
+        kind: str | None = None,
+        order: None = None,
+        descending: bool = False,
+        stable: bool | None = True,
     ) -> Tensor: ...
     def cumsum(self, axis: int | None = None, dtype: _DTypeLike | None = None) -> Tensor: ...
     def cumprod(self, axis: int | None = None, dtype: _DTypeLike | None = None) -> Tensor: ...
@@ -803,10 +815,20 @@ def log_softmax(x: _ArrayLike, axis: int = -1, out: Tensor | None = None) -> Ten
 
 # sorting, searching, sets and scans (src/binding/tensor_sort.c)
 def sort(
-    x: _ArrayLike, axis: int = -1, descending: bool = False, stable: bool = True
+    x: _ArrayLike,
+    axis: int = -1,
+    kind: str | None = None,
+    order: None = None,
+    descending: bool = False,
+    stable: bool | None = True,
 ) -> Tensor: ...
 def argsort(
-    x: _ArrayLike, axis: int = -1, descending: bool = False, stable: bool = True
+    x: _ArrayLike,
+    axis: int = -1,
+    kind: str | None = None,
+    order: None = None,
+    descending: bool = False,
+    stable: bool | None = True,
 ) -> Tensor: ...
 def searchsorted(
     x1: _ArrayLike, x2: _ArrayLike, side: str = "left", sorter: _ArrayLike | None = None
@@ -868,8 +890,8 @@ def tril(x: _ArrayLike, k: int = 0) -> Tensor: ...
 def triu(x: _ArrayLike, k: int = 0) -> Tensor: ...
 def diff(
     x: _ArrayLike,
-    axis: int = -1,
     n: int = 1,
+    axis: int = -1,
     prepend: _ArrayLike | None = None,
     append: _ArrayLike | None = None,
 ) -> Tensor: ...

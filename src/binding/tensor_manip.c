@@ -292,11 +292,12 @@ static PyObject *fn_triu(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
 
 static PyObject *fn_diff(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)m;
-  static const char *const names[] = {"x", "axis", "n", "prepend", "append", NULL};
+  /* NumPy's positional order (a, n, axis, ...); the Array API's are keywords. */
+  static const char *const names[] = {"x", "n", "axis", "prepend", "append", NULL};
   PyObject *a[5] = {NULL, NULL, NULL, NULL, NULL};
   if (asc_py_parse("diff", args, nargs, kw, names, 1, a)) return NULL;
   int axis = -1, n = 1;
-  if ((a[1] && asc_py_int(a[1], "axis", &axis)) || (a[2] && asc_py_int(a[2], "n", &n))) return NULL;
+  if ((a[2] && asc_py_int(a[2], "axis", &axis)) || (a[1] && asc_py_int(a[1], "n", &n))) return NULL;
   asc_tensor x, pre = {0}, app = {0}, r = {0};
   bool has_pre = a[3] && a[3] != Py_None, has_app = a[4] && a[4] != Py_None;
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
@@ -548,7 +549,7 @@ static PyMethodDef manip_functions[] = {
              "A copy of x (at least 2-d) with the elements below diagonal k of the last two "
              "axes zeroed.")},
     {"diff", CFUNC(fn_diff), FASTKW,
-     ASC_DOC("diff($module, x, axis=-1, n=1, prepend=None, append=None)",
+     ASC_DOC("diff($module, x, n=1, axis=-1, prepend=None, append=None)",
              "The n-th discrete difference along axis, out[i] = x[i + 1] - x[i] applied n "
              "times, after joining prepend and append (scalars are broadcast) along axis. Bool "
              "inputs give x[i + 1] != x[i], as NumPy.")},

@@ -13,17 +13,25 @@ static PyObject *wrap(asc_status st, asc_tensor *t) {
 
 /* --- sort / argsort ---------------------------------------------------------- */
 
+/* NumPy's positional order (x, axis, kind, order), then the Array API's
+ * keywords: np.sort(t, 0, "stable") forwarded by __array_function__ means
+ * what it means for arrays. Every kind gives the stable sort. */
 static PyObject *sort_call(bool arg, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames) {
-  static const char *const names[] = {"x", "axis", "descending", "stable", NULL};
+  static const char *const names[] = {"x", "axis", "kind", "order", "descending", "stable", NULL};
   const char *fname = arg ? "argsort" : "sort";
-  PyObject *a[4] = {self, NULL, NULL, NULL};
+  PyObject *a[6] = {self, NULL, NULL, NULL, NULL, NULL};
   int first = self ? 1 : 0;
   if (asc_py_parse(fname, args, nargs, kwnames, names + first, 1 - first, a + first)) return NULL;
   int axis = -1;
   if (a[1] && asc_py_int(a[1], "axis", &axis)) return NULL;
-  int desc = a[2] ? PyObject_IsTrue(a[2]) : 0;
-  int stable = a[3] ? PyObject_IsTrue(a[3]) : 1; /* every sort is stable */
+  if (a[2] && a[2] != Py_None && !PyUnicode_Check(a[2]))
+    return PyErr_Format(PyExc_TypeError, "%s: kind must be a string or None", fname);
+  if (a[3] && a[3] != Py_None)
+    return asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "%s: order= (structured dtypes) is not supported",
+                            fname);
+  int desc = a[4] ? PyObject_IsTrue(a[4]) : 0;
+  int stable = a[5] && a[5] != Py_None ? PyObject_IsTrue(a[5]) : 1; /* always stable */
   if (desc < 0 || stable < 0) return NULL;
   asc_tensor x, r = {0};
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
@@ -274,7 +282,8 @@ static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
 #define SORT_DOC(WHAT)                                                                         \
   WHAT " along axis (default the last). Always stable: equal elements keep their order, also " \
-       "with descending=True. NaN sorts last (also when descending); complex values sort by "  \
+       "with descending=True, whatever NumPy's kind= says; order= is refused. NaN sorts last " \
+       "(also when descending); complex values sort by "                                       \
        "real then imaginary part as NumPy's. The result is a new tensor (also for the Tensor " \
        "method, unlike NumPy's in-place ndarray.sort)."
 #define UNIQUE_DOC(WHAT)                                                                          \
@@ -287,10 +296,10 @@ static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_
 
 static PyMethodDef sort_functions[] = {
     {"sort", CFUNC(fn_sort), FASTKW,
-     ASC_DOC("sort($module, x, axis=-1, descending=False, stable=True)",
+     ASC_DOC("sort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
              SORT_DOC("A sorted copy of x"))},
     {"argsort", CFUNC(fn_argsort), FASTKW,
-     ASC_DOC("argsort($module, x, axis=-1, descending=False, stable=True)",
+     ASC_DOC("argsort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
              SORT_DOC("The int64 indices that sort x"))},
     {"searchsorted", CFUNC(fn_searchsorted), FASTKW,
      ASC_DOC("searchsorted($module, x1, x2, side='left', sorter=None)",
@@ -337,10 +346,10 @@ static PyMethodDef sort_functions[] = {
 
 static PyMethodDef sort_methods[] = {
     {"sort", CFUNC(method_sort), FASTKW,
-     ASC_DOC("sort($self, axis=-1, descending=False, stable=True)",
+     ASC_DOC("sort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
              SORT_DOC("A sorted copy (not in place)"))},
     {"argsort", CFUNC(method_argsort), FASTKW,
-     ASC_DOC("argsort($self, axis=-1, descending=False, stable=True)",
+     ASC_DOC("argsort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
              SORT_DOC("The int64 indices that sort the tensor"))},
     {"cumsum", CFUNC(method_cumsum), FASTKW,
      ASC_DOC("cumsum($self, axis=None, dtype=None)", SCAN_DOC("pyasc.cumsum(self, ...)."))},

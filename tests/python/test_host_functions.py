@@ -497,6 +497,23 @@ def test_where_moves_every_dtype_whole(dtype):
                                   np.where(c[:, ::-1], a[::-1], b[:1]))
 
 
+def test_numpy_functions_forward_with_numpy_positional_order():
+    a = sample((4, 5), "float32")
+    t = T(a)
+    np.testing.assert_array_equal(N(np.sort(t, 0, "quicksort")), np.sort(a, 0, kind="stable"))
+    np.testing.assert_array_equal(N(np.argsort(t, kind="heapsort")),
+                                  np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(N(np.diff(t, 2, 0)), np.diff(a, 2, 0))
+    np.testing.assert_array_equal(N(np.cumsum(t, 1)), np.cumsum(a, 1))
+    np.testing.assert_array_equal(N(np.roll(t, 3, 1)), np.roll(a, 3, 1))
+    np.testing.assert_array_equal(N(np.repeat(t, 2, 0)), np.repeat(a, 2, 0))
+    np.testing.assert_array_equal(N(np.flip(t, 1)), np.flip(a, 1))
+    np.testing.assert_array_equal(N(np.tril(t, 1)), np.tril(a, 1))
+    np.testing.assert_array_equal(N(np.count_nonzero(t, 0)), np.count_nonzero(a, 0))
+    with pytest.raises(pyasc.UnsupportedError):
+        pyasc.sort(t, order="f0")
+
+
 def test_kernel_sort_builtin_still_resolves():
     from pyasc.language.builtins import SHARED_BUILTINS
     from pyasc.language.lower.core import shared_builtin
