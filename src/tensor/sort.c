@@ -21,50 +21,73 @@ typedef struct sort_args {
 } sort_args;
 
 /* Stable merge sort of the positions p[0..n) by keys k (indexed by
- * position); tmp holds n / 2 + 1 positions. One copy per key class, so that
- * the comparison's switch folds away. */
-#define DEFINE_MSORT(SUF, CLS)                                                                \
-  static void msort_##SUF(int64_t *p, int64_t *tmp, int64_t n, const asc_key *k, bool desc) { \
-    if (n <= 16) {                                                                            \
-      for (int64_t i = 1; i < n; i++) {                                                       \
-        int64_t v = p[i], j = i;                                                              \
-        for (; j > 0 && asc_key_less(CLS, k[v], k[p[j - 1]], desc); j--) p[j] = p[j - 1];     \
-        p[j] = v;                                                                             \
-      }                                                                                       \
-      return;                                                                                 \
-    }                                                                                         \
-    int64_t h = n / 2;                                                                        \
-    msort_##SUF(p, tmp, h, k, desc);                                                          \
-    msort_##SUF(p + h, tmp, n - h, k, desc);                                                  \
-    if (!asc_key_less(CLS, k[p[h]], k[p[h - 1]], desc)) return;                               \
-    memcpy(tmp, p, (size_t)h * sizeof *p);                                                    \
-    int64_t i = 0, j = h, o = 0;                                                              \
-    while (i < h && j < n)                                                                    \
-      p[o++] = asc_key_less(CLS, k[p[j]], k[tmp[i]], desc) ? p[j++] : tmp[i++];               \
-    while (i < h) p[o++] = tmp[i++];                                                          \
+ * position) under LESS; tmp holds n / 2 + 1 positions. */
+#define DEFINE_MSORT(SUF, KT, LESS)                                                      \
+  static void msort_##SUF(int64_t *p, int64_t *tmp, int64_t n, const KT *k, bool desc) { \
+    (void)desc;                                                                          \
+    if (n <= 16) {                                                                       \
+      for (int64_t i = 1; i < n; i++) {                                                  \
+        int64_t v = p[i], j = i;                                                         \
+        for (; j > 0 && LESS(k[v], k[p[j - 1]]); j--) p[j] = p[j - 1];                   \
+        p[j] = v;                                                                        \
+      }                                                                                  \
+      return;                                                                            \
+    }                                                                                    \
+    int64_t h = n / 2;                                                                   \
+    msort_##SUF(p, tmp, h, k, desc);                                                     \
+    msort_##SUF(p + h, tmp, n - h, k, desc);                                             \
+    if (!LESS(k[p[h]], k[p[h - 1]])) return;                                             \
+    memcpy(tmp, p, (size_t)h * sizeof *p);                                               \
+    int64_t i = 0, j = h, o = 0;                                                         \
+    while (i < h && j < n) p[o++] = LESS(k[p[j]], k[tmp[i]]) ? p[j++] : tmp[i++];        \
+    while (i < h) p[o++] = tmp[i++];                                                     \
   }
-DEFINE_MSORT(int, ASC_KEY_INT)
-DEFINE_MSORT(uint, ASC_KEY_UINT)
-DEFINE_MSORT(real, ASC_KEY_REAL)
-DEFINE_MSORT(cplx, ASC_KEY_COMPLEX)
+#define CPLX_LESS(x, y) asc_key_less(ASC_KEY_COMPLEX, x, y, desc)
+DEFINE_MSORT(cplx, asc_key, CPLX_LESS)
 
-static void sort_keys(asc_key_class cls, int64_t *p, int64_t *tmp, int64_t n, const asc_key *k,
-                      bool desc) {
-  for (int64_t i = 0; i < n; i++) p[i] = i;
-  switch (cls) {
-    case ASC_KEY_INT:
-      msort_int(p, tmp, n, k, desc);
-      break;
-    case ASC_KEY_UINT:
-      msort_uint(p, tmp, n, k, desc);
-      break;
-    case ASC_KEY_REAL:
-      msort_real(p, tmp, n, k, desc);
-      break;
-    default:
-      msort_cplx(p, tmp, n, k, desc);
-      break;
+/* (ordinal, position) pairs, sorted directly: no indirection per compare. */
+typedef struct ord_pair {
+  uint64_t key;
+  int64_t pos;
+} ord_pair;
+
+/* Stable merge sort of p[0..n) by key; tmp holds n / 2 + 1 pairs. */
+static void msort_pairs(ord_pair *p, ord_pair *tmp, int64_t n) {
+  if (n <= 16) {
+    for (int64_t i = 1; i < n; i++) {
+      ord_pair v = p[i];
+      int64_t j = i;
+      for (; j > 0 && v.key < p[j - 1].key; j--) p[j] = p[j - 1];
+      p[j] = v;
+    }
+    return;
   }
+  int64_t h = n / 2;
+  msort_pairs(p, tmp, h);
+  msort_pairs(p + h, tmp, n - h);
+  if (!(p[h].key < p[h - 1].key)) return;
+  memcpy(tmp, p, (size_t)h * sizeof *p);
+  int64_t i = 0, j = h, o = 0;
+  while (i < h && j < n) p[o++] = p[j].key < tmp[i].key ? p[j++] : tmp[i++];
+  while (i < h) p[o++] = tmp[i++];
+}
+
+/* A uint64 whose unsigned order is the sort order of a non-complex key:
+ * ascending, or descending with NaN still last; -0.0 and 0.0 equal. */
+static uint64_t ordinal(asc_key_class cls, asc_key k, bool desc) {
+  const uint64_t top = (uint64_t)1 << 63;
+  uint64_t u;
+  if (cls == ASC_KEY_INT) {
+    u = (uint64_t)k.i ^ top;
+  } else if (cls == ASC_KEY_UINT) {
+    u = k.u;
+  } else {
+    if (k.f != k.f) return UINT64_MAX;
+    double f = k.f == 0 ? 0.0 : k.f;
+    memcpy(&u, &f, sizeof u);
+    u = u & top ? ~u : u | top; /* +inf maps below UINT64_MAX, so NaN stays last */
+  }
+  return desc ? ~u : u;
 }
 
 static asc_status sort_block(const asc_block_ctx *block, const void *args) {
@@ -73,17 +96,34 @@ static asc_status sort_block(const asc_block_ctx *block, const void *args) {
   if (r1 > a->r.rows) r1 = a->r.rows;
   if (r0 >= r1) return ASC_OK;
   int64_t len = a->r.len, size = (int64_t)asc_dtype_size(a->dtype);
-  asc_key *keys = malloc((size_t)len * sizeof *keys);
+  asc_key_class cls = asc_key_class_of(a->dtype);
+  bool cplx = cls == ASC_KEY_COMPLEX;
+  /* complex: keys and positions apart (a 16-byte key); others: pairs, whose
+   * positions are copied out to perm after the sort. */
+  void *keys = malloc((size_t)len * (cplx ? sizeof(asc_key) : sizeof(ord_pair)));
   int64_t *perm = malloc((size_t)len * sizeof *perm);
-  int64_t *tmp = malloc((size_t)(len / 2 + 1) * sizeof *tmp);
+  void *tmp = malloc((size_t)(len / 2 + 1) * (cplx ? sizeof(int64_t) : sizeof(ord_pair)));
   asc_status st = ASC_OK;
   if (!keys || !perm || !tmp) st = asc_error(ASC_ERR_OUT_OF_MEMORY, "sort: out of host memory");
-  asc_key_class cls = asc_key_class_of(a->dtype);
   int64_t ostride = a->r.inner;
   for (int64_t row = r0; !st && row < r1; row++) {
     const char *in = asc_rows_in(&a->r, a->in, row);
-    for (int64_t i = 0; i < len; i++) keys[i] = asc_key_load(a->dtype, in + i * a->r.step);
-    sort_keys(cls, perm, tmp, len, keys, a->desc);
+    if (cplx) {
+      asc_key *k = keys;
+      for (int64_t i = 0; i < len; i++) {
+        k[i] = asc_key_load(a->dtype, in + i * a->r.step);
+        perm[i] = i;
+      }
+      msort_cplx(perm, tmp, len, k, a->desc);
+    } else {
+      ord_pair *k = keys;
+      for (int64_t i = 0; i < len; i++) {
+        k[i].key = ordinal(cls, asc_key_load(a->dtype, in + i * a->r.step), a->desc);
+        k[i].pos = i;
+      }
+      msort_pairs(k, tmp, len);
+      for (int64_t i = 0; i < len; i++) perm[i] = k[i].pos;
+    }
     if (a->vals) {
       char *out = asc_rows_out(&a->r, a->vals, row, len, size);
       for (int64_t i = 0; i < len; i++)
