@@ -858,6 +858,7 @@ def unique(
     return_counts: bool = False,
     axis: None = None,
     equal_nan: bool = True,
+    sorted: bool = True,
 ) -> Tensor | tuple[Tensor, ...]: ...
 def cumulative_sum(
     x: _ArrayLike,

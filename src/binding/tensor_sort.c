@@ -195,9 +195,10 @@ static PyObject *fn_unique_all(PyObject *m, PyObject *const *args, Py_ssize_t na
 
 static PyObject *fn_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
   (void)m;
-  static const char *const names[] = {
-      "x", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", NULL};
-  PyObject *a[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+  /* sorted= (NumPy 2.3) is accepted with any value: the result is sorted. */
+  static const char *const names[] = {"x",    "return_index", "return_inverse", "return_counts",
+                                      "axis", "equal_nan",    "sorted",         NULL};
+  PyObject *a[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   if (asc_py_parse("unique", args, nargs, kw, names, 1, a)) return NULL;
   if (a[4] && a[4] != Py_None)
     return asc_py_raise_msg(ASC_ERR_UNSUPPORTED,
@@ -321,10 +322,11 @@ static PyMethodDef sort_functions[] = {
                         "index of each one's first occurrence, the inverse and the counts"))},
     {"unique", CFUNC(fn_unique), FASTKW,
      ASC_DOC("unique($module, x, return_index=False, return_inverse=False, "
-             "return_counts=False, axis=None, equal_nan=True)",
+             "return_counts=False, axis=None, equal_nan=True, sorted=True)",
              "NumPy unique of the flattened x: the sorted unique values, and as asked the first "
              "indices, the inverse (x's shape) and the counts, in that order. equal_nan=True "
-             "(NumPy's default) makes all NaNs one value. axis must be None.")},
+             "(NumPy's default) makes all NaNs one value. axis must be None; the values are always "
+             "sorted, whatever sorted= says.")},
     {"cumulative_sum", CFUNC(fn_cumulative_sum), FASTKW,
      ASC_DOC("cumulative_sum($module, x, axis=None, dtype=None, include_initial=False)",
              SCAN_DOC("Cumulative sum along axis (Array API); axis may be None only for 0-d "

@@ -242,7 +242,7 @@ def test_unique_numpy_form(flags, equal_nan):
     a = sample((5, 6), "float32")
     a.flat[7] = np.nan
     ref = np.unique(a, *flags, equal_nan=equal_nan)
-    got = pyasc.unique(T(a[:, ::-1].copy())[:, ::-1], *flags, equal_nan=equal_nan)
+    got = pyasc.unique(T(a[:, ::-1].copy())[:, ::-1], *flags, equal_nan=equal_nan, sorted=True)
     if not any(flags):
         ref, got = (ref,), (got,)
     assert len(ref) == len(got)
@@ -252,6 +252,33 @@ def test_unique_numpy_form(flags, equal_nan):
             np.testing.assert_array_equal(N(got[0])[N(g)], a)
             continue
         np.testing.assert_array_equal(N(g), r)
+
+
+def test_bfloat16_scans_and_sets_as_float32():
+    a = (RNG.integers(-4, 5, (3, 8)) / 2).astype(np.float32)
+    t = T(a).astype(pyasc.bfloat16)
+    np.testing.assert_array_equal(N(pyasc.unique_values(t).astype(pyasc.float32)), np.unique(a))
+    np.testing.assert_array_equal(N(pyasc.cumsum(t, axis=1).astype(pyasc.float32)),
+                                  np.cumsum(a, axis=1))
+    np.testing.assert_array_equal(N(pyasc.searchsorted(pyasc.sort(t.reshape(-1)), t)),
+                                  np.searchsorted(np.sort(a.reshape(-1)), a))
+
+
+def test_zero_d_and_empty_inputs():
+    z = np.float64(2.5)
+    np.testing.assert_array_equal(N(pyasc.cumsum(T(z))), np.cumsum(z))
+    np.testing.assert_array_equal(N(pyasc.cumulative_prod(T(z), include_initial=True)),
+                                  np.cumulative_prod(z.reshape(1), include_initial=True))
+    assert int(N(pyasc.count_nonzero(T(z)))) == 1
+    np.testing.assert_array_equal(N(pyasc.unique_values(T(z))), np.unique(z))
+    e = np.zeros((0, 3), np.int32)
+    assert N(pyasc.count_nonzero(T(e), axis=0)).tolist() == [0, 0, 0]
+    np.testing.assert_array_equal(N(pyasc.diff(T(e), axis=0)), np.diff(e, axis=0))
+    np.testing.assert_array_equal(N(pyasc.repeat(T(e), 3, axis=1)), np.repeat(e, 3, axis=1))
+    np.testing.assert_array_equal(N(pyasc.tril(T(e))), np.tril(e))
+    np.testing.assert_array_equal(N(pyasc.cumsum(T(e), axis=0)), np.cumsum(e, axis=0))
+    np.testing.assert_array_equal(N(pyasc.unique(T(e), return_counts=True)[1]),
+                                  np.unique(e, return_counts=True)[1])
 
 
 def test_unique_axis_is_refused():
