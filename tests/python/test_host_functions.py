@@ -524,6 +524,27 @@ def test_where_moves_every_dtype_whole(dtype):
                                   np.where(c[:, ::-1], a[::-1], b[:1]))
 
 
+@pytest.mark.parametrize("dtype", ["int16", "float64", "complex64"])
+def test_strided_views_everywhere(dtype):
+    base = sample((5, 6, 4), dtype, nan=False)
+    a = base[::-2, 1::2].transpose(2, 0, 1)
+    t = T(base)[::-2, 1::2].transpose(2, 0, 1)
+    assert not t.is_contiguous()
+    np.testing.assert_allclose(N(pyasc.cumsum(t, axis=1)), np.cumsum(a, axis=1), rtol=1e-5)
+    np.testing.assert_allclose(N(pyasc.cumprod(t)), np.cumprod(a), rtol=1e-5)
+    np.testing.assert_array_equal(N(pyasc.count_nonzero(t, axis=2)), np.count_nonzero(a, axis=2))
+    np.testing.assert_array_equal(N(pyasc.diff(t, axis=1)), np.diff(a, axis=1))
+    np.testing.assert_array_equal(N(pyasc.flip(t, 0)), np.flip(a, 0))
+    np.testing.assert_array_equal(N(pyasc.repeat(t, [1, 0, 2], axis=1)),
+                                  np.repeat(a, [1, 0, 2], axis=1))
+    np.testing.assert_array_equal(N(pyasc.tile(t, 2)), np.tile(a, 2))
+    np.testing.assert_array_equal(N(pyasc.triu(t, -1)), np.triu(a, -1))
+    np.testing.assert_array_equal(N(pyasc.unique_values(t)), np.unique(a))
+    np.testing.assert_array_equal(
+        N(pyasc.searchsorted(pyasc.sort(t.reshape(-1)), t[:, ::-1])),
+        np.searchsorted(np.sort(a.reshape(-1)), a[:, ::-1]))
+
+
 def test_numpy_functions_forward_with_numpy_positional_order():
     a = sample((4, 5), "float32")
     t = T(a)
