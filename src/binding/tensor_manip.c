@@ -162,29 +162,30 @@ static PyObject *fn_roll(PyObject *m, PyObject *const *args, Py_ssize_t nargs, P
   if (int64_list(a[1], "shift", ASC_MAX_DIMS, &nshift, shifts) ||
       asc_py_axes(a[2], "axis", &naxes, axes))
     return NULL;
-  if (naxes < 0 && nshift >= 0)
-    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE, "roll: a sequence of shifts needs its axes");
-  /* NumPy broadcasts a single shift or axis against the other's sequence. */
-  if (naxes >= 0) {
-    int n = nshift < 0                                                  ? naxes
-            : naxes == 1 && !PyTuple_Check(a[2]) && !PyList_Check(a[2]) ? nshift
-                                                                        : naxes;
-    if (nshift >= 0 && n != nshift && !(n == naxes && naxes == 1))
+  int ns = nshift < 0 ? 1 : nshift, n = 0;
+  if (naxes < 0) {
+    /* The flattened tensor, shifted by all the shifts (NumPy rolls its
+     * ravel along axis 0). */
+    for (int k = 1; k < ns; k++) shifts[0] += shifts[k];
+    if (ns == 0) shifts[0] = 0;
+  } else {
+    /* NumPy broadcasts shift and axis together. */
+    if (ns != naxes && ns != 1 && naxes != 1)
       return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
-                              "roll: shift and axis must broadcast together (%d and %d values)",
-                              nshift, naxes);
-    if (nshift >= 0 && naxes == 1 && nshift > 1) n = nshift;
-    for (int k = 1; k < n; k++) {
-      if (nshift < 0 || nshift == 1) shifts[k] = shifts[0];
+                              "roll: shift and axis must broadcast together (%d and %d values)", ns,
+                              naxes);
+    n = ns > naxes ? ns : naxes;
+    if (ns == 0 || naxes == 0) n = 0;
+    for (int k = n - 1; k >= 0; k--) {
+      if (ns == 1) shifts[k] = shifts[0];
       if (naxes == 1) axes[k] = axes[0];
     }
-    naxes = n;
-  } else {
-    naxes = 0;
   }
   asc_tensor x, r = {0};
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
-  asc_status st = asc_roll(&x, naxes, shifts, axes, &r);
+  /* No axis to roll (empty tuples) is a copy; naxes 0 means the flattened tensor. */
+  asc_status st = naxes >= 0 && n == 0 ? asc_tile(&x, 0, NULL, &r)
+                                       : asc_roll(&x, naxes < 0 ? 0 : n, shifts, axes, &r);
   asc_tensor_release(&x);
   return wrap(st, &r);
 }

@@ -405,7 +405,8 @@ def test_flip_is_a_view(dtype):
 def test_roll_matches_numpy(dtype):
     a = sample((3, 4, 5), dtype)
     cases = [(2, None), (-7, None), (1, 0), (13, -1), ((1, 2), (0, 2)), (3, (0, 1)),
-             ((1, -1), 1), (0, 1)]
+             ((1, -1), 1), (0, 1), ((2,), (0, 1)), ((1, 2), None), ((), ()), (2, [1]),
+             ((1, 1, 1), (2,))]
     for shift, axis in cases:
         np.testing.assert_array_equal(N(pyasc.roll(T(a), shift, axis=axis)),
                                       np.roll(a, shift, axis=axis))
@@ -418,6 +419,8 @@ def test_roll_matches_numpy(dtype):
     np.testing.assert_array_equal(N(pyasc.cumsum(T(big), axis=0)), np.cumsum(big, axis=0))
     with pytest.raises(pyasc.IndexOutOfRangeError):
         pyasc.roll(T(a), 1, axis=5)
+    with pytest.raises(pyasc.InvalidValueError):
+        pyasc.roll(T(a), (1, 2), axis=(0, 1, 2))
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "int64", "float32", "complex64"])
