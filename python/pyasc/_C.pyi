@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Final, SupportsIndex, TypeAlias, final, overlo
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import disjoint_base
+from typing_extensions import Self, disjoint_base
 
 from pyasc.language.core import GlobalTensor, LocalTensor
 
@@ -814,6 +814,7 @@ def softmax(x: _ArrayLike, axis: int = -1, out: Tensor | None = None) -> Tensor:
 def log_softmax(x: _ArrayLike, axis: int = -1, out: Tensor | None = None) -> Tensor: ...
 
 # sorting, searching, sets and scans (src/binding/tensor_sort.c)
+@overload
 def sort(
     x: _ArrayLike,
     axis: int = -1,
@@ -822,6 +823,16 @@ def sort(
     descending: bool = False,
     stable: bool | None = True,
 ) -> Tensor: ...
+@overload
+def sort(
+    dst: _KernelTensor,
+    concat: _KernelTensor,
+    index: _KernelTensor,
+    tmp: _KernelTensor,
+    repeat_time: int,
+    /,
+    *args: Any,
+) -> None: ...
 def argsort(
     x: _ArrayLike,
     axis: int = -1,
@@ -833,19 +844,45 @@ def argsort(
 def searchsorted(
     x1: _ArrayLike, x2: _ArrayLike, side: str = "left", sorter: _ArrayLike | None = None
 ) -> Tensor: ...
+@final
 class UniqueAllResult(tuple[Tensor, Tensor, Tensor, Tensor]):
-    values: Tensor
-    indices: Tensor
-    inverse_indices: Tensor
-    counts: Tensor
+    n_fields: Final[int]
+    n_sequence_fields: Final[int]
+    n_unnamed_fields: Final[int]
+    __match_args__: Final = ("values", "indices", "inverse_indices", "counts")
+    def __new__(cls, iterable: Sequence[Tensor] = (), /) -> Self: ...
+    @property
+    def values(self) -> Tensor: ...
+    @property
+    def indices(self) -> Tensor: ...
+    @property
+    def inverse_indices(self) -> Tensor: ...
+    @property
+    def counts(self) -> Tensor: ...
 
+@final
 class UniqueCountsResult(tuple[Tensor, Tensor]):
-    values: Tensor
-    counts: Tensor
+    n_fields: Final[int]
+    n_sequence_fields: Final[int]
+    n_unnamed_fields: Final[int]
+    __match_args__: Final = ("values", "counts")
+    def __new__(cls, iterable: Sequence[Tensor] = (), /) -> Self: ...
+    @property
+    def values(self) -> Tensor: ...
+    @property
+    def counts(self) -> Tensor: ...
 
+@final
 class UniqueInverseResult(tuple[Tensor, Tensor]):
-    values: Tensor
-    inverse_indices: Tensor
+    n_fields: Final[int]
+    n_sequence_fields: Final[int]
+    n_unnamed_fields: Final[int]
+    __match_args__: Final = ("values", "inverse_indices")
+    def __new__(cls, iterable: Sequence[Tensor] = (), /) -> Self: ...
+    @property
+    def values(self) -> Tensor: ...
+    @property
+    def inverse_indices(self) -> Tensor: ...
 
 def unique_values(x: _ArrayLike) -> Tensor: ...
 def unique_counts(x: _ArrayLike) -> UniqueCountsResult: ...

@@ -365,11 +365,11 @@ static PyStructSequence_Field all_fields[] = {
 static PyStructSequence_Field counts_fields[] = {{"values", NULL}, {"counts", NULL}, {NULL, NULL}};
 static PyStructSequence_Field inverse_fields[] = {
     {"values", NULL}, {"inverse_indices", NULL}, {NULL, NULL}};
-static PyStructSequence_Desc all_desc = {"pyasc.UniqueAllResult", "The result of unique_all.",
+static PyStructSequence_Desc all_desc = {"pyasc._C.UniqueAllResult", "The result of unique_all.",
                                          all_fields, 4};
-static PyStructSequence_Desc counts_desc = {"pyasc.UniqueCountsResult",
+static PyStructSequence_Desc counts_desc = {"pyasc._C.UniqueCountsResult",
                                             "The result of unique_counts.", counts_fields, 2};
-static PyStructSequence_Desc inverse_desc = {"pyasc.UniqueInverseResult",
+static PyStructSequence_Desc inverse_desc = {"pyasc._C.UniqueInverseResult",
                                              "The result of unique_inverse.", inverse_fields, 2};
 
 int asc_py_sort_init(PyObject *module) {
@@ -377,6 +377,10 @@ int asc_py_sort_init(PyObject *module) {
   unique_counts_type = PyStructSequence_NewType(&counts_desc);
   unique_inverse_type = PyStructSequence_NewType(&inverse_desc);
   if (!unique_all_type || !unique_counts_type || !unique_inverse_type) return -1;
+  if (PyModule_AddObjectRef(module, "UniqueAllResult", (PyObject *)unique_all_type) < 0 ||
+      PyModule_AddObjectRef(module, "UniqueCountsResult", (PyObject *)unique_counts_type) < 0 ||
+      PyModule_AddObjectRef(module, "UniqueInverseResult", (PyObject *)unique_inverse_type) < 0)
+    return -1;
   if (asc_py_tensor_add_methods(sort_methods) < 0) return -1;
   return PyModule_AddFunctions(module, sort_functions);
 }
