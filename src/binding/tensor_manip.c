@@ -209,7 +209,7 @@ static PyObject *repeat_call(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (asc_py_int64(a[1], "repeats", &one)) return NULL;
   } else {
     if (asc_py_as_tensor(a[1], ASC_DTYPE_COUNT, &rep)) return NULL;
-    if (!asc_dtype_is_integer(rep.dtype))
+    if (!asc_dtype_is_integer(rep.dtype) && rep.dtype != ASC_BOOL)
       st = asc_error(ASC_ERR_TYPE, "repeat: repeats must hold integers, not %s",
                      asc_dtype_name(rep.dtype));
     else if (rep.ndim > 1)

@@ -432,6 +432,8 @@ def test_repeat_matches_numpy(dtype):
         arg = T(repeats) if isinstance(repeats, np.ndarray) else repeats
         np.testing.assert_array_equal(N(pyasc.repeat(T(a), arg, axis=axis)), ref)
     np.testing.assert_array_equal(N(T(a).T.repeat(2, axis=0)), np.repeat(a.T, 2, axis=0))
+    mask = np.array([True, False, True])
+    np.testing.assert_array_equal(N(pyasc.repeat(T(a), T(mask), axis=0)), np.repeat(a, mask, axis=0))
     with pytest.raises(pyasc.InvalidValueError):
         pyasc.repeat(T(a), -1)
     with pytest.raises(pyasc.InvalidValueError):
