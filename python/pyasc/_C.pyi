@@ -456,7 +456,7 @@ class Tensor:
     # sorting, scans and shape manipulation (pyasc.sort, cumsum, flip...)
     def sort(
         self,
-        axis: int = -1,
+        axis: int | None = -1,
         kind: str | None = None,
         order: None = None,
         descending: bool = False,
@@ -464,7 +464,7 @@ class Tensor:
     ) -> Tensor: ...
     def argsort(
         self,
-        axis: int = -1,
+        axis: int | None = -1,
         kind: str | None = None,
         order: None = None,
         descending: bool = False,
@@ -817,7 +817,7 @@ def log_softmax(x: _ArrayLike, axis: int = -1, out: Tensor | None = None) -> Ten
 @overload
 def sort(
     x: _ArrayLike,
-    axis: int = -1,
+    axis: int | None = -1,
     kind: str | None = None,
     order: None = None,
     descending: bool = False,
@@ -835,7 +835,7 @@ def sort(
 ) -> None: ...
 def argsort(
     x: _ArrayLike,
-    axis: int = -1,
+    axis: int | None = -1,
     kind: str | None = None,
     order: None = None,
     descending: bool = False,

@@ -24,7 +24,8 @@ static PyObject *sort_call(bool arg, PyObject *self, PyObject *const *args, Py_s
   int first = self ? 1 : 0;
   if (asc_py_parse(fname, args, nargs, kwnames, names + first, 1 - first, a + first)) return NULL;
   int axis = -1;
-  if (a[1] && asc_py_int(a[1], "axis", &axis)) return NULL;
+  bool flatten = a[1] == Py_None; /* NumPy: axis=None sorts the flattened tensor */
+  if (a[1] && !flatten && asc_py_int(a[1], "axis", &axis)) return NULL;
   if (a[2] && a[2] != Py_None && !PyUnicode_Check(a[2]))
     return PyErr_Format(PyExc_TypeError, "%s: kind must be a string or None", fname);
   if (a[3] && a[3] != Py_None)
@@ -33,10 +34,14 @@ static PyObject *sort_call(bool arg, PyObject *self, PyObject *const *args, Py_s
   int desc = a[4] ? PyObject_IsTrue(a[4]) : 0;
   int stable = a[5] && a[5] != Py_None ? PyObject_IsTrue(a[5]) : 1; /* always stable */
   if (desc < 0 || stable < 0) return NULL;
-  asc_tensor x, r = {0};
+  asc_tensor x, flat = {0}, r = {0};
   if (asc_py_as_tensor(a[0], ASC_DTYPE_COUNT, &x)) return NULL;
-  asc_status st = asc_sort(&x, axis, desc != 0, arg ? NULL : &r, arg ? &r : NULL);
+  int64_t all = -1;
+  asc_status st = flatten ? asc_tensor_reshape(&x, 1, &all, &flat) : ASC_OK;
+  if (!flatten) asc_tensor_share(&x, &flat);
+  if (!st) st = asc_sort(&flat, axis, desc != 0, arg ? NULL : &r, arg ? &r : NULL);
   asc_tensor_release(&x);
+  asc_tensor_release(&flat);
   return wrap(st, &r);
 }
 
@@ -281,11 +286,12 @@ static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
-#define SORT_DOC(WHAT)                                                                         \
-  WHAT " along axis (default the last). Always stable: equal elements keep their order, also " \
-       "with descending=True, whatever NumPy's kind= says; order= is refused. NaN sorts last " \
-       "(also when descending); complex values sort by "                                       \
-       "real then imaginary part as NumPy's. The result is a new tensor (also for the Tensor " \
+#define SORT_DOC(WHAT)                                                                             \
+  WHAT " along axis (default the last; None: of the flattened x, as NumPy). Always stable: equal " \
+       "elements keep their order, also "                                                          \
+       "with descending=True, whatever NumPy's kind= says; order= is refused. NaN sorts last "     \
+       "(also when descending); complex values sort by "                                           \
+       "real then imaginary part as NumPy's. The result is a new tensor (also for the Tensor "     \
        "method, unlike NumPy's in-place ndarray.sort)."
 #define UNIQUE_DOC(WHAT)                                                                          \
   WHAT " of the flattened x, in sorted order. As the Array API says, NaNs are distinct (each "    \

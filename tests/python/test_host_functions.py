@@ -557,6 +557,8 @@ def test_numpy_functions_forward_with_numpy_positional_order():
     np.testing.assert_array_equal(N(np.argsort(t, kind="heapsort")),
                                   np.argsort(a, kind="stable"))
     np.testing.assert_array_equal(N(np.diff(t, 2, 0)), np.diff(a, 2, 0))
+    np.testing.assert_array_equal(N(np.sort(t, axis=None)), np.sort(a, axis=None))
+    np.testing.assert_array_equal(N(t.argsort(axis=None)), np.argsort(a, axis=None, kind="stable"))
     np.testing.assert_array_equal(N(np.cumsum(t, 1)), np.cumsum(a, 1))
     np.testing.assert_array_equal(N(np.roll(t, 3, 1)), np.roll(a, 3, 1))
     np.testing.assert_array_equal(N(np.repeat(t, 2, 0)), np.repeat(a, 2, 0))
