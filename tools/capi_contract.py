@@ -92,6 +92,9 @@ FACTORIES: dict[str, Callable[[], Any]] = {
     "PlatformAscendC": lambda: _C.get_ascendc_platform(),
     "Stream": lambda: _C.Stream(),
     "Tensor": lambda: pyasc.arange(6.0).reshape(2, 3),
+    "UniqueAllResult": lambda: _C.unique_all(pyasc.arange(3.0)),
+    "UniqueCountsResult": lambda: _C.unique_counts(pyasc.arange(3.0)),
+    "UniqueInverseResult": lambda: _C.unique_inverse(pyasc.arange(3.0)),
     "dtype": lambda: pyasc.float32,
 }
 

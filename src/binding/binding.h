@@ -150,6 +150,18 @@ PyObject *asc_py_tensor_invert(PyObject *self);
 /* tensor_reduce.c: pyasc.sum, mean, argmax, softmax, ... and the Tensor methods. */
 int asc_py_reduce_init(PyObject *module);
 
+/* tensor_sort.c: pyasc.sort, argsort, searchsorted, unique*, cumsum... */
+int asc_py_sort_init(PyObject *module);
+
+/* tensor_manip.c: pyasc.flip, squeeze, roll, repeat, tile, ... */
+int asc_py_manip_init(PyObject *module);
+/* An int (not bool) argument; ints beyond C int saturate, staying out of
+ * range for any axis. 0, or -1 with TypeError. */
+int asc_py_int(PyObject *obj, const char *what, int *out);
+int asc_py_int64(PyObject *obj, const char *what, int64_t *out);
+/* axis: None (*naxes = -1), an int (1) or a tuple/list of ints. */
+int asc_py_axes(PyObject *obj, const char *what, int *naxes, int *axes);
+
 /* dlpack.c: Tensor.__dlpack__, __dlpack_device__ and pyasc.from_dlpack. */
 int asc_py_dlpack_init(PyObject *module);
 

@@ -39,6 +39,12 @@ static inline bool asc_tensor_aligned(const asc_tensor *t) {
  * it to the stream's thread would cost more than the work. */
 #define ASC_INLINE_BYTES ((int64_t)1 << 16)
 
+/* A fresh tensor in malloc'd host memory that it owns (freed with its
+ * storage), for results the host computes: *data is where to write them,
+ * before the tensor is shared with anyone. Implemented in manip.c. */
+asc_status asc_host_tensor(int device, asc_dtype dtype, int ndim, const int64_t *shape,
+                           asc_tensor *out, void **data);
+
 /* --- element-wise engine ------------------------------------------------ */
 
 #define ASC_EW_MAX_OPERANDS 4 /* the output and up to three inputs */

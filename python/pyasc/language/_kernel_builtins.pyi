@@ -131,7 +131,6 @@ set_vector_mask: KernelBuiltin
 shift_left: KernelBuiltin
 shift_right: KernelBuiltin
 sort32: KernelBuiltin
-sort: KernelBuiltin
 sub: KernelBuiltin
 sub_relu: KernelBuiltin
 sub_relu_cast: KernelBuiltin

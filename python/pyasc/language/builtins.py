@@ -244,11 +244,18 @@ _DOCS.update({
 
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
-                "bitwise_and", "bitwise_or", "bitwise_not")
+                "bitwise_and", "bitwise_or", "bitwise_not", "sort")
+
+_BUILTINS = {name: KernelBuiltin(name, doc) for name, doc in _DOCS.items()}
 
 #: Builtins created for kernel-only names (and for shared names that have
 #: no eager operation).
-KERNEL_ONLY = {name: KernelBuiltin(name, doc) for name, doc in _DOCS.items()}
+KERNEL_ONLY = {name: b for name, b in _BUILTINS.items() if name not in SHARED_NAMES}
+
+#: The builtins of shared names whose kernel form has a lowering of its own
+#: (sort): pyasc.<name> is the eager operation, and kernels that call it
+#: are lowered as calls of this builtin (pyasc.language.lower.core).
+SHARED_BUILTINS = {name: b for name, b in _BUILTINS.items() if name in SHARED_NAMES}
 
 
 def shared_builtin(name: str) -> KernelBuiltin:

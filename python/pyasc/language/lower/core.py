@@ -23,7 +23,7 @@ from pyasc.language.lower import system as lower_system  # noqa: F401  (register
 from pyasc.language.lower import tensor_desc as lower_tensor_desc
 from pyasc.language.lower import vector as lower_vector
 from pyasc.language.lower import vector_moves as lower_vector_moves
-from pyasc.language.builtins import KERNEL_ONLY, SHARED_NAMES
+from pyasc.language.builtins import KERNEL_ONLY, SHARED_BUILTINS, SHARED_NAMES
 from pyasc.language.ir.args import bind, constant, dtype_code, expect
 from pyasc.language.ir.registry import lowering_for
 from pyasc.language.ir.values import (PURE_FUNCTIONS, BoundMethod, PendingGlobal, Val, describe,
@@ -54,6 +54,8 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         if len(args) + len(kwargs) != 1 or kwargs and "index" not in kwargs:
             raise gen.error(node, f"{describe(func)}(index) takes one element index")
         return method(gen, node, BoundMethod(func, "get_value", node), args, kwargs)
+    # pyasc.sort and the like are eager operations; in kernels they mean the builtin.
+    func = shared_builtin(func)
     # Calls of objects each lowering module knows (TensorDesc/ListTensorDesc,
     # fwk/core classes, upstream's names, adv.Matmul, sort/gather_mask), in
     # this order; the first that does not answer its NOT_HANDLED lowers it.
@@ -120,6 +122,14 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
             raise gen.error(node, f"{type(exc).__name__}: {exc}") from None
     raise gen.error(node, f"cannot call {describe(func)} inside a kernel: call @pyasc.jit "
                           "functions and pyasc APIs")
+
+
+def shared_builtin(func: Any) -> Any:
+    """The kernel builtin a shared name's eager operation stands for, else func."""
+    for name, builtin in SHARED_BUILTINS.items():
+        if getattr(pyasc, name, None) is func:
+            return builtin
+    return func
 
 
 def api_name(func: Any) -> str | None:
