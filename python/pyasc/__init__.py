@@ -203,6 +203,7 @@ from pyasc._C import (
     zeros_like,
 )
 from pyasc import _exit, memory, ops, random, testing
+from pyasc._fallback import NumPyFallbackWarning, numpy_fallbacks, warn_on_numpy_fallback
 from pyasc.indexing import put, put_along_axis, take, take_along_axis
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
@@ -227,6 +228,7 @@ __all__ = [
     "InternalError",
     "InvalidHandleError",
     "InvalidValueError",
+    "NumPyFallbackWarning",
     "KernelError",
     "Op",
     "OutOfMemoryError",
@@ -360,6 +362,7 @@ __all__ = [
     "nextafter",
     "nonzero",
     "not_equal",
+    "numpy_fallbacks",
     "ones",
     "ones_like",
     "op",
@@ -426,6 +429,7 @@ __all__ = [
     "value_and_grad",
     "var",
     "vjp",
+    "warn_on_numpy_fallback",
     "where",
     "zeros",
     "zeros_like",

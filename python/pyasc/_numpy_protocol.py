@@ -5,9 +5,15 @@ are C methods that forward here. A NumPy ufunc or function called with pyasc
 tensors runs the pyasc function of the same name, found when it is called (so
 operations added to pyasc later are picked up), and returns tensors:
 ``np.add(t, t)``, ``np.add(ndarray, t)``, ``ndarray + t``, ``np.sin(t)``,
-``np.concatenate([t, t])``. Anything pyasc has no function for returns
-NotImplemented, and NumPy raises TypeError: convert explicitly with
-``t.numpy()`` to use NumPy's implementation instead.
+``np.concatenate([t, t])``.
+
+Anything pyasc has no function for (``np.einsum``, ``np.allclose``,
+``np.add.reduce``, ...) falls back to NumPy: NumPy runs on zero-copy views
+of the tensors' memory (after their streams' work) and its results come
+back as NumPy documents them, NumPy arrays and scalars. Each fallback is
+counted (``pyasc.numpy_fallbacks()``); with ``PYASC_NUMPY_FALLBACK=warn``
+or ``pyasc.warn_on_numpy_fallback()`` each one also warns (pyasc._fallback). Other array types in
+the call (a cupy array, ...) still get their turn through NotImplemented.
 """
 
 from __future__ import annotations
@@ -19,7 +25,20 @@ from typing import Any, Callable
 import numpy as np
 
 import pyasc
+from pyasc._fallback import fall_back
 from pyasc.language.core import KernelBuiltin
+
+def _as_numpy(x: Any) -> Any:
+    """Tensors in x (also inside lists, tuples and dicts) as NumPy views."""
+    if isinstance(x, pyasc.Tensor):
+        return x.numpy()
+    if isinstance(x, (list, tuple)):
+        converted = [_as_numpy(item) for item in x]
+        return type(x)(converted) if type(x) in (list, tuple) else converted
+    if isinstance(x, dict):
+        return {k: _as_numpy(v) for k, v in x.items()}
+    return x
+
 
 # NumPy names whose pyasc function may be spelt differently (tried second).
 _ALIASES = {
@@ -48,6 +67,15 @@ _NEUTRAL_UFUNC_KWARGS = {
     "dtype": None,
     "subok": True,
     "signature": None,
+}
+
+
+# NumPy functions that are Tensor views in pyasc (a tensor's own methods).
+_VIEWS: dict[str, Callable[..., Any]] = {
+    "reshape": lambda a, shape=None, order="C", **kw: (
+        a.reshape(kw.get("newshape", shape)) if order == "C" else NotImplemented),
+    "transpose": lambda a, axes=None: a.T if axes is None else a.permute(tuple(axes)),
+    "ravel": lambda a, order="C": a.reshape(-1) if order == "C" else NotImplemented,
 }
 
 
@@ -90,15 +118,30 @@ def array_ufunc(
 ) -> Any:
     """ufunc(*inputs, out=(tensor,)) as the pyasc function of the ufunc's name.
 
-    Only plain calls with one output are forwarded (not ufunc.reduce,
-    .accumulate, .outer, ...), with out= a single pyasc.Tensor, and
-    ``np.add.at`` on a tensor (``pyasc.add_at``).
+    Plain calls with one output run pyasc's function (out= a single
+    pyasc.Tensor), as does ``np.add.at`` on a tensor (``pyasc.add_at``); the
+    rest (ufunc.reduce, .accumulate, .outer, two outputs, ufuncs pyasc lacks)
+    falls back to NumPy.
     """
     del tensor  # one of the inputs (or out); nothing else to learn from it
     if (method == "at" and ufunc is np.add and len(inputs) == 3 and not kwargs
             and isinstance(inputs[0], pyasc.Tensor)):
         pyasc.add_at(*inputs)  # np.add.at(a, indices, b): in place, returns None
         return None
+    if not all(_is_operand(x) for x in inputs) or not all(
+            _is_operand(o) for o in kwargs.get("out", ()) or ()):
+        return NotImplemented  # another array type's turn
+    result = _pyasc_ufunc(ufunc, method, inputs, dict(kwargs))
+    if result is not NotImplemented:
+        return result
+    name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+    return fall_back(name, lambda: getattr(ufunc, method)(*_as_numpy(inputs),
+                                                           **_as_numpy(kwargs)))
+
+
+def _pyasc_ufunc(ufunc: np.ufunc, method: str, inputs: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> Any:
+    """The call as a pyasc function, or NotImplemented when pyasc has none."""
     if method != "__call__" or ufunc.nout != 1:
         return NotImplemented
     out = kwargs.pop("out", None)
@@ -107,8 +150,6 @@ def array_ufunc(
             return NotImplemented
         out = out[0]
     if not all(_neutral(key, value) for key, value in kwargs.items()):
-        return NotImplemented
-    if not all(_is_operand(x) for x in inputs):
         return NotImplemented
     fn = _lookup(pyasc, ufunc.__name__)
     if fn is None:
@@ -137,12 +178,18 @@ def array_function(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Any:
-    """func(*args, **kwargs) as the pyasc function of the same name."""
+    """func(*args, **kwargs) as the pyasc function of the same name, or in
+    NumPy on views of the tensors when pyasc has none."""
     del tensor
     if not all(issubclass(t, pyasc.Tensor) or t is np.ndarray for t in types_):
         return NotImplemented
     namespace = _namespace(getattr(func, "__module__", None) or "")
     fn = _lookup(namespace, func.__name__) if namespace is not None else None
-    if fn is None:
-        return NotImplemented
-    return fn(*args, **kwargs)
+    if fn is not None:
+        return fn(*args, **kwargs)
+    if namespace is pyasc and func.__name__ in _VIEWS and args and isinstance(args[0], pyasc.Tensor):
+        result = _VIEWS[func.__name__](*args, **kwargs)
+        if result is not NotImplemented:
+            return result
+    implementation = getattr(func, "_implementation", func)
+    return fall_back(func.__name__, lambda: implementation(*_as_numpy(args), **_as_numpy(kwargs)))

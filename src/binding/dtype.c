@@ -187,6 +187,19 @@ static PyObject *dtype_get_is_floating_point(DTypeObject *self, void *closure) {
   return PyBool_FromLong(asc_dtype_is_float(self->value));
 }
 
+/* The NumPy dtype of the same name, so that numpy.dtype(pyasc.float32)
+ * works; bfloat16 has none (AttributeError, and NumPy says it cannot
+ * interpret it). */
+static PyObject *dtype_get_numpy(DTypeObject *self, void *closure) {
+  (void)closure;
+  if (self->value == ASC_BFLOAT16)
+    return PyErr_Format(PyExc_AttributeError, "bfloat16 has no NumPy dtype");
+  PyObject *np = asc_py_numpy();
+  return np ? PyObject_CallMethod(np, "dtype", "s",
+                                  self->value == ASC_BOOL ? "bool" : asc_dtype_name(self->value))
+            : NULL;
+}
+
 static PyObject *dtype_sizeof(DTypeObject *self, PyObject *noargs) {
   (void)noargs;
   return PyLong_FromSize_t(asc_dtype_size(self->value));
@@ -208,6 +221,9 @@ static PyMethodDef dtype_methods[] = {
 static PyGetSetDef dtype_getset[] = {
     {"name", (getter)dtype_get_name, NULL, "The dtype's name, e.g. 'float32'.", NULL},
     {"itemsize", (getter)dtype_get_itemsize, NULL, "Bytes per element.", NULL},
+    {"dtype", (getter)dtype_get_numpy, NULL,
+     "The NumPy dtype of the same name (none for bfloat16): numpy.dtype(pyasc.float32) works.",
+     NULL},
     {"is_floating_point", (getter)dtype_get_is_floating_point, NULL, "True for float dtypes.",
      NULL},
     {NULL, NULL, NULL, NULL, NULL},

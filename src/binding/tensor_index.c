@@ -543,6 +543,18 @@ static PyObject *tensor_item_at(PyObject *self, Py_ssize_t index) {
   return st ? asc_py_raise(st) : asc_py_tensor_wrap(&view);
 }
 
+/* value in t: NumPy's (t == value).any(). */
+static int tensor_contains(PyObject *self, PyObject *value) {
+  PyObject *equal = PyObject_RichCompare(self, value, Py_EQ);
+  if (!equal) return -1;
+  PyObject *found = PyObject_CallMethod(equal, "any", NULL);
+  Py_DECREF(equal);
+  if (!found) return -1;
+  int truth = PyObject_IsTrue(found);
+  Py_DECREF(found);
+  return truth;
+}
+
 PyMappingMethods asc_py_tensor_as_mapping = {
     .mp_length = tensor_length,
     .mp_subscript = tensor_subscript,
@@ -552,6 +564,7 @@ PyMappingMethods asc_py_tensor_as_mapping = {
 PySequenceMethods asc_py_tensor_as_sequence = {
     .sq_length = tensor_length,
     .sq_item = tensor_item_at,
+    .sq_contains = tensor_contains,
 };
 
 /* --- nonzero, argwhere, add_at ---------------------------------------------- */

@@ -103,6 +103,12 @@ def test_standard_signatures_and_results():
     a = rng.standard_normal((3, 4))
     x = xp.asarray(a)
     np.testing.assert_allclose(xp.std(x, axis=0, correction=1).numpy(), a.std(axis=0, ddof=1))
+    np.testing.assert_allclose(xp.var(x, axis=1, correction=0.5).numpy(), a.var(axis=1, ddof=0.5))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(xp.var(xp.zeros((2, 3)), axis=0, correction=2.5).numpy(),
+                                      np.zeros((2, 3)).var(axis=0, ddof=2.5))
+        np.testing.assert_array_equal(xp.var(x, axis=0, correction=3.5).numpy(),
+                                      a.var(axis=0, ddof=3.5))
     np.testing.assert_allclose(xp.concat([x, x], axis=None).numpy(), np.concatenate([a.ravel()] * 2))
     np.testing.assert_array_equal(xp.permute_dims(x, (1, 0)).numpy(), a.T)
     np.testing.assert_array_equal(xp.matrix_transpose(x).numpy(), a.T)

@@ -21,9 +21,9 @@ from pyasc.array_api._dtypes import (
 from pyasc.array_api._elementwise import FUNCTIONS as _ELEMENTWISE
 from pyasc.array_api._info import __array_namespace_info__
 from pyasc.array_api._manipulation import (
-    all, any, argmax, argmin, broadcast_to, concat, matmul, matrix_transpose, max, mean, min,
-    nonzero, permute_dims, prod, reshape, stack, std, sum, take, take_along_axis, tensordot, var,
-    vecdot, where)
+    all, any, argmax, argmin, broadcast_arrays, broadcast_to, concat, matmul, matrix_transpose, max,
+    mean, meshgrid, min, nonzero, permute_dims, prod, reshape, stack, std, sum, take,
+    take_along_axis, tensordot, var, vecdot, where)
 
 __array_api_version__ = "2024.12"
 
@@ -33,7 +33,15 @@ nan = math.nan
 pi = math.pi
 newaxis = None
 
+#: pyasc's C functions that take the standard's arguments as they are
+_DIRECT = {name: getattr(_C, name) for name in (
+    "argsort", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff",
+    "expand_dims", "flip", "moveaxis", "repeat", "roll", "searchsorted", "sort",
+    "squeeze", "tile", "tril", "triu", "unique_all", "unique_counts", "unique_inverse",
+    "unique_values", "unstack")}
+
 globals().update(_ELEMENTWISE)
+globals().update(_DIRECT)
 
 __all__ = sorted(
     ["__array_api_version__", "__array_namespace_info__", "e", "inf", "nan", "pi", "newaxis",
@@ -43,4 +51,4 @@ __all__ = sorted(
      "int16", "int32", "int64", "isdtype", "result_type", "uint8", "uint16", "uint32", "uint64",
      "all", "any", "argmax", "argmin", "broadcast_to", "concat", "matmul", "matrix_transpose",
      "max", "mean", "min", "permute_dims", "prod", "reshape", "stack", "std", "sum", "tensordot",
-     "var", "vecdot", "where", "nonzero", "take", "take_along_axis", *_ELEMENTWISE])
+     "var", "vecdot", "where", "nonzero", "take", "take_along_axis", "broadcast_arrays", "meshgrid", *_ELEMENTWISE, *_DIRECT])

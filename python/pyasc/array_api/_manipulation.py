@@ -8,6 +8,8 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from pyasc import _C, indexing
 
 
@@ -78,7 +80,11 @@ def _spread(fn: Any, x: _C.Tensor, axis: Any, correction: int | float,
     n = 1
     for a in axes:
         n *= x.shape[a]
-    variance = _C.var(x, axis=axis, keepdims=keepdims) * (n / builtins.max(n - correction, 0))
+    # N / (N - correction), inf (or NaN for N = 0) past the sample size, so
+    # that the result is NumPy's: inf, or NaN for a zero variance
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = float(np.float64(n) / np.float64(builtins.max(n - correction, 0)))
+    variance = _C.var(x, axis=axis, keepdims=keepdims) * scale
     return _C.sqrt(variance) if fn is _C.std else variance
 
 
@@ -194,3 +200,14 @@ def nonzero(x: _C.Tensor, /) -> tuple[_C.Tensor, ...]:
     if x.ndim == 0:
         raise ValueError("nonzero is not defined for 0-d arrays")
     return _C.nonzero(x)
+
+
+def broadcast_arrays(*arrays: _C.Tensor) -> list[_C.Tensor]:
+    """The arrays broadcast against each other (views), as a list (the
+    standard's type; pyasc.broadcast_arrays gives NumPy's tuple)."""
+    return list(_C.broadcast_arrays(*arrays))
+
+
+def meshgrid(*arrays: _C.Tensor, indexing: str = "xy") -> list[_C.Tensor]:
+    """Coordinate grids from 1-d arrays, as a list (the standard's type)."""
+    return list(_C.meshgrid(*arrays, indexing=indexing))

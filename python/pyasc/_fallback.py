@@ -1,0 +1,47 @@
+"""Counting and announcing the NumPy functions pyasc lacks, which run in
+NumPy on views of tensors (pyasc._numpy_protocol falls back to them)."""
+
+from __future__ import annotations
+
+import collections
+import os
+import threading
+import warnings
+from typing import Any, Callable
+
+
+class NumPyFallbackWarning(UserWarning):
+    """A NumPy function or ufunc method pyasc lacks ran in NumPy on views of
+    the tensors' memory."""
+
+
+_fallback_lock = threading.Lock()
+_fallbacks: collections.Counter[str] = collections.Counter()
+_warn = [os.environ.get("PYASC_NUMPY_FALLBACK", "") == "warn"]
+
+
+def numpy_fallbacks(reset: bool = False) -> dict[str, int]:
+    """How often each NumPy function pyasc lacks ran in NumPy, by name
+    (``"einsum"``, ``"add.reduce"``); reset=True clears the counts after
+    reading them."""
+    with _fallback_lock:
+        counts = dict(_fallbacks)
+        if reset:
+            _fallbacks.clear()
+    return counts
+
+
+def warn_on_numpy_fallback(enabled: bool = True) -> None:
+    """Warn (NumPyFallbackWarning) each time NumPy runs a function pyasc
+    lacks; PYASC_NUMPY_FALLBACK=warn sets this at import."""
+    _warn[0] = bool(enabled)
+
+
+def fall_back(name: str, call: Callable[[], Any]) -> Any:
+    """Counts (and, when asked, warns about) a fallback named name, then runs call."""
+    with _fallback_lock:
+        _fallbacks[name] += 1
+    if _warn[0]:
+        warnings.warn(f"numpy.{name} has no pyasc implementation: NumPy ran it on views of the "
+                      "tensors' memory", NumPyFallbackWarning, stacklevel=4)
+    return call()
