@@ -202,7 +202,7 @@ from pyasc._C import (
     zeros,
     zeros_like,
 )
-from pyasc import _exit, memory, ops, random, testing
+from pyasc import _exit, _pickle, memory, ops, random, testing
 from pyasc._fallback import NumPyFallbackWarning, numpy_fallbacks, warn_on_numpy_fallback
 from pyasc.indexing import put, put_along_axis, take, take_along_axis
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op

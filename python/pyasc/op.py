@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import inspect
 import keyword
 import operator
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -428,6 +430,14 @@ class Op(_C.OpDispatch):
         self._specs: dict[Any, Any] = {}
         self._spec_lock = threading.Lock()
 
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles by reference: the module attribute that holds this op
+        (a module-level @pyasc.op), else the registry name; the receiving
+        process imports that module or must have registered the name."""
+        module = getattr(self.fn, "__module__", None)
+        qualname = getattr(self.fn, "__qualname__", "")
+        return _rebuild_op, (module, qualname, self.name)
     def _call_signature(self) -> inspect.Signature:
         """The signature callers see: attribute defaults filled in."""
         params = [
@@ -813,6 +823,18 @@ def _register(new: Op, overwrite: bool) -> None:
                 "overwrite=True to replace it"
             )
         _registry[new.name] = new
+
+
+def _rebuild_op(module: str | None, qualname: str, name: str) -> Op:
+    """The op a pickle names: module.qualname when that is an Op (a
+    module-level decorated function), else the registered op `name`."""
+    if module and "<locals>" not in qualname:
+        target: Any = sys.modules.get(module) or importlib.import_module(module)
+        for part in qualname.split("."):
+            target = getattr(target, part, None)
+        if isinstance(target, Op):
+            return target
+    return get_op(name)
 
 
 def get_op(name: str) -> Op:
