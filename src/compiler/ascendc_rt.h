@@ -1,0 +1,11 @@
+/* The kernel runtime as tables of functions for Ascend C compiled for the
+ * simulated AI cores (include/ascendc/pyasc_sim.h, ascendc_rt.c). */
+#ifndef ASC_ASCENDC_RT_H
+#define ASC_ASCENDC_RT_H
+
+#include "../../include/ascendc/pyasc_sim.h"
+
+extern const pyasc_sim_api asc_ascendc_table_plain;
+extern const pyasc_sim_api asc_ascendc_table_checked;
+
+#endif
