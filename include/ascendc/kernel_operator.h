@@ -1,0 +1,754 @@
+// Ascend C's kernel API (namespace AscendC) for pyasc's simulated AI cores.
+//
+// Ascend C kernels written for a 910B-class NPU (dav-2201) compile with the
+// system C++17 compiler against this header and run on the simulator
+// through pyasc.ascendc.load(). The names, template parameters and
+// overloads follow Huawei's Ascend C API reference; every function is a thin
+// typed call into pyasc's C kernel runtime (src/compiler/rt, through the
+// table of include/ascendc/pyasc_sim.h), the same code that runs kernels
+// written in Python, checked mode included. docs/ascendc.md lists what is
+// covered.
+//
+// A failing call (an out-of-range access, a queue misuse, a missing
+// synchronisation in checked mode) stops the block with an error naming the
+// file and line of the user's call: every API takes a trailing
+// AscendC::sim::Loc, defaulted at the call site.
+#ifndef PYASC_ASCENDC_KERNEL_OPERATOR_H
+#define PYASC_ASCENDC_KERNEL_OPERATOR_H
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "pyasc_sim.h"
+
+// Address-space and kernel qualifiers of the device compiler: no-ops here.
+#define __global__
+#define __aicore__
+#define __gm__
+#define __vector__
+#define __cube__
+#define __inline__ inline
+#define GM_ADDR __gm__ uint8_t *
+// The kernel's core kind: the simulator runs vector kernels on AIVs.
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#define KERNEL_TASK_TYPE(key, type)
+
+#ifndef PYASC_SIM_CHECKED
+#define PYASC_SIM_CHECKED 0
+#endif
+
+// The slot libasc fills with the runtime's table when it loads the kernel.
+extern "C" const pyasc_sim_api *pyasc_sim_table;
+
+enum pipe_t {
+  PIPE_S,
+  PIPE_V,
+  PIPE_M,
+  PIPE_MTE1,
+  PIPE_MTE2,
+  PIPE_MTE3,
+  PIPE_ALL,
+  PIPE_MTE4,
+  PIPE_MTE5,
+  PIPE_V2,
+  PIPE_FIX
+};
+
+enum KernelTaskTypeValue {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2
+};
+
+namespace AscendC {
+namespace sim {
+
+// Where a call was made: the user's file and line (for error messages).
+struct Loc {
+  const char *file;
+  int line;
+  Loc(const char *f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
+};
+
+// A failed call unwinds the kernel function to its entry.
+struct Abort {};
+
+inline thread_local void *ctx = nullptr;
+inline const pyasc_sim_api *api() {
+  return pyasc_sim_table;
+}
+inline void check(int rc) {
+  if (rc) throw Abort{};
+}
+
+}  // namespace sim
+}  // namespace AscendC
+
+// The device's 16-bit floating types: float16 rounds as the vector unit does.
+struct half {
+  uint16_t bits = 0;
+  half() = default;
+  half(float x) : bits(AscendC::sim::api()->f2h(x)) {}
+  half(double x) : half(static_cast<float>(x)) {}
+  half(int x) : half(static_cast<float>(x)) {}
+  half(int64_t x) : half(static_cast<float>(x)) {}
+  half(uint32_t x) : half(static_cast<float>(x)) {}
+  operator float() const { return AscendC::sim::api()->h2f(bits); }
+  static half from_bits(uint16_t b) {
+    half h;
+    h.bits = b;
+    return h;
+  }
+};
+struct bfloat16_t {
+  uint16_t bits = 0;
+  bfloat16_t() = default;
+  bfloat16_t(float x) {  // round to nearest even, NaN kept quiet
+    uint32_t u;
+    __builtin_memcpy(&u, &x, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+      bits = static_cast<uint16_t>((u >> 16) | 0x40u);
+    else
+      bits = static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  bfloat16_t(double x) : bfloat16_t(static_cast<float>(x)) {}
+  bfloat16_t(int x) : bfloat16_t(static_cast<float>(x)) {}
+  operator float() const {
+    uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    __builtin_memcpy(&f, &u, sizeof f);
+    return f;
+  }
+  static bfloat16_t from_bits(uint16_t b) {
+    bfloat16_t h;
+    h.bits = b;
+    return h;
+  }
+};
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM = SPM,
+  TSCM,
+  MAX
+};
+using QuePosition = TPosition;
+
+// The runtime numbers HardEvent in this order (rt/core.h asc_k_events).
+enum class HardEvent : uint8_t {
+  MTE2_MTE1,
+  MTE1_MTE2,
+  MTE1_M,
+  M_MTE1,
+  MTE2_V,
+  V_MTE2,
+  MTE3_V,
+  V_MTE3,
+  M_V,
+  V_M,
+  V_V,
+  MTE3_MTE1,
+  MTE1_MTE3,
+  MTE1_V,
+  MTE2_M,
+  M_MTE2,
+  V_MTE1,
+  M_FIX,
+  FIX_M,
+  MTE3_MTE2,
+  MTE2_MTE3,
+  S_V,
+  V_S,
+  S_MTE2,
+  MTE2_S,
+  S_MTE3,
+  MTE3_S,
+  MTE2_FIX,
+  FIX_MTE2,
+  FIX_S,
+  M_S,
+  FIX_MTE3,
+  MTE1_FIX,
+  FIX_MTE1,
+  FIX_FIX,
+  MAX
+};
+
+enum class RoundMode : uint8_t {
+  CAST_NONE,
+  CAST_RINT,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_ROUND,
+  CAST_TRUNC,
+  CAST_ODD
+};
+
+using event_t = int32_t;
+
+namespace sim {
+
+// The runtime's dtype codes (include/asc/dtype.h).
+template <typename T>
+struct dtype;
+template <>
+struct dtype<bool> {
+  static constexpr int code = 0;
+};
+template <>
+struct dtype<int8_t> {
+  static constexpr int code = 1;
+};
+template <>
+struct dtype<uint8_t> {
+  static constexpr int code = 2;
+};
+template <>
+struct dtype<int16_t> {
+  static constexpr int code = 3;
+};
+template <>
+struct dtype<int32_t> {
+  static constexpr int code = 4;
+};
+template <>
+struct dtype<int64_t> {
+  static constexpr int code = 5;
+};
+template <>
+struct dtype<half> {
+  static constexpr int code = 6;
+};
+template <>
+struct dtype<bfloat16_t> {
+  static constexpr int code = 7;
+};
+template <>
+struct dtype<float> {
+  static constexpr int code = 8;
+};
+template <>
+struct dtype<double> {
+  static constexpr int code = 9;
+};
+template <>
+struct dtype<uint16_t> {
+  static constexpr int code = 10;
+};
+template <>
+struct dtype<uint32_t> {
+  static constexpr int code = 11;
+};
+template <>
+struct dtype<uint64_t> {
+  static constexpr int code = 12;
+};
+
+// A scalar operand as the runtime takes it, and an element back.
+template <typename T>
+inline double to_double(const T &x) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return static_cast<double>(static_cast<float>(x));
+  else
+    return static_cast<double>(x);
+}
+template <typename T>
+inline T from_double(double x) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return T(static_cast<float>(x));
+  else
+    return static_cast<T>(x);
+}
+
+// A parameter that takes part in no template argument deduction.
+template <typename T>
+struct same {
+  using type = T;
+};
+template <typename T>
+using same_t = typename same<T>::type;
+
+}  // namespace sim
+
+// --- tensors -----------------------------------------------------------------------------
+
+template <typename T>
+class LocalTensor;
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  pyasc_sim_gt gt{nullptr, 0, 0, -1, 0};
+
+  void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize, sim::Loc loc = {}) {
+    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, static_cast<int64_t>(bufferSize),
+                                      sizeof(T), loc.file, loc.line));
+  }
+  void SetGlobalBuffer(__gm__ T *buffer, sim::Loc loc = {}) {
+    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, -1, sizeof(T), loc.file, loc.line));
+  }
+  GlobalTensor operator[](const uint64_t offset) const {
+    GlobalTensor r;
+    r.gt = sim::api()->global_slice(gt, static_cast<int64_t>(offset), sizeof(T));
+    return r;
+  }
+  T GetValue(const uint64_t offset, sim::Loc loc = {}) const {
+    double v = 0;
+    sim::check(sim::api()->gget(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), &v,
+                                loc.file, loc.line));
+    return sim::from_double<T>(v);
+  }
+  void SetValue(const uint64_t offset, T value, sim::Loc loc = {}) {
+    sim::check(sim::api()->gset(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset),
+                                sim::to_double(value), loc.file, loc.line));
+  }
+  uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  pyasc_sim_lt lt{0, 0};
+
+  LocalTensor() = default;
+  // static-tensor programming: addr in bytes into the Unified Buffer,
+  // tileSize in elements
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
+    (void)pos;
+    sim::check(sim::api()->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
+  }
+  LocalTensor operator[](const uint32_t offset) const {
+    LocalTensor r;
+    r.lt = sim::api()->local_slice(lt, offset, sizeof(T));
+    return r;
+  }
+  T GetValue(const uint32_t index, sim::Loc loc = {}) const {
+    double v = 0;
+    sim::check(sim::api()->lget(sim::ctx, sim::dtype<T>::code, lt, index, &v, loc.file, loc.line));
+    return sim::from_double<T>(v);
+  }
+  template <typename T1>
+  void SetValue(const uint32_t index, const T1 value, sim::Loc loc = {}) const {
+    sim::check(sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index,
+                                sim::to_double(static_cast<T>(value)), loc.file, loc.line));
+  }
+  uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
+  uint32_t GetLength() const { return static_cast<uint32_t>(lt.len * sizeof(T)); }
+  uint64_t GetPhyAddr() const { return static_cast<uint64_t>(lt.off); }
+  uint64_t GetPhyAddr(const uint32_t offset) const {
+    return static_cast<uint64_t>(lt.off) + offset * sizeof(T);
+  }
+  void SetSize(const uint32_t size) { lt.len = size; }
+  template <typename CAST_T>
+  LocalTensor<CAST_T> ReinterpretCast() const {
+    LocalTensor<CAST_T> r;
+    r.lt = sim::api()->local_cast(lt, sizeof(T), sizeof(CAST_T));
+    return r;
+  }
+};
+
+// --- TPipe, TQue, TBuf -----------------------------------------------------------------------
+
+class TPipe;
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
+  TQue() { sim::api()->que_init(mem, depth); }
+  TQue(const TQue &) = delete;
+  TQue &operator=(const TQue &) = delete;
+
+  template <typename T>
+  LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  bool EnQue(const LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->enque(sim::ctx, mem, tensor.lt, loc.file, loc.line));
+    return true;
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->deque(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->free_tensor(sim::ctx, mem, tensor.lt, loc.file, loc.line));
+  }
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public TQue<src, depth, mask> {};
+
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_TBUF_BYTES];
+  TBuf() { sim::api()->tbuf_init(mem); }
+  TBuf(const TBuf &) = delete;
+  TBuf &operator=(const TBuf &) = delete;
+
+  template <typename T>
+  LocalTensor<T> Get(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get(sim::ctx, mem, -1, sizeof(T), &t.lt, loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t len, sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get(sim::ctx, mem, len, sizeof(T), &t.lt, loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
+    return Get<T>(loc);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T> &tensor) {
+    (void)tensor;
+  }
+};
+
+class TPipe {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_PIPE_BYTES];
+  TPipe() { sim::api()->pipe_init(mem); }
+  ~TPipe() { sim::api()->pipe_reset(sim::ctx, mem); }
+  TPipe(const TPipe &) = delete;
+  TPipe &operator=(const TPipe &) = delete;
+
+  template <class Q>
+  bool InitBuffer(Q &que, uint8_t num, uint32_t len, sim::Loc loc = {}) {
+    sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    return true;
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos> &buf, uint32_t len, sim::Loc loc = {}) {
+    sim::check(sim::api()->init_tbuf(sim::ctx, mem, buf.mem, len, loc.file, loc.line));
+    return true;
+  }
+  void Init() {}
+  void Destroy() { sim::api()->pipe_reset(sim::ctx, mem); }
+  void Reset() { sim::api()->pipe_reset(sim::ctx, mem); }
+};
+
+// --- the kernel context --------------------------------------------------------------------
+
+inline int64_t GetBlockIdx() {
+  return sim::api()->block_idx(sim::ctx);
+}
+inline int64_t GetBlockNum() {
+  return sim::api()->block_num(sim::ctx);
+}
+inline int64_t GetSubBlockIdx() {
+  return 0;
+}
+inline int64_t GetSubBlockNum() {
+  return 1;
+}
+
+// --- data movement --------------------------------------------------------------------------
+
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+  DataCopyExtParams() = default;
+  DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn,
+                    const uint32_t dstStrideIn, const uint32_t rsvIn)
+      : blockCount(count),
+        blockLen(len),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        rsv(rsvIn) {}
+};
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = T(0);
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue,
+                       const uint8_t rightPadValue, T padValue)
+      : isPad(isPadValue),
+        leftPadding(leftPadValue),
+        rightPadding(rightPadValue),
+        paddingValue(padValue) {}
+};
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
+                     sim::Loc loc = {}) {
+  sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_GM_UB, dst.lt, src.gt, dst.lt, count, sizeof(T),
+                              loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+                     sim::Loc loc = {}) {
+  sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_UB_GM, src.lt, dst.gt, src.lt, count, sizeof(T),
+                              loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+                     sim::Loc loc = {}) {
+  sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_UB_UB, dst.lt, GlobalTensor<T>().gt, src.lt,
+                              count, sizeof(T), loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                        const DataCopyExtParams &dataCopyParams,
+                        const DataCopyPadExtParams<T> &padParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_pad_gm_ub(
+      sim::ctx, sim::dtype<T>::code, dst.lt, src.gt, dataCopyParams.blockCount,
+      dataCopyParams.blockLen, dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
+      padParams.leftPadding, padParams.rightPadding, sim::to_double(padParams.paddingValue),
+      loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                        const DataCopyExtParams &dataCopyParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_pad_ub_gm(sim::ctx, sim::dtype<T>::code, dst.gt, src.lt,
+                                        dataCopyParams.blockCount, dataCopyParams.blockLen,
+                                        dataCopyParams.srcStride, dataCopyParams.dstStride,
+                                        loc.file, loc.line));
+}
+
+// --- the vector unit: count forms ------------------------------------------------------------
+
+#define PYASC_SIM_BINARY(NAME, OP)                                                             \
+  template <typename T>                                                                        \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                      \
+                   const LocalTensor<T> &src1, const int32_t &count, sim::Loc loc = {}) {      \
+    sim::check(sim::api()->binary(sim::ctx, OP, sim::dtype<T>::code, dst.lt, src0.lt, src1.lt, \
+                                  count, loc.file, loc.line));                                 \
+  }
+PYASC_SIM_BINARY(Add, PYASC_SIM_ADD)
+PYASC_SIM_BINARY(Sub, PYASC_SIM_SUB)
+PYASC_SIM_BINARY(Mul, PYASC_SIM_MUL)
+PYASC_SIM_BINARY(Div, PYASC_SIM_DIV)
+PYASC_SIM_BINARY(Max, PYASC_SIM_MAX)
+PYASC_SIM_BINARY(Min, PYASC_SIM_MIN)
+#undef PYASC_SIM_BINARY
+
+#define PYASC_SIM_SCALAR(NAME, OP)                                                               \
+  template <typename T, bool isSetMask = true>                                                   \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                         \
+                   const sim::same_t<T> &scalarValue, const int32_t &count, sim::Loc loc = {}) { \
+    sim::check(sim::api()->scalar(sim::ctx, OP, sim::dtype<T>::code, dst.lt, src.lt,             \
+                                  sim::to_double(scalarValue), count, loc.file, loc.line));      \
+  }
+PYASC_SIM_SCALAR(Adds, PYASC_SIM_ADDS)
+PYASC_SIM_SCALAR(Muls, PYASC_SIM_MULS)
+PYASC_SIM_SCALAR(Maxs, PYASC_SIM_MAXS)
+PYASC_SIM_SCALAR(Mins, PYASC_SIM_MINS)
+#undef PYASC_SIM_SCALAR
+
+#define PYASC_SIM_UNARY(NAME, OP)                                                              \
+  template <typename T>                                                                        \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count, \
+                   sim::Loc loc = {}) {                                                        \
+    sim::check(sim::api()->unary(sim::ctx, OP, sim::dtype<T>::code, dst.lt, src.lt, count,     \
+                                 loc.file, loc.line));                                         \
+  }
+PYASC_SIM_UNARY(Exp, PYASC_SIM_EXP)
+PYASC_SIM_UNARY(Ln, PYASC_SIM_LN)
+PYASC_SIM_UNARY(Abs, PYASC_SIM_ABS)
+PYASC_SIM_UNARY(Sqrt, PYASC_SIM_SQRT)
+PYASC_SIM_UNARY(Rsqrt, PYASC_SIM_RSQRT)
+PYASC_SIM_UNARY(Reciprocal, PYASC_SIM_RECIPROCAL)
+PYASC_SIM_UNARY(Relu, PYASC_SIM_RELU)
+#undef PYASC_SIM_UNARY
+
+template <typename T, bool isSetMask = true>
+inline void LeakyRelu(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                      const sim::same_t<T> &scalarValue, const int32_t &count, sim::Loc loc = {}) {
+  sim::check(sim::api()->leaky_relu(sim::ctx, sim::dtype<T>::code, dst.lt, src.lt,
+                                    sim::to_double(scalarValue), count, loc.file, loc.line));
+}
+
+template <typename T>
+inline void Duplicate(const LocalTensor<T> &dst, const sim::same_t<T> &scalarValue,
+                      const int32_t &count, sim::Loc loc = {}) {
+  sim::check(sim::api()->duplicate(sim::ctx, sim::dtype<T>::code, dst.lt,
+                                   sim::to_double(scalarValue), count, loc.file, loc.line));
+}
+
+// Cast<dst T, src U>
+template <typename T, typename U>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                 const uint32_t count, sim::Loc loc = {}) {
+  sim::check(sim::api()->cast(sim::ctx, sim::dtype<T>::code, sim::dtype<U>::code, dst.lt, src.lt,
+                              static_cast<int>(roundMode), count, loc.file, loc.line));
+}
+
+// Reductions of count elements: dst[0] the value (ReduceMax/ReduceMin with
+// calIndex: dst[1] its index, in dst's bits); sharedTmpBuffer is the
+// device's workspace, unused by the simulator.
+template <typename T>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                      const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  sim::check(sim::api()->reduce(sim::ctx, PYASC_SIM_REDUCE_SUM, sim::dtype<T>::code, dst.lt, src.lt,
+                                count, 0, loc.file, loc.line));
+}
+template <typename T>
+inline void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                      const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      bool calIndex = false, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  sim::check(sim::api()->reduce(sim::ctx, PYASC_SIM_REDUCE_MAX, sim::dtype<T>::code, dst.lt, src.lt,
+                                count, calIndex, loc.file, loc.line));
+}
+template <typename T>
+inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                      const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      bool calIndex = false, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  sim::check(sim::api()->reduce(sim::ctx, PYASC_SIM_REDUCE_MIN, sim::dtype<T>::code, dst.lt, src.lt,
+                                count, calIndex, loc.file, loc.line));
+}
+
+// --- synchronisation and debugging --------------------------------------------------------
+
+template <HardEvent event>
+inline void SetFlag(int32_t eventID, sim::Loc loc = {}) {
+  sim::check(sim::api()->set_flag(sim::ctx, static_cast<int>(event), eventID, loc.file, loc.line));
+}
+template <HardEvent event>
+inline void WaitFlag(int32_t eventID, sim::Loc loc = {}) {
+  sim::check(sim::api()->wait_flag(sim::ctx, static_cast<int>(event), eventID, loc.file, loc.line));
+}
+template <pipe_t pipe>
+inline void PipeBarrier(sim::Loc loc = {}) {
+  sim::check(sim::api()->barrier(sim::ctx, static_cast<int>(pipe), loc.file, loc.line));
+}
+inline void Trap(sim::Loc loc = {}) {
+  sim::check(sim::api()->trap(sim::ctx, loc.file, loc.line));
+}
+
+// --- the kernel's entry (pyasc.ascendc.load writes PYASC_SIM_ENTRY) -------------------------
+
+namespace sim {
+
+// Each parameter's kind, as the launcher packs it: a address, f float,
+// b bool, i integer.
+template <typename T>
+constexpr char param_kind() {
+  if constexpr (std::is_pointer_v<T>)
+    return 'a';
+  else if constexpr (std::is_same_v<T, bool>)
+    return 'b';
+  else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> ||
+                     std::is_same_v<T, bfloat16_t>)
+    return 'f';
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+    return 'i';
+  else
+    return '?';
+}
+template <typename T>
+T param_value(const pyasc_sim_arg &a) {
+  if constexpr (std::is_pointer_v<T>)
+    return reinterpret_cast<T>(a.v.p);
+  else if constexpr (std::is_same_v<T, bool>)
+    return a.v.i != 0;
+  else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return T(static_cast<float>(a.v.f));
+  else if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(a.v.f);
+  else
+    return static_cast<T>(a.v.i);
+}
+
+struct ParamText {
+  char s[65];
+};
+template <typename... A>
+constexpr ParamText param_text(void (*)(A...)) {
+  static_assert(sizeof...(A) <= 64, "a kernel takes at most 64 parameters");
+  ParamText p{};
+  const char kinds[] = {param_kind<A>()..., '\0'};
+  for (std::size_t i = 0; i < sizeof...(A); i++) p.s[i] = kinds[i];
+  return p;
+}
+template <typename... A>
+constexpr bool params_supported(void (*)(A...)) {
+  return ((param_kind<A>() != '?') && ... && true);
+}
+
+template <typename... A, std::size_t... I>
+void call(void (*f)(A...), const pyasc_sim_arg *args, std::index_sequence<I...>) {
+  (void)args;
+  f(param_value<A>(args[I])...);
+}
+
+// One block's run of kernel f: 0, or 1 with the message in the context.
+template <typename... A>
+int run(void *k, const void *args, void (*f)(A...)) {
+  const pyasc_sim_api *t = api();
+  if (!t || t->version != PYASC_SIM_VERSION) return 1;
+  ctx = k;
+  int rc = t->begin(k);
+  if (!rc) {
+    try {
+      call(f, static_cast<const pyasc_sim_arg *>(args), std::index_sequence_for<A...>{});
+    } catch (const Abort &) {
+    } catch (...) {
+      if (!t->failed(k)) t->fail(k, "kernel", 0, "a C++ exception left the kernel function");
+    }
+    t->end(k);
+    rc = t->failed(k);
+  }
+  ctx = nullptr;
+  return rc;
+}
+
+}  // namespace sim
+}  // namespace AscendC
+
+#define PYASC_SIM_ENTRY(name)                                                              \
+  static_assert(AscendC::sim::params_supported(&name),                                     \
+                "kernel parameters must be pointers (GM_ADDR), integers, floats or bool"); \
+  extern "C" {                                                                             \
+  const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
+  extern const int pyasc_sim_checked;                                                      \
+  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
+  int asc_kernel_entry(void *k, const void *args) {                                        \
+    return AscendC::sim::run(k, args, &name);                                              \
+  }                                                                                        \
+  extern const AscendC::sim::ParamText asc_kernel_params;                                  \
+  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);       \
+  }
+
+#endif
