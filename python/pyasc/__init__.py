@@ -143,6 +143,7 @@ from pyasc._C import (
     zeros_like,
 )
 from pyasc import _exit, memory, ops, random, testing
+from pyasc import ascendc
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
 from pyasc.autograd import grad, value_and_grad, vjp
