@@ -203,7 +203,49 @@ enum class RoundMode : uint8_t {
   CAST_ODD
 };
 
+enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class MaskMode : uint8_t { NORMAL, COUNTER };
+
 using event_t = int32_t;
+
+// Strides of the mask (level-0) forms, in 32-byte blocks: the block stride
+// within a repeat and the repeat stride.
+struct BinaryRepeatParams {
+  uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+  uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+  BinaryRepeatParams() = default;
+  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn,
+                     const uint8_t src1BlkStrideIn, const uint8_t dstRepStrideIn,
+                     const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
+      : dstBlkStride(dstBlkStrideIn),
+        src0BlkStride(src0BlkStrideIn),
+        src1BlkStride(src1BlkStrideIn),
+        dstRepStride(dstRepStrideIn),
+        src0RepStride(src0RepStrideIn),
+        src1RepStride(src1RepStrideIn) {}
+};
+struct UnaryRepeatParams {
+  uint16_t dstBlkStride = 1, srcBlkStride = 1;
+  uint8_t dstRepStride = 8, srcRepStride = 8;
+  UnaryRepeatParams() = default;
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
+                    const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn)
+      : dstBlkStride(dstBlkStrideIn),
+        srcBlkStride(srcBlkStrideIn),
+        dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+};
+struct CopyRepeatParams {
+  uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;
+  CopyRepeatParams() = default;
+  CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+                   uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        dstRepeatSize(dstRepeatSizeIn),
+        srcRepeatSize(srcRepeatSizeIn) {}
+};
 
 namespace sim {
 
@@ -279,6 +321,26 @@ inline T from_double(double x) {
     return static_cast<T>(x);
 }
 
+// An element as the runtime's element access passes it: floating types as
+// double, integers as int64 (all 64 bits).
+template <typename T>
+constexpr bool is_float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+template <typename T>
+inline T element(double f, int64_t i) {
+  if constexpr (is_float_v<T>)
+    return from_double<T>(f);
+  else
+    return static_cast<T>(i);
+}
+template <typename T>
+inline void element_args(const T &x, double *f, int64_t *i) {
+  if constexpr (is_float_v<T>)
+    *f = to_double(x), *i = 0;
+  else
+    *f = 0, *i = static_cast<int64_t>(x);
+}
+
 // A parameter that takes part in no template argument deduction.
 template <typename T>
 struct same {
@@ -313,14 +375,18 @@ class GlobalTensor {
     return r;
   }
   T GetValue(const uint64_t offset, sim::Loc loc = {}) const {
-    double v = 0;
-    sim::check(sim::api()->gget(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), &v,
-                                loc.file, loc.line));
-    return sim::from_double<T>(v);
+    double f = 0;
+    int64_t i = 0;
+    sim::check(sim::api()->gget(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), &f,
+                                &i, loc.file, loc.line));
+    return sim::element<T>(f, i);
   }
   void SetValue(const uint64_t offset, T value, sim::Loc loc = {}) {
-    sim::check(sim::api()->gset(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset),
-                                sim::to_double(value), loc.file, loc.line));
+    double f;
+    int64_t i;
+    sim::element_args(value, &f, &i);
+    sim::check(sim::api()->gset(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), f,
+                                i, loc.file, loc.line));
   }
   uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
 };
@@ -344,14 +410,19 @@ class LocalTensor {
     return r;
   }
   T GetValue(const uint32_t index, sim::Loc loc = {}) const {
-    double v = 0;
-    sim::check(sim::api()->lget(sim::ctx, sim::dtype<T>::code, lt, index, &v, loc.file, loc.line));
-    return sim::from_double<T>(v);
+    double f = 0;
+    int64_t i = 0;
+    sim::check(
+        sim::api()->lget(sim::ctx, sim::dtype<T>::code, lt, index, &f, &i, loc.file, loc.line));
+    return sim::element<T>(f, i);
   }
   template <typename T1>
   void SetValue(const uint32_t index, const T1 value, sim::Loc loc = {}) const {
-    sim::check(sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index,
-                                sim::to_double(static_cast<T>(value)), loc.file, loc.line));
+    double f;
+    int64_t i;
+    sim::element_args(static_cast<T>(value), &f, &i);
+    sim::check(
+        sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index, f, i, loc.file, loc.line));
   }
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
   uint32_t GetLength() const { return static_cast<uint32_t>(lt.len * sizeof(T)); }
@@ -524,6 +595,43 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
   sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_UB_UB, dst.lt, GlobalTensor<T>().gt, src.lt,
                               count, sizeof(T), loc.file, loc.line));
 }
+// DataCopy with DataCopyParams: blockCount bursts of blockLen 32-byte
+// blocks, srcStride/dstStride blocks between them.
+struct DataCopyParams {
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+  DataCopyParams() = default;
+  DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn,
+                 const uint16_t dstStrideIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+};
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                     const DataCopyParams &repeatParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_params(sim::ctx, PYASC_SIM_GM_UB, dst.lt, pyasc_sim_lt{0, 0}, src.gt,
+                                     repeatParams.blockCount, repeatParams.blockLen,
+                                     repeatParams.srcStride, repeatParams.dstStride, sizeof(T),
+                                     loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                     const DataCopyParams &repeatParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_params(sim::ctx, PYASC_SIM_UB_GM, pyasc_sim_lt{0, 0}, src.lt, dst.gt,
+                                     repeatParams.blockCount, repeatParams.blockLen,
+                                     repeatParams.srcStride, repeatParams.dstStride, sizeof(T),
+                                     loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const DataCopyParams &repeatParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_params(sim::ctx, PYASC_SIM_UB_UB, dst.lt, src.lt,
+                                     GlobalTensor<T>().gt, repeatParams.blockCount,
+                                     repeatParams.blockLen, repeatParams.srcStride,
+                                     repeatParams.dstStride, sizeof(T), loc.file, loc.line));
+}
+
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
                         const DataCopyExtParams &dataCopyParams,
@@ -637,6 +745,450 @@ inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src,
   (void)sharedTmpBuffer;
   sim::check(sim::api()->reduce(sim::ctx, PYASC_SIM_REDUCE_MIN, sim::dtype<T>::code, dst.lt, src.lt,
                                 count, calIndex, loc.file, loc.line));
+}
+
+// --- the element-wise executor: the other count forms and the mask forms ---------------
+
+namespace sim {
+
+// A mask argument: continuous (a count of leading elements) or bits.
+struct Mask {
+  int kind;
+  uint64_t m0, m1;
+};
+inline Mask mask_of(const uint64_t mask[]) {
+  return {1, mask[0], mask[1]};
+}
+inline Mask mask_of(uint64_t mask) {
+  return {0, mask, 0};
+}
+
+// One instruction of the runtime's executor, as the C emitter writes it
+// (src/compiler/emit_c_vector.c): tensors dst first, then the sources.
+struct VRun {
+  pyasc_sim_vargs a{};
+  int64_t es[3] = {1, 1, 1};
+  int nt = 0;
+  int first = 0;  // Compare: a repeat spans 256 bytes of the widest source
+  explicit VRun(int op, int mode = 0) {
+    a.op = op;
+    a.mode = mode;
+    first = op == PYASC_SIM_VOP_COMPARE || op == PYASC_SIM_VOP_COMPARE_SCALAR;
+  }
+  template <typename T>
+  VRun &t(const LocalTensor<T> &x) {
+    a.dt[nt] = dtype<T>::code;
+    a.t[nt] = x.lt;
+    es[nt] = sizeof(T);
+    nt++;
+    return *this;
+  }
+  VRun &scalar(double v) {
+    a.scalar = v;
+    return *this;
+  }
+  template <typename U>
+  VRun &sel(const LocalTensor<U> &m) {
+    a.sel = m.lt;
+    a.sel_dt = dtype<U>::code;
+    return *this;
+  }
+  void strides(const int64_t *st, int nst) {
+    a.nsrc = nt - 1;
+    int64_t widest = 1;
+    for (int j = first; j < nt; j++)
+      if (es[j] > widest) widest = es[j];
+    int half = nst / 2;
+    for (int j = 0; j < nt; j++) {
+      a.blk[j] = j < half ? st[j] : 1;
+      a.rep[j] = j < half ? st[half + j] : 8 * es[j] / widest;
+    }
+  }
+  void count(int64_t n, Loc loc) {
+    strides(nullptr, 0);
+    a.kind = 2;
+    a.set_mask = 1;
+    a.m0 = static_cast<uint64_t>(n);
+    check(api()->vrun(ctx, &a, loc.file, loc.line));
+  }
+  void masked(Mask m, bool setMask, int64_t repeat, const int64_t *st, int nst, Loc loc) {
+    strides(st, nst);
+    a.kind = m.kind;
+    a.set_mask = setMask;
+    a.m0 = m.m0;
+    a.m1 = m.m1;
+    a.repeat = repeat;
+    check(api()->vrun(ctx, &a, loc.file, loc.line));
+  }
+};
+
+inline void binary_params(const BinaryRepeatParams &p, int64_t st[6]) {
+  st[0] = p.dstBlkStride, st[1] = p.src0BlkStride, st[2] = p.src1BlkStride;
+  st[3] = p.dstRepStride, st[4] = p.src0RepStride, st[5] = p.src1RepStride;
+}
+inline void unary_params(const UnaryRepeatParams &p, int64_t st[4]) {
+  st[0] = p.dstBlkStride, st[1] = p.srcBlkStride, st[2] = p.dstRepStride, st[3] = p.srcRepStride;
+}
+
+}  // namespace sim
+
+// Binary mask forms (and the count forms the executor runs).
+#define PYASC_SIM_BINARY_MASK(NAME, OP)                                                           \
+  template <typename T, bool isSetMask = true>                                                    \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                         \
+                   const LocalTensor<T> &src1, uint64_t mask[], const uint8_t repeatTime,         \
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
+    int64_t st[6];                                                                                \
+    sim::binary_params(repeatParams, st);                                                         \
+    sim::VRun(OP).t(dst).t(src0).t(src1).masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, \
+                                                loc);                                             \
+  }                                                                                               \
+  template <typename T, bool isSetMask = true>                                                    \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                         \
+                   const LocalTensor<T> &src1, uint64_t mask, const uint8_t repeatTime,           \
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
+    int64_t st[6];                                                                                \
+    sim::binary_params(repeatParams, st);                                                         \
+    sim::VRun(OP).t(dst).t(src0).t(src1).masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, \
+                                                loc);                                             \
+  }
+#define PYASC_SIM_BINARY_COUNT(NAME, OP)                                                  \
+  template <typename T>                                                                   \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0,                 \
+                   const LocalTensor<T> &src1, const int32_t &count, sim::Loc loc = {}) { \
+    sim::VRun(OP).t(dst).t(src0).t(src1).count(count, loc);                               \
+  }
+PYASC_SIM_BINARY_MASK(Add, PYASC_SIM_VOP_ADD)
+PYASC_SIM_BINARY_MASK(Sub, PYASC_SIM_VOP_SUB)
+PYASC_SIM_BINARY_MASK(Mul, PYASC_SIM_VOP_MUL)
+PYASC_SIM_BINARY_MASK(Div, PYASC_SIM_VOP_DIV)
+PYASC_SIM_BINARY_MASK(Max, PYASC_SIM_VOP_MAX)
+PYASC_SIM_BINARY_MASK(Min, PYASC_SIM_VOP_MIN)
+PYASC_SIM_BINARY_MASK(And, PYASC_SIM_VOP_AND)
+PYASC_SIM_BINARY_MASK(Or, PYASC_SIM_VOP_OR)
+PYASC_SIM_BINARY_MASK(FusedMulAdd, PYASC_SIM_VOP_FUSED_MUL_ADD)
+PYASC_SIM_BINARY_MASK(MulAddDst, PYASC_SIM_VOP_MUL_ADD_DST)
+PYASC_SIM_BINARY_MASK(AddRelu, PYASC_SIM_VOP_ADD_RELU)
+PYASC_SIM_BINARY_MASK(SubRelu, PYASC_SIM_VOP_SUB_RELU)
+PYASC_SIM_BINARY_MASK(FusedMulAddRelu, PYASC_SIM_VOP_FUSED_MUL_ADD_RELU)
+PYASC_SIM_BINARY_COUNT(And, PYASC_SIM_VOP_AND)
+PYASC_SIM_BINARY_COUNT(Or, PYASC_SIM_VOP_OR)
+PYASC_SIM_BINARY_COUNT(FusedMulAdd, PYASC_SIM_VOP_FUSED_MUL_ADD)
+PYASC_SIM_BINARY_COUNT(MulAddDst, PYASC_SIM_VOP_MUL_ADD_DST)
+PYASC_SIM_BINARY_COUNT(AddRelu, PYASC_SIM_VOP_ADD_RELU)
+PYASC_SIM_BINARY_COUNT(SubRelu, PYASC_SIM_VOP_SUB_RELU)
+PYASC_SIM_BINARY_COUNT(FusedMulAddRelu, PYASC_SIM_VOP_FUSED_MUL_ADD_RELU)
+#undef PYASC_SIM_BINARY_MASK
+#undef PYASC_SIM_BINARY_COUNT
+
+// Tensor-scalar mask forms (and the count forms of the shifts).
+#define PYASC_SIM_SCALAR_MASK(NAME, OP)                                                          \
+  template <typename T, bool isSetMask = true>                                                   \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                         \
+                   const sim::same_t<T> &scalarValue, uint64_t mask[], const uint8_t repeatTime, \
+                   const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
+    int64_t st[4];                                                                               \
+    sim::unary_params(repeatParams, st);                                                         \
+    sim::VRun(OP)                                                                                \
+        .t(dst)                                                                                  \
+        .t(src)                                                                                  \
+        .scalar(sim::to_double(scalarValue))                                                     \
+        .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);                          \
+  }                                                                                              \
+  template <typename T, bool isSetMask = true>                                                   \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                         \
+                   const sim::same_t<T> &scalarValue, uint64_t mask, const uint8_t repeatTime,   \
+                   const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
+    int64_t st[4];                                                                               \
+    sim::unary_params(repeatParams, st);                                                         \
+    sim::VRun(OP)                                                                                \
+        .t(dst)                                                                                  \
+        .t(src)                                                                                  \
+        .scalar(sim::to_double(scalarValue))                                                     \
+        .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);                          \
+  }
+PYASC_SIM_SCALAR_MASK(Adds, PYASC_SIM_VOP_ADDS)
+PYASC_SIM_SCALAR_MASK(Muls, PYASC_SIM_VOP_MULS)
+PYASC_SIM_SCALAR_MASK(Maxs, PYASC_SIM_VOP_MAXS)
+PYASC_SIM_SCALAR_MASK(Mins, PYASC_SIM_VOP_MINS)
+PYASC_SIM_SCALAR_MASK(LeakyRelu, PYASC_SIM_VOP_LEAKY_RELU)
+PYASC_SIM_SCALAR_MASK(ShiftLeft, PYASC_SIM_VOP_SHIFT_LEFT)
+PYASC_SIM_SCALAR_MASK(ShiftRight, PYASC_SIM_VOP_SHIFT_RIGHT)
+#undef PYASC_SIM_SCALAR_MASK
+template <typename T, bool isSetMask = true>
+inline void ShiftLeft(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                      const sim::same_t<T> &scalarValue, const int32_t &count, sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_SHIFT_LEFT)
+      .t(dst)
+      .t(src)
+      .scalar(sim::to_double(scalarValue))
+      .count(count, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void ShiftRight(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                       const sim::same_t<T> &scalarValue, const int32_t &count, sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_SHIFT_RIGHT)
+      .t(dst)
+      .t(src)
+      .scalar(sim::to_double(scalarValue))
+      .count(count, loc);
+}
+// Axpy<dst T, src U>: dst += src * scalar (the scalar has the source's type).
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                 const int32_t &count, sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_AXPY).t(dst).t(src).scalar(sim::to_double(scalarValue)).count(count, loc);
+}
+
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                 uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                 sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_AXPY)
+      .t(dst)
+      .t(src)
+      .scalar(sim::to_double(scalarValue))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue,
+                 uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                 sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_AXPY)
+      .t(dst)
+      .t(src)
+      .scalar(sim::to_double(scalarValue))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+
+// Unary mask forms (and Not's count form).
+#define PYASC_SIM_UNARY_MASK(NAME, OP)                                                         \
+  template <typename T, bool isSetMask = true>                                                 \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask[],      \
+                   const uint8_t repeatTime, const UnaryRepeatParams &repeatParams,            \
+                   sim::Loc loc = {}) {                                                        \
+    int64_t st[4];                                                                             \
+    sim::unary_params(repeatParams, st);                                                       \
+    sim::VRun(OP).t(dst).t(src).masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc); \
+  }                                                                                            \
+  template <typename T, bool isSetMask = true>                                                 \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,        \
+                   const uint8_t repeatTime, const UnaryRepeatParams &repeatParams,            \
+                   sim::Loc loc = {}) {                                                        \
+    int64_t st[4];                                                                             \
+    sim::unary_params(repeatParams, st);                                                       \
+    sim::VRun(OP).t(dst).t(src).masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc); \
+  }
+PYASC_SIM_UNARY_MASK(Exp, PYASC_SIM_VOP_EXP)
+PYASC_SIM_UNARY_MASK(Ln, PYASC_SIM_VOP_LN)
+PYASC_SIM_UNARY_MASK(Abs, PYASC_SIM_VOP_ABS)
+PYASC_SIM_UNARY_MASK(Sqrt, PYASC_SIM_VOP_SQRT)
+PYASC_SIM_UNARY_MASK(Rsqrt, PYASC_SIM_VOP_RSQRT)
+PYASC_SIM_UNARY_MASK(Reciprocal, PYASC_SIM_VOP_RECIPROCAL)
+PYASC_SIM_UNARY_MASK(Relu, PYASC_SIM_VOP_RELU)
+PYASC_SIM_UNARY_MASK(Not, PYASC_SIM_VOP_NOT)
+#undef PYASC_SIM_UNARY_MASK
+template <typename T>
+inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count,
+                sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_NOT).t(dst).t(src).count(count, loc);
+}
+
+// Cast<dst T, src U> mask forms.
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                 const uint64_t mask[], const uint8_t repeatTime,
+                 const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_CAST, static_cast<int>(roundMode))
+      .t(dst)
+      .t(src)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
+                 const uint64_t mask, const uint8_t repeatTime,
+                 const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_CAST, static_cast<int>(roundMode))
+      .t(dst)
+      .t(src)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+
+// Compare<src T, dst U>: one result bit per element.
+template <typename T, typename U>
+inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                    const LocalTensor<T> &src1, CMPMODE cmpMode, uint32_t count,
+                    sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_COMPARE, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .t(src1)
+      .count(count, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                    const LocalTensor<T> &src1, CMPMODE cmpMode, const uint64_t mask[],
+                    uint8_t repeatTime, const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[6];
+  sim::binary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_COMPARE, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .t(src1)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                    const LocalTensor<T> &src1, CMPMODE cmpMode, const uint64_t mask,
+                    uint8_t repeatTime, const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[6];
+  sim::binary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_COMPARE, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .t(src1)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, loc);
+}
+template <typename T, typename U>
+inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                          const sim::same_t<T> src1Scalar, CMPMODE cmpMode, uint32_t count,
+                          sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_COMPARE_SCALAR, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .scalar(sim::to_double(src1Scalar))
+      .count(count, loc);
+}
+
+// Select<T, mask U>: src1 a tensor or a scalar.
+template <typename T, typename U>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                   const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE selMode,
+                   uint32_t count, sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_SELECT, static_cast<int>(selMode))
+      .t(dst)
+      .t(src0)
+      .t(src1)
+      .sel(selMask)
+      .count(count, loc);
+}
+template <typename T, typename U>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                   const LocalTensor<T> &src0, sim::same_t<T> src1, SELMODE selMode, uint32_t count,
+                   sim::Loc loc = {}) {
+  sim::VRun(PYASC_SIM_VOP_SELECTS, static_cast<int>(selMode))
+      .t(dst)
+      .t(src0)
+      .scalar(sim::to_double(src1))
+      .sel(selMask)
+      .count(count, loc);
+}
+
+// Copy (UB -> UB on the vector unit): mask forms only.
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],
+                 const uint8_t repeatTime, const CopyRepeatParams &repeatParams,
+                 sim::Loc loc = {}) {
+  const int64_t st[4] = {repeatParams.dstStride, repeatParams.srcStride, repeatParams.dstRepeatSize,
+                         repeatParams.srcRepeatSize};
+  sim::VRun(PYASC_SIM_VOP_COPY)
+      .t(dst)
+      .t(src)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask,
+                 const uint8_t repeatTime, const CopyRepeatParams &repeatParams,
+                 sim::Loc loc = {}) {
+  const int64_t st[4] = {repeatParams.dstStride, repeatParams.srcStride, repeatParams.dstRepeatSize,
+                         repeatParams.srcRepeatSize};
+  sim::VRun(PYASC_SIM_VOP_COPY)
+      .t(dst)
+      .t(src)
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+
+// Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride)
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T> &dst, const sim::same_t<T> &scalarValue, uint64_t mask[],
+                      const uint8_t repeatTime, const uint16_t dstBlockStride,
+                      const uint8_t dstRepeatStride, sim::Loc loc = {}) {
+  const int64_t st[2] = {dstBlockStride, dstRepeatStride};
+  sim::VRun(PYASC_SIM_VOP_DUPLICATE)
+      .t(dst)
+      .scalar(sim::to_double(scalarValue))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 2, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T> &dst, const sim::same_t<T> &scalarValue, uint64_t mask,
+                      const uint8_t repeatTime, const uint16_t dstBlockStride,
+                      const uint8_t dstRepeatStride, sim::Loc loc = {}) {
+  const int64_t st[2] = {dstBlockStride, dstRepeatStride};
+  sim::VRun(PYASC_SIM_VOP_DUPLICATE)
+      .t(dst)
+      .scalar(sim::to_double(scalarValue))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 2, loc);
+}
+
+// Reductions, mask forms: repeatTime repeats srcRepStride blocks apart.
+#define PYASC_SIM_REDUCE_MASK(NAME, WHAT, ...)                                                   \
+  template <typename T>                                                                          \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                         \
+                   const LocalTensor<T> &sharedTmpBuffer, uint64_t mask[],                       \
+                   const int32_t repeatTime, const int32_t srcRepStride __VA_ARGS__,             \
+                   sim::Loc loc = {}) {                                                          \
+    (void)sharedTmpBuffer;                                                                       \
+    sim::check(sim::api()->reduce_mask(sim::ctx, WHAT, sim::dtype<T>::code, dst.lt, src.lt, 1,   \
+                                       mask[0], mask[1], repeatTime, srcRepStride,               \
+                                       PYASC_SIM_CAL_INDEX, loc.file, loc.line));                \
+  }                                                                                              \
+  template <typename T>                                                                          \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src,                         \
+                   const LocalTensor<T> &sharedTmpBuffer, const int32_t mask,                    \
+                   const int32_t repeatTime, const int32_t srcRepStride __VA_ARGS__,             \
+                   sim::Loc loc = {}) {                                                          \
+    (void)sharedTmpBuffer;                                                                       \
+    sim::check(sim::api()->reduce_mask(sim::ctx, WHAT, sim::dtype<T>::code, dst.lt, src.lt, 0,   \
+                                       static_cast<uint64_t>(mask), 0, repeatTime, srcRepStride, \
+                                       PYASC_SIM_CAL_INDEX, loc.file, loc.line));                \
+  }
+#define PYASC_SIM_CAL_INDEX 0
+PYASC_SIM_REDUCE_MASK(ReduceSum, PYASC_SIM_REDUCE_SUM)
+#undef PYASC_SIM_CAL_INDEX
+#define PYASC_SIM_CAL_INDEX calIndex
+PYASC_SIM_REDUCE_MASK(ReduceMax, PYASC_SIM_REDUCE_MAX, , bool calIndex = false)
+PYASC_SIM_REDUCE_MASK(ReduceMin, PYASC_SIM_REDUCE_MIN, , bool calIndex = false)
+#undef PYASC_SIM_CAL_INDEX
+#undef PYASC_SIM_REDUCE_MASK
+
+// The vector mask register.
+inline void SetMaskCount() {
+  sim::api()->set_mask_mode(sim::ctx, 1);
+}
+inline void SetMaskNorm() {
+  sim::api()->set_mask_mode(sim::ctx, 0);
+}
+inline void ResetMask() {
+  sim::api()->reset_mask(sim::ctx);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow, sim::Loc loc = {}) {
+  sim::check(sim::api()->set_vector_mask(sim::ctx, 1, sim::dtype<T>::code, static_cast<int>(mode),
+                                         static_cast<int64_t>(maskHigh),
+                                         static_cast<int64_t>(maskLow), loc.file, loc.line));
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(int32_t len, sim::Loc loc = {}) {
+  sim::check(sim::api()->set_vector_mask(sim::ctx, 0, sim::dtype<T>::code, static_cast<int>(mode),
+                                         len, 0, loc.file, loc.line));
 }
 
 // --- synchronisation and debugging --------------------------------------------------------

@@ -63,6 +63,66 @@ enum { PYASC_SIM_REDUCE_SUM, PYASC_SIM_REDUCE_MAX, PYASC_SIM_REDUCE_MIN };
 /* data copies: GM -> UB, UB -> GM, UB -> UB */
 enum { PYASC_SIM_GM_UB, PYASC_SIM_UB_GM, PYASC_SIM_UB_UB };
 
+/* The element-wise executor's operations (the runtime's asc_k_vrun), the
+ * C emitter's count and mask (level-0) forms of these APIs. */
+enum {
+  PYASC_SIM_VOP_ADD,
+  PYASC_SIM_VOP_SUB,
+  PYASC_SIM_VOP_MUL,
+  PYASC_SIM_VOP_DIV,
+  PYASC_SIM_VOP_MAX,
+  PYASC_SIM_VOP_MIN,
+  PYASC_SIM_VOP_AND,
+  PYASC_SIM_VOP_OR,
+  PYASC_SIM_VOP_FUSED_MUL_ADD,
+  PYASC_SIM_VOP_MUL_ADD_DST,
+  PYASC_SIM_VOP_ADDS,
+  PYASC_SIM_VOP_MULS,
+  PYASC_SIM_VOP_MAXS,
+  PYASC_SIM_VOP_MINS,
+  PYASC_SIM_VOP_LEAKY_RELU,
+  PYASC_SIM_VOP_SHIFT_LEFT,
+  PYASC_SIM_VOP_SHIFT_RIGHT,
+  PYASC_SIM_VOP_AXPY,
+  PYASC_SIM_VOP_EXP,
+  PYASC_SIM_VOP_LN,
+  PYASC_SIM_VOP_ABS,
+  PYASC_SIM_VOP_SQRT,
+  PYASC_SIM_VOP_RSQRT,
+  PYASC_SIM_VOP_RECIPROCAL,
+  PYASC_SIM_VOP_RELU,
+  PYASC_SIM_VOP_NOT,
+  PYASC_SIM_VOP_CAST,
+  PYASC_SIM_VOP_COMPARE,
+  PYASC_SIM_VOP_COMPARE_SCALAR,
+  PYASC_SIM_VOP_SELECT,
+  PYASC_SIM_VOP_SELECTS,
+  PYASC_SIM_VOP_COPY,
+  PYASC_SIM_VOP_DUPLICATE,
+  PYASC_SIM_VOP_ADD_RELU,
+  PYASC_SIM_VOP_SUB_RELU,
+  PYASC_SIM_VOP_FUSED_MUL_ADD_RELU,
+  PYASC_SIM_VOP_COUNT
+};
+
+/* One instruction of the executor: dst t[0] and nsrc tensor sources, with
+ * their dtypes and block and repeat strides (in 32-byte blocks). kind 0: a
+ * continuous mask m0; 1: the bit mask [m0, m1] (low word first); 2: the
+ * count form (m0 elements). set_mask 0 uses the mask register. mode:
+ * RoundMode (Cast), CMPMODE (Compare), SELMODE (Select). */
+typedef struct pyasc_sim_vargs {
+  int op, mode, nsrc;
+  int dt[3];
+  pyasc_sim_lt t[3];
+  int64_t blk[3], rep[3];
+  double scalar;
+  pyasc_sim_lt sel; /* Select's mask tensor */
+  int sel_dt;
+  int kind, set_mask;
+  uint64_t m0, m1;
+  int64_t repeat;
+} pyasc_sim_vargs;
+
 typedef struct pyasc_sim_api {
   int version; /* PYASC_SIM_VERSION */
   int checked; /* 1: the checked mode's runtime */
@@ -81,15 +141,21 @@ typedef struct pyasc_sim_api {
                     const char *file, int line);
   pyasc_sim_gt (*global_slice)(pyasc_sim_gt g, int64_t off, int64_t esize);
   int64_t (*global_size)(pyasc_sim_gt g);
-  int (*gget)(void *k, int dt, pyasc_sim_gt g, int64_t i, double *out, const char *file, int line);
-  int (*gset)(void *k, int dt, pyasc_sim_gt g, int64_t i, double x, const char *file, int line);
+  /* element access: floating dtypes through f, integer ones through i (all
+   * 64 bits kept) */
+  int (*gget)(void *k, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i, const char *file,
+              int line);
+  int (*gset)(void *k, int dt, pyasc_sim_gt g, int64_t idx, double f, int64_t i, const char *file,
+              int line);
   /* LocalTensor */
   int (*local_new)(void *k, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize,
                    const char *file, int line);
   pyasc_sim_lt (*local_slice)(pyasc_sim_lt t, int64_t off, int64_t esize);
   pyasc_sim_lt (*local_cast)(pyasc_sim_lt t, int64_t from, int64_t to);
-  int (*lget)(void *k, int dt, pyasc_sim_lt t, int64_t i, double *out, const char *file, int line);
-  int (*lset)(void *k, int dt, pyasc_sim_lt t, int64_t i, double x, const char *file, int line);
+  int (*lget)(void *k, int dt, pyasc_sim_lt t, int64_t idx, double *f, int64_t *i, const char *file,
+              int line);
+  int (*lset)(void *k, int dt, pyasc_sim_lt t, int64_t idx, double f, int64_t i, const char *file,
+              int line);
   /* TPipe, TQue, TBuf (their bytes live in the C++ objects) */
   void (*pipe_init)(void *pipe);
   void (*pipe_reset)(void *k, void *pipe);
@@ -135,6 +201,19 @@ typedef struct pyasc_sim_api {
   int (*wait_flag)(void *k, int event, int64_t id, const char *file, int line);
   int (*barrier)(void *k, int pipe, const char *file, int line);
   int (*trap)(void *k, const char *file, int line);
+  /* the executor (count and mask forms), the mask register */
+  int (*vrun)(void *k, const pyasc_sim_vargs *a, const char *file, int line);
+  int (*reduce_mask)(void *k, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int kind,
+                     uint64_t m0, uint64_t m1, int64_t repeat, int64_t src_rep_stride,
+                     int cal_index, const char *file, int line);
+  int (*set_mask_mode)(void *k, int counter);
+  int (*reset_mask)(void *k);
+  int (*set_vector_mask)(void *k, int form, int dt, int mode, int64_t a, int64_t b,
+                         const char *file, int line);
+  /* DataCopy with DataCopyParams: dir as copy's; the unused operand zero */
+  int (*copy_params)(void *k, int dir, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g,
+                     int64_t block_count, int64_t block_len, int64_t src_stride, int64_t dst_stride,
+                     int64_t esize, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -133,71 +133,49 @@ static int64_t sim_global_size(pyasc_sim_gt g) {
   return asc_k_global_size(gt_in(g));
 }
 
-/* Element access by dtype, through the runtime's per-dtype functions. */
-static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t i, double *out, const char *file,
-                    int line) {
+/* Element access by dtype, through the runtime's per-dtype functions:
+ * floating values as double, integers as int64 (all their bits). */
+#define SIM_FLOATS(X) \
+  X(FLOAT16, float16) X(BFLOAT16, bfloat16) X(FLOAT32, float32) X(FLOAT64, float64)
+#define SIM_INTS(X)                                                               \
+  X(INT8, int8)                                                                   \
+  X(UINT8, uint8)                                                                 \
+  X(INT16, int16) X(INT32, int32) X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) \
+      X(UINT32, uint32) X(UINT64, uint64)
+
+static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i,
+                    const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
-  if (asc_k_dt_float(dt)) {
-    switch (dt) {
+  switch (dt) {
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_gget_##S(k, gt_in(g), i, out, L);
-      X(FLOAT16, float16)
-      X(BFLOAT16, bfloat16)
-      X(FLOAT32, float32)
-      X(FLOAT64, float64)
+    return asc_k_gget_##S(k, gt_in(g), idx, f, L);
+    SIM_FLOATS(X)
 #undef X
-    }
-  }
-  int64_t v = 0;
-  int rc;
-  switch (dt) {
-#define X(DT, S)                                \
-  case ASC_K_DT_##DT:                           \
-    rc = asc_k_gget_##S(k, gt_in(g), i, &v, L); \
-    break;
-    X(INT8, int8)
-    X(UINT8, uint8)
-    X(INT16, int16)
-    X(INT32, int32)
-    X(INT64, int64)
-    X(BOOL, bool)
-    X(UINT16, uint16)
-    X(UINT32, uint32)
-    X(UINT64, uint64)
+#define X(DT, S)      \
+  case ASC_K_DT_##DT: \
+    return asc_k_gget_##S(k, gt_in(g), idx, i, L);
+    SIM_INTS(X)
 #undef X
     default:
       return unsupported(k, L, "GetValue", dt);
   }
-  *out = (double)v;
-  return rc;
 }
-static int sim_gset(void *kv, int dt, pyasc_sim_gt g, int64_t i, double x, const char *file,
-                    int line) {
+static int sim_gset(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double f, int64_t i,
+                    const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   switch (dt) {
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), i, x, L);
-    X(FLOAT16, float16)
-    X(BFLOAT16, bfloat16)
-    X(FLOAT32, float32)
-    X(FLOAT64, float64)
+    return asc_k_gset_##S(k, gt_in(g), idx, f, L);
+    SIM_FLOATS(X)
 #undef X
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), i, asc_k_f2i(x), L);
-    X(INT8, int8)
-    X(UINT8, uint8)
-    X(INT16, int16)
-    X(INT32, int32)
-    X(INT64, int64)
-    X(BOOL, bool)
-    X(UINT16, uint16)
-    X(UINT32, uint32)
-    X(UINT64, uint64)
+    return asc_k_gset_##S(k, gt_in(g), idx, i, L);
+    SIM_INTS(X)
 #undef X
     default:
       return unsupported(k, L, "SetValue", dt);
@@ -224,70 +202,39 @@ static pyasc_sim_lt sim_local_slice(pyasc_sim_lt t, int64_t off, int64_t esize) 
 static pyasc_sim_lt sim_local_cast(pyasc_sim_lt t, int64_t from, int64_t to) {
   return lt_out(asc_k_local_cast(lt_in(t), from, to));
 }
-static int sim_lget(void *kv, int dt, pyasc_sim_lt t, int64_t i, double *out, const char *file,
-                    int line) {
+static int sim_lget(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double *f, int64_t *i,
+                    const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   switch (dt) {
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_lget_##S(k, lt_in(t), i, out, L);
-    X(FLOAT16, float16)
-    X(BFLOAT16, bfloat16)
-    X(FLOAT32, float32)
-    X(FLOAT64, float64)
+    return asc_k_lget_##S(k, lt_in(t), idx, f, L);
+    SIM_FLOATS(X)
 #undef X
-    default:
-      break;
-  }
-  int64_t v = 0;
-  int rc;
-  switch (dt) {
-#define X(DT, S)                                \
-  case ASC_K_DT_##DT:                           \
-    rc = asc_k_lget_##S(k, lt_in(t), i, &v, L); \
-    break;
-    X(INT8, int8)
-    X(UINT8, uint8)
-    X(INT16, int16)
-    X(INT32, int32)
-    X(INT64, int64)
-    X(BOOL, bool)
-    X(UINT16, uint16)
-    X(UINT32, uint32)
-    X(UINT64, uint64)
+#define X(DT, S)      \
+  case ASC_K_DT_##DT: \
+    return asc_k_lget_##S(k, lt_in(t), idx, i, L);
+    SIM_INTS(X)
 #undef X
     default:
       return unsupported(k, L, "GetValue", dt);
   }
-  *out = (double)v;
-  return rc;
 }
-static int sim_lset(void *kv, int dt, pyasc_sim_lt t, int64_t i, double x, const char *file,
-                    int line) {
+static int sim_lset(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double f, int64_t i,
+                    const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   switch (dt) {
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), i, x, L);
-    X(FLOAT16, float16)
-    X(BFLOAT16, bfloat16)
-    X(FLOAT32, float32)
-    X(FLOAT64, float64)
+    return asc_k_lset_##S(k, lt_in(t), idx, f, L);
+    SIM_FLOATS(X)
 #undef X
 #define X(DT, S)      \
   case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), i, asc_k_f2i(x), L);
-    X(INT8, int8)
-    X(UINT8, uint8)
-    X(INT16, int16)
-    X(INT32, int32)
-    X(INT64, int64)
-    X(BOOL, bool)
-    X(UINT16, uint16)
-    X(UINT32, uint32)
-    X(UINT64, uint64)
+    return asc_k_lset_##S(k, lt_in(t), idx, i, L);
+    SIM_INTS(X)
 #undef X
     default:
       return unsupported(k, L, "SetValue", dt);
@@ -587,6 +534,101 @@ static int sim_trap(void *kv, const char *file, int line) {
   return asc_k_trap(kv, at(file, line));
 }
 
+/* --- the executor, the mask register ---------------------------------------------- */
+static const struct {
+  int op;
+  const char *api;
+} vops[PYASC_SIM_VOP_COUNT] = {
+    [PYASC_SIM_VOP_ADD] = {ASC_K_VOP_add, "add"},
+    [PYASC_SIM_VOP_SUB] = {ASC_K_VOP_sub, "sub"},
+    [PYASC_SIM_VOP_MUL] = {ASC_K_VOP_mul, "mul"},
+    [PYASC_SIM_VOP_DIV] = {ASC_K_VOP_div, "div"},
+    [PYASC_SIM_VOP_MAX] = {ASC_K_VOP_max, "max"},
+    [PYASC_SIM_VOP_MIN] = {ASC_K_VOP_min, "min"},
+    [PYASC_SIM_VOP_AND] = {ASC_K_VOP_bitwise_and, "bitwise_and"},
+    [PYASC_SIM_VOP_OR] = {ASC_K_VOP_bitwise_or, "bitwise_or"},
+    [PYASC_SIM_VOP_FUSED_MUL_ADD] = {ASC_K_VOP_fused_mul_add, "fused_mul_add"},
+    [PYASC_SIM_VOP_MUL_ADD_DST] = {ASC_K_VOP_mul_add_dst, "mul_add_dst"},
+    [PYASC_SIM_VOP_ADDS] = {ASC_K_VOP_adds, "adds"},
+    [PYASC_SIM_VOP_MULS] = {ASC_K_VOP_muls, "muls"},
+    [PYASC_SIM_VOP_MAXS] = {ASC_K_VOP_maxs, "maxs"},
+    [PYASC_SIM_VOP_MINS] = {ASC_K_VOP_mins, "mins"},
+    [PYASC_SIM_VOP_LEAKY_RELU] = {ASC_K_VOP_leaky_relu, "leaky_relu"},
+    [PYASC_SIM_VOP_SHIFT_LEFT] = {ASC_K_VOP_shift_left, "shift_left"},
+    [PYASC_SIM_VOP_SHIFT_RIGHT] = {ASC_K_VOP_shift_right, "shift_right"},
+    [PYASC_SIM_VOP_AXPY] = {ASC_K_VOP_axpy, "axpy"},
+    [PYASC_SIM_VOP_EXP] = {ASC_K_VOP_exp, "exp"},
+    [PYASC_SIM_VOP_LN] = {ASC_K_VOP_ln, "ln"},
+    [PYASC_SIM_VOP_ABS] = {ASC_K_VOP_abs, "abs"},
+    [PYASC_SIM_VOP_SQRT] = {ASC_K_VOP_sqrt, "sqrt"},
+    [PYASC_SIM_VOP_RSQRT] = {ASC_K_VOP_rsqrt, "rsqrt"},
+    [PYASC_SIM_VOP_RECIPROCAL] = {ASC_K_VOP_reciprocal, "reciprocal"},
+    [PYASC_SIM_VOP_RELU] = {ASC_K_VOP_relu, "relu"},
+    [PYASC_SIM_VOP_NOT] = {ASC_K_VOP_bitwise_not, "bitwise_not"},
+    [PYASC_SIM_VOP_CAST] = {ASC_K_VOP_cast, "cast"},
+    [PYASC_SIM_VOP_COMPARE] = {ASC_K_VOP_compare, "compare"},
+    [PYASC_SIM_VOP_COMPARE_SCALAR] = {ASC_K_VOP_compare_scalar, "compare_scalar"},
+    [PYASC_SIM_VOP_SELECT] = {ASC_K_VOP_select, "select"},
+    [PYASC_SIM_VOP_SELECTS] = {ASC_K_VOP_selects, "selects"},
+    [PYASC_SIM_VOP_COPY] = {ASC_K_VOP_copy, "copy"},
+    [PYASC_SIM_VOP_DUPLICATE] = {ASC_K_VOP_duplicate, "duplicate"},
+    [PYASC_SIM_VOP_ADD_RELU] = {ASC_K_VOP_add_relu, "add_relu"},
+    [PYASC_SIM_VOP_SUB_RELU] = {ASC_K_VOP_sub_relu, "sub_relu"},
+    [PYASC_SIM_VOP_FUSED_MUL_ADD_RELU] = {ASC_K_VOP_fused_mul_add_relu, "fused_mul_add_relu"},
+};
+static int sim_vrun(void *kv, const pyasc_sim_vargs *a, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line);
+  if (a->op < 0 || a->op >= PYASC_SIM_VOP_COUNT || a->nsrc < 0 || a->nsrc > 2)
+    return asc_k_fail(k, L, "unknown vector operation %d", a->op);
+  asc_k_vargs A;
+  memset(&A, 0, sizeof A);
+  A.op = vops[a->op].op;
+  A.api = vops[a->op].api;
+  A.mode = a->mode;
+  A.nsrc = a->nsrc;
+  for (int j = 0; j <= a->nsrc; j++) {
+    A.dt[j] = a->dt[j];
+    A.t[j] = lt_in(a->t[j]);
+    A.blk[j] = a->blk[j];
+    A.rep[j] = a->rep[j];
+  }
+  A.scalar = a->scalar;
+  A.sel = lt_in(a->sel);
+  A.sel_dt = a->sel_dt;
+  A.kind = a->kind;
+  A.set_mask = a->set_mask;
+  A.m0 = (int64_t)a->m0;
+  A.m1 = (int64_t)a->m1;
+  A.repeat = a->repeat;
+  return asc_k_vrun(k, &A, L);
+}
+static int sim_reduce_mask(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int kind,
+                           uint64_t m0, uint64_t m1, int64_t repeat, int64_t src_rep, int cal_index,
+                           const char *file, int line) {
+  static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min"};
+  int L = at(file, line);
+  if (what < 0 || what > 2) return asc_k_fail(kv, L, "unknown reduction %d", what);
+  return asc_k_reduce(kv, what, dt, lt_in(d), lt_in(src), kind, (int64_t)m0, (int64_t)m1, repeat,
+                      src_rep, cal_index, names[what], L);
+}
+static int sim_set_mask_mode(void *kv, int counter) {
+  return asc_k_set_mask_mode(kv, counter);
+}
+static int sim_reset_mask(void *kv) {
+  return asc_k_reset_mask(kv);
+}
+static int sim_set_vector_mask(void *kv, int form, int dt, int mode, int64_t a, int64_t b,
+                               const char *file, int line) {
+  return asc_k_set_vector_mask(kv, form, dt, mode, a, b, at(file, line));
+}
+static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g,
+                           int64_t bc, int64_t bl, int64_t ss, int64_t ds, int64_t es,
+                           const char *file, int line) {
+  return asc_k_copy_params(kv, dir, lt_in(dst), lt_in(src), gt_in(g), bc, bl, ss, ds, es,
+                           at(file, line));
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -633,4 +675,10 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_wait_flag,
     sim_barrier,
     sim_trap,
+    sim_vrun,
+    sim_reduce_mask,
+    sim_set_mask_mode,
+    sim_reset_mask,
+    sim_set_vector_mask,
+    sim_copy_params,
 };

@@ -88,6 +88,61 @@ def test_emitted_ascendc_runs_bit_for_bit_like_the_python_kernel(name):
     assert any(not np.array_equal(py_args[i], args[i]) for i in arrays)
 
 
+def _same_run(kernel, args, constexpr, blocks=1, cxx=None):
+    """Runs kernel and its Ascend C (built once, or cxx) on copies of args:
+    the arrays each wrote, and the Ascend C kernel."""
+    if cxx is None:
+        cxx = pyasc.ascendc.load(kernel.ascendc(*args), kernel.__name__)
+    py_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    cxx_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    kernel[blocks](*py_args)
+    cxx[blocks](*[a for i, a in enumerate(cxx_args) if i not in constexpr])
+    return py_args, cxx_args, cxx
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int16])
+@pytest.mark.parametrize("family", [0, 1, 2], ids=["binary", "scalar", "unary"])
+def test_emitted_mask_forms_run_bit_for_bit_like_the_python_kernel(family, dtype):
+    """test_kernel_api_ext's vector kernel: every op of a family in every
+    mask form (continuous and bit masks, counter mode, the mask register with
+    isSetMask false, repeats and block/repeat strides) is in one Ascend C
+    source, whose run must match the Python kernel's for each case."""
+    ext = pytest.importorskip("test_kernel_api_ext")
+    ops = ext.FAMILIES[family][2 if dtype == np.int16 else 1]
+    per_rep = 256 // np.dtype(dtype).itemsize
+    n = ext.UBB // np.dtype(dtype).itemsize
+    cxx = None
+    for k, fn in enumerate(ops):
+        for case, variant, m0, m1, rep, strides in ext.cases(per_rep, family == 0):
+            scalar = {"shift_left": 3, "shift_right": 2, "leaky_relu": 0.375}.get(fn.__name__,
+                                                                                -1.25)
+            if dtype == np.int16 and fn.__name__ not in ("shift_left", "shift_right"):
+                scalar = -7
+            positive = family == 2 and fn.__name__ in ("ln", "sqrt", "rsqrt")
+            prm = np.zeros(16, np.uint64)
+            prm[:5] = [k, variant, m0 % (1 << 64), m1, rep]
+            prm[5:5 + len(strides)] = strides
+            args = [ext.values(dtype, n, k, positive), ext.values(dtype, n, k + 1),
+                    ext.values(dtype, n, k + 2), prm.view(np.int64), scalar, family]
+            py, cc, cxx = _same_run(ext.vector_kernel, args, {5}, cxx=cxx)
+            assert py[2].tobytes() == cc[2].tobytes(), (fn.__name__, case)
+            if rep or variant in (ext.V_COUNTER, ext.V_REG_COUNTER, ext.V_COUNT):
+                assert not np.array_equal(py[2], args[2]), (fn.__name__, case)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16])
+def test_emitted_data_copy_params_runs_bit_for_bit_like_the_python_kernel(dtype):
+    ext = pytest.importorskip("test_kernel_api_ext")
+    n = ext.UBB // np.dtype(dtype).itemsize
+    cxx = None
+    for p in [(1, 4, 0, 0, 1, 4, 0, 0, 1, 4, 0, 0), (3, 2, 1, 0, 3, 2, 0, 2, 2, 4, 0, 3),
+              (5, 1, 2, 3, 2, 9, 1, 1, 4, 3, 2, 0)]:
+        args = [ext.values(dtype, n, 5), ext.values(dtype, n, 6), np.array(p + (0,) * 4, np.int64)]
+        py, cc, cxx = _same_run(ext.copy_params_kernel, args, set(), cxx=cxx)
+        assert py[1].tobytes() == cc[1].tobytes(), p
+        assert not np.array_equal(py[1], args[1])
+
+
 def test_round_trip_outputs_match_numpy_for_vadd_and_softmax():
     rng = np.random.default_rng(7)
     kernel, blocks, args, _ = _case("vadd", rng)
