@@ -206,6 +206,12 @@ enum class RoundMode : uint8_t {
 enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
+enum class ReduceOrder : uint8_t {
+  ORDER_VALUE_INDEX,
+  ORDER_INDEX_VALUE,
+  ORDER_ONLY_VALUE,
+  ORDER_ONLY_INDEX
+};
 
 using event_t = int32_t;
 
@@ -1068,6 +1074,33 @@ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
       .count(count, loc);
 }
 
+template <typename T, typename U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                          const sim::same_t<T> src1Scalar, CMPMODE cmpMode, const uint64_t mask[],
+                          uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                          sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_COMPARE_SCALAR, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .scalar(sim::to_double(src1Scalar))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
+                          const sim::same_t<T> src1Scalar, CMPMODE cmpMode, const uint64_t mask,
+                          uint8_t repeatTime, const UnaryRepeatParams &repeatParams,
+                          sim::Loc loc = {}) {
+  int64_t st[4];
+  sim::unary_params(repeatParams, st);
+  sim::VRun(PYASC_SIM_VOP_COMPARE_SCALAR, static_cast<int>(cmpMode))
+      .t(dst)
+      .t(src0)
+      .scalar(sim::to_double(src1Scalar))
+      .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 4, loc);
+}
+
 // Select<T, mask U>: src1 a tensor or a scalar.
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
@@ -1091,6 +1124,39 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
       .sel(selMask)
       .count(count, loc);
 }
+
+#define PYASC_SIM_SELECT_MASK(MASK)                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,                \
+                     const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE selMode, \
+                     MASK, uint8_t repeatTime, const BinaryRepeatParams &repeatParams,        \
+                     sim::Loc loc = {}) {                                                     \
+    int64_t st[6];                                                                            \
+    sim::binary_params(repeatParams, st);                                                     \
+    sim::VRun(PYASC_SIM_VOP_SELECT, static_cast<int>(selMode))                                \
+        .t(dst)                                                                               \
+        .t(src0)                                                                              \
+        .t(src1)                                                                              \
+        .sel(selMask)                                                                         \
+        .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, loc);                       \
+  }                                                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,                \
+                     const LocalTensor<T> &src0, sim::same_t<T> src1, SELMODE selMode, MASK,  \
+                     uint8_t repeatTime, const BinaryRepeatParams &repeatParams,              \
+                     sim::Loc loc = {}) {                                                     \
+    int64_t st[6];                                                                            \
+    sim::binary_params(repeatParams, st);                                                     \
+    sim::VRun(PYASC_SIM_VOP_SELECTS, static_cast<int>(selMode))                               \
+        .t(dst)                                                                               \
+        .t(src0)                                                                              \
+        .scalar(sim::to_double(src1))                                                         \
+        .sel(selMask)                                                                         \
+        .masked(sim::mask_of(mask), isSetMask, repeatTime, st, 6, loc);                       \
+  }
+PYASC_SIM_SELECT_MASK(uint64_t mask[])
+PYASC_SIM_SELECT_MASK(uint64_t mask)
+#undef PYASC_SIM_SELECT_MASK
 
 // Copy (UB -> UB on the vector unit): mask forms only.
 template <typename T, bool isSetMask = true>
@@ -1168,6 +1234,74 @@ PYASC_SIM_REDUCE_MASK(ReduceMax, PYASC_SIM_REDUCE_MAX, , bool calIndex = false)
 PYASC_SIM_REDUCE_MASK(ReduceMin, PYASC_SIM_REDUCE_MIN, , bool calIndex = false)
 #undef PYASC_SIM_CAL_INDEX
 #undef PYASC_SIM_REDUCE_MASK
+
+// Per-repeat reductions: WholeReduce* take the mask before repeatTime,
+// BlockReduce* and PairReduceSum after it.
+namespace sim {
+template <typename T>
+inline void rrun(int shape, int what, const LocalTensor<T> &dst, const LocalTensor<T> &src, Mask m,
+                 bool setMask, int64_t repeat, int64_t dstRep, int64_t srcBlk, int64_t srcRep,
+                 ReduceOrder order, Loc loc) {
+  pyasc_sim_rargs r{};
+  r.what = what;
+  r.shape = shape;
+  r.dt = dtype<T>::code;
+  r.order = static_cast<int>(order);
+  r.dst = dst.lt;
+  r.src = src.lt;
+  r.kind = m.kind;
+  r.set_mask = setMask;
+  r.m0 = m.m0;
+  r.m1 = m.m1;
+  r.repeat = repeat;
+  r.dst_rep = dstRep;
+  r.src_blk = srcBlk;
+  r.src_rep = srcRep;
+  check(api()->rrun(ctx, &r, loc.file, loc.line));
+}
+}  // namespace sim
+
+#define PYASC_SIM_WHOLE(NAME, WHAT, MASK, ...)                                            \
+  template <typename T, bool isSetMask = true>                                            \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, MASK,            \
+                   const int32_t repeatTime, const int32_t dstRepStride,                  \
+                   const int32_t srcBlkStride, const int32_t srcRepStride __VA_ARGS__,    \
+                   sim::Loc loc = {}) {                                                   \
+    sim::rrun(0, WHAT, dst, src, sim::mask_of(mask), isSetMask, repeatTime, dstRepStride, \
+              srcBlkStride, srcRepStride, PYASC_SIM_ORDER, loc);                          \
+  }
+#define PYASC_SIM_ORDER ReduceOrder::ORDER_VALUE_INDEX
+PYASC_SIM_WHOLE(WholeReduceSum, PYASC_SIM_REDUCE_SUM, const uint64_t mask[])
+PYASC_SIM_WHOLE(WholeReduceSum, PYASC_SIM_REDUCE_SUM, const int32_t mask)
+#undef PYASC_SIM_ORDER
+#define PYASC_SIM_ORDER order
+PYASC_SIM_WHOLE(WholeReduceMax, PYASC_SIM_REDUCE_MAX, const uint64_t mask[], ,
+                ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+PYASC_SIM_WHOLE(WholeReduceMax, PYASC_SIM_REDUCE_MAX, const int32_t mask, ,
+                ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+PYASC_SIM_WHOLE(WholeReduceMin, PYASC_SIM_REDUCE_MIN, const uint64_t mask[], ,
+                ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+PYASC_SIM_WHOLE(WholeReduceMin, PYASC_SIM_REDUCE_MIN, const int32_t mask, ,
+                ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX)
+#undef PYASC_SIM_ORDER
+#undef PYASC_SIM_WHOLE
+#define PYASC_SIM_BLOCK(NAME, SHAPE, WHAT, MASK)                                                   \
+  template <typename T, bool isSetMask = true>                                                     \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, \
+                   MASK, const int32_t dstRepStride, const int32_t srcBlkStride,                   \
+                   const int32_t srcRepStride, sim::Loc loc = {}) {                                \
+    sim::rrun(SHAPE, WHAT, dst, src, sim::mask_of(mask), isSetMask, repeatTime, dstRepStride,      \
+              srcBlkStride, srcRepStride, ReduceOrder::ORDER_VALUE_INDEX, loc);                    \
+  }
+PYASC_SIM_BLOCK(BlockReduceSum, 1, PYASC_SIM_REDUCE_SUM, const uint64_t mask[])
+PYASC_SIM_BLOCK(BlockReduceSum, 1, PYASC_SIM_REDUCE_SUM, const int32_t mask)
+PYASC_SIM_BLOCK(BlockReduceMax, 1, PYASC_SIM_REDUCE_MAX, const uint64_t mask[])
+PYASC_SIM_BLOCK(BlockReduceMax, 1, PYASC_SIM_REDUCE_MAX, const int32_t mask)
+PYASC_SIM_BLOCK(BlockReduceMin, 1, PYASC_SIM_REDUCE_MIN, const uint64_t mask[])
+PYASC_SIM_BLOCK(BlockReduceMin, 1, PYASC_SIM_REDUCE_MIN, const int32_t mask)
+PYASC_SIM_BLOCK(PairReduceSum, 2, PYASC_SIM_REDUCE_SUM, const uint64_t mask[])
+PYASC_SIM_BLOCK(PairReduceSum, 2, PYASC_SIM_REDUCE_SUM, const int32_t mask)
+#undef PYASC_SIM_BLOCK
 
 // The vector mask register.
 inline void SetMaskCount() {

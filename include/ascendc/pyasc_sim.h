@@ -123,6 +123,17 @@ typedef struct pyasc_sim_vargs {
   int64_t repeat;
 } pyasc_sim_vargs;
 
+/* A per-repeat reduction (the runtime's asc_k_rrun): shape 0 WholeReduce*,
+ * 1 BlockReduce*, 2 PairReduceSum; what PYASC_SIM_REDUCE_*; order the
+ * ReduceOrder of WholeReduceMax/Min; the mask as in pyasc_sim_vargs. */
+typedef struct pyasc_sim_rargs {
+  int what, shape, dt, order;
+  pyasc_sim_lt dst, src;
+  int kind, set_mask;
+  uint64_t m0, m1;
+  int64_t repeat, dst_rep, src_blk, src_rep;
+} pyasc_sim_rargs;
+
 typedef struct pyasc_sim_api {
   int version; /* PYASC_SIM_VERSION */
   int checked; /* 1: the checked mode's runtime */
@@ -214,6 +225,7 @@ typedef struct pyasc_sim_api {
   int (*copy_params)(void *k, int dir, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g,
                      int64_t block_count, int64_t block_len, int64_t src_stride, int64_t dst_stride,
                      int64_t esize, const char *file, int line);
+  int (*rrun)(void *k, const pyasc_sim_rargs *r, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

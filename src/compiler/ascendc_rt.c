@@ -137,11 +137,12 @@ static int64_t sim_global_size(pyasc_sim_gt g) {
  * floating values as double, integers as int64 (all their bits). */
 #define SIM_FLOATS(X) \
   X(FLOAT16, float16) X(BFLOAT16, bfloat16) X(FLOAT32, float32) X(FLOAT64, float64)
-#define SIM_INTS(X)                                                               \
-  X(INT8, int8)                                                                   \
-  X(UINT8, uint8)                                                                 \
-  X(INT16, int16) X(INT32, int32) X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) \
-      X(UINT32, uint32) X(UINT64, uint64)
+#define SIM_INTS(X)                                                                 \
+  X(INT8, int8)                                                                     \
+  X(UINT8, uint8)                                                                   \
+  X(INT16, int16)                                                                   \
+  X(INT32, int32) X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) X(UINT32, uint32) \
+      X(UINT64, uint64)
 
 static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i,
                     const char *file, int line) {
@@ -629,6 +630,34 @@ static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src
                            at(file, line));
 }
 
+static int sim_rrun(void *kv, const pyasc_sim_rargs *r, const char *file, int line) {
+  static const char *const names[3][3] = {
+      {"whole_reduce_sum", "whole_reduce_max", "whole_reduce_min"},
+      {"block_reduce_sum", "block_reduce_max", "block_reduce_min"},
+      {"pair_reduce_sum", "pair_reduce_max", "pair_reduce_min"}};
+  int L = at(file, line);
+  if (r->what < 0 || r->what > 2 || r->shape < 0 || r->shape > 2)
+    return asc_k_fail(kv, L, "unknown per-repeat reduction %d/%d", r->shape, r->what);
+  asc_k_rargs R;
+  memset(&R, 0, sizeof R);
+  R.what = r->what;
+  R.shape = r->shape;
+  R.dt = r->dt;
+  R.order = r->order;
+  R.dst = lt_in(r->dst);
+  R.src = lt_in(r->src);
+  R.kind = r->kind;
+  R.set_mask = r->set_mask;
+  R.m0 = (int64_t)r->m0;
+  R.m1 = (int64_t)r->m1;
+  R.repeat = r->repeat;
+  R.dst_rep = r->dst_rep;
+  R.src_blk = r->src_blk;
+  R.src_rep = r->src_rep;
+  R.api = names[r->shape][r->what];
+  return asc_k_rrun(kv, &R, L);
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -681,4 +710,5 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_reset_mask,
     sim_set_vector_mask,
     sim_copy_params,
+    sim_rrun,
 };

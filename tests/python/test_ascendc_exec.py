@@ -143,6 +143,101 @@ def test_emitted_data_copy_params_runs_bit_for_bit_like_the_python_kernel(dtype)
         assert not np.array_equal(py[1], args[1])
 
 
+def _check_cases(kernel, cases, outputs, constexpr=frozenset()):
+    """Each case's args through kernel and its Ascend C (built once): the
+    arrays at `outputs` bit for bit equal, and changed by the kernel."""
+    cxx = None
+    for args in cases:
+        py, cc, cxx = _same_run(kernel, args, constexpr, cxx=cxx)
+        for i in outputs:
+            assert py[i].tobytes() == cc[i].tobytes(), (kernel.__name__, args[-6:], i)
+        assert any(not np.array_equal(py[i], args[i]) for i in outputs), args[-6:]
+
+
+@pytest.mark.parametrize("ext_form", [0, 1], ids=["DataCopyParams", "DataCopyExtParams"])
+def test_emitted_data_copy_pad_runs_bit_for_bit_like_the_python_kernel(ext_form):
+    ext = pytest.importorskip("test_kernel_api_ext")
+    x, z = ext.values(np.float16, ext.UBB // 2, 7), ext.values(np.float16, ext.UBB // 2, 8)
+    cases = [[x, z, np.array(p + (0,) * 4, np.int64), 2.5, ext_form]
+             for p in [(3, 20, 6, 0, 1, 2, 3, 20, 0, 2, 1, 3), (4, 2, 0, 1, 1, 0, 16, 14, 1, 0, 7, 0),
+                       (2, 62, 2, 2, 0, 5, 5, 30, 0, 4, 0, 5)]]
+    _check_cases(ext.copy_pad_kernel, cases, [1], {4})
+
+
+@pytest.mark.parametrize("src", ["float16", "bfloat16", "float32", "int8", "int16", "int32"])
+def test_emitted_cast_runs_bit_for_bit_like_the_python_kernel(src):
+    """Cast between every pair of dtypes in every RoundMode, on edge values."""
+    ext = pytest.importorskip("test_kernel_api_ext")
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = ext.cast_inputs(src)
+        raw = ext.to_bits(src, x)
+    buf = np.zeros(ext.UBB, np.uint8)
+    buf[:raw.nbytes] = raw.view(np.uint8)
+    si = ext.CAST_NAMES.index(src)
+    cases = [[buf, np.full(ext.UBB, 0xA5, np.uint8), si * 6 + di, mode, x.size]
+             for di in range(6) if di != si for mode in range(7)]
+    _check_cases(ext.cast_kernel, cases, [1])
+
+
+def test_emitted_cast_mask_forms_run_bit_for_bit_like_the_python_kernel():
+    ext = pytest.importorskip("test_kernel_api_ext")
+    x = ext.values(np.float32, 2048, 9) * np.float32(1000.3)
+    cases = [[x, ext.values(np.float16, 4096, 10), ext.values(np.float32, 2048, 11), m, r]
+             for m, r in ((45, 3), (64, 2), (7, 5))]
+    _check_cases(ext.cast_mask_kernel, cases, [1, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])
+def test_emitted_compare_runs_bit_for_bit_like_the_python_kernel(dtype):
+    ext = pytest.importorskip("test_kernel_api_ext")
+    per_rep = 256 // np.dtype(dtype).itemsize
+    x, y = ext.cmp_inputs(dtype, 1), ext.cmp_inputs(dtype, 2)
+    s = 0.5 if dtype != np.int32 else 1.0
+    m1 = 0xFFFF_0000_0000_0001 if per_rep > 64 else 0
+    cases = [[x, y, ext.rng(mode).integers(0, 256, ext.UBB, dtype=np.uint8), s, form, mode,
+              5 * per_rep, ext.signed(m0), ext.signed(m1), rep]
+             for mode in range(6)
+             for form, m0, rep in ((0, 0, 0), (1, 29, 3), (2, 0x8000_0000_FFFF_000F, 2),
+                                   (3, 0, 0), (4, per_rep, 4))]
+    _check_cases(ext.compare_kernel, cases, [2])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_emitted_select_runs_bit_for_bit_like_the_python_kernel(dtype):
+    ext = pytest.importorskip("test_kernel_api_ext")
+    per_rep = 256 // np.dtype(dtype).itemsize
+    n = ext.UBB // np.dtype(dtype).itemsize
+    x, y = ext.values(dtype, n, 12), ext.values(dtype, n, 13)
+    mask = ext.rng(14).integers(0, 256, ext.UBB, dtype=np.uint8)
+    cases = [[x, y, ext.values(dtype, n, 15), mask, -0.75, form, count, m0, rep]
+             for form, count, m0, rep in ((0, 3 * per_rep + 7, 0, 0), (1, 200, 0, 0),
+                                          (2, 333, 0, 0), (3, 0, 50, 3), (4, 0, per_rep, 2),
+                                          (5, 0, 0xF0F0_0F0F, 4))]
+    _check_cases(ext.select_kernel, cases, [2])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_emitted_reductions_run_bit_for_bit_like_the_python_kernel(dtype):
+    """ReduceSum/Max/Min (count and mask forms), WholeReduce* in every
+    ReduceOrder, BlockReduce*, PairReduceSum."""
+    ext = pytest.importorskip("test_kernel_api_ext")
+    n = ext.UBB // np.dtype(dtype).itemsize
+    x = ext.values(dtype, n, 16) * dtype(30)
+    x[100] = x[700] = dtype(110.5)
+    cases = []
+    for p in ext.REDUCE_CASES:
+        p = list(p)
+        if dtype == np.float32 and p[3]:
+            p[3] = 0
+        if dtype == np.float32:
+            p[2] &= (1 << 64) - 1 if p[0] not in (3, 5, 6, 7, 9, 11, 12) else 0xFFFF
+            p[2] = min(p[2], 64) if p[0] in (3, 5, 6, 7, 9, 11, 12) else p[2]
+        prm = np.zeros(16, np.uint64)
+        prm[:9] = p
+        cases.append([x, ext.values(dtype, n, 17), prm.view(np.int64)])
+    _check_cases(ext.reduce_kernel, cases, [1])
+
+
 def test_round_trip_outputs_match_numpy_for_vadd_and_softmax():
     rng = np.random.default_rng(7)
     kernel, blocks, args, _ = _case("vadd", rng)
