@@ -492,3 +492,58 @@ def test_wrong_argument_count_and_kinds_are_refused():
         k["one"]
     with pytest.raises(pyasc.InvalidValueError, match="core count"):
         k[0](x, x, x, 2048, 1)
+
+
+def test_broken_sync_example_is_caught_in_checked_mode_on_both_sides():
+    """examples/broken_sync.py misses a wait_flag: the Python kernel (debug)
+    and its Ascend C in checked mode both stop with the same report, the
+    latter at the Ascend C line of the Add."""
+    kernel, blocks, args, _ = _case("broken_sync", np.random.default_rng(2))
+    source = kernel.ascendc(*args)
+    with pytest.raises(pyasc.KernelError) as py:
+        kernel[blocks](*args)
+    cxx = pyasc.ascendc.load(source, kernel.__name__, debug=True)
+    with pytest.raises(pyasc.KernelError) as cc:
+        cxx[blocks](*args)
+    add_line = next(i for i, line in enumerate(source.splitlines(), 1) if "AscendC::Add(" in line)
+    assert f"<string>:{add_line}: add: missing synchronisation (read-after-write)" in str(cc.value)
+    assert "add: missing synchronisation (read-after-write)" in str(py.value)
+
+
+INT64_ELEMENTS = r"""#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void inc64(GM_ADDR x)
+{
+    AscendC::GlobalTensor<int64_t> g;
+    g.SetGlobalBuffer((__gm__ int64_t *)x, 4);
+    AscendC::LocalTensor<int64_t> t(AscendC::TPosition::VECCALC, 0, 4);
+    for (int i = 0; i < 4; i++) t.SetValue(i, g.GetValue(i) + 1);
+    for (int i = 0; i < 4; i++) g.SetValue(i, t.GetValue(i) ^ 0x100);
+}
+"""
+
+
+def test_int64_elements_keep_all_64_bits():
+    x = np.array([2**62 + 1, -2**63, 2**53 + 1, -7], np.int64)
+    expected = (x + 1) ^ 0x100
+    pyasc.ascendc.load(INT64_ELEMENTS, "inc64")[1](x)
+    np.testing.assert_array_equal(x, expected)
+
+
+QUEUE_MISUSE = r"""#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void misuse(GM_ADDR x)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.EnQue(t);
+    LocalTensor<float> a = q.DeQue<float>();
+    LocalTensor<float> b = q.DeQue<float>();
+}
+"""
+
+
+def test_a_queue_misuse_is_reported_at_the_users_line():
+    with pytest.raises(pyasc.KernelError, match=r"<string>:11: deque on an empty queue"):
+        pyasc.ascendc.load(QUEUE_MISUSE, "misuse")[1](np.zeros(64, np.float32))
