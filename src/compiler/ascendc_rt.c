@@ -137,12 +137,12 @@ static int64_t sim_global_size(pyasc_sim_gt g) {
  * floating values as double, integers as int64 (all their bits). */
 #define SIM_FLOATS(X) \
   X(FLOAT16, float16) X(BFLOAT16, bfloat16) X(FLOAT32, float32) X(FLOAT64, float64)
-#define SIM_INTS(X)                                                                 \
-  X(INT8, int8)                                                                     \
-  X(UINT8, uint8)                                                                   \
-  X(INT16, int16)                                                                   \
-  X(INT32, int32) X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) X(UINT32, uint32) \
-      X(UINT64, uint64)
+#define SIM_INTS(X) \
+  X(INT8, int8)     \
+  X(UINT8, uint8)   \
+  X(INT16, int16)   \
+  X(INT32, int32)   \
+  X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) X(UINT32, uint32) X(UINT64, uint64)
 
 static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i,
                     const char *file, int line) {
@@ -498,12 +498,45 @@ static int sim_cast(void *kv, int dst_dt, int src_dt, pyasc_sim_lt d, pyasc_sim_
   asc_k_lt ts[2] = {lt_in(d), lt_in(a)};
   return vrun(kv, ASC_K_VOP_cast, "cast", 2, dts, ts, 0.0, round, n, at(file, line));
 }
+/* The count forms of the float reductions, each a copy of asc_k_reduce
+ * the compiler specialises for its constants (as it does inside a kernel
+ * written in Python, which calls it with them): the generic call reads
+ * every element through a switch on its dtype, several times slower. */
+#define SIM_REDUCE_FAST(W, DT)                                                                  \
+  static __attribute__((flatten, noinline)) int reduce_##W##_##DT(                              \
+      asc_k_ctx *k, asc_k_lt d, asc_k_lt s, int64_t n, int cal_index, const char *api, int L) { \
+    return asc_k_reduce(k, W, ASC_K_DT_##DT, d, s, 2, n, 0, 0, 8, cal_index, api, L);           \
+  }
+SIM_REDUCE_FAST(0, FLOAT16)
+SIM_REDUCE_FAST(1, FLOAT16)
+SIM_REDUCE_FAST(2, FLOAT16)
+SIM_REDUCE_FAST(0, FLOAT32)
+SIM_REDUCE_FAST(1, FLOAT32)
+SIM_REDUCE_FAST(2, FLOAT32)
+#undef SIM_REDUCE_FAST
+
 static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
                       int cal_index, const char *file, int line) {
   static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min"};
   int L = at(file, line);
   if (what < 0 || what > 2) return asc_k_fail(kv, L, "unknown reduction %d", what);
-  return asc_k_reduce(kv, what, dt, lt_in(d), lt_in(src), 2, n, 0, 0, 8, cal_index, names[what], L);
+  asc_k_lt D = lt_in(d), S = lt_in(src);
+  switch (dt * 4 + what) {
+    case ASC_K_DT_FLOAT16 * 4 + 0:
+      return reduce_0_FLOAT16(kv, D, S, n, cal_index, names[0], L);
+    case ASC_K_DT_FLOAT16 * 4 + 1:
+      return reduce_1_FLOAT16(kv, D, S, n, cal_index, names[1], L);
+    case ASC_K_DT_FLOAT16 * 4 + 2:
+      return reduce_2_FLOAT16(kv, D, S, n, cal_index, names[2], L);
+    case ASC_K_DT_FLOAT32 * 4 + 0:
+      return reduce_0_FLOAT32(kv, D, S, n, cal_index, names[0], L);
+    case ASC_K_DT_FLOAT32 * 4 + 1:
+      return reduce_1_FLOAT32(kv, D, S, n, cal_index, names[1], L);
+    case ASC_K_DT_FLOAT32 * 4 + 2:
+      return reduce_2_FLOAT32(kv, D, S, n, cal_index, names[2], L);
+    default:
+      return asc_k_reduce(kv, what, dt, D, S, 2, n, 0, 0, 8, cal_index, names[what], L);
+  }
 }
 
 /* --- synchronisation and debugging ------------------------------------------------ */

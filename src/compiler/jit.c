@@ -582,6 +582,15 @@ static void safe_file_name(const char *name, char out[65]) {
   if (!n) snprintf(out, 65, "kernel");
 }
 
+/* The runtime's table for an Ascend C kernel: compiled for the width
+ * generated kernels are built for (cc_isa), so both run the same loops. */
+static const pyasc_sim_api *ascendc_table(bool checked) {
+#ifdef ASC_HAVE_AVX2
+  if (cc_isa()) return checked ? &asc_ascendc_table_checked_avx2 : &asc_ascendc_table_plain_avx2;
+#endif
+  return checked ? &asc_ascendc_table_checked : &asc_ascendc_table_plain;
+}
+
 static asc_status load(const char *so_path, const char *name, asc_jit_kernel **out) {
   void *handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
   if (!handle) return asc_error(ASC_ERR_COMPILE, "cannot load %s: %s", so_path, dlerror());
@@ -605,7 +614,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   /* Ascend C: the runtime's table its checked mode asks for */
   const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
   const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
-  if (table) *table = checked && *checked ? &asc_ascendc_table_checked : &asc_ascendc_table_plain;
+  if (table) *table = ascendc_table(checked && *checked);
   if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
