@@ -504,6 +504,13 @@ class TBuf {
     return t;
   }
   template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get_with_offset(sim::ctx, mem, size, bufOffset, sizeof(T), &t.lt,
+                                                loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
   LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
     return Get<T>(loc);
   }
@@ -534,6 +541,24 @@ class TPipe {
   void Init() {}
   void Destroy() { sim::api()->pipe_reset(sim::ctx, mem); }
   void Reset() { sim::api()->pipe_reset(sim::ctx, mem); }
+  template <HardEvent evt>
+  int8_t AllocEventID(sim::Loc loc = {}) {
+    return event_id(1, static_cast<int>(evt), 0, loc);
+  }
+  template <HardEvent evt>
+  int8_t FetchEventID(sim::Loc loc = {}) {
+    return event_id(0, static_cast<int>(evt), 0, loc);
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(int8_t id, sim::Loc loc = {}) {
+    event_id(2, static_cast<int>(evt), id, loc);
+  }
+
+ private:
+  int8_t event_id(int how, int evt, int64_t id, sim::Loc loc) {
+    sim::check(sim::api()->event_id(sim::ctx, mem, how, evt, &id, loc.file, loc.line));
+    return static_cast<int8_t>(id);
+  }
 };
 
 // --- the kernel context --------------------------------------------------------------------
@@ -549,6 +574,78 @@ inline int64_t GetSubBlockIdx() {
 }
 inline int64_t GetSubBlockNum() {
   return 1;
+}
+
+// --- the atomic store mode, SyncAll ------------------------------------------------------
+
+enum class AtomicDtype : uint8_t {
+  ATOMIC_NONE,
+  ATOMIC_F32,
+  ATOMIC_F16,
+  ATOMIC_S16,
+  ATOMIC_S32,
+  ATOMIC_S8,
+  ATOMIC_BF16
+};
+enum class AtomicOp : uint8_t { ATOMIC_SUM };
+
+namespace sim {
+template <typename T>
+constexpr int atomic_dtype() {
+  if constexpr (std::is_same_v<T, float>)
+    return 1;
+  else if constexpr (std::is_same_v<T, half>)
+    return 2;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return 3;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return 4;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return 5;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return 6;
+  else
+    return -1;
+}
+template <typename T>
+inline void atomic(int op) {
+  static_assert(atomic_dtype<T>() > 0,
+                "atomic stores take float, half, bfloat16_t, int8_t, int16_t or int32_t");
+  api()->atomic_set(ctx, atomic_dtype<T>(), op);
+}
+}  // namespace sim
+
+// Stores to global memory (DataCopy, DataCopyPad UB->GM) combine with what
+// is there until SetAtomicNone.
+template <typename T>
+inline void SetAtomicAdd() {
+  sim::atomic<T>(0);
+}
+template <typename T>
+inline void SetAtomicMax() {
+  sim::atomic<T>(1);
+}
+template <typename T>
+inline void SetAtomicMin() {
+  sim::atomic<T>(2);
+}
+template <typename T>
+inline void SetAtomicType() {
+  sim::atomic<T>(-1);
+}
+inline void SetAtomicNone() {
+  sim::api()->atomic_set(sim::ctx, 0, 0);
+}
+template <AtomicDtype type, AtomicOp op>
+inline void SetStoreAtomicConfig() {
+  sim::api()->atomic_set(sim::ctx, static_cast<int>(type), static_cast<int>(op));
+}
+
+// Every block of the launch meets here (the launch then runs all blocks at
+// once: at most as many as the device has cores).
+template <bool isAIVOnly = true>
+inline void SyncAll(sim::Loc loc = {}) {
+  sim::check(sim::api()->sync_all(sim::ctx, 0, loc.file, loc.line));
 }
 
 // --- data movement --------------------------------------------------------------------------
@@ -1423,6 +1520,17 @@ int run(void *k, const void *args, void (*f)(A...)) {
 }  // namespace sim
 }  // namespace AscendC
 
+// A kernel that calls SyncAll has its blocks launched together (jit.c
+// reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE
+// when the source names SyncAll.
+#if defined(PYASC_SIM_ALL_LIVE) && PYASC_SIM_ALL_LIVE
+#define PYASC_SIM_ALL_LIVE_SYMBOL       \
+  extern const int asc_kernel_all_live; \
+  const int asc_kernel_all_live = 1;
+#else
+#define PYASC_SIM_ALL_LIVE_SYMBOL
+#endif
+
 #define PYASC_SIM_ENTRY(name)                                                              \
   static_assert(AscendC::sim::params_supported(&name),                                     \
                 "kernel parameters must be pointers (GM_ADDR), integers, floats or bool"); \
@@ -1433,6 +1541,7 @@ int run(void *k, const void *args, void (*f)(A...)) {
   int asc_kernel_entry(void *k, const void *args) {                                        \
     return AscendC::sim::run(k, args, &name);                                              \
   }                                                                                        \
+  PYASC_SIM_ALL_LIVE_SYMBOL                                                                \
   extern const AscendC::sim::ParamText asc_kernel_params;                                  \
   const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);       \
   }

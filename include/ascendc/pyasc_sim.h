@@ -226,6 +226,14 @@ typedef struct pyasc_sim_api {
                      int64_t block_count, int64_t block_len, int64_t src_stride, int64_t dst_stride,
                      int64_t esize, const char *file, int line);
   int (*rrun)(void *k, const pyasc_sim_rargs *r, const char *file, int line);
+  /* the atomic store mode: AtomicDtype type, op 0 sum, 1 max, 2 min, -1 kept */
+  void (*atomic_set)(void *k, int type, int op);
+  /* SyncAll: every block of the launch meets (used 0: all of them) */
+  int (*sync_all)(void *k, int64_t used, const char *file, int line);
+  int (*tbuf_get_with_offset)(void *k, const void *tbuf, int64_t size, int64_t offset,
+                              int64_t esize, pyasc_sim_lt *t, const char *file, int line);
+  /* TPipe's event ids: how 0 FetchEventID, 1 AllocEventID, 2 ReleaseEventID */
+  int (*event_id)(void *k, void *pipe, int how, int event, int64_t *id, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -59,8 +59,10 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
     return asc_error(ASC_ERR_INVALID_VALUE, "%.200s defines no kernel function '%s'", file, kernel);
   ir_buf b = {0};
   ir_buf_printf(&b, "/* Ascend C kernel %s, built by pyasc for the simulated cores */\n", kernel);
-  ir_buf_printf(&b, "#define PYASC_SIM_CHECKED %d\n#include \"kernel_operator.h\"\n#line 1 ",
-                checked ? 1 : 0);
+  /* SyncAll's blocks meet: the launch must run them together (jit.c) */
+  ir_buf_printf(&b, "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n",
+                checked ? 1 : 0, mentions(source, "SyncAll") ? 1 : 0);
+  ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);
   static const char entry[] = "<pyasc: the kernel's entry>";

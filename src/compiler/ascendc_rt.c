@@ -691,6 +691,27 @@ static int sim_rrun(void *kv, const pyasc_sim_rargs *r, const char *file, int li
   return asc_k_rrun(kv, &R, L);
 }
 
+static void sim_atomic_set(void *kv, int type, int op) {
+  asc_k_atomic_set(kv, type, op);
+}
+static int sim_sync_all(void *kv, int64_t used, const char *file, int line) {
+  return asc_k_sync_all(kv, used, at(file, line));
+}
+static int sim_tbuf_get_with_offset(void *kv, const void *tbuf, int64_t size, int64_t offset,
+                                    int64_t esize, pyasc_sim_lt *t, const char *file, int line) {
+  asc_k_lt r = {0, 0};
+  int rc = asc_k_tbuf_get_with_offset(kv, tbuf, size, offset, esize, &r, at(file, line));
+  *t = lt_out(r);
+  return rc;
+}
+static int sim_event_id(void *kv, void *pipe, int how, int event, int64_t *id, const char *file,
+                        int line) {
+  int L = at(file, line);
+  if (how == 2) return asc_k_release_event_id(kv, pipe, event, *id, L);
+  return how ? asc_k_alloc_event_id(kv, pipe, event, id, L)
+             : asc_k_fetch_event_id(kv, pipe, event, id, L);
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -744,4 +765,8 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_set_vector_mask,
     sim_copy_params,
     sim_rrun,
+    sim_atomic_set,
+    sim_sync_all,
+    sim_tbuf_get_with_offset,
+    sim_event_id,
 };

@@ -547,3 +547,60 @@ extern "C" __global__ __aicore__ void misuse(GM_ADDR x)
 def test_a_queue_misuse_is_reported_at_the_users_line():
     with pytest.raises(pyasc.KernelError, match=r"<string>:11: deque on an empty queue"):
         pyasc.ascendc.load(QUEUE_MISUSE, "misuse")[1](np.zeros(64, np.float32))
+
+
+ATOMIC_SYNC = r"""#include "kernel_operator.h"
+using namespace AscendC;
+
+// Each block adds its row into out[] with atomic adds; after SyncAll,
+// block 0 copies the sum into total[] (all blocks' adds are done by then).
+extern "C" __global__ __aicore__ void rows_sum(GM_ADDR x, GM_ADDR out, GM_ADDR total)
+{
+    GlobalTensor<float> xGm, outGm, totalGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 64, 64);
+    outGm.SetGlobalBuffer((__gm__ float *)out, 64);
+    totalGm.SetGlobalBuffer((__gm__ float *)total, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<float> row = buf.GetWithOffset<float>(64, 256);
+    int8_t id = pipe.AllocEventID<HardEvent::MTE2_MTE3>();
+    DataCopy(row, xGm, 64);
+    SetFlag<HardEvent::MTE2_MTE3>(id);
+    WaitFlag<HardEvent::MTE2_MTE3>(id);
+    pipe.ReleaseEventID<HardEvent::MTE2_MTE3>(id);
+    SetAtomicAdd<float>();
+    DataCopy(outGm, row, 64);
+    SetAtomicNone();
+    SyncAll();
+    if (GetBlockIdx() == 0) {
+        LocalTensor<float> t = buf.Get<float>(64);
+        DataCopy(t, outGm, 64);
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        DataCopy(totalGm, t, 64);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_atomic_add_sync_all_event_ids_and_get_with_offset(debug):
+    x = np.arange(4 * 64, dtype=np.float32).reshape(4, 64) / 8
+    out = np.full(64, 0.5, np.float32)
+    total = np.zeros(64, np.float32)
+    pyasc.ascendc.load(ATOMIC_SYNC, "rows_sum", debug=debug)[4](x, out, total)
+    expected = np.float32(0.5) + x[0] + x[1] + x[2] + x[3]  # exact in float32
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(total, expected)
+
+
+def test_event_ids_run_out_at_the_users_line():
+    src = ('#include "kernel_operator.h"\n'
+           'extern "C" __global__ __aicore__ void ids(GM_ADDR x) {\n'
+           "    AscendC::TPipe pipe;\n"
+           "    for (int i = 0; i < 9; i++)\n"
+           "        pipe.AllocEventID<AscendC::HardEvent::V_S>();\n"
+           "}\n")
+    with pytest.raises(pyasc.KernelError, match=r"<string>:5: alloc_event_id: all 8 event ids"):
+        pyasc.ascendc.load(src, "ids")[1](np.zeros(8, np.float32))
