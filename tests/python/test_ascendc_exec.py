@@ -604,3 +604,21 @@ def test_event_ids_run_out_at_the_users_line():
            "}\n")
     with pytest.raises(pyasc.KernelError, match=r"<string>:5: alloc_event_id: all 8 event ids"):
         pyasc.ascendc.load(src, "ids")[1](np.zeros(8, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_emitted_atomic_stores_run_bit_for_bit_like_the_python_kernel(dtype):
+    """test_api_atomic's kernel: 8 blocks combine into one output with atomic
+    add (DataCopy, DataCopyParams, DataCopyPad), max and min. The blocks run
+    in any order, so the values are small integers, whose sums are exact
+    (float16 rounds each atomic add: other values would depend on the order)."""
+    atomic = pytest.importorskip("test_api_atomic")
+    n = atomic.N
+    rng = np.random.default_rng(5)
+    for mode in range(5):
+        x = rng.integers(-100, 100, 8 * n).astype(dtype)
+        y = rng.integers(-100, 100, n).astype(dtype)
+        args = [x, y, mode, n]
+        py, cc, _ = _same_run(atomic.atomic_kernel, args, {2, 3}, blocks=8)
+        assert py[1].tobytes() == cc[1].tobytes(), mode
+        assert not np.array_equal(py[1], y)
