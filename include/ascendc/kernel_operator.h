@@ -478,6 +478,20 @@ class TQue {
   void FreeTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
     sim::check(sim::api()->free_tensor(sim::ctx, mem, tensor.lt, loc.file, loc.line));
   }
+  // in place (depth 0): the tensor keeps its buffer
+  template <typename T>
+  void AllocTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &tensor.lt, sizeof(T), loc.file, loc.line));
+  }
+  template <typename T>
+  void DeQue(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->deque_inplace(sim::ctx, mem, tensor.lt, &tensor.lt, loc.file, loc.line));
+  }
+  bool HasTensorInQue() { return sim::api()->que_query(mem, 0) > 0; }
+  bool VacantInQue() { return sim::api()->que_query(mem, 1) != 0; }
+  int32_t GetTensorCountInQue() { return static_cast<int32_t>(sim::api()->que_query(mem, 0)); }
+  bool HasIdleBuffer() { return sim::api()->que_query(mem, 2) != 0; }
+  void FreeAllEvent() {}
 };
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>

@@ -234,6 +234,11 @@ typedef struct pyasc_sim_api {
                               int64_t esize, pyasc_sim_lt *t, const char *file, int line);
   /* TPipe's event ids: how 0 FetchEventID, 1 AllocEventID, 2 ReleaseEventID */
   int (*event_id)(void *k, void *pipe, int how, int event, int64_t *id, const char *file, int line);
+  /* TQue: deque in place (depth 0), and queries: what 0 tensors queued,
+   * 1 whether one more fits (VacantInQue), 2 a buffer is free (HasIdleBuffer) */
+  int (*deque_inplace)(void *k, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file,
+                       int line);
+  int64_t (*que_query)(const void *que, int what);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -257,7 +257,8 @@ static void sim_pipe_reset(void *kv, void *pipe) {
 static void sim_que_init(void *que, int depth) {
   asc_k_que *q = que;
   memset(q, 0, sizeof *q);
-  q->depth = depth;
+  /* depth 0, the in-place queue, orders every buffer enqueued (emit_c_forms.c) */
+  q->depth = depth > 0 && depth <= ASC_K_MAX_DEPTH ? depth : ASC_K_MAX_DEPTH;
 }
 static void sim_tbuf_init(void *tbuf) {
   memset(tbuf, 0, sizeof(asc_k_tbuf));
@@ -712,6 +713,18 @@ static int sim_event_id(void *kv, void *pipe, int how, int event, int64_t *id, c
              : asc_k_fetch_event_id(kv, pipe, event, id, L);
 }
 
+static int sim_deque_inplace(void *kv, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file,
+                             int line) {
+  asc_k_lt out = lt_in(t);
+  int rc = asc_k_deque_inplace(kv, que, lt_in(t), &out, at(file, line));
+  *r = lt_out(out);
+  return rc;
+}
+static int64_t sim_que_query(const void *que, int what) {
+  const asc_k_que *q = que;
+  return what == 0 ? q->count : what == 1 ? q->count < q->depth : asc_k_que_idle(q);
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -769,4 +782,6 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_sync_all,
     sim_tbuf_get_with_offset,
     sim_event_id,
+    sim_deque_inplace,
+    sim_que_query,
 };

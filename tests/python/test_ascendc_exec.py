@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import pyasc
+from pyasc.language import jit as pyasc_jit
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -651,3 +652,24 @@ def test_torch_tensors_are_kernel_arguments():
     z = torch.zeros(2048, dtype=torch.float16)
     k[1](x, y, z, 2048, 1)
     assert z.numpy().tobytes() == _half_add(x.numpy(), y.numpy()).tobytes()
+
+
+def test_the_round_trip_hook_checks_launches_and_finds_a_difference(monkeypatch):
+    """tests/python/ascendc_roundtrip.py (tools/ascendc_roundtrip.py's hook):
+    a launch is run as Ascend C too and matches; an Ascend C that computes
+    something else is reported as a mismatch."""
+    roundtrip = pytest.importorskip("ascendc_roundtrip")
+    kernel, blocks, args, _ = _case("vadd", np.random.default_rng(4))
+    hook = roundtrip.RoundTrip()
+    hook.install()
+    try:
+        kernel[blocks](*args)
+        assert hook.matched == {kernel.__name__: 1} and not hook.mismatched
+        np.testing.assert_array_equal(args[2], args[0] + args[1])
+        wrong = kernel.ascendc(*args).replace("AscendC::Add(", "AscendC::Sub(")
+        monkeypatch.setattr(pyasc_jit.CompiledKernel, "ascendc_source",
+                            property(lambda self: wrong))
+        kernel[blocks](*args)
+        assert kernel.__name__ in hook.mismatched
+    finally:
+        hook.uninstall()
