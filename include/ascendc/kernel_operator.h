@@ -432,9 +432,12 @@ class LocalTensor {
   }
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
   uint32_t GetLength() const { return static_cast<uint32_t>(lt.len * sizeof(T)); }
-  uint64_t GetPhyAddr() const { return static_cast<uint64_t>(lt.off); }
-  uint64_t GetPhyAddr(const uint32_t offset) const {
-    return static_cast<uint64_t>(lt.off) + offset * sizeof(T);
+  uint64_t GetPhyAddr(sim::Loc loc = {}) const { return GetPhyAddr(0, loc); }
+  uint64_t GetPhyAddr(const uint32_t offset, sim::Loc loc = {}) const {
+    int64_t at = 0;
+    sim::check(
+        sim::api()->local_phy_addr(sim::ctx, lt, offset, sizeof(T), &at, loc.file, loc.line));
+    return static_cast<uint64_t>(at);
   }
   void SetSize(const uint32_t size) { lt.len = size; }
   template <typename CAST_T>

@@ -239,6 +239,9 @@ typedef struct pyasc_sim_api {
   int (*deque_inplace)(void *k, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file,
                        int line);
   int64_t (*que_query)(const void *que, int what);
+  /* LocalTensor::GetPhyAddr(offset): the UB byte address of an element */
+  int (*local_phy_addr)(void *k, pyasc_sim_lt t, int64_t offset, int64_t esize, int64_t *out,
+                        const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

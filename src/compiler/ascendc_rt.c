@@ -725,6 +725,11 @@ static int64_t sim_que_query(const void *que, int what) {
   return what == 0 ? q->count : what == 1 ? q->count < q->depth : asc_k_que_idle(q);
 }
 
+static int sim_local_phy_addr(void *kv, pyasc_sim_lt t, int64_t offset, int64_t esize, int64_t *out,
+                              const char *file, int line) {
+  return asc_k_local_phy_addr(kv, lt_in(t), offset, esize, out, at(file, line));
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -784,4 +789,5 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_event_id,
     sim_deque_inplace,
     sim_que_query,
+    sim_local_phy_addr,
 };
