@@ -1272,6 +1272,51 @@ PYASC_SIM_SELECT_MASK(uint64_t mask[])
 PYASC_SIM_SELECT_MASK(uint64_t mask)
 #undef PYASC_SIM_SELECT_MASK
 
+// The CMPMASK register and the register forms of Compare and Select.
+template <typename T>
+inline void SetCmpMask(const LocalTensor<T> &src, sim::Loc loc = {}) {
+  sim::check(sim::api()->cmp_mask(sim::ctx, 1, src.lt, sim::dtype<T>::code, loc.file, loc.line));
+}
+template <typename T>
+inline void GetCmpMask(const LocalTensor<T> &dst, sim::Loc loc = {}) {
+  sim::check(sim::api()->cmp_mask(sim::ctx, 0, dst.lt, sim::dtype<T>::code, loc.file, loc.line));
+}
+#define PYASC_SIM_COMPARE_REG(MASK)                                                               \
+  template <typename T, bool isSetMask = true>                                                    \
+  inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode,    \
+                      MASK, const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {          \
+    int64_t st[6];                                                                                \
+    sim::binary_params(repeatParams, st);                                                         \
+    sim::Mask m = sim::mask_of(mask);                                                             \
+    sim::check(sim::api()->compare_reg(sim::ctx, src0.lt, src1.lt, m.m0, m.m1, st, m.kind,        \
+                                       isSetMask, static_cast<int>(cmpMode), sim::dtype<T>::code, \
+                                       loc.file, loc.line));                                      \
+  }
+PYASC_SIM_COMPARE_REG(const uint64_t mask[])
+PYASC_SIM_COMPARE_REG(const uint64_t mask)
+#undef PYASC_SIM_COMPARE_REG
+template <typename T, SELMODE selMode>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                   const LocalTensor<T> &src1, uint8_t repeatTime,
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[6];
+  sim::binary_params(repeatParams, st);
+  sim::check(sim::api()->select_reg(sim::ctx, dst.lt, src0.lt, src1.lt, repeatTime, st,
+                                    static_cast<int>(selMode), sim::dtype<T>::code, loc.file,
+                                    loc.line));
+}
+// Select's tensor-scalar mode without a mask (the scalar set by SetCmpMask).
+template <typename T, typename U>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask,
+                   const LocalTensor<T> &src0, uint8_t repeatTime,
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {
+  int64_t st[6];
+  sim::binary_params(repeatParams, st);
+  sim::check(sim::api()->select_reg_scalar(sim::ctx, dst.lt, selMask.lt, src0.lt, repeatTime, st,
+                                           sim::dtype<T>::code, sim::dtype<U>::code, loc.file,
+                                           loc.line));
+}
+
 // Copy (UB -> UB on the vector unit): mask forms only.
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],

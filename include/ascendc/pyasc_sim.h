@@ -242,6 +242,16 @@ typedef struct pyasc_sim_api {
   /* LocalTensor::GetPhyAddr(offset): the UB byte address of an element */
   int (*local_phy_addr)(void *k, pyasc_sim_lt t, int64_t offset, int64_t esize, int64_t *out,
                         const char *file, int line);
+  /* the CMPMASK register: SetCmpMask (set 1) / GetCmpMask (set 0); the
+   * register forms of Compare and Select (st: the 6 BinaryRepeatParams) */
+  int (*cmp_mask)(void *k, int set, pyasc_sim_lt t, int dt, const char *file, int line);
+  int (*compare_reg)(void *k, pyasc_sim_lt a, pyasc_sim_lt b, uint64_t m0, uint64_t m1,
+                     const int64_t *st, int kind, int set_mask, int mode, int dt, const char *file,
+                     int line);
+  int (*select_reg)(void *k, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b, int64_t repeat,
+                    const int64_t *st, int mode, int dt, const char *file, int line);
+  int (*select_reg_scalar)(void *k, pyasc_sim_lt d, pyasc_sim_lt m, pyasc_sim_lt a, int64_t repeat,
+                           const int64_t *st, int dt, int mdt, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

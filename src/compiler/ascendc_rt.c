@@ -730,6 +730,28 @@ static int sim_local_phy_addr(void *kv, pyasc_sim_lt t, int64_t offset, int64_t 
   return asc_k_local_phy_addr(kv, lt_in(t), offset, esize, out, at(file, line));
 }
 
+static int sim_cmp_mask(void *kv, int set, pyasc_sim_lt t, int dt, const char *file, int line) {
+  int L = at(file, line);
+  return set ? asc_k_set_cmp_mask(kv, lt_in(t), dt, L) : asc_k_get_cmp_mask(kv, lt_in(t), dt, L);
+}
+static int sim_compare_reg(void *kv, pyasc_sim_lt a, pyasc_sim_lt b, uint64_t m0, uint64_t m1,
+                           const int64_t *st, int kind, int set_mask, int mode, int dt,
+                           const char *file, int line) {
+  return asc_k_compare_reg(kv, lt_in(a), lt_in(b), (int64_t)m0, (int64_t)m1, st[0], st[1], st[2],
+                           st[3], st[4], st[5], kind, set_mask, mode, dt, at(file, line));
+}
+static int sim_select_reg(void *kv, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b, int64_t repeat,
+                          const int64_t *st, int mode, int dt, const char *file, int line) {
+  return asc_k_select_reg(kv, lt_in(d), lt_in(a), lt_in(b), repeat, st[0], st[1], st[2], st[3],
+                          st[4], st[5], mode, dt, at(file, line));
+}
+static int sim_select_reg_scalar(void *kv, pyasc_sim_lt d, pyasc_sim_lt m, pyasc_sim_lt a,
+                                 int64_t repeat, const int64_t *st, int dt, int mdt,
+                                 const char *file, int line) {
+  return asc_k_select_reg_scalar(kv, lt_in(d), lt_in(m), lt_in(a), repeat, st[0], st[1], st[2],
+                                 st[3], st[4], st[5], dt, mdt, at(file, line));
+}
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -790,4 +812,8 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_deque_inplace,
     sim_que_query,
     sim_local_phy_addr,
+    sim_cmp_mask,
+    sim_compare_reg,
+    sim_select_reg,
+    sim_select_reg_scalar,
 };

@@ -673,3 +673,26 @@ def test_the_round_trip_hook_checks_launches_and_finds_a_difference(monkeypatch)
         assert kernel.__name__ in hook.mismatched
     finally:
         hook.uninstall()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_compare_and_select_register_forms_run_as_ascendc(dtype):
+    """The CMPMASK register (SetCmpMask, GetCmpMask) and the register forms
+    of Compare and Select: test_api_gather_mask's and
+    test_upstream_forms_basic's kernels, each launch also run as its Ascend
+    C (ascendc_roundtrip.py), and their own NumPy checks."""
+    roundtrip = pytest.importorskip("ascendc_roundtrip")
+    gm = pytest.importorskip("test_api_gather_mask")
+    forms = pytest.importorskip("test_upstream_forms_basic")
+    hook = roundtrip.RoundTrip()
+    hook.install()
+    try:
+        for mode, list_mask, mask in [(0, False, 64), (2, False, 64), (1, False, 5),
+                                      (3, True, 0b1011), (4, True, (1 << 63) | 1)]:
+            gm.test_compare_register_form_and_get_cmp_mask(dtype, mode, list_mask, mask)
+        gm.test_set_cmp_mask_feeds_select()
+        forms.test_compare_and_select_register_forms_by_keyword(True)
+    finally:
+        hook.uninstall()
+    assert not hook.mismatched and not hook.unsupported and not hook.no_form, hook.report()
+    assert sum(hook.matched.values()) >= 7, hook.report()
