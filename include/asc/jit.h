@@ -21,6 +21,7 @@ typedef struct asc_jit_options {
   const char *compiler;  /* NULL: $PYASC_CC or cc */
   bool always_compile;   /* rebuild even when the cache has the kernel */
   const char *dump_dir;  /* NULL: $PYASC_DUMP_PATH; if set, the source is copied there */
+  bool cxx; /* the source is C++17 Ascend C (kernel_operator.h): built with $PYASC_CXX or c++ */
 } asc_jit_options;
 
 /* One kernel argument as the generated code reads it. */
@@ -37,6 +38,13 @@ typedef struct asc_jit_arg {
  * owns *out (asc_jit_release). *cache_hit tells whether no compiler ran. */
 asc_status asc_jit_build(const char *source, const char *name, const asc_jit_options *options,
                          asc_jit_kernel **out, bool *cache_hit);
+/* Builds Ascend C `source` (C++17 against include/ascendc/kernel_operator.h)
+ * whose kernel function is `kernel` (a C++ identifier), for the simulated
+ * cores: the runtime is libasc's (checked mode's when `checked`). `file`
+ * names the source in compiler errors and kernel errors (NULL: "<string>").
+ * The caller owns *out (asc_jit_release). */
+asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
+                             const asc_jit_options *options, asc_jit_kernel **out, bool *cache_hit);
 void asc_jit_retain(asc_jit_kernel *k);
 void asc_jit_release(asc_jit_kernel *k);
 /* Path of the cached shared object (owned by the kernel). */

@@ -1070,6 +1070,13 @@ def jit_build(
     compiler: str | None = None,
     always_compile: bool = False,
 ) -> tuple[CompiledKernel, bool]: ...
+def ascendc_build(
+    source: str,
+    name: str,
+    file: str | None = None,
+    checked: bool = False,
+    cache_dir: str | None = None,
+) -> tuple[CompiledKernel, bool]: ...
 def jit_cache_dir(override: str | None = None, /) -> str: ...
 def write_dump(name: str, suffix: str, text: str, /) -> bool: ...
 

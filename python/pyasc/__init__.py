@@ -205,6 +205,7 @@ from pyasc._C import (
 from pyasc import _exit, _pickle, memory, ops, random, testing
 from pyasc._fallback import NumPyFallbackWarning, numpy_fallbacks, warn_on_numpy_fallback
 from pyasc.indexing import put, put_along_axis, take, take_along_axis
+from pyasc import ascendc
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
 from pyasc.autograd import grad, value_and_grad, vjp

@@ -950,7 +950,7 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
     return NULL;
   if (strlen(signature) > 64)
     return asc_py_raise_msg(ASC_ERR_COMPILE, "too many kernel parameters");
-  asc_jit_options options = {cache_dir, compiler, always, NULL};
+  asc_jit_options options = {cache_dir, compiler, always, NULL, false};
   asc_jit_kernel *k = NULL;
   bool hit = false;
   asc_status st;
@@ -979,6 +979,39 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   obj->k = k;
   snprintf(obj->signature, sizeof obj->signature, "%s", signature);
   obj->nparams = (int)strlen(signature);
+  return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
+}
+
+static PyObject *ascendc_build(PyObject *self, PyObject *args, PyObject *kwargs) {
+  (void)self;
+  static char *names[] = {"source", "name", "file", "checked", "cache_dir", NULL};
+  const char *source, *name, *file = NULL, *cache_dir = NULL;
+  int checked = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss|zpz:ascendc_build", names, &source, &name,
+                                   &file, &checked, &cache_dir))
+    return NULL;
+  asc_jit_options options = {cache_dir, NULL, false, NULL, true};
+  asc_jit_kernel *k = NULL;
+  bool hit = false;
+  asc_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = asc_ascendc_build(source, file, name, checked, &options, &k, &hit);
+  Py_END_ALLOW_THREADS
+  if (st) return asc_py_raise(st);
+  /* The kernel's parameters, as kernel_operator.h's entry declares them. */
+  const char *params = asc_jit_params(k);
+  if (!params) {
+    asc_jit_release(k);
+    return asc_py_raise_msg(ASC_ERR_COMPILE, "Ascend C kernel '%s' declares no parameters", name);
+  }
+  KernelObject *obj = PyObject_New(KernelObject, &AscKernel_Type);
+  if (!obj) {
+    asc_jit_release(k);
+    return NULL;
+  }
+  obj->k = k;
+  snprintf(obj->signature, sizeof obj->signature, "%s", params);
+  obj->nparams = (int)strlen(obj->signature);
   return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
 }
 
@@ -1021,6 +1054,10 @@ static PyMethodDef ir_functions[] = {
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
              "always_compile=False)",
              "-> (CompiledKernel, cache_hit)")},
+    {"ascendc_build", (PyCFunction)(void (*)(void))ascendc_build, METH_VARARGS | METH_KEYWORDS,
+     ASC_DOC("ascendc_build($module, source, name, file=None, checked=False, cache_dir=None)",
+             "Builds Ascend C source (C++17 against kernel_operator.h) whose kernel function is "
+             "name, for the simulated cores: -> (CompiledKernel, cache_hit).")},
     {"write_dump", write_dump, METH_VARARGS,
      ASC_DOC("write_dump($module, name, suffix, text, /)",
              "Writes text to $PYASC_DUMP_PATH/<name><suffix> (suffix .c, .ir or .ascendc.cpp) as "

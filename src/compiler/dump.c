@@ -19,7 +19,7 @@
 #include "asc/status.h"
 
 /* The suffixes a dump file may have: no other text reaches its name. */
-static const char *const dump_suffixes[] = {".c", ".ir", ".ascendc.cpp"};
+static const char *const dump_suffixes[] = {".c", ".ir", ".ascendc.cpp", ".sim.cpp"};
 
 /* mkdir -p dir, new directories 0700; an existing component is left as it
  * is (the final directory is checked by the caller). */
@@ -118,7 +118,8 @@ asc_status asc_jit_dump(const char *dir, const char *name, const char *suffix, c
   for (size_t i = 0; suffix && i < sizeof dump_suffixes / sizeof dump_suffixes[0]; i++)
     known = known || !strcmp(suffix, dump_suffixes[i]);
   if (!known)
-    return asc_error(ASC_ERR_INVALID_VALUE, "a dump file's suffix is .c, .ir or .ascendc.cpp");
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "a dump file's suffix is .c, .ir, .ascendc.cpp or .sim.cpp");
   if (!dir || !*dir) dir = getenv("PYASC_DUMP_PATH");
   if (!dir || !*dir) return ASC_OK;
   /* The kernel's name is arbitrary text: only its [A-Za-z0-9_] form, at

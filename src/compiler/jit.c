@@ -30,7 +30,13 @@
 static const char *const asc_k_files[] = {"libasc"};
 #include "../tensor/unary_math.h"
 #include "asc_kernel_rt.h"
+#include "ascendc_rt.h"
 #include "jit_cache.h"
+
+/* kernel_operator.h and pyasc_sim.h (include/ascendc), embedded at build
+ * time: an Ascend C build writes them beside its source. */
+extern const char asc_ascendc_header_source[];
+extern const char asc_ascendc_sim_source[];
 
 extern char **environ;
 
@@ -43,6 +49,10 @@ static const char *const cc_flags[] = {
     "-std=c11", "-O1",     "-ftree-vectorize",     "-pipe",
     "-fPIC",    "-shared", "-fno-strict-aliasing", "-ffp-contract=off"};
 #define CC_NFLAGS (sizeof cc_flags / sizeof cc_flags[0])
+/* Ascend C (C++17): the same code generation flags. */
+static const char *const cxx_flags[] = {
+    "-std=c++17", "-O1", "-pipe", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off"};
+#define CXX_NFLAGS (sizeof cxx_flags / sizeof cxx_flags[0])
 
 /* One more flag on CPUs with AVX2: the element loops vectorise 256 bits
  * wide (about 10% off a fused exp(x) * y + x, bench/op_fusion.py). It
@@ -360,6 +370,10 @@ static asc_status run(char *const argv[], const jit_limits *l, int *exit_code, c
 }
 
 static const char *compiler_name(const asc_jit_options *o) {
+  if (o && o->cxx) {
+    const char *cxx = getenv("PYASC_CXX");
+    return cxx && *cxx ? cxx : "c++";
+  }
   const char *env = getenv("PYASC_CC");
   return o && o->compiler && *o->compiler ? o->compiler : env && *env ? env : "cc";
 }
@@ -454,8 +468,22 @@ static void discard_build(const char *tmp_so) {
  * source's name is in the object (its symbol table), and two processes
  * racing to publish one entry must build byte-identical objects, or one's
  * .sum could end up beside the other's .so. */
+/* Writes text to a new file path (0600, never over anything): false on failure. */
+static bool write_new(const char *path, const char *text, size_t len) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+  return fd >= 0 && close(fd) == 0 && written;
+}
+
+/* The headers an Ascend C build finds beside its source. */
+static const char *const cxx_header_names[] = {"kernel_operator.h", "pyasc_sim.h"};
+static const char *cxx_header_text(int i) {
+  return i == 0 ? asc_ascendc_header_source : asc_ascendc_sim_source;
+}
+
 static asc_status compile(const char *cc, const jit_limits *l, const char *source,
-                          size_t source_len, const char *base, const char *name, char **tmp_so) {
+                          size_t source_len, const char *base, const char *name, bool cxx,
+                          char **tmp_so) {
   char *dir = jit_format("%s.tmp-%ld-%lu-XXXXXX", base, (long)getpid(), jit_next_tmp());
   if (!dir) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   if (!mkdtemp(dir)) {
@@ -465,12 +493,12 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   }
   char *c_path = jit_format("%s/" JIT_BUILD_SOURCE, dir);
   char *so_path = jit_format("%s/" JIT_BUILD_OBJECT, dir);
-  free(dir);
+  char *h_paths[2] = {NULL, NULL};
   bool written = false;
-  if (c_path && so_path) {
-    int fd = open(c_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    written = fd >= 0 && write(fd, source, source_len) == (ssize_t)source_len;
-    written = fd >= 0 && close(fd) == 0 && written;
+  if (c_path && so_path) written = write_new(c_path, source, source_len);
+  for (int i = 0; cxx && written && i < 2; i++) {
+    h_paths[i] = jit_format("%s/%s", dir, cxx_header_names[i]);
+    written = h_paths[i] && write_new(h_paths[i], cxx_header_text(i), strlen(cxx_header_text(i)));
   }
   asc_status st = !c_path || !so_path ? asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory")
                   : !written          ? asc_error(ASC_ERR_COMPILE, "cannot write %s", c_path)
@@ -478,18 +506,31 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   int code = 0;
   char *output = NULL;
   if (!st) {
-    char *argv[CC_NFLAGS + 7];
+    char *argv[CC_NFLAGS + CXX_NFLAGS + 10];
     size_t n = 0;
     argv[n++] = (char *)cc;
-    for (size_t i = 0; i < CC_NFLAGS; i++) argv[n++] = (char *)cc_flags[i];
+    if (cxx) {
+      for (size_t i = 0; i < CXX_NFLAGS; i++) argv[n++] = (char *)cxx_flags[i];
+      argv[n++] = "-I";
+      argv[n++] = dir;
+    } else {
+      for (size_t i = 0; i < CC_NFLAGS; i++) argv[n++] = (char *)cc_flags[i];
+    }
     if (cc_isa()) argv[n++] = (char *)cc_isa();
     argv[n++] = "-o";
     argv[n++] = so_path;
+    if (cxx) {
+      argv[n++] = "-x";
+      argv[n++] = "c++";
+    }
     argv[n++] = c_path;
     argv[n++] = "-lm";
     argv[n] = NULL;
     st = run(argv, l, &code, &output);
   }
+  for (int i = 0; i < 2; i++)
+    if (h_paths[i]) unlink(h_paths[i]), free(h_paths[i]);
+  free(dir);
   if (!st && code != 0) {
     const char *text = output ? output : "";
     size_t len = strlen(text);
@@ -499,10 +540,15 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
                "; it was killed by signal %d (PYASC_COMPILE_MEMORY and PYASC_COMPILE_TIMEOUT "
                "limit it)",
                code - 128);
-    st = asc_error(ASC_ERR_COMPILE,
-                   "the C compiler failed (exit %d) on kernel '%s' (set PYASC_DUMP_PATH to keep "
-                   "the generated source)%s:\n%s",
-                   code, name, why, len > 3000 ? text + len - 3000 : text);
+    if (cxx) /* the first errors, the user's own, come first */
+      st = asc_error(ASC_ERR_COMPILE,
+                     "the C++ compiler failed (exit %d) on Ascend C kernel '%s'%s:\n%.3000s", code,
+                     name, why, text);
+    else
+      st = asc_error(ASC_ERR_COMPILE,
+                     "the C compiler failed (exit %d) on kernel '%s' (set PYASC_DUMP_PATH to keep "
+                     "the generated source)%s:\n%s",
+                     code, name, why, len > 3000 ? text + len - 3000 : text);
   }
   if (c_path) unlink(c_path);
   free(output);
@@ -518,7 +564,8 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
 
 static asc_status dump_source(const asc_jit_options *o, const char *source, size_t len,
                               const char *safe_name) {
-  return asc_jit_dump(o ? o->dump_dir : NULL, safe_name, ".c", source, len, NULL);
+  return asc_jit_dump(o ? o->dump_dir : NULL, safe_name, o && o->cxx ? ".sim.cpp" : ".c", source,
+                      len, NULL);
 }
 
 /* The kernel's name as it may appear in a file name: [A-Za-z0-9_] only,
@@ -533,6 +580,15 @@ static void safe_file_name(const char *name, char out[65]) {
   }
   out[n] = '\0';
   if (!n) snprintf(out, 65, "kernel");
+}
+
+/* The runtime's table for an Ascend C kernel: compiled for the width
+ * generated kernels are built for (cc_isa), so both run the same loops. */
+static const pyasc_sim_api *ascendc_table(bool checked) {
+#ifdef ASC_HAVE_AVX2
+  if (cc_isa()) return checked ? &asc_ascendc_table_checked_avx2 : &asc_ascendc_table_plain_avx2;
+#endif
+  return checked ? &asc_ascendc_table_checked : &asc_ascendc_table_plain;
 }
 
 static asc_status load(const char *so_path, const char *name, asc_jit_kernel **out) {
@@ -555,6 +611,10 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   k->all_live = live != NULL;
   k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
   k->params = (const char *)dlsym(handle, "asc_kernel_params");
+  /* Ascend C: the runtime's table its checked mode asks for */
+  const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
+  const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
+  if (table) *table = ascendc_table(checked && *checked);
   if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
@@ -567,6 +627,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
 asc_status asc_jit_build(const char *source, const char *name, const asc_jit_options *options,
                          asc_jit_kernel **out, bool *cache_hit) {
   const char *cc = compiler_name(options);
+  bool cxx = options && options->cxx;
   char identity[256], safe[65];
   char *dir = NULL;
   jit_limits limits;
@@ -594,8 +655,15 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   XXH3_128bits_reset(state);
   XXH3_128bits_update(state, source, source_len);
   XXH3_128bits_update(state, identity, strlen(identity) + 1);
-  for (size_t i = 0; i < CC_NFLAGS; i++)
-    XXH3_128bits_update(state, cc_flags[i], strlen(cc_flags[i]) + 1);
+  if (cxx) {
+    for (size_t i = 0; i < CXX_NFLAGS; i++)
+      XXH3_128bits_update(state, cxx_flags[i], strlen(cxx_flags[i]) + 1);
+    for (int i = 0; i < 2; i++)
+      XXH3_128bits_update(state, cxx_header_text(i), strlen(cxx_header_text(i)) + 1);
+  } else {
+    for (size_t i = 0; i < CC_NFLAGS; i++)
+      XXH3_128bits_update(state, cc_flags[i], strlen(cc_flags[i]) + 1);
+  }
   if (cc_isa()) XXH3_128bits_update(state, cc_isa(), strlen(cc_isa()) + 1);
   XXH3_128bits_update(state, asc_version(), strlen(asc_version()) + 1);
   XXH128_hash_t h = XXH3_128bits_digest(state);
@@ -615,7 +683,7 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
     char *tmp_so = NULL;
     if (hit) {
       st = load(so_path, name, out);
-    } else if (!(st = compile(cc, &limits, source, source_len, base, name, &tmp_so))) {
+    } else if (!(st = compile(cc, &limits, source, source_len, base, name, cxx, &tmp_so))) {
       if (jit_cache_publish(tmp_so, so_path, sum_path, key)) {
         st = load(so_path, name, out);
         jit_cache_evict(dir, limits.cache_max, strrchr(so_path, '/') + 1);

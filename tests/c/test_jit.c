@@ -52,7 +52,7 @@ static asc_jit_kernel *build(const char *entry, const char *name) {
   assert_non_null(source);
   snprintf(source, n, "static const char *const asc_k_files[] = {\"test_jit.c\"};\n%s\n%s",
            asc_kernel_rt_source, entry);
-  asc_jit_options options = {g_cache, NULL, false, NULL};
+  asc_jit_options options = {g_cache, NULL, false, NULL, false};
   asc_jit_kernel *k = NULL;
   bool hit;
   assert_ok(asc_jit_build(source, name, &options, &k, &hit));

@@ -238,7 +238,7 @@ def test_dump_files_are_replaced_whole_and_named_safely(tmp_path, monkeypatch):
     assert _C.write_dump("../a b", ".ir", "two") is True
     assert os.listdir(dump) == ["___a_b.ir"] and (dump / "___a_b.ir").read_text() == "two"
     assert (os.stat(dump).st_mode & 0o777) == 0o700
-    with pytest.raises(asc.InvalidValueError, match="suffix is .c, .ir or .ascendc.cpp"):
+    with pytest.raises(asc.InvalidValueError, match="suffix is .c, .ir, .ascendc.cpp or .sim.cpp"):
         _C.write_dump("k", "/../x", "")
     monkeypatch.setenv("PYASC_DUMP_PATH", "")
     assert _C.write_dump("k", ".c", "") is False

@@ -1,0 +1,261 @@
+/* The C interface between Ascend C compiled for the simulated AI cores
+ * (kernel_operator.h, C++17) and pyasc's C kernel runtime (src/compiler/rt).
+ *
+ * libasc compiles the runtime twice, plain and checked, into one table of
+ * functions each (src/compiler/ascendc_rt.c). A kernel built from Ascend C
+ * declares the slot `pyasc_sim_table`; when the kernel's shared object is
+ * loaded, libasc stores there the table its checked mode asks for
+ * (`pyasc_sim_checked`). kernel_operator.h's classes and functions are thin
+ * typed calls through that table: every semantic has one implementation, the
+ * runtime's, shared with kernels written in Python.
+ *
+ * Every call takes the block's context (opaque), and the source file and
+ * line of the user's call for error messages; a non-zero return means the
+ * call failed and the context holds the message ("file:line: ..."). */
+#ifndef PYASC_SIM_H
+#define PYASC_SIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PYASC_SIM_VERSION 1
+
+/* A kernel argument as the launcher passes it (the runtime's asc_k_arg). */
+typedef struct pyasc_sim_arg {
+  union {
+    int64_t i;
+    double f;
+    char *p;
+  } v;
+  int64_t n; /* bytes of an address argument's memory */
+} pyasc_sim_arg;
+
+/* A GlobalTensor (the runtime's asc_k_gt) and a LocalTensor (asc_k_lt). */
+typedef struct pyasc_sim_gt {
+  char *base;
+  int64_t n, lead, size, skip;
+} pyasc_sim_gt;
+typedef struct pyasc_sim_lt {
+  int64_t off, len; /* UB byte offset, elements */
+} pyasc_sim_lt;
+
+/* Bytes a TPipe, a TQue and a TBuf keep for the runtime's objects. */
+#define PYASC_SIM_PIPE_BYTES 1024
+#define PYASC_SIM_QUE_BYTES 2048
+#define PYASC_SIM_TBUF_BYTES 64
+
+/* Vector operations, by form. */
+enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
+enum { PYASC_SIM_ADDS, PYASC_SIM_MULS, PYASC_SIM_MAXS, PYASC_SIM_MINS };
+enum {
+  PYASC_SIM_EXP,
+  PYASC_SIM_LN,
+  PYASC_SIM_ABS,
+  PYASC_SIM_SQRT,
+  PYASC_SIM_RSQRT,
+  PYASC_SIM_RECIPROCAL,
+  PYASC_SIM_RELU
+};
+enum { PYASC_SIM_REDUCE_SUM, PYASC_SIM_REDUCE_MAX, PYASC_SIM_REDUCE_MIN };
+/* data copies: GM -> UB, UB -> GM, UB -> UB */
+enum { PYASC_SIM_GM_UB, PYASC_SIM_UB_GM, PYASC_SIM_UB_UB };
+
+/* The element-wise executor's operations (the runtime's asc_k_vrun), the
+ * C emitter's count and mask (level-0) forms of these APIs. */
+enum {
+  PYASC_SIM_VOP_ADD,
+  PYASC_SIM_VOP_SUB,
+  PYASC_SIM_VOP_MUL,
+  PYASC_SIM_VOP_DIV,
+  PYASC_SIM_VOP_MAX,
+  PYASC_SIM_VOP_MIN,
+  PYASC_SIM_VOP_AND,
+  PYASC_SIM_VOP_OR,
+  PYASC_SIM_VOP_FUSED_MUL_ADD,
+  PYASC_SIM_VOP_MUL_ADD_DST,
+  PYASC_SIM_VOP_ADDS,
+  PYASC_SIM_VOP_MULS,
+  PYASC_SIM_VOP_MAXS,
+  PYASC_SIM_VOP_MINS,
+  PYASC_SIM_VOP_LEAKY_RELU,
+  PYASC_SIM_VOP_SHIFT_LEFT,
+  PYASC_SIM_VOP_SHIFT_RIGHT,
+  PYASC_SIM_VOP_AXPY,
+  PYASC_SIM_VOP_EXP,
+  PYASC_SIM_VOP_LN,
+  PYASC_SIM_VOP_ABS,
+  PYASC_SIM_VOP_SQRT,
+  PYASC_SIM_VOP_RSQRT,
+  PYASC_SIM_VOP_RECIPROCAL,
+  PYASC_SIM_VOP_RELU,
+  PYASC_SIM_VOP_NOT,
+  PYASC_SIM_VOP_CAST,
+  PYASC_SIM_VOP_COMPARE,
+  PYASC_SIM_VOP_COMPARE_SCALAR,
+  PYASC_SIM_VOP_SELECT,
+  PYASC_SIM_VOP_SELECTS,
+  PYASC_SIM_VOP_COPY,
+  PYASC_SIM_VOP_DUPLICATE,
+  PYASC_SIM_VOP_ADD_RELU,
+  PYASC_SIM_VOP_SUB_RELU,
+  PYASC_SIM_VOP_FUSED_MUL_ADD_RELU,
+  PYASC_SIM_VOP_COUNT
+};
+
+/* One instruction of the executor: dst t[0] and nsrc tensor sources, with
+ * their dtypes and block and repeat strides (in 32-byte blocks). kind 0: a
+ * continuous mask m0; 1: the bit mask [m0, m1] (low word first); 2: the
+ * count form (m0 elements). set_mask 0 uses the mask register. mode:
+ * RoundMode (Cast), CMPMODE (Compare), SELMODE (Select). */
+typedef struct pyasc_sim_vargs {
+  int op, mode, nsrc;
+  int dt[3];
+  pyasc_sim_lt t[3];
+  int64_t blk[3], rep[3];
+  double scalar;
+  pyasc_sim_lt sel; /* Select's mask tensor */
+  int sel_dt;
+  int kind, set_mask;
+  uint64_t m0, m1;
+  int64_t repeat;
+} pyasc_sim_vargs;
+
+/* A per-repeat reduction (the runtime's asc_k_rrun): shape 0 WholeReduce*,
+ * 1 BlockReduce*, 2 PairReduceSum; what PYASC_SIM_REDUCE_*; order the
+ * ReduceOrder of WholeReduceMax/Min; the mask as in pyasc_sim_vargs. */
+typedef struct pyasc_sim_rargs {
+  int what, shape, dt, order;
+  pyasc_sim_lt dst, src;
+  int kind, set_mask;
+  uint64_t m0, m1;
+  int64_t repeat, dst_rep, src_blk, src_rep;
+} pyasc_sim_rargs;
+
+typedef struct pyasc_sim_api {
+  int version; /* PYASC_SIM_VERSION */
+  int checked; /* 1: the checked mode's runtime */
+  /* a block's run: before and after the kernel function */
+  int (*begin)(void *k);
+  void (*end)(void *k);
+  int (*failed)(void *k); /* whether a call failed (the block stops) */
+  int (*fail)(void *k, const char *file, int line, const char *message);
+  int64_t (*block_idx)(void *k);
+  int64_t (*block_num)(void *k);
+  /* half precision, as the vector unit rounds it */
+  uint16_t (*f2h)(float x);
+  float (*h2f)(uint16_t h);
+  /* GlobalTensor */
+  int (*global_new)(void *k, pyasc_sim_gt *g, const void *ptr, int64_t size, int64_t esize,
+                    const char *file, int line);
+  pyasc_sim_gt (*global_slice)(pyasc_sim_gt g, int64_t off, int64_t esize);
+  int64_t (*global_size)(pyasc_sim_gt g);
+  /* element access: floating dtypes through f, integer ones through i (all
+   * 64 bits kept) */
+  int (*gget)(void *k, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i, const char *file,
+              int line);
+  int (*gset)(void *k, int dt, pyasc_sim_gt g, int64_t idx, double f, int64_t i, const char *file,
+              int line);
+  /* LocalTensor */
+  int (*local_new)(void *k, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize,
+                   const char *file, int line);
+  pyasc_sim_lt (*local_slice)(pyasc_sim_lt t, int64_t off, int64_t esize);
+  pyasc_sim_lt (*local_cast)(pyasc_sim_lt t, int64_t from, int64_t to);
+  int (*lget)(void *k, int dt, pyasc_sim_lt t, int64_t idx, double *f, int64_t *i, const char *file,
+              int line);
+  int (*lset)(void *k, int dt, pyasc_sim_lt t, int64_t idx, double f, int64_t i, const char *file,
+              int line);
+  /* TPipe, TQue, TBuf (their bytes live in the C++ objects) */
+  void (*pipe_init)(void *pipe);
+  void (*pipe_reset)(void *k, void *pipe);
+  void (*que_init)(void *que, int depth);
+  void (*tbuf_init)(void *tbuf);
+  int (*init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, const char *file,
+                     int line);
+  int (*init_tbuf)(void *k, void *pipe, void *tbuf, int64_t len, const char *file, int line);
+  int (*tbuf_get)(void *k, const void *tbuf, int64_t len, int64_t esize, pyasc_sim_lt *t,
+                  const char *file, int line);
+  int (*alloc_tensor)(void *k, void *que, pyasc_sim_lt *t, int64_t esize, const char *file,
+                      int line);
+  int (*enque)(void *k, void *que, pyasc_sim_lt t, const char *file, int line);
+  int (*deque)(void *k, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line);
+  int (*free_tensor)(void *k, void *que, pyasc_sim_lt t, const char *file, int line);
+  /* data movement */
+  int (*copy)(void *k, int dir, pyasc_sim_lt l, pyasc_sim_gt g, pyasc_sim_lt l2, int64_t count,
+              int64_t esize, const char *file, int line);
+  int (*copy_pad_gm_ub)(void *k, int dt, pyasc_sim_lt dst, pyasc_sim_gt src, int64_t block_count,
+                        int64_t block_len, int64_t src_stride, int64_t dst_stride, int is_pad,
+                        int64_t left_pad, int64_t right_pad, double pad_value, const char *file,
+                        int line);
+  int (*copy_pad_ub_gm)(void *k, int dt, pyasc_sim_gt dst, pyasc_sim_lt src, int64_t block_count,
+                        int64_t block_len, int64_t src_stride, int64_t dst_stride, const char *file,
+                        int line);
+  /* the vector unit, count forms */
+  int (*binary)(void *k, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b, int64_t n,
+                const char *file, int line);
+  int (*scalar)(void *k, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double s, int64_t n,
+                const char *file, int line);
+  int (*unary)(void *k, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, int64_t n, const char *file,
+               int line);
+  int (*duplicate)(void *k, int dt, pyasc_sim_lt d, double v, int64_t n, const char *file,
+                   int line);
+  int (*leaky_relu)(void *k, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double alpha, int64_t n,
+                    const char *file, int line);
+  int (*cast)(void *k, int dst_dt, int src_dt, pyasc_sim_lt d, pyasc_sim_lt a, int round, int64_t n,
+              const char *file, int line);
+  int (*reduce)(void *k, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
+                int cal_index, const char *file, int line);
+  /* synchronisation (checked mode orders pipes by them) and debugging */
+  int (*set_flag)(void *k, int event, int64_t id, const char *file, int line);
+  int (*wait_flag)(void *k, int event, int64_t id, const char *file, int line);
+  int (*barrier)(void *k, int pipe, const char *file, int line);
+  int (*trap)(void *k, const char *file, int line);
+  /* the executor (count and mask forms), the mask register */
+  int (*vrun)(void *k, const pyasc_sim_vargs *a, const char *file, int line);
+  int (*reduce_mask)(void *k, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int kind,
+                     uint64_t m0, uint64_t m1, int64_t repeat, int64_t src_rep_stride,
+                     int cal_index, const char *file, int line);
+  int (*set_mask_mode)(void *k, int counter);
+  int (*reset_mask)(void *k);
+  int (*set_vector_mask)(void *k, int form, int dt, int mode, int64_t a, int64_t b,
+                         const char *file, int line);
+  /* DataCopy with DataCopyParams: dir as copy's; the unused operand zero */
+  int (*copy_params)(void *k, int dir, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g,
+                     int64_t block_count, int64_t block_len, int64_t src_stride, int64_t dst_stride,
+                     int64_t esize, const char *file, int line);
+  int (*rrun)(void *k, const pyasc_sim_rargs *r, const char *file, int line);
+  /* the atomic store mode: AtomicDtype type, op 0 sum, 1 max, 2 min, -1 kept */
+  void (*atomic_set)(void *k, int type, int op);
+  /* SyncAll: every block of the launch meets (used 0: all of them) */
+  int (*sync_all)(void *k, int64_t used, const char *file, int line);
+  int (*tbuf_get_with_offset)(void *k, const void *tbuf, int64_t size, int64_t offset,
+                              int64_t esize, pyasc_sim_lt *t, const char *file, int line);
+  /* TPipe's event ids: how 0 FetchEventID, 1 AllocEventID, 2 ReleaseEventID */
+  int (*event_id)(void *k, void *pipe, int how, int event, int64_t *id, const char *file, int line);
+  /* TQue: deque in place (depth 0), and queries: what 0 tensors queued,
+   * 1 whether one more fits (VacantInQue), 2 a buffer is free (HasIdleBuffer) */
+  int (*deque_inplace)(void *k, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file,
+                       int line);
+  int64_t (*que_query)(const void *que, int what);
+  /* LocalTensor::GetPhyAddr(offset): the UB byte address of an element */
+  int (*local_phy_addr)(void *k, pyasc_sim_lt t, int64_t offset, int64_t esize, int64_t *out,
+                        const char *file, int line);
+  /* the CMPMASK register: SetCmpMask (set 1) / GetCmpMask (set 0); the
+   * register forms of Compare and Select (st: the 6 BinaryRepeatParams) */
+  int (*cmp_mask)(void *k, int set, pyasc_sim_lt t, int dt, const char *file, int line);
+  int (*compare_reg)(void *k, pyasc_sim_lt a, pyasc_sim_lt b, uint64_t m0, uint64_t m1,
+                     const int64_t *st, int kind, int set_mask, int mode, int dt, const char *file,
+                     int line);
+  int (*select_reg)(void *k, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b, int64_t repeat,
+                    const int64_t *st, int mode, int dt, const char *file, int line);
+  int (*select_reg_scalar)(void *k, pyasc_sim_lt d, pyasc_sim_lt m, pyasc_sim_lt a, int64_t repeat,
+                           const int64_t *st, int dt, int mdt, const char *file, int line);
+} pyasc_sim_api;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,117 @@
+"""Ascend C kernels on the simulated AI cores.
+
+``pyasc.ascendc.load(source_or_path, kernel_name)`` compiles Ascend C (C++17
+against pyasc's ``kernel_operator.h``, ``include/ascendc``) with the system
+C++ compiler and returns a kernel launched like a ``@pyasc.jit`` one::
+
+    k = pyasc.ascendc.load("vadd.cpp", "vadd_custom")
+    k[8](x, y, z, n)          # NumPy/torch/pyasc arrays, ints, floats
+
+The kernel's calls run pyasc's C kernel runtime, the one Python kernels
+use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode. Building
+and caching happen in C (``_C.ascendc_build``); docs/ascendc.md has the
+details.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pyasc import _C
+
+__all__ = ["AscendCKernel", "load"]
+
+_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".h", ".hpp")
+
+
+def _is_path(source_or_path: str | os.PathLike[str]) -> bool:
+    """Whether the argument names a file rather than holding source text."""
+    if isinstance(source_or_path, os.PathLike):
+        return True
+    text = source_or_path
+    return ("\n" not in text and "{" not in text and
+            (text.endswith(_SUFFIXES) or os.path.isfile(text)))
+
+
+class _Launch:
+    """``kernel[block_num]`` or ``kernel[block_num, stream]``: calling it
+    launches the kernel over block_num blocks."""
+
+    __slots__ = ("_kernel", "_blocks", "_stream")
+
+    def __init__(self, kernel: AscendCKernel, blocks: int, stream: Any) -> None:
+        self._kernel = kernel
+        self._blocks = blocks
+        self._stream = stream
+
+    def __call__(self, *args: Any) -> None:
+        native = self._kernel.native(self._kernel.checked_mode())
+        native.launch(self._blocks, self._stream, *args)
+
+
+class AscendCKernel:
+    """An Ascend C kernel built for the simulated cores (see :func:`load`)."""
+
+    def __init__(self, source: str, file: str, name: str, debug: bool | None) -> None:
+        self.source = source
+        self.file = file
+        self.__name__ = name
+        self.debug = debug
+        self._native: dict[bool, Any] = {}
+
+    def checked_mode(self) -> bool:
+        """The ``debug`` given to :func:`load`, else ``PYASC_DEBUG`` (read at
+        every launch, as for ``@pyasc.jit`` kernels)."""
+        if self.debug is not None:
+            return self.debug
+        return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
+
+    def native(self, checked: bool) -> Any:
+        """The built kernel (a ``_C.CompiledKernel``) of one mode, built
+        (or found in the kernel cache) on first use."""
+        native = self._native.get(checked)
+        if native is None:
+            native, _ = _C.ascendc_build(self.source, self.__name__, self.file, checked)
+            self._native[checked] = native
+        return native
+
+    def __getitem__(self, key: int | tuple[int, Any]) -> _Launch:
+        if isinstance(key, tuple):
+            if len(key) != 2:
+                raise TypeError("kernel[block_num] or kernel[block_num, stream]")
+            blocks, stream = key
+        else:
+            blocks, stream = key, None
+        if not isinstance(blocks, int) or isinstance(blocks, bool):
+            raise TypeError(f"block_num must be an int, not {type(blocks).__name__}")
+        return _Launch(self, blocks, stream)
+
+    def __repr__(self) -> str:
+        return f"<Ascend C kernel {self.__name__} from {self.file}>"
+
+
+def load(source_or_path: str | os.PathLike[str], kernel_name: str, *,
+         debug: bool | None = None) -> AscendCKernel:
+    """Builds the Ascend C kernel function ``kernel_name`` of a source text or
+    file for the simulated cores and returns it, launched as
+    ``kernel[block_num](args...)`` (or ``kernel[block_num, stream]``).
+
+    Compiler errors raise :class:`pyasc.CompileError` naming the file (or
+    ``<string>``) and line of the source; a kernel name that is not a C++
+    identifier or not in the source raises :class:`pyasc.InvalidValueError`.
+    ``debug`` selects checked mode (default: ``PYASC_DEBUG``)."""
+    if not isinstance(kernel_name, str):
+        raise TypeError(f"kernel_name must be a str, not {type(kernel_name).__name__}")
+    if not isinstance(source_or_path, (str, os.PathLike)):
+        raise TypeError("source_or_path must be Ascend C source text or a path, not "
+                        f"{type(source_or_path).__name__}")
+    if _is_path(source_or_path):
+        file = os.fspath(source_or_path)
+        with open(file, encoding="utf-8") as f:
+            source = f.read()
+    else:
+        file, source = "<string>", str(source_or_path)
+    kernel = AscendCKernel(source, file, kernel_name, debug)
+    kernel.native(kernel.checked_mode())  # compile errors now, not at the first launch
+    return kernel
