@@ -224,8 +224,10 @@ static int add_adv(applied *a, asc_tensor *t, int axis, int label) {
 /* The coordinates of mask's true elements, one index tensor per axis. */
 static int add_mask(applied *a, key_item *it, int dim, int xaxis) {
   const asc_tensor *m = &it->t;
+  /* NumPy lets a mask axis of length 0 stand for any axis: it selects
+   * nothing either way. */
   for (int j = 0; j < m->ndim; j++)
-    if (m->shape[j] != a->view.shape[dim + j]) {
+    if (m->shape[j] != a->view.shape[dim + j] && m->shape[j] != 0) {
       asc_py_raise_msg(ASC_ERR_INDEX,
                        "boolean index did not match indexed array along axis %d; size of axis is "
                        "%lld but size of corresponding boolean axis is %lld",

@@ -56,9 +56,6 @@ asc_status asc_reduce_dtype(asc_reduce_op op, asc_dtype x, asc_dtype dtype, asc_
                        asc_dtype_name(x), asc_dtype_name(*result));
     return ASC_OK;
   }
-  /* The accumulators order integers as int64: uint64 past 2^63 would not. */
-  if (x == ASC_UINT64 && op >= ASC_REDUCE_MAX && op <= ASC_REDUCE_ARGMIN)
-    return asc_error(ASC_ERR_TYPE, "%s is not supported for uint64", op_names[op]);
   switch (op) {
     case ASC_REDUCE_SUM:
     case ASC_REDUCE_PROD:
@@ -332,6 +329,9 @@ asc_status asc_reduce(asc_reduce_op op, const asc_tensor *x, int naxes, const in
   if (out->storage && (st = check_out(out, ndim, shape))) return st;
   if (asc_dtype_is_complex(result_dtype) || asc_dtype_is_complex(x->dtype))
     return asc_reduce_complex(op, x, reduced, keepdims, result_dtype, out);
+  /* The kernels order integers as int64: uint64 past 2^63 would not. */
+  if (x->dtype == ASC_UINT64 && op >= ASC_REDUCE_MAX && op <= ASC_REDUCE_ARGMIN)
+    return asc_reduce_u64_order(op, x, reduced, keepdims, out);
 
   asc_dtype loop = takes_dtype(op) ? result_dtype : x->dtype;
   asc_tensor src = {0}, result = {0};

@@ -61,7 +61,12 @@ void asc_red_release(void *args);
  * released). */
 asc_status asc_red_deliver(asc_tensor *result, asc_tensor *out);
 
-/* asc_reduce for complex inputs or results (reduce_complex.c): sum, mean
+/* asc_reduce of uint64 for max, min, argmax and argmin (reduce_composed.c),
+ * through the int64 kernels; checks done as for asc_reduce_complex. */
+asc_status asc_reduce_u64_order(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
+                                bool keepdims, asc_tensor *out);
+
+/* asc_reduce for complex inputs or results (reduce_composed.c): sum, mean
  * and prod into result_dtype, any and all; `reduced` marks x's reduced axes
  * and the checks of asc_reduce are done. */
 asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool *reduced,

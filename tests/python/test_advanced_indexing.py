@@ -639,3 +639,13 @@ def test_host_names_are_not_shadowed_by_kernel_builtins():
 def test_docstring_examples():
     failures, tried = doctest.testmod(pyasc.indexing)
     assert tried >= 4 and failures == 0
+
+
+def test_a_mask_axis_of_length_zero_stands_for_any_axis():
+    # NumPy: it selects nothing whatever the indexed axis's length
+    for shape, mask_shape in [((0, 1), (0, 0)), ((2, 3), (2, 0)), ((2, 1), (0, 1))]:
+        a = np.zeros(shape)
+        mask = np.zeros(mask_shape, bool)
+        assert pyasc.asarray(a)[pyasc.asarray(mask)].shape == a[mask].shape
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        pyasc.asarray(np.zeros((1, 3)))[pyasc.asarray(np.zeros((1, 2), bool))]

@@ -58,8 +58,15 @@ def test_reductions():
     assert pyasc.max(pyasc.asarray(a.astype(np.uint32))).item() == 65535
     big = pyasc.asarray(np.array([2**63, 1], np.uint64))
     assert pyasc.sum(big).item() == 2**63 + 1
-    with pytest.raises(pyasc.DTypeError, match="max is not supported for uint64"):
-        pyasc.max(big)
+    # the order statistics of uint64 past 2^63 (the kernels order int64)
+    wide = np.array([[3, 2**63 + 5, 7], [2**64 - 1, 0, 2**63]], np.uint64)
+    tw = pyasc.asarray(wide)
+    for name in ("max", "min", "argmax", "argmin"):
+        for axis in (None, 0, 1):
+            for keepdims in (False, True):
+                got = getattr(pyasc, name)(tw, axis=axis, keepdims=keepdims).numpy()
+                want = getattr(np, name)(wide, axis=axis, keepdims=keepdims)
+                np.testing.assert_array_equal(got, want, strict=True, err_msg=f"{name} {axis}")
 
 
 @pytest.mark.parametrize("name", UNSIGNED)

@@ -1,7 +1,12 @@
-/* Reductions of complex tensors, built from real ones and element-wise
- * products: sum and mean reduce the real view (each part on its own, with
- * the pairwise sums of the real kernels), prod multiplies halves together
- * until one element is left, any and all test x != 0. */
+/* Reductions built from other operations.
+ *
+ * Complex tensors: sum and mean reduce the real view (each part on its
+ * own, with the pairwise sums of the real kernels), prod multiplies halves
+ * together until one element is left, any and all test x != 0.
+ *
+ * uint64's max, min, argmax and argmin: the kernels order integers as
+ * int64, so the values go through the order-preserving map u ^ 2^63 (0 ->
+ * INT64_MIN, 2^64 - 1 -> INT64_MAX) and back. */
 #include <string.h>
 
 #include "asc/ops.h"
@@ -100,4 +105,36 @@ asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool 
     st = sum_or_mean(op, &src, axes, naxes, keepdims, out);
   asc_tensor_release(&src);
   return st;
+}
+
+/* x's bits with the top one flipped, reinterpreted between uint64 and
+ * int64 (to_signed chooses the direction), into a new tensor. */
+static asc_status flip_top_bit(const asc_tensor *x, bool to_signed, asc_tensor *out) {
+  asc_tensor bits, top = {0};
+  asc_tensor_share(x, &bits);
+  bits.dtype = ASC_INT64;
+  const int64_t sign = INT64_MIN;
+  asc_status st = asc_tensor_scalar(asc_tensor_device(x), ASC_INT64, &sign, &top);
+  if (!st) st = asc_binary(ASC_OP_BITWISE_XOR, &bits, &top, out);
+  asc_tensor_release(&bits);
+  asc_tensor_release(&top);
+  if (!st && !to_signed) out->dtype = ASC_UINT64;
+  return st;
+}
+
+asc_status asc_reduce_u64_order(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
+                                bool keepdims, asc_tensor *out) {
+  int axes[ASC_MAX_DIMS];
+  int naxes = axis_list(x, reduced, axes);
+  asc_tensor ordered = {0}, result = {0}, back = {0};
+  asc_status st = flip_top_bit(x, true, &ordered);
+  /* every axis: NULL, the flattened form argmax and argmin take */
+  const int *which = naxes == x->ndim ? NULL : axes;
+  if (!st) st = asc_reduce(op, &ordered, naxes, which, keepdims, 0, ASC_DTYPE_COUNT, &result);
+  asc_tensor_release(&ordered);
+  if (st) return st;
+  if (op == ASC_REDUCE_ARGMAX || op == ASC_REDUCE_ARGMIN) return asc_red_deliver(&result, out);
+  st = flip_top_bit(&result, false, &back);
+  asc_tensor_release(&result);
+  return st ? st : asc_red_deliver(&back, out);
 }
