@@ -307,38 +307,27 @@ POW_INT(UINT64, uint64_t, ASC_STORE_U64, 0)
   { ASC_ROW_FLOAT_ONLY(NAME) }
 #define ROW_INT_ONLY(NAME) \
   { ASC_ROW_INTEGER_ONLY(NAME) }
-#define ROW_COMPLEX(NAME) [ASC_COMPLEX64] = NAME##_COMPLEX64, [ASC_COMPLEX128] = NAME##_COMPLEX128
-/* Every dtype, or every one but bool, and the complex ones. */
-#define ROW_ALL_C(NAME)                                                             \
-  {                                                                                 \
-    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
-    ROW_COMPLEX(NAME)                                                               \
-  }
-#define ROW_NUMERIC_C(NAME) \
-  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
-#define ROW_FLOAT_C(NAME) \
-  { ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
 
 /* The loop for each op and compute dtype; NULL where the op does not apply. */
 static const asc_ew_loop loops[ASC_BINARY_OP_COUNT][ASC_DTYPE_COUNT] = {
-    [ASC_OP_ADD] = ROW_ALL_C(add),
-    [ASC_OP_SUB] = ROW_NUMERIC_C(sub),
-    [ASC_OP_MUL] = ROW_ALL_C(mul),
-    [ASC_OP_DIV] = ROW_FLOAT_C(div),
+    [ASC_OP_ADD] = ASC_ROW_ALL_C(add),
+    [ASC_OP_SUB] = ASC_ROW_NUMERIC_C(sub),
+    [ASC_OP_MUL] = ASC_ROW_ALL_C(mul),
+    [ASC_OP_DIV] = ASC_ROW_FLOAT_C(div),
     [ASC_OP_FLOOR_DIV] = ASC_ROW_NUMERIC(floor_div),
     [ASC_OP_MOD] = ASC_ROW_NUMERIC(mod),
-    [ASC_OP_POW] = ROW_NUMERIC_C(pow),
+    [ASC_OP_POW] = ASC_ROW_NUMERIC_C(pow),
     [ASC_OP_MAXIMUM] = ASC_ROW_ALL(maximum),
     [ASC_OP_MINIMUM] = ASC_ROW_ALL(minimum),
-    [ASC_OP_EQ] = ROW_ALL_C(eq),
-    [ASC_OP_NE] = ROW_ALL_C(ne),
+    [ASC_OP_EQ] = ASC_ROW_ALL_C(eq),
+    [ASC_OP_NE] = ASC_ROW_ALL_C(ne),
     [ASC_OP_LT] = ASC_ROW_ALL(lt),
     [ASC_OP_LE] = ASC_ROW_ALL(le),
     [ASC_OP_GT] = ASC_ROW_ALL(gt),
     [ASC_OP_GE] = ASC_ROW_ALL(ge),
-    [ASC_OP_LOGICAL_AND] = ROW_ALL_C(logical_and),
-    [ASC_OP_LOGICAL_OR] = ROW_ALL_C(logical_or),
-    [ASC_OP_LOGICAL_XOR] = ROW_ALL_C(logical_xor),
+    [ASC_OP_LOGICAL_AND] = ASC_ROW_ALL_C(logical_and),
+    [ASC_OP_LOGICAL_OR] = ASC_ROW_ALL_C(logical_or),
+    [ASC_OP_LOGICAL_XOR] = ASC_ROW_ALL_C(logical_xor),
     [ASC_OP_BITWISE_AND] = ASC_ROW_INTEGER(bitwise_and),
     [ASC_OP_BITWISE_OR] = ASC_ROW_INTEGER(bitwise_or),
     [ASC_OP_BITWISE_XOR] = ASC_ROW_INTEGER(bitwise_xor),

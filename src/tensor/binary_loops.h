@@ -128,5 +128,17 @@ typedef uint8_t asc_bool_t;
   { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME) }
 #define ASC_ROW_INTEGER(NAME) \
   { [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME) }
+/* The complex loops NAME_COMPLEX64/128, alone or after the real rows. */
+#define ASC_ROW_COMPLEX(NAME) \
+  [ASC_COMPLEX64] = NAME##_COMPLEX64, [ASC_COMPLEX128] = NAME##_COMPLEX128
+#define ASC_ROW_ALL_C(NAME)                                                         \
+  {                                                                                 \
+    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
+    ASC_ROW_COMPLEX(NAME)                                                           \
+  }
+#define ASC_ROW_NUMERIC_C(NAME) \
+  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), ASC_ROW_COMPLEX(NAME) }
+#define ASC_ROW_FLOAT_C(NAME) \
+  { ASC_ROW_FLOAT_ONLY(NAME), ASC_ROW_COMPLEX(NAME) }
 
 #endif

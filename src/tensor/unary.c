@@ -336,37 +336,26 @@ typedef struct op_info {
   { .name = NAME, .rule = RULE_SAME, .vmath = -1, .parts = true, .loops = ROW }
 #define MATH(NAME, FN) \
   { .name = NAME, .rule = RULE_FLOAT, .vmath = FN }
-#define MATH_C(NAME, FN, CNAME)                                                    \
-  {                                                                                \
-    .name = NAME, .rule = RULE_FLOAT, .vmath = FN, .loops = { ROW_COMPLEX(CNAME) } \
+#define MATH_C(NAME, FN, CNAME)                                                        \
+  {                                                                                    \
+    .name = NAME, .rule = RULE_FLOAT, .vmath = FN, .loops = { ASC_ROW_COMPLEX(CNAME) } \
   }
-/* Row entries of the complex loops NAME_COMPLEX64/128. */
-#define ROW_COMPLEX(NAME) [ASC_COMPLEX64] = NAME##_COMPLEX64, [ASC_COMPLEX128] = NAME##_COMPLEX128
-#define ROW_ALL_C(NAME)                                                             \
-  {                                                                                 \
-    [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
-    ROW_COMPLEX(NAME)                                                               \
-  }
-#define ROW_NUMERIC_C(NAME) \
-  { ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
-#define ROW_FLOAT_C(NAME) \
-  { ASC_ROW_FLOAT_ONLY(NAME), ROW_COMPLEX(NAME) }
 /* Real dtypes from the loops NAME, complex ones from CNAME. */
 #define ROW_ALL_WITH(NAME, CNAME)                                                   \
   {                                                                                 \
     [ASC_BOOL] = NAME##_BOOL, ASC_ROW_INTEGER_ONLY(NAME), ASC_ROW_FLOAT_ONLY(NAME), \
-    ROW_COMPLEX(CNAME)                                                              \
+    ASC_ROW_COMPLEX(CNAME)                                                          \
   }
 #define ROUNDING(NAME, RULE, FN) \
   { .name = NAME, .rule = RULE, .vmath = FN, .loops = ROW_IDENTITY }
 
 static const op_info ops[ASC_UNARY_OP_COUNT] = {
-    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ROW_NUMERIC_C(negative)),
-    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ROW_NUMERIC_C(positive)),
-    [ASC_UNARY_ABS] = PARTS("absolute", ROW_ALL_C(abs)),
-    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ROW_ALL_C(logical_not)),
+    [ASC_UNARY_NEGATIVE] = PLAIN("negative", RULE_NUMERIC, ASC_ROW_NUMERIC_C(negative)),
+    [ASC_UNARY_POSITIVE] = PLAIN("positive", RULE_NUMERIC, ASC_ROW_NUMERIC_C(positive)),
+    [ASC_UNARY_ABS] = PARTS("absolute", ASC_ROW_ALL_C(abs)),
+    [ASC_UNARY_LOGICAL_NOT] = PLAIN("logical_not", RULE_BOOL_RESULT, ASC_ROW_ALL_C(logical_not)),
     [ASC_UNARY_INVERT] = PLAIN("invert", RULE_INTEGER, ASC_ROW_INTEGER(invert)),
-    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ROW_NUMERIC_C(sign)),
+    [ASC_UNARY_SIGN] = PLAIN("sign", RULE_NUMERIC, ASC_ROW_NUMERIC_C(sign)),
     [ASC_UNARY_EXP] = MATH_C("exp", ASC_VM_EXP, exp),
     [ASC_UNARY_EXP2] = MATH_C("exp2", ASC_VM_EXP2, exp2),
     [ASC_UNARY_LOG] = MATH_C("log", ASC_VM_LOG, log),
@@ -375,7 +364,7 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
     [ASC_UNARY_EXPM1] = MATH_C("expm1", ASC_VM_EXPM1, expm1),
     [ASC_UNARY_SQRT] = MATH_C("sqrt", ASC_VM_SQRT, sqrt),
     [ASC_UNARY_RSQRT] = MATH("rsqrt", ASC_VM_RSQRT),
-    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ROW_NUMERIC_C(reciprocal)),
+    [ASC_UNARY_RECIPROCAL] = PLAIN("reciprocal", RULE_RECIPROCAL, ASC_ROW_NUMERIC_C(reciprocal)),
     [ASC_UNARY_SIN] = MATH_C("sin", ASC_VM_SIN, sin),
     [ASC_UNARY_COS] = MATH_C("cos", ASC_VM_COS, cos),
     [ASC_UNARY_TAN] = MATH_C("tan", ASC_VM_TAN, tan),
@@ -392,21 +381,21 @@ static const op_info ops[ASC_UNARY_OP_COUNT] = {
                          .vmath = ASC_VM_RINT,
                          .loops = {[ASC_BOOL] = identity_BOOL,
                                    ASC_ROW_INTEGER_ONLY(identity),
-                                   ROW_COMPLEX(round)}},
+                                   ASC_ROW_COMPLEX(round)}},
     [ASC_UNARY_RINT] = MATH_C("rint", ASC_VM_RINT, round),
-    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ROW_ALL_C(isnan)),
-    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ROW_ALL_C(isinf)),
-    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ROW_ALL_C(isfinite)),
-    [ASC_UNARY_ASIN] = PLAIN("arcsin", RULE_FLOAT, ROW_FLOAT_C(asin)),
-    [ASC_UNARY_ACOS] = PLAIN("arccos", RULE_FLOAT, ROW_FLOAT_C(acos)),
-    [ASC_UNARY_ATAN] = PLAIN("arctan", RULE_FLOAT, ROW_FLOAT_C(atan)),
-    [ASC_UNARY_SINH] = PLAIN("sinh", RULE_FLOAT, ROW_FLOAT_C(sinh)),
-    [ASC_UNARY_COSH] = PLAIN("cosh", RULE_FLOAT, ROW_FLOAT_C(cosh)),
-    [ASC_UNARY_ASINH] = PLAIN("arcsinh", RULE_FLOAT, ROW_FLOAT_C(asinh)),
-    [ASC_UNARY_ACOSH] = PLAIN("arccosh", RULE_FLOAT, ROW_FLOAT_C(acosh)),
-    [ASC_UNARY_ATANH] = PLAIN("arctanh", RULE_FLOAT, ROW_FLOAT_C(atanh)),
-    [ASC_UNARY_LOG10] = PLAIN("log10", RULE_FLOAT, ROW_FLOAT_C(log10)),
-    [ASC_UNARY_SQUARE] = PLAIN("square", RULE_RECIPROCAL, ROW_NUMERIC_C(square)),
+    [ASC_UNARY_ISNAN] = PLAIN("isnan", RULE_BOOL_RESULT, ASC_ROW_ALL_C(isnan)),
+    [ASC_UNARY_ISINF] = PLAIN("isinf", RULE_BOOL_RESULT, ASC_ROW_ALL_C(isinf)),
+    [ASC_UNARY_ISFINITE] = PLAIN("isfinite", RULE_BOOL_RESULT, ASC_ROW_ALL_C(isfinite)),
+    [ASC_UNARY_ASIN] = PLAIN("arcsin", RULE_FLOAT, ASC_ROW_FLOAT_C(asin)),
+    [ASC_UNARY_ACOS] = PLAIN("arccos", RULE_FLOAT, ASC_ROW_FLOAT_C(acos)),
+    [ASC_UNARY_ATAN] = PLAIN("arctan", RULE_FLOAT, ASC_ROW_FLOAT_C(atan)),
+    [ASC_UNARY_SINH] = PLAIN("sinh", RULE_FLOAT, ASC_ROW_FLOAT_C(sinh)),
+    [ASC_UNARY_COSH] = PLAIN("cosh", RULE_FLOAT, ASC_ROW_FLOAT_C(cosh)),
+    [ASC_UNARY_ASINH] = PLAIN("arcsinh", RULE_FLOAT, ASC_ROW_FLOAT_C(asinh)),
+    [ASC_UNARY_ACOSH] = PLAIN("arccosh", RULE_FLOAT, ASC_ROW_FLOAT_C(acosh)),
+    [ASC_UNARY_ATANH] = PLAIN("arctanh", RULE_FLOAT, ASC_ROW_FLOAT_C(atanh)),
+    [ASC_UNARY_LOG10] = PLAIN("log10", RULE_FLOAT, ASC_ROW_FLOAT_C(log10)),
+    [ASC_UNARY_SQUARE] = PLAIN("square", RULE_RECIPROCAL, ASC_ROW_NUMERIC_C(square)),
     [ASC_UNARY_SIGNBIT] = PLAIN("signbit", RULE_FLOAT_TEST, {ASC_ROW_FLOAT_ONLY(signbit)}),
     [ASC_UNARY_CONJ] = PLAIN("conjugate", RULE_SAME, ROW_ALL_WITH(copy, conj)),
     [ASC_UNARY_REAL] = PARTS("real", ROW_ALL_WITH(copy, real)),
