@@ -87,8 +87,8 @@ static inline int asc_k_copy_ub_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int
   static inline int asc_k_gset_##SUFFIX(asc_k_ctx *k, asc_k_gt g, int64_t i, CT x, int line) {    \
     if (asc_k_gm_range(k, &g, i, 1, (int64_t)sizeof(T), "set_value", line)) return 1;             \
     T v = STORE(x);                                                                               \
-    asc_k_gm_write(&g, asc_k_madd(g.lead, i, (int64_t)sizeof(T)), (const char *)&v,               \
-                   (int64_t)sizeof v);                                                            \
+    asc_k_gm_put(&g, asc_k_madd(g.lead, i, (int64_t)sizeof(T)), (const char *)&v,                 \
+                 (int64_t)sizeof v);                                                              \
     return 0;                                                                                     \
   }                                                                                               \
   static inline int asc_k_lget_##SUFFIX(asc_k_ctx *k, asc_k_lt t, int64_t i, CT *out, int line) { \

@@ -130,6 +130,15 @@ static inline void asc_k_gm_write(const asc_k_gt *g, int64_t at, const char *src
     asc_k_store_gm(g->base + lo, src + (lo - at), (size_t)(hi - lo));
 }
 
+/* One element's write (SetValue): clipped as asc_k_gm_write, a plain copy
+ * (the streaming stores are for tiles; compilers also warn about their
+ * 16-byte loads next to a 1-byte object). */
+static inline void asc_k_gm_put(const asc_k_gt *g, int64_t at, const char *src, int64_t bytes) {
+  int64_t lo, hi;
+  if (asc_k_gm_clip(g, at, bytes, &lo, &hi))
+    memcpy(g->base + lo, src + (lo - at), (size_t)(hi - lo));
+}
+
 /* --- the Unified Buffer ---------------------------------------------------- */
 static inline int asc_k_ub_range(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_t esize,
                                  const char *api, int line) {
