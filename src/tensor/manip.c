@@ -10,6 +10,7 @@
 #include "asc/ops_manip.h"
 #include "asc/ops_reduce.h"
 #include "asc/ops_unary.h"
+#include "asc/runtime.h"
 #include "tensor_internal.h"
 
 asc_status asc_host_tensor(int device, asc_dtype dtype, int ndim, const int64_t *shape,
@@ -17,6 +18,14 @@ asc_status asc_host_tensor(int device, asc_dtype dtype, int ndim, const int64_t 
   size_t nbytes;
   asc_status st = asc_check_shape(ndim, shape, dtype, &nbytes);
   if (st) return st;
+  /* Never more than the device holds: such an index could only serve a
+   * result that cannot be allocated, and asking the host for it would
+   * exhaust the process (or abort it under a sanitizer). */
+  asc_device_props props;
+  if (asc_device_get_props(device, &props) == ASC_OK && nbytes > props.global_mem_size)
+    return asc_error(ASC_ERR_OUT_OF_MEMORY,
+                     "out of memory: %zu bytes of indices exceed the device's %zu bytes", nbytes,
+                     props.global_mem_size);
   void *mem = malloc(nbytes ? nbytes : 1);
   if (!mem) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes)", nbytes);
   asc_storage *s;

@@ -575,3 +575,12 @@ def test_kernel_sort_builtin_still_resolves():
 
     assert shared_builtin(pyasc.sort) is SHARED_BUILTINS["sort"]
     assert shared_builtin(pyasc.argsort) is pyasc.argsort
+
+
+def test_huge_repeats_fail_cleanly():
+    # the host index of the result would exceed the device: an error, not an abort
+    t = pyasc.arange(6.0).reshape(2, 3)
+    with pytest.raises(pyasc.OutOfMemoryError, match="exceed the device"):
+        t.repeat(2**31)
+    with pytest.raises(pyasc.OutOfMemoryError, match="exceed the device"):
+        pyasc.tile(t, (2**31, 2**20))
