@@ -14,6 +14,9 @@ class NumPyFallbackWarning(UserWarning):
     """A NumPy function or ufunc method pyasc lacks ran in NumPy on views of
     the tensors' memory."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
 
 _fallback_lock = threading.Lock()
 _fallbacks: collections.Counter[str] = collections.Counter()
