@@ -6,8 +6,9 @@ many live bytes and blocks as before the test. A test that leaks a
 DeviceBuffer, or leaves a deferred device error behind, fails here.
 
 `--sample-params=K` keeps every test but only every K-th case of each
-parametrized one (its first always): `make test`'s ASan+UBSan pass reaches
-the same C paths with a third of the cases, and the plain pass runs them
+parametrized one (its first always), and a K-th of each property test's
+examples (hypothesis' max_examples): `make test`'s ASan+UBSan pass reaches
+the same C paths with a fraction of the cases, and the plain pass runs them
 all. The cases left out are reported as deselected.
 """
 
@@ -18,6 +19,7 @@ import os
 import subprocess
 import sys
 
+import hypothesis
 import pytest
 
 import pyasc
@@ -48,6 +50,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    _sample_examples(items, k)
+
+
+def _sample_examples(items: list[pytest.Item], k: int) -> None:
+    """Runs a k-th of each property test's examples (at least 10): the
+    examples hypothesis draws first are the small, boundary ones, which
+    reach the C paths that the rest repeat."""
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is None or id(test) in done:
+            continue
+        done.add(id(test))
+        examples = max(10, current.max_examples // k)
+        test._hypothesis_internal_use_settings = hypothesis.settings(current, max_examples=examples)
 
 
 def _live() -> tuple[int, int, int]:
