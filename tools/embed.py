@@ -1,10 +1,10 @@
 """Writes a C file defining `const char NAME[]` with the text of a C header.
 
-Lines `#include "rt/FILE.h"` (a path relative to the input, without `..`)
-are replaced by that file's text, and so are a unit's own `#include
-"FILE.h"` of a file beside it in rt/ (a unit split into parts, such as
-rt/cube.h), so that a header split into unit files still embeds as one
-self-contained text. Other includes are kept.
+Lines `#include "DIR/FILE.h"` (a path relative to the input, without `..`)
+for a DIR of _PART_DIRS are replaced by that file's text, and so are a
+unit's own `#include "FILE.h"` of a file beside it there (a unit split into
+parts, such as rt/cube.h), so that a header split into unit files still
+embeds as one self-contained text. Other includes are kept.
 
 Usage: python tools/embed.py INPUT OUTPUT NAME
 """
@@ -13,13 +13,16 @@ import os
 import re
 import sys
 
-_LOCAL = re.compile(r'^#include "((?:rt/)?[A-Za-z0-9_]+\.h)"')
+# The folders whose headers are parts of the one embedded text: the kernel
+# runtime's units (src/compiler/rt) and kernel_operator.h's sections.
+_PART_DIRS = ("rt", "kernel_operator")
+_LOCAL = re.compile(r'^#include "((?:(?:rt|kernel_operator)/)?[A-Za-z0-9_]+\.h)"')
 
 
 def _unit(path: str, name: str) -> str | None:
-    """The file an include of name in path means, if it is a unit under rt/."""
+    """The file an include of name in path means, if it is a part to inline."""
     target = os.path.join(os.path.dirname(path), name)
-    return target if os.path.basename(os.path.dirname(target)) == "rt" else None
+    return target if os.path.basename(os.path.dirname(target)) in _PART_DIRS else None
 
 
 def expand(path: str) -> str:

@@ -1,0 +1,128 @@
+// Part of kernel_operator.h, included only from it: synchronisation, debugging and the kernel's
+// entry (PYASC_SIM_ENTRY).
+
+namespace AscendC {
+
+// --- synchronisation and debugging --------------------------------------------------------
+
+template <HardEvent event>
+inline void SetFlag(int32_t eventID, sim::Loc loc = {}) {
+  sim::check(sim::api()->set_flag(sim::ctx, static_cast<int>(event), eventID, loc.file, loc.line));
+}
+template <HardEvent event>
+inline void WaitFlag(int32_t eventID, sim::Loc loc = {}) {
+  sim::check(sim::api()->wait_flag(sim::ctx, static_cast<int>(event), eventID, loc.file, loc.line));
+}
+template <pipe_t pipe>
+inline void PipeBarrier(sim::Loc loc = {}) {
+  sim::check(sim::api()->barrier(sim::ctx, static_cast<int>(pipe), loc.file, loc.line));
+}
+inline void Trap(sim::Loc loc = {}) {
+  sim::check(sim::api()->trap(sim::ctx, loc.file, loc.line));
+}
+
+// --- the kernel's entry (pyasc.ascendc.load writes PYASC_SIM_ENTRY) -------------------------
+
+namespace sim {
+
+// Each parameter's kind, as the launcher packs it: a address, f float,
+// b bool, i integer.
+template <typename T>
+constexpr char param_kind() {
+  if constexpr (std::is_pointer_v<T>)
+    return 'a';
+  else if constexpr (std::is_same_v<T, bool>)
+    return 'b';
+  else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> ||
+                     std::is_same_v<T, bfloat16_t>)
+    return 'f';
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+    return 'i';
+  else
+    return '?';
+}
+template <typename T>
+T param_value(const pyasc_sim_arg &a) {
+  if constexpr (std::is_pointer_v<T>)
+    return reinterpret_cast<T>(a.v.p);
+  else if constexpr (std::is_same_v<T, bool>)
+    return a.v.i != 0;
+  else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return T(static_cast<float>(a.v.f));
+  else if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(a.v.f);
+  else
+    return static_cast<T>(a.v.i);
+}
+
+struct ParamText {
+  char s[65];
+};
+template <typename... A>
+constexpr ParamText param_text(void (*)(A...)) {
+  static_assert(sizeof...(A) <= 64, "a kernel takes at most 64 parameters");
+  ParamText p{};
+  const char kinds[] = {param_kind<A>()..., '\0'};
+  for (std::size_t i = 0; i < sizeof...(A); i++) p.s[i] = kinds[i];
+  return p;
+}
+template <typename... A>
+constexpr bool params_supported(void (*)(A...)) {
+  return ((param_kind<A>() != '?') && ... && true);
+}
+
+template <typename... A, std::size_t... I>
+void call(void (*f)(A...), const pyasc_sim_arg *args, std::index_sequence<I...>) {
+  (void)args;
+  f(param_value<A>(args[I])...);
+}
+
+// One block's run of kernel f: 0, or 1 with the message in the context.
+template <typename... A>
+int run(void *k, const void *args, void (*f)(A...)) {
+  const pyasc_sim_api *t = api();
+  if (!t || t->version != PYASC_SIM_VERSION) return 1;
+  ctx = k;
+  int rc = t->begin(k);
+  if (!rc) {
+    try {
+      call(f, static_cast<const pyasc_sim_arg *>(args), std::index_sequence_for<A...>{});
+    } catch (const Abort &) {
+    } catch (...) {
+      if (!t->failed(k)) t->fail(k, "kernel", 0, "a C++ exception left the kernel function");
+    }
+    t->end(k);
+    rc = t->failed(k);
+  }
+  ctx = nullptr;
+  return rc;
+}
+
+}  // namespace sim
+}  // namespace AscendC
+
+// A kernel that calls SyncAll has its blocks launched together (jit.c
+// reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE
+// when the source names SyncAll.
+#if defined(PYASC_SIM_ALL_LIVE) && PYASC_SIM_ALL_LIVE
+#define PYASC_SIM_ALL_LIVE_SYMBOL       \
+  extern const int asc_kernel_all_live; \
+  const int asc_kernel_all_live = 1;
+#else
+#define PYASC_SIM_ALL_LIVE_SYMBOL
+#endif
+
+#define PYASC_SIM_ENTRY(name)                                                              \
+  static_assert(AscendC::sim::params_supported(&name),                                     \
+                "kernel parameters must be pointers (GM_ADDR), integers, floats or bool"); \
+  extern "C" {                                                                             \
+  const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
+  extern const int pyasc_sim_checked;                                                      \
+  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
+  int asc_kernel_entry(void *k, const void *args) {                                        \
+    return AscendC::sim::run(k, args, &name);                                              \
+  }                                                                                        \
+  PYASC_SIM_ALL_LIVE_SYMBOL                                                                \
+  extern const AscendC::sim::ParamText asc_kernel_params;                                  \
+  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);       \
+  }

@@ -1,0 +1,314 @@
+// Part of kernel_operator.h, included only from it: tensors, TPipe/TQue/TBuf, the kernel context,
+// atomic stores and SyncAll.
+
+namespace AscendC {
+
+// --- tensors -----------------------------------------------------------------------------
+
+template <typename T>
+class LocalTensor;
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  pyasc_sim_gt gt{nullptr, 0, 0, -1, 0};
+
+  void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize, sim::Loc loc = {}) {
+    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, static_cast<int64_t>(bufferSize),
+                                      sizeof(T), loc.file, loc.line));
+  }
+  void SetGlobalBuffer(__gm__ T *buffer, sim::Loc loc = {}) {
+    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, -1, sizeof(T), loc.file, loc.line));
+  }
+  GlobalTensor operator[](const uint64_t offset) const {
+    GlobalTensor r;
+    r.gt = sim::api()->global_slice(gt, static_cast<int64_t>(offset), sizeof(T));
+    return r;
+  }
+  T GetValue(const uint64_t offset, sim::Loc loc = {}) const {
+    double f = 0;
+    int64_t i = 0;
+    sim::check(sim::api()->gget(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), &f,
+                                &i, loc.file, loc.line));
+    return sim::element<T>(f, i);
+  }
+  void SetValue(const uint64_t offset, T value, sim::Loc loc = {}) {
+    double f;
+    int64_t i;
+    sim::element_args(value, &f, &i);
+    sim::check(sim::api()->gset(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), f,
+                                i, loc.file, loc.line));
+  }
+  uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  pyasc_sim_lt lt{0, 0};
+
+  LocalTensor() = default;
+  // static-tensor programming: addr in bytes into the Unified Buffer,
+  // tileSize in elements
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
+    (void)pos;
+    sim::check(sim::api()->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
+  }
+  LocalTensor operator[](const uint32_t offset) const {
+    LocalTensor r;
+    r.lt = sim::api()->local_slice(lt, offset, sizeof(T));
+    return r;
+  }
+  T GetValue(const uint32_t index, sim::Loc loc = {}) const {
+    double f = 0;
+    int64_t i = 0;
+    sim::check(
+        sim::api()->lget(sim::ctx, sim::dtype<T>::code, lt, index, &f, &i, loc.file, loc.line));
+    return sim::element<T>(f, i);
+  }
+  template <typename T1>
+  void SetValue(const uint32_t index, const T1 value, sim::Loc loc = {}) const {
+    double f;
+    int64_t i;
+    sim::element_args(static_cast<T>(value), &f, &i);
+    sim::check(
+        sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index, f, i, loc.file, loc.line));
+  }
+  uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
+  uint32_t GetLength() const { return static_cast<uint32_t>(lt.len * sizeof(T)); }
+  uint64_t GetPhyAddr(sim::Loc loc = {}) const { return GetPhyAddr(0, loc); }
+  uint64_t GetPhyAddr(const uint32_t offset, sim::Loc loc = {}) const {
+    int64_t at = 0;
+    sim::check(
+        sim::api()->local_phy_addr(sim::ctx, lt, offset, sizeof(T), &at, loc.file, loc.line));
+    return static_cast<uint64_t>(at);
+  }
+  void SetSize(const uint32_t size) { lt.len = size; }
+  template <typename CAST_T>
+  LocalTensor<CAST_T> ReinterpretCast() const {
+    LocalTensor<CAST_T> r;
+    r.lt = sim::api()->local_cast(lt, sizeof(T), sizeof(CAST_T));
+    return r;
+  }
+};
+
+// --- TPipe, TQue, TBuf -----------------------------------------------------------------------
+
+class TPipe;
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
+  TQue() { sim::api()->que_init(mem, depth); }
+  TQue(const TQue &) = delete;
+  TQue &operator=(const TQue &) = delete;
+
+  template <typename T>
+  LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  bool EnQue(const LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->enque(sim::ctx, mem, tensor.lt, loc.file, loc.line));
+    return true;
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->deque(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->free_tensor(sim::ctx, mem, tensor.lt, loc.file, loc.line));
+  }
+  // in place (depth 0): the tensor keeps its buffer
+  template <typename T>
+  void AllocTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &tensor.lt, sizeof(T), loc.file, loc.line));
+  }
+  template <typename T>
+  void DeQue(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    sim::check(sim::api()->deque_inplace(sim::ctx, mem, tensor.lt, &tensor.lt, loc.file, loc.line));
+  }
+  bool HasTensorInQue() { return sim::api()->que_query(mem, 0) > 0; }
+  bool VacantInQue() { return sim::api()->que_query(mem, 1) != 0; }
+  int32_t GetTensorCountInQue() { return static_cast<int32_t>(sim::api()->que_query(mem, 0)); }
+  bool HasIdleBuffer() { return sim::api()->que_query(mem, 2) != 0; }
+  void FreeAllEvent() {}
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public TQue<src, depth, mask> {};
+
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_TBUF_BYTES];
+  TBuf() { sim::api()->tbuf_init(mem); }
+  TBuf(const TBuf &) = delete;
+  TBuf &operator=(const TBuf &) = delete;
+
+  template <typename T>
+  LocalTensor<T> Get(sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get(sim::ctx, mem, -1, sizeof(T), &t.lt, loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t len, sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get(sim::ctx, mem, len, sizeof(T), &t.lt, loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, sim::Loc loc = {}) {
+    LocalTensor<T> t;
+    sim::check(sim::api()->tbuf_get_with_offset(sim::ctx, mem, size, bufOffset, sizeof(T), &t.lt,
+                                                loc.file, loc.line));
+    return t;
+  }
+  template <typename T>
+  LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
+    return Get<T>(loc);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T> &tensor) {
+    (void)tensor;
+  }
+};
+
+class TPipe {
+ public:
+  alignas(16) unsigned char mem[PYASC_SIM_PIPE_BYTES];
+  TPipe() { sim::api()->pipe_init(mem); }
+  ~TPipe() { sim::api()->pipe_reset(sim::ctx, mem); }
+  TPipe(const TPipe &) = delete;
+  TPipe &operator=(const TPipe &) = delete;
+
+  template <class Q>
+  bool InitBuffer(Q &que, uint8_t num, uint32_t len, sim::Loc loc = {}) {
+    sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    return true;
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos> &buf, uint32_t len, sim::Loc loc = {}) {
+    sim::check(sim::api()->init_tbuf(sim::ctx, mem, buf.mem, len, loc.file, loc.line));
+    return true;
+  }
+  void Init() {}
+  void Destroy() { sim::api()->pipe_reset(sim::ctx, mem); }
+  void Reset() { sim::api()->pipe_reset(sim::ctx, mem); }
+  template <HardEvent evt>
+  int8_t AllocEventID(sim::Loc loc = {}) {
+    return event_id(1, static_cast<int>(evt), 0, loc);
+  }
+  template <HardEvent evt>
+  int8_t FetchEventID(sim::Loc loc = {}) {
+    return event_id(0, static_cast<int>(evt), 0, loc);
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(int8_t id, sim::Loc loc = {}) {
+    event_id(2, static_cast<int>(evt), id, loc);
+  }
+
+ private:
+  int8_t event_id(int how, int evt, int64_t id, sim::Loc loc) {
+    sim::check(sim::api()->event_id(sim::ctx, mem, how, evt, &id, loc.file, loc.line));
+    return static_cast<int8_t>(id);
+  }
+};
+
+// --- the kernel context --------------------------------------------------------------------
+
+inline int64_t GetBlockIdx() {
+  return sim::api()->block_idx(sim::ctx);
+}
+inline int64_t GetBlockNum() {
+  return sim::api()->block_num(sim::ctx);
+}
+inline int64_t GetSubBlockIdx() {
+  return 0;
+}
+inline int64_t GetSubBlockNum() {
+  return 1;
+}
+
+// --- the atomic store mode, SyncAll ------------------------------------------------------
+
+enum class AtomicDtype : uint8_t {
+  ATOMIC_NONE,
+  ATOMIC_F32,
+  ATOMIC_F16,
+  ATOMIC_S16,
+  ATOMIC_S32,
+  ATOMIC_S8,
+  ATOMIC_BF16
+};
+enum class AtomicOp : uint8_t { ATOMIC_SUM };
+
+namespace sim {
+template <typename T>
+constexpr int atomic_dtype() {
+  if constexpr (std::is_same_v<T, float>)
+    return 1;
+  else if constexpr (std::is_same_v<T, half>)
+    return 2;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return 3;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return 4;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return 5;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return 6;
+  else
+    return -1;
+}
+template <typename T>
+inline void atomic(int op) {
+  static_assert(atomic_dtype<T>() > 0,
+                "atomic stores take float, half, bfloat16_t, int8_t, int16_t or int32_t");
+  api()->atomic_set(ctx, atomic_dtype<T>(), op);
+}
+}  // namespace sim
+
+// Stores to global memory (DataCopy, DataCopyPad UB->GM) combine with what
+// is there until SetAtomicNone.
+template <typename T>
+inline void SetAtomicAdd() {
+  sim::atomic<T>(0);
+}
+template <typename T>
+inline void SetAtomicMax() {
+  sim::atomic<T>(1);
+}
+template <typename T>
+inline void SetAtomicMin() {
+  sim::atomic<T>(2);
+}
+template <typename T>
+inline void SetAtomicType() {
+  sim::atomic<T>(-1);
+}
+inline void SetAtomicNone() {
+  sim::api()->atomic_set(sim::ctx, 0, 0);
+}
+template <AtomicDtype type, AtomicOp op>
+inline void SetStoreAtomicConfig() {
+  sim::api()->atomic_set(sim::ctx, static_cast<int>(type), static_cast<int>(op));
+}
+
+// Every block of the launch meets here (the launch then runs all blocks at
+// once: at most as many as the device has cores).
+template <bool isAIVOnly = true>
+inline void SyncAll(sim::Loc loc = {}) {
+  sim::check(sim::api()->sync_all(sim::ctx, 0, loc.file, loc.line));
+}
+
+}  // namespace AscendC
