@@ -20,6 +20,9 @@ int asc_py_errors_init(PyObject *module);
 PyObject *asc_py_raise(asc_status status);
 /* Raises pyasc exception `status` with a formatted message of our own. */
 PyObject *asc_py_raise_msg(asc_status status, const char *fmt, ...);
+/* For a method of an object made with __new__ alone (no C state): raises
+ * instead of dereferencing NULL; returns NULL. */
+PyObject *asc_py_uninitialised(const char *type);
 
 /* Fast argument parsing for METH_FASTCALL | METH_KEYWORDS: fills out[] in
  * the order of names[] (NULL-terminated); the first `required` are required.
@@ -182,8 +185,9 @@ extern PyMethodDef asc_py_deferred_functions[];
 /* Runs what is queued; the caller holds the GIL. */
 void asc_py_run_deferred(void);
 
-/* ir.c: the kernel IR builder and compiled kernels. */
+/* ir.c: the kernel IR builder; kernel.c: compiled kernels and their launches. */
 int asc_py_ir_init(PyObject *module);
+int asc_py_kernel_init(PyObject *module);
 
 /* api_table.c: _C.api_table and _C.adv_math_functions. */
 extern PyMethodDef asc_py_api_table_functions[];

@@ -105,6 +105,10 @@ PyObject *asc_py_raise_msg(asc_status status, const char *fmt, ...) {
   return raise_with(status, message);
 }
 
+PyObject *asc_py_uninitialised(const char *type) {
+  return asc_py_raise_msg(ASC_ERR_INTERNAL, "this %s is not initialised (call __init__)", type);
+}
+
 int asc_py_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                  const char *const *names, int required, PyObject **out) {
   int count = 0;
