@@ -90,6 +90,14 @@ PyObject *asc_py_result(asc_status st, asc_tensor *result, PyObject *out);
  * else goes through numpy.asarray. dtype ASC_DTYPE_COUNT keeps the
  * source's dtype, another dtype converts (a copy). */
 int asc_py_as_tensor(PyObject *obj, asc_dtype dtype, asc_tensor *out);
+/* tensor_import.c: a buffer-protocol object's memory as *out, shared (the
+ * comment at its definition gives the return codes). */
+int asc_py_tensor_from_buffer(PyObject *obj, asc_tensor *out);
+/* Waits until copy, made from source's memory, is complete, so that it does
+ * not see the caller's later writes: 0, or -1 raised (copy released). */
+int asc_py_finish_copy_of(PyObject *source, asc_tensor *copy);
+/* _C._set_array_importer(fn): the hook for objects nothing else shares. */
+PyObject *asc_py_set_array_importer(PyObject *self, PyObject *fn);
 /* The host may read t: waits for the calling thread's current stream. */
 int asc_py_sync_for_host(void);
 /* asc_py_sync_for_host, then raises if t holds no valid data (an operation
