@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # their lowerings sit with the lowerings
     ("lower", ("lower", "aipp", "cube", "deq", "img2col", "matmul", "slice_copy", "adv")),
     ("codegen", ("codegen",)),
-    ("jit", ("jit",)),
+    ("jit", ("jit", "launch_errors")),
     ("build", ("build",)),
 )
 

@@ -907,7 +907,7 @@ def test_unsupported_ops_raise_at_their_line(kernel, args, message):
 
 
 def test_ascendc_argument_errors():
-    with pytest.raises(TypeError, match=r"takes 4 arguments, got 2"):
+    with pytest.raises(TypeError, match=r"missing 2 required arguments"):
         k_global.ascendc(F32, F32)
     with pytest.raises(TypeError, match=r"cannot pass"):
         k_global.ascendc(F32, F32, "8", 1.0)

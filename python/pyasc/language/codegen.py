@@ -23,7 +23,7 @@ from pyasc.language.lower import core as lower_core
 from pyasc.language.builtins import SHARED_NAMES
 from pyasc.language.ir.values import (PURE_FUNCTIONS, SCALAR_KINDS, BoundMethod, KernelArray,
                                       KernelStruct, PendingGlobal, Val, Var, describe,
-                                      enum_types, is_int, kind_name)
+                                      did_you_mean, enum_types, is_int, kind_name)
 
 _OBJECT_PREFIX = {"global": "global", "local": "local", "pipe": "pipe", "que": "que", "tbuf": "tbuf"}
 
@@ -160,7 +160,10 @@ class CodeGenerator(ast.NodeVisitor):
         col = node.col_offset + src.indent
         text = src.lines[node.lineno - 1] if node.lineno - 1 < len(src.lines) else ""
         caret = " " * col + "^"
-        return _C.CompileError(f"{src.file}:{line}:{col + 1}: {message}\n    {text}\n    {caret}")
+        err = _C.CompileError(f"{src.file}:{line}:{col + 1}: {message}\n    {text}\n    {caret}")
+        # Where in the user's code: the launch's traceback ends there (jit.py).
+        err.kernel_location = (src.file, line, getattr(self.scope.fn, "__name__", "<kernel>"))
+        return err
 
     def dtype_note(self, message: str) -> str:
         """For an error between dtypes: which GlobalAddress parameters the
@@ -643,8 +646,9 @@ class CodeGenerator(ast.NodeVisitor):
             return self.scope.outer[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
+        known = [*self.scope.bindings, *self.scope.mutable, *self.scope.outer, *dir(builtins)]
         raise self.error(node, f"name '{name}' is not defined: define it at module level or "
-                               "pass it as a kernel parameter")
+                               f"pass it as a kernel parameter{did_you_mean(name, known)}")
 
     def eval_Attribute(self, node: ast.Attribute) -> Any:
         base = self.read(node, self.eval(node.value))
@@ -663,7 +667,9 @@ class CodeGenerator(ast.NodeVisitor):
         try:
             return getattr(base, node.attr)
         except AttributeError:
-            raise self.error(node, f"{describe(base)} has no attribute '{node.attr}'") from None
+            hint = did_you_mean(node.attr, dir(base))
+            raise self.error(node, f"{describe(base)} has no attribute '{node.attr}'{hint}") \
+                from None
 
     def eval_Subscript(self, node: ast.Subscript) -> Any:
         base = self.read(node, self.eval(node.value))

@@ -22,6 +22,7 @@ from typing import Any, Callable, Generic, ParamSpec, TypeVar, overload
 
 from pyasc import _C
 from pyasc.language import core
+from pyasc.language.launch_errors import arity_error, user_traceback
 from pyasc.language.struct import Struct
 
 from pyasc.language.options import (KernelType, option_names, parse_options,
@@ -255,11 +256,16 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
 
     def compile(self, *args: Any, **kwargs: Any) -> CompiledKernel:
         """Builds (or fetches) the specialisation for these arguments."""
+        try:
+            return self._compile(args, kwargs)
+        except _C.CompileError as err:
+            raise user_traceback(err) from err.__cause__
+
+    def _compile(self, args: tuple, kwargs: dict[str, Any]) -> CompiledKernel:
         if kwargs or self._has_defaults:
             args = self.bind(args, kwargs)
         if len(args) != len(self.params):
-            raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
-                            f"got {len(args)}")
+            raise arity_error(self.__name__, self._signature, len(args))
         checked = self.checked_mode()
         # The UB budget is checked at compile time: a resized UB needs a new build.
         key = self._key(args) + (checked, _C.get_device_properties().ub_size)
@@ -297,19 +303,29 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         if kwargs or self._has_defaults:
             args = self.bind(args, kwargs)
         if len(args) != len(self.params):
-            raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments, "
-                            f"got {len(args)}")
+            raise arity_error(self.__name__, self._signature, len(args))
         compiled = self._cache.get(self._key(args))
         if compiled is not None:
             return compiled.ascendc_source
         specs, _ = self._specs(args)
-        return _builder().ascendc_source(self, specs)
+        try:
+            return _builder().ascendc_source(self, specs)
+        except _C.CompileError as err:
+            raise user_traceback(err) from err.__cause__
 
     def launch(self, core_num: int, stream: Any, args: tuple) -> None:
         """Launches; kernels already built for these argument types go
         through the C fast path without running Python code."""
         if self._dispatch.launch(core_num, stream, *args):  # never under DRY_RUN or a hook
             return
+        try:
+            self._launch_slow(core_num, stream, args)
+        except _C.CompileError as err:
+            raise user_traceback(err) from err.__cause__
+
+    def _launch_slow(self, core_num: int, stream: Any, args: tuple) -> None:
+        """A launch that may build: hooks, DRY_RUN, then the build and the
+        fast path's entry for next time."""
         hook = _launch_hook
         _C.set_launch_hooked(hook is not None)  # the fast path follows the hook, whatever befell
         if hook is not None and hook(self.compile(*args), self.__name__,

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import difflib
 import math
+import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,9 +109,19 @@ def describe(value: Any) -> str:
         return f"a {value.cls.__name__} struct"
     if isinstance(value, KernelArray):
         return f"an array of {len(value)} {value.dtype}"
+    if isinstance(value, types.ModuleType):
+        return f"module {value.__name__!r}"
     if callable(value):
         return f"function {getattr(value, '__name__', value)!r}"
     return f"{type(value).__name__} {value!r}"
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """'; did you mean 'x'?' for the candidate closest to a misspelt name,
+    or '' when none is close."""
+    public = [c for c in candidates if isinstance(c, str) and not c.startswith("_")]
+    close = difflib.get_close_matches(name, public, n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 #: Python functions a kernel may call on compile-time values.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import types
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -159,7 +160,10 @@ def scalar_builtin(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kw
     if func is builtins.abs and len(args) == 1:
         neg = gen.op(node, "arith.neg", args)
         return gen.op(node, "arith.select", [gen.op(node, "arith.lt", [args[0], 0]), neg, args[0]])
-    raise gen.error(node, f"{describe(func)} cannot take run-time values in a kernel")
+    hint = ""
+    if isinstance(func, types.FunctionType):  # the user's own helper, undecorated
+        hint = " (decorate it with @pyasc.jit to call it from a kernel)"
+    raise gen.error(node, f"{describe(func)} cannot take run-time values in a kernel{hint}")
 
 
 def local_tensor(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Val:
