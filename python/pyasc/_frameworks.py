@@ -30,10 +30,47 @@ def _to_tensorflow(t: _C.Tensor) -> Any:
     return tf.experimental.dlpack.from_dlpack(capsule)
 
 
+def _to_torch(t: _C.Tensor) -> Any:
+    """A ``torch.Tensor`` sharing ``t``'s memory (read-only memory: a copy,
+    since torch's DLPack import cannot mark a tensor read-only)."""
+    torch = sys.modules["torch"]
+    try:
+        capsule = t.__dlpack__()
+    except BufferError:
+        capsule = t.__dlpack__(copy=True)
+    return torch.from_dlpack(capsule)
+
+
+def _to_jax(t: _C.Tensor) -> Any:
+    """A JAX array with ``t``'s values (JAX arrays are immutable: JAX copies
+    or shares as it decides)."""
+    jnp = sys.modules["jax.numpy"] if "jax.numpy" in sys.modules else None
+    if jnp is None:  # jaxlib without jax.numpy loaded cannot have made the input
+        return t
+    return jnp.from_dlpack(t.contiguous())
+
+
 #: top-level package of an input's type -> converter of a result back to it.
 CONVERTERS: dict[str, Callable[[_C.Tensor], Any]] = {
     "tensorflow": _to_tensorflow,
+    "torch": _to_torch,
+    "jaxlib": _to_jax,
+    "jax": _to_jax,
 }
+
+
+def refuse_autograd_inputs(op_name: str, values: Iterable[Any]) -> None:
+    """Raises TypeError for a torch tensor that requires grad: an operator's
+    results carry no torch autograd history, so gradients would be silently
+    lost; ``Op.to_torch()`` gives an operator torch can differentiate."""
+    for value in values:
+        if type(value).__module__.partition(".")[0] == "torch" and \
+                getattr(value, "requires_grad", False) is True:
+            raise TypeError(
+                f"{op_name}: an input is a torch tensor that requires grad, and calling the "
+                f"operator directly records no torch autograd history: use "
+                f"{op_name}.to_torch() (a torch custom op with this operator's backward), or "
+                "pass tensor.detach() to compute without gradients")
 
 
 def converter_for(values: Iterable[Any]) -> Callable[[_C.Tensor], Any] | None:

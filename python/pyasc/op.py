@@ -639,6 +639,7 @@ class Op(_C.OpDispatch):
                 spec = key = None
             if spec is not None:  # made by another thread meanwhile
                 return spec.call(args, kwargs)
+        _frameworks.refuse_autograd_inputs(self.name, (*args, *kwargs.values()))
         call = self.prepare(*args, **kwargs)
         graph = _trace._graph_of(list(call.inputs.values()))
         if graph is not None:  # called by a function pyasc.grad & co. are recording
