@@ -344,12 +344,11 @@ const char *ir_cube_fixpipe_problem(const asc_ir_module *m, const ir_op *op, cha
   return buf;
 }
 /* data_copy with Nd2NzParams: dst in L1, src GM or UB, one dtype. */
+/* The operands' positions are a run-time matter, as in PyAsc, which compiles
+ * any: the instruction takes a tensor elsewhere by its address in L1 (the
+ * hardware's reading), and checked mode reports it (rt/cube_view.h). */
 static asc_status check_cube_nd2nz(const asc_ir_module *m, const ir_op *op) {
   const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1);
-  asc_status st = ir_cube_position(m, op, 0, ir_is_l1_position(d->position), "A1, B1, C1 or C2");
-  if (!st && s->kind == ASC_IR_LOCAL)
-    st = ir_cube_position(m, op, 1, ir_is_vector_position(s->position), "VECIN/VECOUT/VECCALC");
-  if (st) return st;
   if (d->dtype != s->dtype)
     return asc_error(ASC_ERR_COMPILE, "data_copy: destination is %s but source is %s",
                      asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));

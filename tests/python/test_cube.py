@@ -192,6 +192,32 @@ def test_positions_checked_at_run_time():
 
 
 @asc.jit
+def nd2nz_into_ub_kernel(a: asc.GlobalAddress):
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(q, 1, 1024)
+    x = q.alloc_tensor(asc.float16)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(a, 256)
+    asc.data_copy(x, g, intri_params=asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+    asc.data_copy(x, x, intri_params=asc.Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+
+
+def test_nd2nz_positions_checked_at_run_time():
+    """PyAsc compiles data_copy with Nd2NzParams between any positions
+    (its unit tests copy VECIN -> VECIN): default mode runs it, taking the
+    destination's address in L1 as the hardware does; checked mode reports
+    the misplaced destination when it runs."""
+    a = np.arange(256, dtype=np.float16)
+    nd2nz_into_ub_kernel[1](a)
+    asc.synchronize()
+    checked = asc.jit(nd2nz_into_ub_kernel.fn, debug=True)
+    with pytest.raises(asc.KernelError, match=r"data_copy: dst must be a LocalTensor in L1"):
+        checked[1](a)
+        asc.synchronize()
+
+
+@asc.jit
 def wrong_dtype_kernel(a: asc.GlobalAddress):
     pipe = asc.TPipe()
     q_a = asc.TQue(asc.TPosition.A2, 1)
