@@ -338,7 +338,7 @@ void ac_print_enum(ac_emitter *e, const ir_op *op, char kind, int i, ir_buf *b) 
 }
 
 /* Writes a template: $N operand N as an argument, $pN/$uN/$mN/$sN operand N
- * at primary/unary/multiplicative/additive precedence, $tN and $tr the
+ * (N of one or more digits) at primary/unary/multiplicative/additive precedence, $tN and $tr the
  * element type of operand N and of the result, $PN and $Pr their TPosition,
  * $D the result's queue depth, $E the HardEvent and $I the pipe_t named by
  * attribute 0, $?N operand N if present, $,N ", operand N" if present, $cN
@@ -358,7 +358,13 @@ void ac_expand(ac_emitter *e, const ir_op *op, const char *t, ir_buf *b) {
       c = *++t;
     }
     if (c >= '0' && c <= '9') {
-      ac_operand(e, op->operands[c - '0'], prec, b);
+      int i = c - '0';
+      while (t[1] >= '0' && t[1] <= '9') i = i * 10 + (*++t - '0');
+      if (i < op->noperands)
+        ac_operand(e, op->operands[i], prec, b);
+      else
+        ac_fail(e, op, ASC_ERR_INTERNAL, "%s: the Ascend C form names operand %d of %d",
+                ir_op_defs[op->code].name, i, op->noperands);
     } else if (c == 'c') {
       int i = *++t - '0';
       uint32_t v = op->operands[i];

@@ -148,6 +148,15 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
                ce_cube_type(e, o[0]), L);
     return ce_line(e, "}");
   }
+  if (code == IR_OP_CUBE_ND2NZ_PAD) {
+    ce_line(e, "{");
+    ce_line(e, "  const int64_t c_[4] = {v%u, v%u, v%u, v%u};", o[2], o[3], o[4], o[5]);
+    ce_line(e, "  const int64_t p_[8] = {v%u, v%u, v%u, v%u, v%u, v%u, v%u, v%u};", o[6], o[7],
+            o[8], o[9], o[10], o[11], o[12], o[13]);
+    ce_checked(e, "asc_k_cube_nd2nz_pad(k, v%u, v%u, %d, c_, p_, %d)", o[0], o[1],
+               ce_cube_type(e, o[0]), L);
+    return ce_line(e, "}");
+  }
   if (code == IR_OP_CUBE_CROSS_SET || code == IR_OP_CUBE_CROSS_WAIT)
     return ce_checked(e, "asc_k_mix_cross(k, v%u, %d, %lld, %d)", o[0], name[11] == 'w',
                       (long long)op->iattrs[1], L);

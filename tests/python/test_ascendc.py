@@ -700,6 +700,7 @@ CUBE_LOCALS = {"cube.load_data": [(F16_CODE, A2), (F16_CODE, A1)],
                                   (F32_CODE, A1)],
                "cube.fixpipe": [(F32_CODE, CO1), (F32_CODE, A1)], "cube.co12": [(F32_CODE, CO1)],
                "cube.nd2nz": [(F16_CODE, A1)], "cube.nz2nd": [(F16_CODE, VECCALC)],
+               "cube.nd2nz_pad": [(F16_CODE, A1), (F16_CODE, VECCALC)],
                "cube.load_sparse": [(I8_CODE, B2), (I8_CODE, 3), (U8_CODE, 3)],  # 3: B1
                "cube.mmad_sparse": [(I32_CODE, CO1), (I8_CODE, A2), (I8_CODE, B2)],
                "cube.cross_set": [], "cube.cross_wait": [], "cube.set_hf32_mode": [],

@@ -378,3 +378,94 @@ def test_iterate_batch_with_a_local_operand_is_an_error():
                              r"A and B must be GlobalTensors"):
         misused_local_a_kernel[1](np.zeros(1024, np.float16), np.zeros(256, np.float32),
                                   plain_tiling(16, 16, 16), workspace(), True)
+
+
+@asc.jit
+def nd2nz_pad_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                     tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                     rows: asc.ConstExpr[int], cols: asc.ConstExpr[int],
+                     ub_gap: asc.ConstExpr[int], gm_gap: asc.ConstExpr[int]):
+    """C = A @ B with A (rows x cols ND float16, cols a multiple of 16) put
+    in the UB with ub_gap 32-byte blocks after each row, then into A1 as NZ
+    by data_copy_pad's UB -> L1 form (its GM stage gm_gap bytes per row)."""
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    pipe = asc.TPipe()
+    if asc.get_block_idx() == 0:
+        row_blocks = cols * 2 // 32
+        ub = asc.TQue(asc.TPosition.VECIN, 1)
+        pipe.init_buffer(ub, 1, rows * (row_blocks + ub_gap) * 32)
+        staged = ub.alloc_tensor(a_gm.dtype)
+        asc.data_copy(staged, a_gm, asc.DataCopyParams(rows, row_blocks, 0, ub_gap))
+        ub.enque(staged)
+        staged = ub.deque(a_gm.dtype)
+        r16 = (rows + 15) // 16 * 16
+        l1 = asc.TQue(asc.TPosition.A1, 1)
+        pipe.init_buffer(l1, 1, r16 * cols * 2)
+        a_l1 = l1.alloc_tensor(a_gm.dtype)
+        asc.data_copy_pad(a_l1, staged, asc.DataCopyExtParams(rows, cols * 2, ub_gap, gm_gap, 0),
+                          asc.Nd2NzParams(1, rows, cols, 0, (cols * 2 + gm_gap) // 2, r16, 1, 0))
+        l1.enque(a_l1)
+        a_in = l1.deque(a_gm.dtype)
+        mm = asc.adv.Matmul(
+            a=asc.adv.MatmulType(asc.TPosition.A1, asc.CubeFormat.NZ, a_gm.dtype),
+            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype),
+        )
+        asc.adv.register_matmul(pipe, ws, mm, tiling)
+        mm.set_tensor_a(a_in)
+        mm.set_tensor_b(b_gm)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+@pytest.mark.parametrize("ub_gap, gm_gap", [(0, 0), (1, 32), (2, 6)])
+def test_data_copy_pad_ub_to_l1_equals_numpy(ub_gap, gm_gap):
+    """data_copy_pad(L1, UB, DataCopyExtParams, Nd2NzParams) as CANN documents
+    it: the UB's bursts through a GM workspace, then ND -> NZ into L1; the
+    Matmul reading that A gives NumPy's A @ B (40 rows: a tail in M)."""
+    m, n, k = 40, 48, 64
+    rng = np.random.default_rng(ub_gap * 7 + gm_gap)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    nd2nz_pad_kernel[1](a.reshape(-1), b.reshape(-1), c, plain_tiling(m, n, k), workspace(),
+                        m, k, ub_gap, gm_gap)
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
+
+
+@asc.jit
+def nd2nz_pad_misuse_kernel(a: asc.GlobalAddress, count: int, nd_num: int,
+                            dst_pos: asc.ConstExpr[int]):
+    """data_copy_pad's UB -> L1 form from a 256-element UB tensor: count
+    bursts of 64 bytes, ndNum nd_num, the destination at dst_pos."""
+    pipe = asc.TPipe()
+    ub = asc.TQue(asc.TPosition.VECIN, 1)
+    pipe.init_buffer(ub, 1, 512)
+    src = ub.alloc_tensor(asc.float16)
+    dst_que = asc.TQue(dst_pos, 1)
+    pipe.init_buffer(dst_que, 1, 4096)
+    dst = dst_que.alloc_tensor(asc.float16)
+    asc.data_copy_pad(dst, src, asc.DataCopyExtParams(count, 64, 0, 0, 0),
+                      asc.Nd2NzParams(nd_num, count, 32, 0, 32, 16, 1, 0))
+
+
+@pytest.mark.parametrize("count, nd_num, match", [
+    (9, 1, r"data_copy_pad: the bursts read past the source LocalTensor"),
+    (2, 2, r"data_copy_pad: the UB -> L1 form takes ndNum 1 \(got 2\)"),
+    (0, 1, r"data_copy_pad: blockCount must be in \[1, 4095\]"),
+])
+def test_data_copy_pad_ub_to_l1_errors(count, nd_num, match):
+    """Bad parameters stop the kernel with an error at the call's line."""
+    with pytest.raises(pyasc.KernelError, match=match):
+        nd2nz_pad_misuse_kernel[1](np.zeros(16, np.float16), count, nd_num, A1)
+        pyasc.synchronize()
+
+
+def test_data_copy_pad_ub_to_l1_position_checked_at_run_time():
+    """A destination outside L1 compiles (as in PyAsc) and runs in default
+    mode; checked mode reports it."""
+    nd2nz_pad_misuse_kernel[1](np.zeros(16, np.float16), 2, 1, VECOUT)
+    pyasc.synchronize()
+    checked = asc.jit(nd2nz_pad_misuse_kernel.fn, debug=True)
+    with pytest.raises(pyasc.KernelError, match=r"data_copy: dst must be a LocalTensor in L1"):
+        checked[1](np.zeros(16, np.float16), 2, 1, VECOUT)
+        pyasc.synchronize()

@@ -67,7 +67,8 @@ _DOCS.update({
     "reset_mask": "reset_mask(): mask register back to all ones.",
     "get_data_block_size_in_bytes": "get_data_block_size_in_bytes() -> int: 32.",
     "data_copy_pad": "data_copy_pad(dst, src, data_copy_params, pad_params=None): row copies "
-                     "of any byte length between GM and UB.",
+                     "of any byte length between GM and UB; data_copy_pad(dst, src, "
+                     "data_copy_params, nd2nz_params): UB -> L1 as NZ, through GM.",
     "dump_tensor": "dump_tensor(tensor, desc, dump_size, shape_info=None): print elements.",
     "trap": "trap(): stop the kernel with an error naming the line.",
 })

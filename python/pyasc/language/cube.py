@@ -119,7 +119,7 @@ STRUCTS = {
                             ("relu_pre", 0), ("channel_split", False), ("nz2nd_en", False)),
 }
 
-_ND2NZ_FIELDS = tuple(n for n, _ in STRUCTS[Nd2NzParams])
+ND2NZ_FIELDS = tuple(n for n, _ in STRUCTS[Nd2NzParams])
 _NZ2ND_FIELDS = tuple(n for n, _ in STRUCTS[Nz2NdParamsFull])
 
 
@@ -269,7 +269,7 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
     if p.struct is Nd2NzParams:
         expect(gen, node, dst, ("local",), "data_copy dst")
         expect(gen, node, src, ("local", "global"), "data_copy src")
-        return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in _ND2NZ_FIELDS)])
+        return gen.op(node, "cube.nd2nz", [dst, src, *(getattr(p, f) for f in ND2NZ_FIELDS)])
     if p.struct is Nz2NdParamsFull:
         if hasattr(p, "handle"):
             raise gen.error(node, "data_copy: this Nz2NdParamsFull was built with an 8th "

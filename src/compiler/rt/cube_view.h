@@ -380,6 +380,48 @@ static int asc_k_cube_nd2nz_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, 
   if (asc_k_cube_ub(k, src, asc_kc_esize((asc_kc_type)t), "data_copy", &s, line)) return 1;
   return asc_k_cube_nd2nz(k, dst, s, t, v, line);
 }
+/* data_copy_pad(dst L1, src UB, DataCopyExtParams c, Nd2NzParams v), as CANN
+ * implements it on A2: through global memory. The UB's c[0] bursts of c[1]
+ * bytes (each starting on a 32-byte block, c[2] blocks between them) go to a
+ * workspace c[3] bytes apart, which the Nd2Nz copy then reads (ndNum 1).
+ * Bytes of the workspace no burst wrote read as zero. */
+#define ASC_K_ND2NZ_PAD_MAX ((int64_t)1 << 28) /* workspace bytes */
+static int asc_k_cube_nd2nz_pad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, const int64_t *c,
+                                const int64_t *v, int line) __attribute__((unused));
+static int asc_k_cube_nd2nz_pad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, const int64_t *c,
+                                const int64_t *v, int line) {
+  int64_t esize = asc_kc_esize((asc_kc_type)t);
+  asc_kc_span s;
+  if (asc_k_cube_ub(k, src, esize, "data_copy_pad", &s, line)) return 1;
+  if (c[0] < 1 || c[0] > 4095 || c[1] < 1 || c[1] > 2097151 || c[1] % esize || c[2] < 0 ||
+      c[2] > UINT32_MAX || c[3] < 0 || c[3] > UINT32_MAX)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: blockCount must be in [1, 4095], blockLen in [1, 2097151] "
+                      "bytes and a multiple of the element size, the strides in [0, 2^32) (got "
+                      "%lld, %lld, %lld, %lld)",
+                      (long long)c[0], (long long)c[1], (long long)c[2], (long long)c[3]);
+  if (v[0] != 1)
+    return asc_k_fail(k, line, "data_copy_pad: the UB -> L1 form takes ndNum 1 (got %lld)",
+                      (long long)v[0]);
+  int64_t src_step = (c[1] + 31) / 32 * 32 + c[2] * 32, dst_step = c[1] + c[3];
+  int64_t read = asc_k_add(asc_k_mul(c[0] - 1, src_step), c[1]);
+  if (read < 0 || read > s.n)
+    return asc_k_fail(k, line, "data_copy_pad: the bursts read past the source LocalTensor");
+  int64_t bytes = asc_k_add(asc_k_mul(c[0] - 1, dst_step), c[1]);
+  int64_t rows = asc_k_add(asc_k_mul(v[1] - 1, v[4]), v[2]); /* what Nd2Nz reads, in elements */
+  if (v[1] > 0 && rows > 0 && asc_k_mul(rows, esize) > bytes) bytes = asc_k_mul(rows, esize);
+  if (bytes < 0 || bytes > ASC_K_ND2NZ_PAD_MAX)
+    return asc_k_fail(k, line, "data_copy_pad: the workspace would exceed %lld bytes",
+                      (long long)ASC_K_ND2NZ_PAD_MAX);
+  if (asc_k_cube_use(k, ASC_K_MTE3, s, 0, read, 0, "data_copy_pad", "src", line)) return 1;
+  char *ws = (char *)calloc((size_t)bytes, 1);
+  if (!ws) return asc_k_fail(k, line, "data_copy_pad: out of memory for the workspace");
+  for (int64_t i = 0; i < c[0]; i++) memcpy(ws + i * dst_step, s.p + i * src_step, (size_t)c[1]);
+  asc_kc_span w = {ws, bytes};
+  int failed = asc_k_cube_nd2nz(k, dst, w, t, v, line);
+  free(ws);
+  return failed;
+}
 /* data_copy(dst GM, src UB (NZ), Nz2NdParamsFull) */
 static int asc_k_cube_nz2nd(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int t, const int64_t *v,
                             int line) __attribute__((unused));

@@ -255,6 +255,11 @@ struct Nd2NzParams {
                          const uint16_t dstNzC0StrideIn, const uint16_t dstNzNStrideIn,
                          const uint16_t dstNzMatrixStrideIn);
 };
+/* UB -> L1 (VECIN/VECOUT -> TSCM) through a GM workspace, ND to NZ */
+template <typename T>
+__aicore__ void DataCopyPad(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                            const DataCopyExtParams &dataCopyParams,
+                            const Nd2NzParams &nd2nzParams);
 struct Nz2NdParamsFull {
   __aicore__ Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn,
                              const uint16_t dValueIn, const uint16_t srcNdMatrixStrideIn,

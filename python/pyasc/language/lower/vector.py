@@ -312,11 +312,27 @@ def _data_copy_params(gen: CodeGenerator, node: ast.Call, args: list, kwargs: di
                                              p.dst_stride])
 
 
+def _data_copy_pad_nd2nz(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
+    """data_copy_pad(dst, src, data_copy_params, nd2nz_params): UB -> L1
+    (VECIN/VECOUT -> TSCM) with the ND -> NZ conversion, through a workspace
+    in GM as CANN does it; positions are checked at run time."""
+    dst, src, params, nd2nz = bind(gen, node, "data_copy_pad",
+                                   ("dst", "src", "data_copy_params", "nd2nz_params"), args,
+                                   kwargs)
+    expect(gen, node, dst, ("local",), "data_copy_pad dst")
+    expect(gen, node, src, ("local",), "data_copy_pad src")
+    p = _struct(gen, node, params, (core.DataCopyParams, core.DataCopyExtParams),
+                "data_copy_pad data_copy_params")
+    z = _struct(gen, node, nd2nz, (cube.Nd2NzParams,), "data_copy_pad nd2nz_params")
+    return gen.op(node, "cube.nd2nz_pad", [dst, src, p.block_count, p.block_len, p.src_stride,
+                                           p.dst_stride,
+                                           *(getattr(z, f) for f in cube.ND2NZ_FIELDS)])
+
+
 def _data_copy_pad(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> Any:
     if "nd2nz_params" in kwargs or len(args) > 3 and isinstance(args[3], StructValue) and \
-            args[3].struct is not core.DataCopyPadParams and \
-            args[3].struct is not core.DataCopyPadExtParams:
-        raise gen.error(node, "data_copy_pad: the Nd2NzParams (UB->TSCM) form is not supported")
+            args[3].struct is cube.Nd2NzParams:
+        return _data_copy_pad_nd2nz(gen, node, args, kwargs)
     dst, src, params, pad = bind(gen, node, "data_copy_pad",
                                      ("dst", "src", "data_copy_params", "pad_params"), args,
                                      kwargs, {"pad_params": None})
