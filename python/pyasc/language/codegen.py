@@ -138,6 +138,9 @@ class CodeGenerator(ast.NodeVisitor):
         self.has_pipe = False
         self.pipe: Val | None = None  # the kernel's TPipe (pipe.new), LocalTensorAuto's source
         self.sources: dict[int, SourceInfo] = {}  # IR file index -> its source
+        # IR value id -> the variable slot it was loaded from: what a value
+        # read from a variable names across reads (shape info, say)
+        self.loaded_from: dict[int, int] = {}
         self.depth = 0  # inlining depth, against recursion
         self.rt_depth = 0  # nesting in run-time if/for/while bodies
         self.auto_ub = 0  # bytes of the UB that LocalTensorAuto has handed out
@@ -226,7 +229,9 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(value, Val):
             return value
         if isinstance(value, Var):
-            return self.val(node, self.ir(node, self.builder.load, value.id))
+            loaded = self.val(node, self.ir(node, self.builder.load, value.id))
+            self.loaded_from[loaded.id] = value.id
+            return loaded
         if isinstance(value, enum_types()):
             value = int(value)
         if isinstance(value, (bool, int, float)):

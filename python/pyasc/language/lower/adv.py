@@ -22,6 +22,7 @@ from pyasc.language.names.adv_math import UNARY
 from pyasc.language.ir.args import bind, expect
 from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import KernelStruct, Val, describe
+from pyasc.language.lower.shape_info import shape_dims
 
 if TYPE_CHECKING:
     from pyasc.language.codegen import CodeGenerator
@@ -144,10 +145,30 @@ def _softmax(gen: CodeGenerator, node: ast.Call, name: str, args: list, kwargs: 
     tensors = [_local(gen, node, t, api, w) for t, w in ((dst, "dst"), (s, "sum"),
                                                          (m, "max"), (src, "src"))]
     fields = _fields(gen, node, tiling, SoftmaxTiling, api)
+    fields[0], fields[1] = _softmax_shape(gen, node, tensors[3], fields[0], fields[1])
     size = _type_size(gen, node, tensors[3], api)
     tmp_min = _linear(gen, node, fields[1], lambda k: adv_host.softmax_row_bytes(k, size)) \
         if tmp is not None else -1
     return gen.op(node, name, tensors + fields + _tmp(gen, node, tmp, tmp_min, api))
+
+
+def _softmax_shape(gen: CodeGenerator, node: ast.AST, src: Val, rows: Any, cols: Any) -> tuple:
+    """The (src_m, src_k) softmax normalises: the tiling's, or, for an
+    empty tiling (both 0, a SoftmaxTiling() nobody filled), the shape set
+    on src with set_shape_info (its last dim, and the product of the rest),
+    as Ascend C's SoftMax tiles a call whose tiling was not computed."""
+    dims = shape_dims(gen, node, src)
+    if dims is None or len(dims) < 2:
+        return rows, cols
+    shape_rows: Any = dims[0]
+    for dim in dims[1:-1]:
+        shape_rows = gen.op(node, "arith.mul", [shape_rows, dim])
+    if isinstance(rows, int) and isinstance(cols, int):
+        return (shape_rows, dims[-1]) if rows == 0 and cols == 0 else (rows, cols)
+    empty = gen.op(node, "arith.and", [gen.op(node, "arith.eq", [rows, 0]),
+                                       gen.op(node, "arith.eq", [cols, 0])])
+    return (gen.op(node, "arith.select", [empty, shape_rows, rows]),
+            gen.op(node, "arith.select", [empty, dims[-1], cols]))
 
 
 @lowers("adv.rmsnorm")

@@ -15,6 +15,8 @@ from pyasc.language import core, fwk_core
 from pyasc.language.ir.args import bind, dtype_code, expect
 from pyasc.language.ir.registry import lowers
 from pyasc.language.ir.values import BoundMethod, Val, describe
+from pyasc.language.lower.shape_info import key as shape_key
+from pyasc.language.lower.shape_info import shapes
 from pyasc.language.lower.vector import _STRUCTS, NOT_HANDLED, _enum, _struct
 
 if TYPE_CHECKING:
@@ -39,11 +41,11 @@ _ENUMS = (fwk_core.AtomicDtype, fwk_core.AtomicOp, fwk_core.CacheMode, fwk_core.
 
 
 def _state(gen: CodeGenerator) -> dict:
-    """This module's compile-time state of one kernel: the shape info set on
-    tensors (by IR value id) and the TBufPools (their IR value ids)."""
+    """This module's compile-time state of one kernel: the TBufPools (their
+    IR value ids)."""
     state = gen.__dict__.get("_fwk_state")
     if state is None:
-        state = {"shape": {}, "pools": set()}
+        state = {"pools": set()}
         gen.__dict__["_fwk_state"] = state
     return state
 
@@ -342,17 +344,17 @@ def _local_method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: 
 def _shape_method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args: list,
                   kwargs: dict) -> Any:
     what = "LocalTensor" if obj.kind == "local" else "GlobalTensor"
-    shapes = _state(gen)["shape"]
+    known = shapes(gen)
     if name == "set_shape_info":
         (info,) = bind(gen, node, f"{what}.{name}", ("shape_info",), args, kwargs)
-        shapes[obj.id] = _struct(gen, node, info, (core.ShapeInfo,), f"{what}.{name} shape_info")
+        known[shape_key(gen, obj)] = _struct(gen, node, info, (core.ShapeInfo,), f"{what}.{name} shape_info")
         return None
     bind(gen, node, f"{what}.{name}", (), args, kwargs)
-    if obj.id not in shapes:
+    if shape_key(gen, obj) not in known:
         # Ascend C's default ShapeInfo (no dims; get_shape_size gives 0), as PyAsc has it
         return core.StructValue(core.ShapeInfo, {"shape": None, "original_shape": None,
                                                  "data_format": None})
-    return shapes[obj.id]
+    return known[shape_key(gen, obj)]
 
 
 def _l2_cache_hint(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> None:
