@@ -217,12 +217,10 @@ def _auto_from_pipe(gen: CodeGenerator, node: ast.Call, code: int, itemsize: int
                     dims: list) -> Val:
     """LocalTensorAuto in a kernel with a TPipe, as PyAsc materialises it: a
     VECCALC TBuf of the tensor's bytes initialised from the pipe, and its
-    tensor. Each run of the site takes a new buffer, so the site must run
-    once: not inside run-time loops or branches (PyAsc hoists it there)."""
-    if gen.rt_depth:
-        raise gen.error(node, "LocalTensorAuto in a kernel with a TPipe takes a buffer from the "
-                              "pipe each time it runs: create it outside run-time if/for/while "
-                              "bodies")
+    tensor. Inside run-time loops and branches the site takes its buffer
+    from the pipe the first time it runs and reuses it after (PyAsc hoists
+    the buffer out of the loop); a later, longer length than the first is
+    an error at run time."""
     length: Any = math.prod(d for d in dims if not isinstance(d, Val))
     for d in dims:
         if isinstance(d, Val):
@@ -231,9 +229,23 @@ def _auto_from_pipe(gen: CodeGenerator, node: ast.Call, code: int, itemsize: int
         raise gen.error(node, f"LocalTensorAuto: the length must be positive, got {length}")
     nbytes = length * itemsize if not isinstance(length, Val) else \
         gen.op(node, "arith.mul", [length, itemsize])
+    if not gen.rt_depth:
+        buf = gen.op(node, "tbuf.new", [], (int(core.TPosition.VECCALC),))
+        gen.op(node, "pipe.init_tbuf", [gen.pipe, buf, nbytes])
+        return gen.op(node, "tbuf.get", [buf, length], (code,))
+    # Both slots are declared at the kernel's top, zeroed: the site's buffer
+    # and whether it was taken.
+    slot = gen.ir(node, gen.builder.var, "LocalTensorAuto buffer",
+                  ("tbuf", None, int(core.TPosition.VECCALC), 0))
+    taken = gen.ir(node, gen.builder.var, "LocalTensorAuto buffer taken", ("int",))
+    first = gen.op(node, "arith.eq", [gen.to_ir(node, Var(taken, "int")), 0])
+    gen.ir(node, gen.builder.if_begin, first.id)
     buf = gen.op(node, "tbuf.new", [], (int(core.TPosition.VECCALC),))
     gen.op(node, "pipe.init_tbuf", [gen.pipe, buf, nbytes])
-    return gen.op(node, "tbuf.get", [buf, length], (code,))
+    gen.ir(node, gen.builder.store, slot, buf.id)
+    gen.ir(node, gen.builder.store, taken, gen.to_ir(node, 1).id)
+    gen.ir(node, gen.builder.if_end)
+    return gen.op(node, "tbuf.get", [gen.to_ir(node, Var(slot, "tbuf")), length], (code,))
 
 
 # --- arrays --------------------------------------------------------------------------------
