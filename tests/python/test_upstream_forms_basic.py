@@ -585,6 +585,59 @@ def test_trans_data_to_5hd_address_forms(as_tensor, dtype, d, s, rep, dst_stride
     assert_valid_cpp(source)
 
 
+@jit
+def five_hd_loop_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, dstep: asc.ConstExpr[int],
+                        sstep: asc.ConstExpr[int], rep: asc.ConstExpr[int],
+                        dst_stride: asc.ConstExpr[int], src_stride: asc.ConstExpr[int],
+                        count: asc.ConstExpr[int], as_tensor: asc.ConstExpr[bool], loops: int):
+    """The address tensors and the tensor lists made in a run-time loop's
+    body, held in variables, as upstream's generalization tests write them:
+    the i-th address is element i * dstep of b (i * sstep of a)."""
+    a = local(x, 0, count)
+    b = local(y, 8192, count)
+    params = asc.TransDataTo5HDParams(dst_high_half=False, src_high_half=False,
+                                      repeat_times=rep, dst_rep_stride=dst_stride,
+                                      src_rep_stride=src_stride)
+    for j in range(loops):
+        if as_tensor:
+            da = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 16384, 16)
+            sa = asc.LocalTensor(asc.uint64, asc.TPosition.VECCALC, 16512, 16)
+            for i in range(16):
+                dst_addr = b[i * dstep].get_phy_addr()
+                da.set_value(i, dst_addr)
+                src_addr = a[i * sstep].get_phy_addr()
+                sa.set_value(i, src_addr)
+            asc.set_flag(asc.HardEvent.S_V, 0)
+            asc.wait_flag(asc.HardEvent.S_V, 0)
+            asc.trans_data_to_5hd(da, sa, params)
+        else:
+            dst_list = [b[0 * dstep], b[1 * dstep], b[2 * dstep], b[3 * dstep], b[4 * dstep],
+                        b[5 * dstep], b[6 * dstep], b[7 * dstep], b[8 * dstep], b[9 * dstep],
+                        b[10 * dstep], b[11 * dstep], b[12 * dstep], b[13 * dstep],
+                        b[14 * dstep], b[15 * dstep]]
+            src_list = [a[0 * sstep], a[1 * sstep], a[2 * sstep], a[3 * sstep], a[4 * sstep],
+                        a[5 * sstep], a[6 * sstep], a[7 * sstep], a[8 * sstep], a[9 * sstep],
+                        a[10 * sstep], a[11 * sstep], a[12 * sstep], a[13 * sstep],
+                        a[14 * sstep], a[15 * sstep]]
+            asc.trans_data_to_5hd(dst_list, src_list, params)
+    store(y, b, count)
+
+
+@pytest.mark.parametrize("as_tensor", [False, True], ids=["lists", "address_tensors"])
+def test_trans_data_to_5hd_operands_made_in_a_runtime_loop(as_tensor):
+    """Variables hold the address tensors, the addresses and the lists: the
+    element type still comes from get_phy_addr (float16: half), and the
+    result is the NumPy model's."""
+    count, dstep, sstep = 2048, 16, 32
+    x = (np.arange(count) % 251 - 120).astype(np.float16)
+    d, s = tuple(range(0, 16 * dstep, dstep)), tuple(range(0, 16 * sstep, sstep))
+    want = five_hd_model(x, np.full(count, 7, np.float16), d, s, (False, False), 2, 16, 1)
+    for kernel in modes(five_hd_loop_kernel):
+        y = np.full(count, 7, np.float16)
+        launch(kernel, x, y, dstep, sstep, 2, 16, 1, count, as_tensor, 1)
+        np.testing.assert_array_equal(y, want)
+
+
 def test_trans_data_to_5hd_address_element_type_must_be_known():
     @jit
     def plain_numbers():

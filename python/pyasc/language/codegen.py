@@ -141,6 +141,7 @@ class CodeGenerator(ast.NodeVisitor):
         # IR value id -> the variable slot it was loaded from: what a value
         # read from a variable names across reads (shape info, say)
         self.loaded_from: dict[int, int] = {}
+        self.last_stored: dict[int, int] = {}  # variable slot -> the value last stored there
         self.depth = 0  # inlining depth, against recursion
         self.rt_depth = 0  # nesting in run-time if/for/while bodies
         self.auto_ub = 0  # bytes of the UB that LocalTensorAuto has handed out
@@ -238,6 +239,28 @@ class CodeGenerator(ast.NodeVisitor):
             return self.val(node, self.ir(node, self.builder.const, value))
         raise self.error(node, f"{describe(value)} cannot be used as a kernel value here")
 
+    def store(self, node: ast.AST, slot: int, value: int) -> None:
+        """Stores IR value into variable slot (and remembers it, for
+        :meth:`source_of`)."""
+        self.ir(node, self.builder.store, slot, value)
+        self.last_stored[slot] = value
+
+    def source_of(self, value: Val) -> int:
+        """The IR value a value read from a variable was, as the code reads:
+        the one last stored there before the read, else value itself. For
+        compile-time facts that do not change between stores (the tensor
+        whose get_phy_addr an address is)."""
+        slot = self.loaded_from.get(value.id)
+        return self.last_stored.get(slot, value.id) if slot is not None else value.id
+
+    def identity(self, value: Val) -> tuple[str, int]:
+        """What names value across reads: the variable it was loaded from (a
+        name assigned in a loop or a branch is a variable, each read of it a
+        new value), else the value itself. Compile-time facts about a tensor
+        (its shape info, the addresses stored in it) are kept under this."""
+        slot = self.loaded_from.get(value.id)
+        return ("var", slot) if slot is not None else ("val", value.id)
+
     def read(self, node: ast.AST, value: Any) -> Any:
         """Loads variables; leaves constants and values alone."""
         if isinstance(value, Var):
@@ -318,7 +341,7 @@ class CodeGenerator(ast.NodeVisitor):
             elif fname in assigned and not isinstance(current, Var):
                 ir_value = self.to_ir(node, current)
                 vid = self.ir(node, self.builder.var, f"{name}_{fname}", ir_value.id)
-                self.ir(node, self.builder.store, vid, ir_value.id)
+                self.store(node, vid, ir_value.id)
                 value.fields[fname] = Var(vid, ir_value.kind)
 
     def set_field(self, node: ast.AST, target: ast.Attribute, value: Any) -> None:
@@ -346,7 +369,7 @@ class CodeGenerator(ast.NodeVisitor):
             return
         value = self.field_value(target, f, value, what)
         if isinstance(current, Var):
-            self.ir(node, self.builder.store, current.id, self.to_ir(node, value).id)
+            self.store(node, current.id, self.to_ir(node, value).id)
         elif self.rt_depth:
             raise self.error(target, f"{what} is assigned inside a run-time if/for/while but is "
                                      "not a variable: assign it once before the loop or branch "
@@ -443,8 +466,12 @@ class CodeGenerator(ast.NodeVisitor):
                                      "elements)")
         name = target.id
         current = self.scope.bindings.get(name)
-        if name not in self.scope.mutable or isinstance(value, (PendingGlobal, core.StructValue,
-                                                                KernelStruct, KernelArray)) or \
+        # A list or tuple of values made in a loop's body (trans_data_to_5hd's
+        # tensor lists, say) binds as it is, as a struct does: no variable
+        # slot holds a Python list.
+        listed = isinstance(value, (tuple, list)) and not isinstance(current, Var)
+        if name not in self.scope.mutable or listed or \
+                isinstance(value, (PendingGlobal, core.StructValue, KernelStruct, KernelArray)) or \
                 getattr(value, "kernel_compile_time", False):  # asc.adv.Matmul objects
             self.scope.bindings[name] = value
             if isinstance(value, Val):  # emitted Ascend C calls it by this name
@@ -455,7 +482,7 @@ class CodeGenerator(ast.NodeVisitor):
             vid = self.ir(node, self.builder.var, name, ir_value.id)
             current = Var(vid, ir_value.kind)
             self.scope.bindings[name] = current
-        self.ir(node, self.builder.store, current.id, ir_value.id)
+        self.store(node, current.id, ir_value.id)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         value = self.read(node, self.eval(node.value))

@@ -358,8 +358,9 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list, k
         values = bind(gen, node, name, names, args, kwargs)
         if (kind, name) == ("local", "set_value") and isinstance(values[1], Val):
             dtypes = lower_vector.phy_addr_dtypes(gen)
-            if values[1].id in dtypes:  # an address tensor for trans_data_to_5hd
-                dtypes[obj.id] = dtypes[values[1].id]
+            address = gen.source_of(values[1])
+            if address in dtypes:  # an address tensor for trans_data_to_5hd
+                dtypes[gen.identity(obj)] = dtypes[address]
         return gen.op(node, op, [obj] + values)
     if kind == "local" and name == "get_position":
         bind(gen, node, name, (), args, kwargs)

@@ -55,6 +55,8 @@ def _addr_dtype(gen: CodeGenerator, node: ast.AST, values: list, what: str) -> i
     for v in values:
         if isinstance(v, Val) and v.id in dtypes:
             return dtype_code(gen, node, dtypes[v.id])
+        if isinstance(v, Val) and gen.identity(v) in dtypes:  # a tensor of addresses
+            return dtype_code(gen, node, dtypes[gen.identity(v)])
     raise gen.error(node, f"trans_data_to_5hd: cannot tell the element type of {what}: their "
                           f"addresses must come from LocalTensor.get_phy_addr (PyAsc infers it "
                           f"from there)")

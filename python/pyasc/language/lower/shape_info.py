@@ -25,12 +25,10 @@ def shapes(gen: CodeGenerator) -> dict[tuple[str, int], Any]:
 
 
 def key(gen: CodeGenerator, tensor: Val) -> tuple[str, int]:
-    """What names tensor across reads: the variable it was loaded from (a
-    name assigned in a loop or a branch is a variable, each read a new
-    value), else the value itself. A variable keeps its ShapeInfo when
-    assigned again, until set_shape_info replaces it."""
-    slot = gen.loaded_from.get(tensor.id)
-    return ("var", slot) if slot is not None else ("val", tensor.id)
+    """What names tensor across reads (CodeGenerator.identity): a variable
+    keeps its ShapeInfo when assigned again, until set_shape_info replaces
+    it."""
+    return gen.identity(tensor)
 
 
 def shape_dims(gen: CodeGenerator, node: ast.AST, tensor: Val) -> list[Any] | None:

@@ -69,8 +69,9 @@ StructValue = core.StructValue
 def phy_addr_dtypes(gen: CodeGenerator) -> dict:
     """IR value id -> the dtype of the LocalTensor whose get_phy_addr it is
     (and, for a uint64 LocalTensor that set_value stored such an address
-    in, that tensor's id -> the same dtype): trans_data_to_5hd's address
-    forms take their element type from it, as PyAsc does."""
+    in, that tensor's CodeGenerator.identity -> the same dtype):
+    trans_data_to_5hd's address forms take their element type from it, as
+    PyAsc does."""
     return gen.__dict__.setdefault("_phy_addr_dtypes", {})
 
 
