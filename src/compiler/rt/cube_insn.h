@@ -61,6 +61,7 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   uint8_t *l0b_idx;            /* per L0B byte: its 2-bit sparse index, 0xFF none (cube_sparse.h) */
   int portable;                /* 1: no SIMD paths (tests compare both) */
+  int simd;                    /* the widest mmad path: asc_kc_simd_level */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
   /* the img2col loads' registers (rt/img2col.h); all zero is their reset state */
   int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
@@ -103,12 +104,16 @@ static void asc_kc_core_free(asc_kc_core *c) {
   c->l0b_idx = NULL;
 }
 
+static int asc_kc_simd_level(void);
+
 /* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */
 static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) __attribute__((unused));
 static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) {
   static const int64_t sizes[ASC_KC_NBUF] = {ASC_KC_L1_SIZE, ASC_KC_L0A_SIZE, ASC_KC_L0B_SIZE,
                                              ASC_KC_L0C_SIZE};
   memset(c, 0, sizeof *c);
+  c->simd = asc_kc_simd_level();
+  c->portable = c->simd == 0;
   for (int i = 0; i < ASC_KC_NBUF; i++) {
     c->size[i] = sizes[i];
     c->mem[i] = (char *)calloc((size_t)sizes[i], 1);
@@ -335,10 +340,16 @@ __attribute__((target("avx2,fma,f16c"))) static void asc_kc_widen_f16c(float *ds
   }
 }
 
+/* a * b + c: fused where the product is exact (fp16 inputs, see
+ * cube_mmad512.h), else two roundings as the portable path's c += a * b. */
+#define ASC_KC_MAC256(x, b, c) \
+  (fma ? _mm256_fmadd_ps(x, b, c) : _mm256_add_ps(c, _mm256_mul_ps(x, b)))
+
 /* C rows [r0, r0 + 4) x 16 columns += A rows x B panel, over k. */
 __attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, const float *a,
                                                                  int64_t lda, int64_t rows,
-                                                                 const float *bp, int64_t k) {
+                                                                 const float *bp, int64_t k,
+                                                                 int fma) {
   int64_t r = 0;
   for (; r + 4 <= rows; r += 4) {
     __m256 c00 = _mm256_loadu_ps(ct + (r + 0) * 16), c01 = _mm256_loadu_ps(ct + (r + 0) * 16 + 8);
@@ -350,17 +361,17 @@ __attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, cons
     for (int64_t q = 0; q < k; q++) {
       __m256 b0 = _mm256_loadu_ps(bp + q * 16), b1 = _mm256_loadu_ps(bp + q * 16 + 8), x;
       x = _mm256_broadcast_ss(a0 + q);
-      c00 = _mm256_fmadd_ps(x, b0, c00);
-      c01 = _mm256_fmadd_ps(x, b1, c01);
+      c00 = ASC_KC_MAC256(x, b0, c00);
+      c01 = ASC_KC_MAC256(x, b1, c01);
       x = _mm256_broadcast_ss(a1 + q);
-      c10 = _mm256_fmadd_ps(x, b0, c10);
-      c11 = _mm256_fmadd_ps(x, b1, c11);
+      c10 = ASC_KC_MAC256(x, b0, c10);
+      c11 = ASC_KC_MAC256(x, b1, c11);
       x = _mm256_broadcast_ss(a2 + q);
-      c20 = _mm256_fmadd_ps(x, b0, c20);
-      c21 = _mm256_fmadd_ps(x, b1, c21);
+      c20 = ASC_KC_MAC256(x, b0, c20);
+      c21 = ASC_KC_MAC256(x, b1, c21);
       x = _mm256_broadcast_ss(a3 + q);
-      c30 = _mm256_fmadd_ps(x, b0, c30);
-      c31 = _mm256_fmadd_ps(x, b1, c31);
+      c30 = ASC_KC_MAC256(x, b0, c30);
+      c31 = ASC_KC_MAC256(x, b1, c31);
     }
     _mm256_storeu_ps(ct + (r + 0) * 16, c00);
     _mm256_storeu_ps(ct + (r + 0) * 16 + 8, c01);
@@ -375,8 +386,8 @@ __attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, cons
     __m256 c0 = _mm256_loadu_ps(ct + r * 16), c1 = _mm256_loadu_ps(ct + r * 16 + 8);
     for (int64_t q = 0; q < k; q++) {
       __m256 x = _mm256_broadcast_ss(a + r * lda + q);
-      c0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16), c0);
-      c1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16 + 8), c1);
+      c0 = ASC_KC_MAC256(x, _mm256_loadu_ps(bp + q * 16), c0);
+      c1 = ASC_KC_MAC256(x, _mm256_loadu_ps(bp + q * 16 + 8), c1);
     }
     _mm256_storeu_ps(ct + r * 16, c0);
     _mm256_storeu_ps(ct + r * 16 + 8, c1);
@@ -391,7 +402,25 @@ static int asc_kc_has_avx2(void) {
   if (!__get_cpuid(1, &ax, &bx, &cx, &dx)) return 0;
   return (cx >> 29) & 1u;
 }
+
+#include "cube_mmad512.h" /* mmad with AVX-512 */
 #endif
+
+/* The widest mmad path this CPU runs: 2 AVX-512, 1 AVX2 (with FMA and
+ * F16C), 0 portable. PYASC_CPU_SIMD caps it as it caps the tensor
+ * library's vector maths: 0 portable, avx2 at most AVX2. */
+static int asc_kc_simd_level(void) {
+  const char *env = getenv("PYASC_CPU_SIMD");
+  if (env && !strcmp(env, "0")) return 0;
+#if ASC_KC_X86
+  __builtin_cpu_init();
+  if (!asc_kc_has_avx2()) return 0;
+  if ((env && !strcmp(env, "avx2")) || !asc_kc_has_avx512()) return 1;
+  return 2;
+#else
+  return 0;
+#endif
+}
 
 static void asc_kc_tile_scalar(float *ct, const float *a, int64_t lda, int64_t rows,
                                const float *bp, int64_t k) {
@@ -448,7 +477,11 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
   float *wa = core->scr_a, *wb = core->scr_b;
   int simd = 0, fast;
 #if ASC_KC_X86
-  simd = !core->portable && asc_kc_has_avx2();
+  if (!core->portable && core->simd >= 2) {
+    asc_kc_mmad512(core, dst, a, b, bias, t, p);
+    return 0;
+  }
+  simd = !core->portable && core->simd >= 1;
 #endif
   fast = simd && t == ASC_KC_F16;
   /* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...] */
@@ -515,7 +548,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
                         (const int32_t *)(const void *)bp, p->k);
 #if ASC_KC_X86
       else if (simd)
-        asc_kc_tile_avx2(ct, arow, kp, rows, bp, p->k);
+        asc_kc_tile_avx2(ct, arow, kp, rows, bp, p->k, t == ASC_KC_F16);
 #endif
       else
         asc_kc_tile_scalar(ct, arow, kp, rows, bp, p->k);
