@@ -23,10 +23,6 @@
  * panel of a chunk stay in the L1 data cache. */
 #define ASC_KC_T512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 
-/* K per chunk: 16 A rows and a 16-column B panel of 128 floats each are
- * 16 KiB, half of a typical 32 KiB L1 data cache. */
-#define ASC_KC_KCHUNK 128
-
 /* The AVX-512 subset this file uses (the target attribute's list). */
 static int asc_kc_has_avx512(void) {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
