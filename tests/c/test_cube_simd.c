@@ -119,6 +119,61 @@ static void test_avx512_matches_portable(void **state) {
   compare_level(2);
 }
 
+/* fixpipe fp32 -> ND fp16/bf16/fp32 (with and without relu) against the
+ * element conversions it is defined by, on the SIMD and portable paths:
+ * L0C holds a sweep of bit patterns over the whole fp32 range (NaNs,
+ * infinities, subnormals, halfway cases of fp16 included) and an odd
+ * m x n with a padded destination row. */
+static void test_fixpipe_matches_conversions(void **state) {
+  (void)state;
+  enum { M = 37, N = 45, M16 = 48, LD = 50 };
+  static float l0c[(N + 15) / 16 * M16 * 16];
+  static uint32_t out[M * LD];
+  const asc_kc_type types[] = {ASC_KC_F16, ASC_KC_BF16, ASC_KC_F32};
+  const asc_kc_quant modes[] = {ASC_KC_F322F16, ASC_KC_F322BF16, ASC_KC_NO_QUANT};
+  for (int round = 0; round < 40; round++) {
+    for (size_t i = 0; i < sizeof l0c / sizeof l0c[0]; i++) {
+      uint32_t u = round < 20 ? (uint32_t)(i * 2654435761u + (uint32_t)round * 97u) : next32();
+      if (round % 4 == 1) u = (u & 0x80001fffu) | 0x33000000u | (u & 0x0f000000u); /* near fp16 */
+      memcpy(&l0c[i], &u, 4);
+    }
+    for (int simd = 0; simd < 2; simd++)
+      for (int ti = 0; ti < 3; ti++)
+        for (int relu = 0; relu < 2; relu++) {
+          if (simd)
+            unsetenv("PYASC_CPU_SIMD");
+          else
+            setenv("PYASC_CPU_SIMD", "0", 1);
+          asc_kc_err e = {{0}};
+          asc_kc_fixpipe p = {N, M, M16, LD, modes[ti], 1.0f, relu, 0};
+          asc_kc_span d = {(char *)out, sizeof out}, s = {(char *)l0c, sizeof l0c},
+                      none = {NULL, 0};
+          memset(out, 0xAB, sizeof out);
+          assert_int_equal(asc_kc_fixpipe_run(d, s, none, types[ti], ASC_KC_F32, &p, &e), 0);
+          const int es = asc_kc_esize(types[ti]);
+          for (int m = 0; m < M; m++)
+            for (int n = 0; n < LD; n++) {
+              const char *got = (const char *)out + (m * LD + n) * es;
+              uint32_t want = 0xABABABABu; /* past n_size: untouched */
+              if (n < N) {
+                float f = l0c[((n / 16) * M16 + m) * 16 + n % 16];
+                if (relu) f = f < 0 ? 0.0f : f;
+                if (types[ti] == ASC_KC_F16)
+                  want = asc_k_f2h(f);
+                else if (types[ti] == ASC_KC_BF16)
+                  want = asc_k_f2bf(f);
+                else
+                  memcpy(&want, &f, 4);
+              }
+              if (memcmp(got, &want, (size_t)es))
+                fail_msg("fixpipe simd %d type %d relu %d: (%d, %d) differs", simd, (int)types[ti],
+                         relu, m, n);
+            }
+        }
+  }
+  unsetenv("PYASC_CPU_SIMD");
+}
+
 /* PYASC_CPU_SIMD=0 makes every new core portable; avx2 caps it at AVX2. */
 static void test_env_caps_level(void **state) {
   (void)state;
@@ -141,6 +196,7 @@ int main(void) {
       cmocka_unit_test(test_avx2_matches_portable),
       cmocka_unit_test(test_avx512_matches_portable),
       cmocka_unit_test(test_env_caps_level),
+      cmocka_unit_test(test_fixpipe_matches_conversions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

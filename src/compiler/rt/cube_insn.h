@@ -515,6 +515,8 @@ typedef struct asc_kc_fixpipe {
   int nz_out; /* FixpipeConfig: 0 row-major (ND), 1 NZ */
 } asc_kc_fixpipe;
 
+#include "cube_fixpipe_nd.h" /* its fp32 -> ND fp32/fp16/bf16 form, row by row */
+
 /* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
  * int32 (`st`), dst is `dt`; `qv` holds n_size fp32 scales for the vector
  * quant modes. */
@@ -571,6 +573,7 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
   if (vec && p->n_size * 4 > qv.n)
     return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
                        (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
+  if (asc_kc_fixpipe_nd(dst, src, dt, st, p)) return 0;
   const int des = asc_kc_esize(dt);
   const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
   for (int64_t m = 0; m < p->m_size; m++)
