@@ -64,8 +64,9 @@ static void run_mmad(asc_kc_core *core, const char *a, const char *b, const char
 
 /* Compares the portable mmad with SIMD level `level` over the shapes. */
 static void compare_level(int level) {
-  static const int64_t shapes[][3] = {{1, 1, 1},     {17, 33, 15},  {5, 100, 31}, {31, 7, 129},
-                                      {48, 20, 300}, {16, 16, 256}, {33, 47, 77}, {64, 64, 0}};
+  static const int64_t shapes[][3] = {{1, 1, 1},    {17, 33, 15},  {5, 100, 31},
+                                      {31, 7, 129}, {48, 20, 300}, {16, 16, 256},
+                                      {33, 47, 77}, {64, 64, 0},   {94, 40, 70}};
   static const asc_kc_type types[] = {ASC_KC_F16, ASC_KC_BF16, ASC_KC_S8, ASC_KC_F32};
   asc_kc_core slow, fast;
   asc_kc_err e = {{0}};

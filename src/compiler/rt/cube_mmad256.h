@@ -121,10 +121,14 @@ ASC_KC_T256 static inline void asc_kc_store_row256(float *row, asc_kc_cols256 m,
 }
 
 /* 4 rows of an L0C fractal (ct, 16 floats a row) += A rows (lda apart) x
- * B panel rows q in [0, k). fma: fused multiply-add (fp16 inputs). */
+ * B panel rows q in [0, k), of which the first `keep` are stored. fma:
+ * fused multiply-add (fp16 inputs). A fractal's last rows past m are
+ * computed from L0A's padding rows and dropped: four rows at full speed
+ * cost less than one or two on their own, whose few sums wait on each
+ * other. */
 ASC_KC_T256 static void asc_kc_tile4_256(float *ct, asc_kc_start256 st, asc_kc_cols256 cm,
                                          const float *a, int64_t lda, const float *bp, int64_t k,
-                                         int fma) {
+                                         int fma, int keep) {
 #define ASC_KC_ROWS4(X) X(0) X(1) X(2) X(3)
 #define ASC_KC_LD(r)                                              \
   __m256 l##r = st.from_c ? _mm256_loadu_ps(ct + (r)*16) : st.lo; \
@@ -137,7 +141,8 @@ ASC_KC_T256 static void asc_kc_tile4_256(float *ct, asc_kc_start256 st, asc_kc_c
   x = _mm256_broadcast_ss(a + (r)*lda + q);         \
   l##r = _mm256_add_ps(l##r, _mm256_mul_ps(x, b0)); \
   h##r = _mm256_add_ps(h##r, _mm256_mul_ps(x, b1));
-#define ASC_KC_ST(r) asc_kc_store_row256(ct + (r)*16, cm, l##r, h##r);
+#define ASC_KC_ST(r) \
+  if ((r) < keep) asc_kc_store_row256(ct + (r)*16, cm, l##r, h##r);
   ASC_KC_ROWS4(ASC_KC_LD)
   if (fma)
     for (int64_t q = 0; q < k; q++) {
@@ -157,20 +162,6 @@ ASC_KC_T256 static void asc_kc_tile4_256(float *ct, asc_kc_start256 st, asc_kc_c
 #undef ASC_KC_FMA
 #undef ASC_KC_MULADD
 #undef ASC_KC_ST
-}
-
-/* One row of a fractal (the rows past the last whole group of 4). */
-ASC_KC_T256 static void asc_kc_tile1_256(float *ct, asc_kc_start256 st, asc_kc_cols256 cm,
-                                         const float *a, const float *bp, int64_t k, int fma) {
-  __m256 lo = st.from_c ? _mm256_loadu_ps(ct) : st.lo,
-         hi = st.from_c ? _mm256_loadu_ps(ct + 8) : st.hi;
-  for (int64_t q = 0; q < k; q++) {
-    const __m256 x = _mm256_broadcast_ss(a + q), b0 = _mm256_loadu_ps(bp + q * 16),
-                 b1 = _mm256_loadu_ps(bp + q * 16 + 8);
-    lo = fma ? _mm256_fmadd_ps(x, b0, lo) : _mm256_add_ps(lo, _mm256_mul_ps(x, b0));
-    hi = fma ? _mm256_fmadd_ps(x, b1, hi) : _mm256_add_ps(hi, _mm256_mul_ps(x, b1));
-  }
-  asc_kc_store_row256(ct, cm, lo, hi);
 }
 
 /* int8: one int32 row += A row x B panel (wrapping, as asc_kc_tile_int). */
@@ -213,16 +204,16 @@ ASC_KC_T256 static void asc_kc_block_setup256(asc_kc_span bias, const asc_kc_mma
 ASC_KC_T256 static void asc_kc_fractal256(float *ct, asc_kc_start256 st, asc_kc_cols256 cm,
                                           const float *arow, int64_t kp, int64_t rows,
                                           const float *bp, int64_t kc, int isint, int fma) {
-  int64_t r = 0;
-  for (; !isint && r + 4 <= rows; r += 4)
-    asc_kc_tile4_256(ct + r * 16, st, cm, arow + r * kp, kp, bp, kc, fma);
-  for (; r < rows; r++)
-    if (isint)
-      asc_kc_tile_int256((int32_t *)(void *)(ct + r * 16), st, cm,
-                         (const int32_t *)(const void *)(arow + r * kp),
-                         (const int32_t *)(const void *)bp, kc);
-    else
-      asc_kc_tile1_256(ct + r * 16, st, cm, arow + r * kp, bp, kc, fma);
+  if (!isint) {
+    for (int64_t r = 0; r < rows; r += 4) /* rows <= 16: the last group stays in the fractal */
+      asc_kc_tile4_256(ct + r * 16, st, cm, arow + r * kp, kp, bp, kc, fma,
+                       (int)(rows - r < 4 ? rows - r : 4));
+    return;
+  }
+  for (int64_t r = 0; r < rows; r++)
+    asc_kc_tile_int256((int32_t *)(void *)(ct + r * 16), st, cm,
+                       (const int32_t *)(const void *)(arow + r * kp),
+                       (const int32_t *)(const void *)bp, kc);
 }
 
 /* The compute of mmad_run after its checks, as asc_kc_mmad512 does it. */
