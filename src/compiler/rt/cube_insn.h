@@ -271,6 +271,48 @@ static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, co
 
 /* --- load_data (2D) ------------------------------------------------------- */
 
+#if ASC_KC_X86
+/* 8 x 8 2-byte elements: row i of the source (8 elements at s + i * ss
+ * bytes) becomes column i of the destination (rows d + j * ds): SSE2's
+ * three rounds of interleaving (load_data's transpose, Matmul's
+ * transposed gather). */
+static inline void asc_kc_tr8x8_u16(char *d, int64_t ds, const char *s, int64_t ss) {
+  __m128i a[8], b[8];
+  for (int i = 0; i < 8; i++) a[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
+  for (int i = 0; i < 4; i++) {
+    b[2 * i] = _mm_unpacklo_epi16(a[2 * i], a[2 * i + 1]);
+    b[2 * i + 1] = _mm_unpackhi_epi16(a[2 * i], a[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; i++)
+    for (int h = 0; h < 2; h++) {
+      a[4 * i + 2 * h] = _mm_unpacklo_epi32(b[4 * i + h], b[4 * i + h + 2]);
+      a[4 * i + 2 * h + 1] = _mm_unpackhi_epi32(b[4 * i + h], b[4 * i + h + 2]);
+    }
+  /* a[0..3]: rows 0-3 x columns {0,1}, {2,3}, {4,5}, {6,7}; a[4..7]: rows 4-7 */
+  for (int j = 0; j < 4; j++) {
+    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j) * ds), _mm_unpacklo_epi64(a[j], a[j + 4]));
+    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j + 1) * ds), _mm_unpackhi_epi64(a[j], a[j + 4]));
+  }
+}
+#endif
+
+/* Transposes one 16 x 16 fractal of 2-byte elements from s to d (which
+ * may be the same fractal: the source is read whole first). */
+static inline void asc_kc_tr16_u16(char *d, const char *s) {
+  uint16_t f[256];
+  memcpy(f, s, sizeof f);
+#if ASC_KC_X86
+  const char *fp = (const char *)f;
+  for (int bi = 0; bi < 16; bi += 8) /* block (bi, bj) of the source goes to (bj, bi) */
+    for (int bj = 0; bj < 16; bj += 8)
+      asc_kc_tr8x8_u16(d + (bj * 16 + bi) * 2, 32, fp + (bi * 16 + bj) * 2, 32);
+#else
+  uint16_t *o = (uint16_t *)(void *)d;
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+#endif
+}
+
 /* PyAsc's LoadData2DParams. Copies repeat_times fractals: source fractal
  * start_index + i * src_stride to destination fractal i * (1 + dst_gap),
  * each 16 x 16 fractal transposed when if_transpose (2-byte types only). */
@@ -305,11 +347,7 @@ static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
     if (!p->if_transpose) {
       memmove(dst.p + d, src.p + s, ASC_KC_FRACTAL_BYTES);
     } else {
-      uint16_t f[256];
-      memcpy(f, src.p + s, sizeof f);
-      uint16_t *o = (uint16_t *)(void *)(dst.p + d);
-      for (int r = 0; r < 16; r++)
-        for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+      asc_kc_tr16_u16(dst.p + d, src.p + s);
     }
   }
   return 0;

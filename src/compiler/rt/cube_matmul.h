@@ -228,30 +228,6 @@ static inline void asc_k_mm_elem(char *d, const char *s, int es) {
     *d = *s;
 }
 
-#if ASC_KC_X86
-/* 8 x 8 2-byte elements: row i of the source (8 elements at s + i * ss
- * bytes) becomes column i of the destination (rows d + j * ds): SSE2's
- * three rounds of interleaving, for the transposed gather below. */
-static inline void asc_k_mm_tr8x8_u16(char *d, int64_t ds, const char *s, int64_t ss) {
-  __m128i a[8], b[8];
-  for (int i = 0; i < 8; i++) a[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
-  for (int i = 0; i < 4; i++) {
-    b[2 * i] = _mm_unpacklo_epi16(a[2 * i], a[2 * i + 1]);
-    b[2 * i + 1] = _mm_unpackhi_epi16(a[2 * i], a[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; i++)
-    for (int h = 0; h < 2; h++) {
-      a[4 * i + 2 * h] = _mm_unpacklo_epi32(b[4 * i + h], b[4 * i + h + 2]);
-      a[4 * i + 2 * h + 1] = _mm_unpackhi_epi32(b[4 * i + h], b[4 * i + h + 2]);
-    }
-  /* a[0..3]: rows 0-3 x columns {0,1}, {2,3}, {4,5}, {6,7}; a[4..7]: rows 4-7 */
-  for (int j = 0; j < 4; j++) {
-    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j) * ds), _mm_unpacklo_epi64(a[j], a[j + 4]));
-    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j + 1) * ds), _mm_unpackhi_epi64(a[j], a[j + 4]));
-  }
-}
-#endif
-
 /* asc_k_mm_gather for an ND source, when every byte it touches is in
  * range: returns 0 (nothing written) otherwise, so that the element-wise
  * walk reports the first bad element. Addresses grow with r and cc (ld and
@@ -280,7 +256,7 @@ static int asc_k_mm_gather_nd(asc_kc_span dst, asc_kc_span src, int es, int c0, 
     if (es == 2)
       for (int64_t ci = 0; ci + 8 <= run; ci += 8)
         for (r8 = 0; r8 + 8 <= rows; r8 += 8)
-          asc_k_mm_tr8x8_u16(d + (r8 * c0 + ci) * 2, c0 * 2, s + (ci * cs + r8) * 2, cs * 2);
+          asc_kc_tr8x8_u16(d + (r8 * c0 + ci) * 2, c0 * 2, s + (ci * cs + r8) * 2, cs * 2);
     if (es != 2 || run % 8) r8 = 0;
 #endif
     for (int64_t ci = 0; ci < run; ci++)
