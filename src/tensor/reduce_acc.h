@@ -95,35 +95,37 @@ static ACC FN(row_sum)(const asc_red_args *a, const char *base, int64_t r0, int6
   return FN(total)(&c);
 }
 
+#if IS_INT
 /* The extreme of a contiguous piece in eight independent lanes, so that
- * the comparisons do not wait on each other; *nan tells whether the piece
- * holds a NaN (which the comparisons skip). */
-#define PIECE_EXTREME(NAME, CMP)                            \
-  static ACC FN(NAME)(const ACC *x, int64_t n, bool *nan) { \
-    ACC lane[8], r = x[0];                                  \
-    int nans[8] = {0, 0, 0, 0, 0, 0, 0, 0}, any = 0;        \
-    for (int j = 0; j < 8; j++) lane[j] = x[0];             \
-    int64_t k = 0;                                          \
-    for (; k + 8 <= n; k += 8)                              \
-      for (int j = 0; j < 8; j++) {                         \
-        ACC v = x[k + j];                                   \
-        lane[j] = v CMP lane[j] ? v : lane[j];              \
-        nans[j] |= NANV(v);                                 \
-      }                                                     \
-    for (int j = 0; j < 8; j++) {                           \
-      r = lane[j] CMP r ? lane[j] : r;                      \
-      any |= nans[j];                                       \
-    }                                                       \
-    for (; k < n; k++) {                                    \
-      r = x[k] CMP r ? x[k] : r;                            \
-      any |= NANV(x[k]);                                    \
-    }                                                       \
-    *nan = any != 0;                                        \
-    return r;                                               \
+ * the comparisons do not wait on each other (*nan: always false). */
+#define PIECE_EXTREME(NAME, CMP)                                 \
+  static ACC FN(NAME)(const ACC *x, int64_t n, bool *nan) {      \
+    ACC lane[8], r = x[0];                                       \
+    for (int j = 0; j < 8; j++) lane[j] = x[0];                  \
+    int64_t k = 0;                                               \
+    for (; k + 8 <= n; k += 8)                                   \
+      for (int j = 0; j < 8; j++) {                              \
+        ACC v = x[k + j];                                        \
+        lane[j] = v CMP lane[j] ? v : lane[j];                   \
+      }                                                          \
+    for (int j = 0; j < 8; j++) r = lane[j] CMP r ? lane[j] : r; \
+    for (; k < n; k++) r = x[k] CMP r ? x[k] : r;                \
+    *nan = false;                                                \
+    return r;                                                    \
   }
 PIECE_EXTREME(piece_max, >)
 PIECE_EXTREME(piece_min, <)
 #undef PIECE_EXTREME
+#else
+/* Floats: reduce_extreme.c, vectorised; *nan tells whether the piece
+ * holds a NaN (which the comparisons skip). */
+static ACC FN(piece_max)(const ACC *x, int64_t n, bool *nan) {
+  return RED_CAT(asc_red_extreme, SUF)(x, n, true, nan);
+}
+static ACC FN(piece_min)(const ACC *x, int64_t n, bool *nan) {
+  return RED_CAT(asc_red_extreme, SUF)(x, n, false, nan);
+}
+#endif
 
 #if !IS_INT
 /* piece_max for other files (softmax.c): n >= 1. */
@@ -147,11 +149,14 @@ static void FN(row_scan)(const asc_red_args *a, const char *base, int64_t r0, in
   ACC best = 0, prod = 1;
   int64_t best_idx = r0, pos = r0, flag = op == ASC_REDUCE_ALL;
   bool first = true;
+  /* contiguous data of the accumulator's own dtype is scanned in place,
+   * a whole run at a time; the rest through the buffer */
+  const bool direct = a->in_dtype == SELF && step == (int64_t)sizeof(ACC) && ASC_ALIGNED(base, ACC);
   const char *p;
   int64_t n, m;
   while (iter_next(a, &it, &p, &n)) {
     for (int64_t done = 0; done < n; done += m, pos += m) {
-      m = n - done < ASC_RED_BUF ? n - done : ASC_RED_BUF;
+      m = direct || n - done < ASC_RED_BUF ? n - done : ASC_RED_BUF;
       const ACC *x = GATHER(buf, p + done * step, step, m, a->in_dtype);
       switch (op) {
         case ASC_REDUCE_PROD:
@@ -172,8 +177,10 @@ static void FN(row_scan)(const asc_red_args *a, const char *base, int64_t r0, in
           }
           if (first || (is_max ? e > best : e < best)) {
             best = e;
-            while (x[k] != e) k++;
-            best_idx = pos + k;
+            if (op == ASC_REDUCE_ARGMAX || op == ASC_REDUCE_ARGMIN) { /* max/min need no index */
+              while (x[k] != e) k++;
+              best_idx = pos + k;
+            }
           }
           break;
         }

@@ -94,8 +94,11 @@ void asc_red_scatter_f64(char *p, int64_t stride, const double *v, int64_t n, as
 float asc_red_pairwise_f32(const float *x, int64_t n);
 double asc_red_pairwise_f64(const double *x, int64_t n);
 
-/* The maximum of x[0, n), n >= 1, in eight independent lanes that skip
- * NaN; *nan tells whether x holds one. */
+/* The max (is_max) or min of x[0, n), n >= 1, skipping NaN; *nan tells
+ * whether there was one (reduce_extreme.c). */
+float asc_red_extreme_f32(const float *x, int64_t n, bool is_max, bool *nan);
+double asc_red_extreme_f64(const double *x, int64_t n, bool is_max, bool *nan);
+/* asc_red_extreme's max for other files (softmax.c). */
 float asc_red_piece_max_f32(const float *x, int64_t n, bool *nan);
 double asc_red_piece_max_f64(const double *x, int64_t n, bool *nan);
 

@@ -61,6 +61,7 @@ typedef struct asc_kc_core {
   float *scr_a, *scr_b;        /* L0A/L0B contents widened to 32 bits */
   uint8_t *l0b_idx;            /* per L0B byte: its 2-bit sparse index, 0xFF none (cube_sparse.h) */
   int portable;                /* 1: no SIMD paths (tests compare both) */
+  int simd;                    /* the widest mmad path: asc_kc_simd_level */
   int64_t cursor[ASC_KC_NBUF]; /* next free byte of each buffer (TPipe.init_buffer) */
   /* the img2col loads' registers (rt/img2col.h); all zero is their reset state */
   int64_t l3d_boundary, l3d_repeat[3], l3d_fmatrix[2][6];
@@ -103,12 +104,16 @@ static void asc_kc_core_free(asc_kc_core *c) {
   c->l0b_idx = NULL;
 }
 
+static int asc_kc_simd_level(void);
+
 /* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */
 static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) __attribute__((unused));
 static int asc_kc_core_init(asc_kc_core *c, asc_kc_err *e) {
   static const int64_t sizes[ASC_KC_NBUF] = {ASC_KC_L1_SIZE, ASC_KC_L0A_SIZE, ASC_KC_L0B_SIZE,
                                              ASC_KC_L0C_SIZE};
   memset(c, 0, sizeof *c);
+  c->simd = asc_kc_simd_level();
+  c->portable = c->simd == 0;
   for (int i = 0; i < ASC_KC_NBUF; i++) {
     c->size[i] = sizes[i];
     c->mem[i] = (char *)calloc((size_t)sizes[i], 1);
@@ -167,6 +172,26 @@ typedef struct asc_kc_nd2nz {
   int64_t dst_nz_matrix_stride; /* elements between destination matrices */
 } asc_kc_nd2nz;
 
+/* Whether a row of Nd2Nz (its column blocks at d0 + b * dc, dc >= 0, the
+ * last one `n % c0` elements or whole) lies in dst's n bytes: the last
+ * whole block and the last block reach furthest. */
+static inline int asc_kc_nd2nz_row_fits(int64_t d0, int64_t dc, int64_t n_el, int c0, int es,
+                                        int64_t n) {
+  const int64_t blocks = (n_el + c0 - 1) / c0, whole = n_el / c0;
+  if (d0 < 0 || blocks == 0) return d0 >= 0;
+  if (whole && !asc_kc_in(d0 + (whole - 1) * dc, (int64_t)c0 * es, n)) return 0;
+  return asc_kc_in(d0 + (blocks - 1) * dc, (n_el - (blocks - 1) * c0) * es, n);
+}
+
+/* One checked row of Nd2Nz: whole blocks are 32-byte copies, which the
+ * compiler makes two moves where a copy of variable size is a call. */
+static inline void asc_kc_nd2nz_row(char *d, int64_t dc, const char *s, int64_t n_el, int c0,
+                                    int es) {
+  int64_t c = 0;
+  for (; c + c0 <= n_el; c += c0, d += dc) memcpy(d, s + c * es, ASC_KC_BLOCK_BYTES);
+  if (c < n_el) memcpy(d, s + c * es, (size_t)((n_el - c) * es));
+}
+
 /* DataCopy(dst NZ, src ND, Nd2NzParams): GM or UB to L1. */
 static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, const asc_kc_nd2nz *p,
                              asc_kc_err *e) __attribute__((unused));
@@ -189,11 +214,15 @@ static int asc_kc_nd2nz_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, co
       if (!asc_kc_in(s, p->d_value * es, src.n))
         return asc_kc_fail(e, "Nd2Nz reads %lld bytes from byte %lld of a %lld-byte source",
                            (long long)(p->d_value * es), (long long)s, (long long)src.n);
+      const int64_t d0 = (m * p->dst_nz_matrix_stride + r * p->dst_nz_n_stride * c0) * es,
+                    dc = p->dst_nz_c0_stride * c0 * es; /* bytes between column blocks */
+      if (asc_kc_nd2nz_row_fits(d0, dc, p->d_value, c0, es, dst.n)) {
+        asc_kc_nd2nz_row(dst.p + d0, dc, src.p + s, p->d_value, c0, es);
+        continue;
+      }
       for (int64_t c = 0; c < p->d_value; c += c0) {
         int64_t run = p->d_value - c < c0 ? p->d_value - c : c0;
-        int64_t d = (m * p->dst_nz_matrix_stride + (c / c0) * p->dst_nz_c0_stride * c0 +
-                     r * p->dst_nz_n_stride * c0) *
-                    es;
+        int64_t d = d0 + (c / c0) * dc;
         if (!asc_kc_in(d, run * es, dst.n))
           return asc_kc_fail(e, "Nd2Nz writes past its destination (byte %lld of %lld)",
                              (long long)(d + run * es), (long long)dst.n);
@@ -242,6 +271,48 @@ static int asc_kc_nz2nd_copy(asc_kc_span dst, asc_kc_span src, asc_kc_type t, co
 
 /* --- load_data (2D) ------------------------------------------------------- */
 
+#if ASC_KC_X86
+/* 8 x 8 2-byte elements: row i of the source (8 elements at s + i * ss
+ * bytes) becomes column i of the destination (rows d + j * ds): SSE2's
+ * three rounds of interleaving (load_data's transpose, Matmul's
+ * transposed gather). */
+static inline void asc_kc_tr8x8_u16(char *d, int64_t ds, const char *s, int64_t ss) {
+  __m128i a[8], b[8];
+  for (int i = 0; i < 8; i++) a[i] = _mm_loadu_si128((const __m128i *)(const void *)(s + i * ss));
+  for (int i = 0; i < 4; i++) {
+    b[2 * i] = _mm_unpacklo_epi16(a[2 * i], a[2 * i + 1]);
+    b[2 * i + 1] = _mm_unpackhi_epi16(a[2 * i], a[2 * i + 1]);
+  }
+  for (int i = 0; i < 2; i++)
+    for (int h = 0; h < 2; h++) {
+      a[4 * i + 2 * h] = _mm_unpacklo_epi32(b[4 * i + h], b[4 * i + h + 2]);
+      a[4 * i + 2 * h + 1] = _mm_unpackhi_epi32(b[4 * i + h], b[4 * i + h + 2]);
+    }
+  /* a[0..3]: rows 0-3 x columns {0,1}, {2,3}, {4,5}, {6,7}; a[4..7]: rows 4-7 */
+  for (int j = 0; j < 4; j++) {
+    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j) * ds), _mm_unpacklo_epi64(a[j], a[j + 4]));
+    _mm_storeu_si128((__m128i *)(void *)(d + (2 * j + 1) * ds), _mm_unpackhi_epi64(a[j], a[j + 4]));
+  }
+}
+#endif
+
+/* Transposes one 16 x 16 fractal of 2-byte elements from s to d (which
+ * may be the same fractal: the source is read whole first). */
+static inline void asc_kc_tr16_u16(char *d, const char *s) {
+  uint16_t f[256];
+  memcpy(f, s, sizeof f);
+#if ASC_KC_X86
+  const char *fp = (const char *)f;
+  for (int bi = 0; bi < 16; bi += 8) /* block (bi, bj) of the source goes to (bj, bi) */
+    for (int bj = 0; bj < 16; bj += 8)
+      asc_kc_tr8x8_u16(d + (bj * 16 + bi) * 2, 32, fp + (bi * 16 + bj) * 2, 32);
+#else
+  uint16_t *o = (uint16_t *)(void *)d;
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+#endif
+}
+
 /* PyAsc's LoadData2DParams. Copies repeat_times fractals: source fractal
  * start_index + i * src_stride to destination fractal i * (1 + dst_gap),
  * each 16 x 16 fractal transposed when if_transpose (2-byte types only). */
@@ -276,11 +347,7 @@ static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
     if (!p->if_transpose) {
       memmove(dst.p + d, src.p + s, ASC_KC_FRACTAL_BYTES);
     } else {
-      uint16_t f[256];
-      memcpy(f, src.p + s, sizeof f);
-      uint16_t *o = (uint16_t *)(void *)(dst.p + d);
-      for (int r = 0; r < 16; r++)
-        for (int c = 0; c < 16; c++) o[c * 16 + r] = f[r * 16 + c];
+      asc_kc_tr16_u16(dst.p + d, src.p + s);
     }
   }
   return 0;
@@ -322,67 +389,6 @@ static void asc_kc_widen_scalar(void *out, const char *src, asc_kc_type t, int64
 }
 
 #if ASC_KC_X86
-__attribute__((target("avx2,fma,f16c"))) static void asc_kc_widen_f16c(float *dst, const char *src,
-                                                                       int64_t cnt) {
-  int64_t i = 0;
-  for (; i + 8 <= cnt; i += 8)
-    _mm256_storeu_ps(
-        dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + 2 * i))));
-  for (; i < cnt; i++) {
-    uint16_t h;
-    memcpy(&h, src + 2 * i, 2);
-    dst[i] = asc_k_h2f(h);
-  }
-}
-
-/* C rows [r0, r0 + 4) x 16 columns += A rows x B panel, over k. */
-__attribute__((target("avx2,fma"))) static void asc_kc_tile_avx2(float *ct, const float *a,
-                                                                 int64_t lda, int64_t rows,
-                                                                 const float *bp, int64_t k) {
-  int64_t r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    __m256 c00 = _mm256_loadu_ps(ct + (r + 0) * 16), c01 = _mm256_loadu_ps(ct + (r + 0) * 16 + 8);
-    __m256 c10 = _mm256_loadu_ps(ct + (r + 1) * 16), c11 = _mm256_loadu_ps(ct + (r + 1) * 16 + 8);
-    __m256 c20 = _mm256_loadu_ps(ct + (r + 2) * 16), c21 = _mm256_loadu_ps(ct + (r + 2) * 16 + 8);
-    __m256 c30 = _mm256_loadu_ps(ct + (r + 3) * 16), c31 = _mm256_loadu_ps(ct + (r + 3) * 16 + 8);
-    const float *a0 = a + (r + 0) * lda, *a1 = a + (r + 1) * lda, *a2 = a + (r + 2) * lda,
-                *a3 = a + (r + 3) * lda;
-    for (int64_t q = 0; q < k; q++) {
-      __m256 b0 = _mm256_loadu_ps(bp + q * 16), b1 = _mm256_loadu_ps(bp + q * 16 + 8), x;
-      x = _mm256_broadcast_ss(a0 + q);
-      c00 = _mm256_fmadd_ps(x, b0, c00);
-      c01 = _mm256_fmadd_ps(x, b1, c01);
-      x = _mm256_broadcast_ss(a1 + q);
-      c10 = _mm256_fmadd_ps(x, b0, c10);
-      c11 = _mm256_fmadd_ps(x, b1, c11);
-      x = _mm256_broadcast_ss(a2 + q);
-      c20 = _mm256_fmadd_ps(x, b0, c20);
-      c21 = _mm256_fmadd_ps(x, b1, c21);
-      x = _mm256_broadcast_ss(a3 + q);
-      c30 = _mm256_fmadd_ps(x, b0, c30);
-      c31 = _mm256_fmadd_ps(x, b1, c31);
-    }
-    _mm256_storeu_ps(ct + (r + 0) * 16, c00);
-    _mm256_storeu_ps(ct + (r + 0) * 16 + 8, c01);
-    _mm256_storeu_ps(ct + (r + 1) * 16, c10);
-    _mm256_storeu_ps(ct + (r + 1) * 16 + 8, c11);
-    _mm256_storeu_ps(ct + (r + 2) * 16, c20);
-    _mm256_storeu_ps(ct + (r + 2) * 16 + 8, c21);
-    _mm256_storeu_ps(ct + (r + 3) * 16, c30);
-    _mm256_storeu_ps(ct + (r + 3) * 16 + 8, c31);
-  }
-  for (; r < rows; r++) {
-    __m256 c0 = _mm256_loadu_ps(ct + r * 16), c1 = _mm256_loadu_ps(ct + r * 16 + 8);
-    for (int64_t q = 0; q < k; q++) {
-      __m256 x = _mm256_broadcast_ss(a + r * lda + q);
-      c0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16), c0);
-      c1 = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp + q * 16 + 8), c1);
-    }
-    _mm256_storeu_ps(ct + r * 16, c0);
-    _mm256_storeu_ps(ct + r * 16 + 8, c1);
-  }
-}
-
 /* AVX2, FMA and F16C (CPUID leaf 1 ECX bit 29; not every compiler's
  * __builtin_cpu_supports knows "f16c"). */
 static int asc_kc_has_avx2(void) {
@@ -391,7 +397,26 @@ static int asc_kc_has_avx2(void) {
   if (!__get_cpuid(1, &ax, &bx, &cx, &dx)) return 0;
   return (cx >> 29) & 1u;
 }
+
+#include "cube_mmad256.h" /* mmad with AVX2 */
+#include "cube_mmad512.h" /* mmad with AVX-512 */
 #endif
+
+/* The widest mmad path this CPU runs: 2 AVX-512, 1 AVX2 (with FMA and
+ * F16C), 0 portable. PYASC_CPU_SIMD caps it as it caps the tensor
+ * library's vector maths: 0 portable, avx2 at most AVX2. */
+static int asc_kc_simd_level(void) {
+  const char *env = getenv("PYASC_CPU_SIMD");
+  if (env && !strcmp(env, "0")) return 0;
+#if ASC_KC_X86
+  __builtin_cpu_init();
+  if (!asc_kc_has_avx2()) return 0;
+  if ((env && !strcmp(env, "avx2")) || !asc_kc_has_avx512()) return 1;
+  return 2;
+#else
+  return 0;
+#endif
+}
 
 static void asc_kc_tile_scalar(float *ct, const float *a, int64_t lda, int64_t rows,
                                const float *bp, int64_t k) {
@@ -445,26 +470,23 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
                        (long long)p->n, (long long)(p->n * 4));
   if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
     return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
-  float *wa = core->scr_a, *wb = core->scr_b;
-  int simd = 0, fast;
 #if ASC_KC_X86
-  simd = !core->portable && asc_kc_has_avx2();
+  if (!core->portable && core->simd >= 2) {
+    asc_kc_mmad512(core, dst, a, b, bias, t, p);
+    return 0;
+  }
+  if (!core->portable && core->simd == 1) {
+    asc_kc_mmad256(core, dst, a, b, bias, t, p);
+    return 0;
+  }
 #endif
-  fast = simd && t == ASC_KC_F16;
+  float *wa = core->scr_a, *wb = core->scr_b;
   /* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...] */
   for (int64_t i = 0; i < m1; i++)
     for (int64_t j = 0; j < k1; j++) {
       const char *f = a.p + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
-      for (int r = 0; r < 16; r++) {
-        float *o = wa + (i * 16 + r) * kp + j * c0;
-#if ASC_KC_X86
-        if (fast) {
-          asc_kc_widen_f16c(o, f + r * c0 * es, c0);
-          continue;
-        }
-#endif
-        asc_kc_widen_scalar(o, f + r * c0 * es, t, c0);
-      }
+      for (int r = 0; r < 16; r++)
+        asc_kc_widen_scalar(wa + (i * 16 + r) * kp + j * c0, f + r * c0 * es, t, c0);
     }
   /* B: fractal (j, nb) row c (column nb*16+c of B) -> panel nb, wb[nb][q][c] */
   for (int64_t nb = 0; nb < n1; nb++)
@@ -475,12 +497,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
         int32_t i[32];
       } run;
       for (int c = 0; c < 16; c++) {
-#if ASC_KC_X86
-        if (fast)
-          asc_kc_widen_f16c(run.f, f + c * c0 * es, c0);
-        else
-#endif
-          asc_kc_widen_scalar(run.f, f + c * c0 * es, t, c0);
+        asc_kc_widen_scalar(run.f, f + c * c0 * es, t, c0);
         size_t at = (size_t)(nb * kp * 16 + j * c0 * 16);
         if (t == ASC_KC_S8)
           for (int q = 0; q < c0; q++)
@@ -513,10 +530,6 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
       if (isint)
         asc_kc_tile_int(cu.i, (const int32_t *)(const void *)arow, kp, rows,
                         (const int32_t *)(const void *)bp, p->k);
-#if ASC_KC_X86
-      else if (simd)
-        asc_kc_tile_avx2(ct, arow, kp, rows, bp, p->k);
-#endif
       else
         asc_kc_tile_scalar(ct, arow, kp, rows, bp, p->k);
       /* only the m x n part is the result; the rest of the fractal keeps
@@ -539,6 +552,8 @@ typedef struct asc_kc_fixpipe {
   int relu_en;
   int nz_out; /* FixpipeConfig: 0 row-major (ND), 1 NZ */
 } asc_kc_fixpipe;
+
+#include "cube_fixpipe_nd.h" /* its fp32 -> ND fp32/fp16/bf16 form, row by row */
 
 /* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
  * int32 (`st`), dst is `dt`; `qv` holds n_size fp32 scales for the vector
@@ -596,6 +611,7 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
   if (vec && p->n_size * 4 > qv.n)
     return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
                        (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
+  if (asc_kc_fixpipe_nd(dst, src, dt, st, p)) return 0;
   const int des = asc_kc_esize(dt);
   const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
   for (int64_t m = 0; m < p->m_size; m++)

@@ -217,6 +217,55 @@ static int asc_k_mm_shape(asc_k_ctx *k, asc_k_matmul *mm, int org, int64_t a, in
   return 0;
 }
 
+/* One element of es bytes (1, 2 or 4): a copy of known size, which the
+ * compiler turns into a move where memcpy(es) would be a call. */
+static inline void asc_k_mm_elem(char *d, const char *s, int es) {
+  if (es == 2)
+    memcpy(d, s, 2);
+  else if (es == 4)
+    memcpy(d, s, 4);
+  else
+    *d = *s;
+}
+
+/* asc_k_mm_gather for an ND source, when every byte it touches is in
+ * range: returns 0 (nothing written) otherwise, so that the element-wise
+ * walk reports the first bad element. Addresses grow with r and cc (ld and
+ * the NZ strides are positive), so the first and last elements bound them
+ * all. Untransposed, each row's run of C0 is one copy; transposed, the
+ * source is read along its rows (r) and written C0 apart. */
+static int asc_k_mm_gather_nd(asc_kc_span dst, asc_kc_span src, int es, int c0, int64_t rows,
+                              int64_t cols, int64_t r0, int64_t col0, int64_t ld, int trans) {
+  const int64_t rows16 = (rows + 15) / 16 * 16;
+  if (rows <= 0 || cols <= 0 || ld <= 0) return 0;
+  const int64_t rs = trans ? 1 : ld, cs = trans ? ld : 1; /* source strides of r and cc */
+  const int64_t first = r0 * rs + col0 * cs, last = (r0 + rows - 1) * rs + (col0 + cols - 1) * cs;
+  const int64_t dlast = (((cols - 1) / c0) * rows16 + rows - 1) * c0 + (cols - 1) % c0;
+  if (first < 0 || !asc_kc_in(last * es, es, src.n) || !asc_kc_in(dlast * es, es, dst.n)) return 0;
+  for (int64_t cb = 0; cb < cols; cb += c0) {
+    const int64_t run = cols - cb < c0 ? cols - cb : c0;
+    char *d = dst.p + cb * rows16 * es;
+    const char *s = src.p + (first + cb * cs) * es;
+    if (!trans) {
+      for (int64_t r = 0; r < rows; r++)
+        memcpy(d + r * c0 * es, s + r * rs * es, (size_t)(run * es));
+      continue;
+    }
+    int64_t r8 = 0; /* rows done 8 x 8 at a time */
+#if ASC_KC_X86
+    if (es == 2)
+      for (int64_t ci = 0; ci + 8 <= run; ci += 8)
+        for (r8 = 0; r8 + 8 <= rows; r8 += 8)
+          asc_kc_tr8x8_u16(d + (r8 * c0 + ci) * 2, c0 * 2, s + (ci * cs + r8) * 2, cs * 2);
+    if (es != 2 || run % 8) r8 = 0;
+#endif
+    for (int64_t ci = 0; ci < run; ci++)
+      for (int64_t r = r8; r < rows; r++)
+        asc_k_mm_elem(d + (r * c0 + ci) * es, s + (ci * cs + r) * es, es);
+  }
+  return 1;
+}
+
 /* Writes rows x cols of a matrix into L1 as NZ (rows padded to 16; C0
  * along cols): element (r, c) is src[r * rs + c * cs] for ND sources, or
  * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
@@ -224,6 +273,8 @@ static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int e
                            int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
                            int trans, int nz, int64_t rows16s, int bcast, int line) {
   const int64_t rows16 = (rows + 15) / 16 * 16;
+  if (!nz && !bcast && asc_k_mm_gather_nd(dst, src, es, c0, rows, cols, r0, col0, ld, trans))
+    return 0;
   for (int64_t r = 0; r < rows; r++)
     for (int64_t cc = 0; cc < cols; cc++) {
       /* stored coordinates (sr, sc) of logical (r0 + r, col0 + cc) */

@@ -1,0 +1,117 @@
+/* The max or min of a contiguous float32/float64 piece, for reductions
+ * and softmax (reduce_acc.h's piece_max/piece_min): AVX2 where the tensor
+ * library's vector maths uses AVX2 or wider (asc_vmath_isa; so
+ * PYASC_CPU_SIMD=0 makes it portable too), the portable loop otherwise.
+ *
+ * Both give the same answer. NaN is not compared: a vector max/min
+ * returns its second operand when either is NaN, so the accumulators,
+ * whose values are the second operand, skip it, and a separate mask
+ * records that the piece held one (the caller then propagates it, as
+ * NumPy does). Without NaN the result is the piece's largest (smallest)
+ * value, whatever the order of comparison; only which of -0.0 and +0.0
+ * comes out of a tie between them depends on the order, and NumPy leaves
+ * that unspecified too (its own result depends on the position). */
+#include <pthread.h>
+#include <string.h>
+
+#include "reduce_internal.h"
+#include "unary_math.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define RED_X86 1
+#else
+#define RED_X86 0
+#endif
+
+/* The portable loop: eight independent lanes, so that the comparisons do
+ * not wait on each other, then the lanes and the tail one by one. CMP
+ * is > for max, < for min: a compile-time operator, so that the compiler
+ * makes each step a branch-free max/min instead of a jump on data. */
+#define SCALAR_EXTREME(NAME, T, CMP)                       \
+  static inline T NAME(const T *x, int64_t n, bool *nan) { \
+    T lane[8], r = x[0];                                   \
+    int nans[8] = {0, 0, 0, 0, 0, 0, 0, 0}, any = 0;       \
+    for (int j = 0; j < 8; j++) lane[j] = x[0];            \
+    int64_t k = 0;                                         \
+    for (; k + 8 <= n; k += 8)                             \
+      for (int j = 0; j < 8; j++) {                        \
+        T v = x[k + j];                                    \
+        lane[j] = v CMP lane[j] ? v : lane[j];             \
+        nans[j] |= v != v;                                 \
+      }                                                    \
+    for (int j = 0; j < 8; j++) {                          \
+      r = lane[j] CMP r ? lane[j] : r;                     \
+      any |= nans[j];                                      \
+    }                                                      \
+    for (; k < n; k++) {                                   \
+      r = x[k] CMP r ? x[k] : r;                           \
+      any |= x[k] != x[k];                                 \
+    }                                                      \
+    *nan = any != 0;                                       \
+    return r;                                              \
+  }
+SCALAR_EXTREME(scalar_max_f32, float, >)
+SCALAR_EXTREME(scalar_min_f32, float, <)
+SCALAR_EXTREME(scalar_max_f64, double, >)
+SCALAR_EXTREME(scalar_min_f64, double, <)
+#undef SCALAR_EXTREME
+
+#if RED_X86
+/* AVX2: four accumulators of one register each (32 float32 or 16
+ * float64 a turn), so that four comparisons are in flight; their lanes,
+ * then the tail, go through the portable loop. V: the vector type, S:
+ * the intrinsics' suffix (ps, pd), W: lanes per register, OP: max or min,
+ * SCALAR: the portable loop of the same operation. Pieces shorter than
+ * one turn go to the portable loop directly. */
+#define AVX2_EXTREME(NAME, T, V, S, W, OP, SCALAR)                                  \
+  __attribute__((target("avx2"))) static T NAME(const T *x, int64_t n, bool *nan) { \
+    if (n < 4 * W) return SCALAR(x, n, nan);                                        \
+    V acc[4], bad = _mm256_setzero_##S();                                           \
+    for (int u = 0; u < 4; u++) acc[u] = _mm256_loadu_##S(x + u * W);               \
+    int64_t k = 0;                                                                  \
+    for (; k + 4 * W <= n; k += 4 * W)                                              \
+      for (int u = 0; u < 4; u++) {                                                 \
+        V v = _mm256_loadu_##S(x + k + u * W);                                      \
+        acc[u] = _mm256_##OP##_##S(v, acc[u]);                                      \
+        bad = _mm256_or_##S(bad, _mm256_cmp_##S(v, v, _CMP_UNORD_Q));               \
+      }                                                                             \
+    T lanes[4 * W + 4 * W];                                                         \
+    bool tail_nan = false;                                                          \
+    for (int u = 0; u < 4; u++) _mm256_storeu_##S(lanes + u * W, acc[u]);           \
+    /* the tail (under one turn) joins the lanes in one portable pass */            \
+    const int64_t tail = n - k;                                                     \
+    memcpy(lanes + 4 * W, x + k, (size_t)tail * sizeof(T));                         \
+    T r = SCALAR(lanes, 4 * W + tail, &tail_nan);                                   \
+    *nan = tail_nan || _mm256_movemask_##S(bad) != 0;                               \
+    return r;                                                                       \
+  }
+AVX2_EXTREME(avx2_max_f32, float, __m256, ps, 8, max, scalar_max_f32)
+AVX2_EXTREME(avx2_min_f32, float, __m256, ps, 8, min, scalar_min_f32)
+AVX2_EXTREME(avx2_max_f64, double, __m256d, pd, 4, max, scalar_max_f64)
+AVX2_EXTREME(avx2_min_f64, double, __m256d, pd, 4, min, scalar_min_f64)
+#undef AVX2_EXTREME
+
+static bool use_avx2;
+static pthread_once_t chosen = PTHREAD_ONCE_INIT;
+static void choose(void) {
+  const char *isa = asc_vmath_isa();
+  use_avx2 = strcmp(isa, "generic") != 0; /* "avx2" or "avx512f": the CPU has AVX2 */
+}
+#endif
+
+float asc_red_extreme_f32(const float *x, int64_t n, bool is_max, bool *nan) {
+#if RED_X86
+  pthread_once(&chosen, choose);
+  if (use_avx2) return is_max ? avx2_max_f32(x, n, nan) : avx2_min_f32(x, n, nan);
+#endif
+  return is_max ? scalar_max_f32(x, n, nan) : scalar_min_f32(x, n, nan);
+}
+
+double asc_red_extreme_f64(const double *x, int64_t n, bool is_max, bool *nan) {
+#if RED_X86
+  pthread_once(&chosen, choose);
+  if (use_avx2) return is_max ? avx2_max_f64(x, n, nan) : avx2_min_f64(x, n, nan);
+#endif
+  return is_max ? scalar_max_f64(x, n, nan) : scalar_min_f64(x, n, nan);
+}
