@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <structmember.h> /* after binding.h, whose Python.h must come first */
 /* binding.h first: Python.h must precede system headers. */
+#include "../compiler/rt/perf_model.h"
 #include "asc/ir.h"
 #include "asc/jit.h"
 
@@ -286,11 +287,14 @@ static PyObject *b_text(BuilderObject *self, PyObject *n) {
 
 static PyObject *b_emit_c(BuilderObject *self, PyObject *args, PyObject *kwargs) {
   if (!self->m) return uninitialised("IRBuilder");
-  static char *names[] = {"checked", NULL};
-  int checked = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:emit_c", names, &checked)) return NULL;
+  static char *names[] = {"checked", "profiled", NULL};
+  int checked = 0, profiled = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:emit_c", names, &checked, &profiled))
+    return NULL;
   char *text = NULL;
-  asc_status st = checked ? asc_ir_emit_c_checked(self->m, &text) : asc_ir_emit_c(self->m, &text);
+  asc_status st = profiled  ? asc_ir_emit_c_profiled(self->m, checked, &text)
+                  : checked ? asc_ir_emit_c_checked(self->m, &text)
+                            : asc_ir_emit_c(self->m, &text);
   return text_result(st, text);
 }
 
@@ -387,8 +391,9 @@ static PyMethodDef builder_methods[] = {
       ASC_DOC("check_ub($self, ub_size, /)", "The Unified Buffer budget.")),
     M("text", b_text, METH_NOARGS, ASC_DOC("text($self, /)", "The IR's textual form.")),
     {"emit_c", (PyCFunction)(void (*)(void))b_emit_c, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("emit_c($self, /, checked=False)",
-             "C source for the simulated cores (checked: with the debug checks).")},
+     ASC_DOC("emit_c($self, /, checked=False, profiled=False)",
+             "C source for the simulated cores (checked: with the debug checks; profiled: "
+             "with the timing model's accounting, docs/perf-model.md).")},
     M("check_sync", b_check_sync, METH_NOARGS,
       ASC_DOC("check_sync($self, /)",
               "Static check for missing synchronisation between pipes (CompileError).")),
@@ -561,6 +566,54 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
+static PyObject *kernel_profile_reset(KernelObject *self, PyObject *n) {
+  long long count = PyLong_AsLongLong(n);
+  if (count == -1 && PyErr_Occurred()) return NULL;
+  asc_status st = asc_jit_profile_reset(self->k, count);
+  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
+}
+
+/* One block's record as (block_idx, core_kind, sub_block, wave, cores,
+ * clock_mhz, launch_us, end_cycles, busy_cycles[7], spans[(pipe, start,
+ * end, line)]). */
+static PyObject *pf_record(const asc_pf_record *r) {
+  PyObject *busy = PyTuple_New(ASC_PF_NPIPES), *spans = PyList_New(r->nspans);
+  for (int p = 0; busy && p < ASC_PF_NPIPES; p++)
+    PyTuple_SET_ITEM(busy, p, PyFloat_FromDouble(r->busy[p]));
+  for (int i = 0; spans && i < r->nspans; i++) {
+    const asc_pf_span *s = &r->spans[i];
+    PyList_SET_ITEM(spans, i,
+                    Py_BuildValue("(iddi)", s->pipe, (double)s->start, (double)s->end, s->line));
+  }
+  if (!busy || !spans || PyErr_Occurred()) {
+    Py_XDECREF(busy);
+    Py_XDECREF(spans);
+    return NULL;
+  }
+  return Py_BuildValue("(LiiiidddNN)", (long long)r->block_idx, r->core_kind, r->sub_block, r->wave,
+                       r->cores, r->clock_mhz, r->launch_us, r->end, busy, spans);
+}
+
+static PyObject *kernel_profile_records(KernelObject *self, PyObject *unused) {
+  (void)unused;
+  const asc_pf_record *recs;
+  int64_t n;
+  asc_status st = asc_jit_profile_records(self->k, &recs, &n);
+  if (st) return asc_py_raise(st);
+  PyObject *out = PyList_New(0);
+  for (int64_t i = 0; out && i < n; i++) {
+    if (!recs[i].used) continue;
+    PyObject *item = pf_record(&recs[i]);
+    if (!item || PyList_Append(out, item)) {
+      Py_XDECREF(item);
+      Py_CLEAR(out);
+      break;
+    }
+    Py_DECREF(item);
+  }
+  return out;
+}
+
 static PyObject *kernel_get_path(KernelObject *self, void *c) {
   (void)c;
   return PyUnicode_FromString(asc_jit_path(self->k));
@@ -571,6 +624,15 @@ static PyMethodDef kernel_methods[] = {
      ASC_DOC("launch($self, blocks, stream, /, *args)",
              "Runs the kernel on stream; asynchronously when every array argument is a "
              "pyasc.Tensor, else it waits for the stream before returning.")},
+    {"profile_reset", (PyCFunction)kernel_profile_reset, METH_O,
+     ASC_DOC("profile_reset($self, n, /)",
+             "A profiled kernel: clears its records and makes room for n blocks "
+             "(docs/perf-model.md).")},
+    {"profile_records", (PyCFunction)kernel_profile_records, METH_NOARGS,
+     ASC_DOC("profile_records($self, /)",
+             "A profiled kernel's records of its last launch, one tuple per block: (block_idx, "
+             "core_kind, sub_block, wave, cores, clock_mhz, launch_us, end_cycles, busy_cycles, "
+             "spans).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,150 @@
+"""Modelled device time of kernel launches: ``with pyasc.profile() as prof``.
+
+Inside the block every ``@pyasc.jit`` launch runs a build that carries the
+timing model (docs/perf-model.md): each instruction charges cycles to its
+pipe from one table of Atlas A2 (910B1) parameters, pipes overlap except
+where the program synchronises, and blocks run in waves over the chip's
+cores. Results of the kernels are unchanged; outside the block kernels are
+built and run exactly as before (no accounting is compiled in).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyasc.language import jit as _jit
+
+# The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.
+_PIPES = ("scalar", "vec", "mte1", "mte2", "mte3", "mac", "fixpipe")
+PIPES = ("scalar", "vec", "mac", "mte1", "mte2", "mte3", "fixpipe")
+
+
+@dataclass
+class BlockRecord:
+    """One block (core) of a launch: its modelled cycles and busy cycles per pipe."""
+
+    block_idx: int
+    core_kind: str  # "aiv" or "aic"
+    wave: int
+    cycles: float
+    busy: dict[str, float]
+    spans: list[tuple[str, float, float, int]]  # (pipe, start, end, line), cycles
+
+
+@dataclass
+class LaunchRecord:
+    """One launch as ``msprof op`` summarises it (times in microseconds):
+    ``task_duration_us`` (waves of blocks plus the launch overhead),
+    ``cycles`` (of the task, launch overhead excluded), ``block_num``,
+    ``core_time_us`` (a block's mean time, msprof's aiv_time/aic_time),
+    ``pipe_time_us`` and ``pipe_ratio`` (each pipe's mean busy time over
+    the blocks, and that over core_time_us)."""
+
+    name: str
+    block_num: int
+    task_duration_us: float
+    cycles: float
+    core_time_us: float
+    pipe_time_us: dict[str, float]
+    pipe_ratio: dict[str, float]
+    clock_mhz: float
+    blocks: list[BlockRecord] = field(default_factory=list)
+
+
+def _launch_record(name: str, block_num: int, raw: list) -> LaunchRecord:
+    """Sums a launch's block records (see ``CompiledKernel.profile_records``)."""
+    blocks, waves = [], {}
+    mhz, launch_us = 1.0, 0.0
+    for idx, kind, _sub, wave, _cores, mhz, launch_us, end, busy, spans in raw:
+        blocks.append(BlockRecord(idx, "aic" if kind else "aiv", wave, end,
+                                  dict(zip(_PIPES, busy)),
+                                  [(_PIPES[p], s, e, line) for p, s, e, line in spans]))
+        waves[wave] = max(waves.get(wave, 0.0), end)
+    cycles = sum(waves.values())
+    n = max(len(blocks), 1)
+    core = sum(b.cycles for b in blocks) / n
+    pipe_time = {p: sum(b.busy[p] for b in blocks) / n / mhz for p in PIPES}
+    ratio = {p: (pipe_time[p] * mhz / core if core else 0.0) for p in PIPES}
+    return LaunchRecord(name, block_num, cycles / mhz + launch_us, cycles, core / mhz,
+                        pipe_time, ratio, mhz, blocks)
+
+
+class Profile:
+    """The launches recorded inside a ``with pyasc.profile()`` block."""
+
+    def __init__(self) -> None:
+        self.launches: list[LaunchRecord] = []
+        self._previous: Any = None
+
+    def __enter__(self) -> Profile:
+        self._previous = _jit._profile_sink
+        _jit.set_profile_sink(self._record)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _jit.set_profile_sink(self._previous)
+
+    def _record(self, name: str, block_num: int, raw: list) -> None:
+        self.launches.append(_launch_record(name, block_num, raw))
+
+    def table(self, file: Any = None) -> str:
+        """The launches in ``msprof op``'s summary columns; printed (to file
+        if given) and returned."""
+        cols = ["Op Name", "Block Dim", "Task Duration(us)", "core_time(us)"]
+        for p in PIPES:
+            cols += [f"{p}_time(us)", f"{p}_ratio"]
+        rows = [cols]
+        for rec in self.launches:
+            row = [rec.name, str(rec.block_num), f"{rec.task_duration_us:.3f}",
+                   f"{rec.core_time_us:.3f}"]
+            for p in PIPES:
+                row += [f"{rec.pipe_time_us[p]:.3f}", f"{rec.pipe_ratio[p]:.3f}"]
+            rows.append(row)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(cols))]
+        text = "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)
+        print(text, file=file)
+        return text
+
+    def export_chrome_trace(self, path: str) -> None:
+        """Writes the launches' per-core, per-pipe timeline as Chrome trace
+        JSON (opens in Perfetto and chrome://tracing): a process per launch,
+        a track per block and pipe, launches one after another."""
+        events: list[dict] = []
+        offset = 0.0
+        for li, rec in enumerate(self.launches):
+            events.append({"ph": "M", "name": "process_name", "pid": li,
+                           "args": {"name": f"{rec.name} (launch {li})"}})
+            starts, t = {}, 0.0
+            for wave in sorted({b.wave for b in rec.blocks}):
+                starts[wave] = t
+                t += max(b.cycles for b in rec.blocks if b.wave == wave)
+            for b in rec.blocks:
+                base = offset + starts[b.wave] / rec.clock_mhz
+                for pi, pipe in enumerate(PIPES):
+                    tid = b.block_idx * 16 + pi + (8 if b.core_kind == "aic" else 0)
+                    events.append({"ph": "M", "name": "thread_name", "pid": li, "tid": tid,
+                                   "args": {"name": f"{b.core_kind} {b.block_idx} {pipe}"}})
+                for pipe, start, end, line in b.spans:
+                    tid = b.block_idx * 16 + PIPES.index(pipe) + (8 if b.core_kind == "aic"
+                                                                   else 0)
+                    events.append({"ph": "X", "name": pipe, "pid": li, "tid": tid,
+                                   "ts": base + start / rec.clock_mhz,
+                                   "dur": (end - start) / rec.clock_mhz,
+                                   "args": {"line": line & 0xFFFFF}})
+            offset += rec.task_duration_us
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
+
+
+def profile() -> Profile:
+    """``with pyasc.profile() as prof:`` records every kernel launch inside
+    the block with the timing model of docs/perf-model.md (modelled Atlas A2
+    device time, not host time) in ``prof.launches``; ``prof.table()`` and
+    ``prof.export_chrome_trace(path)`` show them. Launches inside wait for
+    their stream, so that their records are complete."""
+    return Profile()
+
+
+__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile"]

@@ -1,0 +1,271 @@
+/* The timing model of a profiled kernel (docs/perf-model.md): per-pipe
+ * clocks of one simulated AI core, charged from one table of hardware
+ * parameters. Only profiled builds carry the kernel part of this text
+ * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE), so an
+ * unprofiled kernel is the same C as without it. jit.c includes it for the
+ * record type and the table alone.
+ *
+ * Pipes are the checker's (rt/core.h): ASC_K_S, V, MTE1, MTE2, MTE3, M, FIX.
+ * Each pipe keeps a clock, in cycles: when its last instruction ends. An
+ * instruction starts when its pipe is free and the scalar unit has issued
+ * it; pipes run concurrently and wait for each other only at the program's
+ * synchronisation: wait_flag(SRC_DST) moves DST's clock to the time
+ * set_flag(SRC_DST) saw on SRC; a TQue buffer carries its producer's time
+ * from enque to deque and its consumer's from free_tensor to the next
+ * alloc_tensor; pipe_barrier(PIPE_ALL) and sync_all bring every pipe to the
+ * latest. Global memory traffic shares the chip's bandwidth among the cores
+ * of the launch that run at once. */
+#ifndef ASC_PF_TABLE
+#define ASC_PF_TABLE
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* --- the table --------------------------------------------------------------
+ * One set of parameters for every program; sources in docs/perf-model.md. */
+#define ASC_PF_CLOCK_MHZ 1850.0      /* Atlas A2 (Ascend 910B1) AI core clock */
+#define ASC_PF_AIV_CORES 48          /* vector cores (AIV) */
+#define ASC_PF_AIC_CORES 24          /* cube cores (AIC) */
+#define ASC_PF_VEC_BYTES 256.0       /* bytes of one operand a vector repeat reads per cycle */
+#define ASC_PF_VEC_STARTUP 20.0      /* cycles before a vector instruction's first repeat */
+#define ASC_PF_CUBE_FRACTAL 16       /* the cube multiplies 16x16 by 16x16 (fp16) per cycle */
+#define ASC_PF_CUBE_STARTUP 20.0     /* cycles before an mmad's first fractal */
+#define ASC_PF_GM_BYTES_PER_S 1.8e12 /* chip-wide global memory (HBM) bandwidth */
+#define ASC_PF_MTE_PORT 128.0        /* bytes per cycle one MTE moves on its own */
+#define ASC_PF_GM_LATENCY 200.0      /* cycles from a GM copy's issue to its first data */
+#define ASC_PF_LOCAL_BYTES 256.0     /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
+#define ASC_PF_ISSUE 1.0             /* scalar cycles per instruction issued */
+#define ASC_PF_SCALAR_UB 10.0        /* scalar cycles of a get_value/set_value on the UB */
+#define ASC_PF_LAUNCH_US 3.0         /* task launch and completion, per launch */
+
+/* --- what a block reports ---------------------------------------------------- */
+#define ASC_PF_NPIPES 7
+#define ASC_PF_MAX_SPANS 1024
+typedef struct asc_pf_span {
+  float start, end; /* cycles from the block's start */
+  int32_t pipe;     /* ASC_K_S ... ASC_K_FIX */
+  int32_t line;     /* the source location of the span's first instruction */
+} asc_pf_span;
+typedef struct asc_pf_record {
+  int64_t block_idx;
+  int32_t core_kind; /* 0 AIV, 1 AIC */
+  int32_t sub_block; /* the AIV's index in a mixed group, else 0 */
+  int32_t used;      /* 1 once the block finished */
+  int32_t nspans;    /* spans kept (ASC_PF_MAX_SPANS at most; later ones merge) */
+  int32_t wave;      /* the blocks run in waves of as many as the chip has cores */
+  int32_t cores;     /* ... that many */
+  double clock_mhz;  /* the table's clock and launch overhead, for the host's sums */
+  double launch_us;
+  double end; /* cycles: the block's last pipe clock */
+  double busy[ASC_PF_NPIPES];
+  asc_pf_span spans[ASC_PF_MAX_SPANS];
+} asc_pf_record;
+#endif /* ASC_PF_TABLE */
+
+#if defined(ASC_K_PROFILE) && !defined(ASC_PF_KERNEL)
+#define ASC_PF_KERNEL
+/* --- the kernel's side ---------------------------------------------------- */
+#define ASC_PF_NEVENTS 64
+#define ASC_PF_NIDS 8
+#define ASC_PF_MAX_QUES 32
+#define ASC_PF_MAX_BUFS 128
+
+typedef struct asc_pf_buf {
+  const void *q;
+  int64_t off;
+  double ready; /* the producer's clock at enque */
+  double freed; /* the consumer's clock at free_tensor */
+} asc_pf_buf;
+
+typedef struct asc_pf {
+  double clk[ASC_PF_NPIPES];
+  double flag[ASC_PF_NEVENTS][ASC_PF_NIDS];
+  double gm_free; /* this core's share of the GM bandwidth is busy until */
+  double share;   /* bytes per cycle of that share */
+  const void *que[ASC_PF_MAX_QUES];
+  unsigned char que_src[ASC_PF_MAX_QUES], que_dst[ASC_PF_MAX_QUES];
+  int nques, nbufs;
+  asc_pf_buf bufs[ASC_PF_MAX_BUFS];
+  asc_pf_record *rec;
+} asc_pf;
+
+/* The launch's records, one per block (three per group in a mixed kernel):
+ * made by asc_kernel_pf_reset before a launch, read after it (jit.c). */
+static asc_pf_record *asc_pf_records;
+static int64_t asc_pf_nrecords;
+static _Thread_local asc_pf *asc_pf_cur;
+
+int asc_kernel_pf_reset(int64_t n);
+int asc_kernel_pf_reset(int64_t n) {
+  free(asc_pf_records);
+  asc_pf_records = n > 0 ? calloc((size_t)n, sizeof *asc_pf_records) : NULL;
+  asc_pf_nrecords = asc_pf_records ? n : 0;
+  return n > 0 && !asc_pf_records;
+}
+const asc_pf_record *asc_kernel_pf_records(int64_t *n);
+const asc_pf_record *asc_kernel_pf_records(int64_t *n) {
+  *n = asc_pf_nrecords;
+  return asc_pf_records;
+}
+
+static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
+  memset(pf, 0, offsetof(asc_pf, bufs));
+  int64_t slot =
+      k->mixed ? k->block_idx * 3 + (k->core_kind ? 0 : 1 + k->sub_block_idx) : k->block_idx;
+  pf->rec = slot >= 0 && slot < asc_pf_nrecords ? &asc_pf_records[slot] : NULL;
+  if (pf->rec) memset(pf->rec, 0, sizeof *pf->rec);
+  /* the cores of the launch that run at once share the chip's bandwidth */
+  int64_t cores = k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+  int64_t active = k->block_num < cores ? k->block_num : cores;
+  if (active < 1) active = 1;
+  pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
+  asc_pf_cur = pf;
+  return 0;
+}
+static inline void asc_pf_end(asc_k_ctx *k, asc_pf *pf) {
+  asc_pf_cur = NULL;
+  asc_pf_record *r = pf->rec;
+  if (!r) return;
+  r->block_idx = k->block_idx;
+  r->core_kind = k->core_kind;
+  r->sub_block = (int32_t)k->sub_block_idx;
+  r->used = 1;
+  int64_t cores = k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+  r->cores = (int32_t)cores;
+  r->wave = (int32_t)(k->block_idx / cores);
+  r->clock_mhz = ASC_PF_CLOCK_MHZ;
+  r->launch_us = ASC_PF_LAUNCH_US;
+  for (int p = 0; p < ASC_PF_NPIPES; p++)
+    if (pf->clk[p] > r->end) r->end = pf->clk[p];
+  if (r->nspans < ASC_PF_MAX_SPANS &&
+      pf->clk[ASC_K_S] > 0) { /* the scalar unit issues throughout */
+    asc_pf_span s = {0, (float)pf->clk[ASC_K_S], ASC_K_S, 0};
+    r->spans[r->nspans++] = s;
+  }
+}
+
+/* Pipe p ran from start to end: its clock, busy time and the timeline. */
+static inline void asc_pf_run(asc_pf *pf, int p, double start, double end, int line) {
+  pf->clk[p] = end;
+  asc_pf_record *r = pf->rec;
+  if (!r) return;
+  r->busy[p] += end - start;
+  asc_pf_span *last = NULL;
+  for (int i = r->nspans - 1; i >= 0 && i >= r->nspans - ASC_PF_NPIPES; i--)
+    if (r->spans[i].pipe == p) {
+      last = &r->spans[i];
+      break;
+    }
+  /* back-to-back work of a pipe is one span; when the log is full, the
+   * pipe's last span grows to cover the rest */
+  if (last && ((double)last->end >= start - 0.5 || r->nspans == ASC_PF_MAX_SPANS)) {
+    last->end = (float)end;
+    return;
+  }
+  if (r->nspans == ASC_PF_MAX_SPANS) return;
+  asc_pf_span s = {(float)start, (float)end, p, line};
+  r->spans[r->nspans++] = s;
+}
+/* The scalar unit issues n instructions (or works n cycles). */
+static inline void asc_pf_s(asc_pf *pf, double n) {
+  pf->clk[ASC_K_S] += n;
+  if (pf->rec) pf->rec->busy[ASC_K_S] += n;
+}
+/* An instruction of `cycles` on pipe p, issued by the scalar unit. */
+static inline void asc_pf_op(asc_pf *pf, int p, double cycles, int line) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (p == ASC_K_S) {
+    asc_pf_s(pf, cycles);
+    return;
+  }
+  double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
+  asc_pf_run(pf, p, start, start + cycles, line);
+}
+/* A vector instruction over `bytes` of each of its nsrc source operands. */
+static inline void asc_pf_vec(asc_pf *pf, int64_t bytes, int nsrc, int line) {
+  if (bytes < 0) bytes = 0;
+  double repeats = (double)((bytes + (int64_t)ASC_PF_VEC_BYTES - 1) / (int64_t)ASC_PF_VEC_BYTES);
+  asc_pf_op(pf, ASC_K_V, ASC_PF_VEC_STARTUP + repeats * (nsrc > 1 ? nsrc : 1), line);
+}
+/* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out). */
+static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, int line) {
+  if (bytes < 0) bytes = 0;
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
+  double first = start + ASC_PF_GM_LATENCY;
+  double port_end = first + (double)bytes / ASC_PF_MTE_PORT;
+  double ch = first > pf->gm_free ? first : pf->gm_free;
+  pf->gm_free = ch + (double)bytes / pf->share;
+  asc_pf_run(pf, p, start, port_end > pf->gm_free ? port_end : pf->gm_free, line);
+}
+/* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
+static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
+  asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
+}
+/* mmad of an m x k by k x n product: 16x16x16 fractals, one a cycle. */
+static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+  const int64_t f = ASC_PF_CUBE_FRACTAL;
+  double fr = (double)((m + f - 1) / f) * (double)((n + f - 1) / f) * (double)((kk + f - 1) / f);
+  asc_pf_op(pf, ASC_K_M, ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0), line);
+}
+/* get_value/set_value on the UB (or GM) by the scalar unit. */
+static inline void asc_pf_scalar_mem(asc_pf *pf) {
+  asc_pf_s(pf, ASC_PF_ISSUE + ASC_PF_SCALAR_UB);
+}
+
+/* set_flag(SRC_DST, id) / wait_flag: the event's pipes come from the
+ * compiler (sync_check.c's table). */
+static inline void asc_pf_set_flag(asc_pf *pf, int ev, int64_t id, int src) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (ev < 0 || ev >= ASC_PF_NEVENTS || id < 0 || id >= ASC_PF_NIDS) return;
+  double t = pf->clk[src] > pf->clk[ASC_K_S] ? pf->clk[src] : pf->clk[ASC_K_S];
+  pf->flag[ev][id] = t;
+}
+static inline void asc_pf_wait_flag(asc_pf *pf, int ev, int64_t id, int dst) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (ev < 0 || ev >= ASC_PF_NEVENTS || id < 0 || id >= ASC_PF_NIDS) return;
+  if (pf->flag[ev][id] > pf->clk[dst]) pf->clk[dst] = pf->flag[ev][id];
+}
+/* pipe_barrier(PIPE_ALL), sync_all: every pipe waits for all. */
+static inline void asc_pf_barrier_all(asc_pf *pf) {
+  double t = 0;
+  for (int p = 0; p < ASC_PF_NPIPES; p++)
+    if (pf->clk[p] > t) t = pf->clk[p];
+  for (int p = 0; p < ASC_PF_NPIPES; p++) pf->clk[p] = t;
+}
+
+/* TQue: a queue at a position hands buffers from pipe src to pipe dst. */
+static inline void asc_pf_que(asc_pf *pf, const void *q, int src, int dst) {
+  if (pf->nques < ASC_PF_MAX_QUES) {
+    pf->que[pf->nques] = q;
+    pf->que_src[pf->nques] = (unsigned char)src;
+    pf->que_dst[pf->nques++] = (unsigned char)dst;
+  }
+}
+static inline int asc_pf_que_at(const asc_pf *pf, const void *q) {
+  for (int i = 0; i < pf->nques; i++)
+    if (pf->que[i] == q) return i;
+  return -1;
+}
+static inline asc_pf_buf *asc_pf_buf_at(asc_pf *pf, const void *q, int64_t off) {
+  for (int i = 0; i < pf->nbufs; i++)
+    if (pf->bufs[i].q == q && pf->bufs[i].off == off) return &pf->bufs[i];
+  if (pf->nbufs == ASC_PF_MAX_BUFS) return NULL;
+  asc_pf_buf b = {q, off, 0, 0};
+  pf->bufs[pf->nbufs] = b;
+  return &pf->bufs[pf->nbufs++];
+}
+/* what: 0 enque, 1 deque, 2 free_tensor, 3 alloc_tensor */
+static inline void asc_pf_qop(asc_pf *pf, const void *q, int64_t off, int what) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  int i = asc_pf_que_at(pf, q);
+  asc_pf_buf *b = i < 0 ? NULL : asc_pf_buf_at(pf, q, off);
+  if (!b) return;
+  int src = pf->que_src[i], dst = pf->que_dst[i];
+  double *c_src = &pf->clk[src], *c_dst = &pf->clk[dst];
+  if (what == 0) b->ready = *c_src > pf->clk[ASC_K_S] ? *c_src : pf->clk[ASC_K_S];
+  if (what == 1 && b->ready > *c_dst) *c_dst = b->ready;
+  if (what == 2) b->freed = *c_dst > pf->clk[ASC_K_S] ? *c_dst : pf->clk[ASC_K_S];
+  if (what == 3 && b->freed > *c_src) *c_src = b->freed;
+}
+#endif /* ASC_K_PROFILE */
