@@ -69,6 +69,7 @@ typedef struct asc_pf_record {
 #define ASC_PF_NIDS 8
 #define ASC_PF_MAX_QUES 32
 #define ASC_PF_MAX_BUFS 128
+#define ASC_PF_CAL 32 /* busy intervals of a core's bandwidth share kept */
 
 typedef struct asc_pf_buf {
   const void *q;
@@ -80,8 +81,11 @@ typedef struct asc_pf_buf {
 typedef struct asc_pf {
   double clk[ASC_PF_NPIPES];
   double flag[ASC_PF_NEVENTS][ASC_PF_NIDS];
-  double gm_free; /* this core's share of the GM bandwidth is busy until */
-  double share;   /* bytes per cycle of that share */
+  /* this core's share of the GM bandwidth (bytes per cycle) and when it is
+   * busy: sorted, disjoint intervals, those before the scalar unit dropped */
+  double share;
+  double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
+  int ncal;
   const void *que[ASC_PF_MAX_QUES];
   unsigned char que_src[ASC_PF_MAX_QUES], que_dst[ASC_PF_MAX_QUES];
   int nques, nbufs;
@@ -109,7 +113,7 @@ const asc_pf_record *asc_kernel_pf_records(int64_t *n) {
 }
 
 static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
-  memset(pf, 0, offsetof(asc_pf, bufs));
+  memset(pf, 0, offsetof(asc_pf, bufs)); /* the buffer table is filled as used */
   int64_t slot =
       k->mixed ? k->block_idx * 3 + (k->core_kind ? 0 : 1 + k->sub_block_idx) : k->block_idx;
   pf->rec = slot >= 0 && slot < asc_pf_nrecords ? &asc_pf_records[slot] : NULL;
@@ -187,6 +191,52 @@ static inline void asc_pf_vec(asc_pf *pf, int64_t bytes, int nsrc, int line) {
   double repeats = (double)((bytes + (int64_t)ASC_PF_VEC_BYTES - 1) / (int64_t)ASC_PF_VEC_BYTES);
   asc_pf_op(pf, ASC_K_V, ASC_PF_VEC_STARTUP + repeats * (nsrc > 1 ? nsrc : 1), line);
 }
+/* Moves d cycles of data through the core's bandwidth share from `first`
+ * on, in the gaps its other transfers leave; returns when the last byte
+ * moved. Transfers that overlap in time share the bandwidth, whatever
+ * order the program issued them in. */
+static inline double asc_pf_channel(asc_pf *pf, double first, double d) {
+  double ps[ASC_PF_CAL + 1], pe[ASC_PF_CAL + 1], t = first, left = d;
+  int np = 0;
+  for (int i = 0; i < pf->ncal && left > 0; i++) {
+    if (pf->cal_e[i] <= t) continue;
+    if (pf->cal_s[i] > t) {
+      double use = pf->cal_s[i] - t < left ? pf->cal_s[i] - t : left;
+      ps[np] = t;
+      pe[np++] = t + use;
+      left -= use;
+    }
+    t = pf->cal_e[i] > t ? pf->cal_e[i] : t;
+  }
+  if (left > 0 || np == 0) {
+    ps[np] = t;
+    pe[np++] = t + (left > 0 ? left : 0);
+  }
+  double end = pe[np - 1];
+  /* merge the pieces in (both lists are sorted), drop what the scalar unit
+   * has passed, and keep at most ASC_PF_CAL intervals (the earliest merge) */
+  double ms[2 * ASC_PF_CAL + 1], me[2 * ASC_PF_CAL + 1];
+  int n = 0, i = 0, j = 0;
+  while (i < pf->ncal || j < np) {
+    int old = j == np || (i < pf->ncal && pf->cal_s[i] <= ps[j]);
+    double s0 = old ? pf->cal_s[i] : ps[j], e0 = old ? pf->cal_e[i++] : pe[j++];
+    if (e0 < pf->clk[ASC_K_S]) continue;
+    if (n && s0 <= me[n - 1]) {
+      if (e0 > me[n - 1]) me[n - 1] = e0;
+    } else {
+      ms[n] = s0;
+      me[n++] = e0;
+    }
+  }
+  int skip = n > ASC_PF_CAL ? n - ASC_PF_CAL : 0;
+  if (skip) me[skip] = me[skip] > me[skip - 1] ? me[skip] : me[skip - 1], ms[skip] = ms[0];
+  for (int k = skip; k < n; k++) {
+    pf->cal_s[k - skip] = ms[k];
+    pf->cal_e[k - skip] = me[k];
+  }
+  pf->ncal = n - skip;
+  return end;
+}
 /* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out). */
 static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, int line) {
   if (bytes < 0) bytes = 0;
@@ -194,9 +244,8 @@ static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, int line) {
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
   double first = start + ASC_PF_GM_LATENCY;
   double port_end = first + (double)bytes / ASC_PF_MTE_PORT;
-  double ch = first > pf->gm_free ? first : pf->gm_free;
-  pf->gm_free = ch + (double)bytes / pf->share;
-  asc_pf_run(pf, p, start, port_end > pf->gm_free ? port_end : pf->gm_free, line);
+  double ch_end = asc_pf_channel(pf, first, (double)bytes / pf->share);
+  asc_pf_run(pf, p, start, port_end > ch_end ? port_end : ch_end, line);
 }
 /* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
 static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
