@@ -1,0 +1,161 @@
+"""The timing model (docs/perf-model.md) through pyasc.profile: records,
+costs against the documented table computed here, overlap from double
+buffering, unchanged results, and nothing changed when profiling is off."""
+
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+
+import pyasc as asc
+
+# The table of docs/perf-model.md, restated: the test computes costs itself.
+MHZ = 1850.0
+GM_BYTES_PER_CYCLE = 1.8e12 / (MHZ * 1e6)
+MTE_PORT = 128.0
+GM_LATENCY = 200.0
+VEC_STARTUP = 20.0
+AIV_CORES = 48
+
+
+@asc.jit
+def copy_in(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(ub, gm, n)
+
+
+@asc.jit
+def add_tiles(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+              tile: asc.ConstExpr[int], tiles: asc.ConstExpr[int],
+              double: asc.ConstExpr[bool]) -> None:
+    """z = x + y over each block's tiles, one buffer set or two (ping-pong)."""
+    start = asc.get_block_idx() * tile * tiles
+    xg = asc.GlobalTensor()
+    yg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + start, tile * tiles)
+    yg.set_global_buffer(y + start, tile * tiles)
+    zg.set_global_buffer(z + start, tile * tiles)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 0, 6 * tile)
+    nbuf = 2 if double else 1
+    for e in range(nbuf):
+        asc.set_flag(asc.HardEvent.V_MTE2, e)
+        asc.set_flag(asc.HardEvent.MTE3_V, e)
+    for i in range(tiles):
+        e = i % nbuf
+        b = e * 3 * tile
+        asc.wait_flag(asc.HardEvent.V_MTE2, e)
+        asc.data_copy(ub[b:], xg[i * tile:], tile)
+        asc.data_copy(ub[b + tile:], yg[i * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE2_V, e)
+        asc.wait_flag(asc.HardEvent.MTE2_V, e)
+        asc.wait_flag(asc.HardEvent.MTE3_V, e)
+        asc.add(ub[b + 2 * tile:], ub[b:], ub[b + tile:], tile)
+        asc.set_flag(asc.HardEvent.V_MTE2, e)
+        asc.set_flag(asc.HardEvent.V_MTE3, e)
+        asc.wait_flag(asc.HardEvent.V_MTE3, e)
+        asc.data_copy(zg[i * tile:], ub[b + 2 * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE3_V, e)
+    for e in range(nbuf):
+        asc.wait_flag(asc.HardEvent.V_MTE2, e)
+        asc.wait_flag(asc.HardEvent.MTE3_V, e)
+
+
+def _operands(blocks, tile, tiles, seed=0):
+    rng = np.random.default_rng(seed)
+    n = blocks * tile * tiles
+    x = rng.standard_normal(n).astype(np.float16)
+    y = rng.standard_normal(n).astype(np.float16)
+    return x, y, np.zeros(n, np.float16)
+
+
+def _run_add(blocks, tile, tiles, double):
+    x, y, z = _operands(blocks, tile, tiles)
+    with asc.profile() as prof:
+        add_tiles[blocks, asc.current_stream()](x, y, z, tile, tiles, double)
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    return prof
+
+
+def test_launch_record_fields():
+    prof = _run_add(4, 1024, 4, True)
+    assert len(prof.launches) == 1
+    rec = prof.launches[0]
+    assert rec.name == "add_tiles" and rec.block_num == 4 and len(rec.blocks) == 4
+    keys = {"scalar", "vec", "mac", "mte1", "mte2", "mte3", "fixpipe"}
+    assert set(rec.pipe_time_us) == keys and set(rec.pipe_ratio) == keys
+    assert rec.pipe_time_us["mac"] == 0 and rec.pipe_time_us["mte2"] > 0
+    assert rec.pipe_time_us["vec"] > 0 and rec.pipe_time_us["mte3"] > 0
+    # four blocks fit on the chip at once: one wave, the slowest block's cycles
+    assert rec.cycles == max(b.cycles for b in rec.blocks)
+    assert rec.task_duration_us > rec.cycles / MHZ
+    for p in keys:
+        assert 0 <= rec.pipe_ratio[p] <= 1
+    assert "Task Duration(us)" in prof.table(file=io.StringIO())
+
+
+@pytest.mark.parametrize("blocks", [1, AIV_CORES])
+def test_copy_costs_what_the_table_says(blocks):
+    n = 8192  # halves: 16 KiB
+    x = np.ones(n * blocks, np.float16)
+    with asc.profile() as prof:
+        copy_in[blocks, asc.current_stream()](x, n)
+    share = GM_BYTES_PER_CYCLE / blocks
+    want = GM_LATENCY + 2 * n / min(MTE_PORT, share)
+    for b in prof.launches[0].blocks:
+        assert b.busy["mte2"] == pytest.approx(want, rel=1e-9)
+        assert b.busy["vec"] == 0 and b.busy["mte3"] == 0
+
+
+def test_vector_add_costs_a_cycle_per_repeat_and_source():
+    tile = 4096
+    rec = _run_add(1, tile, 2, False).launches[0]
+    repeats = math.ceil(tile * 2 / 256)
+    assert rec.blocks[0].busy["vec"] == pytest.approx(2 * (VEC_STARTUP + 2 * repeats))
+
+
+def test_double_buffering_overlaps_copies_and_compute():
+    single = _run_add(2, 4096, 8, False).launches[0]
+    double = _run_add(2, 4096, 8, True).launches[0]
+    assert double.task_duration_us < single.task_duration_us
+    # the same work on each pipe, only overlapped
+    for p in ("vec", "mte2", "mte3"):
+        assert double.pipe_time_us[p] == pytest.approx(single.pipe_time_us[p])
+
+
+def test_blocks_beyond_the_cores_run_in_waves():
+    rec = _run_add(AIV_CORES + 2, 512, 1, False).launches[0]
+    waves = {}
+    for b in rec.blocks:
+        waves.setdefault(b.wave, []).append(b.cycles)
+    assert sorted(waves) == [0, 1] and len(waves[1]) == 2
+    assert rec.cycles == pytest.approx(max(waves[0]) + max(waves[1]))
+
+
+def test_chrome_trace_has_a_span_per_busy_pipe_and_block(tmp_path):
+    prof = _run_add(3, 1024, 4, True)
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    events = json.loads(path.read_text())["traceEvents"]
+    spans = {(e["tid"] // 16, e["name"]) for e in events if e["ph"] == "X"}
+    for block in range(3):
+        for pipe in ("scalar", "vec", "mte2", "mte3"):
+            assert (block, pipe) in spans
+    assert all(e["dur"] >= 0 for e in events if e["ph"] == "X")
+
+
+def test_profiling_off_records_nothing_and_keeps_the_c_source():
+    x, y, z = _operands(2, 1024, 2)
+    args = (x, y, z, 1024, 2, True)
+    before = add_tiles.compile(*args).c_source
+    prof = _run_add(2, 1024, 2, True)
+    add_tiles[2, asc.current_stream()](x, y, z, 1024, 2, True)  # after the block
+    assert len(prof.launches) == 1
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    after = add_tiles.compile(*args).c_source
+    assert after == before and "ASC_K_PROFILE" not in after and "asc_pf_" not in after
+    assert "#define ASC_K_PROFILE 1" in add_tiles._compile(args, True).c_source
