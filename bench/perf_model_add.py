@@ -52,9 +52,9 @@ def add_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
     x_gm.set_global_buffer(x + start * total_n, count)
     y_gm.set_global_buffer(y + start * total_n, count)
     z_gm.set_global_buffer(z + start * total_n, count)
-    if case >= 5:  # read-once inputs bypass L2 (the model has no L2 yet: no effect)
-        x_gm.set_l2_cache_hint()
-        y_gm.set_l2_cache_hint()
+    if case >= 5:  # the inputs are read once: they bypass the L2
+        x_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
+        y_gm.set_l2_cache_hint(asc.CacheMode.CACHE_MODE_DISABLE)
     loops = (count + copy_len - 1) // copy_len
     buf = MAX_LEN * HB
     if case <= 3:

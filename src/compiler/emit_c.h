@@ -57,8 +57,10 @@ int ce_fwk(emitter *e, const ir_op *op, const char *rt);
 int ce_sys(emitter *e, const ir_op *op, const char *rt);
 int ce_layout(emitter *e, const ir_op *op, const char *rt);
 
-/* emit_c_perf.c: the timing model's charge for op (profiled builds) */
+/* emit_c_perf.c: the timing model's charge for op (profiled builds), and
+ * the form of ops only the model reads: nothing in the kernel's own C */
 int ce_pf_op(emitter *e, const ir_op *op);
+int ce_profile_only(emitter *e, const ir_op *op, const char *rt);
 
 /* emit_c_vector.c */
 int ce_vrun(emitter *e, const ir_op *op, const char *rt);

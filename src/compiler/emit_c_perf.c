@@ -78,7 +78,8 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
   else
     snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
   if (in || out)
-    return ce_line(e, "asc_pf_gm(pf, %d, %s, %d);", in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes, L);
+    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, %d);", in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes,
+                   in ? o[1] : o[0], L);
   return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
 }
 
@@ -133,6 +134,11 @@ static int pf_queue(emitter *e, const ir_op *op) {
   }
 }
 
+int ce_profile_only(emitter *e, const ir_op *op, const char *rt) {
+  (void)e, (void)op, (void)rt;
+  return 0;
+}
+
 int ce_pf_op(emitter *e, const ir_op *op) {
   int L = (int)op->loc.line;
   const uint32_t *o = op->operands;
@@ -166,6 +172,9 @@ int ce_pf_op(emitter *e, const ir_op *op) {
     case IR_OP_CUBE_MMAD:
     case IR_OP_CUBE_MMAD_SPARSE:
       return ce_line(e, "asc_pf_mmad(pf, v%u, v%u, v%u, %d);", o[3], o[4], o[5], L);
+    case IR_OP_GLOBAL_L2_HINT:
+      return ce_line(e, "asc_pf_l2_hint(pf, v%u.base, %lld, %lld);", o[0], (long long)op->iattrs[0],
+                     (long long)op->iattrs[1]);
     case IR_OP_CUBE_MMAD_BIAS:
       return ce_line(e, "asc_pf_mmad(pf, v%u, v%u, v%u, %d);", o[4], o[5], o[6], L);
     default:
@@ -175,9 +184,12 @@ int ce_pf_op(emitter *e, const ir_op *op) {
   if (pipe == SYNC_P_V) return pf_vector(e, op, L);
   int local = pf_first_local(e, op);
   if (pipe == SYNC_P_S || local < 0) return ce_line(e, "asc_pf_s(pf, 1);");
-  bool global = false;
-  for (int i = 0; i < op->noperands; i++) global |= pf_is(e, o[i], ASC_IR_GLOBAL);
+  int global = -1;
+  for (int i = 0; i < op->noperands && global < 0; i++)
+    if (pf_is(e, o[i], ASC_IR_GLOBAL)) global = i;
   long long es = (long long)ce_esize(e, o[local]);
-  if (global) return ce_line(e, "asc_pf_gm(pf, %d, v%u.len * %lld, %d);", pipe, o[local], es, L);
+  if (global >= 0)
+    return ce_line(e, "asc_pf_gm(pf, %d, v%u.len * %lld, v%u.base, %d);", pipe, o[local], es,
+                   o[global], L);
   return ce_line(e, "asc_pf_local(pf, %d, v%u.len * %lld, %d);", pipe, o[local], es, L);
 }

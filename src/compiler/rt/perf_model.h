@@ -31,12 +31,13 @@
 #define ASC_PF_CUBE_FRACTAL 16       /* the cube multiplies 16x16 by 16x16 (fp16) per cycle */
 #define ASC_PF_CUBE_STARTUP 20.0     /* cycles before an mmad's first fractal */
 #define ASC_PF_GM_BYTES_PER_S 1.8e12 /* chip-wide global memory (HBM) bandwidth */
-#define ASC_PF_MTE_PORT 128.0        /* bytes per cycle one MTE moves on its own */
-#define ASC_PF_GM_LATENCY 200.0      /* cycles from a GM copy's issue to its first data */
-#define ASC_PF_LOCAL_BYTES 256.0     /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
-#define ASC_PF_ISSUE 1.0             /* scalar cycles per instruction issued */
-#define ASC_PF_SCALAR_UB 10.0        /* scalar cycles of a get_value/set_value on the UB */
-#define ASC_PF_LAUNCH_US 3.0         /* task launch and completion, per launch */
+#define ASC_PF_L2_BYTES (192.0 * 1024 * 1024) /* the chip's L2 cache, shared by all cores */
+#define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
+#define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
+#define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
+#define ASC_PF_ISSUE 1.0         /* scalar cycles per instruction issued */
+#define ASC_PF_SCALAR_UB 10.0    /* scalar cycles of a get_value/set_value on the UB */
+#define ASC_PF_LAUNCH_US 3.0     /* task launch and completion, per launch */
 
 /* --- what a block reports ---------------------------------------------------- */
 #define ASC_PF_NPIPES 7
@@ -69,7 +70,9 @@ typedef struct asc_pf_record {
 #define ASC_PF_NIDS 8
 #define ASC_PF_MAX_QUES 32
 #define ASC_PF_MAX_BUFS 128
-#define ASC_PF_CAL 32 /* busy intervals of a core's bandwidth share kept */
+#define ASC_PF_CAL 32   /* busy intervals of a core's bandwidth share kept */
+#define ASC_PF_L2Q 256  /* runs of L2 lines a core allocated, oldest first */
+#define ASC_PF_HINTS 16 /* arguments with an L2 cache hint */
 
 typedef struct asc_pf_buf {
   const void *q;
@@ -86,6 +89,14 @@ typedef struct asc_pf {
   double share;
   double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
   int ncal;
+  /* this core's share of the L2 (bytes) and what it holds, as runs of
+   * lines in allocation order: bytes and whether written (dirty) */
+  double l2_cap, l2_used;
+  double l2_bytes[ASC_PF_L2Q], l2_dirty[ASC_PF_L2Q]; /* a run's bytes, its dirty bytes */
+  int l2_head, l2_n;
+  /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
+  const char *hint_base[ASC_PF_HINTS];
+  int hint_mode[ASC_PF_HINTS], nhints;
   const void *que[ASC_PF_MAX_QUES];
   unsigned char que_src[ASC_PF_MAX_QUES], que_dst[ASC_PF_MAX_QUES];
   int nques, nbufs;
@@ -123,6 +134,7 @@ static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   int64_t active = k->block_num < cores ? k->block_num : cores;
   if (active < 1) active = 1;
   pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
+  pf->l2_cap = ASC_PF_L2_BYTES / (double)active;
   asc_pf_cur = pf;
   return 0;
 }
@@ -237,14 +249,71 @@ static inline double asc_pf_channel(asc_pf *pf, double first, double d) {
   pf->ncal = n - skip;
   return end;
 }
-/* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out). */
-static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, int line) {
+/* set_l2_cache_hint(mode, rw) on a GlobalTensor of the argument at base. */
+static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, int64_t rw) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  (void)rw;
+  int i = 0;
+  while (i < pf->nhints && pf->hint_base[i] != base) i++;
+  if (i == ASC_PF_HINTS) return;
+  pf->hint_base[i] = base;
+  pf->hint_mode[i] = (int)mode;
+  if (i == pf->nhints) pf->nhints++;
+}
+/* L2 allocates `bytes` of lines (written ones dirty); returns the dirty
+ * bytes it evicts to make room, oldest first, which go back to HBM. */
+static inline double asc_pf_l2_alloc(asc_pf *pf, double bytes, int dirty) {
+  double back = 0, need = pf->l2_used + bytes - pf->l2_cap;
+  while (need > 0 && pf->l2_n > 0) {
+    int h = pf->l2_head;
+    double take = pf->l2_bytes[h] < need ? pf->l2_bytes[h] : need;
+    double part = take * pf->l2_dirty[h] / pf->l2_bytes[h]; /* a run evicts evenly */
+    back += part;
+    pf->l2_dirty[h] -= part;
+    pf->l2_bytes[h] -= take;
+    pf->l2_used -= take;
+    need -= take;
+    if (pf->l2_bytes[h] <= 0) {
+      pf->l2_head = (h + 1) % ASC_PF_L2Q;
+      pf->l2_n--;
+    }
+  }
+  if (bytes > pf->l2_cap) { /* more than the share: the excess streams through */
+    if (dirty) back += bytes - pf->l2_cap;
+    bytes = pf->l2_cap;
+  }
+  if (bytes <= 0) return back;
+  if (pf->l2_n == ASC_PF_L2Q) { /* full: the two oldest runs become one */
+    int h = pf->l2_head, h2 = (h + 1) % ASC_PF_L2Q;
+    pf->l2_bytes[h2] += pf->l2_bytes[h];
+    pf->l2_dirty[h2] += pf->l2_dirty[h];
+    pf->l2_head = h2;
+    pf->l2_n--;
+  }
+  int at = (pf->l2_head + pf->l2_n++) % ASC_PF_L2Q;
+  pf->l2_bytes[at] = bytes;
+  pf->l2_dirty[at] = dirty ? bytes : 0;
+  pf->l2_used += bytes;
+  return back;
+}
+/* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out) of
+ * the argument at base. HBM moves what reads fetch and what the L2 evicts
+ * dirty; writes land in the L2 (write-back) and reads allocate there
+ * unless the argument's hint is CACHE_MODE_DISABLE. Every read misses:
+ * the L2 keeps no addresses, so re-reads do not hit. */
+static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base, int line) {
   if (bytes < 0) bytes = 0;
   asc_pf_s(pf, ASC_PF_ISSUE);
+  int mode = 0; /* CACHE_MODE_NORMAL */
+  for (int i = 0; i < pf->nhints; i++)
+    if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
+  int read = p == ASC_K_MTE2;
+  double hbm = read ? (double)bytes : 0;
+  if (!read || mode != 1) hbm += asc_pf_l2_alloc(pf, (double)bytes, !read);
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
   double first = start + ASC_PF_GM_LATENCY;
   double port_end = first + (double)bytes / ASC_PF_MTE_PORT;
-  double ch_end = asc_pf_channel(pf, first, (double)bytes / pf->share);
+  double ch_end = asc_pf_channel(pf, first, hbm / pf->share);
   asc_pf_run(pf, p, start, port_end > ch_end ? port_end : ch_end, line);
 }
 /* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
