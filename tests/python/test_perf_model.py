@@ -29,6 +29,16 @@ def copy_in(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
 
 
 @asc.jit
+def copy_out(z: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(z + asc.get_block_idx() * n, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0, n)
+    asc.duplicate(ub, 1.5, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(gm, ub, n)
+
+
+@asc.jit
 def add_tiles(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
               tile: asc.ConstExpr[int], tiles: asc.ConstExpr[int],
               double: asc.ConstExpr[bool]) -> None:
@@ -109,6 +119,18 @@ def test_copy_costs_what_the_table_says(blocks):
     for b in prof.launches[0].blocks:
         assert b.busy["mte2"] == pytest.approx(want, rel=1e-9)
         assert b.busy["vec"] == 0 and b.busy["mte3"] == 0
+
+
+def test_writes_land_in_the_l2():
+    """48 cores share the HBM, but a write that fits the core's part of the
+    (write-back) L2 moves at its MTE's own rate."""
+    n = 8192
+    z = np.zeros(n * AIV_CORES, np.float16)
+    with asc.profile() as prof:
+        copy_out[AIV_CORES, asc.current_stream()](z, n)
+    np.testing.assert_array_equal(z, np.full_like(z, 1.5))
+    for b in prof.launches[0].blocks:
+        assert b.busy["mte3"] == pytest.approx(GM_LATENCY + 2 * n / MTE_PORT, rel=1e-9)
 
 
 def test_vector_add_costs_a_cycle_per_repeat_and_source():
