@@ -114,21 +114,21 @@ static int pf_queue(emitter *e, const ir_op *op) {
   switch (op->code) {
     case IR_OP_QUE_NEW:
       pf_position(op->iattrs[0], &src, &dst);
-      return ce_line(e, "asc_pf_que(pf, v%u, %d, %d);", r, src, dst);
+      return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
     case IR_OP_QUEBIND_NEW:
       pf_position(op->iattrs[2], &src, &unused);
       pf_position(op->iattrs[3], &unused, &dst);
-      return ce_line(e, "asc_pf_que(pf, v%u, %d, %d);", r, src, dst);
+      return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
     case IR_OP_QUE_ENQUE:
-      return ce_line(e, "asc_pf_qop(pf, v%u, v%u.off, 0);", o[0], o[1]);
+      return ce_line(e, "asc_pf_qop(pf, v%u, 0);", o[0]);
     case IR_OP_QUE_DEQUE:
     case IR_OP_QUE_DEQUE_INPLACE:
-      return ce_line(e, "asc_pf_qop(pf, v%u, v%u.off, 1);", o[0], r);
+      return ce_line(e, "asc_pf_qop(pf, v%u, 1);", o[0]);
     case IR_OP_QUE_FREE_TENSOR:
-      return ce_line(e, "asc_pf_qop(pf, v%u, v%u.off, 2);", o[0], o[1]);
+      return ce_line(e, "asc_pf_qop(pf, v%u, 2);", o[0]);
     case IR_OP_QUE_ALLOC_TENSOR:
     case IR_OP_QUE_ALLOC_TENSOR_INPLACE:
-      return ce_line(e, "asc_pf_qop(pf, v%u, v%u.off, 3);", o[0], r);
+      return ce_line(e, "asc_pf_qop(pf, v%u, 3);", o[0]);
     default:
       return -1;
   }

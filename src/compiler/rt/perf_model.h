@@ -69,17 +69,22 @@ typedef struct asc_pf_record {
 #define ASC_PF_NEVENTS 64
 #define ASC_PF_NIDS 8
 #define ASC_PF_MAX_QUES 32
-#define ASC_PF_MAX_BUFS 128
 #define ASC_PF_CAL 32   /* busy intervals of a core's bandwidth share kept */
 #define ASC_PF_L2Q 256  /* runs of L2 lines a core allocated, oldest first */
 #define ASC_PF_HINTS 16 /* arguments with an L2 cache hint */
 
-typedef struct asc_pf_buf {
+/* A TQue as the hardware runs it: a FIFO of enqueued buffers, and buffers
+ * handed out round-robin, so that alloc_tensor number n takes the buffer
+ * free_tensor number n - nbuf gave back. Times only: the simulator's own
+ * choice of buffer does not matter. */
+typedef struct asc_pf_que {
   const void *q;
-  int64_t off;
-  double ready; /* the producer's clock at enque */
-  double freed; /* the consumer's clock at free_tensor */
-} asc_pf_buf;
+  int src, dst;                  /* the pipe that fills its buffers, the one that drains them */
+  double enq[ASC_K_MAX_DEPTH];   /* the producer's clock at each queued enque */
+  double freed[ASC_K_MAX_DEPTH]; /* the consumer's clock at the last frees */
+  int enq_head, enq_n;
+  int64_t nalloc, nfree;
+} asc_pf_que;
 
 typedef struct asc_pf {
   double clk[ASC_PF_NPIPES];
@@ -97,11 +102,9 @@ typedef struct asc_pf {
   /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
   const char *hint_base[ASC_PF_HINTS];
   int hint_mode[ASC_PF_HINTS], nhints;
-  const void *que[ASC_PF_MAX_QUES];
-  unsigned char que_src[ASC_PF_MAX_QUES], que_dst[ASC_PF_MAX_QUES];
-  int nques, nbufs;
-  asc_pf_buf bufs[ASC_PF_MAX_BUFS];
+  int nques;
   asc_pf_record *rec;
+  asc_pf_que ques[ASC_PF_MAX_QUES]; /* last: begin clears what comes before */
 } asc_pf;
 
 /* The launch's records, one per block (three per group in a mixed kernel):
@@ -124,7 +127,7 @@ const asc_pf_record *asc_kernel_pf_records(int64_t *n) {
 }
 
 static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
-  memset(pf, 0, offsetof(asc_pf, bufs)); /* the buffer table is filled as used */
+  memset(pf, 0, offsetof(asc_pf, ques)); /* queues are cleared as they are made */
   int64_t slot =
       k->mixed ? k->block_idx * 3 + (k->core_kind ? 0 : 1 + k->sub_block_idx) : k->block_idx;
   pf->rec = slot >= 0 && slot < asc_pf_nrecords ? &asc_pf_records[slot] : NULL;
@@ -353,37 +356,38 @@ static inline void asc_pf_barrier_all(asc_pf *pf) {
 }
 
 /* TQue: a queue at a position hands buffers from pipe src to pipe dst. */
-static inline void asc_pf_que(asc_pf *pf, const void *q, int src, int dst) {
+static inline void asc_pf_que_new(asc_pf *pf, const void *q, int src, int dst) {
   if (pf->nques < ASC_PF_MAX_QUES) {
-    pf->que[pf->nques] = q;
-    pf->que_src[pf->nques] = (unsigned char)src;
-    pf->que_dst[pf->nques++] = (unsigned char)dst;
+    asc_pf_que *e = &pf->ques[pf->nques++];
+    memset(e, 0, sizeof *e);
+    e->q = q;
+    e->src = src;
+    e->dst = dst;
   }
 }
-static inline int asc_pf_que_at(const asc_pf *pf, const void *q) {
-  for (int i = 0; i < pf->nques; i++)
-    if (pf->que[i] == q) return i;
-  return -1;
-}
-static inline asc_pf_buf *asc_pf_buf_at(asc_pf *pf, const void *q, int64_t off) {
-  for (int i = 0; i < pf->nbufs; i++)
-    if (pf->bufs[i].q == q && pf->bufs[i].off == off) return &pf->bufs[i];
-  if (pf->nbufs == ASC_PF_MAX_BUFS) return NULL;
-  asc_pf_buf b = {q, off, 0, 0};
-  pf->bufs[pf->nbufs] = b;
-  return &pf->bufs[pf->nbufs++];
-}
 /* what: 0 enque, 1 deque, 2 free_tensor, 3 alloc_tensor */
-static inline void asc_pf_qop(asc_pf *pf, const void *q, int64_t off, int what) {
+static inline void asc_pf_qop(asc_pf *pf, const asc_k_que *q, int what) {
   asc_pf_s(pf, ASC_PF_ISSUE);
-  int i = asc_pf_que_at(pf, q);
-  asc_pf_buf *b = i < 0 ? NULL : asc_pf_buf_at(pf, q, off);
-  if (!b) return;
-  int src = pf->que_src[i], dst = pf->que_dst[i];
-  double *c_src = &pf->clk[src], *c_dst = &pf->clk[dst];
-  if (what == 0) b->ready = *c_src > pf->clk[ASC_K_S] ? *c_src : pf->clk[ASC_K_S];
-  if (what == 1 && b->ready > *c_dst) *c_dst = b->ready;
-  if (what == 2) b->freed = *c_dst > pf->clk[ASC_K_S] ? *c_dst : pf->clk[ASC_K_S];
-  if (what == 3 && b->freed > *c_src) *c_src = b->freed;
+  asc_pf_que *e = NULL;
+  for (int i = 0; i < pf->nques && !e; i++)
+    if (pf->ques[i].q == (const void *)q) e = &pf->ques[i];
+  if (!e) return;
+  double *c_src = &pf->clk[e->src], *c_dst = &pf->clk[e->dst], s = pf->clk[ASC_K_S];
+  if (what == 0 && e->enq_n < ASC_K_MAX_DEPTH)
+    e->enq[(e->enq_head + e->enq_n++) % ASC_K_MAX_DEPTH] = *c_src > s ? *c_src : s;
+  if (what == 1 && e->enq_n > 0) {
+    double t = e->enq[e->enq_head];
+    e->enq_head = (e->enq_head + 1) % ASC_K_MAX_DEPTH;
+    e->enq_n--;
+    if (t > *c_dst) *c_dst = t;
+  }
+  if (what == 2) e->freed[e->nfree++ % ASC_K_MAX_DEPTH] = *c_dst > s ? *c_dst : s;
+  if (what == 3) {
+    int64_t n = e->nalloc++, k = q->nbuf > 0 ? q->nbuf : 1, back = n - k;
+    if (back >= 0 && back < e->nfree && back >= e->nfree - ASC_K_MAX_DEPTH) {
+      double t = e->freed[back % ASC_K_MAX_DEPTH];
+      if (t > *c_src) *c_src = t;
+    }
+  }
 }
 #endif /* ASC_K_PROFILE */
