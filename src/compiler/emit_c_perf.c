@@ -100,11 +100,15 @@ static int pf_vector(emitter *e, const ir_op *op, int L) {
   size_t n = strlen(letters);
   bool count_form = op->noperands <= 4 && n == (size_t)op->noperands && letters[n - 1] == 'I' &&
                     strspn(letters, "LN") == n - 1;
+  /* the sources' UB addresses, for bank conflicts: operands 1 and 2 */
+  char srcs[64] = "-1, -1";
+  if (nlocal == 3 && op->noperands > 2 && first == 0)
+    snprintf(srcs, sizeof srcs, "v%u.off, v%u.off", op->operands[1], op->operands[2]);
   if (count_form)
-    return ce_line(e, "asc_pf_vec(pf, v%u * %lld, %d, %d);", op->operands[op->noperands - 1], es,
-                   nlocal - 1, L);
-  return ce_line(e, "asc_pf_vec(pf, v%u.len * %lld, %d, %d);", op->operands[first], es, nlocal - 1,
-                 L);
+    return ce_line(e, "asc_pf_vec(pf, v%u * %lld, %d, %s, %d);", op->operands[op->noperands - 1],
+                   es, nlocal - 1, srcs, L);
+  return ce_line(e, "asc_pf_vec(pf, v%u.len * %lld, %d, %s, %d);", op->operands[first], es,
+                 nlocal - 1, srcs, L);
 }
 
 static int pf_queue(emitter *e, const ir_op *op) {

@@ -171,11 +171,15 @@ def test_writes_land_in_the_l2():
         assert b.busy["mte3"] == pytest.approx(GM_LATENCY + 2 * n / MTE_PORT, rel=1e-9)
 
 
-def test_vector_add_costs_a_cycle_per_repeat_and_source():
-    tile = 4096
+@pytest.mark.parametrize("tile", [4096, 2176])
+def test_vector_add_costs_a_cycle_per_repeat_unless_banks_conflict(tile):
+    """x and y lie tile halves apart: 8 KiB puts their 256-B windows in the
+    same UB bank groups (a cycle per source and repeat), 4352 B half a round
+    of the 16 groups of 32-B rows apart (one cycle per repeat)."""
     rec = _run_add(1, tile, 2, False).launches[0]
     repeats = math.ceil(tile * 2 / 256)
-    assert rec.blocks[0].busy["vec"] == pytest.approx(2 * (VEC_STARTUP + 2 * repeats))
+    per = 1 if (tile * 2 // 32) % 16 == 8 else 2
+    assert rec.blocks[0].busy["vec"] == pytest.approx(2 * (VEC_STARTUP + per * repeats))
 
 
 def test_double_buffering_overlaps_copies_and_compute():

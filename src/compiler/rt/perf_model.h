@@ -23,14 +23,16 @@
 
 /* --- the table --------------------------------------------------------------
  * One set of parameters for every program; sources in docs/perf-model.md. */
-#define ASC_PF_CLOCK_MHZ 1850.0      /* Atlas A2 (Ascend 910B1) AI core clock */
-#define ASC_PF_AIV_CORES 48          /* vector cores (AIV) */
-#define ASC_PF_AIC_CORES 24          /* cube cores (AIC) */
-#define ASC_PF_VEC_BYTES 256.0       /* bytes of one operand a vector repeat reads per cycle */
-#define ASC_PF_VEC_STARTUP 20.0      /* cycles before a vector instruction's first repeat */
-#define ASC_PF_CUBE_FRACTAL 16       /* the cube multiplies 16x16 by 16x16 (fp16) per cycle */
-#define ASC_PF_CUBE_STARTUP 20.0     /* cycles before an mmad's first fractal */
-#define ASC_PF_GM_BYTES_PER_S 1.8e12 /* chip-wide global memory (HBM) bandwidth */
+#define ASC_PF_CLOCK_MHZ 1850.0  /* Atlas A2 (Ascend 910B1) AI core clock */
+#define ASC_PF_AIV_CORES 48      /* vector cores (AIV) */
+#define ASC_PF_AIC_CORES 24      /* cube cores (AIC) */
+#define ASC_PF_VEC_BYTES 256.0   /* bytes of one operand a vector repeat reads per cycle */
+#define ASC_PF_UB_GROUPS 16      /* UB bank groups (3 banks of 128 rows each) */
+#define ASC_PF_UB_ROW 32         /* bytes of a bank row; consecutive rows in consecutive groups */
+#define ASC_PF_VEC_STARTUP 20.0  /* cycles before a vector instruction's first repeat */
+#define ASC_PF_CUBE_FRACTAL 16   /* the cube multiplies 16x16 by 16x16 (fp16) per cycle */
+#define ASC_PF_CUBE_STARTUP 20.0 /* cycles before an mmad's first fractal */
+#define ASC_PF_GM_BYTES_PER_S 1.8e12          /* chip-wide global memory (HBM) bandwidth */
 #define ASC_PF_L2_BYTES (192.0 * 1024 * 1024) /* the chip's L2 cache, shared by all cores */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
@@ -201,10 +203,16 @@ static inline void asc_pf_op(asc_pf *pf, int p, double cycles, int line) {
   asc_pf_run(pf, p, start, start + cycles, line);
 }
 /* A vector instruction over `bytes` of each of its nsrc source operands. */
-static inline void asc_pf_vec(asc_pf *pf, int64_t bytes, int nsrc, int line) {
+static inline void asc_pf_vec(asc_pf *pf, int64_t bytes, int nsrc, int64_t a, int64_t b, int line) {
   if (bytes < 0) bytes = 0;
   double repeats = (double)((bytes + (int64_t)ASC_PF_VEC_BYTES - 1) / (int64_t)ASC_PF_VEC_BYTES);
-  asc_pf_op(pf, ASC_K_V, ASC_PF_VEC_STARTUP + repeats * (nsrc > 1 ? nsrc : 1), line);
+  /* two sources read in the same cycle when their 256-B windows fall in
+   * different bank groups: 32-B rows go round the groups, so only windows
+   * half the round (256 B) apart miss each other */
+  int64_t round = ASC_PF_UB_GROUPS * ASC_PF_UB_ROW, shift = (b - a) % round;
+  int apart = nsrc == 2 && a >= 0 && b >= 0 && (shift + round) % round == round / 2;
+  double per = nsrc <= 1 || apart ? 1 : (double)nsrc;
+  asc_pf_op(pf, ASC_K_V, ASC_PF_VEC_STARTUP + repeats * per, line);
 }
 /* Moves d cycles of data through the core's bandwidth share from `first`
  * on, in the gaps its other transfers leave; returns when the last byte
