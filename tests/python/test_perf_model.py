@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from pyasc.language.options import KernelType
 
 # The table of docs/perf-model.md, restated: the test computes costs itself.
 MHZ = 1850.0
@@ -111,6 +112,17 @@ def add_queued(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
         zv = qz.deque(asc.float16)
         asc.data_copy(zg[i * tile:], zv, tile)
         qz.free_tensor(zv)
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2)
+def mixed_rows(out: asc.GlobalAddress) -> None:
+    """Each core of a mixed launch writes its row: AICs first, then AIVs."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(out)
+    row = asc.get_block_idx()
+    if asc.ascend_is_aiv():
+        row = asc.get_block_num() + asc.get_block_idx()
+    g.set_value(row, row + 1)
 
 
 def _operands(blocks, tile, tiles, seed=0):
@@ -219,6 +231,19 @@ def test_blocks_beyond_the_cores_run_in_waves():
         waves.setdefault(b.wave, []).append(b.cycles)
     assert sorted(waves) == [0, 1] and len(waves[1]) == 2
     assert rec.cycles == pytest.approx(max(waves[0]) + max(waves[1]))
+
+
+def test_mixed_groups_run_in_waves_of_the_aic_count():
+    groups = 26  # 24 AICs, each with two AIVs: two waves
+    out = np.zeros(3 * groups, np.int32)
+    with asc.profile() as prof:
+        mixed_rows[groups, asc.current_stream()](out)
+    np.testing.assert_array_equal(out, np.arange(1, 3 * groups + 1))
+    rec = prof.launches[0]
+    aic = sorted((b.block_idx, b.wave) for b in rec.blocks if b.core_kind == "aic")
+    aiv = sorted((b.block_idx, b.wave) for b in rec.blocks if b.core_kind == "aiv")
+    assert aic == [(i, i // 24) for i in range(groups)]
+    assert aiv == [(i, i // 2 // 24) for i in range(2 * groups)]
 
 
 def test_chrome_trace_has_a_span_per_busy_pipe_and_block(tmp_path):

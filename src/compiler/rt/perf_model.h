@@ -128,16 +128,22 @@ const asc_pf_record *asc_kernel_pf_records(int64_t *n) {
   return asc_pf_records;
 }
 
+/* How many blocks run at once: cores of the block's kind, or groups. */
+static inline int64_t asc_pf_cores(const asc_k_ctx *k) {
+  return k->mixed || k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+}
 static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   memset(pf, 0, offsetof(asc_pf, ques)); /* queues are cleared as they are made */
-  int64_t slot =
-      k->mixed ? k->block_idx * 3 + (k->core_kind ? 0 : 1 + k->sub_block_idx) : k->block_idx;
+  /* a mixed launch of N groups: its AICs are blocks 0..N-1, its AIVs 0..2N-1 */
+  int64_t slot = k->mixed && !k->core_kind ? k->block_num + k->block_idx : k->block_idx;
   pf->rec = slot >= 0 && slot < asc_pf_nrecords ? &asc_pf_records[slot] : NULL;
   if (pf->rec) memset(pf->rec, 0, sizeof *pf->rec);
-  /* the cores of the launch that run at once share the chip's bandwidth */
-  int64_t cores = k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+  /* the cores of the launch that run at once share the chip's bandwidth:
+   * blocks of one core, or groups of an AIC and two AIVs (rt/mix.h) */
+  int64_t cores = asc_pf_cores(k);
   int64_t active = k->block_num < cores ? k->block_num : cores;
   if (active < 1) active = 1;
+  if (k->mixed) active *= 3;
   pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
   pf->l2_cap = ASC_PF_L2_BYTES / (double)active;
   asc_pf_cur = pf;
@@ -151,9 +157,9 @@ static inline void asc_pf_end(asc_k_ctx *k, asc_pf *pf) {
   r->core_kind = k->core_kind;
   r->sub_block = (int32_t)k->sub_block_idx;
   r->used = 1;
-  int64_t cores = k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+  int64_t cores = asc_pf_cores(k);
   r->cores = (int32_t)cores;
-  r->wave = (int32_t)(k->block_idx / cores);
+  r->wave = (int32_t)((k->mixed && !k->core_kind ? k->block_idx / 2 : k->block_idx) / cores);
   r->clock_mhz = ASC_PF_CLOCK_MHZ;
   r->launch_us = ASC_PF_LAUNCH_US;
   for (int p = 0; p < ASC_PF_NPIPES; p++)
