@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import pyasc as asc
+from pyasc.__main__ import main as pyasc_main
 from pyasc.language.options import KernelType
 
 # The table of docs/perf-model.md, restated: the test computes costs itself.
@@ -269,3 +270,38 @@ def test_profiling_off_records_nothing_and_keeps_the_c_source():
     after = add_tiles.compile(*args).c_source
     assert after == before and "ASC_K_PROFILE" not in after and "asc_pf_" not in after
     assert "#define ASC_K_PROFILE 1" in add_tiles._compile(args, True).c_source
+
+
+SCRIPT = """
+import sys
+import numpy as np
+import pyasc as asc
+
+@asc.jit
+def twice(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x, n)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    asc.data_copy(ub, gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.muls(ub, ub, 2.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(gm, ub, n)
+
+x = np.arange(64, dtype=np.float32)
+for _ in range(int(sys.argv[1])):
+    twice[1, asc.current_stream()](x, 64)
+assert np.array_equal(x, np.arange(64, dtype=np.float32) * 2 ** int(sys.argv[1]))
+sys.exit(3)
+"""
+
+
+def test_cli_profiles_a_whole_script(tmp_path, capsys):
+    script = tmp_path / "twice.py"
+    script.write_text(SCRIPT)
+    trace = tmp_path / "t.json"
+    assert pyasc_main(["prof", "--trace", str(trace), str(script), "2"]) == 3
+    out = capsys.readouterr().out
+    assert "2 launch(es)" in out and out.count("twice") == 2
+    assert json.loads(trace.read_text())["traceEvents"]
+    assert pyasc_main(["prof", str(tmp_path / "missing.py")]) == 2
