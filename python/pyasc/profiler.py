@@ -55,7 +55,8 @@ class LaunchRecord:
 
 def _launch_record(name: str, block_num: int, raw: list) -> LaunchRecord:
     """Sums a launch's block records (see ``CompiledKernel.profile_records``)."""
-    blocks, waves = [], {}
+    blocks: list[BlockRecord] = []
+    waves: dict[int, float] = {}
     mhz, launch_us = 1.0, 0.0
     for idx, kind, _sub, wave, _cores, mhz, launch_us, end, busy, spans in raw:
         blocks.append(BlockRecord(idx, "aic" if kind else "aiv", wave, end,
