@@ -11,6 +11,7 @@ import pytest
 
 import pyasc as asc
 from pyasc.__main__ import main as pyasc_main
+from pyasc.language import jit as asc_jit
 from pyasc.language.options import KernelType
 
 # The table of docs/perf-model.md, restated: the test computes costs itself.
@@ -305,3 +306,16 @@ def test_cli_profiles_a_whole_script(tmp_path, capsys):
     assert "2 launch(es)" in out and out.count("twice") == 2
     assert json.loads(trace.read_text())["traceEvents"]
     assert pyasc_main(["prof", str(tmp_path / "missing.py")]) == 2
+
+
+def test_a_launch_hook_takes_launches_before_the_profiler():
+    from_hook = []
+    x, y, z = _operands(1, 1024, 1)
+    asc_jit.set_launch_hook(lambda kernel, name, args, core_num, stream:
+                            from_hook.append(name) or True)
+    try:
+        with asc.profile() as prof:
+            add_tiles[1, asc.current_stream()](x, y, z, 1024, 1, False)
+    finally:
+        asc_jit.set_launch_hook(None)
+    assert from_hook == ["add_tiles"] and prof.launches == [] and not z.any()
