@@ -10,6 +10,7 @@ built and run exactly as before (no accounting is compiled in).
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,9 @@ from pyasc.language import jit as _jit
 # The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.
 _PIPES = ("scalar", "vec", "mte1", "mte2", "mte3", "mac", "fixpipe")
 PIPES = ("scalar", "vec", "mac", "mte1", "mte2", "mte3", "fixpipe")
+# The pipes msprof op reports for each core kind.
+_KIND_PIPES = (("aiv", ("scalar", "vec", "mte2", "mte3")),
+               ("aic", ("scalar", "mac", "mte1", "mte2", "fixpipe")))
 
 
 @dataclass
@@ -90,23 +94,45 @@ class Profile:
     def _record(self, name: str, block_num: int, raw: list) -> None:
         self.launches.append(_launch_record(name, block_num, raw))
 
-    def table(self, file: Any = None) -> str:
-        """The launches in ``msprof op``'s summary columns; printed (to file
-        if given) and returned."""
-        cols = ["Op Name", "Block Dim", "Task Duration(us)", "core_time(us)"]
-        for p in PIPES:
-            cols += [f"{p}_time(us)", f"{p}_ratio"]
+    def rows(self) -> list[list[str]]:
+        """The summary as ``msprof op`` names its columns (a header row, then a
+        row per launch): times of each core kind's pipes (aiv_: scalar, vec,
+        mte2, mte3; aic_: scalar, mac, mte1, mte2, fixpipe), means over that
+        kind's blocks; a kind the launch did not use is left empty."""
+        cols = ["Op Name", "Block Dim", "Task Duration(us)"]
+        for kind, pipes in _KIND_PIPES:
+            cols.append(f"{kind}_time(us)")
+            for p in pipes:
+                cols += [f"{kind}_{p}_time(us)", f"{kind}_{p}_ratio"]
         rows = [cols]
         for rec in self.launches:
-            row = [rec.name, str(rec.block_num), f"{rec.task_duration_us:.3f}",
-                   f"{rec.core_time_us:.3f}"]
-            for p in PIPES:
-                row += [f"{rec.pipe_time_us[p]:.3f}", f"{rec.pipe_ratio[p]:.3f}"]
+            row = [rec.name, str(rec.block_num), f"{rec.task_duration_us:.3f}"]
+            for kind, pipes in _KIND_PIPES:
+                blocks = [b for b in rec.blocks if b.core_kind == kind]
+                if not blocks:
+                    row += [""] * (1 + 2 * len(pipes))
+                    continue
+                core = sum(b.cycles for b in blocks) / len(blocks)
+                row.append(f"{core / rec.clock_mhz:.3f}")
+                for p in pipes:
+                    busy = sum(b.busy[p] for b in blocks) / len(blocks)
+                    row += [f"{busy / rec.clock_mhz:.3f}", f"{busy / core if core else 0:.3f}"]
             rows.append(row)
-        widths = [max(len(r[i]) for r in rows) for i in range(len(cols))]
+        return rows
+
+    def table(self, file: Any = None) -> str:
+        """The launches in ``msprof op``'s summary columns (see rows());
+        printed (to file if given) and returned."""
+        rows = self.rows()
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         text = "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)
         print(text, file=file)
         return text
+
+    def export_csv(self, path: str) -> None:
+        """Writes rows() as CSV, as ``msprof op`` writes its OpBasicInfo summary."""
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows(self.rows())
 
     def export_chrome_trace(self, path: str) -> None:
         """Writes the launches' per-core, per-pipe timeline as Chrome trace
@@ -142,8 +168,8 @@ class Profile:
 def profile() -> Profile:
     """``with pyasc.profile() as prof:`` records every kernel launch inside
     the block with the timing model of docs/perf-model.md (modelled Atlas A2
-    device time, not host time) in ``prof.launches``; ``prof.table()`` and
-    ``prof.export_chrome_trace(path)`` show them. Launches inside wait for
+    device time, not host time) in ``prof.launches``; ``prof.table()``,
+    ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show them. Launches inside wait for
     their stream, so that their records are complete."""
     return Profile()
 

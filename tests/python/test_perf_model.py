@@ -2,6 +2,7 @@
 costs against the documented table computed here, overlap from double
 buffering, unchanged results, and nothing changed when profiling is off."""
 
+import csv
 import io
 import json
 import math
@@ -157,7 +158,13 @@ def test_launch_record_fields():
     assert rec.task_duration_us > rec.cycles / MHZ
     for p in keys:
         assert 0 <= rec.pipe_ratio[p] <= 1
-    assert "Task Duration(us)" in prof.table(file=io.StringIO())
+    text = prof.table(file=io.StringIO())
+    assert "Task Duration(us)" in text and "aiv_mte2_time(us)" in text
+    header, row = prof.rows()
+    assert row[header.index("Block Dim")] == "4"
+    assert float(row[header.index("aiv_vec_time(us)")]) == pytest.approx(
+        rec.pipe_time_us["vec"], abs=1e-3)  # every block is an AIV
+    assert row[header.index("aic_mac_time(us)")] == ""  # no cube cores
 
 
 @pytest.mark.parametrize("blocks", [1, AIV_CORES])
@@ -319,3 +326,11 @@ def test_a_launch_hook_takes_launches_before_the_profiler():
     finally:
         asc_jit.set_launch_hook(None)
     assert from_hook == ["add_tiles"] and prof.launches == [] and not z.any()
+
+
+def test_csv_has_the_table_rows(tmp_path):
+    prof = _run_add(2, 1024, 2, False)
+    path = tmp_path / "summary.csv"
+    prof.export_csv(str(path))
+    with open(path, newline="") as f:
+        assert list(csv.reader(f)) == prof.rows()
