@@ -98,7 +98,9 @@ class Profile:
         """The summary as ``msprof op`` names its columns (a header row, then a
         row per launch): times of each core kind's pipes (aiv_: scalar, vec,
         mte2, mte3; aic_: scalar, mac, mte1, mte2, fixpipe), means over that
-        kind's blocks; a kind the launch did not use is left empty."""
+        kind's blocks; a kind the launch did not use is left empty. A kernel
+        that uses the cube without being mixed runs one core per block: the
+        blocks that did cube work fill the aic_ columns as well."""
         cols = ["Op Name", "Block Dim", "Task Duration(us)"]
         for kind, pipes in _KIND_PIPES:
             cols.append(f"{kind}_time(us)")
@@ -109,6 +111,9 @@ class Profile:
             row = [rec.name, str(rec.block_num), f"{rec.task_duration_us:.3f}"]
             for kind, pipes in _KIND_PIPES:
                 blocks = [b for b in rec.blocks if b.core_kind == kind]
+                if kind == "aic" and not blocks:  # cube work on the simulator's one core kind
+                    blocks = [b for b in rec.blocks if b.busy["mac"] or b.busy["mte1"] or
+                              b.busy["fixpipe"]]
                 if not blocks:
                     row += [""] * (1 + 2 * len(pipes))
                     continue

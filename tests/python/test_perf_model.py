@@ -3,9 +3,11 @@ costs against the documented table computed here, overlap from double
 buffering, unchanged results, and nothing changed when profiling is off."""
 
 import csv
+import importlib.util
 import io
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -334,3 +336,31 @@ def test_csv_has_the_table_rows(tmp_path):
     prof.export_csv(str(path))
     with open(path, newline="") as f:
         assert list(csv.reader(f)) == prof.rows()
+
+
+def _example(name):
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"perf_model_example_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cube_time_is_a_cycle_per_fractal():
+    """examples/matmul_basic.py on 4 cores: the mmads' cycles add up to one
+    per 16x16x16 fractal of the product, plus each mmad's start-up."""
+    m, n, k = 256, 256, 128
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    with asc.profile() as prof:
+        c = _example("matmul_basic").matmul_basic(a, b)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3,
+                               atol=1e-2)
+    rec = prof.launches[0]
+    fractals = (m // 16) * (n // 16) * (k // 16)
+    mac = sum(blk.busy["mac"] for blk in rec.blocks)
+    assert fractals <= mac <= fractals * 1.1
+    header, row = prof.rows()
+    assert float(row[header.index("aic_mac_time(us)")]) == pytest.approx(
+        mac / len(rec.blocks) / MHZ, abs=1e-3)
