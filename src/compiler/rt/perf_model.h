@@ -10,11 +10,13 @@
  * instruction starts when its pipe is free and the scalar unit has issued
  * it; pipes run concurrently and wait for each other only at the program's
  * synchronisation: wait_flag(SRC_DST) moves DST's clock to the time
- * set_flag(SRC_DST) saw on SRC; a TQue buffer carries its producer's time
- * from enque to deque and its consumer's from free_tensor to the next
- * alloc_tensor; pipe_barrier(PIPE_ALL) and sync_all bring every pipe to the
- * latest. Global memory traffic shares the chip's bandwidth among the cores
- * of the launch that run at once. */
+ * set_flag(SRC_DST) saw on SRC; a TQue carries its producer's time from
+ * enque to deque (first in, first out) and its consumer's from free_tensor
+ * to the alloc_tensor that reuses the buffer (round-robin, as on the chip);
+ * pipe_barrier(PIPE_ALL) and sync_all bring every pipe to the latest. HBM
+ * traffic (reads, and dirty lines a write-back L2 evicts) shares the chip's
+ * bandwidth among the cores of the launch that run at once. The host side
+ * (python/pyasc/profiler.py) sums the blocks' records into waves. */
 #ifndef ASC_PF_TABLE
 #define ASC_PF_TABLE
 
