@@ -364,3 +364,14 @@ def test_cube_time_is_a_cycle_per_fractal():
     header, row = prof.rows()
     assert float(row[header.index("aic_mac_time(us)")]) == pytest.approx(
         mac / len(rec.blocks) / MHZ, abs=1e-3)
+
+
+def test_records_of_a_kernel_built_without_profiling_are_an_error():
+    x, y, z = _operands(1, 1024, 1)
+    args = (x, y, z, 1024, 1, False)
+    plain = add_tiles.compile(*args).native
+    for call in (lambda: plain.profile_reset(1), plain.profile_records):
+        with pytest.raises(asc.Error, match="not built with profiling"):
+            call()
+    with pytest.raises(asc.Error, match="records"):
+        add_tiles._compile(args, True).native.profile_reset(0)
