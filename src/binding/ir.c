@@ -5,7 +5,6 @@
 #include <stdatomic.h>
 #include <structmember.h> /* after binding.h, whose Python.h must come first */
 /* binding.h first: Python.h must precede system headers. */
-#include "../compiler/rt/perf_model.h"
 #include "asc/ir.h"
 #include "asc/jit.h"
 
@@ -567,51 +566,12 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
 }
 
 static PyObject *kernel_profile_reset(KernelObject *self, PyObject *n) {
-  long long count = PyLong_AsLongLong(n);
-  if (count == -1 && PyErr_Occurred()) return NULL;
-  asc_status st = asc_jit_profile_reset(self->k, count);
-  return st ? asc_py_raise(st) : Py_NewRef(Py_None);
-}
-
-/* One block's record as (block_idx, core_kind, sub_block, wave, cores,
- * clock_mhz, launch_us, end_cycles, busy_cycles[7], spans[(pipe, start,
- * end, line)]). */
-static PyObject *pf_record(const asc_pf_record *r) {
-  PyObject *busy = PyTuple_New(ASC_PF_NPIPES), *spans = PyList_New(r->nspans);
-  for (int p = 0; busy && p < ASC_PF_NPIPES; p++)
-    PyTuple_SET_ITEM(busy, p, PyFloat_FromDouble(r->busy[p]));
-  for (int i = 0; spans && i < r->nspans; i++) {
-    const asc_pf_span *s = &r->spans[i];
-    PyList_SET_ITEM(spans, i,
-                    Py_BuildValue("(iddi)", s->pipe, (double)s->start, (double)s->end, s->line));
-  }
-  if (!busy || !spans || PyErr_Occurred()) {
-    Py_XDECREF(busy);
-    Py_XDECREF(spans);
-    return NULL;
-  }
-  return Py_BuildValue("(LiiiidddNN)", (long long)r->block_idx, r->core_kind, r->sub_block, r->wave,
-                       r->cores, r->clock_mhz, r->launch_us, r->end, busy, spans);
+  return asc_py_profile_reset(self->k, n);
 }
 
 static PyObject *kernel_profile_records(KernelObject *self, PyObject *unused) {
   (void)unused;
-  const asc_pf_record *recs;
-  int64_t n;
-  asc_status st = asc_jit_profile_records(self->k, &recs, &n);
-  if (st) return asc_py_raise(st);
-  PyObject *out = PyList_New(0);
-  for (int64_t i = 0; out && i < n; i++) {
-    if (!recs[i].used) continue;
-    PyObject *item = pf_record(&recs[i]);
-    if (!item || PyList_Append(out, item)) {
-      Py_XDECREF(item);
-      Py_CLEAR(out);
-      break;
-    }
-    Py_DECREF(item);
-  }
-  return out;
+  return asc_py_profile_records(self->k);
 }
 
 static PyObject *kernel_get_path(KernelObject *self, void *c) {
