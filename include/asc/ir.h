@@ -145,6 +145,9 @@ asc_status asc_ir_emit_c(const asc_ir_module *m, char **out);
  * misaligned GM<->UB copies, overlapping UB allocations and missing
  * synchronisation between pipes stop the kernel with a message. */
 asc_status asc_ir_emit_c_checked(const asc_ir_module *m, char **out);
+/* The same with the timing model's accounting (ASC_K_PROFILE,
+ * docs/perf-model.md), checked or not. The caller frees *out. */
+asc_status asc_ir_emit_c_profiled(const asc_ir_module *m, bool checked, char **out);
 /* Static synchronisation check: reports (ASC_ERR_COMPILE, "line N: ...")
  * the first pipe hazard it can prove without running the kernel. */
 asc_status asc_ir_check_sync(const asc_ir_module *m);

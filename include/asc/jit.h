@@ -53,6 +53,16 @@ const char *asc_jit_path(const asc_jit_kernel *k);
  * integer, 'b' a bool, 'f' a float; NULL when the library does not declare
  * them (then it takes no arguments). Owned by the kernel. */
 const char *asc_jit_params(const asc_jit_kernel *k);
+/* Profiled kernels (asc_ir_emit_c_profiled; rt/perf_model.h has the
+ * record, docs/perf-model.md the model). reset makes room for n block
+ * records (a launch of N blocks fills N, a mixed one 3N) and clears them;
+ * records gives the kernel's array, valid until the next reset, owned by
+ * the kernel. Either fails for a kernel built without profiling. A
+ * kernel keeps one set of records: profiled launches of one kernel must
+ * not overlap. */
+typedef struct asc_pf_record asc_pf_record;
+asc_status asc_jit_profile_reset(asc_jit_kernel *k, int64_t n);
+asc_status asc_jit_profile_records(const asc_jit_kernel *k, const asc_pf_record **out, int64_t *n);
 /* The cache directory in use (resolved like asc_jit_build): caller frees. */
 asc_status asc_jit_cache_dir(const char *override, char **out);
 /* The cache's size limit in bytes ($PYASC_CACHE_MAX_BYTES, default 1 GiB;

@@ -470,6 +470,7 @@ from pyasc.language.core import (
     UnaryRepeatParams,
 )
 from pyasc.language.jit import jit
+from pyasc.profiler import profile  # noqa: E402
 
 # cube unit: its parameter structs and enums
 from pyasc.language.cube import (  # noqa: E402
@@ -550,6 +551,7 @@ for _name in _SHARED_NAMES:
     if _name not in globals():
         globals()[_name] = _shared_builtin(_name)
 __all__ += [
+    "profile",
     "BinaryRepeatParams",
     "BrcbRepeatParams",
     "CMPMODE",

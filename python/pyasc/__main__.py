@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import runpy
 import sys
 
-from pyasc import _api, _C, _cache, _info
+from pyasc import _api, _C, _cache, _info, profiler
 
 CACHE_ACTIONS = {
     "info": "print where the kernel cache is, its entries and its size",
@@ -30,11 +31,46 @@ def build_parser() -> argparse.ArgumentParser:
                        help="info: where it is and its size; clear: delete its entries")
     api = commands.add_parser("api", help="the documented APIs, supported and not yet, per group")
     api.add_argument("--summary", action="store_true", help="only the counts per group")
+    prof = commands.add_parser(
+        "prof", help="run a script with every kernel launch profiled (docs/perf-model.md)",
+        description="Runs SCRIPT as __main__ inside pyasc.profile(), then prints the "
+                    "modelled device time of each launch (msprof op's summary).")
+    prof.add_argument("--trace", metavar="PATH", help="also write a Chrome/Perfetto trace")
+    prof.add_argument("script", help="the Python script to run")
+    prof.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     return parser
 
 
-def run(args: argparse.Namespace) -> None:
-    """Prints what the parsed command asks for."""
+def run_profiled(script: str, script_args: list[str], trace: str | None) -> int:
+    """Runs script under pyasc.profile(); prints the table (and writes the
+    trace) even when the script exits early. Returns the script's exit status."""
+    if not os.path.isfile(script):
+        print(f"python -m pyasc prof: no such script: {script}", file=sys.stderr)
+        return 2
+    status = 0
+    argv, path = sys.argv, list(sys.path)
+    sys.argv = [script, *script_args]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))  # as `python script` does
+    try:
+        with profiler.profile() as prof:
+            try:
+                runpy.run_path(script, run_name="__main__")
+            except SystemExit as exc:
+                status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv, sys.path[:] = argv, path
+    print(f"== pyasc prof: {len(prof.launches)} launch(es), modelled Atlas A2 device time")
+    prof.table()
+    if trace:
+        prof.export_chrome_trace(trace)
+        print(f"trace: {trace}")
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    """Prints what the parsed command asks for; returns the exit status."""
+    if args.command == "prof":
+        return run_profiled(args.script, args.args, args.trace)
     if args.command == "info":
         print(_info.report())
     elif args.command == "api":
@@ -43,13 +79,14 @@ def run(args: argparse.Namespace) -> None:
         print(_cache.info())
     else:
         print(_cache.clear())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     args = build_parser().parse_args(argv)
     try:
-        run(args)
+        status = run(args)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader (`| head`) has gone: stop quietly, as Unix tools do.
@@ -57,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    return 0
+    return status
 
 
 if __name__ == "__main__":

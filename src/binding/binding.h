@@ -35,6 +35,12 @@ int asc_py_device(PyObject *obj, int *device);
 /* None -> ASC_STREAM_CURRENT; a pyasc.Stream -> its handle. */
 int asc_py_stream(PyObject *obj, asc_stream_t *stream);
 
+/* profile.c: a profiled kernel's records (CompiledKernel.profile_reset,
+ * profile_records); new references, or NULL with an exception set. */
+struct asc_jit_kernel;
+PyObject *asc_py_profile_reset(struct asc_jit_kernel *k, PyObject *n);
+PyObject *asc_py_profile_records(const struct asc_jit_kernel *k);
+
 /* stream.c */
 extern PyTypeObject AscStream_Type;
 extern PyTypeObject AscEvent_Type;

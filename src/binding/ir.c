@@ -279,11 +279,14 @@ static PyObject *b_text(BuilderObject *self, PyObject *n) {
 
 static PyObject *b_emit_c(BuilderObject *self, PyObject *args, PyObject *kwargs) {
   if (!self->m) return asc_py_uninitialised("IRBuilder");
-  static char *names[] = {"checked", NULL};
-  int checked = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:emit_c", names, &checked)) return NULL;
+  static char *names[] = {"checked", "profiled", NULL};
+  int checked = 0, profiled = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:emit_c", names, &checked, &profiled))
+    return NULL;
   char *text = NULL;
-  asc_status st = checked ? asc_ir_emit_c_checked(self->m, &text) : asc_ir_emit_c(self->m, &text);
+  asc_status st = profiled  ? asc_ir_emit_c_profiled(self->m, checked, &text)
+                  : checked ? asc_ir_emit_c_checked(self->m, &text)
+                            : asc_ir_emit_c(self->m, &text);
   return text_result(st, text);
 }
 
@@ -380,8 +383,9 @@ static PyMethodDef builder_methods[] = {
       ASC_DOC("check_ub($self, ub_size, /)", "The Unified Buffer budget.")),
     M("text", b_text, METH_NOARGS, ASC_DOC("text($self, /)", "The IR's textual form.")),
     {"emit_c", (PyCFunction)(void (*)(void))b_emit_c, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("emit_c($self, /, checked=False)",
-             "C source for the simulated cores (checked: with the debug checks).")},
+     ASC_DOC("emit_c($self, /, checked=False, profiled=False)",
+             "C source for the simulated cores (checked: with the debug checks; profiled: "
+             "with the timing model's accounting, docs/perf-model.md).")},
     M("check_sync", b_check_sync, METH_NOARGS,
       ASC_DOC("check_sync($self, /)",
               "Static check for missing synchronisation between pipes (CompileError).")),

@@ -143,6 +143,15 @@ static PyObject *kernel_launch(KernelObject *self, PyObject *const *args, Py_ssi
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
+static PyObject *kernel_profile_reset(KernelObject *self, PyObject *n) {
+  return asc_py_profile_reset(self->k, n);
+}
+
+static PyObject *kernel_profile_records(KernelObject *self, PyObject *unused) {
+  (void)unused;
+  return asc_py_profile_records(self->k);
+}
+
 static PyObject *kernel_get_path(KernelObject *self, void *c) {
   (void)c;
   return PyUnicode_FromString(asc_jit_path(self->k));
@@ -153,6 +162,15 @@ static PyMethodDef kernel_methods[] = {
      ASC_DOC("launch($self, blocks, stream, /, *args)",
              "Runs the kernel on stream; asynchronously when every array argument is a "
              "pyasc.Tensor, else it waits for the stream before returning.")},
+    {"profile_reset", (PyCFunction)kernel_profile_reset, METH_O,
+     ASC_DOC("profile_reset($self, n, /)",
+             "A profiled kernel: clears its records and makes room for n blocks "
+             "(docs/perf-model.md).")},
+    {"profile_records", (PyCFunction)kernel_profile_records, METH_NOARGS,
+     ASC_DOC("profile_records($self, /)",
+             "A profiled kernel's records of its last launch, one tuple per block: (block_idx, "
+             "core_kind, sub_block, wave, cores, clock_mhz, launch_us, end_cycles, busy_cycles, "
+             "spans).")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,10 +21,10 @@ PyMODINIT_FUNC PyInit__C(void) {
       add_functions(m, asc_py_device_functions) || add_functions(m, asc_py_stream_functions) ||
       add_functions(m, asc_py_memory_functions) || add_functions(m, asc_py_deferred_functions) ||
       asc_py_unary_init(m) || asc_py_dlpack_init(m) || asc_py_numpy_protocol_init(m) ||
-      asc_py_reduce_init(m) || asc_py_sort_init(m) || asc_py_manip_init(m) || asc_py_ir_init(m) || asc_py_kernel_init(m) ||
-      asc_py_create_init(m) || asc_py_index_init(m) || asc_py_linalg_init(m) ||
-      asc_py_random_init(m) || asc_py_tiling_init(m) || asc_py_op_dispatch_init(m) ||
-      add_functions(m, asc_py_api_table_functions)) {
+      asc_py_reduce_init(m) || asc_py_sort_init(m) || asc_py_manip_init(m) || asc_py_ir_init(m) ||
+      asc_py_kernel_init(m) || asc_py_create_init(m) || asc_py_index_init(m) ||
+      asc_py_linalg_init(m) || asc_py_random_init(m) || asc_py_tiling_init(m) ||
+      asc_py_op_dispatch_init(m) || add_functions(m, asc_py_api_table_functions)) {
     Py_DECREF(m);
     return NULL;
   }

@@ -161,6 +161,7 @@ int ac_minmax(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_select(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_copy(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_pipe_barrier(ac_emitter *e, const ir_op *op, ir_buf *b);
+int ac_nothing(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b);
 int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b);
 void ac_line_start(ac_emitter *e);

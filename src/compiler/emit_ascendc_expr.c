@@ -549,6 +549,12 @@ int ac_pipe_barrier(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return P_PRIMARY;
 }
 
+/* Ops that write no Ascend C (hints only the simulator's timing model reads). */
+int ac_nothing(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  (void)e, (void)op, (void)b;
+  return P_PRIMARY;
+}
+
 /* adv.exp: Exp<T, taylorExpandLevel, isReuseSource>, the level from attribute 0. */
 int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, "AscendC::Exp<$t0, ", b);

@@ -24,6 +24,7 @@ typedef struct emitter {
   bool checked;  /* checked mode: see rt/core.h and emit_checks() */
   uint32_t pipe; /* the kernel's TPipe object (its pipe.new result), 0 if none */
   bool cube;     /* the kernel has the AIC's buffers (ASC_K_CUBE) */
+  bool profiled; /* the timing model's accounting (ASC_K_PROFILE, emit_c_perf.c) */
 } emitter;
 
 /* What decides how a launch runs its cores (rt/mix.h). */
@@ -55,6 +56,11 @@ int ce_adv(emitter *e, const ir_op *op, const char *rt);
 int ce_fwk(emitter *e, const ir_op *op, const char *rt);
 int ce_sys(emitter *e, const ir_op *op, const char *rt);
 int ce_layout(emitter *e, const ir_op *op, const char *rt);
+
+/* emit_c_perf.c: the timing model's charge for op (profiled builds), and
+ * the form of ops only the model reads: nothing in the kernel's own C */
+int ce_pf_op(emitter *e, const ir_op *op);
+int ce_profile_only(emitter *e, const ir_op *op, const char *rt);
 
 /* emit_c_vector.c */
 int ce_vrun(emitter *e, const ir_op *op, const char *rt);

@@ -32,6 +32,7 @@ static const char *const asc_k_files[] = {"libasc"};
 #include "asc_kernel_rt.h"
 #include "ascendc_rt.h"
 #include "jit_cache.h"
+#include "rt/perf_model.h"
 
 /* kernel_operator.h and pyasc_sim.h (include/ascendc), embedded at build
  * time: an Ascend C build writes them beside its source. */
@@ -106,6 +107,9 @@ struct asc_jit_kernel {
   const char *params;
   char *name;
   char *path;
+  /* a profiled kernel's records (rt/perf_model.h); NULL in others */
+  int (*pf_reset)(int64_t n);
+  const asc_pf_record *(*pf_records)(int64_t *n);
 };
 
 /* --- limits ------------------------------------------------------------------ */
@@ -611,6 +615,8 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   k->all_live = live != NULL;
   k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
   k->params = (const char *)dlsym(handle, "asc_kernel_params");
+  *(void **)&k->pf_reset = dlsym(handle, "asc_kernel_pf_reset");
+  *(void **)&k->pf_records = dlsym(handle, "asc_kernel_pf_records");
   /* Ascend C: the runtime's table its checked mode asks for */
   const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
   const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
@@ -722,6 +728,23 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
 
 const char *asc_jit_params(const asc_jit_kernel *k) {
   return k->params;
+}
+
+asc_status asc_jit_profile_reset(asc_jit_kernel *k, int64_t n) {
+  if (!k->pf_reset)
+    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
+  if (n < 1 || n > 3 * 65535)
+    return asc_error(ASC_ERR_INVALID_VALUE, "profile: %lld records", (long long)n);
+  if (k->pf_reset(n))
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "profile: no memory for %lld records", (long long)n);
+  return ASC_OK;
+}
+
+asc_status asc_jit_profile_records(const asc_jit_kernel *k, const asc_pf_record **out, int64_t *n) {
+  if (!k->pf_records)
+    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
+  *out = k->pf_records(n);
+  return ASC_OK;
 }
 
 /* --- launching ------------------------------------------------------------------ */

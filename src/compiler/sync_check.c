@@ -801,6 +801,13 @@ static asc_status run_region(checker *k, state *s, const ir_region *r) {
   return ASC_OK;
 }
 
+int sync_event_pipes(int ev, int *src, int *dst) {
+  if (ev < 0 || ev >= NEVENTS) return 1;
+  *src = events[ev][0];
+  *dst = events[ev][1];
+  return 0;
+}
+
 int sync_event_of(int src, int dst) {
   for (int e = 0; e < NEVENTS; e++)
     if (events[e][0] == src && events[e][1] == dst) return e;

@@ -23,6 +23,8 @@ enum {
 /* The HardEvent value whose flag is set on pipe src and waited for on pipe
  * dst; -1 when there is none (only a barrier orders the two). */
 int sync_event_of(int src, int dst);
+/* The pipes HardEvent ev orders: 0 and *src, *dst; 1 for no such event. */
+int sync_event_pipes(int ev, int *src, int *dst);
 
 /* One missing ordering: `now` (on pipe dst) touches UB memory that `before`
  * (on pipe src) touched, and nothing orders the two. */

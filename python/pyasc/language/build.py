@@ -71,16 +71,18 @@ def _generate(kernel: JITFunction, specs: list) -> tuple[CodeGenerator, _C.IRBui
     return gen, builder
 
 
-def build(kernel: JITFunction, specs: list, signature: str, checked: bool) -> CompiledKernel:
-    """One specialisation of kernel: IR, C (with run-time checks when checked),
-    Ascend C when the kernel has one, and the native build (cached on disk)."""
+def build(kernel: JITFunction, specs: list, signature: str, checked: bool,
+          profiled: bool = False) -> CompiledKernel:
+    """One specialisation of kernel: IR, C (with run-time checks when checked,
+    with the timing model's accounting when profiled), Ascend C when the
+    kernel has one, and the native build (cached on disk)."""
     gen, builder = _generate(kernel, specs)
     if kernel.options.get("verify_sync"):
         gen.ir(gen.scope.node, builder.check_sync)  # a CompileError at the later line
     ir_text = builder.text()
     if kernel.options.get("print_ir_before_all"):
         print(ir_text, file=sys.stderr, flush=True)
-    source = builder.emit_c(checked=checked)
+    source = builder.emit_c(checked=checked, profiled=profiled)
     ascendc, ascendc_error = None, None
     try:
         ascendc = _emit_ascendc(gen, builder)

@@ -82,6 +82,20 @@ def _mock_value_kind(value: MockValue) -> str:
 
 LaunchHook = Callable[["CompiledKernel", str, list, Any, Any], bool]
 _launch_hook: LaunchHook | None = None
+# Where profiled launches report: (kernel name, core_num, block records).
+ProfileSink = Callable[[str, int, list], None]
+_profile_sink: ProfileSink | None = None
+_profile_lock = threading.Lock()
+
+
+def set_profile_sink(sink: ProfileSink | None) -> None:
+    """Builds every later launch with the timing model (docs/perf-model.md)
+    and hands its block records, once it is complete, to ``sink(name,
+    core_num, records)``; None restores normal launches. ``pyasc.profile``
+    installs one."""
+    global _profile_sink
+    _profile_sink = sink
+    _C.set_launch_hooked(sink is not None or _launch_hook is not None)
 
 
 def set_launch_hook(hook: LaunchHook | None) -> None:
@@ -93,7 +107,7 @@ def set_launch_hook(hook: LaunchHook | None) -> None:
     replace it to compile without launching."""
     global _launch_hook
     _launch_hook = hook
-    _C.set_launch_hooked(hook is not None)
+    _C.set_launch_hooked(hook is not None or _profile_sink is not None)
 
 
 class CompiledKernel:
@@ -257,25 +271,35 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
     def compile(self, *args: Any, **kwargs: Any) -> CompiledKernel:
         """Builds (or fetches) the specialisation for these arguments."""
         try:
-            return self._compile(args, kwargs)
+            return self._compile(self._bound(args, kwargs), False)
         except _C.CompileError as err:
             raise user_traceback(err) from err.__cause__
 
-    def _compile(self, args: tuple, kwargs: dict[str, Any]) -> CompiledKernel:
+    def _bound(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+        """The arguments as one per parameter, in order (keywords and
+        defaults bound); a TypeError naming what is missing or extra."""
         if kwargs or self._has_defaults:
             args = self.bind(args, kwargs)
         if len(args) != len(self.params):
             raise arity_error(self.__name__, self._signature, len(args))
+        return args
+
+    def _compile(self, args: tuple, profiled: bool) -> CompiledKernel:
+        """The specialisation for these (bound) arguments; profiled builds
+        carry the timing model (docs/perf-model.md) and are cached apart."""
         checked = self.checked_mode()
         # The UB budget is checked at compile time: a resized UB needs a new build.
         key = self._key(args) + (checked, _C.get_device_properties().ub_size)
+        if profiled:
+            key += ("profiled",)
         compiled = self._cache.get(key)
         if compiled is not None and not self.options.get("always_compile"):
             return compiled
         with self._lock:
             compiled = self._cache.get(key)
             if compiled is None or self.options.get("always_compile"):
-                compiled = self._build(args, checked)
+                specs, signature = self._specs(args)
+                compiled = _builder().build(self, specs, signature, checked, profiled)
                 self._cache[key] = compiled
         return compiled
 
@@ -288,10 +312,6 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
             return bool(debug)
         return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
 
-    def _build(self, args: tuple, checked: bool = False) -> CompiledKernel:
-        specs, signature = self._specs(args)
-        compiled: CompiledKernel = _builder().build(self, specs, signature, checked)
-        return compiled
 
     def ascendc(self, *args: Any, **kwargs: Any) -> str:
         """The Ascend C (C++) source of the kernel specialised for these
@@ -300,10 +320,7 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         Raises UnsupportedError, at the offending line, for an op with no
         Ascend C form. Also written to $PYASC_DUMP_PATH/<name>.ascendc.cpp
         when that is set."""
-        if kwargs or self._has_defaults:
-            args = self.bind(args, kwargs)
-        if len(args) != len(self.params):
-            raise arity_error(self.__name__, self._signature, len(args))
+        args = self._bound(args, kwargs)
         compiled = self._cache.get(self._key(args))
         if compiled is not None:
             return compiled.ascendc_source
@@ -327,18 +344,38 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         """A launch that may build: hooks, DRY_RUN, then the build and the
         fast path's entry for next time."""
         hook = _launch_hook
-        _C.set_launch_hooked(hook is not None)  # the fast path follows the hook, whatever befell
+        # the fast path follows the hook and the profiler, whatever befell
+        _C.set_launch_hooked(hook is not None or _profile_sink is not None)
         if hook is not None and hook(self.compile(*args), self.__name__,
                                      _runtime_args(args, self.constexpr), core_num, stream):
             return
         if os.environ.get("DRY_RUN"):  # PyAsc's switch: build, do not launch
             self.compile(*args)
             return
+        if _profile_sink is not None:  # pyasc.profile: the build with the timing model
+            self._launch_profiled(core_num, stream, args, _profile_sink)
+            return
         compiled = self.compile(*args)
         if not self.options.get("always_compile"):
             self._dispatch.insert(args, compiled.native)
         runtime = _runtime_args(args, self.constexpr)
         compiled.native.launch(core_num, stream, *runtime)
+
+    def _launch_profiled(self, core_num: int, stream: Any, args: tuple,
+                         sink: ProfileSink) -> None:
+        """A launch of the profiled build: its blocks' records go to sink
+        once the launch is complete."""
+        compiled = self._compile(args, True)
+        native = compiled.native
+        with _profile_lock:  # a kernel keeps one set of records
+            native.profile_reset(3 * int(core_num))  # a mixed kernel's groups: 3 cores each
+            native.launch(core_num, stream, *_runtime_args(args, self.constexpr))
+            if stream is None:
+                _C.current_stream().synchronize()
+            else:
+                stream.synchronize()
+            records = native.profile_records()
+        sink(self.__name__, int(core_num), records)
 
     def launch_with_keywords(self, core_num: int, stream: Any, args: tuple,
                              kwargs: dict[str, Any]) -> None:

@@ -357,7 +357,8 @@ def _shape_method(gen: CodeGenerator, node: ast.Call, obj: Val, name: str, args:
     return known[shape_key(gen, obj)]
 
 
-def _l2_cache_hint(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> None:
+def _l2_cache_hint(gen: CodeGenerator, node: ast.Call, obj: Val, args: list,
+                   kwargs: dict) -> None:
     mode, rw = bind(gen, node, "GlobalTensor.set_l2_cache_hint", ("mode", "rw_mode"),
                            args, kwargs, {"mode": fwk_core.CacheMode.CACHE_MODE_NORMAL,
                                           "rw_mode": fwk_core.CacheRwMode.RW})
@@ -369,7 +370,8 @@ def _l2_cache_hint(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict)
         if not ok:
             raise gen.error(node, f"set_l2_cache_hint: {what} must be a pyasc.{cls.__name__} "
                                   f"member, not {describe(value)}")
-    return None  # the simulated chip has no L2 cache to steer
+    # only the timing model reads it (pyasc.profile, docs/perf-model.md)
+    return gen.op(node, "global.set_l2_cache_hint", [obj], (int(mode), int(rw)))
 
 
 def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
@@ -391,7 +393,7 @@ def method(gen: CodeGenerator, node: ast.Call, bound: BoundMethod, args: list,
         gen.check_int(node, offset, "GlobalTensor.get_phy_addr offset")
         return gen.op(node, "global.get_phy_addr", [obj, offset])
     if kind == "global" and name == "set_l2_cache_hint":
-        return _l2_cache_hint(gen, node, args, kwargs)
+        return _l2_cache_hint(gen, node, obj, args, kwargs)
     if kind == "que" and name in ("get_tensor_count_in_que", "has_idle_buffer", "free_all_event"):
         bind(gen, node, f"TQue.{name}", (), args, kwargs)
         return gen.op(node, f"que.{name}", [obj])

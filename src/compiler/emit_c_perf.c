@@ -1,0 +1,199 @@
+/* The C emitter's profiled builds (ASC_K_PROFILE): after each op, the call
+ * that charges its cycles to its pipe in the timing model (rt/perf_model.h,
+ * docs/perf-model.md). Costs depend on what the op moves or computes, which
+ * only the emitter sees (operand kinds, dtypes, counts); the runtime's
+ * functions stay as they are, so an unprofiled kernel is unchanged. */
+#include <stdio.h>
+#include <string.h>
+
+#include "emit_c.h"
+#include "sync_model.h"
+
+/* The model's pipe numbers (rt/core.h's ASC_K_S ...) are sync_model.h's. */
+static int pf_pipe(ir_pipe p) {
+  switch (p) {
+    case IR_PIPE_V:
+      return SYNC_P_V;
+    case IR_PIPE_MTE2:
+      return SYNC_P_MTE2;
+    case IR_PIPE_MTE3:
+      return SYNC_P_MTE3;
+    case IR_PIPE_MTE1:
+      return SYNC_P_MTE1;
+    case IR_PIPE_M:
+      return SYNC_P_M;
+    case IR_PIPE_FIX:
+      return SYNC_P_FIX;
+    default:
+      return SYNC_P_S;
+  }
+}
+
+/* Which pipe fills a buffer at TPosition pos and which one drains it. */
+static void pf_position(int64_t pos, int *src, int *dst) {
+  static const int fill[][2] = {
+      {SYNC_P_S, SYNC_P_S},       /* GM */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* A1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* A2 */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* B1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* B2 */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* C1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* C2 */
+      {SYNC_P_M, SYNC_P_FIX},     /* CO1 */
+      {SYNC_P_FIX, SYNC_P_MTE3},  /* CO2 */
+      {SYNC_P_MTE2, SYNC_P_V},    /* VECIN */
+      {SYNC_P_V, SYNC_P_MTE3},    /* VECOUT */
+      {SYNC_P_V, SYNC_P_V},       /* VECCALC */
+  };
+  int i = pos >= 0 && pos < (int64_t)(sizeof fill / sizeof fill[0]) ? (int)pos : 0;
+  *src = fill[i][0];
+  *dst = fill[i][1];
+}
+
+static bool pf_is(const emitter *e, uint32_t v, asc_ir_kind kind) {
+  return ce_type_of(e, v).kind == kind;
+}
+
+/* The first LocalTensor operand, or -1. */
+static int pf_first_local(const emitter *e, const ir_op *op) {
+  for (int i = 0; i < op->noperands; i++)
+    if (pf_is(e, op->operands[i], ASC_IR_LOCAL)) return i;
+  return -1;
+}
+
+/* A copy between GM and a local buffer, or inside the core. */
+static int pf_copy(emitter *e, const ir_op *op, int L) {
+  const uint32_t *o = op->operands;
+  bool in = pf_is(e, o[0], ASC_IR_LOCAL) && pf_is(e, o[1], ASC_IR_GLOBAL);
+  bool out = pf_is(e, o[0], ASC_IR_GLOBAL) && pf_is(e, o[1], ASC_IR_LOCAL);
+  uint32_t local = in ? o[0] : o[1];
+  long long es = (long long)ce_esize(e, local);
+  char bytes[96];
+  if (op->code == IR_OP_DATA_COPY)
+    snprintf(bytes, sizeof bytes, "v%u * %lld / 32 * 32", o[2], es);
+  else if (op->code == IR_OP_DATA_COPY_PARAMS) /* blockCount bursts of blockLen 32-B blocks */
+    snprintf(bytes, sizeof bytes, "v%u * v%u * 32", o[2], o[3]);
+  else if (op->code == IR_OP_DATA_COPY_PAD) /* blockCount bursts of blockLen bytes */
+    snprintf(bytes, sizeof bytes, "v%u * v%u", o[2], o[3]);
+  else
+    snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
+  if (in || out)
+    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, %d);", in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes,
+                   in ? o[1] : o[0], L);
+  return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
+}
+
+/* A vector instruction: the count form (tensors, then a count) reads count
+ * elements of each source; other forms are charged their destination's
+ * length. */
+static int pf_vector(emitter *e, const ir_op *op, int L) {
+  const char *letters = ir_op_defs[op->code].operands;
+  int nlocal = 0;
+  long long es = 1;
+  for (int i = 0; i < op->noperands; i++)
+    if (pf_is(e, op->operands[i], ASC_IR_LOCAL)) {
+      nlocal++;
+      if (ce_esize(e, op->operands[i]) > es) es = (long long)ce_esize(e, op->operands[i]);
+    }
+  int first = pf_first_local(e, op);
+  if (first < 0) return ce_line(e, "asc_pf_op(pf, %d, 1, %d);", SYNC_P_V, L);
+  size_t n = strlen(letters);
+  bool count_form = op->noperands <= 4 && n == (size_t)op->noperands && letters[n - 1] == 'I' &&
+                    strspn(letters, "LN") == n - 1;
+  /* the sources' UB addresses, for bank conflicts: operands 1 and 2 */
+  char srcs[64] = "-1, -1";
+  if (nlocal == 3 && op->noperands > 2 && first == 0)
+    snprintf(srcs, sizeof srcs, "v%u.off, v%u.off", op->operands[1], op->operands[2]);
+  if (count_form)
+    return ce_line(e, "asc_pf_vec(pf, v%u * %lld, %d, %s, %d);", op->operands[op->noperands - 1],
+                   es, nlocal - 1, srcs, L);
+  return ce_line(e, "asc_pf_vec(pf, v%u.len * %lld, %d, %s, %d);", op->operands[first], es,
+                 nlocal - 1, srcs, L);
+}
+
+static int pf_queue(emitter *e, const ir_op *op) {
+  const uint32_t *o = op->operands;
+  uint32_t r = op->result;
+  int src, dst, unused;
+  switch (op->code) {
+    case IR_OP_QUE_NEW:
+      pf_position(op->iattrs[0], &src, &dst);
+      return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
+    case IR_OP_QUEBIND_NEW:
+      pf_position(op->iattrs[2], &src, &unused);
+      pf_position(op->iattrs[3], &unused, &dst);
+      return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
+    case IR_OP_QUE_ENQUE:
+      return ce_line(e, "asc_pf_qop(pf, v%u, 0);", o[0]);
+    case IR_OP_QUE_DEQUE:
+    case IR_OP_QUE_DEQUE_INPLACE:
+      return ce_line(e, "asc_pf_qop(pf, v%u, 1);", o[0]);
+    case IR_OP_QUE_FREE_TENSOR:
+      return ce_line(e, "asc_pf_qop(pf, v%u, 2);", o[0]);
+    case IR_OP_QUE_ALLOC_TENSOR:
+    case IR_OP_QUE_ALLOC_TENSOR_INPLACE:
+      return ce_line(e, "asc_pf_qop(pf, v%u, 3);", o[0]);
+    default:
+      return -1;
+  }
+}
+
+int ce_profile_only(emitter *e, const ir_op *op, const char *rt) {
+  (void)e, (void)op, (void)rt;
+  return 0;
+}
+
+int ce_pf_op(emitter *e, const ir_op *op) {
+  int L = (int)op->loc.line;
+  const uint32_t *o = op->operands;
+  if (op->code < IR_FIRST_TABLE_OP) return 0;
+  if (pf_queue(e, op) == 0) return 0;
+  switch (op->code) {
+    case IR_OP_SET_FLAG:
+    case IR_OP_WAIT_FLAG: {
+      int src = 0, dst = 0;
+      int ev = (int)op->iattrs[0];
+      if (sync_event_pipes(ev, &src, &dst)) return ce_line(e, "asc_pf_s(pf, 1);");
+      if (op->code == IR_OP_SET_FLAG)
+        return ce_line(e, "asc_pf_set_flag(pf, %d, v%u, %d);", ev, o[0], src);
+      return ce_line(e, "asc_pf_wait_flag(pf, %d, v%u, %d);", ev, o[0], dst);
+    }
+    case IR_OP_PIPE_BARRIER:
+      if (op->iattrs[0] == SYNC_PIPE_ALL) return ce_line(e, "asc_pf_barrier_all(pf);");
+      return ce_line(e, "asc_pf_s(pf, 1);");
+    case IR_OP_SYNC_ALL:
+    case IR_OP_SYNC_ALL_SOFT:
+      return ce_line(e, "asc_pf_barrier_all(pf);");
+    case IR_OP_LOCAL_GET_VALUE:
+    case IR_OP_LOCAL_SET_VALUE:
+    case IR_OP_GLOBAL_GET_VALUE:
+    case IR_OP_GLOBAL_SET_VALUE:
+      return ce_line(e, "asc_pf_scalar_mem(pf);");
+    case IR_OP_DATA_COPY:
+    case IR_OP_DATA_COPY_PARAMS:
+    case IR_OP_DATA_COPY_PAD:
+      return pf_copy(e, op, L);
+    case IR_OP_CUBE_MMAD:
+    case IR_OP_CUBE_MMAD_SPARSE:
+      return ce_line(e, "asc_pf_mmad(pf, v%u, v%u, v%u, %d);", o[3], o[4], o[5], L);
+    case IR_OP_GLOBAL_L2_HINT:
+      return ce_line(e, "asc_pf_l2_hint(pf, v%u.base, %lld, %lld);", o[0], (long long)op->iattrs[0],
+                     (long long)op->iattrs[1]);
+    case IR_OP_CUBE_MMAD_BIAS:
+      return ce_line(e, "asc_pf_mmad(pf, v%u, v%u, v%u, %d);", o[4], o[5], o[6], L);
+    default:
+      break;
+  }
+  int pipe = pf_pipe(ir_op_defs[op->code].pipe);
+  if (pipe == SYNC_P_V) return pf_vector(e, op, L);
+  int local = pf_first_local(e, op);
+  if (pipe == SYNC_P_S || local < 0) return ce_line(e, "asc_pf_s(pf, 1);");
+  int global = -1;
+  for (int i = 0; i < op->noperands && global < 0; i++)
+    if (pf_is(e, o[i], ASC_IR_GLOBAL)) global = i;
+  long long es = (long long)ce_esize(e, o[local]);
+  if (global >= 0)
+    return ce_line(e, "asc_pf_gm(pf, %d, v%u.len * %lld, v%u.base, %d);", pipe, o[local], es,
+                   o[global], L);
+  return ce_line(e, "asc_pf_local(pf, %d, v%u.len * %lld, %d);", pipe, o[local], es, L);
+}

@@ -1,0 +1,409 @@
+/* The timing model of a profiled kernel (docs/perf-model.md): per-pipe
+ * clocks of one simulated AI core, charged from one table of hardware
+ * parameters. Only profiled builds carry the kernel part of this text
+ * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE), so an
+ * unprofiled kernel is the same C as without it. jit.c includes it for the
+ * record type and the table alone.
+ *
+ * Pipes are the checker's (rt/core.h): ASC_K_S, V, MTE1, MTE2, MTE3, M, FIX.
+ * Each pipe keeps a clock, in cycles: when its last instruction ends. An
+ * instruction starts when its pipe is free and the scalar unit has issued
+ * it; pipes run concurrently and wait for each other only at the program's
+ * synchronisation: wait_flag(SRC_DST) moves DST's clock to the time
+ * set_flag(SRC_DST) saw on SRC; a TQue carries its producer's time from
+ * enque to deque (first in, first out) and its consumer's from free_tensor
+ * to the alloc_tensor that reuses the buffer (round-robin, as on the chip);
+ * pipe_barrier(PIPE_ALL) and sync_all bring every pipe to the latest. HBM
+ * traffic (reads, and dirty lines a write-back L2 evicts) shares the chip's
+ * bandwidth among the cores of the launch that run at once. The host side
+ * (python/pyasc/profiler.py) sums the blocks' records into waves. */
+#ifndef ASC_PF_TABLE
+#define ASC_PF_TABLE
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* --- the table --------------------------------------------------------------
+ * One set of parameters for every program; sources in docs/perf-model.md. */
+#define ASC_PF_CLOCK_MHZ 1850.0  /* Atlas A2 (Ascend 910B1) AI core clock */
+#define ASC_PF_AIV_CORES 48      /* vector cores (AIV) */
+#define ASC_PF_AIC_CORES 24      /* cube cores (AIC) */
+#define ASC_PF_VEC_BYTES 256.0   /* bytes of one operand a vector repeat reads per cycle */
+#define ASC_PF_UB_GROUPS 16      /* UB bank groups (3 banks of 128 rows each) */
+#define ASC_PF_UB_ROW 32         /* bytes of a bank row; consecutive rows in consecutive groups */
+#define ASC_PF_VEC_STARTUP 20.0  /* cycles before a vector instruction's first repeat */
+#define ASC_PF_CUBE_FRACTAL 16   /* the cube multiplies 16x16 by 16x16 (fp16) per cycle */
+#define ASC_PF_CUBE_STARTUP 20.0 /* cycles before an mmad's first fractal */
+#define ASC_PF_GM_BYTES_PER_S 1.8e12          /* chip-wide global memory (HBM) bandwidth */
+#define ASC_PF_L2_BYTES (192.0 * 1024 * 1024) /* the chip's L2 cache, shared by all cores */
+#define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
+#define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
+#define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
+#define ASC_PF_ISSUE 1.0         /* scalar cycles per instruction issued */
+#define ASC_PF_SCALAR_UB 10.0    /* scalar cycles of a get_value/set_value on the UB */
+#define ASC_PF_LAUNCH_US 3.0     /* task launch and completion, per launch */
+
+/* --- what a block reports ---------------------------------------------------- */
+#define ASC_PF_NPIPES 7
+#define ASC_PF_MAX_SPANS 1024
+typedef struct asc_pf_span {
+  float start, end; /* cycles from the block's start */
+  int32_t pipe;     /* ASC_K_S ... ASC_K_FIX */
+  int32_t line;     /* the source location of the span's first instruction */
+} asc_pf_span;
+typedef struct asc_pf_record {
+  int64_t block_idx;
+  int32_t core_kind; /* 0 AIV, 1 AIC */
+  int32_t sub_block; /* the AIV's index in a mixed group, else 0 */
+  int32_t used;      /* 1 once the block finished */
+  int32_t nspans;    /* spans kept (ASC_PF_MAX_SPANS at most; later ones merge) */
+  int32_t wave;      /* the blocks run in waves of as many as the chip has cores */
+  int32_t cores;     /* ... that many */
+  double clock_mhz;  /* the table's clock and launch overhead, for the host's sums */
+  double launch_us;
+  double end; /* cycles: the block's last pipe clock */
+  double busy[ASC_PF_NPIPES];
+  asc_pf_span spans[ASC_PF_MAX_SPANS];
+} asc_pf_record;
+#endif /* ASC_PF_TABLE */
+
+#if defined(ASC_K_PROFILE) && !defined(ASC_PF_KERNEL)
+#define ASC_PF_KERNEL
+/* --- the kernel's side ---------------------------------------------------- */
+#define ASC_PF_NEVENTS 64
+#define ASC_PF_NIDS 8
+#define ASC_PF_MAX_QUES 32
+#define ASC_PF_CAL 32   /* busy intervals of a core's bandwidth share kept */
+#define ASC_PF_L2Q 256  /* runs of L2 lines a core allocated, oldest first */
+#define ASC_PF_HINTS 16 /* arguments with an L2 cache hint */
+
+/* A TQue as the hardware runs it: a FIFO of enqueued buffers, and buffers
+ * handed out round-robin, so that alloc_tensor number n takes the buffer
+ * free_tensor number n - nbuf gave back. Times only: the simulator's own
+ * choice of buffer does not matter. */
+typedef struct asc_pf_que {
+  const void *q;
+  int src, dst;                  /* the pipe that fills its buffers, the one that drains them */
+  double enq[ASC_K_MAX_DEPTH];   /* the producer's clock at each queued enque */
+  double freed[ASC_K_MAX_DEPTH]; /* the consumer's clock at the last frees */
+  int enq_head, enq_n;
+  int64_t nalloc, nfree;
+} asc_pf_que;
+
+typedef struct asc_pf {
+  double clk[ASC_PF_NPIPES];
+  double flag[ASC_PF_NEVENTS][ASC_PF_NIDS];
+  /* this core's share of the GM bandwidth (bytes per cycle) and when it is
+   * busy: sorted, disjoint intervals, those before the scalar unit dropped */
+  double share;
+  double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
+  int ncal;
+  /* this core's share of the L2 (bytes) and what it holds, as runs of
+   * lines in allocation order: bytes and whether written (dirty) */
+  double l2_cap, l2_used;
+  double l2_bytes[ASC_PF_L2Q], l2_dirty[ASC_PF_L2Q]; /* a run's bytes, its dirty bytes */
+  int l2_head, l2_n;
+  /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
+  const char *hint_base[ASC_PF_HINTS];
+  int hint_mode[ASC_PF_HINTS], nhints;
+  int nques;
+  asc_pf_record *rec;
+  asc_pf_que ques[ASC_PF_MAX_QUES]; /* last: begin clears what comes before */
+} asc_pf;
+
+/* The launch's records, one per block (three per group in a mixed kernel):
+ * made by asc_kernel_pf_reset before a launch, read after it (jit.c). */
+static asc_pf_record *asc_pf_records;
+static int64_t asc_pf_nrecords;
+static _Thread_local asc_pf *asc_pf_cur;
+
+int asc_kernel_pf_reset(int64_t n);
+int asc_kernel_pf_reset(int64_t n) {
+  free(asc_pf_records);
+  asc_pf_records = n > 0 ? calloc((size_t)n, sizeof *asc_pf_records) : NULL;
+  asc_pf_nrecords = asc_pf_records ? n : 0;
+  return n > 0 && !asc_pf_records;
+}
+const asc_pf_record *asc_kernel_pf_records(int64_t *n);
+const asc_pf_record *asc_kernel_pf_records(int64_t *n) {
+  *n = asc_pf_nrecords;
+  return asc_pf_records;
+}
+
+/* How many blocks run at once: cores of the block's kind, or groups. */
+static inline int64_t asc_pf_cores(const asc_k_ctx *k) {
+  return k->mixed || k->core_kind ? ASC_PF_AIC_CORES : ASC_PF_AIV_CORES;
+}
+static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
+  memset(pf, 0, offsetof(asc_pf, ques)); /* queues are cleared as they are made */
+  /* a mixed launch of N groups: its AICs are blocks 0..N-1, its AIVs 0..2N-1 */
+  int64_t slot = k->mixed && !k->core_kind ? k->block_num + k->block_idx : k->block_idx;
+  pf->rec = slot >= 0 && slot < asc_pf_nrecords ? &asc_pf_records[slot] : NULL;
+  if (pf->rec) memset(pf->rec, 0, sizeof *pf->rec);
+  /* the cores of the launch that run at once share the chip's bandwidth:
+   * blocks of one core, or groups of an AIC and two AIVs (rt/mix.h) */
+  int64_t cores = asc_pf_cores(k);
+  int64_t active = k->block_num < cores ? k->block_num : cores;
+  if (active < 1) active = 1;
+  if (k->mixed) active *= 3;
+  pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
+  pf->l2_cap = ASC_PF_L2_BYTES / (double)active;
+  asc_pf_cur = pf;
+  return 0;
+}
+static inline void asc_pf_end(asc_k_ctx *k, asc_pf *pf) {
+  asc_pf_cur = NULL;
+  asc_pf_record *r = pf->rec;
+  if (!r) return;
+  r->block_idx = k->block_idx;
+  r->core_kind = k->core_kind;
+  r->sub_block = (int32_t)k->sub_block_idx;
+  r->used = 1;
+  int64_t cores = asc_pf_cores(k);
+  r->cores = (int32_t)cores;
+  r->wave = (int32_t)((k->mixed && !k->core_kind ? k->block_idx / 2 : k->block_idx) / cores);
+  r->clock_mhz = ASC_PF_CLOCK_MHZ;
+  r->launch_us = ASC_PF_LAUNCH_US;
+  for (int p = 0; p < ASC_PF_NPIPES; p++)
+    if (pf->clk[p] > r->end) r->end = pf->clk[p];
+  if (r->nspans < ASC_PF_MAX_SPANS &&
+      pf->clk[ASC_K_S] > 0) { /* the scalar unit issues throughout */
+    asc_pf_span s = {0, (float)pf->clk[ASC_K_S], ASC_K_S, 0};
+    r->spans[r->nspans++] = s;
+  }
+}
+
+/* Pipe p ran from start to end: its clock, busy time and the timeline. */
+static inline void asc_pf_run(asc_pf *pf, int p, double start, double end, int line) {
+  pf->clk[p] = end;
+  asc_pf_record *r = pf->rec;
+  if (!r) return;
+  r->busy[p] += end - start;
+  asc_pf_span *last = NULL;
+  for (int i = r->nspans - 1; i >= 0 && i >= r->nspans - ASC_PF_NPIPES; i--)
+    if (r->spans[i].pipe == p) {
+      last = &r->spans[i];
+      break;
+    }
+  /* back-to-back work of a pipe is one span; when the log is full, the
+   * pipe's last span grows to cover the rest */
+  if (last && ((double)last->end >= start - 0.5 || r->nspans == ASC_PF_MAX_SPANS)) {
+    last->end = (float)end;
+    return;
+  }
+  if (r->nspans == ASC_PF_MAX_SPANS) return;
+  asc_pf_span s = {(float)start, (float)end, p, line};
+  r->spans[r->nspans++] = s;
+}
+/* The scalar unit issues n instructions (or works n cycles). */
+static inline void asc_pf_s(asc_pf *pf, double n) {
+  pf->clk[ASC_K_S] += n;
+  if (pf->rec) pf->rec->busy[ASC_K_S] += n;
+}
+/* An instruction of `cycles` on pipe p, issued by the scalar unit. */
+static inline void asc_pf_op(asc_pf *pf, int p, double cycles, int line) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (p == ASC_K_S) {
+    asc_pf_s(pf, cycles);
+    return;
+  }
+  double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
+  asc_pf_run(pf, p, start, start + cycles, line);
+}
+/* A vector instruction over `bytes` of each of its nsrc source operands. */
+static inline void asc_pf_vec(asc_pf *pf, int64_t bytes, int nsrc, int64_t a, int64_t b, int line) {
+  if (bytes < 0) bytes = 0;
+  double repeats = (double)((bytes + (int64_t)ASC_PF_VEC_BYTES - 1) / (int64_t)ASC_PF_VEC_BYTES);
+  /* two sources read in the same cycle when their 256-B windows fall in
+   * different bank groups: 32-B rows go round the groups, so only windows
+   * half the round (256 B) apart miss each other */
+  int64_t round = ASC_PF_UB_GROUPS * ASC_PF_UB_ROW, shift = (b - a) % round;
+  int apart = nsrc == 2 && a >= 0 && b >= 0 && (shift + round) % round == round / 2;
+  double per = nsrc <= 1 || apart ? 1 : (double)nsrc;
+  asc_pf_op(pf, ASC_K_V, ASC_PF_VEC_STARTUP + repeats * per, line);
+}
+/* Moves d cycles of data through the core's bandwidth share from `first`
+ * on, in the gaps its other transfers leave; returns when the last byte
+ * moved. Transfers that overlap in time share the bandwidth, whatever
+ * order the program issued them in. */
+static inline double asc_pf_channel(asc_pf *pf, double first, double d) {
+  double ps[ASC_PF_CAL + 1], pe[ASC_PF_CAL + 1], t = first, left = d;
+  int np = 0;
+  for (int i = 0; i < pf->ncal && left > 0; i++) {
+    if (pf->cal_e[i] <= t) continue;
+    if (pf->cal_s[i] > t) {
+      double use = pf->cal_s[i] - t < left ? pf->cal_s[i] - t : left;
+      ps[np] = t;
+      pe[np++] = t + use;
+      left -= use;
+    }
+    t = pf->cal_e[i] > t ? pf->cal_e[i] : t;
+  }
+  if (left > 0 || np == 0) {
+    ps[np] = t;
+    pe[np++] = t + (left > 0 ? left : 0);
+  }
+  double end = pe[np - 1];
+  /* merge the pieces in (both lists are sorted), drop what the scalar unit
+   * has passed, and keep at most ASC_PF_CAL intervals (the earliest merge) */
+  double ms[2 * ASC_PF_CAL + 1], me[2 * ASC_PF_CAL + 1];
+  int n = 0, i = 0, j = 0;
+  while (i < pf->ncal || j < np) {
+    int old = j == np || (i < pf->ncal && pf->cal_s[i] <= ps[j]);
+    double s0 = old ? pf->cal_s[i] : ps[j], e0 = old ? pf->cal_e[i++] : pe[j++];
+    if (e0 < pf->clk[ASC_K_S]) continue;
+    if (n && s0 <= me[n - 1]) {
+      if (e0 > me[n - 1]) me[n - 1] = e0;
+    } else {
+      ms[n] = s0;
+      me[n++] = e0;
+    }
+  }
+  int skip = n > ASC_PF_CAL ? n - ASC_PF_CAL : 0;
+  if (skip) me[skip] = me[skip] > me[skip - 1] ? me[skip] : me[skip - 1], ms[skip] = ms[0];
+  for (int k = skip; k < n; k++) {
+    pf->cal_s[k - skip] = ms[k];
+    pf->cal_e[k - skip] = me[k];
+  }
+  pf->ncal = n - skip;
+  return end;
+}
+/* set_l2_cache_hint(mode, rw) on a GlobalTensor of the argument at base. */
+static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, int64_t rw) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  (void)rw;
+  int i = 0;
+  while (i < pf->nhints && pf->hint_base[i] != base) i++;
+  if (i == ASC_PF_HINTS) return;
+  pf->hint_base[i] = base;
+  pf->hint_mode[i] = (int)mode;
+  if (i == pf->nhints) pf->nhints++;
+}
+/* L2 allocates `bytes` of lines (written ones dirty); returns the dirty
+ * bytes it evicts to make room, oldest first, which go back to HBM. */
+static inline double asc_pf_l2_alloc(asc_pf *pf, double bytes, int dirty) {
+  double back = 0, need = pf->l2_used + bytes - pf->l2_cap;
+  while (need > 0 && pf->l2_n > 0) {
+    int h = pf->l2_head;
+    double take = pf->l2_bytes[h] < need ? pf->l2_bytes[h] : need;
+    double part = take * pf->l2_dirty[h] / pf->l2_bytes[h]; /* a run evicts evenly */
+    back += part;
+    pf->l2_dirty[h] -= part;
+    pf->l2_bytes[h] -= take;
+    pf->l2_used -= take;
+    need -= take;
+    if (pf->l2_bytes[h] <= 0) {
+      pf->l2_head = (h + 1) % ASC_PF_L2Q;
+      pf->l2_n--;
+    }
+  }
+  if (bytes > pf->l2_cap) { /* more than the share: the excess streams through */
+    if (dirty) back += bytes - pf->l2_cap;
+    bytes = pf->l2_cap;
+  }
+  if (bytes <= 0) return back;
+  if (pf->l2_n == ASC_PF_L2Q) { /* full: the two oldest runs become one */
+    int h = pf->l2_head, h2 = (h + 1) % ASC_PF_L2Q;
+    pf->l2_bytes[h2] += pf->l2_bytes[h];
+    pf->l2_dirty[h2] += pf->l2_dirty[h];
+    pf->l2_head = h2;
+    pf->l2_n--;
+  }
+  int at = (pf->l2_head + pf->l2_n++) % ASC_PF_L2Q;
+  pf->l2_bytes[at] = bytes;
+  pf->l2_dirty[at] = dirty ? bytes : 0;
+  pf->l2_used += bytes;
+  return back;
+}
+/* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out) of
+ * the argument at base. HBM moves what reads fetch and what the L2 evicts
+ * dirty; writes land in the L2 (write-back) and reads allocate there
+ * unless the argument's hint is CACHE_MODE_DISABLE. Every read misses:
+ * the L2 keeps no addresses, so re-reads do not hit. */
+static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base, int line) {
+  if (bytes < 0) bytes = 0;
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  int mode = 0; /* CACHE_MODE_NORMAL */
+  for (int i = 0; i < pf->nhints; i++)
+    if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
+  int read = p == ASC_K_MTE2;
+  double hbm = read ? (double)bytes : 0;
+  if (!read || mode != 1) hbm += asc_pf_l2_alloc(pf, (double)bytes, !read);
+  double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
+  double first = start + ASC_PF_GM_LATENCY;
+  double port_end = first + (double)bytes / ASC_PF_MTE_PORT;
+  double ch_end = asc_pf_channel(pf, first, hbm / pf->share);
+  asc_pf_run(pf, p, start, port_end > ch_end ? port_end : ch_end, line);
+}
+/* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
+static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
+  asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
+}
+/* mmad of an m x k by k x n product: 16x16x16 fractals, one a cycle. */
+static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+  const int64_t f = ASC_PF_CUBE_FRACTAL;
+  double fr = (double)((m + f - 1) / f) * (double)((n + f - 1) / f) * (double)((kk + f - 1) / f);
+  asc_pf_op(pf, ASC_K_M, ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0), line);
+}
+/* get_value/set_value on the UB (or GM) by the scalar unit. */
+static inline void asc_pf_scalar_mem(asc_pf *pf) {
+  asc_pf_s(pf, ASC_PF_ISSUE + ASC_PF_SCALAR_UB);
+}
+
+/* set_flag(SRC_DST, id) / wait_flag: the event's pipes come from the
+ * compiler (sync_check.c's table). */
+static inline void asc_pf_set_flag(asc_pf *pf, int ev, int64_t id, int src) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (ev < 0 || ev >= ASC_PF_NEVENTS || id < 0 || id >= ASC_PF_NIDS) return;
+  double t = pf->clk[src] > pf->clk[ASC_K_S] ? pf->clk[src] : pf->clk[ASC_K_S];
+  pf->flag[ev][id] = t;
+}
+static inline void asc_pf_wait_flag(asc_pf *pf, int ev, int64_t id, int dst) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (ev < 0 || ev >= ASC_PF_NEVENTS || id < 0 || id >= ASC_PF_NIDS) return;
+  if (pf->flag[ev][id] > pf->clk[dst]) pf->clk[dst] = pf->flag[ev][id];
+}
+/* pipe_barrier(PIPE_ALL), sync_all: every pipe waits for all. */
+static inline void asc_pf_barrier_all(asc_pf *pf) {
+  double t = 0;
+  for (int p = 0; p < ASC_PF_NPIPES; p++)
+    if (pf->clk[p] > t) t = pf->clk[p];
+  for (int p = 0; p < ASC_PF_NPIPES; p++) pf->clk[p] = t;
+}
+
+/* TQue: a queue at a position hands buffers from pipe src to pipe dst. */
+static inline void asc_pf_que_new(asc_pf *pf, const void *q, int src, int dst) {
+  if (pf->nques < ASC_PF_MAX_QUES) {
+    asc_pf_que *e = &pf->ques[pf->nques++];
+    memset(e, 0, sizeof *e);
+    e->q = q;
+    e->src = src;
+    e->dst = dst;
+  }
+}
+/* what: 0 enque, 1 deque, 2 free_tensor, 3 alloc_tensor */
+static inline void asc_pf_qop(asc_pf *pf, const asc_k_que *q, int what) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  asc_pf_que *e = NULL;
+  for (int i = 0; i < pf->nques && !e; i++)
+    if (pf->ques[i].q == (const void *)q) e = &pf->ques[i];
+  if (!e) return;
+  double *c_src = &pf->clk[e->src], *c_dst = &pf->clk[e->dst], s = pf->clk[ASC_K_S];
+  if (what == 0 && e->enq_n < ASC_K_MAX_DEPTH)
+    e->enq[(e->enq_head + e->enq_n++) % ASC_K_MAX_DEPTH] = *c_src > s ? *c_src : s;
+  if (what == 1 && e->enq_n > 0) {
+    double t = e->enq[e->enq_head];
+    e->enq_head = (e->enq_head + 1) % ASC_K_MAX_DEPTH;
+    e->enq_n--;
+    if (t > *c_dst) *c_dst = t;
+  }
+  if (what == 2) e->freed[e->nfree++ % ASC_K_MAX_DEPTH] = *c_dst > s ? *c_dst : s;
+  if (what == 3) {
+    int64_t n = e->nalloc++, k = q->nbuf > 0 ? q->nbuf : 1, back = n - k;
+    if (back >= 0 && back < e->nfree && back >= e->nfree - ASC_K_MAX_DEPTH) {
+      double t = e->freed[back % ASC_K_MAX_DEPTH];
+      if (t > *c_src) *c_src = t;
+    }
+  }
+}
+#endif /* ASC_K_PROFILE */

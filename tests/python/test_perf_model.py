@@ -1,0 +1,377 @@
+"""The timing model (docs/perf-model.md) through pyasc.profile: records,
+costs against the documented table computed here, overlap from double
+buffering, unchanged results, and nothing changed when profiling is off."""
+
+import csv
+import importlib.util
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pyasc as asc
+from pyasc.__main__ import main as pyasc_main
+from pyasc.language import jit as asc_jit
+from pyasc.language.options import KernelType
+
+# The table of docs/perf-model.md, restated: the test computes costs itself.
+MHZ = 1850.0
+GM_BYTES_PER_CYCLE = 1.8e12 / (MHZ * 1e6)
+MTE_PORT = 128.0
+GM_LATENCY = 200.0
+VEC_STARTUP = 20.0
+AIV_CORES = 48
+
+
+@asc.jit
+def copy_in(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(ub, gm, n)
+
+
+@asc.jit
+def copy_out(z: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(z + asc.get_block_idx() * n, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECOUT, 0, n)
+    asc.duplicate(ub, 1.5, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(gm, ub, n)
+
+
+@asc.jit
+def add_tiles(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+              tile: asc.ConstExpr[int], tiles: asc.ConstExpr[int],
+              double: asc.ConstExpr[bool]) -> None:
+    """z = x + y over each block's tiles, one buffer set or two (ping-pong)."""
+    start = asc.get_block_idx() * tile * tiles
+    xg = asc.GlobalTensor()
+    yg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + start, tile * tiles)
+    yg.set_global_buffer(y + start, tile * tiles)
+    zg.set_global_buffer(z + start, tile * tiles)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECCALC, 0, 6 * tile)
+    nbuf = 2 if double else 1
+    for e in range(nbuf):
+        asc.set_flag(asc.HardEvent.V_MTE2, e)
+        asc.set_flag(asc.HardEvent.MTE3_V, e)
+    for i in range(tiles):
+        e = i % nbuf
+        b = e * 3 * tile
+        asc.wait_flag(asc.HardEvent.V_MTE2, e)
+        asc.data_copy(ub[b:], xg[i * tile:], tile)
+        asc.data_copy(ub[b + tile:], yg[i * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE2_V, e)
+        asc.wait_flag(asc.HardEvent.MTE2_V, e)
+        asc.wait_flag(asc.HardEvent.MTE3_V, e)
+        asc.add(ub[b + 2 * tile:], ub[b:], ub[b + tile:], tile)
+        asc.set_flag(asc.HardEvent.V_MTE2, e)
+        asc.set_flag(asc.HardEvent.V_MTE3, e)
+        asc.wait_flag(asc.HardEvent.V_MTE3, e)
+        asc.data_copy(zg[i * tile:], ub[b + 2 * tile:], tile)
+        asc.set_flag(asc.HardEvent.MTE3_V, e)
+    for e in range(nbuf):
+        asc.wait_flag(asc.HardEvent.V_MTE2, e)
+        asc.wait_flag(asc.HardEvent.MTE3_V, e)
+
+
+@asc.jit
+def add_queued(x: asc.GlobalAddress, y: asc.GlobalAddress, z: asc.GlobalAddress,
+               tile: asc.ConstExpr[int], tiles: asc.ConstExpr[int],
+               depth: asc.ConstExpr[int]) -> None:
+    """z = x + y through TQue buffers (depth 1: one buffer set, 2: two)."""
+    start = asc.get_block_idx() * tile * tiles
+    xg = asc.GlobalTensor()
+    yg = asc.GlobalTensor()
+    zg = asc.GlobalTensor()
+    xg.set_global_buffer(x + start)
+    yg.set_global_buffer(y + start)
+    zg.set_global_buffer(z + start)
+    pipe = asc.TPipe()
+    qx = asc.TQue(asc.TPosition.VECIN, depth)
+    qy = asc.TQue(asc.TPosition.VECIN, depth)
+    qz = asc.TQue(asc.TPosition.VECOUT, depth)
+    pipe.init_buffer(qx, depth, tile * 2)
+    pipe.init_buffer(qy, depth, tile * 2)
+    pipe.init_buffer(qz, depth, tile * 2)
+    for i in range(tiles):
+        xl = qx.alloc_tensor(asc.float16)
+        yl = qy.alloc_tensor(asc.float16)
+        asc.data_copy(xl, xg[i * tile:], tile)
+        asc.data_copy(yl, yg[i * tile:], tile)
+        qx.enque(xl)
+        qy.enque(yl)
+        xv = qx.deque(asc.float16)
+        yv = qy.deque(asc.float16)
+        zl = qz.alloc_tensor(asc.float16)
+        asc.add(zl, xv, yv, tile)
+        qz.enque(zl)
+        qx.free_tensor(xv)
+        qy.free_tensor(yv)
+        zv = qz.deque(asc.float16)
+        asc.data_copy(zg[i * tile:], zv, tile)
+        qz.free_tensor(zv)
+
+
+@asc.jit(kernel_type=KernelType.MIX_AIC_1_2)
+def mixed_rows(out: asc.GlobalAddress) -> None:
+    """Each core of a mixed launch writes its row: AICs first, then AIVs."""
+    g = asc.GlobalTensor()
+    g.set_global_buffer(out)
+    row = asc.get_block_idx()
+    if asc.ascend_is_aiv():
+        row = asc.get_block_num() + asc.get_block_idx()
+    g.set_value(row, row + 1)
+
+
+def _operands(blocks, tile, tiles, seed=0):
+    rng = np.random.default_rng(seed)
+    n = blocks * tile * tiles
+    x = rng.standard_normal(n).astype(np.float16)
+    y = rng.standard_normal(n).astype(np.float16)
+    return x, y, np.zeros(n, np.float16)
+
+
+def _run_add(blocks, tile, tiles, double):
+    x, y, z = _operands(blocks, tile, tiles)
+    with asc.profile() as prof:
+        add_tiles[blocks, asc.current_stream()](x, y, z, tile, tiles, double)
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    return prof
+
+
+def test_launch_record_fields():
+    prof = _run_add(4, 1024, 4, True)
+    assert len(prof.launches) == 1
+    rec = prof.launches[0]
+    assert rec.name == "add_tiles" and rec.block_num == 4 and len(rec.blocks) == 4
+    keys = {"scalar", "vec", "mac", "mte1", "mte2", "mte3", "fixpipe"}
+    assert set(rec.pipe_time_us) == keys and set(rec.pipe_ratio) == keys
+    assert rec.pipe_time_us["mac"] == 0 and rec.pipe_time_us["mte2"] > 0
+    assert rec.pipe_time_us["vec"] > 0 and rec.pipe_time_us["mte3"] > 0
+    # four blocks fit on the chip at once: one wave, the slowest block's cycles
+    assert rec.cycles == max(b.cycles for b in rec.blocks)
+    assert rec.task_duration_us > rec.cycles / MHZ
+    for p in keys:
+        assert 0 <= rec.pipe_ratio[p] <= 1
+    text = prof.table(file=io.StringIO())
+    assert "Task Duration(us)" in text and "aiv_mte2_time(us)" in text
+    header, row = prof.rows()
+    assert row[header.index("Block Dim")] == "4"
+    assert float(row[header.index("aiv_vec_time(us)")]) == pytest.approx(
+        rec.pipe_time_us["vec"], abs=1e-3)  # every block is an AIV
+    assert row[header.index("aic_mac_time(us)")] == ""  # no cube cores
+
+
+@pytest.mark.parametrize("blocks", [1, AIV_CORES])
+def test_copy_costs_what_the_table_says(blocks):
+    n = 8192  # halves: 16 KiB
+    x = np.ones(n * blocks, np.float16)
+    with asc.profile() as prof:
+        copy_in[blocks, asc.current_stream()](x, n)
+    share = GM_BYTES_PER_CYCLE / blocks
+    want = GM_LATENCY + 2 * n / min(MTE_PORT, share)
+    for b in prof.launches[0].blocks:
+        assert b.busy["mte2"] == pytest.approx(want, rel=1e-9)
+        assert b.busy["vec"] == 0 and b.busy["mte3"] == 0
+
+
+def test_writes_land_in_the_l2():
+    """48 cores share the HBM, but a write that fits the core's part of the
+    (write-back) L2 moves at its MTE's own rate."""
+    n = 8192
+    z = np.zeros(n * AIV_CORES, np.float16)
+    with asc.profile() as prof:
+        copy_out[AIV_CORES, asc.current_stream()](z, n)
+    np.testing.assert_array_equal(z, np.full_like(z, 1.5))
+    for b in prof.launches[0].blocks:
+        assert b.busy["mte3"] == pytest.approx(GM_LATENCY + 2 * n / MTE_PORT, rel=1e-9)
+
+
+@pytest.mark.parametrize("tile", [4096, 2176])
+def test_vector_add_costs_a_cycle_per_repeat_unless_banks_conflict(tile):
+    """x and y lie tile halves apart: 8 KiB puts their 256-B windows in the
+    same UB bank groups (a cycle per source and repeat), 4352 B half a round
+    of the 16 groups of 32-B rows apart (one cycle per repeat)."""
+    rec = _run_add(1, tile, 2, False).launches[0]
+    repeats = math.ceil(tile * 2 / 256)
+    per = 1 if (tile * 2 // 32) % 16 == 8 else 2
+    assert rec.blocks[0].busy["vec"] == pytest.approx(2 * (VEC_STARTUP + per * repeats))
+
+
+def test_double_buffering_overlaps_copies_and_compute():
+    single = _run_add(2, 4096, 8, False).launches[0]
+    double = _run_add(2, 4096, 8, True).launches[0]
+    assert double.task_duration_us < single.task_duration_us
+    # the same work on each pipe, only overlapped
+    for p in ("vec", "mte2", "mte3"):
+        assert double.pipe_time_us[p] == pytest.approx(single.pipe_time_us[p])
+
+
+def test_tque_double_buffering_overlaps():
+    """TQue hand-overs order the pipes: a depth-2 queue lets the next tile's
+    copies run while the vector unit adds; each pipe does the same work."""
+    recs = {}
+    for depth in (1, 2):
+        x, y, z = _operands(2, 2048, 8, seed=depth)
+        with asc.profile() as prof:
+            add_queued[2, asc.current_stream()](x, y, z, 2048, 8, depth)
+        np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+        recs[depth] = prof.launches[0]
+    assert recs[2].task_duration_us < recs[1].task_duration_us
+    for p in ("vec", "mte2", "mte3"):
+        assert recs[2].pipe_time_us[p] == pytest.approx(recs[1].pipe_time_us[p])
+    # depth 1: a tile's copies in wait for the add before them to free the
+    # buffers (only the copy out overlaps the next tile's copies in)
+    block = recs[1].blocks[0]
+    assert block.cycles >= block.busy["mte2"] + block.busy["vec"]
+    block = recs[2].blocks[0]
+    assert block.cycles < block.busy["mte2"] + block.busy["vec"]
+
+
+def test_blocks_beyond_the_cores_run_in_waves():
+    rec = _run_add(AIV_CORES + 2, 512, 1, False).launches[0]
+    waves = {}
+    for b in rec.blocks:
+        waves.setdefault(b.wave, []).append(b.cycles)
+    assert sorted(waves) == [0, 1] and len(waves[1]) == 2
+    assert rec.cycles == pytest.approx(max(waves[0]) + max(waves[1]))
+
+
+def test_mixed_groups_run_in_waves_of_the_aic_count():
+    groups = 26  # 24 AICs, each with two AIVs: two waves
+    out = np.zeros(3 * groups, np.int32)
+    with asc.profile() as prof:
+        mixed_rows[groups, asc.current_stream()](out)
+    np.testing.assert_array_equal(out, np.arange(1, 3 * groups + 1))
+    rec = prof.launches[0]
+    aic = sorted((b.block_idx, b.wave) for b in rec.blocks if b.core_kind == "aic")
+    aiv = sorted((b.block_idx, b.wave) for b in rec.blocks if b.core_kind == "aiv")
+    assert aic == [(i, i // 24) for i in range(groups)]
+    assert aiv == [(i, i // 2 // 24) for i in range(2 * groups)]
+
+
+def test_chrome_trace_has_a_span_per_busy_pipe_and_block(tmp_path):
+    prof = _run_add(3, 1024, 4, True)
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    events = json.loads(path.read_text())["traceEvents"]
+    spans = {(e["tid"] // 16, e["name"]) for e in events if e["ph"] == "X"}
+    for block in range(3):
+        for pipe in ("scalar", "vec", "mte2", "mte3"):
+            assert (block, pipe) in spans
+    assert all(e["dur"] >= 0 for e in events if e["ph"] == "X")
+
+
+def test_profiling_off_records_nothing_and_keeps_the_c_source():
+    x, y, z = _operands(2, 1024, 2)
+    args = (x, y, z, 1024, 2, True)
+    before = add_tiles.compile(*args).c_source
+    prof = _run_add(2, 1024, 2, True)
+    add_tiles[2, asc.current_stream()](x, y, z, 1024, 2, True)  # after the block
+    assert len(prof.launches) == 1
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    after = add_tiles.compile(*args).c_source
+    assert after == before and "ASC_K_PROFILE" not in after and "asc_pf_" not in after
+    assert "#define ASC_K_PROFILE 1" in add_tiles._compile(args, True).c_source
+
+
+SCRIPT = """
+import sys
+import numpy as np
+import pyasc as asc
+
+@asc.jit
+def twice(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x, n)
+    ub = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 0, n)
+    asc.data_copy(ub, gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.muls(ub, ub, 2.0, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(gm, ub, n)
+
+x = np.arange(64, dtype=np.float32)
+for _ in range(int(sys.argv[1])):
+    twice[1, asc.current_stream()](x, 64)
+assert np.array_equal(x, np.arange(64, dtype=np.float32) * 2 ** int(sys.argv[1]))
+sys.exit(3)
+"""
+
+
+def test_cli_profiles_a_whole_script(tmp_path, capsys):
+    script = tmp_path / "twice.py"
+    script.write_text(SCRIPT)
+    trace = tmp_path / "t.json"
+    assert pyasc_main(["prof", "--trace", str(trace), str(script), "2"]) == 3
+    out = capsys.readouterr().out
+    assert "2 launch(es)" in out and out.count("twice") == 2
+    assert json.loads(trace.read_text())["traceEvents"]
+    assert pyasc_main(["prof", str(tmp_path / "missing.py")]) == 2
+
+
+def test_a_launch_hook_takes_launches_before_the_profiler():
+    from_hook = []
+    x, y, z = _operands(1, 1024, 1)
+    asc_jit.set_launch_hook(lambda kernel, name, args, core_num, stream:
+                            from_hook.append(name) or True)
+    try:
+        with asc.profile() as prof:
+            add_tiles[1, asc.current_stream()](x, y, z, 1024, 1, False)
+    finally:
+        asc_jit.set_launch_hook(None)
+    assert from_hook == ["add_tiles"] and prof.launches == [] and not z.any()
+
+
+def test_csv_has_the_table_rows(tmp_path):
+    prof = _run_add(2, 1024, 2, False)
+    path = tmp_path / "summary.csv"
+    prof.export_csv(str(path))
+    with open(path, newline="") as f:
+        assert list(csv.reader(f)) == prof.rows()
+
+
+def _example(name):
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"perf_model_example_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cube_time_is_a_cycle_per_fractal():
+    """examples/matmul_basic.py on 4 cores: the mmads' cycles add up to one
+    per 16x16x16 fractal of the product, plus each mmad's start-up."""
+    m, n, k = 256, 256, 128
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    with asc.profile() as prof:
+        c = _example("matmul_basic").matmul_basic(a, b)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3,
+                               atol=1e-2)
+    rec = prof.launches[0]
+    fractals = (m // 16) * (n // 16) * (k // 16)
+    mac = sum(blk.busy["mac"] for blk in rec.blocks)
+    assert fractals <= mac <= fractals * 1.1
+    header, row = prof.rows()
+    assert float(row[header.index("aic_mac_time(us)")]) == pytest.approx(
+        mac / len(rec.blocks) / MHZ, abs=1e-3)
+
+
+def test_records_of_a_kernel_built_without_profiling_are_an_error():
+    x, y, z = _operands(1, 1024, 1)
+    args = (x, y, z, 1024, 1, False)
+    plain = add_tiles.compile(*args).native
+    for call in (lambda: plain.profile_reset(1), plain.profile_records):
+        with pytest.raises(asc.Error, match="not built with profiling"):
+            call()
+    with pytest.raises(asc.Error, match="records"):
+        add_tiles._compile(args, True).native.profile_reset(0)
