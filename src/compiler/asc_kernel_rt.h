@@ -13,6 +13,7 @@
 #include "rt/data_move.h"        /* data_copy, element access */
 #include "rt/vmath.h"            /* exp, log, sqrt, sin... on arrays: the launcher's SLEEF */
 #include "rt/vector.h"           /* vector arithmetic, the mask register, executor, cast */
+#include "rt/gather.h"           /* transpose, gather, scatter, brcb */
 #include "rt/reduce.h"           /* reductions */
 #include "rt/data_move_params.h" /* data_copy with DataCopyParams, data_copy_pad */
 #include "rt/sync_debug.h"       /* printf, dump_tensor, trap */

@@ -54,4 +54,6 @@
 
 #include "cube_matmul.h" /* asc.adv.Matmul on one core */
 
+#include "cube_matmul_batch.h" /* its batch forms and quantised outputs */
+
 #endif /* ASC_K_CUBE && !ASC_RT_CUBE_H */

@@ -1,0 +1,39 @@
+/* What the JIT's build (jit.c) and its launches (jit_launch.c) share: the
+ * kernel runtime's types (the generated kernels' own header, compiled into
+ * libasc too) and a loaded kernel. */
+#ifndef ASC_COMPILER_JIT_INTERNAL_H
+#define ASC_COMPILER_JIT_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "asc/jit.h"
+/* The runtime names its source files by index for messages: libasc's own. */
+static const char *const asc_k_files[] = {"libasc"};
+#include "../tensor/unary_math.h"
+#include "asc_kernel_rt.h"
+#include "rt/perf_model.h"
+
+typedef int (*entry_fn)(asc_k_ctx *k, const asc_k_arg *args);
+
+struct asc_jit_kernel {
+  atomic_int refs;
+  void *handle;
+  entry_fn entry;
+  bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
+  int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
+  /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
+   * valid while handle is open; NULL when it does not declare them */
+  const char *params;
+  char *name;
+  char *path;
+  /* a profiled kernel's records (rt/perf_model.h); NULL in others */
+  int (*pf_reset)(int64_t n);
+  const asc_pf_record *(*pf_records)(int64_t *n);
+};
+
+/* The unsigned integer in environment variable name, def when unset:
+ * InvalidValue for anything else (jit.c). */
+asc_status jit_env_limit(const char *name, uint64_t def, uint64_t *out);
+
+#endif

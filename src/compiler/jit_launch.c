@@ -1,0 +1,310 @@
+/* Launches a loaded kernel (jit.c builds and loads it) over blocks on a
+ * stream: the blocks' meeting point for sync_all, the vector maths table,
+ * argument lookup for the kernel's pointer checks, cancellation. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "asc/mem.h"
+#include "asc/tensor.h"
+#include "jit_internal.h"
+
+/* --- launching ------------------------------------------------------------------ */
+
+#define JIT_MAX_ARGS 64
+
+/* sync_all: where a launch's blocks meet. Owned by the launch (freed by
+ * jit_release). A block that fails or finishes wakes the waiters, which
+ * then fail instead of waiting for it for ever. */
+typedef struct jit_barrier {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  uint32_t n, arrived, generation, exited;
+  bool broken;
+  char why[512]; /* the first failed block's message */
+} jit_barrier;
+
+/* 0 when all blocks arrived; 1 a block failed; 2 a block finished first. */
+static int jit_barrier_wait(void *p, char *why, size_t size) {
+  jit_barrier *b = p;
+  pthread_mutex_lock(&b->lock);
+  uint32_t gen = b->generation;
+  int r = 0;
+  if (++b->arrived == b->n) {
+    b->arrived = 0;
+    b->generation++;
+    pthread_cond_broadcast(&b->cond);
+  } else {
+    while (gen == b->generation && !b->broken && !b->exited) pthread_cond_wait(&b->cond, &b->lock);
+    r = gen != b->generation ? 0 : b->broken ? 1 : 2;
+    if (r == 1) snprintf(why, size, "%s", b->why);
+  }
+  pthread_mutex_unlock(&b->lock);
+  return r;
+}
+
+static void jit_barrier_leave(jit_barrier *b, bool failed, uint32_t block, const char *msg) {
+  pthread_mutex_lock(&b->lock);
+  if (failed && !b->broken) snprintf(b->why, sizeof b->why, "block %u: %s", block, msg);
+  if (failed)
+    b->broken = true;
+  else
+    b->exited++;
+  pthread_cond_broadcast(&b->cond);
+  pthread_mutex_unlock(&b->lock);
+}
+
+typedef struct jit_launch {
+  asc_jit_kernel *kernel;
+  jit_barrier *barrier; /* NULL unless the kernel calls sync_all */
+  asc_k_launch *shared; /* what the blocks share (rt/system.h), in a jit_shared freed at release */
+  int nargs;
+  int nkeep;
+  asc_storage *keep[JIT_MAX_ARGS];
+  asc_k_arg args[JIT_MAX_ARGS];
+} jit_launch;
+
+/* A launch's asc_k_launch and what only the launcher knows: the caller's
+ * cancellation (asc_jit_cancel) and the thread that launched. */
+typedef struct jit_shared {
+  asc_k_launch k; /* first: the blocks see only this */
+  asc_jit_cancel *cancel;
+  pthread_t caller;
+  int64_t next_check_ns; /* read and written by the caller's thread only */
+} jit_shared;
+
+/* The POSIX services a launch lends its blocks (asc_k_launch). */
+static int64_t jit_clock_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+/* A spinning inter-block wait yields its thread, then sleeps 50 us a turn. */
+static void jit_pause(unsigned spins) {
+  if (spins < 64) {
+    sched_yield();
+    return;
+  }
+  struct timespec ts = {0, 50000};
+  nanosleep(&ts, NULL);
+}
+
+/* The maths table blocks get (rt/vmath.h): libasc's SLEEF functions for
+ * this CPU, the ones eager tensor operations use. Filled once, then only
+ * read. */
+static asc_k_vmath_fn jit_vmath_table[ASC_K_VM_COUNT];
+static pthread_once_t jit_vmath_once = PTHREAD_ONCE_INIT;
+static void jit_vmath_fill(void) {
+  static const asc_vmath_fn of[ASC_K_VM_COUNT] = {
+      [ASC_K_VM_EXP] = ASC_VM_EXP,   [ASC_K_VM_LOG] = ASC_VM_LOG, [ASC_K_VM_SQRT] = ASC_VM_SQRT,
+      [ASC_K_VM_SIN] = ASC_VM_SIN,   [ASC_K_VM_COS] = ASC_VM_COS, [ASC_K_VM_TAN] = ASC_VM_TAN,
+      [ASC_K_VM_TANH] = ASC_VM_TANH, [ASC_K_VM_ERF] = ASC_VM_ERF,
+  };
+  for (int i = 0; i < ASC_K_VM_COUNT; i++) jit_vmath_table[i] = asc_vmath_get(of[i])->f32;
+}
+static const asc_k_vmath_fn *jit_vmath(void) {
+  pthread_once(&jit_vmath_once, jit_vmath_fill);
+  return jit_vmath_table;
+}
+
+/* asc_k_launch.check: on the launching thread, every 20 ms at most, asks
+ * the caller's check (Python's signal handlers, binding/ir.c); elsewhere
+ * the flag it sets is enough. */
+#define JIT_CHECK_NS 20000000
+static int jit_check(asc_k_launch *launch) {
+  jit_shared *s = (jit_shared *)(void *)launch;
+  if (!pthread_equal(pthread_self(), s->caller)) return 0;
+  int64_t now = jit_clock_ns();
+  if (now < s->next_check_ns) return 0;
+  s->next_check_ns = now + JIT_CHECK_NS;
+  if (s->cancel->check(s->cancel->user)) __atomic_store_n(&s->cancel->flag, 1, __ATOMIC_SEQ_CST);
+  return __atomic_load_n(&s->cancel->flag, __ATOMIC_SEQ_CST);
+}
+
+/* A tensor list's data pointer: the live device allocation holding it. */
+static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
+  asc_mem_range r;
+  if (asc_mem_lookup((const void *)(uintptr_t)ptr, 1, &r)) {
+    asc_clear_error(); /* not found is an answer, not a failure */
+    return 0;
+  }
+  *base = r.base;
+  *n = (int64_t)r.nbytes;
+  return 1;
+}
+
+static asc_status jit_block(const asc_block_ctx *block, const void *p) {
+  const jit_launch *l = p;
+  asc_k_ctx k;
+  k.ub = block->ub;
+  k.ub_size = (int64_t)block->ub_size;
+  k.block_idx = block->block_idx;
+  k.block_num = block->block_num;
+  k.status = 0;
+  k.cube = NULL;
+  k.core_kind = 0; /* an AIV unless the kernel's entry says otherwise (rt/mix.h) */
+  k.mixed = 0;
+  k.sub_block_idx = 0;
+  k.sub_block_num = 1;
+  k.group = NULL;
+  k.fwk.atomic_type = k.fwk.atomic_op = k.fwk.pad_set = k.fwk.ntags = 0;
+  k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
+  k.sync_barrier = l->barrier;
+  k.msg[0] = '\0';
+  k.vmath = jit_vmath();
+  k.ticks = 0;
+  k.t0 = l->shared && l->shared->timeout_ns ? jit_clock_ns() : 0;
+  memset(&k.sys, 0, sizeof k.sys);
+  k.sys.args = l->args;
+  k.sys.nargs = l->nargs;
+  asc_k_launch *s = l->shared;
+  k.sys.launch = s;
+  if (s) {
+    if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
+        0) { /* the first block learns the device's thread count */
+      int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
+      if (l->barrier || l->kernel->mode0) cap = (int)s->nblocks; /* all run at once (ALL_LIVE) */
+      __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
+    }
+    __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 1, __ATOMIC_SEQ_CST);
+  }
+  /* The launch adds the kernel's name and the block index. */
+  int rc = l->kernel->entry(&k, l->args);
+  if (l->barrier) jit_barrier_leave(l->barrier, rc != 0, block->block_idx, k.msg);
+  if (s) {
+    if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->state[block->block_idx], 2, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&s->epoch, 1, __ATOMIC_SEQ_CST);
+  }
+  if (rc) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
+  return ASC_OK;
+}
+
+static void jit_release(void *p) {
+  jit_launch *l = p;
+  if (l->barrier) {
+    pthread_mutex_destroy(&l->barrier->lock);
+    pthread_cond_destroy(&l->barrier->cond);
+    free(l->barrier);
+  }
+  /* the board's free lives in the kernel's library, released below */
+  if (l->shared && l->shared->board_free) l->shared->board_free(l->shared->board);
+  free(l->shared);
+  for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
+  asc_jit_release(l->kernel);
+}
+
+asc_status asc_jit_launch(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                          const asc_jit_arg *args, int nargs, void *const *keep, int nkeep) {
+  return asc_jit_launch_cancellable(k, stream, nblocks, args, nargs, keep, nkeep, 0, NULL);
+}
+
+asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                             const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,
+                             uint32_t flags) {
+  return asc_jit_launch_cancellable(k, stream, nblocks, args, nargs, keep, nkeep, flags, NULL);
+}
+
+asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
+                                      const asc_jit_arg *args, int nargs, void *const *keep,
+                                      int nkeep, uint32_t flags, asc_jit_cancel *cancel) {
+  uint64_t timeout_ms;
+  asc_status limit = jit_env_limit("PYASC_KERNEL_TIMEOUT_MS", 0, &timeout_ms);
+  if (limit) return limit;
+  if (nargs < 0 || nargs > JIT_MAX_ARGS || nkeep < 0 || nkeep > JIT_MAX_ARGS)
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: at most %d arguments", JIT_MAX_ARGS);
+  if (nblocks == 0 || nblocks > 65535)
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: the core count must be in [1, 65535], got %u",
+                     nblocks);
+  if (k->mode0 && nblocks > 1) { /* every block live at once, on cores of its kind */
+    static const char *const what[] = {"groups", "AIV cores", "AIC cores"};
+    int dev = 0;
+    asc_device_props props;
+    asc_status st = asc_stream_device(stream, &dev);
+    if (!st) st = asc_device_get_props(dev, &props);
+    if (st) return st;
+    const int have = k->mode0 == 3 ? props.ai_core_count : props.cube_core_count;
+    if (nblocks > (uint32_t)have)
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "launch: the %u %s synchronise with each other (mode-0 cross-core "
+                       "flags), so all must run at once, but the device has %d %s (real "
+                       "hardware would hang)",
+                       nblocks, what[k->mode0 - 2], have,
+                       k->mode0 == 3 ? "AIV cores" : "AIC cores");
+  }
+  /* Every argument is what the kernel says it is: only an address's length
+   * is kept (a scalar's is 0 whatever the caller left there), so the
+   * runtime's pointer resolution (rt/tensor_desc.h asc_k_resolve) never
+   * mistakes a number for memory the launch was given. */
+  if (nargs && !k->params)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "launch: kernel %s does not declare its parameters (asc_kernel_params), "
+                     "so it takes no arguments",
+                     k->name);
+  if (k->params && strlen(k->params) != (size_t)nargs)
+    return asc_error(ASC_ERR_INVALID_VALUE, "launch: kernel %s takes %zu arguments, got %d",
+                     k->name, strlen(k->params), nargs);
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] == 'a' && (args[i].n < 0 || (!args[i].v.p && args[i].n)))
+      return asc_error(ASC_ERR_INVALID_VALUE,
+                       "launch: argument %d of kernel %s is an address of %lld bytes at %p", i,
+                       k->name, (long long)args[i].n, args[i].v.p);
+  jit_launch l;
+  /* One allocation: the shared state, an epoch and a state byte per block
+   * (nblocks <= 65535, so the size cannot overflow). */
+  jit_shared *js = calloc(1, sizeof(jit_shared) + (size_t)nblocks * (sizeof(int64_t) + 1));
+  if (!js) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  l.shared = &js->k;
+  l.shared->nblocks = nblocks;
+  l.shared->epoch = 1;
+  l.shared->seen = (int64_t *)(void *)(js + 1);
+  l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
+  l.shared->clock_ns = jit_clock_ns;
+  l.shared->pause = jit_pause;
+  l.shared->lookup = jit_lookup;
+  l.shared->cancel = cancel ? &cancel->flag : NULL;
+  l.shared->timeout_ns =
+      timeout_ms > (uint64_t)INT64_MAX / 1000000 ? INT64_MAX : (int64_t)timeout_ms * 1000000;
+  if (cancel && cancel->check) {
+    js->cancel = cancel;
+    js->caller = pthread_self();
+    js->next_check_ns = jit_clock_ns() + JIT_CHECK_NS;
+    l.shared->check = jit_check;
+  }
+  l.nargs = nargs;
+  l.kernel = k;
+  l.barrier = NULL;
+  if (k->all_live && nblocks > 1) {
+    l.barrier = calloc(1, sizeof *l.barrier);
+    if (!l.barrier) {
+      free(l.shared);
+      return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot allocate a barrier");
+    }
+    pthread_mutex_init(&l.barrier->lock, NULL);
+    pthread_cond_init(&l.barrier->cond, NULL);
+    l.barrier->n = nblocks;
+  }
+  l.nkeep = nkeep;
+  if (nargs) memcpy(l.args, args, (size_t)nargs * sizeof *args); /* args may be NULL */
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] != 'a') l.args[i].n = 0;
+  for (int i = 0; i < nkeep; i++) {
+    l.keep[i] = keep[i];
+    asc_storage_retain(l.keep[i]);
+  }
+  asc_jit_retain(k);
+  size_t size = offsetof(jit_launch, args) + (size_t)nargs * sizeof(asc_k_arg);
+  asc_launch_desc desc = {.fn = jit_block,
+                          .nblocks = nblocks,
+                          .args = &l,
+                          .args_size = size,
+                          .release = jit_release,
+                          .name = k->name,
+                          .flags = flags | (l.barrier ? ASC_LAUNCH_ALL_LIVE : 0)};
+  return asc_launch_ex(stream, &desc);
+}
