@@ -11,13 +11,15 @@ Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/adv.py)
 
 from __future__ import annotations
 
-import time
+import functools
 
 import numpy as np
 
 import pyasc as asc
 from pyasc.language import adv_host
 from pyasc.language.adv_tiling import SoftmaxTiling
+
+import bench_timing  # bench/bench_timing.py
 
 ROWS, COLS = 16384, 1024
 BLOCKS = 32
@@ -52,14 +54,7 @@ def numpy_softmax(x: np.ndarray, out: np.ndarray) -> None:
     out /= out.sum(axis=1, keepdims=True)
 
 
-def best(fn, repeats: int = 3) -> float:
-    """Best wall time of fn() in seconds."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+best = functools.partial(bench_timing.best, repeats=3)
 
 
 def main() -> None:

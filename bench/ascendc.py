@@ -10,14 +10,16 @@ Usage: PYTHONPATH=build/dev/stage python bench/ascendc.py
 
 from __future__ import annotations
 
+import functools
 import importlib.util
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 import pyasc
+
+import bench_timing  # bench/bench_timing.py
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -30,13 +32,7 @@ def example(name: str) -> Any:
     return module
 
 
-def best(fn: Callable[[], None], repeats: int = 7) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+best = functools.partial(bench_timing.best, repeats=7)
 
 
 def cases() -> list[tuple[str, Any, int, list[Any], set[int]]]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 import pyasc as asc
+
+import bench_timing  # bench/bench_timing.py
 
 ROOT = Path(__file__).resolve().parent.parent
 N = 16 * 1024 * 1024
@@ -32,14 +33,7 @@ def example(name: str):
     return module
 
 
-def best(fn, repeats: int = 5) -> float:
-    """Best wall time of fn() in seconds."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+best = bench_timing.best
 
 
 def vadd_framework_case():

@@ -11,24 +11,17 @@ Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/framework.py)
 
 from __future__ import annotations
 
-import time
+import functools
 from typing import Callable
 
 import numpy as np
 
 import pyasc
 
+import bench_timing  # bench/bench_timing.py
 
-def best(fn: Callable[[], object], repeats: int = 5, inner: int = 200) -> float:
-    """Best time of one call in seconds (each sample runs fn `inner` times)."""
-    fn()  # warm-up: registration, compilation, caches
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        times.append((time.perf_counter() - t0) / inner)
-    return min(times)
+
+best = functools.partial(bench_timing.best, inner=200, warmup=True)
 
 
 @pyasc.op

@@ -22,6 +22,8 @@ import numpy as np
 
 import pyasc as asc
 
+import bench_timing  # bench/bench_timing.py
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
 import vadd_framework  # noqa: E402
@@ -32,14 +34,7 @@ def empty_kernel(x: asc.GlobalAddress):
     pass
 
 
-def best(fn, repeats: int = 5) -> float:
-    """Best wall time of fn() in seconds."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+best = bench_timing.best
 
 
 def vadd_throughput(n: int) -> tuple[float, float]:

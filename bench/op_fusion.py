@@ -19,12 +19,13 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from typing import Any, Callable
 
 import numpy as np
 
 import pyasc
+
+import bench_timing  # bench/bench_timing.py
 
 try:
     import numexpr
@@ -36,15 +37,7 @@ except ImportError:
     torch = None
 
 
-def best(fn: Callable[[], object], repeats: int = 5, inner: int = 1) -> float:
-    """Best time of one call in seconds (each sample runs fn ``inner`` times)."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        times.append((time.perf_counter() - t0) / inner)
-    return min(times)
+best = bench_timing.best
 
 
 def synced(fn: Callable[[], object]) -> Callable[[], None]:

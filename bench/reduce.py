@@ -11,23 +11,16 @@ Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/reduce.py)
 
 from __future__ import annotations
 
-import time
-from typing import Callable
+import functools
 
 import numpy as np
 
 import pyasc
 
+import bench_timing  # bench/bench_timing.py
 
-def best(fn: Callable[[], object], repeats: int = 7) -> float:
-    """Best wall time of fn() in seconds, after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+
+best = functools.partial(bench_timing.best, repeats=7, warmup=True)
 
 
 def row(name: str, a: np.ndarray, op: str, axis: int | None) -> tuple[str, float, float]:

@@ -9,12 +9,13 @@ Usage: make bench   (or PYTHONPATH=build/dev/stage python bench/tensor.py)
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import numpy as np
 
 import pyasc
+
+import bench_timing  # bench/bench_timing.py
 
 try:
     import torch
@@ -22,15 +23,7 @@ except ImportError:  # PyTorch columns are then reported as missing
     torch = None
 
 
-def best(fn: Callable[[], object], repeats: int = 5, inner: int = 1) -> float:
-    """Best time of one call in seconds (each sample runs fn `inner` times)."""
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        times.append((time.perf_counter() - t0) / inner)
-    return min(times)
+best = bench_timing.best
 
 
 def pyasc_sync(fn: Callable[[], object]) -> Callable[[], None]:
