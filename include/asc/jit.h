@@ -101,6 +101,12 @@ typedef struct asc_jit_cancel {
 asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                                       const asc_jit_arg *args, int nargs, void *const *keep,
                                       int nkeep, uint32_t flags, asc_jit_cancel *cancel);
+/* Stops every launch of this process that has no caller's cancellation
+ * (the asynchronous ones, queued or running): their blocks end with an
+ * ASC_ERR_KERNEL ("interrupted") at their next loop iteration or wait
+ * turn, which their stream reports once, at its next synchronisation.
+ * What a Ctrl-C of a wait does. Returns how many launches it flagged. */
+int asc_jit_cancel_running(void);
 /* asc_jit_launch with ASC_LAUNCH_* flags (ASC_LAUNCH_CALLER_WAITS). */
 asc_status asc_jit_launch_ex(asc_jit_kernel *k, asc_stream_t stream, uint32_t nblocks,
                              const asc_jit_arg *args, int nargs, void *const *keep, int nkeep,

@@ -1,6 +1,8 @@
 /* pyasc.Stream and pyasc.Event over libasc handles, the per-thread current
  * stream, and Python host functions run in stream order. */
 #include "binding.h"
+/* binding.h first: Python.h must precede system headers. */
+#include "asc/jit.h"
 
 typedef struct {
   PyObject_HEAD asc_stream_t handle;
@@ -102,7 +104,13 @@ int asc_py_wait(asc_status (*wait)(uint64_t what, int64_t timeout_ns), uint64_t 
     *st = wait(what, WAIT_SLICE_NS);
     Py_END_ALLOW_THREADS
     if (*st != ASC_ERR_NOT_READY) return 0;
-    if (PyErr_CheckSignals()) return -1;
+    if (PyErr_CheckSignals()) {
+      /* Ctrl-C of a wait stops the kernels it may be waiting for (a
+       * kernel that never ends would keep its stream busy for ever); their
+       * "interrupted" error comes at the next wait. Other work goes on. */
+      if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) asc_jit_cancel_running();
+      return -1;
+    }
   }
 }
 

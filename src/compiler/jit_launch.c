@@ -74,7 +74,57 @@ typedef struct jit_shared {
   asc_jit_cancel *cancel;
   pthread_t caller;
   int64_t next_check_ns; /* read and written by the caller's thread only */
+  /* A launch without a caller's cancellation (an asynchronous one): its own
+   * flag, and its place in the list asc_jit_cancel_running walks. */
+  int own_cancel;
+  struct jit_shared *prev, *next;
 } jit_shared;
+
+/* The launches that own their flag, while they exist (from just before
+ * they are queued to their release). */
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static jit_shared *running;
+static pthread_once_t running_atfork_once = PTHREAD_ONCE_INIT;
+static void running_take(void) {
+  pthread_mutex_lock(&running_lock);
+}
+static void running_give(void) {
+  pthread_mutex_unlock(&running_lock);
+}
+/* A fork while another thread holds the lock would leave it held in the
+ * child: the handlers hold it across the fork instead. */
+static void running_register_atfork(void) {
+  pthread_atfork(running_take, running_give, running_give);
+}
+
+static void running_add(jit_shared *js) {
+  pthread_once(&running_atfork_once, running_register_atfork);
+  running_take();
+  js->prev = NULL;
+  js->next = running;
+  if (running) running->prev = js;
+  running = js;
+  running_give();
+}
+
+static void running_remove(jit_shared *js) {
+  running_take();
+  if (js->prev)
+    js->prev->next = js->next;
+  else
+    running = js->next;
+  if (js->next) js->next->prev = js->prev;
+  running_give();
+}
+
+int asc_jit_cancel_running(void) {
+  int n = 0;
+  running_take();
+  for (jit_shared *js = running; js; js = js->next, n++)
+    __atomic_store_n(&js->own_cancel, 1, __ATOMIC_SEQ_CST);
+  running_give();
+  return n;
+}
 
 /* The POSIX services a launch lends its blocks (asc_k_launch). */
 static int64_t jit_clock_ns(void) {
@@ -194,6 +244,8 @@ static void jit_release(void *p) {
   }
   /* the board's free lives in the kernel's library, released below */
   if (l->shared && l->shared->board_free) l->shared->board_free(l->shared->board);
+  jit_shared *js = (jit_shared *)(void *)l->shared;
+  if (js && !js->cancel) running_remove(js);
   free(l->shared);
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
@@ -267,7 +319,7 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
   l.shared->clock_ns = jit_clock_ns;
   l.shared->pause = jit_pause;
   l.shared->lookup = jit_lookup;
-  l.shared->cancel = cancel ? &cancel->flag : NULL;
+  l.shared->cancel = cancel ? &cancel->flag : &js->own_cancel;
   l.shared->timeout_ns =
       timeout_ms > (uint64_t)INT64_MAX / 1000000 ? INT64_MAX : (int64_t)timeout_ms * 1000000;
   if (cancel && cancel->check) {
@@ -306,5 +358,6 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
                           .release = jit_release,
                           .name = k->name,
                           .flags = flags | (l.barrier ? ASC_LAUNCH_ALL_LIVE : 0)};
+  if (!cancel) running_add(js); /* removed by jit_release, which every launch gets */
   return asc_launch_ex(stream, &desc);
 }

@@ -445,6 +445,91 @@ def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path, what, blocks, mode):
     assert out.rstrip().endswith("ok")
 
 
+# The same kernel launched on pyasc Tensors: an asynchronous launch, which
+# the Ctrl-C of a later wait on it stops.
+ASYNC_ENDLESS_SCRIPT = """
+import signal, sys, time
+import numpy as np
+import pyasc
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+what = sys.argv[1]
+
+
+@pyasc.jit
+def endless(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    i = 0
+    while i < n:
+        g.set_value(0, i)
+
+
+@pyasc.jit
+def count(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    for i in range(n):
+        g.set_value(0, g.get_value(0) + 1)
+
+
+stream = pyasc.current_stream() if what == "device" else pyasc.Stream()
+x = pyasc.zeros(4, dtype=pyasc.int64)
+endless.compile(x, 1)
+endless[2, stream](x, 1 << 62)  # all Tensors: queued, the call returns at once
+waits = {"device": pyasc.synchronize, "stream": stream.synchronize}
+print("waiting", flush=True)
+try:
+    waits[what]()
+    print("not interrupted", flush=True)
+    sys.exit(1)
+except KeyboardInterrupt:
+    print("interrupted at", repr(time.monotonic()), flush=True)
+# The kernel stopped: its stream reports it once, then works again.
+deadline = time.monotonic() + 10
+while not stream.query() and time.monotonic() < deadline:
+    time.sleep(0.01)
+assert stream.query(), "the interrupted kernel is still running"
+try:
+    waits[what]()
+    print("no error reported", flush=True)
+    sys.exit(1)
+except pyasc.KernelError as exc:
+    assert "interrupted" in str(exc), exc
+y = pyasc.zeros(4, dtype=pyasc.int64)
+count[1, stream](y, 1000)
+waits[what]()
+assert int(y[0]) == 1000, y
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("what", ["device", "stream"])
+def test_ctrl_c_of_a_wait_stops_an_asynchronous_kernel_that_never_ends(tmp_path, what):
+    """A kernel queued on Tensors never ends; Ctrl-C of the wait on it raises
+    KeyboardInterrupt and stops the kernel, so that its stream works again
+    (its next wait reports the interruption once)."""
+    script = tmp_path / "async_endless.py"
+    script.write_text(ASYNC_ENDLESS_SCRIPT)
+    proc = subprocess.Popen([sys.executable, str(script), what], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        assert proc.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)  # inside the wait by now
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, out + err
+    line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
+    latency = float(line.split()[-1]) - sent
+    print(f"{what}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
+    assert latency < 5.0  # the target is 100 ms
+    assert out.rstrip().endswith("ok")
+
+
 WATCHDOG_SCRIPT = """
 import sys
 import numpy as np
