@@ -109,7 +109,7 @@ def test_emitted_mask_forms_run_bit_for_bit_like_the_python_kernel(family, dtype
     mask form (continuous and bit masks, counter mode, the mask register with
     isSetMask false, repeats and block/repeat strides) is in one Ascend C
     source, whose run must match the Python kernel's for each case."""
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_ext")
     ops = ext.FAMILIES[family][2 if dtype == np.int16 else 1]
     per_rep = 256 // np.dtype(dtype).itemsize
     n = ext.UBB // np.dtype(dtype).itemsize
@@ -134,7 +134,7 @@ def test_emitted_mask_forms_run_bit_for_bit_like_the_python_kernel(family, dtype
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int16])
 def test_emitted_data_copy_params_runs_bit_for_bit_like_the_python_kernel(dtype):
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_ext")
     n = ext.UBB // np.dtype(dtype).itemsize
     cxx = None
     for p in [(1, 4, 0, 0, 1, 4, 0, 0, 1, 4, 0, 0), (3, 2, 1, 0, 3, 2, 0, 2, 2, 4, 0, 3),
@@ -158,7 +158,7 @@ def _check_cases(kernel, cases, outputs, constexpr=frozenset()):
 
 @pytest.mark.parametrize("ext_form", [0, 1], ids=["DataCopyParams", "DataCopyExtParams"])
 def test_emitted_data_copy_pad_runs_bit_for_bit_like_the_python_kernel(ext_form):
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_ext")
     x, z = ext.values(np.float16, ext.UBB // 2, 7), ext.values(np.float16, ext.UBB // 2, 8)
     cases = [[x, z, np.array(p + (0,) * 4, np.int64), 2.5, ext_form]
              for p in [(3, 20, 6, 0, 1, 2, 3, 20, 0, 2, 1, 3), (4, 2, 0, 1, 1, 0, 16, 14, 1, 0, 7, 0),
@@ -169,7 +169,7 @@ def test_emitted_data_copy_pad_runs_bit_for_bit_like_the_python_kernel(ext_form)
 @pytest.mark.parametrize("src", ["float16", "bfloat16", "float32", "int8", "int16", "int32"])
 def test_emitted_cast_runs_bit_for_bit_like_the_python_kernel(src):
     """Cast between every pair of dtypes in every RoundMode, on edge values."""
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_cast_reduce")
     with np.errstate(over="ignore", invalid="ignore"):
         x = ext.cast_inputs(src)
         raw = ext.to_bits(src, x)
@@ -182,7 +182,7 @@ def test_emitted_cast_runs_bit_for_bit_like_the_python_kernel(src):
 
 
 def test_emitted_cast_mask_forms_run_bit_for_bit_like_the_python_kernel():
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_cast_reduce")
     x = ext.values(np.float32, 2048, 9) * np.float32(1000.3)
     cases = [[x, ext.values(np.float16, 4096, 10), ext.values(np.float32, 2048, 11), m, r]
              for m, r in ((45, 3), (64, 2), (7, 5))]
@@ -191,7 +191,7 @@ def test_emitted_cast_mask_forms_run_bit_for_bit_like_the_python_kernel():
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32])
 def test_emitted_compare_runs_bit_for_bit_like_the_python_kernel(dtype):
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_cast_reduce")
     per_rep = 256 // np.dtype(dtype).itemsize
     x, y = ext.cmp_inputs(dtype, 1), ext.cmp_inputs(dtype, 2)
     s = 0.5 if dtype != np.int32 else 1.0
@@ -206,7 +206,7 @@ def test_emitted_compare_runs_bit_for_bit_like_the_python_kernel(dtype):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_emitted_select_runs_bit_for_bit_like_the_python_kernel(dtype):
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_cast_reduce")
     per_rep = 256 // np.dtype(dtype).itemsize
     n = ext.UBB // np.dtype(dtype).itemsize
     x, y = ext.values(dtype, n, 12), ext.values(dtype, n, 13)
@@ -222,7 +222,7 @@ def test_emitted_select_runs_bit_for_bit_like_the_python_kernel(dtype):
 def test_emitted_reductions_run_bit_for_bit_like_the_python_kernel(dtype):
     """ReduceSum/Max/Min (count and mask forms), WholeReduce* in every
     ReduceOrder, BlockReduce*, PairReduceSum."""
-    ext = pytest.importorskip("test_kernel_api_ext")
+    ext = importlib.import_module("test_kernel_api_cast_reduce")
     n = ext.UBB // np.dtype(dtype).itemsize
     x = ext.values(dtype, n, 16) * dtype(30)
     x[100] = x[700] = dtype(110.5)
@@ -614,7 +614,7 @@ def test_emitted_atomic_stores_run_bit_for_bit_like_the_python_kernel(dtype):
     add (DataCopy, DataCopyParams, DataCopyPad), max and min. The blocks run
     in any order, so the values are small integers, whose sums are exact
     (float16 rounds each atomic add: other values would depend on the order)."""
-    atomic = pytest.importorskip("test_api_atomic")
+    atomic = importlib.import_module("test_api_atomic")
     n = atomic.N
     rng = np.random.default_rng(5)
     for mode in range(5):
@@ -658,7 +658,7 @@ def test_the_round_trip_hook_checks_launches_and_finds_a_difference(monkeypatch)
     """tests/python/ascendc_roundtrip.py (tools/ascendc_roundtrip.py's hook):
     a launch is run as Ascend C too and matches; an Ascend C that computes
     something else is reported as a mismatch."""
-    roundtrip = pytest.importorskip("ascendc_roundtrip")
+    roundtrip = importlib.import_module("ascendc_roundtrip")
     kernel, blocks, args, _ = _case("vadd", np.random.default_rng(4))
     hook = roundtrip.RoundTrip()
     hook.install()
@@ -681,9 +681,9 @@ def test_compare_and_select_register_forms_run_as_ascendc(dtype):
     of Compare and Select: test_api_gather_mask's and
     test_upstream_forms_basic's kernels, each launch also run as its Ascend
     C (ascendc_roundtrip.py), and their own NumPy checks."""
-    roundtrip = pytest.importorskip("ascendc_roundtrip")
-    gm = pytest.importorskip("test_api_gather_mask")
-    forms = pytest.importorskip("test_upstream_forms_basic")
+    roundtrip = importlib.import_module("ascendc_roundtrip")
+    gm = importlib.import_module("test_api_gather_mask")
+    forms = importlib.import_module("test_upstream_forms_basic")
     hook = roundtrip.RoundTrip()
     hook.install()
     try:
