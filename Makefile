@@ -101,7 +101,7 @@ SANITIZED_PYTEST = LD_PRELOAD="$(SANITIZER_RUNTIME)" ASAN_OPTIONS=detect_leaks=0
 # Every test, and the first and every SANITIZE_SAMPLE-th case of each
 # parametrized one (tests/python/conftest.py): the same C paths as the
 # whole suite, in the time make test allows; make test-all runs them all.
-SANITIZE_SAMPLE ?= 4
+SANITIZE_SAMPLE ?= 6
 SANITIZE_SELECT ?= -m "not slow and not long"
 sanitize-py: sanitize-build test-cache
 	$(SANITIZED_PYTEST) $(SANITIZE_SELECT) --sample-params=$(SANITIZE_SAMPLE)

@@ -57,7 +57,7 @@ class LaunchRecord:
     blocks: list[BlockRecord] = field(default_factory=list)
 
 
-def _launch_record(name: str, block_num: int, raw: list) -> LaunchRecord:
+def _launch_record(name: str, block_num: int, raw: list[Any]) -> LaunchRecord:
     """Sums a launch's block records (see ``CompiledKernel.profile_records``)."""
     blocks: list[BlockRecord] = []
     waves: dict[int, float] = {}
@@ -91,7 +91,7 @@ class Profile:
     def __exit__(self, *exc: object) -> None:
         _jit.set_profile_sink(self._previous)
 
-    def _record(self, name: str, block_num: int, raw: list) -> None:
+    def _record(self, name: str, block_num: int, raw: list[Any]) -> None:
         self.launches.append(_launch_record(name, block_num, raw))
 
     def rows(self) -> list[list[str]]:
@@ -143,7 +143,7 @@ class Profile:
         """Writes the launches' per-core, per-pipe timeline as Chrome trace
         JSON (opens in Perfetto and chrome://tracing): a process per launch,
         a track per block and pipe, launches one after another."""
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         offset = 0.0
         for li, rec in enumerate(self.launches):
             events.append({"ph": "M", "name": "process_name", "pid": li,
