@@ -325,7 +325,10 @@ static PyObject *dispatcher_launch(DispatcherObject *self, PyObject *const *args
   PyObject *kernel = PyDict_GetItemWithError(self->table, key);
   Py_DECREF(key);
   if (!kernel) {
-    if (PyErr_Occurred()) return NULL;
+    /* An unhashable argument (an array for a ConstExpr): the Python path
+     * names the parameter. */
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+    PyErr_Clear();
     Py_RETURN_FALSE;
   }
   /* Structs pass their scalar members (jit.py's _runtime_args); the lists

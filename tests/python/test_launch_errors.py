@@ -138,3 +138,19 @@ def test_arity_errors_from_compile_and_ascendc():
         k_three.compile(X, X)
     with pytest.raises(TypeError, match=r"takes 3 arguments \(x, y, n\) but 4 were given"):
         k_three.ascendc(X, X, 1, 2)
+
+
+@jit
+def k_const(x: asc.GlobalAddress, n: asc.ConstExpr[int]):
+    g = asc.GlobalTensor()
+    g.set_global_buffer(x, n)
+
+
+@pytest.mark.parametrize("bad", [np.zeros(3), [1, 2]], ids=["array", "list"])
+def test_an_unhashable_constexpr_argument_is_named(bad):
+    """The C fast path leaves it to the Python path, which names the
+    parameter; the same through compile()."""
+    for call in (lambda: k_const[1](X, bad), lambda: k_const.compile(X, bad)):
+        with pytest.raises(TypeError, match=r"k_const\(\): ConstExpr parameter 'n' takes a "
+                                            r"compile-time value .* not (ndarray|list)"):
+            call()

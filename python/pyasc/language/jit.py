@@ -226,6 +226,19 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
                 key.append((type(value), getattr(value, "dtype", None)))  # None: _specs refuses
         return tuple(key)
 
+    def _constexpr_error(self, args: tuple) -> TypeError:
+        """The TypeError for a ConstExpr argument that cannot key a
+        specialisation (an array, a list): a compile-time value it must be."""
+        for param, value, const in zip(self.params, args, self.constexpr):
+            try:
+                hash(value if const else None)
+            except TypeError:
+                return TypeError(
+                    f"{self.__name__}(): ConstExpr parameter {param.name!r} takes a compile-time "
+                    f"value (an int, float, bool, str, dtype or a tuple of them), not "
+                    f"{type(value).__name__}: each value builds its own kernel")
+        return TypeError(f"{self.__name__}(): an argument cannot key a kernel specialisation")
+
     def _struct_annotation(self, index: int) -> type | None:
         """The Struct class parameter index is annotated with, if any (a
         string annotation is looked up in the kernel's module)."""
@@ -292,7 +305,10 @@ class JITFunction(core.KernelFunction, Generic[P, R]):
         key = self._key(args) + (checked, _C.get_device_properties().ub_size)
         if profiled:
             key += ("profiled",)
-        compiled = self._cache.get(key)
+        try:
+            compiled = self._cache.get(key)
+        except TypeError:  # an unhashable ConstExpr value: say which
+            raise self._constexpr_error(args) from None
         if compiled is not None and not self.options.get("always_compile"):
             return compiled
         with self._lock:
