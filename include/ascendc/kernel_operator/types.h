@@ -13,6 +13,14 @@
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)
 
+// The FFTS (cross-core synchronisation) base address a mixed kernel sets
+// first; PyAsc's generated Ascend C calls it in every kernel, with the
+// address the launcher appends as the last argument. The simulator's
+// cross-core flags need no such table: nothing to set.
+inline void set_ffts_base_addr(uint64_t addr) {
+  (void)addr;
+}
+
 #ifndef PYASC_SIM_CHECKED
 #define PYASC_SIM_CHECKED 0
 #endif
