@@ -418,7 +418,7 @@ static int ac_mm_count(ac_emitter *e, const ir_op *op, ir_buf *b) {
  * a special function when the form depends on operands or attributes. Op
  * results are declared as `T name = <text>;`, ops without one become
  * `<text>;`.
- * Sources: docs/kernel-language.md (PyAsc's documented Ascend C
+ * Sources: docs/kernel-reference.md (PyAsc's documented Ascend C
  * prototypes and template parameters); Huawei's Ascend C API reference
  * (hiascend.com, CANN 8.x) for the LocalTensor static-tensor constructor
  * LocalTensor<T>(TPosition, addr, tileSize), Copy (mask forms only, 16/32-bit

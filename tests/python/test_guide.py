@@ -1,4 +1,4 @@
-"""docs/guide.md runs as written: its ```python blocks, in order, make one
+"""docs/kernel-language.md runs as written: its ```python blocks, in order, make one
 script, run in a fresh interpreter (kernels need a source file), which must
 end without an error and print the guide's last line."""
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "kernel-language.md"
 
 
 def guide_script() -> str:

@@ -1,6 +1,6 @@
 """cast with every RoundMode, compare/compare_scalar/select and the
 reductions, in their count and mask/repeat (level-0) forms, against NumPy
-models of docs/kernel-language.md's semantics (the other level-0 APIs:
+models of docs/kernel-reference.md's semantics (the other level-0 APIs:
 test_kernel_api_ext.py).
 
 One kernel per API family and dtype: the API, the mask form and every

@@ -1,5 +1,5 @@
 """The vector APIs' mask/repeat (level-0) forms and the APIs added with them,
-against NumPy models of docs/kernel-language.md's semantics: masks in normal
+against NumPy models of docs/kernel-reference.md's semantics: masks in normal
 and counter mode (set by the call or held in the mask register), repeats,
 block and repeat strides, data_copy with DataCopyParams, data_copy_pad,
 and the debugging APIs (cast, compare/select and the reductions:

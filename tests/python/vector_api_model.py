@@ -1,7 +1,7 @@
 """Helpers and the reference model of the vector APIs' mask/repeat (level-0)
 addressing, shared by test_kernel_api_ext.py and test_kernel_api_cast_reduce.py:
 which (repeat, element) pairs an instruction touches and where each lies
-(docs/kernel-language.md §0.4).
+(docs/kernel-reference.md §0.4).
 """
 
 from __future__ import annotations

@@ -134,7 +134,7 @@ ASC_K_DUPLICATE(uint16, uint16_t, ASC_K_TO_U16)
 ASC_K_DUPLICATE(uint32, uint32_t, ASC_K_TO_U32)
 
 /* --- API coverage: level-0 forms, cast, compare/select, reductions ---------------
- * The vector APIs' mask/repeat forms (docs/kernel-language.md §0.4), the
+ * The vector APIs' mask/repeat forms (docs/kernel-reference.md §0.4), the
  * APIs added with them, and the count forms of those that have no
  * per-dtype family above. One element-wise executor serves them all:
  * operand j's element idx of repeat r lives at

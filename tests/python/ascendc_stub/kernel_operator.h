@@ -1,7 +1,7 @@
 // A stand-in for the CANN toolkit's kernel_operator.h, for tests only: it
 // declares just what pyasc's Ascend C emitter (src/compiler/emit_ascendc.c)
 // uses, with the names, template parameters and parameter lists of Huawei's
-// Ascend C API reference (and docs/kernel-language.md), so that
+// Ascend C API reference (and docs/kernel-reference.md), so that
 // `g++ -std=c++17 -fsyntax-only` rejects a wrong name, a template argument
 // in the wrong place or an argument list Ascend C has no overload for.
 // Nothing is defined (so nothing is declared inline): this header cannot run

@@ -3,7 +3,7 @@ proposal_concat/extract, get_sort_len/offset, get_mrg_sort_result),
 gather_mask/gatherb, the CMPMASK register (set_cmp_mask, get_cmp_mask and the
 register forms of compare and select) and the scalar bit operations, with
 PyAsc's signatures. IR rows: src/compiler/api_table.def; runtime:
-src/compiler/rt/sort.h and rt/mask_bits.h; semantics: docs/kernel-language.md."""
+src/compiler/rt/sort.h and rt/mask_bits.h; semantics: docs/kernel-reference.md."""
 
 from __future__ import annotations
 

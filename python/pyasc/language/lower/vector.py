@@ -1,7 +1,7 @@
 """Lowering of the vector APIs' mask/repeat ("level-0") forms and of the APIs
 added with them: cast, compare/select, reductions, mask control, data_copy
 with DataCopyParams, data_copy_pad, dump_tensor, trap and the parameter
-structs. Signatures follow docs/kernel-language.md (PyAsc's names and
+structs. Signatures follow docs/kernel-reference.md (PyAsc's names and
 defaults); lower_core.api_call asks here first.
 
 IR conventions (src/compiler/ir_ops.c): an ``<api>.l0`` op takes the tensors,
