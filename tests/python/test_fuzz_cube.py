@@ -1,6 +1,7 @@
 """Property tests of the img2col load (load_data with LoadData3DParamsV2)
-with parameters drawn by hypothesis, every one a run-time argument of one
-kernel (nothing is rebuilt per example):
+and of AIPP (load_image_to_local) with parameters drawn by hypothesis,
+every one a run-time argument of one kernel (nothing is rebuilt per
+example):
 
 - geometries in the documented ranges give the NumPy model's matrix;
 - hostile parameters (zero, negative, huge sizes, strides and pads) never
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pyasc as asc
+import test_api_aipp as aipp
 from test_cube_img2col import ACC, C0, CONV_V2, _fm, img2col, out_size, zn_image
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
@@ -85,3 +87,29 @@ def test_img2col_hostile_parameters_fail_cleanly(changes):
     except (asc.KernelError, asc.InvalidValueError) as err:
         assert "test_cube_img2col.py:" in str(err) or "kernel" in str(err), err
     assert (guard[:128] == 7.0).all() and (guard[-128:] == 7.0).all()
+
+
+# --- AIPP: load_image_to_local with hostile crop windows and paddings -------
+
+AIPP_FIELDS = ("horiz_size", "vert_size", "horiz_start_pos", "vert_start_pos", "top", "bot",
+               "left", "right", "padding_mode", "is_single_line_copy", "c_padding_mode")
+
+
+@settings(SETTINGS, max_examples=20)  # each example makes its image: about 0.5 s
+@given(st.sampled_from(list(aipp.FORMATS)), st.booleans(),
+       st.lists(st.tuples(st.sampled_from(AIPP_FIELDS), HOSTILE), min_size=1, max_size=3))
+def test_aipp_hostile_crop_windows_fail_cleanly_or_match_the_model(fmt, int8, changes):
+    """One to three crop or padding fields hostile in a valid AIPP
+    configuration: a KernelError at the line, or the NumPy model's image
+    with nothing written past it."""
+    cfg = aipp.case(fmt, int8, 1)
+    for name, value in changes:
+        cfg[name] = int(np.clip(value, -(1 << 31), (1 << 31) - 1))  # the int32 fields' range
+    try:
+        c, img, uv = aipp.run(fmt, int8, cfg)
+    except asc.KernelError as err:
+        assert "test_api_aipp.py:" in str(err), err
+        return
+    want = aipp.model(fmt, int8, img, uv, cfg)
+    np.testing.assert_array_equal(c[:want.size].astype(np.float64), want)
+    assert not np.any(c[want.size:])
