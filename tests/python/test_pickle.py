@@ -1,6 +1,6 @@
 """Pickling and copying: tensors (every dtype, views, 0-d, empty), ops by
-reference and generators by state, in this process and across spawned
-worker processes."""
+reference and generators by state, in this process and across worker
+processes: multiprocessing's spawn pool, joblib's and Dask's."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import copy
 import multiprocessing
 import pickle
 
+import dask
+import joblib
 import numpy as np
 import pytest
 
@@ -88,3 +90,25 @@ def test_spawned_workers_run_pickled_ops_on_pickled_tensors():
         assert name == "scale_shift" and isinstance(result, pyasc.Tensor)
         np.testing.assert_allclose(result.numpy(), tensor_in.numpy() * 2.0 + 1.0)
     np.testing.assert_array_equal(numbers[0].numpy(), pyasc.Generator(7).random((3,)).numpy())
+
+
+def test_joblib_workers_run_a_pyasc_op():
+    """joblib's default process pool (loky) pickles the op by reference and
+    the tensors by value; each worker imports pyasc and runs the op."""
+    inputs = [pyasc.asarray(np.arange(4.0) + k) for k in range(3)]
+    results = joblib.Parallel(n_jobs=2)(joblib.delayed(run_in_worker)((scale_shift, t))
+                                        for t in inputs)
+    for t, (result, name) in zip(inputs, results):
+        assert name == "scale_shift"
+        np.testing.assert_array_equal(result.numpy(), t.numpy() * 2.0 + 1.0)
+
+
+def test_dask_delayed_task_runs_a_pyasc_op_in_a_process():
+    """A Dask delayed graph on its multiprocessing scheduler: the op and
+    the tensor travel to a worker process and the result comes back."""
+    t = pyasc.asarray(np.linspace(-1.0, 1.0, 5))
+    task = dask.delayed(run_in_worker)((scale_shift, t))
+    result, name = task.compute(scheduler="processes", num_workers=1)
+    assert name == "scale_shift"
+    np.testing.assert_array_equal(result.numpy(), t.numpy() * 2.0 + 1.0)
+
