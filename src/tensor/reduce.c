@@ -47,6 +47,14 @@ asc_status asc_reduce_dtype(asc_reduce_op op, asc_dtype x, asc_dtype dtype, asc_
       *result = ASC_BOOL;
       return ASC_OK;
     }
+    if ((op == ASC_REDUCE_VAR || op == ASC_REDUCE_STD) && asc_dtype_is_complex(x)) {
+      /* NumPy: the spread of complex numbers is real (|z - mean|^2). */
+      if (dtype != ASC_DTYPE_COUNT && !asc_dtype_is_float(dtype) && !asc_dtype_is_complex(dtype))
+        return asc_error(ASC_ERR_TYPE, "%s takes a floating dtype, not %s", op_names[op],
+                         asc_dtype_name(dtype));
+      *result = asc_dtype_to_real(dtype != ASC_DTYPE_COUNT ? dtype : x);
+      return ASC_OK;
+    }
     if (op != ASC_REDUCE_SUM && op != ASC_REDUCE_PROD && op != ASC_REDUCE_MEAN)
       return asc_error(ASC_ERR_TYPE, "%s is not supported for %s", op_names[op],
                        asc_dtype_name(asc_dtype_is_complex(x) ? x : dtype));
@@ -328,7 +336,7 @@ asc_status asc_reduce(asc_reduce_op op, const asc_tensor *x, int naxes, const in
     return asc_error(ASC_ERR_INVALID_VALUE, "attempt to get %s of an empty sequence", op_names[op]);
   if (out->storage && (st = check_out(out, ndim, shape))) return st;
   if (asc_dtype_is_complex(result_dtype) || asc_dtype_is_complex(x->dtype))
-    return asc_reduce_complex(op, x, reduced, keepdims, result_dtype, out);
+    return asc_reduce_complex(op, x, reduced, keepdims, ddof, result_dtype, out);
   /* The kernels order integers as int64: uint64 past 2^63 would not. */
   if (x->dtype == ASC_UINT64 && op >= ASC_REDUCE_MAX && op <= ASC_REDUCE_ARGMIN)
     return asc_reduce_u64_order(op, x, reduced, keepdims, out);

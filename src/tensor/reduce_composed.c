@@ -11,6 +11,7 @@
 
 #include "asc/ops.h"
 #include "asc/ops_create.h"
+#include "asc/ops_unary.h"
 #include "reduce_internal.h"
 
 /* The reduced axes as a list, for asc_reduce. */
@@ -89,10 +90,34 @@ static asc_status product(const asc_tensor *x, const bool *reduced, bool keepdim
   return asc_red_deliver(&result, out);
 }
 
+/* var (std) of complex x: |z - mean|^2 is (re - mean re)^2 + (im - mean
+ * im)^2, so the variance is the real part's plus the imaginary part's, each
+ * by the real kernels with the same ddof (and std its square root). */
+static asc_status spread(asc_reduce_op op, const asc_tensor *x, const int *axes, int naxes,
+                         bool keepdims, int ddof, asc_dtype result_dtype, asc_tensor *out) {
+  asc_tensor parts = {0}, re = {0}, im = {0}, vre = {0}, vim = {0}, total = {0}, result = {0};
+  asc_status st = asc_tensor_view_real(x, &parts);
+  if (!st) st = asc_tensor_select(&parts, parts.ndim - 1, 0, &re);
+  if (!st) st = asc_tensor_select(&parts, parts.ndim - 1, 1, &im);
+  if (!st) st = asc_reduce(ASC_REDUCE_VAR, &re, naxes, axes, keepdims, ddof, result_dtype, &vre);
+  if (!st) st = asc_reduce(ASC_REDUCE_VAR, &im, naxes, axes, keepdims, ddof, result_dtype, &vim);
+  if (!st) st = asc_binary(ASC_OP_ADD, &vre, &vim, op == ASC_REDUCE_STD ? &total : &result);
+  if (!st && op == ASC_REDUCE_STD) st = asc_unary(ASC_UNARY_SQRT, &total, &result);
+  asc_tensor_release(&parts);
+  asc_tensor_release(&re);
+  asc_tensor_release(&im);
+  asc_tensor_release(&vre);
+  asc_tensor_release(&vim);
+  asc_tensor_release(&total);
+  return st ? st : asc_red_deliver(&result, out);
+}
+
 asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
-                              bool keepdims, asc_dtype result_dtype, asc_tensor *out) {
+                              bool keepdims, int ddof, asc_dtype result_dtype, asc_tensor *out) {
   int axes[ASC_MAX_DIMS];
   int naxes = axis_list(x, reduced, axes);
+  if (op == ASC_REDUCE_VAR || op == ASC_REDUCE_STD)
+    return spread(op, x, axes, naxes, keepdims, ddof, result_dtype, out);
   asc_tensor src = {0};
   asc_dtype want = op == ASC_REDUCE_ANY || op == ASC_REDUCE_ALL ? ASC_BOOL : result_dtype;
   asc_status st = want == x->dtype ? (asc_tensor_share(x, &src), ASC_OK) : asc_cast(x, want, &src);

@@ -67,10 +67,11 @@ asc_status asc_reduce_u64_order(asc_reduce_op op, const asc_tensor *x, const boo
                                 bool keepdims, asc_tensor *out);
 
 /* asc_reduce for complex inputs or results (reduce_composed.c): sum, mean
- * and prod into result_dtype, any and all; `reduced` marks x's reduced axes
- * and the checks of asc_reduce are done. */
+ * and prod into result_dtype, any and all, var and std (with ddof) into
+ * result_dtype's real dtype; `reduced` marks x's reduced axes and the
+ * checks of asc_reduce are done. */
 asc_status asc_reduce_complex(asc_reduce_op op, const asc_tensor *x, const bool *reduced,
-                              bool keepdims, asc_dtype result_dtype, asc_tensor *out);
+                              bool keepdims, int ddof, asc_dtype result_dtype, asc_tensor *out);
 
 /* --- loops (reduce_loops.c) --------------------------------------------- */
 
