@@ -337,32 +337,34 @@ print("ok", flush=True)
 """
 
 
-@pytest.mark.parametrize("what", ["device", "stream", "event", "numpy"])
-def test_ctrl_c_interrupts_a_wait_on_endless_work(tmp_path, what):
-    script = tmp_path / "wait.py"
-    script.write_text(INTERRUPT_SCRIPT)
-    proc = subprocess.Popen(
-        [sys.executable, str(script), what],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
+def interrupt_script(tmp_path, text: str, *args: str, timeout: float = 60) -> tuple[str, float]:
+    """Runs text as a script that prints "waiting", then sends it SIGINT
+    half a second later: its output (it must exit 0 and end with "ok") and
+    the seconds from the signal to the KeyboardInterrupt it reports."""
+    script = tmp_path / "interrupted.py"
+    script.write_text(text)
+    proc = subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     try:
         assert proc.stdout.readline().strip() == "waiting"
         time.sleep(0.5)  # well inside the wait by now
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=timeout)
     finally:
         proc.kill()
         proc.wait()
     assert proc.returncode == 0, out + err
+    assert out.rstrip().endswith("ok"), out + err
     line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
-    latency = float(line.split()[-1]) - sent
+    return out, float(line.split()[-1]) - sent
+
+
+@pytest.mark.parametrize("what", ["device", "stream", "event", "numpy"])
+def test_ctrl_c_interrupts_a_wait_on_endless_work(tmp_path, what):
+    _, latency = interrupt_script(tmp_path, INTERRUPT_SCRIPT, what, timeout=30)
     print(f"{what}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
     assert latency < 2.0  # the target is 100 ms; only a broken wait takes seconds
-    assert out.rstrip().endswith("ok")
 
 
 # A kernel that never ends (the commonest mistake: `while i < n:` without
@@ -423,26 +425,9 @@ print("ok", flush=True)
 @pytest.mark.parametrize("what, blocks, mode", [("while", 1, "plain"), ("for", 1, "plain"),
                                                 ("while", 3, "plain"), ("for", 2, "checked")])
 def test_ctrl_c_stops_a_kernel_that_never_ends(tmp_path, what, blocks, mode):
-    script = tmp_path / "endless.py"
-    script.write_text(ENDLESS_SCRIPT)
-    proc = subprocess.Popen([sys.executable, str(script), what, str(blocks), mode],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ))
-    try:
-        assert proc.stdout.readline().strip() == "waiting"
-        time.sleep(0.5)  # inside the kernel by now
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-        proc.wait()
-    assert proc.returncode == 0, out + err
-    line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
-    latency = float(line.split()[-1]) - sent
+    _, latency = interrupt_script(tmp_path, ENDLESS_SCRIPT, what, str(blocks), mode)
     print(f"{what} x{blocks} {mode}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
     assert latency < 5.0  # the target is 100 ms; only a kernel that never looks takes seconds
-    assert out.rstrip().endswith("ok")
 
 
 # The same kernel launched on pyasc Tensors: an asynchronous launch, which
@@ -509,25 +494,9 @@ def test_ctrl_c_of_a_wait_stops_an_asynchronous_kernel_that_never_ends(tmp_path,
     """A kernel queued on Tensors never ends; Ctrl-C of the wait on it raises
     KeyboardInterrupt and stops the kernel, so that its stream works again
     (its next wait reports the interruption once)."""
-    script = tmp_path / "async_endless.py"
-    script.write_text(ASYNC_ENDLESS_SCRIPT)
-    proc = subprocess.Popen([sys.executable, str(script), what], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    try:
-        assert proc.stdout.readline().strip() == "waiting"
-        time.sleep(0.5)  # inside the wait by now
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-        proc.wait()
-    assert proc.returncode == 0, out + err
-    line = next(line for line in out.splitlines() if line.startswith("interrupted at"))
-    latency = float(line.split()[-1]) - sent
+    _, latency = interrupt_script(tmp_path, ASYNC_ENDLESS_SCRIPT, what)
     print(f"{what}: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
     assert latency < 5.0  # the target is 100 ms
-    assert out.rstrip().endswith("ok")
 
 
 WATCHDOG_SCRIPT = """
