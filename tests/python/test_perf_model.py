@@ -25,6 +25,15 @@ L2_BYTES_PER_CYCLE = 5e12 / (MHZ * 1e6)
 GM_LATENCY = 200.0
 VEC_STARTUP = 20.0
 AIV_CORES = 48
+L2_LINE = 512  # a read that misses fetches whole lines from HBM
+
+
+def _miss_cycles(nbytes, rate):
+    """The cycles a read of nbytes that misses the L2 may take at rate
+    bytes/cycle: its lines come whole, nbytes / L2_LINE of them, or one
+    more when the buffer does not start on a line."""
+    lines = nbytes // L2_LINE
+    return [GM_LATENCY + n * L2_LINE / rate for n in (lines, lines + 1)]
 
 
 @asc.jit
@@ -177,9 +186,10 @@ def test_copy_costs_what_the_table_says(blocks):
     with asc.profile() as prof:
         copy_in[blocks, asc.current_stream()](x, n)
     share = GM_BYTES_PER_CYCLE / blocks
-    want = GM_LATENCY + 2 * n / min(MTE_PORT, share, L2_BYTES_PER_CYCLE / blocks)
+    port = GM_LATENCY + 2 * n / min(MTE_PORT, L2_BYTES_PER_CYCLE / blocks)
     for b in prof.launches[0].blocks:
-        assert b.busy["mte2"] == pytest.approx(want, rel=1e-9)
+        want = [max(port, hbm) for hbm in _miss_cycles(2 * n, share)]
+        assert any(b.busy["mte2"] == pytest.approx(w, rel=1e-9) for w in want)
         assert b.busy["vec"] == 0 and b.busy["mte3"] == 0
 
 
@@ -397,10 +407,10 @@ def test_a_second_read_hits_the_l2():
     x = np.ones(n * AIV_CORES, np.float16)
     with asc.profile() as prof:
         read_twice[AIV_CORES, asc.current_stream()](x, n)
-    first = GM_LATENCY + 2 * n / (GM_BYTES_PER_CYCLE / AIV_CORES)
+    first = _miss_cycles(2 * n, GM_BYTES_PER_CYCLE / AIV_CORES)
     second = GM_LATENCY + 2 * n / (L2_BYTES_PER_CYCLE / AIV_CORES)
     for b in prof.launches[0].blocks:
-        assert b.busy["mte2"] == pytest.approx(first + second, rel=1e-9)
+        assert any(b.busy["mte2"] == pytest.approx(f + second, rel=1e-9) for f in first)
 
 
 # --- asc.adv.Matmul's internal pipes -------------------------------------------
@@ -455,18 +465,19 @@ def _run_mm(blocks, m, n, k, **tiling):
 
 
 def test_matmul_charges_its_loads_mmads_and_fixpipes():
-    """Each block: 2 base blocks of 128 x 256, 4 K steps of 64 each. The
+    """One core: 2 base blocks of 128 x 256, 4 K steps of 64 each. The
     cube: a start-up and a cycle per 16^3 fractal per step; MTE1: both
     tiles to L0 at LOCAL_BYTES a cycle; MTE2: a GM copy per tile and step
-    at the MTE's port rate (two cores' shares of the HBM and the L2 are
-    wider); FIXPIPE: one float32 128 x 256 write per base block."""
-    rec = _run_mm(2, 256, 512, 256)
+    at the MTE's port rate (one core's shares of the HBM and the L2 are
+    wider, even for the whole lines a first read fetches); FIXPIPE: one
+    float32 128 x 256 write per base block."""
+    rec = _run_mm(1, 128, 512, 256)
     steps, a_tile, b_tile = 2 * 4, 128 * 64 * 2, 256 * 64 * 2
     want = {"mac": steps * (20 + 8 * 16 * 4),
             "mte1": steps * (a_tile + b_tile) / 256,
             "mte2": steps * (2 * GM_LATENCY + (a_tile + b_tile) / MTE_PORT),
             "fixpipe": 2 * (GM_LATENCY + 128 * 256 * 4 / MTE_PORT)}
-    assert len(rec.blocks) == 2
+    assert len(rec.blocks) == 1
     for blk in rec.blocks:
         for pipe, cycles in want.items():
             assert blk.busy[pipe] == pytest.approx(cycles, rel=1e-9), pipe

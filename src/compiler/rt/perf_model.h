@@ -37,7 +37,7 @@
 #define ASC_PF_GM_BYTES_PER_S 1.8e12          /* chip-wide global memory (HBM) bandwidth */
 #define ASC_PF_L2_BYTES (192.0 * 1024 * 1024) /* the chip's L2 cache, shared by all cores */
 #define ASC_PF_L2_BYTES_PER_S 5e12            /* the L2's peak bandwidth, shared by all cores */
-#define ASC_PF_L2_LINE 128                    /* bytes of an L2 line (estimate) */
+#define ASC_PF_L2_LINE 512                    /* bytes of an L2 line (estimate) */
 #define ASC_PF_L2_WAYS 16                     /* lines of a set (estimate) */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
@@ -327,19 +327,22 @@ static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc
   return 0;
 }
 /* rows of rowbytes, stride bytes apart from addr, through the L2: returns
- * the bytes that hit; dirty evictions are added to *back. */
+ * the bytes a read fetches from HBM (a line that misses comes whole when
+ * the L2 allocates it, else only the bytes asked for); dirty evictions are
+ * added to *back. */
 static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows, int64_t rowbytes,
                                      int64_t stride, int write, int alloc, double *back) {
-  double hit = 0;
+  double fetch = 0;
   for (int64_t r = 0; r < rows; r++) {
     uint64_t a = (uint64_t)(uintptr_t)addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
     for (uint64_t l = a / ASC_PF_L2_LINE; l * ASC_PF_L2_LINE < e; l++) {
       uint64_t lo = l * ASC_PF_L2_LINE > a ? l * ASC_PF_L2_LINE : a;
       uint64_t hi = (l + 1) * ASC_PF_L2_LINE < e ? (l + 1) * ASC_PF_L2_LINE : e;
-      if (asc_pf_l2_line(pf, l, write, alloc, back)) hit += (double)(hi - lo);
+      if (!asc_pf_l2_line(pf, l, write, alloc, back))
+        fetch += alloc ? (double)ASC_PF_L2_LINE : (double)(hi - lo);
     }
   }
-  return hit;
+  return fetch;
 }
 /* A GM <-> UB/L1 copy on pipe p (MTE2 in, MTE3 and FIX out) of rows of
  * rowbytes, stride bytes apart from addr, in the argument at base. Every
@@ -356,8 +359,9 @@ static inline void asc_pf_gm2d(asc_pf *pf, int p, const char *base, const char *
     if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
   int read = p == ASC_K_MTE2;
   double bytes = (double)rows * (double)rowbytes, back = 0;
-  double hit = asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
-  double hbm = (read ? bytes - hit : 0) + back;
+  double fetch =
+      asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
+  double hbm = (read ? fetch : 0) + back;
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
   double first = start + ASC_PF_GM_LATENCY, end = first + bytes / ASC_PF_MTE_PORT;
   double l2_end = first + bytes / pf->l2_share, ch_end = asc_pf_channel(pf, first, hbm / pf->share);
