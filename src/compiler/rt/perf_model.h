@@ -309,7 +309,9 @@ static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, in
  * spreads power-of-two strides over its sets. */
 static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc, double *back) {
   if (!pf->l2) return 0;
-  uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 17;
+  /* consecutive lines in consecutive sets (a copy walks memory in order),
+   * higher address bits folded in so that large strides spread */
+  uint64_t h = line ^ (line >> 10) ^ (line >> 20);
   uint64_t *set = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
   uint64_t now = ++pf->l2_clock << 1;
   int old = 0;
