@@ -440,6 +440,31 @@ def mm_blocks(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
         mm.end()
 
 
+@asc.jit(matmul_cube_only=True)
+def mm_each(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+            tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress) -> None:
+    """mm_blocks on one core, a base block at a time (iterate, get_tensor_c)."""
+    if asc.ascend_is_aic():
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a)
+        b_gm.set_global_buffer(b)
+        c_gm.set_global_buffer(c)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(
+            a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False),
+            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+        )
+        asc.adv.register_matmul(pipe, workspace, mm, tiling)
+        mm.set_tensor_a(a_gm, False)
+        mm.set_tensor_b(b_gm, True)
+        with mm.iterate():
+            mm.get_tensor_c(c_gm)
+        mm.end()
+
+
 def _mm_tiling(blocks, m, n, k, base=(128, 256, 64), l1=(1, 1, 1, 1)):
     t = asc.adv.TCubeTiling()
     t.used_core_num = blocks
@@ -451,14 +476,14 @@ def _mm_tiling(blocks, m, n, k, base=(128, 256, 64), l1=(1, 1, 1, 1)):
     return t
 
 
-def _run_mm(blocks, m, n, k, **tiling):
+def _run_mm(blocks, m, n, k, kernel=mm_blocks, **tiling):
     rng = np.random.default_rng(3)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (n, k)).astype(np.float16)
     c = np.zeros((m, n), np.float32)
     with asc.profile() as prof:
-        mm_blocks[blocks, asc.current_stream()](a, b, c, _mm_tiling(blocks, m, n, k, **tiling),
-                                                np.zeros(1024, np.uint8))
+        kernel[blocks, asc.current_stream()](a, b, c, _mm_tiling(blocks, m, n, k, **tiling),
+                                             np.zeros(1024, np.uint8))
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32).T, rtol=1e-3,
                                atol=1e-3)
     return prof.launches[0]
@@ -481,6 +506,14 @@ def test_matmul_charges_its_loads_mmads_and_fixpipes():
     for blk in rec.blocks:
         for pipe, cycles in want.items():
             assert blk.busy[pipe] == pytest.approx(cycles, rel=1e-9), pipe
+
+
+def test_matmul_iterate_and_get_tensor_c_cost_what_iterate_all_does():
+    whole = _run_mm(1, 128, 512, 256)
+    each = _run_mm(1, 128, 512, 256, kernel=mm_each)
+    for pipe in ("mac", "mte1", "mte2", "fixpipe"):
+        assert each.blocks[0].busy[pipe] == pytest.approx(whole.blocks[0].busy[pipe], rel=1e-9)
+    assert each.cycles == pytest.approx(whole.cycles, rel=1e-3)
 
 
 def test_matmul_l1_double_buffer_overlaps_loads_and_the_cube():
