@@ -113,8 +113,8 @@ typedef struct asc_pf {
   double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
   int ncal;
   /* this core's share of the L2 and of its bandwidth (bytes per cycle):
-   * a set-associative cache of its lines, l2_sets x ASC_PF_L2_WAYS
-   * entries of {line + 1 (0: empty), last use << 1 | dirty}, least
+   * a set-associative cache of its lines, l2_sets sets of ASC_PF_L2_WAYS
+   * tags (line + 1, 0: empty) then as many stamps (last use << 1 | dirty), least
    * recently used out; NULL when it could not be allocated (all misses) */
   double l2_share;
   uint64_t *l2;
@@ -312,20 +312,22 @@ static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc
   /* consecutive lines in consecutive sets (a copy walks memory in order),
    * higher address bits folded in so that large strides spread */
   uint64_t h = line ^ (line >> 10) ^ (line >> 20);
-  uint64_t *set = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
+  /* a set: its ways' tags, then their stamps (the tag scan reads 128 B) */
+  uint64_t *tag = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
+  uint64_t *stamp = tag + ASC_PF_L2_WAYS;
   uint64_t now = ++pf->l2_clock << 1;
-  int old = 0;
-  for (int w = 0; w < ASC_PF_L2_WAYS; w++) {
-    if (set[2 * w] == line + 1) {
-      set[2 * w + 1] = now | (set[2 * w + 1] & 1) | (uint64_t)(write != 0);
+  for (int w = 0; w < ASC_PF_L2_WAYS; w++)
+    if (tag[w] == line + 1) {
+      stamp[w] = now | (stamp[w] & 1) | (uint64_t)(write != 0);
       return 1;
     }
-    if (set[2 * w + 1] < set[2 * old + 1]) old = w;
-  }
   if (!alloc) return 0;
-  if (set[2 * old] && (set[2 * old + 1] & 1)) *back += ASC_PF_L2_LINE;
-  set[2 * old] = line + 1;
-  set[2 * old + 1] = now | (uint64_t)(write != 0);
+  int old = 0;
+  for (int w = 1; w < ASC_PF_L2_WAYS; w++)
+    if (stamp[w] < stamp[old]) old = w;
+  if (tag[old] && (stamp[old] & 1)) *back += ASC_PF_L2_LINE;
+  tag[old] = line + 1;
+  stamp[old] = now | (uint64_t)(write != 0);
   return 0;
 }
 /* rows of rowbytes, stride bytes apart from addr, through the L2: returns
