@@ -471,6 +471,7 @@ from pyasc.language.core import (
 )
 from pyasc.language.jit import jit
 from pyasc.profiler import profile  # noqa: E402
+from pyasc.autotuner import Autotuner, Config, autotune  # noqa: E402
 
 # cube unit: its parameter structs and enums
 from pyasc.language.cube import (  # noqa: E402
@@ -552,6 +553,9 @@ for _name in _SHARED_NAMES:
         globals()[_name] = _shared_builtin(_name)
 __all__ += [
     "profile",
+    "autotune",
+    "Autotuner",
+    "Config",
     "BinaryRepeatParams",
     "BrcbRepeatParams",
     "CMPMODE",

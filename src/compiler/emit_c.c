@@ -464,10 +464,12 @@ static asc_status emit(const asc_ir_module *m, bool checked, bool profiled, char
     ir_buf_printf(&b, "%s(asc_k_ctx *k, const asc_k_arg *args) {\n",
                   group ? "static int asc_kernel_core" : "int asc_kernel_entry");
     if (profiled) ir_buf_printf(&b, "  asc_pf pf_;\n  asc_pf_begin(k, &pf_);\n");
-    if (checked) ir_buf_printf(&b, "  if (asc_k_chk_begin(k)) return 1;\n");
+    /* an early return still ends the model (it frees the block's L2) */
+    const char *pf_end = profiled ? "    asc_pf_end(k, &pf_);\n" : "";
+    if (checked) ir_buf_printf(&b, "  if (asc_k_chk_begin(k)) {\n%s    return 1;\n  }\n", pf_end);
     if (cube)
-      ir_buf_printf(&b, "  if (asc_k_cube_begin(k)) {\n%s    return 1;\n  }\n",
-                    checked ? "    asc_k_chk_end(k);\n" : "");
+      ir_buf_printf(&b, "  if (asc_k_cube_begin(k)) {\n%s%s    return 1;\n  }\n",
+                    checked ? "    asc_k_chk_end(k);\n" : "", pf_end);
     ir_buf_printf(&b, "  int rc = asc_kernel_body(k, args);\n");
     if (cube) ir_buf_printf(&b, "  asc_k_cube_end(k);\n");
     if (checked) ir_buf_printf(&b, "  asc_k_chk_end(k);\n");

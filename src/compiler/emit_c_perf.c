@@ -77,9 +77,10 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
     snprintf(bytes, sizeof bytes, "v%u * v%u", o[2], o[3]);
   else
     snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
-  if (in || out)
-    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, %d);", in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes,
-                   in ? o[1] : o[0], L);
+  uint32_t g = in ? o[1] : o[0];
+  if (in || out) /* the view starts lead bytes into the argument */
+    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, v%u.base + v%u.lead, %d);",
+                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes, g, g, g, L);
   return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
 }
 
@@ -138,6 +139,34 @@ static int pf_queue(emitter *e, const ir_op *op) {
   }
 }
 
+/* asc.adv.Matmul: its internal loads, mmads and fixpipes (rt/perf_model.h's
+ * asc_pf_mm_*), from the object's state after the call. o[1] is C: a
+ * GlobalTensor (its writes go through the L2) or a LocalTensor. */
+static int pf_matmul(emitter *e, const ir_op *op, int L) {
+  const uint32_t *o = op->operands;
+  char cc[128] = "NULL, NULL, 4";
+  if (op->noperands > 1 && pf_is(e, o[1], ASC_IR_GLOBAL)) {
+    long long es = (long long)ce_esize(e, o[1]);
+    snprintf(cc, sizeof cc, "v%u.base, v%u.base + v%u.lead, %lld", o[1], o[1], o[1], es);
+  } else if (op->noperands > 1 && pf_is(e, o[1], ASC_IR_LOCAL)) {
+    snprintf(cc, sizeof cc, "NULL, NULL, %lld", (long long)ce_esize(e, o[1]));
+  }
+  switch (op->code) {
+    case IR_OP_MATMUL_ITERATE:
+      return ce_line(e, "asc_pf_mm_iterate(pf, v%u, v%u, %d);", o[0], op->result, L);
+    case IR_OP_MATMUL_GET_TENSOR_C:
+    case IR_OP_MATMUL_GET_TENSOR_C_ATOMIC:
+    case IR_OP_MATMUL_ASYNC_GET_TENSOR_C:
+      return ce_line(e, "asc_pf_s(pf, 1); asc_pf_mm_out(pf, v%u, %s, %d);", o[0], cc, L);
+    case IR_OP_MATMUL_ITERATE_ALL:
+    case IR_OP_MATMUL_ITERATE_ALL_ATOMIC:
+    case IR_OP_MATMUL_ITERATE_ALL_UB:
+      return ce_line(e, "asc_pf_mm_all(pf, v%u, %s, %d);", o[0], cc, L);
+    default:
+      return -1;
+  }
+}
+
 int ce_profile_only(emitter *e, const ir_op *op, const char *rt) {
   (void)e, (void)op, (void)rt;
   return 0;
@@ -148,6 +177,7 @@ int ce_pf_op(emitter *e, const ir_op *op) {
   const uint32_t *o = op->operands;
   if (op->code < IR_FIRST_TABLE_OP) return 0;
   if (pf_queue(e, op) == 0) return 0;
+  if (pf_matmul(e, op, L) == 0) return 0;
   switch (op->code) {
     case IR_OP_SET_FLAG:
     case IR_OP_WAIT_FLAG: {
@@ -193,7 +223,7 @@ int ce_pf_op(emitter *e, const ir_op *op) {
     if (pf_is(e, o[i], ASC_IR_GLOBAL)) global = i;
   long long es = (long long)ce_esize(e, o[local]);
   if (global >= 0)
-    return ce_line(e, "asc_pf_gm(pf, %d, v%u.len * %lld, v%u.base, %d);", pipe, o[local], es,
-                   o[global], L);
+    return ce_line(e, "asc_pf_gm(pf, %d, v%u.len * %lld, v%u.base, v%u.base + v%u.lead, %d);", pipe,
+                   o[local], es, o[global], o[global], o[global], L);
   return ce_line(e, "asc_pf_local(pf, %d, v%u.len * %lld, %d);", pipe, o[local], es, L);
 }

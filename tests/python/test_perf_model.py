@@ -21,9 +21,19 @@ from pyasc.language.options import KernelType
 MHZ = 1850.0
 GM_BYTES_PER_CYCLE = 1.8e12 / (MHZ * 1e6)
 MTE_PORT = 128.0
+L2_BYTES_PER_CYCLE = 5e12 / (MHZ * 1e6)
 GM_LATENCY = 200.0
 VEC_STARTUP = 20.0
 AIV_CORES = 48
+L2_LINE = 512  # a read that misses fetches whole lines from HBM
+
+
+def _miss_cycles(nbytes, rate):
+    """The cycles a read of nbytes that misses the L2 may take at rate
+    bytes/cycle: its lines come whole, nbytes / L2_LINE of them, or one
+    more when the buffer does not start on a line."""
+    lines = nbytes // L2_LINE
+    return [GM_LATENCY + n * L2_LINE / rate for n in (lines, lines + 1)]
 
 
 @asc.jit
@@ -176,22 +186,25 @@ def test_copy_costs_what_the_table_says(blocks):
     with asc.profile() as prof:
         copy_in[blocks, asc.current_stream()](x, n)
     share = GM_BYTES_PER_CYCLE / blocks
-    want = GM_LATENCY + 2 * n / min(MTE_PORT, share)
+    port = GM_LATENCY + 2 * n / min(MTE_PORT, L2_BYTES_PER_CYCLE / blocks)
     for b in prof.launches[0].blocks:
-        assert b.busy["mte2"] == pytest.approx(want, rel=1e-9)
+        want = [max(port, hbm) for hbm in _miss_cycles(2 * n, share)]
+        assert any(b.busy["mte2"] == pytest.approx(w, rel=1e-9) for w in want)
         assert b.busy["vec"] == 0 and b.busy["mte3"] == 0
 
 
 def test_writes_land_in_the_l2():
     """48 cores share the HBM, but a write that fits the core's part of the
-    (write-back) L2 moves at its MTE's own rate."""
+    (write-back) L2 costs no HBM bandwidth: it moves at the core's share of
+    the L2's."""
     n = 8192
     z = np.zeros(n * AIV_CORES, np.float16)
     with asc.profile() as prof:
         copy_out[AIV_CORES, asc.current_stream()](z, n)
     np.testing.assert_array_equal(z, np.full_like(z, 1.5))
     for b in prof.launches[0].blocks:
-        assert b.busy["mte3"] == pytest.approx(GM_LATENCY + 2 * n / MTE_PORT, rel=1e-9)
+        want = GM_LATENCY + 2 * n / min(MTE_PORT, L2_BYTES_PER_CYCLE / AIV_CORES)
+        assert b.busy["mte3"] == pytest.approx(want, rel=1e-9)
 
 
 @pytest.mark.parametrize("tile", [4096, 2176])
@@ -375,3 +388,195 @@ def test_records_of_a_kernel_built_without_profiling_are_an_error():
             call()
     with pytest.raises(asc.Error, match="records"):
         add_tiles._compile(args, True).native.profile_reset(0)
+
+
+@asc.jit
+def read_twice(x: asc.GlobalAddress, n: asc.ConstExpr[int]) -> None:
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x + asc.get_block_idx() * n, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(ub, gm, n)
+    asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    asc.data_copy(ub, gm, n)
+
+
+def test_a_second_read_hits_the_l2():
+    """48 cores: the first read of 16 KiB comes from HBM at the core's share
+    of 1.8 TB/s, the second from the L2 at its share of 5 TB/s."""
+    n = 8192
+    x = np.ones(n * AIV_CORES, np.float16)
+    with asc.profile() as prof:
+        read_twice[AIV_CORES, asc.current_stream()](x, n)
+    first = _miss_cycles(2 * n, GM_BYTES_PER_CYCLE / AIV_CORES)
+    second = GM_LATENCY + 2 * n / (L2_BYTES_PER_CYCLE / AIV_CORES)
+    for b in prof.launches[0].blocks:
+        assert any(b.busy["mte2"] == pytest.approx(f + second, rel=1e-9) for f in first)
+
+
+# --- asc.adv.Matmul's internal pipes -------------------------------------------
+
+@asc.jit(matmul_cube_only=True)
+def mm_blocks(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+              tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress) -> None:
+    """C = A @ B^T, block i taking single_core_m rows of A and C."""
+    if asc.ascend_is_aic():
+        row = asc.get_block_idx() * tiling.single_core_m
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a + row * tiling.k_a)
+        b_gm.set_global_buffer(b)
+        c_gm.set_global_buffer(c + row * tiling.n)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(
+            a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False),
+            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+        )
+        asc.adv.register_matmul(pipe, workspace, mm, tiling)
+        mm.set_tensor_a(a_gm, False)
+        mm.set_tensor_b(b_gm, True)
+        mm.iterate_all(c_gm)
+        mm.end()
+
+
+@asc.jit(matmul_cube_only=True)
+def mm_each(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+            tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress) -> None:
+    """mm_blocks on one core, a base block at a time (iterate, get_tensor_c)."""
+    if asc.ascend_is_aic():
+        a_gm = asc.GlobalTensor()
+        b_gm = asc.GlobalTensor()
+        c_gm = asc.GlobalTensor()
+        a_gm.set_global_buffer(a)
+        b_gm.set_global_buffer(b)
+        c_gm.set_global_buffer(c)
+        pipe = asc.TPipe()
+        mm = asc.adv.Matmul(
+            a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False),
+            b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, True),
+            c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float32),
+        )
+        asc.adv.register_matmul(pipe, workspace, mm, tiling)
+        mm.set_tensor_a(a_gm, False)
+        mm.set_tensor_b(b_gm, True)
+        with mm.iterate():
+            mm.get_tensor_c(c_gm)
+        mm.end()
+
+
+def _mm_tiling(blocks, m, n, k, base=(128, 256, 64), l1=(1, 1, 1, 1)):
+    t = asc.adv.TCubeTiling()
+    t.used_core_num = blocks
+    t.m, t.n, t.k_a, t.k_b = m, n, k, k
+    t.single_core_m, t.single_core_n, t.single_core_k = m // blocks, n, k
+    t.base_m, t.base_n, t.base_k = base
+    t.depth_a1, t.depth_b1, t.step_k_a, t.step_k_b = l1
+    t.step_m = t.step_n = 1
+    return t
+
+
+def _run_mm(blocks, m, n, k, kernel=mm_blocks, **tiling):
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (n, k)).astype(np.float16)
+    c = np.zeros((m, n), np.float32)
+    with asc.profile() as prof:
+        kernel[blocks, asc.current_stream()](a, b, c, _mm_tiling(blocks, m, n, k, **tiling),
+                                             np.zeros(1024, np.uint8))
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32).T, rtol=1e-3,
+                               atol=1e-3)
+    return prof.launches[0]
+
+
+def test_matmul_charges_its_loads_mmads_and_fixpipes():
+    """One core: 2 base blocks of 128 x 256, 4 K steps of 64 each. The
+    cube: a start-up and a cycle per 16^3 fractal per step; MTE1: both
+    tiles to L0 at LOCAL_BYTES a cycle; MTE2: a GM copy per tile and step
+    at the MTE's port rate (one core's shares of the HBM and the L2 are
+    wider, even for the whole lines a first read fetches); FIXPIPE: one
+    float32 128 x 256 write per base block."""
+    rec = _run_mm(1, 128, 512, 256)
+    steps, a_tile, b_tile = 2 * 4, 128 * 64 * 2, 256 * 64 * 2
+    want = {"mac": steps * (20 + 8 * 16 * 4),
+            "mte1": steps * (a_tile + b_tile) / 256,
+            "mte2": steps * (2 * GM_LATENCY + (a_tile + b_tile) / MTE_PORT),
+            "fixpipe": 2 * (GM_LATENCY + 128 * 256 * 4 / MTE_PORT)}
+    assert len(rec.blocks) == 1
+    for blk in rec.blocks:
+        for pipe, cycles in want.items():
+            assert blk.busy[pipe] == pytest.approx(cycles, rel=1e-9), pipe
+
+
+def test_matmul_iterate_and_get_tensor_c_cost_what_iterate_all_does():
+    whole = _run_mm(1, 128, 512, 256)
+    each = _run_mm(1, 128, 512, 256, kernel=mm_each)
+    for pipe in ("mac", "mte1", "mte2", "fixpipe"):
+        assert each.blocks[0].busy[pipe] == pytest.approx(whole.blocks[0].busy[pipe], rel=1e-9)
+    assert each.cycles == pytest.approx(whole.cycles, rel=1e-3)
+
+
+def test_matmul_l1_double_buffer_overlaps_loads_and_the_cube():
+    """depth_a1 = depth_b1 = 2 with steps of 1: the next K step's loads go
+    to the other L1 buffer while the cube works, so the block takes less
+    time for the same work on each pipe."""
+    single = _run_mm(1, 128, 256, 1024)
+    double = _run_mm(1, 128, 256, 1024, l1=(2, 2, 1, 1))
+    for pipe in ("mac", "mte1", "mte2", "fixpipe"):
+        assert double.pipe_time_us[pipe] == pytest.approx(single.pipe_time_us[pipe])
+    assert double.cycles < single.cycles
+    blk = single.blocks[0]  # one buffer: a step's load waits for the step before it
+    assert blk.cycles >= blk.busy["mte2"] + blk.busy["mte1"]
+
+
+# --- pyasc.testing.do_bench and pyasc.autotune -----------------------------------
+
+def test_do_bench_reports_the_modelled_time_beside_the_host_time():
+    x, y, z = _operands(2, 1024, 4)
+    run = lambda: add_tiles[2, asc.current_stream()](x, y, z, 1024, 4, True)  # noqa: E731
+    res = asc.testing.do_bench(run, warmup=0, rep=2, quantiles=[0.5])
+    with asc.profile() as prof:
+        run()
+    assert res.device_us == pytest.approx(prof.launches[0].task_duration_us)
+    assert res.launches == 1 and res.host_ms > 0 and len(res.host_quantiles) == 1
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    with pytest.raises(ValueError, match="return_mode"):
+        asc.testing.do_bench(run, return_mode="best")
+    with pytest.raises(ValueError, match="quantiles"):
+        asc.testing.do_bench(run, quantiles=[2])
+
+
+def _tuned_add():
+    return asc.autotune(configs=[asc.Config({"tile": 1024, "double": False}),
+                                 asc.Config({"tile": 1024, "double": True}, block_num=2)],
+                        key=["tiles"])(add_tiles)
+
+
+def test_autotune_picks_the_config_the_model_finds_fastest():
+    tuned = _tuned_add()
+    x, y, z = _operands(2, 1024, 4, seed=5)
+    tuned[2, asc.current_stream()](x, y, z, tiles=4)
+    np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    (key, timings), = tuned.timings.items()
+    us = {str(cfg): t for cfg, t in timings}
+    # double buffering overlaps the copies and the adds: the model's pick
+    assert us["tile=1024, double=True, block_num=2"] < us["tile=1024, double=False"]
+    assert tuned.best_config == min(timings, key=lambda ct: ct[1])[0]
+    assert tuned.best_config.kwargs == {"tile": 1024, "double": True}
+    # the trial launches ran on copies: z was written once, by the chosen config
+    with asc.profile() as prof:
+        tuned[2, asc.current_stream()](x, y, np.zeros_like(z), tiles=4)
+    assert len(prof.launches) == 1 and tuned.cache[key] is tuned.best_config
+
+
+def test_autotune_caches_per_shape_and_key():
+    tuned = _tuned_add()
+    for tiles in (2, 2, 4):
+        x, y, z = _operands(2, 1024, tiles, seed=tiles)
+        tuned[2, asc.current_stream()](x, y, z, tiles=tiles)
+        np.testing.assert_array_equal(z, (x + y).astype(np.float16))
+    assert len(tuned.cache) == 2 and len(tuned.timings) == 2
+    with pytest.raises(ValueError, match="not parameters"):
+        asc.autotune(configs=[asc.Config({})], key=["nope"])(add_tiles)
+    with pytest.raises(ValueError, match="at least one"):
+        asc.autotune(configs=[])(add_tiles)

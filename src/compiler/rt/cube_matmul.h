@@ -42,6 +42,7 @@ typedef struct asc_k_matmul {
   int64_t step_m, step_n;   /* base blocks of A (B) that L1 holds at once (>= 1) */
   int64_t step_ka, step_kb; /* base K blocks of A (B) one GM -> L1 load brings (>= 1) */
   int64_t off_l1a_x, off_l1b_x; /* L1 blocks 1.. of A (B) past init's one (schedule's) */
+  int64_t depth_a1, depth_b1;   /* A (B) base blocks L1 holds (0: one); the timing model's */
   int pos[3]; /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
 } asc_k_matmul;
 
@@ -464,6 +465,7 @@ static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int6
   mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
   mm->step_m = step_m ? step_m : 1, mm->step_n = step_n ? step_n : 1;
   mm->step_ka = step_ka ? step_ka : 1, mm->step_kb = step_kb ? step_kb : 1;
+  mm->depth_a1 = na, mm->depth_b1 = nb;
   mm->next = 0;
   return 0;
 }

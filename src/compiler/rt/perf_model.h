@@ -36,6 +36,9 @@
 #define ASC_PF_CUBE_STARTUP 20.0 /* cycles before an mmad's first fractal */
 #define ASC_PF_GM_BYTES_PER_S 1.8e12          /* chip-wide global memory (HBM) bandwidth */
 #define ASC_PF_L2_BYTES (192.0 * 1024 * 1024) /* the chip's L2 cache, shared by all cores */
+#define ASC_PF_L2_BYTES_PER_S 5e12            /* the L2's peak bandwidth, shared by all cores */
+#define ASC_PF_L2_LINE 512                    /* bytes of an L2 line (estimate) */
+#define ASC_PF_L2_WAYS 16                     /* lines of a set (estimate) */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
 #define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
@@ -73,9 +76,20 @@ typedef struct asc_pf_record {
 #define ASC_PF_NEVENTS 64
 #define ASC_PF_NIDS 8
 #define ASC_PF_MAX_QUES 32
-#define ASC_PF_CAL 32   /* busy intervals of a core's bandwidth share kept */
-#define ASC_PF_L2Q 256  /* runs of L2 lines a core allocated, oldest first */
-#define ASC_PF_HINTS 16 /* arguments with an L2 cache hint */
+#define ASC_PF_CAL 32      /* busy intervals of a core's bandwidth share kept */
+#define ASC_PF_HINTS 16    /* arguments with an L2 cache hint */
+#define ASC_PF_MM_SLOTS 16 /* L1 chunks of one Matmul operand the model tracks */
+
+/* The pipes' hand-overs inside a Matmul object (asc_pf_mm_block): when
+ * MTE1 last read each L1 chunk slot of A and B (a load into the slot
+ * waits for it), when each chunk arrived, when the cube last read each
+ * L0A/L0B half, and when FIXPIPE last emptied L0C. One per core: a
+ * kernel's Matmul objects share it. */
+typedef struct asc_pf_mm {
+  double l1_free[2][ASC_PF_MM_SLOTS], l1_ready[2][ASC_PF_MM_SLOTS];
+  double l0_free[2], c_free;
+  int64_t loads[2], cur[2], steps;
+} asc_pf_mm;
 
 /* A TQue as the hardware runs it: a FIFO of enqueued buffers, and buffers
  * handed out round-robin, so that alloc_tensor number n takes the buffer
@@ -98,15 +112,19 @@ typedef struct asc_pf {
   double share;
   double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
   int ncal;
-  /* this core's share of the L2 (bytes) and what it holds, as runs of
-   * lines in allocation order: bytes and whether written (dirty) */
-  double l2_cap, l2_used;
-  double l2_bytes[ASC_PF_L2Q], l2_dirty[ASC_PF_L2Q]; /* a run's bytes, its dirty bytes */
-  int l2_head, l2_n;
+  /* this core's share of the L2 and of its bandwidth (bytes per cycle):
+   * a set-associative cache of its lines, l2_sets sets of ASC_PF_L2_WAYS
+   * tags (line + 1, 0: empty) then as many stamps (last use << 1 | dirty), least
+   * recently used out; NULL when it could not be allocated (all misses) */
+  double l2_share;
+  uint64_t *l2;
+  int64_t l2_sets;
+  uint64_t l2_clock;
   /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
   const char *hint_base[ASC_PF_HINTS];
   int hint_mode[ASC_PF_HINTS], nhints;
   int nques;
+  asc_pf_mm mm;
   asc_pf_record *rec;
   asc_pf_que ques[ASC_PF_MAX_QUES]; /* last: begin clears what comes before */
 } asc_pf;
@@ -147,12 +165,17 @@ static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   if (active < 1) active = 1;
   if (k->mixed) active *= 3;
   pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
-  pf->l2_cap = ASC_PF_L2_BYTES / (double)active;
+  pf->l2_share = ASC_PF_L2_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
+  pf->l2_sets = (int64_t)(ASC_PF_L2_BYTES / (double)active) / ASC_PF_L2_LINE / ASC_PF_L2_WAYS;
+  if (pf->l2_sets < 1) pf->l2_sets = 1;
+  pf->l2 = calloc((size_t)pf->l2_sets * ASC_PF_L2_WAYS * 2, sizeof *pf->l2);
   asc_pf_cur = pf;
   return 0;
 }
 static inline void asc_pf_end(asc_k_ctx *k, asc_pf *pf) {
   asc_pf_cur = NULL;
+  free(pf->l2); /* what is still dirty is written back after the task: not charged */
+  pf->l2 = NULL;
   asc_pf_record *r = pf->rec;
   if (!r) return;
   r->block_idx = k->block_idx;
@@ -279,61 +302,80 @@ static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, in
   pf->hint_mode[i] = (int)mode;
   if (i == pf->nhints) pf->nhints++;
 }
-/* L2 allocates `bytes` of lines (written ones dirty); returns the dirty
- * bytes it evicts to make room, oldest first, which go back to HBM. */
-static inline double asc_pf_l2_alloc(asc_pf *pf, double bytes, int dirty) {
-  double back = 0, need = pf->l2_used + bytes - pf->l2_cap;
-  while (need > 0 && pf->l2_n > 0) {
-    int h = pf->l2_head;
-    double take = pf->l2_bytes[h] < need ? pf->l2_bytes[h] : need;
-    double part = take * pf->l2_dirty[h] / pf->l2_bytes[h]; /* a run evicts evenly */
-    back += part;
-    pf->l2_dirty[h] -= part;
-    pf->l2_bytes[h] -= take;
-    pf->l2_used -= take;
-    need -= take;
-    if (pf->l2_bytes[h] <= 0) {
-      pf->l2_head = (h + 1) % ASC_PF_L2Q;
-      pf->l2_n--;
+/* One L2 line of this core's share: a hit returns 1 (and marks it used,
+ * dirty if written); a miss allocates it unless alloc is 0, evicting the
+ * set's least recently used line, whose bytes go back to HBM if dirty
+ * (added to *back). Sets are picked by a hash of the line, as hardware
+ * spreads power-of-two strides over its sets. */
+static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc, double *back) {
+  if (!pf->l2) return 0;
+  /* consecutive lines in consecutive sets (a copy walks memory in order),
+   * higher address bits folded in so that large strides spread */
+  uint64_t h = line ^ (line >> 10) ^ (line >> 20);
+  /* a set: its ways' tags, then their stamps (the tag scan reads 128 B) */
+  uint64_t *tag = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
+  uint64_t *stamp = tag + ASC_PF_L2_WAYS;
+  uint64_t now = ++pf->l2_clock << 1;
+  for (int w = 0; w < ASC_PF_L2_WAYS; w++)
+    if (tag[w] == line + 1) {
+      stamp[w] = now | (stamp[w] & 1) | (uint64_t)(write != 0);
+      return 1;
+    }
+  if (!alloc) return 0;
+  int old = 0;
+  for (int w = 1; w < ASC_PF_L2_WAYS; w++)
+    if (stamp[w] < stamp[old]) old = w;
+  if (tag[old] && (stamp[old] & 1)) *back += ASC_PF_L2_LINE;
+  tag[old] = line + 1;
+  stamp[old] = now | (uint64_t)(write != 0);
+  return 0;
+}
+/* rows of rowbytes, stride bytes apart from addr, through the L2: returns
+ * the bytes a read fetches from HBM (a line that misses comes whole when
+ * the L2 allocates it, else only the bytes asked for); dirty evictions are
+ * added to *back. */
+static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows, int64_t rowbytes,
+                                     int64_t stride, int write, int alloc, double *back) {
+  double fetch = 0;
+  for (int64_t r = 0; r < rows; r++) {
+    uint64_t a = (uint64_t)(uintptr_t)addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
+    for (uint64_t l = a / ASC_PF_L2_LINE; l * ASC_PF_L2_LINE < e; l++) {
+      uint64_t lo = l * ASC_PF_L2_LINE > a ? l * ASC_PF_L2_LINE : a;
+      uint64_t hi = (l + 1) * ASC_PF_L2_LINE < e ? (l + 1) * ASC_PF_L2_LINE : e;
+      if (!asc_pf_l2_line(pf, l, write, alloc, back))
+        fetch += alloc ? (double)ASC_PF_L2_LINE : (double)(hi - lo);
     }
   }
-  if (bytes > pf->l2_cap) { /* more than the share: the excess streams through */
-    if (dirty) back += bytes - pf->l2_cap;
-    bytes = pf->l2_cap;
-  }
-  if (bytes <= 0) return back;
-  if (pf->l2_n == ASC_PF_L2Q) { /* full: the two oldest runs become one */
-    int h = pf->l2_head, h2 = (h + 1) % ASC_PF_L2Q;
-    pf->l2_bytes[h2] += pf->l2_bytes[h];
-    pf->l2_dirty[h2] += pf->l2_dirty[h];
-    pf->l2_head = h2;
-    pf->l2_n--;
-  }
-  int at = (pf->l2_head + pf->l2_n++) % ASC_PF_L2Q;
-  pf->l2_bytes[at] = bytes;
-  pf->l2_dirty[at] = dirty ? bytes : 0;
-  pf->l2_used += bytes;
-  return back;
+  return fetch;
 }
-/* A GM <-> UB/L1 copy of `bytes` on pipe p (MTE2 in, MTE3 out, FIX out) of
- * the argument at base. HBM moves what reads fetch and what the L2 evicts
- * dirty; writes land in the L2 (write-back) and reads allocate there
- * unless the argument's hint is CACHE_MODE_DISABLE. Every read misses:
- * the L2 keeps no addresses, so re-reads do not hit. */
-static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base, int line) {
-  if (bytes < 0) bytes = 0;
+/* A GM <-> UB/L1 copy on pipe p (MTE2 in, MTE3 and FIX out) of rows of
+ * rowbytes, stride bytes apart from addr, in the argument at base. Every
+ * byte passes the L2 at the core's share of its bandwidth; HBM moves what
+ * reads miss and the dirty lines the L2 evicts. Writes land in the L2
+ * (write-back); reads allocate there unless the argument's hint is
+ * CACHE_MODE_DISABLE. */
+static inline void asc_pf_gm2d(asc_pf *pf, int p, const char *base, const char *addr, int64_t rows,
+                               int64_t rowbytes, int64_t stride, int line) {
+  if (rows < 0 || rowbytes < 0) rows = rowbytes = 0;
   asc_pf_s(pf, ASC_PF_ISSUE);
   int mode = 0; /* CACHE_MODE_NORMAL */
   for (int i = 0; i < pf->nhints; i++)
     if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
   int read = p == ASC_K_MTE2;
-  double hbm = read ? (double)bytes : 0;
-  if (!read || mode != 1) hbm += asc_pf_l2_alloc(pf, (double)bytes, !read);
+  double bytes = (double)rows * (double)rowbytes, back = 0;
+  double fetch =
+      asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
+  double hbm = (read ? fetch : 0) + back;
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
-  double first = start + ASC_PF_GM_LATENCY;
-  double port_end = first + (double)bytes / ASC_PF_MTE_PORT;
-  double ch_end = asc_pf_channel(pf, first, hbm / pf->share);
-  asc_pf_run(pf, p, start, port_end > ch_end ? port_end : ch_end, line);
+  double first = start + ASC_PF_GM_LATENCY, end = first + bytes / ASC_PF_MTE_PORT;
+  double l2_end = first + bytes / pf->l2_share, ch_end = asc_pf_channel(pf, first, hbm / pf->share);
+  if (l2_end > end) end = l2_end;
+  asc_pf_run(pf, p, start, ch_end > end ? ch_end : end, line);
+}
+/* A contiguous copy of `bytes` at addr. */
+static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base, const char *addr,
+                             int line) {
+  asc_pf_gm2d(pf, p, base, addr, 1, bytes, 0, line);
 }
 /* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
 static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
@@ -406,4 +448,123 @@ static inline void asc_pf_qop(asc_pf *pf, const asc_k_que *q, int what) {
     }
   }
 }
+
+#ifdef ASC_K_CUBE
+/* --- asc.adv.Matmul (rt/cube_matmul.h) ------------------------------------
+ * The object's internal instructions, charged as the Matmul API issues
+ * them on the chip: per base block (tm x tn) and K step of base_k, MTE2
+ * brings A's and B's next chunk (step_ka, step_kb base K blocks: one GM
+ * copy each) into L1, MTE1 moves the step's A and B tiles to L0A/L0B, the
+ * cube multiplies them into L0C, and after the block's last step FIXPIPE
+ * writes the tile out. The hand-overs are the hardware's buffers: L1 holds
+ * depth_a1 / step_ka chunks of A (depth_b1 / step_kb of B), so a load waits
+ * for MTE1 to finish the chunk that used its slot that many loads ago (one
+ * chunk: no overlap of loads and compute, two: double buffering); L0A/L0B
+ * hold two steps (ping-pong) when two tiles fit their 64 KiB, and L0C one
+ * block: a block's first mmad waits for FIXPIPE to empty it. */
+static inline void asc_pf_wait(asc_pf *pf, int p, double t) {
+  if (t > pf->clk[p]) pf->clk[p] = t;
+}
+/* The L1 chunk of operand w (0 A, 1 B) a K step at kq needs, loaded if it
+ * starts a chunk: rows x (its K span) elements of es bytes from GM. */
+static inline void asc_pf_mm_load(asc_pf *pf, const asc_k_matmul *mm, int w, int64_t kq, int64_t k0,
+                                  int64_t x0, int64_t rows, int es, int line) {
+  asc_pf_mm *s = &pf->mm;
+  const int64_t st = w ? mm->step_kb : mm->step_ka, depth = w ? mm->depth_b1 : mm->depth_a1;
+  if (kq % st) return;
+  int64_t slots = depth / st;
+  slots = slots < 1 ? 1 : slots > ASC_PF_MM_SLOTS ? ASC_PF_MM_SLOTS : slots;
+  const int slot = (int)(s->loads[w]++ % slots);
+  s->cur[w] = slot;
+  const int64_t span = mm->sk - k0 < st * mm->bk ? mm->sk - k0 : st * mm->bk;
+  const asc_k_mm_in *in = w ? &mm->b : &mm->a;
+  asc_pf_wait(pf, ASC_K_MTE2, s->l1_free[w][slot]);
+  /* the stored matrix: A is m x ka (ka x m transposed), B kb x n (n x kb);
+   * the chunk is rows x span of the (transposed) operand: rows of span
+   * elements when K runs along the stored rows, else span rows */
+  const int trans = w ? !mm->b_trans : mm->a_trans;
+  const int64_t ld = mm->ld[w] ? mm->ld[w]
+                     : w       ? (mm->b_trans ? mm->kb : mm->n)
+                     : trans   ? mm->m
+                               : mm->ka;
+  const int nz = w ? mm->b_nz : mm->a_nz;
+  if (in->local || in->scalar) /* already in the core: a local move */
+    asc_pf_local(pf, ASC_K_MTE2, rows * span * es, line);
+  else if (nz) /* fractals: taken as one run */
+    asc_pf_gm(pf, ASC_K_MTE2, rows * span * es, in->g.base, in->g.base + in->g.lead, line);
+  else if (trans)
+    asc_pf_gm2d(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (k0 * ld + x0) * es, span,
+                rows * es, ld * es, line);
+  else
+    asc_pf_gm2d(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (x0 * ld + k0) * es, rows,
+                span * es, ld * es, line);
+  s->l1_ready[w][slot] = pf->clk[ASC_K_MTE2];
+}
+/* One base block of tm x tn over the single-core K. */
+static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m0, int64_t n0,
+                                   int64_t tm, int64_t tn, int line) {
+  asc_pf_mm *s = &pf->mm;
+  const int es = asc_kc_esize((asc_kc_type)mm->in_type), c0 = asc_kc_c0((asc_kc_type)mm->in_type);
+  const int64_t kc = (mm->bk + c0 - 1) / c0 * c0;
+  const int64_t a_tile = (tm + 15) / 16 * 16 * kc * es, b_tile = (tn + 15) / 16 * 16 * kc * es;
+  const int l0_halves = 2 * a_tile <= 65536 && 2 * b_tile <= 65536 ? 2 : 1;
+  for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
+    const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk;
+    asc_pf_mm_load(pf, mm, 0, kq, k0, m0, tm, es, line);
+    asc_pf_mm_load(pf, mm, 1, kq, k0, n0, tn, es, line);
+    const int half = (int)(s->steps++ % l0_halves);
+    asc_pf_wait(pf, ASC_K_MTE1, s->l1_ready[0][s->cur[0]]);
+    asc_pf_wait(pf, ASC_K_MTE1, s->l1_ready[1][s->cur[1]]);
+    asc_pf_wait(pf, ASC_K_MTE1, s->l0_free[half]);
+    asc_pf_local(pf, ASC_K_MTE1, a_tile, line);
+    asc_pf_local(pf, ASC_K_MTE1, b_tile, line);
+    s->l1_free[0][s->cur[0]] = s->l1_free[1][s->cur[1]] = pf->clk[ASC_K_MTE1];
+    asc_pf_wait(pf, ASC_K_M, pf->clk[ASC_K_MTE1]);
+    if (k0 == 0) asc_pf_wait(pf, ASC_K_M, s->c_free);
+    asc_pf_mmad(pf, tm, tn, kk, line);
+    s->l0_free[half] = pf->clk[ASC_K_M];
+  }
+}
+/* get_tensor_c: FIXPIPE writes the block (tm x tn of es bytes) once the
+ * cube is done with it, to C at addr in the argument at base (ND: at its
+ * place, rows N apart; NZ: one run) or to the UB (base NULL); L0C is free
+ * again after. */
+static inline void asc_pf_mm_out(asc_pf *pf, const asc_k_matmul *mm, const char *base,
+                                 const char *addr, int es, int line) {
+  asc_pf_wait(pf, ASC_K_FIX, pf->clk[ASC_K_M]);
+  const int64_t ld = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
+  if (base && !mm->c_nz)
+    asc_pf_gm2d(pf, ASC_K_FIX, base, addr + (mm->cur_m0 * ld + mm->cur_n0) * es, mm->cur_tm,
+                mm->cur_tn * es, ld * es, line);
+  else if (base)
+    asc_pf_gm(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, base, addr, line);
+  else
+    asc_pf_local(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, line);
+  pf->mm.c_free = pf->clk[ASC_K_FIX];
+}
+/* iterate(): the block it computed, if any. */
+static inline void asc_pf_mm_iterate(asc_pf *pf, const asc_k_matmul *mm, int more, int line) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (more && mm->have_block)
+    asc_pf_mm_block(pf, mm, mm->cur_m0, mm->cur_n0, mm->cur_tm, mm->cur_tn, line);
+}
+/* iterate_all(c): every block of the single-core shape, each written out. */
+static inline void asc_pf_mm_all(asc_pf *pf, asc_k_matmul *mm, const char *base, const char *addr,
+                                 int es, int line) {
+  asc_pf_s(pf, ASC_PF_ISSUE);
+  if (mm->bm <= 0 || mm->bn <= 0) return;
+  const int64_t m00 = mm->cur_m0, n00 = mm->cur_n0, tm0 = mm->cur_tm, tn0 = mm->cur_tn;
+  const int64_t mb = (mm->sm + mm->bm - 1) / mm->bm, nb = (mm->sn + mm->bn - 1) / mm->bn;
+  for (int64_t at = 0; at < mb * nb; at++) { /* the blocks in iterate()'s order */
+    int64_t i, j;
+    asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, at, &i, &j);
+    mm->cur_m0 = i * mm->bm, mm->cur_n0 = j * mm->bn;
+    mm->cur_tm = mm->sm - mm->cur_m0 < mm->bm ? mm->sm - mm->cur_m0 : mm->bm;
+    mm->cur_tn = mm->sn - mm->cur_n0 < mm->bn ? mm->sn - mm->cur_n0 : mm->bn;
+    asc_pf_mm_block(pf, mm, mm->cur_m0, mm->cur_n0, mm->cur_tm, mm->cur_tn, line);
+    asc_pf_mm_out(pf, mm, base, addr, es, line);
+  }
+  mm->cur_m0 = m00, mm->cur_n0 = n00, mm->cur_tm = tm0, mm->cur_tn = tn0;
+}
+#endif /* ASC_K_CUBE */
 #endif /* ASC_K_PROFILE */
