@@ -69,8 +69,8 @@ class Autotuner:
         self.kernel = kernel
         self.configs = list(configs)
         self.key = list(key)
-        self.cache: dict[tuple, Config] = {}
-        self.timings: dict[tuple, list[tuple[Config, float | None]]] = {}
+        self.cache: dict[tuple[Any, ...], Config] = {}
+        self.timings: dict[tuple[Any, ...], list[tuple[Config, float | None]]] = {}
         self.best_config: Config | None = None
 
     def __getitem__(self, grid: Any) -> Callable[..., None]:
@@ -79,7 +79,7 @@ class Autotuner:
         core_num, stream = (grid + (None,))[:2] if isinstance(grid, tuple) else (grid, None)
         return lambda *args, **kwargs: self.run(core_num, stream, args, kwargs)
 
-    def _key(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+    def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """Shapes and dtypes of the array arguments, and the values of the
         arguments named in ``key``."""
         named = dict(zip(self._names, args))
@@ -92,12 +92,12 @@ class Autotuner:
                 parts.append((name, value))
         return tuple(parts)
 
-    def _launch(self, cfg: Config, core_num: int, stream: Any, args: tuple,
+    def _launch(self, cfg: Config, core_num: int, stream: Any, args: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> None:
         blocks = cfg.block_num if cfg.block_num is not None else core_num
         self.kernel[blocks, stream](*args, **kwargs, **cfg.kwargs)
 
-    def _modelled_us(self, cfg: Config, core_num: int, stream: Any, args: tuple,
+    def _modelled_us(self, cfg: Config, core_num: int, stream: Any, args: tuple[Any, ...],
                      kwargs: dict[str, Any]) -> float:
         """The config's modelled time on copies of the arguments."""
         trial_args = tuple(_copy(a) for a in args)
@@ -106,7 +106,7 @@ class Autotuner:
             self._launch(cfg, core_num, stream, trial_args, trial_kwargs)
         return sum(rec.task_duration_us for rec in prof.launches)
 
-    def _tune(self, key: tuple, core_num: int, stream: Any, args: tuple,
+    def _tune(self, key: tuple[Any, ...], core_num: int, stream: Any, args: tuple[Any, ...],
               kwargs: dict[str, Any]) -> Config:
         """Every config's modelled time; the fastest (the first of equals).
         A config that fails to build or run is skipped; if all fail, the
@@ -126,7 +126,7 @@ class Autotuner:
             raise first_error
         return self.configs[min(ok)[1]]
 
-    def run(self, core_num: int, stream: Any, args: tuple, kwargs: dict[str, Any]) -> None:
+    def run(self, core_num: int, stream: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Launches the key's chosen config (tuning first for a new key)."""
         key = self._key(args, kwargs)
         cfg = self.cache.get(key)

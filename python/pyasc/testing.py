@@ -89,8 +89,9 @@ def do_bench(fn: Callable[[], object], warmup: int = 1, rep: int = 3,
         fn()
     device_us = sum(rec.task_duration_us for rec in prof.launches)
     times = _host_times(fn, warmup, rep)
-    summary = {"mean": statistics.fmean, "median": statistics.median, "min": min,
-               "max": max}[return_mode](times)
+    summarise: dict[str, Callable[[list[float]], float]] = {
+        "mean": statistics.fmean, "median": statistics.median, "min": min, "max": max}
+    summary = summarise[return_mode](times)
     qs = None
     if quantiles is not None:
         ordered = sorted(times)
