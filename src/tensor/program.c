@@ -62,7 +62,7 @@ asc_status asc_prog_new(int ndim, const int64_t *shape, asc_prog **out) {
   if (!p) return asc_error(ASC_ERR_OUT_OF_MEMORY, "program: out of memory");
   atomic_init(&p->refs, 1);
   p->ndim = ndim;
-  memcpy(p->shape, shape, (size_t)ndim * sizeof *shape);
+  if (ndim) memcpy(p->shape, shape, (size_t)ndim * sizeof *shape);
   p->numel = asc_shape_numel(ndim, shape);
   *out = p;
   return ASC_OK;
@@ -115,11 +115,12 @@ asc_status asc_prog_input(asc_prog *prog, asc_dtype dtype, int ndim, const int64
   prog->touched += asc_shape_numel(ndim, shape) * (int64_t)asc_dtype_size(dtype);
   prog_input *in = &prog->inputs[prog->ninputs];
   in->ndim = ndim;
-  memcpy(in->shape, shape, (size_t)ndim * sizeof *shape);
+  if (ndim) memcpy(in->shape, shape, (size_t)ndim * sizeof *shape); /* shape may be NULL */
   prog->in_regs[prog->ninputs] = *reg;
   prog->regs[*reg].index = prog->ninputs++;
   prog->regs[*reg].expand =
-      !scalar && (ndim != prog->ndim || memcmp(shape, prog->shape, (size_t)ndim * sizeof *shape));
+      !scalar &&
+      (ndim != prog->ndim || (ndim && memcmp(shape, prog->shape, (size_t)ndim * sizeof *shape)));
   return ASC_OK;
 }
 
