@@ -131,7 +131,7 @@ install-check: venv
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/add_asc.py -r Model
 
 bench: build
-	for b in runtime tensor reduce kernel checked framework adv cube op_fusion ascendc perf_model_add perf_model_matmul; do \
+	for b in runtime tensor reduce kernel checked framework adv cube op_fusion op_small ascendc perf_model_add perf_model_matmul; do \
 	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
 	  PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) bench/$$b.py || exit 1; done
 

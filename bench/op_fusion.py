@@ -4,7 +4,8 @@ PyTorch (eager and torch.compile), measured side by side in one run.
 Rows: 16M float32 ``(x + y) * 2.0`` and ``exp(x) * y + x`` in ms, with the
 single-pass floor from the copy bandwidth measured in the same run (bytes
 of one pass: inputs read once, the output written once); the 16-element
-operator call (below PYASC_OP_FUSE_MIN its operations run eagerly); the
+operator call (below PYASC_OP_FUSE_MIN its operations run in one C call,
+bench/op_small.py); the
 first call of a new signature (trace + build, empty kernel cache; 1M
 elements, so that a kernel is built) and the first call in a fresh process
 that finds the kernel in the disk cache; and chains ending in a fused

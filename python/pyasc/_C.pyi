@@ -1052,6 +1052,27 @@ class OpDispatch:
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 @final
+class OpProgram:
+    """Element-wise operations over one shape run in one call into C."""
+
+    def __new__(
+        cls,
+        shape: Sequence[int],
+        inputs: Sequence[tuple[Any, Sequence[int]]],
+        nodes: Sequence[tuple[str, tuple[Any, ...], Any]],
+        outputs: Sequence[int],
+        fallback: Any,
+        single: bool = False,
+    ) -> OpProgram: ...
+    @classmethod
+    def covers(cls, name: str, /) -> bool: ...
+    @property
+    def instructions(self) -> int: ...
+    @property
+    def fallback(self) -> Any: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+@final
 class KernelLauncher:
     def __new__(
         cls, kernel: Any, dispatch: KernelDispatcher, core_num: int, stream: Any, bind: bool, /

@@ -166,6 +166,8 @@ class Plan:
     result: Any = None  # a Value, or a tuple of Values
     steps: list[Group | Call] = field(default_factory=list)
     fallback: str = ""  # non-empty: the whole signature runs eagerly
+    #: lines explain() adds: how the run of the plan's small operations goes
+    notes: list[str] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -500,4 +502,4 @@ def explain(plan_: Plan, name: str) -> str:
                     lines.append(f"    input {v.dtype.name}{list(v.shape)}: {what}")
         else:
             lines.append(f"  eager {step.node.op}: {step.why}")
-    return "\n".join(lines)
+    return "\n".join(lines + plan_.notes)

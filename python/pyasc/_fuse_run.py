@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from pyasc import _C
-from pyasc import _fuse_kernel, _fuse_plan
+from pyasc import _fuse_kernel, _fuse_plan, _fuse_small
 from pyasc import trace as _trace
 from pyasc._promotion import common_dtype
 
@@ -129,7 +129,7 @@ class Specialization:
                 least = fuse_min()
                 if step.size < least:  # a launch would cost more than the work
                     step.small = (f"{step.size} elements < PYASC_OP_FUSE_MIN={least}: its "
-                                  "operations run eagerly")
+                                  "operations run on the calling thread (small operations)")
                     steps.append(step)
                     continue
                 try:
@@ -215,13 +215,29 @@ class Specialization:
             assert node.output is not None
             return f"    {define(node.output)} = {fn}({', '.join(args)})"
 
-        for step in plan.steps:
-            if isinstance(step, _fuse_plan.Call):
+        def segment_lines(seg: _fuse_small.Segment) -> list[str]:
+            if not seg.outputs:  # nothing reads it: it computes nothing
+                return []
+            fname = f"_s{len(namespace)}"
+            source = _fuse_small.fallback_source(seg, fname, name_of)
+            exec(compile(source, f"<pyasc.op {self.op.name} small>", "exec"), namespace)
+            _fuse_small.build(seg, namespace[fname])
+            plan.notes.append(_fuse_small.describe(seg))
+            if seg.program is None:
+                return [call_line(node) for node in seg.nodes]
+            run = f"{name_of(seg.program)}({', '.join(name_of(v) for v in seg.inputs)})"
+            if len(seg.outputs) == 1:  # the program returns its one output itself
+                return [f"    {define(seg.outputs[0].output)} = {run}"]  # type: ignore[arg-type]
+            outs = "".join(f"{define(n.output)}, " for n in seg.outputs)  # type: ignore[arg-type]
+            return [f"    {outs}= {run}"]
+
+        steps = _fuse_small.segments(plan, fuse_min())
+        plan.notes = []
+        for step in steps:
+            if isinstance(step, _fuse_small.Segment):
+                lines += segment_lines(step)
+            elif isinstance(step, _fuse_plan.Call):
                 lines.append(call_line(step.node))
-            elif step.small:
-                lines += [call_line(node) for node in step.nodes]
-                if step.reduce is not None:
-                    lines.append(call_line(step.reduce))
             elif step.reduce is not None:
                 fn = name_of(_reduce_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
@@ -251,7 +267,7 @@ class Specialization:
         entry.append(f"    return _body({', '.join(sources)})")
         code = "\n".join(lines) + "\n" + "\n".join(entry) + "\n"
         exec(compile(code, f"<pyasc.op {self.op.name} compiled>", "exec"), namespace)
-        self.body = namespace["_body"]
+        self.body = _direct(plan, steps) or namespace["_body"]
         # tensors only, in parameter order, nothing else given: the body is the entry
         self.flat_entry = self.body if sources == flat else namespace["_entry"]
         self.source = code
@@ -263,6 +279,24 @@ class Specialization:
         if t is float or t is int or t is bool:
             return self.op._scalar_tensor(name, value, self.common)
         return _C.asarray(value)
+
+
+def _direct(plan: _fuse_plan.Plan, steps: list[Any]) -> Any:
+    """The program of a body that is one program over the inputs in order,
+    returning its outputs in order: the body itself, so that a cached call
+    runs no Python (``None`` for any other body)."""
+    if len(steps) != 1 or not isinstance(steps[0], _fuse_small.Segment):
+        return None
+    seg = steps[0]
+    assert plan.graph is not None
+    if seg.program is None or [id(v) for v in seg.inputs] != [id(v) for v in plan.graph.inputs]:
+        return None
+    made = [id(n.output) for n in seg.outputs]
+    result = plan.result
+    if isinstance(result, _trace.Value) and made == [id(result)] or \
+            isinstance(result, tuple) and len(result) > 1 and made == [id(r) for r in result]:
+        return seg.program
+    return None
 
 
 def _kernel_step(group: _fuse_plan.Group) -> Any:

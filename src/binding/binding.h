@@ -130,6 +130,11 @@ extern PyMethodDef asc_py_binary_functions[];
 /* A Python scalar or array-like as an operand next to `other` (NEP 50
  * weak scalars). Returns 0, -1 on error, 1 when obj is no operand. */
 int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
+/* A Python number obj as the operand of op next to an operand of dtype
+ * other, as op(x, obj) and op(obj, x) convert it (weak scalars, the exact
+ * integer comparisons): 0 with *out a new 0-d tensor the caller releases,
+ * -1 on error, 1 when obj is no operand. */
+int asc_py_binary_scalar(asc_binary_op op, PyObject *obj, asc_dtype other, asc_tensor *out);
 /* The range of integer dtype d. */
 void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi);
 
@@ -211,5 +216,9 @@ int asc_py_tiling_init(PyObject *module);
 
 /* op_dispatch.c: pyasc._C.OpDispatch, the per-call path of @pyasc.op operators. */
 int asc_py_op_dispatch_init(PyObject *module);
+
+/* op_program.c: pyasc._C.OpProgram, a chain of element-wise operations run
+ * in one call (asc/program.h). */
+int asc_py_op_program_init(PyObject *module);
 
 #endif

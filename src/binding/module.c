@@ -24,7 +24,8 @@ PyMODINIT_FUNC PyInit__C(void) {
       asc_py_reduce_init(m) || asc_py_sort_init(m) || asc_py_manip_init(m) || asc_py_ir_init(m) ||
       asc_py_kernel_init(m) || asc_py_create_init(m) || asc_py_index_init(m) ||
       asc_py_linalg_init(m) || asc_py_random_init(m) || asc_py_tiling_init(m) ||
-      asc_py_op_dispatch_init(m) || add_functions(m, asc_py_api_table_functions)) {
+      asc_py_op_dispatch_init(m) || asc_py_op_program_init(m) ||
+      add_functions(m, asc_py_api_table_functions)) {
     Py_DECREF(m);
     return NULL;
   }

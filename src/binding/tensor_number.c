@@ -185,6 +185,16 @@ static int binary_operand(asc_binary_op op, PyObject *obj, const asc_tensor *oth
   return rc;
 }
 
+int asc_py_binary_scalar(asc_binary_op op, PyObject *obj, asc_dtype other, asc_tensor *out) {
+  asc_tensor like; /* only its dtype is read */
+  like.storage = NULL;
+  like.dtype = other;
+  like.ndim = 0;
+  out->storage = NULL;
+  int rc = exact_int_operand(op, obj, &like, out);
+  return rc == 1 ? asc_py_operand(obj, &like, out) : rc;
+}
+
 /* Computes op(a, b) into *out (new, or the given out tensor). Returns
  * Py_NotImplemented for operands that are not array-like. */
 static PyObject *apply_binary(asc_binary_op op, PyObject *a, PyObject *b, PyObject *out_obj) {

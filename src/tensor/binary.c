@@ -401,15 +401,23 @@ asc_status asc_binary_dtypes(asc_binary_op op, asc_dtype a, asc_dtype b, asc_dty
   return ASC_OK;
 }
 
+asc_status asc_binary_kernel(asc_binary_op op, asc_dtype a, asc_dtype b, asc_ew_kernel *kernel,
+                             asc_dtype *compute, asc_dtype *result) {
+  asc_status st = asc_binary_dtypes(op, a, b, compute, result);
+  if (st) return st;
+  *kernel = (asc_ew_kernel){.loop = loops[op][*compute], .name = op_names[op]};
+  return ASC_OK;
+}
+
 asc_status asc_binary(asc_binary_op op, const asc_tensor *a, const asc_tensor *b, asc_tensor *out) {
   asc_dtype compute, result;
+  asc_ew_kernel kernel;
   asc_status st = asc_tensor_check(a);
   if (!st) st = asc_tensor_check(b);
-  if (!st) st = asc_binary_dtypes(op, a->dtype, b->dtype, &compute, &result);
+  if (!st) st = asc_binary_kernel(op, a->dtype, b->dtype, &kernel, &compute, &result);
   const asc_tensor *operands[2] = {a, b};
   if (!st && out->storage) st = asc_ew_check_out(op_names[op], 2, operands, result, out);
   if (st) return st;
-  asc_ew_kernel kernel = {.loop = loops[op][compute], .name = op_names[op]};
   const asc_dtype dtypes[2] = {compute, compute};
   return asc_ew_run(&kernel, 2, operands, dtypes, result, out);
 }

@@ -357,6 +357,10 @@ static asc_ew_loop convert_loop(asc_dtype from, asc_dtype to) {
   return cast_loops[from][to];
 }
 
+asc_ew_loop asc_cast_loop(asc_dtype from, asc_dtype to) {
+  return asc_dtype_valid(from) && asc_dtype_valid(to) ? convert_loop(from, to) : NULL;
+}
+
 static asc_status launch_convert(const asc_tensor *src, const asc_tensor *dst) {
   asc_ew_kernel kernel = {.loop = convert_loop(src->dtype, dst->dtype),
                           .name = src->dtype == dst->dtype ? "copy" : "cast"};

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "asc/ops_unary.h"
 #include "asc/tensor.h"
 
 void asc_contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
@@ -100,5 +101,17 @@ asc_status asc_ew_check_out(const char *name, int nin, const asc_tensor *const *
  * asc_ew_check_out), directly when that is safe or through a temporary. */
 asc_status asc_ew_run(const asc_ew_kernel *kernel, int nin, const asc_tensor *const *operands,
                       const asc_dtype *dtypes, asc_dtype result, asc_tensor *out);
+
+/* The inner loop asc_binary runs for op on operands of dtypes a and b,
+ * with the dtype both are cast to first (*compute) and the result's. The
+ * kernel's ctx (if any) is static. */
+asc_status asc_binary_kernel(asc_binary_op op, asc_dtype a, asc_dtype b, asc_ew_kernel *kernel,
+                             asc_dtype *compute, asc_dtype *result);
+/* The same for asc_unary on an operand of dtype x. */
+asc_status asc_unary_kernel(asc_unary_op op, asc_dtype x, asc_ew_kernel *kernel, asc_dtype *compute,
+                            asc_dtype *result);
+/* The loop asc_cast runs from one dtype to another (a copy when they are
+ * the same); NULL for an invalid dtype. */
+asc_ew_loop asc_cast_loop(asc_dtype from, asc_dtype to);
 
 #endif

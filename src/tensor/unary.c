@@ -464,22 +464,32 @@ asc_status asc_unary_dtypes(asc_unary_op op, asc_dtype x, asc_dtype *compute, as
 
 /* --- unary -------------------------------------------------------------- */
 
+asc_status asc_unary_kernel(asc_unary_op op, asc_dtype x, asc_ew_kernel *kernel, asc_dtype *compute,
+                            asc_dtype *result) {
+  asc_status st = asc_unary_dtypes(op, x, compute, result);
+  if (st) return st;
+  *kernel = (asc_ew_kernel){.name = ops[op].name};
+  if (ops[op].vmath >= 0 && asc_dtype_is_float(*compute)) {
+    kernel->loop = math_loops[*compute];
+    kernel->ctx = asc_vmath_get((asc_vmath_fn)ops[op].vmath);
+    kernel->ctx_size = sizeof(asc_vmath);
+  } else {
+    kernel->loop = ops[op].loops[*compute];
+  }
+  if (!kernel->loop)
+    return asc_error(ASC_ERR_INTERNAL, "%s: no loop for %s", ops[op].name,
+                     asc_dtype_name(*compute));
+  return ASC_OK;
+}
+
 asc_status asc_unary(asc_unary_op op, const asc_tensor *x, asc_tensor *out) {
   asc_dtype compute, result;
+  asc_ew_kernel kernel;
   asc_status st = asc_tensor_check(x);
   if (!st) st = asc_unary_dtypes(op, x->dtype, &compute, &result);
   if (!st && out->storage) st = asc_ew_check_out(ops[op].name, 1, &x, result, out);
+  if (!st) st = asc_unary_kernel(op, x->dtype, &kernel, &compute, &result);
   if (st) return st;
-  asc_ew_kernel kernel = {.name = ops[op].name};
-  if (ops[op].vmath >= 0 && asc_dtype_is_float(compute)) {
-    kernel.loop = math_loops[compute];
-    kernel.ctx = asc_vmath_get((asc_vmath_fn)ops[op].vmath);
-    kernel.ctx_size = sizeof(asc_vmath);
-  } else {
-    kernel.loop = ops[op].loops[compute];
-  }
-  if (!kernel.loop)
-    return asc_error(ASC_ERR_INTERNAL, "%s: no loop for %s", ops[op].name, asc_dtype_name(compute));
   return asc_ew_run(&kernel, 1, &x, &compute, result, out);
 }
 

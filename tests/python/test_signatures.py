@@ -31,7 +31,8 @@ P = inspect.Parameter
 
 # Classes whose methods the extension defines (in its method tables).
 EXTENSION_CLASSES = [_C.Tensor, _C.dtype, _C.Stream, _C.Event, _C.Generator, _C.DeviceBuffer,
-                     _C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel, _C.OpDispatch]
+                     _C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel, _C.OpDispatch,
+                     _C.OpProgram]
 # The kernel compiler's classes build IR: calling their methods with made-up
 # arguments is not harmless, so only their signatures' presence is checked.
 COMPILER_CLASSES = {_C.IRBuilder, _C.KernelDispatcher, _C.CompiledKernel}
