@@ -241,13 +241,13 @@ class Specialization:
             elif step.reduce is not None:
                 fn = name_of(_reduce_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
-                outs = "".join(f"{define(n.output)}, " for n in step.outputs)  # type: ignore[arg-type]
-                lines.append(f"    {outs}{define(step.reduce.output)}"  # type: ignore[arg-type]
+                outs = "".join(f"{define(n.output)}, " for n in step.outputs)
+                lines.append(f"    {outs}{define(step.reduce.output)}"
                              f"{', ' if outs else ''}= {fn}({ins})")
             elif step.outputs:  # a group nothing reads computes nothing
                 fn = name_of(_kernel_step(step))
                 ins = ", ".join(name_of(v) for v in step.inputs)
-                outs = "".join(f"{define(n.output)}, " for n in step.outputs)  # type: ignore[arg-type]
+                outs = "".join(f"{define(n.output)}, " for n in step.outputs)
                 lines.append(f"    {outs}= {fn}({ins})")
         result = plan.result
         if isinstance(result, tuple):
