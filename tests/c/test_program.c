@@ -137,7 +137,7 @@ static void test_integers_scalars_and_failures(void **state) {
 static void test_declines_inputs_that_do_not_fit(void **state) {
   (void)state;
   int64_t n = 8, half = 4;
-  asc_tensor x = filled(ASC_FLOAT32, 1, &n, special, 16), strided, other;
+  asc_tensor x = filled(ASC_FLOAT32, 1, &n, special, 16), strided = {0}, other = {0};
   assert_ok(asc_tensor_slice(&x, 0, 0, 2, 4, &strided));
   assert_ok(asc_cast(&x, ASC_FLOAT64, &other));
   asc_prog *p;
