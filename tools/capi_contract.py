@@ -89,6 +89,9 @@ FACTORIES: dict[str, Callable[[], Any]] = {
     "MatmulApiTilingBase": lambda: _C.MatmulApiTiling(),
     "MultiCoreMatmulTiling": lambda: _C.MultiCoreMatmulTiling(),
     "OpDispatch": lambda: _C.OpDispatch(),
+    # x + x over 4 float32 elements (value 0 the input, 1 the sum)
+    "OpProgram": lambda: _C.OpProgram((4,), [(pyasc.float32, (4,))], [("add", (0, 0), None)],
+                                      [1], lambda *args: None),
     "PlatformAscendC": lambda: _C.get_ascendc_platform(),
     "Stream": lambda: _C.Stream(),
     "Tensor": lambda: pyasc.arange(6.0).reshape(2, 3),
