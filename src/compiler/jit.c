@@ -698,6 +698,17 @@ static void tier_job_free(tier_job *j) {
   free(j);
 }
 
+/* k's optimising build has ended, swapped in or not: its waiters go on and
+ * the build's reference is dropped. */
+static void tier_finished(asc_jit_kernel *k) {
+  pthread_mutex_lock(&tier_lock);
+  atomic_store(&k->tier_pending, false);
+  tier_builds_running--;
+  pthread_cond_broadcast(&tier_cond);
+  pthread_mutex_unlock(&tier_lock);
+  asc_jit_release(k);
+}
+
 static void *tier_build(void *arg) {
   tier_job *j = arg;
   asc_jit_kernel *k = j->k;
@@ -725,12 +736,7 @@ static void *tier_build(void *arg) {
   asc_clear_error();
   free(tmp_so);
   tier_job_free(j);
-  pthread_mutex_lock(&tier_lock);
-  atomic_store(&k->tier_pending, false);
-  tier_builds_running--;
-  pthread_cond_broadcast(&tier_cond);
-  pthread_mutex_unlock(&tier_lock);
-  asc_jit_release(k);
+  tier_finished(k);
   return NULL;
 }
 
@@ -793,12 +799,7 @@ static void tier_start(asc_jit_kernel *k, const char *cc, const jit_limits *l, c
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (started) return;
   tier_job_free(j);
-  pthread_mutex_lock(&tier_lock);
-  atomic_store(&k->tier_pending, false);
-  tier_builds_running--;
-  pthread_cond_broadcast(&tier_cond);
-  pthread_mutex_unlock(&tier_lock);
-  asc_jit_release(k);
+  tier_finished(k);
 }
 
 /* The first tier of a cache miss: tcc's build, loaded into *out, with the

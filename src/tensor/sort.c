@@ -367,6 +367,18 @@ static asc_status host_tensor(int device, asc_dtype dtype, int64_t n, asc_tensor
   return asc_host_tensor(device, dtype, 1, &n, out, data);
 }
 
+/* Hands the made tensors r[k] to the wanted out[k] (NULL: not wanted), or
+ * releases them all when st failed; returns st. */
+static asc_status unique_finish(asc_status st, asc_tensor *r, asc_tensor *const *out) {
+  for (int k = 0; k < 4; k++) {
+    if (st || !out[k])
+      asc_tensor_release(&r[k]);
+    else
+      *out[k] = r[k];
+  }
+  return st;
+}
+
 asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, bool equal_nan,
                              asc_tensor *values, asc_tensor *first, asc_tensor *inverse,
                              asc_tensor *counts) {
@@ -393,14 +405,15 @@ asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, b
     prev = k;
   }
   starts[groups] = n;
-  asc_tensor v = {0}, f = {0}, inv = {0}, c = {0};
+  asc_tensor r[4] = {{0}}, *out[4] = {values, first, inverse, counts};
+  asc_tensor *v = &r[0], *f = &r[1], *inv = &r[2], *c = &r[3];
   void *vd = NULL, *fd = NULL, *invd = NULL, *cd = NULL;
-  if (values) st = host_tensor(device, sorted->dtype, groups, &v, &vd);
+  if (values) st = host_tensor(device, sorted->dtype, groups, v, &vd);
   for (int64_t g = 0; !st && vd && g < groups; g++)
     memcpy((char *)vd + g * size, sv + starts[g] * size, (size_t)size);
-  if (!st && first) st = host_tensor(device, ASC_INT64, groups, &f, &fd);
-  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, &inv, &invd);
-  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, &c, &cd);
+  if (!st && first) st = host_tensor(device, ASC_INT64, groups, f, &fd);
+  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, inv, &invd);
+  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, c, &cd);
   for (int64_t g = 0; !st && g < groups; g++) {
     if (fd) {
       int64_t m = p[starts[g]];
@@ -412,18 +425,7 @@ asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, b
       for (int64_t i = starts[g]; i < starts[g + 1]; i++) ((int64_t *)invd)[p[i]] = g;
   }
   free(starts);
-  if (st) {
-    asc_tensor_release(&v);
-    asc_tensor_release(&f);
-    asc_tensor_release(&inv);
-    asc_tensor_release(&c);
-    return st;
-  }
-  if (values) *values = v;
-  if (first) *first = f;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = c;
-  return ASC_OK;
+  return unique_finish(st, r, out);
 }
 
 /* --- unique along an axis (host part) ----------------------------------------- */
@@ -502,13 +504,14 @@ asc_status asc_unique_rows(const asc_tensor *rows, asc_tensor *values, asc_tenso
     if (i == 0 || !row_equal(&s, order[i - 1], order[i])) starts[groups++] = i;
   starts[groups] = n;
   int device = asc_tensor_device(rows);
-  asc_tensor v = {0}, f = {0}, inv = {0}, c = {0};
+  asc_tensor r[4] = {{0}}, *out[4] = {values, first, inverse, counts};
+  asc_tensor *v = &r[0], *f = &r[1], *inv = &r[2], *c = &r[3];
   void *vd = NULL, *fd = NULL, *invd = NULL, *cd = NULL;
   int64_t vshape[2] = {groups, m};
-  if (values) st = asc_host_tensor(device, rows->dtype, 2, vshape, &v, &vd);
-  if (!st && first) st = host_tensor(device, ASC_INT64, groups, &f, &fd);
-  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, &inv, &invd);
-  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, &c, &cd);
+  if (values) st = asc_host_tensor(device, rows->dtype, 2, vshape, v, &vd);
+  if (!st && first) st = host_tensor(device, ASC_INT64, groups, f, &fd);
+  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, inv, &invd);
+  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, c, &cd);
   for (int64_t g = 0; !st && g < groups; g++) {
     /* the sort is stable: a group's first row in order is its first occurrence */
     int64_t r = order[starts[g]];
@@ -519,16 +522,5 @@ asc_status asc_unique_rows(const asc_tensor *rows, asc_tensor *values, asc_tenso
       for (int64_t i = starts[g]; i < starts[g + 1]; i++) ((int64_t *)invd)[order[i]] = g;
   }
   free(keys), free(order), free(tmp), free(starts);
-  if (st) {
-    asc_tensor_release(&v);
-    asc_tensor_release(&f);
-    asc_tensor_release(&inv);
-    asc_tensor_release(&c);
-    return st;
-  }
-  if (values) *values = v;
-  if (first) *first = f;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = c;
-  return ASC_OK;
+  return unique_finish(st, r, out);
 }
