@@ -93,7 +93,7 @@ def shape_problems(obj: Any) -> list[str]:
     doc = inspect.cleandoc(obj.__doc__ or "")
     problems = []
     summary = doc.split("\n", 1)[0]
-    if not summary.endswith(".") or "(" in summary.split(" ", 1)[0]:
+    if not summary.endswith(".") or summary.startswith(f"{obj.__name__}("):  # not a signature
         problems.append("summary line")
     if _takes_parameters(obj) and not _section(doc, "Parameters"):
         problems.append("Parameters")
