@@ -24,16 +24,22 @@ import textwrap
 from typing import Any
 
 Entry = dict[str, Any]
+_FIELD = re.compile(r"\{([a-z_]+)\}")
 _FIELDS = {"name", "summary", "details", "params", "returns", "raises", "example", "method",
            "method_example", "method_raises", "notes", "see_also", "alias_of", "self_param", "method_params"}
 
 
 def _fill(text: str, entry: Entry) -> str:
-    """text with {field} replaced by the entry's field ({{ and }} stay braces)."""
-    try:  # twice: a field's text may name another field
-        return text.format(**entry).format(**entry)
-    except KeyError as exc:
-        raise SystemExit(f"docstrings: {entry['name']}: no field {exc} for its template")
+    """text with each {field} replaced by the entry's field (twice: a field's
+    text may name another); other braces, as in {'xy', 'ij'}, stay."""
+    def field(m: re.Match[str]) -> str:
+        if m.group(1) not in entry:
+            raise SystemExit(f"docstrings: {entry['name']}: no field {m.group(1)!r}")
+        return str(entry[m.group(1)])
+
+    for _ in range(2):
+        text = _FIELD.sub(field, text)
+    return text
 
 
 def _wrap(text: str, indent: str) -> list[str]:
