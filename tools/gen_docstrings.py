@@ -9,6 +9,10 @@ writes, for the extension's method tables (src/binding),
     #define ASC_DOCTEXT_<name> "<the function's docstring>"
     #define ASC_METHDOC_<name> "<the Tensor method's docstring>"
 
+An entry is a function (the default; `function: False` for a method only)
+and also a Tensor method with `method: True`, whose docstring leaves out
+the parameter the method has as self (self_param, "x" by default).
+
 The text signature stays in C, beside the argument parser whose keywords
 it names (ASC_DOC in src/binding/binding.h puts the two together).
 
@@ -26,7 +30,7 @@ from typing import Any
 Entry = dict[str, Any]
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 _FIELDS = {"name", "summary", "details", "params", "returns", "raises", "example", "method",
-           "method_example", "method_raises", "notes", "see_also", "alias_of", "self_param", "method_params"}
+           "method_example", "method_raises", "notes", "function", "see_also", "alias_of", "self_param", "method_params"}
 
 
 def _fill(text: str, entry: Entry) -> str:
@@ -86,7 +90,7 @@ def render(entry: Entry, method: bool) -> str:
         lines += _section("See Also", [_fill(entry["see_also"], entry)])
     if entry.get("notes"):
         lines += _section("Notes", [_fill(entry["notes"], entry).strip()])
-    example = entry.get("method_example" if method else "example")
+    example = (method and entry.get("method_example")) or entry.get("example")
     if not example:
         raise SystemExit(f"docstrings: {name}: no example")
     lines += _section("Examples", [_fill(example, entry).strip()])
@@ -131,12 +135,16 @@ def main() -> None:
     for path in tables:
         for entry, method in entries(path):
             name = entry["name"]
-            if not re.fullmatch(r"[a-z_][a-z0-9_]*", name) or name in seen:
-                raise SystemExit(f"{path}: bad or repeated name {name!r}")
-            seen.add(name)
-            lines.append(f"#define ASC_DOCTEXT_{name} \\\n  {c_string(render(entry, False))}")
-            if method:
-                lines.append(f"#define ASC_METHDOC_{name} \\\n  {c_string(render(entry, True))}")
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+                raise SystemExit(f"{path}: bad name {name!r}")
+            forms = [("DOCTEXT", False)] if entry.get("function", True) else []
+            forms += [("METHDOC", True)] if method else []
+            for macro, as_method in forms:
+                if f"{macro}_{name}" in seen:
+                    raise SystemExit(f"{path}: {name} is documented twice")
+                seen.add(f"{macro}_{name}")
+                text = c_string(render(entry, as_method))
+                lines.append(f"#define ASC_{macro}_{name} \\\n  {text}")
     lines += ["", "#endif"]
     with open(dst, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

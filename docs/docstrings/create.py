@@ -122,7 +122,7 @@ ENTRIES = [
                 ("IndexOutOfRangeError", "If axis is out of range.")],
      "example": (">>> pyasc.stack([pyasc.asarray([1, 2]), pyasc.asarray([3, 4])], axis=1)\n"
                  "Tensor([[1, 3],\n        [2, 4]], dtype=int64)")},
-    {"name": "fill", "summary": "Sets every element of the tensor to value, in place.",
+    {"name": "fill", "function": False, "method": True, "summary": "Sets every element of the tensor to value, in place.",
      "params": [("value", "scalar", "The value, converted to the tensor's dtype.")],
      "returns": ("None", "The tensor is changed in place."),
      "raises": [("OverflowError", "If value is an int the tensor's dtype cannot hold.")],

@@ -385,7 +385,7 @@ static PyObject *tensor_fill(PyObject *self, PyObject *value) {
 }
 
 static PyMethodDef methods[] = {
-    {"fill", tensor_fill, METH_O, ASC_DOC("fill($self, value, /)", ASC_DOCTEXT_fill)},
+    {"fill", tensor_fill, METH_O, ASC_DOC("fill($self, value, /)", ASC_METHDOC_fill)},
     {NULL, NULL, 0, NULL},
 };
 
