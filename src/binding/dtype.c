@@ -2,6 +2,9 @@
  * NumPy dtypes and Python types. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 typedef struct {
   PyObject_HEAD asc_dtype value;
 } DTypeObject;
@@ -132,9 +135,7 @@ static PyObject *promote_types(PyObject *self, PyObject *const *args, Py_ssize_t
 
 static PyMethodDef dtype_functions[] = {
     {"promote_types", (PyCFunction)(void (*)(void))promote_types, METH_FASTCALL,
-     ASC_DOC("promote_types($module, type1, type2, /)",
-             "The dtype both convert to under pyasc's promotion (NumPy 2's rules; bfloat16 "
-             "and complex as in docs/dtypes.md).")},
+     ASC_DOC("promote_types($module, type1, type2, /)", ASC_DOCTEXT_promote_types)},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,6 +1,9 @@
 /* pyasc.Stream and pyasc.Event over libasc handles, the per-thread current
  * stream, and Python host functions run in stream order. */
 #include "binding.h"
+
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
 /* binding.h first: Python.h must precede system headers. */
 #include "asc/jit.h"
 
@@ -549,12 +552,11 @@ static PyObject *testing_fail(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 PyMethodDef asc_py_stream_functions[] = {
     {"default_stream", (PyCFunction)(void (*)(void))default_stream, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("default_stream($module, device=None)", "The device's default Stream.")},
+     ASC_DOC("default_stream($module, device=None)", ASC_DOCTEXT_default_stream)},
     {"current_stream", (PyCFunction)(void (*)(void))current_stream, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("current_stream($module, device=None)", "The calling thread's current Stream.")},
+     ASC_DOC("current_stream($module, device=None)", ASC_DOCTEXT_current_stream)},
     {"set_stream", set_stream, METH_O,
-     ASC_DOC("set_stream($module, stream, /)",
-             "Makes stream current for the calling thread on its device.")},
+     ASC_DOC("set_stream($module, stream, /)", ASC_DOCTEXT_set_stream)},
     {"_testing_spin", (PyCFunction)(void (*)(void))testing_spin, METH_FASTCALL | METH_KEYWORDS,
      ASC_DOC("_testing_spin($module, ms, blocks=1, stream=None)", "See pyasc.testing.spin.")},
     {"_testing_fail", (PyCFunction)(void (*)(void))testing_fail, METH_FASTCALL | METH_KEYWORDS,
