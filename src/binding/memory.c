@@ -1,6 +1,9 @@
 /* pyasc.DeviceBuffer and the pyasc.memory functions over libasc's allocator. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ext.h"
 
 typedef struct {
@@ -543,34 +546,25 @@ static PyObject *set_caching(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 PyMethodDef asc_py_memory_functions[] = {
     {"alloc", FASTCALL(alloc),
-     ASC_DOC("alloc($module, nbytes, device=None, stream=None)",
-             "Allocates a DeviceBuffer for use on stream (default: the current stream), "
-             "through the caching allocator.")},
+     ASC_DOC("alloc($module, nbytes, device=None, stream=None)", ASC_DOCTEXT_alloc)},
     {"memcpy", FASTCALL(py_memcpy),
      ASC_DOC("memcpy($module, dst, src, nbytes=None, dst_offset=0, src_offset=0, stream=None, "
              "non_blocking=False)",
-             "Copies between DeviceBuffers and host buffers (anything with the buffer "
-             "protocol); the direction follows from the arguments.")},
+             ASC_DOCTEXT_memcpy)},
     {"memset", FASTCALL(py_memset),
      ASC_DOC("memset($module, dst, value, nbytes=None, offset=0, stream=None, "
              "non_blocking=False)",
-             "Fills device memory with a byte value.")},
+             ASC_DOCTEXT_memset)},
     {"memory_stats", FASTCALL(memory_stats),
-     ASC_DOC("memory_stats($module, device=None)", "Counters of the caching allocator, a dict.")},
+     ASC_DOC("memory_stats($module, device=None)", ASC_DOCTEXT_memory_stats)},
     {"empty_cache", FASTCALL(empty_cache),
-     ASC_DOC("empty_cache($module, device=None)",
-             "Returns cached blocks that no stream still uses to the device.")},
+     ASC_DOC("empty_cache($module, device=None)", ASC_DOCTEXT_empty_cache)},
     {"reset_peak_memory_stats", FASTCALL(reset_peak_memory_stats),
-     ASC_DOC("reset_peak_memory_stats($module, device=None)",
-             "Resets the peak counters to the current values.")},
+     ASC_DOC("reset_peak_memory_stats($module, device=None)", ASC_DOCTEXT_reset_peak_memory_stats)},
     {"set_memory_limit", FASTCALL(set_memory_limit),
-     ASC_DOC("set_memory_limit($module, nbytes, device=None)",
-             "Caps reserved device memory (None: no cap); "
-             "allocations beyond it raise OutOfMemoryError.")},
+     ASC_DOC("set_memory_limit($module, nbytes, device=None)", ASC_DOCTEXT_set_memory_limit)},
     {"set_caching", FASTCALL(set_caching),
-     ASC_DOC("set_caching($module, enabled, device=None)",
-             "Turns the allocator cache on or off (the "
-             "PYASC_NO_MEMORY_CACHING=1 environment variable starts with it off).")},
+     ASC_DOC("set_caching($module, enabled, device=None)", ASC_DOCTEXT_set_caching)},
     {NULL, NULL, 0, NULL},
 };
 
