@@ -88,7 +88,4 @@ MISSING: frozenset[str] = frozenset({
     "list_ops",
     "op",
     "profile",
-    "testing.do_bench",
-    "testing.fail",
-    "testing.spin",
 })
