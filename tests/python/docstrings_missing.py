@@ -84,8 +84,5 @@ MISSING: frozenset[str] = frozenset({
     "array_api.zeros_like",
     "autograd.op_vjp",
     "autotune",
-    "get_op",
-    "list_ops",
-    "op",
     "profile",
 })
