@@ -9,8 +9,9 @@ an Examples section. Those of the C functions are data in docs/docstrings
 their source.
 
 (a) Every example runs, as doctest runs it, with `pyasc` and `np` (NumPy)
-    in its namespace and NumPy's print precision at 4 decimals, so that a
-    float printed in an example does not hang on its last bit.
+    in its namespace and NumPy's print options at 4 decimals without
+    scientific notation (precision=4, suppress=True), so that a float
+    printed in an example does not hang on its last bits.
 (b) Each name's docstring has the sections. The names still without them
     are listed in docstrings_missing.py, and the list must be exact: a name
     documented since is to be taken off it, so the list only shrinks.
@@ -142,7 +143,7 @@ def test_examples_run(name):
     def report(out: str) -> None:
         failures.append(out)
 
-    with np.printoptions(precision=4):
+    with np.printoptions(precision=4, suppress=True):
         result = runner.run(test, out=report, clear_globs=True)
     assert result.failed == 0, "".join(failures)
 
