@@ -456,10 +456,46 @@ class BackwardContext:
 
 def op_vjp(op: Any, inputs: dict[str, Any], attrs: dict[str, Any], output: Any,
            cotangent: Any) -> tuple[Any, ...]:
-    """One cotangent (or ``None``) per input of ``op`` for the call
-    ``op(**inputs, **attrs) == output``: its declared backward, or the
-    automatic one (the body recorded again from the inputs). The torch and
-    JAX bridges use this."""
+    """The cotangents of an operator's inputs for one of its calls.
+
+    The operator's declared backward, or the automatic one (the body
+    recorded again from the inputs). The torch and JAX bridges use this.
+
+    Parameters
+    ----------
+    op : Op
+        The operator.
+    inputs : dict of str to Tensor
+        The call's tensor inputs by name.
+    attrs : dict of str to object
+        The call's attributes by name.
+    output : Tensor or tuple of Tensor
+        What ``op(**inputs, **attrs)`` returned.
+    cotangent : Tensor or tuple of Tensor
+        The cotangent of the output (one per output).
+
+    Returns
+    -------
+    tuple of Tensor or None
+        One cotangent per input, in ``inputs``' order (None for an input
+        that takes none, such as an integer one).
+
+    Raises
+    ------
+    InvalidValueError
+        If a declared backward returns not one gradient per input.
+
+    Examples
+    --------
+    >>> @pyasc.op(overwrite=True)
+    ... def doc_square(x):
+    ...     return x * x
+    >>> x = pyasc.asarray([1.0, 2.0])
+    >>> pyasc.autograd.op_vjp(doc_square, {"x": x}, {}, doc_square(x), pyasc.ones(2))
+    (Tensor([2., 4.], dtype=float64),)
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_square")
+    """
     if op.backward_fn is not None:
         ctx = BackwardContext()
         if op.setup_context_fn is not None:
