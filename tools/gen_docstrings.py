@@ -9,6 +9,8 @@ writes, for the extension's method tables (src/binding),
     #define ASC_DOCTEXT_<name> "<the function's docstring>"
     #define ASC_METHDOC_<name> "<the Tensor method's docstring>"
 
+A class is documented as "Stream" (no Returns section) and a method of a
+class other than Tensor as "Stream.synchronize" (ASC_DOCTEXT_Stream_synchronize).
 An entry is a function (the default; `function: False` for a method only)
 and also a Tensor method with `method: True`, whose docstring leaves out
 the parameter the method has as self (self_param, "x" by default).
@@ -79,8 +81,9 @@ def render(entry: Entry, method: bool) -> str:
                                                 if p[0] != entry.get("self_param", "x")]
     if params:
         lines += _section("Parameters", _params(params, entry))
-    kind, desc = entry["returns"]
-    lines += _section("Returns", [_fill(kind, entry), *_wrap(_fill(desc, entry), "    ")])
+    if entry.get("returns"):  # a class has none
+        kind, desc = entry["returns"]
+        lines += _section("Returns", [_fill(kind, entry), *_wrap(_fill(desc, entry), "    ")])
     raises = entry.get("method_raises", entry.get("raises")) if method else entry.get("raises")
     if raises:
         lines += _section("Raises", _params([(e, "", d) for e, d in raises], entry))
@@ -135,16 +138,17 @@ def main() -> None:
     for path in tables:
         for entry, method in entries(path):
             name = entry["name"]
-            if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[a-z_][a-z0-9_]*)?", name):
                 raise SystemExit(f"{path}: bad name {name!r}")
             forms = [("DOCTEXT", False)] if entry.get("function", True) else []
             forms += [("METHDOC", True)] if method else []
             for macro, as_method in forms:
-                if f"{macro}_{name}" in seen:
+                ident = f"{macro}_{name.replace('.', '_')}"
+                if ident in seen:
                     raise SystemExit(f"{path}: {name} is documented twice")
-                seen.add(f"{macro}_{name}")
+                seen.add(ident)
                 text = c_string(render(entry, as_method))
-                lines.append(f"#define ASC_{macro}_{name} \\\n  {text}")
+                lines.append(f"#define ASC_{ident} \\\n  {text}")
     lines += ["", "#endif"]
     with open(dst, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

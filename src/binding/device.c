@@ -23,9 +23,8 @@ static PyStructSequence_Field props_fields[] = {
     {NULL, NULL},
 };
 
-static PyStructSequence_Desc props_desc = {
-    "pyasc.DeviceProperties", "Properties of a pyasc device (see get_device_properties).",
-    props_fields, 13};
+static PyStructSequence_Desc props_desc = {"pyasc.DeviceProperties", ASC_DOCTEXT_DeviceProperties,
+                                           props_fields, 13};
 
 static PyObject *props_to_python(const asc_device_props *p) {
   PyObject *t = PyStructSequence_New(props_type);

@@ -155,13 +155,9 @@ static PyObject *buffer_repr(BufferObject *self) {
 
 static PyMethodDef buffer_methods[] = {
     {"free", (PyCFunction)buffer_free, METH_NOARGS,
-     ASC_DOC("free($self, /)",
-             "Returns the memory to the allocator now (idempotent). Later use raises "
-             "InvalidHandleError.")},
+     ASC_DOC("free($self, /)", ASC_DOCTEXT_DeviceBuffer_free)},
     {"record_stream", (PyCFunction)buffer_record_stream, METH_O,
-     ASC_DOC("record_stream($self, stream, /)",
-             "Declares that work on another stream uses this buffer, so its "
-             "memory is not reused until that work is done.")},
+     ASC_DOC("record_stream($self, stream, /)", ASC_DOCTEXT_DeviceBuffer_record_stream)},
     {"__enter__", buffer_enter, METH_NOARGS, ASC_DOC("__enter__($self, /)", "Returns the buffer.")},
     {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS,
      ASC_DOC("__exit__($self, /, *exc_info)", "Frees the buffer.")},
@@ -186,9 +182,7 @@ PyTypeObject AscBuffer_Type = {
     .tp_as_sequence = &buffer_as_sequence,
     .tp_as_buffer = &buffer_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Device memory from pyasc.memory.alloc(). Freed by free(), at the end of a with "
-        "block, or when collected. Host-visible memory supports the buffer protocol.",
+    .tp_doc = ASC_DOCTEXT_DeviceBuffer,
     .tp_methods = buffer_methods,
     .tp_getset = buffer_getset,
 };

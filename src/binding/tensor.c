@@ -780,10 +780,7 @@ PyTypeObject AscTensor_Type = {
     .tp_as_mapping = &asc_py_tensor_as_mapping,
     .tp_as_buffer = &tensor_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Tensor(data, dtype=None)\n--\n\nAn n-dimensional array on a pyasc device. data is "
-        "copied from a list, scalar, NumPy array or any buffer; use pyasc.from_numpy or "
-        "pyasc.asarray to share memory instead.",
+    .tp_doc = ASC_DOC("Tensor(data, dtype=None)", ASC_DOCTEXT_Tensor),
     .tp_richcompare = asc_py_tensor_richcompare,
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
     .tp_methods = tensor_methods,

@@ -4,7 +4,28 @@ a name (docs/contributing.md, "Docstrings") and take it off."""
 
 MISSING: frozenset[str] = frozenset({
     # kernel tools: an example needs a @pyasc.jit kernel built, which this
-    # fast test does not (docs/kernel-language.md runs them)
+    # fast test does not do (docs/kernel-language.md runs them)
+    "Autotuner",
+    "Autotuner.run",
+    "Config",
     "autotune",
     "profile",
+    # the operator compiler's classes: python/pyasc/op.py is at the size
+    # limit, to be split before their docstrings grow
+    "Attr",
+    "Attr.convert",
+    "Attr.describe",
+    "Op",
+    "Op.ascendc",
+    "Op.backward",
+    "Op.describe",
+    "Op.explain",
+    "Op.prepare",
+    "Op.setup_context",
+    "Op.to_jax",
+    "Op.to_torch",
+    "TensorSpec",
+    "TensorSpec.check",
+    "TensorSpec.describe",
+    "TensorSpec.pattern_text",
 })

@@ -1,10 +1,11 @@
 """The docstrings of the tensor library: their examples run, and their shape.
 
 Every public function of the tensor library (pyasc's top-level functions
-outside the kernel language, pyasc.Tensor's methods, and the functions of
-the submodules in SUBMODULES) is to have a NumPy-style docstring: a summary
-line, a Parameters section when it takes parameters, a Returns section and
-an Examples section. Those of the C functions are data in docs/docstrings
+outside the kernel language, its classes (Tensor, Stream, Generator...) and
+their methods, and the functions of the submodules in SUBMODULES) is to
+have a NumPy-style docstring: a summary line, a Parameters section when it
+takes parameters, a Returns section (not for a class) and an Examples
+section. Those of the C functions are data in docs/docstrings
 (docs/contributing.md, "Docstrings"); the Python functions keep theirs in
 their source.
 
@@ -49,6 +50,14 @@ def _functions_of(module: types.ModuleType) -> Iterator[tuple[str, Any]]:
             yield name, obj
 
 
+def library_classes() -> list[type]:
+    """pyasc's top-level classes outside the kernel language, but exceptions
+    and warnings (whose docstrings say when they are raised)."""
+    found = [getattr(pyasc, n) for n in sorted(pyasc.__all__)]
+    return [c for c in found if isinstance(c, type) and not issubclass(c, BaseException)
+            and not c.__module__.startswith("pyasc.language")]
+
+
 def public_callables() -> dict[str, Any]:
     """Qualified name -> function; an object re-exported under several names
     (pyasc.exp is pyasc.array_api.exp) is checked once, under its first."""
@@ -63,9 +72,12 @@ def public_callables() -> dict[str, Any]:
     for name, obj in _functions_of(pyasc):
         if not (getattr(obj, "__module__", "") or "").startswith("pyasc.language"):
             add(name, obj)
-    for name, obj in sorted(vars(pyasc.Tensor).items()):
-        if not name.startswith("_") and isinstance(obj, types.MethodDescriptorType):
-            add(f"Tensor.{name}", obj)
+    for cls in library_classes():
+        add(cls.__name__, cls)
+        for name, obj in sorted(vars(cls).items()):
+            if not name.startswith("_") and isinstance(obj, (types.MethodDescriptorType,
+                                                             types.FunctionType)):
+                add(f"{cls.__name__}.{name}", obj)
     for sub in SUBMODULES:
         for name, obj in _functions_of(importlib.import_module(f"pyasc.{sub}")):
             add(f"{sub}.{name}", obj)
@@ -98,7 +110,7 @@ def shape_problems(obj: Any) -> list[str]:
         problems.append("summary line")
     if _takes_parameters(obj) and not _section(doc, "Parameters"):
         problems.append("Parameters")
-    if not _section(doc, "Returns"):
+    if not isinstance(obj, type) and not _section(doc, "Returns"):  # a class returns itself
         problems.append("Returns")
     if ">>>" not in (_section(doc, "Examples") or ""):
         problems.append("Examples")
@@ -107,7 +119,8 @@ def shape_problems(obj: Any) -> list[str]:
 
 def test_the_tensor_library_is_found():
     assert len(PUBLIC) > 300
-    assert {"exp", "Tensor.exp", "rand", "random.default_rng", "array_api.linalg.inv"} <= set(PUBLIC)
+    assert {"exp", "Tensor.exp", "rand", "random.default_rng", "array_api.linalg.inv", "Stream",
+            "Stream.synchronize", "Generator.random"} <= set(PUBLIC)
     assert "copy_ubuf_to_gm" not in PUBLIC  # a kernel API
     assert "array_api.exp" not in PUBLIC  # it is pyasc.exp
 
