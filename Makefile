@@ -81,7 +81,7 @@ test-cache:
 # the extension (python/pyasc/_C.pyi) against the built module's signatures.
 typecheck: build
 	$(VPY) -m mypy --strict examples/
-	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m mypy.stubtest pyasc._C \
+	PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) -m mypy.stubtest pyasc._C pyasc._C_tensor \
 	  --mypy-config-file mypy.ini --allowlist tools/stubtest-allowlist.txt
 
 sanitize: sanitize-c sanitize-py

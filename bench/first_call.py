@@ -2,7 +2,9 @@
 the fused kernels' throughput, for comparing kernel compiler settings.
 
 The first call runs in fresh interpreters, each with an empty kernel cache
-(median of ``--runs``). Its phases: ``pyasc._C.jit_build`` (the compiler
+(median of ``--runs``), then once more in a fresh interpreter on that cache.
+With TinyCC on PATH the first call is the first tier's build (PYASC_JIT_TIERS,
+docs/architecture.md); set PYASC_JIT_TIERS=0 to time the system compiler alone. Its phases: ``pyasc._C.jit_build`` (the compiler
 run, the cache files and dlopen; timed by wrapping it) and the rest (trace,
 plan, IR, C emission, the run itself); and the compiler alone, timed by
 compiling the kernel source the call dumped (PYASC_DUMP_PATH) with the
@@ -55,10 +57,11 @@ _DEFAULT_FLAGS = "-std=c11 -O1 -ftree-vectorize -pipe -fPIC -shared -fno-strict-
                  "-ffp-contract=off" + (" -mavx2" if pyasc._C._vector_isa() != "generic" else "")
 
 
-def first_calls(runs: int) -> tuple[list[float], list[float], str]:
-    """First-call and jit_build times (ms) of ``runs`` fresh processes, and one
-    dumped kernel source."""
-    times, builds, source = [], [], ""
+def first_calls(runs: int) -> tuple[list[float], list[float], list[float], str]:
+    """First-call and jit_build times (ms) of ``runs`` fresh processes, the
+    first call of a second fresh process on each one's cache (the optimised
+    build, published when the first exited), and one dumped kernel source."""
+    times, builds, cached, source = [], [], [], ""
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
             cache, dump = os.path.join(tmp, "cache"), os.path.join(tmp, "dump")
@@ -69,10 +72,13 @@ def first_calls(runs: int) -> tuple[list[float], list[float], str]:
             total, build = out.stdout.split()[-2:]
             times.append(float(total))
             builds.append(float(build))
+            again = subprocess.run([sys.executable, "-c", _FIRST], env=env, capture_output=True,
+                                   text=True, check=True, timeout=300)
+            cached.append(float(again.stdout.split()[-2]))
             c_files = [f for f in os.listdir(dump) if f.endswith(".c")]
             with open(os.path.join(dump, c_files[0]), encoding="utf-8") as f:
                 source = f.read()
-    return times, builds, source
+    return times, builds, cached, source
 
 
 def compile_times(source: str, flags: list[str], runs: int) -> list[float]:
@@ -101,6 +107,7 @@ def throughput() -> None:
 
     def best_ms(fn: Callable[[], object]) -> float:
         fn()  # the first call builds or warms up
+        pyasc._C.jit_wait_tiers()  # time the optimised build, not TinyCC's
         return best(fn, repeats=7) * 1e3
 
     for title, op, np_fn in (("(x + y) * 2.0", axpy2, lambda: (xa + ya) * np.float32(2.0)),
@@ -118,7 +125,7 @@ def main() -> None:
     parser.add_argument("--no-throughput", action="store_true")
     args = parser.parse_args()
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
-    first, builds, source = first_calls(args.runs)
+    first, builds, cached, source = first_calls(args.runs)
     cc = compile_times(source, shlex.split(args.cc_flags), args.runs)
     med = statistics.median
     print(f"first call (fresh process, empty cache): median {med(first):.1f} ms "
@@ -127,6 +134,8 @@ def main() -> None:
           f"trace, plan, IR, C emission and the run: "
           f"{med([t - b for t, b in zip(first, builds)]):.1f} ms")
     print(f"  the compiler alone, outside pyasc ({args.cc_flags}): median {med(cc):.1f} ms")
+    print(f"first call of a fresh process on that cache: median {med(cached):.1f} ms "
+          f"{sorted(round(t) for t in cached)}")
     if not args.no_throughput:
         throughput()
 

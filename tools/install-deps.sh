@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and the tests need, from Debian's
 # archive, when they are missing: cmocka (C unit tests), clang (second
-# compiler), clang-format, valgrind, pkg-config. Needs root or sudo.
+# compiler), clang-format, valgrind, pkg-config, tcc (TinyCC: the first,
+# fast tier of a new kernel's build). Needs root or sudo.
 set -euo pipefail
 
 missing=()
@@ -14,6 +15,7 @@ command -v clang >/dev/null || missing+=(clang)
 command -v clang-format >/dev/null || missing+=(clang-format)
 command -v valgrind >/dev/null || missing+=(valgrind)
 command -v cc >/dev/null || missing+=(gcc)
+command -v tcc >/dev/null || missing+=(tcc)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing system packages: ${missing[*]}"

@@ -45,6 +45,10 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
  * The caller owns *out (asc_jit_release). */
 asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
                              const asc_jit_options *options, asc_jit_kernel **out, bool *cache_hit);
+/* Waits until every optimising build started behind a first-tier build
+ * (jit.c, PYASC_JIT_TIERS) has published its kernel and swapped it in;
+ * also run at exit, so that the disk cache keeps the optimised build. */
+void asc_jit_wait_tiers(void);
 void asc_jit_retain(asc_jit_kernel *k);
 void asc_jit_release(asc_jit_kernel *k);
 /* Path of the cached shared object (owned by the kernel). */

@@ -652,6 +652,14 @@ static PyObject *jit_cache_limit(PyObject *self, PyObject *unused) {
   return st ? asc_py_raise(st) : PyLong_FromUnsignedLongLong(limit);
 }
 
+static PyObject *jit_wait_tiers(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  Py_BEGIN_ALLOW_THREADS
+  asc_jit_wait_tiers();
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef kernel_functions[] = {
     {"jit_build", (PyCFunction)(void (*)(void))jit_build, METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("jit_build($module, source, name, signature, cache_dir=None, compiler=None, "
@@ -672,6 +680,10 @@ static PyMethodDef kernel_functions[] = {
      ASC_DOC("set_launch_hooked($module, flag, /)",
              "While true, no launch takes the C fast path: every launch goes through "
              "JITFunction.launch (and its launch hook).")},
+    {"jit_wait_tiers", jit_wait_tiers, METH_NOARGS,
+     ASC_DOC("jit_wait_tiers($module, /)",
+             "Waits until every optimising build started behind a first-tier (TinyCC) build "
+             "has been published to the cache and swapped in (PYASC_JIT_TIERS).")},
     {"jit_cache_limit", jit_cache_limit, METH_NOARGS,
      ASC_DOC("jit_cache_limit($module, /)", "The kernel cache's size limit in bytes (0: none).")},
     {NULL, NULL, 0, NULL},

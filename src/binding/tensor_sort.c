@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "asc/ops_manip.h"
 #include "asc/ops_sort.h"
 
 static PyObject *wrap(asc_status st, asc_tensor *t) {
@@ -137,6 +138,48 @@ static int unique_parts(PyObject *x_obj, int want, bool equal_nan, asc_tensor *r
   return rc;
 }
 
+/* unique(x, axis=axis): the subarrays along axis as rows (moved first and
+ * made contiguous), their unique rows moved back; r as in unique_parts. */
+static int unique_axis_parts(PyObject *x_obj, PyObject *axis_obj, int want, asc_tensor *r) {
+  long axis = PyLong_AsLong(axis_obj);
+  if (axis == -1 && PyErr_Occurred()) return -1;
+  asc_tensor x, moved = {0}, cont = {0}, rows = {0}, vals = {0}, shaped = {0};
+  if (asc_py_as_tensor(x_obj, ASC_DTYPE_COUNT, &x)) return -1;
+  asc_status st = ASC_OK;
+  if (axis < -x.ndim || axis >= x.ndim)
+    st = asc_error(ASC_ERR_INDEX, "unique: axis %ld is out of bounds for array of dimension %d",
+                   axis, x.ndim);
+  int from = (int)(axis < 0 ? axis + x.ndim : axis), to = 0;
+  int64_t shape[2] = {st ? 0 : x.shape[from], 1}, back[ASC_MAX_DIMS];
+  for (int d = 0; !st && d < x.ndim; d++)
+    if (d != from) shape[1] *= x.shape[d]; /* of a valid tensor: no overflow */
+  if (!st) st = asc_moveaxis(&x, 1, &from, &to, &moved);
+  if (!st) st = asc_tensor_contiguous(&moved, &cont);
+  if (!st) st = asc_tensor_reshape(&cont, 2, shape, &rows);
+  int rc = st ? 0 : asc_py_sync_tensor_for_host(&rows); /* -1: raised already */
+  if (!st && !rc)
+    st = asc_unique_rows(&rows, want & U_VALUES ? &vals : NULL, want & U_FIRST ? &r[1] : NULL,
+                         want & U_INVERSE ? &r[2] : NULL, want & U_COUNTS ? &r[3] : NULL);
+  if (!st && !rc && (want & U_VALUES)) {
+    back[0] = vals.shape[0];
+    for (int d = 1; d < x.ndim; d++) back[d] = moved.shape[d];
+    st = asc_tensor_reshape(&vals, x.ndim, back, &shaped);
+    if (!st) st = asc_moveaxis(&shaped, 1, &to, &from, &r[0]);
+  }
+  if (st) {
+    for (int k = 0; k < 4; k++) asc_tensor_release(&r[k]);
+    asc_py_raise(st);
+    rc = -1;
+  }
+  asc_tensor_release(&x);
+  asc_tensor_release(&moved);
+  asc_tensor_release(&cont);
+  asc_tensor_release(&rows);
+  asc_tensor_release(&vals);
+  asc_tensor_release(&shaped);
+  return rc;
+}
+
 /* A tuple (type NULL) or struct sequence of the tensors r[k] for k in order. */
 static PyObject *pack(PyTypeObject *type, asc_tensor *r, const int *order, int n) {
   PyObject *res = type ? PyStructSequence_New(type) : PyTuple_New(n);
@@ -208,9 +251,6 @@ static PyObject *fn_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                       "axis", "equal_nan",    "sorted",         NULL};
   PyObject *a[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   if (asc_py_parse("unique", args, nargs, kw, names, 1, a)) return NULL;
-  if (a[4] && a[4] != Py_None)
-    return asc_py_raise_msg(ASC_ERR_UNSUPPORTED,
-                            "unique: only axis=None (the flattened tensor) is supported");
   int flags[3], want = U_VALUES;
   for (int k = 0; k < 3; k++) {
     flags[k] = a[k + 1] ? PyObject_IsTrue(a[k + 1]) : 0;
@@ -223,7 +263,9 @@ static PyObject *fn_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
   if (flags[1]) want |= U_INVERSE, order[n++] = 2;
   if (flags[2]) want |= U_COUNTS, order[n++] = 3;
   asc_tensor r[4] = {{0}};
-  if (unique_parts(a[0], want, equal_nan != 0, r)) return NULL;
+  if (a[4] && a[4] != Py_None ? unique_axis_parts(a[0], a[4], want, r)
+                              : unique_parts(a[0], want, equal_nan != 0, r))
+    return NULL;
   if (n == 1) return asc_py_tensor_wrap(&r[0]);
   return pack(NULL, r, order, n);
 }

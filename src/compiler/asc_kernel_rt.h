@@ -7,6 +7,7 @@
  * clang-format must not sort it. An API's runtime function goes into the
  * file of its unit, next to its row in api_table.def. */
 /* clang-format off */
+#include "rt/tcc_compat.h"       /* GCC builtins for TinyCC, the first tier */
 #include "rt/core.h"             /* context, size arithmetic, checked mode, fp16, scalars */
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
 #include "rt/fwk.h"              /* atomic store mode, TBufPool, tensor setters, user tags */

@@ -465,9 +465,10 @@ static const char *cxx_header_text(int i) {
   return i == 0 ? asc_ascendc_header_source : asc_ascendc_sim_source;
 }
 
+/* first_tier: cc is TinyCC, which takes only what it needs (see tiers below). */
 static asc_status compile(const char *cc, const jit_limits *l, const char *source,
                           size_t source_len, const char *base, const char *name, bool cxx,
-                          char **tmp_so) {
+                          bool first_tier, char **tmp_so) {
   char *dir = jit_format("%s.tmp-%ld-%lu-XXXXXX", base, (long)getpid(), jit_next_tmp());
   if (!dir) return asc_error(ASC_ERR_OUT_OF_MEMORY, "out of memory");
   if (!mkdtemp(dir)) {
@@ -493,14 +494,16 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
     char *argv[CC_NFLAGS + CXX_NFLAGS + 10];
     size_t n = 0;
     argv[n++] = (char *)cc;
-    if (cxx) {
+    if (first_tier) {
+      argv[n++] = "-shared";
+    } else if (cxx) {
       for (size_t i = 0; i < CXX_NFLAGS; i++) argv[n++] = (char *)cxx_flags[i];
       argv[n++] = "-I";
       argv[n++] = dir;
     } else {
       for (size_t i = 0; i < CC_NFLAGS; i++) argv[n++] = (char *)cc_flags[i];
     }
-    if (cc_isa()) argv[n++] = (char *)cc_isa();
+    if (cc_isa() && !first_tier) argv[n++] = (char *)cc_isa();
     argv[n++] = "-o";
     argv[n++] = so_path;
     if (cxx) {
@@ -610,6 +613,194 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   return ASC_OK;
 }
 
+/* --- tiers -------------------------------------------------------------------- */
+
+/* A new kernel's first build is TinyCC's (tcc, tens of milliseconds where
+ * cc takes well over a hundred): the kernel runs at once, on the runtime's
+ * portable loops, whose results the SIMD paths match bit for bit. A
+ * detached thread then runs the optimising build, publishes it to the
+ * cache and swaps its entry in; the next process finds it on disk. Only
+ * for C kernels built with the default compiler (PYASC_CC and
+ * asc_jit_options.compiler choose one build) and when tcc is on PATH.
+ * PYASC_JIT_TIERS=0 builds with cc only; =first keeps the first tier and
+ * never runs cc (tests and benchmarks of that tier). */
+typedef enum { TIERS_OFF, TIERS_ON, TIERS_FIRST_ONLY } tier_mode;
+
+static tier_mode tiers_wanted(const asc_jit_options *o) {
+  const char *env = getenv("PYASC_JIT_TIERS");
+  if (env && !strcmp(env, "0")) return TIERS_OFF;
+  if (o && (o->cxx || (o->compiler && *o->compiler))) return TIERS_OFF;
+  const char *cc = getenv("PYASC_CC");
+  if (cc && *cc) return TIERS_OFF;
+  return env && !strcmp(env, "first") ? TIERS_FIRST_ONLY : TIERS_ON;
+}
+
+/* Optimising builds still running, so that a wait (and exit) can let them
+ * publish. A forked child has none of their threads: it starts at zero. */
+static pthread_mutex_t tier_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tier_cond = PTHREAD_COND_INITIALIZER;
+static int tier_pending;
+static pthread_once_t tier_once = PTHREAD_ONCE_INIT;
+static void tier_lock_take(void) {
+  pthread_mutex_lock(&tier_lock);
+}
+static void tier_lock_give(void) {
+  pthread_mutex_unlock(&tier_lock);
+}
+static void tier_child(void) {
+  tier_pending = 0;
+  pthread_mutex_unlock(&tier_lock);
+}
+static void tier_at_exit(void) {
+  asc_jit_wait_tiers();
+}
+static void tier_init(void) {
+  pthread_atfork(tier_lock_take, tier_lock_give, tier_child);
+  atexit(tier_at_exit);
+}
+
+void asc_jit_wait_tiers(void) {
+  pthread_mutex_lock(&tier_lock);
+  while (tier_pending > 0) pthread_cond_wait(&tier_cond, &tier_lock);
+  pthread_mutex_unlock(&tier_lock);
+}
+
+/* What the optimising build needs, owned by its thread. */
+typedef struct tier_job {
+  asc_jit_kernel *k; /* a reference of the job's own */
+  jit_limits limits;
+  char *cc, *source, *base, *name, *so_path, *sum_path, *dir;
+  size_t source_len;
+  char key[33];
+} tier_job;
+
+static void tier_job_free(tier_job *j) {
+  free(j->cc);
+  free(j->source);
+  free(j->base);
+  free(j->name);
+  free(j->so_path);
+  free(j->sum_path);
+  free(j->dir);
+  free(j);
+}
+
+static void *tier_build(void *arg) {
+  tier_job *j = arg;
+  char *tmp_so = NULL;
+  if (!compile(j->cc, &j->limits, j->source, j->source_len, j->base, j->name, false, false,
+               &tmp_so)) {
+    const char *from = tmp_so;
+    if (jit_cache_publish(tmp_so, j->so_path, j->sum_path, j->key)) {
+      from = j->so_path;
+      jit_cache_evict(j->dir, j->limits.cache_max, strrchr(j->so_path, '/') + 1);
+    }
+    void *handle = dlopen(from, RTLD_NOW | RTLD_LOCAL);
+    entry_fn entry = NULL;
+    if (handle) *(void **)&entry = dlsym(handle, "asc_kernel_entry");
+    if (entry) {
+      j->k->tier2_handle = handle;
+      atomic_store(&j->k->entry, entry);
+    } else if (handle) {
+      dlclose(handle);
+    }
+    discard_build(tmp_so);
+  }
+  /* a failed optimising build leaves the first tier running: its errors
+   * would have been the first tier's too, or are the machine's */
+  asc_clear_error();
+  free(tmp_so);
+  asc_jit_release(j->k);
+  tier_job_free(j);
+  pthread_mutex_lock(&tier_lock);
+  if (--tier_pending == 0) pthread_cond_broadcast(&tier_cond);
+  pthread_mutex_unlock(&tier_lock);
+  return NULL;
+}
+
+/* Starts the optimising build of k in a detached thread that takes no
+ * signals (Python's handlers run on the main thread). Without memory or a
+ * thread, k simply stays at the first tier. */
+static void tier_start(asc_jit_kernel *k, const char *cc, const jit_limits *l, const char *source,
+                       size_t source_len, const char *base, const char *name, const char *so_path,
+                       const char *sum_path, const char *dir, const char *key) {
+  pthread_once(&tier_once, tier_init);
+  tier_job *j = calloc(1, sizeof *j);
+  if (!j) return;
+  j->limits = *l;
+  j->source_len = source_len;
+  snprintf(j->key, sizeof j->key, "%s", key);
+  j->cc = jit_format("%s", cc);
+  j->source = malloc(source_len + 1);
+  j->base = jit_format("%s", base);
+  j->name = jit_format("%s", name);
+  j->so_path = jit_format("%s", so_path);
+  j->sum_path = jit_format("%s", sum_path);
+  j->dir = jit_format("%s", dir);
+  if (!j->cc || !j->source || !j->base || !j->name || !j->so_path || !j->sum_path || !j->dir) {
+    tier_job_free(j);
+    return;
+  }
+  memcpy(j->source, source, source_len + 1);
+  asc_jit_retain(k);
+  j->k = k;
+  pthread_mutex_lock(&tier_lock);
+  tier_pending++;
+  pthread_mutex_unlock(&tier_lock);
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = !pthread_attr_init(&attr);
+  if (started) {
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    started = !pthread_create(&thread, &attr, tier_build, j);
+    pthread_attr_destroy(&attr);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (started) return;
+  asc_jit_release(k);
+  tier_job_free(j);
+  pthread_mutex_lock(&tier_lock);
+  if (--tier_pending == 0) pthread_cond_broadcast(&tier_cond);
+  pthread_mutex_unlock(&tier_lock);
+}
+
+/* The first tier of a cache miss: tcc's build, loaded into *out, with the
+ * optimising build started behind it. False (no tcc, a source tcc
+ * refuses, a profiled kernel) when the caller is to build with cc. */
+static bool tier_first(tier_mode mode, const char *cc, const jit_limits *l, const char *source,
+                       size_t source_len, const char *base, const char *name, const char *so_path,
+                       const char *sum_path, const char *dir, const char *key,
+                       asc_jit_kernel **out) {
+  char *tcc = find_program("tcc");
+  char *tmp_so = NULL;
+  bool built = tcc && !compile(tcc, l, source, source_len, base, name, false, true, &tmp_so);
+  free(tcc);
+  if (!built) {
+    asc_clear_error();
+    return false;
+  }
+  bool loaded = !load(tmp_so, name, out);
+  discard_build(tmp_so);
+  free(tmp_so);
+  if (!loaded) {
+    asc_clear_error();
+    return false;
+  }
+  if ((*out)->pf_reset) { /* a profiled kernel keeps its records in one library */
+    asc_jit_release(*out);
+    *out = NULL;
+    return false;
+  }
+  char *path = jit_format("%s", so_path); /* where the optimised build will be */
+  if (path) free((*out)->path), (*out)->path = path;
+  if (mode == TIERS_ON)
+    tier_start(*out, cc, l, source, source_len, base, name, so_path, sum_path, dir, key);
+  return true;
+}
+
 asc_status asc_jit_build(const char *source, const char *name, const asc_jit_options *options,
                          asc_jit_kernel **out, bool *cache_hit) {
   const char *cc = compiler_name(options);
@@ -667,9 +858,13 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   if (!st) {
     hit = !(options && options->always_compile) && jit_cache_valid(so_path, sum_path, key);
     char *tmp_so = NULL;
+    tier_mode tiers = hit ? TIERS_OFF : tiers_wanted(options);
     if (hit) {
       st = load(so_path, name, out);
-    } else if (!(st = compile(cc, &limits, source, source_len, base, name, cxx, &tmp_so))) {
+    } else if (tiers != TIERS_OFF && tier_first(tiers, cc, &limits, source, source_len, base, name,
+                                                so_path, sum_path, dir, key, out)) {
+      st = ASC_OK;
+    } else if (!(st = compile(cc, &limits, source, source_len, base, name, cxx, false, &tmp_so))) {
       if (jit_cache_publish(tmp_so, so_path, sum_path, key)) {
         st = load(so_path, name, out);
         jit_cache_evict(dir, limits.cache_max, strrchr(so_path, '/') + 1);
@@ -696,6 +891,7 @@ void asc_jit_retain(asc_jit_kernel *k) {
 
 void asc_jit_release(asc_jit_kernel *k) {
   if (!k || atomic_fetch_sub(&k->refs, 1) != 1) return;
+  if (k->tier2_handle) dlclose(k->tier2_handle);
   dlclose(k->handle);
   free(k->name);
   free(k->path);

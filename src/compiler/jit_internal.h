@@ -19,7 +19,11 @@ typedef int (*entry_fn)(asc_k_ctx *k, const asc_k_arg *args);
 struct asc_jit_kernel {
   atomic_int refs;
   void *handle;
-  entry_fn entry;
+  /* tiered builds (jit.c): the optimising build replaces the first tier's
+   * entry while launches may run, and its library is closed with the
+   * kernel (the first tier's stays open: params points into it) */
+  _Atomic(entry_fn) entry;
+  void *tier2_handle;
   bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
   int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
   /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:

@@ -25,6 +25,11 @@ import pytest
 import pyasc
 from pyasc import memory
 
+# Kernels build with the system compiler alone: tests that look at the cache
+# or count builds must not race an optimising build running behind a first,
+# TinyCC tier. test_jit_tiers.py tests the tiers (an explicit setting wins).
+os.environ.setdefault("PYASC_JIT_TIERS", "0")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--sample-params", type=int, default=1, metavar="K",

@@ -241,6 +241,43 @@ CASES = [
     # C5 one core fp32 32^3: k16 = 4 fractals of 8; L0 2 x 2 x 4 (K whole); A and B whole.
     ("C5", dict(m=32, n=32, k=32, shape=True, dtype=DT.DT_FLOAT),
      row(1, (32, 32, 32), (32, 32, 32), (1, 1), (1, 1, 1, 1), 0, 8192, 4096)),
+    # U1 PyAsc's generalization/adv/test_matmul.py as written there: fp32 1024x512x256 (M, N,
+    # K), set_dim(16), set_shape, a float bias, C in VECCALC, FIRSTM. set_shape -> general
+    # split (m16 64, n16 32, k16 32 of 8). Candidates M {1,2,4,8,16} + {6,5} around
+    # sqrt(64/32*16) = 5.66, N {1,2,4,8,16} + {3,2}. N outer: nDim 1: (1,1), (2,1) by the
+    # big-package rule (N share 32 >= 16), then fewer L0 loops or more cores at equal loops:
+    # (4,1) 32 loops, (5,1) (6,1) 32, (8,1) 16, (16,1) 16; nDim 2: (8,2) 8 loops < 16 at 16
+    # cores; nDim >= 3 leaves N shares under 16 fractals and never replaces a big package.
+    # Shares m 8, n 16, k 32 fractals. L0: Ascend C keeps L0C single-buffered (its default),
+    # so only the dbL0C = 1 combination runs (L0C 128 fractals, BiasTable 16 fractals of N).
+    # M-major: m0 8, n0 {16, 8}, k0 {8, 4, 2} (k0 8 overflows 64 fractals of L0B with n0 16):
+    # 8 x 16 x 4 is first (load 8 + 16 = 24, MAD 512 > MTE1 64 + 256); 8 x 16 x 2 and 8 x 8
+    # x k (load 32) do not beat it; m0 4 loads 40. N-major finds the same 8 x 16 x 4: base
+    # 128 x 256 x 32. L1 (float: 1 KiB per K fractal of 16 rows, B's K even): A and B whole
+    # 256K + 512K > L1; A whole: 256K + 16 x 4 x 1K + 1K bias fits, B gets (512K - 128K -
+    # 2K bias) / 16K = 23 -> 22 fractals -> 5 steps capped at max(32/12, ...) = 2 (divides 8)
+    # -> kBL1 8, double-buffered; load 8 + 16 = 24. B whole overflows L1. Neither loads 24
+    # too with one block each of M and N; at equal load and blocks held A whole wins (its one
+    # step covers K). stepKa 8, depthA1 8, stepKb 2, depthB1 4 (float B check: (8*4096 +
+    # 8192*4)*4 <= 512K).
+    # Shares ceil(1024/8) x ceil(512/2); no burst alignment off the direct split. On a 910B
+    # Ascend C counts no UB for C in VECCALC (shareUbSize 0), so base 128 x 256 stands: that
+    # test's VECOUT queue of two base_m*base_n float32 buffers (256 KiB) exceeds the 192 KiB
+    # UB with Ascend C's own tiling.
+    ("U1", dict(m=1024, n=512, k=256, dim=16, shape=True, dtype=DT.DT_FLOAT, bias=DT.DT_FLOAT,
+                c_pos=POS.VECCALC, traverse=host.MatrixTraverse.FIRSTM),
+     row(16, (128, 256, 256), (128, 256, 32), (8, 4), (1, 1, 8, 2), 0,
+         8 * 128 * 32 * 4 + 4 * 256 * 32 * 4 + 256 * 4, 131072, bias=1)),
+    # U2 = U1 without set_shape or traversal: SPLIT_MN (524288 > 26214*16). Base 128 x 256 x
+    # 32; per pair (mDim, nDim) cycles 512 each, bytes: (8,2) one block 48K (intensity
+    # 0.0104), (4,4) 64K, (16,1) 80K, (2,8) 96K, (1,16) x2 (its 32-wide N slices cannot
+    # align to 64) -> (8,2). L1 split as A11: A 16 -> halved by the bias row to 8, B 8 ->
+    # steps 4, 4 (4*32*4 = 512 bytes: kept); depths 8, 8 (float B check 384K <= 512K).
+    # singleCoreN 256 is 64-aligned. Neither K whole (4*32 < 256) -> order 0.
+    ("U2", dict(m=1024, n=512, k=256, dim=16, dtype=DT.DT_FLOAT, bias=DT.DT_FLOAT,
+                c_pos=POS.VECCALC),
+     row(16, (128, 256, 256), (128, 256, 32), (8, 8), (1, 1, 4, 4), 0,
+         8 * 128 * 32 * 4 + 8 * 256 * 32 * 4 + 256 * 4, 131072, bias=1)),
     # Sparse B (set_sparse(True)): after the L0 choice baseK becomes a multiple of 64 (64 at
     # least, else rounded down) and an L0 buffer that two such blocks overflow loses its
     # double buffer; the L1 layouts size B at 5/8 of a dense fractal (half the values plus an
