@@ -99,23 +99,30 @@ ENTRIES = [
      "example": (X + ">>> r = pyasc.unique_all(x)\n>>> r.values, r.indices\n"
                  "(Tensor([1, 2, 3], dtype=int64), Tensor([1, 2, 0], dtype=int64))")},
     {"name": "unique", "summary": "The sorted unique elements of x, as NumPy's unique.",
-     "details": "Of the flattened x. With equal_nan (NumPy's default) all NaNs are one\nvalue.",
+     "details": "Of the flattened x, or with axis, of the subarrays along axis (compared\n"
+                "whole, in NumPy's order). With equal_nan (NumPy's default) all NaNs\n"
+                "are one value.",
      "params": [_x,
                 ("return_index", "bool, optional",
                  "Also return the index of each unique value's first occurrence."),
                 ("return_inverse", "bool, optional",
                  "Also return, of x's shape, each element's index into the values."),
                 ("return_counts", "bool, optional", "Also return how often each value occurs."),
-                ("axis", "None", "Only None (the flattened x) is supported."),
+                ("axis", "int or None, optional",
+                 "The axis whose subarrays are compared; None (the default) for the\n"
+                 "elements of the flattened x."),
                 ("equal_nan", "bool, optional", "Whether all NaNs are one value (True)."),
                 ("sorted", "bool, optional", "Accepted: the values are always sorted.")],
      "returns": ("Tensor or tuple of Tensor",
-                 "The unique values; with any return_* flag, a tuple of the values and\n"
-                 "the asked-for int64 tensors, in the order of the flags."),
-     "raises": [("UnsupportedError", "If axis is not None.")],
+                 "The unique values (subarrays, with axis); with any return_* flag, a\n"
+                 "tuple of the values and the asked-for int64 tensors, in the order of\n"
+                 "the flags."),
+     "raises": [("IndexOutOfRangeError", "If axis is out of range for x.")],
      "example": (X + ">>> pyasc.unique(x)\nTensor([1, 2, 3], dtype=int64)\n"
                  ">>> pyasc.unique(x, return_counts=True)\n"
-                 "(Tensor([1, 2, 3], dtype=int64), Tensor([2, 1, 1], dtype=int64))")},
+                 "(Tensor([1, 2, 3], dtype=int64), Tensor([2, 1, 1], dtype=int64))\n"
+                 ">>> pyasc.unique(pyasc.asarray([[1, 2], [1, 2], [3, 4]]), axis=0).tolist()\n"
+                 "[[1, 2], [3, 4]]")},
     {"name": "cumulative_sum", "summary": "Cumulative sum along an axis (the Array API's).",
      "what": "sum", "initial": "0",
      "params": [_x, _api_axis, _scan_dtype, _init], "details": _SCAN_DTYPES,
