@@ -49,11 +49,16 @@ def _fill(text: str, entry: Entry) -> str:
 
 
 def _wrap(text: str, indent: str) -> list[str]:
-    """text's lines, each wrapped at 76 columns, indented."""
-    out = []
-    for line in text.split("\n"):
-        out += textwrap.wrap(line, 76 - len(indent), break_on_hyphens=False) or [""]
-    return [indent + line for line in out]
+    """text reflowed at 76 columns, indented: its paragraphs (split by blank
+    lines) are refilled, so a table may break its lines anywhere."""
+    out: list[str] = []
+    for para in text.strip().split("\n\n"):
+        if out:
+            out.append("")
+        words = " ".join(line.strip() for line in para.split("\n"))
+        out += textwrap.wrap(words, 76 - len(indent), break_on_hyphens=False,
+                             break_long_words=False) or [""]
+    return [indent + line if line else "" for line in out]
 
 
 def _section(title: str, body: list[str]) -> list[str]:
@@ -74,7 +79,7 @@ def render(entry: Entry, method: bool) -> str:
     lines = [_fill(entry["summary"], entry), ""]
     details = _fill(entry.get("details", ""), entry).strip()
     if details:
-        lines += [details, ""]
+        lines += [*_wrap(details, ""), ""]
     params = entry.get("params", [])
     if method:
         params = entry.get("method_params") or [p for p in params
@@ -92,7 +97,7 @@ def render(entry: Entry, method: bool) -> str:
     if entry.get("see_also"):
         lines += _section("See Also", [_fill(entry["see_also"], entry)])
     if entry.get("notes"):
-        lines += _section("Notes", [_fill(entry["notes"], entry).strip()])
+        lines += _section("Notes", _wrap(_fill(entry["notes"], entry), ""))
     example = (method and entry.get("method_example")) or entry.get("example")
     if not example:
         raise SystemExit(f"docstrings: {name}: no example")

@@ -98,11 +98,11 @@ ENTRIES = [
     _e("right_shift", "Shifts the bits of x right by y, x >> y.", "x >> y", INTEGER,
        "[16, -8]", "[2, 1]", "Tensor([ 4, -4], dtype=int64)",
        "Signed integers shift arithmetically (the sign is kept)."),
-    _e("atan2", "The angle of the point (y, x) = (x2, x1): arctan(x / y) in its quadrant.",
+    _e("atan2", "arctan(x / y), in the quadrant the signs of x and y give.",
        "atan2(x, y)", FLOAT, "[1.0, 1.0, -1.0]", "[1.0, -1.0, -1.0]",
        "Tensor([ 0.7854,  2.3562, -2.3562], dtype=float64)",
-       "As NumPy's arctan2(x1, x2): x is the ordinate, y the abscissa; the\n"
-       "result is in radians in [-pi, pi]."),
+       "As NumPy's arctan2(x1, x2): the angle of the point whose ordinate is x\n"
+       "and abscissa y, in radians in [-pi, pi]."),
     {"name": "arctan2", "alias_of": "atan2",
      "example": (">>> x = pyasc.asarray({x})\n>>> y = pyasc.asarray({y})\n"
                  ">>> pyasc.arctan2(x, y)\n{output}")},

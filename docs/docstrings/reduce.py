@@ -37,7 +37,8 @@ SOFTMAX_PARAMS = [_x, ("axis", "int, optional", "The axis to normalise along (th
                    "result into; it is also returned.")]
 
 _RAISES = [
-    ("TypeError", "If x is not a tensor, a number or a (nested) sequence of numbers."),
+    ("DTypeError", "If x does not convert to a tensor of a dtype pyasc has (strings,\n"
+                   "objects)."),
     ("IndexOutOfRangeError", "If an axis is out of range for x."),
 ]
 _EMPTY = [("InvalidValueError", "If a reduction is over zero elements.")]
@@ -71,7 +72,7 @@ _SOFTMAX = ("Numerically stable: the maximum along axis is subtracted first.\n"
 
 ENTRIES = [
     {"name": "sum", "summary": "Sum of the elements over the given axes.", "params": SUM_PARAMS,
-     "details_text": _SUM + "\nFloats are summed pairwise.",
+     "details_text": "Floats are summed pairwise. " + _SUM,
      "result": "The sums, with the reduced axes removed (kept with length 1 if\nkeepdims).",
      "output": "Tensor(21, dtype=int64)", "axis_output": "Tensor([5, 7, 9], dtype=int64)"},
     {"name": "prod", "summary": "Product of the elements over the given axes.",
