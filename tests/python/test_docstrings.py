@@ -117,7 +117,7 @@ def shape_problems(obj: Any) -> list[str]:
     return problems
 
 
-def test_the_tensor_library_is_found():
+def test_the_tensor_library_is_found() -> None:
     assert len(PUBLIC) > 300
     assert {"exp", "Tensor.exp", "rand", "random.default_rng", "array_api.linalg.inv", "Stream",
             "Stream.synchronize", "Generator.random"} <= set(PUBLIC)
@@ -125,7 +125,7 @@ def test_the_tensor_library_is_found():
     assert "array_api.exp" not in PUBLIC  # it is pyasc.exp
 
 
-def test_missing_list_is_exact():
+def test_missing_list_is_exact() -> None:
     missing = {name for name, obj in PUBLIC.items() if shape_problems(obj)}
     documented_since = sorted(MISSING - missing)
     newly_missing = {name: shape_problems(PUBLIC[name]) for name in sorted(missing - MISSING)}
@@ -136,7 +136,7 @@ def test_missing_list_is_exact():
 WITH_EXAMPLES = sorted(name for name, obj in PUBLIC.items() if ">>>" in (obj.__doc__ or ""))
 
 
-def test_most_of_the_common_functions_have_examples():
+def test_most_of_the_common_functions_have_examples() -> None:
     """The commonly used families are documented (not left to the list)."""
     common = ["zeros", "arange", "asarray", "add", "multiply", "equal", "exp", "sqrt", "where",
               "clip", "sum", "mean", "max", "argmax", "concatenate", "Tensor.reshape",
@@ -146,7 +146,7 @@ def test_most_of_the_common_functions_have_examples():
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)
-def test_examples_run(name):
+def test_examples_run(name: str) -> None:
     obj = PUBLIC[name]
     parser = doctest.DocTestParser()
     test = parser.get_doctest(inspect.cleandoc(obj.__doc__), {"pyasc": pyasc, "np": np},
@@ -164,7 +164,7 @@ def test_examples_run(name):
     assert result.failed == 0, "".join(failures)
 
 
-def test_shape_check_sees_a_missing_section():
+def test_shape_check_sees_a_missing_section() -> None:
     """The check itself: a docstring without Returns or Examples fails it."""
     def documented(x: int) -> int:
         """Doubles x.
