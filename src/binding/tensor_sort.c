@@ -3,6 +3,9 @@
  * and NumPy's cumsum/cumprod; Tensor.sort, argsort, cumsum and cumprod. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include <string.h>
 
 #include "asc/ops_manip.h"
@@ -328,83 +331,52 @@ static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
-#define SORT_DOC(WHAT)                                                                             \
-  WHAT " along axis (default the last; None: of the flattened x, as NumPy). Always stable: equal " \
-       "elements keep their order, also "                                                          \
-       "with descending=True, whatever NumPy's kind= says; order= is refused. NaN sorts last "     \
-       "(also when descending); complex values sort by "                                           \
-       "real then imaginary part as NumPy's. The result is a new tensor (also for the Tensor "     \
-       "method, unlike NumPy's in-place ndarray.sort)."
-#define UNIQUE_DOC(WHAT)                                                                          \
-  WHAT " of the flattened x, in sorted order. As the Array API says, NaNs are distinct (each "    \
-       "counts once); -0.0 and 0.0 are one value. Waits for x (the result's size depends on its " \
-       "values)."
-#define SCAN_DOC(WHAT)                                                                       \
-  WHAT " Bool and signed integers accumulate in int64, unsigned ones in uint64, floats and " \
-       "complex in their own dtype (rounded at each step, as NumPy); dtype= chooses another."
-
+/* The docs are docs/docstrings/sort.py's, which the build renders into asc_docstrings.h. */
 static PyMethodDef sort_functions[] = {
     {"sort", CFUNC(fn_sort), FASTKW,
      ASC_DOC("sort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("A sorted copy of x"))},
+             ASC_DOCTEXT_sort)},
     {"argsort", CFUNC(fn_argsort), FASTKW,
      ASC_DOC("argsort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("The int64 indices that sort x"))},
+             ASC_DOCTEXT_argsort)},
     {"searchsorted", CFUNC(fn_searchsorted), FASTKW,
-     ASC_DOC("searchsorted($module, x1, x2, side='left', sorter=None)",
-             "int64 indices into the sorted 1-d x1 (or x1[sorter]) where the elements of x2 "
-             "would be inserted to keep the order: the first such place (side='left') or the "
-             "last ('right'). Compared in the promoted dtype, NaN last as in sort.")},
+     ASC_DOC("searchsorted($module, x1, x2, side='left', sorter=None)", ASC_DOCTEXT_searchsorted)},
     {"unique_values", CFUNC(fn_unique_values), FASTKW,
-     ASC_DOC("unique_values($module, x)", UNIQUE_DOC("The unique elements"))},
+     ASC_DOC("unique_values($module, x)", ASC_DOCTEXT_unique_values)},
     {"unique_counts", CFUNC(fn_unique_counts), FASTKW,
-     ASC_DOC("unique_counts($module, x)",
-             UNIQUE_DOC("(values, counts): the unique elements and how often each occurs"))},
+     ASC_DOC("unique_counts($module, x)", ASC_DOCTEXT_unique_counts)},
     {"unique_inverse", CFUNC(fn_unique_inverse), FASTKW,
-     ASC_DOC("unique_inverse($module, x)",
-             UNIQUE_DOC("(values, inverse_indices): the unique elements and, with x's shape, "
-                        "the index into values of each element of x"))},
+     ASC_DOC("unique_inverse($module, x)", ASC_DOCTEXT_unique_inverse)},
     {"unique_all", CFUNC(fn_unique_all), FASTKW,
-     ASC_DOC("unique_all($module, x)",
-             UNIQUE_DOC("(values, indices, inverse_indices, counts): the unique elements, the "
-                        "index of each one's first occurrence, the inverse and the counts"))},
+     ASC_DOC("unique_all($module, x)", ASC_DOCTEXT_unique_all)},
     {"unique", CFUNC(fn_unique), FASTKW,
      ASC_DOC("unique($module, x, return_index=False, return_inverse=False, "
              "return_counts=False, axis=None, equal_nan=True, sorted=True)",
-             "NumPy unique of the flattened x: the sorted unique values, and as asked the first "
-             "indices, the inverse (x's shape) and the counts, in that order. equal_nan=True "
-             "(NumPy's default) makes all NaNs one value. axis must be None; the values are always "
-             "sorted, whatever sorted= says.")},
+             ASC_DOCTEXT_unique)},
     {"cumulative_sum", CFUNC(fn_cumulative_sum), FASTKW,
      ASC_DOC("cumulative_sum($module, x, axis=None, dtype=None, include_initial=False)",
-             SCAN_DOC("Cumulative sum along axis (Array API); axis may be None only for 0-d "
-                      "and 1-d x. include_initial puts 0 first."))},
+             ASC_DOCTEXT_cumulative_sum)},
     {"cumulative_prod", CFUNC(fn_cumulative_prod), FASTKW,
      ASC_DOC("cumulative_prod($module, x, axis=None, dtype=None, include_initial=False)",
-             SCAN_DOC("Cumulative product along axis (Array API); axis may be None only for "
-                      "0-d and 1-d x. include_initial puts 1 first."))},
+             ASC_DOCTEXT_cumulative_prod)},
     {"cumsum", CFUNC(fn_cumsum), FASTKW,
-     ASC_DOC("cumsum($module, x, axis=None, dtype=None)",
-             SCAN_DOC("NumPy cumsum: the cumulative sum along axis, of the flattened x when "
-                      "axis is None."))},
+     ASC_DOC("cumsum($module, x, axis=None, dtype=None)", ASC_DOCTEXT_cumsum)},
     {"cumprod", CFUNC(fn_cumprod), FASTKW,
-     ASC_DOC("cumprod($module, x, axis=None, dtype=None)",
-             SCAN_DOC("NumPy cumprod: the cumulative product along axis, of the flattened x "
-                      "when axis is None."))},
+     ASC_DOC("cumprod($module, x, axis=None, dtype=None)", ASC_DOCTEXT_cumprod)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef sort_methods[] = {
     {"sort", CFUNC(method_sort), FASTKW,
      ASC_DOC("sort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("A sorted copy (not in place)"))},
+             ASC_METHDOC_sort)},
     {"argsort", CFUNC(method_argsort), FASTKW,
      ASC_DOC("argsort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("The int64 indices that sort the tensor"))},
+             ASC_METHDOC_argsort)},
     {"cumsum", CFUNC(method_cumsum), FASTKW,
-     ASC_DOC("cumsum($self, axis=None, dtype=None)", SCAN_DOC("pyasc.cumsum(self, ...)."))},
+     ASC_DOC("cumsum($self, axis=None, dtype=None)", ASC_METHDOC_cumsum)},
     {"cumprod", CFUNC(method_cumprod), FASTKW,
-     ASC_DOC("cumprod($self, axis=None, dtype=None)", SCAN_DOC("pyasc.cumprod(self, ...)."))},
+     ASC_DOC("cumprod($self, axis=None, dtype=None)", ASC_METHDOC_cumprod)},
     {NULL, NULL, 0, NULL},
 };
 
