@@ -81,9 +81,10 @@ def copy(a: Any) -> _C.Tensor:
 
 
 def gather(input: Any, dim: int, index: Any) -> Any:  # noqa: A002 (torch's name)
-    """Elements of ``input`` picked along ``dim`` by ``index`` (torch's
-    ``gather``, NumPy's ``take_along_axis``): ``out[i][j] = input[index[i][j]][j]``
-    for ``dim=0``.
+    """Elements of ``input`` picked along ``dim`` by ``index`` (torch's gather).
+
+    NumPy's ``take_along_axis``: ``out[i][j] = input[index[i][j]][j]`` for
+    ``dim=0``.
 
     Parameters
     ----------
@@ -259,8 +260,10 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[_C.Tensor]:
 
 
 def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[_C.Tensor]:
-    """As :func:`split`, but a number of parts need not divide the axis:
-    the first parts are one longer (NumPy's ``array_split``).
+    """Views of ``ary`` cut along ``axis`` into nearly equal parts.
+
+    As :func:`split`, but a number of parts need not divide the axis: the
+    first parts are one longer (NumPy's ``array_split``).
 
     Parameters
     ----------
@@ -283,9 +286,10 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[_C.Te
 
 
 def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> _C.Tensor:
-    """Einstein summation (NumPy's ``einsum``, which pyasc runs in NumPy on
-    views of the tensors' memory and counts as a NumPy fallback:
-    :func:`pyasc.numpy_fallbacks`).
+    """Einstein summation over the operands (NumPy's ``einsum``).
+
+    pyasc runs it in NumPy on views of the tensors' memory and counts it as
+    a NumPy fallback (:func:`pyasc.numpy_fallbacks`).
 
     Parameters
     ----------
@@ -312,8 +316,9 @@ def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> _C.Tensor:
 
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> _C.Tensor:
-    """Element-wise ``|a - b| <= atol + rtol * |b|`` (NumPy's ``isclose``):
-    infinities are close only to themselves, NaN to nothing unless
+    """Element-wise ``|a - b| <= atol + rtol * |b|`` (NumPy's ``isclose``).
+
+    Infinities are close only to themselves, NaN to nothing unless
     ``equal_nan``. Integers and booleans compare as float64.
 
     Parameters
@@ -350,8 +355,9 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
 
 def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
-    """Whether every element pair is close (:func:`isclose`; NumPy's
-    ``allclose``).
+    """Whether every element pair is close (NumPy's ``allclose``).
+
+    See :func:`isclose`.
 
     Parameters
     ----------
