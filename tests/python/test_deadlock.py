@@ -20,6 +20,7 @@ import pytest
 
 import pyasc
 from pyasc.language.options import KernelType
+from test_hardening_runtime import interrupt_script
 
 # Each kernel's lines, found by their text so the tests do not hard-code them.
 SCRIPT = """
@@ -246,3 +247,128 @@ def test_the_watchdog_ends_a_block_in_sync_all(tmp_path):
     assert re.search(r"deadlock\.py:\d+: (sync_all: another block failed before reaching it "
                      r"\(block 1: .*)?the kernel ran longer than PYASC_KERNEL_TIMEOUT_MS=300", out), out
     assert float(re.search(r"seconds (\S+)", out).group(1)) < 3, out
+
+
+SYNC_CTRL_C_SCRIPT = """
+import signal, sys, time
+import numpy as np
+import pyasc
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+blocks = int(sys.argv[1])
+
+
+@pyasc.jit
+def stuck(x: pyasc.GlobalAddress, n: int):
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    if pyasc.get_block_idx() == n:  # never arrives
+        i = 0
+        while i < 1:
+            g.set_value(0, i)
+    pyasc.sync_all()
+    g.set_value(1 + pyasc.get_block_idx(), 1)
+
+
+x = np.zeros(16, np.int64)
+stuck.compile(x, blocks - 1)
+print("waiting", flush=True)
+try:
+    stuck[blocks](x, blocks - 1)  # NumPy arrays: a synchronous launch
+    print("not interrupted", flush=True)
+    sys.exit(1)
+except KeyboardInterrupt:
+    print("interrupted at", repr(time.monotonic()), flush=True)
+y = np.zeros(16, np.int64)
+stuck[blocks](y, blocks)  # every block meets: the device still works
+assert (y[1:1 + blocks] == 1).all(), y
+print("ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("blocks", [2, 4])
+def test_ctrl_c_stops_a_synchronous_launch_stuck_in_sync_all(tmp_path, blocks):
+    """The blocks wait in sync_all for one that never arrives (it loops):
+    Ctrl-C raises KeyboardInterrupt, whichever block the calling thread
+    runs (a sync_all waiter there answers it too)."""
+    _, latency = interrupt_script(tmp_path, SYNC_CTRL_C_SCRIPT, str(blocks))
+    print(f"{blocks} blocks: KeyboardInterrupt {latency * 1000:.1f} ms after SIGINT")
+    assert latency < 2.0  # the target is 100 ms; only a wait that never looks takes seconds
+
+
+N = 8
+
+
+@pyasc.jit
+def meet_and_hand_over(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, ws: pyasc.GlobalAddress,
+                       rounds: int):
+    """Every round: each block writes its slot, all meet in sync_all, block b
+    reads block b + 1's slot; then blocks 1.. hand block 0 a flag each
+    (ib_set/ib_wait) and block 0 adds up what they wrote."""
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(y)
+    w = pyasc.GlobalTensor()
+    w.set_global_buffer(ws)
+    ub = pyasc.LocalTensor(pyasc.int32, pyasc.TPosition.VECCALC, 0, 8)
+    b = pyasc.get_block_idx()
+    n = pyasc.get_block_num()
+    for r in range(rounds):
+        g.set_value(b, (r + 1) * (b + 1))
+        pyasc.sync_all()
+        o.set_value(r * 64 + b, g.get_value((b + 1) % n))
+        pyasc.sync_all()  # nobody rewrites a slot before it was read
+        if b == 0:
+            total = 0
+            for j in range(1, n):
+                pyasc.ib_wait(w, ub, j, 0)
+                total += o.get_value(r * 64 + j)
+            o.set_value(r * 64 + 63, total)
+        else:
+            pyasc.ib_set(w, ub, b, 0)
+        pyasc.sync_all()
+
+
+@pytest.mark.parametrize("blocks", [2, 5, 8])
+def test_sync_all_and_flags_together_give_the_right_result(blocks):
+    rounds = 3
+    x = np.zeros(64, np.int32)
+    y = np.full(64 * rounds, -1, np.int32)
+    meet_and_hand_over[blocks](x, y, np.zeros(8 * blocks, np.int32), rounds)
+    for r in range(rounds):
+        slots = (r + 1) * (np.arange(blocks) + 1)
+        read = np.roll(slots, -1)
+        np.testing.assert_array_equal(y[r * 64:r * 64 + blocks], read)
+        assert y[r * 64 + 63] == read[1:].sum()
+
+
+@pyasc.jit(kernel_type=KernelType.AIV_ONLY)
+def mode0_then_sync_all(x: pyasc.GlobalAddress, y: pyasc.GlobalAddress, rounds: int):
+    """Each round the blocks meet twice: on a mode-0 flag, then in sync_all."""
+    g = pyasc.GlobalTensor()
+    g.set_global_buffer(x)
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(y)
+    b = pyasc.get_block_idx()
+    n = pyasc.get_block_num()
+    for r in range(rounds):
+        g.set_value(b, r * 10 + b)
+        pyasc.cross_core_set_flag(1, 0, pyasc.PipeID.PIPE_S)
+        pyasc.cross_core_wait_flag(1, 0, pyasc.PipeID.PIPE_S)
+        total = 0
+        for j in range(n):
+            total += g.get_value(j)
+        o.set_value(r * 64 + b, total)
+        pyasc.sync_all()
+
+
+@pytest.mark.parametrize("blocks", [2, 7])
+def test_mode0_flags_and_sync_all_together_give_the_right_result(blocks):
+    rounds = 3
+    x = np.zeros(64, np.int64)
+    y = np.full(64 * rounds, -1, np.int64)
+    mode0_then_sync_all[blocks](x, y, rounds)
+    for r in range(rounds):
+        want = sum(r * 10 + b for b in range(blocks))
+        np.testing.assert_array_equal(y[r * 64:r * 64 + blocks], want)

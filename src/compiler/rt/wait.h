@@ -124,7 +124,7 @@ static inline void asc_k_wait_list(asc_k_launch *L, char *out, size_t size) {
       items++;
     }
   }
-  if (omitted) snprintf(out + at, size - at, "; %lld more", (long long)omitted);
+  if (omitted) snprintf(out + at, size - at, "; %lld more waiting", (long long)omitted);
 }
 
 /* Whether the launch is deadlocked (see above); started and running count
