@@ -218,7 +218,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     int none = 0; /* the first failure's message, for the waits it ends */
     if (rc && __atomic_compare_exchange_n(&s->why_ready, &none, 1, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST)) {
-      snprintf(s->why, sizeof s->why, "block %u: %s", block->block_idx, k.msg);
+      snprintf(s->why, ASC_K_WHY_MAX, "block %u: %s", block->block_idx, k.msg);
       __atomic_store_n(&s->why_ready, 2, __ATOMIC_SEQ_CST);
     }
     if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
@@ -307,22 +307,26 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
     if (k->params[i] == 'a') bytes = args[i].n > INT64_MAX - bytes ? INT64_MAX : bytes + args[i].n;
   jit_tier_before_launch(k, bytes);
   jit_launch l;
-  /* One allocation: the shared state, then per block a state byte and per
-   * core (3 a block) a state byte and 5 int64 (nblocks <= 65535, so the
-   * size cannot overflow). */
+  /* One allocation: the shared state, per core (3 a block) 4 int64 and a
+   * state byte, per block a state byte, all zeroed, then the report and
+   * message buffers, written before they are read (nblocks <= 65535, so
+   * the size cannot overflow). */
   const size_t cores = 3 * (size_t)nblocks;
-  jit_shared *js = calloc(1, sizeof(jit_shared) + cores * 5 * sizeof(int64_t) + cores + nblocks);
+  const size_t zeroed = sizeof(jit_shared) + cores * 4 * sizeof(int64_t) + cores + nblocks;
+  jit_shared *js = malloc(zeroed + ASC_K_REPORT_MAX + ASC_K_WHY_MAX);
   if (!js) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  memset(js, 0, zeroed);
   l.shared = &js->k;
   l.shared->nblocks = nblocks;
   l.shared->epoch = 1;
   l.shared->seen = (int64_t *)(void *)(js + 1);
-  l.shared->wkind = l.shared->seen + cores;
-  l.shared->wline = l.shared->wkind + cores;
-  l.shared->wa = l.shared->wline + cores;
+  l.shared->wdesc = l.shared->seen + cores;
+  l.shared->wa = l.shared->wdesc + cores;
   l.shared->wb = l.shared->wa + cores;
   l.shared->cstate = (unsigned char *)(l.shared->wb + cores);
   l.shared->state = l.shared->cstate + cores;
+  l.shared->report = (char *)l.shared->state + nblocks;
+  l.shared->why = l.shared->report + ASC_K_REPORT_MAX;
   l.shared->clock_ns = jit_clock_ns;
   l.shared->pause = jit_pause;
   l.shared->sleep = jit_sleep;

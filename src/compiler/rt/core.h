@@ -59,7 +59,9 @@ typedef struct asc_k_fwk {
  * state[i]: 0 block i not started, 1 running, 2 finished. The cores of a
  * launch have slots 3 * block + c (c: 0 a block's only core or its AIC,
  * 1 and 2 its AIVs; rt/mix.h): cstate[slot] (ASC_K_CORE_*), and while a
- * core waits, what it waits for (wkind, wline, wa, wb: rt/wait.h). */
+ * core waits, what it waits for (wdesc, wa, wb: rt/wait.h). */
+#define ASC_K_REPORT_MAX 560 /* bytes of asc_k_launch.report */
+#define ASC_K_WHY_MAX 400    /* bytes of asc_k_launch.why */
 typedef struct asc_k_launch {
   int64_t nblocks;
   int capacity; /* blocks that can run at once (the device's worker threads) */
@@ -73,14 +75,14 @@ typedef struct asc_k_launch {
    * sleepers; seen[slot] is the epoch at which the core last found its
    * wait unsatisfied, 0 while it does not wait. */
   int64_t epoch;
-  int64_t *seen;                    /* 3 * nblocks */
-  int64_t *wkind, *wline, *wa, *wb; /* 3 * nblocks each */
-  int64_t sync_arrivals[2];         /* sync_all arrivals so far: AIV (or every core), AIC */
-  int sleepers;                     /* cores in sleep */
-  int deadlock, report_ready;       /* the detector's report, written once */
-  char report[560];
-  int why_ready; /* the first failed block's message */
-  char why[400];
+  int64_t *seen;              /* 3 * nblocks */
+  int64_t *wdesc, *wa, *wb;   /* 3 * nblocks each */
+  int64_t sync_arrivals[2];   /* sync_all arrivals so far: AIV (or every core), AIC */
+  int sleepers;               /* cores in sleep */
+  int deadlock, report_ready; /* the detector's report, written once */
+  char *report;               /* ASC_K_REPORT_MAX bytes, valid once report_ready */
+  int why_ready;              /* the first failed block's message */
+  char *why;                  /* ASC_K_WHY_MAX bytes, valid once why_ready is 2 */
   /* POSIX services the launcher lends (kernels are strict C11): the
    * monotonic clock in ns, a pause of a spinning wait, a sleep of at most
    * 20 ms unless epoch changes from the given one, and the sleepers' wake. */

@@ -40,7 +40,7 @@ static inline void asc_k_wait_bump(asc_k_launch *L) {
   if (__atomic_load_n(&L->sleepers, __ATOMIC_SEQ_CST) && L->wake) L->wake(L);
 }
 
-/* What a wait is for (wkind's low byte, wa, wb), as a report shows it. */
+/* What a wait is for (wdesc's low byte, wa, wb), as a report shows it. */
 static inline void asc_k_wait_name(char *buf, size_t size, int64_t kind, int64_t a, int64_t b) {
   switch (kind & 255) {
     case ASC_K_W_SYNC_ALL:
@@ -85,18 +85,18 @@ static inline void asc_k_wait_list(asc_k_launch *L, char *out, size_t size) {
         slot = next;
         continue;
       }
-      int64_t kind = __atomic_load_n(&L->wkind[slot], __ATOMIC_SEQ_CST);
-      int64_t line = __atomic_load_n(&L->wline[slot], __ATOMIC_SEQ_CST);
+      int64_t desc = __atomic_load_n(&L->wdesc[slot], __ATOMIC_SEQ_CST);
+      int64_t kind = desc & 0xffff, line = desc >> 16;
       int64_t a = __atomic_load_n(&L->wa[slot], __ATOMIC_SEQ_CST);
       int64_t b = __atomic_load_n(&L->wb[slot], __ATOMIC_SEQ_CST);
-      int tag = (int)(kind >> 8);
+      int tag = (int)(kind >> 8) & 3;
       int64_t first = asc_k_wait_core(slot, tag), last = first;
       for (;;) { /* extend the run */
         int64_t s = next;
         next = pass == 0 ? s + 3 : (s % 3 == 1 ? s + 1 : s + 2);
         if (s >= n || __atomic_load_n(&L->cstate[s], __ATOMIC_SEQ_CST) != ASC_K_CORE_WAIT ||
-            (__atomic_load_n(&L->wkind[s], __ATOMIC_SEQ_CST) & 255) != (kind & 255) ||
-            __atomic_load_n(&L->wline[s], __ATOMIC_SEQ_CST) != line ||
+            (__atomic_load_n(&L->wdesc[s], __ATOMIC_SEQ_CST) & ~(int64_t)0xff00) !=
+                (desc & ~(int64_t)0xff00) ||
             __atomic_load_n(&L->wa[s], __ATOMIC_SEQ_CST) != a ||
             __atomic_load_n(&L->wb[s], __ATOMIC_SEQ_CST) != b) {
           next = s;
@@ -110,10 +110,10 @@ static inline void asc_k_wait_list(asc_k_launch *L, char *out, size_t size) {
       asc_k_wait_name(what, sizeof what, kind, a, b);
       if (first == last)
         snprintf(item, sizeof item, "%s%s %lld in %s (line %d)", items ? "; " : "", kinds[tag & 3],
-                 (long long)first, what, ASC_K_LINE((int)line));
+                 (long long)first, what, ASC_K_LINE(line));
       else
         snprintf(item, sizeof item, "%s%ss %lld-%lld in %s (line %d)", items ? "; " : "",
-                 kinds[tag & 3], (long long)first, (long long)last, what, ASC_K_LINE((int)line));
+                 kinds[tag & 3], (long long)first, (long long)last, what, ASC_K_LINE(line));
       size_t len = strlen(item);
       if (omitted || at + len + 24 >= size) {
         omitted += last - first + 1;
@@ -155,17 +155,17 @@ static inline int asc_k_wait_settled(asc_k_launch *L, int64_t *started, int64_t 
 /* The report of a settled deadlock, written once into L->report. */
 static inline void asc_k_wait_report(asc_k_launch *L, int64_t started, int64_t running, int mixed) {
   if (started < L->nblocks)
-    snprintf(L->report, sizeof L->report,
+    snprintf(L->report, ASC_K_REPORT_MAX,
              "all %lld running blocks wait while only %lld of %lld have started (%d run at "
              "once): inter-block synchronisation needs the blocks it waits for running; "
              "launch at most %d blocks. Waiting: ",
              (long long)running, (long long)started, (long long)L->nblocks, L->capacity,
              L->capacity);
   else
-    snprintf(L->report, sizeof L->report,
+    snprintf(L->report, ASC_K_REPORT_MAX,
              "every running %s waits and no wait can end (the device would hang): ",
              mixed ? "core" : "block");
-  asc_k_wait_list(L, L->report, sizeof L->report);
+  asc_k_wait_list(L, L->report, ASC_K_REPORT_MAX);
 }
 
 /* Waits until w->test passes; 0, or 1 with k failed. */
@@ -177,8 +177,10 @@ static inline int asc_k_wait_for(asc_k_ctx *k, asc_k_wait *w) {
   if (!L || me < 0 || me >= 3 * L->nblocks)
     return asc_k_fail(k, w->line, "%s: internal error: the wait has no launch state", w->api);
   const int tag = k->mixed ? (int)(me % 3) + 1 : 0;
-  __atomic_store_n(&L->wkind[me], (int64_t)w->kind | (int64_t)tag << 8, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&L->wline[me], (int64_t)w->line, __ATOMIC_SEQ_CST);
+  /* kind, core tag, line (file index << 20 | line: 32 bits) */
+  __atomic_store_n(&L->wdesc[me],
+                   (int64_t)w->kind | (int64_t)tag << 8 | (int64_t)(uint32_t)w->line << 16,
+                   __ATOMIC_SEQ_CST);
   __atomic_store_n(&L->wa[me], w->a, __ATOMIC_SEQ_CST);
   __atomic_store_n(&L->wb[me], w->b, __ATOMIC_SEQ_CST);
   __atomic_store_n(&L->cstate[me], ASC_K_CORE_WAIT, __ATOMIC_SEQ_CST);
