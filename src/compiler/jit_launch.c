@@ -94,14 +94,10 @@ static int64_t jit_clock_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-/* A spinning inter-block wait yields its thread, then sleeps 50 us a turn. */
+/* A waiting core's first turns yield its thread (then it sleeps: jit_sleep). */
 static void jit_pause(unsigned spins) {
-  if (spins < 64) {
-    sched_yield();
-    return;
-  }
-  struct timespec ts = {0, 50000};
-  nanosleep(&ts, NULL);
+  (void)spins;
+  sched_yield();
 }
 
 /* A waiting core sleeps until a change may end its wait (the epoch moves

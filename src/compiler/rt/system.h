@@ -140,14 +140,14 @@ static inline int asc_k_get_hccl_context(asc_k_ctx *k, asc_k_addr *r, int64_t i,
 }
 /* --- inter-block synchronisation through flags in global memory -----------
  * A flag is the first int32 of a 32-byte slot of the GM workspace, read and
- * written atomically. A block that waits spins (yielding its thread) until
- * the flag is as wanted (rt/wait.h). Blocks run on a pool of worker
- * threads in index order, so a wait can also never end: when every running
- * block waits and no other block can start (all have started, or every
- * thread runs a waiting block), or the awaited block has finished or
- * another has failed, the wait fails naming the deadlock instead of
- * hanging, as the hardware would hang when a launch has more blocks than
- * cores. */
+ * written atomically. A block that waits looks at it (yielding its thread,
+ * then sleeping until a change: rt/wait.h) until it is as wanted. Blocks
+ * run on a pool of worker threads in index order, so a wait can also never
+ * end: when every running block waits and no other block can start (all
+ * have started, or every thread runs a waiting block), or the awaited
+ * block has finished or another has failed, the wait fails naming the
+ * deadlock instead of hanging, as the hardware would hang when a launch
+ * has more blocks than cores. */
 static inline int32_t *asc_k_sys_flag(asc_k_ctx *k, const asc_k_gt *g, int64_t slot,
                                       const char *api, int line) {
   int64_t at = asc_k_madd(g->lead, slot, 32);
