@@ -24,8 +24,8 @@
  * A wait that can never be released (every other core of the group waits
  * for something that cannot come, or has finished) is a KernelError at
  * its line: the device would hang there. Every wait is rt/wait.h's, whose
- * detector also sees deadlocks across groups and wait kinds. Only kernels that use the flags or
- * core kinds define ASC_K_MIX (emit_c.c). */
+ * detector also sees deadlocks across groups and wait kinds. Only kernels
+ * that use the flags or core kinds define ASC_K_MIX (emit_c.c). */
 #if defined(ASC_K_MIX) && !defined(ASC_RT_MIX_H)
 #define ASC_RT_MIX_H
 
