@@ -231,6 +231,24 @@ def test_a_deadlock_of_any_wait_kinds_lists_every_wait(tmp_path, case, blocks, a
     assert seconds < 5, out  # found when the last block starts waiting, not by a timeout
 
 
+def test_a_report_too_long_for_the_message_counts_the_rest(tmp_path):
+    """48 blocks each waiting for a different block: the report lists as
+    many as fit and counts the others."""
+    out = run_case(tmp_path, "three_kinds", "48", "0")
+    m = re.search(r"no wait can end \(the device would hang\): (.*); (\d+) more waiting$",
+                  out.splitlines()[0])
+    assert m, out
+    listed = {}
+    for item in m.group(1).split("; "):
+        one = ITEM.fullmatch(item)
+        assert one, (item, out)
+        for b in range(int(one.group(2)), int(one.group(3) or one.group(2)) + 1):
+            listed[b] = one.group(4)
+    want = expected("three_kinds", 48, 0)
+    assert listed and all(want[f"block {b}"][0] == what for b, what in listed.items()), out
+    assert len(listed) + int(m.group(2)) == 48, out
+
+
 def test_a_meeting_every_block_reaches_is_no_deadlock(tmp_path):
     out = run_case(tmp_path, "sync_and_ib", "3", "3")  # every block in sync_all
     assert "no error" in out, out
