@@ -16,50 +16,9 @@
 
 #define JIT_MAX_ARGS 64
 
-/* sync_all: where a launch's blocks meet. Owned by the launch (freed by
- * jit_release). A block that fails or finishes wakes the waiters, which
- * then fail instead of waiting for it for ever. */
-typedef struct jit_barrier {
-  pthread_mutex_t lock;
-  pthread_cond_t cond;
-  uint32_t n, arrived, generation, exited;
-  bool broken;
-  char why[512]; /* the first failed block's message */
-} jit_barrier;
-
-/* 0 when all blocks arrived; 1 a block failed; 2 a block finished first. */
-static int jit_barrier_wait(void *p, char *why, size_t size) {
-  jit_barrier *b = p;
-  pthread_mutex_lock(&b->lock);
-  uint32_t gen = b->generation;
-  int r = 0;
-  if (++b->arrived == b->n) {
-    b->arrived = 0;
-    b->generation++;
-    pthread_cond_broadcast(&b->cond);
-  } else {
-    while (gen == b->generation && !b->broken && !b->exited) pthread_cond_wait(&b->cond, &b->lock);
-    r = gen != b->generation ? 0 : b->broken ? 1 : 2;
-    if (r == 1) snprintf(why, size, "%s", b->why);
-  }
-  pthread_mutex_unlock(&b->lock);
-  return r;
-}
-
-static void jit_barrier_leave(jit_barrier *b, bool failed, uint32_t block, const char *msg) {
-  pthread_mutex_lock(&b->lock);
-  if (failed && !b->broken) snprintf(b->why, sizeof b->why, "block %u: %s", block, msg);
-  if (failed)
-    b->broken = true;
-  else
-    b->exited++;
-  pthread_cond_broadcast(&b->cond);
-  pthread_mutex_unlock(&b->lock);
-}
-
 typedef struct jit_launch {
   asc_jit_kernel *kernel;
-  jit_barrier *barrier; /* NULL unless the kernel calls sync_all */
+  bool all_live;        /* every block runs at once (sync_all, mode-0 flags) */
   asc_k_launch *shared; /* what the blocks share (rt/system.h), in a jit_shared freed at release */
   int nargs;
   int nkeep;
@@ -71,6 +30,9 @@ typedef struct jit_launch {
  * cancellation (asc_jit_cancel) and the thread that launched. */
 typedef struct jit_shared {
   asc_k_launch k; /* first: the blocks see only this */
+  /* where waiting cores sleep (asc_k_launch.sleep, .wake) */
+  pthread_mutex_t sleep_lock;
+  pthread_cond_t sleep_cond;
   asc_jit_cancel *cancel;
   pthread_t caller;
   int64_t next_check_ns; /* read and written by the caller's thread only */
@@ -132,14 +94,37 @@ static int64_t jit_clock_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-/* A spinning inter-block wait yields its thread, then sleeps 50 us a turn. */
+/* A waiting core's first turns yield its thread (then it sleeps: jit_sleep). */
 static void jit_pause(unsigned spins) {
-  if (spins < 64) {
-    sched_yield();
-    return;
+  (void)spins;
+  sched_yield();
+}
+
+/* A waiting core sleeps until a change may end its wait (the epoch moves
+ * from the one it saw) or for 20 ms, after which it polls for cancellation
+ * and the watchdog. A changer bumps the epoch, then wakes the sleepers if
+ * there are any: a sleeper counts itself before it looks at the epoch, so
+ * one of the two always sees the other (both sequentially consistent). */
+#define JIT_SLEEP_NS 20000000
+static void jit_sleep(asc_k_launch *launch, int64_t epoch) {
+  jit_shared *s = (jit_shared *)(void *)launch;
+  pthread_mutex_lock(&s->sleep_lock);
+  __atomic_add_fetch(&launch->sleepers, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&launch->epoch, __ATOMIC_SEQ_CST) == epoch) {
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_nsec += JIT_SLEEP_NS;
+    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+    pthread_cond_timedwait(&s->sleep_cond, &s->sleep_lock, &until);
   }
-  struct timespec ts = {0, 50000};
-  nanosleep(&ts, NULL);
+  __atomic_sub_fetch(&launch->sleepers, 1, __ATOMIC_SEQ_CST);
+  pthread_mutex_unlock(&s->sleep_lock);
+}
+static void jit_wake(asc_k_launch *launch) {
+  jit_shared *s = (jit_shared *)(void *)launch;
+  pthread_mutex_lock(&s->sleep_lock);
+  pthread_cond_broadcast(&s->sleep_cond);
+  pthread_mutex_unlock(&s->sleep_lock);
 }
 
 /* The maths table blocks get (rt/vmath.h): libasc's SLEEF functions for
@@ -201,8 +186,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sub_block_num = 1;
   k.group = NULL;
   k.fwk.atomic_type = k.fwk.atomic_op = k.fwk.pad_set = k.fwk.ntags = 0;
-  k.sync_wait = l->barrier ? jit_barrier_wait : NULL;
-  k.sync_barrier = l->barrier;
+  k.all_live = l->all_live;
   k.msg[0] = '\0';
   k.vmath = jit_vmath();
   k.ticks = 0;
@@ -212,24 +196,33 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   k.sys.nargs = l->nargs;
   asc_k_launch *s = l->shared;
   k.sys.launch = s;
+  k.sys.slot = 3 * (int64_t)block->block_idx;
   if (s) {
     if (__atomic_load_n(&s->capacity, __ATOMIC_SEQ_CST) <=
         0) { /* the first block learns the device's thread count */
       int cap = block->props && block->props->worker_threads > 0 ? block->props->worker_threads : 1;
-      if (l->barrier || l->kernel->mode0) cap = (int)s->nblocks; /* all run at once (ALL_LIVE) */
+      if (l->all_live) cap = (int)s->nblocks; /* all run at once (ALL_LIVE) */
       __atomic_store_n(&s->capacity, cap < s->nblocks ? cap : (int)s->nblocks, __ATOMIC_SEQ_CST);
     }
     __atomic_add_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->cstate[k.sys.slot], ASC_K_CORE_RUN, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->state[block->block_idx], 1, __ATOMIC_SEQ_CST);
   }
   /* The launch adds the kernel's name and the block index. */
   int rc = l->kernel->entry(&k, l->args);
-  if (l->barrier) jit_barrier_leave(l->barrier, rc != 0, block->block_idx, k.msg);
   if (s) {
+    int none = 0; /* the first failure's message, for the waits it ends */
+    if (rc && __atomic_compare_exchange_n(&s->why_ready, &none, 1, 0, __ATOMIC_SEQ_CST,
+                                          __ATOMIC_SEQ_CST)) {
+      snprintf(s->why, ASC_K_WHY_MAX, "block %u: %s", block->block_idx, k.msg);
+      __atomic_store_n(&s->why_ready, 2, __ATOMIC_SEQ_CST);
+    }
     if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->state[block->block_idx], 2, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->cstate[k.sys.slot], ASC_K_CORE_DONE, __ATOMIC_SEQ_CST);
     __atomic_sub_fetch(&s->running, 1, __ATOMIC_SEQ_CST);
     __atomic_add_fetch(&s->epoch, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&s->sleepers, __ATOMIC_SEQ_CST)) jit_wake(s);
   }
   if (rc) return asc_error(ASC_ERR_KERNEL, "%s", k.msg);
   return ASC_OK;
@@ -237,15 +230,14 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
 
 static void jit_release(void *p) {
   jit_launch *l = p;
-  if (l->barrier) {
-    pthread_mutex_destroy(&l->barrier->lock);
-    pthread_cond_destroy(&l->barrier->cond);
-    free(l->barrier);
-  }
   /* the board's free lives in the kernel's library, released below */
   if (l->shared && l->shared->board_free) l->shared->board_free(l->shared->board);
   jit_shared *js = (jit_shared *)(void *)l->shared;
   if (js && !js->cancel) running_remove(js);
+  if (js) {
+    pthread_cond_destroy(&js->sleep_cond);
+    pthread_mutex_destroy(&js->sleep_lock);
+  }
   free(l->shared);
   for (int i = 0; i < l->nkeep; i++) asc_storage_release(l->keep[i]);
   asc_jit_release(l->kernel);
@@ -311,17 +303,30 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
     if (k->params[i] == 'a') bytes = args[i].n > INT64_MAX - bytes ? INT64_MAX : bytes + args[i].n;
   jit_tier_before_launch(k, bytes);
   jit_launch l;
-  /* One allocation: the shared state, an epoch and a state byte per block
-   * (nblocks <= 65535, so the size cannot overflow). */
-  jit_shared *js = calloc(1, sizeof(jit_shared) + (size_t)nblocks * (sizeof(int64_t) + 1));
+  /* One allocation: the shared state, per core (3 a block) 4 int64 and a
+   * state byte, per block a state byte, all zeroed, then the report and
+   * message buffers, written before they are read (nblocks <= 65535, so
+   * the size cannot overflow). */
+  const size_t cores = 3 * (size_t)nblocks;
+  const size_t zeroed = sizeof(jit_shared) + cores * 4 * sizeof(int64_t) + cores + nblocks;
+  jit_shared *js = malloc(zeroed + ASC_K_REPORT_MAX + ASC_K_WHY_MAX);
   if (!js) return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: out of memory");
+  memset(js, 0, zeroed);
   l.shared = &js->k;
   l.shared->nblocks = nblocks;
   l.shared->epoch = 1;
   l.shared->seen = (int64_t *)(void *)(js + 1);
-  l.shared->state = (unsigned char *)(l.shared->seen + nblocks);
+  l.shared->wdesc = l.shared->seen + cores;
+  l.shared->wa = l.shared->wdesc + cores;
+  l.shared->wb = l.shared->wa + cores;
+  l.shared->cstate = (unsigned char *)(l.shared->wb + cores);
+  l.shared->state = l.shared->cstate + cores;
+  l.shared->report = (char *)l.shared->state + nblocks;
+  l.shared->why = l.shared->report + ASC_K_REPORT_MAX;
   l.shared->clock_ns = jit_clock_ns;
   l.shared->pause = jit_pause;
+  l.shared->sleep = jit_sleep;
+  l.shared->wake = jit_wake;
   l.shared->lookup = jit_lookup;
   l.shared->cancel = cancel ? &cancel->flag : &js->own_cancel;
   l.shared->timeout_ns =
@@ -332,19 +337,15 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
     js->next_check_ns = jit_clock_ns() + JIT_CHECK_NS;
     l.shared->check = jit_check;
   }
+  pthread_mutex_init(&js->sleep_lock, NULL);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC); /* the clock jit_sleep reads */
+  pthread_cond_init(&js->sleep_cond, &attr);
+  pthread_condattr_destroy(&attr);
   l.nargs = nargs;
   l.kernel = k;
-  l.barrier = NULL;
-  if (k->all_live && nblocks > 1) {
-    l.barrier = calloc(1, sizeof *l.barrier);
-    if (!l.barrier) {
-      free(l.shared);
-      return asc_error(ASC_ERR_OUT_OF_MEMORY, "launch: cannot allocate a barrier");
-    }
-    pthread_mutex_init(&l.barrier->lock, NULL);
-    pthread_cond_init(&l.barrier->cond, NULL);
-    l.barrier->n = nblocks;
-  }
+  l.all_live = (k->all_live || k->mode0) && nblocks > 1;
   l.nkeep = nkeep;
   if (nargs) memcpy(l.args, args, (size_t)nargs * sizeof *args); /* args may be NULL */
   for (int i = 0; i < nargs; i++)
@@ -361,7 +362,7 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
                           .args_size = size,
                           .release = jit_release,
                           .name = k->name,
-                          .flags = flags | (l.barrier ? ASC_LAUNCH_ALL_LIVE : 0)};
+                          .flags = flags | (l.all_live ? ASC_LAUNCH_ALL_LIVE : 0)};
   if (!cancel) running_add(js); /* removed by jit_release, which every launch gets */
   return asc_launch_ex(stream, &desc);
 }

@@ -592,11 +592,16 @@ def test_a_deadlock_between_sync_all_and_ib_wait_is_reported(tmp_path, blocks, i
     proc = subprocess.run([sys.executable, str(script), str(blocks), str(in_sync), mode],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    line = MIXED_DEADLOCK_SCRIPT.splitlines().index("        pyasc.ib_wait(g, ub, in_sync, 0)") + 1
-    # the launch reports the ib_wait block, or the sync_all block quoting it
-    assert re.search(rf"mixed.py:{line}: ib_wait: deadlock: block \d waits for block {in_sync}, "
-                     r"but every block has finished or waits too \(\d running, 1 of them in syn",
-                     proc.stdout), proc.stdout
+    lines = MIXED_DEADLOCK_SCRIPT.splitlines()
+    line = lines.index("        pyasc.ib_wait(g, ub, in_sync, 0)") + 1
+    sync = lines.index("        pyasc.sync_all()") + 1
+    # whichever block reports it lists every block's wait and line
+    assert re.search(rf"mixed.py:({line}: ib_wait|{sync}: sync_all): deadlock: every running "
+                     r"block waits and no wait can end", proc.stdout), proc.stdout
+    assert f"block {in_sync} in sync_all (line {sync})" in proc.stdout, proc.stdout
+    others = [b for b in range(blocks) if b != in_sync]
+    assert all(re.search(rf"block(s \d+-|s? ){b}\b[^;]* in ib_wait for block {in_sync}'s flag of "
+                         rf"event 0 \(line {line}\)", proc.stdout) for b in others), proc.stdout
 
 
 # Mode-0 cross-core flags on a flag nobody sets: every core waits.
@@ -627,9 +632,12 @@ def test_a_mode0_flag_nobody_sets_is_a_deadlock_not_a_hang(tmp_path, blocks):
     proc = subprocess.run([sys.executable, str(script), str(blocks)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"mode0.py:\d+: cross_core_wait_flag: (flag 1 \(mode 0\): )?"
-                     r"(deadlock|another core failed \(cross_core_wait_flag: deadlock)",
-                     proc.stdout), proc.stdout
+    # every AIV waits (the AICs finished): the report names them and the line
+    line = MODE0_SCRIPT.splitlines().index(
+        "        pyasc.cross_core_wait_flag(1, 0, pyasc.PipeID.PIPE_S)") + 1
+    assert re.search(rf"mode0.py:{line}: cross_core_wait_flag: deadlock: every running core waits "
+                     rf"and no wait can end \(the device would hang\): AIVs 0-{2 * blocks - 1} in "
+                     rf"cross_core_wait_flag\(1, mode 0\) \(line {line}\)", proc.stdout), proc.stdout
 
 
 SELF_SYNC_SCRIPT = """

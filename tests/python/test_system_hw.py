@@ -314,9 +314,12 @@ def test_rounds_need_every_block_running(checked, workers):
     while the two threads run blocks that wait: the hardware hangs, the
     simulator names the deadlock."""
     workers(2)
-    with pytest.raises(pyasc.KernelError, match=r"wait_pre_block: deadlock: block \d waits for "
-                                                r"block \d.*only 2 of 4 have started \(2 run at "
-                                                r"once\).*launch at most 2 blocks"):
+    with pytest.raises(pyasc.KernelError, match=r"wait_pre_block: deadlock: all 2 running blocks "
+                                                r"wait while only 2 of 4 have started \(2 run at "
+                                                r"once\).*launch at most 2 blocks. Waiting: block 0 "
+                                                r"in wait_pre_block for block 3 \(round 2\) "
+                                                r"\(line \d+\); block 1 in wait_pre_block for "
+                                                r"block 0 \(round 2\)"):
         variant(k_chain, checked)[4](np.zeros(32, np.int32), np.zeros(1, np.int32),
                                      np.zeros(8, np.int32), 2)
 
@@ -349,9 +352,10 @@ def test_ib_wait_sees_what_was_written_before_ib_set(checked, event, workers):
 
 
 @pytest.mark.parametrize("threads, message", [
-    (1, r"ib_wait: deadlock: block 0 waits for block 1, and all 1 running blocks wait while only "
-        r"1 of 2 have started"),
-    (2, r"ib_wait: deadlock: block 0 waits for block 0, but every block has finished or waits"),
+    (1, r"ib_wait: deadlock: all 1 running blocks wait while only 1 of 2 have started .*"
+        r"Waiting: block 0 in ib_wait for block 1's flag of event 0 \(line \d+\)$"),
+    (2, r"ib_wait: deadlock: every running block waits and no wait can end \(the device would "
+        r"hang\): block 0 in ib_wait for block 0's flag of event 0 \(line \d+\)$"),
 ])
 def test_a_wait_that_cannot_end_is_reported(threads, message, workers):
     workers(threads)

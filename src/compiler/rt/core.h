@@ -54,25 +54,42 @@ typedef struct asc_k_fwk {
   int64_t tag_off[ASC_K_MAX_TAGS], tag_val[ASC_K_MAX_TAGS];
 } asc_k_fwk;
 /* What the blocks of one launch share for inter-block synchronisation
- * (rt/system.h): the launcher (jit.c) owns it; blocks update it with
- * atomics. state[i]: 0 block i not started, 1 running, 2 finished, 3
- * running and waiting in sync_all (rt/fwk.h), which only other blocks'
- * arrivals there can end. */
+ * (rt/system.h) and the one deadlock detector of every wait (rt/wait.h):
+ * the launcher (jit_launch.c) owns it; blocks update it with atomics.
+ * state[i]: 0 block i not started, 1 running, 2 finished. The cores of a
+ * launch have slots 3 * block + c (c: 0 a block's only core or its AIC,
+ * 1 and 2 its AIVs; rt/mix.h): cstate[slot] (ASC_K_CORE_*), and while a
+ * core waits, what it waits for (wdesc, wa, wb: rt/wait.h). */
+#define ASC_K_REPORT_MAX 560 /* bytes of asc_k_launch.report */
+#define ASC_K_WHY_MAX 400    /* bytes of asc_k_launch.why */
 typedef struct asc_k_launch {
   int64_t nblocks;
   int capacity; /* blocks that can run at once (the device's worker threads) */
   int running;  /* blocks started and not finished */
-  int waiting;  /* running blocks spinning in an inter-block wait */
+  int waiting;  /* unused */
   int failed;   /* a block failed: its unstarted successors never run */
   unsigned char *state;
-  /* Flag writes and block ends bump epoch (from 1); seen[i] is the epoch at
-   * which block i last found its flag unsatisfied, 0 while it does not wait. */
+  unsigned char *cstate; /* 3 * nblocks */
+  /* Every change that can end a wait (a flag write, a sync_all arrival, a
+   * cross-core set, a core's end) bumps epoch (from 1), then wakes the
+   * sleepers; seen[slot] is the epoch at which the core last found its
+   * wait unsatisfied, 0 while it does not wait. */
   int64_t epoch;
-  int64_t *seen;
+  int64_t *seen;              /* 3 * nblocks */
+  int64_t *wdesc, *wa, *wb;   /* 3 * nblocks each */
+  int64_t sync_arrivals[2];   /* sync_all arrivals so far: AIV (or every core), AIC */
+  int sleepers;               /* cores in sleep */
+  int deadlock, report_ready; /* the detector's report, written once */
+  char *report;               /* ASC_K_REPORT_MAX bytes, valid once report_ready */
+  int why_ready;              /* the first failed block's message */
+  char *why;                  /* ASC_K_WHY_MAX bytes, valid once why_ready is 2 */
   /* POSIX services the launcher lends (kernels are strict C11): the
-   * monotonic clock in ns, and a pause of a spinning wait. */
+   * monotonic clock in ns, a pause of a spinning wait, a sleep of at most
+   * 20 ms unless epoch changes from the given one, and the sleepers' wake. */
   int64_t (*clock_ns)(void);
   void (*pause)(unsigned spins);
+  void (*sleep)(struct asc_k_launch *launch, int64_t epoch);
+  void (*wake)(struct asc_k_launch *launch);
   /* The live device allocation holding ptr: 1 and its memory, or 0. */
   int (*lookup)(uint64_t ptr, char **base, int64_t *n);
   /* rt/mix.h's launch-wide mode-0 cross-core flags: made by the first
@@ -84,7 +101,6 @@ typedef struct asc_k_launch {
    * limit on a block's run in ns (0: none) */
   const int *cancel;
   int (*check)(struct asc_k_launch *launch);
-  int64_t sync_arrivals; /* sync_all arrivals so far (rt/fwk.h) */
   int64_t timeout_ns;
 } asc_k_launch;
 
@@ -95,6 +111,8 @@ typedef struct asc_k_sysreg {
   char *hccl_base[2]; /* set_hccl_context, per communication domain */
   int64_t hccl_n[2], hccl_lead[2];
   int64_t pre_waits; /* wait_pre_block calls made so far */
+  int64_t syncs;     /* sync_all calls made so far */
+  int64_t slot;      /* the core's slot in asc_k_launch (3 * block + core) */
   /* check_local_memory_ia's 4 registers: trapped accesses (bits: scalar
    * read, write, vector read, write, MTE read, write) of UB bytes [lo, hi) */
   int ia_on;
@@ -138,10 +156,8 @@ typedef struct asc_k_ctx {
   int64_t sub_block_idx, sub_block_num;
   void *group;   /* rt/mix.h's flags of the core's group, NULL if unused */
   asc_k_fwk fwk; /* rt/fwk.h; the launch clears its counters */
-  /* sync_all (rt/fwk.h): waits until every block of the launch arrives; 0,
-   * or 1 when a block failed, 2 when one finished first. NULL: one block. */
-  int (*sync_wait)(void *barrier, char *why, size_t size);
-  void *sync_barrier;
+  /* every block of the launch runs at once (sync_all, mode-0 flags) */
+  int all_live;
   asc_k_sysreg sys; /* zeroed by the launcher, which may set sys.launch */
   asc_k_sregs sr;   /* zeroed with vm */
   /* ASC_K_VM_COUNT functions (rt/vmath.h); NULL: the C library's */

@@ -249,52 +249,7 @@ static inline void asc_k_set_pad_value(asc_k_ctx *k, double v) {
   k->fwk.pad_value = v;
 }
 
-/* --- sync_all: every block of the launch meets here ------------------------------
- * A kernel that calls it runs each block on a thread of its own (the launch
- * refuses more blocks than cores, as the hardware would hang). used_cores
- * other than 0 (all) or the block count is not simulated. The soft form's
- * workspaces are checked as documented (int32, core count * 32 bytes) but
- * hold no flags here. */
-static inline int asc_k_sync_all(asc_k_ctx *k, int64_t used, int line) {
-  if (used < 0 || used > k->block_num)
-    return asc_k_fail(k, line, "sync_all: used_cores %lld is outside [0, %lld] (the block count)",
-                      (long long)used, (long long)k->block_num);
-  if (used != 0 && used != k->block_num)
-    return asc_k_fail(k, line,
-                      "sync_all: used_cores %lld: only all %lld blocks of the launch can meet "
-                      "(used_cores 0) on the simulator",
-                      (long long)used, (long long)k->block_num);
-  if (k->block_num == 1) return 0;
-  if (!k->sync_wait) /* the launcher knows from asc_kernel_all_live (emit_c.c) */
-    return asc_k_fail(k, line, "sync_all: internal error: the blocks were not launched together");
-  char why[512] = ""; /* the failed block's message, quoted whole in ours (msg is 768) */
-  /* Blocked for the inter-block waits' deadlock detector (rt/system.h): a
-   * block spinning in ib_wait while the others wait here never arrives.
-   * (Groups of a mixed kernel share a block index: not marked.) */
-  asc_k_launch *L = k->group ? NULL : k->sys.launch;
-  int64_t me = k->block_idx;
-  int mark = L && me >= 0 && me < L->nblocks;
-  if (mark) {
-    __atomic_store_n(&L->state[me], 3, __ATOMIC_SEQ_CST);
-    if (__atomic_add_fetch(&L->sync_arrivals, 1, __ATOMIC_SEQ_CST) % L->nblocks == 0) {
-      /* the last to arrive: everyone is released, none is blocked now */
-      for (int64_t i = 0; i < L->nblocks; i++) {
-        unsigned char in = 3;
-        __atomic_compare_exchange_n(&L->state[i], &in, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-      }
-    }
-    __atomic_add_fetch(&L->epoch, 1, __ATOMIC_SEQ_CST);
-  }
-  int r = k->sync_wait(k->sync_barrier, why, sizeof why);
-  if (mark) __atomic_store_n(&L->state[me], 1, __ATOMIC_SEQ_CST);
-  if (r == 1)
-    return asc_k_fail(k, line, "sync_all: another block failed before reaching it (%.480s)", why);
-  if (r == 2)
-    return asc_k_fail(k, line,
-                      "sync_all: a block finished without reaching this sync_all (every block "
-                      "must call it as often; real hardware would hang)");
-  return 0;
-}
+/* --- sync_all's soft form (the meeting itself: rt/wait.h) ---------------------- */
 static inline int asc_k_sync_all_soft(asc_k_ctx *k, asc_k_gt gm, asc_k_lt ub, int64_t used,
                                       int line) {
   int64_t need = asc_k_mul(k->block_num, 8); /* int32 elements: 32 bytes a core */

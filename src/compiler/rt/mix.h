@@ -23,14 +23,13 @@
  *
  * A wait that can never be released (every other core of the group waits
  * for something that cannot come, or has finished) is a KernelError at
- * its line: the device would hang there. Only kernels that use the flags or
- * core kinds define ASC_K_MIX (emit_c.c). */
+ * its line: the device would hang there. Every wait is rt/wait.h's, whose
+ * detector also sees deadlocks across groups and wait kinds. Only kernels
+ * that use the flags or core kinds define ASC_K_MIX (emit_c.c). */
 #if defined(ASC_K_MIX) && !defined(ASC_RT_MIX_H)
 #define ASC_RT_MIX_H
 
-#include <errno.h>
 #include <pthread.h>
-#include <time.h>
 
 #define ASC_KM_FLAGS 16 /* flag ids 0..15 (Ascend C documents 0..10 for users) */
 #define ASC_KM_MAX_PENDING 15
@@ -44,21 +43,16 @@ typedef int (*asc_km_run_fn)(asc_k_ctx *k, const asc_k_arg *args);
  * of its kind has set the flag more often than c has waited on it. */
 typedef struct asc_km_board {
   pthread_mutex_t mu;
-  pthread_cond_t cv;
   int64_t n[2];                /* cores of each kind */
   int64_t *sets[2], *waits[2]; /* n[kind] x ASC_KM_FLAGS each */
   unsigned char *done[2];      /* core finished */
-  /* per kind: sets so far (a generation), and the cores asleep in a wait
-   * since the last set, which cannot be about to pass */
-  int64_t gen[2], nwait[2];
-  int failed;    /* a core failed: waiters give up */
-  char why[256]; /* the first failed core's message */
+  int failed;                  /* a core failed: waiters give up */
+  char why[256];               /* the first failed core's message */
 } asc_km_board;
 
 static void asc_km_board_free(void *p) {
   asc_km_board *b = (asc_km_board *)p;
   if (!b) return;
-  pthread_cond_destroy(&b->cv);
   pthread_mutex_destroy(&b->mu);
   for (int i = 0; i < 2; i++) free(b->sets[i]), free(b->waits[i]), free(b->done[i]);
   free(b);
@@ -71,7 +65,6 @@ static asc_km_board *asc_km_board_get(asc_k_launch *s, int64_t n_aiv, int64_t n_
   b = (asc_km_board *)calloc(1, sizeof *b);
   if (!b) return NULL;
   pthread_mutex_init(&b->mu, NULL);
-  pthread_cond_init(&b->cv, NULL);
   b->n[0] = n_aiv, b->n[1] = n_aic;
   for (int i = 0; i < 2; i++) {
     size_t cores = (size_t)(b->n[i] > 0 ? b->n[i] : 1); /* <= 2 * 65535 */
@@ -95,7 +88,6 @@ static asc_km_board *asc_km_board_get(asc_k_launch *s, int64_t n_aiv, int64_t n_
 
 typedef struct asc_km_group {
   pthread_mutex_t mu;
-  pthread_cond_t cv;
   int mixed;  /* 1: AIC + 2 AIVs; 0: one core of one kind */
   int ncores; /* 3 or 1 */
   int64_t nblocks;
@@ -147,6 +139,44 @@ static const char *asc_km_core_name(const asc_km_group *g, int c) {
   return g->mixed ? names[c] : "this core";
 }
 
+/* A mode-0 wait of flag w->a by core w->awaited of kind w->mode on the
+ * launch's board w->p: passes when every core of its kind has set the flag
+ * more often than this one has waited on it. Deadlocks: rt/wait.h. */
+static int asc_km_board_test(asc_k_ctx *k, asc_k_wait *w) {
+  asc_km_board *b = (asc_km_board *)w->p;
+  const int kind = w->mode, f = (int)w->a;
+  const int64_t me = w->awaited, n = b->n[kind];
+  int64_t *sets = b->sets[kind], *waits = b->waits[kind];
+  pthread_mutex_lock(&b->mu);
+  const int64_t have = waits[me * ASC_KM_FLAGS + f];
+  int64_t missing = -1; /* a core that has not set the flag often enough */
+  for (int64_t s = 0; s < n && missing < 0; s++)
+    if (sets[s * ASC_KM_FLAGS + f] <= have) missing = s;
+  if (missing < 0) {
+    waits[me * ASC_KM_FLAGS + f]++;
+    pthread_mutex_unlock(&b->mu);
+    return 0;
+  }
+  if (b->failed) {
+    char why[sizeof b->why];
+    memcpy(why, b->why, sizeof why);
+    pthread_mutex_unlock(&b->mu);
+    asc_k_fail(k, w->line, "cross_core_wait_flag: flag %d (mode 0): another core failed (%.200s)",
+               f, why);
+    return -1;
+  }
+  if (b->done[kind][missing]) {
+    pthread_mutex_unlock(&b->mu);
+    asc_k_fail(k, w->line,
+               "cross_core_wait_flag: flag %d (mode 0) is never set: %s %lld finished "
+               "without setting it (the device would hang here)",
+               f, kind ? "AIC" : "AIV", (long long)missing);
+    return -1;
+  }
+  pthread_mutex_unlock(&b->mu);
+  return 1;
+}
+
 /* A mode-0 set or wait of flag f on the launch's board. */
 static int asc_km_board_cross(asc_k_ctx *k, asc_km_board *b, int f, int wait, int line) {
   if (!b)
@@ -160,80 +190,70 @@ static int asc_km_board_cross(asc_k_ctx *k, asc_km_board *b, int f, int wait, in
   if (me < 0 || me >= n)
     return asc_k_fail(k, line, "cross_core flags: internal error: core %lld of %lld", (long long)me,
                       (long long)n);
+  if (wait) {
+    asc_k_wait w = {.kind = ASC_K_W_CROSS,
+                    .api = "cross_core_wait_flag",
+                    .line = line,
+                    .a = f,
+                    .b = 0,
+                    .test = asc_km_board_test,
+                    .p = b,
+                    .awaited = me,
+                    .mode = kind};
+    return asc_k_wait_for(k, &w);
+  }
   int64_t *sets = b->sets[kind], *waits = b->waits[kind];
   pthread_mutex_lock(&b->mu);
-  if (!wait) {
-    for (int64_t r = 0; r < n; r++)
-      if (sets[me * ASC_KM_FLAGS + f] - waits[r * ASC_KM_FLAGS + f] >= ASC_KM_MAX_PENDING) {
-        pthread_mutex_unlock(&b->mu);
-        return asc_k_fail(k, line,
-                          "cross_core_set_flag: flag %d set 16 times without a wait (the "
-                          "counter holds 15)",
-                          f);
-      }
-    sets[me * ASC_KM_FLAGS + f]++;
-    b->gen[kind]++, b->nwait[kind] = 0; /* every sleeper looks again */
-    pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
+  for (int64_t r = 0; r < n; r++)
+    if (sets[me * ASC_KM_FLAGS + f] - waits[r * ASC_KM_FLAGS + f] >= ASC_KM_MAX_PENDING) {
+      pthread_mutex_unlock(&b->mu);
+      return asc_k_fail(k, line,
+                        "cross_core_set_flag: flag %d set 16 times without a wait (the "
+                        "counter holds 15)",
+                        f);
+    }
+  sets[me * ASC_KM_FLAGS + f]++;
+  pthread_mutex_unlock(&b->mu);
+  asc_k_wait_bump(k->sys.launch);
+  return 0;
+}
+
+/* A mode-1 or mode-2 wait of core w->awaited on flag w->a within its
+ * group w->p. A wait that every other core of the group leaves unreleased
+ * (finished, or waiting for what cannot come) fails at once; the group's
+ * cores waiting on other blocks are the launch's detector's (rt/wait.h). */
+static int asc_km_group_test(asc_k_ctx *k, asc_k_wait *w) {
+  asc_km_group *g = (asc_km_group *)w->p;
+  const int me = (int)w->awaited, m = (int)w->b, f = (int)w->a;
+  pthread_mutex_lock(&g->mu);
+  if (asc_km_ready(g, me, m, f)) {
+    g->waits[me][m][f]++;
+    g->waiting[me] = 0;
+    pthread_mutex_unlock(&g->mu);
     return 0;
   }
-  const int64_t have = waits[me * ASC_KM_FLAGS + f];
-  for (;;) {
-    int64_t missing = -1; /* a core that has not set the flag often enough */
-    for (int64_t s = 0; s < n && missing < 0; s++)
-      if (sets[s * ASC_KM_FLAGS + f] <= have) missing = s;
-    if (missing < 0) {
-      waits[me * ASC_KM_FLAGS + f]++;
-      pthread_mutex_unlock(&b->mu);
-      return 0;
-    }
-    if (b->failed) {
-      char why[sizeof b->why];
-      memcpy(why, b->why, sizeof why);
-      pthread_mutex_unlock(&b->mu);
-      return asc_k_fail(
-          k, line, "cross_core_wait_flag: flag %d (mode 0): another core failed (%.200s)", f, why);
-    }
-    if (b->done[kind][missing]) {
-      pthread_mutex_unlock(&b->mu);
-      return asc_k_fail(k, line,
-                        "cross_core_wait_flag: flag %d (mode 0) is never set: %s %lld finished "
-                        "without setting it (the device would hang here)",
-                        f, kind ? "AIC" : "AIV", (long long)missing);
-    }
-    /* Only cores of this kind set these flags: when every one of them that
-     * has not finished waits too, none ever will (the device would hang). */
-    int64_t alive = 0;
-    for (int64_t s = 0; s < n; s++) alive += !b->done[kind][s];
-    if (b->nwait[kind] + 1 >= alive) {
-      b->failed = 1;
-      snprintf(b->why, sizeof b->why,
-               "cross_core_wait_flag: deadlock: every running %s waits for a mode-0 flag",
-               kind ? "AIC" : "AIV");
-      pthread_cond_broadcast(&b->cv);
-      pthread_mutex_unlock(&b->mu);
-      return asc_k_fail(k, line,
-                        "cross_core_wait_flag: flag %d (mode 0): deadlock: %s %lld has not set "
-                        "it, and every running %s (%lld) waits for a flag, so none ever will "
-                        "(the device would hang here)",
-                        f, kind ? "AIC" : "AIV", (long long)missing, kind ? "AIC" : "AIV",
-                        (long long)alive);
-    }
-    /* asleep in slices: Ctrl-C and the watchdog (rt/core.h asc_k_poll) */
-    struct timespec until;
-    timespec_get(&until, TIME_UTC); /* C11; the clock of pthread_cond_timedwait */
-    until.tv_nsec += 20000000;
-    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
-    const int64_t gen = b->gen[kind];
-    b->nwait[kind]++;
-    int timed_out = pthread_cond_timedwait(&b->cv, &b->mu, &until) == ETIMEDOUT;
-    if (b->gen[kind] == gen) b->nwait[kind]--; /* else a set already cleared the count */
-    if (timed_out) {
-      pthread_mutex_unlock(&b->mu);
-      if (asc_k_poll_slow(k, line, "cross_core_wait_flag")) return 1;
-      pthread_mutex_lock(&b->mu);
-    }
+  int stuck = 1; /* every other core is finished or waits for what cannot come */
+  for (int c = 0; c < g->ncores && stuck; c++) {
+    if (c == me || g->done[c]) continue;
+    int wc = g->waiting[c] - 1;
+    if (wc < 0 || asc_km_ready(g, c, wc / ASC_KM_FLAGS, wc % ASC_KM_FLAGS)) stuck = 0;
   }
+  if (stuck || g->failed) {
+    g->waiting[me] = 0;
+    int failed = g->failed;
+    pthread_mutex_unlock(&g->mu);
+    if (failed && !stuck)
+      asc_k_fail(k, w->line, "cross_core_wait_flag: flag %d: another core of the group failed", f);
+    else
+      asc_k_fail(k, w->line,
+                 "cross_core_wait_flag: flag %d (mode %d) is never set: every other core of "
+                 "the group has finished or waits too (the device would hang here)",
+                 f, m);
+    return -1;
+  }
+  g->waiting[me] = 1 + m * ASC_KM_FLAGS + f;
+  pthread_mutex_unlock(&g->mu);
+  return 1;
 }
 
 /* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`). */
@@ -254,56 +274,34 @@ static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int
                       api, m, m == 1 ? "the two AIVs of a group" : "a group's AIC with its AIVs",
                       g->mixed ? "a mixed" : "a single-kind", asc_km_core_name(g, me));
   if (m == 0 && g->nblocks > 1) return asc_km_board_cross(k, g->board, f, wait, line);
+  if (wait) {
+    asc_k_wait w = {.kind = ASC_K_W_CROSS,
+                    .api = api,
+                    .line = line,
+                    .a = f,
+                    .b = m,
+                    .test = asc_km_group_test,
+                    .p = g,
+                    .awaited = me};
+    return asc_k_wait_for(k, &w);
+  }
   pthread_mutex_lock(&g->mu);
-  if (!wait) {
-    /* the receivers' counters hold at most 15 sets not yet waited for */
-    for (int r = 0; r < g->ncores; r++) {
-      int n = asc_km_sources(g, r, m, src);
-      for (int i = 0; i < n; i++)
-        if (src[i] == me && g->sets[me][m][f] - g->waits[r][m][f] >= ASC_KM_MAX_PENDING) {
-          pthread_mutex_unlock(&g->mu);
-          return asc_k_fail(k, line,
-                            "cross_core_set_flag: flag %d set 16 times without a wait (the "
-                            "counter holds 15)",
-                            f);
-        }
-    }
-    g->sets[me][m][f]++;
-    pthread_cond_broadcast(&g->cv);
-    pthread_mutex_unlock(&g->mu);
-    return 0;
-  }
-  for (;;) {
-    if (asc_km_ready(g, me, m, f)) {
-      g->waits[me][m][f]++;
-      g->waiting[me] = 0;
-      pthread_mutex_unlock(&g->mu);
-      return 0;
-    }
-    int stuck = 1; /* every other core is finished or waits for what cannot come */
-    for (int c = 0; c < g->ncores && stuck; c++) {
-      if (c == me || g->done[c]) continue;
-      int w = g->waiting[c] - 1;
-      if (w < 0 || asc_km_ready(g, c, w / ASC_KM_FLAGS, w % ASC_KM_FLAGS)) stuck = 0;
-    }
-    if (stuck || g->failed) {
-      g->waiting[me] = 0;
-      int failed = g->failed;
-      pthread_mutex_unlock(&g->mu);
-      if (failed && !stuck)
+  /* the receivers' counters hold at most 15 sets not yet waited for */
+  for (int r = 0; r < g->ncores; r++) {
+    int n = asc_km_sources(g, r, m, src);
+    for (int i = 0; i < n; i++)
+      if (src[i] == me && g->sets[me][m][f] - g->waits[r][m][f] >= ASC_KM_MAX_PENDING) {
+        pthread_mutex_unlock(&g->mu);
         return asc_k_fail(k, line,
-                          "cross_core_wait_flag: flag %d: another core of the group "
-                          "failed",
+                          "cross_core_set_flag: flag %d set 16 times without a wait (the "
+                          "counter holds 15)",
                           f);
-      return asc_k_fail(k, line,
-                        "cross_core_wait_flag: flag %d (mode %d) is never set: every other "
-                        "core of the group has finished or waits too (the device would hang "
-                        "here)",
-                        f, m);
-    }
-    g->waiting[me] = 1 + m * ASC_KM_FLAGS + f;
-    pthread_cond_wait(&g->cv, &g->mu);
+      }
   }
+  g->sets[me][m][f]++;
+  pthread_mutex_unlock(&g->mu);
+  asc_k_wait_bump(k->sys.launch);
+  return 0;
 }
 
 typedef struct asc_km_core {
@@ -326,7 +324,6 @@ static void asc_km_finish(asc_km_core *c) {
       snprintf(b->why, sizeof b->why, "%s %lld: %.200s", kind ? "AIC" : "AIV",
                (long long)c->k.block_idx, c->k.msg);
     if (c->rc) b->failed = 1;
-    pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
   }
   pthread_mutex_lock(&g->mu);
@@ -335,8 +332,11 @@ static void asc_km_finish(asc_km_core *c) {
     if (!g->failed) g->first_fail = c->index;
     g->failed = 1;
   }
-  pthread_cond_broadcast(&g->cv);
   pthread_mutex_unlock(&g->mu);
+  asc_k_launch *L = c->k.sys.launch; /* waiters on this core look again */
+  if (L && c->k.sys.slot >= 0 && c->k.sys.slot < 3 * L->nblocks)
+    __atomic_store_n(&L->cstate[c->k.sys.slot], ASC_K_CORE_DONE, __ATOMIC_SEQ_CST);
+  asc_k_wait_bump(L);
 }
 
 static void *asc_km_thread(void *p) {
@@ -362,13 +362,12 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
     return asc_k_fail(k, 0, "the core group: out of host memory");
   }
   pthread_mutex_init(&g->mu, NULL);
-  pthread_cond_init(&g->cv, NULL);
   g->mixed = mixed;
   g->ncores = mixed ? ASC_KM_CORES : 1;
   g->nblocks = k->block_num;
   g->first_fail = -1;
   int rc = 0;
-  if (k->block_num > 1 && k->sync_wait && k->sys.launch) { /* all-live: mode 0 may be used */
+  if (k->block_num > 1 && k->all_live && k->sys.launch) { /* all-live: mode 0 may be used */
     g->board = asc_km_board_get(k->sys.launch,
                                 mixed  ? 2 * k->block_num
                                 : kind ? 0
@@ -389,6 +388,7 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
     c->run = run;
     c->g = g;
     c->index = i;
+    c->k.sys.slot = k->sys.slot + i;
     if (!mixed) {
       c->k.core_kind = kind;
       c->k.sub_block_idx = 0;
@@ -411,6 +411,10 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
   } else if (!rc) {
     pthread_t th[ASC_KM_CORES];
     int started[ASC_KM_CORES] = {0, 0, 0};
+    asc_k_launch *L = k->sys.launch; /* the AIVs run too (the AIC's slot is the block's) */
+    for (int i = 1; L && i < ASC_KM_CORES; i++)
+      if (k->sys.slot + i < 3 * L->nblocks)
+        __atomic_store_n(&L->cstate[k->sys.slot + i], ASC_K_CORE_RUN, __ATOMIC_SEQ_CST);
     for (int i = 0; i < ASC_KM_CORES; i += 2) {
       started[i] = pthread_create(&th[i], NULL, asc_km_thread, &cs[i]) == 0;
       if (!started[i]) {
@@ -425,8 +429,8 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
   if (rc && g->board) { /* no core of this block runs: the others must not wait for it */
     pthread_mutex_lock(&g->board->mu);
     g->board->failed = 1;
-    pthread_cond_broadcast(&g->board->cv);
     pthread_mutex_unlock(&g->board->mu);
+    asc_k_wait_bump(k->sys.launch);
   }
   if (!rc && g->first_fail >= 0) {
     const asc_km_core *c = &cs[g->first_fail];
@@ -438,7 +442,6 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
     rc = 1;
   }
   for (int i = 0; i < ASC_KM_CORES; i++) free(ubs[i]);
-  pthread_cond_destroy(&g->cv);
   pthread_mutex_destroy(&g->mu);
   free(cs);
   free(g);

@@ -140,13 +140,14 @@ static inline int asc_k_get_hccl_context(asc_k_ctx *k, asc_k_addr *r, int64_t i,
 }
 /* --- inter-block synchronisation through flags in global memory -----------
  * A flag is the first int32 of a 32-byte slot of the GM workspace, read and
- * written atomically. A block that waits spins (yielding its thread) until
- * the flag is as wanted. Blocks run on a pool of worker threads in index
- * order, so a wait can also never end: when every running block waits and
- * no other block can start (all have started, or every thread runs a
- * waiting block), or the awaited block has finished or another has failed,
- * the wait fails naming the deadlock instead of hanging, as the hardware
- * would hang when a launch has more blocks than cores. */
+ * written atomically. A block that waits looks at it (yielding its thread,
+ * then sleeping until a change: rt/wait.h) until it is as wanted. Blocks
+ * run on a pool of worker threads in index order, so a wait can also never
+ * end: when every running block waits and no other block can start (all
+ * have started, or every thread runs a waiting block), or the awaited
+ * block has finished or another has failed, the wait fails naming the
+ * deadlock instead of hanging, as the hardware would hang when a launch
+ * has more blocks than cores. */
 static inline int32_t *asc_k_sys_flag(asc_k_ctx *k, const asc_k_gt *g, int64_t slot,
                                       const char *api, int line) {
   int64_t at = asc_k_madd(g->lead, slot, 32);
@@ -171,92 +172,52 @@ static inline int asc_k_sys_ub(asc_k_ctx *k, asc_k_lt ub, int32_t value, const c
   memcpy(k->ub + ub.off, slot, sizeof slot);
   return 0;
 }
-/* After a flag write: lets waiters tell a settled deadlock from a wait
- * whose flag changed after it last looked. */
+/* After a flag write: waiters look again (rt/wait.h). */
 static inline void asc_k_sys_bump(asc_k_ctx *k) {
-  if (k->sys.launch) __atomic_add_fetch(&k->sys.launch->epoch, 1, __ATOMIC_SEQ_CST);
-}
-/* A deadlock is settled when every running block waits and has found its
- * flag unsatisfied since the last flag write (seen == epoch), and no other
- * block can start: all have started, or every thread runs one of them. A
- * writer bumps the epoch after its write, and it is not waiting between the
- * two, so a wait about to end is never taken for a deadlock. */
-static inline int asc_k_sys_settled(asc_k_launch *L, int64_t *running, int64_t *started) {
-  int64_t epoch = __atomic_load_n(&L->epoch, __ATOMIC_SEQ_CST);
-  int all_seen = 1;
-  *running = *started = 0;
-  for (int64_t i = 0; i < L->nblocks; i++) {
-    int st = __atomic_load_n(&L->state[i], __ATOMIC_SEQ_CST);
-    *started += st != 0;
-    if (st == 1) {
-      (*running)++;
-      all_seen &= __atomic_load_n(&L->seen[i], __ATOMIC_SEQ_CST) == epoch;
-    } else if (st == 3) { /* in sync_all: blocked until this waiter gets there too */
-      (*running)++;
-    }
-  }
-  return all_seen && (*started == L->nblocks || *running >= L->capacity);
+  asc_k_wait_bump(k->sys.launch);
 }
 /* mode 0: until *flag == want; mode 1: until *flag >= want. awaited: the
- * block expected to change the flag, -1 if any. */
-static inline int asc_k_sys_wait(asc_k_ctx *k, int32_t *flag, int mode, int32_t want,
-                                 int64_t awaited, const char *api, int line) {
-#define ASC_K_SYS_OK(v) (mode ? (v) >= want : (v) == want)
+ * block expected to change the flag, -1 if any: its end without the change
+ * ends the wait with an error. */
+#define ASC_K_SYS_OK(v) (w->mode ? (v) >= w->want : (v) == w->want)
+static inline int asc_k_sys_test(asc_k_ctx *k, asc_k_wait *w) {
+  int32_t *flag = (int32_t *)w->p;
   if (ASC_K_SYS_OK(__atomic_load_n(flag, __ATOMIC_SEQ_CST))) return 0;
   asc_k_launch *L = k->sys.launch;
-  char who[48] = "another block";
-  if (awaited >= 0) snprintf(who, sizeof who, "block %lld", (long long)awaited);
-  if (!L || L->nblocks <= 1)
+  if (L && w->awaited >= 0 && w->awaited < L->nblocks && w->awaited != k->block_idx &&
+      __atomic_load_n(&L->state[w->awaited], __ATOMIC_SEQ_CST) == 2 &&
+      !__atomic_load_n(&L->failed, __ATOMIC_SEQ_CST) &&
+      !ASC_K_SYS_OK(__atomic_load_n(flag, __ATOMIC_SEQ_CST))) {
+    asc_k_fail(k, w->line,
+               "%s: deadlock: block %lld finished without setting the flag this block waits "
+               "for",
+               w->api, (long long)w->awaited);
+    return -1;
+  }
+  return 1;
+}
+#undef ASC_K_SYS_OK
+static inline int asc_k_sys_wait(asc_k_ctx *k, int32_t *flag, int mode, int32_t want,
+                                 int64_t awaited, int kind, int64_t a, int64_t b, const char *api,
+                                 int line) {
+  asc_k_wait w = {.kind = kind,
+                  .api = api,
+                  .line = line,
+                  .a = a,
+                  .b = b,
+                  .test = asc_k_sys_test,
+                  .p = flag,
+                  .want = want,
+                  .awaited = awaited,
+                  .mode = mode};
+  int r = asc_k_sys_test(k, &w);
+  if (r <= 0) return r < 0;
+  if (!k->sys.launch || k->sys.launch->nblocks <= 1)
     return asc_k_fail(k, line,
                       "%s: deadlock: the launch has one block, so no other block can "
                       "change the flag it waits for",
                       api);
-  int64_t me = k->block_idx, running = 0, started = 0;
-  int rc = 0;
-  for (unsigned spins = 0;; spins++) {
-    int64_t epoch = __atomic_load_n(&L->epoch, __ATOMIC_SEQ_CST);
-    if (ASC_K_SYS_OK(__atomic_load_n(flag, __ATOMIC_SEQ_CST))) break;
-    __atomic_store_n(&L->seen[me], epoch, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&L->failed, __ATOMIC_SEQ_CST)) {
-      rc = asc_k_fail(k, line, "%s: another block failed while this one waited for %s", api, who);
-      break;
-    }
-    if (awaited >= 0 && awaited < L->nblocks && awaited != me &&
-        __atomic_load_n(&L->state[awaited], __ATOMIC_SEQ_CST) == 2 &&
-        !ASC_K_SYS_OK(__atomic_load_n(flag, __ATOMIC_SEQ_CST))) {
-      rc = asc_k_fail(k, line,
-                      "%s: deadlock: %s finished without setting the flag this block "
-                      "waits for",
-                      api, who);
-      break;
-    }
-    if (asc_k_sys_settled(L, &running, &started) && started == L->nblocks) {
-      int64_t in_sync = 0;
-      for (int64_t i = 0; i < L->nblocks; i++)
-        in_sync += __atomic_load_n(&L->state[i], __ATOMIC_SEQ_CST) == 3;
-      rc = asc_k_fail(k, line,
-                      "%s: deadlock: block %lld waits for %s, but every block has finished or "
-                      "waits too (%lld running, %lld of them in sync_all, which this block never "
-                      "reaches while it waits), so no flag can change",
-                      api, (long long)me, who, (long long)running, (long long)in_sync);
-      break;
-    }
-    if (started < L->nblocks && asc_k_sys_settled(L, &running, &started)) {
-      rc = asc_k_fail(k, line,
-                      "%s: deadlock: block %lld waits for %s, and all %lld running blocks wait "
-                      "while only %lld of %lld have started (%d run at once): inter-block "
-                      "synchronisation needs the blocks it waits for running; launch at most %d "
-                      "blocks",
-                      api, (long long)me, who, (long long)running, (long long)started,
-                      (long long)L->nblocks, L->capacity, L->capacity);
-      break;
-    }
-    if ((rc = asc_k_poll_slow(k, line, api))) break; /* Ctrl-C, the watchdog */
-    if (L->pause) L->pause(spins);
-  }
-  __atomic_store_n(&L->seen[me], 0, __ATOMIC_SEQ_CST);
-  return rc;
-#undef ASC_K_SYS_OK
+  return asc_k_wait_for(k, &w);
 }
 static inline int asc_k_ib_check(asc_k_ctx *k, int64_t block, int64_t event, const char *api,
                                  int line) {
@@ -273,7 +234,8 @@ static inline int asc_k_ib_set(asc_k_ctx *k, asc_k_gt g, asc_k_lt ub, int64_t bl
   (void)aiv_only; /* the lowering accepts is_aiv_only=True only */
   if (asc_k_ib_check(k, block, event, "ib_set", line)) return 1;
   int32_t *flag = asc_k_sys_flag(k, &g, asc_k_madd(block, k->block_num, event), "ib_set", line);
-  if (!flag || asc_k_sys_wait(k, flag, 0, 0, -1, "ib_set", line)) return 1;
+  if (!flag || asc_k_sys_wait(k, flag, 0, 0, -1, ASC_K_W_IB_SET, block, event, "ib_set", line))
+    return 1;
   __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
   asc_k_sys_bump(k);
   return asc_k_sys_ub(k, ub, 1, "ib_set", line);
@@ -284,7 +246,8 @@ static inline int asc_k_ib_wait(asc_k_ctx *k, asc_k_gt g, asc_k_lt ub, int64_t b
   (void)aiv_only; /* the lowering accepts is_aiv_only=True only */
   if (asc_k_ib_check(k, block, event, "ib_wait", line)) return 1;
   int32_t *flag = asc_k_sys_flag(k, &g, asc_k_madd(block, k->block_num, event), "ib_wait", line);
-  if (!flag || asc_k_sys_wait(k, flag, 0, 1, block, "ib_wait", line)) return 1;
+  if (!flag || asc_k_sys_wait(k, flag, 0, 1, block, ASC_K_W_IB_WAIT, block, event, "ib_wait", line))
+    return 1;
   __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
   asc_k_sys_bump(k);
   return asc_k_sys_ub(k, ub, 0, "ib_wait", line);
@@ -307,7 +270,8 @@ static inline int asc_k_wait_pre_block(asc_k_ctx *k, asc_k_gt g, asc_k_lt ub, in
   if (!flag) return 1;
   int64_t want = b == 0 ? round - 1 : round;
   if (want > INT32_MAX) return asc_k_fail(k, line, "wait_pre_block: too many rounds");
-  if (asc_k_sys_wait(k, flag, 1, (int32_t)want, (b + k->block_num - 1) % k->block_num,
+  int64_t prev = (b + k->block_num - 1) % k->block_num;
+  if (asc_k_sys_wait(k, flag, 1, (int32_t)want, prev, ASC_K_W_PRE_BLOCK, prev, round,
                      "wait_pre_block", line))
     return 1;
   return asc_k_sys_ub(k, ub, __atomic_load_n(flag, __ATOMIC_SEQ_CST), "wait_pre_block", line);
