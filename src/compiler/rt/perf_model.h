@@ -515,8 +515,8 @@ static inline void asc_pf_mm_load(asc_pf *pf, const asc_k_matmul *mm, int w, int
    * the same K loop at about the same time: the cores along N read the
    * same rows of A, those along M the same columns of B, and a line one of
    * them fetches from HBM is in the shared L2 for the others. */
-  const int64_t along_n = mm->sn > 0 ? (mm->n + mm->sn - 1) / mm->sn : 1;
-  const int64_t along_m = mm->sm > 0 ? (mm->m + mm->sm - 1) / mm->sm : 1;
+  const int64_t along_n = mm->sn > 0 ? mm->n / mm->sn + (mm->n % mm->sn != 0) : 1;
+  const int64_t along_m = mm->sm > 0 ? mm->m / mm->sm + (mm->m % mm->sm != 0) : 1;
   const int64_t a_sh = along_n < pf->at_once ? along_n : pf->at_once;
   const int64_t fit = pf->at_once / (a_sh > 0 ? a_sh : 1);
   const int64_t b_sh = along_m < fit ? along_m : fit;
