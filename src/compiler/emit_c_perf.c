@@ -77,10 +77,14 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
     snprintf(bytes, sizeof bytes, "v%u * v%u", o[2], o[3]);
   else
     snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
+  /* DataCopyParams and DataCopyPad move blockCount bursts, others one */
+  char bursts[32] = "1";
+  if (op->code == IR_OP_DATA_COPY_PARAMS || op->code == IR_OP_DATA_COPY_PAD)
+    snprintf(bursts, sizeof bursts, "v%u", o[2]);
   uint32_t g = in ? o[1] : o[0];
   if (in || out) /* the view starts lead bytes into the argument */
-    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, v%u.base + v%u.lead, %d);",
-                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes, g, g, g, L);
+    return ce_line(e, "asc_pf_gmn(pf, %d, %s, %s, v%u.base, v%u.base + v%u.lead, %d);",
+                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bursts, bytes, g, g, g, L);
   return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
 }
 

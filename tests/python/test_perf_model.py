@@ -23,9 +23,17 @@ GM_BYTES_PER_CYCLE = 1.8e12 / (MHZ * 1e6)
 MTE_PORT = 128.0
 L2_BYTES_PER_CYCLE = 5e12 / (MHZ * 1e6)
 GM_LATENCY = 200.0
+BURST = 1.73  # MTE cycles per burst (a row, or a DataCopyParams block)
 VEC_STARTUP = 20.0
 AIV_CORES = 48
 L2_LINE = 512  # a read that misses fetches whole lines from HBM
+
+
+def _moved(nbytes, l2_rate, bursts=1):
+    """A GM copy's cycles when neither HBM nor a miss binds: the latency,
+    then the slower of the MTE (a cost per burst, the bytes at its port)
+    and the core's share of the L2's bandwidth."""
+    return GM_LATENCY + max(bursts * BURST + nbytes / MTE_PORT, nbytes / l2_rate)
 
 
 def _miss_cycles(nbytes, rate):
@@ -186,7 +194,7 @@ def test_copy_costs_what_the_table_says(blocks):
     with asc.profile() as prof:
         copy_in[blocks, asc.current_stream()](x, n)
     share = GM_BYTES_PER_CYCLE / blocks
-    port = GM_LATENCY + 2 * n / min(MTE_PORT, L2_BYTES_PER_CYCLE / blocks)
+    port = _moved(2 * n, L2_BYTES_PER_CYCLE / blocks)
     for b in prof.launches[0].blocks:
         want = [max(port, hbm) for hbm in _miss_cycles(2 * n, share)]
         assert any(b.busy["mte2"] == pytest.approx(w, rel=1e-9) for w in want)
@@ -203,7 +211,7 @@ def test_writes_land_in_the_l2():
         copy_out[AIV_CORES, asc.current_stream()](z, n)
     np.testing.assert_array_equal(z, np.full_like(z, 1.5))
     for b in prof.launches[0].blocks:
-        want = GM_LATENCY + 2 * n / min(MTE_PORT, L2_BYTES_PER_CYCLE / AIV_CORES)
+        want = _moved(2 * n, L2_BYTES_PER_CYCLE / AIV_CORES)
         assert b.busy["mte3"] == pytest.approx(want, rel=1e-9)
 
 
@@ -408,9 +416,32 @@ def test_a_second_read_hits_the_l2():
     with asc.profile() as prof:
         read_twice[AIV_CORES, asc.current_stream()](x, n)
     first = _miss_cycles(2 * n, GM_BYTES_PER_CYCLE / AIV_CORES)
-    second = GM_LATENCY + 2 * n / (L2_BYTES_PER_CYCLE / AIV_CORES)
+    second = _moved(2 * n, L2_BYTES_PER_CYCLE / AIV_CORES)
     for b in prof.launches[0].blocks:
         assert any(b.busy["mte2"] == pytest.approx(f + second, rel=1e-9) for f in first)
+
+
+@asc.jit
+def copy_in_bursts(x: asc.GlobalAddress, n: asc.ConstExpr[int],
+                   count: asc.ConstExpr[int]) -> None:
+    """n halves in `count` bursts of equal length (DataCopyParams)."""
+    gm = asc.GlobalTensor()
+    gm.set_global_buffer(x, n)
+    ub = asc.LocalTensor(asc.float16, asc.TPosition.VECIN, 0, n)
+    asc.data_copy(ub, gm, asc.DataCopyParams(count, n * 2 // 32 // count, 0, 0))
+
+
+@pytest.mark.parametrize("count", [1, 64])
+def test_each_burst_of_a_copy_costs_the_mte(count):
+    """One core, 16 KiB in 1 or 64 bursts: the MTE's port binds (one core
+    has the whole L2 and HBM), and each burst adds BURST cycles."""
+    n = 8192
+    x = np.arange(n).astype(np.float16)
+    with asc.profile() as prof:
+        copy_in_bursts[1, asc.current_stream()](x, n, count)
+    (blk,) = prof.launches[0].blocks
+    want = GM_LATENCY + count * BURST + 2 * n / MTE_PORT
+    assert blk.busy["mte2"] == pytest.approx(want, rel=1e-9)
 
 
 # --- asc.adv.Matmul's internal pipes -------------------------------------------
@@ -493,19 +524,45 @@ def test_matmul_charges_its_loads_mmads_and_fixpipes():
     """One core: 2 base blocks of 128 x 256, 4 K steps of 64 each. The
     cube: a start-up and a cycle per 16^3 fractal per step; MTE1: both
     tiles to L0 at LOCAL_BYTES a cycle; MTE2: a GM copy per tile and step
-    at the MTE's port rate (one core's shares of the HBM and the L2 are
-    wider, even for the whole lines a first read fetches); FIXPIPE: one
-    float32 128 x 256 write per base block."""
+    at the MTE's port rate and a burst per row (one core's shares of the
+    HBM and the L2 are wider, even for the whole lines a first read
+    fetches); FIXPIPE: one float32 128 x 256 write (128 rows) per base
+    block."""
     rec = _run_mm(1, 128, 512, 256)
     steps, a_tile, b_tile = 2 * 4, 128 * 64 * 2, 256 * 64 * 2
     want = {"mac": steps * (20 + 8 * 16 * 4),
             "mte1": steps * (a_tile + b_tile) / 256,
-            "mte2": steps * (2 * GM_LATENCY + (a_tile + b_tile) / MTE_PORT),
-            "fixpipe": 2 * (GM_LATENCY + 128 * 256 * 4 / MTE_PORT)}
+            "mte2": steps * (2 * GM_LATENCY + (128 + 256) * BURST + (a_tile + b_tile) / MTE_PORT),
+            "fixpipe": 2 * (GM_LATENCY + 128 * BURST + 128 * 256 * 4 / MTE_PORT)}
     assert len(rec.blocks) == 1
     for blk in rec.blocks:
         for pipe, cycles in want.items():
             assert blk.busy[pipe] == pytest.approx(cycles, rel=1e-9), pipe
+
+
+def test_matmul_operands_read_by_several_cores_come_from_hbm_once():
+    """24 cores, each 128 rows of A and all of B (one 128 x 256 block, one
+    K step of 64): A's rows are each core's own, and their first read from
+    HBM at the core's share binds; B's columns are read by all 24 at about
+    the same time, so each core pays a 24th of their HBM fetch, and its 256
+    rows at the MTE bind (without the sharing B's fetch would, at 809
+    cycles)."""
+    blocks, hbm = 24, GM_BYTES_PER_CYCLE / 24
+    rec = _run_mm(blocks, blocks * 128, 256, 64)
+    l2 = L2_BYTES_PER_CYCLE / blocks
+    a_bytes, b_bytes = 128 * 64 * 2, 256 * 64 * 2
+    a_port = 128 * BURST + a_bytes / MTE_PORT
+    b_port = 256 * BURST + b_bytes / MTE_PORT
+    want = []
+    for a_lines in (a_bytes // L2_LINE, a_bytes // L2_LINE + 1):
+        for b_lines in (b_bytes // L2_LINE, b_bytes // L2_LINE + 1):
+            a = max(a_port, a_bytes / l2, a_lines * L2_LINE / hbm)
+            b = max(b_port, b_bytes / l2, b_lines * L2_LINE / hbm / blocks)
+            want.append(2 * GM_LATENCY + a + b)
+    assert b_bytes / hbm > b_port  # the sharing decides B's cost
+    assert len(rec.blocks) == blocks
+    for blk in rec.blocks:
+        assert any(blk.busy["mte2"] == pytest.approx(w, rel=1e-9) for w in want), blk.busy["mte2"]
 
 
 def test_matmul_iterate_and_get_tensor_c_cost_what_iterate_all_does():

@@ -41,6 +41,7 @@
 #define ASC_PF_L2_WAYS 16                     /* lines of a set (estimate) */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
+#define ASC_PF_BURST 1.73        /* MTE cycles per burst (a row) of a GM copy, beside its bytes */
 #define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
 #define ASC_PF_ISSUE 1.0         /* scalar cycles per instruction issued */
 #define ASC_PF_SCALAR_UB 10.0    /* scalar cycles of a get_value/set_value on the UB */
@@ -110,6 +111,7 @@ typedef struct asc_pf {
   /* this core's share of the GM bandwidth (bytes per cycle) and when it is
    * busy: sorted, disjoint intervals, those before the scalar unit dropped */
   double share;
+  int64_t at_once; /* blocks of the launch that run at once (groups, in a mixed launch) */
   double cal_s[ASC_PF_CAL], cal_e[ASC_PF_CAL];
   int ncal;
   /* this core's share of the L2 and of its bandwidth (bytes per cycle):
@@ -163,6 +165,7 @@ static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   int64_t cores = asc_pf_cores(k);
   int64_t active = k->block_num < cores ? k->block_num : cores;
   if (active < 1) active = 1;
+  pf->at_once = active;
   if (k->mixed) active *= 3;
   pf->share = ASC_PF_GM_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
   pf->l2_share = ASC_PF_L2_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
@@ -349,14 +352,19 @@ static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows,
   return fetch;
 }
 /* A GM <-> UB/L1 copy on pipe p (MTE2 in, MTE3 and FIX out) of rows of
- * rowbytes, stride bytes apart from addr, in the argument at base. Every
- * byte passes the L2 at the core's share of its bandwidth; HBM moves what
- * reads miss and the dirty lines the L2 evicts. Writes land in the L2
- * (write-back); reads allocate there unless the argument's hint is
- * CACHE_MODE_DISABLE. */
-static inline void asc_pf_gm2d(asc_pf *pf, int p, const char *base, const char *addr, int64_t rows,
-                               int64_t rowbytes, int64_t stride, int line) {
+ * rowbytes, stride bytes apart from addr, in the argument at base, that
+ * `sharers` cores of the wave read at about the same time. Every byte
+ * passes the L2 at the core's share of its bandwidth; HBM moves what reads
+ * miss (a line the sharers fetch once, each charged its part) and the
+ * dirty lines the L2 evicts. Writes land in the L2 (write-back); reads
+ * allocate there unless the argument's hint is CACHE_MODE_DISABLE. The
+ * copy moves in `bursts` bursts (its rows, or DataCopyParams' blockCount),
+ * each BURST cycles of the MTE beside its bytes. */
+static inline void asc_pf_copy(asc_pf *pf, int p, const char *base, const char *addr, int64_t rows,
+                               int64_t rowbytes, int64_t stride, int64_t bursts, double sharers,
+                               int line) {
   if (rows < 0 || rowbytes < 0) rows = rowbytes = 0;
+  if (bursts < 0) bursts = 0;
   asc_pf_s(pf, ASC_PF_ISSUE);
   int mode = 0; /* CACHE_MODE_NORMAL */
   for (int i = 0; i < pf->nhints; i++)
@@ -365,12 +373,27 @@ static inline void asc_pf_gm2d(asc_pf *pf, int p, const char *base, const char *
   double bytes = (double)rows * (double)rowbytes, back = 0;
   double fetch =
       asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
-  double hbm = (read ? fetch : 0) + back;
+  double hbm = (read ? fetch / (sharers > 1 ? sharers : 1) : 0) + back;
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
-  double first = start + ASC_PF_GM_LATENCY, end = first + bytes / ASC_PF_MTE_PORT;
+  double first = start + ASC_PF_GM_LATENCY;
+  double end = first + (double)bursts * ASC_PF_BURST + bytes / ASC_PF_MTE_PORT;
   double l2_end = first + bytes / pf->l2_share, ch_end = asc_pf_channel(pf, first, hbm / pf->share);
   if (l2_end > end) end = l2_end;
   asc_pf_run(pf, p, start, ch_end > end ? ch_end : end, line);
+}
+/* rows of rowbytes, stride bytes apart, each a burst, read by `sharers` cores */
+static inline void asc_pf_gm2ds(asc_pf *pf, int p, const char *base, const char *addr, int64_t rows,
+                                int64_t rowbytes, int64_t stride, double sharers, int line) {
+  asc_pf_copy(pf, p, base, addr, rows, rowbytes, stride, rows, sharers, line);
+}
+static inline void asc_pf_gm2d(asc_pf *pf, int p, const char *base, const char *addr, int64_t rows,
+                               int64_t rowbytes, int64_t stride, int line) {
+  asc_pf_copy(pf, p, base, addr, rows, rowbytes, stride, rows, 1, line);
+}
+/* `bytes` at addr in `bursts` bursts (the L2 sees them as one run). */
+static inline void asc_pf_gmn(asc_pf *pf, int p, int64_t bursts, int64_t bytes, const char *base,
+                              const char *addr, int line) {
+  asc_pf_copy(pf, p, base, addr, 1, bytes, 0, bursts, 1, line);
 }
 /* A contiguous copy of `bytes` at addr. */
 static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base, const char *addr,
@@ -488,16 +511,27 @@ static inline void asc_pf_mm_load(asc_pf *pf, const asc_k_matmul *mm, int w, int
                      : trans   ? mm->m
                                : mm->ka;
   const int nz = w ? mm->b_nz : mm->a_nz;
+  /* The launch's blocks tile C's M x N by the single-core shape and run
+   * the same K loop at about the same time: the cores along N read the
+   * same rows of A, those along M the same columns of B, and a line one of
+   * them fetches from HBM is in the shared L2 for the others. */
+  const int64_t along_n = mm->sn > 0 ? mm->n / mm->sn + (mm->n % mm->sn != 0) : 1;
+  const int64_t along_m = mm->sm > 0 ? mm->m / mm->sm + (mm->m % mm->sm != 0) : 1;
+  const int64_t a_sh = along_n < pf->at_once ? along_n : pf->at_once;
+  const int64_t fit = pf->at_once / (a_sh > 0 ? a_sh : 1);
+  const int64_t b_sh = along_m < fit ? along_m : fit;
+  const double sharers = (double)(w ? b_sh : a_sh);
   if (in->local || in->scalar) /* already in the core: a local move */
     asc_pf_local(pf, ASC_K_MTE2, rows * span * es, line);
   else if (nz) /* fractals: taken as one run */
-    asc_pf_gm(pf, ASC_K_MTE2, rows * span * es, in->g.base, in->g.base + in->g.lead, line);
+    asc_pf_gm2ds(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead, 1, rows * span * es, 0,
+                 sharers, line);
   else if (trans)
-    asc_pf_gm2d(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (k0 * ld + x0) * es, span,
-                rows * es, ld * es, line);
+    asc_pf_gm2ds(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (k0 * ld + x0) * es, span,
+                 rows * es, ld * es, sharers, line);
   else
-    asc_pf_gm2d(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (x0 * ld + k0) * es, rows,
-                span * es, ld * es, line);
+    asc_pf_gm2ds(pf, ASC_K_MTE2, in->g.base, in->g.base + in->g.lead + (x0 * ld + k0) * es, rows,
+                 span * es, ld * es, sharers, line);
   s->l1_ready[w][slot] = pf->clk[ASC_K_MTE2];
 }
 /* One base block of tm x tn over the single-core K. */
