@@ -17,14 +17,14 @@
 
 typedef struct acl_context {
   int device;
-  bool is_default;
 } acl_context;
 
 typedef enum { ACL_STATE_NEVER, ACL_STATE_INITIALISED, ACL_STATE_FINALISED } acl_state;
 
 static pthread_mutex_t acl_lock = PTHREAD_MUTEX_INITIALIZER;
 static acl_state state = ACL_STATE_NEVER;
-/* aclrtSetDevice's implicit contexts: never destroyed, one per device. */
+/* aclrtSetDevice's implicit contexts, one per device: never written or
+ * destroyed, only their addresses matter (the index is the device). */
 static acl_context default_contexts[ACL_MAX_DEVICES];
 /* aclrtCreateContext's contexts, so that a destroyed or made-up one is
  * recognised without being dereferenced. Guarded by acl_lock. */
@@ -49,29 +49,29 @@ static void refresh_thread(void) {
 
 aclError acl_from_status(asc_status status) {
   switch (status) {
-  case ASC_OK:
-    return ACL_SUCCESS;
-  case ASC_ERR_INVALID_VALUE:
-  case ASC_ERR_TYPE:
-  case ASC_ERR_INDEX:
-    return ACL_ERROR_INVALID_PARAM;
-  case ASC_ERR_INVALID_HANDLE:
-    return ACL_ERROR_RT_INVALID_HANDLE;
-  case ASC_ERR_OUT_OF_MEMORY:
-    return ACL_ERROR_RT_MEMORY_ALLOCATION;
-  case ASC_ERR_NOT_READY:
-    return ACL_ERROR_RT_STREAM_NOT_COMPLETE;
-  case ASC_ERR_KERNEL:
-    return ACL_ERROR_RT_AICORE_EXCEPTION;
-  case ASC_ERR_UNSUPPORTED:
-    return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-  case ASC_ERR_COMPILE:
-    return ACL_ERROR_FAILURE;
-  case ASC_ERR_DEVICE:
-    return ACL_ERROR_RT_INTERNAL_ERROR;
-  case ASC_ERR_INTERNAL:
-  case ASC_STATUS_COUNT:
-    break;
+    case ASC_OK:
+      return ACL_SUCCESS;
+    case ASC_ERR_INVALID_VALUE:
+    case ASC_ERR_TYPE:
+    case ASC_ERR_INDEX:
+      return ACL_ERROR_INVALID_PARAM;
+    case ASC_ERR_INVALID_HANDLE:
+      return ACL_ERROR_RT_INVALID_HANDLE;
+    case ASC_ERR_OUT_OF_MEMORY:
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    case ASC_ERR_NOT_READY:
+      return ACL_ERROR_RT_STREAM_NOT_COMPLETE;
+    case ASC_ERR_KERNEL:
+      return ACL_ERROR_RT_AICORE_EXCEPTION;
+    case ASC_ERR_UNSUPPORTED:
+      return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    case ASC_ERR_COMPILE:
+      return ACL_ERROR_FAILURE;
+    case ASC_ERR_DEVICE:
+      return ACL_ERROR_RT_INTERNAL_ERROR;
+    case ASC_ERR_INTERNAL:
+    case ASC_STATUS_COUNT:
+      break;
   }
   return ACL_ERROR_INTERNAL_ERROR;
 }
@@ -80,19 +80,19 @@ aclError acl_from_status(asc_status status) {
  * only needs it to be a failure, libasc callers see a fitting one. */
 static asc_status status_for(aclError code) {
   switch (code) {
-  case ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
-  case ACL_ERROR_FEATURE_UNSUPPORTED:
-    return ASC_ERR_UNSUPPORTED;
-  case ACL_ERROR_RT_STREAM_SYNC_TIMEOUT:
-  case ACL_ERROR_RT_EVENT_SYNC_TIMEOUT:
-  case ACL_ERROR_RT_EVENT_NOT_COMPLETE:
-    return ASC_ERR_NOT_READY;
-  case ACL_ERROR_RT_MEMORY_ALLOCATION:
-    return ASC_ERR_OUT_OF_MEMORY;
-  case ACL_ERROR_RT_INVALID_HANDLE:
-    return ASC_ERR_INVALID_HANDLE;
-  default:
-    return ASC_ERR_INVALID_VALUE;
+    case ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
+    case ACL_ERROR_FEATURE_UNSUPPORTED:
+      return ASC_ERR_UNSUPPORTED;
+    case ACL_ERROR_RT_STREAM_SYNC_TIMEOUT:
+    case ACL_ERROR_RT_EVENT_SYNC_TIMEOUT:
+    case ACL_ERROR_RT_EVENT_NOT_COMPLETE:
+      return ASC_ERR_NOT_READY;
+    case ACL_ERROR_RT_MEMORY_ALLOCATION:
+      return ASC_ERR_OUT_OF_MEMORY;
+    case ACL_ERROR_RT_INVALID_HANDLE:
+      return ASC_ERR_INVALID_HANDLE;
+    default:
+      return ASC_ERR_INVALID_VALUE;
   }
 }
 
@@ -201,8 +201,8 @@ static aclError check_device(int32_t deviceId, const char *op) {
   aclError err = acl_from_status(asc_device_count(&count));
   if (err) return err;
   if (deviceId < 0 || deviceId >= count || deviceId >= ACL_MAX_DEVICES)
-    return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device%s)",
-                    op, (int)deviceId, count, count == 1 ? "" : "s");
+    return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d does not exist (%d device%s)", op,
+                    (int)deviceId, count, count == 1 ? "" : "s");
   return ACL_SUCCESS;
 }
 
@@ -226,7 +226,6 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
 aclError aclrtSetDevice(int32_t deviceId) {
   aclError err = check_device(deviceId, "aclrtSetDevice");
   if (err) return err;
-  default_contexts[deviceId] = (acl_context){.device = deviceId, .is_default = true};
   return make_current(deviceId, &default_contexts[deviceId]);
 }
 
@@ -280,24 +279,23 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value) {
   if (!value) return acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: NULL value");
   if (deviceId > INT32_MAX)
-    return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclGetDeviceCapability: device %u",
-                    deviceId);
+    return acl_fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclGetDeviceCapability: device %u", deviceId);
   aclError err = check_device((int32_t)deviceId, "aclGetDeviceCapability");
   if (err) return err;
   asc_device_props props;
   if ((err = acl_from_status(asc_device_get_props((int)deviceId, &props)))) return err;
   switch (deviceInfo) {
-  case ACL_DEVICE_INFO_AI_CORE_NUM:
-    *value = props.cube_core_count;
-    return ACL_SUCCESS;
-  case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
-    *value = props.ai_core_count;
-    return ACL_SUCCESS;
-  case ACL_DEVICE_INFO_L2_SIZE:
-    return acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                    "aclGetDeviceCapability: the simulator has no L2 cache model");
-  case ACL_DEVICE_INFO_UNDEFINED:
-    break;
+    case ACL_DEVICE_INFO_AI_CORE_NUM:
+      *value = props.cube_core_count;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+      *value = props.ai_core_count;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_L2_SIZE:
+      return acl_fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                      "aclGetDeviceCapability: the simulator has no L2 cache model");
+    case ACL_DEVICE_INFO_UNDEFINED:
+      break;
   }
   return acl_fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: unknown query %d",
                   (int)deviceInfo);
@@ -312,9 +310,10 @@ static ptrdiff_t find_context(const void *context) {
 
 /* The device of a live context (default or created), or -1. */
 static int context_device(const void *context) {
-  for (int d = 0; d < ACL_MAX_DEVICES; d++)
-    if (context == (const void *)&default_contexts[d])
-      return default_contexts[d].is_default ? d : -1;
+  int count = 0;
+  if (asc_device_count(&count)) return -1;
+  for (int d = 0; d < count && d < ACL_MAX_DEVICES; d++)
+    if (context == (const void *)&default_contexts[d]) return d;
   pthread_mutex_lock(&acl_lock);
   ptrdiff_t at = find_context(context);
   int device = at < 0 ? -1 : contexts[at]->device;
@@ -329,12 +328,11 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
   acl_context *c = malloc(sizeof *c);
   if (!c) return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtCreateContext: out of memory");
   c->device = deviceId;
-  c->is_default = false;
   pthread_mutex_lock(&acl_lock);
   if (ncontexts == contexts_cap) {
     size_t cap = contexts_cap ? contexts_cap * 2 : 8;
-    acl_context **grown = cap <= SIZE_MAX / sizeof *grown ? realloc(contexts, cap * sizeof *grown)
-                                                            : NULL;
+    acl_context **grown =
+        cap <= SIZE_MAX / sizeof *grown ? realloc(contexts, cap * sizeof *grown) : NULL;
     if (!grown) {
       pthread_mutex_unlock(&acl_lock);
       free(c);
@@ -500,8 +498,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
   asc_status st = query(event, status, "aclrtQueryEventStatus");
   if (st != ASC_OK && st != ASC_ERR_NOT_READY) return acl_from_status(st);
-  *status =
-      st == ASC_OK ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  *status = st == ASC_OK ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 

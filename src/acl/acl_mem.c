@@ -88,7 +88,8 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
   pthread_mutex_lock(&host_lock);
   if (nhosts == hosts_cap) {
     size_t cap = hosts_cap ? hosts_cap * 2 : 16;
-    host_block *grown = cap <= SIZE_MAX / sizeof *grown ? realloc(hosts, cap * sizeof *grown) : NULL;
+    host_block *grown =
+        cap <= SIZE_MAX / sizeof *grown ? realloc(hosts, cap * sizeof *grown) : NULL;
     if (!grown) {
       pthread_mutex_unlock(&host_lock);
       free(ptr);
@@ -129,27 +130,27 @@ static aclError copy_kind(void *dst, size_t destMax, const void *src, size_t cou
     return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: %zu bytes do not fit destMax %zu", op, count,
                     destMax);
   switch (kind) {
-  case ACL_MEMCPY_HOST_TO_HOST:
-    *out = ASC_MEMCPY_HOST_TO_HOST;
-    return ACL_SUCCESS;
-  case ACL_MEMCPY_HOST_TO_DEVICE:
-  case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
-    *out = ASC_MEMCPY_HOST_TO_DEVICE;
-    return ACL_SUCCESS;
-  case ACL_MEMCPY_DEVICE_TO_HOST:
-    *out = ASC_MEMCPY_DEVICE_TO_HOST;
-    return ACL_SUCCESS;
-  case ACL_MEMCPY_DEVICE_TO_DEVICE:
-  case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-  case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
-    *out = ASC_MEMCPY_DEVICE_TO_DEVICE;
-    return ACL_SUCCESS;
-  case ACL_MEMCPY_DEFAULT: {
-    bool to_dev = is_device(dst), from_dev = is_device(src);
-    *out = to_dev ? (from_dev ? ASC_MEMCPY_DEVICE_TO_DEVICE : ASC_MEMCPY_HOST_TO_DEVICE)
-                  : (from_dev ? ASC_MEMCPY_DEVICE_TO_HOST : ASC_MEMCPY_HOST_TO_HOST);
-    return ACL_SUCCESS;
-  }
+    case ACL_MEMCPY_HOST_TO_HOST:
+      *out = ASC_MEMCPY_HOST_TO_HOST;
+      return ACL_SUCCESS;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      *out = ASC_MEMCPY_HOST_TO_DEVICE;
+      return ACL_SUCCESS;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      *out = ASC_MEMCPY_DEVICE_TO_HOST;
+      return ACL_SUCCESS;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+      *out = ASC_MEMCPY_DEVICE_TO_DEVICE;
+      return ACL_SUCCESS;
+    case ACL_MEMCPY_DEFAULT: {
+      bool to_dev = is_device(dst), from_dev = is_device(src);
+      *out = to_dev ? (from_dev ? ASC_MEMCPY_DEVICE_TO_DEVICE : ASC_MEMCPY_HOST_TO_DEVICE)
+                    : (from_dev ? ASC_MEMCPY_DEVICE_TO_HOST : ASC_MEMCPY_HOST_TO_HOST);
+      return ACL_SUCCESS;
+    }
   }
   return acl_fail(ACL_ERROR_INVALID_PARAM, "%s: unknown copy kind %d", op, (int)kind);
 }

@@ -5,21 +5,21 @@
 
 #include <unistd.h>
 
-#define assert_acl(expr, want)                                                         \
-  do {                                                                                 \
-    aclError got_ = (expr);                                                            \
-    aclError want_ = (want);                                                           \
-    if (got_ != want_)                                                                 \
-      fail_msg("%s returned %d, expected %d (message: '%s')", #expr, got_, want_,      \
-               asc_last_error());                                                      \
+#define assert_acl(expr, want)                                                    \
+  do {                                                                            \
+    aclError got_ = (expr);                                                       \
+    aclError want_ = (want);                                                      \
+    if (got_ != want_)                                                            \
+      fail_msg("%s returned %d, expected %d (message: '%s')", #expr, got_, want_, \
+               asc_last_error());                                                 \
   } while (0)
 
 #define assert_acl_ok(expr) assert_acl(expr, ACL_SUCCESS)
 
 /* Fails with `want`, and aclGetRecentErrMsg mentions `needle`. */
-#define assert_acl_error(expr, want, needle)   \
-  do {                                         \
-    assert_acl(expr, want);                    \
+#define assert_acl_error(expr, want, needle)       \
+  do {                                             \
+    assert_acl(expr, want);                        \
     assert_contains(aclGetRecentErrMsg(), needle); \
   } while (0)
 

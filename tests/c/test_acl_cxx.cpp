@@ -6,14 +6,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(expr)                                                                       \
-  do {                                                                                    \
-    aclError err_ = (expr);                                                               \
-    if (err_ != ACL_SUCCESS) {                                                            \
-      const char *msg_ = aclGetRecentErrMsg();                                            \
-      std::fprintf(stderr, "%s: %d (%s)\n", #expr, err_, msg_ ? msg_ : "no message");     \
-      return 1;                                                                           \
-    }                                                                                     \
+#define CHECK(expr)                                                                   \
+  do {                                                                                \
+    aclError err_ = (expr);                                                           \
+    if (err_ != ACL_SUCCESS) {                                                        \
+      const char *msg_ = aclGetRecentErrMsg();                                        \
+      std::fprintf(stderr, "%s: %d (%s)\n", #expr, err_, msg_ ? msg_ : "no message"); \
+      return 1;                                                                       \
+    }                                                                                 \
   } while (0)
 
 int main() {
