@@ -36,6 +36,8 @@ static int acl_setup_two_devices(void **state) {
 }
 
 static int acl_teardown(void **state) {
+  /* A failed test may leave a gate shut: aclFinalize waits for every stream. */
+  for (int i = 0; i < ASC_TEST_GATES; i++) asc_test_gate_open(asc_test_gate_get(i));
   aclError err = aclFinalize();
   return asc_test_teardown(state) == 0 && err == ACL_SUCCESS ? 0 : -1;
 }
@@ -166,10 +168,14 @@ static void test_synchronize_device(void **state) {
   assert_acl_ok(aclrtSetDevice(0));
   aclrtStream s;
   assert_acl_ok(aclrtCreateStream(&s));
-  assert_ok(asc_testing_spin(handle_of(s), 100 + slack_ms(), 1));
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(s), gate));
   assert_acl_error(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                    "still busy");
+  assert_acl_error(aclrtSynchronizeDeviceWithTimeout(20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "after 20 ms");
   assert_acl_error(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_INVALID_PARAM, "-2");
+  asc_test_gate_open(gate);
   assert_acl_ok(aclrtSynchronizeDevice());
   assert_ok(asc_stream_query(handle_of(s)));
   assert_acl_ok(aclrtSynchronizeDeviceWithTimeout(10));
@@ -261,10 +267,14 @@ static void test_streams(void **state) {
   assert_acl_ok(aclrtSynchronizeStream(s));
   assert_acl_ok(aclrtSynchronizeStream(NULL)); /* the default stream */
 
-  assert_ok(asc_testing_spin(handle_of(s), 100 + slack_ms(), 1));
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(s), gate));
   assert_acl_error(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                    "still queued");
+  assert_acl_error(aclrtSynchronizeStreamWithTimeout(s, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   "after 20 ms");
   assert_acl_error(aclrtSynchronizeStreamWithTimeout(s, -3), ACL_ERROR_INVALID_PARAM, "-3");
+  asc_test_gate_open(gate);
   assert_acl_ok(aclrtSynchronizeStreamWithTimeout(s, -1));
   assert_ok(asc_stream_query(handle_of(s)));
 
@@ -320,7 +330,8 @@ static void test_event_record_query_synchronize(void **state) {
 
   assert_acl_ok(aclrtSetDevice(0));
   assert_acl_ok(aclrtCreateStream(&s));
-  assert_ok(asc_testing_spin(handle_of(s), 100 + slack_ms(), 1));
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(s), gate));
   assert_acl_ok(aclrtRecordEvent(e, s));
   assert_acl_ok(aclrtQueryEvent(e, &status));
   assert_int_equal(status, ACL_EVENT_STATUS_NOT_READY);
@@ -328,7 +339,10 @@ static void test_event_record_query_synchronize(void **state) {
   assert_int_equal(recorded, ACL_EVENT_RECORDED_STATUS_NOT_READY);
   assert_acl_error(aclrtSynchronizeEventWithTimeout(e, 0), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                    "not reached");
+  assert_acl_error(aclrtSynchronizeEventWithTimeout(e, 20), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                   "after 20 ms");
   assert_acl_error(aclrtSynchronizeEventWithTimeout(e, -9), ACL_ERROR_INVALID_PARAM, "-9");
+  asc_test_gate_open(gate);
   assert_acl_ok(aclrtSynchronizeEvent(e));
   assert_acl_ok(aclrtQueryEvent(e, &status));
   assert_int_equal(status, ACL_EVENT_STATUS_COMPLETE);
@@ -364,12 +378,15 @@ static void test_event_elapsed_time(void **state) {
   assert_acl_ok(aclrtCreateStream(&s));
   assert_acl_ok(aclrtCreateEvent(&start));
   assert_acl_ok(aclrtCreateEvent(&end));
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(s), gate));
   assert_acl_ok(aclrtRecordEvent(start, s));
   assert_ok(asc_testing_spin(handle_of(s), spin_ms, 1));
   assert_acl_ok(aclrtRecordEvent(end, s));
   float ms = -1;
-  /* Still running: not complete yet (the spin outlasts this call). */
+  /* Held behind the gate: neither event has been reached. */
   assert_acl(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_EVENT_NOT_COMPLETE);
+  asc_test_gate_open(gate);
   assert_acl_ok(aclrtSynchronizeEvent(end));
   assert_acl_ok(aclrtEventElapsedTime(&ms, start, end));
   /* The spin holds its core for spin_ms of wall time. */
@@ -393,13 +410,19 @@ static void test_stream_wait_event(void **state) {
   assert_acl_ok(aclrtCreateStream(&b));
   assert_acl_ok(aclrtCreateEvent(&e));
   assert_acl_ok(aclrtCreateEvent(&after));
-  assert_ok(asc_testing_spin(handle_of(a), 80, 1));
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(a), gate));
   assert_acl_ok(aclrtRecordEvent(e, a));
   assert_acl_ok(aclrtStreamWaitEvent(b, e));
   assert_acl_ok(aclrtRecordEvent(after, b));
-  /* b's event can only complete once a's has. */
-  assert_acl_ok(aclrtSynchronizeEvent(after));
+  /* b's event can only complete once a's has: b has nothing else queued. */
   aclrtEventStatus status;
+  assert_acl_error(aclrtSynchronizeEventWithTimeout(after, 50), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                   "not reached");
+  assert_acl_ok(aclrtQueryEvent(after, &status));
+  assert_int_equal(status, ACL_EVENT_STATUS_NOT_READY);
+  asc_test_gate_open(gate);
+  assert_acl_ok(aclrtSynchronizeEvent(after));
   assert_acl_ok(aclrtQueryEvent(e, &status));
   assert_int_equal(status, ACL_EVENT_STATUS_COMPLETE);
   assert_acl_ok(aclrtStreamWaitEvent(NULL, e));
@@ -567,10 +590,16 @@ static void test_memcpy_async(void **state) {
   assert_acl_ok(aclrtSetDevice(0));
   assert_acl_ok(aclrtCreateStream(&s));
   assert_acl_ok(aclrtMalloc(&d, N, ACL_MEM_MALLOC_HUGE_FIRST));
-  /* Queued behind a spin: nothing lands before the stream gets there. */
-  assert_ok(asc_testing_spin(handle_of(s), 50, 1));
+  /* Queued behind a gate: nothing lands before the stream gets there. */
+  asc_test_gate *gate = asc_test_gate_get(0);
+  assert_ok(asc_test_gate_enqueue(handle_of(s), gate));
   assert_acl_ok(aclrtMemcpyAsync(d, N, src, N, ACL_MEMCPY_HOST_TO_DEVICE, s));
   assert_acl_ok(aclrtMemcpyAsync(out, N, d, N, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  uint8_t *zero = calloc(N, 1);
+  assert_non_null(zero);
+  assert_memory_equal(out, zero, N);
+  free(zero);
+  asc_test_gate_open(gate);
   assert_acl_ok(aclrtSynchronizeStream(s));
   assert_memory_equal(out, src, N);
   /* The default stream. */
