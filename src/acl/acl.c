@@ -119,7 +119,7 @@ aclError acl_stream_of(aclrtStream stream, const char *op, asc_stream_t *out) {
     *out = acl_handle(stream);
     return ACL_SUCCESS;
   }
-  int device;
+  int device = -1;
   aclError err = acl_need_device(op, &device);
   return err ? err : acl_from_status(asc_stream_default(device, out));
 }
@@ -243,7 +243,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
 
 aclError aclrtGetDevice(int32_t *deviceId) {
   if (!deviceId) return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: NULL deviceId");
-  int device;
+  int device = -1;
   aclError err = acl_need_device("aclrtGetDevice", &device);
   if (err == ACL_SUCCESS) *deviceId = device;
   return err;
@@ -264,7 +264,7 @@ static aclError timeout_ns(int32_t timeout, const char *op, int64_t *out) {
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
-  int device;
+  int device = -1;
   int64_t ns = -1;
   aclError err = timeout_ns(timeout, "aclrtSynchronizeDevice", &ns);
   if (err || (err = acl_need_device("aclrtSynchronizeDevice", &device))) return err;
@@ -396,7 +396,7 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
 
 aclError aclrtCreateStream(aclrtStream *stream) {
   if (!stream) return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: NULL stream");
-  int device;
+  int device = -1;
   asc_stream_t handle = 0;
   aclError err = acl_need_device("aclrtCreateStream", &device);
   if (err || (err = acl_from_status(asc_stream_create(device, &handle)))) return err;

@@ -59,7 +59,7 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
                          ACL_MEM_ACCESS_USER_SPACE_READONLY;
   if ((bits & 0xffu) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P || (bits & ~0xffu & ~flags))
     return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy 0x%x", bits);
-  int device;
+  int device = -1;
   aclError err = acl_need_device("aclrtMalloc", &device);
   if (err) return err;
   void *ptr = NULL;
@@ -215,7 +215,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
     return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: NULL %s", free ? "total" : "free");
   if ((unsigned)attr > ACL_HBM_MEM_P2P_HUGE1G)
     return acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: unknown attribute %d", (int)attr);
-  int device;
+  int device = -1;
   aclError err = acl_need_device("aclrtGetMemInfo", &device);
   if (err) return err;
   asc_device_props props;
