@@ -5,6 +5,8 @@
 static const char *const asc_k_files[] = {"test_cube.py"};
 #define ASC_K_CUBE 1 /* the cube unit of the runtime */
 #define ASC_K_MIX 1  /* core groups */
+#include <sched.h>
+
 #include "../../src/compiler/asc_kernel_rt.h"
 #include "../../src/compiler/rt/cube.h"
 #include "asc_test.h"
@@ -341,8 +343,46 @@ static int group_core(asc_k_ctx *k, const asc_k_arg *args) {
   return asc_k_mix_cross(k, 2, 0, 2, 10);
 }
 
+/* The launch state a launcher gives blocks (jit_launch.c): every wait of
+ * the runtime goes through it (rt/wait.h). Waits here end by themselves or
+ * fail, so the services only yield and poll. */
+static int64_t group_clock_ns(void) {
+  return 0;
+}
+static void group_pause(unsigned spins) {
+  (void)spins;
+  sched_yield();
+}
+static void group_sleep(asc_k_launch *launch, int64_t epoch) {
+  (void)launch, (void)epoch;
+  sched_yield();
+}
+static void group_wake(asc_k_launch *launch) {
+  (void)launch;
+}
+typedef struct group_launch {
+  asc_k_launch l;
+  int64_t words[4][3 * 24];
+  unsigned char cstate[3 * 24], state[24];
+  char report[ASC_K_REPORT_MAX], why[ASC_K_WHY_MAX];
+} group_launch;
+static void group_launch_init(group_launch *g, asc_k_ctx *k) {
+  memset(g, 0, sizeof *g);
+  g->l.nblocks = 24;
+  g->l.capacity = 24;
+  g->l.epoch = 1;
+  g->l.seen = g->words[0], g->l.wdesc = g->words[1], g->l.wa = g->words[2], g->l.wb = g->words[3];
+  g->l.cstate = g->cstate, g->l.state = g->state;
+  g->l.report = g->report, g->l.why = g->why;
+  g->l.clock_ns = group_clock_ns, g->l.pause = group_pause;
+  g->l.sleep = group_sleep, g->l.wake = group_wake;
+  k->sys.launch = &g->l;
+  k->sys.slot = 3 * (int64_t)k->block_idx;
+}
+
 static void test_group(void **state) {
   (void)state;
+  static group_launch launch;
   static char ub[256];
   int64_t rec[9] = {0};
   asc_k_arg args[2];
@@ -356,11 +396,13 @@ static void test_group(void **state) {
   k.ub_size = sizeof ub;
   k.block_idx = 5;
   k.block_num = 24;
+  group_launch_init(&launch, &k);
   assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 0);
   /* AIC: the group; AIV s: 2 * group + s; block_num: the groups */
   int64_t want[9] = {5, 1, 24, 10, 2, 24, 11, 2, 24};
   assert_memory_equal(rec, want, sizeof want);
   args[1].v.i = 1;
+  group_launch_init(&launch, &k);
   assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 1);
   assert_non_null(strstr(k.msg,
                          "test_cube.py:8: cross_core_wait_flag: flag 3 (mode 2) is never "
