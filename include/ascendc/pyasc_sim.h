@@ -46,6 +46,8 @@ typedef struct pyasc_sim_lt {
 #define PYASC_SIM_PIPE_BYTES 1024
 #define PYASC_SIM_QUE_BYTES 2048
 #define PYASC_SIM_TBUF_BYTES 64
+/* Bytes a Matmul keeps for the runtime's object (asc_k_matmul). */
+#define PYASC_SIM_MM_BYTES 2048
 
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
@@ -252,6 +254,34 @@ typedef struct pyasc_sim_api {
                     const int64_t *st, int mode, int dt, const char *file, int line);
   int (*select_reg_scalar)(void *k, pyasc_sim_lt d, pyasc_sim_lt m, pyasc_sim_lt a, int64_t repeat,
                            const int64_t *st, int dt, int mdt, const char *file, int line);
+  /* the system workspace register: set 1 SetSysWorkspace(*ptr), 0 GetSysWorkSpacePtr */
+  int (*sys_workspace)(void *k, int set, void **ptr);
+  /* The cube (NULL but in the table of kernels that export pyasc_sim_cube):
+   * the AIC's buffers for a block's run, the core it runs on (0 AIV, 1 AIC)
+   * and whether it is in a group of one AIC and two AIVs, and a block's run
+   * as such a group (mixed) or as one core of the given kind. */
+  int (*cube_begin)(void *k);
+  void (*cube_end)(void *k);
+  int (*core_kind)(void *k);
+  int (*mixed)(void *k);
+  int (*group_run)(void *k, const void *args, int (*run)(void *k, const void *args), int mixed,
+                   int kind);
+  /* the adv Matmul (mm: PYASC_SIM_MM_BYTES): init from the TCubeTiling's
+   * nfields int32 fields and matmul.new's flags; set A (0), B (1) or the
+   * bias (2); SetTail (org 0) or SetOrgShape (org 1); Iterate; GetTensorC
+   * (all 0) or IterateAll (all 1) into C in GM (ub 0) or a LocalTensor;
+   * End (what 0) or DisableBias (1); GetOffsetC's field */
+  int (*mm_init)(void *k, void *mm, int in_dt, int c_dt, int flags, const int32_t *tiling,
+                 int64_t nfields, const char *file, int line);
+  int (*mm_set)(void *k, void *mm, int which, pyasc_sim_gt g, int trans, const char *file,
+                int line);
+  int (*mm_shape)(void *k, void *mm, int org, int64_t a, int64_t b, int64_t c, int64_t d,
+                  const char *file, int line);
+  int (*mm_iterate)(void *k, void *mm, int *more, const char *file, int line);
+  int (*mm_get_c)(void *k, void *mm, int all, int ub, pyasc_sim_gt g, pyasc_sim_lt t, int dt,
+                  int atomic, const char *file, int line);
+  int (*mm_end)(void *k, void *mm, int what, const char *file, int line);
+  int (*mm_offset_c)(void *k, void *mm, int field, int64_t *v, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

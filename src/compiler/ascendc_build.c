@@ -62,6 +62,13 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
   /* SyncAll's blocks meet: the launch must run them together (jit.c) */
   ir_buf_printf(&b, "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n",
                 checked ? 1 : 0, mentions(source, "SyncAll") ? 1 : 0);
+  /* a Matmul: the cube's table, and groups of an AIC and two AIVs unless
+   * the source is cube-only (kernel_operator.h entry.h) */
+  bool cube = mentions(source, "Matmul") || mentions(source, "REGIST_MATMUL_OBJ");
+  ir_buf_printf(&b, "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n", cube ? 1 : 0,
+                !cube                                   ? 0
+                : mentions(source, "ASCENDC_CUBE_ONLY") ? 2
+                                                        : 1);
   ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);

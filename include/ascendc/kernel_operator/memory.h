@@ -97,6 +97,10 @@ class LocalTensor {
 // --- TPipe, TQue, TBuf -----------------------------------------------------------------------
 
 class TPipe;
+namespace sim {
+// GetTPipePtr(): the core's latest TPipe still alive (a core runs on one thread)
+inline thread_local TPipe *cur_pipe = nullptr;
+}  // namespace sim
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
@@ -186,8 +190,14 @@ class TBuf {
 class TPipe {
  public:
   alignas(16) unsigned char mem[PYASC_SIM_PIPE_BYTES];
-  TPipe() { sim::api()->pipe_init(mem); }
-  ~TPipe() { sim::api()->pipe_reset(sim::ctx, mem); }
+  TPipe() {
+    sim::api()->pipe_init(mem);
+    sim::cur_pipe = this;
+  }
+  ~TPipe() {
+    sim::api()->pipe_reset(sim::ctx, mem);
+    if (sim::cur_pipe == this) sim::cur_pipe = nullptr;
+  }
   TPipe(const TPipe &) = delete;
   TPipe &operator=(const TPipe &) = delete;
 
