@@ -282,6 +282,27 @@ typedef struct pyasc_sim_api {
                   int atomic, const char *file, int line);
   int (*mm_end)(void *k, void *mm, int what, const char *file, int line);
   int (*mm_offset_c)(void *k, void *mm, int field, int64_t *v, const char *file, int line);
+  /* the basic cube APIs: InitBuffer for a TQue in buf (0 L1, 1 L0A, 2 L0B,
+   * 3 L0C); LoadData from L1 (gm 0) or GM with LoadData2DParams; Mmad
+   * (init: C = A B, else C += A B); Fixpipe to GM (ub 0) or the UB, p: nSize,
+   * mSize, srcStride, dstStride, quantPre, reluEn, NZ output, deq: the
+   * scalar quant scale; DataCopy GM/UB -> L1 with Nd2NzParams (v[8]) and
+   * UB -> GM with Nz2NdParamsFull (v[7]) */
+  int (*cube_init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, int buf,
+                          const char *file, int line);
+  int (*cube_load)(void *k, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm, int dt,
+                   int64_t start, int64_t repeat, int64_t src_stride, int64_t dst_gap,
+                   int transpose, const char *file, int line);
+  int (*cube_mmad)(void *k, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_lt b, pyasc_sim_lt bias,
+                   int has_bias, int dt, int64_t m, int64_t n, int64_t kk, int init,
+                   const char *file, int line);
+  int (*cube_fixpipe)(void *k, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
+                      pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p, double deq,
+                      const char *file, int line);
+  int (*cube_nd2nz)(void *k, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub, int dt,
+                    const int64_t *v, const char *file, int line);
+  int (*cube_nz2nd)(void *k, pyasc_sim_gt g, pyasc_sim_lt src, int dt, const int64_t *v,
+                    const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

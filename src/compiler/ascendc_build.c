@@ -62,13 +62,19 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
   /* SyncAll's blocks meet: the launch must run them together (jit.c) */
   ir_buf_printf(&b, "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n",
                 checked ? 1 : 0, mentions(source, "SyncAll") ? 1 : 0);
-  /* a Matmul: the cube's table, and groups of an AIC and two AIVs unless
-   * the source is cube-only (kernel_operator.h entry.h) */
-  bool cube = mentions(source, "Matmul") || mentions(source, "REGIST_MATMUL_OBJ");
-  ir_buf_printf(&b, "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n", cube ? 1 : 0,
-                !cube                                   ? 0
-                : mentions(source, "ASCENDC_CUBE_ONLY") ? 2
-                                                        : 1);
+  /* The cube's table for a source that names a cube API or position. A
+   * Matmul runs on groups of an AIC and two AIVs, the basic APIs on one
+   * core with the AIC's buffers (as emit_c.c runs Python kernels), and a
+   * cube-only source on one AIC per block (kernel_operator.h entry.h). */
+  static const char *const cube_names[] = {
+      "Mmad", "LoadData", "Fixpipe", "Nd2NzParams", "Nz2NdParamsFull", "A1", "A2", "B1",
+      "B2",   "C1",       "C2",      "CO1"};
+  bool matmul = mentions(source, "Matmul") || mentions(source, "REGIST_MATMUL_OBJ");
+  bool cube = matmul;
+  for (size_t i = 0; i < sizeof cube_names / sizeof cube_names[0]; i++)
+    cube = cube || mentions(source, cube_names[i]);
+  int group = !cube ? 0 : mentions(source, "ASCENDC_CUBE_ONLY") ? 2 : matmul ? 1 : 0;
+  ir_buf_printf(&b, "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n", cube ? 1 : 0, group);
   ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);

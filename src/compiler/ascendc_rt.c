@@ -766,7 +766,9 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
 #ifdef ASC_K_CUBE
 #include "ascendc_rt_cube.h"
 #else /* a kernel that uses the cube gets the cube's table (jit.c) */
-#define SIM_CUBE_ENTRIES NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+#define SIM_CUBE_ENTRIES                                                                          \
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL
 #endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {

@@ -53,7 +53,8 @@ static int cube_type(int dt) {
  * order (src/tiling/tiling.c asc_tiling_tcube_fields), as matmul.init and
  * matmul.schedule take them. */
 enum { T_M = 1, T_N, T_KA, T_KB, T_SM, T_SN, T_SK, T_BM, T_BN, T_BK, T_DEPTH_A1, T_DEPTH_B1 };
-enum { T_STEP_M = 13, T_STEP_N, T_ITERATE_ORDER = 17, T_STEP_KA = 26, T_STEP_KB, T_FIELDS = 49 };
+enum { T_STEP_M = 13, T_STEP_N, T_ITERATE_ORDER = 17, T_STEP_KA = 26, T_STEP_KB, T_LAYOUT = 33 };
+enum { T_FIELDS = 49 };
 static int sim_mm_init(void *kv, void *mm, int in_dt, int c_dt, int flags, const int32_t *t,
                        int64_t nfields, const char *file, int line) {
   asc_k_ctx *k = kv;
@@ -65,10 +66,18 @@ static int sim_mm_init(void *kv, void *mm, int in_dt, int c_dt, int flags, const
                       "bfloat16_t, int8_t, float or int32_t");
   if (!t || nfields < T_FIELDS)
     return asc_k_fail(k, L, "REGIST_MATMUL_OBJ: the tiling must be a TCubeTiling");
-  return asc_k_mm_init(k, mm, in, c, flags, t[T_M], t[T_N], t[T_KA], t[T_KB], t[T_SM], t[T_SN],
-                       t[T_SK], t[T_BM], t[T_BN], t[T_BK], L) ||
-         asc_k_mm_schedule(k, mm, t[T_ITERATE_ORDER], t[T_STEP_M], t[T_STEP_N], t[T_DEPTH_A1],
-                           t[T_DEPTH_B1], t[T_STEP_KA], t[T_STEP_KB], L);
+  if (asc_k_mm_init(k, mm, in, c, flags, t[T_M], t[T_N], t[T_KA], t[T_KB], t[T_SM], t[T_SN],
+                    t[T_SK], t[T_BM], t[T_BN], t[T_BK], L) ||
+      asc_k_mm_schedule(k, mm, t[T_ITERATE_ORDER], t[T_STEP_M], t[T_STEP_N], t[T_DEPTH_A1],
+                        t[T_DEPTH_B1], t[T_STEP_KA], t[T_STEP_KB], L))
+    return 1;
+  /* BSNGD, SBNGD, BNGS1S2 operands (codes 2-4) read the tiling's axes */
+  int axes = 0;
+  for (int w = 0; w < 3; w++) axes |= ((flags >> (6 + 3 * w)) & 7) >= 2;
+  if (!axes) return 0;
+  int64_t v[15];
+  for (int i = 0; i < 15; i++) v[i] = t[T_LAYOUT + i];
+  return asc_k_mm_layout(k, mm, v, L);
 }
 /* which: 0 A, 1 B, 2 the bias */
 static int sim_mm_set(void *kv, void *mm, int which, pyasc_sim_gt g, int trans, const char *file,
@@ -107,6 +116,76 @@ static int sim_mm_offset_c(void *kv, void *mm, int field, int64_t *v, const char
   return asc_k_mm_offset_c(kv, mm, field, v, at(file, line));
 }
 
+/* --- the basic cube APIs: TQue at the cube's positions, LoadData, Mmad,
+ * Fixpipe, DataCopy with Nd2NzParams / Nz2NdParamsFull ---------------------- */
+/* buf: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C (CO1) */
+static int sim_cube_init_buffer(void *kv, void *pipe, void *que, int64_t num, int64_t len, int buf,
+                                const char *file, int line) {
+  return asc_k_cube_init_buffer(kv, pipe, que, num, len, buf, at(file, line));
+}
+/* the cube's type of dt, or a failure naming api */
+static int cube_dt(asc_k_ctx *k, int dt, const char *api, int L, int *t) {
+  *t = cube_type(dt);
+  return *t < 0 ? unsupported(k, L, api, dt) : 0;
+}
+/* LoadData(dst L0A/L0B, src L1 (gm 0) or GM, LoadData2DParams) */
+static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm,
+                         int dt, int64_t start, int64_t repeat, int64_t src_stride, int64_t dst_gap,
+                         int transpose, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t;
+  if (cube_dt(k, dt, "LoadData", L, &t)) return 1;
+  return gm ? asc_k_cube_load_gm(k, lt_in(dst), gt_in(g), t, start, repeat, src_stride, dst_gap,
+                                 transpose, L)
+            : asc_k_cube_load_l1(k, lt_in(dst), lt_in(src), t, start, repeat, src_stride, dst_gap,
+                                 transpose, L);
+}
+/* Mmad(dst L0C, fm L0A, filter L0B[, bias in L1], MmadParams); dt: fm's */
+static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_lt b,
+                         pyasc_sim_lt bias, int has_bias, int dt, int64_t m, int64_t n, int64_t kk,
+                         int init, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t;
+  if (cube_dt(k, dt, "Mmad", L, &t)) return 1;
+  asc_k_lt bl = lt_in(bias);
+  return asc_k_cube_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, NULL, t, m, n,
+                         kk, init, L);
+}
+/* Fixpipe(dst GM (ub 0) or UB, src L0C[, quant vector in L1], FixpipeParamsV220):
+ * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz */
+static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
+                            pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p,
+                            double deq, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t, s;
+  if (cube_dt(k, dt, "Fixpipe", L, &t) || cube_dt(k, st, "Fixpipe", L, &s)) return 1;
+  asc_k_lt q = lt_in(qv);
+  const asc_k_lt *qp = has_qv ? &q : NULL;
+  return ub ? asc_k_cube_fixpipe_ub(k, lt_in(dst), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3],
+                                    p[4], (int)p[5], deq, (int)p[6], L)
+            : asc_k_cube_fixpipe_gm(k, gt_in(g), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4],
+                                    (int)p[5], deq, (int)p[6], L);
+}
+/* DataCopy(dst L1, src GM (ub 0) or UB, Nd2NzParams v[8]) */
+static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub,
+                          int dt, const int64_t *v, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t;
+  if (cube_dt(k, dt, "DataCopy", L, &t)) return 1;
+  return ub ? asc_k_cube_nd2nz_ub(k, lt_in(dst), lt_in(src), t, v, L)
+            : asc_k_cube_nd2nz_gm(k, lt_in(dst), gt_in(g), t, v, L);
+}
+/* DataCopy(dst GM, src UB (NZ), Nz2NdParamsFull v[7]) */
+static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, const int64_t *v,
+                          const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t;
+  if (cube_dt(k, dt, "DataCopy", L, &t)) return 1;
+  return asc_k_cube_nz2nd(k, gt_in(g), lt_in(src), t, v, L);
+}
+
 #define SIM_CUBE_ENTRIES                                                                          \
   sim_cube_begin, sim_cube_end, sim_core_kind, sim_mixed, sim_group_run, sim_mm_init, sim_mm_set, \
-      sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c
+      sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c,                    \
+      sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe, sim_cube_nd2nz,       \
+      sim_cube_nz2nd

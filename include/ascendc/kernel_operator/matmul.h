@@ -132,21 +132,20 @@ inline GM_ADDR GetSysWorkSpacePtr() {
 
 namespace sim {
 inline const pyasc_sim_api *cube_api(Loc loc) {
-  const pyasc_sim_api *t = api();
-  if (!t->mm_init) {
-    t->fail(ctx, loc.file, loc.line, "the cube: this kernel was not built with the cube's table");
-    throw Abort{};
-  }
-  return t;
+  return cube_table(loc);
 }
 // The core this block runs on: AIC or AIV.
 inline int32_t core_type() {
   const pyasc_sim_api *t = api();
   return t && t->core_kind && ctx && t->core_kind(ctx) == 1 ? AIC : AIV;
 }
-inline void fail(const char *message, Loc loc) {
-  api()->fail(ctx, loc.file, loc.line, message);
-  throw Abort{};
+// The runtime's LayoutMode codes (matmul.py): 1 NORMAL, 2 BSNGD, 3 SBNGD, 4 BNGS1S2.
+constexpr int layout_code(LayoutMode m) {
+  return m == LayoutMode::NORMAL    ? 1
+         : m == LayoutMode::BSNGD   ? 2
+         : m == LayoutMode::SBNGD   ? 3
+         : m == LayoutMode::BNGS1S2 ? 4
+                                    : 0;
 }
 // matmul.new's flags for the runtime: NZ operands, transposes, C in the UB, layouts, positions.
 template <class A, class B, class C>
@@ -154,8 +153,7 @@ constexpr int matmul_flags() {
   int f = (A::format == CubeFormat::NZ ? 1 : 0) | (B::format == CubeFormat::NZ ? 2 : 0) |
           (C::format == CubeFormat::NZ ? 4 : 0) | (A::isTrans ? 8 : 0) | (B::isTrans ? 16 : 0) |
           (C::pos != TPosition::GM ? 32 : 0);
-  f |= static_cast<int>(A::layout) << 6 | static_cast<int>(B::layout) << 9 |
-       static_cast<int>(C::layout) << 12;
+  f |= layout_code(A::layout) << 6 | layout_code(B::layout) << 9 | layout_code(C::layout) << 12;
   return f;
 }
 }  // namespace sim
@@ -196,7 +194,7 @@ class Matmul {
 
   void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, sim::Loc loc = {}) {
     (void)tpipe;
-    if (!cubeTiling) sim::fail("Matmul::Init: no tiling", loc);
+    if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
     sim::check(sim::cube_api(loc)->mm_init(
         sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
         sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE>(), reinterpret_cast<const int32_t *>(cubeTiling),
@@ -230,7 +228,7 @@ class Matmul {
   // The next base block (baseM x baseN) in the tiling's order; false once all are done.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false, sim::Loc loc = {}) {
-    if (enPartialSum) sim::fail("Matmul::Iterate: enPartialSum is not simulated", loc);
+    if (enPartialSum) sim::fail_at("Matmul::Iterate: enPartialSum is not simulated", loc);
     int more = 0;
     sim::check(sim::cube_api(loc)->mm_iterate(sim::ctx, mem, &more, loc.file, loc.line));
     return more != 0;
@@ -240,7 +238,7 @@ class Matmul {
   void GetTensorC(const LocalTensor<DstT> &co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, sim::Loc loc = {}) {
     (void)enSequentialWrite;
-    if (enAtomic) sim::fail("Matmul::GetTensorC: enAtomic needs C in GM", loc);
+    if (enAtomic) sim::fail_at("Matmul::GetTensorC: enAtomic needs C in GM", loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, 1, pyasc_sim_gt{}, co2Local.lt,
                                             sim::dtype<DstT>::code, 0, loc.file, loc.line));
   }
@@ -249,7 +247,7 @@ class Matmul {
   void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, sim::Loc loc = {}) {
     if (enSequentialWrite)
-      sim::fail("Matmul::GetTensorC: enSequentialWrite to GM is not simulated", loc);
+      sim::fail_at("Matmul::GetTensorC: enSequentialWrite to GM is not simulated", loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, 0, gm.gt, pyasc_sim_lt{},
                                             sim::dtype<DstT>::code, enAtomic, loc.file, loc.line));
   }
@@ -260,13 +258,13 @@ class Matmul {
                   sim::Loc loc = {}) {
     (void)waitIterateAll, (void)fakeMsg;
     if (enSequentialWrite)
-      sim::fail("Matmul::IterateAll: enSequentialWrite to GM is not simulated", loc);
+      sim::fail_at("Matmul::IterateAll: enSequentialWrite to GM is not simulated", loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 1, 0, gm.gt, pyasc_sim_lt{},
                                             sim::dtype<DstT>::code, enAtomic, loc.file, loc.line));
   }
   template <bool sync = true>
   void IterateAll(const LocalTensor<DstT> &ubCmatrix, uint8_t enAtomic = 0, sim::Loc loc = {}) {
-    if (enAtomic) sim::fail("Matmul::IterateAll: enAtomic needs C in GM", loc);
+    if (enAtomic) sim::fail_at("Matmul::IterateAll: enAtomic needs C in GM", loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 1, 1, pyasc_sim_gt{}, ubCmatrix.lt,
                                             sim::dtype<DstT>::code, 0, loc.file, loc.line));
   }
@@ -318,6 +316,8 @@ bool regist_matmul(Loc loc, MMs &&...mms) {
 
 // The core this code runs on (AscendC::AIC or AscendC::AIV).
 #define g_coreType (AscendC::sim::core_type())
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
 
 // REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2...]): Init each Matmul with
 // its tiling (nullptr: Init follows); on a mixed group's AIC the kernel function returns here.

@@ -102,9 +102,24 @@ namespace sim {
 inline thread_local TPipe *cur_pipe = nullptr;
 }  // namespace sim
 
+namespace sim {
+// The cube buffer a queue at pos lives in: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C
+// (CO1); -1 the Unified Buffer.
+constexpr int cube_buffer(TPosition pos) {
+  return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
+                 pos == TPosition::C2
+             ? 0
+         : pos == TPosition::A2  ? 1
+         : pos == TPosition::B2  ? 2
+         : pos == TPosition::CO1 ? 3
+                                 : -1;
+}
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
+  static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
   TQue() { sim::api()->que_init(mem, depth); }
   TQue(const TQue &) = delete;
@@ -147,8 +162,12 @@ class TQue {
   void FreeAllEvent() {}
 };
 
+// Its buffer is where the cube reads or writes it (GM -> A1: L1), else the UB.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
-class TQueBind : public TQue<src, depth, mask> {};
+class TQueBind : public TQue<src, depth, mask> {
+ public:
+  static constexpr TPosition position = sim::cube_buffer(dst) >= 0 ? dst : src;
+};
 
 template <TPosition pos = TPosition::LCM>
 class TBuf {
@@ -203,7 +222,16 @@ class TPipe {
 
   template <class Q>
   bool InitBuffer(Q &que, uint8_t num, uint32_t len, sim::Loc loc = {}) {
-    sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    constexpr int buf = sim::cube_buffer(Q::position);
+    if constexpr (buf >= 0) {
+      const pyasc_sim_api *t = sim::api();
+      if (!t->cube_init_buffer)
+        sim::check(
+            t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
+      sim::check(t->cube_init_buffer(sim::ctx, mem, que.mem, num, len, buf, loc.file, loc.line));
+    } else {
+      sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    }
     return true;
   }
   template <TPosition pos>

@@ -1,0 +1,267 @@
+// Part of kernel_operator.h, included only from it: the cube unit's basic APIs (220 series):
+// DataCopy GM/UB -> L1 with Nd2NzParams and UB -> GM with Nz2NdParamsFull, LoadData with
+// LoadData2DParams, Mmad with MmadParams, Fixpipe with FixpipeParamsV220. Their tensors come
+// from TQues at A1/B1/C1 (L1), A2 (L0A), B2 (L0B) and CO1 (L0C), whose TPipe::InitBuffer places
+// them in the block's cube buffers (memory.h). Layouts are the device's: rt/cube.h describes
+// them. A source that names one of these APIs is built with the cube's runtime table.
+
+enum class QuantMode_t : uint8_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
+
+namespace AscendC {
+
+struct LoadData2DParams {
+  LoadData2DParams() = default;
+  LoadData2DParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn,
+                   uint8_t sidIn, uint16_t dstGapIn, bool ifTransposeIn, uint8_t addrModeIn)
+      : startIndex(startIndexIn),
+        repeatTimes(repeatTimesIn),
+        srcStride(srcStrideIn),
+        sid(sidIn),
+        dstGap(dstGapIn),
+        ifTranspose(ifTransposeIn),
+        addrMode(addrModeIn) {}
+  uint16_t startIndex = 0;  // the first fractal (512 bytes) of the source
+  uint8_t repeatTimes = 0;  // fractals moved
+  uint16_t srcStride = 0;   // fractals from one read to the next
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;  // fractals skipped between two written
+  bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+struct MmadParams {
+  MmadParams() = default;
+  MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn,
+             bool enSsparseIn, bool enWinogradAIn, bool enWinogradBIn)
+      : m(mIn),
+        n(nIn),
+        k(kIn),
+        isBias(isBiasIn),
+        fmOffset(fmOffsetIn),
+        enSsparse(enSsparseIn),
+        enWinogradA(enWinogradAIn),
+        enWinogradB(enWinogradBIn) {}
+  MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unitFlagIn, bool cmatrixSourceIn,
+             bool cmatrixInitValIn)
+      : m(mIn),
+        n(nIn),
+        k(kIn),
+        unitFlag(unitFlagIn),
+        cmatrixSource(cmatrixSourceIn),
+        cmatrixInitVal(cmatrixInitValIn) {}
+  uint16_t m = 0, n = 0, k = 0;
+  bool isBias = false;  // true: C += A B (the 220 series reads it with cmatrixInitVal)
+  int32_t fmOffset = 0;
+  bool enSsparse = false, enWinogradA = false, enWinogradB = false;
+  uint8_t unitFlag = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;
+  bool cmatrixInitVal = true;  // true: C starts from zero (or the bias), false: C += A B
+};
+
+struct Nd2NzParams {
+  Nd2NzParams() = default;
+  Nd2NzParams(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn, uint16_t srcNdMatrixStrideIn,
+              uint16_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+              uint16_t dstNzMatrixStrideIn)
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
+        dstNzMatrixStride(dstNzMatrixStrideIn) {}
+  uint16_t ndNum = 0, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0;
+  uint16_t dstNzC0Stride = 0, dstNzNStride = 0, dstNzMatrixStride = 0;
+};
+
+struct Nz2NdParamsFull {
+  Nz2NdParamsFull() = default;
+  Nz2NdParamsFull(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn,
+                  uint16_t srcNdMatrixStrideIn, uint16_t srcNStrideIn, uint16_t dstDStrideIn,
+                  uint16_t dstNdMatrixStrideIn)
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcNStride(srcNStrideIn),
+        dstDStride(dstDStrideIn),
+        dstNdMatrixStride(dstNdMatrixStrideIn) {}
+  uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcNStride = 0;
+  uint16_t dstDStride = 0, dstNdMatrixStride = 0;
+};
+
+struct FixpipeParamsV220 {
+  FixpipeParamsV220() = default;
+  FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
+                    bool reluEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        reluEn(reluEnIn) {}
+  FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
+                    bool reluEnIn, QuantMode_t quantPreIn, int64_t deqScalarIn, uint16_t ndNumIn,
+                    uint16_t srcNdStrideIn, uint16_t dstNdStrideIn, uint8_t unitFlagIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        reluEn(reluEnIn),
+        quantPre(quantPreIn),
+        deqScalar(static_cast<uint64_t>(deqScalarIn)),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        unitFlag(unitFlagIn) {}
+  uint16_t nSize = 0;      // columns of C moved
+  uint16_t mSize = 0;      // rows
+  uint16_t srcStride = 0;  // rows of a column block in L0C (a multiple of 16)
+  uint32_t dstStride = 0;  // ND: elements from one row to the next; NZ: 32-byte blocks
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;  // a float32's bits, the scalar quant modes' scale
+  uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+
+namespace sim {
+inline void fail_at(const char *message, Loc loc) {
+  api()->fail(ctx, loc.file, loc.line, message);
+  throw Abort{};
+}
+inline const pyasc_sim_api *cube_table(Loc loc) {
+  const pyasc_sim_api *t = api();
+  if (!t->cube_load) {
+    t->fail(ctx, loc.file, loc.line, "the cube: this kernel was not built with the cube's table");
+    throw Abort{};
+  }
+  return t;
+}
+template <typename T>
+inline void load(const LocalTensor<T> &dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm,
+                 const LoadData2DParams &p, Loc loc) {
+  check(cube_table(loc)->cube_load(ctx, dst.lt, src, g, gm, dtype<T>::code, p.startIndex,
+                                   p.repeatTimes, p.srcStride, p.dstGap, p.ifTranspose, loc.file,
+                                   loc.line));
+}
+template <typename T, typename U, typename S>
+inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 pyasc_sim_lt bias, int has_bias, const MmadParams &p, Loc loc) {
+  static_assert(std::is_same_v<U, S>, "Mmad: fm and filter must have one type");
+  // the 220 series starts from zero only when cmatrixInitVal is set and isBias is not
+  const int init = p.cmatrixInitVal && !p.isBias;
+  check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<U>::code,
+                                   p.m, p.n, p.k, init, loc.file, loc.line));
+}
+template <typename T, typename U, const FixpipeConfig &config>
+inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,
+                    const FixpipeParamsV220 &p, Loc loc) {
+  if (p.ndNum > 1) fail_at("Fixpipe: ndNum > 1 is not simulated", loc);
+  if (config.format == CO2Layout::COLUMN_MAJOR)
+    fail_at("Fixpipe: the COLUMN_MAJOR output is not simulated", loc);
+  const uint32_t bits = static_cast<uint32_t>(p.deqScalar & 0xffffffffu);
+  float deq;
+  static_assert(sizeof deq == sizeof bits, "float is 32 bits");
+  __builtin_memcpy(&deq, &bits, sizeof deq);
+  const int64_t v[7] = {p.nSize,
+                        p.mSize,
+                        p.srcStride,
+                        p.dstStride,
+                        static_cast<int64_t>(p.quantPre),
+                        p.reluEn ? 1 : 0,
+                        config.format == CO2Layout::NZ ? 1 : 0};
+  check(cube_table(loc)->cube_fixpipe(ctx, ub, g, dst, src.lt, pyasc_sim_lt{}, 0, dtype<T>::code,
+                                      dtype<U>::code, v, deq, loc.file, loc.line));
+}
+}  // namespace sim
+
+// --- GM/UB -> L1 (ND to NZ), UB -> GM (NZ to ND) -------------------------------------------
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                     const Nd2NzParams &intriParams, sim::Loc loc = {}) {
+  const Nd2NzParams &p = intriParams;
+  const int64_t v[8] = {p.ndNum,     p.nValue,        p.dValue,       p.srcNdMatrixStride,
+                        p.srcDValue, p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
+  sim::check(sim::cube_table(loc)->cube_nd2nz(sim::ctx, dst.lt, src.gt, pyasc_sim_lt{}, 0,
+                                              sim::dtype<T>::code, v, loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const Nd2NzParams &intriParams, sim::Loc loc = {}) {
+  const Nd2NzParams &p = intriParams;
+  const int64_t v[8] = {p.ndNum,     p.nValue,        p.dValue,       p.srcNdMatrixStride,
+                        p.srcDValue, p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
+  sim::check(sim::cube_table(loc)->cube_nd2nz(sim::ctx, dst.lt, pyasc_sim_gt{}, src.lt, 1,
+                                              sim::dtype<T>::code, v, loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                     const Nz2NdParamsFull &intriParams, sim::Loc loc = {}) {
+  const Nz2NdParamsFull &p = intriParams;
+  const int64_t v[7] = {p.ndNum,      p.nValue,     p.dValue,           p.srcNdMatrixStride,
+                        p.srcNStride, p.dstDStride, p.dstNdMatrixStride};
+  sim::check(sim::cube_table(loc)->cube_nz2nd(sim::ctx, dst.gt, src.lt, sim::dtype<T>::code, v,
+                                              loc.file, loc.line));
+}
+
+// --- L1/GM -> L0A/L0B, the matrix multiply, L0C -> GM/UB -----------------------------------
+
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const LoadData2DParams &loadDataParams, sim::Loc loc = {}) {
+  sim::load(dst, src.lt, pyasc_sim_gt{}, 0, loadDataParams, loc);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                     const LoadData2DParams &loadDataParams, sim::Loc loc = {}) {
+  sim::load(dst, pyasc_sim_lt{}, src.gt, 1, loadDataParams, loc);
+}
+
+// dst (L0C, float or int32_t) = fm (L0A, m x k) x filter (L0B, k x n), or += (see MmadParams).
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 const MmadParams &mmadParams, sim::Loc loc = {}) {
+  sim::mmad(dst, fm, filter, pyasc_sim_lt{}, 0, mmadParams, loc);
+}
+// ... plus a bias row (n elements of T, in L1) on the first pass.
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter,
+                 const LocalTensor<V> &bias, const MmadParams &mmadParams, sim::Loc loc = {}) {
+  sim::mmad(dst, fm, filter, bias.lt, 1, mmadParams, loc);
+}
+
+// L0C -> GM or UB: ND rows (CFG_ROW_MAJOR) or NZ (CFG_NZ), with the quantPre conversion
+// (float32 -> half/bfloat16_t, the scalar int32 dequant...) and relu. The vector quant modes'
+// form with a cbufWorkspace of scales is not simulated yet.
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                    const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
+  sim::fixpipe<T, U, config>(0, dst.gt, pyasc_sim_lt{}, src, intriParams, loc);
+}
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                    const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
+  sim::fixpipe<T, U, config>(1, pyasc_sim_gt{}, dst.lt, src, intriParams, loc);
+}
+}  // namespace AscendC
