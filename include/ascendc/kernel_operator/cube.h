@@ -128,11 +128,11 @@ struct FixpipeParamsV220 {
   uint16_t nSize = 0;      // columns of C moved
   uint16_t mSize = 0;      // rows
   uint16_t srcStride = 0;  // rows of a column block in L0C (a multiple of 16)
-  uint32_t dstStride = 0;  // ND: elements from one row to the next; NZ: 32-byte blocks
+  uint32_t dstStride = 0;  // ND: elements from one row to the next; NZ: rows of a column block
+  bool reluEn = false;
   QuantMode_t quantPre = QuantMode_t::NoQuant;
   uint64_t deqScalar = 0;  // a float32's bits, the scalar quant modes' scale
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
-  bool reluEn = false;
   uint8_t unitFlag = 0;
   bool isChannelSplit = false;
 };

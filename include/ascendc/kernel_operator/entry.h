@@ -1,6 +1,16 @@
 // Part of kernel_operator.h, included only from it: synchronisation, debugging and the kernel's
 // entry (PYASC_SIM_ENTRY).
 
+// asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names a cube API or position:
+// libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: a Matmul's groups of an AIC
+// and two AIVs, 2: one AIC per block, ASCENDC_CUBE_ONLY; 0: one core per block).
+#ifndef PYASC_SIM_CUBE
+#define PYASC_SIM_CUBE 0
+#endif
+#ifndef PYASC_SIM_GROUP
+#define PYASC_SIM_GROUP 0
+#endif
+
 namespace AscendC {
 
 // --- synchronisation and debugging --------------------------------------------------------
@@ -115,16 +125,6 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
 
 }  // namespace sim
 }  // namespace AscendC
-
-// asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names Matmul or REGIST_MATMUL_OBJ:
-// libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: groups of an AIC and two
-// AIVs, 2: one AIC per block, ASCENDC_CUBE_ONLY).
-#ifndef PYASC_SIM_CUBE
-#define PYASC_SIM_CUBE 0
-#endif
-#ifndef PYASC_SIM_GROUP
-#define PYASC_SIM_GROUP 0
-#endif
 
 // A kernel that calls SyncAll has its blocks launched together (jit.c
 // reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE

@@ -93,8 +93,15 @@ struct MatmulConfig {
   uint32_t sharedCO1BufferSize = SHARED_CO1_BUFFER_SIZE;
   BatchOutMode bmmOutMode = SINGLE_BATCH;
 };
-constexpr MatmulConfig CFG_NORM{true};
-constexpr MatmulConfig CFG_MDL{false};
+namespace AscendC::sim {
+constexpr MatmulConfig matmul_config(bool norm) {
+  MatmulConfig c{};
+  c.doNorm = norm;
+  return c;
+}
+}  // namespace AscendC::sim
+constexpr MatmulConfig CFG_NORM = AscendC::sim::matmul_config(true);
+constexpr MatmulConfig CFG_MDL = AscendC::sim::matmul_config(false);
 
 // The cross-core sync intrinsic the device's MIX kernels start with (set_ffts_base_addr is in
 // types.h): the Matmul needs no handshake with the group's AIC here.
@@ -296,6 +303,11 @@ class Matmul {
 namespace sim {
 inline void regist(Loc loc) {
   (void)loc;
+}
+// a Matmul without its tiling: Init follows
+template <class MM>
+void regist(Loc loc, MM &mm) {
+  (void)loc, (void)mm;
 }
 template <class MM, typename... Rest>
 void regist(Loc loc, MM &mm, const TCubeTiling *tiling, Rest &&...rest) {
