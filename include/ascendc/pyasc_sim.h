@@ -257,15 +257,16 @@ typedef struct pyasc_sim_api {
   /* the system workspace register: set 1 SetSysWorkspace(*ptr), 0 GetSysWorkSpacePtr */
   int (*sys_workspace)(void *k, int set, void **ptr);
   /* The cube (NULL but in the table of kernels that export pyasc_sim_cube):
-   * the AIC's buffers for a block's run, the core it runs on (0 AIV, 1 AIC)
-   * and whether it is in a group of one AIC and two AIVs, and a block's run
-   * as such a group (mixed) or as one core of the given kind. */
+   * the AIC's buffers for a block's run, the core it runs on, a block's run
+   * as a group of an AIC and two AIVs (mixed) or as one core of the given
+   * kind (0 AIV, 1 AIC), and the cross-core flags. */
   int (*cube_begin)(void *k);
   void (*cube_end)(void *k);
-  int (*core_kind)(void *k);
-  int (*mixed)(void *k);
+  int64_t (*core_info)(void *k, int what); /* 0 kind, 1 mixed, 2 sub-block idx, 3 num */
   int (*group_run)(void *k, const void *args, int (*run)(void *k, const void *args), int mixed,
                    int kind);
+  /* CrossCoreSetFlag (wait 0) / CrossCoreWaitFlag<mode>(id) */
+  int (*cross_flag)(void *k, int64_t id, int wait, int64_t mode, const char *file, int line);
   /* the adv Matmul (mm: PYASC_SIM_MM_BYTES): init from the TCubeTiling's
    * nfields int32 fields and matmul.new's flags; set A (0), B (1) or the
    * bias (2); SetTail (org 0) or SetOrgShape (org 1); Iterate; GetTensorC
@@ -294,7 +295,7 @@ typedef struct pyasc_sim_api {
                    int64_t start, int64_t repeat, int64_t src_stride, int64_t dst_gap,
                    int transpose, const char *file, int line);
   int (*cube_mmad)(void *k, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_lt b, pyasc_sim_lt bias,
-                   int has_bias, int dt, int64_t m, int64_t n, int64_t kk, int init,
+                   int has_bias, int dst_dt, int dt, int64_t m, int64_t n, int64_t kk, int init,
                    const char *file, int line);
   int (*cube_fixpipe)(void *k, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
                       pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p, double deq,

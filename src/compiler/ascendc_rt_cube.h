@@ -11,11 +11,19 @@ static int sim_cube_begin(void *kv) {
 static void sim_cube_end(void *kv) {
   asc_k_cube_end(kv);
 }
-static int sim_core_kind(void *kv) {
-  return ((asc_k_ctx *)kv)->core_kind;
+/* what: 0 the core's kind (0 AIV, 1 AIC), 1 whether it is in a mixed
+ * group, 2 GetSubBlockIdx(), 3 GetSubBlockNum() */
+static int64_t sim_core_info(void *kv, int what) {
+  const asc_k_ctx *k = kv;
+  return what == 0   ? k->core_kind
+         : what == 1 ? k->mixed
+         : what == 2 ? k->sub_block_idx
+                     : k->sub_block_num;
 }
-static int sim_mixed(void *kv) {
-  return ((asc_k_ctx *)kv)->mixed;
+/* CrossCoreSetFlag / CrossCoreWaitFlag<mode>(id) */
+static int sim_cross_flag(void *kv, int64_t id, int wait, int64_t mode, const char *file,
+                          int line) {
+  return asc_k_mix_cross(kv, id, wait, mode, at(file, line));
 }
 
 /* A core of the group runs the kernel's own entry; the context carries it
@@ -142,11 +150,15 @@ static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim
 }
 /* Mmad(dst L0C, fm L0A, filter L0B[, bias in L1], MmadParams); dt: fm's */
 static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_lt b,
-                         pyasc_sim_lt bias, int has_bias, int dt, int64_t m, int64_t n, int64_t kk,
-                         int init, const char *file, int line) {
+                         pyasc_sim_lt bias, int has_bias, int dst_dt, int dt, int64_t m, int64_t n,
+                         int64_t kk, int init, const char *file, int line) {
   asc_k_ctx *k = kv;
-  int L = at(file, line), t;
-  if (cube_dt(k, dt, "Mmad", L, &t)) return 1;
+  int L = at(file, line), t = cube_type(dt), d = cube_type(dst_dt);
+  /* the types the cube multiplies (ir_check's rule for Python kernels) */
+  if (t < 0 || t == ASC_KC_S32 || d != (t == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32))
+    return asc_k_fail(k, L,
+                      "Mmad: fm and filter must be half, bfloat16_t, float or int8_t and dst "
+                      "float (int32_t for int8_t)");
   asc_k_lt bl = lt_in(bias);
   return asc_k_cube_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, NULL, t, m, n,
                          kk, init, L);
@@ -184,8 +196,8 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
   return asc_k_cube_nz2nd(k, gt_in(g), lt_in(src), t, v, L);
 }
 
-#define SIM_CUBE_ENTRIES                                                                          \
-  sim_cube_begin, sim_cube_end, sim_core_kind, sim_mixed, sim_group_run, sim_mm_init, sim_mm_set, \
-      sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c,                    \
-      sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe, sim_cube_nd2nz,       \
+#define SIM_CUBE_ENTRIES                                                                    \
+  sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init,  \
+      sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c,  \
+      sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe, sim_cube_nd2nz, \
       sim_cube_nz2nd

@@ -549,3 +549,83 @@ def test_the_tiling_struct_matches_the_hosts_field_order():
     out = np.zeros(len(names), np.int32)
     kernel[1](tiling, out)
     np.testing.assert_array_equal(out, 1000 + 7 * np.arange(len(names)))
+
+
+# --- core kinds and cross-core flags ---------------------------------------------------------
+
+# Each group's AIVs write a value and set flag 3 (mode 2); the AIC waits for both, writes their
+# sum and sets flag 4; the AIVs wait for it and read the sum back: wrong without the ordering.
+HANDOFF_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void handoff(GM_ADDR data, GM_ADDR out, GM_ADDR kinds)
+{
+    GlobalTensor<int32_t> d;
+    GlobalTensor<int32_t> o;
+    GlobalTensor<int32_t> k;
+    d.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(data));
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(out));
+    k.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(kinds));
+    int32_t groups = GetBlockNum();
+    if ASCEND_IS_AIV {
+        int32_t g = GetBlockIdx() / 2;
+        int32_t sub = GetSubBlockIdx();
+        k.SetValue(GetBlockIdx(), 10 * static_cast<int32_t>(GetSubBlockNum()) + sub);
+        d.SetValue(2 * g + sub, (sub + 1) * 100 + g);
+        CrossCoreSetFlag<2, PIPE_MTE3>(3);
+        CrossCoreWaitFlag<2, PIPE_S>(4);
+        o.SetValue(2 * g + sub, d.GetValue(2 * groups + g));
+    } else {
+        int32_t g = GetBlockIdx();
+        k.SetValue(2 * groups + g, g_coreType == AscendC::AIC ? -1 : -2);
+        CrossCoreWaitFlag<2, PIPE_S>(3);
+        d.SetValue(2 * groups + g, d.GetValue(2 * g) + d.GetValue(2 * g + 1));
+        CrossCoreSetFlag<2, PIPE_MTE3>(4);
+    }
+}
+"""
+
+
+def test_cross_core_flags_order_a_groups_aic_and_aivs():
+    kernel = pyasc.ascendc.load(HANDOFF_SRC, "handoff")
+    groups = 5
+    data, out = np.zeros(3 * groups, np.int32), np.zeros(2 * groups, np.int32)
+    kinds = np.zeros(3 * groups, np.int32)
+    kernel[groups](data, out, kinds)
+    g = np.arange(groups)
+    np.testing.assert_array_equal(out, np.repeat(300 + 2 * g, 2))
+    # AIVs: GetSubBlockNum() 2 and their sub-block; the AICs see g_coreType == AIC
+    np.testing.assert_array_equal(kinds, [20, 21] * groups + [-1] * groups)
+
+
+# Mode 0 over every AIV of an AIV-only launch: all of them must have written before any reads.
+MODE0_SRC = r"""
+#include "kernel_operator.h"
+KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+
+extern "C" __global__ __aicore__ void all_sum(GM_ADDR data, GM_ADDR out)
+{
+    AscendC::GlobalTensor<int32_t> d;
+    AscendC::GlobalTensor<int32_t> o;
+    d.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(data));
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(out));
+    int32_t me = AscendC::GetBlockIdx();
+    d.SetValue(me, (me + 1) * (me + 1));
+    AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(1);
+    AscendC::CrossCoreWaitFlag<0, PIPE_S>(1);
+    int32_t sum = 0;
+    for (int32_t i = 0; i < AscendC::GetBlockNum(); ++i) {
+        sum += d.GetValue(i);
+    }
+    o.SetValue(me, sum);
+}
+"""
+
+
+def test_mode0_cross_core_flags_meet_every_aiv_of_the_launch():
+    kernel = pyasc.ascendc.load(MODE0_SRC, "all_sum")
+    blocks = 6
+    data, out = np.zeros(blocks, np.int32), np.zeros(blocks, np.int32)
+    kernel[blocks](data, out)
+    np.testing.assert_array_equal(out, np.full(blocks, sum((i + 1) ** 2 for i in range(blocks))))

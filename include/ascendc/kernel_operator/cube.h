@@ -170,8 +170,8 @@ inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
   static_assert(std::is_same_v<U, S>, "Mmad: fm and filter must have one type");
   // the 220 series starts from zero only when cmatrixInitVal is set and isBias is not
   const int init = p.cmatrixInitVal && !p.isBias;
-  check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<U>::code,
-                                   p.m, p.n, p.k, init, loc.file, loc.line));
+  check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<T>::code,
+                                   dtype<U>::code, p.m, p.n, p.k, init, loc.file, loc.line));
 }
 template <typename T, typename U, const FixpipeConfig &config>
 inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,

@@ -1,9 +1,10 @@
 // Part of kernel_operator.h, included only from it: synchronisation, debugging and the kernel's
 // entry (PYASC_SIM_ENTRY).
 
-// asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names a cube API or position:
-// libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: a Matmul's groups of an AIC
-// and two AIVs, 2: one AIC per block, ASCENDC_CUBE_ONLY; 0: one core per block).
+// asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names a cube API or position, or core
+// kinds: libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: a mixed kernel's
+// groups of an AIC and two AIVs, 2: one AIC per block, 3: one AIV per block; 0: one core per
+// block, no group).
 #ifndef PYASC_SIM_CUBE
 #define PYASC_SIM_CUBE 0
 #endif
@@ -112,8 +113,8 @@ int run(void *k, const void *args, void (*f)(A...)) {
   return rc;
 }
 
-// A block's run: one core, or (PYASC_SIM_GROUP, a kernel that uses the cube) a group of an AIC
-// and two AIVs (1) or one AIC (2), each core running `core`.
+// A block's run: one core, or (PYASC_SIM_GROUP) a group of an AIC and two AIVs (1), one AIC (2)
+// or one AIV (3) as a group of one, each core running `core`.
 inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
   const pyasc_sim_api *t = api();
   if (!t || t->version != PYASC_SIM_VERSION) return 1;
@@ -126,13 +127,13 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
 }  // namespace sim
 }  // namespace AscendC
 
-// A kernel that calls SyncAll has its blocks launched together (jit.c
-// reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE
-// when the source names SyncAll.
+// A kernel that calls SyncAll or uses mode-0 cross-core flags has its blocks launched together
+// (jit.c reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE: 1 (SyncAll),
+// or the cores mode 0 spans (2 groups, 3 AIVs, 4 AICs).
 #if defined(PYASC_SIM_ALL_LIVE) && PYASC_SIM_ALL_LIVE
 #define PYASC_SIM_ALL_LIVE_SYMBOL       \
   extern const int asc_kernel_all_live; \
-  const int asc_kernel_all_live = 1;
+  const int asc_kernel_all_live = PYASC_SIM_ALL_LIVE;
 #else
 #define PYASC_SIM_ALL_LIVE_SYMBOL
 #endif

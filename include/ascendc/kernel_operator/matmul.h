@@ -137,6 +137,17 @@ inline GM_ADDR GetSysWorkSpacePtr() {
   return static_cast<GM_ADDR>(p);
 }
 
+// The cross-core flags (rt/mix.h): mode 0 every core of a kind in the launch, 1 the two AIVs of a
+// group, 2 a group's AIC with its AIVs. A wait that can never be released is an error.
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId, sim::Loc loc = {}) {
+  sim::check(sim::cube_table(loc)->cross_flag(sim::ctx, flagId, 0, modeId, loc.file, loc.line));
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId, sim::Loc loc = {}) {
+  sim::check(sim::cube_table(loc)->cross_flag(sim::ctx, flagId, 1, modeId, loc.file, loc.line));
+}
+
 namespace sim {
 inline const pyasc_sim_api *cube_api(Loc loc) {
   return cube_table(loc);
@@ -144,7 +155,7 @@ inline const pyasc_sim_api *cube_api(Loc loc) {
 // The core this block runs on: AIC or AIV.
 inline int32_t core_type() {
   const pyasc_sim_api *t = api();
-  return t && t->core_kind && ctx && t->core_kind(ctx) == 1 ? AIC : AIV;
+  return t && t->core_info && ctx && t->core_info(ctx, 0) == 1 ? AIC : AIV;
 }
 // The runtime's LayoutMode codes (matmul.py): 1 NORMAL, 2 BSNGD, 3 SBNGD, 4 BNGS1S2.
 constexpr int layout_code(LayoutMode m) {
@@ -318,7 +329,7 @@ void regist(Loc loc, MM &mm, const TCubeTiling *tiling, Rest &&...rest) {
 template <typename... MMs>
 bool regist_matmul(Loc loc, MMs &&...mms) {
   const pyasc_sim_api *t = cube_api(loc);
-  if (t->mixed(ctx) && t->core_kind(ctx) == 1) return true;
+  if (t->core_info(ctx, 1) && t->core_info(ctx, 0) == 1) return true;
   regist(loc, std::forward<MMs>(mms)...);
   return false;
 }

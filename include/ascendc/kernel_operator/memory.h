@@ -270,11 +270,14 @@ inline int64_t GetBlockIdx() {
 inline int64_t GetBlockNum() {
   return sim::api()->block_num(sim::ctx);
 }
+// In a group of an AIC and two AIVs (cube.h), the AIVs are sub-blocks 0 and 1.
 inline int64_t GetSubBlockIdx() {
-  return 0;
+  const pyasc_sim_api *t = sim::api();
+  return t->core_info ? t->core_info(sim::ctx, 2) : 0;
 }
 inline int64_t GetSubBlockNum() {
-  return 1;
+  const pyasc_sim_api *t = sim::api();
+  return t->core_info ? t->core_info(sim::ctx, 3) : 1;
 }
 
 // --- the atomic store mode, SyncAll ------------------------------------------------------
