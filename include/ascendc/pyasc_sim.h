@@ -48,6 +48,26 @@ typedef struct pyasc_sim_lt {
 #define PYASC_SIM_TBUF_BYTES 64
 /* Bytes a Matmul keeps for the runtime's object (asc_k_matmul). */
 #define PYASC_SIM_MM_BYTES 2048
+/* Matmul members through mm_more, and what v holds for each:
+ * ORG_KC m, n, ka, kb, kc; SET_SCALAR which (f the value); SET_LOCAL which,
+ * trans, dt (t); GET_C_BOTH g's dt, t's dt; BATCH_NUM batchA, batchB;
+ * ITERATE_BATCH dt, batchA, batchB, strideA, strideB (-1, -1: SetBatchNum's);
+ * ITERATE_N_BATCH loop, batchA, batchB, strideA, strideB; GET_BATCH_C(_GM)
+ * batchA, batchB; QUANT_SCALAR bits; QUANT_VECTOR, WORKSPACE element size. */
+enum {
+  PYASC_SIM_MM_ORG_KC,
+  PYASC_SIM_MM_SET_SCALAR,
+  PYASC_SIM_MM_SET_LOCAL,
+  PYASC_SIM_MM_GET_C_BOTH,
+  PYASC_SIM_MM_BATCH_NUM,
+  PYASC_SIM_MM_ITERATE_BATCH,
+  PYASC_SIM_MM_ITERATE_N_BATCH,
+  PYASC_SIM_MM_GET_BATCH_C,
+  PYASC_SIM_MM_GET_BATCH_C_GM,
+  PYASC_SIM_MM_QUANT_SCALAR,
+  PYASC_SIM_MM_QUANT_VECTOR,
+  PYASC_SIM_MM_WORKSPACE
+};
 
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
@@ -283,6 +303,9 @@ typedef struct pyasc_sim_api {
                   int atomic, const char *file, int line);
   int (*mm_end)(void *k, void *mm, int what, const char *file, int line);
   int (*mm_offset_c)(void *k, void *mm, int field, int64_t *v, const char *file, int line);
+  /* the rest of Matmul's members, by op (PYASC_SIM_MM_*) */
+  int (*mm_more)(void *k, void *mm, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt t,
+                 double f, pyasc_sim_gt *gout, const char *file, int line);
   /* the basic cube APIs: InitBuffer for a TQue in buf (0 L1, 1 L0A, 2 L0B,
    * 3 L0C); LoadData from L1 (gm 0) or GM with LoadData2DParams; Mmad
    * (init: C = A B, else C += A B); Fixpipe to GM (ub 0) or the UB, p: nSize,

@@ -57,6 +57,11 @@ static int cube_type(int dt) {
   }
 }
 
+/* the cube's type of dt, or a failure naming api */
+static int cube_dt(asc_k_ctx *k, int dt, const char *api, int L, int *t) {
+  *t = cube_type(dt);
+  return *t < 0 ? unsupported(k, L, api, dt) : 0;
+}
 /* REGIST_MATMUL_OBJ / Init: the TCubeTiling's int32 fields in Ascend C's
  * order (src/tiling/tiling.c asc_tiling_tcube_fields), as matmul.init and
  * matmul.schedule take them. */
@@ -124,17 +129,62 @@ static int sim_mm_offset_c(void *kv, void *mm, int field, int64_t *v, const char
   return asc_k_mm_offset_c(kv, mm, field, v, at(file, line));
 }
 
+/* The rest of Matmul's members (pyasc_sim.h PYASC_SIM_MM_*): v holds the
+ * integer operands, g/t the tensors (dt, v's dtypes as the op says). */
+static int sim_mm_more(void *kv, void *mm, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt t,
+                       double f, pyasc_sim_gt *gout, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line);
+  const char *const names[] = {"SetOrgShape",    "SetTensorA/B",    "SetTensorA/B",
+                               "GetTensorC",     "SetBatchNum",     "IterateBatch",
+                               "IterateNBatch",  "GetBatchTensorC", "GetBatchTensorC",
+                               "SetQuantScalar", "SetQuantVector",  "SetWorkspace"};
+  if (op < 0 || op >= (int)(sizeof names / sizeof names[0]))
+    return asc_k_fail(k, L, "Matmul: unknown member %d", op);
+  int c = 0, c2 = 0;
+  if ((op == PYASC_SIM_MM_SET_LOCAL || op == PYASC_SIM_MM_GET_C_BOTH ||
+       op == PYASC_SIM_MM_ITERATE_BATCH) &&
+      cube_dt(k, (int)v[op == PYASC_SIM_MM_SET_LOCAL ? 2 : 0], names[op], L, &c))
+    return 1;
+  if (op == PYASC_SIM_MM_GET_C_BOTH && cube_dt(k, (int)v[1], names[op], L, &c2)) return 1;
+  switch (op) {
+    case PYASC_SIM_MM_ORG_KC:
+      return asc_k_mm_org_kc(k, mm, v[0], v[1], v[2], v[3], v[4], L);
+    case PYASC_SIM_MM_SET_SCALAR:
+      return asc_k_mm_set_scalar(k, mm, v[0] != 0, f, L);
+    case PYASC_SIM_MM_SET_LOCAL:
+      return asc_k_mm_set_local(k, mm, (int)v[0], lt_in(t), c, v[1] != 0, L);
+    case PYASC_SIM_MM_GET_C_BOTH:
+      return asc_k_mm_get_c_both(k, mm, gt_in(g), c, lt_in(t), c2, L);
+    case PYASC_SIM_MM_BATCH_NUM:
+      return asc_k_mm_batch_num(k, mm, v[0], v[1], L);
+    case PYASC_SIM_MM_ITERATE_BATCH:
+      return asc_k_mm_iterate_batch(k, mm, gt_in(g), c, v[1], v[2], v[3], v[4], L);
+    case PYASC_SIM_MM_ITERATE_N_BATCH:
+      return asc_k_mm_iterate_n_batch(k, mm, v[0], v[1], v[2], v[3], v[4], L);
+    case PYASC_SIM_MM_GET_BATCH_C:
+      return asc_k_mm_get_batch_c(k, mm, lt_in(t), v[0], v[1], L);
+    case PYASC_SIM_MM_GET_BATCH_C_GM: {
+      asc_k_gt r = {NULL, 0, 0, -1, 0};
+      int rc = asc_k_mm_get_batch_c_gm(k, mm, v[0], v[1], &r, L);
+      if (gout) *gout = gt_out(r);
+      return rc;
+    }
+    case PYASC_SIM_MM_QUANT_SCALAR:
+      return asc_k_mm_quant_scalar(k, mm, v[0], L);
+    case PYASC_SIM_MM_QUANT_VECTOR:
+      return asc_k_mm_quant_vector(k, mm, gt_in(g), (int)v[0], L);
+    default:
+      return asc_k_mm_workspace(k, mm, gt_in(g), (int)v[0], L);
+  }
+}
+
 /* --- the basic cube APIs: TQue at the cube's positions, LoadData, Mmad,
  * Fixpipe, DataCopy with Nd2NzParams / Nz2NdParamsFull ---------------------- */
 /* buf: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C (CO1) */
 static int sim_cube_init_buffer(void *kv, void *pipe, void *que, int64_t num, int64_t len, int buf,
                                 const char *file, int line) {
   return asc_k_cube_init_buffer(kv, pipe, que, num, len, buf, at(file, line));
-}
-/* the cube's type of dt, or a failure naming api */
-static int cube_dt(asc_k_ctx *k, int dt, const char *api, int L, int *t) {
-  *t = cube_type(dt);
-  return *t < 0 ? unsupported(k, L, api, dt) : 0;
 }
 /* LoadData(dst L0A/L0B, src L1 (gm 0) or GM, LoadData2DParams) */
 static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm,
@@ -196,8 +246,8 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
   return asc_k_cube_nz2nd(k, gt_in(g), lt_in(src), t, v, L);
 }
 
-#define SIM_CUBE_ENTRIES                                                                    \
-  sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init,  \
-      sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c,  \
-      sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe, sim_cube_nd2nz, \
-      sim_cube_nz2nd
+#define SIM_CUBE_ENTRIES                                                                   \
+  sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init, \
+      sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c, \
+      sim_mm_more, sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe,   \
+      sim_cube_nd2nz, sim_cube_nz2nd

@@ -165,13 +165,22 @@ constexpr int layout_code(LayoutMode m) {
          : m == LayoutMode::BNGS1S2 ? 4
                                     : 0;
 }
+// The runtime's codes of where A, B and the bias come from: 0 GM, 1-3 the UB, 4 L1 (TSCM).
+constexpr int position_code(TPosition p) {
+  return p == TPosition::VECIN     ? 1
+         : p == TPosition::VECOUT  ? 2
+         : p == TPosition::VECCALC ? 3
+         : p == TPosition::TSCM    ? 4
+                                   : 0;
+}
 // matmul.new's flags for the runtime: NZ operands, transposes, C in the UB, layouts, positions.
-template <class A, class B, class C>
+template <class A, class B, class C, class BIAS>
 constexpr int matmul_flags() {
   int f = (A::format == CubeFormat::NZ ? 1 : 0) | (B::format == CubeFormat::NZ ? 2 : 0) |
           (C::format == CubeFormat::NZ ? 4 : 0) | (A::isTrans ? 8 : 0) | (B::isTrans ? 16 : 0) |
           (C::pos != TPosition::GM ? 32 : 0);
   f |= layout_code(A::layout) << 6 | layout_code(B::layout) << 9 | layout_code(C::layout) << 12;
+  f |= position_code(A::pos) << 15 | position_code(B::pos) << 18 | position_code(BIAS::pos) << 21;
   return f;
 }
 }  // namespace sim
@@ -200,8 +209,6 @@ class Matmul {
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   static_assert(std::is_same_v<SrcAT, SrcBT>, "Matmul: A and B must have one type");
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                "Matmul: the simulator takes A and B from GM (TPosition::GM)");
 
  public:
   alignas(16) unsigned char mem[PYASC_SIM_MM_BYTES] = {};
@@ -213,10 +220,11 @@ class Matmul {
   void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, sim::Loc loc = {}) {
     (void)tpipe;
     if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
-    sim::check(sim::cube_api(loc)->mm_init(
-        sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
-        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE>(), reinterpret_cast<const int32_t *>(cubeTiling),
-        sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
+    sim::check(
+        sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
+                                    sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>(),
+                                    reinterpret_cast<const int32_t *>(cubeTiling),
+                                    sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
   }
   void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, sim::Loc loc = {}) {
     set(0, gm.gt, isTransposeA, loc);
@@ -302,7 +310,148 @@ class Matmul {
     sim::check(sim::cube_api(loc)->mm_end(sim::ctx, mem, 0, loc.file, loc.line));
   }
 
+  // --- the other members -------------------------------------------------------------------
+  // orgKc: C's row length when it exceeds N
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc, sim::Loc loc = {}) {
+    const int64_t v[5] = {orgM, orgN, orgKa, orgKb, orgKc};
+    more(PYASC_SIM_MM_ORG_KC, v, pyasc_sim_gt{}, pyasc_sim_lt{}, 0, loc);
+  }
+  // every element of A (B) is the scalar
+  void SetTensorA(SrcAT aScalar, sim::Loc loc = {}) { scalar(0, aScalar, loc); }
+  void SetTensorB(SrcBT bScalar, sim::Loc loc = {}) { scalar(1, bScalar, loc); }
+  // A, B or the bias from a LocalTensor at the MatmulType's position (the UB, or L1 for TSCM)
+  void SetTensorA(const LocalTensor<SrcAT> &leftMatrix, bool isTransposeA = false,
+                  sim::Loc loc = {}) {
+    local(0, leftMatrix.lt, sim::dtype<SrcAT>::code, isTransposeA, loc);
+  }
+  void SetTensorB(const LocalTensor<SrcBT> &rightMatrix, bool isTransposeB = false,
+                  sim::Loc loc = {}) {
+    local(1, rightMatrix.lt, sim::dtype<SrcBT>::code, isTransposeB, loc);
+  }
+  void SetBias(const LocalTensor<BiasT> &inputBias, sim::Loc loc = {}) {
+    local(2, inputBias.lt, sim::dtype<BiasT>::code, false, loc);
+  }
+  // the current block to its place in C and to co2Local
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT> &gm, const LocalTensor<DstT> &co2Local,
+                  uint8_t enAtomic = 0, bool enSequentialWrite = false, sim::Loc loc = {}) {
+    if (enAtomic || enSequentialWrite)
+      sim::fail_at(
+          "Matmul::GetTensorC(gm, co2Local): enAtomic and enSequentialWrite are not "
+          "simulated",
+          loc);
+    const int64_t v[2] = {sim::dtype<DstT>::code, sim::dtype<DstT>::code};
+    more(PYASC_SIM_MM_GET_C_BOTH, v, gm.gt, co2Local.lt, 0, loc);
+  }
+  // GetTensorC into the UB, done when it returns
+  void AsyncGetTensorC(const LocalTensor<DstT> &c, sim::Loc loc = {}) {
+    GetTensorC<true>(c, 0, false, loc);
+  }
+  // the batched forms: batchA (batchB) matrices of A (B), matrixStrideA/B elements apart (0:
+  // one after the other)
+  void SetBatchNum(int32_t batchA, int32_t batchB, sim::Loc loc = {}) {
+    const int64_t v[2] = {batchA, batchB};
+    more(PYASC_SIM_MM_BATCH_NUM, v, pyasc_sim_gt{}, pyasc_sim_lt{}, 0, loc);
+  }
+  void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB,
+                    bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                    const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                    sim::Loc loc = {}) {
+    batch(gm, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+          enPartialSum, enAtomic, loc);
+  }
+  // ... as many as SetBatchNum gave
+  void IterateBatch(const GlobalTensor<DstT> &gm, bool enPartialSum, uint8_t enAtomic,
+                    bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                    sim::Loc loc = {}) {
+    batch(gm, -1, -1, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum,
+          enAtomic, loc);
+  }
+  void WaitIterateBatch() {}
+  // batchLoop rounds of IterateBatch into the workspace (SetWorkspace), read with
+  // GetBatchTensorC
+  void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                     sim::Loc loc = {}) {
+    if (enSequentialWrite || matrixStrideC)
+      sim::fail_at("Matmul::IterateNBatch: enSequentialWrite and matrixStrideC are not simulated",
+                   loc);
+    const int64_t v[5] = {batchLoop, batchA, batchB, matrixStrideA, matrixStrideB};
+    more(PYASC_SIM_MM_ITERATE_N_BATCH, v, pyasc_sim_gt{}, pyasc_sim_lt{}, 0, loc);
+  }
+  void GetBatchTensorC(const LocalTensor<DstT> &c, uint32_t batchA, uint32_t batchB,
+                       bool enSequentialWrite = false, sim::Loc loc = {}) {
+    (void)enSequentialWrite;
+    const int64_t v[2] = {batchA, batchB};
+    more(PYASC_SIM_MM_GET_BATCH_C, v, pyasc_sim_gt{}, c.lt, 0, loc);
+  }
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB,
+                                     bool enSequentialWrite = false, sim::Loc loc = {}) {
+    (void)enSequentialWrite;
+    const int64_t v[2] = {batchA, batchB};
+    GlobalTensor<DstT> r;
+    sim::check(sim::cube_api(loc)->mm_more(sim::ctx, mem, PYASC_SIM_MM_GET_BATCH_C_GM, v,
+                                           pyasc_sim_gt{}, pyasc_sim_lt{}, 0, &r.gt, loc.file,
+                                           loc.line));
+    return r;
+  }
+  template <typename T>
+  void SetWorkspace(GlobalTensor<T> &addr, sim::Loc loc = {}) {
+    const int64_t v[1] = {sizeof(T)};
+    more(PYASC_SIM_MM_WORKSPACE, v, addr.gt, pyasc_sim_lt{}, 0, loc);
+  }
+  // quantised outputs: one scale (a float32's bits in the low half) or one per column
+  void SetQuantScalar(const uint64_t quantScalar, sim::Loc loc = {}) {
+    const int64_t v[1] = {static_cast<int64_t>(quantScalar)};
+    more(PYASC_SIM_MM_QUANT_SCALAR, v, pyasc_sim_gt{}, pyasc_sim_lt{}, 0, loc);
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor, sim::Loc loc = {}) {
+    const int64_t v[1] = {sizeof(uint64_t)};
+    more(PYASC_SIM_MM_QUANT_VECTOR, v, quantTensor.gt, pyasc_sim_lt{}, 0, loc);
+  }
+  // The simulator multiplies float inputs in float32 (HF32 rounding is not modelled) and runs
+  // no callbacks, as for Python kernels: these take their argument and change nothing.
+  void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
+    (void)enableHF32, (void)transMode;
+  }
+  void SetSelfDefineData(const uint64_t dataPtr) { (void)dataPtr; }
+  void SetUserDefInfo(const uint64_t tilingPtr) { (void)tilingPtr; }
+  // as for Python kernels: PyAsc documents no sparse MatmulType nor its GM layouts
+  void SetSparseIndex(const GlobalTensor<uint8_t> &indexGlobal, sim::Loc loc = {}) {
+    (void)indexGlobal;
+    sim::fail_at("Matmul::SetSparseIndex: sparse matmul is not simulated through Matmul", loc);
+  }
+
  private:
+  void more(int op, const int64_t *v, const pyasc_sim_gt &g, const pyasc_sim_lt &t, double f,
+            sim::Loc loc) {
+    sim::check(
+        sim::cube_api(loc)->mm_more(sim::ctx, mem, op, v, g, t, f, nullptr, loc.file, loc.line));
+  }
+  template <typename T>
+  void scalar(int which, T value, sim::Loc loc) {
+    const int64_t v[1] = {which};
+    more(PYASC_SIM_MM_SET_SCALAR, v, pyasc_sim_gt{}, pyasc_sim_lt{}, sim::to_double(value), loc);
+  }
+  void local(int which, const pyasc_sim_lt &t, int dt, bool trans, sim::Loc loc) {
+    const int64_t v[3] = {which, trans ? 1 : 0, dt};
+    more(PYASC_SIM_MM_SET_LOCAL, v, pyasc_sim_gt{}, t, 0, loc);
+  }
+  void batch(const GlobalTensor<DstT> &gm, int64_t batchA, int64_t batchB, bool sequential,
+             uint32_t strideA, uint32_t strideB, uint32_t strideC, bool partialSum, uint8_t atomic,
+             sim::Loc loc) {
+    if (sequential || strideC || partialSum || atomic)
+      sim::fail_at(
+          "Matmul::IterateBatch: enSequentialWrite, matrixStrideC, enPartialSum and "
+          "enAtomic are not simulated",
+          loc);
+    const int64_t v[5] = {sim::dtype<DstT>::code, batchA, batchB, strideA, strideB};
+    more(PYASC_SIM_MM_ITERATE_BATCH, v, gm.gt, pyasc_sim_lt{}, 0, loc);
+  }
   void set(int which, const pyasc_sim_gt &g, bool trans, sim::Loc loc) {
     sim::check(sim::cube_api(loc)->mm_set(sim::ctx, mem, which, g, trans, loc.file, loc.line));
   }
