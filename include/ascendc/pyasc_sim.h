@@ -69,6 +69,14 @@ enum {
   PYASC_SIM_MM_WORKSPACE
 };
 
+/* The cube forms through cube_more, and what v holds for each: FPQ the
+ * pre-quant flag; CO12 (DataCopy from L0C with DataCopyCO12DstParams) dst's
+ * dt, src's dt, nSize, mSize, dstStride, srcStride, reluPre, quantPre, NZ
+ * output, to the UB (dst) or GM (g); LOAD_T (LoadDataWithTranspose) dt,
+ * startIndex, repeatTimes, srcStride, dstGap, dstFracGap; ND2NZ_PAD
+ * (DataCopyPad UB -> L1) dt, DataCopyExtParams' 4 numbers, Nd2NzParams' 8. */
+enum { PYASC_SIM_CUBE_FPQ, PYASC_SIM_CUBE_CO12, PYASC_SIM_CUBE_LOAD_T, PYASC_SIM_CUBE_ND2NZ_PAD };
+
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
 enum { PYASC_SIM_ADDS, PYASC_SIM_MULS, PYASC_SIM_MAXS, PYASC_SIM_MINS };
@@ -327,6 +335,9 @@ typedef struct pyasc_sim_api {
                     const int64_t *v, const char *file, int line);
   int (*cube_nz2nd)(void *k, pyasc_sim_gt g, pyasc_sim_lt src, int dt, const int64_t *v,
                     const char *file, int line);
+  /* the other cube forms, by op (PYASC_SIM_CUBE_*) */
+  int (*cube_more)(void *k, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
+                   pyasc_sim_lt src, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -768,7 +768,7 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
 #else /* a kernel that uses the cube gets the cube's table (jit.c) */
 #define SIM_CUBE_ENTRIES                                                                          \
   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, NULL
+      NULL, NULL, NULL, NULL
 #endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {

@@ -246,8 +246,31 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
   return asc_k_cube_nz2nd(k, gt_in(g), lt_in(src), t, v, L);
 }
 
+/* The other cube forms (pyasc_sim.h PYASC_SIM_CUBE_*). */
+static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
+                         pyasc_sim_lt src, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line), t, st;
+  if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (cube_dt(k, (int)v[0], "the cube", L, &t)) return 1;
+  switch (op) {
+    case PYASC_SIM_CUBE_CO12:
+      if (cube_dt(k, (int)v[1], "DataCopy", L, &st)) return 1;
+      return v[9] ? asc_k_cube_co12_ub(k, lt_in(dst), lt_in(src), t, st, v[2], v[3], v[4], v[5],
+                                       v[6], v[7], (int)v[8], L)
+                  : asc_k_cube_co12_gm(k, gt_in(g), lt_in(src), t, st, v[2], v[3], v[4], v[5], v[6],
+                                       v[7], (int)v[8], L);
+    case PYASC_SIM_CUBE_LOAD_T:
+      return asc_k_cube_load_t(k, lt_in(dst), lt_in(src), t, v[1], v[2], v[3], v[4], v[5], L);
+    case PYASC_SIM_CUBE_ND2NZ_PAD:
+      return asc_k_cube_nd2nz_pad(k, lt_in(dst), lt_in(src), t, v + 1, v + 5, L);
+    default:
+      return asc_k_fail(k, L, "the cube: unknown form %d", op);
+  }
+}
+
 #define SIM_CUBE_ENTRIES                                                                   \
   sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init, \
       sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c, \
       sim_mm_more, sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe,   \
-      sim_cube_nd2nz, sim_cube_nz2nd
+      sim_cube_nd2nz, sim_cube_nz2nd, sim_cube_more

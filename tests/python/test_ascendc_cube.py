@@ -629,3 +629,47 @@ def test_mode0_cross_core_flags_meet_every_aiv_of_the_launch():
     data, out = np.zeros(blocks, np.int32), np.zeros(blocks, np.int32)
     kernel[blocks](data, out)
     np.testing.assert_array_equal(out, np.full(blocks, sum((i + 1) ** 2 for i in range(blocks))))
+
+
+# --- the other cube and Matmul forms, as the emitter writes them -----------------------------
+
+def test_emitted_matmul_members_and_cube_forms_run_like_the_python_kernels():
+    """Other tests' kernels, each launch also run as its Ascend C (ascendc_roundtrip.py) and
+    checked by their own NumPy asserts: Matmul's batch forms, IterateNBatch with SetWorkspace,
+    quantised outputs (SetQuantScalar/Vector), callbacks' data, A/B/bias from LocalTensors,
+    scalar operands, a MatmulConfig, SetOrgShape with Kc; DataCopy from L0C with
+    DataCopyCO12DstParams and SetFixpipePreQuantFlag; LoadDataWithTranspose."""
+    roundtrip = importlib.import_module("ascendc_roundtrip")
+    batch = importlib.import_module("test_matmul_batch")
+    co12 = importlib.import_module("test_cube_co12")
+    load_t = importlib.import_module("test_cube_load_transpose")
+    local = importlib.import_module("test_matmul_local")
+    forms = importlib.import_module("test_upstream_forms_matmul")
+    hook = roundtrip.RoundTrip()
+    hook.install()
+    try:
+        batch.test_iterate_batch_matches_numpy(3, 3, 0, 0)
+        batch.test_iterate_batch_matches_numpy(2, 2, 1, 0)
+        for vector in (False, True):
+            batch.test_dequant_int8_to_half(vector)
+            batch.test_requant_int8_to_int8(vector)
+        batch.test_iterate_n_batch_through_the_workspace()
+        batch.test_callback_data_is_accepted_and_changes_nothing()
+        co12.test_no_quant_float32()
+        co12.test_relu_pre()
+        co12.test_f322f16()
+        co12.test_qf322b8_pre_scales_by_the_pre_quant_flag(3.0)
+        co12.test_nz_output()
+        for v2 in (False, True):
+            load_t.test_load_data_with_transpose_matmul(v2)
+        load_t.test_load_data_with_transpose_int8(32, 64, 32)
+        load_t.test_load_data_with_transpose_float32(48, True)
+        for case in sorted(local.CASES):
+            local.test_local_operands_equal_numpy(case)
+        for form in (0, 1, 2, 4):
+            forms.test_config_and_scalar_operands(form)
+        forms.test_org_kc_is_cs_row_length()
+    finally:
+        hook.uninstall()
+    assert not hook.mismatched and not hook.unsupported and not hook.no_form, hook.report()
+    assert sum(hook.matched.values()) >= 32, hook.report()

@@ -264,4 +264,119 @@ inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
   sim::fixpipe<T, U, config>(1, pyasc_sim_gt{}, dst.lt, src, intriParams, loc);
 }
+// --- the other forms ---------------------------------------------------------------------
+
+namespace sim {
+inline void cube_more(int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
+                      Loc loc) {
+  check(cube_table(loc)->cube_more(ctx, op, v, g, dst, src, loc.file, loc.line));
+}
+}  // namespace sim
+
+// The pre-quant flag register: a float32's bits in the low half, the scale of DataCopy's
+// (L0C -> GM/UB) scalar quant modes.
+inline void SetFixpipePreQuantFlag(uint64_t config, sim::Loc loc = {}) {
+  const int64_t v[1] = {static_cast<int64_t>(config)};
+  sim::cube_more(PYASC_SIM_CUBE_FPQ, v, pyasc_sim_gt{}, pyasc_sim_lt{}, pyasc_sim_lt{}, loc);
+}
+
+// Fixpipe's older form: L0C -> GM or UB, ND (nz2ndEn) or NZ.
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t dstStrideIn,
+                        uint16_t srcStrideIn, QuantMode_t quantPreIn, uint8_t reluPreIn,
+                        bool channelSplitIn, bool nz2ndEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
+  uint16_t nSize = 0, mSize = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false, nz2ndEn = false;
+};
+namespace sim {
+template <typename T, typename U>
+inline void co12(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,
+                 const DataCopyCO12DstParams &p, Loc loc) {
+  if (p.channelSplit) fail_at("DataCopy: channelSplit is not simulated", loc);
+  const int64_t v[10] = {dtype<T>::code,    dtype<U>::code,
+                         p.nSize,           p.mSize,
+                         p.dstStride,       p.srcStride,
+                         p.reluPre,         static_cast<int64_t>(p.quantPre),
+                         p.nz2ndEn ? 0 : 1, ub};
+  cube_more(PYASC_SIM_CUBE_CO12, v, g, dst, src.lt, loc);
+}
+}  // namespace sim
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                     const DataCopyCO12DstParams &intriParams, sim::Loc loc = {}) {
+  sim::co12<T, U>(0, dst.gt, pyasc_sim_lt{}, src, intriParams, loc);
+}
+template <typename T, typename U>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                     const DataCopyCO12DstParams &intriParams, sim::Loc loc = {}) {
+  sim::co12<T, U>(1, pyasc_sim_gt{}, dst.lt, src, intriParams, loc);
+}
+
+struct LoadData2dTransposeParams {
+  LoadData2dTransposeParams() = default;
+  LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn,
+                            uint16_t dstGapIn, uint16_t dstFracGapIn, uint8_t addrModeIn)
+      : startIndex(startIndexIn),
+        repeatTimes(repeatTimesIn),
+        srcStride(srcStrideIn),
+        dstGap(dstGapIn),
+        dstFracGap(dstFracGapIn),
+        addrMode(addrModeIn) {}
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0, dstGap = 0, dstFracGap = 0;
+  uint8_t addrMode = 0;
+};
+// L1 -> L0B, transposing square blocks of 32 bytes x 32 bytes (int8, float32 and the 16-bit
+// types).
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                  const LoadData2dTransposeParams &loadDataParams,
+                                  sim::Loc loc = {}) {
+  const LoadData2dTransposeParams &p = loadDataParams;
+  const int64_t v[6] = {sim::dtype<T>::code, p.startIndex, p.repeatTimes,
+                        p.srcStride,         p.dstGap,     p.dstFracGap};
+  sim::cube_more(PYASC_SIM_CUBE_LOAD_T, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+
+// UB -> L1 with the ND -> NZ conversion: blockCount bursts of blockLen bytes (ndNum 1).
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                        const DataCopyExtParams &dataCopyParams, const Nd2NzParams &nd2nzParams,
+                        sim::Loc loc = {}) {
+  const DataCopyExtParams &c = dataCopyParams;
+  const Nd2NzParams &p = nd2nzParams;
+  const int64_t v[13] = {sim::dtype<T>::code, c.blockCount, c.blockLen,      c.srcStride,
+                         c.dstStride,         p.ndNum,      p.nValue,        p.dValue,
+                         p.srcNdMatrixStride, p.srcDValue,  p.dstNzC0Stride, p.dstNzNStride,
+                         p.dstNzMatrixStride};
+  sim::cube_more(PYASC_SIM_CUBE_ND2NZ_PAD, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+
+// The cube's modes: HF32 rounding of float32 inputs and the M/N walk's order. The simulated
+// Mmad keeps float32 inputs whole and its result does not depend on the walk, so they change
+// nothing here (as for Python kernels).
+inline void SetHF32Mode(bool hf32Mode) {
+  (void)hf32Mode;
+}
+inline void SetHF32TransMode(bool hf32TransMode) {
+  (void)hf32TransMode;
+}
+inline void SetMMLayoutTransform(bool mmLayoutMode) {
+  (void)mmLayoutMode;
+}
+
 }  // namespace AscendC

@@ -41,6 +41,10 @@ class GlobalTensor {
                                 i, loc.file, loc.line));
   }
   uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
+  // the address of element offset (no memory of its own: a pointer into the launch argument)
+  __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
+    return reinterpret_cast<__gm__ T *>(gt.base + gt.lead) + offset;
+  }
 };
 
 template <typename T>
