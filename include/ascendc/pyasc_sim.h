@@ -74,8 +74,18 @@ enum {
  * dt, src's dt, nSize, mSize, dstStride, srcStride, reluPre, quantPre, NZ
  * output, to the UB (dst) or GM (g); LOAD_T (LoadDataWithTranspose) dt,
  * startIndex, repeatTimes, srcStride, dstGap, dstFracGap; ND2NZ_PAD
- * (DataCopyPad UB -> L1) dt, DataCopyExtParams' 4 numbers, Nd2NzParams' 8. */
-enum { PYASC_SIM_CUBE_FPQ, PYASC_SIM_CUBE_CO12, PYASC_SIM_CUBE_LOAD_T, PYASC_SIM_CUBE_ND2NZ_PAD };
+ * (DataCopyPad UB -> L1) dt, DataCopyExtParams' 4 numbers, Nd2NzParams' 8;
+ * LOAD_SPARSE (LoadDataWithSparse, the index third) startIndex,
+ * repeatTimes, srcStride, dstGap, ifTranspose; MMAD_SPARSE (MmadWithSparse:
+ * dst, fm src, filter third) m, n, k, init. */
+enum {
+  PYASC_SIM_CUBE_FPQ,
+  PYASC_SIM_CUBE_CO12,
+  PYASC_SIM_CUBE_LOAD_T,
+  PYASC_SIM_CUBE_ND2NZ_PAD,
+  PYASC_SIM_CUBE_LOAD_SPARSE,
+  PYASC_SIM_CUBE_MMAD_SPARSE
+};
 
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
@@ -337,7 +347,7 @@ typedef struct pyasc_sim_api {
                     const char *file, int line);
   /* the other cube forms, by op (PYASC_SIM_CUBE_*) */
   int (*cube_more)(void *k, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
-                   pyasc_sim_lt src, const char *file, int line);
+                   pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

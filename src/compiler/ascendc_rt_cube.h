@@ -248,10 +248,16 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
 
 /* The other cube forms (pyasc_sim.h PYASC_SIM_CUBE_*). */
 static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
-                         pyasc_sim_lt src, const char *file, int line) {
+                         pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t, st;
   if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (op == PYASC_SIM_CUBE_MMAD_SPARSE)
+    return asc_k_cube_mmad_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2],
+                                  v[3] != 0, L);
+  if (op == PYASC_SIM_CUBE_LOAD_SPARSE)
+    return asc_k_cube_load_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2], v[3],
+                                  v[4] != 0, L);
   if (cube_dt(k, (int)v[0], "the cube", L, &t)) return 1;
   switch (op) {
     case PYASC_SIM_CUBE_CO12:

@@ -638,13 +638,15 @@ def test_emitted_matmul_members_and_cube_forms_run_like_the_python_kernels():
     checked by their own NumPy asserts: Matmul's batch forms, IterateNBatch with SetWorkspace,
     quantised outputs (SetQuantScalar/Vector), callbacks' data, A/B/bias from LocalTensors,
     scalar operands, a MatmulConfig, SetOrgShape with Kc; DataCopy from L0C with
-    DataCopyCO12DstParams and SetFixpipePreQuantFlag; LoadDataWithTranspose."""
+    DataCopyCO12DstParams and SetFixpipePreQuantFlag; LoadDataWithTranspose; the sparse
+    LoadDataWithSparse and MmadWithSparse."""
     roundtrip = importlib.import_module("ascendc_roundtrip")
     batch = importlib.import_module("test_matmul_batch")
     co12 = importlib.import_module("test_cube_co12")
     load_t = importlib.import_module("test_cube_load_transpose")
     local = importlib.import_module("test_matmul_local")
     forms = importlib.import_module("test_upstream_forms_matmul")
+    sparse = importlib.import_module("test_cube_sparse")
     hook = roundtrip.RoundTrip()
     hook.install()
     try:
@@ -669,7 +671,9 @@ def test_emitted_matmul_members_and_cube_forms_run_like_the_python_kernels():
         for form in (0, 1, 2, 4):
             forms.test_config_and_scalar_operands(form)
         forms.test_org_kc_is_cs_row_length()
+        sparse.test_sparse_matmul_exact(sparse.plain_kernel, 20, 30, 72)
+        sparse.test_split_loads_and_accumulate(sparse.plain_kernel)
     finally:
         hook.uninstall()
     assert not hook.mismatched and not hook.unsupported and not hook.no_form, hook.report()
-    assert sum(hook.matched.values()) >= 32, hook.report()
+    assert sum(hook.matched.values()) >= 34, hook.report()

@@ -268,8 +268,8 @@ inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
 
 namespace sim {
 inline void cube_more(int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
-                      Loc loc) {
-  check(cube_table(loc)->cube_more(ctx, op, v, g, dst, src, loc.file, loc.line));
+                      Loc loc, pyasc_sim_lt third = {}) {
+  check(cube_table(loc)->cube_more(ctx, op, v, g, dst, src, third, loc.file, loc.line));
 }
 }  // namespace sim
 
@@ -364,6 +364,29 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                          p.srcNdMatrixStride, p.srcDValue,  p.dstNzC0Stride, p.dstNzNStride,
                          p.dstNzMatrixStride};
   sim::cube_more(PYASC_SIM_CUBE_ND2NZ_PAD, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+
+// 4:2 sparse matmul (rt/cube_sparse.h): LoadDataWithSparse moves int8 filter fractals to L0B
+// with their uint8 index; MmadWithSparse multiplies with them into int32.
+template <typename T = int8_t, typename U = uint8_t>
+inline void LoadDataWithSparse(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                               const LocalTensor<U> &idx, const LoadData2DParams &loadDataParam,
+                               sim::Loc loc = {}) {
+  static_assert(std::is_same_v<T, int8_t> && std::is_same_v<U, uint8_t>,
+                "LoadDataWithSparse takes int8_t data and a uint8_t index");
+  const LoadData2DParams &p = loadDataParam;
+  const int64_t v[5] = {p.startIndex, p.repeatTimes, p.srcStride, p.dstGap, p.ifTranspose ? 1 : 0};
+  sim::cube_more(PYASC_SIM_CUBE_LOAD_SPARSE, v, pyasc_sim_gt{}, dst.lt, src.lt, loc, idx.lt);
+}
+template <typename T = int32_t, typename U = int8_t>
+inline void MmadWithSparse(const LocalTensor<T> &dst, const LocalTensor<U> &fm,
+                           const LocalTensor<U> &filter, const MmadParams &mmadParams,
+                           sim::Loc loc = {}) {
+  static_assert(std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t>,
+                "MmadWithSparse multiplies int8_t into int32_t");
+  const MmadParams &p = mmadParams;
+  const int64_t v[4] = {p.m, p.n, p.k, p.cmatrixInitVal && !p.isBias ? 1 : 0};
+  sim::cube_more(PYASC_SIM_CUBE_MMAD_SPARSE, v, pyasc_sim_gt{}, dst.lt, fm.lt, loc, filter.lt);
 }
 
 // The cube's modes: HF32 rounding of float32 inputs and the M/N walk's order. The simulated
