@@ -677,3 +677,32 @@ def test_emitted_matmul_members_and_cube_forms_run_like_the_python_kernels():
         hook.uninstall()
     assert not hook.mismatched and not hook.unsupported and not hook.no_form, hook.report()
     assert sum(hook.matched.values()) >= 34, hook.report()
+
+
+BAD_MMAD_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void bad_types(GM_ADDR unused)
+{
+    (void)unused;
+    TPipe pipe;
+    TQue<TPosition::A2, 1> a2Que;
+    TQue<TPosition::B2, 1> b2Que;
+    TQue<TPosition::CO1, 1> co1Que;
+    pipe.InitBuffer(a2Que, 1, 512);
+    pipe.InitBuffer(b2Que, 1, 512);
+    pipe.InitBuffer(co1Que, 1, 1024);
+    LocalTensor<half> a2 = a2Que.AllocTensor<half>();
+    LocalTensor<half> b2 = b2Que.AllocTensor<half>();
+    LocalTensor<int32_t> c = co1Que.AllocTensor<int32_t>();
+    Mmad(c, a2, b2, MmadParams(16, 16, 16, 0, false, true));
+}
+"""
+
+
+def test_mmad_of_half_into_int32_is_refused_at_the_users_line():
+    kernel = pyasc.ascendc.load(BAD_MMAD_SRC, "bad_types")
+    line = _line_of(BAD_MMAD_SRC, "Mmad(c, a2, b2")
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: Mmad: fm and filter must be"):
+        kernel[1](np.zeros(1, np.uint8))
