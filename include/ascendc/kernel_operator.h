@@ -33,6 +33,10 @@
 
 #include "kernel_operator/vector.h"
 
+#include "kernel_operator/cube.h"
+
+#include "kernel_operator/matmul.h"
+
 #include "kernel_operator/entry.h"
 
 #endif

@@ -46,6 +46,46 @@ typedef struct pyasc_sim_lt {
 #define PYASC_SIM_PIPE_BYTES 1024
 #define PYASC_SIM_QUE_BYTES 2048
 #define PYASC_SIM_TBUF_BYTES 64
+/* Bytes a Matmul keeps for the runtime's object (asc_k_matmul). */
+#define PYASC_SIM_MM_BYTES 2048
+/* Matmul members through mm_more, and what v holds for each:
+ * ORG_KC m, n, ka, kb, kc; SET_SCALAR which (f the value); SET_LOCAL which,
+ * trans, dt (t); GET_C_BOTH g's dt, t's dt; BATCH_NUM batchA, batchB;
+ * ITERATE_BATCH dt, batchA, batchB, strideA, strideB (-1, -1: SetBatchNum's);
+ * ITERATE_N_BATCH loop, batchA, batchB, strideA, strideB; GET_BATCH_C(_GM)
+ * batchA, batchB; QUANT_SCALAR bits; QUANT_VECTOR, WORKSPACE element size. */
+enum {
+  PYASC_SIM_MM_ORG_KC,
+  PYASC_SIM_MM_SET_SCALAR,
+  PYASC_SIM_MM_SET_LOCAL,
+  PYASC_SIM_MM_GET_C_BOTH,
+  PYASC_SIM_MM_BATCH_NUM,
+  PYASC_SIM_MM_ITERATE_BATCH,
+  PYASC_SIM_MM_ITERATE_N_BATCH,
+  PYASC_SIM_MM_GET_BATCH_C,
+  PYASC_SIM_MM_GET_BATCH_C_GM,
+  PYASC_SIM_MM_QUANT_SCALAR,
+  PYASC_SIM_MM_QUANT_VECTOR,
+  PYASC_SIM_MM_WORKSPACE
+};
+
+/* The cube forms through cube_more, and what v holds for each: FPQ the
+ * pre-quant flag; CO12 (DataCopy from L0C with DataCopyCO12DstParams) dst's
+ * dt, src's dt, nSize, mSize, dstStride, srcStride, reluPre, quantPre, NZ
+ * output, to the UB (dst) or GM (g); LOAD_T (LoadDataWithTranspose) dt,
+ * startIndex, repeatTimes, srcStride, dstGap, dstFracGap; ND2NZ_PAD
+ * (DataCopyPad UB -> L1) dt, DataCopyExtParams' 4 numbers, Nd2NzParams' 8;
+ * LOAD_SPARSE (LoadDataWithSparse, the index third) startIndex,
+ * repeatTimes, srcStride, dstGap, ifTranspose; MMAD_SPARSE (MmadWithSparse:
+ * dst, fm src, filter third) m, n, k, init. */
+enum {
+  PYASC_SIM_CUBE_FPQ,
+  PYASC_SIM_CUBE_CO12,
+  PYASC_SIM_CUBE_LOAD_T,
+  PYASC_SIM_CUBE_ND2NZ_PAD,
+  PYASC_SIM_CUBE_LOAD_SPARSE,
+  PYASC_SIM_CUBE_MMAD_SPARSE
+};
 
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
@@ -252,6 +292,62 @@ typedef struct pyasc_sim_api {
                     const int64_t *st, int mode, int dt, const char *file, int line);
   int (*select_reg_scalar)(void *k, pyasc_sim_lt d, pyasc_sim_lt m, pyasc_sim_lt a, int64_t repeat,
                            const int64_t *st, int dt, int mdt, const char *file, int line);
+  /* the system workspace register: set 1 SetSysWorkspace(*ptr), 0 GetSysWorkSpacePtr */
+  int (*sys_workspace)(void *k, int set, void **ptr);
+  /* The cube (NULL but in the table of kernels that export pyasc_sim_cube):
+   * the AIC's buffers for a block's run, the core it runs on, a block's run
+   * as a group of an AIC and two AIVs (mixed) or as one core of the given
+   * kind (0 AIV, 1 AIC), and the cross-core flags. */
+  int (*cube_begin)(void *k);
+  void (*cube_end)(void *k);
+  int64_t (*core_info)(void *k, int what); /* 0 kind, 1 mixed, 2 sub-block idx, 3 num */
+  int (*group_run)(void *k, const void *args, int (*run)(void *k, const void *args), int mixed,
+                   int kind);
+  /* CrossCoreSetFlag (wait 0) / CrossCoreWaitFlag<mode>(id) */
+  int (*cross_flag)(void *k, int64_t id, int wait, int64_t mode, const char *file, int line);
+  /* the adv Matmul (mm: PYASC_SIM_MM_BYTES): init from the TCubeTiling's
+   * nfields int32 fields and matmul.new's flags; set A (0), B (1) or the
+   * bias (2); SetTail (org 0) or SetOrgShape (org 1); Iterate; GetTensorC
+   * (all 0) or IterateAll (all 1) into C in GM (ub 0) or a LocalTensor;
+   * End (what 0) or DisableBias (1); GetOffsetC's field */
+  int (*mm_init)(void *k, void *mm, int in_dt, int c_dt, int flags, const int32_t *tiling,
+                 int64_t nfields, const char *file, int line);
+  int (*mm_set)(void *k, void *mm, int which, pyasc_sim_gt g, int trans, const char *file,
+                int line);
+  int (*mm_shape)(void *k, void *mm, int org, int64_t a, int64_t b, int64_t c, int64_t d,
+                  const char *file, int line);
+  int (*mm_iterate)(void *k, void *mm, int *more, const char *file, int line);
+  int (*mm_get_c)(void *k, void *mm, int all, int ub, pyasc_sim_gt g, pyasc_sim_lt t, int dt,
+                  int atomic, const char *file, int line);
+  int (*mm_end)(void *k, void *mm, int what, const char *file, int line);
+  int (*mm_offset_c)(void *k, void *mm, int field, int64_t *v, const char *file, int line);
+  /* the rest of Matmul's members, by op (PYASC_SIM_MM_*) */
+  int (*mm_more)(void *k, void *mm, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt t,
+                 double f, pyasc_sim_gt *gout, const char *file, int line);
+  /* the basic cube APIs: InitBuffer for a TQue in buf (0 L1, 1 L0A, 2 L0B,
+   * 3 L0C); LoadData from L1 (gm 0) or GM with LoadData2DParams; Mmad
+   * (init: C = A B, else C += A B); Fixpipe to GM (ub 0) or the UB, p: nSize,
+   * mSize, srcStride, dstStride, quantPre, reluEn, NZ output, deq: the
+   * scalar quant scale; DataCopy GM/UB -> L1 with Nd2NzParams (v[8]) and
+   * UB -> GM with Nz2NdParamsFull (v[7]) */
+  int (*cube_init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, int buf,
+                          const char *file, int line);
+  int (*cube_load)(void *k, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm, int dt,
+                   int64_t start, int64_t repeat, int64_t src_stride, int64_t dst_gap,
+                   int transpose, const char *file, int line);
+  int (*cube_mmad)(void *k, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_lt b, pyasc_sim_lt bias,
+                   int has_bias, int dst_dt, int dt, int64_t m, int64_t n, int64_t kk, int init,
+                   const char *file, int line);
+  int (*cube_fixpipe)(void *k, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
+                      pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p, double deq,
+                      const char *file, int line);
+  int (*cube_nd2nz)(void *k, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub, int dt,
+                    const int64_t *v, const char *file, int line);
+  int (*cube_nz2nd)(void *k, pyasc_sim_gt g, pyasc_sim_lt src, int dt, const int64_t *v,
+                    const char *file, int line);
+  /* the other cube forms, by op (PYASC_SIM_CUBE_*) */
+  int (*cube_more)(void *k, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
+                   pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@ C++ compiler and returns a kernel launched like a ``@pyasc.jit`` one::
 
     k = pyasc.ascendc.load("vadd.cpp", "vadd_custom")
     k[8](x, y, z, n)          # NumPy/torch/pyasc arrays, ints, floats
+    k[4](a, b, c, tiling, ws) # a struct (asc.adv.TCubeTiling) as its bytes
 
 The kernel's calls run pyasc's C kernel runtime, the one Python kernels
 use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode. Building
@@ -18,7 +19,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
+
 from pyasc import _C
+from pyasc.language.struct import Struct
 
 __all__ = ["AscendCKernel", "load"]
 
@@ -47,7 +51,16 @@ class _Launch:
 
     def __call__(self, *args: Any) -> None:
         native = self._kernel.native(self._kernel.checked_mode())
-        native.launch(self._blocks, self._stream, *args)
+        native.launch(self._blocks, self._stream, *[_argument(a) for a in args])
+
+
+def _argument(value: Any) -> Any:
+    """A launch argument as the launcher takes it: a struct (a tiling such
+    as ``asc.adv.TCubeTiling``) becomes its bytes, for a ``__gm__`` pointer
+    parameter (``__gm__ TCubeTiling *``, ``GM_ADDR``), as PyAsc passes one."""
+    if isinstance(value, Struct):
+        return np.frombuffer(value.pack(), np.uint8).copy()
+    return value
 
 
 class AscendCKernel:

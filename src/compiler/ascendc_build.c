@@ -44,6 +44,25 @@ static bool mentions(const char *text, const char *name) {
   return false;
 }
 
+/* Whether text sets or waits a cross-core flag of mode 0, written as
+ * CrossCoreSetFlag<0, ...> or CrossCoreWaitFlag<0...> (a mode given any
+ * other way is taken for 1 or 2). */
+static bool mode0_flags(const char *text) {
+  static const char *const names[] = {"CrossCoreSetFlag", "CrossCoreWaitFlag"};
+  for (int i = 0; i < 2; i++)
+    for (const char *p = strstr(text, names[i]); p; p = strstr(p + 1, names[i])) {
+      const char *q = p + strlen(names[i]);
+      while (*q == ' ' || *q == '\t') q++;
+      if (*q++ != '<') continue;
+      while (*q == ' ' || *q == '\t') q++;
+      if (*q != '0') continue;
+      q++;
+      while (*q == ' ' || *q == '\t') q++;
+      if (*q == ',' || *q == '>') return true;
+    }
+  return false;
+}
+
 asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
                              const asc_jit_options *options, asc_jit_kernel **out,
                              bool *cache_hit) {
@@ -59,9 +78,47 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
     return asc_error(ASC_ERR_INVALID_VALUE, "%.200s defines no kernel function '%s'", file, kernel);
   ir_buf b = {0};
   ir_buf_printf(&b, "/* Ascend C kernel %s, built by pyasc for the simulated cores */\n", kernel);
-  /* SyncAll's blocks meet: the launch must run them together (jit.c) */
-  ir_buf_printf(&b, "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n",
-                checked ? 1 : 0, mentions(source, "SyncAll") ? 1 : 0);
+  /* The cube's table for a source that names a cube API or position, or
+   * core kinds. A Matmul, the core kinds or the cross-core flags make a
+   * mixed kernel: groups of an AIC and two AIVs (group 1), unless the
+   * source is cube-only (2: one AIC per block) or AIV-only (3: one AIV per
+   * block); the basic cube APIs alone run one core per block with the AIC's
+   * buffers (0), as emit_c.c runs Python kernels (kernel_operator.h
+   * entry.h). */
+  static const char *const cube_names[] = {
+      "Mmad", "LoadData", "Fixpipe", "Nd2NzParams", "Nz2NdParamsFull", "A1", "A2", "B1",
+      "B2",   "C1",       "C2",      "CO1"};
+  static const char *const mix_names[] = {"Matmul",
+                                          "REGIST_MATMUL_OBJ",
+                                          "ASCEND_IS_AIC",
+                                          "ASCEND_IS_AIV",
+                                          "g_coreType",
+                                          "CrossCoreSetFlag",
+                                          "CrossCoreWaitFlag",
+                                          "KERNEL_TYPE_MIX_AIC_1_2",
+                                          "KERNEL_TYPE_MIX_AIC_1_1"};
+  bool mixed = false, cube = false;
+  for (size_t i = 0; i < sizeof mix_names / sizeof mix_names[0]; i++)
+    mixed = mixed || mentions(source, mix_names[i]);
+  for (size_t i = 0; i < sizeof cube_names / sizeof cube_names[0]; i++)
+    cube = cube || mentions(source, cube_names[i]);
+  bool aic_only = mentions(source, "ASCENDC_CUBE_ONLY") || mentions(source, "KERNEL_TYPE_AIC_ONLY");
+  int group = aic_only                                   ? 2
+              : mentions(source, "KERNEL_TYPE_AIV_ONLY") ? (mixed ? 3 : 0)
+              : mixed                                    ? 1
+                                                         : 0;
+  /* SyncAll's blocks meet, and so do the cores of a mode-0 cross-core flag:
+   * the launch must run them together (jit.c asc_kernel_all_live: 1, or the
+   * cores mode 0 spans: 2 groups, 3 AIVs, 4 AICs) */
+  int live = mode0_flags(source)           ? (group == 1   ? 2
+                                              : group == 2 ? 4
+                                                           : 3)
+             : mentions(source, "SyncAll") ? 1
+                                           : 0;
+  ir_buf_printf(&b,
+                "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n"
+                "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n",
+                checked ? 1 : 0, live, cube || group ? 1 : 0, group);
   ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);

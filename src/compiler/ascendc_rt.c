@@ -752,6 +752,25 @@ static int sim_select_reg_scalar(void *kv, pyasc_sim_lt d, pyasc_sim_lt m, pyasc
                                  st[3], st[4], st[5], dt, mdt, at(file, line));
 }
 
+/* SetSysWorkspace (set 1: *ptr a GM pointer) and GetSysWorkSpacePtr (set 0:
+ * *ptr the pointer set, NULL before) */
+static int sim_sys_workspace(void *kv, int set, void **ptr) {
+  asc_k_ctx *k = kv;
+  if (set) return asc_k_set_sys_workspace(k, resolve(k, *ptr), 0);
+  asc_k_addr a;
+  asc_k_get_sys_workspace(k, &a, 0);
+  *ptr = a.base && a.lead >= 0 && a.lead <= a.n ? a.base + a.lead : a.base;
+  return 0;
+}
+
+#ifdef ASC_K_CUBE
+#include "ascendc_rt_cube.h"
+#else /* a kernel that uses the cube gets the cube's table (jit.c) */
+#define SIM_CUBE_ENTRIES                                                                          \
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL, NULL, NULL
+#endif
+
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,
     ASC_K_CHECKED,
@@ -816,4 +835,6 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_compare_reg,
     sim_select_reg,
     sim_select_reg_scalar,
+    sim_sys_workspace,
+    SIM_CUBE_ENTRIES,
 };

@@ -7,6 +7,9 @@
 
 extern const pyasc_sim_api asc_ascendc_table_plain;
 extern const pyasc_sim_api asc_ascendc_table_checked;
+/* for kernels that use the cube (ascendc_rt_cube.c) */
+extern const pyasc_sim_api asc_ascendc_table_cube_plain;
+extern const pyasc_sim_api asc_ascendc_table_cube_checked;
 #ifdef ASC_HAVE_AVX2 /* the same, compiled with -mavx2 */
 extern const pyasc_sim_api asc_ascendc_table_plain_avx2;
 extern const pyasc_sim_api asc_ascendc_table_checked_avx2;

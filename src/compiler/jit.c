@@ -460,9 +460,16 @@ static bool write_new(const char *path, const char *text, size_t len) {
 }
 
 /* The headers an Ascend C build finds beside its source. */
-static const char *const cxx_header_names[] = {"kernel_operator.h", "pyasc_sim.h"};
+enum { CXX_HEADERS = 3 };
+static const char *const cxx_header_names[CXX_HEADERS] = {"kernel_operator.h", "pyasc_sim.h",
+                                                          "lib/matmul_intf.h"};
+/* Ascend C kernels that use Matmul include lib/matmul_intf.h: here its
+ * API is part of kernel_operator.h. */
+static const char matmul_intf_text[] =
+    "/* Ascend C's adv Matmul: part of kernel_operator.h here */\n"
+    "#include \"../kernel_operator.h\"\n";
 static const char *cxx_header_text(int i) {
-  return i == 0 ? asc_ascendc_header_source : asc_ascendc_sim_source;
+  return i == 0 ? asc_ascendc_header_source : i == 1 ? asc_ascendc_sim_source : matmul_intf_text;
 }
 
 /* first_tier: cc is TinyCC, which takes only what it needs (see tiers below). */
@@ -478,10 +485,12 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   }
   char *c_path = jit_format("%s/" JIT_BUILD_SOURCE, dir);
   char *so_path = jit_format("%s/" JIT_BUILD_OBJECT, dir);
-  char *h_paths[2] = {NULL, NULL};
+  char *h_paths[CXX_HEADERS] = {NULL, NULL, NULL};
+  char *lib_dir = cxx ? jit_format("%s/lib", dir) : NULL;
   bool written = false;
   if (c_path && so_path) written = write_new(c_path, source, source_len);
-  for (int i = 0; cxx && written && i < 2; i++) {
+  if (cxx && written) written = lib_dir && mkdir(lib_dir, 0700) == 0;
+  for (int i = 0; cxx && written && i < CXX_HEADERS; i++) {
     h_paths[i] = jit_format("%s/%s", dir, cxx_header_names[i]);
     written = h_paths[i] && write_new(h_paths[i], cxx_header_text(i), strlen(cxx_header_text(i)));
   }
@@ -515,8 +524,10 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
     argv[n] = NULL;
     st = run(argv, l, &code, &output);
   }
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < CXX_HEADERS; i++)
     if (h_paths[i]) unlink(h_paths[i]), free(h_paths[i]);
+  if (lib_dir) rmdir(lib_dir);
+  free(lib_dir);
   free(dir);
   if (!st && code != 0) {
     const char *text = output ? output : "";
@@ -571,7 +582,8 @@ static void safe_file_name(const char *name, char out[65]) {
 
 /* The runtime's table for an Ascend C kernel: compiled for the width
  * generated kernels are built for (cc_isa), so both run the same loops. */
-static const pyasc_sim_api *ascendc_table(bool checked) {
+static const pyasc_sim_api *ascendc_table(bool checked, bool cube) {
+  if (cube) return checked ? &asc_ascendc_table_cube_checked : &asc_ascendc_table_cube_plain;
 #ifdef ASC_HAVE_AVX2
   if (cc_isa()) return checked ? &asc_ascendc_table_checked_avx2 : &asc_ascendc_table_plain_avx2;
 #endif
@@ -603,7 +615,8 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   /* Ascend C: the runtime's table its checked mode asks for */
   const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
   const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
-  if (table) *table = ascendc_table(checked && *checked);
+  const int *cube = (const int *)dlsym(handle, "pyasc_sim_cube");
+  if (table) *table = ascendc_table(checked && *checked, cube && *cube);
   if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
@@ -871,7 +884,7 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   if (cxx) {
     for (size_t i = 0; i < CXX_NFLAGS; i++)
       XXH3_128bits_update(state, cxx_flags[i], strlen(cxx_flags[i]) + 1);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < CXX_HEADERS; i++)
       XXH3_128bits_update(state, cxx_header_text(i), strlen(cxx_header_text(i)) + 1);
   } else {
     for (size_t i = 0; i < CC_NFLAGS; i++)

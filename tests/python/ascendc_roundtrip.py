@@ -16,15 +16,60 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 import pyasc
 from pyasc.language import jit as _jit
+from pyasc.language.struct import Struct, StructField
 
 _NAME = re.compile(r'extern "C" __global__ __aicore__ void (\w+)\(')
+_PARAMS = re.compile(r'extern "C" __global__ __aicore__ void \w+\(([^)]*)\)')
+# a struct parameter: its bytes copied into a local of the struct's type
+_STRUCT_COPY = re.compile(r'reinterpret_cast<uint8_t \*>\(&(\w+)\)\[i\] = (\w+)\[i\]')
 _SCALARS = (int, float, bool, np.integer, np.floating, np.bool_)
+
+
+def _struct_classes(cls: type = Struct) -> dict[str, type]:
+    """Every Struct subclass by name."""
+    out: dict[str, type] = {}
+    for sub in cls.__subclasses__():
+        out[sub.__name__] = sub
+        out.update(_struct_classes(sub))
+    return out
+
+
+def _rebuild(cls: Any, values: Iterator[Any]) -> Any:
+    """The struct whose flattened fields are the next values."""
+    return cls(**{name: _rebuild(f.struct_cls, values) if isinstance(f, StructField)
+                  else next(values) for name, f in cls.struct_fields.items()})
+
+
+def ascendc_arguments(source: str, runtime: tuple) -> list | None:
+    """The Ascend C kernel's arguments for a launch's run-time ones: each
+    struct, which the launch flattens into its fields, as its bytes (the
+    emitted kernel takes a GM_ADDR and copies the struct out of it). None
+    when a struct's type is unknown."""
+    m = _PARAMS.search(source)
+    params = [p.split()[-1] for p in m.group(1).split(",")] if m and m.group(1).strip() else []
+    structs = {}
+    for var, addr in _STRUCT_COPY.findall(source):
+        decl = re.search(rf"^\s*(\w+) {var};", source, re.M)
+        structs[addr] = decl.group(1) if decl else None
+    classes = _struct_classes()
+    values = iter(runtime)
+    out: list = []
+    for p in params:
+        if p in structs:
+            cls = classes.get(structs[p] or "")
+            if cls is None:
+                return None
+            out.append(np.frombuffer(_rebuild(cls, values).pack(), np.uint8).copy())
+        else:
+            out.append(next(values, None))
+    return out
 
 
 class RoundTrip:
@@ -71,9 +116,13 @@ class RoundTrip:
             self.unsupported.setdefault(name, (lines[0] if lines else str(exc))[:300])
             return False
         copies = [a.copy() if isinstance(a, np.ndarray) else a for a in runtime]
+        cxx_args = ascendc_arguments(source, tuple(copies))
+        if cxx_args is None:
+            self.other_args[name] += 1
+            return False
         cxx_error: Exception | None = None
         try:
-            cxx[core_num, stream](*copies)
+            cxx[core_num, stream](*cxx_args)
         except Exception as exc:  # noqa: BLE001 (compared with the Python kernel's)
             cxx_error = exc
         py_error: Exception | None = None

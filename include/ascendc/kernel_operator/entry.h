@@ -1,6 +1,17 @@
 // Part of kernel_operator.h, included only from it: synchronisation, debugging and the kernel's
 // entry (PYASC_SIM_ENTRY).
 
+// asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names a cube API or position, or core
+// kinds: libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: a mixed kernel's
+// groups of an AIC and two AIVs, 2: one AIC per block, 3: one AIV per block; 0: one core per
+// block, no group).
+#ifndef PYASC_SIM_CUBE
+#define PYASC_SIM_CUBE 0
+#endif
+#ifndef PYASC_SIM_GROUP
+#define PYASC_SIM_GROUP 0
+#endif
+
 namespace AscendC {
 
 // --- synchronisation and debugging --------------------------------------------------------
@@ -84,6 +95,9 @@ int run(void *k, const void *args, void (*f)(A...)) {
   if (!t || t->version != PYASC_SIM_VERSION) return 1;
   ctx = k;
   int rc = t->begin(k);
+  // a kernel that uses the cube gets the AIC's buffers for the block's run
+  bool cube = !rc && PYASC_SIM_CUBE && t->cube_begin;
+  if (cube && (rc = t->cube_begin(k)) != 0) t->end(k);
   if (!rc) {
     try {
       call(f, static_cast<const pyasc_sim_arg *>(args), std::index_sequence_for<A...>{});
@@ -91,6 +105,7 @@ int run(void *k, const void *args, void (*f)(A...)) {
     } catch (...) {
       if (!t->failed(k)) t->fail(k, "kernel", 0, "a C++ exception left the kernel function");
     }
+    if (cube) t->cube_end(k);
     t->end(k);
     rc = t->failed(k);
   }
@@ -98,16 +113,27 @@ int run(void *k, const void *args, void (*f)(A...)) {
   return rc;
 }
 
+// A block's run: one core, or (PYASC_SIM_GROUP) a group of an AIC and two AIVs (1), one AIC (2)
+// or one AIV (3) as a group of one, each core running `core`.
+inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
+  const pyasc_sim_api *t = api();
+  if (!t || t->version != PYASC_SIM_VERSION) return 1;
+  if (!PYASC_SIM_GROUP) return core(k, args);
+  if (!t->group_run)
+    return t->fail(k, "kernel", 0, "the cube: this kernel was not built with the cube's table");
+  return t->group_run(k, args, core, PYASC_SIM_GROUP == 1, PYASC_SIM_GROUP == 2);
+}
+
 }  // namespace sim
 }  // namespace AscendC
 
-// A kernel that calls SyncAll has its blocks launched together (jit.c
-// reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE
-// when the source names SyncAll.
+// A kernel that calls SyncAll or uses mode-0 cross-core flags has its blocks launched together
+// (jit.c reads asc_kernel_all_live); asc_ascendc_build defines PYASC_SIM_ALL_LIVE: 1 (SyncAll),
+// or the cores mode 0 spans (2 groups, 3 AIVs, 4 AICs).
 #if defined(PYASC_SIM_ALL_LIVE) && PYASC_SIM_ALL_LIVE
 #define PYASC_SIM_ALL_LIVE_SYMBOL       \
   extern const int asc_kernel_all_live; \
-  const int asc_kernel_all_live = 1;
+  const int asc_kernel_all_live = PYASC_SIM_ALL_LIVE;
 #else
 #define PYASC_SIM_ALL_LIVE_SYMBOL
 #endif
@@ -119,8 +145,11 @@ int run(void *k, const void *args, void (*f)(A...)) {
   const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
   extern const int pyasc_sim_checked;                                                      \
   const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
+  extern const int pyasc_sim_cube;                                                         \
+  const int pyasc_sim_cube = PYASC_SIM_CUBE;                                               \
   int asc_kernel_entry(void *k, const void *args) {                                        \
-    return AscendC::sim::run(k, args, &name);                                              \
+    return AscendC::sim::entry(                                                            \
+        k, args, [](void *kc, const void *a) { return AscendC::sim::run(kc, a, &name); }); \
   }                                                                                        \
   PYASC_SIM_ALL_LIVE_SYMBOL                                                                \
   extern const AscendC::sim::ParamText asc_kernel_params;                                  \

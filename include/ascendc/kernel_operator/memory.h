@@ -41,6 +41,10 @@ class GlobalTensor {
                                 i, loc.file, loc.line));
   }
   uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
+  // the address of element offset (no memory of its own: a pointer into the launch argument)
+  __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
+    return reinterpret_cast<__gm__ T *>(gt.base + gt.lead) + offset;
+  }
 };
 
 template <typename T>
@@ -97,10 +101,29 @@ class LocalTensor {
 // --- TPipe, TQue, TBuf -----------------------------------------------------------------------
 
 class TPipe;
+namespace sim {
+// GetTPipePtr(): the core's latest TPipe still alive (a core runs on one thread)
+inline thread_local TPipe *cur_pipe = nullptr;
+}  // namespace sim
+
+namespace sim {
+// The cube buffer a queue at pos lives in: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C
+// (CO1); -1 the Unified Buffer.
+constexpr int cube_buffer(TPosition pos) {
+  return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
+                 pos == TPosition::C2
+             ? 0
+         : pos == TPosition::A2  ? 1
+         : pos == TPosition::B2  ? 2
+         : pos == TPosition::CO1 ? 3
+                                 : -1;
+}
+}  // namespace sim
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
+  static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
   TQue() { sim::api()->que_init(mem, depth); }
   TQue(const TQue &) = delete;
@@ -143,8 +166,12 @@ class TQue {
   void FreeAllEvent() {}
 };
 
+// Its buffer is where the cube reads or writes it (GM -> A1: L1), else the UB.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
-class TQueBind : public TQue<src, depth, mask> {};
+class TQueBind : public TQue<src, depth, mask> {
+ public:
+  static constexpr TPosition position = sim::cube_buffer(dst) >= 0 ? dst : src;
+};
 
 template <TPosition pos = TPosition::LCM>
 class TBuf {
@@ -186,14 +213,29 @@ class TBuf {
 class TPipe {
  public:
   alignas(16) unsigned char mem[PYASC_SIM_PIPE_BYTES];
-  TPipe() { sim::api()->pipe_init(mem); }
-  ~TPipe() { sim::api()->pipe_reset(sim::ctx, mem); }
+  TPipe() {
+    sim::api()->pipe_init(mem);
+    sim::cur_pipe = this;
+  }
+  ~TPipe() {
+    sim::api()->pipe_reset(sim::ctx, mem);
+    if (sim::cur_pipe == this) sim::cur_pipe = nullptr;
+  }
   TPipe(const TPipe &) = delete;
   TPipe &operator=(const TPipe &) = delete;
 
   template <class Q>
   bool InitBuffer(Q &que, uint8_t num, uint32_t len, sim::Loc loc = {}) {
-    sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    constexpr int buf = sim::cube_buffer(Q::position);
+    if constexpr (buf >= 0) {
+      const pyasc_sim_api *t = sim::api();
+      if (!t->cube_init_buffer)
+        sim::check(
+            t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
+      sim::check(t->cube_init_buffer(sim::ctx, mem, que.mem, num, len, buf, loc.file, loc.line));
+    } else {
+      sim::check(sim::api()->init_buffer(sim::ctx, mem, que.mem, num, len, loc.file, loc.line));
+    }
     return true;
   }
   template <TPosition pos>
@@ -232,11 +274,14 @@ inline int64_t GetBlockIdx() {
 inline int64_t GetBlockNum() {
   return sim::api()->block_num(sim::ctx);
 }
+// In a group of an AIC and two AIVs (cube.h), the AIVs are sub-blocks 0 and 1.
 inline int64_t GetSubBlockIdx() {
-  return 0;
+  const pyasc_sim_api *t = sim::api();
+  return t->core_info ? t->core_info(sim::ctx, 2) : 0;
 }
 inline int64_t GetSubBlockNum() {
-  return 1;
+  const pyasc_sim_api *t = sim::api();
+  return t->core_info ? t->core_info(sim::ctx, 3) : 1;
 }
 
 // --- the atomic store mode, SyncAll ------------------------------------------------------

@@ -166,6 +166,9 @@ typedef struct asc_k_ctx {
    * for the watchdog); the launcher zeroes both */
   uint32_t ticks;
   int64_t t0;
+  /* an Ascend C kernel's own entry, which each core of its group runs
+   * (ascendc_rt_cube.h); NULL for kernels written in Python */
+  int (*ext_run)(void *k, const void *args);
 } asc_k_ctx;
 
 typedef struct asc_k_arg {

@@ -142,19 +142,22 @@ class Matmul {
   __aicore__ void SetTensorB(typename B::Type bScalar);
   __aicore__ void SetSingleShape(int singleM, int singleN, int singleK);
   __aicore__ void SetTail(int tailM = -1, int tailN = -1, int tailK = -1);
+  template <bool sync = true>
   __aicore__ bool Iterate(bool enPartialSum = false);
-  template <typename T>
+  template <bool sync = true, typename T>
   __aicore__ void GetTensorC(const GlobalTensor<T> &gm, uint8_t enAtomic = 0,
                              bool enSequentialWrite = false);
-  template <typename T>
+  template <bool sync = true, typename T>
   __aicore__ void GetTensorC(const LocalTensor<T> &co2Local, uint8_t enAtomic = 0,
                              bool enSequentialWrite = false);
   template <typename T>
   __aicore__ void GetTensorC(const GlobalTensor<T> &gm, const LocalTensor<T> &co2Local,
                              uint8_t enAtomic = 0, bool enSequentialWrite = false);
-  template <typename T>
-  __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0);
-  template <typename T>
+  template <bool sync = true, typename T>
+  __aicore__ void IterateAll(const GlobalTensor<T> &gm, uint8_t enAtomic = 0,
+                             bool enSequentialWrite = false, bool waitIterateAll = false,
+                             bool fakeMsg = false);
+  template <bool sync = true, typename T>
   __aicore__ void IterateAll(const LocalTensor<T> &ubCmatrix, uint8_t enAtomic = 0);
   __aicore__ void End();
   __aicore__ void DisableBias();
@@ -198,8 +201,7 @@ template <uint8_t modeId, pipe_t pipe>
 __aicore__ void CrossCoreSetFlag(uint16_t flagId);
 template <uint8_t modeId, pipe_t pipe>
 __aicore__ void CrossCoreWaitFlag(uint16_t flagId);
-#define REGIST_MATMUL_OBJ(tpipe, workspace, mm, tiling) \
-  ((void)(tpipe), (void)(workspace), (void)(tiling))
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ((void)(tpipe), (void)(workspace))
 
 }  // namespace AscendC
 enum class QuantMode_t : uint8_t {
