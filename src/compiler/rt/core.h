@@ -123,7 +123,8 @@ typedef struct asc_k_sregs {
 
 typedef struct asc_k_ctx {
   char *ub;
-  int64_t ub_size;
+  int64_t ub_size;  /* the physical UB: platform numbers, checked mode's bounds */
+  int64_t ub_reach; /* bytes at ub: default mode's bounds (asc_k_ub_end) */
   int64_t block_idx;
   int64_t block_num;
   int status; /* 0 ok, 1 kernel error */
@@ -307,6 +308,27 @@ static inline int64_t asc_k_madd(int64_t a, int64_t b, int64_t c) {
 /* Whether bytes [lo, lo + len) lie inside [0, size). */
 static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
   return lo >= 0 && len >= 0 && lo <= size && len <= size - lo;
+}
+
+/* The end of the UB bytes a kernel may address. The NPU does not check
+ * that a TPipe buffer or a tensor ends inside the physical UB, so default
+ * mode lets it reach past it, up to k->ub_reach (asc_ub_reach in asc/hal.h:
+ * the arena holds that much, apart from the cube's buffers and the other
+ * cores' UBs); checked mode reports the overflow as the bug it is. */
+static inline int64_t asc_k_ub_end(const asc_k_ctx *k) {
+#if ASC_K_CHECKED
+  return k->ub_size;
+#else
+  return k->ub_reach;
+#endif
+}
+/* For a UB bounds error: how far default mode's reach went, or "". */
+static inline const char *asc_k_reach_note(const asc_k_ctx *k, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (asc_k_ub_end(k) > k->ub_size)
+    snprintf(buf, size, " (or the %lld bytes default mode lets a kernel reach)",
+             (long long)asc_k_ub_end(k));
+  return buf;
 }
 
 /* --- checked mode ------------------------------------------------------------
