@@ -375,7 +375,8 @@ asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size) {
   asc_status ready = ir_ready(m, "check_ub");
   if (ready) return ready;
   /* a UB over 1 GiB is no device's (asc_device_props' validation) */
-  uint64_t reach = ub_size > ((uint64_t)1 << 30) ? ub_size : (uint64_t)asc_ub_reach((size_t)ub_size);
+  uint64_t reach =
+      ub_size > ((uint64_t)1 << 30) ? ub_size : (uint64_t)asc_ub_reach((size_t)ub_size);
   ub_state s = {m, ub_size, reach, 0, false, {0}};
   return ub_region(&s, m->body, 0);
 }

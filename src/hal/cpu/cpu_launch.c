@@ -136,8 +136,7 @@ static void run_blocks(cpu_job *job) {
     if (atomic_load(&job->cancelled)) continue;
     if (!ub) {
       fail_job(job, idx,
-               asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena",
-                         reach));
+               asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena", reach));
       continue;
     }
     asc_block_ctx ctx = {.block_idx = idx,
