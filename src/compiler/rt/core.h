@@ -1,10 +1,12 @@
 /* Runtime for kernels compiled for the simulated AI cores. Generated C
  * includes this text verbatim, so it depends on nothing but libc.
  *
- * A block runs with a private Unified Buffer (k->ub). GlobalTensors are
- * byte offsets into their argument's memory; LocalTensors are byte offsets
- * into the UB. Every API call checks the ranges it touches: the UB always
- * (an error naming the source line), global memory as the device does by
+ * A block runs with a private Unified Buffer (k->ub, k->ub_reach bytes:
+ * default mode lets a kernel go past the physical k->ub_size, as the NPU
+ * does; see asc_k_ub_end). GlobalTensors are byte offsets into their
+ * argument's memory; LocalTensors are byte offsets into the UB. Every API
+ * call checks the ranges it touches: the UB always (an error naming the
+ * source line), global memory as the device does by
  * default (outside the argument: reads give zeros, writes are dropped) and
  * as an error in checked mode. Nothing touches memory it does not own. The including source
  * defines asc_k_files, the Python files that `line` arguments index: the
