@@ -169,6 +169,34 @@ def test_a_vector_op_on_a_tensor_past_the_ub():
             f"{UB}-byte Unified Buffer") in str(info.value)
 
 
+@jit
+def overrun(x: asc.GlobalAddress, addr: asc.ConstExpr[int], n: asc.ConstExpr[int]):
+    """A tensor of n floats at UB byte addr, duplicated over 2 * n."""
+    xg = asc.GlobalTensor()
+    xg.set_global_buffer(x, n)
+    t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, addr, n)
+    asc.duplicate(t, 1.0, 2 * n)  # ERR
+    asc.data_copy(xg, t, n)
+
+
+def test_a_vector_op_past_the_reach_fails_in_default_mode():
+    """The instruction's own range check: default mode lets a vector op run
+    past its tensor (the device does) but not past the reach."""
+    n = 1024
+    x = np.zeros(n, np.float32)
+    overrun[1](x, UB + 16 * 1024, n)  # 8 KiB from 208 KiB: within the reach
+    asc.synchronize()
+    np.testing.assert_array_equal(x, np.ones(n, np.float32))
+    addr = REACH - 4 * n  # the tensor ends at the reach, the op 4 KiB past it
+    file, line = marked(overrun)
+    with pytest.raises(asc.KernelError) as info:
+        overrun[1](x, addr, n)
+        asc.synchronize()
+    assert (f"{file}:{line}: duplicate: {2 * n} elements at UB byte {addr} overrun the "
+            f"{UB}-byte Unified Buffer (or the {REACH} bytes default mode lets a kernel "
+            f"reach)") in str(info.value)
+
+
 def test_a_tensor_past_the_reach_is_a_compile_error_in_both_modes():
     n, addr = 4096, REACH - 8 * 1024  # ends 8 KiB past the reach
     x = np.zeros(BLOCKS * n, np.float32)
@@ -180,6 +208,33 @@ def test_a_tensor_past_the_reach_is_a_compile_error_in_both_modes():
         assert f"{file}:{line}:" in message
         assert (f"LocalTensor bytes [{addr}, {addr + 4 * n}) fall outside the {UB}-byte Unified "
                 f"Buffer (or the {REACH} bytes default mode lets a kernel reach)") in message
+
+
+@jit
+def mixed_past_the_ub(x: asc.GlobalAddress, z: asc.GlobalAddress, addr: asc.ConstExpr[int],
+                      n: asc.ConstExpr[int]):
+    """A mixed kernel (one AIC and two AIVs per group, rt/mix.h): each AIV
+    doubles its own row of n floats through UB bytes at addr."""
+    if asc.ascend_is_aiv():
+        xg = asc.GlobalTensor()
+        xg.set_global_buffer(x + asc.get_block_idx() * n, n)
+        zg = asc.GlobalTensor()
+        zg.set_global_buffer(z + asc.get_block_idx() * n, n)
+        t = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, addr, n)
+        asc.data_copy(t, xg, n)
+        asc.muls(t, t, 2.0, n)
+        asc.data_copy(zg, t, n)
+
+
+def test_each_core_of_a_mixed_group_has_its_own_reach():
+    """The second AIV's UB is allocated apart: its bytes past the UB are its
+    own, not the first AIV's."""
+    n, groups = 8192, 3
+    x = np.arange(2 * groups * n, dtype=np.float32)
+    z = np.zeros_like(x)
+    mixed_past_the_ub[groups](x, z, UB + 16 * 1024, n)  # bytes [208 KiB, 240 KiB)
+    asc.synchronize()
+    np.testing.assert_array_equal(z, x * 2)
 
 
 def test_platform_numbers_stay_physical():
