@@ -53,7 +53,7 @@ typedef struct asc_block_ctx {
  * does not check that a TPipe buffer ends inside the physical UB and what
  * it does past it is not documented; this reach is the simulator's choice,
  * so that such a kernel runs, while checked mode reports the overflow
- * (docs/kernel-reference.md). ub_size is at most 1 GiB (asc_device_props'
+ * (docs/kernel-reference-semantics.md). ub_size is at most 1 GiB (asc_device_props'
  * validation), so the result cannot overflow. */
 static inline size_t asc_ub_reach(size_t ub_size) {
   size_t r = 1;

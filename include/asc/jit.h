@@ -49,6 +49,9 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
  * (jit.c, PYASC_JIT_TIERS) has published its kernel and swapped it in;
  * also run at exit, so that the disk cache keeps the optimised build. */
 void asc_jit_wait_tiers(void);
+/* 1 while k runs its first tier's build (TinyCC), 2 once it runs the
+ * optimising build, which a kernel built in one tier always does. */
+int asc_jit_tier(const asc_jit_kernel *k);
 void asc_jit_retain(asc_jit_kernel *k);
 void asc_jit_release(asc_jit_kernel *k);
 /* Path of the cached shared object (owned by the kernel). */

@@ -41,6 +41,16 @@ asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, b
                              asc_tensor *values, asc_tensor *first, asc_tensor *inverse,
                              asc_tensor *counts);
 
+/* The host part of unique along an axis: `rows` is a contiguous 2-d tensor,
+ * already waited for, whose rows are the subarrays along that axis. Rows
+ * sort lexicographically in the element order above, stably; rows are equal
+ * when every element is == (a row with a NaN equals no other, as NumPy).
+ * Fresh tensors the caller owns, each pointer may be NULL: values (the
+ * unique rows, groups x row length), first, inverse (one per row) and
+ * counts (int64), as in asc_unique_sorted. */
+asc_status asc_unique_rows(const asc_tensor *rows, asc_tensor *values, asc_tensor *first,
+                           asc_tensor *inverse, asc_tensor *counts);
+
 /* The dtype NumPy's cumsum/cumprod give x without dtype=: bool and signed
  * integers int64, unsigned integers uint64, floats and complex their own. */
 asc_dtype asc_cumulative_dtype(asc_dtype x);

@@ -205,6 +205,17 @@ from pyasc._C import (
 from pyasc import _exit, _pickle, memory, ops, random, testing
 from pyasc._fallback import NumPyFallbackWarning, numpy_fallbacks, warn_on_numpy_fallback
 from pyasc.indexing import put, put_along_axis, take, take_along_axis
+from pyasc.manipulation import (
+    allclose,
+    array_split,
+    copy,
+    einsum,
+    gather,
+    isclose,
+    pad,
+    split,
+    transpose,
+)
 from pyasc import ascendc
 from pyasc.op import Attr, Op, TensorSpec, get_op, list_ops, op
 from pyasc import autograd, trace
@@ -373,6 +384,15 @@ __all__ = [
     "prod",
     "promote_types",
     "put",
+    "allclose",
+    "isclose",
+    "array_split",
+    "copy",
+    "einsum",
+    "gather",
+    "pad",
+    "split",
+    "transpose",
     "put_along_axis",
     "rand",
     "randint",

@@ -24,9 +24,25 @@ _warn = [os.environ.get("PYASC_NUMPY_FALLBACK", "") == "warn"]
 
 
 def numpy_fallbacks(reset: bool = False) -> dict[str, int]:
-    """How often each NumPy function pyasc lacks ran in NumPy, by name
-    (``"einsum"``, ``"add.reduce"``); reset=True clears the counts after
-    reading them."""
+    """How often each NumPy function pyasc lacks ran in NumPy, by name.
+
+    Parameters
+    ----------
+    reset : bool, optional
+        If true, clear the counts after reading them.
+
+    Returns
+    -------
+    dict of str to int
+        The counts by NumPy name (``"einsum"``, ``"add.reduce"``).
+
+    Examples
+    --------
+    >>> _ = pyasc.numpy_fallbacks(reset=True)
+    >>> _ = np.add.reduce(pyasc.asarray([1.0, 2.0]))
+    >>> pyasc.numpy_fallbacks()
+    {'add.reduce': 1}
+    """
     with _fallback_lock:
         counts = dict(_fallbacks)
         if reset:
@@ -35,8 +51,31 @@ def numpy_fallbacks(reset: bool = False) -> dict[str, int]:
 
 
 def warn_on_numpy_fallback(enabled: bool = True) -> None:
-    """Warn (NumPyFallbackWarning) each time NumPy runs a function pyasc
-    lacks; PYASC_NUMPY_FALLBACK=warn sets this at import."""
+    """Turns on (or off) a warning each time NumPy runs a function pyasc lacks.
+
+    ``PYASC_NUMPY_FALLBACK=warn`` in the environment turns it on at import.
+
+    Parameters
+    ----------
+    enabled : bool, optional
+        Whether to warn (NumPyFallbackWarning); True by default.
+
+    Returns
+    -------
+    None
+        The setting holds from now on, for every thread.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> pyasc.warn_on_numpy_fallback()
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = np.add.reduce(pyasc.asarray([1.0, 2.0]))
+    >>> [w.category.__name__ for w in caught]
+    ['NumPyFallbackWarning']
+    >>> pyasc.warn_on_numpy_fallback(False)
+    """
     _warn[0] = bool(enabled)
 
 

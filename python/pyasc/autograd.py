@@ -282,9 +282,38 @@ def _primal(x: Any, where: str) -> _C.Tensor:
 
 
 def vjp(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., tuple[Any, ...]]]:
-    """``(fn(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` returns one cotangent per
-    primal. ``fn`` returns a tensor or a tuple of tensors; the cotangent has the
-    same structure (JAX's ``jax.vjp``)."""
+    """``fn``'s value at ``primals`` and its vector-Jacobian product function.
+
+    JAX's ``jax.vjp``: ``fn`` runs once, eagerly, while it is recorded.
+
+    Parameters
+    ----------
+    fn : callable
+        A function of pyasc tensors returning a tensor or a tuple of them.
+    *primals : Tensor or array_like
+        The arguments to evaluate ``fn`` at.
+
+    Returns
+    -------
+    tuple
+        ``(fn(*primals), vjp_fn)``: ``vjp_fn(cotangent)``, given a cotangent
+        of the output's structure and shapes, returns a tuple of one
+        cotangent per primal.
+
+    Raises
+    ------
+    InvalidValueError
+        From ``vjp_fn``, if the cotangent does not match the output.
+
+    Examples
+    --------
+    >>> x = pyasc.asarray([1.0, 2.0, 3.0])
+    >>> out, vjp_fn = pyasc.vjp(lambda x: pyasc.sin(x) * 2, x)
+    >>> out
+    Tensor([1.6829, 1.8186, 0.2822], dtype=float64)
+    >>> vjp_fn(pyasc.ones(3))
+    (Tensor([ 1.0806, -0.8323, -1.98  ], dtype=float64),)
+    """
     tensors = [_primal(p, "pyasc.vjp") for p in primals]
     graph, result = trace(fn, *tensors)
     many = isinstance(result, tuple)
@@ -309,8 +338,36 @@ def vjp(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., tuple
 
 
 def value_and_grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
-    """``fn``'s value and its gradient with respect to the ``argnums``
-    arguments; ``fn`` must return a one-element floating-point tensor."""
+    """A function returning ``fn``'s value and its gradient, as ``jax.value_and_grad``.
+
+    Parameters
+    ----------
+    fn : callable
+        A function of pyasc tensors returning a floating-point tensor of one
+        element.
+    argnums : int or sequence of int, optional
+        The arguments to differentiate with respect to (the first by
+        default).
+
+    Returns
+    -------
+    callable
+        A function of ``fn``'s arguments returning ``(value, gradient)``:
+        one gradient for an int ``argnums``, a tuple of them for a sequence.
+
+    Raises
+    ------
+    InvalidValueError
+        From the returned function, if ``fn`` does not return a one-element
+        floating-point tensor, or an ``argnums`` is out of range.
+
+    Examples
+    --------
+    >>> f = lambda x: (x * x).sum()
+    >>> value, g = pyasc.value_and_grad(f)(pyasc.asarray([1.0, 2.0, 3.0]))
+    >>> value, g
+    (Tensor(14., dtype=float64), Tensor([2., 4., 6.], dtype=float64))
+    """
     single = isinstance(argnums, int)
     nums: tuple[int, ...] = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
@@ -339,9 +396,38 @@ def value_and_grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> 
 
 
 def grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
-    """The gradient of ``fn`` (which returns a one-element floating-point
-    tensor) with respect to argument ``argnums`` (an int: one gradient; a
-    tuple: a tuple of them), as ``jax.grad``."""
+    """A function returning the gradient of ``fn``, as ``jax.grad``.
+
+    Parameters
+    ----------
+    fn : callable
+        A function of pyasc tensors returning a floating-point tensor of one
+        element.
+    argnums : int or sequence of int, optional
+        The arguments to differentiate with respect to (the first by
+        default).
+
+    Returns
+    -------
+    callable
+        A function of ``fn``'s arguments returning the gradient: one for an
+        int ``argnums``, a tuple of them for a sequence.
+
+    Raises
+    ------
+    InvalidValueError
+        From the returned function, if ``fn`` does not return a one-element
+        floating-point tensor.
+
+    Examples
+    --------
+    >>> f = lambda x, y: (x * y).sum()
+    >>> x, y = pyasc.asarray([1.0, 2.0]), pyasc.asarray([3.0, 4.0])
+    >>> pyasc.grad(f)(x, y)
+    Tensor([3., 4.], dtype=float64)
+    >>> pyasc.grad(f, argnums=(0, 1))(x, y)
+    (Tensor([3., 4.], dtype=float64), Tensor([1., 2.], dtype=float64))
+    """
     both = value_and_grad(fn, argnums)
     return lambda *args: both(*args)[1]
 
@@ -370,10 +456,46 @@ class BackwardContext:
 
 def op_vjp(op: Any, inputs: dict[str, Any], attrs: dict[str, Any], output: Any,
            cotangent: Any) -> tuple[Any, ...]:
-    """One cotangent (or ``None``) per input of ``op`` for the call
-    ``op(**inputs, **attrs) == output``: its declared backward, or the
-    automatic one (the body recorded again from the inputs). The torch and
-    JAX bridges use this."""
+    """The cotangents of an operator's inputs for one of its calls.
+
+    The operator's declared backward, or the automatic one (the body
+    recorded again from the inputs). The torch and JAX bridges use this.
+
+    Parameters
+    ----------
+    op : Op
+        The operator.
+    inputs : dict of str to Tensor
+        The call's tensor inputs by name.
+    attrs : dict of str to object
+        The call's attributes by name.
+    output : Tensor or tuple of Tensor
+        What ``op(**inputs, **attrs)`` returned.
+    cotangent : Tensor or tuple of Tensor
+        The cotangent of the output (one per output).
+
+    Returns
+    -------
+    tuple of Tensor or None
+        One cotangent per input, in ``inputs``' order (None for an input
+        that takes none, such as an integer one).
+
+    Raises
+    ------
+    InvalidValueError
+        If a declared backward returns not one gradient per input.
+
+    Examples
+    --------
+    >>> @pyasc.op(overwrite=True)
+    ... def doc_square(x):
+    ...     return x * x
+    >>> x = pyasc.asarray([1.0, 2.0])
+    >>> pyasc.autograd.op_vjp(doc_square, {"x": x}, {}, doc_square(x), pyasc.ones(2))
+    (Tensor([2., 4.], dtype=float64),)
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_square")
+    """
     if op.backward_fn is not None:
         ctx = BackwardContext()
         if op.setup_context_fn is not None:

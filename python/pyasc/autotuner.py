@@ -29,9 +29,21 @@ from pyasc.profiler import profile
 
 @dataclass(frozen=True)
 class Config:
-    """One configuration: ``kwargs`` are keyword arguments of the launch
-    (the kernel's ConstExpr parameters, bound by name); ``block_num``, when
-    given, replaces the launch's core count."""
+    """One configuration of a kernel for :func:`autotune` to try.
+
+    Parameters
+    ----------
+    kwargs : dict of str to object, optional
+        Keyword arguments of the launch: the kernel's ConstExpr parameters,
+        bound by name.
+    block_num : int, optional
+        When given, replaces the launch's core count.
+
+    Examples
+    --------
+    >>> str(pyasc.Config({"tile": 64, "depth": 2}, block_num=8))
+    'tile=64, depth=2, block_num=8'
+    """
 
     kwargs: dict[str, Any] = field(default_factory=dict)
     block_num: int | None = None
@@ -52,11 +64,44 @@ def _copy(value: Any) -> Any:
 
 
 class Autotuner:
-    """A kernel with its configs; ``tuner[core_num]`` or
-    ``tuner[core_num, stream]`` launches as the kernel does (see the module's
-    docstring). ``cache`` maps each key to its chosen Config, ``timings``
-    each key to the modelled microseconds of every config (None: the
-    config failed to build or run), ``best_config`` is the last used."""
+    """A kernel with its configs, as :func:`autotune` makes it.
+
+    ``tuner[core_num]`` or ``tuner[core_num, stream]`` launches as the
+    kernel does (see the module's docstring). ``cache`` maps each key to its
+    chosen Config, ``timings`` each key to the modelled microseconds of every
+    config (None: the config failed to build or run), ``best_config`` is the
+    last used.
+
+    Parameters
+    ----------
+    kernel : JITFunction
+        The ``@pyasc.jit`` kernel.
+    configs : sequence of Config
+        The configurations to try, at least one.
+    key : sequence of str
+        The parameters whose values (beside the arrays' shapes and dtypes)
+        make a new key, tuned anew.
+
+    Raises
+    ------
+    ValueError
+        If configs is empty, or key names a parameter the kernel lacks.
+
+    Examples
+    --------
+    >>> @pyasc.jit
+    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int]):
+    ...     zg = pyasc.GlobalTensor()
+    ...     zg.set_global_buffer(z, n)
+    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, n)
+    ...     pyasc.duplicate(c, 1.0, n)
+    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     pyasc.data_copy(zg, c, n)
+    >>> tuner = pyasc.Autotuner(fill_ones, [pyasc.Config(block_num=1)], ["n"])
+    >>> tuner.cache, tuner.best_config
+    ({}, None)
+    """
 
     def __init__(self, kernel: Any, configs: Sequence[Config], key: Sequence[str]) -> None:
         if not configs:
@@ -127,7 +172,42 @@ class Autotuner:
         return self.configs[min(ok)[1]]
 
     def run(self, core_num: int, stream: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Launches the key's chosen config (tuning first for a new key)."""
+        """Launches the key's chosen config, tuning first for a new key.
+
+        ``tuner[core_num, stream](*args, **kwargs)`` calls this.
+
+        Parameters
+        ----------
+        core_num : int
+            The launch's core count (a Config's block_num replaces it).
+        stream : Stream or None
+            The stream to launch on.
+        args, kwargs : tuple and dict
+            The launch's arguments.
+
+        Returns
+        -------
+        None
+            Once the launch is queued.
+
+        Examples
+        --------
+        >>> @pyasc.jit
+        ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int]):
+        ...     zg = pyasc.GlobalTensor()
+        ...     zg.set_global_buffer(z, n)
+        ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, n)
+        ...     pyasc.duplicate(c, 1.0, n)
+        ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+        ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+        ...     pyasc.data_copy(zg, c, n)
+        >>> tuner = pyasc.Autotuner(fill_ones, [pyasc.Config(block_num=1)], ["n"])
+        >>> z = np.zeros(64, dtype=np.float32)
+        >>> tuner.run(4, None, (z, 64), {})
+        >>> pyasc.synchronize()
+        >>> float(z.sum()), str(tuner.best_config)
+        (64.0, 'block_num=1')
+        """
         key = self._key(args, kwargs)
         cfg = self.cache.get(key)
         if cfg is None:
@@ -137,10 +217,48 @@ class Autotuner:
 
 
 def autotune(configs: Sequence[Config], key: Sequence[str] = ()) -> Callable[[Any], Autotuner]:
-    """``@pyasc.autotune(configs=[...], key=[...])`` above ``@pyasc.jit``:
+    """Picks a kernel's configuration by modelled device time, as ``triton.autotune``.
+
+    ``@pyasc.autotune(configs=[...], key=[...])`` above ``@pyasc.jit``:
     launches pick the config with the shortest modelled device time, tuned
     once per key (array shapes and dtypes, and the values of the parameters
-    named in ``key``) and cached in memory (see the module's docstring)."""
+    named in ``key``) and cached in memory (see the module's docstring).
+
+    Parameters
+    ----------
+    configs : sequence of Config
+        The configurations to try.
+    key : sequence of str, optional
+        The parameters whose values make a new key.
+
+    Returns
+    -------
+    callable
+        A decorator turning a ``@pyasc.jit`` kernel into an
+        :class:`Autotuner`.
+
+    Examples
+    --------
+    >>> @pyasc.jit
+    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
+    ...               tile: pyasc.ConstExpr[int]):
+    ...     zg = pyasc.GlobalTensor()
+    ...     zg.set_global_buffer(z, n)
+    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, tile)
+    ...     pyasc.duplicate(c, 1.0, tile)
+    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     for i in range(n // tile):
+    ...         pyasc.data_copy(zg[i * tile:], c, tile)
+    >>> tuned = pyasc.autotune([pyasc.Config({"tile": 32}), pyasc.Config({"tile": 64})],
+    ...                        key=["n"])(fill_ones)
+    >>> z = np.zeros(128, dtype=np.float32)
+    >>> tuned[1](z, 128)
+    >>> float(z.sum())
+    128.0
+    >>> [str(cfg) for cfg, us in tuned.timings[next(iter(tuned.timings))]]
+    ['tile=32', 'tile=64']
+    """
     return lambda kernel: Autotuner(kernel, configs, key)
 
 

@@ -115,6 +115,18 @@ def put(a: _C.Tensor, ind: Any, v: Any, *, mode: str = "raise") -> None:
     mode : {'raise', 'wrap', 'clip'}
         As in :func:`take`.
 
+    Returns
+    -------
+    None
+        ``a`` is changed in place.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not a pyasc.Tensor.
+    DTypeError
+        If ``ind`` is not integers.
+
     Examples
     --------
     >>> import pyasc
@@ -170,8 +182,10 @@ def _along_axis(arr: Any, indices: Any, axis: int | None,
 
 
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Any:
-    """Values of ``arr`` at ``indices`` along ``axis``, matched by position on
-    the other axes (NumPy's ``take_along_axis``), as after ``argsort``.
+    """Values of ``arr`` at ``indices`` along ``axis``, as after ``argsort``.
+
+    NumPy's ``take_along_axis``: on the other axes, ``indices`` is matched
+    with ``arr`` by position.
 
     Parameters
     ----------
@@ -201,8 +215,34 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Any:
 
 
 def put_along_axis(arr: _C.Tensor, indices: Any, values: Any, axis: int | None) -> None:
-    """``arr[...] = values`` at ``indices`` along ``axis``, in place: the
-    inverse of :func:`take_along_axis` (NumPy's ``put_along_axis``).
+    """Sets ``arr``'s elements at ``indices`` along ``axis`` to ``values``, in place.
+
+    The inverse of :func:`take_along_axis` (NumPy's ``put_along_axis``).
+
+    Parameters
+    ----------
+    arr : Tensor
+        The destination.
+    indices : array_like of int
+        As many axes as ``arr``; on the other axes its lengths broadcast
+        with ``arr``'s.
+    values : scalar or array_like
+        The values, broadcast to the positions indexed.
+    axis : int or None
+        The axis to put along; ``None`` puts into ``arr`` flattened (which
+        must then be contiguous) with 1-d ``indices``.
+
+    Returns
+    -------
+    None
+        ``arr`` is changed in place.
+
+    Raises
+    ------
+    TypeError
+        If ``arr`` is not a pyasc.Tensor.
+    InvalidValueError
+        If ``indices`` has not as many axes as ``arr``.
 
     Examples
     --------

@@ -839,7 +839,33 @@ def _rebuild_op(module: str | None, qualname: str, name: str) -> Op:
 
 
 def get_op(name: str) -> Op:
-    """The registered operator ``name``; :class:`pyasc.InvalidValueError` if none."""
+    """The registered operator of a name.
+
+    Parameters
+    ----------
+    name : str
+        The operator's registry name.
+
+    Returns
+    -------
+    Op
+        The operator.
+
+    Raises
+    ------
+    InvalidValueError
+        If no operator of that name is registered.
+
+    Examples
+    --------
+    >>> @pyasc.op(overwrite=True)
+    ... def doc_twice(x):
+    ...     return x * 2
+    >>> pyasc.get_op("doc_twice") is doc_twice
+    True
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_twice")
+    """
     with _lock:
         found = _registry.get(name)
     if found is None:
@@ -850,7 +876,23 @@ def get_op(name: str) -> Op:
 
 
 def list_ops() -> list[str]:
-    """The names of the registered operators, sorted."""
+    """The names of the registered operators.
+
+    Returns
+    -------
+    list of str
+        The names, sorted.
+
+    Examples
+    --------
+    >>> @pyasc.op(overwrite=True)
+    ... def doc_twice(x):
+    ...     return x * 2
+    >>> "doc_twice" in pyasc.list_ops()
+    True
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_twice")
+    """
     with _lock:
         return sorted(_registry)
 
@@ -893,25 +935,53 @@ def op(
 ) -> Op | Callable[[Callable[..., Any]], Op]:
     """Defines and registers an operator: ``@pyasc.op`` or ``@pyasc.op(...)``.
 
-    Args:
-        name: the registry name (default: the function's ``__name__``); a
-            Python identifier not starting with ``_``.
-        inputs: input name -> :class:`TensorSpec` (or ``None``: any tensor).
-        outputs: output name -> :class:`TensorSpec`, or a sequence of names;
-            the function must then return one tensor, or a tuple with one
-            tensor per name. Symbolic sizes bound by the inputs apply.
-        attrs: parameter name -> :class:`Attr`. A function default fills in
-            an ``Attr`` without one.
-        overwrite: replace an operator of the same name instead of raising
-            :class:`pyasc.InvalidValueError`.
-        backward, setup_context: the operator's backward and what it saves
-            (see :meth:`Op.backward`, :meth:`Op.setup_context`); without a
-            backward, it is derived from the operations the body records.
-
     Parameters not named in ``inputs`` or ``attrs`` are sorted by the
     signature: one with a bool/int/float/str/pyasc.dtype default becomes an
     attribute of that type, one with a ``None`` default an optional input,
     and any other an input that accepts every tensor.
+
+    Parameters
+    ----------
+    fn : callable, optional
+        The operator's body, when used as ``@pyasc.op`` without arguments.
+    name : str, optional
+        The registry name (the function's ``__name__`` by default): a Python
+        identifier not starting with ``_``.
+    inputs : mapping of str to TensorSpec or None, optional
+        Input name to :class:`TensorSpec` (``None``: any tensor).
+    outputs : mapping of str to TensorSpec, or sequence of str, optional
+        The outputs: the function then returns one tensor, or a tuple of one
+        per name. Symbolic sizes bound by the inputs apply.
+    attrs : mapping of str to Attr, optional
+        Parameter name to :class:`Attr`; a function default fills in an
+        ``Attr`` without one.
+    overwrite : bool, optional
+        Replace an operator of the same name instead of raising.
+    backward, setup_context : callable, optional
+        The operator's backward and what it saves (see :meth:`Op.backward`,
+        :meth:`Op.setup_context`); without a backward, it is derived from
+        the operations the body records.
+
+    Returns
+    -------
+    Op or callable
+        The registered operator; with keyword arguments only, a decorator
+        that makes one.
+
+    Raises
+    ------
+    InvalidValueError
+        If the name is taken (without ``overwrite``) or not an identifier.
+
+    Examples
+    --------
+    >>> @pyasc.op(overwrite=True)
+    ... def doc_scaled_add(x, y, alpha: float = 1.0):
+    ...     return x + alpha * y
+    >>> doc_scaled_add(pyasc.asarray([1.0, 2.0]), pyasc.asarray([10.0, 20.0]), alpha=0.5)
+    Tensor([ 6., 12.], dtype=float64)
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_scaled_add")
     """
 
     def decorate(f: Callable[..., Any]) -> Op:

@@ -171,11 +171,40 @@ class Profile:
 
 
 def profile() -> Profile:
-    """``with pyasc.profile() as prof:`` records every kernel launch inside
-    the block with the timing model of docs/perf-model.md (modelled Atlas A2
+    """Records the kernel launches of a ``with`` block under the timing model.
+
+    ``with pyasc.profile() as prof:`` records every kernel launch inside the
+    block with the timing model of docs/perf-model.md (modelled Atlas A2
     device time, not host time) in ``prof.launches``; ``prof.table()``,
-    ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show them. Launches inside wait for
-    their stream, so that their records are complete."""
+    ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show
+    them. Launches inside wait for their stream, so that their records are
+    complete.
+
+    Returns
+    -------
+    Profile
+        A context manager; its ``launches`` are LaunchRecords (task
+        duration, pipe busy times, per-block records).
+
+    Examples
+    --------
+    >>> @pyasc.jit
+    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
+    ...               tile: pyasc.ConstExpr[int]):
+    ...     zg = pyasc.GlobalTensor()
+    ...     zg.set_global_buffer(z, n)
+    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, tile)
+    ...     pyasc.duplicate(c, 1.0, tile)
+    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
+    ...     for i in range(n // tile):
+    ...         pyasc.data_copy(zg[i * tile:], c, tile)
+    >>> z = np.zeros(64, dtype=np.float32)
+    >>> with pyasc.profile() as prof:
+    ...     fill_ones[1](z, 64, 64)
+    >>> len(prof.launches), prof.launches[0].task_duration_us > 0
+    (1, True)
+    """
     return Profile()
 
 

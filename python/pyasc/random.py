@@ -26,21 +26,73 @@ _default = Generator()
 
 
 def default_rng(seed: int | Generator | None = None) -> Generator:
-    """A new Generator seeded with ``seed`` (None: from the OS); a Generator is returned as is."""
+    """A new Generator seeded with ``seed``, as NumPy's ``default_rng``.
+
+    Parameters
+    ----------
+    seed : int or Generator or None, optional
+        The seed; None (the default) seeds from the OS, and a Generator is
+        returned as it is.
+
+    Returns
+    -------
+    Generator
+        The generator.
+
+    Examples
+    --------
+    >>> a = pyasc.random.default_rng(7).random(3)
+    >>> b = pyasc.random.default_rng(7).random(3)
+    >>> bool((a == b).all())
+    True
+    """
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)
 
 
 def manual_seed(seed: int) -> Generator:
-    """Reseeds the global default generator used by rand, randn and randint; returns it."""
+    """Reseeds the global default generator that rand, randn and randint use.
+
+    Parameters
+    ----------
+    seed : int
+        The seed: the same seed gives the same numbers (docs/random.md).
+
+    Returns
+    -------
+    Generator
+        The new default generator.
+
+    Examples
+    --------
+    >>> pyasc.manual_seed(0)
+    Generator(Philox4x32-10, seed=0)
+    >>> a = pyasc.rand(3)
+    >>> _ = pyasc.manual_seed(0)
+    >>> bool((pyasc.rand(3) == a).all())
+    True
+    """
     global _default
     _default = Generator(seed)
     return _default
 
 
 def default_generator() -> Generator:
-    """The global default generator."""
+    """The global default generator, which rand, randn and randint use.
+
+    Returns
+    -------
+    Generator
+        The generator manual_seed last made (one seeded from the OS at
+        first).
+
+    Examples
+    --------
+    >>> g = pyasc.manual_seed(3)
+    >>> pyasc.random.default_generator() is g
+    True
+    """
     return _default
 
 
@@ -52,16 +104,110 @@ def _size(shape: tuple[Any, ...]) -> Any:
 
 
 def rand(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
-    """Uniform numbers on [0, 1) of the given shape."""
+    """Uniform random numbers on [0, 1) of the given shape.
+
+    Parameters
+    ----------
+    *shape : int or tuple of int
+        The shape, as separate ints or one tuple.
+    dtype : dtype, optional
+        float64 (the default) or float32.
+    generator : Generator, optional
+        The generator to draw from; the global default one by default.
+
+    Returns
+    -------
+    Tensor
+        The numbers.
+
+    Raises
+    ------
+    DTypeError
+        If dtype is not float32 or float64.
+    InvalidValueError
+        If a dimension is negative.
+
+    Examples
+    --------
+    >>> _ = pyasc.manual_seed(0)
+    >>> x = pyasc.rand(2, 3)
+    >>> x.shape, x.dtype
+    ((2, 3), pyasc.float64)
+    >>> bool(((x >= 0) & (x < 1)).all())
+    True
+    """
     return (generator or _default).random(_size(shape), dtype=dtype)
 
 
 def randn(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
-    """Standard normal numbers of the given shape."""
+    """Random numbers from the standard normal distribution, of the given shape.
+
+    Parameters
+    ----------
+    *shape : int or tuple of int
+        The shape, as separate ints or one tuple.
+    dtype : dtype, optional
+        float64 (the default) or float32.
+    generator : Generator, optional
+        The generator to draw from; the global default one by default.
+
+    Returns
+    -------
+    Tensor
+        The numbers, of mean 0 and variance 1.
+
+    Raises
+    ------
+    DTypeError
+        If dtype is not float32 or float64.
+    InvalidValueError
+        If a dimension is negative.
+
+    Examples
+    --------
+    >>> _ = pyasc.manual_seed(0)
+    >>> x = pyasc.randn((1000,), dtype=pyasc.float32)
+    >>> x.dtype, abs(float(x.mean())) < 0.2, 0.8 < float(x.std()) < 1.2
+    (pyasc.float32, True, True)
+    """
     return (generator or _default).standard_normal(_size(shape), dtype=dtype)
 
 
 def randint(low: int, high: int | None = None, size: Any = None, dtype: Any = int64,
             generator: Generator | None = None) -> Tensor:
-    """Uniform integers in [low, high) ([0, low) without high)."""
+    """Uniform random integers in [low, high).
+
+    Parameters
+    ----------
+    low : int
+        The lowest value; or, without high, the end: the values are then in
+        [0, low).
+    high : int, optional
+        One above the highest value.
+    size : int or tuple of int, optional
+        The shape; None (the default) for one value, as a 0-d tensor.
+    dtype : dtype, optional
+        An integer dtype, int64 by default.
+    generator : Generator, optional
+        The generator to draw from; the global default one by default.
+
+    Returns
+    -------
+    Tensor
+        The integers.
+
+    Raises
+    ------
+    InvalidValueError
+        If low >= high.
+
+    Examples
+    --------
+    >>> _ = pyasc.manual_seed(0)
+    >>> x = pyasc.randint(5, size=(4,))
+    >>> x.shape, x.dtype
+    ((4,), pyasc.int64)
+    >>> bool(((x >= 0) & (x < 5)).all())
+    True
+    """
     return (generator or _default).integers(low, high, size=size, dtype=dtype)

@@ -19,15 +19,61 @@ from pyasc.profiler import profile
 
 
 def spin(ms: float, blocks: int = 1, stream: _C.Stream | None = None) -> None:
-    """Launch a kernel whose ``blocks`` blocks each keep a core busy for ``ms``."""
+    """Queues a task whose ``blocks`` blocks each keep a core busy for ``ms``.
+
+    Parameters
+    ----------
+    ms : float
+        How long each block spins, in milliseconds.
+    blocks : int, optional
+        How many blocks (1 by default).
+    stream : Stream, optional
+        The stream to queue on (the current one by default).
+
+    Returns
+    -------
+    None
+        Once the task is queued: it runs asynchronously.
+
+    Examples
+    --------
+    >>> s = pyasc.Stream()
+    >>> pyasc.testing.spin(1.0, stream=s)
+    >>> s.synchronize()
+    >>> s.query()
+    True
+    """
     _C._testing_spin(ms, blocks, stream)
 
 
 def fail(message: str, stream: _C.Stream | None = None, kernel: bool = False) -> None:
-    """Enqueue a task that fails with ``message``.
+    """Queues a task that fails with ``message``, to test error handling.
 
     The failure surfaces at the stream's next synchronisation as
     ``pyasc.DeviceError`` (``pyasc.KernelError`` with ``kernel=True``).
+
+    Parameters
+    ----------
+    message : str
+        The failure's message.
+    stream : Stream, optional
+        The stream to queue on (the current one by default).
+    kernel : bool, optional
+        Fail as a kernel does (KernelError) rather than a task (DeviceError).
+
+    Returns
+    -------
+    None
+        Once the task is queued.
+
+    Examples
+    --------
+    >>> s = pyasc.Stream()
+    >>> pyasc.testing.fail("boom", stream=s)
+    >>> s.synchronize()
+    Traceback (most recent call last):
+    ...
+    pyasc.DeviceError: test task failed: boom
     """
     _C._testing_fail(message, stream, kernel)
 
@@ -70,15 +116,42 @@ def _host_times(fn: Callable[[], object], warmup: int, rep: int) -> list[float]:
 def do_bench(fn: Callable[[], object], warmup: int = 1, rep: int = 3,
              quantiles: Sequence[float] | None = None,
              return_mode: str = "mean") -> BenchResult:
-    """Times ``fn`` (a function of no arguments that launches kernels), in
-    the spirit of ``triton.testing.do_bench``: one call under
-    ``pyasc.profile()`` gives the modelled device time of its launches
-    (deterministic, so one call is enough); then ``warmup`` untimed and
-    ``rep`` timed calls without profiling give the host's wall time,
-    summarised by ``return_mode`` ("mean", "median", "min" or "max") and,
-    if given, ``quantiles`` (each in [0, 1]). ``fn`` runs 1 + warmup + rep
-    times: it must tolerate that (a kernel that updates its input in place
-    changes it each time)."""
+    """Times a function that launches kernels, as ``triton.testing.do_bench``.
+
+    One call under ``pyasc.profile()`` gives the modelled device time of its
+    launches (deterministic, so one call is enough); then ``warmup`` untimed
+    and ``rep`` timed calls without profiling give the host's wall time.
+    ``fn`` runs 1 + warmup + rep times: it must tolerate that (a kernel that
+    updates its input in place changes it each time).
+
+    Parameters
+    ----------
+    fn : callable
+        A function of no arguments.
+    warmup, rep : int, optional
+        How many untimed (1) and timed (3) calls.
+    quantiles : sequence of float, optional
+        Quantiles of the host times to report, each in [0, 1].
+    return_mode : {'mean', 'median', 'min', 'max'}, optional
+        How to summarise the host times ('mean').
+
+    Returns
+    -------
+    BenchResult
+        ``device_us``, ``host_ms``, ``launches`` per call and
+        ``host_quantiles``.
+
+    Raises
+    ------
+    ValueError
+        If return_mode, rep, warmup or a quantile is out of range.
+
+    Examples
+    --------
+    >>> r = pyasc.testing.do_bench(lambda: pyasc.testing.spin(0.1), rep=2)
+    >>> r.launches, r.host_ms > 0
+    (0, True)
+    """
     if return_mode not in _MODES:
         raise ValueError(f"do_bench: return_mode must be one of {_MODES}, not {return_mode!r}")
     if rep < 1 or warmup < 0:

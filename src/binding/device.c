@@ -1,6 +1,9 @@
 /* Devices from Python: count, properties, selection, synchronisation. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 static PyTypeObject *props_type;
 
 static PyStructSequence_Field props_fields[] = {
@@ -20,9 +23,8 @@ static PyStructSequence_Field props_fields[] = {
     {NULL, NULL},
 };
 
-static PyStructSequence_Desc props_desc = {
-    "pyasc.DeviceProperties", "Properties of a pyasc device (see get_device_properties).",
-    props_fields, 13};
+static PyStructSequence_Desc props_desc = {"pyasc.DeviceProperties", ASC_DOCTEXT_DeviceProperties,
+                                           props_fields, 13};
 
 static PyObject *props_to_python(const asc_device_props *p) {
   PyObject *t = PyStructSequence_New(props_type);
@@ -174,26 +176,20 @@ static PyObject *version(PyObject *self, PyObject *noargs) {
 
 PyMethodDef asc_py_device_functions[] = {
     {"device_count", device_count, METH_NOARGS,
-     ASC_DOC("device_count($module, /)", "Number of devices (an int).")},
+     ASC_DOC("device_count($module, /)", ASC_DOCTEXT_device_count)},
     {"get_device_properties", (PyCFunction)(void (*)(void))get_device_properties,
      METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("get_device_properties($module, device=None)",
-             "Properties of a device (default: the current one), a DeviceProperties.")},
+     ASC_DOC("get_device_properties($module, device=None)", ASC_DOCTEXT_get_device_properties)},
     {"set_device", set_device, METH_O,
-     ASC_DOC("set_device($module, device, /)", "Selects the calling thread's current device.")},
+     ASC_DOC("set_device($module, device, /)", ASC_DOCTEXT_set_device)},
     {"current_device", current_device, METH_NOARGS,
-     ASC_DOC("current_device($module, /)", "The calling thread's current device (an int).")},
+     ASC_DOC("current_device($module, /)", ASC_DOCTEXT_current_device)},
     {"synchronize", (PyCFunction)(void (*)(void))synchronize, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("synchronize($module, device=None)",
-             "Waits for all streams of the device; raises the first deferred error of "
-             "asynchronous work. Ctrl-C interrupts the wait (the work goes on).")},
+     ASC_DOC("synchronize($module, device=None)", ASC_DOCTEXT_synchronize)},
     {"configure_device", (PyCFunction)(void (*)(void))configure_device,
      METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("configure_device($module, device=None, /, **properties)",
-             "Changes simulated device properties and returns the new DeviceProperties: "
-             "ai_core_count, cube_core_count, worker_threads, ub_size, l1_size, l0a_size, "
-             "l0b_size, l0c_size, global_mem_size. Queued work keeps the old values. device "
-             "may also be given by keyword.")},
+             ASC_DOCTEXT_configure_device)},
     {"libasc_version", version, METH_NOARGS,
      ASC_DOC("libasc_version($module, /)", "Version of libasc (a str).")},
     {NULL, NULL, 0, NULL},

@@ -5,6 +5,9 @@
 #include "binding.h"
 
 /* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
+/* after binding.h, whose Python.h must come first */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -543,16 +546,7 @@ static PyMethodDef dlpack_methods[] = {
 
 static PyMethodDef dlpack_functions[] = {
     {"from_dlpack", (PyCFunction)(void (*)(void))from_dlpack, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC(
-         "from_dlpack($module, x, device=None, copy=None)",
-         "A tensor sharing the memory of "
-         "x, any object with __dlpack__ (NumPy, PyTorch, JAX, ...) or a DLPack capsule, which "
-         "can be consumed once. Only host (kDLCPU) memory can be shared. copy=True makes a private "
-         "copy. Memory a producer marks read-only (DLPack 1.x flag) gives a read-only tensor: "
-         "writes to it raise InvalidValueError (copy=True gives a writable copy). device: the "
-         "pyasc "
-         "device to tag the "
-         "tensor with (None: the current one).")},
+     ASC_DOC("from_dlpack($module, x, device=None, copy=None)", ASC_DOCTEXT_from_dlpack)},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,9 @@
  * NumPy dtypes and Python types. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 typedef struct {
   PyObject_HEAD asc_dtype value;
 } DTypeObject;
@@ -132,9 +135,7 @@ static PyObject *promote_types(PyObject *self, PyObject *const *args, Py_ssize_t
 
 static PyMethodDef dtype_functions[] = {
     {"promote_types", (PyCFunction)(void (*)(void))promote_types, METH_FASTCALL,
-     ASC_DOC("promote_types($module, type1, type2, /)",
-             "The dtype both convert to under pyasc's promotion (NumPy 2's rules; bfloat16 "
-             "and complex as in docs/dtypes.md).")},
+     ASC_DOC("promote_types($module, type1, type2, /)", ASC_DOCTEXT_promote_types)},
     {NULL, NULL, 0, NULL},
 };
 
@@ -212,7 +213,7 @@ static PyObject *dtype_reduce(DTypeObject *self, PyObject *noargs) {
 
 static PyMethodDef dtype_methods[] = {
     {"sizeof", (PyCFunction)dtype_sizeof, METH_NOARGS,
-     ASC_DOC("sizeof($self, /)", "Size of one element in bytes.")},
+     ASC_DOC("sizeof($self, /)", ASC_DOCTEXT_dtype_sizeof)},
     {"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS,
      ASC_DOC("__reduce__($self, /)", "Pickles a dtype by name.")},
     {NULL, NULL, 0, NULL},
@@ -236,9 +237,7 @@ PyTypeObject AscDType_Type = {
     .tp_str = (reprfunc)dtype_str,
     .tp_hash = (hashfunc)dtype_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "dtype(dtype)\n--\n\nAn element type: pyasc.float32 and friends. dtype may be a "
-        "pyasc.dtype, a name ('bfloat16'), a NumPy dtype or scalar type, or bool/int/float.",
+    .tp_doc = ASC_DOC("dtype(dtype)", ASC_DOCTEXT_dtype),
     .tp_richcompare = dtype_richcompare,
     .tp_methods = dtype_methods,
     .tp_getset = dtype_getset,

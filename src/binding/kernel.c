@@ -157,6 +157,11 @@ static PyObject *kernel_get_path(KernelObject *self, void *c) {
   return PyUnicode_FromString(asc_jit_path(self->k));
 }
 
+static PyObject *kernel_get_tier(KernelObject *self, void *c) {
+  (void)c;
+  return PyLong_FromLong(asc_jit_tier(self->k));
+}
+
 static PyMethodDef kernel_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))kernel_launch, METH_FASTCALL,
      ASC_DOC("launch($self, blocks, stream, /, *args)",
@@ -176,6 +181,10 @@ static PyMethodDef kernel_methods[] = {
 
 static PyGetSetDef kernel_getset[] = {
     {"path", (getter)kernel_get_path, NULL, "The cached shared object.", NULL},
+    {"tier", (getter)kernel_get_tier, NULL,
+     "1 while the first tier's build (TinyCC) runs, 2 once the optimising build does "
+     "(PYASC_JIT_TIERS).",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

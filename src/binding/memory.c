@@ -1,6 +1,9 @@
 /* pyasc.DeviceBuffer and the pyasc.memory functions over libasc's allocator. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ext.h"
 
 typedef struct {
@@ -152,13 +155,9 @@ static PyObject *buffer_repr(BufferObject *self) {
 
 static PyMethodDef buffer_methods[] = {
     {"free", (PyCFunction)buffer_free, METH_NOARGS,
-     ASC_DOC("free($self, /)",
-             "Returns the memory to the allocator now (idempotent). Later use raises "
-             "InvalidHandleError.")},
+     ASC_DOC("free($self, /)", ASC_DOCTEXT_DeviceBuffer_free)},
     {"record_stream", (PyCFunction)buffer_record_stream, METH_O,
-     ASC_DOC("record_stream($self, stream, /)",
-             "Declares that work on another stream uses this buffer, so its "
-             "memory is not reused until that work is done.")},
+     ASC_DOC("record_stream($self, stream, /)", ASC_DOCTEXT_DeviceBuffer_record_stream)},
     {"__enter__", buffer_enter, METH_NOARGS, ASC_DOC("__enter__($self, /)", "Returns the buffer.")},
     {"__exit__", (PyCFunction)buffer_exit, METH_VARARGS,
      ASC_DOC("__exit__($self, /, *exc_info)", "Frees the buffer.")},
@@ -183,9 +182,7 @@ PyTypeObject AscBuffer_Type = {
     .tp_as_sequence = &buffer_as_sequence,
     .tp_as_buffer = &buffer_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Device memory from pyasc.memory.alloc(). Freed by free(), at the end of a with "
-        "block, or when collected. Host-visible memory supports the buffer protocol.",
+    .tp_doc = ASC_DOCTEXT_DeviceBuffer,
     .tp_methods = buffer_methods,
     .tp_getset = buffer_getset,
 };
@@ -543,34 +540,25 @@ static PyObject *set_caching(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 PyMethodDef asc_py_memory_functions[] = {
     {"alloc", FASTCALL(alloc),
-     ASC_DOC("alloc($module, nbytes, device=None, stream=None)",
-             "Allocates a DeviceBuffer for use on stream (default: the current stream), "
-             "through the caching allocator.")},
+     ASC_DOC("alloc($module, nbytes, device=None, stream=None)", ASC_DOCTEXT_alloc)},
     {"memcpy", FASTCALL(py_memcpy),
      ASC_DOC("memcpy($module, dst, src, nbytes=None, dst_offset=0, src_offset=0, stream=None, "
              "non_blocking=False)",
-             "Copies between DeviceBuffers and host buffers (anything with the buffer "
-             "protocol); the direction follows from the arguments.")},
+             ASC_DOCTEXT_memcpy)},
     {"memset", FASTCALL(py_memset),
      ASC_DOC("memset($module, dst, value, nbytes=None, offset=0, stream=None, "
              "non_blocking=False)",
-             "Fills device memory with a byte value.")},
+             ASC_DOCTEXT_memset)},
     {"memory_stats", FASTCALL(memory_stats),
-     ASC_DOC("memory_stats($module, device=None)", "Counters of the caching allocator, a dict.")},
+     ASC_DOC("memory_stats($module, device=None)", ASC_DOCTEXT_memory_stats)},
     {"empty_cache", FASTCALL(empty_cache),
-     ASC_DOC("empty_cache($module, device=None)",
-             "Returns cached blocks that no stream still uses to the device.")},
+     ASC_DOC("empty_cache($module, device=None)", ASC_DOCTEXT_empty_cache)},
     {"reset_peak_memory_stats", FASTCALL(reset_peak_memory_stats),
-     ASC_DOC("reset_peak_memory_stats($module, device=None)",
-             "Resets the peak counters to the current values.")},
+     ASC_DOC("reset_peak_memory_stats($module, device=None)", ASC_DOCTEXT_reset_peak_memory_stats)},
     {"set_memory_limit", FASTCALL(set_memory_limit),
-     ASC_DOC("set_memory_limit($module, nbytes, device=None)",
-             "Caps reserved device memory (None: no cap); "
-             "allocations beyond it raise OutOfMemoryError.")},
+     ASC_DOC("set_memory_limit($module, nbytes, device=None)", ASC_DOCTEXT_set_memory_limit)},
     {"set_caching", FASTCALL(set_caching),
-     ASC_DOC("set_caching($module, enabled, device=None)",
-             "Turns the allocator cache on or off (the "
-             "PYASC_NO_MEMORY_CACHING=1 environment variable starts with it off).")},
+     ASC_DOC("set_caching($module, enabled, device=None)", ASC_DOCTEXT_set_caching)},
     {NULL, NULL, 0, NULL},
 };
 

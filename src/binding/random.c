@@ -3,6 +3,9 @@
  * which is all the state it has. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ops_create.h"
 
 typedef struct {
@@ -196,16 +199,12 @@ static PyGetSetDef generator_getset[] = {
   { #NAME, (PyCFunction)(void (*)(void))generator_##NAME, METH_FASTCALL | METH_KEYWORDS, DOC }
 
 static PyMethodDef generator_methods[] = {
-    METHOD(random, ASC_DOC("random($self, size=None, dtype=None)",
-                           "Uniform on [0, 1) with 53 "
-                           "(float64) or 24 (float32) random bits; dtype None is float64.")),
-    METHOD(standard_normal,
-           ASC_DOC("standard_normal($self, size=None, dtype=None)",
-                   "Standard normal numbers (Box-Muller); dtype None is float64.")),
+    METHOD(random, ASC_DOC("random($self, size=None, dtype=None)", ASC_DOCTEXT_Generator_random)),
+    METHOD(standard_normal, ASC_DOC("standard_normal($self, size=None, dtype=None)",
+                                    ASC_DOCTEXT_Generator_standard_normal)),
     METHOD(integers,
            ASC_DOC("integers($self, low, high=None, size=None, dtype=None, endpoint=False)",
-                   "Uniform integers in [low, high) ([0, low) without high; [low, "
-                   "high] with endpoint), unbiased by rejection sampling; dtype None is int64.")),
+                   ASC_DOCTEXT_Generator_integers)),
     {NULL, NULL, 0, NULL},
 };
 
@@ -214,10 +213,7 @@ PyTypeObject AscGenerator_Type = {
     .tp_basicsize = sizeof(GeneratorObject),
     .tp_repr = (reprfunc)generator_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Generator(seed=None)\n--\n\nRandom tensors from the counter-based Philox4x32-10 "
-        "generator: the same seed gives the same numbers whatever the device's thread "
-        "count (docs/random.md). seed: an int in [0, 2**64), or None for a random one.",
+    .tp_doc = ASC_DOC("Generator(seed=None)", ASC_DOCTEXT_Generator),
     .tp_methods = generator_methods,
     .tp_getset = generator_getset,
     .tp_new = generator_new,

@@ -1,6 +1,9 @@
 /* pyasc.Stream and pyasc.Event over libasc handles, the per-thread current
  * stream, and Python host functions run in stream order. */
 #include "binding.h"
+
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
 /* binding.h first: Python.h must precede system headers. */
 #include "asc/jit.h"
 
@@ -259,27 +262,18 @@ static PyObject *stream_get_is_default(StreamObject *self, void *closure) {
 
 static PyMethodDef stream_methods[] = {
     {"synchronize", (PyCFunction)stream_synchronize, METH_NOARGS,
-     ASC_DOC("synchronize($self, /)",
-             "Waits for all work queued on the stream; raises the first deferred error of that "
-             "work. Ctrl-C interrupts the wait (the work goes on).")},
+     ASC_DOC("synchronize($self, /)", ASC_DOCTEXT_Stream_synchronize)},
     {"query", (PyCFunction)stream_query, METH_NOARGS,
-     ASC_DOC("query($self, /)", "True if all queued work has completed.")},
+     ASC_DOC("query($self, /)", ASC_DOCTEXT_Stream_query)},
     {"wait_event", (PyCFunction)stream_wait_event, METH_O,
-     ASC_DOC("wait_event($self, event, /)",
-             "Makes work queued after this call wait until the event has completed.")},
+     ASC_DOC("wait_event($self, event, /)", ASC_DOCTEXT_Stream_wait_event)},
     {"record_event", (PyCFunction)(void (*)(void))stream_record_event,
      METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("record_event($self, event=None)",
-             "Records an event (a new one by default) on this stream and returns it.")},
+     ASC_DOC("record_event($self, event=None)", ASC_DOCTEXT_Stream_record_event)},
     {"launch_host_func", (PyCFunction)stream_launch_host_func, METH_O,
-     ASC_DOC("launch_host_func($self, fn, /)",
-             "Calls fn() on the stream's thread in stream order. An exception "
-             "it raises is reported as DeviceError at the stream's next synchronisation. fn cannot "
-             "wait for its own stream: synchronising it there raises InvalidValueError.")},
+     ASC_DOC("launch_host_func($self, fn, /)", ASC_DOCTEXT_Stream_launch_host_func)},
     {"destroy", (PyCFunction)stream_destroy, METH_NOARGS,
-     ASC_DOC("destroy($self, /)",
-             "Waits for queued work and destroys the stream; using it afterwards raises "
-             "InvalidHandleError. Collected streams are destroyed automatically.")},
+     ASC_DOC("destroy($self, /)", ASC_DOCTEXT_Stream_destroy)},
     {NULL, NULL, 0, NULL},
 };
 
@@ -299,9 +293,7 @@ PyTypeObject AscStream_Type = {
     .tp_repr = (reprfunc)stream_repr,
     .tp_hash = (hashfunc)stream_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Stream(device=None)\n--\n\nA FIFO queue of asynchronous device work. Work on "
-        "different streams may overlap; use events to order it.",
+    .tp_doc = ASC_DOC("Stream(device=None)", ASC_DOCTEXT_Stream),
     .tp_richcompare = stream_richcompare,
     .tp_methods = stream_methods,
     .tp_getset = stream_getset,
@@ -478,22 +470,17 @@ static PyObject *event_repr(EventObject *self) {
 
 static PyMethodDef event_methods[] = {
     {"record", (PyCFunction)(void (*)(void))event_record, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("record($self, stream=None)",
-             "Marks the current end of the stream's queue (default: the current stream).")},
+     ASC_DOC("record($self, stream=None)", ASC_DOCTEXT_Event_record)},
     {"synchronize", (PyCFunction)event_synchronize, METH_NOARGS,
-     ASC_DOC("synchronize($self, /)",
-             "Waits until the work before the recorded point has completed.")},
+     ASC_DOC("synchronize($self, /)", ASC_DOCTEXT_Event_synchronize)},
     {"query", (PyCFunction)event_query, METH_NOARGS,
-     ASC_DOC("query($self, /)",
-             "True if the recorded point has been reached (or the event was never recorded).")},
+     ASC_DOC("query($self, /)", ASC_DOCTEXT_Event_query)},
     {"elapsed_time", (PyCFunction)event_elapsed_time, METH_O,
-     ASC_DOC("elapsed_time($self, end, /)",
-             "Milliseconds (a float) from this event to end; both must have completed.")},
+     ASC_DOC("elapsed_time($self, end, /)", ASC_DOCTEXT_Event_elapsed_time)},
     {"wait", (PyCFunction)(void (*)(void))event_wait, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("wait($self, stream=None)", "Makes the stream's later work wait for this event.")},
+     ASC_DOC("wait($self, stream=None)", ASC_DOCTEXT_Event_wait)},
     {"destroy", (PyCFunction)event_destroy, METH_NOARGS,
-     ASC_DOC("destroy($self, /)",
-             "Destroys the event; using it afterwards raises InvalidHandleError.")},
+     ASC_DOC("destroy($self, /)", ASC_DOCTEXT_Event_destroy)},
     {NULL, NULL, 0, NULL},
 };
 
@@ -503,9 +490,7 @@ PyTypeObject AscEvent_Type = {
     .tp_dealloc = (destructor)event_dealloc,
     .tp_repr = (reprfunc)event_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Event(enable_timing=True)\n--\n\nA point in a stream's queue: record it, wait for "
-        "it, time between two.",
+    .tp_doc = ASC_DOC("Event(enable_timing=True)", ASC_DOCTEXT_Event),
     .tp_methods = event_methods,
     .tp_init = (initproc)event_init,
     .tp_new = PyType_GenericNew,
@@ -549,12 +534,11 @@ static PyObject *testing_fail(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 PyMethodDef asc_py_stream_functions[] = {
     {"default_stream", (PyCFunction)(void (*)(void))default_stream, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("default_stream($module, device=None)", "The device's default Stream.")},
+     ASC_DOC("default_stream($module, device=None)", ASC_DOCTEXT_default_stream)},
     {"current_stream", (PyCFunction)(void (*)(void))current_stream, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("current_stream($module, device=None)", "The calling thread's current Stream.")},
+     ASC_DOC("current_stream($module, device=None)", ASC_DOCTEXT_current_stream)},
     {"set_stream", set_stream, METH_O,
-     ASC_DOC("set_stream($module, stream, /)",
-             "Makes stream current for the calling thread on its device.")},
+     ASC_DOC("set_stream($module, stream, /)", ASC_DOCTEXT_set_stream)},
     {"_testing_spin", (PyCFunction)(void (*)(void))testing_spin, METH_FASTCALL | METH_KEYWORDS,
      ASC_DOC("_testing_spin($module, ms, blocks=1, stream=None)", "See pyasc.testing.spin.")},
     {"_testing_fail", (PyCFunction)(void (*)(void))testing_fail, METH_FASTCALL | METH_KEYWORDS,

@@ -1,6 +1,9 @@
 /* pyasc.Tensor: creation, NumPy exchange, properties and view methods. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "../core/checked.h"
 #include "asc/ops_create.h"
 
@@ -725,58 +728,44 @@ static PyMethodDef tensor_methods[] = {
      ASC_DOC("__array_namespace__($self, /, *, api_version=None)",
              "The Array API namespace: pyasc.array_api.")},
     {"to_device", (PyCFunction)(void (*)(void))tensor_to_device, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("to_device($self, device, /, *, stream=None)",
-             "The tensor on device ('cpu', 'cpu:N' or an index): itself when it is there, "
-             "else a copy.")},
+     ASC_DOC("to_device($self, device, /, *, stream=None)", ASC_METHDOC_to_device)},
     {"__complex__", (PyCFunction)tensor_complex, METH_NOARGS,
      ASC_DOC("__complex__($self, /)", "complex(t) for a tensor of one element.")},
     {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("numpy($self, /, *, raw=False)",
-             "A NumPy array sharing the tensor's memory (after waiting for the current "
-             "stream). bfloat16 gives a float32 copy, or with raw=True a uint16 view of the "
-             "bits.")},
+     ASC_DOC("numpy($self, /, *, raw=False)", ASC_METHDOC_numpy)},
     {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_VARARGS | METH_KEYWORDS,
      ASC_DOC("__array__($self, /, dtype=None, copy=None)", "The NumPy array protocol.")},
     {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
-     ASC_DOC("tolist($self, /)", "The elements as nested Python lists.")},
-    {"item", (PyCFunction)tensor_item, METH_NOARGS,
-     ASC_DOC("item($self, /)", "The only element as a Python scalar.")},
+     ASC_DOC("tolist($self, /)", ASC_METHDOC_tolist)},
+    {"item", (PyCFunction)tensor_item, METH_NOARGS, ASC_DOC("item($self, /)", ASC_METHDOC_item)},
     {"reshape", (PyCFunction)tensor_reshape, METH_VARARGS,
-     ASC_DOC("reshape($self, /, *shape)",
-             "A view with a new shape when possible, else a copy; shape may also be one "
-             "sequence.")},
+     ASC_DOC("reshape($self, /, *shape)", ASC_METHDOC_reshape)},
     {"view", (PyCFunction)tensor_view, METH_VARARGS,
-     ASC_DOC("view($self, /, *shape)", "A view with a new shape; fails rather than copy.")},
+     ASC_DOC("view($self, /, *shape)", ASC_METHDOC_view)},
     {"expand", (PyCFunction)tensor_expand, METH_VARARGS,
-     ASC_DOC("expand($self, /, *shape)", "Broadcast view to shape (NumPy broadcast_to).")},
+     ASC_DOC("expand($self, /, *shape)", ASC_METHDOC_expand)},
     {"broadcast_to", (PyCFunction)tensor_expand, METH_VARARGS,
-     ASC_DOC("broadcast_to($self, /, *shape)", "Same as expand.")},
+     ASC_DOC("broadcast_to($self, /, *shape)", ASC_METHDOC_broadcast_to)},
     {"transpose", (PyCFunction)tensor_transpose, METH_VARARGS,
-     ASC_DOC("transpose($self, /, *axes)", "Permuted view; no axes reverses them.")},
+     ASC_DOC("transpose($self, /, *axes)", ASC_METHDOC_transpose)},
     {"permute", (PyCFunction)tensor_transpose, METH_VARARGS,
-     ASC_DOC("permute($self, /, *axes)", "Same as transpose.")},
+     ASC_DOC("permute($self, /, *axes)", ASC_METHDOC_permute)},
     {"swapaxes", (PyCFunction)tensor_swapaxes, METH_VARARGS,
-     ASC_DOC("swapaxes($self, a, b, /)", "View with axes a and b exchanged.")},
+     ASC_DOC("swapaxes($self, a, b, /)", ASC_METHDOC_swapaxes)},
     {"unsqueeze", (PyCFunction)tensor_unsqueeze, METH_O,
-     ASC_DOC("unsqueeze($self, axis, /)", "View with a new axis of length 1.")},
+     ASC_DOC("unsqueeze($self, axis, /)", ASC_METHDOC_unsqueeze)},
     {"flatten", (PyCFunction)tensor_flatten, METH_NOARGS,
-     ASC_DOC("flatten($self, /)", "1-d view or copy.")},
+     ASC_DOC("flatten($self, /)", ASC_METHDOC_flatten)},
     {"contiguous", (PyCFunction)tensor_contiguous, METH_NOARGS,
-     ASC_DOC("contiguous($self, /)",
-             "The tensor itself when C-contiguous, else a contiguous copy.")},
+     ASC_DOC("contiguous($self, /)", ASC_METHDOC_contiguous)},
     {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS,
-     ASC_DOC("is_contiguous($self, /)", "C-contiguous?")},
-    {"copy", (PyCFunction)tensor_copy, METH_NOARGS,
-     ASC_DOC("copy($self, /)", "A contiguous copy.")},
-    {"clone", (PyCFunction)tensor_copy, METH_NOARGS,
-     ASC_DOC("clone($self, /)", "A contiguous copy.")},
+     ASC_DOC("is_contiguous($self, /)", ASC_METHDOC_is_contiguous)},
+    {"copy", (PyCFunction)tensor_copy, METH_NOARGS, ASC_DOC("copy($self, /)", ASC_METHDOC_copy)},
+    {"clone", (PyCFunction)tensor_copy, METH_NOARGS, ASC_DOC("clone($self, /)", ASC_METHDOC_clone)},
     {"astype", (PyCFunction)tensor_astype, METH_O,
-     ASC_DOC("astype($self, dtype, /)", "A copy converted to dtype.")},
+     ASC_DOC("astype($self, dtype, /)", ASC_METHDOC_astype)},
     {"to", (PyCFunction)(void (*)(void))tensor_to, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("to($self, /, target=None, dtype=None, device=None)",
-             "to(dtype), to(device) or to(device=None, dtype=None): a copy when either "
-             "changes, else the tensor itself. target is a dtype, or a device ('cpu', "
-             "'cpu:N' or an int).")},
+     ASC_DOC("to($self, /, target=None, dtype=None, device=None)", ASC_METHDOC_to)},
     {NULL, NULL, 0, NULL},
 };
 
@@ -791,10 +780,7 @@ PyTypeObject AscTensor_Type = {
     .tp_as_mapping = &asc_py_tensor_as_mapping,
     .tp_as_buffer = &tensor_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Tensor(data, dtype=None)\n--\n\nAn n-dimensional array on a pyasc device. data is "
-        "copied from a list, scalar, NumPy array or any buffer; use pyasc.from_numpy or "
-        "pyasc.asarray to share memory instead.",
+    .tp_doc = ASC_DOC("Tensor(data, dtype=None)", ASC_DOCTEXT_Tensor),
     .tp_richcompare = asc_py_tensor_richcompare,
     .tp_weaklistoffset = offsetof(TensorObject, weakreflist),
     .tp_methods = tensor_methods,
@@ -804,15 +790,9 @@ PyTypeObject AscTensor_Type = {
 
 PyMethodDef asc_py_tensor_functions[] = {
     {"from_numpy", from_numpy, METH_O,
-     ASC_DOC(
-         "from_numpy($module, array, /)",
-         "Shares the array's memory (no copy): changes show both "
-         "ways, and the array lives while the tensor does. Memory lent read-only (a non-writeable "
-         "array, bytes) gives a read-only tensor: writes to it raise InvalidValueError.")},
+     ASC_DOC("from_numpy($module, array, /)", ASC_DOCTEXT_from_numpy)},
     {"asarray", (PyCFunction)(void (*)(void))asarray, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("asarray($module, data, dtype=None)",
-             "Shares memory when data is a tensor or an array "
-             "of a usable layout and dtype, else copies.")},
+     ASC_DOC("asarray($module, data, dtype=None)", ASC_DOCTEXT_asarray)},
     {"_set_array_importer", asc_py_set_array_importer, METH_O,
      ASC_DOC("_set_array_importer($module, fn, /)",
              "fn(obj) -> a DLPack-sharable host view of obj's memory, or None: consulted "

@@ -3,6 +3,9 @@
  * stack. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ops_create.h"
 
 int asc_py_shape(PyObject *obj, int *ndim, int64_t *shape) {
@@ -382,43 +385,31 @@ static PyObject *tensor_fill(PyObject *self, PyObject *value) {
 }
 
 static PyMethodDef methods[] = {
-    {"fill", tensor_fill, METH_O,
-     ASC_DOC("fill($self, value, /)",
-             "Sets every element to value (converted to the tensor's dtype; an int that the "
-             "dtype cannot hold raises OverflowError).")},
+    {"fill", tensor_fill, METH_O, ASC_DOC("fill($self, value, /)", ASC_METHDOC_fill)},
     {NULL, NULL, 0, NULL},
 };
 
-#define ENTRY(NAME, ARGS, DOC)                                                                     \
-  {                                                                                                \
-    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME,                           \
-    .ml_flags = METH_FASTCALL | METH_KEYWORDS, .ml_doc = ASC_DOC(#NAME "($module, " ARGS ")", DOC) \
+#define ENTRY(NAME, ARGS)                                                \
+  {                                                                      \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME, \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                           \
+    .ml_doc = ASC_DOC(#NAME "($module, " ARGS ")", ASC_DOCTEXT_##NAME)   \
   }
 
 static PyMethodDef functions[] = {
-    ENTRY(empty, "shape, dtype=None",
-          "A Tensor with uninitialised elements (dtype None: float64)."),
-    ENTRY(zeros, "shape, dtype=None", "A Tensor of zeros (dtype None: float64)."),
-    ENTRY(ones, "shape, dtype=None", "A Tensor of ones (dtype None: float64)."),
-    ENTRY(full, "shape, fill_value, dtype=None",
-          "Every element fill_value (broadcast if an array); dtype defaults to fill_value's "
-          "(bool, int64, float64 for Python scalars)."),
-    ENTRY(empty_like, "x, dtype=None", "A Tensor of x's shape and dtype, uninitialised."),
-    ENTRY(zeros_like, "x, dtype=None", "A Tensor of zeros shaped like x."),
-    ENTRY(ones_like, "x, dtype=None", "A Tensor of ones shaped like x."),
-    ENTRY(full_like, "x, fill_value, dtype=None", "A Tensor of fill_value shaped like x."),
-    ENTRY(arange, "start, stop=None, step=None, dtype=None",
-          "arange([start,] stop[, step]): values from start (0) in steps of step (1) below "
-          "stop, as NumPy: int64 for integer arguments, else float64."),
-    ENTRY(linspace, "start, stop, num=50, endpoint=True, dtype=None",
-          "num evenly spaced values, stop included when endpoint (NumPy's formula)."),
-    ENTRY(eye, "N, M=None, k=0, dtype=None",
-          "An N x M matrix with ones on diagonal k and zeros elsewhere (dtype None: "
-          "float64)."),
-    ENTRY(concatenate, "arrays, axis=0, out=None, dtype=None",
-          "Joins tensors or array-likes along an existing axis (axis=None: flattened)."),
-    ENTRY(stack, "arrays, axis=0, out=None, dtype=None",
-          "Joins tensors of one shape along a new axis."),
+    ENTRY(empty, "shape, dtype=None"),
+    ENTRY(zeros, "shape, dtype=None"),
+    ENTRY(ones, "shape, dtype=None"),
+    ENTRY(full, "shape, fill_value, dtype=None"),
+    ENTRY(empty_like, "x, dtype=None"),
+    ENTRY(zeros_like, "x, dtype=None"),
+    ENTRY(ones_like, "x, dtype=None"),
+    ENTRY(full_like, "x, fill_value, dtype=None"),
+    ENTRY(arange, "start, stop=None, step=None, dtype=None"),
+    ENTRY(linspace, "start, stop, num=50, endpoint=True, dtype=None"),
+    ENTRY(eye, "N, M=None, k=0, dtype=None"),
+    ENTRY(concatenate, "arrays, axis=0, out=None, dtype=None"),
+    ENTRY(stack, "arrays, axis=0, out=None, dtype=None"),
     {NULL, NULL, 0, NULL},
 };
 

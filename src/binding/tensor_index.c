@@ -9,6 +9,9 @@
  * argwhere and add_at. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ops_index.h"
 
 /* More items than this cannot index any tensor (ASC_MAX_DIMS axes). */
@@ -657,26 +660,17 @@ static PyObject *tensor_nonzero(PyObject *self, PyObject *noargs) {
 
 static PyMethodDef functions[] = {
     {"nonzero", (PyCFunction)fn_nonzero, METH_O,
-     ASC_DOC("nonzero($module, x, /)",
-             "The indices of x's nonzero elements: a tuple of x.ndim int64 tensors, one per "
-             "axis, in C order (NumPy's nonzero). Reads x on the host (waits for its stream). "
-             "A 0-d x raises InvalidValueError, as NumPy 2.")},
+     ASC_DOC("nonzero($module, x, /)", ASC_DOCTEXT_nonzero)},
     {"argwhere", (PyCFunction)fn_argwhere, METH_O,
-     ASC_DOC("argwhere($module, x, /)",
-             "The indices of x's nonzero elements as an int64 tensor of shape (count, x.ndim), "
-             "one row per element in C order (NumPy's argwhere).")},
+     ASC_DOC("argwhere($module, x, /)", ASC_DOCTEXT_argwhere)},
     {"add_at", (PyCFunction)(void (*)(void))fn_add_at, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("add_at($module, a, indices, b)",
-             "a[indices] += b in place, where an element indexed more than once gets every "
-             "value added (NumPy's np.add.at; a plain a[indices] += b adds only once). "
-             "indices is any index key; b broadcasts to a[indices] and must cast to a's "
-             "dtype under same_kind. Bool accumulates as logical or.")},
+     ASC_DOC("add_at($module, a, indices, b)", ASC_DOCTEXT_add_at)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef methods[] = {
     {"nonzero", (PyCFunction)tensor_nonzero, METH_NOARGS,
-     ASC_DOC("nonzero($self, /)", "pyasc.nonzero(self): one int64 index tensor per axis.")},
+     ASC_DOC("nonzero($self, /)", ASC_METHDOC_nonzero)},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,9 @@
  * Tensor.matmul. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include "asc/ops_linalg.h"
 
 /* a @ b into a new tensor, or into out_obj (a pyasc.Tensor) when given.
@@ -60,21 +63,16 @@ static PyObject *tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t
   return checked_matmul(self, a[0], a[1]);
 }
 
-#define MATMUL_DOC                                                                             \
-  "Matrix product with NumPy matmul semantics: 1-d operands are a "                            \
-  "row (left) or column (right) vector, leading axes are broadcast batches. The result dtype " \
-  "promotes both; float32/float64 use BLAS, float16/bfloat16 accumulate in float32, integers " \
-  "wrap."
-
+/* The docs are docs/docstrings/index.py's, which the build renders into asc_docstrings.h. */
 static PyMethodDef functions[] = {
     {"matmul", (PyCFunction)(void (*)(void))fn_matmul, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("matmul($module, x1, x2, out=None)", MATMUL_DOC)},
+     ASC_DOC("matmul($module, x1, x2, out=None)", ASC_DOCTEXT_matmul)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))tensor_matmul, METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("matmul($self, other, out=None)", "self @ other; see pyasc.matmul.")},
+     ASC_DOC("matmul($self, other, out=None)", ASC_METHDOC_matmul)},
     {NULL, NULL, 0, NULL},
 };
 

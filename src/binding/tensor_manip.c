@@ -4,6 +4,9 @@
  * squeeze and repeat. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include <limits.h>
 #include <string.h>
 
@@ -506,82 +509,44 @@ static PyObject *fn_meshgrid(PyObject *m, PyObject *const *args, Py_ssize_t narg
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
-#define AXES_NOTE \
-  " axis: None (every axis), an int or a tuple of ints; negative counts from the end."
+/* The docs are docs/docstrings/manip.py's, which the build renders into asc_docstrings.h. */
 
 static PyMethodDef manip_functions[] = {
-    {"flip", CFUNC(fn_flip), FASTKW,
-     ASC_DOC("flip($module, x, axis=None)",
-             "A view of x with the order of elements reversed along the given axes (negative "
-             "strides, no copy)." AXES_NOTE)},
+    {"flip", CFUNC(fn_flip), FASTKW, ASC_DOC("flip($module, x, axis=None)", ASC_DOCTEXT_flip)},
     {"squeeze", CFUNC(fn_squeeze), FASTKW,
-     ASC_DOC("squeeze($module, x, axis=None)",
-             "A view of x without length-1 axes: the given ones (each must have length 1), or "
-             "all of them for None.")},
+     ASC_DOC("squeeze($module, x, axis=None)", ASC_DOCTEXT_squeeze)},
     {"expand_dims", CFUNC(fn_expand_dims), FASTKW,
-     ASC_DOC("expand_dims($module, x, axis=0)",
-             "A view of x with length-1 axes inserted at the positions axis (an int or a tuple, "
-             "positions in the result).")},
+     ASC_DOC("expand_dims($module, x, axis=0)", ASC_DOCTEXT_expand_dims)},
     {"moveaxis", CFUNC(fn_moveaxis), FASTKW,
-     ASC_DOC("moveaxis($module, x, source, destination)",
-             "A view of x with axes source moved to positions destination (ints or tuples of "
-             "the same length); the other axes keep their order.")},
+     ASC_DOC("moveaxis($module, x, source, destination)", ASC_DOCTEXT_moveaxis)},
     {"roll", CFUNC(fn_roll), FASTKW,
-     ASC_DOC("roll($module, x, shift, axis=None)",
-             "A copy of x with elements shifted by shift along axis, those past the end "
-             "coming back at the start; axis None rolls the flattened tensor and keeps the "
-             "shape. shift and axis may be tuples (broadcast together; shifts on one axis add "
-             "up).")},
+     ASC_DOC("roll($module, x, shift, axis=None)", ASC_DOCTEXT_roll)},
     {"repeat", CFUNC(fn_repeat), FASTKW,
-     ASC_DOC("repeat($module, x, repeats, axis=None)",
-             "NumPy repeat: each element repeated repeats times along axis (None: of the "
-             "flattened x). repeats is a non-negative int or a 1-d sequence or tensor of them, "
-             "one per element along axis (a tensor is waited for).")},
-    {"tile", CFUNC(fn_tile), FASTKW,
-     ASC_DOC("tile($module, x, reps)",
-             "NumPy tile: x repeated reps[i] times along each axis (reps an int or a tuple; the "
-             "shorter of x's shape and reps is padded with leading ones).")},
-    {"tril", CFUNC(fn_tril), FASTKW,
-     ASC_DOC("tril($module, x, k=0)",
-             "A copy of x (at least 2-d) with the elements above diagonal k of the last two "
-             "axes zeroed.")},
-    {"triu", CFUNC(fn_triu), FASTKW,
-     ASC_DOC("triu($module, x, k=0)",
-             "A copy of x (at least 2-d) with the elements below diagonal k of the last two "
-             "axes zeroed.")},
+     ASC_DOC("repeat($module, x, repeats, axis=None)", ASC_DOCTEXT_repeat)},
+    {"tile", CFUNC(fn_tile), FASTKW, ASC_DOC("tile($module, x, reps)", ASC_DOCTEXT_tile)},
+    {"tril", CFUNC(fn_tril), FASTKW, ASC_DOC("tril($module, x, k=0)", ASC_DOCTEXT_tril)},
+    {"triu", CFUNC(fn_triu), FASTKW, ASC_DOC("triu($module, x, k=0)", ASC_DOCTEXT_triu)},
     {"diff", CFUNC(fn_diff), FASTKW,
-     ASC_DOC("diff($module, x, n=1, axis=-1, prepend=None, append=None)",
-             "The n-th discrete difference along axis, out[i] = x[i + 1] - x[i] applied n "
-             "times, after joining prepend and append (scalars are broadcast) along axis. Bool "
-             "inputs give x[i + 1] != x[i], as NumPy.")},
+     ASC_DOC("diff($module, x, n=1, axis=-1, prepend=None, append=None)", ASC_DOCTEXT_diff)},
     {"count_nonzero", CFUNC(fn_count_nonzero), FASTKW,
-     ASC_DOC("count_nonzero($module, x, axis=None, keepdims=False)",
-             "The number of non-zero elements (NaN counts; complex counts unless both parts "
-             "are zero) over the given axes, as int64." AXES_NOTE)},
+     ASC_DOC("count_nonzero($module, x, axis=None, keepdims=False)", ASC_DOCTEXT_count_nonzero)},
     {"broadcast_to", CFUNC(fn_broadcast_to), FASTKW,
-     ASC_DOC("broadcast_to($module, x, shape)",
-             "A read view of x broadcast to shape (NumPy broadcasting rules).")},
+     ASC_DOC("broadcast_to($module, x, shape)", ASC_DOCTEXT_broadcast_to)},
     {"broadcast_arrays", CFUNC(fn_broadcast_arrays), METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("broadcast_arrays($module, *arrays)",
-             "A tuple of views of the arrays, all broadcast to their common shape.")},
+     ASC_DOC("broadcast_arrays($module, *arrays)", ASC_DOCTEXT_broadcast_arrays)},
     {"unstack", CFUNC(fn_unstack), FASTKW,
-     ASC_DOC("unstack($module, x, axis=0)",
-             "A tuple of views of x, one per position along axis (which they lack).")},
+     ASC_DOC("unstack($module, x, axis=0)", ASC_DOCTEXT_unstack)},
     {"meshgrid", CFUNC(fn_meshgrid), METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("meshgrid($module, *arrays, indexing='xy')",
-             "Coordinate tensors from 1-d coordinate vectors (each input is flattened): one "
-             "per input, each of the shape (len(x1), len(x2), ...) with the first two swapped "
-             "for indexing='xy' (the default, as NumPy), fresh copies.")},
+     ASC_DOC("meshgrid($module, *arrays, indexing='xy')", ASC_DOCTEXT_meshgrid)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef manip_methods[] = {
-    {"flip", CFUNC(method_flip), FASTKW,
-     ASC_DOC("flip($self, axis=None)", "pyasc.flip(self, axis): a reversed view.")},
+    {"flip", CFUNC(method_flip), FASTKW, ASC_DOC("flip($self, axis=None)", ASC_METHDOC_flip)},
     {"squeeze", CFUNC(method_squeeze), FASTKW,
-     ASC_DOC("squeeze($self, axis=None)", "pyasc.squeeze(self, axis): a view.")},
+     ASC_DOC("squeeze($self, axis=None)", ASC_METHDOC_squeeze)},
     {"repeat", CFUNC(method_repeat), FASTKW,
-     ASC_DOC("repeat($self, repeats, axis=None)", "pyasc.repeat(self, repeats, axis).")},
+     ASC_DOC("repeat($self, repeats, axis=None)", ASC_METHDOC_repeat)},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,9 @@
  * the NumPy-named binary functions (pyasc.add(a, b, out=None), ...). */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi) {
   static const long long lows[ASC_DTYPE_COUNT] = {
       [ASC_INT8] = -128,       [ASC_UINT8] = 0,  [ASC_INT16] = -32768, [ASC_INT32] = -2147483648LL,
@@ -417,46 +420,45 @@ BINARY_FUNCTION(hypot, ASC_OP_HYPOT)
 BINARY_FUNCTION(logaddexp, ASC_OP_LOGADDEXP)
 BINARY_FUNCTION(nextafter, ASC_OP_NEXTAFTER)
 
-#define ENTRY(NAME, DOC)                                                 \
-  {                                                                      \
-    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME, \
-    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                           \
-    .ml_doc = ASC_DOC(#NAME "($module, x, y, out=None)", DOC)            \
+#define ENTRY(NAME)                                                          \
+  {                                                                          \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##NAME,     \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                               \
+    .ml_doc = ASC_DOC(#NAME "($module, x, y, out=None)", ASC_DOCTEXT_##NAME) \
   }
 
 PyMethodDef asc_py_binary_functions[] = {
-    ENTRY(add, "x + y element-wise."),
-    ENTRY(subtract, "x - y."),
-    ENTRY(multiply, "x * y."),
-    ENTRY(divide, "True division x / y."),
-    ENTRY(floor_divide, "x // y."),
-    ENTRY(remainder, "x % y (sign of y, as Python)."),
-    ENTRY(power, "x ** y."),
-    ENTRY(maximum, "Element-wise maximum; NaN propagates."),
-    ENTRY(minimum, "Element-wise minimum; NaN propagates."),
-    ENTRY(equal, "x == y."),
-    ENTRY(not_equal, "x != y."),
-    ENTRY(less, "x < y."),
-    ENTRY(less_equal, "x <= y."),
-    ENTRY(greater, "x > y."),
-    ENTRY(greater_equal, "x >= y."),
-    ENTRY(logical_and, "x and y, element-wise, as bool."),
-    ENTRY(logical_or, "x or y, element-wise, as bool."),
-    ENTRY(logical_xor, "x != y as truth values, element-wise."),
-    ENTRY(bitwise_and, "x & y for integers and bools."),
-    ENTRY(bitwise_or, "x | y."),
-    ENTRY(bitwise_xor, "x ^ y."),
-    ENTRY(left_shift, "x << y."),
-    ENTRY(right_shift, "x >> y."),
-    ENTRY(atan2,
-          "The angle of the point (y, x) = (x1, x2): arctan(x1 / x2) in the right quadrant."),
+    ENTRY(add),
+    ENTRY(subtract),
+    ENTRY(multiply),
+    ENTRY(divide),
+    ENTRY(floor_divide),
+    ENTRY(remainder),
+    ENTRY(power),
+    ENTRY(maximum),
+    ENTRY(minimum),
+    ENTRY(equal),
+    ENTRY(not_equal),
+    ENTRY(less),
+    ENTRY(less_equal),
+    ENTRY(greater),
+    ENTRY(greater_equal),
+    ENTRY(logical_and),
+    ENTRY(logical_or),
+    ENTRY(logical_xor),
+    ENTRY(bitwise_and),
+    ENTRY(bitwise_or),
+    ENTRY(bitwise_xor),
+    ENTRY(left_shift),
+    ENTRY(right_shift),
+    ENTRY(atan2),
     {.ml_name = "arctan2",
      .ml_meth = (PyCFunction)(void (*)(void))fn_atan2,
      .ml_flags = METH_FASTCALL | METH_KEYWORDS,
-     .ml_doc = ASC_DOC("arctan2($module, x, y, out=None)", "NumPy's name for atan2.")},
-    ENTRY(copysign, "The magnitude of x with the sign of y."),
-    ENTRY(hypot, "sqrt(x**2 + y**2) without overflow or underflow."),
-    ENTRY(logaddexp, "log(exp(x) + exp(y)) without overflow."),
-    ENTRY(nextafter, "The next value of x's dtype after x towards y."),
+     .ml_doc = ASC_DOC("arctan2($module, x, y, out=None)", ASC_DOCTEXT_arctan2)},
+    ENTRY(copysign),
+    ENTRY(hypot),
+    ENTRY(logaddexp),
+    ENTRY(nextafter),
     {NULL, NULL, 0, NULL},
 };

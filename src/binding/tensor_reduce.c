@@ -2,6 +2,9 @@
  * friends, and the same as Tensor methods (t.sum(axis=None, ...)). */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include <limits.h>
 
 #include "asc/ops_reduce.h"
@@ -166,72 +169,46 @@ static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, P
 SOFTMAX_ENTRY_POINTS(softmax, false)
 SOFTMAX_ENTRY_POINTS(log_softmax, true)
 
-#define AXIS_DOC                                                                           \
-  "axis: None (all axes), an int, or a tuple of ints; negative counts from the end. "      \
-  "keepdims leaves reduced axes as length 1. out receives the result (any dtype: values "  \
-  "are cast as NumPy's reductions cast, unsafely) and is returned. Positional parameters " \
-  "follow NumPy's order. Also a Tensor method, without x."
-/* Each family's parameters after x, and its doc text after WHAT. */
+/* Each family's parameters after x. The docs are docs/docstrings/reduce.py's,
+ * which the build renders into asc_docstrings.h. */
 #define SUM_ARGS ", axis=None, dtype=None, out=None, keepdims=False"
-#define SUM_DOC(WHAT)                                                                         \
-  WHAT " As NumPy, bool and integer inputs give int64 (uint8 too: NumPy gives uint64, which " \
-       "pyasc does not have); dtype= computes and returns in that dtype. " AXIS_DOC
-#define MEAN_DOC(WHAT)                                                               \
-  WHAT " Bool and integer inputs give float64; dtype= computes and returns in that " \
-       "dtype. " AXIS_DOC
 #define MOMENT_ARGS ", axis=None, dtype=None, out=None, ddof=0, keepdims=False"
-#define MOMENT_DOC(WHAT)                                                                  \
-  WHAT " Two passes (the mean first); the divisor is max(n - ddof, 0). Bool and integer " \
-       "inputs give float64; dtype= must be a float dtype. An empty reduction gives NaN " \
-       "(NumPy also warns; pyasc does not). " AXIS_DOC
 #define PLAIN_ARGS ", axis=None, out=None, keepdims=False"
-#define EXTREME_DOC(WHAT)                                                 \
-  WHAT " Keeps x's dtype; NaN propagates. Reducing zero elements raises " \
-       "InvalidValueError. " AXIS_DOC
-#define ARG_DOC(WHAT)                                                                        \
-  WHAT " int64 indices of the first occurrence; a NaN counts as the extreme (the first NaN " \
-       "wins). axis is one int, or None for the index into the flattened tensor. Reducing "  \
-       "zero elements raises InvalidValueError."
-#define LOGIC_DOC(WHAT) WHAT " A bool result. " AXIS_DOC
 #define SOFTMAX_ARGS ", axis=-1, out=None"
-#define SOFTMAX_DOC(WHAT)                                                                     \
-  WHAT " Numerically stable (the row maximum is subtracted first); float16 and bfloat16 "     \
-       "compute in float32. Float inputs keep their dtype; bool and integers take the dtype " \
-       "NumPy's exp gives them."
 
-#define DOCS(X)                                                                               \
-  X(sum, SUM_ARGS, SUM_DOC("Sum of the elements over the given axes (pairwise for floats).")) \
-  X(prod, SUM_ARGS, SUM_DOC("Product of the elements over the given axes."))                  \
-  X(mean, SUM_ARGS, MEAN_DOC("Arithmetic mean; float16 accumulates in float32."))             \
-  X(var, MOMENT_ARGS, MOMENT_DOC("Variance: mean((x - x.mean())**2) with divisor n - ddof.")) \
-  X(std, MOMENT_ARGS, MOMENT_DOC("Standard deviation: sqrt(var)."))                           \
-  X(max, PLAIN_ARGS, EXTREME_DOC("Maximum over the given axes."))                             \
-  X(min, PLAIN_ARGS, EXTREME_DOC("Minimum over the given axes."))                             \
-  X(argmax, PLAIN_ARGS, ARG_DOC("Index of the maximum."))                                     \
-  X(argmin, PLAIN_ARGS, ARG_DOC("Index of the minimum."))                                     \
-  X(any, PLAIN_ARGS, LOGIC_DOC("Whether any element is true (non-zero; NaN is true)."))       \
-  X(all, PLAIN_ARGS, LOGIC_DOC("Whether every element is true (non-zero; NaN is true)."))     \
-  X(softmax, SOFTMAX_ARGS, SOFTMAX_DOC("exp(x) / sum(exp(x)) along axis."))                   \
-  X(log_softmax, SOFTMAX_ARGS, SOFTMAX_DOC("x - log(sum(exp(x))) along axis."))
+#define DOCS(X)            \
+  X(sum, SUM_ARGS)         \
+  X(prod, SUM_ARGS)        \
+  X(mean, SUM_ARGS)        \
+  X(var, MOMENT_ARGS)      \
+  X(std, MOMENT_ARGS)      \
+  X(max, PLAIN_ARGS)       \
+  X(min, PLAIN_ARGS)       \
+  X(argmax, PLAIN_ARGS)    \
+  X(argmin, PLAIN_ARGS)    \
+  X(any, PLAIN_ARGS)       \
+  X(all, PLAIN_ARGS)       \
+  X(softmax, SOFTMAX_ARGS) \
+  X(log_softmax, SOFTMAX_ARGS)
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 /* The function takes x first; the method has x as self. */
-#define FUNCTION_DEF(NAME, ARGS, DOC)         \
+#define FUNCTION_DEF(NAME, ARGS)              \
   {.ml_name = #NAME,                          \
    .ml_meth = CFUNC(fn_##NAME),               \
    .ml_flags = METH_FASTCALL | METH_KEYWORDS, \
-   .ml_doc = ASC_DOC(#NAME "($module, x" ARGS ")", DOC)},
-#define METHOD_DEF(NAME, ARGS, DOC)           \
+   .ml_doc = ASC_DOC(#NAME "($module, x" ARGS ")", ASC_DOCTEXT_##NAME)},
+#define METHOD_DEF(NAME, ARGS)                \
   {.ml_name = #NAME,                          \
    .ml_meth = CFUNC(method_##NAME),           \
    .ml_flags = METH_FASTCALL | METH_KEYWORDS, \
-   .ml_doc = ASC_DOC(#NAME "($self" ARGS ")", DOC)},
+   .ml_doc = ASC_DOC(#NAME "($self" ARGS ")", ASC_METHDOC_##NAME)},
 
 static PyMethodDef reduce_functions[] = {
     DOCS(FUNCTION_DEF){"amax", CFUNC(fn_max), METH_FASTCALL | METH_KEYWORDS,
-                       ASC_DOC("amax($module, x" PLAIN_ARGS ")", EXTREME_DOC("Same as max."))},
+                       ASC_DOC("amax($module, x" PLAIN_ARGS ")", ASC_DOCTEXT_amax)},
     {"amin", CFUNC(fn_min), METH_FASTCALL | METH_KEYWORDS,
-     ASC_DOC("amin($module, x" PLAIN_ARGS ")", EXTREME_DOC("Same as min."))},
+     ASC_DOC("amin($module, x" PLAIN_ARGS ")", ASC_DOCTEXT_amin)},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,8 +3,12 @@
  * and NumPy's cumsum/cumprod; Tensor.sort, argsort, cumsum and cumprod. */
 #include "binding.h"
 
+/* after binding.h, whose Python.h must come first */
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
+
 #include <string.h>
 
+#include "asc/ops_manip.h"
 #include "asc/ops_sort.h"
 
 static PyObject *wrap(asc_status st, asc_tensor *t) {
@@ -134,6 +138,48 @@ static int unique_parts(PyObject *x_obj, int want, bool equal_nan, asc_tensor *r
   return rc;
 }
 
+/* unique(x, axis=axis): the subarrays along axis as rows (moved first and
+ * made contiguous), their unique rows moved back; r as in unique_parts. */
+static int unique_axis_parts(PyObject *x_obj, PyObject *axis_obj, int want, asc_tensor *r) {
+  long axis = PyLong_AsLong(axis_obj);
+  if (axis == -1 && PyErr_Occurred()) return -1;
+  asc_tensor x, moved = {0}, cont = {0}, rows = {0}, vals = {0}, shaped = {0};
+  if (asc_py_as_tensor(x_obj, ASC_DTYPE_COUNT, &x)) return -1;
+  asc_status st = ASC_OK;
+  if (axis < -x.ndim || axis >= x.ndim)
+    st = asc_error(ASC_ERR_INDEX, "unique: axis %ld is out of bounds for array of dimension %d",
+                   axis, x.ndim);
+  int from = (int)(axis < 0 ? axis + x.ndim : axis), to = 0;
+  int64_t shape[2] = {st ? 0 : x.shape[from], 1}, back[ASC_MAX_DIMS];
+  for (int d = 0; !st && d < x.ndim; d++)
+    if (d != from) shape[1] *= x.shape[d]; /* of a valid tensor: no overflow */
+  if (!st) st = asc_moveaxis(&x, 1, &from, &to, &moved);
+  if (!st) st = asc_tensor_contiguous(&moved, &cont);
+  if (!st) st = asc_tensor_reshape(&cont, 2, shape, &rows);
+  int rc = st ? 0 : asc_py_sync_tensor_for_host(&rows); /* -1: raised already */
+  if (!st && !rc)
+    st = asc_unique_rows(&rows, want & U_VALUES ? &vals : NULL, want & U_FIRST ? &r[1] : NULL,
+                         want & U_INVERSE ? &r[2] : NULL, want & U_COUNTS ? &r[3] : NULL);
+  if (!st && !rc && (want & U_VALUES)) {
+    back[0] = vals.shape[0];
+    for (int d = 1; d < x.ndim; d++) back[d] = moved.shape[d];
+    st = asc_tensor_reshape(&vals, x.ndim, back, &shaped);
+    if (!st) st = asc_moveaxis(&shaped, 1, &to, &from, &r[0]);
+  }
+  if (st) {
+    for (int k = 0; k < 4; k++) asc_tensor_release(&r[k]);
+    asc_py_raise(st);
+    rc = -1;
+  }
+  asc_tensor_release(&x);
+  asc_tensor_release(&moved);
+  asc_tensor_release(&cont);
+  asc_tensor_release(&rows);
+  asc_tensor_release(&vals);
+  asc_tensor_release(&shaped);
+  return rc;
+}
+
 /* A tuple (type NULL) or struct sequence of the tensors r[k] for k in order. */
 static PyObject *pack(PyTypeObject *type, asc_tensor *r, const int *order, int n) {
   PyObject *res = type ? PyStructSequence_New(type) : PyTuple_New(n);
@@ -205,9 +251,6 @@ static PyObject *fn_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                       "axis", "equal_nan",    "sorted",         NULL};
   PyObject *a[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   if (asc_py_parse("unique", args, nargs, kw, names, 1, a)) return NULL;
-  if (a[4] && a[4] != Py_None)
-    return asc_py_raise_msg(ASC_ERR_UNSUPPORTED,
-                            "unique: only axis=None (the flattened tensor) is supported");
   int flags[3], want = U_VALUES;
   for (int k = 0; k < 3; k++) {
     flags[k] = a[k + 1] ? PyObject_IsTrue(a[k + 1]) : 0;
@@ -220,7 +263,9 @@ static PyObject *fn_unique(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
   if (flags[1]) want |= U_INVERSE, order[n++] = 2;
   if (flags[2]) want |= U_COUNTS, order[n++] = 3;
   asc_tensor r[4] = {{0}};
-  if (unique_parts(a[0], want, equal_nan != 0, r)) return NULL;
+  if (a[4] && a[4] != Py_None ? unique_axis_parts(a[0], a[4], want, r)
+                              : unique_parts(a[0], want, equal_nan != 0, r))
+    return NULL;
   if (n == 1) return asc_py_tensor_wrap(&r[0]);
   return pack(NULL, r, order, n);
 }
@@ -286,83 +331,52 @@ static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
-#define SORT_DOC(WHAT)                                                                             \
-  WHAT " along axis (default the last; None: of the flattened x, as NumPy). Always stable: equal " \
-       "elements keep their order, also "                                                          \
-       "with descending=True, whatever NumPy's kind= says; order= is refused. NaN sorts last "     \
-       "(also when descending); complex values sort by "                                           \
-       "real then imaginary part as NumPy's. The result is a new tensor (also for the Tensor "     \
-       "method, unlike NumPy's in-place ndarray.sort)."
-#define UNIQUE_DOC(WHAT)                                                                          \
-  WHAT " of the flattened x, in sorted order. As the Array API says, NaNs are distinct (each "    \
-       "counts once); -0.0 and 0.0 are one value. Waits for x (the result's size depends on its " \
-       "values)."
-#define SCAN_DOC(WHAT)                                                                       \
-  WHAT " Bool and signed integers accumulate in int64, unsigned ones in uint64, floats and " \
-       "complex in their own dtype (rounded at each step, as NumPy); dtype= chooses another."
-
+/* The docs are docs/docstrings/sort.py's, which the build renders into asc_docstrings.h. */
 static PyMethodDef sort_functions[] = {
     {"sort", CFUNC(fn_sort), FASTKW,
      ASC_DOC("sort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("A sorted copy of x"))},
+             ASC_DOCTEXT_sort)},
     {"argsort", CFUNC(fn_argsort), FASTKW,
      ASC_DOC("argsort($module, x, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("The int64 indices that sort x"))},
+             ASC_DOCTEXT_argsort)},
     {"searchsorted", CFUNC(fn_searchsorted), FASTKW,
-     ASC_DOC("searchsorted($module, x1, x2, side='left', sorter=None)",
-             "int64 indices into the sorted 1-d x1 (or x1[sorter]) where the elements of x2 "
-             "would be inserted to keep the order: the first such place (side='left') or the "
-             "last ('right'). Compared in the promoted dtype, NaN last as in sort.")},
+     ASC_DOC("searchsorted($module, x1, x2, side='left', sorter=None)", ASC_DOCTEXT_searchsorted)},
     {"unique_values", CFUNC(fn_unique_values), FASTKW,
-     ASC_DOC("unique_values($module, x)", UNIQUE_DOC("The unique elements"))},
+     ASC_DOC("unique_values($module, x)", ASC_DOCTEXT_unique_values)},
     {"unique_counts", CFUNC(fn_unique_counts), FASTKW,
-     ASC_DOC("unique_counts($module, x)",
-             UNIQUE_DOC("(values, counts): the unique elements and how often each occurs"))},
+     ASC_DOC("unique_counts($module, x)", ASC_DOCTEXT_unique_counts)},
     {"unique_inverse", CFUNC(fn_unique_inverse), FASTKW,
-     ASC_DOC("unique_inverse($module, x)",
-             UNIQUE_DOC("(values, inverse_indices): the unique elements and, with x's shape, "
-                        "the index into values of each element of x"))},
+     ASC_DOC("unique_inverse($module, x)", ASC_DOCTEXT_unique_inverse)},
     {"unique_all", CFUNC(fn_unique_all), FASTKW,
-     ASC_DOC("unique_all($module, x)",
-             UNIQUE_DOC("(values, indices, inverse_indices, counts): the unique elements, the "
-                        "index of each one's first occurrence, the inverse and the counts"))},
+     ASC_DOC("unique_all($module, x)", ASC_DOCTEXT_unique_all)},
     {"unique", CFUNC(fn_unique), FASTKW,
      ASC_DOC("unique($module, x, return_index=False, return_inverse=False, "
              "return_counts=False, axis=None, equal_nan=True, sorted=True)",
-             "NumPy unique of the flattened x: the sorted unique values, and as asked the first "
-             "indices, the inverse (x's shape) and the counts, in that order. equal_nan=True "
-             "(NumPy's default) makes all NaNs one value. axis must be None; the values are always "
-             "sorted, whatever sorted= says.")},
+             ASC_DOCTEXT_unique)},
     {"cumulative_sum", CFUNC(fn_cumulative_sum), FASTKW,
      ASC_DOC("cumulative_sum($module, x, axis=None, dtype=None, include_initial=False)",
-             SCAN_DOC("Cumulative sum along axis (Array API); axis may be None only for 0-d "
-                      "and 1-d x. include_initial puts 0 first."))},
+             ASC_DOCTEXT_cumulative_sum)},
     {"cumulative_prod", CFUNC(fn_cumulative_prod), FASTKW,
      ASC_DOC("cumulative_prod($module, x, axis=None, dtype=None, include_initial=False)",
-             SCAN_DOC("Cumulative product along axis (Array API); axis may be None only for "
-                      "0-d and 1-d x. include_initial puts 1 first."))},
+             ASC_DOCTEXT_cumulative_prod)},
     {"cumsum", CFUNC(fn_cumsum), FASTKW,
-     ASC_DOC("cumsum($module, x, axis=None, dtype=None)",
-             SCAN_DOC("NumPy cumsum: the cumulative sum along axis, of the flattened x when "
-                      "axis is None."))},
+     ASC_DOC("cumsum($module, x, axis=None, dtype=None)", ASC_DOCTEXT_cumsum)},
     {"cumprod", CFUNC(fn_cumprod), FASTKW,
-     ASC_DOC("cumprod($module, x, axis=None, dtype=None)",
-             SCAN_DOC("NumPy cumprod: the cumulative product along axis, of the flattened x "
-                      "when axis is None."))},
+     ASC_DOC("cumprod($module, x, axis=None, dtype=None)", ASC_DOCTEXT_cumprod)},
     {NULL, NULL, 0, NULL},
 };
 
 static PyMethodDef sort_methods[] = {
     {"sort", CFUNC(method_sort), FASTKW,
      ASC_DOC("sort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("A sorted copy (not in place)"))},
+             ASC_METHDOC_sort)},
     {"argsort", CFUNC(method_argsort), FASTKW,
      ASC_DOC("argsort($self, axis=-1, kind=None, order=None, descending=False, stable=True)",
-             SORT_DOC("The int64 indices that sort the tensor"))},
+             ASC_METHDOC_argsort)},
     {"cumsum", CFUNC(method_cumsum), FASTKW,
-     ASC_DOC("cumsum($self, axis=None, dtype=None)", SCAN_DOC("pyasc.cumsum(self, ...)."))},
+     ASC_DOC("cumsum($self, axis=None, dtype=None)", ASC_METHDOC_cumsum)},
     {"cumprod", CFUNC(method_cumprod), FASTKW,
-     ASC_DOC("cumprod($self, axis=None, dtype=None)", SCAN_DOC("pyasc.cumprod(self, ...)."))},
+     ASC_DOC("cumprod($self, axis=None, dtype=None)", ASC_METHDOC_cumprod)},
     {NULL, NULL, 0, NULL},
 };
 

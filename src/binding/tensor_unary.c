@@ -5,6 +5,7 @@
 
 /* after binding.h, whose Python.h must come first */
 #include "asc/ops_unary.h"
+#include "asc_docstrings.h" /* generated from docs/docstrings (tools/gen_docstrings.py) */
 
 static bool is_python_scalar(PyObject *obj) {
   return PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj);
@@ -301,93 +302,90 @@ static PyObject *fn_vector_isa(PyObject *self, PyObject *unused) {
 /* --- tables --------------------------------------------------------------- */
 
 /* The function takes x first; the method has x as self. */
-#define FN(NAME, IMPL, ARGS, DOC)                                        \
-  {                                                                      \
-    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##IMPL, \
-    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                           \
-    .ml_doc = ASC_DOC(#NAME "($module, x" ARGS ", out=None)", DOC)       \
+#define FN(NAME, IMPL, ARGS)                                                      \
+  {                                                                               \
+    .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))fn_##IMPL,          \
+    .ml_flags = METH_FASTCALL | METH_KEYWORDS,                                    \
+    .ml_doc = ASC_DOC(#NAME "($module, x" ARGS ", out=None)", ASC_DOCTEXT_##NAME) \
   }
-#define METHOD(NAME, IMPL, ARGS, DOC)                                        \
+#define METHOD(NAME, IMPL, ARGS)                                             \
   {                                                                          \
     .ml_name = #NAME, .ml_meth = (PyCFunction)(void (*)(void))method_##IMPL, \
     .ml_flags = METH_FASTCALL | METH_KEYWORDS,                               \
-    .ml_doc = ASC_DOC(#NAME "($self" ARGS ", out=None)", DOC)                \
+    .ml_doc = ASC_DOC(#NAME "($self" ARGS ", out=None)", ASC_METHDOC_##NAME) \
   }
 /* Every unary op as a function and a method, under the same name: NAME, the
- * implementation, the parameters between x and out, and the doc. */
-#define BOTH(X)                                                                  \
-  X(negative, negative, "", "-x (not for bool).")                                \
-  X(positive, positive, "", "+x, a copy (not for bool).")                        \
-  X(abs, abs, "", "Absolute value.")                                             \
-  X(absolute, abs, "", "Absolute value.")                                        \
-  X(logical_not, logical_not, "", "x == 0, as bool.")                            \
-  X(invert, invert, "", "~x, bitwise not of integers and bools.")                \
-  X(bitwise_not, invert, "", "~x.")                                              \
-  X(bitwise_invert, invert, "", "~x.")                                           \
-  X(sign, sign, "", "-1, 0 or 1 (NaN stays NaN).")                               \
-  X(exp, exp, "", "e**x.")                                                       \
-  X(exp2, exp2, "", "2**x.")                                                     \
-  X(log, log, "", "Natural logarithm.")                                          \
-  X(log2, log2, "", "Base-2 logarithm.")                                         \
-  X(log1p, log1p, "", "log(1 + x), accurate near 0.")                            \
-  X(expm1, expm1, "", "exp(x) - 1, accurate near 0.")                            \
-  X(sqrt, sqrt, "", "Square root.")                                              \
-  X(rsqrt, rsqrt, "", "1 / sqrt(x).")                                            \
-  X(reciprocal, reciprocal, "", "1 / x (integers truncate, as NumPy).")          \
-  X(sin, sin, "", "Sine.")                                                       \
-  X(cos, cos, "", "Cosine.")                                                     \
-  X(tan, tan, "", "Tangent.")                                                    \
-  X(tanh, tanh, "", "Hyperbolic tangent.")                                       \
-  X(sigmoid, sigmoid, "", "1 / (1 + exp(-x)).")                                  \
-  X(relu, relu, "", "maximum(x, 0), keeping the dtype.")                         \
-  X(gelu, gelu, "", "x/2 * (1 + erf(x / sqrt(2))), the exact form.")             \
-  X(erf, erf, "", "The error function.")                                         \
-  X(floor, floor, "", "Rounds down.")                                            \
-  X(ceil, ceil, "", "Rounds up.")                                                \
-  X(trunc, trunc, "", "Rounds towards zero.")                                    \
-  X(rint, rint, "", "Nearest whole number, halves to even (float result).")      \
-  X(round, round, ", decimals=0", "Halves to even; integers kept.")              \
-  X(isnan, isnan, "", "True where x is NaN.")                                    \
-  X(isinf, isinf, "", "True where x is infinite.")                               \
-  X(isfinite, isfinite, "", "True where x is neither infinite nor NaN.")         \
-  X(asin, asin, "", "Inverse sine.")                                             \
-  X(arcsin, asin, "", "Inverse sine.")                                           \
-  X(acos, acos, "", "Inverse cosine.")                                           \
-  X(arccos, acos, "", "Inverse cosine.")                                         \
-  X(atan, atan, "", "Inverse tangent.")                                          \
-  X(arctan, atan, "", "Inverse tangent.")                                        \
-  X(sinh, sinh, "", "Hyperbolic sine.")                                          \
-  X(cosh, cosh, "", "Hyperbolic cosine.")                                        \
-  X(asinh, asinh, "", "Inverse hyperbolic sine.")                                \
-  X(arcsinh, asinh, "", "Inverse hyperbolic sine.")                              \
-  X(acosh, acosh, "", "Inverse hyperbolic cosine.")                              \
-  X(arccosh, acosh, "", "Inverse hyperbolic cosine.")                            \
-  X(atanh, atanh, "", "Inverse hyperbolic tangent.")                             \
-  X(arctanh, atanh, "", "Inverse hyperbolic tangent.")                           \
-  X(log10, log10, "", "Base-10 logarithm.")                                      \
-  X(square, square, "", "x * x, keeping the dtype.")                             \
-  X(signbit, signbit, "", "True where the sign bit is set (-0.0 and -NaN too).") \
-  X(conj, conj, "", "Complex conjugate (real numbers are kept).")                \
-  X(conjugate, conj, "", "Complex conjugate (real numbers are kept).")
+ * implementation and the parameters between x and out. The docs are
+ * docs/docstrings/unary.py's, which the build renders into asc_docstrings.h. */
+#define BOTH(X)                   \
+  X(negative, negative, "")       \
+  X(positive, positive, "")       \
+  X(abs, abs, "")                 \
+  X(absolute, abs, "")            \
+  X(logical_not, logical_not, "") \
+  X(invert, invert, "")           \
+  X(bitwise_not, invert, "")      \
+  X(bitwise_invert, invert, "")   \
+  X(sign, sign, "")               \
+  X(exp, exp, "")                 \
+  X(exp2, exp2, "")               \
+  X(log, log, "")                 \
+  X(log2, log2, "")               \
+  X(log1p, log1p, "")             \
+  X(expm1, expm1, "")             \
+  X(sqrt, sqrt, "")               \
+  X(rsqrt, rsqrt, "")             \
+  X(reciprocal, reciprocal, "")   \
+  X(sin, sin, "")                 \
+  X(cos, cos, "")                 \
+  X(tan, tan, "")                 \
+  X(tanh, tanh, "")               \
+  X(sigmoid, sigmoid, "")         \
+  X(relu, relu, "")               \
+  X(gelu, gelu, "")               \
+  X(erf, erf, "")                 \
+  X(floor, floor, "")             \
+  X(ceil, ceil, "")               \
+  X(trunc, trunc, "")             \
+  X(rint, rint, "")               \
+  X(round, round, ", decimals=0") \
+  X(isnan, isnan, "")             \
+  X(isinf, isinf, "")             \
+  X(isfinite, isfinite, "")       \
+  X(asin, asin, "")               \
+  X(arcsin, asin, "")             \
+  X(acos, acos, "")               \
+  X(arccos, acos, "")             \
+  X(atan, atan, "")               \
+  X(arctan, atan, "")             \
+  X(sinh, sinh, "")               \
+  X(cosh, cosh, "")               \
+  X(asinh, asinh, "")             \
+  X(arcsinh, asinh, "")           \
+  X(acosh, acosh, "")             \
+  X(arccosh, acosh, "")           \
+  X(atanh, atanh, "")             \
+  X(arctanh, atanh, "")           \
+  X(log10, log10, "")             \
+  X(square, square, "")           \
+  X(signbit, signbit, "")         \
+  X(conj, conj, "")               \
+  X(conjugate, conj, "")
 /* Functions only: on a Tensor, real and imag are attributes (as NumPy's). */
-#define FUNCTIONS_ONLY(X)                                \
-  X(real, real, "", "The real part, in the real dtype.") \
-  X(imag, imag, "", "The imaginary part (zeros for real numbers).")
+#define FUNCTIONS_ONLY(X) \
+  X(real, real, "")       \
+  X(imag, imag, "")
 
 static PyMethodDef functions[] = {
-#define X(NAME, IMPL, ARGS, DOC) FN(NAME, IMPL, ARGS, DOC),
+#define X(NAME, IMPL, ARGS) FN(NAME, IMPL, ARGS),
     BOTH(X) FUNCTIONS_ONLY(X)
 #undef X
         {"where", (PyCFunction)(void (*)(void))fn_where, METH_FASTCALL | METH_KEYWORDS,
-         ASC_DOC("where($module, condition, x=None, y=None)",
-                 "With one argument, nonzero(condition). Else x where condition is true, else y, "
-                 "broadcast together; the dtype is x's and y's "
-                 "promotion.")},
+         ASC_DOC("where($module, condition, x=None, y=None)", ASC_DOCTEXT_where)},
     {"clip", (PyCFunction)(void (*)(void))fn_clip, METH_FASTCALL | METH_KEYWORDS,
      ASC_DOC("clip($module, x, lo=None, hi=None, out=None, a_min=None, a_max=None, min=None, "
              "max=None)",
-             "Limits x to [lo, hi] (NumPy clip: NaN propagates; a bound of None is no bound). "
-             "NumPy's a_min/a_max and min/max keywords work too.")},
+             ASC_DOCTEXT_clip)},
     {"_vector_isa", fn_vector_isa, METH_NOARGS,
      ASC_DOC("_vector_isa($module, /)",
              "The vector maths in use: 'avx512f', 'avx2' or 'generic' (PYASC_CPU_SIMD=0 forces "
@@ -396,13 +394,13 @@ static PyMethodDef functions[] = {
 };
 
 static PyMethodDef methods[] = {
-#define X(NAME, IMPL, ARGS, DOC) METHOD(NAME, IMPL, ARGS, DOC),
+#define X(NAME, IMPL, ARGS) METHOD(NAME, IMPL, ARGS),
     BOTH(X)
 #undef X
         {"clip", (PyCFunction)(void (*)(void))method_clip, METH_FASTCALL | METH_KEYWORDS,
          ASC_DOC("clip($self, lo=None, hi=None, out=None, a_min=None, a_max=None, min=None, "
                  "max=None)",
-                 "See pyasc.clip.")},
+                 ASC_METHDOC_clip)},
     {NULL, NULL, 0, NULL},
 };
 

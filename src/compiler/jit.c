@@ -626,20 +626,32 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
  * never runs cc (tests and benchmarks of that tier). */
 typedef enum { TIERS_OFF, TIERS_ON, TIERS_FIRST_ONLY } tier_mode;
 
-static tier_mode tiers_wanted(const asc_jit_options *o) {
+static tier_mode tiers_wanted(const asc_jit_options *o, const char *source) {
   const char *env = getenv("PYASC_JIT_TIERS");
-  if (env && !strcmp(env, "0")) return TIERS_OFF;
-  if (o && (o->cxx || (o->compiler && *o->compiler))) return TIERS_OFF;
   const char *cc = getenv("PYASC_CC");
-  if (cc && *cc) return TIERS_OFF;
-  return env && !strcmp(env, "first") ? TIERS_FIRST_ONLY : TIERS_ON;
+  if ((env && !strcmp(env, "0")) || (o && (o->cxx || (o->compiler && *o->compiler))) || (cc && *cc))
+    return TIERS_OFF;
+  if (env && !strcmp(env, "first")) return TIERS_FIRST_ONLY;
+  /* A kernel with the cube unit (emit_c.c marks it) multiplies on the
+   * portable loops some 60 times slower at the first tier, which costs
+   * more than the optimising build saves. */
+  return strstr(source, "\n#define ASC_K_CUBE 1\n") ? TIERS_OFF : TIERS_ON;
 }
 
+/* Launches over more bytes of arguments than this wait for the optimising
+ * build (PYASC_JIT_TIER1_BYTES; 0: never). The default keeps a 1M-element
+ * fused operator on the first tier (bench/first_call.py) and sends a
+ * streaming kernel over tens of MB to the optimising build, which then
+ * costs no more than building with cc alone did. */
+#define TIER1_DEFAULT_BYTES (16ll << 20)
+
 /* Optimising builds still running, so that a wait (and exit) can let them
- * publish. A forked child has none of their threads: it starts at zero. */
+ * publish. A forked child has none of their threads: it starts at zero and
+ * in a new epoch, so it never waits for a build begun before the fork. */
 static pthread_mutex_t tier_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tier_cond = PTHREAD_COND_INITIALIZER;
-static int tier_pending;
+static int tier_builds_running;
+static unsigned tier_epoch;
 static pthread_once_t tier_once = PTHREAD_ONCE_INIT;
 static void tier_lock_take(void) {
   pthread_mutex_lock(&tier_lock);
@@ -648,7 +660,8 @@ static void tier_lock_give(void) {
   pthread_mutex_unlock(&tier_lock);
 }
 static void tier_child(void) {
-  tier_pending = 0;
+  tier_builds_running = 0;
+  tier_epoch++;
   pthread_mutex_unlock(&tier_lock);
 }
 static void tier_at_exit(void) {
@@ -661,7 +674,7 @@ static void tier_init(void) {
 
 void asc_jit_wait_tiers(void) {
   pthread_mutex_lock(&tier_lock);
-  while (tier_pending > 0) pthread_cond_wait(&tier_cond, &tier_lock);
+  while (tier_builds_running > 0) pthread_cond_wait(&tier_cond, &tier_lock);
   pthread_mutex_unlock(&tier_lock);
 }
 
@@ -685,8 +698,20 @@ static void tier_job_free(tier_job *j) {
   free(j);
 }
 
+/* k's optimising build has ended, swapped in or not: its waiters go on and
+ * the build's reference is dropped. */
+static void tier_finished(asc_jit_kernel *k) {
+  pthread_mutex_lock(&tier_lock);
+  atomic_store(&k->tier_pending, false);
+  tier_builds_running--;
+  pthread_cond_broadcast(&tier_cond);
+  pthread_mutex_unlock(&tier_lock);
+  asc_jit_release(k);
+}
+
 static void *tier_build(void *arg) {
   tier_job *j = arg;
+  asc_jit_kernel *k = j->k;
   char *tmp_so = NULL;
   if (!compile(j->cc, &j->limits, j->source, j->source_len, j->base, j->name, false, false,
                &tmp_so)) {
@@ -699,8 +724,8 @@ static void *tier_build(void *arg) {
     entry_fn entry = NULL;
     if (handle) *(void **)&entry = dlsym(handle, "asc_kernel_entry");
     if (entry) {
-      j->k->tier2_handle = handle;
-      atomic_store(&j->k->entry, entry);
+      k->tier2_handle = handle;
+      atomic_store(&k->entry, entry);
     } else if (handle) {
       dlclose(handle);
     }
@@ -710,12 +735,23 @@ static void *tier_build(void *arg) {
    * would have been the first tier's too, or are the machine's */
   asc_clear_error();
   free(tmp_so);
-  asc_jit_release(j->k);
   tier_job_free(j);
-  pthread_mutex_lock(&tier_lock);
-  if (--tier_pending == 0) pthread_cond_broadcast(&tier_cond);
-  pthread_mutex_unlock(&tier_lock);
+  tier_finished(k);
   return NULL;
+}
+
+void jit_tier_before_launch(asc_jit_kernel *k, int64_t bytes) {
+  if (!atomic_load(&k->tier_pending)) return;
+  uint64_t limit;
+  if (jit_env_limit("PYASC_JIT_TIER1_BYTES", TIER1_DEFAULT_BYTES, &limit)) {
+    asc_clear_error();
+    limit = TIER1_DEFAULT_BYTES;
+  }
+  if (!limit || (uint64_t)bytes <= limit) return;
+  pthread_mutex_lock(&tier_lock);
+  while (atomic_load(&k->tier_pending) && k->tier_epoch == tier_epoch)
+    pthread_cond_wait(&tier_cond, &tier_lock);
+  pthread_mutex_unlock(&tier_lock);
 }
 
 /* Starts the optimising build of k in a detached thread that takes no
@@ -745,7 +781,9 @@ static void tier_start(asc_jit_kernel *k, const char *cc, const jit_limits *l, c
   asc_jit_retain(k);
   j->k = k;
   pthread_mutex_lock(&tier_lock);
-  tier_pending++;
+  tier_builds_running++;
+  k->tier_epoch = tier_epoch;
+  atomic_store(&k->tier_pending, true);
   pthread_mutex_unlock(&tier_lock);
   sigset_t all, old;
   sigfillset(&all);
@@ -760,11 +798,8 @@ static void tier_start(asc_jit_kernel *k, const char *cc, const jit_limits *l, c
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (started) return;
-  asc_jit_release(k);
   tier_job_free(j);
-  pthread_mutex_lock(&tier_lock);
-  if (--tier_pending == 0) pthread_cond_broadcast(&tier_cond);
-  pthread_mutex_unlock(&tier_lock);
+  tier_finished(k);
 }
 
 /* The first tier of a cache miss: tcc's build, loaded into *out, with the
@@ -794,6 +829,7 @@ static bool tier_first(tier_mode mode, const char *cc, const jit_limits *l, cons
     *out = NULL;
     return false;
   }
+  (*out)->tier1_entry = atomic_load(&(*out)->entry);
   char *path = jit_format("%s", so_path); /* where the optimised build will be */
   if (path) free((*out)->path), (*out)->path = path;
   if (mode == TIERS_ON)
@@ -858,7 +894,7 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
   if (!st) {
     hit = !(options && options->always_compile) && jit_cache_valid(so_path, sum_path, key);
     char *tmp_so = NULL;
-    tier_mode tiers = hit ? TIERS_OFF : tiers_wanted(options);
+    tier_mode tiers = hit ? TIERS_OFF : tiers_wanted(options, source);
     if (hit) {
       st = load(so_path, name, out);
     } else if (tiers != TIERS_OFF && tier_first(tiers, cc, &limits, source, source_len, base, name,
@@ -896,6 +932,11 @@ void asc_jit_release(asc_jit_kernel *k) {
   free(k->name);
   free(k->path);
   free(k);
+}
+
+int asc_jit_tier(const asc_jit_kernel *k) {
+  entry_fn now = atomic_load(&((asc_jit_kernel *)k)->entry);
+  return k->tier1_entry && now == k->tier1_entry ? 1 : 2;
 }
 
 const char *asc_jit_path(const asc_jit_kernel *k) {

@@ -24,8 +24,11 @@ struct asc_jit_kernel {
    * kernel (the first tier's stays open: params points into it) */
   _Atomic(entry_fn) entry;
   void *tier2_handle;
-  bool all_live; /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
-  int mode0;     /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
+  entry_fn tier1_entry;     /* the first tier's entry; NULL: built in one tier */
+  atomic_bool tier_pending; /* its optimising build is still running ... */
+  unsigned tier_epoch;      /* ... in this process's epoch (jit.c, tiers) */
+  bool all_live;            /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
+  int mode0; /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
   /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
    * valid while handle is open; NULL when it does not declare them */
   const char *params;
@@ -35,6 +38,11 @@ struct asc_jit_kernel {
   int (*pf_reset)(int64_t n);
   const asc_pf_record *(*pf_records)(int64_t *n);
 };
+
+/* Before a launch of k over `bytes` of arguments: a large launch waits for
+ * k's optimising build when one is running, since the first tier runs the
+ * runtime's loops several to tens of times slower (jit.c, tiers). */
+void jit_tier_before_launch(asc_jit_kernel *k, int64_t bytes);
 
 /* The unsigned integer in environment variable name, def when unset:
  * InvalidValue for anything else (jit.c). */

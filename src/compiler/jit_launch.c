@@ -307,6 +307,10 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
       return asc_error(ASC_ERR_INVALID_VALUE,
                        "launch: argument %d of kernel %s is an address of %lld bytes at %p", i,
                        k->name, (long long)args[i].n, args[i].v.p);
+  int64_t bytes = 0;
+  for (int i = 0; i < nargs; i++)
+    if (k->params[i] == 'a') bytes = args[i].n > INT64_MAX - bytes ? INT64_MAX : bytes + args[i].n;
+  jit_tier_before_launch(k, bytes);
   jit_launch l;
   /* One allocation: the shared state, an epoch and a state byte per block
    * (nblocks <= 65535, so the size cannot overflow). */

@@ -367,6 +367,18 @@ static asc_status host_tensor(int device, asc_dtype dtype, int64_t n, asc_tensor
   return asc_host_tensor(device, dtype, 1, &n, out, data);
 }
 
+/* Hands the made tensors r[k] to the wanted out[k] (NULL: not wanted), or
+ * releases them all when st failed; returns st. */
+static asc_status unique_finish(asc_status st, asc_tensor *r, asc_tensor *const *out) {
+  for (int k = 0; k < 4; k++) {
+    if (st || !out[k])
+      asc_tensor_release(&r[k]);
+    else
+      *out[k] = r[k];
+  }
+  return st;
+}
+
 asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, bool equal_nan,
                              asc_tensor *values, asc_tensor *first, asc_tensor *inverse,
                              asc_tensor *counts) {
@@ -393,14 +405,15 @@ asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, b
     prev = k;
   }
   starts[groups] = n;
-  asc_tensor v = {0}, f = {0}, inv = {0}, c = {0};
+  asc_tensor r[4] = {{0}}, *out[4] = {values, first, inverse, counts};
+  asc_tensor *v = &r[0], *f = &r[1], *inv = &r[2], *c = &r[3];
   void *vd = NULL, *fd = NULL, *invd = NULL, *cd = NULL;
-  if (values) st = host_tensor(device, sorted->dtype, groups, &v, &vd);
+  if (values) st = host_tensor(device, sorted->dtype, groups, v, &vd);
   for (int64_t g = 0; !st && vd && g < groups; g++)
     memcpy((char *)vd + g * size, sv + starts[g] * size, (size_t)size);
-  if (!st && first) st = host_tensor(device, ASC_INT64, groups, &f, &fd);
-  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, &inv, &invd);
-  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, &c, &cd);
+  if (!st && first) st = host_tensor(device, ASC_INT64, groups, f, &fd);
+  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, inv, &invd);
+  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, c, &cd);
   for (int64_t g = 0; !st && g < groups; g++) {
     if (fd) {
       int64_t m = p[starts[g]];
@@ -412,16 +425,102 @@ asc_status asc_unique_sorted(const asc_tensor *sorted, const asc_tensor *perm, b
       for (int64_t i = starts[g]; i < starts[g + 1]; i++) ((int64_t *)invd)[p[i]] = g;
   }
   free(starts);
-  if (st) {
-    asc_tensor_release(&v);
-    asc_tensor_release(&f);
-    asc_tensor_release(&inv);
-    asc_tensor_release(&c);
-    return st;
+  return unique_finish(st, r, out);
+}
+
+/* --- unique along an axis (host part) ----------------------------------------- */
+
+/* Rows of m keys, compared lexicographically in NumPy's element order. */
+typedef struct row_set {
+  const asc_key *keys;
+  int64_t m;
+  asc_key_class cls;
+} row_set;
+
+static int row_cmp(const row_set *s, int64_t a, int64_t b) {
+  const asc_key *ra = s->keys + a * s->m, *rb = s->keys + b * s->m;
+  for (int64_t j = 0; j < s->m; j++) {
+    if (asc_key_less(s->cls, ra[j], rb[j], false)) return -1;
+    if (asc_key_less(s->cls, rb[j], ra[j], false)) return 1;
   }
-  if (values) *values = v;
-  if (first) *first = f;
-  if (inverse) *inverse = inv;
-  if (counts) *counts = c;
-  return ASC_OK;
+  return 0;
+}
+
+/* Rows equal for unique: element-wise ==, so a row holding NaN equals no
+ * other (NumPy compares the rows as records, whatever equal_nan says). */
+static bool row_equal(const row_set *s, int64_t a, int64_t b) {
+  const asc_key *ra = s->keys + a * s->m, *rb = s->keys + b * s->m;
+  for (int64_t j = 0; j < s->m; j++)
+    if (!key_equal(s->cls, ra[j], rb[j], false)) return false;
+  return true;
+}
+
+/* Stable merge sort of row numbers p[0..n); tmp holds n / 2 + 1. */
+static void msort_rows(const row_set *s, int64_t *p, int64_t *tmp, int64_t n) {
+  if (n <= 8) {
+    for (int64_t i = 1; i < n; i++) {
+      int64_t v = p[i], j = i;
+      for (; j > 0 && row_cmp(s, v, p[j - 1]) < 0; j--) p[j] = p[j - 1];
+      p[j] = v;
+    }
+    return;
+  }
+  int64_t h = n / 2;
+  msort_rows(s, p, tmp, h);
+  msort_rows(s, p + h, tmp, n - h);
+  if (row_cmp(s, p[h], p[h - 1]) >= 0) return;
+  memcpy(tmp, p, (size_t)h * sizeof *p);
+  int64_t i = 0, j = h, o = 0;
+  while (i < h && j < n) p[o++] = row_cmp(s, p[j], tmp[i]) < 0 ? p[j++] : tmp[i++];
+  while (i < h) p[o++] = tmp[i++];
+}
+
+asc_status asc_unique_rows(const asc_tensor *rows, asc_tensor *values, asc_tensor *first,
+                           asc_tensor *inverse, asc_tensor *counts) {
+  if (rows->ndim != 2 || !asc_tensor_is_contiguous(rows))
+    return asc_error(ASC_ERR_INTERNAL, "unique: rows must be a contiguous 2-d tensor");
+  asc_status st = asc_tensor_check_valid(rows);
+  if (st) return st;
+  int64_t n = rows->shape[0], m = rows->shape[1], size = (int64_t)asc_dtype_size(rows->dtype);
+  int64_t cells = asc_tensor_numel(rows);
+  if (n > INT64_MAX / 2 / (int64_t)sizeof(int64_t) ||
+      (cells && (uint64_t)cells > SIZE_MAX / sizeof(asc_key)))
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "unique: %lld rows are too many", (long long)n);
+  const char *data = asc_tensor_data(rows);
+  asc_key *keys = malloc((size_t)(cells ? cells : 1) * sizeof *keys);
+  int64_t *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+  int64_t *tmp = malloc((size_t)(n / 2 + 1) * sizeof *tmp);
+  int64_t *starts = malloc((size_t)(n + 1) * sizeof *starts);
+  if (!keys || !order || !tmp || !starts) {
+    free(keys), free(order), free(tmp), free(starts);
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "unique: out of host memory");
+  }
+  for (int64_t i = 0; i < cells; i++) keys[i] = asc_key_load(rows->dtype, data + i * size);
+  row_set s = {keys, m, asc_key_class_of(rows->dtype)};
+  for (int64_t i = 0; i < n; i++) order[i] = i;
+  msort_rows(&s, order, tmp, n);
+  int64_t groups = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (i == 0 || !row_equal(&s, order[i - 1], order[i])) starts[groups++] = i;
+  starts[groups] = n;
+  int device = asc_tensor_device(rows);
+  asc_tensor r[4] = {{0}}, *out[4] = {values, first, inverse, counts};
+  asc_tensor *v = &r[0], *f = &r[1], *inv = &r[2], *c = &r[3];
+  void *vd = NULL, *fd = NULL, *invd = NULL, *cd = NULL;
+  int64_t vshape[2] = {groups, m};
+  if (values) st = asc_host_tensor(device, rows->dtype, 2, vshape, v, &vd);
+  if (!st && first) st = host_tensor(device, ASC_INT64, groups, f, &fd);
+  if (!st && inverse) st = host_tensor(device, ASC_INT64, n, inv, &invd);
+  if (!st && counts) st = host_tensor(device, ASC_INT64, groups, c, &cd);
+  for (int64_t g = 0; !st && g < groups; g++) {
+    /* the sort is stable: a group's first row in order is its first occurrence */
+    int64_t r = order[starts[g]];
+    if (vd) memcpy((char *)vd + g * m * size, data + r * m * size, (size_t)(m * size));
+    if (fd) ((int64_t *)fd)[g] = r;
+    if (cd) ((int64_t *)cd)[g] = starts[g + 1] - starts[g];
+    if (invd)
+      for (int64_t i = starts[g]; i < starts[g + 1]; i++) ((int64_t *)invd)[order[i]] = g;
+  }
+  free(keys), free(order), free(tmp), free(starts);
+  return unique_finish(st, r, out);
 }

@@ -18,7 +18,8 @@ from kernel_api_helpers import CACHE, jit
 
 KiB = 1024
 UB = asc.get_device_properties().ub_size
-# default mode's reach: the smallest power of two covering the UB (docs/kernel-reference.md)
+# default mode's reach: the smallest power of two covering the UB
+# (docs/kernel-reference-semantics.md, "the UB's reach")
 REACH = 1 << (UB - 1).bit_length()
 BLOCKS = 4
 

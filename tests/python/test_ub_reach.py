@@ -4,7 +4,7 @@ mode lets a kernel use bytes past it, up to the smallest power of two that
 covers the UB (256 KiB; the simulator's choice, since the hardware's
 behaviour there is not documented), and gives NumPy's result; checked mode
 reports the same kernel at the offending line. Past the reach both modes
-fail (docs/kernel-reference.md, "Default and checked mode")."""
+fail (docs/kernel-reference-semantics.md, "the UB's reach")."""
 
 from __future__ import annotations
 

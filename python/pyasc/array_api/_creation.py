@@ -15,9 +15,42 @@ def _on(t: _C.Tensor, device: Any) -> _C.Tensor:
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> _C.Tensor:
-    """obj as a tensor: NumPy arrays, buffers and DLPack producers are
-    shared when dtype allows (copy=None), always copied (copy=True), or
-    never (copy=False: ValueError when a copy would be needed)."""
+    """obj as a tensor, the Array API's asarray.
+
+    Parameters
+    ----------
+    obj : Tensor or array_like
+        A tensor, a NumPy array, a buffer, a DLPack producer, a Python scalar
+        or a (nested) sequence.
+    dtype : dtype, optional
+        The element type; obj's by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+    copy : bool or None, optional
+        None (the default) shares obj's memory when the dtype allows, True
+        always copies, False never does.
+
+    Returns
+    -------
+    Tensor
+        The tensor: obj's memory, or a copy.
+
+    Raises
+    ------
+    ValueError
+        If copy is False and obj cannot be used without a copy.
+
+    Examples
+    --------
+    >>> xp = pyasc.array_api
+    >>> a = np.array([1.0, 2.0])
+    >>> t = xp.asarray(a)
+    >>> a[0] = 9
+    >>> t
+    Tensor([9., 2.], dtype=float64)
+    >>> xp.asarray([1, 2], dtype=xp.float32)
+    Tensor([1., 2.], dtype=float32)
+    """
     if copy is True:
         return _on(_C.Tensor(obj, dtype), device)
     t = _C.asarray(obj, dtype)
@@ -39,61 +72,308 @@ def _shares(obj: Any, t: _C.Tensor) -> bool:
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
            device: Any = None) -> _C.Tensor:
-    """Evenly spaced values in [start, stop)."""
+    """Evenly spaced values in the half-open interval [start, stop).
+
+    Parameters
+    ----------
+    start : number
+        The first value; the end, when stop is not given (then from 0).
+    stop : number, optional
+        The end of the interval, not included.
+    step : number, optional
+        The spacing (1 by default).
+    dtype : dtype, optional
+        int64 for integer arguments, else float64, by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The values.
+
+    Raises
+    ------
+    InvalidValueError
+        If step is 0.
+
+    Examples
+    --------
+    >>> pyasc.array_api.arange(3)
+    Tensor([0, 1, 2], dtype=int64)
+    """
     return _on(_C.arange(start, stop, step, dtype=dtype), device)
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """An uninitialised tensor."""
+    """A new tensor whose elements are not initialised.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the new tensor.
+    dtype : dtype, optional
+        The element type; float64 by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The tensor; its elements are whatever the memory held.
+
+    Examples
+    --------
+    >>> pyasc.array_api.empty((2, 3)).shape
+    (2, 3)
+    """
     return _on(_C.empty(shape, dtype), device)
 
 
 def empty_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """An uninitialised tensor of x's shape (and dtype)."""
+    """A new tensor of x's shape and dtype, not initialised.
+
+    Parameters
+    ----------
+    x : Tensor
+        The tensor whose shape (and dtype) the new one takes.
+    dtype : dtype, optional
+        The element type; x's by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The tensor; its elements are whatever the memory held.
+
+    Examples
+    --------
+    >>> pyasc.array_api.empty_like(pyasc.zeros(2)).shape
+    (2,)
+    """
     return _on(_C.empty_like(x, dtype), device)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A tensor of zeros."""
+    """A new tensor of zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the new tensor.
+    dtype : dtype, optional
+        The element type; float64 by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The zeros.
+
+    Examples
+    --------
+    >>> pyasc.array_api.zeros(2, device="cpu")
+    Tensor([0., 0.], dtype=float64)
+    """
     return _on(_C.zeros(shape, dtype), device)
 
 
 def zeros_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """Zeros of x's shape (and dtype)."""
+    """A new tensor of zeros with x's shape and dtype.
+
+    Parameters
+    ----------
+    x : Tensor
+        The tensor whose shape (and dtype) the new one takes.
+    dtype : dtype, optional
+        The element type; x's by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The zeros.
+
+    Examples
+    --------
+    >>> pyasc.array_api.zeros_like(pyasc.asarray([1, 2]))
+    Tensor([0, 0], dtype=int64)
+    """
     return _on(_C.zeros_like(x, dtype), device)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A tensor of ones."""
+    """A new tensor of ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the new tensor.
+    dtype : dtype, optional
+        The element type; float64 by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The ones.
+
+    Examples
+    --------
+    >>> pyasc.array_api.ones(2, dtype=pyasc.array_api.int32)
+    Tensor([1, 1], dtype=int32)
+    """
     return _on(_C.ones(shape, dtype), device)
 
 
 def ones_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """Ones of x's shape (and dtype)."""
+    """A new tensor of ones with x's shape and dtype.
+
+    Parameters
+    ----------
+    x : Tensor
+        The tensor whose shape (and dtype) the new one takes.
+    dtype : dtype, optional
+        The element type; x's by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The ones.
+
+    Examples
+    --------
+    >>> pyasc.array_api.ones_like(pyasc.asarray([1, 2]))
+    Tensor([1, 1], dtype=int64)
+    """
     return _on(_C.ones_like(x, dtype), device)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A tensor of fill_value."""
+    """A new tensor filled with fill_value.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The shape of the new tensor.
+    fill_value : scalar
+        The value of every element.
+    dtype : dtype, optional
+        The element type; fill_value's by default (bool, int64, float64 or
+        complex128).
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The tensor.
+
+    Examples
+    --------
+    >>> pyasc.array_api.full(2, 7)
+    Tensor([7, 7], dtype=int64)
+    """
     return _on(_C.full(shape, fill_value, dtype), device)
 
 
 def full_like(x: _C.Tensor, /, fill_value: Any, *, dtype: Any = None,
               device: Any = None) -> _C.Tensor:
-    """fill_value in x's shape (and dtype)."""
+    """A new tensor of fill_value with x's shape and dtype.
+
+    Parameters
+    ----------
+    x : Tensor
+        The tensor whose shape (and dtype) the new one takes.
+    fill_value : scalar
+        The value of every element.
+    dtype : dtype, optional
+        The element type; x's by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The tensor.
+
+    Examples
+    --------
+    >>> pyasc.array_api.full_like(pyasc.zeros(2), 3.5)
+    Tensor([3.5, 3.5], dtype=float64)
+    """
     return _on(_C.full_like(x, fill_value, dtype), device)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
         device: Any = None) -> _C.Tensor:
-    """Ones on the k-th diagonal, zeros elsewhere."""
+    """A matrix with ones on the k-th diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    n_rows : int
+        The number of rows.
+    n_cols : int, optional
+        The number of columns (n_rows by default).
+    k : int, optional
+        The diagonal: 0 the main one, positive above it, negative below.
+    dtype : dtype, optional
+        The element type; float64 by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+
+    Returns
+    -------
+    Tensor
+        The n_rows x n_cols matrix.
+
+    Examples
+    --------
+    >>> pyasc.array_api.eye(2, 3, k=1).tolist()
+    [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
     return _on(_C.eye(n_rows, n_cols, k, dtype), device)
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
              endpoint: bool = True) -> _C.Tensor:
-    """num evenly spaced values from start to stop; complex ends space each
-    part on its own."""
+    """num evenly spaced values from start to stop.
+
+    Parameters
+    ----------
+    start, stop : number
+        The ends; complex ends space the real and imaginary parts each on
+        its own.
+    num : int
+        How many values.
+    dtype : dtype, optional
+        The element type; float64 by default.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+    endpoint : bool, optional
+        Whether stop is the last value (True by default).
+
+    Returns
+    -------
+    Tensor
+        The values.
+
+    Raises
+    ------
+    InvalidValueError
+        If num is negative.
+
+    Examples
+    --------
+    >>> pyasc.array_api.linspace(0, 1, 5)
+    Tensor([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
+    """
     if isinstance(start, complex) or isinstance(stop, complex):
         start, stop = complex(start), complex(stop)
         real = _C.linspace(start.real, stop.real, num, endpoint, _C.float64)
@@ -104,5 +384,30 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> _C.Tensor:
-    """A tensor sharing (or, copy=True, copying) a DLPack producer's memory."""
+    """A tensor sharing a DLPack producer's memory.
+
+    Parameters
+    ----------
+    x : object
+        An object with __dlpack__ (NumPy, PyTorch, JAX...) or a DLPack capsule.
+    device : str or int, optional
+        The device ('cpu', 'cpu:N' or an index); the current one by default.
+    copy : bool or None, optional
+        True for a private copy instead of shared memory.
+
+    Returns
+    -------
+    Tensor
+        The tensor over x's memory (or a copy).
+
+    Raises
+    ------
+    UnsupportedError
+        If the memory is not host memory.
+
+    Examples
+    --------
+    >>> pyasc.array_api.from_dlpack(np.array([1, 2], dtype=np.int32))
+    Tensor([1, 2], dtype=int32)
+    """
     return _C.from_dlpack(x, device=device, copy=copy)

@@ -61,7 +61,28 @@ def _dtype_of(type: Any) -> _C.dtype:  # noqa: A002 - the standard's name
 
 
 def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002
-    """Limits of an integer dtype (or of a tensor's dtype)."""
+    """The limits of an integer dtype.
+
+    Parameters
+    ----------
+    type : dtype or Tensor
+        An integer dtype, or a tensor of one.
+
+    Returns
+    -------
+    iinfo_object
+        ``bits``, ``max``, ``min`` and ``dtype``.
+
+    Raises
+    ------
+    DTypeError
+        If the dtype is not an integer dtype.
+
+    Examples
+    --------
+    >>> pyasc.array_api.iinfo(pyasc.int8)
+    iinfo_object(bits=8, max=127, min=-128, dtype=pyasc.int8)
+    """
     d = _dtype_of(type)
     if d not in _SIGNED + _UNSIGNED:
         raise _C.DTypeError(f"iinfo needs an integer dtype, not {d}")
@@ -72,7 +93,30 @@ def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002
 
 
 def finfo(type: Any, /) -> finfo_object:  # noqa: A002
-    """Limits of a floating dtype; of a complex dtype, those of its parts."""
+    """The limits of a floating dtype; of a complex dtype, those of its parts.
+
+    Parameters
+    ----------
+    type : dtype or Tensor
+        A floating or complex dtype, or a tensor of one.
+
+    Returns
+    -------
+    finfo_object
+        ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` and ``dtype``.
+
+    Raises
+    ------
+    DTypeError
+        If the dtype is neither floating nor complex.
+
+    Examples
+    --------
+    >>> pyasc.array_api.finfo(pyasc.float32).eps
+    1.1920928955078125e-07
+    >>> pyasc.array_api.finfo(pyasc.complex128).bits
+    64
+    """
     d = _dtype_of(type)
     real = {complex64: float32, complex128: float64}.get(d, d)
     if real not in _REAL_FLOATING:
@@ -86,7 +130,35 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002
 
 
 def isdtype(dtype: Any, kind: Any) -> builtins.bool:
-    """Whether dtype is of kind: a kind name, a dtype, or a tuple of them."""
+    """Whether a dtype is of a kind, as the Array API's isdtype.
+
+    Parameters
+    ----------
+    dtype : dtype
+        The dtype.
+    kind : str or dtype or tuple
+        A kind name ('bool', 'signed integer', 'unsigned integer',
+        'integral', 'real floating', 'complex floating', 'numeric'), a
+        dtype, or a tuple of them (any matches).
+
+    Returns
+    -------
+    bool
+        Whether it is.
+
+    Raises
+    ------
+    ValueError
+        If a kind name is not one of those.
+
+    Examples
+    --------
+    >>> xp = pyasc.array_api
+    >>> xp.isdtype(xp.float32, "real floating")
+    True
+    >>> xp.isdtype(xp.int8, ("bool", "unsigned integer"))
+    False
+    """
     d = _C.dtype(dtype)
     if isinstance(kind, tuple):
         return builtins.any(isdtype(d, k) for k in kind)
@@ -114,8 +186,27 @@ def _weak(result: _C.dtype, scalar: Any) -> _C.dtype:
 
 
 def result_type(*arrays_and_dtypes: Any) -> _C.dtype:
-    """The dtype type promotion gives its arguments (arrays, dtypes, and
-    Python scalars, which are weak)."""
+    """The dtype type promotion gives its arguments.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : Tensor or dtype or scalar
+        Arrays, dtypes and Python scalars; a scalar is weak: it takes the
+        others' kind unless it needs a higher one.
+
+    Returns
+    -------
+    dtype
+        The promoted dtype.
+
+    Examples
+    --------
+    >>> xp = pyasc.array_api
+    >>> xp.result_type(xp.int8, xp.int16)
+    pyasc.int16
+    >>> xp.result_type(pyasc.zeros(2, dtype=xp.float32), 1.0)
+    pyasc.float32
+    """
     strong = [a for a in arrays_and_dtypes if not isinstance(a, (int, float, complex))]
     if not strong:
         raise ValueError("result_type needs at least one array or dtype")
@@ -129,14 +220,57 @@ def result_type(*arrays_and_dtypes: Any) -> _C.dtype:
 
 
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:
-    """Whether type promotion can turn from_ (a dtype or an array) into to."""
+    """Whether type promotion can turn one dtype into another.
+
+    Parameters
+    ----------
+    from_ : dtype or Tensor
+        The source dtype, or a tensor of it.
+    to : dtype
+        The target dtype.
+
+    Returns
+    -------
+    bool
+        Whether promoting from_ with to gives to.
+
+    Examples
+    --------
+    >>> xp = pyasc.array_api
+    >>> xp.can_cast(xp.int8, xp.int16), xp.can_cast(xp.float64, xp.float32)
+    (True, False)
+    """
     source, target = _dtype_of(from_), _C.dtype(to)
     return _C.promote_types(source, target) == target
 
 
 def astype(x: _C.Tensor, dtype: Any, /, *, copy: builtins.bool = True,
            device: Any = None) -> _C.Tensor:
-    """x converted to dtype: a copy unless copy=False and nothing changes."""
+    """x converted to a dtype.
+
+    Parameters
+    ----------
+    x : Tensor
+        The tensor.
+    dtype : dtype
+        The new dtype.
+    copy : bool, optional
+        False returns x itself when the dtype (and device) is already right;
+        True (the default) always copies.
+    device : str or int, optional
+        The device of the result; x's by default.
+
+    Returns
+    -------
+    Tensor
+        The converted tensor (floats to integers truncate).
+
+    Examples
+    --------
+    >>> xp = pyasc.array_api
+    >>> xp.astype(pyasc.asarray([1.5, 2.5]), xp.int32)
+    Tensor([1, 2], dtype=int32)
+    """
     d = _C.dtype(dtype)
     result = x if (not copy and x.dtype == d) else x.astype(d)
     return result if device is None else result.to_device(device)

@@ -9,7 +9,25 @@ from pyasc import _C
 
 
 def clip(x: _C.Tensor, /, min: Any = None, max: Any = None) -> _C.Tensor:  # noqa: A002
-    """x limited to [min, max] (None: no bound), in x's dtype."""
+    """x limited to the interval [min, max], in x's dtype (the Array API's clip).
+
+    Parameters
+    ----------
+    x : Tensor
+        The input.
+    min, max : scalar or Tensor, optional
+        The bounds; None (the default) for no bound.
+
+    Returns
+    -------
+    Tensor
+        The clipped values.
+
+    Examples
+    --------
+    >>> pyasc.array_api.clip(pyasc.asarray([-1, 5, 10]), 0, 6)
+    Tensor([0, 5, 6], dtype=int64)
+    """
     return _C.clip(x, min, max)
 
 #: standard name -> pyasc's function, where the names differ

@@ -24,7 +24,6 @@ cast_deq: KernelBuiltin
 check_local_memory_ia: KernelBuiltin
 compare: KernelBuiltin
 compare_scalar: KernelBuiltin
-copy: KernelBuiltin
 count_bits_cnt_same_as_sign_bit: KernelBuiltin
 cross_core_set_flag: KernelBuiltin
 cross_core_wait_flag: KernelBuiltin
@@ -40,7 +39,6 @@ duplicate: KernelBuiltin
 fixpipe: KernelBuiltin
 fused_mul_add: KernelBuiltin
 fused_mul_add_relu: KernelBuiltin
-gather: KernelBuiltin
 gather_mask: KernelBuiltin
 gatherb: KernelBuiltin
 get_arch_version: KernelBuiltin
@@ -136,7 +134,6 @@ sub_relu: KernelBuiltin
 sub_relu_cast: KernelBuiltin
 sync_all: KernelBuiltin
 trans_data_to_5hd: KernelBuiltin
-transpose: KernelBuiltin
 trap: KernelBuiltin
 wait_flag: KernelBuiltin
 wait_pre_block: KernelBuiltin

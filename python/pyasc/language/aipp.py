@@ -3,7 +3,7 @@
 ``load_image_to_local`` and their parameter structs. The IR rows are the
 AIPP block of src/compiler/api_table.def; the semantics (crop, channel swap,
 colour-space and data-type conversion, padding, channel padding) are
-src/compiler/rt/aipp.h, described in docs/kernel-reference.md ("AIPP")."""
+src/compiler/rt/aipp.h, described in docs/kernel-reference-semantics.md ("AIPP")."""
 
 from __future__ import annotations
 

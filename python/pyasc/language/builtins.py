@@ -245,7 +245,7 @@ _DOCS.update({
 
 #: API names that are also eager pyasc operations outside kernels.
 SHARED_NAMES = ("add", "max", "min", "exp", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
-                "bitwise_and", "bitwise_or", "bitwise_not", "sort")
+                "bitwise_and", "bitwise_or", "bitwise_not", "sort", "transpose", "copy", "gather")
 
 _BUILTINS = {name: KernelBuiltin(name, doc) for name, doc in _DOCS.items()}
 

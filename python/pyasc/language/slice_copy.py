@@ -2,7 +2,7 @@
 ``data_copy(dst, src, slice_list1, slice_list2, dim_value)``): the slices of
 a multi-dimensional tensor between global memory and the Unified Buffer.
 IR row ``data_copy.slice`` of src/compiler/api_table.def; semantics in
-src/compiler/rt/slice_copy.h (docs/kernel-reference.md, "SliceInfo")."""
+src/compiler/rt/slice_copy.h (docs/kernel-reference-semantics.md, "SliceInfo")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-/* AIPP, the AI core's image preprocessing (docs/kernel-reference.md, "AIPP"):
+/* AIPP, the AI core's image preprocessing (docs/kernel-reference-semantics.md, "AIPP"):
  * set_aipp_functions fills the AIC's registers (asc_kc_aipp, rt/cube.h);
  * load_image_to_local reads an image from global memory through them into
  * L1 (A1/B1) as crop -> channel swap -> colour-space conversion -> data-type

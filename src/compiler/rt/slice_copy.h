@@ -1,4 +1,4 @@
-/* data_copy with SliceInfo lists (docs/kernel-reference.md, "SliceInfo"):
+/* data_copy with SliceInfo lists (docs/kernel-reference-semantics.md, "SliceInfo"):
  * each of `dims` dimensions (innermost first) is (start, end, stride,
  * burst_len, shape). Dimension 0 takes bursts of burst_len 32-byte blocks,
  * the others single indices; consecutive bursts lie stride elements (or

@@ -22,46 +22,25 @@
 #define __ATOMIC_SEQ_CST 5
 #define __builtin_expect(x, expected) (x)
 
-static inline int asc_tcc_cas8(volatile uint64_t *p, uint64_t *expected, uint64_t desired) {
-  uint64_t prev = *expected;
-  unsigned char ok;
-  __asm__ __volatile__("lock; cmpxchgq %3, %1\n\tsete %0"
-                       : "=q"(ok), "+m"(*p), "+a"(prev)
-                       : "r"(desired)
-                       : "memory", "cc");
-  if (!ok) *expected = prev;
-  return ok;
-}
-static inline int asc_tcc_cas4(volatile uint32_t *p, uint32_t *expected, uint32_t desired) {
-  uint32_t prev = *expected;
-  unsigned char ok;
-  __asm__ __volatile__("lock; cmpxchgl %3, %1\n\tsete %0"
-                       : "=q"(ok), "+m"(*p), "+a"(prev)
-                       : "r"(desired)
-                       : "memory", "cc");
-  if (!ok) *expected = prev;
-  return ok;
-}
-static inline int asc_tcc_cas2(volatile uint16_t *p, uint16_t *expected, uint16_t desired) {
-  uint16_t prev = *expected;
-  unsigned char ok;
-  __asm__ __volatile__("lock; cmpxchgw %3, %1\n\tsete %0"
-                       : "=q"(ok), "+m"(*p), "+a"(prev)
-                       : "r"(desired)
-                       : "memory", "cc");
-  if (!ok) *expected = prev;
-  return ok;
-}
-static inline int asc_tcc_cas1(volatile uint8_t *p, uint8_t *expected, uint8_t desired) {
-  uint8_t prev = *expected;
-  unsigned char ok;
-  __asm__ __volatile__("lock; cmpxchgb %3, %1\n\tsete %0"
-                       : "=q"(ok), "+m"(*p), "+a"(prev)
-                       : "q"(desired)
-                       : "memory", "cc");
-  if (!ok) *expected = prev;
-  return ok;
-}
+/* A locked compare-and-swap of one N-byte word: on failure *expected
+ * receives what p holds. R is the register constraint of the new value
+ * ("q" for a byte: a register with a byte form). */
+#define ASC_TCC_CAS(N, T, INSN, R)                                          \
+  static inline int asc_tcc_cas##N(volatile T *p, T *expected, T desired) { \
+    T prev = *expected;                                                     \
+    unsigned char ok;                                                       \
+    __asm__ __volatile__("lock; " INSN " %3, %1\n\tsete %0"                 \
+                         : "=q"(ok), "+m"(*p), "+a"(prev)                   \
+                         : R(desired)                                       \
+                         : "memory", "cc");                                 \
+    if (!ok) *expected = prev;                                              \
+    return ok;                                                              \
+  }
+ASC_TCC_CAS(8, uint64_t, "cmpxchgq", "r")
+ASC_TCC_CAS(4, uint32_t, "cmpxchgl", "r")
+ASC_TCC_CAS(2, uint16_t, "cmpxchgw", "r")
+ASC_TCC_CAS(1, uint8_t, "cmpxchgb", "q")
+#undef ASC_TCC_CAS
 /* Compare-and-swap of the n (1, 2, 4 or 8) bytes at p; on failure *expected
  * receives what p holds, as __atomic_compare_exchange_n does. */
 static inline int asc_tcc_cas(void *p, void *expected, const void *desired, size_t n) {
