@@ -40,10 +40,26 @@ typedef struct asc_block_ctx {
   uint32_t block_idx;
   uint32_t block_num;
   int device;
-  void *ub; /* Unified Buffer arena of ub_size bytes, private to the block */
+  void *ub; /* Unified Buffer arena of ub_reach bytes, private to the block */
   size_t ub_size;
+  /* bytes of the arena: asc_ub_reach(ub_size); 0 (a caller that predates
+   * it) means ub_size */
+  size_t ub_reach;
   const asc_device_props *props;
 } asc_block_ctx;
+
+/* The UB address space a block may use in default mode: the smallest power
+ * of two at least ub_size (256 KiB for the 910B's 192 KiB). The hardware
+ * does not check that a TPipe buffer ends inside the physical UB and what
+ * it does past it is not documented; this reach is the simulator's choice,
+ * so that such a kernel runs, while checked mode reports the overflow
+ * (docs/kernel-reference-semantics.md). ub_size is at most 1 GiB (asc_device_props'
+ * validation), so the result cannot overflow. */
+static inline size_t asc_ub_reach(size_t ub_size) {
+  size_t r = 1;
+  while (r < ub_size) r <<= 1;
+  return r;
+}
 
 /* A compiled kernel entry point; called once per logical block. A failure
  * returns a status (message via asc_error) and cancels unstarted blocks. */

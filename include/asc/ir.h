@@ -133,9 +133,11 @@ asc_status asc_ir_verify(const asc_ir_module *m);
  * stored exactly once from a constant. Returns the number of folded ops. */
 asc_status asc_ir_fold(asc_ir_module *m, int *folded);
 /* Unified Buffer budget: buffers that TPipe initialises and explicit
- * LocalTensor ranges must fit ub_size. Known sizes are checked now (an
- * ASC_ERR_COMPILE naming the source line); unknown ones are marked for a
- * run-time check. */
+ * LocalTensor ranges must fit ub_size. Known sizes past default mode's
+ * reach (asc_ub_reach in asc/hal.h) are refused now (an ASC_ERR_COMPILE
+ * naming the source line); unknown ones, and known ones past ub_size but
+ * within the reach (checked mode refuses them, default mode runs them), are
+ * marked for a run-time check. */
 asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size);
 /* The stable textual form (golden tests, dumps). Caller frees. */
 asc_status asc_ir_print(const asc_ir_module *m, char **out);

@@ -176,6 +176,7 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   asc_k_ctx k;
   k.ub = block->ub;
   k.ub_size = (int64_t)block->ub_size;
+  k.ub_reach = (int64_t)(block->ub_reach > block->ub_size ? block->ub_reach : block->ub_size);
   k.block_idx = block->block_idx;
   k.block_num = block->block_num;
   k.status = 0;

@@ -1,7 +1,10 @@
 /* IR passes: verification, constant folding, the Unified Buffer budget. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "asc/hal.h"
 
 #include "ir_internal.h"
 
@@ -288,12 +291,23 @@ static bool const_int(const asc_ir_module *m, uint32_t v, int64_t *out) {
 typedef struct ub_state {
   asc_ir_module *m;
   uint64_t ub_size;
+  uint64_t reach;      /* default mode's UB reach (asc_ub_reach) */
   uint64_t pipe_bytes; /* known TPipe buffers so far */
   bool reset_unknown;  /* a reset/destroy under control flow: the sum above is unknown */
+  char note[96];
 } ub_state;
 
 static int64_t align32(int64_t n) {
   return (n + 31) / 32 * 32;
+}
+
+/* For a budget error: default mode's reach, when it goes past the UB. */
+static const char *reach_note(ub_state *s) {
+  s->note[0] = '\0';
+  if (s->reach > s->ub_size)
+    snprintf(s->note, sizeof s->note, " (or the %llu bytes default mode lets a kernel reach)",
+             (unsigned long long)s->reach);
+  return s->note;
 }
 
 static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
@@ -314,12 +328,15 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
         op->check_ub = true;
       } else {
         s->pipe_bytes += (uint64_t)(num * align32(len));
-        if (s->pipe_bytes > s->ub_size)
+        if (s->pipe_bytes > s->reach)
           return asc_error(ASC_ERR_COMPILE,
                            "line %u: Unified Buffer budget exceeded: the TPipe buffers need %llu "
-                           "bytes so far but the UB holds %llu",
+                           "bytes so far but the UB holds %llu%s",
                            op->loc.line, (unsigned long long)s->pipe_bytes,
-                           (unsigned long long)s->ub_size);
+                           (unsigned long long)s->ub_size, reach_note(s));
+        /* past the physical UB but within the reach: default mode runs it
+         * as the NPU does, checked mode reports it at this line */
+        if (s->pipe_bytes > s->ub_size) op->check_ub = true;
       }
     } else if (!strcmp(name, "pipe.reset") || !strcmp(name, "pipe.destroy")) {
       /* The pipe hands out the UB from the bottom again. */
@@ -335,12 +352,13 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
       } else if (const_int(s->m, op->operands[0], &addr) &&
                  const_int(s->m, op->operands[1], &len)) {
         uint64_t end = (uint64_t)addr + (uint64_t)len * asc_dtype_size(dtype);
-        if (addr < 0 || len < 0 || end > s->ub_size)
+        if (addr < 0 || len < 0 || end > s->reach)
           return asc_error(ASC_ERR_COMPILE,
                            "line %u: LocalTensor bytes [%lld, %llu) fall outside the %llu-byte "
-                           "Unified Buffer",
+                           "Unified Buffer%s",
                            op->loc.line, (long long)addr, (unsigned long long)end,
-                           (unsigned long long)s->ub_size);
+                           (unsigned long long)s->ub_size, reach_note(s));
+        if (end > s->ub_size) op->check_ub = true; /* as for the TPipe above */
       } else {
         op->check_ub = true;
       }
@@ -356,6 +374,9 @@ static asc_status ub_region(ub_state *s, ir_region *r, int depth) {
 asc_status asc_ir_check_ub(asc_ir_module *m, uint64_t ub_size) {
   asc_status ready = ir_ready(m, "check_ub");
   if (ready) return ready;
-  ub_state s = {m, ub_size, 0, false};
+  /* a UB over 1 GiB is no device's (asc_device_props' validation) */
+  uint64_t reach =
+      ub_size > ((uint64_t)1 << 30) ? ub_size : (uint64_t)asc_ub_reach((size_t)ub_size);
+  ub_state s = {m, ub_size, reach, 0, false, {0}};
   return ub_region(&s, m->body, 0);
 }

@@ -226,16 +226,29 @@ def test_check_ub_marks_buffers_initialised_in_loops():
 
 
 def test_check_ub_rejects_known_sizes_over_the_budget():
-    b = ub_module(addr_const=True, pipe_bytes=100 * 1024)
+    # past default mode's reach (the next power of two, 256 KiB): wrong in both modes
+    b = ub_module(addr_const=True, pipe_bytes=140 * 1024)
     with pytest.raises(asc.CompileError, match=r"line 6: Unified Buffer budget exceeded: the "
-                                               r"TPipe buffers need 204800 bytes so far but the "
-                                               r"UB holds 196608"):
+                                               r"TPipe buffers need 286720 bytes so far but the "
+                                               r"UB holds 196608 \(or the 262144 bytes default "
+                                               r"mode lets a kernel reach\)"):
         b.check_ub(192 * 1024)
     b = ub_module(addr_const=True, len_value=1 << 20)
     with pytest.raises(asc.CompileError, match=r"line 3: LocalTensor bytes \[0, 4194304\) fall "
                                                r"outside the 196608-byte Unified Buffer"):
         b.check_ub(192 * 1024)
-    # 32-byte rounding counts: 2 x 33 bytes take 128 bytes
+    # 32-byte rounding counts: 2 x 33 bytes take 128 bytes (a 64-byte UB reaches no further)
     b = ub_module(addr_const=True, pipe_bytes=33)
-    with pytest.raises(asc.CompileError, match="need 128 bytes"):
-        b.check_ub(100)
+    with pytest.raises(asc.CompileError, match=r"need 128 bytes so far but the UB holds 64$"):
+        b.check_ub(64)
+
+
+def test_check_ub_leaves_sizes_within_the_reach_to_run_time():
+    """Past the physical UB but within the reach: default mode runs them as
+    the NPU does and checked mode reports them, both at run time."""
+    b = ub_module(addr_const=True, pipe_bytes=100 * 1024)  # 204800 bytes
+    b.check_ub(192 * 1024)
+    assert re.search(r"pipe.init_buffer\(.*\) !ub_check", b.text())
+    b = ub_module(addr_const=True, len_value=50000)  # 200000 bytes
+    b.check_ub(192 * 1024)
+    assert re.search(r"local.new\(.*!ub_check", b.text())

@@ -18,6 +18,9 @@ from kernel_api_helpers import CACHE, jit
 
 KiB = 1024
 UB = asc.get_device_properties().ub_size
+# default mode's reach: the smallest power of two covering the UB
+# (docs/kernel-reference-semantics.md, "the UB's reach")
+REACH = 1 << (UB - 1).bit_length()
 BLOCKS = 4
 
 
@@ -102,11 +105,16 @@ def k_pipe_reset_frees_budget(x: asc.GlobalAddress):
 
 def test_tpipe_buffers_over_the_ub_at_compile_time():
     file, line = marked(k_pipe_over_budget)
-    k_pipe_over_budget.compile(np.zeros(8, np.float32), 64)  # 192 KiB exactly: fits
-    message = compile_error(k_pipe_over_budget, np.zeros(8, np.float32), 65)
+    x = np.zeros(8, np.float32)
+    assert "!ub_check" not in k_pipe_over_budget.compile(x, UB // KiB - 128).ir_text  # UB exactly
+    # past the UB but within the reach: left to run time (tests/python/test_ub_reach.py)
+    assert "!ub_check" in k_pipe_over_budget.compile(x, REACH // KiB - 128).ir_text
+    kib = REACH // KiB - 127
+    message = compile_error(k_pipe_over_budget, x, kib)
     assert f"{file}:{line}:" in message
     assert "Unified Buffer budget exceeded" in message
-    assert f"{128 * KiB + 65 * KiB} bytes" in message and f"holds {UB}" in message
+    assert f"{128 * KiB + kib * KiB} bytes" in message and f"holds {UB}" in message
+    assert f"or the {REACH} bytes default mode lets a kernel reach" in message
     assert "pipe.init_buffer(b, kib * 1024)" in message
 
 
@@ -115,7 +123,7 @@ def test_pipe_reset_gives_the_budget_back():
     assert "pipe.reset" in ir
 
 
-@pytest.mark.parametrize("addr,n", [(0, UB // 4 + 1), (UB - 32, 16), (UB, 1)])
+@pytest.mark.parametrize("addr,n", [(0, REACH // 4 + 1), (REACH - 32, 16), (REACH, 1)])
 def test_local_tensor_outside_the_ub_at_compile_time(addr, n):
     file, line = marked(k_local_outside_ub)
     message = compile_error(k_local_outside_ub, np.zeros(8, np.float32), addr, n)
@@ -149,16 +157,16 @@ def test_run_time_sizes_are_checked_when_the_kernel_runs():
     ir = k_run_time_local.compile(x, 0, 8).ir_text
     assert re.search(r"local.new\(.*\).* !ub_check", ir)
     assert re.search(r"pipe.init_tbuf\(.*\) !ub_check", k_run_time_pipe.compile(x, 1).ir_text)
-    k_run_time_local[BLOCKS](x, UB - 32, 8)  # fits
-    k_run_time_pipe[BLOCKS](x, 128 * KiB)
+    k_run_time_local[BLOCKS](x, REACH - 32, 8)  # fits (default mode: within the reach)
+    k_run_time_pipe[BLOCKS](x, REACH - 64 * KiB)
     asc.synchronize()
     file, line = marked(k_run_time_local)
-    message = kernel_error(k_run_time_local, x, UB - 16, 8)
-    assert f"{file}:{line}: LocalTensor: 8 elements at UB byte {UB - 16} fall outside" in message
+    message = kernel_error(k_run_time_local, x, REACH - 16, 8)
+    assert f"{file}:{line}: LocalTensor: 8 elements at UB byte {REACH - 16} fall outside" in message
     # Every block fails the same way; whichever fails first is reported.
     assert re.search(r"k_run_time_local: block \d of 4", message), message
     file, line = marked(k_run_time_pipe)
-    message = kernel_error(k_run_time_pipe, x, 128 * KiB + 1)
+    message = kernel_error(k_run_time_pipe, x, REACH - 64 * KiB + 1)
     assert f"{file}:{line}: init_buffer: Unified Buffer overflow" in message
     assert_device_usable()
 

@@ -1,10 +1,12 @@
 /* Runtime for kernels compiled for the simulated AI cores. Generated C
  * includes this text verbatim, so it depends on nothing but libc.
  *
- * A block runs with a private Unified Buffer (k->ub). GlobalTensors are
- * byte offsets into their argument's memory; LocalTensors are byte offsets
- * into the UB. Every API call checks the ranges it touches: the UB always
- * (an error naming the source line), global memory as the device does by
+ * A block runs with a private Unified Buffer (k->ub, k->ub_reach bytes:
+ * default mode lets a kernel go past the physical k->ub_size, as the NPU
+ * does; see asc_k_ub_end). GlobalTensors are byte offsets into their
+ * argument's memory; LocalTensors are byte offsets into the UB. Every API
+ * call checks the ranges it touches: the UB always (an error naming the
+ * source line), global memory as the device does by
  * default (outside the argument: reads give zeros, writes are dropped) and
  * as an error in checked mode. Nothing touches memory it does not own. The including source
  * defines asc_k_files, the Python files that `line` arguments index: the
@@ -141,7 +143,8 @@ typedef struct asc_k_sregs {
 
 typedef struct asc_k_ctx {
   char *ub;
-  int64_t ub_size;
+  int64_t ub_size;  /* the physical UB: platform numbers, checked mode's bounds */
+  int64_t ub_reach; /* bytes at ub: default mode's bounds (asc_k_ub_end) */
   int64_t block_idx;
   int64_t block_num;
   int status; /* 0 ok, 1 kernel error */
@@ -326,6 +329,27 @@ static inline int64_t asc_k_madd(int64_t a, int64_t b, int64_t c) {
 /* Whether bytes [lo, lo + len) lie inside [0, size). */
 static inline int asc_k_span_in(int64_t lo, int64_t len, int64_t size) {
   return lo >= 0 && len >= 0 && lo <= size && len <= size - lo;
+}
+
+/* The end of the UB bytes a kernel may address. The NPU does not check
+ * that a TPipe buffer or a tensor ends inside the physical UB, so default
+ * mode lets it reach past it, up to k->ub_reach (asc_ub_reach in asc/hal.h:
+ * the arena holds that much, apart from the cube's buffers and the other
+ * cores' UBs); checked mode reports the overflow as the bug it is. */
+static inline int64_t asc_k_ub_end(const asc_k_ctx *k) {
+#if ASC_K_CHECKED
+  return k->ub_size;
+#else
+  return k->ub_reach;
+#endif
+}
+/* For a UB bounds error: how far default mode's reach went, or "". */
+static inline const char *asc_k_reach_note(const asc_k_ctx *k, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (asc_k_ub_end(k) > k->ub_size)
+    snprintf(buf, size, " (or the %lld bytes default mode lets a kernel reach)",
+             (long long)asc_k_ub_end(k));
+  return buf;
 }
 
 /* --- checked mode ------------------------------------------------------------

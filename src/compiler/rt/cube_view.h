@@ -113,7 +113,8 @@ static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned ma
 static int asc_k_cube_ub(asc_k_ctx *k, asc_k_lt t, int64_t esize, const char *api, asc_kc_span *s,
                          int line) {
   int64_t bytes = t.len < 0 ? -1 : asc_k_mul(t.len, esize);
-  if (t.off < 0 || t.off > k->ub_size || bytes < 0 || bytes > k->ub_size - t.off)
+  int64_t end = asc_k_ub_end(k);
+  if (t.off < 0 || t.off > end || bytes < 0 || bytes > end - t.off)
     return asc_k_fail(k, line, "%s: the LocalTensor must lie in the Unified Buffer", api);
   s->p = k->ub + t.off;
   s->n = bytes;

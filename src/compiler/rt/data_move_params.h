@@ -109,7 +109,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
     for (int64_t j = 0; j < rp; j++) memcpy(d + (lp + n + j) * es, pad, (size_t)es);
     /* set_pad_value (rt/fwk.h): the rest of the row's last 32-byte block */
     for (int64_t j = row; k->fwk.pad_set && !is_pad && j + es <= (row + 31) / 32 * 32 &&
-                          (d - k->ub) + j + es <= k->ub_size;
+                          (d - k->ub) + j + es <= asc_k_ub_end(k);
          j += es)
       asc_k_cast_store(dt, d + j, k->fwk.pad_value, 1);
   }

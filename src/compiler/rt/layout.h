@@ -119,13 +119,17 @@ static inline int asc_k_trans_5hd_at(asc_k_ctx *k, const int64_t *addr, int64_t 
                                      int64_t src_stride, int64_t es, int line) {
   asc_k_lt t[32];
   for (int i = 0; i < 32; i++) {
-    if (addr[i] < 0 || addr[i] >= k->ub_size)
+    int64_t end = asc_k_ub_end(k);
+    if (addr[i] < 0 || addr[i] >= end) {
+      char note[96];
       return asc_k_fail(k, line,
                         "trans_data_to_5hd: %s address %d (%lld) is outside the %lld-byte "
-                        "Unified Buffer",
-                        i < 16 ? "dst" : "src", i % 16, (long long)addr[i], (long long)k->ub_size);
+                        "Unified Buffer%s",
+                        i < 16 ? "dst" : "src", i % 16, (long long)addr[i], (long long)k->ub_size,
+                        asc_k_reach_note(k, note, sizeof note));
+    }
     t[i].off = addr[i];
-    t[i].len = (k->ub_size - addr[i]) / es;
+    t[i].len = (end - addr[i]) / es;
   }
   return asc_k_trans_5hd(k, t, t + 16, dst_high, src_high, repeat, dst_stride, src_stride, es,
                          line);

@@ -43,7 +43,7 @@ static inline int asc_k_gather_mask_run(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src
     if (mask < 1 || mask > UINT32_MAX)
       return asc_k_fail(k, line, "%s: the counter-mode mask %lld is outside [1, 2**32 - 1]", api,
                         (long long)mask);
-    if (mask > k->ub_size)
+    if (mask > asc_k_ub_end(k))
       return asc_k_fail(k, line, "%s: %lld elements exceed the Unified Buffer", api,
                         (long long)mask);
     total = mask, nrep = (mask + per - 1) / per;

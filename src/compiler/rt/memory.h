@@ -145,10 +145,13 @@ static inline int asc_k_ub_range(asc_k_ctx *k, asc_k_lt t, int64_t count, int64_
 #if ASC_K_CHECKED
   if (count >= 0 && asc_k_chk_extent(k, t, count, esize, api, "an operand", line)) return 1;
 #endif
-  if (count < 0 || !asc_k_span_in(t.off, asc_k_mul(count, esize), k->ub_size))
+  if (count < 0 || !asc_k_span_in(t.off, asc_k_mul(count, esize), asc_k_ub_end(k))) {
+    char note[96];
     return asc_k_fail(k, line,
-                      "%s: %lld elements at UB byte %lld overrun the %lld-byte Unified Buffer", api,
-                      (long long)count, (long long)t.off, (long long)k->ub_size);
+                      "%s: %lld elements at UB byte %lld overrun the %lld-byte Unified Buffer%s",
+                      api, (long long)count, (long long)t.off, (long long)k->ub_size,
+                      asc_k_reach_note(k, note, sizeof note));
+  }
   return 0;
 }
 /* An access check_local_memory_ia (rt/system.h) traps, as the hardware's
@@ -208,11 +211,15 @@ static inline asc_k_lt asc_k_local_new(int64_t addr, int64_t len) {
   return t;
 }
 static inline int asc_k_local_check(asc_k_ctx *k, asc_k_lt t, int64_t esize, int line) {
-  if (t.off < 0 || t.len < 0 || t.off > k->ub_size || t.len > (k->ub_size - t.off) / esize)
+  int64_t end = asc_k_ub_end(k);
+  if (t.off < 0 || t.len < 0 || t.off > end || t.len > (end - t.off) / esize) {
+    char note[96];
     return asc_k_fail(k, line,
                       "LocalTensor: %lld elements at UB byte %lld fall outside the %lld-byte "
-                      "Unified Buffer",
-                      (long long)t.len, (long long)t.off, (long long)k->ub_size);
+                      "Unified Buffer%s",
+                      (long long)t.len, (long long)t.off, (long long)k->ub_size,
+                      asc_k_reach_note(k, note, sizeof note));
+  }
   return 0;
 }
 static inline asc_k_lt asc_k_local_slice(asc_k_lt t, int64_t off, int64_t esize) {
@@ -242,11 +249,14 @@ static inline int asc_k_pipe_take(asc_k_ctx *k, asc_k_pipe *p, int64_t bytes, in
                       (long long)p->end,
                       p->pool == 1 ? " (no init_buf_pool gave this TBufPool memory)" : "");
 #endif
-  if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, k->ub_size))
+  if (bytes < 0 || !asc_k_span_in(p->cursor, aligned, asc_k_ub_end(k))) {
+    char note[96];
     return asc_k_fail(k, line,
                       "%s: Unified Buffer overflow: %lld more bytes at byte %lld exceed the "
-                      "%lld-byte UB",
-                      api, (long long)aligned, (long long)p->cursor, (long long)k->ub_size);
+                      "%lld-byte UB%s",
+                      api, (long long)aligned, (long long)p->cursor, (long long)k->ub_size,
+                      asc_k_reach_note(k, note, sizeof note));
+  }
   *off = p->cursor;
   p->cursor += aligned;
   p->bufs++;
@@ -494,7 +504,7 @@ static inline int asc_k_free_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt t, int 
 static inline int asc_k_local_phy_addr(asc_k_ctx *k, asc_k_lt t, int64_t offset, int64_t es,
                                        int64_t *out, int line) {
   int64_t at = asc_k_madd(t.off, offset, es);
-  if (offset < 0 || at < 0 || at > k->ub_size)
+  if (offset < 0 || at < 0 || at > asc_k_ub_end(k))
     return asc_k_fail(k, line, "get_phy_addr: offset %lld is outside the Unified Buffer",
                       (long long)offset);
   *out = at;

@@ -378,9 +378,12 @@ static inline int asc_k_sel_make(asc_k_ctx *k, asc_k_sel *s, int kind, uint64_t 
   if (s->counter) {
     /* more elements than UB bytes cannot all be in range (and would take
      * ages to walk) */
-    if (s->count > k->ub_size)
-      return asc_k_fail(k, line, "%s: %lld elements exceed the %lld-byte Unified Buffer", api,
-                        (long long)s->count, (long long)k->ub_size);
+    if (s->count > asc_k_ub_end(k)) {
+      char note[96];
+      return asc_k_fail(k, line, "%s: %lld elements exceed the %lld-byte Unified Buffer%s", api,
+                        (long long)s->count, (long long)k->ub_size,
+                        asc_k_reach_note(k, note, sizeof note));
+    }
     s->nrep = s->count / per_rep + (s->count % per_rep != 0);
     s->m[0] = s->m[1] = ~(uint64_t)0;
     return 0;

@@ -127,14 +127,16 @@ static void fail_job(cpu_job *job, uint32_t block, asc_status st) {
 
 /* Claims and runs blocks until none are left. */
 static void run_blocks(cpu_job *job) {
-  void *ub = thread_arena(job->props.ub_size);
+  /* the arena covers default mode's UB reach (asc_ub_reach): a kernel may
+   * use bytes past the physical UB as the NPU lets it */
+  size_t reach = asc_ub_reach(job->props.ub_size);
+  void *ub = thread_arena(reach);
   uint32_t idx;
   while ((idx = atomic_fetch_add(&job->next_block, 1)) < job->nblocks) {
     if (atomic_load(&job->cancelled)) continue;
     if (!ub) {
       fail_job(job, idx,
-               asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena",
-                         job->props.ub_size));
+               asc_error(ASC_ERR_OUT_OF_MEMORY, "cannot allocate a %zu-byte UB arena", reach));
       continue;
     }
     asc_block_ctx ctx = {.block_idx = idx,
@@ -142,6 +144,7 @@ static void run_blocks(cpu_job *job) {
                          .device = job->device,
                          .ub = ub,
                          .ub_size = job->props.ub_size,
+                         .ub_reach = reach,
                          .props = &job->props};
     asc_clear_error();
     asc_status st = job->fn(&ctx, job->args);
