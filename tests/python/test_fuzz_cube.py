@@ -1,5 +1,5 @@
-"""Property tests of the img2col load (load_data with LoadData3DParamsV2)
-and of AIPP (load_image_to_local) with parameters drawn by hypothesis,
+"""Property tests of the img2col loads (load_data with LoadData3DParamsV1,
+V2 and V2Pro) and of AIPP (load_image_to_local) with parameters drawn by hypothesis,
 every one a run-time argument of one kernel (nothing is rebuilt per
 example):
 
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import pyasc as asc
 import test_api_aipp as aipp
-from test_cube_img2col import ACC, C0, CONV_V2, _fm, img2col, out_size, zn_image
+from test_cube_img2col import ACC, C0, CONV_V2, REGS, _fm, img2col, out_size, zn_image
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -86,6 +86,57 @@ def test_img2col_hostile_parameters_fail_cleanly(changes):
                    mext, kext, m0, k0, 32, 0, False, 0)
     except (asc.KernelError, asc.InvalidValueError) as err:
         assert "test_cube_img2col.py:" in str(err) or "kernel" in str(err), err
+    assert (guard[:128] == 7.0).all() and (guard[-128:] == 7.0).all()
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, len(VALID) - 1), HOSTILE), min_size=1, max_size=3))
+def test_img2col_v2pro_hostile_parameters_fail_cleanly(changes):
+    """The same fields reaching the load through V2Pro's packed registers
+    (ext and cfg words built from them, a V2 load first): an error at the
+    line, or writes kept to the output argument."""
+    fm = _fm(np.random.default_rng(1), np.float16, 1, 4, 4)
+    other = zn_image(np.eye(32, dtype=np.float16), 16)
+    guard = np.full(64 * 64 + 256, 7.0, np.float32)
+    out = guard[128:-128]
+    p = list(VALID)
+    for index, value in changes:
+        p[index] = value
+    h, w, c, kh, kw, sh, sw, dh, dw, pl, pr, pt, pb, mext, kext, m0, k0 = p
+    try:
+        CONV_V2[1](fm.ravel(), other, out, 16, h, w, c, kh, kw, sh, sw, dh, dw, pl, pr, pt, pb,
+                   mext, kext, m0, k0, 32, 0, False, 1)
+    except (asc.KernelError, asc.InvalidValueError, OverflowError) as err:
+        assert "test_cube_img2col.py:" in str(err) or "kernel" in str(err) or \
+            isinstance(err, OverflowError), err
+    assert (guard[:128] == 7.0).all() and (guard[-128:] == 7.0).all()
+
+
+#: a valid V1 load of a 2 x 6 x 7 map (c1, fw, fh, lw, lh, kw, kh, sw, sh, pl, pt,
+#: jump, mode, times), whose fields the hostile test replaces a few at a time
+VALID_V1 = (1, 1, 0, -1, -1, 3, 2, 2, 1, 1, 1, 1, 0, 4)
+V1_NAMES = ("c1", "fw", "fh", "lw", "lh", "kw", "kh", "sw", "sh", "pl", "pt", "jump", "mode",
+            "times")
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, len(VALID_V1) - 1), HOSTILE), min_size=1, max_size=3))
+def test_img2col_v1_hostile_parameters_fail_cleanly(changes):
+    """One to three hostile fields of a valid LoadData3DParamsV1 load: an
+    error at the line, or writes kept to the output argument."""
+    dtype, c0 = np.float16, 16
+    fm = _fm(np.random.default_rng(21), dtype, 2, 6, 7)
+    args = dict(zip(V1_NAMES, VALID_V1), boundary=0, rep_times=1, rep_stride=0, rep_mode=0)
+    for index, value in changes:
+        args[V1_NAMES[index]] = value
+    guard = np.full(16 * 64 + 256, 7.0, np.float32)
+    out = guard[128:-128]
+    try:
+        REGS[1](fm.ravel(), zn_image(np.eye(64, dtype=dtype), c0), out, 2 * 6 * 7, 6, 7,
+                *args.values(), 16, 64, 64, 0, 16, 0)
+    except (asc.KernelError, asc.InvalidValueError, OverflowError) as err:
+        assert "test_cube_img2col.py:" in str(err) or "kernel" in str(err) or \
+            isinstance(err, OverflowError), err
     assert (guard[:128] == 7.0).all() and (guard[-128:] == 7.0).all()
 
 
