@@ -8,7 +8,8 @@
  * pyasc.ascendc.load, so a block runs the same entry with the same runtime
  * table. The launch is asynchronous on the stream (NULL: the current
  * device's default stream); errors come back as ACL codes, with
- * aclGetRecentErrMsg's message, and a kernel's failure is reported by the
+ * aclGetRecentErrMsg's message (a launch's own error is printed to stderr
+ * too: CANN's launches return nothing), and a kernel's failure is reported by the
  * stream's synchronisation (ACL_ERROR_RT_AICORE_EXCEPTION). */
 #ifndef PYASC_SIM_LAUNCH_H
 #define PYASC_SIM_LAUNCH_H
@@ -47,8 +48,6 @@ int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *s
 
 /* The C++ side: only with kernel_operator.h, whose entry it reuses. */
 #ifdef PYASC_ASCENDC_KERNEL_OPERATOR_H
-#include <cstdio>
-
 // The program's one table slot (a kernel's library defines its own: PYASC_SIM_ENTRY); weak, so
 // that several .asc files of one program share it.
 extern "C" {
@@ -98,10 +97,7 @@ int host_launch_as(void (*)(P...), const char *name, uint32_t blocks, void *stre
     0
 #endif
   };
-  int rc = pyasc_sim_launch(&kernel, blocks, stream, packed, static_cast<int>(sizeof...(P)));
-  // CANN's launches return nothing, and its examples do not look: say so here.
-  if (rc) std::fprintf(stderr, "pyasc: launch of kernel %s failed (ACL error %d)\n", name, rc);
-  return rc;
+  return pyasc_sim_launch(&kernel, blocks, stream, packed, static_cast<int>(sizeof...(P)));
 }
 
 // A stream as written in a launch: an aclrtStream, nullptr or 0.

@@ -230,7 +230,7 @@ def find_launches(text: str, file: str = "<string>") -> list[Launch]:
         if not config or _top_level_commas(config) != 2:
             raise DriverError(f"{file}:{line}: a launch's configuration is <<<blockDim, l2ctrl, "
                               "stream>>>")
-        callee = "".join(t.text for t in code[first:k])
+        callee = text[code[first].start:code[k - 1].end]
         launches.append(Launch(
             start=code[first].start, end=code[rparen].end, callee=callee,
             config=text[code[k + 1].start:code[close - 1].end],

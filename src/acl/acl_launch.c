@@ -4,6 +4,7 @@
  * kernels are launched, with ACL's error codes. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,8 @@ static bool launch_checked(void) {
   return env && env[0] && strcmp(env, "0") != 0;
 }
 
-int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *stream,
-                     const pyasc_sim_arg *args, int nargs) {
+static aclError launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *stream,
+                       const pyasc_sim_arg *args, int nargs) {
   if (!kernel || !kernel->name || !kernel->entry || !kernel->table)
     return acl_fail(ACL_ERROR_INVALID_PARAM, "kernel launch: NULL kernel description");
   if (nargs < 0 || nargs > ACL_LAUNCH_MAX_ARGS || (nargs && !args))
@@ -57,4 +58,13 @@ int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *s
   st = asc_jit_launch(k, handle, block_dim, packed, nargs, NULL, 0);
   asc_jit_release(k); /* the launch holds its own reference */
   return acl_from_status(st);
+}
+
+int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *stream,
+                     const pyasc_sim_arg *args, int nargs) {
+  aclError err = launch(kernel, block_dim, stream, args, nargs);
+  /* `k<<<...>>>(...)` has no result a CANN program looks at: say why here,
+   * and leave the message for aclGetRecentErrMsg too. */
+  if (err) fprintf(stderr, "pyasc: launch failed (ACL error %d): %s\n", err, asc_last_error());
+  return err;
 }
