@@ -309,7 +309,9 @@ def _parse(argv: list[str]) -> _Args:
                 raise DriverError(f"--npu-arch={arch}: the simulator models "
                                   f"{', '.join(ARCHITECTURES)} (910B)")
             continue
-        if a in ("--cce-aicore-only", "--run-mode=sim", "--run-mode=cpu"):
+        # the device compiler's own tuning options (bisheng's --cce-*) mean
+        # nothing to the host C++ compiler
+        if a.startswith("--cce-") or a in ("--run-mode=sim", "--run-mode=cpu"):
             i += 1
             continue
         if a == "-v":

@@ -15,9 +15,13 @@ if(DEFINED CMAKE_ASC_ARCHITECTURES AND NOT CMAKE_ASC_ARCHITECTURES STREQUAL ""
   message(FATAL_ERROR "ASC (pyasc): CMAKE_ASC_ARCHITECTURES=${CMAKE_ASC_ARCHITECTURES}: the "
                       "simulator models dav-2201 (910B) only")
 endif()
-if(DEFINED CMAKE_ASC_RUN_MODE AND NOT CMAKE_ASC_RUN_MODE MATCHES "^(cpu|sim|)$")
+# cpu and sim both run on the simulator; npu (some examples' default) too, since there is none
+if(DEFINED CMAKE_ASC_RUN_MODE AND NOT CMAKE_ASC_RUN_MODE MATCHES "^(cpu|sim|npu|)$")
   message(FATAL_ERROR "ASC (pyasc): CMAKE_ASC_RUN_MODE=${CMAKE_ASC_RUN_MODE}: pyasc runs on its "
                       "simulator only (cpu or sim)")
+elseif(CMAKE_ASC_RUN_MODE STREQUAL "npu")
+  message(STATUS "ASC (pyasc): CMAKE_ASC_RUN_MODE=npu: no NPU here, the program runs on pyasc's "
+                 "simulator")
 endif()
 
 if(NOT ASC_PYTHON)
