@@ -54,6 +54,9 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
 asc_status asc_jit_host_kernel(const char *name, int (*entry)(void *, const void *),
                                const char *params, int all_live, const void **table, bool checked,
                                bool cube, asc_jit_kernel **out);
+/* The runtime's table (a const pyasc_sim_api *, include/ascendc/pyasc_sim.h)
+ * an Ascend C kernel of that mode gets. */
+const void *asc_jit_ascendc_table(bool checked, bool cube);
 /* What asc_ascendc_build reads from an Ascend C source, as the numbers it
  * defines for kernel_operator.h: PYASC_SIM_ALL_LIVE (*live), PYASC_SIM_CUBE
  * (*cube), PYASC_SIM_GROUP (*group). source must not be NULL. */

@@ -43,6 +43,12 @@ typedef struct pyasc_sim_kernel {
 int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *stream,
                      const pyasc_sim_arg *args, int nargs);
 
+/* The table the runtime gives a kernel of this kind (cube: it uses the
+ * cube) in the mode PYASC_DEBUG asks for: the program's slot holds it from
+ * its start, so that host code's half and bfloat16_t conversions, which go
+ * through the table, work before any launch. */
+const pyasc_sim_api *pyasc_sim_host_table(int cube);
+
 #ifdef __cplusplus
 }
 
@@ -53,6 +59,17 @@ int pyasc_sim_launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *s
 extern "C" {
 __attribute__((weak)) const pyasc_sim_api *pyasc_sim_table = nullptr;
 }
+namespace AscendC {
+namespace sim {
+struct HostTable {
+  HostTable() {
+    if (!pyasc_sim_table) pyasc_sim_table = pyasc_sim_host_table(PYASC_SIM_CUBE);
+  }
+};
+// before the program's own static objects of this file, which follow the header
+static const HostTable host_table;
+}  // namespace sim
+}  // namespace AscendC
 
 namespace AscendC {
 namespace sim {

@@ -21,6 +21,10 @@ static bool launch_checked(void) {
   return env && env[0] && strcmp(env, "0") != 0;
 }
 
+const pyasc_sim_api *pyasc_sim_host_table(int cube) {
+  return asc_jit_ascendc_table(launch_checked(), cube != 0);
+}
+
 static aclError launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void *stream,
                        const pyasc_sim_arg *args, int nargs) {
   if (!kernel || !kernel->name || !kernel->entry || !kernel->table)

@@ -590,6 +590,10 @@ const pyasc_sim_api *jit_ascendc_table(bool checked, bool cube) {
   return checked ? &asc_ascendc_table_checked : &asc_ascendc_table_plain;
 }
 
+const void *asc_jit_ascendc_table(bool checked, bool cube) {
+  return jit_ascendc_table(checked, cube);
+}
+
 static asc_status load(const char *so_path, const char *name, asc_jit_kernel **out) {
   void *handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
   if (!handle) return asc_error(ASC_ERR_COMPILE, "cannot load %s: %s", so_path, dlerror());

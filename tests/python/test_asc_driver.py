@@ -311,3 +311,14 @@ def test_cmake_refuses_other_architectures(tmp_path: Path) -> None:
          f"-DASC_DIR={asc_driver.cmake_dir()}"], capture_output=True, text=True, check=False,
         env={**os.environ, "PYASC_PYTHON": sys.executable})
     assert configure.returncode != 0 and "dav-2201" in configure.stderr
+
+
+def test_example_program_with_half_on_the_host(tmp_path: Path) -> None:
+    # examples/asc/add_custom.asc converts to and from half in main, before
+    # and after its launch: the runtime's table is there from the start
+    example = Path(__file__).resolve().parents[2] / "examples" / "asc" / "add_custom.asc"
+    built = _driver(str(example), "-o", "add_custom", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = subprocess.run([str(tmp_path / "add_custom")], capture_output=True, text=True,
+                         check=False, timeout=120)
+    assert run.returncode == 0 and "0 of 16384 sums wrong" in run.stdout, run.stdout + run.stderr
