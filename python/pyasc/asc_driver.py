@@ -67,8 +67,10 @@ def _ident_char(c: str) -> bool:
     return c.isalnum() or c == "_"
 
 
-def _quoted_end(text: str, i: int, quote: str, file: str) -> int:
-    """The index past the literal whose opening quote is at i."""
+def _quoted_end(text: str, i: int, quote: str) -> int:
+    """The index past the literal whose opening quote is at i, or -1 when
+    the line ends first: a lone quote, as in an apostrophe in ``#error`` or
+    ``#if 0`` text, which GCC only warns about (and rejects in code)."""
     j = i + 1
     while j < len(text):
         c = text[j]
@@ -80,9 +82,7 @@ def _quoted_end(text: str, i: int, quote: str, file: str) -> int:
         if c == "\n":
             break
         j += 1
-    line = text.count("\n", 0, i) + 1
-    what = "string" if quote == '"' else "character"
-    raise DriverError(f"{file}:{line}: unterminated {what} literal")
+    return -1
 
 
 def _raw_end(text: str, i: int, file: str) -> int:
@@ -134,11 +134,11 @@ def tokenize(text: str, file: str = "<string>") -> list[Token]:
             if i < n and text[i] in "\"'" and word in _PREFIXES:
                 if word.endswith("R") and text[i] == '"':
                     i = _raw_end(text, i, file)
-                else:
-                    i = _quoted_end(text, i, text[i], file)
-                kind = "str"
-        elif c in "\"'":
-            i, kind = _quoted_end(text, i, c, file), "str"
+                    kind = "str"
+                elif (end := _quoted_end(text, i, text[i])) >= 0:
+                    i, kind = end, "str"
+        elif c in "\"'" and (end := _quoted_end(text, i, c)) >= 0:
+            i, kind = end, "str"
         elif text.startswith("<<<", i) or text.startswith(">>>", i):
             i, kind = i + 3, "punct"
         else:

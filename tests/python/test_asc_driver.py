@@ -182,6 +182,13 @@ def test_launches_not_taken_from_comments_strings_or_templates() -> None:
     assert "::AscendC::sim::host_launch" not in asc_driver.translate(text)
 
 
+def test_lone_quotes_do_not_hide_launches() -> None:
+    # apostrophes in disabled text and #error lines are no character literals
+    text = "#if 0\nit's off\n#endif\n#ifdef X\n#error don't\n#endif\nk<<<1, 0, s>>>(a);\n"
+    (launch,) = asc_driver.find_launches(text)
+    assert (launch.callee, launch.line) == ("k", 7)
+
+
 def test_launch_callees_and_arguments() -> None:
     text = ("ns::k<float, std::vector<std::vector<int>>><<<n, nullptr, s>>>(f(a, b), c);\n"
             "plain <<< 2 , 0 , s >>> ( ) ;\n")
@@ -205,7 +212,7 @@ def test_translation_keeps_lines() -> None:
     ("k<<<1, 2>>>(a);", "configuration"),
     ("k<<<1, 2, 3>>>;", "a launch is"),
     ("(a)<<<1, 2, 3>>>(b);", "kernel's name"),
-    ('int x;\nconst char *s = "open;\n', "unterminated string"),
+    ("int x;\n/* never closed\nk<<<1, 2, 3>>>(a);\n", "unterminated comment"),
 ])
 def test_malformed_launches_name_the_line(text: str, what: str) -> None:
     with pytest.raises(asc_driver.DriverError, match=what) as info:
