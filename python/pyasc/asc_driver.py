@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from pyasc import _C
 
-__all__ = ["DriverError", "Launch", "Token", "cmake_dir", "find_launches", "include_dirs",
+__all__ = ["DriverError", "Launch", "Plan", "Token", "cmake_dir", "compile_command", "find_launches", "include_dirs",
            "lib_dir", "main", "tokenize", "translate"]
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -347,18 +347,39 @@ def _link_flags() -> list[str]:
     return [f"-L{lib}", "-lasc", f"-Wl,-rpath,{lib}", "-pthread"]
 
 
-def compile_command(argv: list[str], workdir: str) -> list[str]:
+@dataclass
+class Plan:
+    """What the driver runs: the C++ compiler's command, the dependency file
+    it writes (None: none), and each translated file's ``.asc`` source."""
+
+    command: list[str]
+    depfile: str | None
+    sources: dict[str, str]
+
+
+def _depfile(args: _Args) -> str | None:
+    """Where -MD/-MMD (with -MF or beside the output, as GCC names it) write."""
+    flags = args.passthrough
+    if "-MF" in flags[:-1]:
+        return flags[flags.index("-MF") + 1]
+    if ("-MD" in flags or "-MMD" in flags) and args.output:
+        return os.path.splitext(args.output)[0] + ".d"
+    return None
+
+
+def compile_command(argv: list[str], workdir: str) -> Plan:
     """The C++ compiler's command for the driver's arguments, the ``.asc``
     sources translated into workdir."""
     args = _parse(argv)
-    if args.compile_only and args.output and len(args.asc) + sum(
-            a.endswith(_SOURCE_SUFFIXES) for a in args.passthrough) > 1:
-        raise DriverError("-c with -o takes one source file")
+    nsources = len(args.asc) + sum(a.endswith(_SOURCE_SUFFIXES) for a in args.passthrough)
+    if args.compile_only and nsources != 1:
+        raise DriverError(f"-c takes one source file, got {nsources}")
     cmd = _compiler() + ["-std=c++17", "-pthread"]
     if not any(a.startswith("-O") for a in args.passthrough):
         cmd.append("-O2")
     for d in include_dirs():
         cmd += ["-I", d]
+    sources: dict[str, str] = {}
     for n, src in enumerate(args.asc):
         try:
             with open(src, encoding="utf-8") as f:
@@ -369,17 +390,32 @@ def compile_command(argv: list[str], workdir: str) -> list[str]:
         out = os.path.join(workdir, f"{n}_{stem}.cpp")
         with open(out, "w", encoding="utf-8") as f:
             f.write(translate(text, src))
+        sources[out] = src
         # the .asc file's own directory first for its "..." includes
         cmd += ["-iquote", os.path.dirname(os.path.abspath(src)) or ".", "-x", "c++", out,
                 "-x", "none"]
         if args.compile_only and not args.output:
-            cmd += ["-o", stem + ".o"]
+            args.output = stem + ".o"
     cmd += args.passthrough
     if args.output:
         cmd += ["-o", args.output]
     if not args.compile_only:
         cmd += _link_flags()
-    return cmd
+    return Plan(cmd, _depfile(args) if sources else None, sources)
+
+
+def _fix_depfile(path: str, sources: dict[str, str]) -> None:
+    """Names the .asc sources in a dependency file where the compiler wrote
+    their translations, which are gone once the driver exits."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return  # the compiler wrote none: nothing to fix
+    for translated, src in sources.items():
+        text = text.replace(translated, os.path.abspath(src).replace(" ", "\\ "))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def main(argv: list[str]) -> int:
@@ -390,15 +426,18 @@ def main(argv: list[str]) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="pyasc-asc-") as workdir:
         try:
-            cmd = compile_command(argv, workdir)
+            plan = compile_command(argv, workdir)
         except DriverError as exc:
             print(f"pyasc asc-compile: error: {exc}", file=sys.stderr)
             return 2
         if "-v" in argv:
-            print(shlex.join(cmd), file=sys.stderr)
+            print(shlex.join(plan.command), file=sys.stderr)
         try:
-            return subprocess.run(cmd, check=False).returncode
+            rc = subprocess.run(plan.command, check=False).returncode
+            if rc == 0 and plan.depfile:
+                _fix_depfile(plan.depfile, plan.sources)
+            return rc
         except FileNotFoundError:
-            print(f"pyasc asc-compile: error: no C++ compiler {cmd[0]} (set PYASC_CXX)",
+            print(f"pyasc asc-compile: error: no C++ compiler {plan.command[0]} (set PYASC_CXX)",
                   file=sys.stderr)
             return 2

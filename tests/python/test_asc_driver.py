@@ -283,7 +283,10 @@ def test_checked_mode_reports_the_kernel_error(tmp_path: Path) -> None:
 def test_cmake_project_with_asc_language(tmp_path: Path) -> None:
     src = tmp_path / "proj"
     src.mkdir()
-    (src / "add.asc").write_text(_add_source())
+    text = _add_source().replace("0.5f", "SCALE").replace(
+        '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "params.h"')
+    (src / "add.asc").write_text(text)
+    (src / "params.h").write_text("#define SCALE 0.5f\n")
     (src / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.16)\n"
         'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
@@ -298,12 +301,15 @@ def test_cmake_project_with_asc_language(tmp_path: Path) -> None:
          f"-DASC_DIR={asc_driver.cmake_dir()}"], capture_output=True, text=True, env=env,
         check=False)
     assert configure.returncode == 0, configure.stdout + configure.stderr
-    build = subprocess.run(["cmake", "--build", str(tmp_path / "build")], capture_output=True,
-                           text=True, env=env, check=False)
-    assert build.returncode == 0, build.stdout + build.stderr
-    run, x, y, z = _run_add(tmp_path / "build" / "demo", tmp_path)
-    assert run.returncode == 0, run.stderr
-    np.testing.assert_allclose(z, (x.astype(np.float64) + y) * 0.5, rtol=1e-6, atol=1e-6)
+    for scale in (0.5, 2.0):
+        # the second build follows the header's change (the driver's depfile)
+        (src / "params.h").write_text(f"#define SCALE {scale}f\n")
+        build = subprocess.run(["cmake", "--build", str(tmp_path / "build")],
+                               capture_output=True, text=True, env=env, check=False)
+        assert build.returncode == 0, build.stdout + build.stderr
+        run, x, y, z = _run_add(tmp_path / "build" / "demo", tmp_path)
+        assert run.returncode == 0, run.stderr
+        np.testing.assert_allclose(z, (x.astype(np.float64) + y) * scale, rtol=1e-6, atol=1e-6)
 
 
 def test_cmake_refuses_other_architectures(tmp_path: Path) -> None:

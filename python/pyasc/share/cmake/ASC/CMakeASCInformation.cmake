@@ -11,6 +11,10 @@ cmake_initialize_per_config_variable(CMAKE_ASC_FLAGS "Flags used by the ASC comp
 set(CMAKE_SHARED_LIBRARY_CREATE_ASC_FLAGS "-shared")
 set(CMAKE_ASC_COMPILE_OPTIONS_PIC "-fPIC")
 set(CMAKE_SHARED_LIBRARY_SONAME_ASC_FLAG "-Wl,-soname,")
+# the driver writes GCC's dependency files, naming the .asc file and its headers
+set(CMAKE_ASC_DEPFILE_FORMAT gcc)
+set(CMAKE_ASC_DEPENDS_USE_COMPILER TRUE)
+set(CMAKE_DEPFILE_FLAGS_ASC "-MD -MT <DEP_TARGET> -MF <DEP_FILE>")
 set(CMAKE_ASC_COMPILE_OBJECT
     "<CMAKE_ASC_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -o <OBJECT> -c <SOURCE>")
 set(CMAKE_ASC_LINK_EXECUTABLE
