@@ -5,23 +5,23 @@
 # with pyasc's CMake package (python -m pyasc --cmake-dir) standing in for
 # CANN's. Prints one line per example: PASS, or FAIL and the step.
 #
-# Usage: tools/cann-examples.sh CHECKOUT [EXAMPLE_DIR...]
-#   CHECKOUT: a clone of CANN's asc-devkit; EXAMPLE_DIRs relative to it
-#   (default: every example under examples/01_simd_cpp_api/00_introduction).
+# Usage: tools/cann-examples.sh CHECKOUT [DIR...]
+#   CHECKOUT: a clone of CANN's asc-devkit; every example (a directory with
+#   a CMakeLists.txt and a .asc file) under the DIRs, relative to it
+#   (default: examples/01_simd_cpp_api/00_introduction).
 #   PYASC_PYTHON: the Python with pyasc (default python3); logs go to
 #   EXAMPLE/build-pyasc/pyasc-*.log.
 set -uo pipefail
-checkout=${1:?usage: tools/cann-examples.sh CHECKOUT [EXAMPLE_DIR...]}
+checkout=${1:?usage: tools/cann-examples.sh CHECKOUT [DIR...]}
 shift
 py=${PYASC_PYTHON:-python3}
 export PYASC_PYTHON=$py
 asc_dir=$("$py" -m pyasc --cmake-dir) || { echo "cannot run $py -m pyasc" >&2; exit 2; }
-if [ $# -eq 0 ]; then
-  mapfile -t examples < <(cd "$checkout" &&
-    find examples/01_simd_cpp_api/00_introduction -name CMakeLists.txt -printf '%h\n' | sort)
-else
-  examples=("$@")
-fi
+# an example: a directory with a CMakeLists.txt and a .asc file
+[ $# -eq 0 ] && set -- examples/01_simd_cpp_api/00_introduction
+mapfile -t examples < <(cd "$checkout" && for top in "$@"; do
+  find "$top" -name '*.asc' -printf '%h\n'
+done | sort -u | while read -r d; do [ -f "$d/CMakeLists.txt" ] && echo "$d"; done)
 pass=0
 fail=0
 for ex in "${examples[@]}"; do

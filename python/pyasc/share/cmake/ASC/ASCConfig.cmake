@@ -61,3 +61,9 @@ endif()
 list(APPEND CMAKE_MODULE_PATH "${CMAKE_CURRENT_LIST_DIR}")
 set(ASC_VERSION_STRING "${_asc_version}")
 set(ASC_FOUND TRUE)
+
+# CANN's helper for definitions of ASC targets (its -D prefixes are dropped,
+# as target_compile_definitions drops them)
+function(ascendc_compile_definitions target)
+  target_compile_definitions(${target} ${ARGN})
+endfunction()
