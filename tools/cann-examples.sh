@@ -9,7 +9,8 @@
 #   CHECKOUT: a clone of CANN's asc-devkit; every example (a directory with
 #   a CMakeLists.txt and a .asc file) under the DIRs, relative to it
 #   (default: examples/01_simd_cpp_api/00_introduction).
-#   PYASC_PYTHON: the Python with pyasc (default python3); logs go to
+#   PYASC_PYTHON: the Python with pyasc (default python3); CANN_CMAKE_ARGS:
+#   more cmake arguments (e.g. -DSCENARIO_NUM=1, which some ask for); logs go to
 #   EXAMPLE/build-pyasc/pyasc-*.log.
 set -uo pipefail
 checkout=${1:?usage: tools/cann-examples.sh CHECKOUT [DIR...]}
@@ -36,7 +37,7 @@ for ex in "${examples[@]}"; do
     (cd "$build" && "$@") >"$build/pyasc-$name.log" 2>&1 || { step=$name; return 1; }
   }
   run cmake cmake .. -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_RUN_MODE=sim \
-    -DASC_DIR="$asc_dir" &&
+    -DASC_DIR="$asc_dir" ${CANN_CMAKE_ARGS:-} &&
     run make make -j2 &&
     { [ ! -f "$dir/scripts/gen_data.py" ] || run gen_data "$py" ../scripts/gen_data.py; } &&
     { mkdir -p "$build/output"; run demo timeout 600 ./demo; } &&
