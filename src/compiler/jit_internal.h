@@ -29,6 +29,10 @@ struct asc_jit_kernel {
   atomic_bool tier_pending; /* its optimising build is still running ... */
   unsigned tier_epoch;      /* ... in this process's epoch (jit.c, tiers) */
   bool all_live;            /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
+  /* a host program's kernel (asc_jit_host_kernel): its first failure is
+   * printed on stderr too, since CANN's programs rarely look at the
+   * synchronisation's result */
+  bool print_failure;
   int mode0; /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
   /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
    * valid while handle is open; NULL when it does not declare them */

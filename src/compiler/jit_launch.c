@@ -35,6 +35,7 @@ asc_status asc_jit_host_kernel(const char *name, int (*entry)(void *, const void
   atomic_init(&k->refs, 1);
   jit_set_live(k, all_live ? &all_live : NULL);
   k->params = params;
+  k->print_failure = true;
   entry_fn e; /* the signature a loaded kernel's entry has too (jit.c load) */
   memcpy(&e, &entry, sizeof e);
   k->entry = e;
@@ -248,6 +249,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     if (rc && __atomic_compare_exchange_n(&s->why_ready, &none, 1, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST)) {
       snprintf(s->why, ASC_K_WHY_MAX, "block %u: %s", block->block_idx, k.msg);
+      if (l->kernel->print_failure)
+        fprintf(stderr, "pyasc: kernel %s failed: %s\n", l->kernel->name, s->why);
       __atomic_store_n(&s->why_ready, 2, __ATOMIC_SEQ_CST);
     }
     if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
