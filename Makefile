@@ -129,6 +129,12 @@ install-check: venv
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -c \
 	  'import asc, asc.lib.runtime, asc.runtime.config, pyasc; assert asc.jit is pyasc.jit'
 	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) $(CURDIR)/examples/add_asc.py -r Model
+	cd build/wheel-check && PYTHONPATH=site $(abspath $(VPY)) -m pyasc asc-compile \
+	  $(CURDIR)/examples/asc/add_custom.asc -o add_custom && ./add_custom
+	if command -v cmake >/dev/null; then cd build/wheel-check && rm -rf asc-cmake && \
+	  PYASC_PYTHON=$(abspath $(VPY)) PYTHONPATH=site cmake -S $(CURDIR)/examples/asc -B asc-cmake \
+	    -DASC_DIR=$$(PYTHONPATH=site $(abspath $(VPY)) -m pyasc --cmake-dir) >/dev/null && \
+	  $(MAKE) -C asc-cmake >/dev/null && ./asc-cmake/demo; fi
 
 bench: build
 	for b in runtime tensor reduce kernel checked framework adv cube op_fusion op_small ascendc perf_model_add perf_model_matmul; do \

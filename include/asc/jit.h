@@ -45,6 +45,22 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
  * The caller owns *out (asc_jit_release). */
 asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
                              const asc_jit_options *options, asc_jit_kernel **out, bool *cache_hit);
+/* A kernel compiled into the program itself (a .asc host program:
+ * include/ascendc/pyasc_sim_launch.h): its per-block entry, parameter
+ * kinds (NULL: none; kept by pointer, so static), asc_kernel_all_live's
+ * value (0: none) and the slot its calls read the runtime's table from,
+ * where the table of the mode asked (checked, cube) is stored now. The
+ * caller owns *out (asc_jit_release); launch it with asc_jit_launch. */
+asc_status asc_jit_host_kernel(const char *name, int (*entry)(void *, const void *),
+                               const char *params, int all_live, const void **table, bool checked,
+                               bool cube, asc_jit_kernel **out);
+/* The runtime's table (a const pyasc_sim_api *, include/ascendc/pyasc_sim.h)
+ * an Ascend C kernel of that mode gets. */
+const void *asc_jit_ascendc_table(bool checked, bool cube);
+/* What asc_ascendc_build reads from an Ascend C source, as the numbers it
+ * defines for kernel_operator.h: PYASC_SIM_ALL_LIVE (*live), PYASC_SIM_CUBE
+ * (*cube), PYASC_SIM_GROUP (*group). source must not be NULL. */
+void asc_ascendc_traits(const char *source, int *live, int *cube, int *group);
 /* Waits until every optimising build started behind a first-tier build
  * (jit.c, PYASC_JIT_TIERS) has published its kernel and swapped it in;
  * also run at exit, so that the disk cache keeps the optimised build. */

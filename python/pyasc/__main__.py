@@ -7,12 +7,21 @@ import os
 import runpy
 import sys
 
-from pyasc import _api, _C, _cache, _info, profiler
+from pyasc import _api, _C, _cache, _info, asc_driver, profiler
 
 CACHE_ACTIONS = {
     "info": "print where the kernel cache is, its entries and its size",
     "clear": "delete every entry of the kernel cache",
 }
+
+
+class _PrintCMakeDir(argparse.Action):
+    """``--cmake-dir``: prints the CMake package's directory and exits."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(asc_driver.cmake_dir())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="pyasc: Python-native operator programming for Ascend-style AI cores.")
     parser.add_argument("--version", action="version",
                         version=f"pyasc {_C.libasc_version()}")
+    parser.add_argument("--cmake-dir", action=_PrintCMakeDir, nargs=0,
+                        help="print the directory of the CMake package ASC (for -DASC_DIR=...)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("info", help="devices, their properties, the C compiler, versions")
     cache = commands.add_parser(
@@ -31,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="info: where it is and its size; clear: delete its entries")
     api = commands.add_parser("api", help="the documented APIs, supported and not yet, per group")
     api.add_argument("--summary", action="store_true", help="only the counts per group")
+    asc = commands.add_parser(
+        "asc-compile", help="build a CANN .asc host program for the simulator (C++ compiler "
+        "arguments: -c, -o, -I, -D, --npu-arch=dav-2201 ...)",
+        description="Translates .asc files' kernel<<<...>>>(...) launches and compiles them with "
+                    "the C++ compiler against pyasc's headers and libasc (docs/ascendc.md).")
+    asc.add_argument("args", nargs=argparse.REMAINDER, help="compiler arguments and sources")
     prof = commands.add_parser(
         "prof", help="run a script with every kernel launch profiled (docs/perf-model.md)",
         description="Runs SCRIPT as __main__ inside pyasc.profile(), then prints the "
@@ -84,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["asc-compile"] and argv[1:2] not in (["-h"], ["--help"]):
+        # its arguments are a compiler's, which argparse would take for its own
+        return asc_driver.main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         status = run(args)

@@ -627,6 +627,15 @@ static PyObject *ascendc_build(PyObject *self, PyObject *args, PyObject *kwargs)
   return Py_BuildValue("(NO)", obj, hit ? Py_True : Py_False);
 }
 
+static PyObject *ascendc_traits(PyObject *self, PyObject *arg) {
+  (void)self;
+  const char *source = PyUnicode_AsUTF8(arg);
+  if (!source) return NULL;
+  int live = 0, cube = 0, group = 0;
+  asc_ascendc_traits(source, &live, &cube, &group);
+  return Py_BuildValue("(iii)", live, cube, group);
+}
+
 static PyObject *write_dump(PyObject *self, PyObject *args) {
   (void)self;
   const char *name, *suffix, *text;
@@ -678,6 +687,10 @@ static PyMethodDef kernel_functions[] = {
      ASC_DOC("ascendc_build($module, source, name, file=None, checked=False, cache_dir=None)",
              "Builds Ascend C source (C++17 against kernel_operator.h) whose kernel function is "
              "name, for the simulated cores: -> (CompiledKernel, cache_hit).")},
+    {"ascendc_traits", ascendc_traits, METH_O,
+     ASC_DOC("ascendc_traits($module, source, /)",
+             "What ascendc_build reads from Ascend C source: -> (all_live, cube, group), the "
+             "PYASC_SIM_ALL_LIVE, PYASC_SIM_CUBE and PYASC_SIM_GROUP it defines.")},
     {"write_dump", write_dump, METH_VARARGS,
      ASC_DOC("write_dump($module, name, suffix, text, /)",
              "Writes text to $PYASC_DUMP_PATH/<name><suffix> (suffix .c, .ir or .ascendc.cpp) as "

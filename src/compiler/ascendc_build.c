@@ -63,21 +63,7 @@ static bool mode0_flags(const char *text) {
   return false;
 }
 
-asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
-                             const asc_jit_options *options, asc_jit_kernel **out,
-                             bool *cache_hit) {
-  if (!source || !kernel || !out)
-    return asc_error(ASC_ERR_INVALID_VALUE, "asc_ascendc_build: NULL argument");
-  if (!valid_name(kernel))
-    return asc_error(ASC_ERR_INVALID_VALUE,
-                     "Ascend C kernel name '%.80s' is not a C++ identifier (letters, digits and "
-                     "'_', at most 64, not starting with a digit)",
-                     kernel);
-  if (!file || !*file) file = "<string>";
-  if (!mentions(source, kernel))
-    return asc_error(ASC_ERR_INVALID_VALUE, "%.200s defines no kernel function '%s'", file, kernel);
-  ir_buf b = {0};
-  ir_buf_printf(&b, "/* Ascend C kernel %s, built by pyasc for the simulated cores */\n", kernel);
+void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
   /* The cube's table for a source that names a cube API or position, or
    * core kinds. A Matmul, the core kinds or the cross-core flags make a
    * mixed kernel: groups of an AIC and two AIVs (group 1), unless the
@@ -97,28 +83,42 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
                                           "CrossCoreWaitFlag",
                                           "KERNEL_TYPE_MIX_AIC_1_2",
                                           "KERNEL_TYPE_MIX_AIC_1_1"};
-  bool mixed = false, cube = false;
+  bool mixed = false, uses_cube = false;
   for (size_t i = 0; i < sizeof mix_names / sizeof mix_names[0]; i++)
     mixed = mixed || mentions(source, mix_names[i]);
   for (size_t i = 0; i < sizeof cube_names / sizeof cube_names[0]; i++)
-    cube = cube || mentions(source, cube_names[i]);
+    uses_cube = uses_cube || mentions(source, cube_names[i]);
   bool aic_only = mentions(source, "ASCENDC_CUBE_ONLY") || mentions(source, "KERNEL_TYPE_AIC_ONLY");
-  int group = aic_only                                   ? 2
-              : mentions(source, "KERNEL_TYPE_AIV_ONLY") ? (mixed ? 3 : 0)
-              : mixed                                    ? 1
-                                                         : 0;
+  int g = aic_only ? 2 : mentions(source, "KERNEL_TYPE_AIV_ONLY") ? (mixed ? 3 : 0) : mixed ? 1 : 0;
   /* SyncAll's blocks meet, and so do the cores of a mode-0 cross-core flag:
    * the launch must run them together (jit.c asc_kernel_all_live: 1, or the
    * cores mode 0 spans: 2 groups, 3 AIVs, 4 AICs) */
-  int live = mode0_flags(source)           ? (group == 1   ? 2
-                                              : group == 2 ? 4
-                                                           : 3)
-             : mentions(source, "SyncAll") ? 1
-                                           : 0;
+  *live = mode0_flags(source) ? (g == 1 ? 2 : g == 2 ? 4 : 3) : mentions(source, "SyncAll") ? 1 : 0;
+  *cube = uses_cube || g ? 1 : 0;
+  *group = g;
+}
+
+asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
+                             const asc_jit_options *options, asc_jit_kernel **out,
+                             bool *cache_hit) {
+  if (!source || !kernel || !out)
+    return asc_error(ASC_ERR_INVALID_VALUE, "asc_ascendc_build: NULL argument");
+  if (!valid_name(kernel))
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "Ascend C kernel name '%.80s' is not a C++ identifier (letters, digits and "
+                     "'_', at most 64, not starting with a digit)",
+                     kernel);
+  if (!file || !*file) file = "<string>";
+  if (!mentions(source, kernel))
+    return asc_error(ASC_ERR_INVALID_VALUE, "%.200s defines no kernel function '%s'", file, kernel);
+  ir_buf b = {0};
+  ir_buf_printf(&b, "/* Ascend C kernel %s, built by pyasc for the simulated cores */\n", kernel);
+  int live = 0, cube = 0, group = 0;
+  asc_ascendc_traits(source, &live, &cube, &group);
   ir_buf_printf(&b,
                 "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n"
                 "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n",
-                checked ? 1 : 0, live, cube || group ? 1 : 0, group);
+                checked ? 1 : 0, live, cube, group);
   ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);

@@ -582,12 +582,16 @@ static void safe_file_name(const char *name, char out[65]) {
 
 /* The runtime's table for an Ascend C kernel: compiled for the width
  * generated kernels are built for (cc_isa), so both run the same loops. */
-static const pyasc_sim_api *ascendc_table(bool checked, bool cube) {
+const pyasc_sim_api *jit_ascendc_table(bool checked, bool cube) {
   if (cube) return checked ? &asc_ascendc_table_cube_checked : &asc_ascendc_table_cube_plain;
 #ifdef ASC_HAVE_AVX2
   if (cc_isa()) return checked ? &asc_ascendc_table_checked_avx2 : &asc_ascendc_table_plain_avx2;
 #endif
   return checked ? &asc_ascendc_table_checked : &asc_ascendc_table_plain;
+}
+
+const void *asc_jit_ascendc_table(bool checked, bool cube) {
+  return jit_ascendc_table(checked, cube);
 }
 
 static asc_status load(const char *so_path, const char *name, asc_jit_kernel **out) {
@@ -606,9 +610,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
                      "cannot load kernel %s from %s", name, so_path);
   }
   atomic_init(&k->refs, 1);
-  const int *live = (const int *)dlsym(handle, "asc_kernel_all_live");
-  k->all_live = live != NULL;
-  k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
+  jit_set_live(k, (const int *)dlsym(handle, "asc_kernel_all_live"));
   k->params = (const char *)dlsym(handle, "asc_kernel_params");
   *(void **)&k->pf_reset = dlsym(handle, "asc_kernel_pf_reset");
   *(void **)&k->pf_records = dlsym(handle, "asc_kernel_pf_records");
@@ -616,7 +618,7 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
   const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
   const int *cube = (const int *)dlsym(handle, "pyasc_sim_cube");
-  if (table) *table = ascendc_table(checked && *checked, cube && *cube);
+  if (table) *table = jit_ascendc_table(checked && *checked, cube && *cube);
   if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;
@@ -941,7 +943,7 @@ void asc_jit_retain(asc_jit_kernel *k) {
 void asc_jit_release(asc_jit_kernel *k) {
   if (!k || atomic_fetch_sub(&k->refs, 1) != 1) return;
   if (k->tier2_handle) dlclose(k->tier2_handle);
-  dlclose(k->handle);
+  if (k->handle) dlclose(k->handle); /* none for a host program's kernel */
   free(k->name);
   free(k->path);
   free(k);

@@ -12,6 +12,7 @@
 static const char *const asc_k_files[] = {"libasc"};
 #include "../tensor/unary_math.h"
 #include "asc_kernel_rt.h"
+#include "ascendc_rt.h"
 #include "rt/perf_model.h"
 
 typedef int (*entry_fn)(asc_k_ctx *k, const asc_k_arg *args);
@@ -28,6 +29,10 @@ struct asc_jit_kernel {
   atomic_bool tier_pending; /* its optimising build is still running ... */
   unsigned tier_epoch;      /* ... in this process's epoch (jit.c, tiers) */
   bool all_live;            /* it calls sync_all: its blocks meet (asc_kernel_all_live) */
+  /* a host program's kernel (asc_jit_host_kernel): its first failure is
+   * printed on stderr too, since CANN's programs rarely look at the
+   * synchronisation's result */
+  bool print_failure;
   int mode0; /* ... for mode-0 cross-core flags: 2 over groups, 3 AIVs, 4 AICs (rt/mix.h) */
   /* its parameters' kinds (asc_kernel_params, emit_c.c), in the library:
    * valid while handle is open; NULL when it does not declare them */
@@ -38,6 +43,13 @@ struct asc_jit_kernel {
   int (*pf_reset)(int64_t n);
   const asc_pf_record *(*pf_records)(int64_t *n);
 };
+
+/* k's all_live and mode0 from the kernel's asc_kernel_all_live (NULL:
+ * absent): 1 SyncAll, 2-4 mode-0 cross-core flags (jit_launch.c). */
+void jit_set_live(asc_jit_kernel *k, const int *live);
+
+/* The runtime's table for an Ascend C kernel of that mode (jit.c). */
+const pyasc_sim_api *jit_ascendc_table(bool checked, bool cube);
 
 /* Before a launch of k over `bytes` of arguments: a large launch waits for
  * k's optimising build when one is running, since the first tier runs the

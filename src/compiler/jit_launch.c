@@ -10,7 +10,41 @@
 
 #include "asc/mem.h"
 #include "asc/tensor.h"
+#include "jit_cache.h"
 #include "jit_internal.h"
+
+void jit_set_live(asc_jit_kernel *k, const int *live) {
+  k->all_live = live != NULL;
+  k->mode0 = live && *live >= 2 && *live <= 4 ? *live : 0;
+}
+
+asc_status asc_jit_host_kernel(const char *name, int (*entry)(void *, const void *),
+                               const char *params, int all_live, const void **table, bool checked,
+                               bool cube, asc_jit_kernel **out) {
+  if (!name || !entry || !table || !out)
+    return asc_error(ASC_ERR_INVALID_VALUE, "asc_jit_host_kernel: NULL argument");
+  if (params && strnlen(params, 65) > 64)
+    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %.80s: more than 64 parameters", name);
+  asc_jit_kernel *k = calloc(1, sizeof *k);
+  char *name_copy = jit_format("%s", name);
+  if (!k || !name_copy) {
+    free(k);
+    free(name_copy);
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "kernel %.80s: out of memory", name);
+  }
+  atomic_init(&k->refs, 1);
+  jit_set_live(k, all_live ? &all_live : NULL);
+  k->params = params;
+  k->print_failure = true;
+  entry_fn e; /* the signature a loaded kernel's entry has too (jit.c load) */
+  memcpy(&e, &entry, sizeof e);
+  k->entry = e;
+  k->name = name_copy;
+  /* One slot a program: every launch stores the table of its mode. */
+  __atomic_store_n(table, (const void *)jit_ascendc_table(checked, cube), __ATOMIC_SEQ_CST);
+  *out = k;
+  return ASC_OK;
+}
 
 /* --- launching ------------------------------------------------------------------ */
 
@@ -216,6 +250,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     if (rc && __atomic_compare_exchange_n(&s->why_ready, &none, 1, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST)) {
       snprintf(s->why, ASC_K_WHY_MAX, "block %u: %s", block->block_idx, k.msg);
+      if (l->kernel->print_failure)
+        fprintf(stderr, "pyasc: kernel %s failed: %s\n", l->kernel->name, s->why);
       __atomic_store_n(&s->why_ready, 2, __ATOMIC_SEQ_CST);
     }
     if (rc) __atomic_store_n(&s->failed, 1, __ATOMIC_SEQ_CST);
