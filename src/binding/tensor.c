@@ -756,6 +756,8 @@ static PyMethodDef tensor_methods[] = {
      ASC_DOC("unsqueeze($self, axis, /)", ASC_METHDOC_unsqueeze)},
     {"flatten", (PyCFunction)tensor_flatten, METH_NOARGS,
      ASC_DOC("flatten($self, /)", ASC_METHDOC_flatten)},
+    {"ravel", (PyCFunction)tensor_flatten, METH_NOARGS,
+     ASC_DOC("ravel($self, /)", ASC_METHDOC_ravel)},
     {"contiguous", (PyCFunction)tensor_contiguous, METH_NOARGS,
      ASC_DOC("contiguous($self, /)", ASC_METHDOC_contiguous)},
     {"is_contiguous", (PyCFunction)tensor_is_contiguous, METH_NOARGS,

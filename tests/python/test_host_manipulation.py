@@ -129,3 +129,11 @@ def test_isclose_and_allclose_match_numpy(dtype, equal_nan):
                                                                            equal_nan)
     np.testing.assert_array_equal(N(pyasc.isclose(pyasc.asarray(a[:4]), 1.0)),
                                   np.isclose(a[:4], 1.0))
+
+
+def test_tensor_ravel_is_numpys():
+    a = np.arange(12).reshape(3, 4)
+    t = pyasc.asarray(a)
+    assert t.ravel().data_ptr == t.data_ptr  # contiguous: a view
+    np.testing.assert_array_equal(N(t.T.ravel()), a.T.ravel())
+    np.testing.assert_array_equal(N(t[:, ::2].ravel()), a[:, ::2].ravel())
