@@ -95,17 +95,35 @@ class OpCall:
 class Op(_C.OpDispatch):
     """An operator: a Python function over tensors, with its specs as data.
 
-    Attributes:
-        name: the registered name.
-        fn: the Python function.
-        signature: ``inspect.signature(fn)``.
-        inputs: input name -> :class:`TensorSpec`, in signature order.
-        attrs: parameter name -> :class:`Attr`, in signature order.
-        outputs: output name -> :class:`TensorSpec` (empty: not declared).
+    Made by :func:`pyasc.op`. Calling it validates the arguments (see
+    :meth:`prepare`), runs the function (fused into kernels where it can),
+    and checks the declared outputs. ``help()`` shows the function's name,
+    signature and docstring; :meth:`describe` lists the specs.
 
-    Calling it validates the arguments (see :meth:`prepare`), runs the
-    function, and checks the declared outputs. ``help()`` shows the function's
-    name, signature and docstring; :meth:`describe` lists the specs.
+    Parameters
+    ----------
+    fn : callable
+        The Python function over tensors.
+    name : str
+        The registered name.
+    inputs, attrs, outputs : dict
+        :class:`TensorSpec` per input and output, :class:`Attr` per
+        attribute, by parameter name.
+
+    Attributes
+    ----------
+    name, fn, signature, inputs, attrs, outputs
+        As given (``signature`` is ``inspect.signature(fn)``).
+
+    Examples
+    --------
+    >>> @pyasc.op(name="doc_axpy", overwrite=True)
+    ... def doc_axpy(x, y, alpha: float = 2.0):
+    ...     return alpha * x + y
+    >>> doc_axpy(pyasc.asarray([1.0, 2.0]), pyasc.asarray([3.0, 4.0])).tolist()
+    [5.0, 8.0]
+    >>> from pyasc.op import unregister
+    >>> unregister("doc_axpy")
     """
 
     def __init__(
@@ -209,7 +227,27 @@ class Op(_C.OpDispatch):
         return Attr(kind, default)
 
     def describe(self) -> str:
-        """The operator's specs as text: inputs, attributes, outputs."""
+        """The operator's specs as text: inputs, attributes, outputs.
+
+        Returns
+        -------
+        str
+            One line per input, attribute and declared output.
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_scale", overwrite=True)
+        ... def doc_scale(x, k: float = 2.0):
+        ...     return x * k
+        >>> print(doc_scale.describe())
+        pyasc operator 'doc_scale'
+        Inputs:
+            x: any tensor
+        Attributes:
+            k: float = 2.0
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_scale")
+        """
         lines = [f"pyasc operator '{self.name}'", "Inputs:"]
         lines += [f"    {n}: {s.describe()}" for n, s in self.inputs.items()] or ["    (none)"]
         if self.attrs:
@@ -250,6 +288,33 @@ class Op(_C.OpDispatch):
         allow that dtype, the scalar takes the first allowed dtype of its
         kind or higher (bool < integer < float). An input whose parameter
         defaults to ``None`` may be omitted or ``None``.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            The call's arguments, as the function takes them.
+
+        Returns
+        -------
+        OpCall
+            The inputs as tensors, the attributes converted, the symbolic
+            sizes bound.
+
+        Raises
+        ------
+        DTypeError, InvalidValueError
+            An input or attribute its spec does not allow.
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_mm", overwrite=True)
+        ... def doc_mm(a, b, alpha: float = 1.0):
+        ...     return pyasc.matmul(a, b) * alpha
+        >>> call = doc_mm.prepare(np.ones((2, 3)), np.ones((3, 4)), alpha=2)
+        >>> call.attrs["alpha"], call.inputs["a"].shape
+        (2.0, (2, 3))
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_mm")
         """
         try:  # partial: attributes may have defaults the function lacks
             given = self.signature.bind_partial(*args, **kwargs).arguments
@@ -408,18 +473,69 @@ class Op(_C.OpDispatch):
                                         (len(args), tuple(kwargs)))
 
     def explain(self, *args: Any, **kwargs: Any) -> str:
-        """What a call with these arguments compiles to, as text: each fused
-        kernel with the operations it computes, each operation run eagerly
-        and why, or why the whole signature runs eagerly. Nothing is run;
-        kernels are built (or found in the cache)."""
+        """What a call with these arguments compiles to, as text.
+
+        Each fused kernel with the operations it computes, each operation
+        run eagerly and why, or why the whole signature runs eagerly.
+        Nothing is run; kernels are built (or found in the cache).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            A call's arguments (only their dtypes, shapes and attribute
+            values matter).
+
+        Returns
+        -------
+        str
+            The plan, one line per step.
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_mix", overwrite=True)
+        ... def doc_mix(x, y):
+        ...     return pyasc.exp(x) * y + x
+        >>> x = pyasc.ones(1 << 16, dtype=pyasc.float32)
+        >>> print(doc_mix.explain(x, x).splitlines()[0])
+        operator 'doc_mix': 1 fused kernel(s), 0 eager call(s)
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_mix")
+        """
         call = self.prepare(*args, **kwargs)
         return _fuse_plan.explain(self._specialization(call, args, kwargs).plan, self.name)
 
     def ascendc(self, *args: Any, **kwargs: Any) -> str:
-        """The Ascend C source of the fused kernels a call with these
-        arguments runs (one ``extern "C"`` kernel per fused group).
-        Raises :class:`pyasc.UnsupportedError` (with :meth:`explain`'s text)
-        when nothing fuses."""
+        """The Ascend C source of the fused kernels a call runs.
+
+        One ``extern "C"`` kernel per fused group, for a real NPU.
+
+        Parameters
+        ----------
+        *args, **kwargs
+            A call's arguments (only their dtypes, shapes and attribute
+            values matter).
+
+        Returns
+        -------
+        str
+            Ascend C (C++) source.
+
+        Raises
+        ------
+        UnsupportedError
+            When nothing fuses (with :meth:`explain`'s text).
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_mix", overwrite=True)
+        ... def doc_mix(x, y):
+        ...     return pyasc.exp(x) * y + x
+        >>> x = pyasc.ones(1 << 16, dtype=pyasc.float32)
+        >>> "__aicore__" in doc_mix.ascendc(x, x)
+        True
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_mix")
+        """
         call = self.prepare(*args, **kwargs)
         plan = self._specialization(call, args, kwargs).plan
         ub = _C.get_device_properties().ub_size
@@ -434,30 +550,127 @@ class Op(_C.OpDispatch):
     # --- autograd and framework bridges (pyasc.autograd, pyasc.torch, pyasc.jax)
 
     def backward(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """Declares the operator's backward (a decorator): ``fn(ctx, grad)``
-        returns one gradient per input (``None`` for none), a bare tensor when
-        there is one input. ``ctx`` is a :class:`pyasc.autograd.BackwardContext`.
-        Without one, the backward is derived from the recorded body."""
+        """Declares the operator's backward (a decorator).
+
+        ``fn(ctx, grad)`` returns one gradient per input (``None`` for
+        none), a bare tensor when there is one input. ``ctx`` is a
+        :class:`pyasc.autograd.BackwardContext`. Without one, the backward is
+        derived from the recorded body.
+
+        Parameters
+        ----------
+        fn : callable
+            ``fn(ctx, grad)``.
+
+        Returns
+        -------
+        callable
+            ``fn`` itself.
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_cube", overwrite=True)
+        ... def doc_cube(x):
+        ...     return x * x * x
+        >>> @doc_cube.setup_context
+        ... def _(ctx, inputs, output):
+        ...     ctx.save_for_backward(inputs[0])
+        >>> @doc_cube.backward
+        ... def _(ctx, grad):
+        ...     (x,) = ctx.saved_tensors
+        ...     return grad * 3.0 * x * x
+        >>> pyasc.grad(lambda x: pyasc.sum(doc_cube(x)))(pyasc.asarray([1.0, 2.0])).tolist()
+        [3.0, 12.0]
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_cube")
+        """
         if not callable(fn):
             raise _C.DTypeError(f"{self.name}: backward must be callable")
         self.backward_fn = fn
         return fn
 
     def setup_context(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """Declares what the backward keeps (a decorator, as torch's):
+        """Declares what the backward keeps (a decorator, as torch's).
+
         ``fn(ctx, inputs, output)``, ``inputs`` being every parameter in
-        signature order; it calls ``ctx.save_for_backward(...)``."""
+        signature order, calls ``ctx.save_for_backward(...)``; see
+        :meth:`backward` for an example of both.
+
+        Parameters
+        ----------
+        fn : callable
+            ``fn(ctx, inputs, output)``.
+
+        Returns
+        -------
+        callable
+            ``fn`` itself.
+
+        Examples
+        --------
+        >>> @pyasc.op(name="doc_keep", overwrite=True)
+        ... def doc_keep(x):
+        ...     return x * x
+        >>> @doc_keep.setup_context
+        ... def keep(ctx, inputs, output):
+        ...     ctx.save_for_backward(inputs[0])
+        >>> doc_keep.setup_context_fn is keep
+        True
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_keep")
+        """
         if not callable(fn):
             raise _C.DTypeError(f"{self.name}: setup_context must be callable")
         self.setup_context_fn = fn
         return fn
 
     def to_torch(self, namespace: str = "pyasc") -> Any:
-        """This operator as a ``torch.library`` custom op (see ``pyasc.torch``)."""
+        """This operator as a ``torch.library`` custom op (see ``pyasc.torch``).
+
+        Parameters
+        ----------
+        namespace : str
+            The torch library namespace: the op is ``torch.ops.<namespace>.<name>``.
+
+        Returns
+        -------
+        torch._ops.OpOverloadPacket
+            A callable on torch tensors, with autograd and ``torch.compile``.
+
+        Examples
+        --------
+        >>> import torch
+        >>> @pyasc.op(name="doc_twice_t", overwrite=True)
+        ... def doc_twice_t(x):
+        ...     return x * 2.0
+        >>> twice = doc_twice_t.to_torch("pyasc_doc")
+        >>> twice(torch.ones(3)).tolist()
+        [2.0, 2.0, 2.0]
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_twice_t")
+        """
         return _torch_bridge.register(self, namespace)
 
     def to_jax(self) -> Callable[..., Any]:
-        """This operator as a function of JAX arrays (see ``pyasc.jax``)."""
+        """This operator as a function of JAX arrays (see ``pyasc.jax``).
+
+        Returns
+        -------
+        callable
+            A function of JAX arrays that runs the operator (through
+            ``jax.pure_callback``), with its derivative.
+
+        Examples
+        --------
+        >>> import jax.numpy as jnp
+        >>> @pyasc.op(name="doc_twice_j", overwrite=True)
+        ... def doc_twice_j(x):
+        ...     return x * 2.0
+        >>> [float(v) for v in doc_twice_j.to_jax()(jnp.ones(3))]
+        [2.0, 2.0, 2.0]
+        >>> from pyasc.op import unregister
+        >>> unregister("doc_twice_j")
+        """
         return _jax_bridge.wrap(self)
 
     def _check_outputs(self, result: Any, known: dict[str, int]) -> Any:

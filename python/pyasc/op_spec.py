@@ -42,21 +42,36 @@ Dim: TypeAlias = int | str | None | EllipsisType
 class TensorSpec:
     """What an operator input or output may be.
 
-    Args:
-        dtypes: the allowed dtypes (anything :class:`pyasc.dtype` accepts);
-            ``None`` allows every dtype.
-        ndim: the allowed rank, or a tuple of allowed ranks; ``None`` allows
-            any.
-        shape: a pattern, one entry per dimension: an ``int`` must match
-            exactly, a ``str`` names a symbolic size that must be the same
-            everywhere the name appears in one call (across inputs and
-            outputs), ``None`` matches any size, and one ``...`` (``Ellipsis``
-            or the string ``"..."``) matches any number of dimensions.
-            Example: ``("M", "K")`` and ``("K", "N")`` for a matmul.
-        doc: a description, listed by :meth:`Op.describe`.
-
     A spec with a shape pattern and no ``...`` fixes the rank; ``ndim`` then
     must agree with it.
+
+    Parameters
+    ----------
+    dtypes : dtype or sequence of dtypes, optional
+        The allowed dtypes (anything :class:`pyasc.dtype` accepts); ``None``
+        allows every dtype.
+    ndim : int or tuple of int, optional
+        The allowed rank, or ranks; ``None`` allows any.
+    shape : sequence, optional
+        A pattern, one entry per dimension: an ``int`` must match exactly, a
+        ``str`` names a symbolic size that must be the same everywhere the
+        name appears in one call (across inputs and outputs), ``None``
+        matches any size, and one ``...`` (``Ellipsis`` or ``"..."``)
+        matches any number of dimensions: ``("M", "K")`` and ``("K", "N")``
+        for a matmul.
+    doc : str
+        A description, listed by :meth:`Op.describe`.
+
+    Raises
+    ------
+    InvalidValueError
+        A malformed pattern or rank, or a rank the pattern contradicts.
+
+    Examples
+    --------
+    >>> spec = pyasc.TensorSpec(dtypes=pyasc.float32, shape=("M", "K"))
+    >>> spec.describe()
+    'dtype float32, shape (M, K)'
     """
 
     dtypes: tuple[_C.dtype, ...] | None = None
@@ -118,14 +133,36 @@ class TensorSpec:
         return len(self.shape)
 
     def pattern_text(self) -> str:
-        """The shape pattern as text, e.g. ``(M, K)``."""
+        """The shape pattern as text, e.g. ``(M, K)``.
+
+        Returns
+        -------
+        str
+            ``?`` for a size that may be anything, ``any`` without a pattern.
+
+        Examples
+        --------
+        >>> pyasc.TensorSpec(shape=("B", ..., None, 3)).pattern_text()
+        '(B, ..., ?, 3)'
+        """
         if self.shape is None:
             return "any"
         items = ["..." if d is Ellipsis else "?" if d is None else str(d) for d in self.shape]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
     def describe(self) -> str:
-        """A one-line summary, as :meth:`Op.describe` lists it."""
+        """A one-line summary, as :meth:`Op.describe` lists it.
+
+        Returns
+        -------
+        str
+            The dtypes, rank and shape pattern, then the doc.
+
+        Examples
+        --------
+        >>> pyasc.TensorSpec(ndim=(1, 2), doc="the rows").describe()
+        'ndim (1, 2) - the rows'
+        """
         parts = []
         if self.dtypes is not None:
             parts.append("dtype " + " | ".join(d.name for d in self.dtypes))
@@ -137,12 +174,37 @@ class TensorSpec:
         return f"{text} - {self.doc}" if self.doc else text
 
     def check(self, opname: str, role: str, t: _C.Tensor, dims: dict[str, tuple[int, str]]) -> None:
-        """Checks tensor ``t`` against the spec, binding symbolic sizes in
-        ``dims`` (name -> (size, where it was bound)).
+        """Checks tensor ``t`` against the spec, binding symbolic sizes.
 
-        Raises :class:`pyasc.DTypeError` for a dtype, and
-        :class:`pyasc.InvalidValueError` for a rank or shape, that the spec
-        does not allow; the message names the operator, ``role`` and the rule.
+        Parameters
+        ----------
+        opname, role : str
+            The operator and the argument, for messages.
+        t : Tensor
+            The tensor to check.
+        dims : dict
+            Symbolic sizes bound so far: name -> (size, where it was bound);
+            the sizes this tensor binds are added.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        DTypeError
+            A dtype the spec does not allow.
+        InvalidValueError
+            A rank or shape the spec does not allow; the message names the
+            operator, ``role`` and the rule.
+
+        Examples
+        --------
+        >>> spec = pyasc.TensorSpec(shape=("M", "K"))
+        >>> dims = {}
+        >>> spec.check("mm", "a", pyasc.zeros((2, 3)), dims)
+        >>> dims
+        {'M': (2, 'a'), 'K': (3, 'a')}
         """
         if self.dtypes is not None and t.dtype not in self.dtypes:
             raise _C.DTypeError(
@@ -210,13 +272,24 @@ _ATTR_TYPES = (bool, int, float, str, _C.dtype)
 class Attr:
     """A typed scalar parameter of an operator.
 
-    Args:
-        type: ``bool``, ``int``, ``float``, ``str`` or ``pyasc.dtype``.
-        default: the value when the caller gives none; :data:`REQUIRED`
-            (the default) makes the parameter mandatory.
-        choices: if given, the only values allowed.
-        min, max: inclusive bounds for ``int`` and ``float``.
-        doc: a description, listed by :meth:`Op.describe`.
+    Parameters
+    ----------
+    type : type
+        ``bool``, ``int``, ``float``, ``str`` or ``pyasc.dtype``.
+    default : optional
+        The value when the caller gives none; :data:`REQUIRED` (the
+        default) makes the parameter mandatory.
+    choices : tuple, optional
+        If given, the only values allowed.
+    min, max : float, optional
+        Inclusive bounds for ``int`` and ``float``.
+    doc : str
+        A description, listed by :meth:`Op.describe`.
+
+    Examples
+    --------
+    >>> pyasc.Attr(float, default=0.5, min=0.0, max=1.0).describe()
+    'float = 0.5, >= 0.0, <= 1.0'
 
     Conversion: ``float`` accepts ints and floats (Python or NumPy) and gives
     a Python ``float``; ``int`` accepts anything with ``__index__`` (not
@@ -252,7 +325,34 @@ class Attr:
         return self.default is REQUIRED
 
     def convert(self, opname: str, name: str, value: Any, check_range: bool = True) -> Any:
-        """``value`` checked and converted to the attribute's type."""
+        """``value`` checked and converted to the attribute's type.
+
+        Parameters
+        ----------
+        opname, name : str
+            The operator and the attribute, for messages.
+        value : object
+            The caller's value.
+        check_range : bool
+            Whether ``choices``, ``min`` and ``max`` apply.
+
+        Returns
+        -------
+        object
+            The value as the attribute's type.
+
+        Raises
+        ------
+        DTypeError
+            A value of the wrong type.
+        InvalidValueError
+            A value outside ``choices``, ``min`` or ``max``.
+
+        Examples
+        --------
+        >>> pyasc.Attr(float).convert("op", "alpha", np.int8(3))
+        3.0
+        """
         converted = self._convert_type(opname, name, value)
         if not check_range:
             return converted
@@ -295,7 +395,18 @@ class Attr:
         )
 
     def describe(self) -> str:
-        """A one-line summary, as :meth:`Op.describe` lists it."""
+        """A one-line summary, as :meth:`Op.describe` lists it.
+
+        Returns
+        -------
+        str
+            The type, default, choices and bounds, then the doc.
+
+        Examples
+        --------
+        >>> pyasc.Attr(str, default="sum", choices=("sum", "mean")).describe()
+        "str = 'sum', one of 'sum', 'mean'"
+        """
         text = "pyasc.dtype" if self.type is _C.dtype else self.type.__name__
         if not self.required:
             text += f" = {self.default!r}"
