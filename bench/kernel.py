@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 import pyasc as asc
+from pyasc import _C
 
 import bench_timing  # bench/bench_timing.py
 
@@ -47,6 +48,7 @@ def vadd_throughput(n: int) -> tuple[float, float]:
         vadd_framework.vadd_kernel[8](x, y, z, block, 2048)
 
     kernel()
+    _C.jit_wait_tiers()  # time the optimising build, not the first tier's
     assert np.array_equal(z, x + y)
     bytes_moved = 3 * x.nbytes
     return bytes_moved / best(kernel) / 1e9, bytes_moved / best(lambda: np.add(x, y, out=z)) / 1e9
@@ -59,6 +61,7 @@ def small_vadd_latency() -> tuple[float, float]:
     z = np.empty_like(x)
     kernel = vadd_framework.vadd_kernel
     kernel[8](x, y, z, 64, 64)
+    _C.jit_wait_tiers()  # time the optimising build, not the first tier's
     assert np.array_equal(z, x + y)
     reps = 500
     ours = best(lambda: [kernel[8](x, y, z, 64, 64) for _ in range(reps)]) / reps
@@ -122,6 +125,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         os.chmod(cache, 0o700)
         cold_ms = cold_compile(cache)
+        _C.jit_wait_tiers()  # the optimising build reaches the disk cache
         hit_ms = fresh_process_hit(cache)
     rows = [
         ("vadd 16M float32, 8 blocks, NumPy (sync)", f"{ours:.2f} GB/s",
