@@ -755,8 +755,12 @@ static void *tier_build(void *arg) {
   return NULL;
 }
 
-void jit_tier_before_launch(asc_jit_kernel *k, int64_t bytes) {
+void jit_tier_before_launch(asc_jit_kernel *k, const asc_jit_arg *args, int nargs) {
   if (!atomic_load(&k->tier_pending)) return;
+  int64_t bytes = 0; /* lengths are checked non-negative by the launch */
+  for (int i = 0; i < nargs; i++)
+    if (k->params && k->params[i] == 'a')
+      bytes = args[i].n > INT64_MAX - bytes ? INT64_MAX : bytes + args[i].n;
   uint64_t limit;
   if (jit_env_limit("PYASC_JIT_TIER1_BYTES", TIER1_DEFAULT_BYTES, &limit)) {
     asc_clear_error();

@@ -51,10 +51,11 @@ void jit_set_live(asc_jit_kernel *k, const int *live);
 /* The runtime's table for an Ascend C kernel of that mode (jit.c). */
 const pyasc_sim_api *jit_ascendc_table(bool checked, bool cube);
 
-/* Before a launch of k over `bytes` of arguments: a large launch waits for
- * k's optimising build when one is running, since the first tier runs the
- * runtime's loops several to tens of times slower (jit.c, tiers). */
-void jit_tier_before_launch(asc_jit_kernel *k, int64_t bytes);
+/* Before a launch of k with its nargs checked arguments: a launch over
+ * many bytes of address arguments waits for k's optimising build when one
+ * is running, since the first tier runs the runtime's loops several to tens
+ * of times slower (jit.c, tiers). One atomic load when none runs. */
+void jit_tier_before_launch(asc_jit_kernel *k, const asc_jit_arg *args, int nargs);
 
 /* The unsigned integer in environment variable name, def when unset:
  * InvalidValue for anything else (jit.c). */

@@ -335,10 +335,7 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
       return asc_error(ASC_ERR_INVALID_VALUE,
                        "launch: argument %d of kernel %s is an address of %lld bytes at %p", i,
                        k->name, (long long)args[i].n, args[i].v.p);
-  int64_t bytes = 0;
-  for (int i = 0; i < nargs; i++)
-    if (k->params[i] == 'a') bytes = args[i].n > INT64_MAX - bytes ? INT64_MAX : bytes + args[i].n;
-  jit_tier_before_launch(k, bytes);
+  jit_tier_before_launch(k, args, nargs);
   jit_launch l;
   /* One allocation: the shared state, per core (3 a block) 4 int64 and a
    * state byte, per block a state byte, all zeroed, then the report and
