@@ -3,7 +3,15 @@
 # for each example directory, what its README says (cmake with the ASC
 # package, make, scripts/gen_data.py, ./demo, scripts/verify_result.py),
 # with pyasc's CMake package (python -m pyasc --cmake-dir) standing in for
-# CANN's. Prints one line per example: PASS, or FAIL and the step.
+# CANN's. Prints one line per example: PASS, FAIL and the step, or NOT-A2.
+#
+# The simulator is a 910B (Atlas A2, dav-2201) AI core. An example is "not
+# A2", and is counted apart and not run (unless CANN_ALL=1), when its README's
+# table of supported products has no Atlas A2 row, or when its code uses the
+# dav-3510 register APIs (__simd_vf__, __VEC_SCOPE__, MicroAPI::) with no
+# __NPU_ARCH__ test to keep them off other architectures.
+# An example whose CMakeLists refuses to configure without SCENARIO_NUM gets
+# the value its README's commands set first (unless CANN_CMAKE_ARGS sets it).
 #
 # Usage: tools/cann-examples.sh CHECKOUT [DIR...]
 #   CHECKOUT: a clone of CANN's asc-devkit; every example (a directory with
@@ -23,10 +31,33 @@ asc_dir=$("$py" -m pyasc --cmake-dir) || { echo "cannot run $py -m pyasc" >&2; e
 mapfile -t examples < <(cd "$checkout" && for top in "$@"; do
   find "$top" -name '*.asc' -printf '%h\n'
 done | sort -u | while read -r d; do [ -f "$d/CMakeLists.txt" ] && echo "$d"; done)
+# why an example is not an Atlas A2 program (nothing when it is one)
+not_a2() {
+  local dir=$1
+  if ! grep -qE '^[[:space:]]*[|-][[:space:]]*Atlas A2' "$dir/README.md" 2>/dev/null; then
+    echo "README lists no Atlas A2"
+  elif grep -qE '__simd_vf__|__VEC_SCOPE__|MicroAPI::' "$dir"/*.asc &&
+    ! grep -q '__NPU_ARCH__' "$dir"/*.asc; then
+    echo "dav-3510 register APIs only"
+  fi
+}
 pass=0
 fail=0
+other=0
 for ex in "${examples[@]}"; do
   dir="$checkout/$ex"
+  why=$(not_a2 "$dir")
+  if [ -n "$why" ] && [ "${CANN_ALL:-0}" != 1 ]; then
+    echo "NOT-A2 $ex ($why)"
+    other=$((other + 1))
+    continue
+  fi
+  scenario=""
+  if grep -q 'NOT DEFINED SCENARIO_NUM' "$dir/CMakeLists.txt" &&
+    [[ "${CANN_CMAKE_ARGS:-}" != *SCENARIO_NUM* ]]; then
+    scenario=$(grep -m1 -oE 'SCENARIO_NUM=[0-9]+' "$dir/README.md")
+    [ -n "$scenario" ] && scenario="-D$scenario"
+  fi
   build="$dir/build-pyasc"
   rm -rf "$build"
   mkdir -p "$build"
@@ -37,19 +68,21 @@ for ex in "${examples[@]}"; do
     (cd "$build" && "$@") >"$build/pyasc-$name.log" 2>&1 || { step=$name; return 1; }
   }
   run cmake cmake .. -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_RUN_MODE=sim \
-    -DASC_DIR="$asc_dir" ${CANN_CMAKE_ARGS:-} &&
+    -DASC_DIR="$asc_dir" $scenario ${CANN_CMAKE_ARGS:-} &&
     run make make -j2 &&
     { [ ! -f "$dir/scripts/gen_data.py" ] || run gen_data "$py" ../scripts/gen_data.py; } &&
     { mkdir -p "$build/output"; run demo timeout 600 ./demo; } &&
     { [ ! -f "$dir/scripts/verify_result.py" ] ||
       run verify "$py" ../scripts/verify_result.py output/output.bin output/golden.bin; }
+  tag=""
+  [ -n "$why" ] && tag=" [not A2: $why]"
   if [ -z "$step" ]; then
-    echo "PASS $ex"
+    echo "PASS $ex$tag"
     pass=$((pass + 1))
   else
-    echo "FAIL $ex ($step: $(grep -m1 -iE 'error|fail' "$build/pyasc-$step.log" | cut -c1-160))"
+    echo "FAIL $ex$tag ($step: $(grep -m1 -iE 'error|fail' "$build/pyasc-$step.log" | cut -c1-160))"
     fail=$((fail + 1))
   fi
 done
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $other not A2 (not run)"
 [ "$fail" -eq 0 ]

@@ -16,8 +16,12 @@
 #ifndef PYASC_ASCENDC_KERNEL_OPERATOR_H
 #define PYASC_ASCENDC_KERNEL_OPERATOR_H
 
+#include <cassert>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -38,5 +42,7 @@
 #include "kernel_operator/matmul.h"
 
 #include "kernel_operator/entry.h"
+
+#include "kernel_operator/sys.h"
 
 #endif

@@ -87,6 +87,11 @@ enum {
   PYASC_SIM_CUBE_MMAD_SPARSE
 };
 
+/* The other vector and state forms through vec_more, and what v holds for
+ * each: SET_PAD_VALUE nothing (f the value); BRCB repeatTime, dstBlkStride,
+ * dstRepStride, the element size. */
+enum { PYASC_SIM_VEC_SET_PAD_VALUE, PYASC_SIM_VEC_BRCB };
+
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
 enum { PYASC_SIM_ADDS, PYASC_SIM_MULS, PYASC_SIM_MAXS, PYASC_SIM_MINS };
@@ -348,6 +353,13 @@ typedef struct pyasc_sim_api {
   /* the other cube forms, by op (PYASC_SIM_CUBE_*) */
   int (*cube_more)(void *k, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
                    pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line);
+  /* a LocalTensor at a fixed byte addr of cube buffer buf (0 L1, 1 L0A, 2 L0B, 3 L0C), len
+   * elements of esize: static-tensor programming and LocalMemAllocator */
+  int (*cube_local_new)(void *k, pyasc_sim_lt *t, int buf, int64_t addr, int64_t len, int64_t esize,
+                        const char *file, int line);
+  /* the other vector and state forms, by op (PYASC_SIM_VEC_*) */
+  int (*vec_more)(void *k, int op, const int64_t *v, pyasc_sim_lt dst, pyasc_sim_lt src, double f,
+                  const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

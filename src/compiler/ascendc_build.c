@@ -72,8 +72,10 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
    * buffers (0), as emit_c.c runs Python kernels (kernel_operator.h
    * entry.h). */
   static const char *const cube_names[] = {
-      "Mmad", "LoadData", "Fixpipe", "Nd2NzParams", "Nz2NdParamsFull", "A1", "A2", "B1",
-      "B2",   "C1",       "C2",      "CO1"};
+      "Mmad", "LoadData", "Fixpipe", "Nd2NzParams", "Nz2NdParamsFull",
+      "A1",   "A2",       "B1",      "B2",          "C1",
+      "C2",   "CO1",      "L1",      "L0A",         "L0B",
+      "L0C"};
   static const char *const mix_names[] = {"Matmul",
                                           "REGIST_MATMUL_OBJ",
                                           "ASCEND_IS_AIC",
@@ -82,7 +84,8 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
                                           "CrossCoreSetFlag",
                                           "CrossCoreWaitFlag",
                                           "KERNEL_TYPE_MIX_AIC_1_2",
-                                          "KERNEL_TYPE_MIX_AIC_1_1"};
+                                          "KERNEL_TYPE_MIX_AIC_1_1",
+                                          "__mix__"};
   bool mixed = false, uses_cube = false;
   for (size_t i = 0; i < sizeof mix_names / sizeof mix_names[0]; i++)
     mixed = mixed || mentions(source, mix_names[i]);

@@ -763,12 +763,28 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
   return 0;
 }
 
+/* SetPadValue, Brcb (PYASC_SIM_VEC_*) */
+static int sim_vec_more(void *kv, int op, const int64_t *v, pyasc_sim_lt dst, pyasc_sim_lt src,
+                        double f, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  int L = at(file, line);
+  switch (op) {
+    case PYASC_SIM_VEC_SET_PAD_VALUE:
+      asc_k_set_pad_value(k, f);
+      return 0;
+    case PYASC_SIM_VEC_BRCB:
+      return asc_k_brcb(k, lt_in(dst), lt_in(src), v[0], v[1], v[2], v[3], L);
+    default:
+      return asc_k_fail(k, L, "unknown vector form %d", op);
+  }
+}
+
 #ifdef ASC_K_CUBE
 #include "ascendc_rt_cube.h"
 #else /* a kernel that uses the cube gets the cube's table (jit.c) */
 #define SIM_CUBE_ENTRIES                                                                          \
   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-      NULL, NULL, NULL, NULL
+      NULL, NULL, NULL, NULL, NULL
 #endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {
@@ -837,4 +853,5 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_select_reg_scalar,
     sim_sys_workspace,
     SIM_CUBE_ENTRIES,
+    sim_vec_more,
 };

@@ -275,8 +275,30 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
   }
 }
 
+/* A LocalTensor at byte addr of cube buffer buf: tagged as init_buffer's
+ * buffers are (rt/cube_view.h), so that only cube instructions take it;
+ * the whole tensor must lie in the buffer. */
+static int sim_cube_local_new(void *kv, pyasc_sim_lt *t, int buf, int64_t addr, int64_t len,
+                              int64_t esize, const char *file, int line) {
+  static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
+  asc_k_ctx *k = kv;
+  int L = at(file, line);
+  const asc_kc_core *c = (const asc_kc_core *)k->cube;
+  if (!c || buf < 0 || buf >= ASC_KC_NBUF)
+    return asc_k_fail(k, L, "LocalTensor: no cube buffer here");
+  int64_t bytes = asc_k_mul(len, esize);
+  if (addr < 0 || len < 0 || esize <= 0 || bytes == ASC_K_FAR || addr > c->size[buf] ||
+      bytes > c->size[buf] - addr)
+    return asc_k_fail(
+        k, L, "LocalTensor: %lld elements at %s byte %lld fall outside the %lld-byte %s",
+        (long long)len, names[buf], (long long)addr, (long long)c->size[buf], names[buf]);
+  t->off = ASC_KC_TAG(buf, addr);
+  t->len = len;
+  return 0;
+}
+
 #define SIM_CUBE_ENTRIES                                                                   \
   sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init, \
       sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c, \
       sim_mm_more, sim_cube_init_buffer, sim_cube_load, sim_cube_mmad, sim_cube_fixpipe,   \
-      sim_cube_nd2nz, sim_cube_nz2nd, sim_cube_more
+      sim_cube_nd2nz, sim_cube_nz2nd, sim_cube_more, sim_cube_local_new

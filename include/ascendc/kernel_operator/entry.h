@@ -12,6 +12,11 @@
 #define PYASC_SIM_GROUP 0
 #endif
 
+// The device compiler's globals for the running block (GetBlockIdx()/GetBlockNum()), set at the
+// start of each core's run of the kernel function.
+inline thread_local int64_t block_idx = 0;
+inline thread_local int64_t block_num = 0;
+
 namespace AscendC {
 
 // --- synchronisation and debugging --------------------------------------------------------
@@ -99,6 +104,8 @@ int run(void *k, const void *args, void (*f)(A...)) {
   bool cube = !rc && PYASC_SIM_CUBE && t->cube_begin;
   if (cube && (rc = t->cube_begin(k)) != 0) t->end(k);
   if (!rc) {
+    ::block_idx = t->block_idx(k);
+    ::block_num = t->block_num(k);
     try {
       call(f, static_cast<const pyasc_sim_arg *>(args), std::index_sequence_for<A...>{});
     } catch (const Abort &) {

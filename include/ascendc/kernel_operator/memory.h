@@ -5,6 +5,20 @@ namespace AscendC {
 
 // --- tensors -----------------------------------------------------------------------------
 
+namespace sim {
+// The cube buffer a queue at pos lives in: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C
+// (CO1); -1 the Unified Buffer.
+constexpr int cube_buffer(TPosition pos) {
+  return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
+                 pos == TPosition::C2
+             ? 0
+         : pos == TPosition::A2  ? 1
+         : pos == TPosition::B2  ? 2
+         : pos == TPosition::CO1 ? 3
+                                 : -1;
+}
+}  // namespace sim
+
 template <typename T>
 class LocalTensor;
 
@@ -56,9 +70,17 @@ class LocalTensor {
   LocalTensor() = default;
   // static-tensor programming: addr in bytes into the Unified Buffer,
   // tileSize in elements
+  // (at a cube position: the byte addr of its buffer, L1, L0A, L0B or L0C)
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
-    (void)pos;
-    sim::check(sim::api()->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
+    const int buf = sim::cube_buffer(pos);
+    const pyasc_sim_api *t = sim::api();
+    if (buf < 0)
+      sim::check(t->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
+    else if (!t->cube_local_new)
+      sim::check(t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
+    else
+      sim::check(
+          t->cube_local_new(sim::ctx, &lt, buf, addr, tileSize, sizeof(T), loc.file, loc.line));
   }
   LocalTensor operator[](const uint32_t offset) const {
     LocalTensor r;
@@ -104,20 +126,6 @@ class TPipe;
 namespace sim {
 // GetTPipePtr(): the core's latest TPipe still alive (a core runs on one thread)
 inline thread_local TPipe *cur_pipe = nullptr;
-}  // namespace sim
-
-namespace sim {
-// The cube buffer a queue at pos lives in: 0 L1 (A1, B1, C1, C2), 1 L0A (A2), 2 L0B (B2), 3 L0C
-// (CO1); -1 the Unified Buffer.
-constexpr int cube_buffer(TPosition pos) {
-  return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1 ||
-                 pos == TPosition::C2
-             ? 0
-         : pos == TPosition::A2  ? 1
-         : pos == TPosition::B2  ? 2
-         : pos == TPosition::CO1 ? 3
-                                 : -1;
-}
 }  // namespace sim
 
 template <TPosition pos, int32_t depth, auto mask = 0>
@@ -252,6 +260,9 @@ class TPipe {
   }
   template <HardEvent evt>
   int8_t FetchEventID(sim::Loc loc = {}) {
+    return event_id(0, static_cast<int>(evt), 0, loc);
+  }
+  int8_t FetchEventID(HardEvent evt, sim::Loc loc = {}) {
     return event_id(0, static_cast<int>(evt), 0, loc);
   }
   template <HardEvent evt>

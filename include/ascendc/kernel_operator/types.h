@@ -7,6 +7,8 @@
 #define __gm__
 #define __vector__
 #define __cube__
+// a mixed kernel's cores: (AICs, AIVs) per group, as asc_ascendc_traits groups them
+#define __mix__(aic, aiv)
 #define __inline__ inline
 #define GM_ADDR __gm__ uint8_t *
 // The kernel's core kind: the simulator runs vector kernels on AIVs.
@@ -40,6 +42,18 @@ enum pipe_t {
   PIPE_MTE5,
   PIPE_V2,
   PIPE_FIX
+};
+
+// The device compiler's event ids, global as there (SetFlag/WaitFlag take them as integers).
+enum event_t : int32_t {
+  EVENT_ID0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7
 };
 
 enum KernelTaskTypeValue {
@@ -199,7 +213,7 @@ enum class ReduceOrder : uint8_t {
   ORDER_ONLY_INDEX
 };
 
-using event_t = int32_t;
+using ::event_t;
 
 // Strides of the mask (level-0) forms, in 32-byte blocks: the block stride
 // within a repeat and the repeat stride.

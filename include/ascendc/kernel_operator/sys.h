@@ -1,0 +1,262 @@
+// Part of kernel_operator.h, included only from it: the core's initial state (InitSocState),
+// constants, type traits (IsSameType), caches and barriers, printf, SetPadValue, Brcb, the
+// physical memories (Hardware) and LocalMemAllocator.
+
+// The simulated core is a 910B's (Atlas A2): sources that test the architecture take its
+// branches, as the device compiler's would.
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
+namespace AscendC {
+
+namespace sim {
+// printf's arguments as C's varargs take them: half and bfloat16_t as double.
+template <class A>
+inline auto printf_arg(A a) {
+  if constexpr (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t>)
+    return static_cast<double>(static_cast<float>(a));
+  else
+    return a;
+}
+}  // namespace sim
+
+// --- the core's state ------------------------------------------------------------------------
+
+// The state a kernel starts from, as dav-2201 sets it: no atomic store, the mask in normal mode
+// with every bit set.
+inline void InitSocState() {
+  SetAtomicNone();
+  SetMaskNorm();
+  ResetMask();
+}
+
+// No atomic store: DataCopy to global memory writes (SetAtomicNone's register).
+inline void DisableDmaAtomic() {
+  SetAtomicNone();
+}
+
+// --- constants ------------------------------------------------------------------------------
+
+constexpr uint32_t ONE_BLK_SIZE = 32;  // bytes of a data block
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr uint32_t BLOCK_CUBE = 16;
+constexpr uint32_t DEFAULT_BLK_NUM = 8;
+constexpr uint8_t DEFAULT_BLK_STRIDE = 1;
+constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
+// the mask argument of a level-0 form whose isSetMask is false (the mask register is used)
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+constexpr uint32_t DivCeil(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+constexpr uint32_t AlignUp(uint32_t a, uint32_t b) {
+  return DivCeil(a, b) * b;
+}
+
+// --- type traits ------------------------------------------------------------------------------
+
+template <typename T, typename U>
+struct IsSameType : std::false_type {};
+template <typename T>
+struct IsSameType<T, T> : std::true_type {};
+
+// --- caches, barriers, task order ------------------------------------------------------------
+
+// The simulated cores have no data cache and their stores reach memory at once: a cache flush
+// and a data barrier have nothing to order.
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+enum class MemDsbT : uint8_t { ALL, DDR, UB, SEQ };
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst) {
+  (void)dst;
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T> &dst) {
+  (void)dst;
+}
+template <typename T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &dst) {
+  (void)dst;
+}
+template <MemDsbT arg0>
+inline void DataSyncBarrier() {}
+// A scalar access to global memory past the data cache: the element access of a GlobalTensor
+// over that one element (checked against the launch's arguments).
+template <typename T>
+inline void WriteGmByPassDCache(__gm__ T *addr, T value, sim::Loc loc = {}) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(addr, 1, loc);
+  g.SetValue(0, value, loc);
+}
+template <typename T>
+inline T ReadGmByPassDCache(__gm__ T *addr, sim::Loc loc = {}) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(addr, 1, loc);
+  return g.GetValue(0, loc);
+}
+// A kernel runs alone on the simulator (no SuperKernel fusion): nothing to wait for.
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+inline void SetNextTaskStart() {}
+template <bool FORCE = false>
+inline void WaitPreTaskEnd() {}
+
+// The cycle counter: the host's steady clock in nanoseconds (the simulator keeps no cycles).
+inline int64_t GetSystemCycle() {
+  return static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now().time_since_epoch())
+                                  .count());
+}
+
+// --- printf ---------------------------------------------------------------------------------
+
+// The device's printf, written at once to the host's standard output (blocks run on threads:
+// one call's text is not split, but blocks interleave).
+template <class... Args>
+inline void printf(const char *fmt, Args... args) {
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  std::printf(fmt, sim::printf_arg(args)...);
+#pragma GCC diagnostic pop
+  std::fflush(stdout);
+}
+template <class... Args>
+inline void PRINTF(const char *fmt, Args... args) {
+  printf(fmt, args...);
+}
+
+// --- SetPadValue, Brcb ----------------------------------------------------------------------
+
+// What DataCopyPad GM -> UB with isPad false writes after each row up to its 32-byte boundary.
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue, sim::Loc loc = {}) {
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_SET_PAD_VALUE, nullptr, {0, 0}, {0, 0},
+                                  sim::to_double(paddingValue), loc.file, loc.line));
+}
+
+struct BrcbRepeatParams {
+  BrcbRepeatParams() = default;
+  BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = DEFAULT_BLK_NUM;
+  uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+  uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+};
+// Each of src's 8 * repeatTime elements fills one 32-byte block of dst.
+template <typename T>
+inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime,
+                 const BrcbRepeatParams &repeatParams, sim::Loc loc = {}) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb takes 16- and 32-bit elements");
+  const int64_t v[4] = {repeatTime, repeatParams.dstBlkStride, repeatParams.dstRepStride,
+                        static_cast<int64_t>(sizeof(T))};
+  sim::check(
+      sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_BRCB, v, dst.lt, src.lt, 0, loc.file, loc.line));
+}
+
+// --- the physical memories and LocalMemAllocator ------------------------------------------------
+
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+// The memory a logical position is in (dav-2201), and a memory's default position.
+constexpr Hardware GetPhyType(TPosition pos) {
+  switch (pos) {
+    case TPosition::GM:
+    case TPosition::CO2:
+      return Hardware::GM;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+    case TPosition::TSCM:
+      return Hardware::L1;
+    case TPosition::A2:
+      return Hardware::L0A;
+    case TPosition::B2:
+      return Hardware::L0B;
+    case TPosition::CO1:
+      return Hardware::L0C;
+    case TPosition::C2:
+      return Hardware::BIAS;
+    default:
+      return Hardware::UB;
+  }
+}
+constexpr TPosition GetDefaultPosition(Hardware hard) {
+  switch (hard) {
+    case Hardware::UB:
+      return TPosition::VECCALC;
+    case Hardware::L1:
+      return TPosition::A1;
+    case Hardware::L0A:
+      return TPosition::A2;
+    case Hardware::L0B:
+      return TPosition::B2;
+    case Hardware::L0C:
+      return TPosition::CO1;
+    case Hardware::BIAS:
+      return TPosition::C2;
+    default:
+      return TPosition::MAX;
+  }
+}
+
+// Static tensors laid out one after another in one memory, from its byte 0 in the order of the
+// Alloc calls (no alignment added, as on the device).
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+  static_assert(hard == Hardware::UB || hard == Hardware::L1 || hard == Hardware::L0A ||
+                    hard == Hardware::L0B || hard == Hardware::L0C,
+                "LocalMemAllocator: the simulator has the UB, L1, L0A, L0B and L0C");
+
+ public:
+  LocalMemAllocator() = default;
+  uint32_t GetCurAddr() const { return head_; }
+
+  template <TPosition pos, class DataType, uint32_t tileSize>
+  LocalTensor<DataType> Alloc(sim::Loc loc = {}) {
+    static_assert(GetPhyType(pos) == hard, "logic pos and hardware pos not matched.");
+    return take<DataType>(pos, tileSize, loc);
+  }
+  template <TPosition pos, class DataType>
+  LocalTensor<DataType> Alloc(uint32_t tileSize, sim::Loc loc = {}) {
+    static_assert(GetPhyType(pos) == hard, "logic pos and hardware pos not matched.");
+    return take<DataType>(pos, tileSize, loc);
+  }
+  template <class DataType, uint32_t tileSize>
+  LocalTensor<DataType> Alloc(sim::Loc loc = {}) {
+    return take<DataType>(GetDefaultPosition(hard), tileSize, loc);
+  }
+  template <class DataType>
+  LocalTensor<DataType> Alloc(uint32_t tileSize, sim::Loc loc = {}) {
+    return take<DataType>(GetDefaultPosition(hard), tileSize, loc);
+  }
+
+ private:
+  template <class DataType>
+  LocalTensor<DataType> take(TPosition pos, uint32_t tileSize, sim::Loc loc) {
+    LocalTensor<DataType> t(pos, head_, tileSize, loc);
+    // past 4 GiB the next Alloc's address is out of every buffer, and its constructor says so
+    const uint64_t next = uint64_t{head_} + uint64_t{sizeof(DataType)} * tileSize;
+    head_ = next > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(next);
+    return t;
+  }
+  uint32_t head_ = 0;
+};
+
+}  // namespace AscendC
+
+// GetTPipePtr() is global as well as in AscendC.
+using AscendC::GetTPipePtr;
+
+// A check in the kernel: when expr is false, the message and the block stops at the call.
+#define ascendc_assert(expr, ...)                                                            \
+  do {                                                                                       \
+    if (!(expr)) {                                                                           \
+      AscendC::printf("[ASSERT] %s:%d: Assertion `%s' failed\n", __FILE__, __LINE__, #expr); \
+      AscendC::printf(__VA_ARGS__);                                                          \
+      AscendC::Trap();                                                                       \
+    }                                                                                        \
+  } while (0)

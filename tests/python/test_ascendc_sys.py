@@ -1,0 +1,207 @@
+"""Ascend C's system and static-memory APIs on the simulated cores
+(include/ascendc/kernel_operator/sys.h), as CANN's examples use them:
+InitSocState, EVENT_ID*, block_idx, LocalMemAllocator (the UB and the cube's
+L1/L0A/L0B/L0C), IsSameType, DivCeil, ONE_BLK_SIZE, DisableDmaAtomic,
+SetPadValue, Brcb, Read/WriteGmByPassDCache, printf and __NPU_ARCH__; each
+kernel is our own, checked against NumPy."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import pyasc
+
+pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
+                                reason="no C++ compiler")
+
+# z = x + y on 4 blocks, a block's tiles placed by LocalMemAllocator and ordered by
+# EVENT_ID0 flags; the block's offset from the device compiler's block_idx.
+ADD_SRC = r"""
+#include "kernel_operator.h"
+
+constexpr uint32_t BLOCK = 512;
+static_assert(AscendC::IsSameType<float, float>::value && !AscendC::IsSameType<float, half>::value);
+static_assert(AscendC::DivCeil(BLOCK * sizeof(float), AscendC::ONE_BLK_SIZE) == 64);
+
+extern "C" __global__ __aicore__ void add_alloc(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    AscendC::InitSocState();
+    AscendC::DisableDmaAtomic();
+    AscendC::GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + block_idx * BLOCK, BLOCK);
+    yGm.SetGlobalBuffer((__gm__ float *)y + block_idx * BLOCK, BLOCK);
+    zGm.SetGlobalBuffer((__gm__ float *)z + block_idx * BLOCK, BLOCK);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> xl = ub.Alloc<AscendC::TPosition::VECIN, float>(BLOCK);
+    AscendC::LocalTensor<float> yl = ub.Alloc<float, BLOCK>();
+    AscendC::LocalTensor<float> zl = ub.Alloc<float>(BLOCK);
+    if (ub.GetCurAddr() != 3 * BLOCK * sizeof(float) || zl.GetPhyAddr() != 2 * BLOCK * sizeof(float))
+        AscendC::Trap();
+    AscendC::DataCopy(xl, xGm, BLOCK);
+    AscendC::DataCopy(yl, yGm, BLOCK);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Add(zl, xl, yl, BLOCK);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID1);
+    AscendC::DataCopy(zGm, zl, BLOCK);
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_local_mem_allocator_in_the_ub_with_event_ids_and_block_idx(debug):
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal(4 * 512).astype(np.float32), rng.standard_normal(4 * 512).astype(np.float32)
+    z = np.zeros_like(x)
+    pyasc.ascendc.load(ADD_SRC, "add_alloc", debug=debug)[4](x, y, z)
+    np.testing.assert_array_equal(z, x + y)
+
+
+def test_a_missing_event_is_still_reported_in_checked_mode():
+    source = ADD_SRC.replace("AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);", "")
+    kernel = pyasc.ascendc.load(source, "add_alloc", debug=True)
+    x = np.ones(4 * 512, np.float32)
+    with pytest.raises(pyasc.KernelError):
+        kernel[4](x, x.copy(), np.zeros_like(x))
+
+
+# C = A B (M x K by K x N, half in, float out) with every cube buffer laid out by a
+# LocalMemAllocator: ND -> NZ into L1, L1 -> L0A/L0B, Mmad, Fixpipe to GM as ND.
+CUBE_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t M = 32, N = 48, K = 32, FRACTAL = 16 * 16;
+
+extern "C" __global__ __cube__ void mm_alloc(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    InitSocState();
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, M * K);
+    bGm.SetGlobalBuffer((__gm__ half *)b, K * N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, M * N);
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    LocalTensor<half> a1 = l1.Alloc<TPosition::A1, half>(M * K);
+    LocalTensor<half> b1 = l1.Alloc<TPosition::B1, half>(K * N);
+    LocalTensor<half> a2 = l0a.Alloc<TPosition::A2, half>(M * K);
+    LocalTensor<half> b2 = l0b.Alloc<half, K * N>();
+    LocalTensor<float> co = l0c.Alloc<TPosition::CO1, float>(M * N);
+    DataCopy(a1, aGm, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(b1, bGm, Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+#if __NPU_ARCH__ == 2201
+    for (uint32_t i = 0; i < M / 16; ++i)
+        LoadData(a2[i * K * 16], a1[i * FRACTAL], LoadData2DParams(0, K / 16, M / 16, 0, 0, false, 0));
+    for (uint32_t i = 0; i < K / 16; ++i)
+        LoadData(b2[i * N * 16], b1[i * FRACTAL], LoadData2DParams(0, N / 16, K / 16, 0, 0, true, 0));
+#endif
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(co, a2, b2, MmadParams(M, N, K, 0, false, true));
+    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_local_mem_allocator_in_the_cube_buffers_runs_a_matmul(debug):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(CUBE_SRC, "mm_alloc", debug=debug)[1](a, b, c)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+
+
+def test_a_static_tensor_past_l0a_fails_at_the_users_line():
+    source = CUBE_SRC.replace("l0a.Alloc<TPosition::A2, half>(M * K);",
+                              "l0a.Alloc<TPosition::A2, half>(40000);")
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "(40000)" in text)
+    kernel = pyasc.ascendc.load(source, "mm_alloc")
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}:.*L0A"):
+        kernel[1](np.zeros((32, 32), np.float16), np.zeros((32, 48), np.float16),
+                  np.zeros((32, 48), np.float32))
+
+
+# Brcb, SetPadValue with DataCopyPad, the GM accesses past the cache, printf and __NPU_ARCH__.
+MISC_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void misc(GM_ADDR src, GM_ADDR brcb, GM_ADDR rows, GM_ADDR padded,
+                                           GM_ADDR scalars)
+{
+    InitSocState();
+    GlobalTensor<float> srcGm, brcbGm, rowsGm, paddedGm;
+    srcGm.SetGlobalBuffer((__gm__ float *)src, 16);
+    brcbGm.SetGlobalBuffer((__gm__ float *)brcb, 128);
+    rowsGm.SetGlobalBuffer((__gm__ float *)rows, 15);
+    paddedGm.SetGlobalBuffer((__gm__ float *)padded, 24);
+    LocalMemAllocator<> ub;
+    LocalTensor<float> s = ub.Alloc<float, 16>();
+    LocalTensor<float> d = ub.Alloc<float, 128>();
+    LocalTensor<float> p = ub.Alloc<float, 24>();
+    DataCopy(s, srcGm, 16);
+    Duplicate(p, -1.0f, 24);
+    PipeBarrier<PIPE_ALL>();
+    Brcb(d, s, 2, {1, 8});
+    SetPadValue(7.5f);
+    DataCopyExtParams rowParams(3, 5 * sizeof(float), 0, 0, 0);
+    DataCopyPad(p, rowsGm, rowParams, DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(brcbGm, d, 128);
+    DataCopy(paddedGm, p, 24);
+    __gm__ int32_t *sc = (__gm__ int32_t *)scalars;
+    WriteGmByPassDCache(sc + 1, ReadGmByPassDCache(sc) * 3);
+    WriteGmByPassDCache(sc + 2, (int32_t)__NPU_ARCH__);
+    AscendC::printf("misc block %d of %d: %d\n", (int)GetBlockIdx(), (int)block_num, ReadGmByPassDCache(sc + 1));
+}
+"""
+
+
+def test_brcb_set_pad_value_gm_scalars_and_printf(capfd):
+    rng = np.random.default_rng(9)
+    src = rng.standard_normal(16).astype(np.float32)
+    rows = rng.standard_normal(15).astype(np.float32)
+    brcb, padded = np.zeros(128, np.float32), np.zeros(24, np.float32)
+    scalars = np.array([14, 0, 0], np.int32)
+    pyasc.ascendc.load(MISC_SRC, "misc")[1](src, brcb, rows, padded, scalars)
+    # each source element fills one 32-byte block (8 floats)
+    np.testing.assert_array_equal(brcb, np.repeat(src, 8))
+    # three 5-float rows, each starting on a 32-byte boundary; the rest of the block is the
+    # pad value
+    want = np.full((3, 8), 7.5, np.float32)
+    want[:, :5] = rows.reshape(3, 5)
+    np.testing.assert_array_equal(padded, want.reshape(-1))
+    np.testing.assert_array_equal(scalars, [14, 42, 2201])
+    assert "misc block 0 of 1: 42" in capfd.readouterr().out
+
+
+def test_without_set_pad_value_the_row_tail_is_left_as_it_was():
+    source = MISC_SRC.replace("SetPadValue(7.5f);", "")
+    padded = np.zeros(24, np.float32)
+    rows = np.arange(15, dtype=np.float32)
+    pyasc.ascendc.load(source, "misc")[1](np.zeros(16, np.float32), np.zeros(128, np.float32), rows,
+                                          padded, np.zeros(3, np.int32))
+    want = np.full((3, 8), -1.0, np.float32)
+    want[:, :5] = rows.reshape(3, 5)
+    np.testing.assert_array_equal(padded, want.reshape(-1))
+
+
+def test_a_gm_scalar_outside_every_argument_fails_in_checked_mode():
+    source = MISC_SRC.replace("WriteGmByPassDCache(sc + 1,", "WriteGmByPassDCache(sc + 100000,")
+    kernel = pyasc.ascendc.load(source, "misc", debug=True)
+    with pytest.raises(pyasc.KernelError):
+        kernel[1](np.zeros(16, np.float32), np.zeros(128, np.float32), np.zeros(15, np.float32),
+                  np.zeros(24, np.float32), np.zeros(3, np.int32))
