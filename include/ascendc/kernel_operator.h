@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <mutex>
 #include <type_traits>
 #include <utility>
@@ -44,5 +45,7 @@
 #include "kernel_operator/entry.h"
 
 #include "kernel_operator/sys.h"
+
+#include "kernel_operator/gather_sort.h"
 
 #endif

@@ -87,10 +87,33 @@ enum {
   PYASC_SIM_CUBE_MMAD_SPARSE
 };
 
-/* The other vector and state forms through vec_more, and what v holds for
- * each: SET_PAD_VALUE nothing (f the value); BRCB repeatTime, dstBlkStride,
- * dstRepStride, the element size. */
-enum { PYASC_SIM_VEC_SET_PAD_VALUE, PYASC_SIM_VEC_BRCB };
+/* The other vector and state forms through vec_more: t the tensors, v the
+ * numbers, f a floating value, out a result. SET_PAD_VALUE f; BRCB t dst,
+ * src, v repeatTime, dstBlkStride, dstRepStride, element size; GATHER t
+ * dst, src, offsets, v srcBaseOffset, count, element size; GATHERB t dst,
+ * src, offsets, v repeatTime, dstBlkStride, dstRepStride, dtype; GATHER_MASK
+ * t dst, src0, pattern tensor, v built-in pattern (0: the tensor), reduceMode,
+ * mask, src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride,
+ * dtype, out rsvdCnt; SORT32 t dst, src0, src1, v repeatTime, dtype;
+ * MRG_SORT t dst and 4 sources, v 4 lengths, validBit, repeatTimes,
+ * ifExhaustedSuspension, dtype; TRANSPOSE t dst, src, v element size;
+ * TRANSPOSE_EXT t dst, src, tmp, v n, c, h, w, TransposeType, element size;
+ * TRANS_5HD t 16 dst then 16 src, v dstHighHalf, srcHighHalf, repeatTimes,
+ * dstRepStride, srcRepStride, element size; TRANS_5HD_AT the same with v[6..]
+ * the 32 UB byte addresses instead of t. */
+enum {
+  PYASC_SIM_VEC_SET_PAD_VALUE,
+  PYASC_SIM_VEC_BRCB,
+  PYASC_SIM_VEC_GATHER,
+  PYASC_SIM_VEC_GATHERB,
+  PYASC_SIM_VEC_GATHER_MASK,
+  PYASC_SIM_VEC_SORT32,
+  PYASC_SIM_VEC_MRG_SORT,
+  PYASC_SIM_VEC_TRANSPOSE,
+  PYASC_SIM_VEC_TRANSPOSE_EXT,
+  PYASC_SIM_VEC_TRANS_5HD,
+  PYASC_SIM_VEC_TRANS_5HD_AT
+};
 
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
@@ -358,7 +381,7 @@ typedef struct pyasc_sim_api {
   int (*cube_local_new)(void *k, pyasc_sim_lt *t, int buf, int64_t addr, int64_t len, int64_t esize,
                         const char *file, int line);
   /* the other vector and state forms, by op (PYASC_SIM_VEC_*) */
-  int (*vec_more)(void *k, int op, const int64_t *v, pyasc_sim_lt dst, pyasc_sim_lt src, double f,
+  int (*vec_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, double f, int64_t *out,
                   const char *file, int line);
 } pyasc_sim_api;
 

@@ -763,9 +763,9 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
   return 0;
 }
 
-/* SetPadValue, Brcb (PYASC_SIM_VEC_*) */
-static int sim_vec_more(void *kv, int op, const int64_t *v, pyasc_sim_lt dst, pyasc_sim_lt src,
-                        double f, const char *file, int line) {
+/* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
+static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, double f,
+                        int64_t *out, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   switch (op) {
@@ -773,7 +773,34 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, pyasc_sim_lt dst, py
       asc_k_set_pad_value(k, f);
       return 0;
     case PYASC_SIM_VEC_BRCB:
-      return asc_k_brcb(k, lt_in(dst), lt_in(src), v[0], v[1], v[2], v[3], L);
+      return asc_k_brcb(k, lt_in(t[0]), lt_in(t[1]), v[0], v[1], v[2], v[3], L);
+    case PYASC_SIM_VEC_GATHER:
+      return asc_k_gather(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[0], v[1], v[2], L);
+    case PYASC_SIM_VEC_GATHERB:
+      return asc_k_gatherb(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[0], v[1], v[2], (int)v[3],
+                           L);
+    case PYASC_SIM_VEC_GATHER_MASK:
+      return v[0] ? asc_k_gather_mask_builtin(k, lt_in(t[0]), lt_in(t[1]), v[0], v[1], v[2], v[3],
+                                              v[4], v[5], v[6], (int)v[7], out, L)
+                  : asc_k_gather_mask(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[1], v[2], v[3],
+                                      v[4], v[5], v[6], (int)v[7], out, L);
+    case PYASC_SIM_VEC_SORT32:
+      return asc_k_sort32(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[0], (int)v[1], L);
+    case PYASC_SIM_VEC_MRG_SORT:
+      return asc_k_mrg_sort(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), lt_in(t[4]),
+                            v[0], v[1], v[2], v[3], v[4], v[5], v[6], (int)v[7], L);
+    case PYASC_SIM_VEC_TRANSPOSE:
+      return asc_k_transpose(k, lt_in(t[0]), lt_in(t[1]), v[0], L);
+    case PYASC_SIM_VEC_TRANSPOSE_EXT:
+      return asc_k_transpose_ext(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[0], v[1], v[2], v[3],
+                                 v[4], v[5], L);
+    case PYASC_SIM_VEC_TRANS_5HD: {
+      asc_k_lt d[16], s[16];
+      for (int i = 0; i < 16; i++) d[i] = lt_in(t[i]), s[i] = lt_in(t[16 + i]);
+      return asc_k_trans_5hd(k, d, s, v[0], v[1], v[2], v[3], v[4], v[5], L);
+    }
+    case PYASC_SIM_VEC_TRANS_5HD_AT:
+      return asc_k_trans_5hd_at(k, v + 6, v[0], v[1], v[2], v[3], v[4], v[5], L);
     default:
       return asc_k_fail(k, L, "unknown vector form %d", op);
   }

@@ -60,6 +60,8 @@ template <typename T, typename U>
 struct IsSameType : std::false_type {};
 template <typename T>
 struct IsSameType<T, T> : std::true_type {};
+template <bool cond, typename A, typename B>
+struct Conditional : std::conditional<cond, A, B> {};
 
 // --- caches, barriers, task order ------------------------------------------------------------
 
@@ -134,8 +136,9 @@ inline void PRINTF(const char *fmt, Args... args) {
 // What DataCopyPad GM -> UB with isPad false writes after each row up to its 32-byte boundary.
 template <typename T, TPosition pos = TPosition::MAX>
 inline void SetPadValue(T paddingValue, sim::Loc loc = {}) {
-  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_SET_PAD_VALUE, nullptr, {0, 0}, {0, 0},
-                                  sim::to_double(paddingValue), loc.file, loc.line));
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_SET_PAD_VALUE, nullptr, nullptr,
+                                  sim::to_double(paddingValue), &out, loc.file, loc.line));
 }
 
 struct BrcbRepeatParams {
@@ -153,8 +156,9 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb takes 16- and 32-bit elements");
   const int64_t v[4] = {repeatTime, repeatParams.dstBlkStride, repeatParams.dstRepStride,
                         static_cast<int64_t>(sizeof(T))};
-  sim::check(
-      sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_BRCB, v, dst.lt, src.lt, 0, loc.file, loc.line));
+  const pyasc_sim_lt t[2] = {dst.lt, src.lt};
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_BRCB, v, t, 0, &out, loc.file, loc.line));
 }
 
 // --- the physical memories and LocalMemAllocator ------------------------------------------------
@@ -256,7 +260,7 @@ using AscendC::GetTPipePtr;
   do {                                                                                       \
     if (!(expr)) {                                                                           \
       AscendC::printf("[ASSERT] %s:%d: Assertion `%s' failed\n", __FILE__, __LINE__, #expr); \
-      AscendC::printf(__VA_ARGS__);                                                          \
+      AscendC::printf("" __VA_ARGS__);                                                       \
       AscendC::Trap();                                                                       \
     }                                                                                        \
   } while (0)
