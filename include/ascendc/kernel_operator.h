@@ -17,7 +17,6 @@
 #define PYASC_ASCENDC_KERNEL_OPERATOR_H
 
 #include <cassert>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

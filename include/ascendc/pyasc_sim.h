@@ -100,7 +100,9 @@ enum {
  * TRANSPOSE_EXT t dst, src, tmp, v n, c, h, w, TransposeType, element size;
  * TRANS_5HD t 16 dst then 16 src, v dstHighHalf, srcHighHalf, repeatTimes,
  * dstRepStride, srcRepStride, element size; TRANS_5HD_AT the same with v[6..]
- * the 32 UB byte addresses instead of t. */
+ * the 32 UB byte addresses instead of t; INIT_SOC_STATE nothing; SYSTEM_CYCLE out the
+ * cycle counter; IB_SET, IB_WAIT g the workspace, t the UB workspace, v blockIdx, eventID,
+ * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK g the workspace, t the UB workspace. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -112,7 +114,13 @@ enum {
   PYASC_SIM_VEC_TRANSPOSE,
   PYASC_SIM_VEC_TRANSPOSE_EXT,
   PYASC_SIM_VEC_TRANS_5HD,
-  PYASC_SIM_VEC_TRANS_5HD_AT
+  PYASC_SIM_VEC_TRANS_5HD_AT,
+  PYASC_SIM_VEC_INIT_SOC_STATE,
+  PYASC_SIM_VEC_SYSTEM_CYCLE,
+  PYASC_SIM_VEC_IB_SET,
+  PYASC_SIM_VEC_IB_WAIT,
+  PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
+  PYASC_SIM_VEC_WAIT_PRE_BLOCK
 };
 
 /* Vector operations, by form. */
@@ -381,8 +389,8 @@ typedef struct pyasc_sim_api {
   int (*cube_local_new)(void *k, pyasc_sim_lt *t, int buf, int64_t addr, int64_t len, int64_t esize,
                         const char *file, int line);
   /* the other vector and state forms, by op (PYASC_SIM_VEC_*) */
-  int (*vec_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, double f, int64_t *out,
-                  const char *file, int line);
+  int (*vec_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                  double f, int64_t *out, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

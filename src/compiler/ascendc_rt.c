@@ -300,9 +300,23 @@ static int sim_free_tensor(void *kv, void *que, pyasc_sim_lt t, const char *file
 }
 
 /* --- data movement ------------------------------------------------------------- */
+#ifdef ASC_K_CUBE
+/* DataCopy GM -> L1 (ascendc_rt_cube.h): a destination tagged with a cube buffer. */
+static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L);
+#define SIM_TO_CUBE(k, dir, dst) \
+  ((dir) == PYASC_SIM_GM_UB && (k)->cube && (dst).off >> ASC_KC_TAG_SHIFT)
+#else
+#define SIM_TO_CUBE(k, dir, dst) 0
+#endif
 static int sim_copy(void *kv, int dir, pyasc_sim_lt l, pyasc_sim_gt g, pyasc_sim_lt l2,
                     int64_t count, int64_t esize, const char *file, int line) {
   int L = at(file, line);
+#ifdef ASC_K_CUBE
+  /* the count form to L1: one burst of count elements */
+  if (SIM_TO_CUBE((asc_k_ctx *)kv, dir, l))
+    return sim_cube_copy_gm_l1(kv, lt_in(l), gt_in(g), 1, asc_k_mul(count, esize), 0, 0, -esize, L);
+#endif
   switch (dir) {
     case PYASC_SIM_GM_UB:
       return asc_k_copy_gm_ub(kv, lt_in(l), gt_in(g), count, esize, L);
@@ -660,6 +674,10 @@ static int sim_set_vector_mask(void *kv, int form, int dt, int mode, int64_t a, 
 static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g,
                            int64_t bc, int64_t bl, int64_t ss, int64_t ds, int64_t es,
                            const char *file, int line) {
+#ifdef ASC_K_CUBE
+  if (SIM_TO_CUBE((asc_k_ctx *)kv, dir, dst))
+    return sim_cube_copy_gm_l1(kv, lt_in(dst), gt_in(g), bc, bl, ss, ds, es, at(file, line));
+#endif
   return asc_k_copy_params(kv, dir, lt_in(dst), lt_in(src), gt_in(g), bc, bl, ss, ds, es,
                            at(file, line));
 }
@@ -764,8 +782,8 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
 }
 
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
-static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, double f,
-                        int64_t *out, const char *file, int line) {
+static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                        double f, int64_t *out, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   switch (op) {
@@ -801,6 +819,18 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     }
     case PYASC_SIM_VEC_TRANS_5HD_AT:
       return asc_k_trans_5hd_at(k, v + 6, v[0], v[1], v[2], v[3], v[4], v[5], L);
+    case PYASC_SIM_VEC_INIT_SOC_STATE:
+      return asc_k_init_soc_state(k, L);
+    case PYASC_SIM_VEC_SYSTEM_CYCLE:
+      return asc_k_get_system_cycle(k, out, L);
+    case PYASC_SIM_VEC_IB_SET:
+      return asc_k_ib_set(k, gt_in(g), lt_in(t[0]), v[0], v[1], v[2], L);
+    case PYASC_SIM_VEC_IB_WAIT:
+      return asc_k_ib_wait(k, gt_in(g), lt_in(t[0]), v[0], v[1], v[2], L);
+    case PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK:
+      return asc_k_notify_next_block(k, gt_in(g), lt_in(t[0]), L);
+    case PYASC_SIM_VEC_WAIT_PRE_BLOCK:
+      return asc_k_wait_pre_block(k, gt_in(g), lt_in(t[0]), L);
     default:
       return asc_k_fail(k, L, "unknown vector form %d", op);
   }

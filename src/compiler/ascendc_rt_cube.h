@@ -297,6 +297,36 @@ static int sim_cube_local_new(void *kv, pyasc_sim_lt *t, int buf, int64_t addr, 
   return 0;
 }
 
+/* DataCopy GM -> L1, with DataCopyParams (bc bursts of bl 32-byte blocks, ss and ds blocks
+ * between them) or, es < 0, a count (one burst of bl bytes, elements of -es bytes). A burst is
+ * the Nd2Nz copy of one row of bytes, which NZ lays out contiguously (C0 stride 1): the cube's
+ * GM -> L1 path, in pieces of at most Nd2Nz's 65535-element row. */
+static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L) {
+  const int64_t unit = es < 0 ? 1 : 32, esize = es < 0 ? -es : es, piece = 65504;
+  if (bc < 0 || bl < 0 || ss < 0 || ds < 0 || bl == ASC_K_FAR)
+    return asc_k_fail(k, L, "data_copy: DataCopyParams fields must not be negative");
+  const int64_t burst = asc_k_mul(bl, unit), room = asc_k_mul(dst.len, esize);
+  const int64_t src_step = asc_k_mul(asc_k_add(bl, ss), unit),
+                dst_step = asc_k_mul(asc_k_add(bl, ds), unit);
+  if (burst < 0 || room < 0 || src_step < 0 || dst_step < 0)
+    return asc_k_fail(k, L, "data_copy: the copy's span overflows");
+  for (int64_t i = 0; i < bc; i++)
+    for (int64_t at = 0; at < burst; at += piece) {
+      const int64_t n = burst - at < piece ? burst - at : piece;
+      const int64_t d_at = asc_k_madd(at, i, dst_step), s_at = asc_k_madd(at, i, src_step);
+      if (d_at < 0 || s_at < 0 || d_at > room)
+        return asc_k_fail(k, L, "data_copy: burst %lld lies past the %lld-byte L1 LocalTensor",
+                          (long long)i, (long long)room);
+      asc_k_lt d = {dst.off + d_at, room - d_at};
+      asc_k_gt s = g;
+      s.lead = asc_k_add(g.lead, s_at);
+      const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
+      if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
+    }
+  return 0;
+}
+
 #define SIM_CUBE_ENTRIES                                                                   \
   sim_cube_begin, sim_cube_end, sim_core_info, sim_group_run, sim_cross_flag, sim_mm_init, \
       sim_mm_set, sim_mm_shape, sim_mm_iterate, sim_mm_get_c, sim_mm_end, sim_mm_offset_c, \

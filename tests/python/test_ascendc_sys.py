@@ -205,3 +205,56 @@ def test_a_gm_scalar_outside_every_argument_fails_in_checked_mode():
     with pytest.raises(pyasc.KernelError):
         kernel[1](np.zeros(16, np.float32), np.zeros(128, np.float32), np.zeros(15, np.float32),
                   np.zeros(24, np.float32), np.zeros(3, np.int32))
+
+
+def test_data_copy_params_from_gm_into_l1_with_a_source_stride():
+    # A arrives already in L1's NZ order, in two 1024-byte bursts with one 32-byte block of
+    # padding between them in global memory (srcStride 1).
+    source = CUBE_SRC.replace(
+        "DataCopy(a1, aGm, Nd2NzParams(1, M, K, 0, K, M, 1, 0));",
+        "DataCopy(a1, aGm, DataCopyParams(2, M * K * sizeof(half) / 64, 1, 0));").replace(
+        "aGm.SetGlobalBuffer((__gm__ half *)a, M * K);",
+        "aGm.SetGlobalBuffer((__gm__ half *)a, M * K + 16);")
+    rng = np.random.default_rng(8)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    a_nz = a.reshape(32, 2, 16).transpose(1, 0, 2).reshape(-1)
+    padded = np.concatenate([a_nz[:512], np.full(16, 99, np.float16), a_nz[512:]])
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(source, "mm_alloc", debug=True)[1](padded, b, c)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+
+
+# Block 1 waits on block 0's flag (IBWait) before it reads what block 0 wrote.
+IB_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void ib_order(GM_ADDR data, GM_ADDR work)
+{
+    GlobalTensor<int32_t> dataGm, workGm;
+    dataGm.SetGlobalBuffer((__gm__ int32_t *)data, 2);
+    workGm.SetGlobalBuffer((__gm__ int32_t *)work, 256);
+    LocalTensor<int32_t> ub(TPosition::VECCALC, 0, 64);
+    if (GetBlockIdx() == 0) {
+        dataGm.SetValue(0, 41);
+        IBSet(workGm, ub, 0, 0);
+    } else {
+        IBWait(workGm, ub, 0, 0);
+        dataGm.SetValue(1, dataGm.GetValue(0) + 1);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_ib_set_and_ib_wait_order_two_blocks(debug):
+    data, work = np.zeros(2, np.int32), np.zeros(256, np.int32)
+    pyasc.ascendc.load(IB_SRC, "ib_order", debug=debug)[2](data, work)
+    np.testing.assert_array_equal(data, [41, 42])
+
+
+def test_an_ib_wait_nobody_sets_is_reported():
+    source = IB_SRC.replace("IBSet(workGm, ub, 0, 0);", "")
+    with pytest.raises(pyasc.KernelError, match="ib_wait"):
+        pyasc.ascendc.load(source, "ib_order")[2](np.zeros(2, np.int32), np.zeros(256, np.int32))

@@ -6,12 +6,40 @@ namespace AscendC {
 
 namespace sim {
 // One vec_more call: the tensors t, the numbers v; the result (GatherMask's count) back.
-inline int64_t vec_more(int op, const int64_t *v, std::initializer_list<pyasc_sim_lt> t, Loc loc) {
+inline int64_t vec_more(int op, const int64_t *v, std::initializer_list<pyasc_sim_lt> t, Loc loc,
+                        pyasc_sim_gt g = {nullptr, 0, 0, -1, 0}) {
   int64_t out = 0;
-  check(api()->vec_more(ctx, op, v, t.begin(), 0, &out, loc.file, loc.line));
+  check(api()->vec_more(ctx, op, v, t.begin(), g, 0, &out, loc.file, loc.line));
   return out;
 }
 }  // namespace sim
+
+// --- blocks in order through global memory (IBSet/IBWait, NotifyNextBlock/WaitPreBlock) -----
+
+// Block blockIdx's flag eventID in the workspace: IBSet waits for it to be clear and sets it,
+// IBWait waits for it to be set and clears it.
+template <bool isAIVOnly = true>
+inline void IBSet(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace,
+                  int32_t blockIdx, int32_t eventID, sim::Loc loc = {}) {
+  const int64_t v[3] = {blockIdx, eventID, isAIVOnly};
+  sim::vec_more(PYASC_SIM_VEC_IB_SET, v, {ubWorkspace.lt}, loc, gmWorkspace.gt);
+}
+template <bool isAIVOnly = true>
+inline void IBWait(const GlobalTensor<int32_t> &gmWorkspace,
+                   const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx, int32_t eventID,
+                   sim::Loc loc = {}) {
+  const int64_t v[3] = {blockIdx, eventID, isAIVOnly};
+  sim::vec_more(PYASC_SIM_VEC_IB_WAIT, v, {ubWorkspace.lt}, loc, gmWorkspace.gt);
+}
+// Blocks in turn: each waits for the previous one's notification.
+inline void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace,
+                            sim::Loc loc = {}) {
+  sim::vec_more(PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK, nullptr, {ubWorkspace.lt}, loc, gmWorkspace.gt);
+}
+inline void WaitPreBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace,
+                         sim::Loc loc = {}) {
+  sim::vec_more(PYASC_SIM_VEC_WAIT_PRE_BLOCK, nullptr, {ubWorkspace.lt}, loc, gmWorkspace.gt);
+}
 
 // --- gathers --------------------------------------------------------------------------------
 

@@ -23,12 +23,13 @@ inline auto printf_arg(A a) {
 
 // --- the core's state ------------------------------------------------------------------------
 
-// The state a kernel starts from, as dav-2201 sets it: no atomic store, the mask in normal mode
-// with every bit set.
-inline void InitSocState() {
+// The state a kernel starts from, as dav-2201 sets it: the vector mask (the runtime's
+// InitSocState) and no atomic store.
+inline void InitSocState(sim::Loc loc = {}) {
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_INIT_SOC_STATE, nullptr, nullptr,
+                                  GlobalTensor<int32_t>().gt, 0, &out, loc.file, loc.line));
   SetAtomicNone();
-  SetMaskNorm();
-  ResetMask();
 }
 
 // No atomic store: DataCopy to global memory writes (SetAtomicNone's register).
@@ -104,11 +105,12 @@ inline void SetNextTaskStart() {}
 template <bool FORCE = false>
 inline void WaitPreTaskEnd() {}
 
-// The cycle counter: the host's steady clock in nanoseconds (the simulator keeps no cycles).
-inline int64_t GetSystemCycle() {
-  return static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now().time_since_epoch())
-                                  .count());
+// The cycle counter (the runtime's: the host's clock at the core's 50 MHz).
+inline int64_t GetSystemCycle(sim::Loc loc = {}) {
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_SYSTEM_CYCLE, nullptr, nullptr,
+                                  GlobalTensor<int32_t>().gt, 0, &out, loc.file, loc.line));
+  return out;
 }
 
 // --- printf ---------------------------------------------------------------------------------
@@ -138,7 +140,8 @@ template <typename T, TPosition pos = TPosition::MAX>
 inline void SetPadValue(T paddingValue, sim::Loc loc = {}) {
   int64_t out = 0;
   sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_SET_PAD_VALUE, nullptr, nullptr,
-                                  sim::to_double(paddingValue), &out, loc.file, loc.line));
+                                  GlobalTensor<T>().gt, sim::to_double(paddingValue), &out,
+                                  loc.file, loc.line));
 }
 
 struct BrcbRepeatParams {
@@ -158,7 +161,8 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
                         static_cast<int64_t>(sizeof(T))};
   const pyasc_sim_lt t[2] = {dst.lt, src.lt};
   int64_t out = 0;
-  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_BRCB, v, t, 0, &out, loc.file, loc.line));
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_BRCB, v, t, GlobalTensor<T>().gt, 0, &out,
+                                  loc.file, loc.line));
 }
 
 // --- the physical memories and LocalMemAllocator ------------------------------------------------
