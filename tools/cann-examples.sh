@@ -10,8 +10,8 @@
 # table of supported products has no Atlas A2 row, or when its code uses the
 # dav-3510 register APIs (__simd_vf__, __VEC_SCOPE__, MicroAPI::) with no
 # __NPU_ARCH__ test to keep them off other architectures.
-# An example whose CMakeLists refuses to configure without SCENARIO_NUM gets
-# the value its README's commands set first (unless CANN_CMAKE_ARGS sets it).
+# An example whose CMakeLists takes SCENARIO_NUM gets the value its README's
+# commands set first (unless CANN_CMAKE_ARGS sets it), as the README runs it.
 #
 # Usage: tools/cann-examples.sh CHECKOUT [DIR...]
 #   CHECKOUT: a clone of CANN's asc-devkit; every example (a directory with
@@ -53,7 +53,7 @@ for ex in "${examples[@]}"; do
     continue
   fi
   scenario=""
-  if grep -q 'NOT DEFINED SCENARIO_NUM' "$dir/CMakeLists.txt" &&
+  if grep -q 'SCENARIO_NUM' "$dir/CMakeLists.txt" &&
     [[ "${CANN_CMAKE_ARGS:-}" != *SCENARIO_NUM* ]]; then
     scenario=$(grep -m1 -oE 'SCENARIO_NUM=[0-9]+' "$dir/README.md")
     [ -n "$scenario" ] && scenario="-D$scenario"

@@ -102,7 +102,8 @@ enum {
  * dstRepStride, srcRepStride, element size; TRANS_5HD_AT the same with v[6..]
  * the 32 UB byte addresses instead of t; INIT_SOC_STATE nothing; SYSTEM_CYCLE out the
  * cycle counter; IB_SET, IB_WAIT g the workspace, t the UB workspace, v blockIdx, eventID,
- * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK g the workspace, t the UB workspace. */
+ * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK, INIT_DETERMINE g the workspace, t the UB
+ * workspace. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -120,7 +121,8 @@ enum {
   PYASC_SIM_VEC_IB_SET,
   PYASC_SIM_VEC_IB_WAIT,
   PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
-  PYASC_SIM_VEC_WAIT_PRE_BLOCK
+  PYASC_SIM_VEC_WAIT_PRE_BLOCK,
+  PYASC_SIM_VEC_INIT_DETERMINE
 };
 
 /* Vector operations, by form. */

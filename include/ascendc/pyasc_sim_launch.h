@@ -54,6 +54,7 @@ const pyasc_sim_api *pyasc_sim_host_table(int cube);
 
 /* The C++ side: only with kernel_operator.h, whose entry it reuses. */
 #ifdef PYASC_ASCENDC_KERNEL_OPERATOR_H
+#include "acl/acl_rt.h"
 // The program's one table slot (a kernel's library defines its own: PYASC_SIM_ENTRY); weak, so
 // that several .asc files of one program share it.
 extern "C" {
@@ -83,7 +84,16 @@ template <typename P, typename T>
 pyasc_sim_arg host_arg(T &&value) {
   P v = static_cast<P>(value);
   pyasc_sim_arg a{};
-  if constexpr (std::is_pointer_v<P>)
+  if constexpr (std::is_class_v<P>) {
+    // A struct passed by value travels as a copy in device memory, which the launch may read
+    // after this call returns: it is released with the device's memory (aclrtResetDevice,
+    // aclFinalize). A failed allocation leaves NULL, which the kernel's entry reports.
+    void *copy = nullptr;
+    if (aclrtMalloc(&copy, sizeof(P), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+        aclrtMemcpy(copy, sizeof(P), &v, sizeof(P), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS)
+      copy = nullptr;
+    a.v.p = static_cast<char *>(copy);
+  } else if constexpr (std::is_pointer_v<P>)
     a.v.p = const_cast<char *>(reinterpret_cast<const char *>(v));
   else if constexpr (std::is_same_v<P, half> || std::is_same_v<P, bfloat16_t>)
     a.v.f = static_cast<float>(v);
@@ -99,7 +109,8 @@ int host_launch_as(void (*)(P...), const char *name, uint32_t blocks, void *stre
   static_assert(sizeof...(P) == sizeof...(T),
                 "the launch passes as many arguments as the kernel takes");
   static_assert(params_supported(F),
-                "kernel parameters must be pointers (GM_ADDR), integers, floats or bool");
+                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or structs "
+                "that are trivially copyable");
   static constexpr ParamText params = param_text(F);
   pyasc_sim_arg packed[sizeof...(P) + 1] = {host_arg<P>(static_cast<T &&>(args))...};
   static const pyasc_sim_kernel kernel = {

@@ -831,6 +831,18 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return asc_k_notify_next_block(k, gt_in(g), lt_in(t[0]), L);
     case PYASC_SIM_VEC_WAIT_PRE_BLOCK:
       return asc_k_wait_pre_block(k, gt_in(g), lt_in(t[0]), L);
+    case PYASC_SIM_VEC_INIT_DETERMINE: {
+      /* InitDetermineComputeWorkspace: block 0 clears every block's slot of
+       * NotifyNextBlock/WaitPreBlock before it notifies (no block notifies
+       * before block 0 has) */
+      asc_k_gt w = gt_in(g);
+      for (int64_t b = 0; k->block_idx == 0 && b < k->block_num; b++) {
+        int32_t *flag = asc_k_sys_flag(k, &w, b, "init_determine_compute_workspace", L);
+        if (!flag) return 1;
+        __atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+      }
+      return 0;
+    }
     default:
       return asc_k_fail(k, L, "unknown vector form %d", op);
   }

@@ -54,12 +54,24 @@ constexpr char param_kind() {
     return 'f';
   else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
     return 'i';
+  else if constexpr (std::is_class_v<T> && std::is_trivially_copyable_v<T> &&
+                     std::is_default_constructible_v<T>)
+    return 'a';  // a struct by value (a tiling): its bytes, in an argument's memory
   else
     return '?';
 }
 template <typename T>
 T param_value(const pyasc_sim_arg &a) {
-  if constexpr (std::is_pointer_v<T>)
+  if constexpr (std::is_class_v<T>) {
+    if (!a.v.p || a.n < static_cast<int64_t>(sizeof(T))) {
+      api()->fail(ctx, "kernel", 0,
+                  "a struct parameter passed by value needs an argument holding its bytes");
+      throw Abort{};
+    }
+    T v;
+    __builtin_memcpy(static_cast<void *>(&v), a.v.p, sizeof(T));
+    return v;
+  } else if constexpr (std::is_pointer_v<T>)
     return reinterpret_cast<T>(a.v.p);
   else if constexpr (std::is_same_v<T, bool>)
     return a.v.i != 0;
@@ -147,7 +159,8 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
 
 #define PYASC_SIM_ENTRY(name)                                                              \
   static_assert(AscendC::sim::params_supported(&name),                                     \
-                "kernel parameters must be pointers (GM_ADDR), integers, floats or bool"); \
+                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or " \
+                "structs that are trivially copyable");                                    \
   extern "C" {                                                                             \
   const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
   extern const int pyasc_sim_checked;                                                      \

@@ -31,7 +31,12 @@ inline void IBWait(const GlobalTensor<int32_t> &gmWorkspace,
   const int64_t v[3] = {blockIdx, eventID, isAIVOnly};
   sim::vec_more(PYASC_SIM_VEC_IB_WAIT, v, {ubWorkspace.lt}, loc, gmWorkspace.gt);
 }
-// Blocks in turn: each waits for the previous one's notification.
+// Blocks in turn: each waits for the previous one's notification, from a workspace that
+// InitDetermineComputeWorkspace clears.
+inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t> &gmWorkspace,
+                                          LocalTensor<int32_t> &ubWorkspace, sim::Loc loc = {}) {
+  sim::vec_more(PYASC_SIM_VEC_INIT_DETERMINE, nullptr, {ubWorkspace.lt}, loc, gmWorkspace.gt);
+}
 inline void NotifyNextBlock(GlobalTensor<int32_t> &gmWorkspace, LocalTensor<int32_t> &ubWorkspace,
                             sim::Loc loc = {}) {
   sim::vec_more(PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK, nullptr, {ubWorkspace.lt}, loc, gmWorkspace.gt);
