@@ -17,6 +17,7 @@ it as the ASC language's compiler (``share/cmake/ASC``).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pyasc import _C
 
 __all__ = ["DriverError", "Launch", "Plan", "Token", "cmake_dir", "compile_command", "find_launches", "include_dirs",
-           "lib_dir", "main", "tokenize", "translate"]
+           "lib_dir", "local_includes", "main", "tokenize", "translate"]
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 ARCHITECTURES = ("dav-2201",)
@@ -242,11 +243,13 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def translate(text: str, file: str = "<string>") -> str:
+def translate(text: str, file: str = "<string>", included: str = "") -> str:
     """The C++ that a ``.asc`` source becomes: a prologue with the
     simulator's headers, then the source under ``#line`` directives with each
-    launch replaced by a call of ``AscendC::sim::host_launch`` (lines kept)."""
-    live, cube, group = _C.ascendc_traits(text)
+    launch replaced by a call of ``AscendC::sim::host_launch`` (lines kept).
+    What the kernels use (the cube, core kinds, SyncAll) is read from the
+    source and from included, the text of the files it includes."""
+    live, cube, group = _C.ascendc_traits(text + "\n" + included)
     out = [f"// {file}, translated by pyasc's asc-compile for the simulated cores\n",
            f"#define PYASC_SIM_ALL_LIVE {live}\n#define PYASC_SIM_CUBE {cube}\n",
            f"#define PYASC_SIM_GROUP {group}\n",
@@ -264,6 +267,39 @@ def translate(text: str, file: str = "<string>") -> str:
         pos = launch.end
     out.append(text[pos:])
     return "".join(out)
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+_MAX_INCLUDED = 64
+
+
+def local_includes(text: str, dirs: list[str]) -> str:
+    """The text of the files a source includes with ``#include "..."`` that
+    are found in dirs (the source's own directory first), and of theirs in
+    turn (at most 64 files): kernels in a header count as the source's."""
+    seen: set[str] = set()
+    parts: list[str] = []
+    pending = [(text, dirs)]
+    while pending and len(seen) < _MAX_INCLUDED:
+        body, where = pending.pop()
+        for name in _QUOTED_INCLUDE.findall(body):
+            for d in where:
+                path = os.path.abspath(os.path.join(d, name))
+                if os.path.isfile(path):
+                    break
+            else:
+                continue
+            if path in seen or len(seen) >= _MAX_INCLUDED:
+                continue
+            seen.add(path)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    found = f.read()
+            except OSError:
+                continue
+            parts.append(found)
+            pending.append((found, [os.path.dirname(path)] + where))
+    return "\n".join(parts)
 
 
 def include_dirs() -> list[str]:
@@ -367,6 +403,17 @@ def _depfile(args: _Args) -> str | None:
     return None
 
 
+def _include_flags(flags: list[str]) -> list[str]:
+    """The directories of the -I options among flags (-I DIR and -IDIR)."""
+    dirs = []
+    for i, a in enumerate(flags):
+        if a == "-I" and i + 1 < len(flags):
+            dirs.append(flags[i + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            dirs.append(a[2:])
+    return dirs
+
+
 def compile_command(argv: list[str], workdir: str) -> Plan:
     """The C++ compiler's command for the driver's arguments, the ``.asc``
     sources translated into workdir."""
@@ -388,8 +435,9 @@ def compile_command(argv: list[str], workdir: str) -> Plan:
             raise DriverError(f"cannot read {src}: {exc.strerror}") from exc
         stem = os.path.splitext(os.path.basename(src))[0]
         out = os.path.join(workdir, f"{n}_{stem}.cpp")
+        search = [os.path.dirname(os.path.abspath(src)) or "."] + _include_flags(args.passthrough)
         with open(out, "w", encoding="utf-8") as f:
-            f.write(translate(text, src))
+            f.write(translate(text, src, local_includes(text, search)))
         sources[out] = src
         # the .asc file's own directory first for its "..." includes
         cmd += ["-iquote", os.path.dirname(os.path.abspath(src)) or ".", "-x", "c++", out,

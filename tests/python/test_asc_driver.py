@@ -338,3 +338,23 @@ def test_example_program_with_half_on_the_host(tmp_path: Path) -> None:
     run = subprocess.run([str(tmp_path / "add_custom")], capture_output=True, text=True,
                          check=False, timeout=120)
     assert run.returncode == 0 and "0 of 16384 sums wrong" in run.stdout, run.stdout + run.stderr
+
+
+def test_kernels_in_included_headers_count_for_the_traits(tmp_path: Path) -> None:
+    # SyncAll in a header the .asc includes (and one it includes in turn): the blocks must be
+    # launched together, as for SyncAll in the .asc itself
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "kernel.h").write_text('#include "inc/sync.h"\n')
+    (tmp_path / "inc" / "sync.h").write_text("inline void meet() { AscendC::SyncAll(); }\n")
+    text = '#include "kernel.h"\n#include "missing.h"\n'
+    included = asc_driver.local_includes(text, [str(tmp_path)])
+    assert "SyncAll" in included
+    assert "#define PYASC_SIM_ALL_LIVE 1" in asc_driver.translate(text, "k.asc", included)
+    assert "#define PYASC_SIM_ALL_LIVE 0" in asc_driver.translate(text, "k.asc")
+    # the driver searches -IDIR (and -I DIR) too
+    (tmp_path / "k.asc").write_text('#include "sync.h"\n')
+    (tmp_path / "work").mkdir()
+    plan = asc_driver.compile_command(["-c", str(tmp_path / "k.asc"), f"-I{tmp_path / 'inc'}"],
+                                      str(tmp_path / "work"))
+    (translated,) = plan.sources
+    assert "#define PYASC_SIM_ALL_LIVE 1" in Path(translated).read_text()
