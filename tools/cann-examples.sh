@@ -67,7 +67,10 @@ for ex in "${examples[@]}"; do
     shift
     (cd "$build" && "$@") >"$build/pyasc-$name.log" 2>&1 || { step=$name; return 1; }
   }
-  run cmake cmake .. -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_RUN_MODE=sim \
+  # sim, or npu for an example that refuses sim (both run on the simulator)
+  mode=sim
+  grep -q 'CMAKE_ASC_RUN_MODE STREQUAL "sim"' "$dir/CMakeLists.txt" && mode=npu
+  run cmake cmake .. -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_RUN_MODE=$mode \
     -DASC_DIR="$asc_dir" $scenario ${CANN_CMAKE_ARGS:-} &&
     run make make -j2 &&
     { [ ! -f "$dir/scripts/gen_data.py" ] || run gen_data "$py" ../scripts/gen_data.py; } &&

@@ -47,4 +47,6 @@
 
 #include "kernel_operator/gather_sort.h"
 
+#include "kernel_operator/cube_more.h"
+
 #endif

@@ -77,14 +77,19 @@ enum {
  * (DataCopyPad UB -> L1) dt, DataCopyExtParams' 4 numbers, Nd2NzParams' 8;
  * LOAD_SPARSE (LoadDataWithSparse, the index third) startIndex,
  * repeatTimes, srcStride, dstGap, ifTranspose; MMAD_SPARSE (MmadWithSparse:
- * dst, fm src, filter third) m, n, k, init. */
+ * dst, fm src, filter third) m, n, k, init; LOAD3D_V2 (LoadData with
+ * LoadData3DParamsV2, dst, src) dt, padList[4], l1H, l1W, channelSize,
+ * kExtension, mExtension, kStartPt, mStartPt, strideW, strideH, filterW,
+ * filterH, dilationFilterW, dilationFilterH, enTranspose, filterSizeW,
+ * filterSizeH, fMatrixCtrl, then padValue as a double's bits. */
 enum {
   PYASC_SIM_CUBE_FPQ,
   PYASC_SIM_CUBE_CO12,
   PYASC_SIM_CUBE_LOAD_T,
   PYASC_SIM_CUBE_ND2NZ_PAD,
   PYASC_SIM_CUBE_LOAD_SPARSE,
-  PYASC_SIM_CUBE_MMAD_SPARSE
+  PYASC_SIM_CUBE_MMAD_SPARSE,
+  PYASC_SIM_CUBE_LOAD3D_V2
 };
 
 /* The other vector and state forms through vec_more: t the tensors, v the

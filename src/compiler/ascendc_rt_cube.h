@@ -270,6 +270,11 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
       return asc_k_cube_load_t(k, lt_in(dst), lt_in(src), t, v[1], v[2], v[3], v[4], v[5], L);
     case PYASC_SIM_CUBE_ND2NZ_PAD:
       return asc_k_cube_nd2nz_pad(k, lt_in(dst), lt_in(src), t, v + 1, v + 5, L);
+    case PYASC_SIM_CUBE_LOAD3D_V2: {
+      double pad;
+      memcpy(&pad, &v[22], sizeof pad);
+      return asc_k_load3d_v2(k, lt_in(dst), lt_in(src), t, (int)v[0], v + 1, pad, L);
+    }
     default:
       return asc_k_fail(k, L, "the cube: unknown form %d", op);
   }

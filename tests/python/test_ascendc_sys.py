@@ -258,3 +258,28 @@ def test_an_ib_wait_nobody_sets_is_reported():
     source = IB_SRC.replace("IBSet(workGm, ub, 0, 0);", "")
     with pytest.raises(pyasc.KernelError, match="ib_wait"):
         pyasc.ascendc.load(source, "ib_order")[2](np.zeros(2, np.int32), np.zeros(256, np.int32))
+
+
+def test_load_data_3d_v2_moves_a_into_l0a_through_img2col(capfd):
+    # A's NZ tile in L1 read as a 1 x M feature map of K channels with a 1 x 1 filter: img2col
+    # gives A itself in L0A's order; DumpTensor prints the first row of C from L0C's output
+    source = CUBE_SRC.replace(
+        "    for (uint32_t i = 0; i < M / 16; ++i)\n"
+        "        LoadData(a2[i * K * 16], a1[i * FRACTAL], LoadData2DParams(0, K / 16, M / 16, 0, 0, "
+        "false, 0));\n",
+        "    LoadData3DParamsV2<half> p;\n"
+        "    p.l1H = 1; p.l1W = M; p.channelSize = K; p.kExtension = K; p.mExtension = M;\n"
+        "    LoadData(a2, a1, p);\n").replace(
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));",
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));\n"
+        "    PipeBarrier<PIPE_ALL>();\n    DumpTensor(cGm, 7, 3);")
+    assert "LoadData3DParamsV2" in source and "DumpTensor" in source
+    rng = np.random.default_rng(12)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(source, "mm_alloc", debug=True)[1](a, b, c)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_array_equal(c, ref)
+    out = capfd.readouterr().out
+    assert "DumpTensor: block 0 desc=7 size=3: " + " ".join(f"{v:g}" for v in ref[0, :3]) in out

@@ -1,0 +1,125 @@
+// Part of kernel_operator.h, included only from it: more of the cube's basic APIs (LoadData with
+// LoadData3DParamsV2, the img2col load of the runtime's rt/img2col.h) and DumpTensor.
+
+namespace AscendC {
+
+// L1 (a feature map, NC1HWC0) -> L0A/L0B through img2col.
+template <typename T>
+struct LoadData3DParamsV2 {
+  LoadData3DParamsV2() = default;
+  LoadData3DParamsV2(const uint8_t padListIn[4], const uint16_t l1HIn, const uint16_t l1WIn,
+                     const uint16_t channelSizeIn, const uint16_t kExtensionIn,
+                     const uint16_t mExtensionIn, const uint16_t kStartPtIn,
+                     const uint16_t mStartPtIn, const uint8_t strideWIn, const uint8_t strideHIn,
+                     const uint8_t filterWIn, const uint8_t filterHIn,
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                     const bool enTransposeIn, const bool enSmallKIn, const T padValueIn,
+                     const bool filterSizeWIn = false, const bool filterSizeHIn = false,
+                     const bool fMatrixCtrlIn = false)
+      : l1H(l1HIn),
+        l1W(l1WIn),
+        channelSize(channelSizeIn),
+        kExtension(kExtensionIn),
+        mExtension(mExtensionIn),
+        kStartPt(kStartPtIn),
+        mStartPt(mStartPtIn),
+        strideW(strideWIn),
+        strideH(strideHIn),
+        filterW(filterWIn),
+        filterH(filterHIn),
+        dilationFilterW(dilationFilterWIn),
+        dilationFilterH(dilationFilterHIn),
+        enTranspose(enTransposeIn),
+        enSmallK(enSmallKIn),
+        padValue(padValueIn),
+        filterSizeW(filterSizeWIn),
+        filterSizeH(filterSizeHIn),
+        fMatrixCtrl(fMatrixCtrlIn) {
+    for (int i = 0; i < 4; ++i) padList[i] = padListIn[i];
+  }
+  uint8_t padList[4] = {0};
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const LoadData3DParamsV2<T> &p, sim::Loc loc = {}) {
+  const pyasc_sim_api *t = sim::api();
+  if (!t->cube_more)
+    sim::check(t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
+  const double pad = sim::to_double(p.padValue);
+  int64_t v[23] = {sim::dtype<T>::code,
+                   p.padList[0],
+                   p.padList[1],
+                   p.padList[2],
+                   p.padList[3],
+                   p.l1H,
+                   p.l1W,
+                   p.channelSize,
+                   p.kExtension,
+                   p.mExtension,
+                   p.kStartPt,
+                   p.mStartPt,
+                   p.strideW,
+                   p.strideH,
+                   p.filterW,
+                   p.filterH,
+                   p.dilationFilterW,
+                   p.dilationFilterH,
+                   p.enTranspose,
+                   p.filterSizeW,
+                   p.filterSizeH,
+                   p.fMatrixCtrl,
+                   0};
+  __builtin_memcpy(&v[22], &pad, sizeof pad);
+  sim::check(t->cube_more(sim::ctx, PYASC_SIM_CUBE_LOAD3D_V2, v, pyasc_sim_gt{}, dst.lt, src.lt,
+                          pyasc_sim_lt{}, loc.file, loc.line));
+}
+
+// --- DumpTensor -----------------------------------------------------------------------------
+
+// The first dumpSize elements of a tensor, on standard output with the block and desc.
+template <typename T>
+inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       sim::Loc loc = {}) {
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
+  std::printf("DumpTensor: block %lld desc=%u size=%u:", static_cast<long long>(GetBlockIdx()),
+              desc, dumpSize);
+  for (uint32_t i = 0; i < dumpSize; ++i)
+    std::printf(" %g", sim::to_double(tensor.GetValue(i, loc)));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+template <typename T>
+inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       sim::Loc loc = {}) {
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
+  std::printf("DumpTensor: block %lld desc=%u size=%u:", static_cast<long long>(GetBlockIdx()),
+              desc, dumpSize);
+  for (uint32_t i = 0; i < dumpSize; ++i)
+    std::printf(" %g", sim::to_double(tensor.GetValue(i, loc)));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace AscendC
