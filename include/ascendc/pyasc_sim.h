@@ -108,7 +108,7 @@ enum {
  * the 32 UB byte addresses instead of t; INIT_SOC_STATE nothing; SYSTEM_CYCLE out the
  * cycle counter; IB_SET, IB_WAIT g the workspace, t the UB workspace, v blockIdx, eventID,
  * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK, INIT_DETERMINE g the workspace, t the UB
- * workspace. */
+ * workspace; CREATE_VEC_INDEX t dst, v dtype, count, f firstValue. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -127,7 +127,8 @@ enum {
   PYASC_SIM_VEC_IB_WAIT,
   PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
-  PYASC_SIM_VEC_INIT_DETERMINE
+  PYASC_SIM_VEC_INIT_DETERMINE,
+  PYASC_SIM_VEC_CREATE_VEC_INDEX
 };
 
 /* Vector operations, by form. */

@@ -781,6 +781,22 @@ static int sim_sys_workspace(void *kv, int set, void **ptr) {
   return 0;
 }
 
+/* CreateVecIndex, the count form: dst[i] = first + i for count elements of
+ * dt (int16, int32, half, float), each rounded to dt as a cast to it rounds. */
+static int sim_create_vec_index(asc_k_ctx *k, asc_k_lt dst, int dt, double first, int64_t count,
+                                int L) {
+  if (dt != ASC_K_DT_INT16 && dt != ASC_K_DT_INT32 && dt != ASC_K_DT_FLOAT16 &&
+      dt != ASC_K_DT_FLOAT32)
+    return asc_k_fail(k, L, "create_vec_index takes int16, int32, half or float elements");
+  if (count < 0 || count > UINT32_MAX)
+    return asc_k_fail(k, L, "create_vec_index: count %lld is outside [0, 2**32)", (long long)count);
+  const int64_t es = asc_k_dt_size(dt);
+  if (asc_k_ub_use(k, ASC_K_V, dst, count, es, ASC_K_WRITE, "create_vec_index", "dst", L)) return 1;
+  for (int64_t i = 0; i < count; i++)
+    asc_k_cast_store(dt, k->ub + dst.off + i * es, first + (double)i, 1);
+  return 0;
+}
+
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
@@ -831,6 +847,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return asc_k_notify_next_block(k, gt_in(g), lt_in(t[0]), L);
     case PYASC_SIM_VEC_WAIT_PRE_BLOCK:
       return asc_k_wait_pre_block(k, gt_in(g), lt_in(t[0]), L);
+    case PYASC_SIM_VEC_CREATE_VEC_INDEX:
+      return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
     case PYASC_SIM_VEC_INIT_DETERMINE: {
       /* InitDetermineComputeWorkspace: block 0 clears every block's slot of
        * NotifyNextBlock/WaitPreBlock before it notifies (no block notifies

@@ -40,6 +40,7 @@ PROGRAM = r"""
 #include <cstdio>
 #include "acl/acl.h"
 #include "kernel_operator.h"
+#include "lib/matmul_intf.h"
 """ + KERNEL + r"""
 int main()
 {

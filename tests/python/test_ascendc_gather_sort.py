@@ -169,3 +169,44 @@ def test_a_gather_offset_outside_src_fails_at_the_users_line():
             np.zeros(16, np.float32), np.zeros(16, np.float32), np.zeros(32, np.float32)]
     with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}:.*gather"):
         kernel[1](*args)
+
+
+INDEX_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void vec_index(GM_ADDR f, GM_ADDR h, GM_ADDR i)
+{
+    GlobalTensor<float> fG;
+    GlobalTensor<half> hG;
+    GlobalTensor<int32_t> iG;
+    fG.SetGlobalBuffer((__gm__ float *)f, 64);
+    hG.SetGlobalBuffer((__gm__ half *)h, 128);
+    iG.SetGlobalBuffer((__gm__ int32_t *)i, 64);
+    LocalMemAllocator<> ub;
+    LocalTensor<float> fl = ub.Alloc<float, 64>();
+    LocalTensor<half> hl = ub.Alloc<half, 128>();
+    LocalTensor<int32_t> il = ub.Alloc<int32_t, 64>();
+    CreateVecIndex(fl, -2.5f, 64);
+    CreateVecIndex(hl, (half)2040, 128);
+    Duplicate(il, (int32_t)99, 64);
+    PipeBarrier<PIPE_V>();
+    CreateVecIndex(il, (int32_t)-7, 60);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(fG, fl, 64);
+    DataCopy(hG, hl, 128);
+    DataCopy(iG, il, 64);
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_create_vec_index_matches_numpy_arange(debug):
+    f, h = np.zeros(64, np.float32), np.zeros(128, np.float16)
+    i = np.zeros(64, np.int32)
+    pyasc.ascendc.load(INDEX_SRC, "vec_index", debug=debug)[1](f, h, i)
+    np.testing.assert_array_equal(f, np.arange(64, dtype=np.float64) - 2.5)
+    # past 2048 half has a spacing of 2: each value rounds to even as a cast does
+    np.testing.assert_array_equal(h, (2040 + np.arange(128, dtype=np.float64)).astype(np.float16))
+    np.testing.assert_array_equal(i[:60], np.arange(-7, 53))
+    np.testing.assert_array_equal(i[60:], 99)  # only count elements are written

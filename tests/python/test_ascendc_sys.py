@@ -34,6 +34,7 @@ extern "C" __global__ __aicore__ void add_alloc(GM_ADDR x, GM_ADDR y, GM_ADDR z)
     xGm.SetGlobalBuffer((__gm__ float *)x + block_idx * BLOCK, BLOCK);
     yGm.SetGlobalBuffer((__gm__ float *)y + block_idx * BLOCK, BLOCK);
     zGm.SetGlobalBuffer((__gm__ float *)z + block_idx * BLOCK, BLOCK);
+    xGm.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);  // no L2 here: a hint only
     AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
     AscendC::LocalTensor<float> xl = ub.Alloc<AscendC::TPosition::VECIN, float>(BLOCK);
     AscendC::LocalTensor<float> yl = ub.Alloc<float, BLOCK>();
@@ -283,3 +284,35 @@ def test_load_data_3d_v2_moves_a_into_l0a_through_img2col(capfd):
     np.testing.assert_array_equal(c, ref)
     out = capfd.readouterr().out
     assert "DumpTensor: block 0 desc=7 size=3: " + " ".join(f"{v:g}" for v in ref[0, :3]) in out
+
+
+# DataCopyPad with DataCopyParams and DataCopyPadParams (the padding value as the element's
+# bits): 3 rows of 5 floats, 6 apart in GM, each padded by 1 left and 2 right with 5.0 in the
+# UB, then written back as 3 rows of 8 with DataCopyPad's UB -> GM form.
+PAD_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void pad_rows(GM_ADDR src, GM_ADDR dst)
+{
+    GlobalTensor<float> srcGm, dstGm;
+    srcGm.SetGlobalBuffer((__gm__ float *)src, 18);
+    dstGm.SetGlobalBuffer((__gm__ float *)dst, 24);
+    LocalMemAllocator<> ub;
+    LocalTensor<float> rows = ub.Alloc<float, 24>();
+    DataCopyParams in(3, 5 * sizeof(float), sizeof(float), 0);
+    DataCopyPad(rows, srcGm, in, DataCopyPadParams(true, 1, 2, 0x40a00000u));
+    PipeBarrier<PIPE_ALL>();
+    DataCopyPad(dstGm, rows, DataCopyParams(3, 8 * sizeof(float), 0, 0));
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_data_copy_pad_with_data_copy_params_and_pad_params(debug):
+    src = np.arange(18, dtype=np.float32) + 1
+    dst = np.zeros(24, np.float32)
+    pyasc.ascendc.load(PAD_SRC, "pad_rows", debug=debug)[1](src, dst)
+    want = np.full((3, 8), 5.0, np.float32)
+    want[:, 1:6] = src.reshape(3, 6)[:, :5]
+    np.testing.assert_array_equal(dst, want.reshape(-1))

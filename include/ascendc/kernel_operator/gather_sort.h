@@ -137,6 +137,20 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                    rsvdCnt, loc);
 }
 
+// --- CreateVecIndex -----------------------------------------------------------------------
+
+// dst[i] = firstValue + i for the first count elements.
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> dst, const T &firstValue, uint32_t count,
+                           sim::Loc loc = {}) {
+  const int64_t v[2] = {sim::dtype<T>::code, count};
+  const pyasc_sim_lt t[1] = {dst.lt};
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_CREATE_VEC_INDEX, v, t,
+                                  GlobalTensor<T>().gt, sim::to_double(firstValue), &out, loc.file,
+                                  loc.line));
+}
+
 // --- sorts ----------------------------------------------------------------------------------
 
 // Per repeat, 32 scores of src0 with their indices from src1, sorted descending into dst as

@@ -22,6 +22,15 @@ constexpr int cube_buffer(TPosition pos) {
 template <typename T>
 class LocalTensor;
 
+// How global memory accesses use the L2 cache (GlobalTensor::SetL2CacheHint).
+enum class CacheMode {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_LAST = 2,
+  CACHE_MODE_PERSISTENT = 4
+};
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T>
 class GlobalTensor {
  public:
@@ -55,6 +64,11 @@ class GlobalTensor {
                                 i, loc.file, loc.line));
   }
   uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
+  // A hint for the L2 cache, which the simulator does not model: accesses do not change.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode) {
+    (void)mode;
+  }
   // the address of element offset (no memory of its own: a pointer into the launch argument)
   __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
     return reinterpret_cast<__gm__ T *>(gt.base + gt.lead) + offset;

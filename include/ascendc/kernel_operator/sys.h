@@ -144,6 +144,43 @@ inline void SetPadValue(T paddingValue, sim::Loc loc = {}) {
                                   loc.file, loc.line));
 }
 
+// DataCopyPad with DataCopyParams (blockLen and srcStride in bytes on the GM side, dstStride in
+// 32-byte blocks in the UB) and the older padding struct, whose paddingValue holds the element's
+// bits.
+struct DataCopyPadParams {
+  DataCopyPadParams() = default;
+  DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+                    const uint64_t padValue)
+      : isPad(isPadValue),
+        leftPadding(leftPadValue),
+        rightPadding(rightPadValue),
+        paddingValue(padValue) {}
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  uint64_t paddingValue = 0;
+};
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                        const DataCopyParams &dataCopyParams, const DataCopyPadParams &padParams,
+                        sim::Loc loc = {}) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "DataCopyPad: elements of at most 8 bytes");
+  T value{};
+  __builtin_memcpy(static_cast<void *>(&value), &padParams.paddingValue, sizeof(T));
+  sim::check(sim::api()->copy_pad_gm_ub(
+      sim::ctx, sim::dtype<T>::code, dst.lt, src.gt, dataCopyParams.blockCount,
+      dataCopyParams.blockLen, dataCopyParams.srcStride, dataCopyParams.dstStride, padParams.isPad,
+      padParams.leftPadding, padParams.rightPadding, sim::to_double(value), loc.file, loc.line));
+}
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                        const DataCopyParams &dataCopyParams, sim::Loc loc = {}) {
+  sim::check(sim::api()->copy_pad_ub_gm(sim::ctx, sim::dtype<T>::code, dst.gt, src.lt,
+                                        dataCopyParams.blockCount, dataCopyParams.blockLen,
+                                        dataCopyParams.srcStride, dataCopyParams.dstStride,
+                                        loc.file, loc.line));
+}
+
 struct BrcbRepeatParams {
   BrcbRepeatParams() = default;
   BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
