@@ -108,7 +108,9 @@ enum {
  * the 32 UB byte addresses instead of t; INIT_SOC_STATE nothing; SYSTEM_CYCLE out the
  * cycle counter; IB_SET, IB_WAIT g the workspace, t the UB workspace, v blockIdx, eventID,
  * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK, INIT_DETERMINE g the workspace, t the UB
- * workspace; CREATE_VEC_INDEX t dst, v dtype, count, f firstValue. */
+ * workspace; CREATE_VEC_INDEX t dst, v dtype, count, f firstValue; COPY_SLICE (DataCopy with
+ * SliceInfo lists) t the UB tensor, g the GM one, v direction (0 GM -> UB, 1 UB -> GM), dims,
+ * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -128,7 +130,8 @@ enum {
   PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
   PYASC_SIM_VEC_INIT_DETERMINE,
-  PYASC_SIM_VEC_CREATE_VEC_INDEX
+  PYASC_SIM_VEC_CREATE_VEC_INDEX,
+  PYASC_SIM_VEC_COPY_SLICE
 };
 
 /* Vector operations, by form. */

@@ -847,6 +847,9 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return asc_k_notify_next_block(k, gt_in(g), lt_in(t[0]), L);
     case PYASC_SIM_VEC_WAIT_PRE_BLOCK:
       return asc_k_wait_pre_block(k, gt_in(g), lt_in(t[0]), L);
+    case PYASC_SIM_VEC_COPY_SLICE:
+      return v[0] ? asc_k_copy_slice_ub_gm(k, gt_in(g), lt_in(t[0]), (int)v[1], v[2], v + 3, L)
+                  : asc_k_copy_slice_gm_ub(k, lt_in(t[0]), gt_in(g), (int)v[1], v[2], v + 3, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
     case PYASC_SIM_VEC_INIT_DETERMINE: {

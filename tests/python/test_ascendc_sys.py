@@ -316,3 +316,39 @@ def test_data_copy_pad_with_data_copy_params_and_pad_params(debug):
     want = np.full((3, 8), 5.0, np.float32)
     want[:, 1:6] = src.reshape(3, 6)[:, :5]
     np.testing.assert_array_equal(dst, want.reshape(-1))
+
+
+# DataCopy with SliceInfo lists: from a 2 x 24 GM matrix, two 8-float bursts 8 apart in each
+# row into 32 contiguous UB floats, then back to those places of another 2 x 24 matrix.
+SLICE_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void slices(GM_ADDR src, GM_ADDR packed, GM_ADDR back)
+{
+    GlobalTensor<float> srcGm, packedGm, backGm;
+    srcGm.SetGlobalBuffer((__gm__ float *)src, 48);
+    packedGm.SetGlobalBuffer((__gm__ float *)packed, 32);
+    backGm.SetGlobalBuffer((__gm__ float *)back, 48);
+    LocalTensor<float> ub(TPosition::VECIN, 0, 32);
+    SliceInfo gm[K_MAX_DIM] = {{0, 23, 8, 1, 24}, {0, 1, 0, 1, 2}};
+    SliceInfo local[K_MAX_DIM] = {{0, 15, 0, 1, 16}, {0, 1, 0, 1, 2}};
+    DataCopy(ub, srcGm, local, gm, 2);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(packedGm, ub, 32);
+    DataCopy(backGm, ub, gm, local, 2);
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_data_copy_with_slice_info_lists(debug):
+    src = np.arange(48, dtype=np.float32)
+    packed, back = np.zeros(32, np.float32), np.full(48, -1, np.float32)
+    pyasc.ascendc.load(SLICE_SRC, "slices", debug=debug)[1](src, packed, back)
+    picked = np.zeros(48, bool)
+    for row in range(2):
+        for start in (0, 16):
+            picked[row * 24 + start:row * 24 + start + 8] = True
+    np.testing.assert_array_equal(packed, src[picked])
+    np.testing.assert_array_equal(back, np.where(picked, src, -1))

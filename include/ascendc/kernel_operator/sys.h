@@ -181,6 +181,56 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
                                         loc.file, loc.line));
 }
 
+// --- DataCopy with SliceInfo lists --------------------------------------------------------
+
+constexpr int32_t K_MAX_DIM = 8;
+// One dimension of a slice, innermost first: bursts of burstLen 32-byte blocks (single indices
+// beyond dimension 0) from startIndex to endIndex, stride apart, in a dimension of shapeValue.
+struct SliceInfo {
+  SliceInfo() = default;
+  SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,
+            const uint32_t burstLenIn, const uint32_t shapeValueIn = 0)
+      : startIndex(startIndexIn),
+        endIndex(endIndexIn),
+        stride(strideIn),
+        burstLen(burstLenIn),
+        shapeValue(shapeValueIn) {}
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 0;
+  uint32_t shapeValue = 0;
+};
+namespace sim {
+// The runtime takes up to 3 dimensions (rt/slice_copy.h); more fail there with a message.
+inline void copy_slice(int dir, pyasc_sim_lt l, pyasc_sim_gt g, const SliceInfo dstSliceInfo[],
+                       const SliceInfo srcSliceInfo[], uint32_t dimValue, int64_t es, Loc loc) {
+  int64_t v[3 + 2 * 5 * 3] = {dir, dimValue, es};
+  const uint32_t dims = dimValue <= 3 ? dimValue : 0;
+  for (uint32_t side = 0; side < 2; ++side)
+    for (uint32_t d = 0; d < dims; ++d) {
+      const SliceInfo &f = side ? srcSliceInfo[d] : dstSliceInfo[d];
+      int64_t *o = v + 3 + (side * dims + d) * 5;
+      o[0] = f.startIndex, o[1] = f.endIndex, o[2] = f.stride, o[3] = f.burstLen;
+      o[4] = f.shapeValue;
+    }
+  int64_t out = 0;
+  check(api()->vec_more(ctx, PYASC_SIM_VEC_COPY_SLICE, v, &l, g, 0, &out, loc.file, loc.line));
+}
+}  // namespace sim
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                     const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                     const uint32_t dimValue = 1, sim::Loc loc = {}) {
+  sim::copy_slice(0, dst.lt, src.gt, dstSliceInfo, srcSliceInfo, dimValue, sizeof(T), loc);
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                     const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+                     const uint32_t dimValue = 1, sim::Loc loc = {}) {
+  sim::copy_slice(1, src.lt, dst.gt, dstSliceInfo, srcSliceInfo, dimValue, sizeof(T), loc);
+}
+
 struct BrcbRepeatParams {
   BrcbRepeatParams() = default;
   BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
