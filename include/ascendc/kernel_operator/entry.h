@@ -62,7 +62,7 @@ constexpr char param_kind() {
 }
 template <typename T>
 T param_value(const pyasc_sim_arg &a) {
-  if constexpr (std::is_class_v<T>) {
+  if constexpr (param_kind<T>() == 'a' && std::is_class_v<T>) {
     if (!a.v.p || a.n < static_cast<int64_t>(sizeof(T))) {
       api()->fail(ctx, "kernel", 0,
                   "a struct parameter passed by value needs an argument holding its bytes");
