@@ -4,6 +4,8 @@
 # package, make, scripts/gen_data.py, ./demo, scripts/verify_result.py),
 # with pyasc's CMake package (python -m pyasc --cmake-dir) standing in for
 # CANN's. Prints one line per example: PASS, FAIL and the step, or NOT-A2.
+# gen_data.py and verify_result.py get the arguments the README's commands
+# give them (with its SCENARIO_NUM).
 #
 # The simulator is a 910B (Atlas A2, dav-2201) AI core. An example is "not
 # A2", and is counted apart and not run (unless CANN_ALL=1), when its README's
@@ -31,6 +33,27 @@ asc_dir=$("$py" -m pyasc --cmake-dir) || { echo "cannot run $py -m pyasc" >&2; e
 mapfile -t examples < <(cd "$checkout" && for top in "$@"; do
   find "$top" -name '*.asc' -printf '%h\n'
 done | sort -u | while read -r d; do [ -f "$d/CMakeLists.txt" ] && echo "$d"; done)
+# the arguments the README's own command line gives scripts/NAME.py (the first
+# `python3 .../NAME.py ARGS` in it), its shell variables replaced: SCENARIO_NUM
+# by the one the build uses, others by the README's first `VAR=value`; else
+# the default
+readme_args() { # name, default
+  local line var value
+  line=$(grep -m1 -oE "python3? +[^ ]*$1\.py[^#;&\`]*" "$dir/README.md" 2>/dev/null |
+    sed -E "s/^python3? +[^ ]*$1\.py//")
+  [ -n "${line// /}" ] || line=$2
+  for var in $(echo "$line" | grep -oE '\$\{?[A-Za-z_][A-Za-z0-9_]*' | tr -d '${' | sort -u); do
+    if [ "$var" = SCENARIO_NUM ]; then
+      value=$snum
+    else
+      value=$(grep -m1 -oE "(^|[[:space:]])$var=[^[:space:];#\`]+" "$dir/README.md" | sed -E "s/^[[:space:]]*$var=//")
+    fi
+    line=${line//\$\{$var\}/$value}
+    line=${line//\$$var/$value}
+  done
+  echo "$line"
+}
+
 # why an example is not an Atlas A2 program (nothing when it is one)
 not_a2() {
   local dir=$1
@@ -58,6 +81,7 @@ for ex in "${examples[@]}"; do
     scenario=$(grep -m1 -oE 'SCENARIO_NUM=[0-9]+' "$dir/README.md")
     [ -n "$scenario" ] && scenario="-D$scenario"
   fi
+  snum=$(echo "$scenario ${CANN_CMAKE_ARGS:-}" | grep -oE 'SCENARIO_NUM=[0-9]+' | tail -1 | cut -d= -f2)
   build="$dir/build-pyasc"
   rm -rf "$build"
   mkdir -p "$build"
@@ -73,10 +97,12 @@ for ex in "${examples[@]}"; do
   run cmake cmake .. -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_RUN_MODE=$mode \
     -DASC_DIR="$asc_dir" $scenario ${CANN_CMAKE_ARGS:-} &&
     run make make -j2 &&
-    { [ ! -f "$dir/scripts/gen_data.py" ] || run gen_data "$py" ../scripts/gen_data.py; } &&
+    { [ ! -f "$dir/scripts/gen_data.py" ] ||
+      run gen_data "$py" ../scripts/gen_data.py $(readme_args gen_data ""); } &&
     { mkdir -p "$build/output"; run demo timeout 600 ./demo; } &&
     { [ ! -f "$dir/scripts/verify_result.py" ] ||
-      run verify "$py" ../scripts/verify_result.py output/output.bin output/golden.bin; }
+      run verify "$py" ../scripts/verify_result.py \
+        $(readme_args verify_result "output/output.bin output/golden.bin"); }
   tag=""
   [ -n "$why" ] && tag=" [not A2: $why]"
   if [ -z "$step" ]; then
