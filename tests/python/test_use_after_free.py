@@ -144,6 +144,28 @@ def test_several_stale_pointers_beside_a_live_one(checked):
 
 
 @pytest.mark.parametrize("checked", (False, True))
+def test_a_view_of_a_freed_tensor_cached_but_not_reused_reaches_nothing(checked):
+    n = 40
+    a = dev(np.arange(2 * n, dtype=np.float32))
+    view = a[n:]  # an interior address, tagged with a's allocation
+    words = words_of([view])
+    block = view.data_ptr
+    del a, view
+    pyasc.synchronize()
+    out = np.full(n, -1, np.float32)
+    if checked:
+        with pytest.raises(pyasc.KernelError, match=UAF):
+            variant(k_read, True)[1](words, out, 0, n)
+    else:
+        k_read[1](words, out, 0, n)
+        np.testing.assert_array_equal(out, np.zeros(n, np.float32))
+    b = dev(np.ones(2 * n, np.float32))  # takes the cached block: the stale view points into it
+    assert b.data_ptr + 4 * n == block
+    k_fill[1](words, 1, n, 8.0)
+    np.testing.assert_array_equal(b.numpy(), np.ones(2 * n, np.float32))
+
+
+@pytest.mark.parametrize("checked", (False, True))
 def test_a_pointer_to_memory_returned_to_the_backend_reaches_nothing(checked):
     n = 4096
     a = dev(np.zeros(n, np.float32))
