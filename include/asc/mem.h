@@ -64,9 +64,10 @@ asc_status asc_mem_lookup(const void *ptr, size_t nbytes, asc_mem_range *out);
  * 0), for pointers stored as data (pyasc.tensor_list) that a kernel later
  * turns back into memory. The tag tells the allocation the address was
  * taken from apart from a later one that reuses the block: a stale address
- * resolves to ASC_MEM_FREED, not to the new owner's memory. Generations
- * repeat every 65535 allocations, so a stale address can match again only
- * after that many allocations exactly. */
+ * resolves to ASC_MEM_FREED, not to the new owner's memory. A block counts
+ * its allocations, so the tag differs for the block's next 65534 owners;
+ * a block made anew at the address (after the cache returned the old one to
+ * the backend) starts from the process's allocation count. */
 #define ASC_MEM_TAG_SHIFT 48
 #define ASC_MEM_TAG_MAX 65535u
 typedef enum asc_mem_resolution {

@@ -20,7 +20,7 @@ typedef struct mem_block {
   int device;
   int cls;
   bool live;
-  uint64_t gen; /* which allocation holds the block: next_gen when it was taken */
+  uint64_t gen; /* which allocation holds the block (asc_mem_tag) */
   /* Streams that used the block: [0] allocated it, the rest were recorded.
    * ticks[i] is streams[i]'s position when the block was freed. */
   asc_stream_obj **streams;
@@ -45,8 +45,7 @@ static mem_device devices[ASC_MAX_DEVICES];
  * interior pointers. Changes only on backend calls (cache misses). */
 static mem_block **by_addr;
 static size_t nblocks, cap_blocks;
-/* Every allocation gets the next generation, so an address tagged with one
- * (asc_mem_tag) names that allocation, not the block's later owners. */
+/* Allocations so far: where a new block's generations start. */
 static uint64_t next_gen;
 
 void asc_mem_at_fork(asc_fork_phase phase) {
@@ -243,6 +242,7 @@ asc_status asc_mem_alloc(int device, size_t nbytes, asc_stream_t stream, void **
   pthread_mutex_lock(&mem_lock);
   mem_device *d = device_state(device);
   mem_block *b = d->caching ? take_cached(d, cls, s) : NULL;
+  bool hit = b != NULL;
   if (b)
     d->stats.cache_hits++;
   else {
@@ -251,7 +251,11 @@ asc_status asc_mem_alloc(int device, size_t nbytes, asc_stream_t stream, void **
   }
   if (st == ASC_OK) {
     b->live = true;
-    b->gen = ++next_gen;
+    /* A reused block counts on, so its next 65534 owners' tags all differ
+     * from a stale one's; a new block starts from the allocation count,
+     * unrelated to what an earlier block at its address counted. */
+    next_gen++;
+    b->gen = hit ? b->gen + 1 : next_gen;
     b->requested = nbytes;
     b->streams[0] = s; /* takes over our reference */
     b->nstreams = 1;

@@ -623,6 +623,14 @@ static void test_tagged_addresses_outlive_nothing_they_name(void **state) {
   assert_int_not_equal(t2, t);
   assert_int_equal(asc_mem_resolve(t2, &r), ASC_MEM_LIVE);
   assert_ok(asc_mem_free(q));
+  /* The block's later owners never take the stale tag back. */
+  for (int i = 0; i < 2000; i++) {
+    char *o = alloc_on(s, 1000);
+    assert_ptr_equal(o, p);
+    assert_int_equal(asc_mem_resolve(t, &r), ASC_MEM_FREED);
+    assert_int_equal(asc_mem_resolve(asc_mem_tag(o), &r), ASC_MEM_LIVE);
+    assert_ok(asc_mem_free(o));
+  }
   assert_ok(asc_stream_synchronize(s));
   assert_ok(asc_mem_empty_cache(0));
   assert_int_equal(asc_mem_resolve(t2, &r), ASC_MEM_FREED); /* back with the backend */
