@@ -53,6 +53,20 @@ def k_read(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, which: pyasc.Cons
         o.set_value(i, g.get_value(i))
 
 
+@jit
+def k_read_arg(lst: pyasc.GlobalAddress, out: pyasc.GlobalAddress, arg: pyasc.GlobalAddress,
+               n: int):
+    """k_read of tensor 0, with `arg` (the memory the list points to) given
+    to the launch."""
+    o = pyasc.GlobalTensor()
+    o.set_global_buffer(out)
+    lists = asc.ListTensorDesc(data=lst, length=0xffffffff, shape_size=0xffffffff)
+    g = asc.GlobalTensor()
+    g.set_global_buffer(lists.get_data_ptr(index=0, dtype=asc.float32))
+    for i in range(n):
+        o.set_value(i, g.get_value(i))
+
+
 def dev(x):
     """x in memory of the caching allocator (pyasc.asarray alone may keep a
     small array's host memory)."""
@@ -196,6 +210,25 @@ def test_live_tensors_views_and_device_copies_of_the_list_still_work(checked):
     device_words = dev(np.asarray(lst))  # the list itself in device memory
     variant(k_read, checked)[1](device_words, out, 1, n)
     np.testing.assert_array_equal(out, np.arange(n, dtype=np.float32) * 0.5)
+
+
+@pytest.mark.parametrize("checked", (False, True))
+def test_a_made_up_tag_reaches_nothing_not_even_an_argument(checked):
+    n = 16
+    arg = np.arange(n, dtype=np.float32) + 1  # an argument of the launch, so reachable untagged
+    words = words_of([arg])
+    p = int(words[0]) // 8
+    out = np.full(n, -1, np.float32)
+    k_read_arg[1](words, out, arg, n)  # untagged: the argument's memory
+    np.testing.assert_array_equal(out, arg)
+    words[p] |= 0x1234 << TAG_SHIFT  # no allocation ever had this address and tag
+    out[:] = -1
+    if checked:
+        with pytest.raises(pyasc.KernelError, match=UAF):
+            variant(k_read_arg, True)[1](words, out, arg, n)
+    else:
+        k_read_arg[1](words, out, arg, n)
+        np.testing.assert_array_equal(out, np.zeros(n, np.float32))
 
 
 def test_the_list_holds_tagged_device_addresses_and_raw_host_ones():
