@@ -2,7 +2,9 @@
  * hostile arguments (NULL, huge sizes, sizes past destMax or the allocation,
  * unknown kinds and policies, freed and interior pointers, destroyed and
  * made-up handles, a handle of one kind passed as another, double frees and
- * double destroys) against a model of what is live. Every call returns a
+ * double destroys; launches of a kernel that touches nothing with bad
+ * descriptions, counts and address arguments) against a model of what is
+ * live. Every call returns a
  * known ACL code, an error (with a message) whenever the model knows an
  * argument is bad and success whenever it knows all are good; memory holds
  * exactly what the successful calls wrote. Host memory is the caller's to
@@ -11,6 +13,7 @@
  * device-side check refuses the call first. */
 #include "acl/acl.h"
 #include "asc_test.h"
+#include "ascendc/pyasc_sim_launch.h"
 
 #define NBUF 10
 #define NSTALE 8
@@ -41,6 +44,7 @@ typedef struct fuzz {
   aclrtContext current;
   int op;
   unsigned long checked_calls, failures;
+  char message[1024]; /* the last failure's */
 } fuzz;
 
 static uint64_t next(fuzz *f) {
@@ -110,8 +114,9 @@ static bool outcome(fuzz *f, const char *call, aclError got, expect want) {
     fail_msg("op %d: %s failed with %d (%s), though every argument is good", f->op, call, got,
              aclGetRecentErrMsg());
   if (got != ACL_SUCCESS) {
-    const char *msg = aclGetRecentErrMsg();
+    const char *msg = aclGetRecentErrMsg(); /* which clears it, as CANN's does */
     if (!msg || !msg[0]) fail_msg("op %d: %s failed with %d and no message", f->op, call, got);
+    snprintf(f->message, sizeof f->message, "%s", msg);
     f->failures++;
   }
   return got == ACL_SUCCESS;
@@ -652,6 +657,76 @@ static void fuzz_context(fuzz *f) {
   }
 }
 
+/* A kernel that touches nothing: only the launch's checks are fuzzed. */
+static int noop_entry(void *k, const void *args) {
+  (void)k, (void)args;
+  return 0;
+}
+
+static const pyasc_sim_api *noop_table;
+
+static void fuzz_launch(fuzz *f) {
+  /* Static: the launch keeps the parameter string, not a copy. */
+  static const char *const params[] = {
+      NULL,
+      "",
+      "a",
+      "ai",
+      "aaf",
+      "ib",
+      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+  static const int nargs_of[] = {-1, 0, 1, 2, 3, 65, 1000, 2, 3};
+  static const uint32_t dims[] = {1, 2, 8, 0, 65536, UINT32_MAX};
+  pyasc_sim_kernel kernel = {"fuzz_noop", noop_entry, params[below(f, 7)], &noop_table, 0, 0};
+  switch (below(f, 16)) {
+    case 0:
+      kernel.name = NULL;
+      break;
+    case 1:
+      kernel.entry = NULL;
+      break;
+    case 2:
+      kernel.table = NULL;
+      break;
+    case 3:
+      kernel.all_live = (int)below(f, 6) - 1;
+      break;
+    default:
+      break;
+  }
+  const pyasc_sim_kernel *kp = below(f, 10) ? &kernel : NULL;
+  uint32_t dim = dims[below(f, 6) ? below(f, 3) : below(f, 6)];
+  int nargs = nargs_of[below(f, 9)];
+  if (kernel.params && below(f, 2)) nargs = (int)strlen(kernel.params); /* often the right count */
+  pyasc_sim_arg args[3];
+  bool args_bad = false;
+  for (int i = 0; i < 3; i++) {
+    memset(&args[i], 0, sizeof args[i]);
+    bool address = kernel.params && (size_t)i < strlen(kernel.params) && kernel.params[i] == 'a';
+    if (address) {
+      args[i].v.p = any_device_ptr(f);
+      if (i < nargs && args[i].v.p && !in_device(f, (uintptr_t)args[i].v.p)) args_bad = true;
+    } else {
+      args[i].v.i = (int64_t)next(f);
+    }
+  }
+  const pyasc_sim_arg *ap = below(f, 10) ? args : NULL;
+  aclrtStream stream = mangle(f, pick(f, f->streams, f->dead_streams));
+  bool stream_bad = stream ? slot_of(f->streams, stream) < 0 : !f->device_set;
+  size_t declared = kernel.params ? strlen(kernel.params) : 0;
+  bool bad = !kp || !kernel.name || !kernel.entry || !kernel.table || nargs < 0 || nargs > 64 ||
+             (nargs && !ap) || stream_bad || dim == 0 || dim > 65535 || declared > 64 ||
+             (!kernel.params && nargs) || (kernel.params && declared != (size_t)nargs) || args_bad;
+  aclError got = pyasc_sim_launch(kp, dim, stream, ap, nargs);
+  if (outcome(f, "pyasc_sim_launch", got,
+              bad               ? EXPECT_FAIL
+              : kernel.all_live ? EXPECT_ANY /* cores that synchronise must all fit */
+                                : EXPECT_OK))
+    outcome(f, "aclrtSynchronizeStream", aclrtSynchronizeStream(stream), EXPECT_OK);
+  else if (kp && kernel.name && kernel.entry && kernel.table && nargs > 0 && nargs <= 64 && !ap)
+    assert_contains(f->message, "arguments in a NULL array");
+}
+
 static void fuzz_run(uint64_t seed, int ops) {
   fuzz *f = calloc(1, sizeof *f);
   assert_non_null(f);
@@ -684,7 +759,10 @@ static void fuzz_run(uint64_t seed, int ops) {
         fuzz_context(f);
         break;
       case 9:
-        fuzz_device(f);
+        if (below(f, 8) == 0)
+          fuzz_launch(f); /* rarer: a failed launch prints why */
+        else
+          fuzz_device(f);
         break;
       default:
         fuzz_memcpy(f, false);
