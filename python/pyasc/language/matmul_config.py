@@ -213,6 +213,10 @@ def get_mm_config(*params: Any, **named: Any) -> MatmulConfig:
     for p in (*params, *named.values()):
         if isinstance(p, MatmulConfigMode):
             mode = p
+            # upstream starts from CFG_MDL (or the special MDL config) here,
+            # whose unit flag is off; CFG_NORM's and CFG_IBSHARE_NORM's is on
+            fields["en_unit_flag"] = p not in (MatmulConfigMode.CONFIG_MDL,
+                                               MatmulConfigMode.CONFIG_SPECIALMDL)
         elif isinstance(p, MatmulShapeParams):
             fields.update(dataclasses.asdict(p))
         elif isinstance(p, MatmulQuantParams):

@@ -41,11 +41,16 @@
 #define ASC_PF_L2_WAYS 16                     /* lines of a set (estimate) */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
-#define ASC_PF_BURST 1.73        /* MTE cycles per burst (a row) of a GM copy, beside its bytes */
-#define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
-#define ASC_PF_ISSUE 1.0         /* scalar cycles per instruction issued */
-#define ASC_PF_SCALAR_UB 10.0    /* scalar cycles of a get_value/set_value on the UB */
-#define ASC_PF_LAUNCH_US 3.0     /* task launch and completion, per launch */
+#define ASC_PF_BURST 1.73         /* MTE cycles per burst (a row) of a GM copy, beside its bytes */
+#define ASC_PF_LOCAL_BYTES 256.0  /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
+#define ASC_PF_ISSUE 1.0          /* scalar cycles per instruction issued */
+#define ASC_PF_SCALAR_UB 10.0     /* scalar cycles of a get_value/set_value on the UB */
+#define ASC_PF_LAUNCH_US 3.0      /* task launch and completion, per launch */
+#define ASC_PF_MM_INIT_US 1.886   /* a Matmul's scalar set-up (init), constant tiling */
+#define ASC_PF_MM_TILING_US 0.954 /* ... more with a runtime TCubeTiling */
+#define ASC_PF_MM_ITER_US 0.299   /* the Matmul API's scalar work per base block, constant tiling */
+#define ASC_PF_MM_ITER_TILING_US 0.397 /* ... more with a runtime TCubeTiling */
+#define ASC_PF_UNIT_BYTES 512          /* L0C bytes per unit flag: MMAD/FIXPIPE hand-over grain */
 
 /* --- what a block reports ---------------------------------------------------- */
 #define ASC_PF_NPIPES 7
@@ -80,6 +85,7 @@ typedef struct asc_pf_record {
 #define ASC_PF_CAL 32      /* busy intervals of a core's bandwidth share kept */
 #define ASC_PF_HINTS 16    /* arguments with an L2 cache hint */
 #define ASC_PF_MM_SLOTS 16 /* L1 chunks of one Matmul operand the model tracks */
+#define ASC_PF_DEVS 32     /* arguments given device addresses of their own */
 
 /* The pipes' hand-overs inside a Matmul object (asc_pf_mm_block): when
  * MTE1 last read each L1 chunk slot of A and B (a load into the slot
@@ -89,6 +95,9 @@ typedef struct asc_pf_record {
 typedef struct asc_pf_mm {
   double l1_free[2][ASC_PF_MM_SLOTS], l1_ready[2][ASC_PF_MM_SLOTS];
   double l0_free[2], c_free;
+  /* the unit flag's finer hand-over: when the block's last mmad started and
+   * how long it ran, when FIXPIPE started on L0C and how long a unit took */
+  double mm_start, mm_dur, fix_start, fix_unit;
   int64_t loads[2], cur[2], steps;
 } asc_pf_mm;
 
@@ -125,6 +134,10 @@ typedef struct asc_pf {
   /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
   const char *hint_base[ASC_PF_HINTS];
   int hint_mode[ASC_PF_HINTS], nhints;
+  /* the arguments in the order the block first copied them: argument i
+   * sits at device address (i + 1) << 40 (see asc_pf_dev) */
+  const char *dev_base[ASC_PF_DEVS];
+  int ndevs;
   int nques;
   asc_pf_mm mm;
   asc_pf_record *rec;
@@ -337,11 +350,11 @@ static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc
  * the bytes a read fetches from HBM (a line that misses comes whole when
  * the L2 allocates it, else only the bytes asked for); dirty evictions are
  * added to *back. */
-static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows, int64_t rowbytes,
+static inline double asc_pf_l2_touch(asc_pf *pf, uint64_t addr, int64_t rows, int64_t rowbytes,
                                      int64_t stride, int write, int alloc, double *back) {
   double fetch = 0;
   for (int64_t r = 0; r < rows; r++) {
-    uint64_t a = (uint64_t)(uintptr_t)addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
+    uint64_t a = addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
     for (uint64_t l = a / ASC_PF_L2_LINE; l * ASC_PF_L2_LINE < e; l++) {
       uint64_t lo = l * ASC_PF_L2_LINE > a ? l * ASC_PF_L2_LINE : a;
       uint64_t hi = (l + 1) * ASC_PF_L2_LINE < e ? (l + 1) * ASC_PF_L2_LINE : e;
@@ -350,6 +363,20 @@ static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows,
     }
   }
   return fetch;
+}
+/* The address the L2 sees for addr in the argument at base: the argument's
+ * place on the device rather than the host's, so that the sets a copy
+ * falls in, and so its modelled time, are the same on every run. Each
+ * argument starts at a 1 TiB boundary plus a few hundred lines of its own
+ * (as allocations land at unrelated places); past ASC_PF_DEVS arguments
+ * the host's address is used. */
+static inline uint64_t asc_pf_dev(asc_pf *pf, const char *base, const char *addr) {
+  if (!base || addr < base) return (uint64_t)(uintptr_t)addr;
+  int i = 0;
+  while (i < pf->ndevs && pf->dev_base[i] != base) i++;
+  if (i == ASC_PF_DEVS) return (uint64_t)(uintptr_t)addr;
+  if (i == pf->ndevs) pf->dev_base[pf->ndevs++] = base;
+  return ((uint64_t)(i + 1) << 40) + (uint64_t)i * 613 * ASC_PF_L2_LINE + (uint64_t)(addr - base);
 }
 /* A GM <-> UB/L1 copy on pipe p (MTE2 in, MTE3 and FIX out) of rows of
  * rowbytes, stride bytes apart from addr, in the argument at base, that
@@ -371,8 +398,8 @@ static inline void asc_pf_copy(asc_pf *pf, int p, const char *base, const char *
     if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
   int read = p == ASC_K_MTE2;
   double bytes = (double)rows * (double)rowbytes, back = 0;
-  double fetch =
-      asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
+  double fetch = asc_pf_l2_touch(pf, asc_pf_dev(pf, base, addr), rows, rowbytes, stride, !read,
+                                 !read || mode != 1, &back);
   double hbm = (read ? fetch / (sharers > 1 ? sharers : 1) : 0) + back;
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
   double first = start + ASC_PF_GM_LATENCY;
@@ -405,10 +432,13 @@ static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
   asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
 }
 /* mmad of an m x k by k x n product: 16x16x16 fractals, one a cycle. */
-static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+static inline double asc_pf_mmad_cycles(int64_t m, int64_t n, int64_t kk) {
   const int64_t f = ASC_PF_CUBE_FRACTAL;
   double fr = (double)((m + f - 1) / f) * (double)((n + f - 1) / f) * (double)((kk + f - 1) / f);
-  asc_pf_op(pf, ASC_K_M, ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0), line);
+  return ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0);
+}
+static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+  asc_pf_op(pf, ASC_K_M, asc_pf_mmad_cycles(m, n, kk), line);
 }
 /* get_value/set_value on the UB (or GM) by the scalar unit. */
 static inline void asc_pf_scalar_mem(asc_pf *pf) {
@@ -484,7 +514,22 @@ static inline void asc_pf_qop(asc_pf *pf, const asc_k_que *q, int what) {
  * for MTE1 to finish the chunk that used its slot that many loads ago (one
  * chunk: no overlap of loads and compute, two: double buffering); L0A/L0B
  * hold two steps (ping-pong) when two tiles fit their 64 KiB, and L0C one
- * block: a block's first mmad waits for FIXPIPE to empty it. */
+ * block: a block's first mmad waits for FIXPIPE to empty it. With the
+ * config's unit flag the cube and FIXPIPE hand L0C over 512 bytes at a
+ * time instead: FIXPIPE starts on a block once the last mmad has made its
+ * first unit, and the next block's first mmad once FIXPIPE has read one.
+ * The API's own scalar work is charged where it holds the pipes up: its
+ * set-up before the first copy (init) and its work per base block. */
+static inline void asc_pf_mm_init(asc_pf *pf, const asc_k_matmul *mm) {
+  asc_pf_s(pf,
+           (ASC_PF_MM_INIT_US + (mm->const_tiling ? 0 : ASC_PF_MM_TILING_US)) * ASC_PF_CLOCK_MHZ);
+}
+/* L0C units (ASC_PF_UNIT_BYTES of float32/int32 results) of a tm x tn block */
+static inline double asc_pf_mm_units(int64_t tm, int64_t tn) {
+  const int64_t bytes = (tm + 15) / 16 * 16 * ((tn + 15) / 16 * 16) * 4;
+  return bytes > ASC_PF_UNIT_BYTES ? (double)((bytes + ASC_PF_UNIT_BYTES - 1) / ASC_PF_UNIT_BYTES)
+                                   : 1.0;
+}
 static inline void asc_pf_wait(asc_pf *pf, int p, double t) {
   if (t > pf->clk[p]) pf->clk[p] = t;
 }
@@ -542,6 +587,8 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
   const int64_t kc = (mm->bk + c0 - 1) / c0 * c0;
   const int64_t a_tile = (tm + 15) / 16 * 16 * kc * es, b_tile = (tn + 15) / 16 * 16 * kc * es;
   const int l0_halves = 2 * a_tile <= 65536 && 2 * b_tile <= 65536 ? 2 : 1;
+  asc_pf_s(pf, (ASC_PF_MM_ITER_US + (mm->const_tiling ? 0 : ASC_PF_MM_ITER_TILING_US)) *
+                   ASC_PF_CLOCK_MHZ);
   for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
     const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk;
     asc_pf_mm_load(pf, mm, 0, kq, k0, m0, tm, es, line);
@@ -554,8 +601,21 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
     asc_pf_local(pf, ASC_K_MTE1, b_tile, line);
     s->l1_free[0][s->cur[0]] = s->l1_free[1][s->cur[1]] = pf->clk[ASC_K_MTE1];
     asc_pf_wait(pf, ASC_K_M, pf->clk[ASC_K_MTE1]);
-    if (k0 == 0) asc_pf_wait(pf, ASC_K_M, s->c_free);
-    asc_pf_mmad(pf, tm, tn, kk, line);
+    const double dur = asc_pf_mmad_cycles(tm, tn, kk);
+    if (k0 == 0 && mm->unit_flag) {
+      /* each unit is written after FIXPIPE read the last block's: the
+       * mmad starts after FIXPIPE's first unit, ends after its last */
+      const double first = s->fix_start + s->fix_unit;
+      const double last = s->c_free - dur * (1 - 1 / asc_pf_mm_units(tm, tn));
+      asc_pf_wait(pf, ASC_K_M, first > last ? first : last);
+    } else if (k0 == 0) {
+      asc_pf_wait(pf, ASC_K_M, s->c_free);
+    }
+    s->mm_start = pf->clk[ASC_K_M] > pf->clk[ASC_K_S] + ASC_PF_ISSUE
+                      ? pf->clk[ASC_K_M]
+                      : pf->clk[ASC_K_S] + ASC_PF_ISSUE;
+    s->mm_dur = dur;
+    asc_pf_op(pf, ASC_K_M, dur, line);
     s->l0_free[half] = pf->clk[ASC_K_M];
   }
 }
@@ -565,7 +625,14 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
  * again after. */
 static inline void asc_pf_mm_out(asc_pf *pf, const asc_k_matmul *mm, const char *base,
                                  const char *addr, int es, int line) {
-  asc_pf_wait(pf, ASC_K_FIX, pf->clk[ASC_K_M]);
+  asc_pf_mm *s = &pf->mm;
+  const double units = asc_pf_mm_units(mm->cur_tm, mm->cur_tn);
+  /* unit flag: FIXPIPE takes each unit as the last mmad makes it; msprof
+   * counts its wait for them as FIXPIPE time, and so does the model */
+  asc_pf_wait(pf, ASC_K_FIX, mm->unit_flag ? s->mm_start + s->mm_dur / units : pf->clk[ASC_K_M]);
+  const double t0 = pf->clk[ASC_K_FIX] > pf->clk[ASC_K_S] + ASC_PF_ISSUE
+                        ? pf->clk[ASC_K_FIX]
+                        : pf->clk[ASC_K_S] + ASC_PF_ISSUE;
   const int64_t ld = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
   if (base && !mm->c_nz)
     asc_pf_gm2d(pf, ASC_K_FIX, base, addr + (mm->cur_m0 * ld + mm->cur_n0) * es, mm->cur_tm,
@@ -574,7 +641,12 @@ static inline void asc_pf_mm_out(asc_pf *pf, const asc_k_matmul *mm, const char 
     asc_pf_gm(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, base, addr, line);
   else
     asc_pf_local(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, line);
-  pf->mm.c_free = pf->clk[ASC_K_FIX];
+  s->fix_start = t0;
+  s->fix_unit = (pf->clk[ASC_K_FIX] - t0) / units;
+  /* its last unit leaves after the mmad made it */
+  if (mm->unit_flag && pf->clk[ASC_K_M] + s->fix_unit > pf->clk[ASC_K_FIX])
+    asc_pf_run(pf, ASC_K_FIX, pf->clk[ASC_K_FIX], pf->clk[ASC_K_M] + s->fix_unit, line);
+  s->c_free = pf->clk[ASC_K_FIX];
 }
 /* iterate(): the block it computed, if any. */
 static inline void asc_pf_mm_iterate(asc_pf *pf, const asc_k_matmul *mm, int more, int line) {
