@@ -125,12 +125,12 @@ typedef struct asc_pf {
   int ncal;
   /* this core's share of the L2 and of its bandwidth (bytes per cycle):
    * a set-associative cache of its lines, l2_sets sets of ASC_PF_L2_WAYS
-   * tags (line + 1, 0: empty) then as many stamps (last use << 1 | dirty), least
-   * recently used out; NULL when it could not be allocated (all misses) */
+   * tags ((line + 1) << 1 | dirty, 0: empty), most recently used first, so
+   * the last goes out; NULL when it could not be allocated (all misses) */
   double l2_share;
   uint64_t *l2;
   int64_t l2_sets;
-  uint64_t l2_clock;
+  uint64_t l2_mask; /* l2_sets - 1 when that is a power of two (a mask for the modulo), else 0 */
   /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
   const char *hint_base[ASC_PF_HINTS];
   int hint_mode[ASC_PF_HINTS], nhints;
@@ -184,7 +184,8 @@ static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   pf->l2_share = ASC_PF_L2_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
   pf->l2_sets = (int64_t)(ASC_PF_L2_BYTES / (double)active) / ASC_PF_L2_LINE / ASC_PF_L2_WAYS;
   if (pf->l2_sets < 1) pf->l2_sets = 1;
-  pf->l2 = calloc((size_t)pf->l2_sets * ASC_PF_L2_WAYS * 2, sizeof *pf->l2);
+  if ((pf->l2_sets & (pf->l2_sets - 1)) == 0) pf->l2_mask = (uint64_t)pf->l2_sets - 1;
+  pf->l2 = calloc((size_t)pf->l2_sets * ASC_PF_L2_WAYS, sizeof *pf->l2);
   asc_pf_cur = pf;
   return 0;
 }
@@ -323,28 +324,36 @@ static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, in
  * set's least recently used line, whose bytes go back to HBM if dirty
  * (added to *back). Sets are picked by a hash of the line, as hardware
  * spreads power-of-two strides over its sets. */
+_Static_assert(ASC_PF_L2_WAYS % 4 == 0, "asc_pf_l2_line tests four ways at a time");
 static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc, double *back) {
   if (!pf->l2) return 0;
   /* consecutive lines in consecutive sets (a copy walks memory in order),
    * higher address bits folded in so that large strides spread */
   uint64_t h = line ^ (line >> 10) ^ (line >> 20);
-  /* a set: its ways' tags, then their stamps (the tag scan reads 128 B) */
-  uint64_t *tag = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
-  uint64_t *stamp = tag + ASC_PF_L2_WAYS;
-  uint64_t now = ++pf->l2_clock << 1;
-  for (int w = 0; w < ASC_PF_L2_WAYS; w++)
-    if (tag[w] == line + 1) {
-      stamp[w] = now | (stamp[w] & 1) | (uint64_t)(write != 0);
-      return 1;
-    }
-  if (!alloc) return 0;
-  int old = 0;
-  for (int w = 1; w < ASC_PF_L2_WAYS; w++)
-    if (stamp[w] < stamp[old]) old = w;
-  if (tag[old] && (stamp[old] & 1)) *back += ASC_PF_L2_LINE;
-  tag[old] = line + 1;
-  stamp[old] = now | (uint64_t)(write != 0);
-  return 0;
+  const uint64_t set = pf->l2_mask ? h & pf->l2_mask : h % (uint64_t)pf->l2_sets;
+  /* a set's ways in the order of their last use (128 B): a used line moves
+   * to the front, so the least recently used is the last, found without a
+   * scan (the lookups are the profiled build's main cost on long copies) */
+  uint64_t *way = pf->l2 + (int64_t)set * ASC_PF_L2_WAYS;
+  const uint64_t key = (line + 1) << 1, dirty = (uint64_t)(write != 0);
+  /* four ways a test: a miss, the common case of a long copy, takes four
+   * branches rather than sixteen */
+  int w = 0;
+  while (w < ASC_PF_L2_WAYS &&
+         ((way[w] & ~(uint64_t)1) != key) & ((way[w + 1] & ~(uint64_t)1) != key) &
+             ((way[w + 2] & ~(uint64_t)1) != key) & ((way[w + 3] & ~(uint64_t)1) != key))
+    w += 4;
+  while (w < ASC_PF_L2_WAYS && (way[w] & ~(uint64_t)1) != key) w++;
+  int hit = w < ASC_PF_L2_WAYS;
+  if (!hit && !alloc) return 0;
+  uint64_t t = hit ? way[w] | dirty : key | dirty;
+  if (!hit) {
+    w = ASC_PF_L2_WAYS - 1;
+    if (way[w] & 1) *back += ASC_PF_L2_LINE;
+  }
+  for (; w > 0; w--) way[w] = way[w - 1]; /* a call to memmove cost as much as the rest */
+  way[0] = t;
+  return hit;
 }
 /* rows of rowbytes, stride bytes apart from addr, through the L2: returns
  * the bytes a read fetches from HBM (a line that misses comes whole when
