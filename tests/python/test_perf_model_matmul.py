@@ -1,6 +1,7 @@
 """The timing model's Matmul API costs that depend on the Matmul's config
 (docs/perf-model.md): the API's scalar set-up with a runtime or a constant
-tiling, and the unit flag's MMAD/FIXPIPE hand-over."""
+tiling, the unit flag's MMAD/FIXPIPE hand-over; and fused @pyasc.op kernels
+under pyasc.profile."""
 
 import numpy as np
 import pytest
@@ -115,3 +116,41 @@ def test_mdl_configs_start_with_the_unit_flag_off():
     assert adv.get_mm_config(asc.MatmulConfigMode.CONFIG_NORM).en_unit_flag
     assert adv.get_mm_config().en_unit_flag
     assert not adv.get_mdl_config().en_unit_flag and adv.get_normal_config().en_unit_flag
+
+
+# --- fused @pyasc.op kernels ------------------------------------------------------
+
+MTE_PORT, VEC_BYTES = 128.0, 256
+
+
+def test_fused_op_kernels_are_profiled_like_jit_kernels():
+    """A fused @pyasc.op kernel inside pyasc.profile runs its build with the
+    timing model: one record per launch, named after the kernel, with its
+    grid's blocks; each block reads both inputs' bytes through MTE2 (at most
+    MTE_PORT a cycle), writes one output's through MTE3 and runs a multiply
+    and an add over every element (a cycle per 256-byte repeat at least).
+    Outside the block the op runs unprofiled, with the same result."""
+    @asc.op(name="pf_fused_axpy", overwrite=True)
+    def axpy(x, y):
+        return x * 2.0 + y
+
+    n = 1 << 17
+    x = np.random.default_rng(5).standard_normal(n).astype(np.float16)
+    y = np.random.default_rng(6).standard_normal(n).astype(np.float16)
+    want = (x * np.float16(2) + y).astype(np.float16)
+    assert "1 fused kernel" in axpy.explain(x, y)
+    np.testing.assert_array_equal(axpy(x, y).numpy(), want)
+    with asc.profile() as prof:
+        got = axpy(x, y).numpy()
+    np.testing.assert_array_equal(got, want)
+    (rec,) = prof.launches
+    assert rec.name.startswith("fused_pf_fused_axpy")
+    assert rec.block_num == len(rec.blocks) > 1
+    per_block = n / rec.block_num
+    for blk in rec.blocks:
+        assert blk.busy["mte2"] >= 2 * per_block * 2 / MTE_PORT * 0.99
+        assert blk.busy["mte3"] >= per_block * 2 / MTE_PORT * 0.99
+        assert blk.busy["vec"] >= 2 * per_block * 2 / VEC_BYTES * 0.99
+    with asc.profile() as again:
+        axpy(x, y)
+    assert [b.cycles for b in again.launches[0].blocks] == [b.cycles for b in rec.blocks]
