@@ -108,14 +108,18 @@ def test_the_unit_flag_lets_fixpipe_start_on_the_first_512_bytes():
 
 
 def test_mdl_configs_start_with_the_unit_flag_off():
-    """Upstream's GetMMConfig<CONFIG_MDL> starts from CFG_MDL (unit flag
-    off); the norm and IBShare configs keep it on."""
+    """As upstream's getters: GetMMConfig<CONFIG_MDL> starts from CFG_MDL
+    (unit flag off), the special MDL and basic-block configs have it off,
+    the norm and IBShare configs on."""
     adv = asc.adv
     assert not adv.get_mm_config(asc.MatmulConfigMode.CONFIG_MDL).en_unit_flag
     assert not adv.get_mm_config(asc.MatmulConfigMode.CONFIG_SPECIALMDL).en_unit_flag
     assert adv.get_mm_config(asc.MatmulConfigMode.CONFIG_NORM).en_unit_flag
     assert adv.get_mm_config().en_unit_flag
     assert not adv.get_mdl_config().en_unit_flag and adv.get_normal_config().en_unit_flag
+    assert not adv.get_special_mdl_config().en_unit_flag
+    assert not adv.get_basic_config(128, 256, 64).en_unit_flag
+    assert adv.get_ib_share_norm_config().en_unit_flag
 
 
 # --- fused @pyasc.op kernels ------------------------------------------------------
