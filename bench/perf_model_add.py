@@ -135,22 +135,27 @@ def run_case(case: int, rows: int, x: np.ndarray, y: np.ndarray) -> float:
 
 def host_cost(x: np.ndarray, y: np.ndarray, case: int = 4, repeat: int = 3) -> None:
     """Host wall time of one case with and without profiling (built already),
-    the best of repeat runs each."""
+    the best of repeat runs each, and the process's CPU time (all threads),
+    which other work on a shared machine disturbs less."""
     cores, copy_len = CASES[case]
     z = np.zeros((M, N), np.float16)
 
-    def once() -> float:
-        t0 = time.perf_counter()
+    def once() -> tuple[float, float]:
+        t0, c0 = time.perf_counter(), time.process_time()
         add_kernel[cores, asc.current_stream()](x, y, z, M, N, copy_len, case)
-        return time.perf_counter() - t0
+        asc.current_stream().synchronize()  # a profiled launch waits for its stream
+        return time.perf_counter() - t0, time.process_time() - c0
 
     once()
-    plain = min(once() for _ in range(repeat))
+    runs = [once() for _ in range(repeat)]
+    plain, plain_cpu = min(r[0] for r in runs), min(r[1] for r in runs)
     with asc.profile():
         once()
-        profiled = min(once() for _ in range(repeat))
+        runs = [once() for _ in range(repeat)]
+    profiled, profiled_cpu = min(r[0] for r in runs), min(r[1] for r in runs)
     print(f"host wall time of case {case}: {plain:.3f} s, profiled {profiled:.3f} s "
-          f"({profiled / plain:.2f}x)")
+          f"({profiled / plain:.2f}x); CPU time {plain_cpu:.3f} s, profiled "
+          f"{profiled_cpu:.3f} s ({profiled_cpu / plain_cpu:.2f}x)")
 
 
 def main() -> None:

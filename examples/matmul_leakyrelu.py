@@ -72,14 +72,16 @@ def block_offsets(tiling: asc.adv.TCubeTiling) -> Tuple[int, int, int, int]:
     return off_a, off_b, off_c, n_idx * tiling.single_core_n
 
 
-def make_tiling(m: int, n: int, k: int) -> asc.adv.TCubeTiling:
-    """Two AIVs (one group), base blocks of 256 x 128 (the shape must split evenly)."""
+def make_tiling(m: int, n: int, k: int, cores: int = 2) -> asc.adv.TCubeTiling:
+    """Up to `cores` AIVs (two a group), base blocks of 256 x 128. The
+    kernel, like the tutorial's, needs an even core count and each core's
+    share of M and N to split into whole base blocks."""
     tiler = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
     tiler.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
     tiler.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT16, False)
     tiler.set_c_type(host.TPosition.VECCALC, host.CubeFormat.ND, host.DataType.DT_FLOAT)
     tiler.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_FLOAT)
-    tiler.set_dim(2)
+    tiler.set_dim(cores)
     tiler.set_org_shape(m, n, k)
     tiler.set_shape(m, n, k)
     tiler.enable_bias(True)

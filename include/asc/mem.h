@@ -59,6 +59,27 @@ asc_status asc_mem_free(void *ptr);
 asc_status asc_mem_record_stream(void *ptr, asc_stream_t stream);
 /* Finds the live allocation containing [ptr, ptr + nbytes). */
 asc_status asc_mem_lookup(const void *ptr, size_t nbytes, asc_mem_range *out);
+/* Tagged addresses: the address of live device memory with its
+ * allocation's generation in the top 16 bits (1 + generation % 65535, never
+ * 0), for pointers stored as data (pyasc.tensor_list) that a kernel later
+ * turns back into memory. The tag tells the allocation the address was
+ * taken from apart from a later one that reuses the block: a stale address
+ * resolves to ASC_MEM_FREED, not to the new owner's memory. A block counts
+ * its allocations, so the tag differs for the block's next 65534 owners;
+ * a block made anew at the address (after the cache returned the old one to
+ * the backend) starts from the process's allocation count. */
+#define ASC_MEM_TAG_SHIFT 48
+#define ASC_MEM_TAG_MAX 65535u
+typedef enum asc_mem_resolution {
+  ASC_MEM_NOT_LIVE = 0, /* no live allocation (an untagged address) */
+  ASC_MEM_LIVE = 1,     /* *out filled */
+  ASC_MEM_FREED = 2,    /* a tagged address whose allocation was freed: use after free */
+} asc_mem_resolution;
+/* ptr with its live allocation's tag; ptr unchanged when it is not inside
+ * one, or its top 16 bits are not zero. */
+uint64_t asc_mem_tag(const void *ptr);
+/* What a (possibly tagged) address refers to; never sets the last error. */
+asc_mem_resolution asc_mem_resolve(uint64_t addr, asc_mem_range *out);
 /* Returns cached blocks whose streams are done to the backend. */
 asc_status asc_mem_empty_cache(int device);
 asc_status asc_mem_get_stats(int device, asc_mem_stats *out);

@@ -48,7 +48,8 @@ _NAN_KEEPING = frozenset({"maximum", "minimum", "relu"})
 class FusedKernel:
     """One group's built kernel: its name, tile length, C and Ascend C
     sources, the loaded native kernel and where it came from ("built",
-    "disk cache" or "memory")."""
+    "disk cache" or "memory"), and the C of its build with the timing model
+    (``pyasc.profile``), built on first use by :meth:`profiled`."""
 
     name: str
     tile: int
@@ -58,6 +59,20 @@ class FusedKernel:
     origin: str
     signature: str
     align: int = _ALIGN
+    profiled_source: str = ""
+
+    def profiled(self) -> Any:
+        """The native kernel with the timing model compiled in (built once
+        per source, on the first launch inside ``pyasc.profile``)."""
+        if not self.profiled_source:
+            raise _C.InternalError(f"{self.name}: no profiled source")
+        with _lock:
+            found = _profiled.get(self.profiled_source)
+        if found is None:
+            found, _hit = _C.jit_build(self.profiled_source, self.name, self.signature)
+            with _lock:
+                _profiled[self.profiled_source] = found
+        return found
 
 
 def grid(n: int, tile: int, align: int = _ALIGN) -> tuple[int, int]:
@@ -631,6 +646,7 @@ def _rounded(value: int | float, dtype: Any) -> int | float:
 
 
 _memory: dict[str, tuple[Any, str]] = {}  # C source -> (native kernel, Ascend C)
+_profiled: dict[str, Any] = {}  # profiled C source -> native kernel (pyasc.profile)
 _lock = threading.Lock()
 
 
@@ -667,21 +683,24 @@ def build(group: Group, name: str, ub_size: int, compile_native: bool = True) ->
     assert em.b is not None
     em.b.insert_sync()
     source = em.b.emit_c(checked=False)
+    profiled = em.b.emit_c(checked=False, profiled=True)
     signature = "a" * (len(group.inputs) + len(group.outputs)) + "ii"
     if group.reduce is not None:
         signature = "a" * (len(group.inputs) + len(group.outputs) + 1) + "iii"
     with _lock:
         found = _memory.get(source)
     if found is not None:
-        return FusedKernel(name, tile, source, found[1], found[0], "memory", signature, align)
+        return FusedKernel(name, tile, source, found[1], found[0], "memory", signature, align,
+                           profiled)
     ascendc = em.b.emit_ascendc()
     if not compile_native:
-        return FusedKernel(name, tile, source, ascendc, None, "not built", signature, align)
+        return FusedKernel(name, tile, source, ascendc, None, "not built", signature, align,
+                           profiled)
     native, hit = _C.jit_build(source, name, signature)
     with _lock:
         _memory[source] = (native, ascendc)
     return FusedKernel(name, tile, source, ascendc, native, "disk cache" if hit else "built",
-                       signature, align)
+                       signature, align, profiled)
 
 
 def cores() -> int:

@@ -30,6 +30,7 @@ from pyasc import _C
 from pyasc import _fuse_kernel, _fuse_plan, _fuse_small
 from pyasc import trace as _trace
 from pyasc._promotion import common_dtype
+from pyasc.language import jit as _jit
 
 #: signatures kept per operator before the oldest is dropped.
 MAX_SIGNATURES = 256
@@ -299,10 +300,27 @@ def _direct(plan: _fuse_plan.Plan, steps: list[Any]) -> Any:
     return None
 
 
+def _launch(kernel: _fuse_kernel.FusedKernel, blocks: int, args: list[Any]) -> None:
+    """One launch of a group's kernel; inside ``pyasc.profile``, of its
+    build with the timing model, its blocks' records going to the profile
+    as a jit kernel's do (the launch waits for the stream then)."""
+    sink = _jit._profile_sink
+    if sink is None:
+        kernel.native.launch(blocks, None, *args)
+        return
+    native = kernel.profiled()
+    with _jit._profile_lock:
+        native.profile_reset(blocks)
+        native.launch(blocks, None, *args)
+        _C.current_stream().synchronize()
+        records = native.profile_records()
+    sink(kernel.name, blocks, records)
+
+
 def _kernel_step(group: _fuse_plan.Group) -> Any:
     """The launch of a group's kernel: a function of its inputs that returns
     its outputs (new tensors)."""
-    launch = group.kernel.native.launch
+    kernel = group.kernel
     kinds = tuple(group.kinds)
     dense = tuple(k != "expand" and k != "scalar" for k in kinds)
     outs = [n.dtype for n in group.outputs]
@@ -321,12 +339,12 @@ def _kernel_step(group: _fuse_plan.Group) -> Any:
         results = tuple(empty(shape, dtype=dtype) for dtype in outs)
         if n:
             try:
-                launch(blocks, None, *args, *results, n, blen)
+                _launch(kernel, blocks, [*args, *results, n, blen])
             except _C.InvalidValueError:
                 # Kernels may not receive read-only memory (lent by NumPy, DLPack,
                 # bytes); eager operations read it in place. A private copy of
                 # each input makes the launch, or raises the real error again.
-                launch(blocks, None, *[a.copy() for a in args], *results, n, blen)
+                _launch(kernel, blocks, [*[a.copy() for a in args], *results, n, blen])
         return results
 
     return step
@@ -339,7 +357,7 @@ def _reduce_step(group: _fuse_plan.Group) -> Any:
     one value per row; an all-axes kernel one partial per block, combined
     here by one eager reduction of those few values (a mean divides once, as
     eager's)."""
-    launch = group.kernel.native.launch
+    kernel = group.kernel
     kinds = tuple(group.kinds)
     red = group.reduce
     assert red is not None
@@ -365,10 +383,10 @@ def _reduce_step(group: _fuse_plan.Group) -> Any:
         results = [empty(shape, dtype=d) for d in chain_outs]
         out = empty((count,), dtype=dtype)
         try:
-            launch(blocks, None, *args, *results, out, n, blen, seg)
+            _launch(kernel, blocks, [*args, *results, out, n, blen, seg])
         except _C.InvalidValueError:
             # read-only memory (see _kernel_step): private copies, or the real error
-            launch(blocks, None, *[a.copy() for a in args], *results, out, n, blen, seg)
+            _launch(kernel, blocks, [*[a.copy() for a in args], *results, out, n, blen, seg])
         if group.reduce_mode == "all":
             out = combine(out)
         if mean:

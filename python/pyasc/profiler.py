@@ -1,7 +1,7 @@
 """Modelled device time of kernel launches: ``with pyasc.profile() as prof``.
 
-Inside the block every ``@pyasc.jit`` launch runs a build that carries the
-timing model (docs/perf-model.md): each instruction charges cycles to its
+Inside the block every ``@pyasc.jit`` launch, and every launch of a fused
+``@pyasc.op`` kernel, runs a build that carries the timing model (docs/perf-model.md): each instruction charges cycles to its
 pipe from one table of Atlas A2 (910B1) parameters, pipes overlap except
 where the program synchronises, and blocks run in waves over the chip's
 cores. Results of the kernels are unchanged; outside the block kernels are
@@ -174,7 +174,8 @@ def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
     ``with pyasc.profile() as prof:`` records every kernel launch inside the
-    block with the timing model of docs/perf-model.md (modelled Atlas A2
+    block (``@pyasc.jit`` kernels and fused ``@pyasc.op`` kernels) with the
+    timing model of docs/perf-model.md (modelled Atlas A2
     device time, not host time) in ``prof.launches``; ``prof.table()``,
     ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show
     them. Launches inside wait for their stream, so that their records are

@@ -29,9 +29,12 @@ static aclError launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void 
                        const pyasc_sim_arg *args, int nargs) {
   if (!kernel || !kernel->name || !kernel->entry || !kernel->table)
     return acl_fail(ACL_ERROR_INVALID_PARAM, "kernel launch: NULL kernel description");
-  if (nargs < 0 || nargs > ACL_LAUNCH_MAX_ARGS || (nargs && !args))
+  if (nargs < 0 || nargs > ACL_LAUNCH_MAX_ARGS)
     return acl_fail(ACL_ERROR_INVALID_PARAM, "kernel %.80s: %d arguments (at most %d)",
                     kernel->name, nargs, ACL_LAUNCH_MAX_ARGS);
+  if (nargs && !args)
+    return acl_fail(ACL_ERROR_INVALID_PARAM, "kernel %.80s: %d arguments in a NULL array",
+                    kernel->name, nargs);
   asc_stream_t handle = 0;
   aclError err = acl_stream_of(stream, "kernel launch", &handle);
   if (err) return err;

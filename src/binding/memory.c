@@ -536,6 +536,16 @@ static PyObject *set_caching(PyObject *self, PyObject *const *args, Py_ssize_t n
   return st ? asc_py_raise(st) : Py_NewRef(Py_None);
 }
 
+static PyObject *tagged_address(PyObject *self, PyObject *ptr) {
+  (void)self;
+  if (!PyLong_Check(ptr))
+    return PyErr_Format(PyExc_TypeError, "_tagged_address: ptr must be an int, not %.100s",
+                        Py_TYPE(ptr)->tp_name);
+  unsigned long long p = PyLong_AsUnsignedLongLong(ptr);
+  if (p == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+  return PyLong_FromUnsignedLongLong(asc_mem_tag((const void *)(uintptr_t)p));
+}
+
 #define FASTCALL(fn) (PyCFunction)(void (*)(void))(fn), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef asc_py_memory_functions[] = {
@@ -559,6 +569,11 @@ PyMethodDef asc_py_memory_functions[] = {
      ASC_DOC("set_memory_limit($module, nbytes, device=None)", ASC_DOCTEXT_set_memory_limit)},
     {"set_caching", FASTCALL(set_caching),
      ASC_DOC("set_caching($module, enabled, device=None)", ASC_DOCTEXT_set_caching)},
+    {"_tagged_address", tagged_address, METH_O,
+     ASC_DOC("_tagged_address($module, ptr, /)",
+             "ptr with its live device allocation's generation in the top 16 bits (asc/mem.h "
+             "asc_mem_tag), as pyasc.tensor_list stores a tensor's address; ptr unchanged when "
+             "it is not device memory.")},
     {NULL, NULL, 0, NULL},
 };
 

@@ -156,6 +156,8 @@ static int pf_matmul(emitter *e, const ir_op *op, int L) {
     snprintf(cc, sizeof cc, "NULL, NULL, %lld", (long long)ce_esize(e, o[1]));
   }
   switch (op->code) {
+    case IR_OP_MATMUL_INIT:
+      return ce_line(e, "asc_pf_s(pf, 1); asc_pf_mm_init(pf, v%u);", o[0]);
     case IR_OP_MATMUL_ITERATE:
       return ce_line(e, "asc_pf_mm_iterate(pf, v%u, v%u, %d);", o[0], op->result, L);
     case IR_OP_MATMUL_GET_TENSOR_C:

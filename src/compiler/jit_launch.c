@@ -193,13 +193,13 @@ static int jit_check(asc_k_launch *launch) {
   return __atomic_load_n(&s->cancel->flag, __ATOMIC_SEQ_CST);
 }
 
-/* A tensor list's data pointer: the live device allocation holding it. */
+/* A tensor list's data pointer (tagged by pyasc.tensor_list, asc/mem.h):
+ * the live device allocation holding it, or what it was. */
 static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
   asc_mem_range r;
-  if (asc_mem_lookup((const void *)(uintptr_t)ptr, 1, &r)) {
-    asc_clear_error(); /* not found is an answer, not a failure */
-    return 0;
-  }
+  asc_mem_resolution how = asc_mem_resolve(ptr, &r);
+  if (how == ASC_MEM_FREED) return -1;
+  if (how != ASC_MEM_LIVE) return 0;
   *base = r.base;
   *n = (int64_t)r.nbytes;
   return 1;

@@ -20,6 +20,7 @@ typedef struct mem_block {
   int device;
   int cls;
   bool live;
+  uint64_t gen; /* which allocation holds the block (asc_mem_tag) */
   /* Streams that used the block: [0] allocated it, the rest were recorded.
    * ticks[i] is streams[i]'s position when the block was freed. */
   asc_stream_obj **streams;
@@ -44,6 +45,8 @@ static mem_device devices[ASC_MAX_DEVICES];
  * interior pointers. Changes only on backend calls (cache misses). */
 static mem_block **by_addr;
 static size_t nblocks, cap_blocks;
+/* Allocations so far: where a new block's generations start. */
+static uint64_t next_gen;
 
 void asc_mem_at_fork(asc_fork_phase phase) {
   /* Blocks stay valid in the child: memory is host memory, copied by fork. */
@@ -239,6 +242,7 @@ asc_status asc_mem_alloc(int device, size_t nbytes, asc_stream_t stream, void **
   pthread_mutex_lock(&mem_lock);
   mem_device *d = device_state(device);
   mem_block *b = d->caching ? take_cached(d, cls, s) : NULL;
+  bool hit = b != NULL;
   if (b)
     d->stats.cache_hits++;
   else {
@@ -247,6 +251,11 @@ asc_status asc_mem_alloc(int device, size_t nbytes, asc_stream_t stream, void **
   }
   if (st == ASC_OK) {
     b->live = true;
+    /* A reused block counts on, so its next 65534 owners' tags all differ
+     * from a stale one's; a new block starts from the allocation count,
+     * unrelated to what an earlier block at its address counted. */
+    next_gen++;
+    b->gen = hit ? b->gen + 1 : next_gen;
     b->requested = nbytes;
     b->streams[0] = s; /* takes over our reference */
     b->nstreams = 1;
@@ -370,6 +379,41 @@ asc_status asc_mem_lookup(const void *ptr, size_t nbytes, asc_mem_range *out) {
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "%zu bytes at %p are not inside one live device allocation", nbytes, ptr);
   return ASC_OK;
+}
+
+static uint64_t tag_of(uint64_t gen) {
+  return 1 + gen % ASC_MEM_TAG_MAX;
+}
+
+uint64_t asc_mem_tag(const void *ptr) {
+  uint64_t p = (uint64_t)(uintptr_t)ptr;
+  if (p >> ASC_MEM_TAG_SHIFT || asc_rt_ready()) return p; /* no room for a tag, or no runtime */
+  pthread_mutex_lock(&mem_lock);
+  mem_block *b = live_block_containing(ptr, 1); /* as asc_mem_resolve finds it */
+  if (b) p |= tag_of(b->gen) << ASC_MEM_TAG_SHIFT;
+  pthread_mutex_unlock(&mem_lock);
+  return p;
+}
+
+asc_mem_resolution asc_mem_resolve(uint64_t addr, asc_mem_range *out) {
+  uint64_t tag = addr >> ASC_MEM_TAG_SHIFT;
+  const void *ptr = (const void *)(uintptr_t)(addr & (((uint64_t)1 << ASC_MEM_TAG_SHIFT) - 1));
+  if (asc_rt_ready()) return tag ? ASC_MEM_FREED : ASC_MEM_NOT_LIVE;
+  pthread_mutex_lock(&mem_lock);
+  mem_block *b = live_block_containing(ptr, 1);
+  if (b && tag && tag_of(b->gen) != tag) b = NULL;
+  if (b && out) {
+    out->device = b->device;
+    out->base = b->ptr;
+    out->nbytes = b->requested;
+    out->stream = b->streams[0]->handle;
+  }
+  pthread_mutex_unlock(&mem_lock);
+  if (b) return ASC_MEM_LIVE;
+  /* A tag is only ever given to a live allocation's address: one that no
+   * longer matches names an allocation freed since, whatever holds its
+   * memory now (a later allocation, the cache, the backend). */
+  return tag ? ASC_MEM_FREED : ASC_MEM_NOT_LIVE;
 }
 
 asc_status asc_mem_empty_cache(int device) {

@@ -75,6 +75,27 @@ def test_leakyrelu_with_form():
     np.testing.assert_array_equal(c, np.where(x >= 0, x, x * np.float32(0.25)))
 
 
+# Shapes and core counts (set_dim) whose tiling the tutorial's kernel can
+# run: an even number of AIVs, each core's share a whole number of 256 x
+# 128 blocks; K has tails.
+@pytest.mark.parametrize("m,n,k,cores,used", [
+    (512, 512, 100, 4, 4), (512, 512, 100, 5, 4), (2048, 1024, 300, 8, 8),
+    (2048, 1024, 300, 9, 8), (2048, 1024, 300, 19, 16), (1536, 768, 64, 6, 6),
+    (1536, 768, 64, 20, 18)])
+def test_leakyrelu_core_counts_and_k_tails(m, n, k, cores, used):
+    rng = np.random.default_rng(cores)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    bias = rng.integers(-5, 5, n).astype(np.float32)
+    tiling = matmul_leakyrelu.make_tiling(m, n, k, cores=cores)
+    assert tiling.used_core_num == used
+    assert (tiling.base_m, tiling.base_n) == (256, 128)
+    assert m % tiling.single_core_m == 0 and tiling.single_core_m % 256 == 0
+    assert n % tiling.single_core_n == 0 and tiling.single_core_n % 128 == 0
+    c = matmul_leakyrelu.matmul_leakyrelu(a, b, bias, 0.25, tiling)
+    x = ref_matmul(a, b) + bias
+    np.testing.assert_array_equal(c, np.where(x >= 0, x, x * np.float32(0.25)))
+
+
 @asc.jit
 def nz_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
               tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress, out_nz: asc.ConstExpr[int]):

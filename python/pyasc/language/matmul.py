@@ -505,6 +505,10 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
     if policy not in (0, None) or isinstance(policy, bool):
         raise gen.error(node, f"Matmul: only the default matmul_policy (0) is simulated, not "
                               f"{describe(policy)}")
+    # a full constant tiling (the single-core shape fixed at compile time)
+    # spares the Matmul's scalar set-up work: the timing model charges less
+    const_tiling = (isinstance(config, MatmulApiStaticTiling) and
+                    min(config.single_core_m, config.single_core_n, config.single_core_k) > 0)
     if isinstance(config, MatmulApiStaticTiling):
         config = config.cfg  # the shapes come from register_matmul's TCubeTiling
     if config is not None and not isinstance(config, MatmulConfig):
@@ -538,7 +542,9 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
              int(int(c.format) == CubeFormat.NZ) << 2 | int(bool(a.is_trans)) << 3 |
              int(bool(b.is_trans)) << 4 | int(c_ub) << 5 | int(a.layout) << 6 |
              int(b.layout) << 9 | int(c.layout) << 12 | pos["a"] << 15 | pos["b"] << 18 |
-             pos.get("bias", 0) << 21)
+             pos.get("bias", 0) << 21 |
+             # Ascend C's default config (CFG_NORM) has en_unit_flag on, as MatmulConfig's
+             int(config is None or bool(config.en_unit_flag)) << 24 | int(const_tiling) << 25)
     handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
     return KernelMatmul(handle, types)
 

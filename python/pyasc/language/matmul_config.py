@@ -163,7 +163,7 @@ def get_special_mdl_config(intrinsics_limit: bool = False, batch_loop: bool = Fa
     return MatmulConfig(do_norm=False, do_special_mdl=True, intrinsics_check=intrinsics_limit,
                         is_n_batch=batch_loop, do_mte2_preload=do_mte2_pre_load,
                         en_vec_nd2nz=is_vec_nd2_nz, is_per_tensor=is_per_tensor,
-                        has_anti_quant_offset=has_anti_quant_offset)
+                        has_anti_quant_offset=has_anti_quant_offset, en_unit_flag=False)
 
 
 def get_basic_config(basic_m: int, basic_n: int, basic_k: int, intrinsics_limit: bool = False,
@@ -172,7 +172,7 @@ def get_basic_config(basic_m: int, basic_n: int, basic_k: int, intrinsics_limit:
     """The basic-block template's configuration (fixed base block)."""
     return MatmulConfig(do_norm=False, do_basic_block=True, basic_m=basic_m, basic_n=basic_n,
                         basic_k=basic_k, intrinsics_check=intrinsics_limit, is_n_batch=batch_loop,
-                        batch_mode=bmm_mode)
+                        batch_mode=bmm_mode, en_unit_flag=False)
 
 
 def get_special_basic_config(basic_m: int, basic_n: int, basic_k: int, single_core_m: int,
@@ -213,6 +213,10 @@ def get_mm_config(*params: Any, **named: Any) -> MatmulConfig:
     for p in (*params, *named.values()):
         if isinstance(p, MatmulConfigMode):
             mode = p
+            # upstream starts from CFG_MDL (or the special MDL config) here,
+            # whose unit flag is off; CFG_NORM's and CFG_IBSHARE_NORM's is on
+            fields["en_unit_flag"] = p not in (MatmulConfigMode.CONFIG_MDL,
+                                               MatmulConfigMode.CONFIG_SPECIALMDL)
         elif isinstance(p, MatmulShapeParams):
             fields.update(dataclasses.asdict(p))
         elif isinstance(p, MatmulQuantParams):

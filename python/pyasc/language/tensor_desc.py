@@ -8,7 +8,10 @@ from byte P one data pointer per tensor. Inside a kernel the two classes are
 compile-time objects whose methods read that memory (lower_tensor_desc.py,
 src/compiler/rt/tensor_desc.h). A data pointer reaches its tensor when the
 tensor is a pyasc.Tensor (device memory) or an array passed to the same
-launch; any other pointer has no memory behind it."""
+launch; any other pointer has no memory behind it. A pyasc.Tensor's pointer
+carries its allocation's generation in its top 16 bits: once that tensor is
+freed the pointer reaches nothing, even if a new tensor got its memory
+(checked mode reports the use after free)."""
 
 from __future__ import annotations
 
@@ -37,7 +40,9 @@ class TensorListArray(np.ndarray):
 
 def _address(t: Any) -> tuple[int, tuple[int, ...]]:
     if isinstance(t, _C.Tensor):
-        return t.data_ptr, tuple(t.shape)
+        # tagged with its allocation, so that after the tensor is freed the
+        # address no longer reaches the block's next owner (asc/mem.h)
+        return _C._tagged_address(t.data_ptr), tuple(t.shape)
     if isinstance(t, np.ndarray):
         return t.__array_interface__["data"][0], t.shape
     raise TypeError(f"tensor_list takes pyasc.Tensor or numpy.ndarray items, not "
@@ -48,7 +53,8 @@ def tensor_list(tensors: Sequence[Any]) -> TensorListArray:
     """The memory a kernel's ``ListTensorDesc`` reads for ``tensors``: pass
     it as a GlobalAddress argument. Items are pyasc.Tensors, or NumPy arrays
     that are also arguments of the launch (the kernel reaches no other
-    memory). The result keeps the items alive."""
+    memory). The result keeps the items alive; a copy of its words does
+    not, and a pointer to a freed pyasc.Tensor reaches nothing."""
     items = [_address(t) for t in tensors]
     words: list[int] = []
     for i, (_, shape) in enumerate(items):

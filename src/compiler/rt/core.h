@@ -92,7 +92,8 @@ typedef struct asc_k_launch {
   void (*pause)(unsigned spins);
   void (*sleep)(struct asc_k_launch *launch, int64_t epoch);
   void (*wake)(struct asc_k_launch *launch);
-  /* The live device allocation holding ptr: 1 and its memory, or 0. */
+  /* The live device allocation holding ptr: 1 and its memory; 0 none; -1
+   * ptr carries the tag of an allocation freed since (use after free). */
   int (*lookup)(uint64_t ptr, char **base, int64_t *n);
   /* rt/mix.h's launch-wide mode-0 cross-core flags: made by the first
    * block that needs them, freed by board_free when the launch ends. */

@@ -43,7 +43,9 @@ typedef struct asc_k_matmul {
   int64_t step_ka, step_kb; /* base K blocks of A (B) one GM -> L1 load brings (>= 1) */
   int64_t off_l1a_x, off_l1b_x; /* L1 blocks 1.. of A (B) past init's one (schedule's) */
   int64_t depth_a1, depth_b1;   /* A (B) base blocks L1 holds (0: one); the timing model's */
-  int pos[3]; /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
+  int pos[3];       /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
+  int unit_flag;    /* the config's en_unit_flag: MMAD and FIXPIPE hand L0C over per 512 B */
+  int const_tiling; /* a MatmulApiStaticTiling config: the tiling is known at compile time */
 } asc_k_matmul;
 
 static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
@@ -89,6 +91,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->a_trans = (flags >> 3) & 1, mm->b_trans = (flags >> 4) & 1, mm->c_pos_ub = (flags >> 5) & 1;
   for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
+  mm->unit_flag = (flags >> 24) & 1, mm->const_tiling = (flags >> 25) & 1;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;

@@ -41,11 +41,16 @@
 #define ASC_PF_L2_WAYS 16                     /* lines of a set (estimate) */
 #define ASC_PF_MTE_PORT 128.0                 /* bytes per cycle one MTE moves on its own */
 #define ASC_PF_GM_LATENCY 200.0               /* cycles from a GM copy's issue to its first data */
-#define ASC_PF_BURST 1.73        /* MTE cycles per burst (a row) of a GM copy, beside its bytes */
-#define ASC_PF_LOCAL_BYTES 256.0 /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
-#define ASC_PF_ISSUE 1.0         /* scalar cycles per instruction issued */
-#define ASC_PF_SCALAR_UB 10.0    /* scalar cycles of a get_value/set_value on the UB */
-#define ASC_PF_LAUNCH_US 3.0     /* task launch and completion, per launch */
+#define ASC_PF_BURST 1.73         /* MTE cycles per burst (a row) of a GM copy, beside its bytes */
+#define ASC_PF_LOCAL_BYTES 256.0  /* bytes per cycle of L1/L0/UB-internal moves (MTE1) */
+#define ASC_PF_ISSUE 1.0          /* scalar cycles per instruction issued */
+#define ASC_PF_SCALAR_UB 10.0     /* scalar cycles of a get_value/set_value on the UB */
+#define ASC_PF_LAUNCH_US 3.0      /* task launch and completion, per launch */
+#define ASC_PF_MM_INIT_US 1.886   /* a Matmul's scalar set-up (init), constant tiling */
+#define ASC_PF_MM_TILING_US 0.954 /* ... more with a runtime TCubeTiling */
+#define ASC_PF_MM_ITER_US 0.299   /* the Matmul API's scalar work per base block, constant tiling */
+#define ASC_PF_MM_ITER_TILING_US 0.397 /* ... more with a runtime TCubeTiling */
+#define ASC_PF_UNIT_BYTES 512          /* L0C bytes per unit flag: MMAD/FIXPIPE hand-over grain */
 
 /* --- what a block reports ---------------------------------------------------- */
 #define ASC_PF_NPIPES 7
@@ -80,6 +85,7 @@ typedef struct asc_pf_record {
 #define ASC_PF_CAL 32      /* busy intervals of a core's bandwidth share kept */
 #define ASC_PF_HINTS 16    /* arguments with an L2 cache hint */
 #define ASC_PF_MM_SLOTS 16 /* L1 chunks of one Matmul operand the model tracks */
+#define ASC_PF_DEVS 32     /* arguments given device addresses of their own */
 
 /* The pipes' hand-overs inside a Matmul object (asc_pf_mm_block): when
  * MTE1 last read each L1 chunk slot of A and B (a load into the slot
@@ -89,6 +95,9 @@ typedef struct asc_pf_record {
 typedef struct asc_pf_mm {
   double l1_free[2][ASC_PF_MM_SLOTS], l1_ready[2][ASC_PF_MM_SLOTS];
   double l0_free[2], c_free;
+  /* the unit flag's finer hand-over: when the block's last mmad started and
+   * how long it ran, when FIXPIPE started on L0C and how long a unit took */
+  double mm_start, mm_dur, fix_start, fix_unit;
   int64_t loads[2], cur[2], steps;
 } asc_pf_mm;
 
@@ -116,15 +125,19 @@ typedef struct asc_pf {
   int ncal;
   /* this core's share of the L2 and of its bandwidth (bytes per cycle):
    * a set-associative cache of its lines, l2_sets sets of ASC_PF_L2_WAYS
-   * tags (line + 1, 0: empty) then as many stamps (last use << 1 | dirty), least
-   * recently used out; NULL when it could not be allocated (all misses) */
+   * tags ((line + 1) << 1 | dirty, 0: empty), most recently used first, so
+   * the last goes out; NULL when it could not be allocated (all misses) */
   double l2_share;
   uint64_t *l2;
   int64_t l2_sets;
-  uint64_t l2_clock;
+  uint64_t l2_mask; /* l2_sets - 1 when that is a power of two (a mask for the modulo), else 0 */
   /* set_l2_cache_hint: the argument (its first byte) and its CacheMode */
   const char *hint_base[ASC_PF_HINTS];
   int hint_mode[ASC_PF_HINTS], nhints;
+  /* the arguments in the order the block first copied them: argument i
+   * sits at device address (i + 1) << 40 (see asc_pf_dev) */
+  const char *dev_base[ASC_PF_DEVS];
+  int ndevs;
   int nques;
   asc_pf_mm mm;
   asc_pf_record *rec;
@@ -171,7 +184,8 @@ static inline int asc_pf_begin(asc_k_ctx *k, asc_pf *pf) {
   pf->l2_share = ASC_PF_L2_BYTES_PER_S / (ASC_PF_CLOCK_MHZ * 1e6) / (double)active;
   pf->l2_sets = (int64_t)(ASC_PF_L2_BYTES / (double)active) / ASC_PF_L2_LINE / ASC_PF_L2_WAYS;
   if (pf->l2_sets < 1) pf->l2_sets = 1;
-  pf->l2 = calloc((size_t)pf->l2_sets * ASC_PF_L2_WAYS * 2, sizeof *pf->l2);
+  if ((pf->l2_sets & (pf->l2_sets - 1)) == 0) pf->l2_mask = (uint64_t)pf->l2_sets - 1;
+  pf->l2 = calloc((size_t)pf->l2_sets * ASC_PF_L2_WAYS, sizeof *pf->l2);
   asc_pf_cur = pf;
   return 0;
 }
@@ -310,38 +324,46 @@ static inline void asc_pf_l2_hint(asc_pf *pf, const char *base, int64_t mode, in
  * set's least recently used line, whose bytes go back to HBM if dirty
  * (added to *back). Sets are picked by a hash of the line, as hardware
  * spreads power-of-two strides over its sets. */
+_Static_assert(ASC_PF_L2_WAYS % 4 == 0, "asc_pf_l2_line tests four ways at a time");
 static inline int asc_pf_l2_line(asc_pf *pf, uint64_t line, int write, int alloc, double *back) {
   if (!pf->l2) return 0;
   /* consecutive lines in consecutive sets (a copy walks memory in order),
    * higher address bits folded in so that large strides spread */
   uint64_t h = line ^ (line >> 10) ^ (line >> 20);
-  /* a set: its ways' tags, then their stamps (the tag scan reads 128 B) */
-  uint64_t *tag = pf->l2 + (int64_t)(h % (uint64_t)pf->l2_sets) * ASC_PF_L2_WAYS * 2;
-  uint64_t *stamp = tag + ASC_PF_L2_WAYS;
-  uint64_t now = ++pf->l2_clock << 1;
-  for (int w = 0; w < ASC_PF_L2_WAYS; w++)
-    if (tag[w] == line + 1) {
-      stamp[w] = now | (stamp[w] & 1) | (uint64_t)(write != 0);
-      return 1;
-    }
-  if (!alloc) return 0;
-  int old = 0;
-  for (int w = 1; w < ASC_PF_L2_WAYS; w++)
-    if (stamp[w] < stamp[old]) old = w;
-  if (tag[old] && (stamp[old] & 1)) *back += ASC_PF_L2_LINE;
-  tag[old] = line + 1;
-  stamp[old] = now | (uint64_t)(write != 0);
-  return 0;
+  const uint64_t set = pf->l2_mask ? h & pf->l2_mask : h % (uint64_t)pf->l2_sets;
+  /* a set's ways in the order of their last use (128 B): a used line moves
+   * to the front, so the least recently used is the last, found without a
+   * scan (the lookups are the profiled build's main cost on long copies) */
+  uint64_t *way = pf->l2 + (int64_t)set * ASC_PF_L2_WAYS;
+  const uint64_t key = (line + 1) << 1, dirty = (uint64_t)(write != 0);
+  /* four ways a test: a miss, the common case of a long copy, takes four
+   * branches rather than sixteen */
+  int w = 0;
+  while (w < ASC_PF_L2_WAYS &&
+         ((way[w] & ~(uint64_t)1) != key) & ((way[w + 1] & ~(uint64_t)1) != key) &
+             ((way[w + 2] & ~(uint64_t)1) != key) & ((way[w + 3] & ~(uint64_t)1) != key))
+    w += 4;
+  while (w < ASC_PF_L2_WAYS && (way[w] & ~(uint64_t)1) != key) w++;
+  int hit = w < ASC_PF_L2_WAYS;
+  if (!hit && !alloc) return 0;
+  uint64_t t = hit ? way[w] | dirty : key | dirty;
+  if (!hit) {
+    w = ASC_PF_L2_WAYS - 1;
+    if (way[w] & 1) *back += ASC_PF_L2_LINE;
+  }
+  for (; w > 0; w--) way[w] = way[w - 1]; /* a call to memmove cost as much as the rest */
+  way[0] = t;
+  return hit;
 }
 /* rows of rowbytes, stride bytes apart from addr, through the L2: returns
  * the bytes a read fetches from HBM (a line that misses comes whole when
  * the L2 allocates it, else only the bytes asked for); dirty evictions are
  * added to *back. */
-static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows, int64_t rowbytes,
+static inline double asc_pf_l2_touch(asc_pf *pf, uint64_t addr, int64_t rows, int64_t rowbytes,
                                      int64_t stride, int write, int alloc, double *back) {
   double fetch = 0;
   for (int64_t r = 0; r < rows; r++) {
-    uint64_t a = (uint64_t)(uintptr_t)addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
+    uint64_t a = addr + (uint64_t)(r * stride), e = a + (uint64_t)rowbytes;
     for (uint64_t l = a / ASC_PF_L2_LINE; l * ASC_PF_L2_LINE < e; l++) {
       uint64_t lo = l * ASC_PF_L2_LINE > a ? l * ASC_PF_L2_LINE : a;
       uint64_t hi = (l + 1) * ASC_PF_L2_LINE < e ? (l + 1) * ASC_PF_L2_LINE : e;
@@ -350,6 +372,20 @@ static inline double asc_pf_l2_touch(asc_pf *pf, const char *addr, int64_t rows,
     }
   }
   return fetch;
+}
+/* The address the L2 sees for addr in the argument at base: the argument's
+ * place on the device rather than the host's, so that the sets a copy
+ * falls in, and so its modelled time, are the same on every run. Each
+ * argument starts at a 1 TiB boundary plus a few hundred lines of its own
+ * (as allocations land at unrelated places); past ASC_PF_DEVS arguments
+ * the host's address is used. */
+static inline uint64_t asc_pf_dev(asc_pf *pf, const char *base, const char *addr) {
+  if (!base || addr < base) return (uint64_t)(uintptr_t)addr;
+  int i = 0;
+  while (i < pf->ndevs && pf->dev_base[i] != base) i++;
+  if (i == ASC_PF_DEVS) return (uint64_t)(uintptr_t)addr;
+  if (i == pf->ndevs) pf->dev_base[pf->ndevs++] = base;
+  return ((uint64_t)(i + 1) << 40) + (uint64_t)i * 613 * ASC_PF_L2_LINE + (uint64_t)(addr - base);
 }
 /* A GM <-> UB/L1 copy on pipe p (MTE2 in, MTE3 and FIX out) of rows of
  * rowbytes, stride bytes apart from addr, in the argument at base, that
@@ -371,8 +407,8 @@ static inline void asc_pf_copy(asc_pf *pf, int p, const char *base, const char *
     if (pf->hint_base[i] == base) mode = pf->hint_mode[i];
   int read = p == ASC_K_MTE2;
   double bytes = (double)rows * (double)rowbytes, back = 0;
-  double fetch =
-      asc_pf_l2_touch(pf, addr, rows, rowbytes, stride, !read, !read || mode != 1, &back);
+  double fetch = asc_pf_l2_touch(pf, asc_pf_dev(pf, base, addr), rows, rowbytes, stride, !read,
+                                 !read || mode != 1, &back);
   double hbm = (read ? fetch / (sharers > 1 ? sharers : 1) : 0) + back;
   double start = pf->clk[p] > pf->clk[ASC_K_S] ? pf->clk[p] : pf->clk[ASC_K_S];
   double first = start + ASC_PF_GM_LATENCY;
@@ -405,10 +441,13 @@ static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
   asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
 }
 /* mmad of an m x k by k x n product: 16x16x16 fractals, one a cycle. */
-static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+static inline double asc_pf_mmad_cycles(int64_t m, int64_t n, int64_t kk) {
   const int64_t f = ASC_PF_CUBE_FRACTAL;
   double fr = (double)((m + f - 1) / f) * (double)((n + f - 1) / f) * (double)((kk + f - 1) / f);
-  asc_pf_op(pf, ASC_K_M, ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0), line);
+  return ASC_PF_CUBE_STARTUP + (fr > 0 ? fr : 0);
+}
+static inline void asc_pf_mmad(asc_pf *pf, int64_t m, int64_t n, int64_t kk, int line) {
+  asc_pf_op(pf, ASC_K_M, asc_pf_mmad_cycles(m, n, kk), line);
 }
 /* get_value/set_value on the UB (or GM) by the scalar unit. */
 static inline void asc_pf_scalar_mem(asc_pf *pf) {
@@ -484,7 +523,22 @@ static inline void asc_pf_qop(asc_pf *pf, const asc_k_que *q, int what) {
  * for MTE1 to finish the chunk that used its slot that many loads ago (one
  * chunk: no overlap of loads and compute, two: double buffering); L0A/L0B
  * hold two steps (ping-pong) when two tiles fit their 64 KiB, and L0C one
- * block: a block's first mmad waits for FIXPIPE to empty it. */
+ * block: a block's first mmad waits for FIXPIPE to empty it. With the
+ * config's unit flag the cube and FIXPIPE hand L0C over 512 bytes at a
+ * time instead: FIXPIPE starts on a block once the last mmad has made its
+ * first unit, and the next block's first mmad once FIXPIPE has read one.
+ * The API's own scalar work is charged where it holds the pipes up: its
+ * set-up before the first copy (init) and its work per base block. */
+static inline void asc_pf_mm_init(asc_pf *pf, const asc_k_matmul *mm) {
+  asc_pf_s(pf,
+           (ASC_PF_MM_INIT_US + (mm->const_tiling ? 0 : ASC_PF_MM_TILING_US)) * ASC_PF_CLOCK_MHZ);
+}
+/* L0C units (ASC_PF_UNIT_BYTES of float32/int32 results) of a tm x tn block */
+static inline double asc_pf_mm_units(int64_t tm, int64_t tn) {
+  const int64_t bytes = (tm + 15) / 16 * 16 * ((tn + 15) / 16 * 16) * 4;
+  return bytes > ASC_PF_UNIT_BYTES ? (double)((bytes + ASC_PF_UNIT_BYTES - 1) / ASC_PF_UNIT_BYTES)
+                                   : 1.0;
+}
 static inline void asc_pf_wait(asc_pf *pf, int p, double t) {
   if (t > pf->clk[p]) pf->clk[p] = t;
 }
@@ -542,6 +596,8 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
   const int64_t kc = (mm->bk + c0 - 1) / c0 * c0;
   const int64_t a_tile = (tm + 15) / 16 * 16 * kc * es, b_tile = (tn + 15) / 16 * 16 * kc * es;
   const int l0_halves = 2 * a_tile <= 65536 && 2 * b_tile <= 65536 ? 2 : 1;
+  asc_pf_s(pf, (ASC_PF_MM_ITER_US + (mm->const_tiling ? 0 : ASC_PF_MM_ITER_TILING_US)) *
+                   ASC_PF_CLOCK_MHZ);
   for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
     const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk;
     asc_pf_mm_load(pf, mm, 0, kq, k0, m0, tm, es, line);
@@ -554,8 +610,21 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
     asc_pf_local(pf, ASC_K_MTE1, b_tile, line);
     s->l1_free[0][s->cur[0]] = s->l1_free[1][s->cur[1]] = pf->clk[ASC_K_MTE1];
     asc_pf_wait(pf, ASC_K_M, pf->clk[ASC_K_MTE1]);
-    if (k0 == 0) asc_pf_wait(pf, ASC_K_M, s->c_free);
-    asc_pf_mmad(pf, tm, tn, kk, line);
+    const double dur = asc_pf_mmad_cycles(tm, tn, kk);
+    if (k0 == 0 && mm->unit_flag) {
+      /* each unit is written after FIXPIPE read the last block's: the
+       * mmad starts after FIXPIPE's first unit, ends after its last */
+      const double first = s->fix_start + s->fix_unit;
+      const double last = s->c_free - dur * (1 - 1 / asc_pf_mm_units(tm, tn));
+      asc_pf_wait(pf, ASC_K_M, first > last ? first : last);
+    } else if (k0 == 0) {
+      asc_pf_wait(pf, ASC_K_M, s->c_free);
+    }
+    s->mm_start = pf->clk[ASC_K_M] > pf->clk[ASC_K_S] + ASC_PF_ISSUE
+                      ? pf->clk[ASC_K_M]
+                      : pf->clk[ASC_K_S] + ASC_PF_ISSUE;
+    s->mm_dur = dur;
+    asc_pf_op(pf, ASC_K_M, dur, line);
     s->l0_free[half] = pf->clk[ASC_K_M];
   }
 }
@@ -565,7 +634,14 @@ static inline void asc_pf_mm_block(asc_pf *pf, const asc_k_matmul *mm, int64_t m
  * again after. */
 static inline void asc_pf_mm_out(asc_pf *pf, const asc_k_matmul *mm, const char *base,
                                  const char *addr, int es, int line) {
-  asc_pf_wait(pf, ASC_K_FIX, pf->clk[ASC_K_M]);
+  asc_pf_mm *s = &pf->mm;
+  const double units = asc_pf_mm_units(mm->cur_tm, mm->cur_tn);
+  /* unit flag: FIXPIPE takes each unit as the last mmad makes it; msprof
+   * counts its wait for them as FIXPIPE time, and so does the model */
+  asc_pf_wait(pf, ASC_K_FIX, mm->unit_flag ? s->mm_start + s->mm_dur / units : pf->clk[ASC_K_M]);
+  const double t0 = pf->clk[ASC_K_FIX] > pf->clk[ASC_K_S] + ASC_PF_ISSUE
+                        ? pf->clk[ASC_K_FIX]
+                        : pf->clk[ASC_K_S] + ASC_PF_ISSUE;
   const int64_t ld = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
   if (base && !mm->c_nz)
     asc_pf_gm2d(pf, ASC_K_FIX, base, addr + (mm->cur_m0 * ld + mm->cur_n0) * es, mm->cur_tm,
@@ -574,7 +650,12 @@ static inline void asc_pf_mm_out(asc_pf *pf, const asc_k_matmul *mm, const char 
     asc_pf_gm(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, base, addr, line);
   else
     asc_pf_local(pf, ASC_K_FIX, mm->cur_tm * mm->cur_tn * es, line);
-  pf->mm.c_free = pf->clk[ASC_K_FIX];
+  s->fix_start = t0;
+  s->fix_unit = (pf->clk[ASC_K_FIX] - t0) / units;
+  /* its last unit leaves after the mmad made it */
+  if (mm->unit_flag && pf->clk[ASC_K_M] + s->fix_unit > pf->clk[ASC_K_FIX])
+    asc_pf_run(pf, ASC_K_FIX, pf->clk[ASC_K_FIX], pf->clk[ASC_K_M] + s->fix_unit, line);
+  s->c_free = pf->clk[ASC_K_FIX];
 }
 /* iterate(): the block it computed, if any. */
 static inline void asc_pf_mm_iterate(asc_pf *pf, const asc_k_matmul *mm, int more, int line) {

@@ -10,8 +10,11 @@
  * array arguments or in a live device allocation (a pyasc.Tensor); any other
  * value gives an address with no memory behind it (reads give zeros, checked
  * mode reports accesses), so a list never lets a kernel reach memory it was
- * not given. A malformed list is an error naming the line. */
+ * not given. A device tensor's pointer is tagged with its allocation: after
+ * that tensor is freed it reaches nothing (checked mode: use after free).
+ * A malformed list is an error naming the line. */
 #define ASC_K_LTD_ALL 0xffffffffLL
+#define ASC_K_TAG_SHIFT 48 /* asc/mem.h ASC_MEM_TAG_SHIFT */
 
 static inline int asc_k_ltd_word(asc_k_ctx *k, asc_k_addr a, int64_t length, int64_t at,
                                  uint64_t *w, const char *api, int line) {
@@ -84,10 +87,14 @@ static inline int asc_k_ltd_get_desc(asc_k_ctx *k, asc_k_addr a, int64_t length,
  * of the launch that holds it (the launcher keeps a length only for those:
  * a scalar argument's value is never memory, jit.c) or a live device
  * allocation (a pyasc.Tensor). Anything else, 0 included, gives an address
- * with no memory behind it. */
-static inline asc_k_addr asc_k_resolve(const asc_k_ctx *k, uint64_t ptr) {
+ * with no memory behind it. A device address carries its allocation's tag
+ * (asc/mem.h asc_mem_tag, set by pyasc.tensor_list): once that allocation
+ * is freed the address reaches nothing, even when a later allocation holds
+ * the same block, and *freed is set (use after free). */
+static inline asc_k_addr asc_k_resolve(const asc_k_ctx *k, uint64_t ptr, int *freed) {
   asc_k_addr r = {NULL, 0, 0};
   uintptr_t p = (uintptr_t)ptr;
+  *freed = 0;
   if (!p) return r;
   for (int i = 0; i < k->sys.nargs; i++) {
     const asc_k_arg *arg = &k->sys.args[i];
@@ -99,8 +106,14 @@ static inline asc_k_addr asc_k_resolve(const asc_k_ctx *k, uint64_t ptr) {
   }
   char *base;
   int64_t n;
-  if (k->sys.launch && k->sys.launch->lookup && k->sys.launch->lookup(ptr, &base, &n))
-    r.base = base, r.n = n, r.lead = (int64_t)(p - (uintptr_t)base);
+  int found = k->sys.launch && k->sys.launch->lookup ? k->sys.launch->lookup(ptr, &base, &n) : 0;
+  if (found > 0) {
+    /* the tag sits above any address the lookup gives back */
+    r.base = base;
+    r.n = n;
+    r.lead = (int64_t)((p & ((1ull << ASC_K_TAG_SHIFT) - 1)) - (uintptr_t)base);
+  }
+  *freed = found < 0;
   return r;
 }
 static inline int asc_k_ltd_get_data_ptr(asc_k_ctx *k, asc_k_addr *r, asc_k_addr a, int64_t length,
@@ -109,10 +122,19 @@ static inline int asc_k_ltd_get_data_ptr(asc_k_ctx *k, asc_k_addr *r, asc_k_addr
   (void)dtype;
   int64_t p, n, d;
   uint64_t ptr;
+  int freed;
   if (asc_k_ltd_walk(k, a, length, shape_size, index, &p, &n, &d, "get_data_ptr", line) ||
       asc_k_ltd_word(k, a, length, asc_k_add(p, asc_k_mul(index, 8)), &ptr, "get_data_ptr", line))
     return 1;
-  *r = asc_k_resolve(k, ptr);
+  *r = asc_k_resolve(k, ptr, &freed);
+#if ASC_K_CHECKED
+  if (freed)
+    return asc_k_fail(k, line,
+                      "get_data_ptr: use after free: tensor %lld's data pointer 0x%llx names a "
+                      "device allocation freed since the list was made (its memory may belong "
+                      "to another tensor now)",
+                      (long long)index, (unsigned long long)ptr);
+#endif
   return 0;
 }
 /* TensorDesc: what = 0 dim, 1 index, 2 shape[offset]. */
@@ -173,6 +195,7 @@ static inline int asc_k_td_unset_shape(asc_k_ctx *k, int64_t *r, int64_t offset,
 /* Its data pointer is null: an address with no memory behind it. */
 static inline int asc_k_td_unset_data_ptr(asc_k_ctx *k, asc_k_addr *r, int64_t dtype, int line) {
   (void)dtype, (void)line;
-  *r = asc_k_resolve(k, 0);
+  int freed;
+  *r = asc_k_resolve(k, 0, &freed);
   return 0;
 }
