@@ -134,54 +134,43 @@ static int64_t sim_global_size(pyasc_sim_gt g) {
 }
 
 /* Element access by dtype, through the runtime's per-dtype functions:
- * floating values as double, integers as int64 (all their bits). */
-#define SIM_FLOATS(X) \
-  X(FLOAT16, float16) X(BFLOAT16, bfloat16) X(FLOAT32, float32) X(FLOAT64, float64)
-#define SIM_INTS(X) \
-  X(INT8, int8)     \
-  X(UINT8, uint8)   \
-  X(INT16, int16)   \
-  X(INT32, int32)   \
-  X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) X(UINT32, uint32) X(UINT64, uint64)
-
-static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gget_##S(k, gt_in(g), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gget_##S(k, gt_in(g), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "GetValue", dt);
+ * floating values as double, integers as int64 (all their bits). The four
+ * accessors (get and set on a GlobalTensor or a LocalTensor) differ only in
+ * the runtime family they call and the handle they pass, so one definition
+ * serves all four. */
+/* clang-format off */
+#define SIM_FLOATS(X, ...)           \
+  X(FLOAT16, float16, __VA_ARGS__)   \
+  X(BFLOAT16, bfloat16, __VA_ARGS__) \
+  X(FLOAT32, float32, __VA_ARGS__)   \
+  X(FLOAT64, float64, __VA_ARGS__)
+#define SIM_INTS(X, ...)             \
+  X(INT8, int8, __VA_ARGS__)         \
+  X(UINT8, uint8, __VA_ARGS__)       \
+  X(INT16, int16, __VA_ARGS__)       \
+  X(INT32, int32, __VA_ARGS__)       \
+  X(INT64, int64, __VA_ARGS__)       \
+  X(BOOL, bool, __VA_ARGS__)         \
+  X(UINT16, uint16, __VA_ARGS__)     \
+  X(UINT32, uint32, __VA_ARGS__)     \
+  X(UINT64, uint64, __VA_ARGS__)
+/* clang-format on */
+#define SIM_ACCESS_CASE(DT, S, OP, H, V) \
+  case ASC_K_DT_##DT:                    \
+    return asc_k_##OP##_##S(k, H, idx, V, L);
+#define SIM_ACCESS(NAME, OP, HT, H, FT, IT, API)                                                 \
+  static int NAME(void *kv, int dt, HT h, int64_t idx, FT f, IT i, const char *file, int line) { \
+    asc_k_ctx *k = kv;                                                                           \
+    int L = at(file, line);                                                                      \
+    switch (dt) {                                                                                \
+      SIM_FLOATS(SIM_ACCESS_CASE, OP, H, f)                                                      \
+      SIM_INTS(SIM_ACCESS_CASE, OP, H, i)                                                        \
+      default:                                                                                   \
+        return unsupported(k, L, API, dt);                                                       \
+    }                                                                                            \
   }
-}
-static int sim_gset(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double f, int64_t i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "SetValue", dt);
-  }
-}
+SIM_ACCESS(sim_gget, gget, pyasc_sim_gt, gt_in(h), double *, int64_t *, "GetValue")
+SIM_ACCESS(sim_gset, gset, pyasc_sim_gt, gt_in(h), double, int64_t, "SetValue")
 
 /* --- LocalTensor ------------------------------------------------------------- */
 static int sim_local_new(void *kv, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize,
@@ -203,44 +192,8 @@ static pyasc_sim_lt sim_local_slice(pyasc_sim_lt t, int64_t off, int64_t esize) 
 static pyasc_sim_lt sim_local_cast(pyasc_sim_lt t, int64_t from, int64_t to) {
   return lt_out(asc_k_local_cast(lt_in(t), from, to));
 }
-static int sim_lget(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double *f, int64_t *i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lget_##S(k, lt_in(t), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lget_##S(k, lt_in(t), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "GetValue", dt);
-  }
-}
-static int sim_lset(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double f, int64_t i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "SetValue", dt);
-  }
-}
+SIM_ACCESS(sim_lget, lget, pyasc_sim_lt, lt_in(h), double *, int64_t *, "GetValue")
+SIM_ACCESS(sim_lset, lset, pyasc_sim_lt, lt_in(h), double, int64_t, "SetValue")
 
 /* --- TPipe, TQue, TBuf --------------------------------------------------------- */
 static void sim_pipe_init(void *pipe) {
