@@ -169,64 +169,28 @@ static inline int asc_k_dt_float(int dt) {
   return dt >= ASC_K_DT_FLOAT16 && dt <= ASC_K_DT_FLOAT64;
 }
 
+/* One element of dt at p as a double: a row per dtype, the C type stored
+ * and how it widens (v: the loaded value). */
+#define ASC_K_LD_CASE(DT, T, WIDENED) \
+  case ASC_K_DT_##DT: {               \
+    T v;                              \
+    memcpy(&v, p, sizeof v);          \
+    return WIDENED;                   \
+  }
 static inline double asc_k_ld(int dt, const char *p) {
   switch (dt) {
-    case ASC_K_DT_INT8: {
-      int8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case ASC_K_DT_BOOL:
-    case ASC_K_DT_UINT8: {
-      uint8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case ASC_K_DT_INT16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case ASC_K_DT_INT32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case ASC_K_DT_INT64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    case ASC_K_DT_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case ASC_K_DT_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case ASC_K_DT_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    case ASC_K_DT_FLOAT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return asc_k_h2f(v);
-    }
-    case ASC_K_DT_BFLOAT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return asc_k_bf2f(v);
-    }
-    case ASC_K_DT_FLOAT32: {
-      float v;
-      memcpy(&v, p, 4);
-      return v;
-    }
+    ASC_K_LD_CASE(INT8, int8_t, v)
+    ASC_K_LD_CASE(BOOL, uint8_t, v)
+    ASC_K_LD_CASE(UINT8, uint8_t, v)
+    ASC_K_LD_CASE(INT16, int16_t, v)
+    ASC_K_LD_CASE(INT32, int32_t, v)
+    ASC_K_LD_CASE(INT64, int64_t, (double)v)
+    ASC_K_LD_CASE(UINT16, uint16_t, v)
+    ASC_K_LD_CASE(UINT32, uint32_t, v)
+    ASC_K_LD_CASE(UINT64, uint64_t, (double)v)
+    ASC_K_LD_CASE(FLOAT16, uint16_t, asc_k_h2f(v))
+    ASC_K_LD_CASE(BFLOAT16, uint16_t, asc_k_bf2f(v))
+    ASC_K_LD_CASE(FLOAT32, float, v)
     default: {
       double v;
       memcpy(&v, p, 8);
@@ -234,6 +198,7 @@ static inline double asc_k_ld(int dt, const char *p) {
     }
   }
 }
+#undef ASC_K_LD_CASE
 static inline int64_t asc_k_ldi(int dt, const char *p) {
   if (dt == ASC_K_DT_INT64 || dt == ASC_K_DT_UINT64) { /* uint64: its bits */
     int64_t v;
