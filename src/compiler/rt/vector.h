@@ -177,10 +177,11 @@ static inline int asc_k_dt_float(int dt) {
     memcpy(&v, p, sizeof v);          \
     return WIDENED;                   \
   }
+/* clang-format off */
 static inline double asc_k_ld(int dt, const char *p) {
   switch (dt) {
     ASC_K_LD_CASE(INT8, int8_t, v)
-    ASC_K_LD_CASE(BOOL, uint8_t, v)
+    case ASC_K_DT_BOOL: /* falls into uint8 */
     ASC_K_LD_CASE(UINT8, uint8_t, v)
     ASC_K_LD_CASE(INT16, int16_t, v)
     ASC_K_LD_CASE(INT32, int32_t, v)
@@ -198,6 +199,7 @@ static inline double asc_k_ld(int dt, const char *p) {
     }
   }
 }
+/* clang-format on */
 #undef ASC_K_LD_CASE
 static inline int64_t asc_k_ldi(int dt, const char *p) {
   if (dt == ASC_K_DT_INT64 || dt == ASC_K_DT_UINT64) { /* uint64: its bits */
