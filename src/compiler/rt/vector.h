@@ -1,4 +1,12 @@
 /* --- vector instructions --------------------------------------------------- */
+/* A one-source instruction's start: the Unified Buffer ranges it reads
+ * (a) and writes (d), then o (dst) and xs (src) over them. */
+#define ASC_K_VPROLOGUE1(NAME, T)                                                           \
+  if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
+      asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
+    return 1;                                                                               \
+  T *o = (T *)(k->ub + d.off);                                                              \
+  const T *xs = (const T *)(k->ub + a.off)
 /* float16 computes in float32 and rounds once per instruction, as the
  * hardware's vector unit does. */
 #define ASC_K_VBINARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
@@ -16,54 +24,42 @@
     }                                                                                          \
     return 0;                                                                                  \
   }
-#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                 \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv,  \
-                                            int64_t n, int line) {                            \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    const T st = STORE(sv); /* the scalar takes the tensor's type first */                    \
-    const CT y = LOAD(st);                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                         \
-      CT x = LOAD(xs[i]);                                                                     \
-      o[i] = STORE(EXPR);                                                                     \
-    }                                                                                         \
-    return 0;                                                                                 \
+#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv, \
+                                            int64_t n, int line) {                           \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    const T st = STORE(sv); /* the scalar takes the tensor's type first */                   \
+    const CT y = LOAD(st);                                                                   \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      CT x = LOAD(xs[i]);                                                                    \
+      o[i] = STORE(EXPR);                                                                    \
+    }                                                                                        \
+    return 0;                                                                                \
   }
-#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
-                                            int line) {                                       \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    for (int64_t i = 0; i < n; i++) {                                                         \
-      CT x = LOAD(xs[i]);                                                                     \
-      o[i] = STORE(EXPR);                                                                     \
-    }                                                                                         \
-    return 0;                                                                                 \
+#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                 \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n, \
+                                            int line) {                                      \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      CT x = LOAD(xs[i]);                                                                    \
+      o[i] = STORE(EXPR);                                                                    \
+    }                                                                                        \
+    return 0;                                                                                \
   }
 
 /* A transcendental unary through rt/vmath.h (SLEEF's functions when the
  * launcher lends them); a partial overlap of dst and src keeps the
  * element order of the loops above. */
-#define ASC_K_VMATH(NAME, SUFFIX, T, FN)                                                      \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
-                                            int line) {                                       \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    if (asc_k_vm_disjoint(d.off, a.off, n * (int64_t)sizeof(T))) {                            \
-      asc_k_vm_##SUFFIX(k, FN, o, xs, n);                                                     \
-      return 0;                                                                               \
-    }                                                                                         \
-    for (int64_t i = 0; i < n; i++) asc_k_vm_##SUFFIX(k, FN, o + i, xs + i, 1);               \
-    return 0;                                                                                 \
+#define ASC_K_VMATH(NAME, SUFFIX, T, FN)                                                     \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n, \
+                                            int line) {                                      \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    if (asc_k_vm_disjoint(d.off, a.off, n * (int64_t)sizeof(T))) {                           \
+      asc_k_vm_##SUFFIX(k, FN, o, xs, n);                                                    \
+      return 0;                                                                              \
+    }                                                                                        \
+    for (int64_t i = 0; i < n; i++) asc_k_vm_##SUFFIX(k, FN, o + i, xs + i, 1);              \
+    return 0;                                                                                \
   }
 
 /* Integer vector arithmetic wraps, as the hardware does. */
