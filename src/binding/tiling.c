@@ -204,11 +204,31 @@ static PyObject *set_bias_type(PyObject *self, PyObject *args, PyObject *kwargs)
   return set_operand(self, args, kwargs, ASC_TILING_BIAS, "iii:set_bias_type");
 }
 
+/* The setters that take one size per axis (M, N, K) and pass them on;
+ * -1 for an optional one not given. */
+typedef asc_status (*mnk_setter)(asc_tiling_ctx *, int64_t, int64_t, int64_t);
+static PyObject *set_mnk(PyObject *self, PyObject *args, PyObject *kwargs, const char *format,
+                         char **names, mnk_setter set) {
+  long long v[3] = {-1, -1, -1};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, names, &v[0], &v[1], &v[2])) return NULL;
+  return status_result(set(CTX(self), v[0], v[1], v[2]));
+}
+
+/* The setters that take a maximum and a minimum per axis (-1: free). */
+typedef asc_status (*range_setter)(asc_tiling_ctx *, const int64_t[3], const int64_t[3]);
+static PyObject *set_range(PyObject *self, PyObject *args, PyObject *kwargs, const char *format,
+                           char **names, range_setter set) {
+  long long v[6] = {-1, -1, -1, -1, -1, -1};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, names, &v[0], &v[1], &v[2], &v[3], &v[4],
+                                   &v[5]))
+    return NULL;
+  int64_t max[3] = {v[0], v[1], v[2]}, min[3] = {v[3], v[4], v[5]};
+  return status_result(set(CTX(self), max, min));
+}
+
 static PyObject *set_shape(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"m", "n", "k", NULL};
-  long long m, n, k;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:set_shape", names, &m, &n, &k)) return NULL;
-  return status_result(asc_tiling_set_shape(CTX(self), m, n, k));
+  return set_mnk(self, args, kwargs, "LLL:set_shape", names, asc_tiling_set_shape);
 }
 
 static PyObject *set_org_shape(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -228,21 +248,14 @@ static PyObject *set_org_shape(PyObject *self, PyObject *args, PyObject *kwargs)
 
 static PyObject *set_fix_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"base_m_in", "base_n_in", "base_k_in", NULL};
-  long long m = -1, n = -1, k = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLL:set_fix_split", names, &m, &n, &k))
-    return NULL;
-  return status_result(asc_tiling_set_fix_split(CTX(self), m, n, k));
+  return set_mnk(self, args, kwargs, "|LLL:set_fix_split", names, asc_tiling_set_fix_split);
 }
 
 static PyObject *set_split_range(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"max_base_m", "max_base_n", "max_base_k", "min_base_m",
                           "min_base_n", "min_base_k", NULL};
-  long long v[6] = {-1, -1, -1, -1, -1, -1};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLLLLL:set_split_range", names, &v[0], &v[1],
-                                   &v[2], &v[3], &v[4], &v[5]))
-    return NULL;
-  int64_t max[3] = {v[0], v[1], v[2]}, min[3] = {v[3], v[4], v[5]};
-  return status_result(asc_tiling_set_split_range(CTX(self), max, min));
+  return set_range(self, args, kwargs, "|LLLLLL:set_split_range", names,
+                   asc_tiling_set_split_range);
 }
 
 static PyObject *set_buffer_space(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -534,28 +547,18 @@ static PyObject *set_dim(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 static PyObject *set_single_shape(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"single_m_in", "single_n_in", "single_k_in", NULL};
-  long long m = -1, n = -1, k = -1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLL:set_single_shape", names, &m, &n, &k))
-    return NULL;
-  return status_result(asc_tiling_set_single_shape(CTX(self), m, n, k));
+  return set_mnk(self, args, kwargs, "|LLL:set_single_shape", names, asc_tiling_set_single_shape);
 }
 
 static PyObject *set_single_range(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"max_m", "max_n", "max_k", "min_m", "min_n", "min_k", NULL};
-  long long v[6] = {-1, -1, -1, -1, -1, -1};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LLLLLL:set_single_range", names, &v[0], &v[1],
-                                   &v[2], &v[3], &v[4], &v[5]))
-    return NULL;
-  int64_t max[3] = {v[0], v[1], v[2]}, min[3] = {v[3], v[4], v[5]};
-  return status_result(asc_tiling_set_single_range(CTX(self), max, min));
+  return set_range(self, args, kwargs, "|LLLLLL:set_single_range", names,
+                   asc_tiling_set_single_range);
 }
 
 static PyObject *set_align_split(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *names[] = {"align_m", "align_n", "align_k", NULL};
-  long long m, n, k;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLL:set_align_split", names, &m, &n, &k))
-    return NULL;
-  return status_result(asc_tiling_set_align_split(CTX(self), m, n, k));
+  return set_mnk(self, args, kwargs, "LLL:set_align_split", names, asc_tiling_set_align_split);
 }
 
 static PyObject *enable_split_k(PyObject *self, PyObject *args, PyObject *kwargs) {

@@ -134,54 +134,36 @@ static int64_t sim_global_size(pyasc_sim_gt g) {
 }
 
 /* Element access by dtype, through the runtime's per-dtype functions:
- * floating values as double, integers as int64 (all their bits). */
-#define SIM_FLOATS(X) \
-  X(FLOAT16, float16) X(BFLOAT16, bfloat16) X(FLOAT32, float32) X(FLOAT64, float64)
-#define SIM_INTS(X) \
-  X(INT8, int8)     \
-  X(UINT8, uint8)   \
-  X(INT16, int16)   \
-  X(INT32, int32)   \
-  X(INT64, int64) X(BOOL, bool) X(UINT16, uint16) X(UINT32, uint32) X(UINT64, uint64)
-
-static int sim_gget(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double *f, int64_t *i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gget_##S(k, gt_in(g), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gget_##S(k, gt_in(g), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "GetValue", dt);
+ * floating values as double, integers as int64 (all their bits). The four
+ * accessors (get and set on a GlobalTensor or a LocalTensor) differ only in
+ * the runtime family they call and the handle they pass, so one definition
+ * serves all four. */
+/* clang-format off */
+#define SIM_FLOATS(X, ...)                                                 \
+  X(FLOAT16, float16, __VA_ARGS__) X(BFLOAT16, bfloat16, __VA_ARGS__)     \
+  X(FLOAT32, float32, __VA_ARGS__) X(FLOAT64, float64, __VA_ARGS__)
+#define SIM_INTS(X, ...)                                                   \
+  X(INT8, int8, __VA_ARGS__) X(UINT8, uint8, __VA_ARGS__)                 \
+  X(INT16, int16, __VA_ARGS__) X(INT32, int32, __VA_ARGS__)               \
+  X(INT64, int64, __VA_ARGS__) X(BOOL, bool, __VA_ARGS__)                 \
+  X(UINT16, uint16, __VA_ARGS__) X(UINT32, uint32, __VA_ARGS__) X(UINT64, uint64, __VA_ARGS__)
+/* clang-format on */
+#define SIM_ACCESS_CASE(DT, S, OP, H, V) \
+  case ASC_K_DT_##DT:                    \
+    return asc_k_##OP##_##S(k, H, idx, V, L);
+#define SIM_ACCESS(NAME, OP, HT, H, FT, IT, API)                                                 \
+  static int NAME(void *kv, int dt, HT h, int64_t idx, FT f, IT i, const char *file, int line) { \
+    asc_k_ctx *k = kv;                                                                           \
+    int L = at(file, line);                                                                      \
+    switch (dt) {                                                                                \
+      SIM_FLOATS(SIM_ACCESS_CASE, OP, H, f)                                                      \
+      SIM_INTS(SIM_ACCESS_CASE, OP, H, i)                                                        \
+      default:                                                                                   \
+        return unsupported(k, L, API, dt);                                                       \
+    }                                                                                            \
   }
-}
-static int sim_gset(void *kv, int dt, pyasc_sim_gt g, int64_t idx, double f, int64_t i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_gset_##S(k, gt_in(g), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "SetValue", dt);
-  }
-}
+SIM_ACCESS(sim_gget, gget, pyasc_sim_gt, gt_in(h), double *, int64_t *, "GetValue")
+SIM_ACCESS(sim_gset, gset, pyasc_sim_gt, gt_in(h), double, int64_t, "SetValue")
 
 /* --- LocalTensor ------------------------------------------------------------- */
 static int sim_local_new(void *kv, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize,
@@ -203,44 +185,8 @@ static pyasc_sim_lt sim_local_slice(pyasc_sim_lt t, int64_t off, int64_t esize) 
 static pyasc_sim_lt sim_local_cast(pyasc_sim_lt t, int64_t from, int64_t to) {
   return lt_out(asc_k_local_cast(lt_in(t), from, to));
 }
-static int sim_lget(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double *f, int64_t *i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lget_##S(k, lt_in(t), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lget_##S(k, lt_in(t), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "GetValue", dt);
-  }
-}
-static int sim_lset(void *kv, int dt, pyasc_sim_lt t, int64_t idx, double f, int64_t i,
-                    const char *file, int line) {
-  asc_k_ctx *k = kv;
-  int L = at(file, line);
-  switch (dt) {
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), idx, f, L);
-    SIM_FLOATS(X)
-#undef X
-#define X(DT, S)      \
-  case ASC_K_DT_##DT: \
-    return asc_k_lset_##S(k, lt_in(t), idx, i, L);
-    SIM_INTS(X)
-#undef X
-    default:
-      return unsupported(k, L, "SetValue", dt);
-  }
-}
+SIM_ACCESS(sim_lget, lget, pyasc_sim_lt, lt_in(h), double *, int64_t *, "GetValue")
+SIM_ACCESS(sim_lset, lset, pyasc_sim_lt, lt_in(h), double, int64_t, "SetValue")
 
 /* --- TPipe, TQue, TBuf --------------------------------------------------------- */
 static void sim_pipe_init(void *pipe) {
@@ -357,35 +303,30 @@ static int sim_copy_pad_ub_gm(void *kv, int dt, pyasc_sim_gt dst, pyasc_sim_lt s
       break;                          \
   }
 
+/* One operation's case in a switch on op: its float forms, and for those
+ * defined on them its int16/int32 forms; any other dtype is unsupported. */
+#define SIM_CASE_F(OP, FN, API, ...) \
+  case OP:                           \
+    SIM_BY_DT(FN, __VA_ARGS__);      \
+    return unsupported(k, L, API, dt);
+#define SIM_CASE_FI(OP, FN, API, ...) \
+  case OP:                            \
+    SIM_BY_DT(FN, __VA_ARGS__);       \
+    SIM_BY_DT_INT(FN, __VA_ARGS__);   \
+    return unsupported(k, L, API, dt);
+
 static int sim_binary(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b,
                       int64_t n, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
   asc_k_lt D = lt_in(d), A = lt_in(a), B = lt_in(b);
   switch (op) {
-    case PYASC_SIM_ADD:
-      SIM_BY_DT(asc_k_add, k, D, A, B, n, L);
-      SIM_BY_DT_INT(asc_k_add, k, D, A, B, n, L);
-      return unsupported(k, L, "Add", dt);
-    case PYASC_SIM_SUB:
-      SIM_BY_DT(asc_k_sub, k, D, A, B, n, L);
-      SIM_BY_DT_INT(asc_k_sub, k, D, A, B, n, L);
-      return unsupported(k, L, "Sub", dt);
-    case PYASC_SIM_MUL:
-      SIM_BY_DT(asc_k_mul, k, D, A, B, n, L);
-      SIM_BY_DT_INT(asc_k_mul, k, D, A, B, n, L);
-      return unsupported(k, L, "Mul", dt);
-    case PYASC_SIM_DIV:
-      SIM_BY_DT(asc_k_div, k, D, A, B, n, L);
-      return unsupported(k, L, "Div", dt);
-    case PYASC_SIM_MAX:
-      SIM_BY_DT(asc_k_max, k, D, A, B, n, L);
-      SIM_BY_DT_INT(asc_k_max, k, D, A, B, n, L);
-      return unsupported(k, L, "Max", dt);
-    case PYASC_SIM_MIN:
-      SIM_BY_DT(asc_k_min, k, D, A, B, n, L);
-      SIM_BY_DT_INT(asc_k_min, k, D, A, B, n, L);
-      return unsupported(k, L, "Min", dt);
+    SIM_CASE_FI(PYASC_SIM_ADD, asc_k_add, "Add", k, D, A, B, n, L)
+    SIM_CASE_FI(PYASC_SIM_SUB, asc_k_sub, "Sub", k, D, A, B, n, L)
+    SIM_CASE_FI(PYASC_SIM_MUL, asc_k_mul, "Mul", k, D, A, B, n, L)
+    SIM_CASE_F(PYASC_SIM_DIV, asc_k_div, "Div", k, D, A, B, n, L)
+    SIM_CASE_FI(PYASC_SIM_MAX, asc_k_max, "Max", k, D, A, B, n, L)
+    SIM_CASE_FI(PYASC_SIM_MIN, asc_k_min, "Min", k, D, A, B, n, L)
     default:
       return asc_k_fail(k, L, "unknown binary vector operation %d", op);
   }
@@ -396,22 +337,10 @@ static int sim_scalar(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, 
   int L = at(file, line);
   asc_k_lt D = lt_in(d), A = lt_in(a);
   switch (op) {
-    case PYASC_SIM_ADDS:
-      SIM_BY_DT(asc_k_adds, k, D, A, s, n, L);
-      SIM_BY_DT_INT(asc_k_adds, k, D, A, s, n, L);
-      return unsupported(k, L, "Adds", dt);
-    case PYASC_SIM_MULS:
-      SIM_BY_DT(asc_k_muls, k, D, A, s, n, L);
-      SIM_BY_DT_INT(asc_k_muls, k, D, A, s, n, L);
-      return unsupported(k, L, "Muls", dt);
-    case PYASC_SIM_MAXS:
-      SIM_BY_DT(asc_k_maxs, k, D, A, s, n, L);
-      SIM_BY_DT_INT(asc_k_maxs, k, D, A, s, n, L);
-      return unsupported(k, L, "Maxs", dt);
-    case PYASC_SIM_MINS:
-      SIM_BY_DT(asc_k_mins, k, D, A, s, n, L);
-      SIM_BY_DT_INT(asc_k_mins, k, D, A, s, n, L);
-      return unsupported(k, L, "Mins", dt);
+    SIM_CASE_FI(PYASC_SIM_ADDS, asc_k_adds, "Adds", k, D, A, s, n, L)
+    SIM_CASE_FI(PYASC_SIM_MULS, asc_k_muls, "Muls", k, D, A, s, n, L)
+    SIM_CASE_FI(PYASC_SIM_MAXS, asc_k_maxs, "Maxs", k, D, A, s, n, L)
+    SIM_CASE_FI(PYASC_SIM_MINS, asc_k_mins, "Mins", k, D, A, s, n, L)
     default:
       return asc_k_fail(k, L, "unknown scalar vector operation %d", op);
   }
@@ -422,29 +351,13 @@ static int sim_unary(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, i
   int L = at(file, line);
   asc_k_lt D = lt_in(d), A = lt_in(a);
   switch (op) {
-    case PYASC_SIM_EXP:
-      SIM_BY_DT(asc_k_exp, k, D, A, n, L);
-      return unsupported(k, L, "Exp", dt);
-    case PYASC_SIM_LN:
-      SIM_BY_DT(asc_k_ln, k, D, A, n, L);
-      return unsupported(k, L, "Ln", dt);
-    case PYASC_SIM_ABS:
-      SIM_BY_DT(asc_k_abs, k, D, A, n, L);
-      SIM_BY_DT_INT(asc_k_abs, k, D, A, n, L);
-      return unsupported(k, L, "Abs", dt);
-    case PYASC_SIM_SQRT:
-      SIM_BY_DT(asc_k_sqrt, k, D, A, n, L);
-      return unsupported(k, L, "Sqrt", dt);
-    case PYASC_SIM_RSQRT:
-      SIM_BY_DT(asc_k_rsqrt, k, D, A, n, L);
-      return unsupported(k, L, "Rsqrt", dt);
-    case PYASC_SIM_RECIPROCAL:
-      SIM_BY_DT(asc_k_reciprocal, k, D, A, n, L);
-      return unsupported(k, L, "Reciprocal", dt);
-    case PYASC_SIM_RELU:
-      SIM_BY_DT(asc_k_relu, k, D, A, n, L);
-      SIM_BY_DT_INT(asc_k_relu, k, D, A, n, L);
-      return unsupported(k, L, "Relu", dt);
+    SIM_CASE_F(PYASC_SIM_EXP, asc_k_exp, "Exp", k, D, A, n, L)
+    SIM_CASE_F(PYASC_SIM_LN, asc_k_ln, "Ln", k, D, A, n, L)
+    SIM_CASE_FI(PYASC_SIM_ABS, asc_k_abs, "Abs", k, D, A, n, L)
+    SIM_CASE_F(PYASC_SIM_SQRT, asc_k_sqrt, "Sqrt", k, D, A, n, L)
+    SIM_CASE_F(PYASC_SIM_RSQRT, asc_k_rsqrt, "Rsqrt", k, D, A, n, L)
+    SIM_CASE_F(PYASC_SIM_RECIPROCAL, asc_k_reciprocal, "Reciprocal", k, D, A, n, L)
+    SIM_CASE_FI(PYASC_SIM_RELU, asc_k_relu, "Relu", k, D, A, n, L)
     default:
       return asc_k_fail(k, L, "unknown unary vector operation %d", op);
   }

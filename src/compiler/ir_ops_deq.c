@@ -43,32 +43,38 @@ asc_status ir_check_cube_load_t(const asc_ir_module *m, const ir_op *op) {
                      asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype));
   return ASC_OK;
 }
+/* The sparse cube ops' three operands: operand i at position pos[i] (named
+ * where[i]) holding dtype dt[i]; rule says what the dtypes must be. */
+static asc_status check_sparse_operands(const asc_ir_module *m, const ir_op *op,
+                                        const asc_ir_position pos[3], const char *const where[3],
+                                        const asc_dtype dt[3], const char *rule) {
+  const asc_ir_type *t[3];
+  bool dtypes_ok = true;
+  for (int i = 0; i < 3; i++) {
+    t[i] = ir_type_at(m, op, i);
+    asc_status st = ir_cube_position(m, op, i, t[i]->position == pos[i], where[i]);
+    if (st) return st;
+    dtypes_ok = dtypes_ok && t[i]->dtype == dt[i];
+  }
+  if (!dtypes_ok)
+    return asc_error(ASC_ERR_COMPILE, "%s (got %s, %s, %s)", rule,
+                     asc_dtype_name((asc_dtype)t[0]->dtype), asc_dtype_name((asc_dtype)t[1]->dtype),
+                     asc_dtype_name((asc_dtype)t[2]->dtype));
+  return ASC_OK;
+}
 /* load_data_with_sparse: dst B2 int8, src B1 int8, idx B1 uint8 */
 asc_status ir_check_cube_load_sparse(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *d = ir_type_at(m, op, 0), *s = ir_type_at(m, op, 1), *x = ir_type_at(m, op, 2);
-  asc_status st = ir_cube_position(m, op, 0, d->position == ASC_POS_B2, "B2");
-  if (!st) st = ir_cube_position(m, op, 1, s->position == ASC_POS_B1, "B1");
-  if (!st) st = ir_cube_position(m, op, 2, x->position == ASC_POS_B1, "B1");
-  if (st) return st;
-  if (d->dtype != ASC_INT8 || s->dtype != ASC_INT8 || x->dtype != ASC_UINT8)
-    return asc_error(ASC_ERR_COMPILE,
-                     "load_data_with_sparse: dst and src must be int8 and idx uint8 (got %s, %s, "
-                     "%s)",
-                     asc_dtype_name((asc_dtype)d->dtype), asc_dtype_name((asc_dtype)s->dtype),
-                     asc_dtype_name((asc_dtype)x->dtype));
-  return ASC_OK;
+  static const asc_ir_position pos[3] = {ASC_POS_B2, ASC_POS_B1, ASC_POS_B1};
+  static const char *const where[3] = {"B2", "B1", "B1"};
+  static const asc_dtype dt[3] = {ASC_INT8, ASC_INT8, ASC_UINT8};
+  return check_sparse_operands(m, op, pos, where, dt,
+                               "load_data_with_sparse: dst and src must be int8 and idx uint8");
 }
 /* mmad_with_sparse: dst CO1 int32, fm A2 int8, filter B2 int8 */
 asc_status ir_check_cube_mmad_sparse(const asc_ir_module *m, const ir_op *op) {
-  const asc_ir_type *c = ir_type_at(m, op, 0), *a = ir_type_at(m, op, 1), *b = ir_type_at(m, op, 2);
-  asc_status st = ir_cube_position(m, op, 0, c->position == ASC_POS_CO1, "CO1");
-  if (!st) st = ir_cube_position(m, op, 1, a->position == ASC_POS_A2, "A2");
-  if (!st) st = ir_cube_position(m, op, 2, b->position == ASC_POS_B2, "B2");
-  if (st) return st;
-  if (c->dtype != ASC_INT32 || a->dtype != ASC_INT8 || b->dtype != ASC_INT8)
-    return asc_error(ASC_ERR_COMPILE,
-                     "mmad_with_sparse: dst must be int32 and fm, filter int8 (got %s, %s, %s)",
-                     asc_dtype_name((asc_dtype)c->dtype), asc_dtype_name((asc_dtype)a->dtype),
-                     asc_dtype_name((asc_dtype)b->dtype));
-  return ASC_OK;
+  static const asc_ir_position pos[3] = {ASC_POS_CO1, ASC_POS_A2, ASC_POS_B2};
+  static const char *const where[3] = {"CO1", "A2", "B2"};
+  static const asc_dtype dt[3] = {ASC_INT32, ASC_INT8, ASC_INT8};
+  return check_sparse_operands(m, op, pos, where, dt,
+                               "mmad_with_sparse: dst must be int32 and fm, filter int8");
 }

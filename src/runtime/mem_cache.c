@@ -416,20 +416,30 @@ asc_mem_resolution asc_mem_resolve(uint64_t addr, asc_mem_range *out) {
   return tag ? ASC_MEM_FREED : ASC_MEM_NOT_LIVE;
 }
 
-asc_status asc_mem_empty_cache(int device) {
+/* The per-device settings and statistics below all check the device, then
+ * read or change its state under mem_lock: on success the lock is held and
+ * the caller unlocks it. */
+static asc_status lock_device(int device, mem_device **out) {
   asc_status st = asc_rt_check_device(device);
   if (st) return st;
   pthread_mutex_lock(&mem_lock);
-  release_idle(device_state(device));
+  *out = device_state(device);
+  return ASC_OK;
+}
+
+asc_status asc_mem_empty_cache(int device) {
+  mem_device *d;
+  asc_status st = lock_device(device, &d);
+  if (st) return st;
+  release_idle(d);
   pthread_mutex_unlock(&mem_lock);
   return ASC_OK;
 }
 
 asc_status asc_mem_get_stats(int device, asc_mem_stats *out) {
-  asc_status st = asc_rt_check_device(device);
+  mem_device *d;
+  asc_status st = lock_device(device, &d);
   if (st) return st;
-  pthread_mutex_lock(&mem_lock);
-  mem_device *d = device_state(device);
   *out = d->stats;
   out->limit_bytes = d->limit;
   out->caching_enabled = d->caching;
@@ -438,10 +448,9 @@ asc_status asc_mem_get_stats(int device, asc_mem_stats *out) {
 }
 
 asc_status asc_mem_reset_peak(int device) {
-  asc_status st = asc_rt_check_device(device);
+  mem_device *d;
+  asc_status st = lock_device(device, &d);
   if (st) return st;
-  pthread_mutex_lock(&mem_lock);
-  mem_device *d = device_state(device);
   d->stats.peak_allocated_bytes = d->stats.allocated_bytes;
   d->stats.peak_reserved_bytes = d->stats.reserved_bytes;
   pthread_mutex_unlock(&mem_lock);
@@ -449,10 +458,9 @@ asc_status asc_mem_reset_peak(int device) {
 }
 
 asc_status asc_mem_set_limit(int device, uint64_t limit_bytes) {
-  asc_status st = asc_rt_check_device(device);
+  mem_device *d;
+  asc_status st = lock_device(device, &d);
   if (st) return st;
-  pthread_mutex_lock(&mem_lock);
-  mem_device *d = device_state(device);
   d->limit = limit_bytes;
   if (limit_bytes && d->stats.reserved_bytes > limit_bytes) release_idle(d);
   pthread_mutex_unlock(&mem_lock);
@@ -460,10 +468,9 @@ asc_status asc_mem_set_limit(int device, uint64_t limit_bytes) {
 }
 
 asc_status asc_mem_set_caching(int device, bool enabled) {
-  asc_status st = asc_rt_check_device(device);
+  mem_device *d;
+  asc_status st = lock_device(device, &d);
   if (st) return st;
-  pthread_mutex_lock(&mem_lock);
-  mem_device *d = device_state(device);
   d->caching = enabled;
   if (!enabled) release_idle(d);
   pthread_mutex_unlock(&mem_lock);

@@ -320,18 +320,25 @@ asc_status asc_event_destroy(asc_event_t event) {
   return st;
 }
 
-asc_status asc_event_record(asc_event_t event, asc_stream_t stream) {
+/* Event record and stream wait both take the event and the stream by handle
+ * and hold both while the backend links them; only the direction differs. */
+static asc_status event_with_stream(asc_event_t event, asc_stream_t stream, bool wait) {
   asc_event_obj *e;
   asc_status st = event_get(event, &e);
   if (st) return st;
   asc_stream_obj *s;
   st = asc_rt_stream_get(stream, &s);
   if (st == ASC_OK) {
-    st = asc_rt_backend()->event_record(e->impl, s->impl);
+    const asc_backend *be = asc_rt_backend();
+    st = wait ? be->stream_wait_event(s->impl, e->impl) : be->event_record(e->impl, s->impl);
     asc_rt_stream_put(s);
   }
   asc_ref_release(&e->ref);
   return st;
+}
+
+asc_status asc_event_record(asc_event_t event, asc_stream_t stream) {
+  return event_with_stream(event, stream, false);
 }
 
 asc_status asc_event_synchronize(asc_event_t event) {
@@ -370,17 +377,7 @@ asc_status asc_event_elapsed_ms(asc_event_t start, asc_event_t end, double *out_
 }
 
 asc_status asc_stream_wait_event(asc_stream_t stream, asc_event_t event) {
-  asc_event_obj *e;
-  asc_status st = event_get(event, &e);
-  if (st) return st;
-  asc_stream_obj *s;
-  st = asc_rt_stream_get(stream, &s);
-  if (st == ASC_OK) {
-    st = asc_rt_backend()->stream_wait_event(s->impl, e->impl);
-    asc_rt_stream_put(s);
-  }
-  asc_ref_release(&e->ref);
-  return st;
+  return event_with_stream(event, stream, true);
 }
 
 /* --- launch --------------------------------------------------------------- */

@@ -52,46 +52,27 @@ static void walker_next(walker *w) {
   }
 }
 
-/* An index element as int64; uint64 values wrap as NumPy's cast to intp. */
+/* An index element as int64; uint64 values wrap as NumPy's cast to intp.
+ * A row per dtype: the C type its element is stored as. */
+#define READ_INDEX_CASE(DT, T) \
+  case DT: {                   \
+    T v;                       \
+    memcpy(&v, p, sizeof v);   \
+    return (int64_t)v;         \
+  }
 static int64_t read_index(asc_dtype dtype, const char *p) {
   switch (dtype) {
-    case ASC_INT8: {
-      int8_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    case ASC_UINT8: {
-      uint8_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    case ASC_INT16: {
-      int16_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    case ASC_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    case ASC_INT32: {
-      int32_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    case ASC_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
-    default: { /* int64, uint64 */
-      int64_t v;
-      memcpy(&v, p, sizeof v);
-      return v;
-    }
+    READ_INDEX_CASE(ASC_INT8, int8_t)
+    READ_INDEX_CASE(ASC_UINT8, uint8_t)
+    READ_INDEX_CASE(ASC_INT16, int16_t)
+    READ_INDEX_CASE(ASC_UINT16, uint16_t)
+    READ_INDEX_CASE(ASC_INT32, int32_t)
+    READ_INDEX_CASE(ASC_UINT32, uint32_t)
+    default: /* int64, uint64 */
+      READ_INDEX_CASE(ASC_INT64, int64_t)
   }
 }
+#undef READ_INDEX_CASE
 
 /* How an element is tested for truth: by its bits, except that a float's
  * -0.0 is false (and NaN true). */

@@ -12,160 +12,71 @@
  * store below is exact or rounds once, as a direct C cast would. */
 typedef uint8_t bool_t;
 
-static inline int64_t load_i_BOOL(bool_t v) {
-  return v != 0;
-}
-static inline int64_t load_i_INT8(int8_t v) {
-  return v;
-}
-static inline int64_t load_i_UINT8(uint8_t v) {
-  return v;
-}
-static inline int64_t load_i_INT16(int16_t v) {
-  return v;
-}
-static inline int64_t load_i_INT32(int32_t v) {
-  return v;
-}
-static inline int64_t load_i_INT64(int64_t v) {
-  return v;
-}
-static inline int64_t load_i_UINT16(uint16_t v) {
-  return v;
-}
-static inline int64_t load_i_UINT32(uint32_t v) {
-  return v;
-}
+/* One conversion helper per row: its name, the type it takes (v), the
+ * type it gives and the expression giving it. */
+#define CONV_FN(NAME, FROM, TO, EXPR) \
+  static inline TO NAME(FROM v) {     \
+    return EXPR;                      \
+  }
+
+CONV_FN(load_i_BOOL, bool_t, int64_t, v != 0)
+CONV_FN(load_i_INT8, int8_t, int64_t, v)
+CONV_FN(load_i_UINT8, uint8_t, int64_t, v)
+CONV_FN(load_i_INT16, int16_t, int64_t, v)
+CONV_FN(load_i_INT32, int32_t, int64_t, v)
+CONV_FN(load_i_INT64, int64_t, int64_t, v)
+CONV_FN(load_i_UINT16, uint16_t, int64_t, v)
+CONV_FN(load_i_UINT32, uint32_t, int64_t, v)
 /* uint64 loads as its own kind, u: its values past 2^63 convert to floats
  * as unsigned numbers; to integers it wraps like any integer. */
-static inline uint64_t load_u_UINT64(uint64_t v) {
-  return v;
-}
-static inline double load_f_FLOAT16(uint16_t v) {
-  return asc_f16_to_f32(v);
-}
-static inline double load_f_BFLOAT16(uint16_t v) {
-  return asc_bf16_to_f32(v);
-}
-static inline double load_f_FLOAT32(float v) {
-  return v;
-}
-static inline double load_f_FLOAT64(double v) {
-  return v;
-}
+CONV_FN(load_u_UINT64, uint64_t, uint64_t, v)
+CONV_FN(load_f_FLOAT16, uint16_t, double, asc_f16_to_f32(v))
+CONV_FN(load_f_BFLOAT16, uint16_t, double, asc_bf16_to_f32(v))
+CONV_FN(load_f_FLOAT32, float, double, v)
+CONV_FN(load_f_FLOAT64, double, double, v)
 
-static inline bool_t store_i_BOOL(int64_t v) {
-  return v != 0;
-}
-static inline int8_t store_i_INT8(int64_t v) {
-  return (int8_t)(uint8_t)(uint64_t)v;
-}
-static inline uint8_t store_i_UINT8(int64_t v) {
-  return (uint8_t)(uint64_t)v;
-}
-static inline int16_t store_i_INT16(int64_t v) {
-  return (int16_t)(uint16_t)(uint64_t)v;
-}
-static inline int32_t store_i_INT32(int64_t v) {
-  return (int32_t)(uint32_t)(uint64_t)v;
-}
-static inline int64_t store_i_INT64(int64_t v) {
-  return v;
-}
-static inline uint16_t store_i_UINT16(int64_t v) {
-  return (uint16_t)(uint64_t)v;
-}
-static inline uint32_t store_i_UINT32(int64_t v) {
-  return (uint32_t)(uint64_t)v;
-}
-static inline uint64_t store_i_UINT64(int64_t v) {
-  return (uint64_t)v;
-}
-static inline uint16_t store_i_FLOAT16(int64_t v) {
-  return asc_double_to_half((double)v);
-}
-static inline uint16_t store_i_BFLOAT16(int64_t v) {
-  return asc_f32_to_bf16((float)v);
-}
-static inline float store_i_FLOAT32(int64_t v) {
-  return (float)v;
-}
-static inline double store_i_FLOAT64(int64_t v) {
-  return (double)v;
-}
+CONV_FN(store_i_BOOL, int64_t, bool_t, v != 0)
+CONV_FN(store_i_INT8, int64_t, int8_t, (int8_t)(uint8_t)(uint64_t)v)
+CONV_FN(store_i_UINT8, int64_t, uint8_t, (uint8_t)(uint64_t)v)
+CONV_FN(store_i_INT16, int64_t, int16_t, (int16_t)(uint16_t)(uint64_t)v)
+CONV_FN(store_i_INT32, int64_t, int32_t, (int32_t)(uint32_t)(uint64_t)v)
+CONV_FN(store_i_INT64, int64_t, int64_t, v)
+CONV_FN(store_i_UINT16, int64_t, uint16_t, (uint16_t)(uint64_t)v)
+CONV_FN(store_i_UINT32, int64_t, uint32_t, (uint32_t)(uint64_t)v)
+CONV_FN(store_i_UINT64, int64_t, uint64_t, (uint64_t)v)
+CONV_FN(store_i_FLOAT16, int64_t, uint16_t, asc_double_to_half((double)v))
+CONV_FN(store_i_BFLOAT16, int64_t, uint16_t, asc_f32_to_bf16((float)v))
+CONV_FN(store_i_FLOAT32, int64_t, float, (float)v)
+CONV_FN(store_i_FLOAT64, int64_t, double, (double)v)
 
-static inline bool_t store_f_BOOL(double v) {
-  return v != 0;
-}
-static inline int8_t store_f_INT8(double v) {
-  return (int8_t)(uint8_t)(uint32_t)asc_double_to_i32(v);
-}
-static inline uint8_t store_f_UINT8(double v) {
-  return (uint8_t)(uint32_t)asc_double_to_i32(v);
-}
-static inline int16_t store_f_INT16(double v) {
-  return (int16_t)(uint16_t)(uint32_t)asc_double_to_i32(v);
-}
-static inline int32_t store_f_INT32(double v) {
-  return asc_double_to_i32(v);
-}
-static inline int64_t store_f_INT64(double v) {
-  return asc_double_to_i64(v);
-}
-static inline uint16_t store_f_UINT16(double v) {
-  return (uint16_t)(uint32_t)asc_double_to_i32(v);
-}
-static inline uint32_t store_f_UINT32(double v) {
-  return asc_double_to_u32(v);
-}
-static inline uint64_t store_f_UINT64(double v) {
-  return asc_double_to_u64(v);
-}
-static inline uint16_t store_f_FLOAT16(double v) {
-  return asc_double_to_half(v);
-}
-static inline uint16_t store_f_BFLOAT16(double v) {
-  return asc_f32_to_bf16((float)v);
-}
-static inline float store_f_FLOAT32(double v) {
-  return (float)v;
-}
-static inline double store_f_FLOAT64(double v) {
-  return v;
-}
+CONV_FN(store_f_BOOL, double, bool_t, v != 0)
+CONV_FN(store_f_INT8, double, int8_t, (int8_t)(uint8_t)(uint32_t)asc_double_to_i32(v))
+CONV_FN(store_f_UINT8, double, uint8_t, (uint8_t)(uint32_t)asc_double_to_i32(v))
+CONV_FN(store_f_INT16, double, int16_t, (int16_t)(uint16_t)(uint32_t)asc_double_to_i32(v))
+CONV_FN(store_f_INT32, double, int32_t, asc_double_to_i32(v))
+CONV_FN(store_f_INT64, double, int64_t, asc_double_to_i64(v))
+CONV_FN(store_f_UINT16, double, uint16_t, (uint16_t)(uint32_t)asc_double_to_i32(v))
+CONV_FN(store_f_UINT32, double, uint32_t, asc_double_to_u32(v))
+CONV_FN(store_f_UINT64, double, uint64_t, asc_double_to_u64(v))
+CONV_FN(store_f_FLOAT16, double, uint16_t, asc_double_to_half(v))
+CONV_FN(store_f_BFLOAT16, double, uint16_t, asc_f32_to_bf16((float)v))
+CONV_FN(store_f_FLOAT32, double, float, (float)v)
+CONV_FN(store_f_FLOAT64, double, double, v)
 
 /* To complex, the value becomes the real part. */
-static inline asc_c64_t store_i_COMPLEX64(int64_t v) {
-  return ASC_C64((float)v, 0.0f);
-}
-static inline asc_c128_t store_i_COMPLEX128(int64_t v) {
-  return ASC_C128((double)v, 0.0);
-}
-static inline asc_c64_t store_f_COMPLEX64(double v) {
-  return ASC_C64((float)v, 0.0f);
-}
-static inline asc_c128_t store_f_COMPLEX128(double v) {
-  return ASC_C128(v, 0.0);
-}
-static inline asc_c64_t store_u_COMPLEX64(uint64_t v) {
-  return ASC_C64((float)v, 0.0f);
-}
-static inline asc_c128_t store_u_COMPLEX128(uint64_t v) {
-  return ASC_C128((double)v, 0.0);
-}
+CONV_FN(store_i_COMPLEX64, int64_t, asc_c64_t, ASC_C64((float)v, 0.0f))
+CONV_FN(store_i_COMPLEX128, int64_t, asc_c128_t, ASC_C128((double)v, 0.0))
+CONV_FN(store_f_COMPLEX64, double, asc_c64_t, ASC_C64((float)v, 0.0f))
+CONV_FN(store_f_COMPLEX128, double, asc_c128_t, ASC_C128(v, 0.0))
+CONV_FN(store_u_COMPLEX64, uint64_t, asc_c64_t, ASC_C64((float)v, 0.0f))
+CONV_FN(store_u_COMPLEX128, uint64_t, asc_c128_t, ASC_C128((double)v, 0.0))
 
 /* From complex, through complex double: to a real dtype the imaginary part
  * is dropped (NumPy's cast, which warns; the Array API leaves it to the
  * library), to bool either part counts. */
-static inline asc_c128_t load_c_COMPLEX64(asc_c64_t v) {
-  return ASC_C128(crealf(v), cimagf(v));
-}
-static inline asc_c128_t load_c_COMPLEX128(asc_c128_t v) {
-  return v;
-}
-static inline bool_t store_c_BOOL(asc_c128_t v) {
-  return creal(v) != 0 || cimag(v) != 0;
-}
+CONV_FN(load_c_COMPLEX64, asc_c64_t, asc_c128_t, ASC_C128(crealf(v), cimagf(v)))
+CONV_FN(load_c_COMPLEX128, asc_c128_t, asc_c128_t, v)
+CONV_FN(store_c_BOOL, asc_c128_t, bool_t, creal(v) != 0 || cimag(v) != 0)
 #define STORE_C_REAL(DST, DT)                    \
   static inline DT store_c_##DST(asc_c128_t v) { \
     return store_f_##DST(creal(v));              \
@@ -182,12 +93,8 @@ STORE_C_REAL(FLOAT64, double)
 STORE_C_REAL(UINT16, uint16_t)
 STORE_C_REAL(UINT32, uint32_t)
 STORE_C_REAL(UINT64, uint64_t)
-static inline asc_c64_t store_c_COMPLEX64(asc_c128_t v) {
-  return ASC_C64((float)creal(v), (float)cimag(v));
-}
-static inline asc_c128_t store_c_COMPLEX128(asc_c128_t v) {
-  return v;
-}
+CONV_FN(store_c_COMPLEX64, asc_c128_t, asc_c64_t, ASC_C64((float)creal(v), (float)cimag(v)))
+CONV_FN(store_c_COMPLEX128, asc_c128_t, asc_c128_t, v)
 
 /* uint64 to each dtype: integers wrap, floats take the unsigned value. */
 #define STORE_U_INT(DST, DT)                   \
@@ -203,18 +110,10 @@ STORE_U_INT(INT64, int64_t)
 STORE_U_INT(UINT16, uint16_t)
 STORE_U_INT(UINT32, uint32_t)
 STORE_U_INT(UINT64, uint64_t)
-static inline uint16_t store_u_FLOAT16(uint64_t v) {
-  return asc_double_to_half((double)v);
-}
-static inline uint16_t store_u_BFLOAT16(uint64_t v) {
-  return asc_f32_to_bf16((float)v);
-}
-static inline float store_u_FLOAT32(uint64_t v) {
-  return (float)v;
-}
-static inline double store_u_FLOAT64(uint64_t v) {
-  return (double)v;
-}
+CONV_FN(store_u_FLOAT16, uint64_t, uint16_t, asc_double_to_half((double)v))
+CONV_FN(store_u_BFLOAT16, uint64_t, uint16_t, asc_f32_to_bf16((float)v))
+CONV_FN(store_u_FLOAT32, uint64_t, float, (float)v)
+CONV_FN(store_u_FLOAT64, uint64_t, double, (double)v)
 
 /* X(NAME, C type, kind letter: i = through int64, u = through uint64,
  * f = through double, c = through complex double) */

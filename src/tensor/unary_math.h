@@ -41,6 +41,24 @@ typedef struct asc_vmath {
   asc_vmath_f64 f64;
 } asc_vmath;
 
+/* An implementation's table, from its functions NAME_f32 and NAME_f64 for
+ * each operation (unary_math.c's and unary_math_avx2.c's MAP). */
+#define ASC_VM_ENTRY(NAME) \
+  { NAME##_f32, NAME##_f64 }
+#define ASC_VMATH_TABLE                                                         \
+  {                                                                             \
+    [ASC_VM_EXP] = ASC_VM_ENTRY(exp), [ASC_VM_EXP2] = ASC_VM_ENTRY(exp2),       \
+    [ASC_VM_LOG] = ASC_VM_ENTRY(log), [ASC_VM_LOG2] = ASC_VM_ENTRY(log2),       \
+    [ASC_VM_LOG1P] = ASC_VM_ENTRY(log1p), [ASC_VM_EXPM1] = ASC_VM_ENTRY(expm1), \
+    [ASC_VM_SIN] = ASC_VM_ENTRY(sin), [ASC_VM_COS] = ASC_VM_ENTRY(cos),         \
+    [ASC_VM_TAN] = ASC_VM_ENTRY(tan), [ASC_VM_TANH] = ASC_VM_ENTRY(tanh),       \
+    [ASC_VM_ERF] = ASC_VM_ENTRY(erf), [ASC_VM_SIGMOID] = ASC_VM_ENTRY(sigmoid), \
+    [ASC_VM_GELU] = ASC_VM_ENTRY(gelu), [ASC_VM_RSQRT] = ASC_VM_ENTRY(rsqrt),   \
+    [ASC_VM_SQRT] = ASC_VM_ENTRY(sqrt), [ASC_VM_FLOOR] = ASC_VM_ENTRY(floor),   \
+    [ASC_VM_CEIL] = ASC_VM_ENTRY(ceil), [ASC_VM_TRUNC] = ASC_VM_ENTRY(trunc),   \
+    [ASC_VM_RINT] = ASC_VM_ENTRY(rint),                                         \
+  }
+
 /* The implementation of fn for this CPU. PYASC_CPU_SIMD in the environment
  * caps the choice (read at the first call): 0 forces the portable one, avx2
  * stops short of AVX-512. */

@@ -149,14 +149,4 @@ MAP(ceil, ceil_vf, ceil_vd)
 MAP(trunc, trunc_vf, trunc_vd)
 MAP(rint, rint_vf, rint_vd)
 
-#define ENTRY(NAME) \
-  { NAME##_f32, NAME##_f64 }
-const asc_vmath asc_vmath_avx2[ASC_VM_COUNT] = {
-    [ASC_VM_EXP] = ENTRY(exp),     [ASC_VM_EXP2] = ENTRY(exp2),   [ASC_VM_LOG] = ENTRY(log),
-    [ASC_VM_LOG2] = ENTRY(log2),   [ASC_VM_LOG1P] = ENTRY(log1p), [ASC_VM_EXPM1] = ENTRY(expm1),
-    [ASC_VM_SIN] = ENTRY(sin),     [ASC_VM_COS] = ENTRY(cos),     [ASC_VM_TAN] = ENTRY(tan),
-    [ASC_VM_TANH] = ENTRY(tanh),   [ASC_VM_ERF] = ENTRY(erf),     [ASC_VM_SIGMOID] = ENTRY(sigmoid),
-    [ASC_VM_GELU] = ENTRY(gelu),   [ASC_VM_RSQRT] = ENTRY(rsqrt), [ASC_VM_SQRT] = ENTRY(sqrt),
-    [ASC_VM_FLOOR] = ENTRY(floor), [ASC_VM_CEIL] = ENTRY(ceil),   [ASC_VM_TRUNC] = ENTRY(trunc),
-    [ASC_VM_RINT] = ENTRY(rint),
-};
+const asc_vmath asc_vmath_avx2[ASC_VM_COUNT] = ASC_VMATH_TABLE;

@@ -321,10 +321,10 @@ typedef struct asc_kc_load2d {
   int if_transpose;
 } asc_kc_load2d;
 
-static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
-                               const asc_kc_load2d *p, asc_kc_err *e) __attribute__((unused));
-static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
-                               const asc_kc_load2d *p, asc_kc_err *e) {
+/* LoadData2DParams' fields within their hardware widths (load_data and
+ * load_data_with_sparse alike). */
+static int asc_kc_load2d_check(const asc_kc_load2d *p, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_load2d_check(const asc_kc_load2d *p, asc_kc_err *e) {
   if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
       p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
       p->dst_gap > 65535)
@@ -333,6 +333,14 @@ static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
                        "src_stride %lld, dst_gap %lld)",
                        (long long)p->start_index, (long long)p->repeat_times,
                        (long long)p->src_stride, (long long)p->dst_gap);
+  return 0;
+}
+
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) __attribute__((unused));
+static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
+                               const asc_kc_load2d *p, asc_kc_err *e) {
+  if (asc_kc_load2d_check(p, e)) return -1;
   if (p->if_transpose && asc_kc_esize(t) != 2)
     return asc_kc_fail(e, "load_data transposes 16 x 16 fractals of 2-byte types only");
   for (int64_t i = 0; i < p->repeat_times; i++) {

@@ -25,14 +25,7 @@ static int asc_kc_load_sparse(asc_kc_span dst, uint8_t *didx, asc_kc_span src, a
                               const asc_kc_load2d *p, asc_kc_err *e) {
   if (p->if_transpose)
     return asc_kc_fail(e, "load_data_with_sparse cannot transpose (if_transpose must be False)");
-  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
-      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
-      p->dst_gap > 65535)
-    return asc_kc_fail(e,
-                       "LoadData2DParams out of range (start_index %lld, repeat_times %lld, "
-                       "src_stride %lld, dst_gap %lld)",
-                       (long long)p->start_index, (long long)p->repeat_times,
-                       (long long)p->src_stride, (long long)p->dst_gap);
+  if (asc_kc_load2d_check(p, e)) return -1;
   for (int64_t i = 0; i < p->repeat_times; i++) {
     int64_t f = p->start_index + i * p->src_stride;
     int64_t s = f * ASC_KC_FRACTAL_BYTES, d = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES;

@@ -44,17 +44,7 @@ static int asc_k_cube_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int
   if (len < 0 || len > c->size[buf])
     return asc_k_fail(k, line, "init_buffer: %lld bytes do not fit the %lld-byte %s",
                       (long long)len, (long long)c->size[buf], names[buf]);
-  int known = 0;
-  for (int j = 0; j < p->nques; j++) known |= p->ques[j] == q;
-  if (!known) {
-    if (p->nques == ASC_K_MAX_QUES)
-      return asc_k_fail(k, line, "init_buffer: more than %d queues in one TPipe", ASC_K_MAX_QUES);
-    p->ques[p->nques++] = q;
-  }
-  q->pipe = p;
-  q->nbuf = (int)num;
-  q->buf_len = len;
-  q->head = q->count = 0;
+  if (asc_k_que_attach(k, p, q, num, len, line)) return 1;
   int64_t step = (len + align[buf] - 1) / align[buf] * align[buf];
   for (int i = 0; i < q->nbuf; i++) {
     q->state[i] = 0;

@@ -57,6 +57,29 @@ static inline int asc_k_copy_params(asc_k_ctx *k, int dir, asc_k_lt lt_dst, asc_
   return 0;
 }
 
+#if ASC_K_CHECKED
+/* data_copy_pad's checked-mode checks, the same both ways: the UB side
+ * starts on a 32-byte boundary; the bc GM rows of bl bytes, gm_step
+ * apart, lie inside the argument. */
+static inline int asc_k_pad_ub_aligned(asc_k_ctx *k, asc_k_lt t, int line) {
+  if (t.off % 32)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: the LocalTensor starts at UB byte %lld, which is "
+                      "not 32-byte aligned",
+                      (long long)t.off);
+  return 0;
+}
+static inline int asc_k_pad_gm_rows(asc_k_ctx *k, const asc_k_gt *g, int64_t bc, int64_t bl,
+                                    int64_t gm_step, int64_t es, int line) {
+  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
+  if (gm_span < 0)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: global memory access outside the argument (the "
+                      "span overflows)");
+  return asc_k_gm_range(k, g, 0, gm_span / es, es, "data_copy_pad", line);
+}
+#endif
+
 /* data_copy_pad GM->UB: block_count rows of block_len bytes; GM rows
  * src_stride bytes apart (after each row), UB rows start on 32-byte
  * boundaries, dst_stride blocks apart (after the row rounded up to 32
@@ -78,11 +101,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
     return asc_k_fail(k, line, "data_copy_pad: padding of %lld/%lld elements exceeds 32 bytes",
                       (long long)lp, (long long)rp);
 #if ASC_K_CHECKED
-  if (dst.off % 32)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: the LocalTensor starts at UB byte %lld, which is "
-                      "not 32-byte aligned",
-                      (long long)dst.off);
+  if (asc_k_pad_ub_aligned(k, dst, line)) return 1;
 #endif
   if (!bc) return 0;
   int64_t n = bl / es, row = asc_k_mul(asc_k_add(lp + rp, n), es);
@@ -90,12 +109,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
   int64_t gm_step = asc_k_add(bl, ss), ub_span = asc_k_madd(row, bc - 1, ub_stride);
   if (row < 0 || ub_stride < 0) ub_span = ASC_K_FAR;
 #if ASC_K_CHECKED
-  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
-  if (gm_span < 0)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: global memory access outside the argument (the "
-                      "span overflows)");
-  if (asc_k_gm_range(k, &src, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+  if (asc_k_pad_gm_rows(k, &src, bc, bl, gm_step, es, line)) return 1;
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE2, dst, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_WRITE,
                    "data_copy_pad", "dst", line))
@@ -128,22 +142,13 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
                       "be whole %lld-byte elements",
                       (long long)bl, (long long)ds, (long long)es);
 #if ASC_K_CHECKED
-  if (src.off % 32)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: the LocalTensor starts at UB byte %lld, which is "
-                      "not 32-byte aligned",
-                      (long long)src.off);
+  if (asc_k_pad_ub_aligned(k, src, line)) return 1;
 #endif
   if (!bc) return 0;
   int64_t ub_stride = asc_k_add(asc_k_mul(asc_k_add(bl, 31) / 32, 32), asc_k_mul(ss, 32));
   int64_t gm_step = asc_k_add(bl, ds), ub_span = asc_k_madd(bl, bc - 1, ub_stride);
 #if ASC_K_CHECKED
-  int64_t gm_span = asc_k_madd(bl, bc - 1, gm_step);
-  if (gm_span < 0)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: global memory access outside the argument (the "
-                      "span overflows)");
-  if (asc_k_gm_range(k, &dst, 0, gm_span / es, es, "data_copy_pad", line)) return 1;
+  if (asc_k_pad_gm_rows(k, &dst, bc, bl, gm_step, es, line)) return 1;
 #endif
   if (asc_k_ub_use(k, ASC_K_MTE3, src, ub_span < 0 ? ASC_K_FAR : ub_span / es, es, ASC_K_READ,
                    "data_copy_pad", "src", line))

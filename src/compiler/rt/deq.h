@@ -82,18 +82,9 @@ static inline int asc_k_deq_run(asc_k_ctx *k, const char *api, asc_k_lt d, asc_k
   A.api = api;
   int64_t es = asc_k_dt_size(ds), ed = asc_k_dt_size(A.dt[0]);
   if (asc_k_align32(k, d, api, "dst", line) || asc_k_align32(k, a, api, "src", line)) return 1;
-  for (int j = 0; j < nt; j++) {
-    A.blk[j] = blk ? blk[j] : 1;
-    A.rep[j] = rep ? rep[j] : 8 * (j ? es : ed) / es;
-    if (A.blk[j] < 0 || A.rep[j] < 0)
-      return asc_k_fail(k, line, "%s: negative block or repeat stride", api);
-  }
   asc_k_sel s;
-  int counter = k->vm.counter;
-  int bad = asc_k_sel_make(k, &s, kind, (uint64_t)m0, (uint64_t)m1, repeat, set_mask, 256 / es, 255,
-                           api, line);
-  k->vm.counter = counter;
-  if (bad || asc_k_vspans(k, &A, &s, line)) return 1;
+  if (asc_k_fused_select(k, &A, &s, nt, kind, m0, m1, repeat, blk, rep, set_mask, es, ed, line))
+    return 1;
   for (int64_t r = 0; r < s.nrep; r++)
     for (int64_t idx = 0; idx < s.per_rep; idx++) {
       if (!asc_k_sel_on(&s, r, idx)) continue;

@@ -10,6 +10,27 @@
 
 enum { ASC_K_FC_ADD_RELU, ASC_K_FC_SUB_RELU, ASC_K_FC_MUL };
 
+/* The part of a fused cast's or a DEQ operation's set-up they share: the
+ * strides of A's nt operands (given, or contiguous blocks and repeats of 8
+ * blocks of the sources' es-byte elements, ed for dst), the selection of
+ * elements and the check of the spans. Neither advances the mask counter. */
+static inline int asc_k_fused_select(asc_k_ctx *k, asc_k_vargs *A, asc_k_sel *s, int nt, int kind,
+                                     int64_t m0, int64_t m1, int64_t repeat, const int64_t *blk,
+                                     const int64_t *rep, int set_mask, int64_t es, int64_t ed,
+                                     int line) {
+  for (int j = 0; j < nt; j++) {
+    A->blk[j] = blk ? blk[j] : 1;
+    A->rep[j] = rep ? rep[j] : 8 * (j ? es : ed) / es;
+    if (A->blk[j] < 0 || A->rep[j] < 0)
+      return asc_k_fail(k, line, "%s: negative block or repeat stride", A->api);
+  }
+  int counter = k->vm.counter;
+  int bad = asc_k_sel_make(k, s, kind, (uint64_t)m0, (uint64_t)m1, repeat, set_mask, 256 / es, 255,
+                           A->api, line);
+  k->vm.counter = counter;
+  return bad || asc_k_vspans(k, A, s, line);
+}
+
 static inline int asc_k_fcast_run(asc_k_ctx *k, int op, const char *api, asc_k_lt d, asc_k_lt a,
                                   asc_k_lt b, int kind, int64_t m0, int64_t m1, int64_t repeat,
                                   const int64_t *blk, const int64_t *rep, int set_mask, int dd,
@@ -22,18 +43,9 @@ static inline int asc_k_fcast_run(asc_k_ctx *k, int op, const char *api, asc_k_l
   A.t[0] = d, A.t[1] = a, A.t[2] = b;
   A.api = api;
   int64_t es = asc_k_dt_size(ds), ed = asc_k_dt_size(dd);
-  for (int j = 0; j < 3; j++) {
-    A.blk[j] = blk ? blk[j] : 1;
-    A.rep[j] = rep ? rep[j] : 8 * (j ? es : ed) / es;
-    if (A.blk[j] < 0 || A.rep[j] < 0)
-      return asc_k_fail(k, line, "%s: negative block or repeat stride", api);
-  }
   asc_k_sel s;
-  int counter = k->vm.counter;
-  int bad = asc_k_sel_make(k, &s, kind, (uint64_t)m0, (uint64_t)m1, repeat, set_mask, 256 / es, 255,
-                           api, line);
-  k->vm.counter = counter;
-  if (bad || asc_k_vspans(k, &A, &s, line)) return 1;
+  if (asc_k_fused_select(k, &A, &s, 3, kind, m0, m1, repeat, blk, rep, set_mask, es, ed, line))
+    return 1;
   int fl = asc_k_dt_float(ds);
   for (int64_t r = 0; r < s.nrep; r++)
     for (int64_t idx = 0; idx < s.per_rep; idx++) {

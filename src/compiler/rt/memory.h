@@ -305,11 +305,10 @@ static inline int asc_k_release_event_id(asc_k_ctx *k, asc_k_pipe *p, int64_t ev
   p->event_ids[ev] = (uint8_t)(p->event_ids[ev] & ~(1u << id));
   return 0;
 }
-static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
-                                    int64_t len, int line) {
-  if (num < 1 || num > ASC_K_MAX_DEPTH)
-    return asc_k_fail(k, line, "init_buffer: buffer count must be in [1, %d], got %lld",
-                      ASC_K_MAX_DEPTH, (long long)num);
+/* init_buffer's part shared by Unified Buffer and cube queues: the pipe
+ * learns the queue (once) and the queue its pipe, count and length, empty. */
+static inline int asc_k_que_attach(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
+                                   int64_t len, int line) {
   int known = 0;
   for (int j = 0; j < p->nques; j++) known |= p->ques[j] == q;
   if (!known) {
@@ -321,6 +320,14 @@ static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, i
   q->nbuf = (int)num;
   q->buf_len = len;
   q->head = q->count = 0;
+  return 0;
+}
+static inline int asc_k_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int64_t num,
+                                    int64_t len, int line) {
+  if (num < 1 || num > ASC_K_MAX_DEPTH)
+    return asc_k_fail(k, line, "init_buffer: buffer count must be in [1, %d], got %lld",
+                      ASC_K_MAX_DEPTH, (long long)num);
+  if (asc_k_que_attach(k, p, q, num, len, line)) return 1;
   for (int i = 0; i < q->nbuf; i++) {
     q->state[i] = 0;
     q->via[i] = NULL;

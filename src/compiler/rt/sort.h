@@ -247,21 +247,20 @@ static inline int asc_k_proposal_extract(asc_k_ctx *k, asc_k_lt dst, asc_k_lt sr
 
 /* get_sort_len / get_sort_offset: elements of T spanned by n sort
  * elements (GetSortLen<T>, GetSortOffset<T>); T's size is the attribute. */
-static inline int asc_k_sort_len(asc_k_ctx *k, int64_t n, int64_t tsize, int dt, int64_t *out,
-                                 int line) {
-  int64_t es = asc_k_dt_size(dt);
-  (void)es;
+static inline int asc_k_sort_span(asc_k_ctx *k, const char *api, int64_t n, int64_t tsize,
+                                  int64_t *out, int line) {
   if (n < 0 || n > UINT32_MAX)
-    return asc_k_fail(k, line, "get_sort_len: %lld is not a uint32 value", (long long)n);
+    return asc_k_fail(k, line, "%s: %lld is not a uint32 value", api, (long long)n);
   *out = (int64_t)(uint32_t)(n * 8 / tsize);
   return 0;
 }
+static inline int asc_k_sort_len(asc_k_ctx *k, int64_t n, int64_t tsize, int dt, int64_t *out,
+                                 int line) {
+  (void)dt;
+  return asc_k_sort_span(k, "get_sort_len", n, tsize, out, line);
+}
 static inline int asc_k_sort_offset(asc_k_ctx *k, int64_t n, int64_t tsize, int dt, int64_t *out,
                                     int line) {
-  int64_t es = asc_k_dt_size(dt);
-  (void)es;
-  if (n < 0 || n > UINT32_MAX)
-    return asc_k_fail(k, line, "get_sort_offset: %lld is not a uint32 value", (long long)n);
-  *out = (int64_t)(uint32_t)(n * 8 / tsize);
-  return 0;
+  (void)dt;
+  return asc_k_sort_span(k, "get_sort_offset", n, tsize, out, line);
 }

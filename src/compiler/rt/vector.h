@@ -1,4 +1,12 @@
 /* --- vector instructions --------------------------------------------------- */
+/* A one-source instruction's start: the Unified Buffer ranges it reads
+ * (a) and writes (d), then o (dst) and xs (src) over them. */
+#define ASC_K_VPROLOGUE1(NAME, T)                                                           \
+  if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
+      asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
+    return 1;                                                                               \
+  T *o = (T *)(k->ub + d.off);                                                              \
+  const T *xs = (const T *)(k->ub + a.off)
 /* float16 computes in float32 and rounds once per instruction, as the
  * hardware's vector unit does. */
 #define ASC_K_VBINARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
@@ -16,54 +24,42 @@
     }                                                                                          \
     return 0;                                                                                  \
   }
-#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                 \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv,  \
-                                            int64_t n, int line) {                            \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    const T st = STORE(sv); /* the scalar takes the tensor's type first */                    \
-    const CT y = LOAD(st);                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                         \
-      CT x = LOAD(xs[i]);                                                                     \
-      o[i] = STORE(EXPR);                                                                     \
-    }                                                                                         \
-    return 0;                                                                                 \
+#define ASC_K_VSCALAR(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, double sv, \
+                                            int64_t n, int line) {                           \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    const T st = STORE(sv); /* the scalar takes the tensor's type first */                   \
+    const CT y = LOAD(st);                                                                   \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      CT x = LOAD(xs[i]);                                                                    \
+      o[i] = STORE(EXPR);                                                                    \
+    }                                                                                        \
+    return 0;                                                                                \
   }
-#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                  \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
-                                            int line) {                                       \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    for (int64_t i = 0; i < n; i++) {                                                         \
-      CT x = LOAD(xs[i]);                                                                     \
-      o[i] = STORE(EXPR);                                                                     \
-    }                                                                                         \
-    return 0;                                                                                 \
+#define ASC_K_VUNARY(NAME, SUFFIX, T, CT, LOAD, STORE, EXPR)                                 \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n, \
+                                            int line) {                                      \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    for (int64_t i = 0; i < n; i++) {                                                        \
+      CT x = LOAD(xs[i]);                                                                    \
+      o[i] = STORE(EXPR);                                                                    \
+    }                                                                                        \
+    return 0;                                                                                \
   }
 
 /* A transcendental unary through rt/vmath.h (SLEEF's functions when the
  * launcher lends them); a partial overlap of dst and src keeps the
  * element order of the loops above. */
-#define ASC_K_VMATH(NAME, SUFFIX, T, FN)                                                      \
-  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n,  \
-                                            int line) {                                       \
-    if (asc_k_ub_use(k, ASC_K_V, a, n, (int64_t)sizeof(T), ASC_K_READ, #NAME, "src", line) || \
-        asc_k_ub_use(k, ASC_K_V, d, n, (int64_t)sizeof(T), ASC_K_WRITE, #NAME, "dst", line))  \
-      return 1;                                                                               \
-    T *o = (T *)(k->ub + d.off);                                                              \
-    const T *xs = (const T *)(k->ub + a.off);                                                 \
-    if (asc_k_vm_disjoint(d.off, a.off, n * (int64_t)sizeof(T))) {                            \
-      asc_k_vm_##SUFFIX(k, FN, o, xs, n);                                                     \
-      return 0;                                                                               \
-    }                                                                                         \
-    for (int64_t i = 0; i < n; i++) asc_k_vm_##SUFFIX(k, FN, o + i, xs + i, 1);               \
-    return 0;                                                                                 \
+#define ASC_K_VMATH(NAME, SUFFIX, T, FN)                                                     \
+  static inline int asc_k_##NAME##_##SUFFIX(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, int64_t n, \
+                                            int line) {                                      \
+    ASC_K_VPROLOGUE1(NAME, T);                                                               \
+    if (asc_k_vm_disjoint(d.off, a.off, n * (int64_t)sizeof(T))) {                           \
+      asc_k_vm_##SUFFIX(k, FN, o, xs, n);                                                    \
+      return 0;                                                                              \
+    }                                                                                        \
+    for (int64_t i = 0; i < n; i++) asc_k_vm_##SUFFIX(k, FN, o + i, xs + i, 1);              \
+    return 0;                                                                                \
   }
 
 /* Integer vector arithmetic wraps, as the hardware does. */
@@ -169,64 +165,29 @@ static inline int asc_k_dt_float(int dt) {
   return dt >= ASC_K_DT_FLOAT16 && dt <= ASC_K_DT_FLOAT64;
 }
 
+/* One element of dt at p as a double: a row per dtype, the C type stored
+ * and how it widens (v: the loaded value). */
+#define ASC_K_LD_CASE(DT, T, WIDENED) \
+  case ASC_K_DT_##DT: {               \
+    T v;                              \
+    memcpy(&v, p, sizeof v);          \
+    return WIDENED;                   \
+  }
+/* clang-format off */
 static inline double asc_k_ld(int dt, const char *p) {
   switch (dt) {
-    case ASC_K_DT_INT8: {
-      int8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case ASC_K_DT_BOOL:
-    case ASC_K_DT_UINT8: {
-      uint8_t v;
-      memcpy(&v, p, 1);
-      return v;
-    }
-    case ASC_K_DT_INT16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case ASC_K_DT_INT32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case ASC_K_DT_INT64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    case ASC_K_DT_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case ASC_K_DT_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case ASC_K_DT_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    case ASC_K_DT_FLOAT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return asc_k_h2f(v);
-    }
-    case ASC_K_DT_BFLOAT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return asc_k_bf2f(v);
-    }
-    case ASC_K_DT_FLOAT32: {
-      float v;
-      memcpy(&v, p, 4);
-      return v;
-    }
+    ASC_K_LD_CASE(INT8, int8_t, v)
+    case ASC_K_DT_BOOL: /* falls into uint8 */
+    ASC_K_LD_CASE(UINT8, uint8_t, v)
+    ASC_K_LD_CASE(INT16, int16_t, v)
+    ASC_K_LD_CASE(INT32, int32_t, v)
+    ASC_K_LD_CASE(INT64, int64_t, (double)v)
+    ASC_K_LD_CASE(UINT16, uint16_t, v)
+    ASC_K_LD_CASE(UINT32, uint32_t, v)
+    ASC_K_LD_CASE(UINT64, uint64_t, (double)v)
+    ASC_K_LD_CASE(FLOAT16, uint16_t, asc_k_h2f(v))
+    ASC_K_LD_CASE(BFLOAT16, uint16_t, asc_k_bf2f(v))
+    ASC_K_LD_CASE(FLOAT32, float, v)
     default: {
       double v;
       memcpy(&v, p, 8);
@@ -234,6 +195,8 @@ static inline double asc_k_ld(int dt, const char *p) {
     }
   }
 }
+/* clang-format on */
+#undef ASC_K_LD_CASE
 static inline int64_t asc_k_ldi(int dt, const char *p) {
   if (dt == ASC_K_DT_INT64 || dt == ASC_K_DT_UINT64) { /* uint64: its bits */
     int64_t v;
