@@ -43,8 +43,9 @@ ASC_KC_T512 static inline __m512 asc_kc_w16_512(const char *src, asc_kc_type t) 
 
 /* Transposes the 16 x 16 floats r[0..15] (rows) in place: the classic
  * four rounds of unpack and shuffle, indices constant so that the array
- * stays in registers. */
-ASC_KC_T512 static inline void asc_kc_tr16_512(__m512 *r) {
+ * stays in registers (always inlined: with two callers GCC called it, and
+ * the array went through memory). */
+ASC_KC_T512 static inline __attribute__((always_inline)) void asc_kc_tr16_512(__m512 *r) {
   __m512 t[16];
   for (int i = 0; i < 16; i += 2) {
     t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
