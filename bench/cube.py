@@ -9,7 +9,10 @@ the same pipeline in C alone (bench/bench_cube.c, asc_bench_cube) on one
 simulated core and on as many as the host has CPUs, and once more with
 PYASC_CPU_SIMD=0, the portable mmad and fixpipe (what the SIMD paths of
 rt/cube_mmad256.h, cube_mmad512.h and cube_fixpipe_nd.h gain). The target
-is at least 0.5x NumPy for the two kernel-language rows.
+is at least 0.5x NumPy for the two kernel-language rows. Every pyasc
+row is timed once NumPy's BLAS helper threads have stopped spinning
+(bench_timing.quiet): on a 2-core host a spinning helper took the core of
+the second worker, and two workers timed slower than one.
 
 Usage: make bench   (or python bench/cube.py [build-dir])
 """
@@ -25,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+import bench_timing  # bench/bench_timing.py
+
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = 1024
 
@@ -39,6 +44,7 @@ def numpy_gflops(n: int = SIZE, repeats: int = 5) -> float:
         t0 = time.perf_counter()
         a @ b
         best = min(best, time.perf_counter() - t0)
+    bench_timing.quiet()
     return 2.0 * n**3 / best / 1e9
 
 
@@ -63,6 +69,7 @@ def kernel_rows(n: int = SIZE) -> list[tuple[str, float]]:
     a = rng.integers(-4, 4, (n, n)).astype(np.float16)
     b = rng.integers(-4, 4, (n, n)).astype(np.float16)
     ref = a.astype(np.float32) @ b.astype(np.float32)
+    bench_timing.quiet()
     tiling = matmul_mix.make_tiling(n, n, n, cores=48)  # AIVs: 24 groups
     rows = []
     for name, fn in (("asc.adv.Matmul (matmul_mix, 24 groups)",
