@@ -51,6 +51,10 @@ asc_status asc_prog_const(asc_prog *prog, const asc_tensor *value, int *reg);
 asc_status asc_prog_binary(asc_prog *prog, asc_binary_op op, int a, int b, int *reg);
 asc_status asc_prog_unary(asc_prog *prog, asc_unary_op op, int x, int *reg);
 asc_status asc_prog_cast(asc_prog *prog, int x, asc_dtype dtype, int *reg);
+/* asc_where(cond, a, b) and asc_clip(x, lo, hi) with both bounds (one
+ * bound is asc_prog_binary's maximum or minimum, as asc_clip does it). */
+asc_status asc_prog_where(asc_prog *prog, int cond, int a, int b, int *reg);
+asc_status asc_prog_clip(asc_prog *prog, int x, int lo, int hi, int *reg);
 /* Makes temporary reg the program's next output. */
 asc_status asc_prog_output(asc_prog *prog, int reg);
 

@@ -135,6 +135,9 @@ int asc_py_operand(PyObject *obj, const asc_tensor *other, asc_tensor *out);
  * integer comparisons): 0 with *out a new 0-d tensor the caller releases,
  * -1 on error, 1 when obj is no operand. */
 int asc_py_binary_scalar(asc_binary_op op, PyObject *obj, asc_dtype other, asc_tensor *out);
+/* tensor_unary.c: whether clip drops a bound (a Python int beyond the
+ * range of integer dtype x, as NumPy does): 1 drop, 0 keep, -1 error. */
+int asc_py_clip_bound_moot(asc_dtype x, PyObject *bound, bool upper);
 /* The range of integer dtype d. */
 void asc_py_int_limits(asc_dtype d, long long *lo, long long *hi);
 

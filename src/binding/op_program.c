@@ -16,7 +16,14 @@ typedef struct {
 } OpProgramObject;
 
 /* The operations a program runs, by their pyasc names. */
-typedef enum prog_kind { KIND_NONE, KIND_BINARY, KIND_UNARY, KIND_CAST } prog_kind;
+typedef enum prog_kind {
+  KIND_NONE,
+  KIND_BINARY,
+  KIND_UNARY,
+  KIND_CAST,
+  KIND_WHERE,
+  KIND_CLIP
+} prog_kind;
 
 static const char *const aliases[][2] = {{"divide", "true_divide"}, {"abs", "absolute"}};
 
@@ -24,6 +31,8 @@ static prog_kind lookup(const char *name, int *op) {
   for (size_t k = 0; k < sizeof aliases / sizeof *aliases; k++)
     if (!strcmp(name, aliases[k][0])) name = aliases[k][1];
   if (!strcmp(name, "astype")) return KIND_CAST;
+  if (!strcmp(name, "where")) return KIND_WHERE;
+  if (!strcmp(name, "clip")) return KIND_CLIP;
   for (*op = 0; *op < ASC_BINARY_OP_COUNT; ++*op)
     if (!strcmp(name, asc_binary_op_name((asc_binary_op)*op))) return KIND_BINARY;
   for (*op = 0; *op < ASC_UNARY_OP_COUNT; ++*op)
@@ -105,6 +114,95 @@ static int operand(asc_prog *prog, PyObject *obj, const int *regs, Py_ssize_t nv
   return rc;
 }
 
+/* The Python number in a 1-tuple operand (None too when `none`), or NULL. */
+static PyObject *number_of(PyObject *obj, bool none) {
+  PyObject *v = PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 1 ? PyTuple_GET_ITEM(obj, 0) : NULL;
+  if (v &&
+      (PyFloat_CheckExact(v) || PyLong_CheckExact(v) || PyBool_Check(v) || (none && v == Py_None)))
+    return v;
+  return NULL;
+}
+
+/* A Python number operand of where or clip as a constant, converted as the
+ * eager call converts it: weakly against dtype ref (ASC_DTYPE_COUNT: on its
+ * own). */
+static int number_const(asc_prog *prog, PyObject *value, asc_dtype ref, int *reg) {
+  asc_tensor other = {0}, t = {0};
+  other.dtype = ref;
+  int rc = asc_py_operand(value, ref == ASC_DTYPE_COUNT ? NULL : &other, &t);
+  if (rc > 0) asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "OpProgram: unsupported operand");
+  if (rc) return -1;
+  rc = check(asc_prog_const(prog, &t, reg));
+  asc_tensor_release(&t);
+  return rc;
+}
+
+/* The three operands of where or clip: values' registers in reg[k], the
+ * Python numbers (None included for clip's bounds) in num[k]; -1 with an
+ * exception for anything else. */
+static int three_operands(asc_prog *prog, PyObject *args, const int *regs, Py_ssize_t nvalues,
+                          bool none, int *reg, PyObject **num) {
+  for (int k = 0; k < 3; k++) {
+    PyObject *obj = PyTuple_GET_ITEM(args, k);
+    num[k] = NULL;
+    if (PyLong_CheckExact(obj)) {
+      if (operand(prog, obj, regs, nvalues, 0, NULL, &reg[k])) return -1;
+      continue;
+    }
+    if (!(num[k] = number_of(obj, none && k > 0))) {
+      asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "OpProgram: unsupported operand");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* where(cond, x, y) as _C.where converts it: the condition on its own, x
+ * and y against each other. */
+static int add_where(asc_prog *prog, PyObject *args, const int *regs, Py_ssize_t nvalues,
+                     int *out) {
+  int r[3];
+  PyObject *num[3];
+  if (three_operands(prog, args, regs, nvalues, false, r, num)) return -1;
+  if (num[0] && number_const(prog, num[0], ASC_DTYPE_COUNT, &r[0])) return -1;
+  asc_dtype ref = ASC_DTYPE_COUNT;
+  for (int k = 1; k < 3; k++)
+    if (!num[k])
+      ref = ref == ASC_DTYPE_COUNT ? asc_prog_dtype(prog, r[k])
+                                   : asc_dtype_promote(ref, asc_prog_dtype(prog, r[k]));
+  for (int k = 1; k < 3; k++)
+    if (num[k] && number_const(prog, num[k], ref, &r[k])) return -1;
+  return check(asc_prog_where(prog, r[0], r[1], r[2], out));
+}
+
+/* clip(x, lo, hi) as _C.clip converts it: a Python-int bound beyond an
+ * integer x's range is dropped, numbers are weak against x and the tensor
+ * bounds, and one bound is maximum or minimum, none positive. */
+static int add_clip(asc_prog *prog, PyObject *args, const int *regs, Py_ssize_t nvalues, int *out) {
+  int r[3];
+  PyObject *num[3];
+  if (three_operands(prog, args, regs, nvalues, true, r, num)) return -1;
+  if (num[0] && number_const(prog, num[0], ASC_DTYPE_COUNT, &r[0])) return -1;
+  const asc_dtype x = asc_prog_dtype(prog, r[0]);
+  bool present[3] = {true, true, true};
+  asc_dtype ref = x;
+  for (int k = 1; k < 3; k++) {
+    if (!num[k]) {
+      ref = asc_dtype_promote(ref, asc_prog_dtype(prog, r[k]));
+      continue;
+    }
+    int moot = num[k] == Py_None ? 1 : asc_py_clip_bound_moot(x, num[k], k == 2);
+    if (moot < 0) return -1;
+    present[k] = !moot;
+  }
+  for (int k = 1; k < 3; k++)
+    if (num[k] && present[k] && number_const(prog, num[k], ref, &r[k])) return -1;
+  if (present[1] && present[2]) return check(asc_prog_clip(prog, r[0], r[1], r[2], out));
+  if (present[1]) return check(asc_prog_binary(prog, ASC_OP_MAXIMUM, r[0], r[1], out));
+  if (present[2]) return check(asc_prog_binary(prog, ASC_OP_MINIMUM, r[0], r[2], out));
+  return check(asc_prog_unary(prog, ASC_UNARY_POSITIVE, r[0], out));
+}
+
 static int add_node(asc_prog *prog, PyObject *node, int *regs, Py_ssize_t nvalues) {
   const char *name;
   PyObject *args, *dtype_obj;
@@ -112,11 +210,16 @@ static int add_node(asc_prog *prog, PyObject *node, int *regs, Py_ssize_t nvalue
   int op = 0, a, b;
   prog_kind kind = lookup(name, &op);
   Py_ssize_t n = PyTuple_GET_SIZE(args);
-  if (kind == KIND_NONE || n != (kind == KIND_BINARY ? 2 : 1)) {
+  const Py_ssize_t arity = kind == KIND_BINARY                       ? 2
+                           : kind == KIND_WHERE || kind == KIND_CLIP ? 3
+                                                                     : 1;
+  if (kind == KIND_NONE || n != arity) {
     asc_py_raise_msg(ASC_ERR_UNSUPPORTED, "OpProgram: '%s' is not an operation of programs", name);
     return -1;
   }
   int *out = &regs[nvalues];
+  if (kind == KIND_WHERE) return add_where(prog, args, regs, nvalues, out);
+  if (kind == KIND_CLIP) return add_clip(prog, args, regs, nvalues, out);
   if (kind == KIND_BINARY) {
     PyObject *x = PyTuple_GET_ITEM(args, 0), *y = PyTuple_GET_ITEM(args, 1);
     if (operand(prog, x, regs, nvalues, op, y, &a) || operand(prog, y, regs, nvalues, op, x, &b))

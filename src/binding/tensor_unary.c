@@ -215,12 +215,12 @@ static PyObject *fn_where(PyObject *self, PyObject *const *args, Py_ssize_t narg
 /* NumPy drops a Python-int bound beyond an integer x's range (clip(u8, -5,
  * 300) is fine): it cannot bind, and it could not be stored. Returns 1 to
  * drop, 0 to keep, -1 on error. */
-static int bound_is_moot(const asc_tensor *x, PyObject *bound, bool upper) {
-  if (!asc_dtype_is_integer(x->dtype) || !PyLong_CheckExact(bound)) return 0;
+int asc_py_clip_bound_moot(asc_dtype x, PyObject *bound, bool upper) {
+  if (!asc_dtype_is_integer(x) || !PyLong_CheckExact(bound)) return 0;
   long long lo, hi;
-  asc_py_int_limits(x->dtype, &lo, &hi);
-  PyObject *limit = x->dtype == ASC_UINT64 && upper ? PyLong_FromUnsignedLongLong(UINT64_MAX)
-                                                    : PyLong_FromLongLong(upper ? hi : lo);
+  asc_py_int_limits(x, &lo, &hi);
+  PyObject *limit = x == ASC_UINT64 && upper ? PyLong_FromUnsignedLongLong(UINT64_MAX)
+                                             : PyLong_FromLongLong(upper ? hi : lo);
   if (!limit) return -1;
   int moot = PyObject_RichCompareBool(bound, limit, upper ? Py_GE : Py_LE);
   Py_DECREF(limit);
@@ -233,7 +233,7 @@ static PyObject *clip_impl(PyObject *x, PyObject *lo, PyObject *hi, PyObject *ou
   if (convert_operands("clip", 1, &x, &t[0])) return NULL;
   PyObject *bounds[2] = {lo == Py_None ? NULL : lo, hi == Py_None ? NULL : hi};
   for (int k = 0; k < 2; k++) {
-    int moot = bounds[k] ? bound_is_moot(&t[0], bounds[k], k == 1) : 0;
+    int moot = bounds[k] ? asc_py_clip_bound_moot(t[0].dtype, bounds[k], k == 1) : 0;
     if (moot < 0) {
       asc_tensor_release(&t[0]);
       return NULL;

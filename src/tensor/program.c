@@ -204,6 +204,36 @@ asc_status asc_prog_unary(asc_prog *prog, asc_unary_op op, int x, int *reg) {
   return st ? st : emit(prog, &kernel, 1, &operand, result, reg);
 }
 
+asc_status asc_prog_where(asc_prog *prog, int cond, int a, int b, int *reg) {
+  asc_status st = check_reg(prog, cond);
+  if (!st) st = check_reg(prog, a);
+  if (!st) st = check_reg(prog, b);
+  asc_ew_kernel kernel;
+  asc_dtype result;
+  if (!st) st = asc_where_kernel(prog->regs[a].dtype, prog->regs[b].dtype, &kernel, &result);
+  int operands[3];
+  if (!st) st = operand_as(prog, cond, ASC_BOOL, &operands[0]);
+  if (!st) st = operand_as(prog, a, result, &operands[1]);
+  if (!st) st = operand_as(prog, b, result, &operands[2]);
+  return st ? st : emit(prog, &kernel, 3, operands, result, reg);
+}
+
+asc_status asc_prog_clip(asc_prog *prog, int x, int lo, int hi, int *reg) {
+  asc_status st = check_reg(prog, x);
+  if (!st) st = check_reg(prog, lo);
+  if (!st) st = check_reg(prog, hi);
+  asc_ew_kernel kernel;
+  asc_dtype result;
+  if (!st)
+    st = asc_clip_kernel(prog->regs[x].dtype, prog->regs[lo].dtype, prog->regs[hi].dtype, &kernel,
+                         &result);
+  int operands[3];
+  if (!st) st = operand_as(prog, x, result, &operands[0]);
+  if (!st) st = operand_as(prog, lo, result, &operands[1]);
+  if (!st) st = operand_as(prog, hi, result, &operands[2]);
+  return st ? st : emit(prog, &kernel, 3, operands, result, reg);
+}
+
 asc_status asc_prog_output(asc_prog *prog, int reg) {
   asc_status st = check_reg(prog, reg);
   if (st) return st;

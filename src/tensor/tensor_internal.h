@@ -110,6 +110,11 @@ asc_status asc_binary_kernel(asc_binary_op op, asc_dtype a, asc_dtype b, asc_ew_
 /* The same for asc_unary on an operand of dtype x. */
 asc_status asc_unary_kernel(asc_unary_op op, asc_dtype x, asc_ew_kernel *kernel, asc_dtype *compute,
                             asc_dtype *result);
+/* The loops asc_where and asc_clip run, for their value operands' dtypes
+ * (the condition is cast to bool, the others to *result first). */
+asc_status asc_where_kernel(asc_dtype a, asc_dtype b, asc_ew_kernel *kernel, asc_dtype *result);
+asc_status asc_clip_kernel(asc_dtype x, asc_dtype lo, asc_dtype hi, asc_ew_kernel *kernel,
+                           asc_dtype *result);
 /* The loop asc_cast runs from one dtype to another (a copy when they are
  * the same); NULL for an invalid dtype. */
 asc_ew_loop asc_cast_loop(asc_dtype from, asc_dtype to);

@@ -546,13 +546,21 @@ static asc_status check_operands(const char *name, int nin, const asc_tensor *co
   return out->storage ? asc_ew_check_out(name, nin, inputs, result, out) : ASC_OK;
 }
 
+asc_status asc_where_kernel(asc_dtype a, asc_dtype b, asc_ew_kernel *kernel, asc_dtype *result) {
+  *result = asc_dtype_promote(a, b);
+  if (*result == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "where: invalid operand dtype");
+  *kernel = (asc_ew_kernel){.loop = select_loop(asc_dtype_size(*result)), .name = "where"};
+  return ASC_OK;
+}
+
 asc_status asc_where(const asc_tensor *cond, const asc_tensor *a, const asc_tensor *b,
                      asc_tensor *out) {
   const asc_tensor *operands[3] = {cond, a, b};
   asc_dtype result = asc_dtype_promote(a->dtype, b->dtype);
   asc_status st = check_operands("where", 3, operands, result, out);
+  asc_ew_kernel kernel;
+  if (!st) st = asc_where_kernel(a->dtype, b->dtype, &kernel, &result);
   if (st) return st;
-  asc_ew_kernel kernel = {.loop = select_loop(asc_dtype_size(result)), .name = "where"};
   const asc_dtype dtypes[3] = {ASC_BOOL, result, result};
   return asc_ew_run(&kernel, 3, operands, dtypes, result, out);
 }
@@ -612,6 +620,17 @@ CLIP_LOOP(clip_FLOAT64, double, double, ASC_LOAD_ID, ASC_STORE_ID, CLIP_MAX, CLI
 
 static const asc_ew_loop clip_loops[ASC_DTYPE_COUNT] = ASC_ROW_ALL(clip);
 
+asc_status asc_clip_kernel(asc_dtype x, asc_dtype lo, asc_dtype hi, asc_ew_kernel *kernel,
+                           asc_dtype *result) {
+  *result = asc_dtype_promote(asc_dtype_promote(x, lo), hi);
+  if (*result == ASC_DTYPE_COUNT) return asc_error(ASC_ERR_TYPE, "clip: invalid operand dtype");
+  if (asc_dtype_is_complex(*result))
+    return asc_error(ASC_ERR_TYPE, "clip is not supported for %s: complex numbers have no order",
+                     asc_dtype_name(*result));
+  *kernel = (asc_ew_kernel){.loop = clip_loops[*result], .name = "clip"};
+  return ASC_OK;
+}
+
 asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor *hi,
                     asc_tensor *out) {
   /* One bound is NumPy's maximum or minimum, none its positive. */
@@ -621,11 +640,9 @@ asc_status asc_clip(const asc_tensor *x, const asc_tensor *lo, const asc_tensor 
   const asc_tensor *operands[3] = {x, lo, hi};
   asc_dtype result = asc_dtype_promote(asc_dtype_promote(x->dtype, lo->dtype), hi->dtype);
   asc_status st = check_operands("clip", 3, operands, result, out);
-  if (!st && asc_dtype_is_complex(result))
-    st = asc_error(ASC_ERR_TYPE, "clip is not supported for %s: complex numbers have no order",
-                   asc_dtype_name(result));
+  asc_ew_kernel kernel;
+  if (!st) st = asc_clip_kernel(x->dtype, lo->dtype, hi->dtype, &kernel, &result);
   if (st) return st;
-  asc_ew_kernel kernel = {.loop = clip_loops[result], .name = "clip"};
   const asc_dtype dtypes[3] = {result, result, result};
   return asc_ew_run(&kernel, 3, operands, dtypes, result, out);
 }

@@ -165,6 +165,49 @@ def test_matches_numpy_rounding():
         np.testing.assert_array_equal(got, want)
 
 
+def check_whole(fn, *args) -> None:
+    """check(fn, *args), with every operation of fn in the one program."""
+    text = check(fn, *args).explain(*args)
+    assert text.count("in one C call") == 1 and "small operations over" in text, text
+    assert "eager (" not in text, text
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_where_and_clip_equal_eager(dtype):
+    """where and clip inside a program: NaN operands and NaN bounds (NumPy
+    propagates both), Python numbers, one bound, condition of another
+    dtype."""
+    x, y = inputs(dtype)
+    check_whole(lambda a, b: pyasc.where(a > b, a, b) * 2 + a, x, y)
+    check_whole(lambda a, b: pyasc.where(a, b, a - b), x, y)  # the condition is cast to bool
+    check_whole(lambda a, b: pyasc.where(a < 1, a, 3) + b, x, y)
+    check_whole(lambda a, b: pyasc.where(b > 0, 7, -1) * a, x, y)
+    check_whole(lambda a, b: pyasc.clip(a + b, -2, 5) - a, x, y)
+    check_whole(lambda a, b: pyasc.clip(a, b, b + 4) * 2, x, y)  # tensor bounds, NaN in some
+    check_whole(lambda a, b: pyasc.clip(a, None, 1) + pyasc.clip(b, -1, None), x, y)
+    check_whole(lambda a, b: pyasc.clip(a, 2.5, 0.5) - b, x, y)  # lo > hi: hi wins, as NumPy
+
+
+def test_where_and_clip_match_numpy():
+    """An independent reference: NumPy's where and clip on float32 with
+    NaNs in the values and in the bounds, and on integers with a Python
+    int bound beyond their range (NumPy drops it)."""
+    a = np.array([np.nan, -np.inf, np.inf, -0.0, 0.0, 1.5, -3.0, 9.0] * 2, np.float32)
+    b = np.array([1.0, np.nan, 2.0, -5.0, np.nan, 0.5, 4.0, -1.0] * 2, np.float32)
+    op = make_op(lambda x, y: (pyasc.clip(x * 1.0, y, 3.0), pyasc.where(x > y, x, y + 1.0)))
+    got = op(pyasc.asarray(a), pyasc.asarray(b))
+    assert op.explain(pyasc.asarray(a), pyasc.asarray(b)).count("in one C call") == 1
+    np.testing.assert_array_equal(got[0].numpy(), np.clip(a * np.float32(1.0), b, np.float32(3.0)))
+    np.testing.assert_array_equal(got[1].numpy(), np.where(a > b, a, b + np.float32(1.0)))
+    u = np.arange(0, 250, 16, dtype=np.uint8)
+    op = make_op(lambda x: pyasc.clip(x + 1, -5, 300) * 1 + pyasc.clip(x, 3, 200))
+    want = np.clip(u + 1, -5, 300) * 1 + np.clip(u, 3, 200)
+    got = op(pyasc.asarray(u))
+    assert op.explain(pyasc.asarray(u)).count("in one C call") == 1
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
 # --- structure: outputs, eager neighbours, fallbacks ---------------------------------
 
 
@@ -182,7 +225,7 @@ def test_several_outputs_and_eager_neighbours():
 
 def test_operations_programs_do_not_take_split_them():
     def body(x, y):
-        return pyasc.where(x > 0, x, y) * 2.0 + y  # where runs eagerly between two programs
+        return pyasc.softmax(x * 2.0, axis=-1) + y  # softmax runs eagerly between two programs
 
     x, y = inputs("float32")
     op = check(body, x, y)

@@ -417,10 +417,18 @@ static int asc_kc_simd_level(void) {
   const char *env = getenv("PYASC_CPU_SIMD");
   if (env && !strcmp(env, "0")) return 0;
 #if ASC_KC_X86
-  __builtin_cpu_init();
-  if (!asc_kc_has_avx2()) return 0;
-  if ((env && !strcmp(env, "avx2")) || !asc_kc_has_avx512()) return 1;
-  return 2;
+  /* What the CPU has is asked once: CPUID traps to the hypervisor in a
+   * virtual machine, microseconds a query, and every core init and
+   * fixpipe asks. -1: not asked yet (a race only asks twice). */
+  static int cpu_level = -1;
+  int level = __atomic_load_n(&cpu_level, __ATOMIC_RELAXED);
+  if (level < 0) {
+    __builtin_cpu_init();
+    level = !asc_kc_has_avx2() ? 0 : !asc_kc_has_avx512() ? 1 : 2;
+    __atomic_store_n(&cpu_level, level, __ATOMIC_RELAXED);
+  }
+  if (level == 2 && env && !strcmp(env, "avx2")) return 1;
+  return level;
 #else
   return 0;
 #endif

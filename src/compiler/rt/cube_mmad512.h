@@ -16,11 +16,15 @@
  * not used. int8 products are summed in wrapping int32, which does not
  * depend on the order.
  *
- * Layout of the work: A is widened row-major (m1*16 x kp floats) and B to
- * n1 panels of kp x 16 (each L0B fractal transposed in registers); each
- * 16 x 16 L0C fractal is then accumulated in place, 16 rows in 16
- * registers, over chunks of K small enough that the A rows and the B
- * panel of a chunk stay in the L1 data cache. */
+ * Layout of the work: A is widened to m1 panels of kp x 16 (K-major: the
+ * 16 rows' values for one k lie in one 64-byte line, each L0A fractal
+ * transposed in registers) and B to n1 panels of kp x 16 (each L0B
+ * fractal transposed likewise); each 16 x 16 L0C fractal is then
+ * accumulated in place, 16 rows in 16 registers, over chunks of K small
+ * enough that the A and B panels of a chunk stay in the L1 data cache.
+ * K-major A lets every broadcast of a step address one pointer plus a
+ * constant: with 16 row pointers the compiler ran out of registers and
+ * reloaded them from the stack inside the loop. */
 #define ASC_KC_T512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 
 /* The AVX-512 subset this file uses (the target attribute's list). */
@@ -37,33 +41,11 @@ ASC_KC_T512 static inline __m512 asc_kc_w16_512(const char *src, asc_kc_type t) 
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
-/* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...], as
- * asc_kc_widen_scalar lays it out (int8 widened to int32 bit patterns). */
-ASC_KC_T512 static void asc_kc_widen_a512(float *wa, const char *a, asc_kc_type t, int64_t m1,
-                                          int64_t k1, int64_t kp) {
-  const int c0 = asc_kc_c0(t);
-  for (int64_t i = 0; i < m1; i++)
-    for (int64_t j = 0; j < k1; j++)
-      for (int r = 0; r < 16; r++) {
-        const char *s = a + (i * k1 + j) * ASC_KC_FRACTAL_BYTES + r * ASC_KC_BLOCK_BYTES;
-        float *o = wa + (i * 16 + r) * kp + j * c0;
-        if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
-          _mm512_storeu_ps(o, asc_kc_w16_512(s, t));
-        } else if (t == ASC_KC_F32) {
-          memcpy(o, s, ASC_KC_BLOCK_BYTES);
-        } else {
-          __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)s),
-                  hi = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-          _mm512_storeu_si512((void *)o, _mm512_cvtepi8_epi32(lo));
-          _mm512_storeu_si512((void *)(o + 16), _mm512_cvtepi8_epi32(hi));
-        }
-      }
-}
-
 /* Transposes the 16 x 16 floats r[0..15] (rows) in place: the classic
  * four rounds of unpack and shuffle, indices constant so that the array
- * stays in registers. */
-ASC_KC_T512 static inline void asc_kc_tr16_512(__m512 *r) {
+ * stays in registers (always inlined: with two callers GCC called it, and
+ * the array went through memory). */
+ASC_KC_T512 static inline __attribute__((always_inline)) void asc_kc_tr16_512(__m512 *r) {
   __m512 t[16];
   for (int i = 0; i < 16; i += 2) {
     t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
@@ -84,6 +66,31 @@ ASC_KC_T512 static inline void asc_kc_tr16_512(__m512 *r) {
     r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
     r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
   }
+}
+
+/* A: fractal (i, j) row r, K element e -> wa[(i*kp + j*c0 + e)*16 + r]:
+ * panel i, K-major (int8 widened to int32 bit patterns). */
+ASC_KC_T512 static void asc_kc_widen_a512(float *wa, const char *a, asc_kc_type t, int64_t m1,
+                                          int64_t k1, int64_t kp) {
+  const int c0 = asc_kc_c0(t);
+  for (int64_t i = 0; i < m1; i++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = a + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
+      float *o = wa + (i * kp + j * c0) * 16;
+      if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
+        __m512 r[16];
+        for (int c = 0; c < 16; c++) r[c] = asc_kc_w16_512(f + c * ASC_KC_BLOCK_BYTES, t);
+        asc_kc_tr16_512(r);
+        for (int e = 0; e < 16; e++) _mm512_storeu_ps(o + e * 16, r[e]);
+      } else if (t == ASC_KC_F32) {
+        for (int r = 0; r < 16; r++)
+          for (int e = 0; e < c0; e++) memcpy(o + e * 16 + r, f + (r * c0 + e) * 4, 4);
+      } else {
+        int32_t *io = (int32_t *)(void *)o;
+        for (int r = 0; r < 16; r++)
+          for (int e = 0; e < c0; e++) io[e * 16 + r] = (int8_t)f[r * c0 + e];
+      }
+    }
 }
 
 /* B: fractal (j, nb) row c (column nb*16 + c of B, a run along K) ->
@@ -125,26 +132,31 @@ typedef struct asc_kc_start512 {
   __m512 row;
 } asc_kc_start512;
 
-/* All 16 rows of an L0C fractal (ct, row-major 16 x 16) += A rows
- * (a, lda apart) x B panel rows q in [0, k); columns where `cols` has no
- * bit keep what they held. fma: fused multiply-add (fp16, see above). */
+/* The first `rows` (1..16) rows of an L0C fractal (ct, row-major 16 x 16)
+ * += A panel (a, K-major) x B panel rows q in [0, k); columns where `cols`
+ * has no bit keep what they held. fma: fused multiply-add (fp16, see
+ * above). All 16 rows are computed whatever `rows` is (the panel's rows
+ * past it hold whatever L0A held, and a fractal of L0C always has 16):
+ * a row at a time would wait on each add's latency. */
 ASC_KC_T512 static void asc_kc_tile16_512(float *ct, asc_kc_start512 st, __mmask16 cols,
-                                          const float *a, int64_t lda, const float *bp, int64_t k,
+                                          int64_t rows, const float *a, const float *bp, int64_t k,
                                           int fma) {
 #define ASC_KC_LD(r) __m512 c##r = st.from_c ? _mm512_loadu_ps(ct + (r)*16) : st.row;
-#define ASC_KC_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(a[(r)*lda + q]), b, c##r);
-#define ASC_KC_MULADD(r) \
-  c##r = _mm512_add_ps(c##r, _mm512_mul_ps(_mm512_set1_ps(a[(r)*lda + q]), b));
-#define ASC_KC_ST(r) _mm512_mask_storeu_ps(ct + (r)*16, cols, c##r);
+#define ASC_KC_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(aq[r]), b, c##r);
+#define ASC_KC_MULADD(r) c##r = _mm512_add_ps(c##r, _mm512_mul_ps(_mm512_set1_ps(aq[r]), b));
+#define ASC_KC_ST(r) \
+  if ((r) < rows) _mm512_mask_storeu_ps(ct + (r)*16, cols, c##r);
   ASC_KC_ROWS16(ASC_KC_LD)
   if (fma)
     for (int64_t q = 0; q < k; q++) {
       const __m512 b = _mm512_loadu_ps(bp + q * 16);
+      const float *aq = a + q * 16;
       ASC_KC_ROWS16(ASC_KC_FMA)
     }
   else
     for (int64_t q = 0; q < k; q++) {
       const __m512 b = _mm512_loadu_ps(bp + q * 16);
+      const float *aq = a + q * 16;
       ASC_KC_ROWS16(ASC_KC_MULADD)
     }
   ASC_KC_ROWS16(ASC_KC_ST)
@@ -154,31 +166,16 @@ ASC_KC_T512 static void asc_kc_tile16_512(float *ct, asc_kc_start512 st, __mmask
 #undef ASC_KC_ST
 }
 
-/* The first `rows` (< 16) rows of a fractal, one at a time (the last,
- * partial row block of a matrix). */
-ASC_KC_T512 static void asc_kc_tile_rows512(float *ct, asc_kc_start512 st, __mmask16 cols,
-                                            const float *a, int64_t lda, int64_t rows,
-                                            const float *bp, int64_t k, int fma) {
-  for (int64_t r = 0; r < rows; r++) {
-    __m512 c = st.from_c ? _mm512_loadu_ps(ct + r * 16) : st.row;
-    for (int64_t q = 0; q < k; q++) {
-      const __m512 x = _mm512_set1_ps(a[r * lda + q]), b = _mm512_loadu_ps(bp + q * 16);
-      c = fma ? _mm512_fmadd_ps(x, b, c) : _mm512_add_ps(c, _mm512_mul_ps(x, b));
-    }
-    _mm512_mask_storeu_ps(ct + r * 16, cols, c);
-  }
-}
-
 /* int8: int32 rows of a fractal += A rows x B panel (wrapping, as
  * asc_kc_tile_int). */
 ASC_KC_T512 static void asc_kc_tile_int512(int32_t *ct, asc_kc_start512 st, __mmask16 cols,
-                                           const int32_t *a, int64_t lda, int64_t rows,
-                                           const int32_t *bp, int64_t k) {
+                                           const int32_t *a, int64_t rows, const int32_t *bp,
+                                           int64_t k) {
   for (int64_t r = 0; r < rows; r++) {
     __m512i c =
         st.from_c ? _mm512_loadu_si512((const void *)(ct + r * 16)) : _mm512_castps_si512(st.row);
     for (int64_t q = 0; q < k; q++)
-      c = _mm512_add_epi32(c, _mm512_mullo_epi32(_mm512_set1_epi32(a[r * lda + q]),
+      c = _mm512_add_epi32(c, _mm512_mullo_epi32(_mm512_set1_epi32(a[q * 16 + r]),
                                                  _mm512_loadu_si512((const void *)(bp + q * 16))));
     _mm512_mask_storeu_epi32(ct + r * 16, cols, c);
   }
@@ -211,7 +208,7 @@ ASC_KC_T512 static void asc_kc_mmad512(asc_kc_core *core, asc_kc_span dst, asc_k
     const int64_t kc = p->k - q0 < ASC_KC_KCHUNK ? p->k - q0 : ASC_KC_KCHUNK;
     for (int64_t i = 0; i < m1; i++) {
       const int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
-      const float *arow = wa + i * 16 * kp + q0;
+      const float *apanel = wa + (i * kp + q0) * 16;
       for (int64_t nb = 0; nb < n1; nb++) {
         const int64_t ncols = p->n - nb * 16 < 16 ? p->n - nb * 16 : 16;
         const __mmask16 cols = (__mmask16)((1u << ncols) - 1u);
@@ -220,12 +217,10 @@ ASC_KC_T512 static void asc_kc_mmad512(asc_kc_core *core, asc_kc_span dst, asc_k
         asc_kc_start512 st = {1, _mm512_setzero_ps()};
         if (q0 == 0) st = asc_kc_start_512(bias, p, nb, cols);
         if (isint)
-          asc_kc_tile_int512((int32_t *)(void *)ct, st, cols, (const int32_t *)(const void *)arow,
-                             kp, rows, (const int32_t *)(const void *)bp, kc);
-        else if (rows == 16)
-          asc_kc_tile16_512(ct, st, cols, arow, kp, bp, kc, fma);
+          asc_kc_tile_int512((int32_t *)(void *)ct, st, cols, (const int32_t *)(const void *)apanel,
+                             rows, (const int32_t *)(const void *)bp, kc);
         else
-          asc_kc_tile_rows512(ct, st, cols, arow, kp, rows, bp, kc, fma);
+          asc_kc_tile16_512(ct, st, cols, rows, apanel, bp, kc, fma);
       }
     }
   }
