@@ -20,8 +20,10 @@ TEST_CACHE := $(abspath build/test-kernel-cache)
 # built once; each run draws a new seed (set HYPOTHESIS_SEED to repeat one).
 HYPOTHESIS_SEED := $(or $(HYPOTHESIS_SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
 export HYPOTHESIS_SEED
+# Extra pytest arguments for the Python passes, e.g. --examples-scale=10.
+PYTEST_ARGS ?=
 PYTEST = PYASC_CACHE_DIR=$(TEST_CACHE) $(VPY) -m pytest tests/python -q -p no:cacheprovider \
-  -n $(JOBS) --hypothesis-seed=$(HYPOTHESIS_SEED)
+  -n $(JOBS) --hypothesis-seed=$(HYPOTHESIS_SEED) $(PYTEST_ARGS)
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find src include tests bench -name '*.[ch]')
 
 .PHONY: demo test test-all deps venv build test-c test-py test-cache valgrind sanitize sanitize-c \

@@ -18,6 +18,7 @@ import gc
 import os
 import subprocess
 import sys
+from typing import Any
 
 import hypothesis
 import pytest
@@ -34,11 +35,15 @@ os.environ.setdefault("PYASC_JIT_TIERS", "0")
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--sample-params", type=int, default=1, metavar="K",
                      help="run every K-th case of each parametrized test (default: all)")
+    parser.addoption("--examples-scale", type=int, default=1, metavar="N",
+                     help="draw N times each property test's hypothesis examples: the "
+                          "fuzz tests' longer runs (default: 1, the bounded run)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keeps the first and every K-th case of each parametrized test under
     --sample-params=K (in collection order, so every worker agrees)."""
+    _scale_examples(items, config.getoption("--examples-scale"))
     k = config.getoption("--sample-params")
     if k <= 1:
         return
@@ -58,17 +63,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _sample_examples(items, k)
 
 
+def _property_tests(items: list[pytest.Item]) -> list[Any]:
+    """Each hypothesis test among items, once."""
+    tests: dict[int, Any] = {}
+    for item in items:
+        test = getattr(item, "obj", None)
+        if getattr(test, "_hypothesis_internal_use_settings", None) is not None:
+            tests.setdefault(id(test), test)
+    return list(tests.values())
+
+
+def _scale_examples(items: list[pytest.Item], n: int) -> None:
+    """Draws n times each property test's examples (--examples-scale)."""
+    if n <= 1:
+        return
+    for test in _property_tests(items):
+        current = test._hypothesis_internal_use_settings
+        test._hypothesis_internal_use_settings = hypothesis.settings(
+            current, max_examples=current.max_examples * n)
+
+
 def _sample_examples(items: list[pytest.Item], k: int) -> None:
     """Runs a k-th of each property test's examples (at least 10): the
     examples hypothesis draws first are the small, boundary ones, which
     reach the C paths that the rest repeat."""
-    done: set[int] = set()
-    for item in items:
-        test = getattr(item, "obj", None)
-        current = getattr(test, "_hypothesis_internal_use_settings", None)
-        if current is None or id(test) in done:
-            continue
-        done.add(id(test))
+    for test in _property_tests(items):
+        current = test._hypothesis_internal_use_settings
         examples = max(10, current.max_examples // k)
         test._hypothesis_internal_use_settings = hypothesis.settings(current, max_examples=examples)
 
