@@ -363,17 +363,20 @@ asc_status asc_mem_record_stream(void *ptr, asc_stream_t stream) {
   return st;
 }
 
+/* What asc_mem_lookup and asc_mem_resolve report of a live block; under mem_lock. */
+static void describe_block(const mem_block *b, asc_mem_range *out) {
+  out->device = b->device;
+  out->base = b->ptr;
+  out->nbytes = b->requested;
+  out->stream = b->streams[0]->handle;
+}
+
 asc_status asc_mem_lookup(const void *ptr, size_t nbytes, asc_mem_range *out) {
   asc_status st = asc_rt_ready();
   if (st) return st;
   pthread_mutex_lock(&mem_lock);
   mem_block *b = live_block_containing(ptr, nbytes);
-  if (b && out) {
-    out->device = b->device;
-    out->base = b->ptr;
-    out->nbytes = b->requested;
-    out->stream = b->streams[0]->handle;
-  }
+  if (b && out) describe_block(b, out);
   pthread_mutex_unlock(&mem_lock);
   if (!b)
     return asc_error(ASC_ERR_INVALID_VALUE,
@@ -402,12 +405,7 @@ asc_mem_resolution asc_mem_resolve(uint64_t addr, asc_mem_range *out) {
   pthread_mutex_lock(&mem_lock);
   mem_block *b = live_block_containing(ptr, 1);
   if (b && tag && tag_of(b->gen) != tag) b = NULL;
-  if (b && out) {
-    out->device = b->device;
-    out->base = b->ptr;
-    out->nbytes = b->requested;
-    out->stream = b->streams[0]->handle;
-  }
+  if (b && out) describe_block(b, out);
   pthread_mutex_unlock(&mem_lock);
   if (b) return ASC_MEM_LIVE;
   /* A tag is only ever given to a live allocation's address: one that no
