@@ -33,6 +33,8 @@
 
 #include "kernel_operator/memory.h"
 
+#include "kernel_operator/pool.h"
+
 #include "kernel_operator/data_copy.h"
 
 #include "kernel_operator/vector.h"

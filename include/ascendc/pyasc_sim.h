@@ -134,6 +134,20 @@ enum {
   PYASC_SIM_VEC_COPY_SLICE
 };
 
+/* TBufPool and a custom pool (EXTERN_IMPL_BUFPOOL) through pool_more: pool the
+ * pool's runtime TPipe (PYASC_SIM_PIPE_BYTES), other and obj as each op says.
+ * NEW v bufIDSize; INIT other the parent TPipe or pool, obj the pool shared
+ * (NULL: none), v len, out the pool's first UB byte; RESET nothing else;
+ * QUE_BUF (InitBufHandle) obj the TQue, v num, index, addr, len; TBUF_BUF obj
+ * the TBuf, v addr, len. */
+enum {
+  PYASC_SIM_POOL_NEW,
+  PYASC_SIM_POOL_INIT,
+  PYASC_SIM_POOL_RESET,
+  PYASC_SIM_POOL_QUE_BUF,
+  PYASC_SIM_POOL_TBUF_BUF
+};
+
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
 enum { PYASC_SIM_ADDS, PYASC_SIM_MULS, PYASC_SIM_MAXS, PYASC_SIM_MINS };
@@ -402,6 +416,9 @@ typedef struct pyasc_sim_api {
   /* the other vector and state forms, by op (PYASC_SIM_VEC_*) */
   int (*vec_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                   double f, int64_t *out, const char *file, int line);
+  /* TBufPool and custom pools, by op (PYASC_SIM_POOL_*) */
+  int (*pool_more)(void *k, int op, void *pool, void *other, void *obj, const int64_t *v,
+                   int64_t *out, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus
