@@ -47,6 +47,8 @@
 
 #include "kernel_operator/sys.h"
 
+#include "kernel_operator/list_tensor.h"
+
 #include "kernel_operator/gather_sort.h"
 
 #include "kernel_operator/cube_more.h"

@@ -110,7 +110,10 @@ enum {
  * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK, INIT_DETERMINE g the workspace, t the UB
  * workspace; CREATE_VEC_INDEX t dst, v dtype, count, f firstValue; COPY_SLICE (DataCopy with
  * SliceInfo lists) t the UB tensor, g the GM one, v direction (0 GM -> UB, 1 UB -> GM), dims,
- * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's. */
+ * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's;
+ * LIST_DESC (ListTensorDesc, TensorDesc) g the list, v what (0 check the list, 1 the tensor
+ * count, 2 tensor index's dim, 3 its index, 4 its shape[offset], 5 its data pointer, 6 check tensor
+ * index), length, shapeSize, index, offset, out the value. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -131,7 +134,8 @@ enum {
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
   PYASC_SIM_VEC_INIT_DETERMINE,
   PYASC_SIM_VEC_CREATE_VEC_INDEX,
-  PYASC_SIM_VEC_COPY_SLICE
+  PYASC_SIM_VEC_COPY_SLICE,
+  PYASC_SIM_VEC_LIST_DESC
 };
 
 /* TBufPool and a custom pool (EXTERN_IMPL_BUFPOOL) through pool_more: pool the

@@ -116,7 +116,11 @@ static asc_k_addr resolve(const asc_k_ctx *k, const void *ptr) {
     asc_k_addr r = {k->sys.args[end_match].v.p, k->sys.args[end_match].n, k->sys.args[end_match].n};
     return r;
   }
-  return a;
+  /* a pointer the kernel read from memory (a tensor list's): a live device
+   * allocation, as the runtime's one provenance check finds it */
+  int freed;
+  asc_k_addr r = asc_k_resolve(k, (uint64_t)p, &freed);
+  return r.base ? r : a;
 }
 static int sim_global_new(void *kv, pyasc_sim_gt *g, const void *ptr, int64_t size, int64_t esize,
                           const char *file, int line) {
@@ -710,6 +714,32 @@ static int sim_create_vec_index(asc_k_ctx *k, asc_k_lt dst, int dt, double first
   return 0;
 }
 
+/* ListTensorDesc and TensorDesc (rt/tensor_desc.h): v what, length, shapeSize, index, offset.
+ * A data pointer comes back as the memory the runtime found behind it, 0 if none. */
+static int sim_list_desc(asc_k_ctx *k, pyasc_sim_gt g, const int64_t *v, int64_t *out, int L) {
+  asc_k_addr a = {g.base, g.n, g.lead}, r = {NULL, 0, 0};
+  switch (v[0]) {
+    case 0:
+      return asc_k_ltd_init(k, a, v[1], v[2], L);
+    case 1:
+      return asc_k_ltd_get_size(k, out, a, v[1], v[2], L);
+    case 2:
+      return asc_k_td_get_dim(k, out, a, v[1], v[2], v[3], L);
+    case 3:
+      return asc_k_td_get_index(k, out, a, v[1], v[2], v[3], L);
+    case 4:
+      return asc_k_td_get_shape(k, out, a, v[1], v[2], v[3], v[4], L);
+    case 6:
+      return asc_k_ltd_get_desc(k, a, v[1], v[2], v[3], L);
+    case 5:
+      if (asc_k_ltd_get_data_ptr(k, &r, a, v[1], v[2], v[3], 0, L)) return 1;
+      *out = r.base ? (int64_t)(intptr_t)(r.base + r.lead) : 0;
+      return 0;
+    default:
+      return asc_k_fail(k, L, "ListTensorDesc: unknown query %lld", (long long)v[0]);
+  }
+}
+
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
@@ -763,6 +793,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     case PYASC_SIM_VEC_COPY_SLICE:
       return v[0] ? asc_k_copy_slice_ub_gm(k, gt_in(g), lt_in(t[0]), (int)v[1], v[2], v + 3, L)
                   : asc_k_copy_slice_gm_ub(k, lt_in(t[0]), gt_in(g), (int)v[1], v[2], v + 3, L);
+    case PYASC_SIM_VEC_LIST_DESC:
+      return sim_list_desc(k, g, v, out, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
     case PYASC_SIM_VEC_INIT_DETERMINE: {
