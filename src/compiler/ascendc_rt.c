@@ -58,9 +58,14 @@ static int unsupported(asc_k_ctx *k, int line, const char *api, int dt) {
                     dt);
 }
 
+/* The special register ReduceSum's count form leaves its result in
+ * (GetReduceRepeatSumSpr); per thread, as a block runs on one. */
+static _Thread_local double sim_sum_spr;
+
 static int sim_begin(void *kv) {
   asc_k_ctx *k = kv;
   asc_k_vm_init(k);
+  sim_sum_spr = 0;
 #if ASC_K_CHECKED
   return asc_k_chk_begin(k);
 #else
@@ -447,8 +452,8 @@ SIM_REDUCE_FAST(1, FLOAT32)
 SIM_REDUCE_FAST(2, FLOAT32)
 #undef SIM_REDUCE_FAST
 
-static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
-                      int cal_index, const char *file, int line) {
+static int sim_reduce_run(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
+                          int cal_index, const char *file, int line) {
   static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min"};
   int L = at(file, line);
   if (what < 0 || what > 2) return asc_k_fail(kv, L, "unknown reduction %d", what);
@@ -469,6 +474,15 @@ static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt s
     default:
       return asc_k_reduce(kv, what, dt, D, S, 2, n, 0, 0, 8, cal_index, names[what], L);
   }
+}
+static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
+                      int cal_index, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  if (sim_reduce_run(kv, what, dt, d, src, n, cal_index, file, line)) return 1;
+  /* the sum, as written to dst[0], is also the register's */
+  if (what == 0 && d.off >= 0 && d.off <= k->ub_size - asc_k_dt_size(dt))
+    sim_sum_spr = asc_k_ld(dt, k->ub + d.off);
+  return 0;
 }
 
 /* --- synchronisation and debugging ------------------------------------------------ */
@@ -793,6 +807,9 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     case PYASC_SIM_VEC_COPY_SLICE:
       return v[0] ? asc_k_copy_slice_ub_gm(k, gt_in(g), lt_in(t[0]), (int)v[1], v[2], v + 3, L)
                   : asc_k_copy_slice_gm_ub(k, lt_in(t[0]), gt_in(g), (int)v[1], v[2], v + 3, L);
+    case PYASC_SIM_VEC_REDUCE_SUM_SPR:
+      memcpy(out, &sim_sum_spr, sizeof sim_sum_spr);
+      return 0;
     case PYASC_SIM_VEC_LIST_DESC:
       return sim_list_desc(k, g, v, out, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
