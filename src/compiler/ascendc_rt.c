@@ -754,6 +754,51 @@ static int sim_list_desc(asc_k_ctx *k, pyasc_sim_gt g, const int64_t *v, int64_t
   }
 }
 
+/* GroupBarrier: waiter j's messages are the flag at byte 512 j of the
+ * workspace (rt/system.h's flags), which every Arrive increments; the r-th
+ * Wait of waiter j ends once r * arriveSize arrivals reached it. */
+static int sim_group_barrier(asc_k_ctx *k, int wait, pyasc_sim_gt g, const int64_t *v, int L) {
+  const char *api = wait ? "GroupBarrier::Wait" : "GroupBarrier::Arrive";
+  const int64_t arrive = v[0], waiters = v[1], index = v[2];
+  if (arrive < 1 || waiters < 1)
+    return asc_k_fail(k, L, "%s: arriveSize and waitSize must be at least 1", api);
+  if (index < 0 || index >= (wait ? waiters : arrive))
+    return asc_k_fail(k, L, "%s: index %lld is outside [0, %lld)", api, (long long)index,
+                      (long long)(wait ? waiters : arrive));
+  asc_k_gt w = gt_in(g);
+  if (wait) {
+    int64_t want = asc_k_mul(v[3], arrive);
+    if (want > INT32_MAX) return asc_k_fail(k, L, "%s: too many rounds", api);
+    int32_t *flag = asc_k_sys_flag(k, &w, asc_k_mul(index, 16), api, L);
+    return !flag || asc_k_sys_wait(k, flag, 1, (int32_t)want, -1, 0, index, v[3], api, L);
+  }
+  for (int64_t j = 0; j < waiters; j++) {
+    int32_t *flag = asc_k_sys_flag(k, &w, asc_k_mul(j, 16), api, L);
+    if (!flag) return 1;
+    __atomic_add_fetch(flag, 1, __ATOMIC_SEQ_CST);
+  }
+  asc_k_sys_bump(k);
+  return 0;
+}
+
+/* InitOutput/Fill: count elements of dt set to value, stored as a copy from
+ * the UB stores them (the atomic mode applies). */
+static int sim_gm_fill(asc_k_ctx *k, pyasc_sim_gt g, int dt, int64_t count, double value, int L) {
+  int64_t es = asc_k_dt_size(dt);
+  char chunk[256];
+  if (es < 1 || es > 8) return asc_k_fail(k, L, "InitOutput: unknown dtype %d", dt);
+  asc_k_gt d = gt_in(g);
+  if (asc_k_gm_range(k, &d, 0, count, es, "InitOutput", L)) return 1;
+  for (int64_t i = 0; i < (int64_t)sizeof chunk / es; i++)
+    asc_k_cast_store(dt, chunk + i * es, value, 1);
+  for (int64_t i = 0; i < count; i += (int64_t)sizeof chunk / es) {
+    int64_t n = count - i < (int64_t)sizeof chunk / es ? count - i : (int64_t)sizeof chunk / es;
+    if (asc_k_gm_store(k, &d, asc_k_madd(d.lead, i, es), chunk, n * es, es, "InitOutput", L))
+      return 1;
+  }
+  return 0;
+}
+
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
@@ -810,6 +855,11 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     case PYASC_SIM_VEC_REDUCE_SUM_SPR:
       memcpy(out, &sim_sum_spr, sizeof sim_sum_spr);
       return 0;
+    case PYASC_SIM_VEC_GROUP_ARRIVE:
+    case PYASC_SIM_VEC_GROUP_WAIT:
+      return sim_group_barrier(k, op == PYASC_SIM_VEC_GROUP_WAIT, g, v, L);
+    case PYASC_SIM_VEC_GM_FILL:
+      return sim_gm_fill(k, g, (int)v[0], v[1], f, L);
     case PYASC_SIM_VEC_LIST_DESC:
       return sim_list_desc(k, g, v, out, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:

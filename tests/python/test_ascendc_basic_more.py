@@ -1,6 +1,6 @@
 """More of Ascend C's basic APIs on the simulated cores, each through the runtime: the
-special register of ReduceSum (GetReduceRepeatSumSpr, GetAccVal). Each kernel is our own,
-checked against NumPy."""
+special register of ReduceSum (GetReduceRepeatSumSpr, GetAccVal), GroupBarrier, InitOutput and
+Fill. Each kernel is our own, checked against NumPy."""
 
 from __future__ import annotations
 
@@ -69,3 +69,79 @@ def test_reduce_sum_leaves_its_sum_in_the_register(dtype, n, debug):
     assert out[1] == out[2] == out[3] == out[4]  # the count form's sum, kept past the mask form
     tol = 2e-2 if dtype == np.float16 else 1e-4
     np.testing.assert_allclose(out[2], x[:n].astype(np.float64).sum(), rtol=tol, atol=tol)
+
+
+# GroupBarrier: blocks 0..2 arrive, blocks 3..7 wait, two rounds. Before each Arrive an arriver
+# adds its round's value into out[0] (atomically); after each Wait a waiter copies out[0] into
+# its slot: every arrival of the round is visible to it. InitOutput clears out first, Fill
+# with the atomic add adds 5 to out[16..24) on block 0.
+GROUP_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void group(GM_ADDR ws, GM_ADDR out, GM_ADDR seen, GM_ADDR h)
+{
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 3, 5);
+    GlobalTensor<int32_t> og, sg;
+    GlobalTensor<half> hg;
+    og.SetGlobalBuffer((__gm__ int32_t *)out, 64);
+    sg.SetGlobalBuffer((__gm__ int32_t *)seen);
+    hg.SetGlobalBuffer((__gm__ half *)h);
+    if (GetBlockIdx() == 0) {
+        InitOutput<int32_t>(og, 24, 0);
+        InitOutput<half>(hg, 40, half(1.5f));
+        AscendC::SetAtomicAdd<int32_t>();
+        GlobalTensor<int32_t> tail = og[16];
+        Fill<int32_t>(tail, 8, 5);
+        AscendC::SetAtomicNone();
+        sg.SetValue(16, (int32_t)bar.GetWorkspaceLen());
+    }
+    SyncAll();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32);
+    LocalTensor<int32_t> t = b.Get<int32_t>();
+    int64_t id = GetBlockIdx();
+    for (int round = 1; round <= 2; round++) {
+        if (id < 3) {
+            Duplicate(t, (int32_t)(round * 10 + id), 8);
+            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            SetAtomicAdd<int32_t>();
+            DataCopy(og, t, 8);
+            SetAtomicNone();
+            PipeBarrier<PIPE_ALL>();
+            bar.Arrive(id);
+        } else {
+            bar.Wait(id - 3);
+            sg.SetValue((id - 3) * 2 + round - 1, og.GetValue(0));
+        }
+        SyncAll();
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_group_barrier_rounds_and_init_output(debug):
+    ws = np.zeros(5 * 512 // 4, np.int32)
+    out = np.full(64, 7, np.int32)
+    seen = np.full(17, -1, np.int32)
+    h = np.zeros(48, np.float16)
+    pyasc.ascendc.load(GROUP_SRC, "group", debug=debug)[8](ws, out, seen, h)
+    round1 = sum(10 + i for i in range(3))
+    round2 = round1 + sum(20 + i for i in range(3))
+    assert seen[:10].tolist() == [round1, round2] * 5
+    assert seen[16] == 5 * 512
+    assert out[0] == round2 and (out[8:16] == 0).all() and (out[16:24] == 5).all()
+    assert (out[24:] == 7).all()
+    assert (h[:40] == 1.5).all() and (h[40:] == 0).all()
+    # every waiter's messages: one per arrival per round
+    assert ws.reshape(5, 128)[:, 0].tolist() == [6] * 5
+
+
+def test_a_group_barrier_nobody_arrives_at_is_a_deadlock_at_its_line():
+    source = GROUP_SRC.replace("bar.Arrive(id);", "")
+    with pytest.raises(pyasc.KernelError, match=r"<string>:\d+: .*deadlock"):
+        pyasc.ascendc.load(source, "group")[8](np.zeros(640, np.int32), np.zeros(64, np.int32),
+                                               np.zeros(17, np.int32), np.zeros(48, np.float16))
