@@ -88,7 +88,10 @@ class LocalTensor {
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
     const int buf = sim::cube_buffer(pos);
     const pyasc_sim_api *t = sim::api();
-    if (buf < 0)
+    if (pos == TPosition::C2PIPE2GM || pos == TPosition::C2PIPE2LOCAL)
+      sim::check(t->fail(sim::ctx, loc.file, loc.line,
+                         "LocalTensor: the fixpipe buffer (C2PIPE2GM) is not simulated yet"));
+    else if (buf < 0)
       sim::check(t->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
     else if (!t->cube_local_new)
       sim::check(t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
