@@ -1,6 +1,7 @@
 """More of Ascend C's basic APIs on the simulated cores, each through the runtime: the
 special register of ReduceSum (GetReduceRepeatSumSpr, GetAccVal), GroupBarrier, InitOutput and
-Fill. Each kernel is our own, checked against NumPy."""
+Fill, the fixpipe's SetFixPipeConfig and SetFixpipeNz2ndFlag. Each kernel is our own, checked
+against NumPy."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 import pyasc
+from test_ascendc_sys import CUBE_SRC
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -145,3 +147,40 @@ def test_a_group_barrier_nobody_arrives_at_is_a_deadlock_at_its_line():
     with pytest.raises(pyasc.KernelError, match=r"<string>:\d+: .*deadlock"):
         pyasc.ascendc.load(source, "group")[8](np.zeros(640, np.int32), np.zeros(64, np.int32),
                                                np.zeros(17, np.int32), np.zeros(48, np.float16))
+
+
+def _unit_flag_source() -> str:
+    """test_ascendc_sys's matmul with MmadParams/FixpipeParamsV220 unit flags and
+    SetFixPipeConfig clearing them, and the NZ -> ND register for one matrix."""
+    source = CUBE_SRC.replace("Mmad(co, a2, b2, MmadParams(M, N, K, 0, false, true));",
+                              "Mmad(co, a2, b2, MmadParams(M, N, K, 3, false, true));")
+    return source.replace(
+        "Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));",
+        "SetFixpipeNz2ndFlag(1, 0, 0);\n"
+        "    FixpipeParamsV220 fp(N, M, M, N, false);\n"
+        "    fp.unitFlag = 3;\n"
+        "    Fixpipe(cGm, co, fp);\n"
+        "    SetFixPipeConfig<float>(co, true);")
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_unit_flags_and_set_fix_pipe_config_leave_the_matmul_as_it_was(debug):
+    rng = np.random.default_rng(8)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(_unit_flag_source(), "mm_alloc", debug=debug)[1](a, b, c)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+
+
+@pytest.mark.parametrize("form,message", [
+    ("SetFixpipeNz2ndFlag(2, 1, 1);", "ndNum other than 1 is not simulated yet"),
+    ("LocalTensor<uint64_t> fb(TPosition::C2PIPE2GM, 0, 16);", "fixpipe buffer"),
+])
+def test_what_the_fixpipe_lacks_fails_at_the_users_line(form, message):
+    source = _unit_flag_source().replace("SetFixpipeNz2ndFlag(1, 0, 0);", form)
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if form in text)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: .*{message}"):
+        pyasc.ascendc.load(source, "mm_alloc")[1](np.zeros((32, 32), np.float16),
+                                                  np.zeros((32, 48), np.float16),
+                                                  np.zeros((32, 48), np.float32))
