@@ -184,3 +184,42 @@ def test_what_the_fixpipe_lacks_fails_at_the_users_line(form, message):
         pyasc.ascendc.load(source, "mm_alloc")[1](np.zeros((32, 32), np.float16),
                                                   np.zeros((32, 48), np.float16),
                                                   np.zeros((32, 48), np.float32))
+
+
+def _l1_source() -> str:
+    """test_ascendc_sys's matmul with its result through L1: Fixpipe (NZ, float32 -> half)
+    from L0C into a C1 tensor, then DataCopy from L1 straight to GM."""
+    source = CUBE_SRC.replace("GlobalTensor<float> cGm;", "GlobalTensor<half> cGm;")
+    source = source.replace("cGm.SetGlobalBuffer((__gm__ float *)c, M * N);",
+                            "cGm.SetGlobalBuffer((__gm__ half *)c, M * N);")
+    return source.replace(
+        "Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));",
+        "LocalTensor<half> c1 = l1.Alloc<TPosition::C1, half>(M * N);\n"
+        "    FixpipeParamsV220 fp(N, M, M, M * 16 * sizeof(half) / 32, false);\n"
+        "    fp.quantPre = QuantMode_t::F322F16;\n"
+        "    Fixpipe<half, float, CFG_NZ>(c1, co, fp);\n"
+        "    SetFlag<HardEvent::FIX_MTE3>(EVENT_ID0);\n"
+        "    WaitFlag<HardEvent::FIX_MTE3>(EVENT_ID0);\n"
+        "    DataCopy(cGm, c1, DataCopyParams(1, M * N * sizeof(half) / 32, 0, 0));")
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_fixpipe_into_l1_and_data_copy_from_l1_to_gm(debug):
+    rng = np.random.default_rng(9)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros(32 * 48, np.float16)
+    pyasc.ascendc.load(_l1_source(), "mm_alloc", debug=debug)[1](a, b, c)
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
+    # NZ: 16-column fractals one after the other, each M rows of 16
+    np.testing.assert_array_equal(c, want.reshape(32, 3, 16).transpose(1, 0, 2).ravel())
+
+
+def test_an_l1_copy_past_its_tensor_fails_at_the_users_line():
+    source = _l1_source().replace("DataCopyParams(1, M * N * sizeof(half) / 32, 0, 0)",
+                                  "DataCopyParams(2, M * N * sizeof(half) / 32, 0, 0)")
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "DataCopyParams(2" in text)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: data_copy: burst 1 lies past"):
+        pyasc.ascendc.load(source, "mm_alloc")[1](np.zeros((32, 32), np.float16),
+                                                  np.zeros((32, 48), np.float16),
+                                                  np.zeros(2 * 32 * 48, np.float16))
