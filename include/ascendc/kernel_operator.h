@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <mutex>
 #include <type_traits>
@@ -33,6 +34,8 @@
 
 #include "kernel_operator/memory.h"
 
+#include "kernel_operator/pool.h"
+
 #include "kernel_operator/data_copy.h"
 
 #include "kernel_operator/vector.h"
@@ -44,6 +47,8 @@
 #include "kernel_operator/entry.h"
 
 #include "kernel_operator/sys.h"
+
+#include "kernel_operator/list_tensor.h"
 
 #include "kernel_operator/gather_sort.h"
 

@@ -110,7 +110,10 @@ enum {
  * isAIVOnly; NOTIFY_NEXT_BLOCK, WAIT_PRE_BLOCK, INIT_DETERMINE g the workspace, t the UB
  * workspace; CREATE_VEC_INDEX t dst, v dtype, count, f firstValue; COPY_SLICE (DataCopy with
  * SliceInfo lists) t the UB tensor, g the GM one, v direction (0 GM -> UB, 1 UB -> GM), dims,
- * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's. */
+ * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's;
+ * LIST_DESC (ListTensorDesc, TensorDesc) g the list, v what (0 check the list, 1 the tensor
+ * count, 2 tensor index's dim, 3 its index, 4 its shape[offset], 5 its data pointer, 6 check tensor
+ * index), length, shapeSize, index, offset, out the value. */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -131,7 +134,26 @@ enum {
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
   PYASC_SIM_VEC_INIT_DETERMINE,
   PYASC_SIM_VEC_CREATE_VEC_INDEX,
-  PYASC_SIM_VEC_COPY_SLICE
+  PYASC_SIM_VEC_COPY_SLICE,
+  PYASC_SIM_VEC_LIST_DESC,
+  PYASC_SIM_VEC_REDUCE_SUM_SPR,
+  PYASC_SIM_VEC_GROUP_ARRIVE,
+  PYASC_SIM_VEC_GROUP_WAIT,
+  PYASC_SIM_VEC_GM_FILL
+};
+
+/* TBufPool and a custom pool (EXTERN_IMPL_BUFPOOL) through pool_more: pool the
+ * pool's runtime TPipe (PYASC_SIM_PIPE_BYTES), other and obj as each op says.
+ * NEW v bufIDSize; INIT other the parent TPipe or pool, obj the pool shared
+ * (NULL: none), v len, out the pool's first UB byte; RESET nothing else;
+ * QUE_BUF (InitBufHandle) obj the TQue, v num, index, addr, len; TBUF_BUF obj
+ * the TBuf, v addr, len. */
+enum {
+  PYASC_SIM_POOL_NEW,
+  PYASC_SIM_POOL_INIT,
+  PYASC_SIM_POOL_RESET,
+  PYASC_SIM_POOL_QUE_BUF,
+  PYASC_SIM_POOL_TBUF_BUF
 };
 
 /* Vector operations, by form. */
@@ -402,6 +424,9 @@ typedef struct pyasc_sim_api {
   /* the other vector and state forms, by op (PYASC_SIM_VEC_*) */
   int (*vec_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                   double f, int64_t *out, const char *file, int line);
+  /* TBufPool and custom pools, by op (PYASC_SIM_POOL_*) */
+  int (*pool_more)(void *k, int op, void *pool, void *other, void *obj, const int64_t *v,
+                   int64_t *out, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

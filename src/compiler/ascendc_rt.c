@@ -58,9 +58,14 @@ static int unsupported(asc_k_ctx *k, int line, const char *api, int dt) {
                     dt);
 }
 
+/* The special register ReduceSum's count form leaves its result in
+ * (GetReduceRepeatSumSpr); per thread, as a block runs on one. */
+static _Thread_local double sim_sum_spr;
+
 static int sim_begin(void *kv) {
   asc_k_ctx *k = kv;
   asc_k_vm_init(k);
+  sim_sum_spr = 0;
 #if ASC_K_CHECKED
   return asc_k_chk_begin(k);
 #else
@@ -116,7 +121,11 @@ static asc_k_addr resolve(const asc_k_ctx *k, const void *ptr) {
     asc_k_addr r = {k->sys.args[end_match].v.p, k->sys.args[end_match].n, k->sys.args[end_match].n};
     return r;
   }
-  return a;
+  /* a pointer the kernel read from memory (a tensor list's): a live device
+   * allocation, as the runtime's one provenance check finds it */
+  int freed;
+  asc_k_addr r = asc_k_resolve(k, (uint64_t)p, &freed);
+  return r.base ? r : a;
 }
 static int sim_global_new(void *kv, pyasc_sim_gt *g, const void *ptr, int64_t size, int64_t esize,
                           const char *file, int line) {
@@ -249,6 +258,8 @@ static int sim_free_tensor(void *kv, void *que, pyasc_sim_lt t, const char *file
 #ifdef ASC_K_CUBE
 /* DataCopy GM -> L1 (ascendc_rt_cube.h): a destination tagged with a cube buffer. */
 static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L);
+static int sim_cube_copy_l1_gm(asc_k_ctx *k, asc_k_gt g, asc_k_lt src, int64_t bc, int64_t bl,
                                int64_t ss, int64_t ds, int64_t es, int L);
 #define SIM_TO_CUBE(k, dir, dst) \
   ((dir) == PYASC_SIM_GM_UB && (k)->cube && (dst).off >> ASC_KC_TAG_SHIFT)
@@ -443,8 +454,8 @@ SIM_REDUCE_FAST(1, FLOAT32)
 SIM_REDUCE_FAST(2, FLOAT32)
 #undef SIM_REDUCE_FAST
 
-static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
-                      int cal_index, const char *file, int line) {
+static int sim_reduce_run(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
+                          int cal_index, const char *file, int line) {
   static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min"};
   int L = at(file, line);
   if (what < 0 || what > 2) return asc_k_fail(kv, L, "unknown reduction %d", what);
@@ -465,6 +476,15 @@ static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt s
     default:
       return asc_k_reduce(kv, what, dt, D, S, 2, n, 0, 0, 8, cal_index, names[what], L);
   }
+}
+static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
+                      int cal_index, const char *file, int line) {
+  asc_k_ctx *k = kv;
+  if (sim_reduce_run(kv, what, dt, d, src, n, cal_index, file, line)) return 1;
+  /* the sum, as written to dst[0], is also the register's */
+  if (what == 0 && d.off >= 0 && d.off <= k->ub_size - asc_k_dt_size(dt))
+    sim_sum_spr = asc_k_ld(dt, k->ub + d.off);
+  return 0;
 }
 
 /* --- synchronisation and debugging ------------------------------------------------ */
@@ -590,6 +610,9 @@ static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src
 #ifdef ASC_K_CUBE
   if (SIM_TO_CUBE((asc_k_ctx *)kv, dir, dst))
     return sim_cube_copy_gm_l1(kv, lt_in(dst), gt_in(g), bc, bl, ss, ds, es, at(file, line));
+  if (dir == PYASC_SIM_UB_GM && ((asc_k_ctx *)kv)->cube &&
+      (src.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1)
+    return sim_cube_copy_l1_gm(kv, gt_in(g), lt_in(src), bc, bl, ss, ds, es, at(file, line));
 #endif
   return asc_k_copy_params(kv, dir, lt_in(dst), lt_in(src), gt_in(g), bc, bl, ss, ds, es,
                            at(file, line));
@@ -710,6 +733,8 @@ static int sim_create_vec_index(asc_k_ctx *k, asc_k_lt dst, int dt, double first
   return 0;
 }
 
+#include "ascendc_rt_sys.h"
+
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
@@ -763,6 +788,16 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     case PYASC_SIM_VEC_COPY_SLICE:
       return v[0] ? asc_k_copy_slice_ub_gm(k, gt_in(g), lt_in(t[0]), (int)v[1], v[2], v + 3, L)
                   : asc_k_copy_slice_gm_ub(k, lt_in(t[0]), gt_in(g), (int)v[1], v[2], v + 3, L);
+    case PYASC_SIM_VEC_REDUCE_SUM_SPR:
+      memcpy(out, &sim_sum_spr, sizeof sim_sum_spr);
+      return 0;
+    case PYASC_SIM_VEC_GROUP_ARRIVE:
+    case PYASC_SIM_VEC_GROUP_WAIT:
+      return sim_group_barrier(k, op == PYASC_SIM_VEC_GROUP_WAIT, g, v, L);
+    case PYASC_SIM_VEC_GM_FILL:
+      return sim_gm_fill(k, g, (int)v[0], v[1], f, L);
+    case PYASC_SIM_VEC_LIST_DESC:
+      return sim_list_desc(k, g, v, out, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
     case PYASC_SIM_VEC_INIT_DETERMINE: {
@@ -781,6 +816,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return asc_k_fail(k, L, "unknown vector form %d", op);
   }
 }
+
+#include "ascendc_rt_pool.h"
 
 #ifdef ASC_K_CUBE
 #include "ascendc_rt_cube.h"
@@ -857,4 +894,5 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     sim_sys_workspace,
     SIM_CUBE_ENTRIES,
     sim_vec_more,
+    sim_pool_more,
 };

@@ -221,8 +221,16 @@ static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, 
   asc_k_ctx *k = kv;
   int L = at(file, line), t, s;
   if (cube_dt(k, dt, "Fixpipe", L, &t) || cube_dt(k, st, "Fixpipe", L, &s)) return 1;
-  asc_k_lt q = lt_in(qv);
+  asc_k_lt q = lt_in(qv), d = lt_in(dst);
   const asc_k_lt *qp = has_qv ? &q : NULL;
+  if (ub && (d.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1) {
+    /* into L1 (C1): the same fixpipe, its destination a span of L1 */
+    asc_kc_span sd;
+    if (asc_k_cube_local(k, d, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "fixpipe", "dst", &sd, L))
+      return 1;
+    return asc_k_cube_fixpipe(k, sd, lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4], (int)p[5],
+                              deq, (int)p[6], L);
+  }
   return ub ? asc_k_cube_fixpipe_ub(k, lt_in(dst), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3],
                                     p[4], (int)p[5], deq, (int)p[6], L)
             : asc_k_cube_fixpipe_gm(k, gt_in(g), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4],
@@ -329,6 +337,36 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
       const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
       if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
     }
+  return 0;
+}
+
+/* DataCopy L1 -> GM with DataCopyParams (the 220 series moves L1 straight out): bc bursts of
+ * bl 32-byte blocks, ss blocks apart in L1 and ds in GM, stored as DataCopy stores (atomic
+ * mode included); es the element size. */
+static int sim_cube_copy_l1_gm(asc_k_ctx *k, asc_k_gt g, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L) {
+  if (bc < 0 || bl < 0 || ss < 0 || ds < 0 || bl == ASC_K_FAR)
+    return asc_k_fail(k, L, "data_copy: DataCopyParams fields must not be negative");
+  const int64_t burst = asc_k_mul(bl, 32), src_step = asc_k_mul(asc_k_add(bl, ss), 32),
+                dst_step = asc_k_mul(asc_k_add(bl, ds), 32), room = asc_k_mul(src.len, es);
+  if (burst < 0 || src_step < 0 || dst_step < 0 || room < 0 || es < 1)
+    return asc_k_fail(k, L, "data_copy: the copy's span overflows");
+  for (int64_t i = 0; i < bc; i++) {
+    const int64_t s_at = asc_k_mul(i, src_step), d_at = asc_k_mul(i, dst_step);
+    if (s_at < 0 || d_at < 0 || asc_k_add(s_at, burst) > room)
+      return asc_k_fail(k, L, "data_copy: burst %lld lies past the %lld-byte L1 LocalTensor",
+                        (long long)i, (long long)room);
+    asc_k_lt at = {src.off + s_at, (room - s_at) / es};
+    asc_kc_span sp;
+    asc_k_gt d = g;
+    d.lead = asc_k_add(g.lead, d_at);
+    d.skip = asc_k_add(g.skip, d_at / es);
+    if (asc_k_cube_local(k, at, es, ASC_KC_M_L1, "data_copy", "src", &sp, L) ||
+        asc_k_gm_range(k, &d, 0, burst / es, es, "data_copy", L) ||
+        asc_k_cube_use(k, ASC_K_MTE3, sp, 0, burst, 0, "data_copy", "src", L) ||
+        asc_k_gm_store(k, &d, d.lead, sp.p, burst, es, "data_copy", L))
+      return 1;
+  }
   return 0;
 }
 

@@ -460,16 +460,23 @@ static bool write_new(const char *path, const char *text, size_t len) {
 }
 
 /* The headers an Ascend C build finds beside its source. */
-enum { CXX_HEADERS = 3 };
-static const char *const cxx_header_names[CXX_HEADERS] = {"kernel_operator.h", "pyasc_sim.h",
-                                                          "lib/matmul_intf.h"};
-/* Ascend C kernels that use Matmul include lib/matmul_intf.h: here its
- * API is part of kernel_operator.h. */
+enum { CXX_HEADERS = 4 };
+static const char *const cxx_header_names[CXX_HEADERS] = {
+    "kernel_operator.h", "pyasc_sim.h", "lib/matmul_intf.h", "kernel_operator_list_tensor_intf.h"};
+/* Ascend C kernels that use Matmul include lib/matmul_intf.h, those that
+ * read tensor lists kernel_operator_list_tensor_intf.h: here both APIs are
+ * part of kernel_operator.h. */
 static const char matmul_intf_text[] =
     "/* Ascend C's adv Matmul: part of kernel_operator.h here */\n"
     "#include \"../kernel_operator.h\"\n";
+static const char list_tensor_intf_text[] =
+    "/* Ascend C's ListTensorDesc: part of kernel_operator.h here */\n"
+    "#include \"kernel_operator.h\"\n";
 static const char *cxx_header_text(int i) {
-  return i == 0 ? asc_ascendc_header_source : i == 1 ? asc_ascendc_sim_source : matmul_intf_text;
+  return i == 0   ? asc_ascendc_header_source
+         : i == 1 ? asc_ascendc_sim_source
+         : i == 2 ? matmul_intf_text
+                  : list_tensor_intf_text;
 }
 
 /* first_tier: cc is TinyCC, which takes only what it needs (see tiers below). */
@@ -485,7 +492,7 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
   }
   char *c_path = jit_format("%s/" JIT_BUILD_SOURCE, dir);
   char *so_path = jit_format("%s/" JIT_BUILD_OBJECT, dir);
-  char *h_paths[CXX_HEADERS] = {NULL, NULL, NULL};
+  char *h_paths[CXX_HEADERS] = {NULL, NULL, NULL, NULL};
   char *lib_dir = cxx ? jit_format("%s/lib", dir) : NULL;
   bool written = false;
   if (c_path && so_path) written = write_new(c_path, source, source_len);

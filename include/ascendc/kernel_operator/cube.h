@@ -280,6 +280,33 @@ inline void SetFixpipePreQuantFlag(uint64_t config, sim::Loc loc = {}) {
   sim::cube_more(PYASC_SIM_CUBE_FPQ, v, pyasc_sim_gt{}, pyasc_sim_lt{}, pyasc_sim_lt{}, loc);
 }
 
+// The fixpipe's configuration: the quant (and relu) vectors in the fixpipe buffer for the
+// next L0C copies, and isUnitFlag, which clears L0C's unit flags (MmadParams/FixpipeParamsV220
+// unitFlag: the hardware's hand-over between Mmad and Fixpipe). The simulator runs Mmad and
+// Fixpipe in program order, so it has no unit flags to clear, and a tensor in the fixpipe
+// buffer cannot be made yet (LocalTensor at C2PIPE2GM fails): nothing is left to do here.
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T> &reluPre, const LocalTensor<T> &quantPre,
+                             bool isUnitFlag = false) {
+  (void)reluPre, (void)quantPre, (void)isUnitFlag;
+}
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T> &preData, bool isUnitFlag = false) {
+  static_assert(!setRelu, "SetFixPipeConfig: setRelu must be false (a quant tensor only)");
+  (void)preData, (void)isUnitFlag;
+}
+
+// The NZ -> ND register of the L0C copies (DataCopy with nz2ndEn): ndNum matrices, srcNdStride
+// and dstNdStride apart. The copies take one matrix (ndNum 1, the strides unused); more are not
+// simulated yet and fail here.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride,
+                                sim::Loc loc = {}) {
+  (void)srcNdStride, (void)dstNdStride;
+  if (ndNum != 1)
+    sim::check(sim::api()->fail(sim::ctx, loc.file, loc.line,
+                                "SetFixpipeNz2ndFlag: ndNum other than 1 is not simulated yet"));
+}
+
 // Fixpipe's older form: L0C -> GM or UB, ND (nz2ndEn) or NZ.
 struct DataCopyCO12DstParams {
   DataCopyCO12DstParams() = default;

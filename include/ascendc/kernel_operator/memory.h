@@ -88,7 +88,10 @@ class LocalTensor {
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
     const int buf = sim::cube_buffer(pos);
     const pyasc_sim_api *t = sim::api();
-    if (buf < 0)
+    if (pos == TPosition::C2PIPE2GM || pos == TPosition::C2PIPE2LOCAL)
+      sim::check(t->fail(sim::ctx, loc.file, loc.line,
+                         "LocalTensor: the fixpipe buffer (C2PIPE2GM) is not simulated yet"));
+    else if (buf < 0)
       sim::check(t->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
     else if (!t->cube_local_new)
       sim::check(t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
@@ -142,6 +145,75 @@ namespace sim {
 inline thread_local TPipe *cur_pipe = nullptr;
 }  // namespace sim
 
+// A custom TBufPool's memory blocks (GetBufHandle); only their identity matters here.
+using TBufHandle = uint8_t *;
+
+namespace sim {
+// A TBufPool's state, and a custom pool's (EXTERN_IMPL_BUFPOOL, pool.h): the runtime's pool (a
+// TPipe over part of its parent's memory, rt/fwk.h) and the custom pool's bookkeeping.
+template <uint32_t bufIDSize>
+struct PoolImpl {
+  static_assert(bufIDSize >= 1 && bufIDSize <= 16, "a TBufPool's bufIDSize is in [1, 16]");
+  alignas(16) unsigned char mem[PYASC_SIM_PIPE_BYTES];
+  uint32_t startAddr_ = 0, maxAddr_ = 0;
+  uint8_t curBufSize_ = 0;
+  uint8_t handles_[bufIDSize] = {};
+  PoolImpl() {
+    const int64_t v[1] = {bufIDSize};
+    api()->pool_more(ctx, PYASC_SIM_POOL_NEW, mem, nullptr, nullptr, v, nullptr, nullptr, 0);
+  }
+  PoolImpl(const PoolImpl &) = delete;
+  PoolImpl &operator=(const PoolImpl &) = delete;
+};
+// What TPipe, TQue and TBuf do with a pool P (TBufPool or a custom pool): its state is its
+// tBufPoolImpl, the one name both kinds have.
+struct PoolAccess {
+  template <class P>
+  static bool init(void *parent, P &pool, uint32_t len, void *share, Loc loc) {
+    auto &m = pool.tBufPoolImpl;
+    if constexpr (cube_buffer(P::poolPos) >= 0)
+      check(api()->fail(ctx, loc.file, loc.line,
+                        "InitBufPool: a TBufPool at A1/B1/C1 (L1) is not supported yet"));
+    const int64_t v[1] = {len};
+    int64_t base = 0;
+    check(api()->pool_more(ctx, PYASC_SIM_POOL_INIT, m.mem, parent, share, v, &base, loc.file,
+                           loc.line));
+    m.startAddr_ = m.maxAddr_ = static_cast<uint32_t>(base);
+    m.curBufSize_ = 0;
+    return true;
+  }
+  template <class P>
+  static void *mem(P &pool) {
+    return pool.tBufPoolImpl.mem;
+  }
+  // a block of a queue (num blocks) or of a TBuf (num 1, que 0) at the pool's addr
+  template <class P>
+  static void place(P &pool, void *obj, int que, int64_t num, uint32_t index, uint32_t addr,
+                    uint32_t len, Loc loc) {
+    if (que) {
+      const int64_t v[4] = {num, index, addr, len};
+      check(api()->pool_more(ctx, PYASC_SIM_POOL_QUE_BUF, pool.tBufPoolImpl.mem, nullptr, obj, v,
+                             nullptr, loc.file, loc.line));
+      return;
+    }
+    if (num != 1 || index != 0)
+      check(
+          api()->fail(ctx, loc.file, loc.line,
+                      "InitBufHandle: a TBuf has one block (InitStartBufHandle's num 1, index 0)"));
+    const int64_t v[2] = {addr, len};
+    check(api()->pool_more(ctx, PYASC_SIM_POOL_TBUF_BUF, pool.tBufPoolImpl.mem, nullptr, obj, v,
+                           nullptr, loc.file, loc.line));
+  }
+  // the pool's queues end their hand-overs; never fails (destructors call it)
+  template <class P>
+  static void reset(P &pool) {
+    auto &m = pool.tBufPoolImpl;
+    api()->pool_more(ctx, PYASC_SIM_POOL_RESET, m.mem, nullptr, nullptr, nullptr, nullptr, nullptr,
+                     0);
+  }
+};
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
@@ -186,6 +258,20 @@ class TQue {
   int32_t GetTensorCountInQue() { return static_cast<int32_t>(sim::api()->que_query(mem, 0)); }
   bool HasIdleBuffer() { return sim::api()->que_query(mem, 2) != 0; }
   void FreeAllEvent() {}
+  // a custom TBufPool's InitBuffer places the queue's blocks itself
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len) {
+    (void)startBufhandle, (void)len;
+    pool_num_ = num;
+  }
+  template <typename T>
+  void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                     uint32_t len, sim::Loc loc = {}) {
+    (void)bufhandle;
+    sim::PoolAccess::place(*bufPool, mem, 1, pool_num_, index, curPoolAddr, len, loc);
+  }
+
+ private:
+  uint8_t pool_num_ = 0;
 };
 
 // Its buffer is where the cube reads or writes it (GM -> A1: L1), else the UB.
@@ -230,6 +316,19 @@ class TBuf {
   void FreeTensor(LocalTensor<T> &tensor) {
     (void)tensor;
   }
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len) {
+    (void)startBufhandle, (void)len;
+    pool_num_ = num;
+  }
+  template <typename T>
+  void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                     uint32_t len, sim::Loc loc = {}) {
+    (void)bufhandle;
+    sim::PoolAccess::place(*bufPool, mem, 0, pool_num_, index, curPoolAddr, len, loc);
+  }
+
+ private:
+  uint8_t pool_num_ = 0;
 };
 
 class TPipe {
@@ -264,6 +363,15 @@ class TPipe {
   bool InitBuffer(TBuf<pos> &buf, uint32_t len, sim::Loc loc = {}) {
     sim::check(sim::api()->init_tbuf(sim::ctx, mem, buf.mem, len, loc.file, loc.line));
     return true;
+  }
+  // a TBufPool (or a custom pool) over the next len bytes, or over shareBuf's
+  template <class T>
+  bool InitBufPool(T &bufPool, uint32_t len, sim::Loc loc = {}) {
+    return sim::PoolAccess::init(mem, bufPool, len, nullptr, loc);
+  }
+  template <class T, class U>
+  bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf, sim::Loc loc = {}) {
+    return sim::PoolAccess::init(mem, bufPool, len, sim::PoolAccess::mem(shareBuf), loc);
   }
   void Init() {}
   void Destroy() { sim::api()->pipe_reset(sim::ctx, mem); }

@@ -341,6 +341,61 @@ class LocalMemAllocator {
   uint32_t head_ = 0;
 };
 
+// --- GroupBarrier, InitOutput ------------------------------------------------------------------
+
+// The unit that sends a GroupBarrier's messages (only MTE3_MODE on the device).
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+
+// arriveSize cores Arrive, waitSize cores Wait until all of them have, round after round; the
+// messages live in the waitSize * 512 bytes of GM at groupWorkspace, which the user clears.
+template <PipeMode pipeMode>
+class GroupBarrier {
+ public:
+  GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn,
+               sim::Loc loc = {})
+      : arrive_(arriveSizeIn), wait_(waitSizeIn) {
+    static_assert(pipeMode == PipeMode::MTE3_MODE, "GroupBarrier takes PipeMode::MTE3_MODE");
+    ws_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(groupWorkspace), loc);
+  }
+  void Arrive(uint32_t arriveIndex, sim::Loc loc = {}) {
+    const int64_t v[3] = {arrive_, wait_, arriveIndex};
+    int64_t out = 0;
+    sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_GROUP_ARRIVE, v, nullptr, ws_.gt, 0,
+                                    &out, loc.file, loc.line));
+  }
+  void Wait(uint32_t waitIndex, sim::Loc loc = {}) {
+    const int64_t v[4] = {arrive_, wait_, waitIndex, ++rounds_};
+    int64_t out = 0;
+    sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_GROUP_WAIT, v, nullptr, ws_.gt, 0, &out,
+                                    loc.file, loc.line));
+  }
+  uint64_t GetWorkspaceLen() { return static_cast<uint64_t>(wait_) * 512; }
+
+ private:
+  GlobalTensor<int32_t> ws_;
+  int64_t arrive_, wait_, rounds_ = 0;
+};
+
+// size elements of gmWorkspaceAddr set to value, stored as DataCopy stores (atomic mode
+// included). InitOutput is Fill's former name.
+template <typename T>
+inline void Fill(GlobalTensor<T> &gmWorkspaceAddr, const uint64_t size, const T value,
+                 sim::Loc loc = {}) {
+  double f;
+  int64_t i;
+  sim::element_args(value, &f, &i);
+  if constexpr (!sim::is_float_v<T>) f = static_cast<double>(i);
+  const int64_t v[2] = {sim::dtype<T>::code, static_cast<int64_t>(size)};
+  int64_t out = 0;
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_GM_FILL, v, nullptr, gmWorkspaceAddr.gt,
+                                  f, &out, loc.file, loc.line));
+}
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0,
+                       sim::Loc loc = {}) {
+  Fill(gmWorkspaceAddr, size, value, loc);
+}
+
 }  // namespace AscendC
 
 // GetTPipePtr() is global as well as in AscendC.

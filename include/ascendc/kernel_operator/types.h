@@ -149,6 +149,8 @@ enum class TPosition : uint8_t {
   SPM,
   SHM = SPM,
   TSCM,
+  C2PIPE2GM,  // the fixpipe buffer (quant and relu vectors), which the simulator lacks yet
+  C2PIPE2LOCAL,
   MAX
 };
 using QuePosition = TPosition;

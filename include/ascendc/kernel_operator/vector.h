@@ -98,6 +98,24 @@ inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src,
   sim::check(sim::api()->reduce(sim::ctx, PYASC_SIM_REDUCE_MIN, sim::dtype<T>::code, dst.lt, src.lt,
                                 count, calIndex, loc.file, loc.line));
 }
+// The sum the latest ReduceSum of count elements left in its special register (what it wrote to
+// dst[0]); 0 before any.
+template <typename T>
+inline T GetReduceRepeatSumSpr() {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "GetReduceRepeatSumSpr takes half or float");
+  int64_t bits = 0;
+  double v = 0;
+  sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_REDUCE_SUM_SPR, nullptr, nullptr, pyasc_sim_gt{}, 0,
+                       &bits, nullptr, 0);
+  std::memcpy(&v, &bits, sizeof v);
+  return static_cast<T>(v);
+}
+// GetReduceRepeatSumSpr's former name
+template <typename T>
+inline T GetAccVal() {
+  return GetReduceRepeatSumSpr<T>();
+}
 
 // --- the element-wise executor: the other count forms and the mask forms ---------------
 
