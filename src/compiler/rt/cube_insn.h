@@ -562,7 +562,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
 typedef struct asc_kc_fixpipe {
   int64_t n_size, m_size;
   int64_t src_stride; /* rows between L0C's column blocks (a multiple of 16) */
-  int64_t dst_stride; /* ND: elements between rows; NZ: rows between column blocks */
+  int64_t dst_stride; /* ND: elements between rows; NZ: 32-byte blocks between column blocks */
   asc_kc_quant quant;
   float deq_scalar;
   int relu_en;
@@ -589,9 +589,16 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
   if (!p->nz_out && p->dst_stride < p->n_size)
     return asc_kc_fail(e, "fixpipe's dst_stride %lld is below n_size %lld",
                        (long long)p->dst_stride, (long long)p->n_size);
-  if (p->nz_out && p->dst_stride < p->m_size)
-    return asc_kc_fail(e, "fixpipe's NZ dst_stride %lld is below m_size %lld",
-                       (long long)p->dst_stride, (long long)p->m_size);
+  const int des = asc_kc_esize(dt);
+  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  /* CANN's FixpipeParamsV220: an NZ destination's column blocks lie
+   * dst_stride 32-byte blocks apart, whatever the element size (a float
+   * row of 16 is two of them) */
+  if (p->nz_out && p->dst_stride * 32 < p->m_size * dc0 * des)
+    return asc_kc_fail(e,
+                       "fixpipe's NZ dst_stride %lld (32-byte blocks) is below m_size %lld rows "
+                       "of %lld bytes",
+                       (long long)p->dst_stride, (long long)p->m_size, (long long)(dc0 * des));
   /* which conversions each quant mode allows */
   int ok;
   switch (p->quant) {
@@ -628,13 +635,19 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
     return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
                        (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
   if (asc_kc_fixpipe_nd(dst, src, dt, st, p)) return 0;
-  const int des = asc_kc_esize(dt);
-  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  const int64_t n16 = (p->n_size + 15) / 16;
   for (int64_t m = 0; m < p->m_size; m++)
     for (int64_t n = 0; n < p->n_size; n++) {
       int64_t s = (((n / 16) * p->src_stride + m) * 16 + n % 16) * 4;
-      int64_t d = p->nz_out ? (((n / dc0) * p->dst_stride + m) * dc0 + n % dc0) * des
-                            : (m * p->dst_stride + n) * des;
+      int64_t d = (m * p->dst_stride + n) * des;
+      if (p->nz_out) {
+        /* int8 merges pairs of 16-column fractals into 16 x 32 ones; with an
+         * odd count of them the last stays 16 wide (Int8 Channel Merge) */
+        int64_t cb = n / dc0, w = dc0, ni = n % dc0;
+        if (dc0 == 32 && n16 % 2 && n >= (n16 - 1) * 16)
+          cb = (n16 - 1) / 2, w = 16, ni = n - (n16 - 1) * 16;
+        d = cb * p->dst_stride * 32 + (m * w + ni) * des;
+      }
       if (!asc_kc_in(s, 4, src.n))
         return asc_kc_fail(e, "fixpipe reads past its L0C tensor (%lld bytes)", (long long)src.n);
       if (!asc_kc_in(d, des, dst.n))
