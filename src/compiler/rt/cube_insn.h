@@ -368,6 +368,9 @@ static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
  * (the bias replaces C's old value, as cmatrix_source does). */
 typedef struct asc_kc_mmad {
   int64_t m, n, k;
+  /* init's bit 1: MmadParams::kDirectionAlign, float A's rows of fractals
+   * in L0A hold ceil(k / 16) * 16 columns (as a transposing img2col load
+   * writes them), of which the first ceil(k / 8) fractals are read */
   int init, has_bias;
 } asc_kc_mmad;
 
@@ -486,6 +489,27 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
                        (long long)p->n, (long long)(p->n * 4));
   if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
     return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
+  const int64_t ak1 = p->init & 2 && t == ASC_KC_F32 ? (p->k + 15) / 16 * 2 : k1;
+  if (p->init & 2) { /* the multiply reads A packed: its rows of fractals k1 apart */
+    if (m1 * ak1 * ASC_KC_FRACTAL_BYTES > a.n)
+      return asc_kc_fail(e,
+                         "mmad reads %lld bytes of L0A (m=%lld, k=%lld aligned to 16) but the "
+                         "tensor has %lld",
+                         (long long)(m1 * ak1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
+                         (long long)p->k, (long long)a.n);
+    /* m1 * k1 fractals fit L0A (checked above) */
+    char *packed = (char *)malloc((size_t)(m1 * k1 * ASC_KC_FRACTAL_BYTES) + 1);
+    if (!packed) return asc_kc_fail(e, "mmad: out of host memory");
+    for (int64_t i = 0; i < m1; i++)
+      memcpy(packed + i * k1 * ASC_KC_FRACTAL_BYTES, a.p + i * ak1 * ASC_KC_FRACTAL_BYTES,
+             (size_t)(k1 * ASC_KC_FRACTAL_BYTES));
+    asc_kc_mmad q = *p;
+    q.init &= 1;
+    asc_kc_span pa = {packed, m1 * k1 * ASC_KC_FRACTAL_BYTES};
+    int rc = asc_kc_mmad_run(core, dst, pa, b, bias, t, &q, e);
+    free(packed);
+    return rc;
+  }
 #if ASC_KC_X86
   if (!core->portable && core->simd >= 2) {
     asc_kc_mmad512(core, dst, a, b, bias, t, p);

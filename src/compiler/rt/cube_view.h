@@ -221,7 +221,8 @@ static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, c
     return 1;
   if (bias && asc_k_cube_local(k, *bias, 4, ASC_KC_M_L1, "mmad", "bias", &sbias, line)) return 1;
   if (bias_gm && asc_k_cube_gm(k, *bias_gm, 4, "mmad", &sbias, line)) return 1;
-  asc_kc_mmad p = {m, n, kk, init, bias || bias_gm};
+  /* init's bit 1: Ascend C's kDirectionAlign (the Python API has none) */
+  asc_kc_mmad p = {m, n, kk, init & 3, bias || bias_gm};
   if (asc_kc_mmad_run((asc_kc_core *)k->cube, sd, sa, sb, sbias, (asc_kc_type)t, &p, &e))
     return asc_k_fail(k, line, "%s", e.msg);
   const int64_t c0 = asc_kc_c0((asc_kc_type)t), m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n),
