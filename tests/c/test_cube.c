@@ -418,11 +418,52 @@ static void test_group(void **state) {
   assert_non_null(strstr(k.msg, "mode 2 synchronises a group's AIC with its AIVs"));
 }
 
+/* MmadParams::kDirectionAlign (init's bit 1): float A's rows of fractals lie
+ * ceil(k / 16) * 2 fractals apart in L0A and only the first ceil(k / 8) of
+ * each are read; the fractal after them holds values that must not count. */
+static void test_k_direction_align(void **state) {
+  (void)state;
+  enum { M = 32, N = 16, K = 20, AK1 = 4, K1 = 3 };
+  asc_kc_core core;
+  asc_kc_err e = {{0}};
+  assert_int_equal(asc_kc_core_init(&core, &e), 0);
+  static float a[2 * AK1 * 128], b[K1 * 128], c[M * N * 2], out[M * N];
+  double want[M * N] = {0};
+  for (int r = 0; r < M; r++)
+    for (int q = 0; q < AK1 * 8; q++) /* fractal (r / 16, q / 8), 16 x 8 inside */
+      a[((r / 16) * AK1 + q / 8) * 128 + (r % 16) * 8 + q % 8] =
+          q < K ? (float)((r * 7 + q * 3) % 9 - 4) : 1000.0f;
+  for (int q = 0; q < K1 * 8; q++) /* fractal (q / 8, 0): row n, column q % 8 */
+    for (int n = 0; n < N; n++)
+      b[(q / 8) * 128 + n * 8 + q % 8] = q < K ? (float)((q * 5 + n) % 7 - 3) : 0.0f;
+  for (int r = 0; r < M; r++)
+    for (int n = 0; n < N; n++)
+      for (int q = 0; q < K; q++)
+        want[r * N + n] += (double)a[((r / 16) * AK1 + q / 8) * 128 + (r % 16) * 8 + q % 8] *
+                           b[(q / 8) * 128 + n * 8 + q % 8];
+  asc_kc_span sa = {(char *)a, sizeof a}, sb = {(char *)b, sizeof b}, sc = {(char *)c, sizeof c},
+              none = {NULL, 0}, so = {(char *)out, sizeof out};
+  asc_kc_mmad mp = {M, N, K, 1 | 2, 0};
+  assert_int_equal(asc_kc_mmad_run(&core, sc, sa, sb, none, ASC_KC_F32, &mp, &e), 0);
+  asc_kc_fixpipe fp = {N, M, M, N, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  assert_int_equal(asc_kc_fixpipe_run(so, sc, none, ASC_KC_F32, ASC_KC_F32, &fp, &e), 0);
+  for (int i = 0; i < M * N; i++) assert_true(out[i] == (float)want[i]);
+  /* without the flag the second row of fractals is read from fractal 3 */
+  mp.init = 1;
+  assert_int_equal(asc_kc_mmad_run(&core, sc, sa, sb, none, ASC_KC_F32, &mp, &e), 0);
+  assert_int_equal(asc_kc_fixpipe_run(so, sc, none, ASC_KC_F32, ASC_KC_F32, &fp, &e), 0);
+  int differ = 0;
+  for (int i = 16 * N; i < M * N; i++) differ += out[i] != (float)want[i];
+  assert_true(differ > 0);
+  asc_kc_core_free(&core);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_matmul_shapes),    cmocka_unit_test(test_fixpipe_convert),
-      cmocka_unit_test(test_load_transpose),   cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_nz2nd_round_trip), cmocka_unit_test(test_group),
+      cmocka_unit_test(test_matmul_shapes),     cmocka_unit_test(test_fixpipe_convert),
+      cmocka_unit_test(test_load_transpose),    cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_nz2nd_round_trip),  cmocka_unit_test(test_group),
+      cmocka_unit_test(test_k_direction_align),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

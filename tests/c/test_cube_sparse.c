@@ -22,16 +22,18 @@ static void test_load_sparse_unpacks_indices(void **state) {
   for (size_t i = 0; i < sizeof idx; i++) idx[i] = (uint8_t)rnd(0, 255);
   memset(didx, 0xFF, sizeof didx);
   asc_kc_span d = {dst, sizeof dst}, s = {src, sizeof src}, x = {(char *)idx, sizeof idx};
-  asc_kc_load2d p = {1, 2, 2, 1, 0}; /* fractals 1 and 3 to dst fractals 0 and 2 */
+  /* fractals 1 and 2 to dst fractals 0 and 1: CANN's LoadDataWithSparse
+   * moves consecutive fractals, its src_stride and dst_gap unused */
+  asc_kc_load2d p = {1, 2, 2, 1, 0};
   asc_kc_err e;
   assert_int_equal(asc_kc_load_sparse(d, didx, s, x, &p, &e), 0);
   for (int f = 0; f < 2; f++)
     for (int b = 0; b < 512; b++) {
-      int from = 1 + 2 * f, to = 2 * f;
+      int from = 1 + f, to = f;
       assert_int_equal(dst[to * 512 + b], src[from * 512 + b]);
       assert_int_equal(didx[to * 512 + b], (idx[from * 128 + b / 4] >> (2 * (b % 4))) & 3);
     }
-  for (int b = 512; b < 1024; b++) assert_int_equal(didx[b], 0xFF); /* the gap */
+  for (int b = 1024; b < 2048; b++) assert_int_equal(didx[b], 0xFF); /* not written */
   /* the docs' example: positions 1 2 0 1 are the byte 01 00 10 01 */
   idx[0] = 0x49;
   p = (asc_kc_load2d){0, 1, 0, 0, 0};
@@ -42,9 +44,9 @@ static void test_load_sparse_unpacks_indices(void **state) {
   assert_int_equal(didx[3], 1);
 }
 
-/* With every index pair (0, 2), dense row d stands for A's column
- * 4 * (d / 2) + 2 * (d % 2): the sparse product equals a dense int8 mmad
- * of those columns of A. */
+/* With every index pair (0, 1) (the second counts from the group's second
+ * element), dense row d stands for A's column 4 * (d / 2) + 2 * (d % 2):
+ * the sparse product equals a dense int8 mmad of those columns of A. */
 static void test_mmad_sparse_matches_dense_mmad(void **state) {
   (void)state;
   enum { M = 32, N = 32, K = 128, KD = 64 };
@@ -62,7 +64,7 @@ static void test_mmad_sparse_matches_dense_mmad(void **state) {
     }
   for (size_t i = 0; i < sizeof b; i++) {
     b[i] = (char)rnd(-128, 127);
-    bidx[i] = (uint8_t)(2 * ((i % 32) % 2)); /* dense row i % 32 (mod 2): 0, 2, 0, 2 ... */
+    bidx[i] = (uint8_t)((i % 32) % 2); /* dense row i % 32 (mod 2): 0, 1, 0, 1 ... */
   }
   asc_kc_core core;
   asc_kc_err e;

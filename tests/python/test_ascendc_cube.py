@@ -463,7 +463,8 @@ extern "C" __global__ __aicore__ void cube_steps(GM_ADDR a, GM_ADDR b, GM_ADDR b
     toHalf.quantPre = QuantMode_t::F322F16;
     Fixpipe<half, float, CFG_ROW_MAJOR>(cHalfGm, acc, toHalf);
     LocalTensor<float> nz = nzQue.AllocTensor<float>();
-    Fixpipe<float, float, CFG_NZ>(nz, acc, FixpipeParamsV220(N, M, M, M, false));
+    // NZ: dstStride counts 32-byte blocks between column blocks
+    Fixpipe<float, float, CFG_NZ>(nz, acc, FixpipeParamsV220(N, M, M, M * 2, false));
     nzQue.EnQue(nz);
     nz = nzQue.DeQue<float>();
     DataCopy(cViaNzGm, nz, Nz2NdParamsFull(1, M, N, 0, M, N, 0));

@@ -84,7 +84,9 @@ def tile_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, bias: asc.GlobalAddr
         asc.mmad(c1, a2, b2, bias_gm, asc.MmadParams(32, 32, 32))
     else:
         asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
-    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(32, 32, 32, 32, relu_en=relu), nz)
+    # dst_stride: elements per row (ND) or 32-byte blocks between NZ column
+    # blocks (32 rows of 16 floats: 64 blocks)
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(32, 32, 32, 64 if nz else 32, relu_en=relu), nz)
 
 
 def _tile(relu=False, use_bias=False, nz=0):

@@ -35,7 +35,10 @@ def co12_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress
     asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
     if set_flag:
         asc.set_fix_pipe_pre_quant_flag(flag)
-    asc.data_copy(c_gm, c1, asc.DataCopyCO12DstParams(32, 32, 32, 32, quant, relu, False, nd))
+    # NZ: dst_stride counts 32-byte blocks between column blocks (CANN's
+    # DataCopyCO12DstParams), 32 rows x 16 x 4 bytes for float
+    dst_stride = 32 if nd else 32 * 16 * 4 // 32
+    asc.data_copy(c_gm, c1, asc.DataCopyCO12DstParams(32, 32, dst_stride, 32, quant, relu, False, nd))
 
 
 def _bits(x: float) -> int:

@@ -20,8 +20,9 @@ def _kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, idx: asc.GlobalAddress,
             init: asc.ConstExpr[bool]):
     """C (m x n, int32) = A (m x k) @ sparse B; bt is the dense B transposed
     (n x kd, kd = k / 2 rounded up to even), idx its indices in NZ order.
-    split loads one column block of fractals a call (start_index,
-    src_stride, dst_gap); init False runs the mmad twice, accumulating."""
+    split loads one fractal a call (start_index; CANN's
+    LoadDataWithSparse moves consecutive fractals only); init False runs
+    the mmad twice, accumulating."""
     kd = (k + 3) // 4 * 2
     m16 = (m + 15) // 16 * 16
     n16 = (n + 15) // 16 * 16
@@ -65,9 +66,9 @@ def _kernel(a: asc.GlobalAddress, bt: asc.GlobalAddress, idx: asc.GlobalAddress,
     for i in range(m1):
         asc.load_data(a2[i * k1 * 512:], a1, asc.LoadData2DParams(i, k1, m1, 0, 0, False))
     if split:
-        for nb in range(n1):
-            asc.load_data_with_sparse(b2[nb * 512:], b1, x1, asc.LoadData2DParams(
-                start_index=nb, repeat_times=kd1, src_stride=n1, dst_gap=n1 - 1))
+        for f in range(kd1 * n1):
+            asc.load_data_with_sparse(b2[f * 512:], b1, x1, asc.LoadData2DParams(
+                start_index=f, repeat_times=1))
     else:
         asc.load_data_with_sparse(dst=b2, src=b1, idx=x1,
                                   load_data_params=asc.LoadData2DParams(repeat_times=kd1 * n1,
@@ -93,7 +94,10 @@ checked_kernel = asc.jit(_kernel, cache_dir=CACHE, debug=True)
 def densify(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Dense B (k/2 rows, k padded to 4) and its 2-bit indices: each group
     of 4 K elements of a column keeps its first 2 nonzeros; a group with
-    fewer fills the rest with 0 at index 0."""
+    fewer fills the rest with 0. CANN's MmadWithSparse encoding: the first
+    index is a position among the group's first 3 elements, the second
+    among its last 3 (position - 1), so a lone nonzero at position 3 goes
+    second."""
     k, n = b.shape
     groups = (k + 3) // 4
     padded = np.zeros((groups * 4, n), b.dtype)
@@ -103,9 +107,10 @@ def densify(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for g in range(groups):
         for col in range(n):
             kept = [j for j in range(4) if padded[4 * g + j, col] != 0][:2]
-            for slot, j in enumerate(kept):
+            slots = [1] if kept == [3] else range(len(kept))
+            for slot, j in zip(slots, kept):
                 dense[2 * g + slot, col] = padded[4 * g + j, col]
-                index[2 * g + slot, col] = j
+                index[2 * g + slot, col] = j - slot
     return dense, index
 
 
@@ -166,7 +171,7 @@ def test_model_densify_round_trip():
     b = np.array([[0], [5], [0], [-7], [3], [0], [0], [0], [1], [2], [4], [9]], np.int8)
     dense, index = densify(b)
     assert dense[:, 0].tolist() == [5, -7, 3, 0, 1, 2]
-    assert index[:, 0].tolist() == [1, 3, 0, 0, 0, 1]
+    assert index[:, 0].tolist() == [1, 2, 0, 0, 0, 0]  # the second counts from position 1
     assert first_two(b)[:, 0].tolist() == [0, 5, 0, -7, 3, 0, 0, 0, 1, 2, 0, 0]
     # the docs' example: positions 1 2 0 1 are the byte written 1 0 2 1 (low bits first)
     assert pack_index(np.array([[1], [2], [0], [1]] + [[0]] * 28, np.uint8))[0] == 0b01001001

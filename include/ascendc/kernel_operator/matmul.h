@@ -137,15 +137,18 @@ inline GM_ADDR GetSysWorkSpacePtr() {
   return static_cast<GM_ADDR>(p);
 }
 
-// The cross-core flags (rt/mix.h): mode 0 every core of a kind in the launch, 1 the two AIVs of a
-// group, 2 a group's AIC with its AIVs. A wait that can never be released is an error.
+// The cross-core flags (rt/mix.h): a set's mode 0 reaches every core of a kind in the launch, 1
+// the two AIVs of a group, 2 a group's AIC from its AIVs or its AIVs from the AIC. On A2 (dav-2201)
+// a wait's modeId has no effect: it takes one from its core's counter of the flag, whichever mode
+// raised it (the runtime's mode 3). A wait that can never be released is an error.
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId, sim::Loc loc = {}) {
   sim::check(sim::cube_table(loc)->cross_flag(sim::ctx, flagId, 0, modeId, loc.file, loc.line));
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId, sim::Loc loc = {}) {
-  sim::check(sim::cube_table(loc)->cross_flag(sim::ctx, flagId, 1, modeId, loc.file, loc.line));
+  (void)modeId;
+  sim::check(sim::cube_table(loc)->cross_flag(sim::ctx, flagId, 1, 3, loc.file, loc.line));
 }
 
 namespace sim {

@@ -368,6 +368,9 @@ static int asc_kc_load_data_2d(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
  * (the bias replaces C's old value, as cmatrix_source does). */
 typedef struct asc_kc_mmad {
   int64_t m, n, k;
+  /* init's bit 1: MmadParams::kDirectionAlign, float A's rows of fractals
+   * in L0A hold ceil(k / 16) * 16 columns (as a transposing img2col load
+   * writes them), of which the first ceil(k / 8) fractals are read */
   int init, has_bias;
 } asc_kc_mmad;
 
@@ -486,6 +489,27 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
                        (long long)p->n, (long long)(p->n * 4));
   if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
     return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
+  const int64_t ak1 = p->init & 2 && t == ASC_KC_F32 ? (p->k + 15) / 16 * 2 : k1;
+  if (p->init & 2) { /* the multiply reads A packed: its rows of fractals k1 apart */
+    if (m1 * ak1 * ASC_KC_FRACTAL_BYTES > a.n)
+      return asc_kc_fail(e,
+                         "mmad reads %lld bytes of L0A (m=%lld, k=%lld aligned to 16) but the "
+                         "tensor has %lld",
+                         (long long)(m1 * ak1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
+                         (long long)p->k, (long long)a.n);
+    /* m1 * k1 fractals fit L0A (checked above) */
+    char *packed = (char *)malloc((size_t)(m1 * k1 * ASC_KC_FRACTAL_BYTES) + 1);
+    if (!packed) return asc_kc_fail(e, "mmad: out of host memory");
+    for (int64_t i = 0; i < m1; i++)
+      memcpy(packed + i * k1 * ASC_KC_FRACTAL_BYTES, a.p + i * ak1 * ASC_KC_FRACTAL_BYTES,
+             (size_t)(k1 * ASC_KC_FRACTAL_BYTES));
+    asc_kc_mmad q = *p;
+    q.init &= 1;
+    asc_kc_span pa = {packed, m1 * k1 * ASC_KC_FRACTAL_BYTES};
+    int rc = asc_kc_mmad_run(core, dst, pa, b, bias, t, &q, e);
+    free(packed);
+    return rc;
+  }
 #if ASC_KC_X86
   if (!core->portable && core->simd >= 2) {
     asc_kc_mmad512(core, dst, a, b, bias, t, p);
@@ -562,7 +586,7 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
 typedef struct asc_kc_fixpipe {
   int64_t n_size, m_size;
   int64_t src_stride; /* rows between L0C's column blocks (a multiple of 16) */
-  int64_t dst_stride; /* ND: elements between rows; NZ: rows between column blocks */
+  int64_t dst_stride; /* ND: elements between rows; NZ: 32-byte blocks between column blocks */
   asc_kc_quant quant;
   float deq_scalar;
   int relu_en;
@@ -589,9 +613,16 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
   if (!p->nz_out && p->dst_stride < p->n_size)
     return asc_kc_fail(e, "fixpipe's dst_stride %lld is below n_size %lld",
                        (long long)p->dst_stride, (long long)p->n_size);
-  if (p->nz_out && p->dst_stride < p->m_size)
-    return asc_kc_fail(e, "fixpipe's NZ dst_stride %lld is below m_size %lld",
-                       (long long)p->dst_stride, (long long)p->m_size);
+  const int des = asc_kc_esize(dt);
+  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  /* CANN's FixpipeParamsV220: an NZ destination's column blocks lie
+   * dst_stride 32-byte blocks apart, whatever the element size (a float
+   * row of 16 is two of them) */
+  if (p->nz_out && p->dst_stride * 32 < p->m_size * dc0 * des)
+    return asc_kc_fail(e,
+                       "fixpipe's NZ dst_stride %lld (32-byte blocks) is below m_size %lld rows "
+                       "of %lld bytes",
+                       (long long)p->dst_stride, (long long)p->m_size, (long long)(dc0 * des));
   /* which conversions each quant mode allows */
   int ok;
   switch (p->quant) {
@@ -628,13 +659,19 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
     return asc_kc_fail(e, "fixpipe's quant vector has %lld bytes, n_size %lld needs %lld",
                        (long long)qv.n, (long long)p->n_size, (long long)(p->n_size * 4));
   if (asc_kc_fixpipe_nd(dst, src, dt, st, p)) return 0;
-  const int des = asc_kc_esize(dt);
-  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  const int64_t n16 = (p->n_size + 15) / 16;
   for (int64_t m = 0; m < p->m_size; m++)
     for (int64_t n = 0; n < p->n_size; n++) {
       int64_t s = (((n / 16) * p->src_stride + m) * 16 + n % 16) * 4;
-      int64_t d = p->nz_out ? (((n / dc0) * p->dst_stride + m) * dc0 + n % dc0) * des
-                            : (m * p->dst_stride + n) * des;
+      int64_t d = (m * p->dst_stride + n) * des;
+      if (p->nz_out) {
+        /* int8 merges pairs of 16-column fractals into 16 x 32 ones; with an
+         * odd count of them the last stays 16 wide (Int8 Channel Merge) */
+        int64_t cb = n / dc0, w = dc0, ni = n % dc0;
+        if (dc0 == 32 && n16 % 2 && n >= (n16 - 1) * 16)
+          cb = (n16 - 1) / 2, w = 16, ni = n - (n16 - 1) * 16;
+        d = cb * p->dst_stride * 32 + (m * w + ni) * des;
+      }
       if (!asc_kc_in(s, 4, src.n))
         return asc_kc_fail(e, "fixpipe reads past its L0C tensor (%lld bytes)", (long long)src.n);
       if (!asc_kc_in(d, des, dst.n))

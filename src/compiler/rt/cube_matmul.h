@@ -605,8 +605,11 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   if (ub == 0 && (mm->atomic || k->fwk.atomic_type))
     return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
   d.p += bytes, d.n -= bytes;
+  /* an NZ C's stride counts rows here; the fixpipe counts 32-byte blocks */
+  const int64_t fstride =
+      mm->c_nz ? stride * (dt == ASC_KC_S8 ? 32 : 16) * asc_kc_esize((asc_kc_type)dt) / 32 : stride;
   asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
-                       stride,     q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
+                       fstride,    q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
                        0,          mm->c_nz};
   if (asc_kc_fixpipe_run(d, l0c, qv, (asc_kc_type)dt, st, &fp, &e))
     return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);

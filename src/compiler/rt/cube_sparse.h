@@ -5,7 +5,8 @@
  * Sparse model (PyAsc/Ascend C docs): the host densifies a sparse B (K x N)
  * whose every 4 consecutive K elements of a column hold at most 2 nonzeros
  * (more: only the first 2 count) into a dense B of K/2 rows, keeping for
- * each kept value its 2-bit position 0..3 inside its group of 4. The index
+ * each kept value a 2-bit index: the first value's position in the group's
+ * first 3 elements, the second's in its last 3 (position - 1). The index
  * bytes hold 4 positions each, the first in the low two bits (the docs'
  * "reverse order": positions 1 2 0 1 are the byte written 1 0 2 1).
  *   load_data_with_sparse copies dense fractals B1 -> B2 like load_data and
@@ -14,7 +15,7 @@
  *   in the core's l0b_idx shadow (0xFF: loaded by something else).
  *   mmad_with_sparse: C (m x n) = A (m x k, L0A as for mmad) @ B, with B's
  *   dense row d (0 <= d < 2 * ceil(k / 4), L0B as for mmad with K = that
- *   row count) standing for sparse row 4 * (d / 2) + index; A's columns at
+ *   row count) standing for sparse row 4 * (d / 2) + index + d % 2; A's columns at
  *   or past k count as zero. */
 #if defined(ASC_K_CUBE) && !defined(ASC_RT_CUBE_SPARSE_H)
 #define ASC_RT_CUBE_SPARSE_H
@@ -26,9 +27,11 @@ static int asc_kc_load_sparse(asc_kc_span dst, uint8_t *didx, asc_kc_span src, a
   if (p->if_transpose)
     return asc_kc_fail(e, "load_data_with_sparse cannot transpose (if_transpose must be False)");
   if (asc_kc_load2d_check(p, e)) return -1;
+  /* consecutive fractals from start_index on: CANN's LoadDataWithSparse
+   * leaves src_stride and dst_gap unused */
   for (int64_t i = 0; i < p->repeat_times; i++) {
-    int64_t f = p->start_index + i * p->src_stride;
-    int64_t s = f * ASC_KC_FRACTAL_BYTES, d = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES;
+    int64_t f = p->start_index + i;
+    int64_t s = f * ASC_KC_FRACTAL_BYTES, d = i * ASC_KC_FRACTAL_BYTES;
     if (!asc_kc_in(s, ASC_KC_FRACTAL_BYTES, src.n))
       return asc_kc_fail(e, "load_data_with_sparse reads fractal %lld past src (%lld bytes)",
                          (long long)f, (long long)src.n);
@@ -40,7 +43,7 @@ static int asc_kc_load_sparse(asc_kc_span dst, uint8_t *didx, asc_kc_span src, a
                          (long long)idx.n);
     if (!asc_kc_in(d, ASC_KC_FRACTAL_BYTES, dst.n))
       return asc_kc_fail(e, "load_data_with_sparse writes fractal %lld past dst (%lld bytes)",
-                         (long long)(i * (1 + p->dst_gap)), (long long)dst.n);
+                         (long long)i, (long long)dst.n);
     memmove(dst.p + d, src.p + s, ASC_KC_FRACTAL_BYTES);
     const uint8_t *ib = (const uint8_t *)idx.p + f * 128;
     for (int b = 0; b < ASC_KC_FRACTAL_BYTES; b++)
@@ -110,7 +113,9 @@ static int asc_kc_mmad_sparse(asc_kc_core *core, asc_kc_span dst, asc_kc_span a,
     }
     for (int64_t d = 0; d < kd; d++) {
       int64_t bat = ((d / 32) * n1 + n / 16) * ASC_KC_FRACTAL_BYTES + (n % 16) * 32 + d % 32;
-      int64_t col = 4 * (d / 2) + bidx[bat];
+      /* the first index is a position in the group's first 3, the second
+       * in its last 3 (CANN's MmadWithSparse) */
+      int64_t col = 4 * (d / 2) + bidx[bat] + d % 2;
       uint32_t bv = (uint32_t)(int32_t)(signed char)b.p[bat];
       if (col >= p->k || !bv) continue; /* A's columns past k count as zero */
       const int32_t *ac = acol + col * mp;
@@ -146,12 +151,10 @@ static int asc_k_cube_load_sparse(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, asc_
   asc_kc_load2d p = {start, repeat, src_stride, dst_gap, transpose};
   if (asc_kc_load_sparse(d, asc_kc_l0b_idx((asc_kc_core *)k->cube, d), s, x, &p, &e))
     return asc_k_fail(k, line, "%s", e.msg);
-  if (repeat > 0) {
-    int64_t span = (repeat - 1) * src_stride + 1;
-    if (asc_k_cube_use(k, ASC_K_MTE1, s, start * 512, span * 512, 0, api, "src", line) ||
-        asc_k_cube_use(k, ASC_K_MTE1, x, start * 128, span * 128, 0, api, "idx", line) ||
-        asc_k_cube_use(k, ASC_K_MTE1, d, 0, ((repeat - 1) * (1 + dst_gap) + 1) * 512, 1, api, "dst",
-                       line))
+  if (repeat > 0) { /* consecutive fractals (asc_kc_load_sparse) */
+    if (asc_k_cube_use(k, ASC_K_MTE1, s, start * 512, repeat * 512, 0, api, "src", line) ||
+        asc_k_cube_use(k, ASC_K_MTE1, x, start * 128, repeat * 128, 0, api, "idx", line) ||
+        asc_k_cube_use(k, ASC_K_MTE1, d, 0, repeat * 512, 1, api, "dst", line))
       return 1;
   }
   return 0;

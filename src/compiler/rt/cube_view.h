@@ -221,12 +221,30 @@ static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, c
     return 1;
   if (bias && asc_k_cube_local(k, *bias, 4, ASC_KC_M_L1, "mmad", "bias", &sbias, line)) return 1;
   if (bias_gm && asc_k_cube_gm(k, *bias_gm, 4, "mmad", &sbias, line)) return 1;
-  asc_kc_mmad p = {m, n, kk, init, bias || bias_gm};
-  if (asc_kc_mmad_run((asc_kc_core *)k->cube, sd, sa, sb, sbias, (asc_kc_type)t, &p, &e))
-    return asc_k_fail(k, line, "%s", e.msg);
+  /* init's bit 1: Ascend C's kDirectionAlign (the Python API has none) */
+  asc_kc_mmad p = {m, n, kk, init & 3, bias || bias_gm};
   const int64_t c0 = asc_kc_c0((asc_kc_type)t), m1 = asc_kc_ceil16(m), n1 = asc_kc_ceil16(n),
                 k1 = (kk + c0 - 1) / c0;
-  if (asc_k_cube_use(k, ASC_K_M, sa, 0, m1 * k1 * 512, 0, "mmad", "fm", line) ||
+  asc_kc_span ra = sa;
+  char *gemv = NULL;
+  const int is_gemv = m == 1 && kk > 0 && kk <= 4095;
+  if (is_gemv) {
+    /* GEMV (CANN's Mmad with m = 1): A's k elements lie one after another
+     * in L0A; the multiply takes them as row 0 of its fractals */
+    if (sa.n < kk * es)
+      return asc_k_fail(k, line, "mmad (GEMV, m = 1) reads %lld bytes of L0A but fm has %lld",
+                        (long long)(kk * es), (long long)sa.n);
+    gemv = (char *)calloc((size_t)(k1 * 512), 1); /* k1 <= 4095 */
+    if (!gemv) return asc_k_fail(k, line, "mmad: out of host memory");
+    for (int64_t j = 0; j < k1; j++)
+      memcpy(gemv + j * 512, sa.p + j * c0 * es,
+             (size_t)((kk - j * c0 < c0 ? kk - j * c0 : c0) * es));
+    ra.p = gemv, ra.n = k1 * 512;
+  }
+  int rc = asc_kc_mmad_run((asc_kc_core *)k->cube, sd, ra, sb, sbias, (asc_kc_type)t, &p, &e);
+  free(gemv);
+  if (rc) return asc_k_fail(k, line, "%s", e.msg);
+  if (asc_k_cube_use(k, ASC_K_M, sa, 0, is_gemv ? kk * es : m1 * k1 * 512, 0, "mmad", "fm", line) ||
       asc_k_cube_use(k, ASC_K_M, sb, 0, k1 * n1 * 512, 0, "mmad", "filter", line) ||
       (bias && asc_k_cube_use(k, ASC_K_M, sbias, 0, n * 4, 0, "mmad", "bias", line)) ||
       asc_k_cube_use(k, ASC_K_M, sd, 0, m1 * n1 * 1024, 1, "mmad", "dst", line))

@@ -20,7 +20,8 @@
  * k_start + k_extension) of it: to L0A in its ZZ layout (fractals of 16
  * rows x C0, row-major), to L0B in its ZN layout with the rows as B's
  * columns (B = the block transposed, for weights x img2col products);
- * en_transpose transposes each 16 x 16 fractal (2-byte types). V1 writes
+ * en_transpose writes the block transposed into L0A (kext rows of mext,
+ * each fractal and its place: 2- and 4-byte types; L0B ignores it). V1 writes
  * repeat_time fractals of 16 positions x C0 channels (of c1_index, at
  * filter point (fetch_filter_h, fetch_filter_w)), the first window at
  * (left_top_h, left_top_w), jump_stride fractals apart: repeat_mode 0 moves
@@ -147,6 +148,10 @@ static int asc_kc_l3d_v2_block(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t 
   int64_t cz = asc_kc_c0(io->t), ho, wo;
   if (asc_kc_geom_check(g, &ho, &wo, e)) return -1;
   int64_t bytes = mext * kext * es, base = at * es;
+  if (transpose) /* to the last element the transposed layout writes */
+    bytes = ((((kext - 1) / 16) * (mext / cz) + (mext - 1) / cz) * 16 * cz +
+             ((kext - 1) % 16) * cz + cz) *
+            es;
   if (!asc_kc_in(base, bytes, io->dst.n))
     return asc_kc_fail(e,
                        "img2col writes %lld bytes from byte %lld past its destination (%lld "
@@ -166,7 +171,9 @@ static int asc_kc_l3d_v2_block(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t 
         return -1;
       }
       int64_t frac = to_b ? (j / cz) * m1 + i / 16 : (i / 16) * k1 + j / cz;
-      int64_t in = transpose ? (j % cz) * 16 + i % 16 : (i % 16) * cz + j % cz;
+      int64_t in = (i % 16) * cz + j % cz;
+      if (transpose) /* L0A holds the block transposed: kext rows, mext columns */
+        frac = (j / 16) * (mext / cz) + i / cz, in = (j % 16) * cz + i % cz;
       memcpy(io->dst.p + base + (frac * 16 * cz + in) * es, v, (size_t)es);
     }
   }
@@ -194,8 +201,11 @@ static int asc_kc_l3d_v2(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t c, int
                        "k_extension and k_start_pt must be multiples of %lld (32 bytes) and "
                        "m_extension a multiple of 16 (got %lld, %lld, %lld)",
                        (long long)cz, (long long)kext, (long long)k0, (long long)mext);
-  if (transpose && asc_kc_esize(io->t) != 2)
-    return asc_kc_fail(e, "en_transpose transposes 16 x 16 fractals of 2-byte types only");
+  /* en_transpose: 2- and 4-byte types into L0A; L0B ignores it (CANN's
+   * LoadData 3D v2 on A2) */
+  if (to_b) transpose = 0;
+  if (transpose && asc_kc_esize(io->t) == 1)
+    return asc_kc_fail(e, "en_transpose transposes 2- and 4-byte types only");
   if (asc_kc_l3d_boundary(io, 1, e)) return -1;
   asc_kc_core *core = io->core;
   int64_t times = core->l3d_repeat_set ? core->l3d_repeat[0] : 1,

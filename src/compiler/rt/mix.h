@@ -125,13 +125,28 @@ static int asc_km_sources(const asc_km_group *g, int me, int mode, int *src) {
   return 2;
 }
 
+/* The mode of an Ascend C wait: on A2 (dav-2201) CrossCoreWaitFlag's modeId
+ * has no effect, a wait takes one from its core's counter of the flag,
+ * whichever mode's sets raised it. */
+#define ASC_KM_ANY 3
+
+/* The group's mode (0..2) whose sets now release a wait of core c on flag,
+ * or -1; ASC_KM_ANY looks at every mode the group keeps (mode 0 lives on
+ * the board when there is one). */
+static int asc_km_ready_mode(const asc_km_group *g, int c, int mode, int flag) {
+  int src[2];
+  for (int m = mode == ASC_KM_ANY ? 0 : mode; m <= (mode == ASC_KM_ANY ? 2 : mode); m++) {
+    if (mode == ASC_KM_ANY && m == 0 && g->board) continue;
+    int n = asc_km_sources(g, c, m, src), ok = n > 0;
+    for (int i = 0; i < n && ok; i++)
+      if (g->sets[src[i]][m][flag] <= g->waits[c][m][flag]) ok = 0;
+    if (ok) return m;
+  }
+  return -1;
+}
 /* Whether core c's wait on (mode, flag) can pass now. */
 static int asc_km_ready(const asc_km_group *g, int c, int mode, int flag) {
-  int src[2];
-  int n = asc_km_sources(g, c, mode, src);
-  for (int i = 0; i < n; i++)
-    if (g->sets[src[i]][mode][flag] <= g->waits[c][mode][flag]) return 0;
-  return n > 0;
+  return asc_km_ready_mode(g, c, mode, flag) >= 0;
 }
 
 static const char *asc_km_core_name(const asc_km_group *g, int c) {
@@ -142,16 +157,22 @@ static const char *asc_km_core_name(const asc_km_group *g, int c) {
 /* A mode-0 wait of flag w->a by core w->awaited of kind w->mode on the
  * launch's board w->p: passes when every core of its kind has set the flag
  * more often than this one has waited on it. Deadlocks: rt/wait.h. */
+/* With b->mu held: a core of `kind` that has set flag f no more often than
+ * core me of that kind has waited on it, or -1 when me's wait may pass. */
+static int64_t asc_km_board_missing(const asc_km_board *b, int kind, int64_t me, int f) {
+  const int64_t have = b->waits[kind][me * ASC_KM_FLAGS + f];
+  for (int64_t s = 0; s < b->n[kind]; s++)
+    if (b->sets[kind][s * ASC_KM_FLAGS + f] <= have) return s;
+  return -1;
+}
+
 static int asc_km_board_test(asc_k_ctx *k, asc_k_wait *w) {
   asc_km_board *b = (asc_km_board *)w->p;
   const int kind = w->mode, f = (int)w->a;
-  const int64_t me = w->awaited, n = b->n[kind];
-  int64_t *sets = b->sets[kind], *waits = b->waits[kind];
+  const int64_t me = w->awaited;
+  int64_t *waits = b->waits[kind];
   pthread_mutex_lock(&b->mu);
-  const int64_t have = waits[me * ASC_KM_FLAGS + f];
-  int64_t missing = -1; /* a core that has not set the flag often enough */
-  for (int64_t s = 0; s < n && missing < 0; s++)
-    if (sets[s * ASC_KM_FLAGS + f] <= have) missing = s;
+  const int64_t missing = asc_km_board_missing(b, kind, me, f);
   if (missing < 0) {
     waits[me * ASC_KM_FLAGS + f]++;
     pthread_mutex_unlock(&b->mu);
@@ -226,8 +247,9 @@ static int asc_km_group_test(asc_k_ctx *k, asc_k_wait *w) {
   asc_km_group *g = (asc_km_group *)w->p;
   const int me = (int)w->awaited, m = (int)w->b, f = (int)w->a;
   pthread_mutex_lock(&g->mu);
-  if (asc_km_ready(g, me, m, f)) {
-    g->waits[me][m][f]++;
+  const int from = asc_km_ready_mode(g, me, m, f); /* the mode whose sets pass it */
+  if (from >= 0) {
+    g->waits[me][from][f]++;
     g->waiting[me] = 0;
     pthread_mutex_unlock(&g->mu);
     return 0;
@@ -246,9 +268,9 @@ static int asc_km_group_test(asc_k_ctx *k, asc_k_wait *w) {
       asc_k_fail(k, w->line, "cross_core_wait_flag: flag %d: another core of the group failed", f);
     else
       asc_k_fail(k, w->line,
-                 "cross_core_wait_flag: flag %d (mode %d) is never set: every other core of "
+                 "cross_core_wait_flag: flag %d (%s %d) is never set: every other core of "
                  "the group has finished or waits too (the device would hang here)",
-                 f, m);
+                 f, m == ASC_KM_ANY ? "any mode: A2's waits ignore theirs, mode_id" : "mode", m);
     return -1;
   }
   g->waiting[me] = 1 + m * ASC_KM_FLAGS + f;
@@ -256,7 +278,46 @@ static int asc_km_group_test(asc_k_ctx *k, asc_k_wait *w) {
   return 1;
 }
 
-/* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`). */
+/* An Ascend C wait of core w->awaited on flag w->a (ASC_KM_ANY): passes on
+ * a set of any mode that reaches this core, from its group or, for mode 0
+ * over several blocks, from the launch's board. Without a board, a wait the
+ * group leaves unreleased fails as asc_km_group_test's do; with one, other
+ * blocks may still set the flag, so rt/wait.h's detector judges. */
+static int asc_km_any_test(asc_k_ctx *k, asc_k_wait *w) {
+  asc_km_group *g = (asc_km_group *)w->p;
+  asc_km_board *b = g->board;
+  const int me = (int)w->awaited, f = (int)w->a;
+  if (!b) return asc_km_group_test(k, w);
+  pthread_mutex_lock(&g->mu);
+  const int m = asc_km_ready_mode(g, me, ASC_KM_ANY, f);
+  if (m >= 0) {
+    g->waits[me][m][f]++;
+    g->waiting[me] = 0;
+    pthread_mutex_unlock(&g->mu);
+    return 0;
+  }
+  const int kind = k->core_kind == 1;
+  const int64_t idx = k->block_idx;
+  int passed = 0, failed = g->failed;
+  pthread_mutex_lock(&b->mu);
+  if (idx >= 0 && idx < b->n[kind] && asc_km_board_missing(b, kind, idx, f) < 0) {
+    b->waits[kind][idx * ASC_KM_FLAGS + f]++;
+    passed = 1;
+  }
+  failed = failed || b->failed;
+  pthread_mutex_unlock(&b->mu);
+  g->waiting[me] = passed ? 0 : 1 + ASC_KM_ANY * ASC_KM_FLAGS + f;
+  pthread_mutex_unlock(&g->mu);
+  if (passed) return 0;
+  if (failed) {
+    asc_k_fail(k, w->line, "cross_core_wait_flag: flag %d: another core failed", f);
+    return -1;
+  }
+  return 1;
+}
+
+/* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`; a wait's
+ * ASC_KM_ANY: Ascend C's A2 wait, whose mode has no effect). */
 static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line)
     __attribute__((unused));
 static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line) {
@@ -266,9 +327,20 @@ static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int
   if (id < 0 || id >= ASC_KM_FLAGS)
     return asc_k_fail(k, line, "%s: flag_id must be in [0, %d], got %lld", api, ASC_KM_FLAGS - 1,
                       (long long)id);
-  if (mode < 0 || mode > 2)
+  if ((mode < 0 || mode > 2) && !(wait && mode == ASC_KM_ANY))
     return asc_k_fail(k, line, "%s: mode_id must be 0, 1 or 2, got %lld", api, (long long)mode);
   int me = asc_km_self(k), m = (int)mode, f = (int)id, src[2];
+  if (m == ASC_KM_ANY) {
+    asc_k_wait w = {.kind = ASC_K_W_CROSS,
+                    .api = api,
+                    .line = line,
+                    .a = f,
+                    .b = m,
+                    .test = asc_km_any_test,
+                    .p = g,
+                    .awaited = me};
+    return asc_k_wait_for(k, &w);
+  }
   if (!asc_km_sources(g, me, m, src))
     return asc_k_fail(k, line, "%s: mode %d synchronises %s, which %s kernel does not have on %s",
                       api, m, m == 1 ? "the two AIVs of a group" : "a group's AIC with its AIVs",
