@@ -96,10 +96,11 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
 
 // --- DumpTensor -----------------------------------------------------------------------------
 
-// The first dumpSize elements of a tensor, on standard output with the block and desc.
-template <typename T>
-inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
-                       sim::Loc loc = {}) {
+namespace sim {
+// The first dumpSize elements of a Local or Global tensor, on standard output
+// with the block and desc; one lock for both kinds, so no two dumps interleave.
+template <typename Tensor>
+inline void dump_tensor(const Tensor &tensor, uint32_t desc, uint32_t dumpSize, sim::Loc loc) {
   static std::mutex lock;
   std::lock_guard<std::mutex> hold(lock);
   std::printf("DumpTensor: block %lld desc=%u size=%u:", static_cast<long long>(GetBlockIdx()),
@@ -109,17 +110,17 @@ inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dum
   std::printf("\n");
   std::fflush(stdout);
 }
+}  // namespace sim
+
+template <typename T>
+inline void DumpTensor(const LocalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
+                       sim::Loc loc = {}) {
+  sim::dump_tensor(tensor, desc, dumpSize, loc);
+}
 template <typename T>
 inline void DumpTensor(const GlobalTensor<T> &tensor, uint32_t desc, uint32_t dumpSize,
                        sim::Loc loc = {}) {
-  static std::mutex lock;
-  std::lock_guard<std::mutex> hold(lock);
-  std::printf("DumpTensor: block %lld desc=%u size=%u:", static_cast<long long>(GetBlockIdx()),
-              desc, dumpSize);
-  for (uint32_t i = 0; i < dumpSize; ++i)
-    std::printf(" %g", sim::to_double(tensor.GetValue(i, loc)));
-  std::printf("\n");
-  std::fflush(stdout);
+  sim::dump_tensor(tensor, desc, dumpSize, loc);
 }
 
 }  // namespace AscendC
