@@ -736,6 +736,8 @@ static int sim_create_vec_index(asc_k_ctx *k, asc_k_lt dst, int dt, double first
 #include "ascendc_rt_sys.h"
 
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
+static int sim_int4(asc_k_ctx *k, const int64_t *v, const pyasc_sim_lt *t, int64_t *out,
+                    const char *file, int line);
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
   asc_k_ctx *k = kv;
@@ -798,6 +800,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return sim_gm_fill(k, g, (int)v[0], v[1], f, L);
     case PYASC_SIM_VEC_LIST_DESC:
       return sim_list_desc(k, g, v, out, L);
+    case PYASC_SIM_VEC_INT4:
+      return sim_int4(k, v, t, out, file, line);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
     case PYASC_SIM_VEC_INIT_DETERMINE: {
@@ -826,6 +830,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
       NULL, NULL, NULL, NULL, NULL
 #endif
+
+#include "ascendc_rt_int4.h"
 
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,

@@ -192,6 +192,9 @@ static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim
                          int transpose, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4)
+    return asc_k_cube_i4_load(k, lt_in(dst), lt_in(src), gt_in(g), gm, start, repeat, src_stride,
+                              dst_gap, transpose, L);
   if (cube_dt(k, dt, "LoadData", L, &t)) return 1;
   return gm ? asc_k_cube_load_gm(k, lt_in(dst), gt_in(g), t, start, repeat, src_stride, dst_gap,
                                  transpose, L)
@@ -204,12 +207,17 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
                          int64_t kk, int init, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t = cube_type(dt), d = cube_type(dst_dt);
+  asc_k_lt bl = lt_in(bias);
+  if (dt == ASC_K_DT_INT4) {
+    if (d != ASC_KC_S32) return asc_k_fail(k, L, "Mmad: int4b_t fm and filter give int32_t dst");
+    return asc_k_cube_i4_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, m, n, kk,
+                              init, L);
+  }
   /* the types the cube multiplies (ir_check's rule for Python kernels) */
   if (t < 0 || t == ASC_KC_S32 || d != (t == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32))
     return asc_k_fail(k, L,
                       "Mmad: fm and filter must be half, bfloat16_t, float or int8_t and dst "
                       "float (int32_t for int8_t)");
-  asc_k_lt bl = lt_in(bias);
   return asc_k_cube_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, NULL, t, m, n,
                          kk, init, L);
 }
@@ -241,6 +249,10 @@ static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_
                           int dt, const int64_t *v, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4) /* b4's Nd2Nz is b8's: its parameters count bytes */
+    return ub ? asc_k_cube_nd2nz_ub(k, asc_k_i4_view(lt_in(dst)), asc_k_i4_view(lt_in(src)),
+                                    ASC_KC_S8, v, L)
+              : asc_k_cube_nd2nz_gm(k, asc_k_i4_view(lt_in(dst)), gt_in(g), ASC_KC_S8, v, L);
   if (cube_dt(k, dt, "DataCopy", L, &t)) return 1;
   return ub ? asc_k_cube_nd2nz_ub(k, lt_in(dst), lt_in(src), t, v, L)
             : asc_k_cube_nd2nz_gm(k, lt_in(dst), gt_in(g), t, v, L);
@@ -266,6 +278,13 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
   if (op == PYASC_SIM_CUBE_LOAD_SPARSE)
     return asc_k_cube_load_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2], v[3],
                                   v[4] != 0, L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD_T)
+    return asc_k_cube_i4_load_t(k, lt_in(dst), lt_in(src), v[1], v[2], v[3], v[4], v[5], L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD3D_V2) {
+    double pad;
+    memcpy(&pad, &v[22], sizeof pad);
+    return asc_k_cube_i4_load3d(k, lt_in(dst), lt_in(src), v + 1, pad, L);
+  }
   if (cube_dt(k, (int)v[0], "the cube", L, &t)) return 1;
   switch (op) {
     case PYASC_SIM_CUBE_CO12:
