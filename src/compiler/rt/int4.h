@@ -122,6 +122,7 @@ static int asc_k_i4_cast(asc_k_ctx *k, asc_k_lt d, asc_k_lt s, int dt, int st, i
                       "Cast: half -> int4b_t takes CAST_NONE, RINT, FLOOR, CEIL, ROUND "
                       "or TRUNC");
   asc_k_sel sel;
+  memset(&sel, 0, sizeof sel);
   int counter = k->vm.counter;
   if (asc_k_sel_make(k, &sel, kind, m0, m1, repeat, set_mask, 128, 255, api, line)) return 1;
   k->vm.counter = counter;
