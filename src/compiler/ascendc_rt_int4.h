@@ -5,7 +5,8 @@
  * tensor; GET t[0], v index, out the value; SET t[0], v index, value; CAST t dst, src, v dst's
  * and src's dtype, RoundMode, mask kind, mask words, repeat, isSetMask, then
  * UnaryRepeatParams' 4 strides; PHY_ADDR t[0], v offset, out the UB byte address;
- * GM_OFFSET v elements, round up (a size) or not (an offset), out the bytes. */
+ * GM_OFFSET v elements, what (0 an offset, 1 a size: rounded up, 2 a DataCopy count), out
+ * the bytes. */
 static int sim_int4(asc_k_ctx *k, const int64_t *v, const pyasc_sim_lt *t, int64_t *out,
                     const char *file, int line) {
   int L = at(file, line);
@@ -45,11 +46,14 @@ static int sim_int4(asc_k_ctx *k, const int64_t *v, const pyasc_sim_lt *t, int64
       return asc_k_i4_cast(k, lt_in(t[0]), lt_in(t[1]), (int)v[1], (int)v[2], (int)v[3], (int)v[4],
                            (uint64_t)v[5], (uint64_t)v[6], v[7], v[8] != 0, v + 9, L);
     case ASC_K_I4_PHY_ADDR:
-      if (asc_k_i4_even(k, v[1], "GetPhyAddr", L)) return 1;
+      if (asc_k_i4_even(k, v[1], "GetPhyAddr", "offset", L)) return 1;
       return asc_k_local_phy_addr(k, asc_k_i4_view(lt_in(t[0])), v[1] / 2, 1, out, L);
     case ASC_K_I4_GM_OFFSET:
-      if (v[1] < 0) return asc_k_fail(k, L, "GlobalTensor: negative offset %lld", (long long)v[1]);
-      if (!v[2] && asc_k_i4_even(k, v[1], "GlobalTensor[]", L)) return 1;
+      if (v[1] < 0)
+        return asc_k_fail(k, L, "int4b_t: negative element count %lld", (long long)v[1]);
+      if (v[2] != 1 && asc_k_i4_even(k, v[1], v[2] ? "DataCopy" : "GlobalTensor[]",
+                                     v[2] ? "count" : "offset", L))
+        return 1;
       out[0] = asc_k_i4_bytes(v[1]);
       return 0;
     default:

@@ -166,7 +166,7 @@ static void test_cast_errors(void **state) {
   assert_non_null(strstr(k.msg, "reaches byte"));
   asc_k_lt r;
   assert_int_equal(asc_k_i4_slice(&k, dst, 3, &r, 1), 1);
-  assert_non_null(strstr(k.msg, "offset 3 of an int4b_t tensor is odd"));
+  assert_non_null(strstr(k.msg, "offset 3 of int4b_t elements is odd"));
   assert_int_equal(asc_k_i4_slice(&k, dst, 64, &r, 1), 0);
   assert_int_equal(r.off, 2048 + 32);
   assert_int_equal(r.len, 192);

@@ -54,18 +54,20 @@ static inline asc_k_lt asc_k_i4_view(asc_k_lt t) {
   asc_k_lt r = {t.off, t.len < 0 ? t.len : asc_k_i4_bytes(t.len)};
   return r;
 }
-static inline int asc_k_i4_even(asc_k_ctx *k, int64_t off, const char *api, int line) {
-  if (off & 1)
+/* what: "offset" or "count"; the hardware moves and addresses whole bytes */
+static inline int asc_k_i4_even(asc_k_ctx *k, int64_t n, const char *api, const char *what,
+                                int line) {
+  if (n & 1)
     return asc_k_fail(k, line,
-                      "%s: offset %lld of an int4b_t tensor is odd (two elements share a byte, "
-                      "so a tensor starts at an even element)",
-                      api, (long long)off);
+                      "%s: %s %lld of int4b_t elements is odd (two elements share a byte, which "
+                      "the hardware moves and addresses whole)",
+                      api, what, (long long)n);
   return 0;
 }
 /* t[off:] of an int4b_t tensor. */
 static inline int asc_k_i4_slice(asc_k_ctx *k, asc_k_lt t, int64_t off, asc_k_lt *r, int line) {
   if (off < 0) return asc_k_fail(k, line, "LocalTensor[]: negative offset %lld", (long long)off);
-  if (asc_k_i4_even(k, off, "LocalTensor[]", line)) return 1;
+  if (asc_k_i4_even(k, off, "LocalTensor[]", "offset", line)) return 1;
   r->off = t.off + off / 2;
   r->len = asc_k_sub(t.len, off);
   return 0;
