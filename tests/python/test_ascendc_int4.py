@@ -171,3 +171,15 @@ def test_int4_mmad_matches_integer_matmul(m, n, k, trans, debug):
     kernel = pyasc.ascendc.load(source, "mm_i4", debug=debug)
     kernel[1](_pack(a), b_in, c)
     np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
+def test_int4_transposed_load_into_l0a_is_refused():
+    """CANN's dav-2201 transposes b4 only on the way to L0B."""
+    source = ("#define M 32u\n#define N 64u\n#define K 64u\n#define TRANS 1\n"
+              + MMAD_SRC.replace("LoadDataWithTranspose(b2[", "LoadDataWithTranspose(a2["))
+    kernel = pyasc.ascendc.load(source, "mm_i4")
+    line = next(i for i, t in enumerate(source.splitlines(), 1) if "LoadDataWithTranspose(a2[" in t)
+    with pytest.raises(pyasc.KernelError,
+                       match=rf"<string>:{line}:.*int4b_t is transposed into L0B \(B2\) only"):
+        kernel[1](np.zeros((32, 32), np.uint8), np.zeros((64, 32), np.uint8),
+                  np.zeros((32, 64), np.int32))
