@@ -261,6 +261,8 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
                                int64_t ss, int64_t ds, int64_t es, int L);
 static int sim_cube_copy_l1_gm(asc_k_ctx *k, asc_k_gt g, asc_k_lt src, int64_t bc, int64_t bl,
                                int64_t ss, int64_t ds, int64_t es, int L);
+static int sim_cube_copy_l1_bt(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L);
 #define SIM_TO_CUBE(k, dir, dst) \
   ((dir) == PYASC_SIM_GM_UB && (k)->cube && (dst).off >> ASC_KC_TAG_SHIFT)
 #else
@@ -613,6 +615,10 @@ static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src
   if (dir == PYASC_SIM_UB_GM && ((asc_k_ctx *)kv)->cube &&
       (src.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1)
     return sim_cube_copy_l1_gm(kv, gt_in(g), lt_in(src), bc, bl, ss, ds, es, at(file, line));
+  if (dir == PYASC_SIM_UB_UB && ((asc_k_ctx *)kv)->cube &&
+      (src.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1 &&
+      (dst.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1)
+    return sim_cube_copy_l1_bt(kv, lt_in(dst), lt_in(src), bc, bl, ss, ds, es, at(file, line));
 #endif
   return asc_k_copy_params(kv, dir, lt_in(dst), lt_in(src), gt_in(g), bc, bl, ss, ds, es,
                            at(file, line));

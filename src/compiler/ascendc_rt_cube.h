@@ -208,6 +208,12 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
   asc_k_ctx *k = kv;
   int L = at(file, line), t = cube_type(dt), d = cube_type(dst_dt);
   asc_k_lt bl = lt_in(bias);
+  if ((init & 4) && !has_bias) {
+    /* cmatrixSource: C starts from the bias table (C2, which shares L1 here) at its byte 0 */
+    bl.off = ASC_KC_TAG(ASC_KC_L1, 0), bl.len = n;
+    has_bias = 1;
+  }
+  init &= 3;
   if (dt == ASC_K_DT_INT4) {
     if (d != ASC_KC_S32) return asc_k_fail(k, L, "Mmad: int4b_t fm and filter give int32_t dst");
     return asc_k_cube_i4_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, m, n, kk,
@@ -356,6 +362,39 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
       const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
       if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
     }
+  return 0;
+}
+
+/* DataCopy C1 -> C2 (L1 to the bias table) with DataCopyParams: bc bursts of bl 64-byte
+ * blocks, ss 32-byte blocks between source bursts, ds 64-byte blocks between destination
+ * bursts (dav-2201's units on this path). C2 shares L1 in the simulator, so the destination
+ * is an L1 tensor; as on the device, the bias table's 1 KB bounds it. */
+static int sim_cube_copy_l1_bt(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L) {
+  static const char api[] = "data_copy (C1 -> C2)";
+  asc_kc_span d, s;
+  if (bc < 0 || bc > 4095 || bl < 0 || bl > 65535 || ss < 0 || ss > 65535 || ds < 0 || ds > 65535)
+    return asc_k_fail(k, L,
+                      "%s: DataCopyParams out of range (blockCount %lld, blockLen %lld, "
+                      "srcStride %lld, dstStride %lld)",
+                      api, (long long)bc, (long long)bl, (long long)ss, (long long)ds);
+  if (asc_k_cube_local(k, dst, es, ASC_KC_M_L1, api, "dst", &d, L) ||
+      asc_k_cube_local(k, src, es, ASC_KC_M_L1, api, "src", &s, L))
+    return 1;
+  const int64_t at = dst.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1), burst = bl * 64;
+  for (int64_t i = 0; i < bc; i++) {
+    const int64_t so = i * (burst + ss * 32), dof = i * (burst + ds * 64);
+    if (!asc_kc_in(so, burst, s.n) || !asc_kc_in(dof, burst, d.n))
+      return asc_k_fail(k, L, "%s: burst %lld lies past src (%lld bytes) or dst (%lld bytes)", api,
+                        (long long)i, (long long)s.n, (long long)d.n);
+    if (at + dof + burst > 1024)
+      return asc_k_fail(k, L, "%s: burst %lld ends at byte %lld of the 1 KB bias table", api,
+                        (long long)i, (long long)(at + dof + burst));
+    memmove(d.p + dof, s.p + so, (size_t)burst);
+    if (asc_k_cube_use(k, ASC_K_MTE1, s, so, burst, 0, api, "src", L) ||
+        asc_k_cube_use(k, ASC_K_MTE1, d, dof, burst, 1, api, "dst", L))
+      return 1;
+  }
   return 0;
 }
 
