@@ -76,10 +76,13 @@ def test_mmad_starts_from_the_bias_table(from_table, debug):
 
 
 def test_a_copy_past_the_bias_table_fails_at_the_users_line():
-    source = "#define FROM_TABLE 1\n" + SRC.replace("LocalTensor<int32_t> bias2(TPosition::C2, 0, N);",
-                                                     "LocalTensor<int32_t> bias2(TPosition::C2, 896, N);")
+    # 192 bytes from byte 896 end at byte 1088
+    source = "#define FROM_TABLE 1\n" + SRC.replace(
+        "LocalTensor<int32_t> bias2(TPosition::C2, 0, N);",
+        "LocalTensor<int32_t> bias2(TPosition::C2, 896, N);")
     kernel = pyasc.ascendc.load(source, "mm_bias")
     line = next(i for i, t in enumerate(source.splitlines(), 1) if "DataCopy(bias2, bias1" in t)
-    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}:.*ends at byte 1088 of the 1 KB bias table"):
+    with pytest.raises(pyasc.KernelError,
+                       match=rf"<string>:{line}:.*ends at byte 1088 of the 1 KB bias table"):
         kernel[1](np.zeros((32, 64), np.int8), np.zeros((48, 64), np.int8), np.zeros(48, np.int32),
                   np.zeros((32, 48), np.int32))

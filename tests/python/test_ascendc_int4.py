@@ -100,7 +100,8 @@ def test_odd_int4_count_fails_at_the_users_line():
     source = CAST_SRC.replace("DataCopy(yGm, y4, N);", "DataCopy(yGm, y4, N - 1);")
     kernel = pyasc.ascendc.load(source, "cast_i4")
     line = next(i for i, t in enumerate(source.splitlines(), 1) if "N - 1" in t)
-    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: DataCopy: count 511 of int4b_t elements is odd"):
+    with pytest.raises(pyasc.KernelError,
+                       match=rf"<string>:{line}: DataCopy: count 511 of int4b_t elements is odd"):
         kernel[1](np.zeros(512, np.float16), np.zeros(256, np.uint8), np.zeros(512, np.float16),
                   np.int32(1))
 
@@ -183,3 +184,49 @@ def test_int4_transposed_load_into_l0a_is_refused():
                        match=rf"<string>:{line}:.*int4b_t is transposed into L0B \(B2\) only"):
         kernel[1](np.zeros((32, 32), np.uint8), np.zeros((64, 32), np.uint8),
                   np.zeros((32, 64), np.int32))
+
+
+ACCESS_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// y[i] = x[i] * -1 (saturated) element by element through SetValue/GetValue; sizes reports
+// GetSize and GetLength of the tensor and of a slice, and the byte between two slices.
+extern "C" __global__ __aicore__ void access_i4(GM_ADDR x, GM_ADDR y, GM_ADDR sizes)
+{
+    GlobalTensor<int4b_t> xGm, yGm;
+    GlobalTensor<int32_t> sGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t *>(x), 64);
+    yGm.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t *>(y), 64);
+    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(sizes), 6);
+    LocalTensor<int8_t> raw(TPosition::VECIN, 0, 64);
+    LocalTensor<int4b_t> t = raw.ReinterpretCast<int4b_t>();
+    DataCopy(t, xGm, 64);
+    PipeBarrier<PIPE_ALL>();
+    for (int32_t i = 0; i < 64; ++i) {
+        int v = -static_cast<int>(t.GetValue(i));
+        t.SetValue(i, int4b_t(v > 7 ? 7 : v));
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, t, 64);
+    sGm.SetValue(0, t.GetSize());
+    sGm.SetValue(1, t.GetLength());
+    sGm.SetValue(2, t[32].GetSize());
+    sGm.SetValue(3, t[32].GetLength());
+    sGm.SetValue(4, static_cast<int32_t>(t[32].GetPhyAddr() - t.GetPhyAddr()));
+    sGm.SetValue(5, static_cast<int32_t>(xGm.GetSize()));
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_int4_element_access_and_sizes(debug):
+    rng = np.random.default_rng(5)
+    x = rng.integers(-8, 8, 64).astype(np.int8)
+    y = np.zeros(32, np.uint8)
+    sizes = np.zeros(6, np.int32)
+    kernel = pyasc.ascendc.load(ACCESS_SRC, "access_i4", debug=debug)
+    kernel[1](_pack(x), y, sizes)
+    np.testing.assert_array_equal(_unpack(y), np.minimum(-x.astype(np.int16), 7))
+    # elements, bytes, a slice's elements and bytes, its byte offset, GM elements
+    np.testing.assert_array_equal(sizes, [128, 64, 96, 48, 16, 64])
