@@ -42,22 +42,21 @@ class _Shift(Protocol):
     def __call__(self, x: _C.Tensor, /, *, axes: _Axes = None) -> _C.Tensor: ...
 
 
-# The docstrings' sections, filled per function: {summary}, {returns} and
-# {examples} everywhere, {length} (n's default) for the 1-D transforms and
-# {x} (what x is) for the shifts.
-_NORM_RAISES = """
-Raises
-------
-ValueError
-    If norm is not one of those.
-"""
-_DOC_1D = """{summary}
+# The docstrings, filled per function: {summary}, {returns} and {examples}
+# everywhere, {length} (n's default) for the 1-D transforms and {x} (what x
+# is) for the shifts.
+def _template(parameters: str, raises: bool = True) -> str:
+    """A docstring's template around its Parameters section's entries."""
+    tail = "\nRaises\n------\nValueError\n    If norm is not one of those.\n" if raises else ""
+    return ("{summary}\n\nParameters\n----------\n" + parameters
+            + "\nReturns\n-------\nTensor\n    {returns}\n" + tail
+            + "\nExamples\n--------\n{examples}")
 
-Parameters
-----------
-x : Tensor
+
+_X_INPUT = """x : Tensor
     The input.
-n : int, optional
+"""
+_DOC_1D = _template(_X_INPUT + """n : int, optional
     The length of the transform along axis: x is cropped or zero-padded to
     it ({length} by default).
 axis : int, optional
@@ -65,41 +64,15 @@ axis : int, optional
 norm : {{'backward', 'ortho', 'forward'}}, optional
     Which direction is scaled by 1/n, as numpy.fft's ('backward' by
     default: the inverse).
-
-Returns
--------
-Tensor
-    {returns}
-""" + _NORM_RAISES + """
-Examples
---------
-{examples}"""
-_DOC_ND = """{summary}
-
-Parameters
-----------
-x : Tensor
-    The input.
-s : sequence of int, optional
+""")
+_DOC_ND = _template(_X_INPUT + """s : sequence of int, optional
     The lengths of the transform along axes (x's by default).
 axes : sequence of int, optional
     The axes to transform (all by default).
 norm : {{'backward', 'ortho', 'forward'}}, optional
     Which direction is scaled, as numpy.fft's ('backward' by default).
-
-Returns
--------
-Tensor
-    {returns}
-""" + _NORM_RAISES + """
-Examples
---------
-{examples}"""
-_DOC_FREQ = """{summary}
-
-Parameters
-----------
-n : int
+""")
+_DOC_FREQ = _template("""n : int
     The transform's length.
 d : float, optional
     The sample spacing (1 by default).
@@ -107,32 +80,12 @@ dtype : dtype, optional
     The element type (float64 by default).
 device : str or int, optional
     The device (the current one by default).
-
-Returns
--------
-Tensor
-    {returns}
-
-Examples
---------
-{examples}"""
-_DOC_SHIFT = """{summary}
-
-Parameters
-----------
-x : Tensor
+""", raises=False)
+_DOC_SHIFT = _template("""x : Tensor
     {x}
 axes : sequence of int, optional
     The axes to shift (all by default).
-
-Returns
--------
-Tensor
-    {returns}
-
-Examples
---------
-{examples}"""
+""", raises=False)
 
 # the examples' first lines
 _F = ">>> f = pyasc.array_api.fft\n"
