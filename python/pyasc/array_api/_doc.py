@@ -4,10 +4,13 @@ transforms, decompositions...)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 #: a Parameters entry that many functions share
 X_INPUT = "x : Tensor\n    The input.\n"
+#: the Parameters entry of a vector product's axis
+VECTOR_AXIS = "axis : int, optional\n    The axis of the vectors (the last by default).\n"
 
 
 def numpy_doc(summary: str, parameters: str, returns: str, examples: str, raises: str = "",
@@ -28,3 +31,16 @@ def named(fn: Any, name: str, doc: str) -> None:
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
 
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def documented(summary: str, parameters: str, returns: str, examples: str, raises: str = "",
+               returns_type: str = "Tensor") -> Callable[[_F], _F]:
+    """A decorator that gives a function the docstring numpy_doc builds
+    from these parts."""
+    def document(fn: _F) -> _F:
+        fn.__doc__ = numpy_doc(summary, parameters, returns, examples, raises, returns_type)
+        return fn
+    return document

@@ -43,3 +43,9 @@ def call_tensor(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> _C.Tensor:
     """call for a routine with one array result: that result's tensor."""
     result: _C.Tensor = call(fn, *args, **kwargs)
     return result
+
+
+def as_tensor_of(result: Any) -> _C.Tensor:
+    """as_tensor for one array result."""
+    tensor: _C.Tensor = as_tensor(result)
+    return tensor
