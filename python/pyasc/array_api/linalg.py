@@ -47,6 +47,7 @@ class SVDResult(NamedTuple):
 # the docstrings' shared parts
 _MATRIX = "x : Tensor\n    A matrix, or a stack of them (the last two axes).\n"
 _OFFSET = "offset : int, optional\n    The diagonal: 0 (the default) the main one, positive above it.\n"
+_RTOL = "rtol : float or Tensor, optional\n    Singular values below rtol times the largest count as zero"
 _SINGULAR = "numpy.linalg.LinAlgError\n    If a matrix is singular.\n"
 _NO_CONVERGENCE = "numpy.linalg.LinAlgError\n    If the computation does not converge.\n"
 _LA = ">>> la = pyasc.array_api.linalg\n"
@@ -136,8 +137,7 @@ def matrix_power(x: _C.Tensor, n: int, /) -> _C.Tensor:
 
 
 @documented("The rank of each matrix.",
-            _MATRIX + "rtol : float or Tensor, optional\n    Singular values below rtol times the "
-            "largest count as zero (by\n    default, as numpy.linalg.matrix_rank).\n",
+            _MATRIX + _RTOL + " (by\n    default, as numpy.linalg.matrix_rank).\n",
             "int64 ranks.",
             _LA + ">>> la.matrix_rank(pyasc.asarray([[1.0, 2.0], [2.0, 4.0]]))\n"
             "Tensor(1, dtype=int64)")
@@ -157,8 +157,7 @@ def outer(x1: _C.Tensor, x2: _C.Tensor, /) -> _C.Tensor:
 
 
 @documented("The Moore-Penrose pseudo-inverse of each matrix.",
-            _MATRIX + "rtol : float or Tensor, optional\n"
-            "    Singular values below rtol times the largest count as zero.\n",
+            _MATRIX + _RTOL + ".\n",
             "The pseudo-inverses.",
             _LA + ">>> la.pinv(pyasc.asarray([[1.0, 2.0], [2.0, 4.0]]))\n"
             "Tensor([[0.04, 0.08],\n        [0.08, 0.16]], dtype=float64)")
