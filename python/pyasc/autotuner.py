@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyasc import _C
-from pyasc._doc_examples import FILL_ONES, FILL_ONES_TILED, with_examples
+from pyasc._docs import FILL_ONES, FILL_ONES_TILED, with_examples
 from pyasc.profiler import profile
 
 

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyasc._doc_examples import FILL_ONES_TILED, with_examples
+from pyasc._docs import FILL_ONES_TILED, with_examples
 from pyasc.language import jit as _jit
 
 # The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pyasc import _C
-from pyasc.array_api._doc import documented, named, numpy_doc
+from pyasc._docs import documented, named, numpy_doc
 
 
 def _on(t: _C.Tensor, device: Any) -> _C.Tensor:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pyasc import _C, indexing
-from pyasc.array_api._doc import X_INPUT, named, numpy_doc
+from pyasc._docs import X_INPUT, named, numpy_doc
 
 
 def broadcast_to(x: _C.Tensor, /, shape: Sequence[int]) -> _C.Tensor:

@@ -11,7 +11,7 @@ import numpy as np
 
 from pyasc import _C
 from pyasc.array_api._manipulation import matmul, matrix_transpose, tensordot, vecdot
-from pyasc.array_api._doc import VECTOR_AXIS, X_INPUT, documented, named, numpy_doc
+from pyasc._docs import VECTOR_AXIS, X_INPUT, documented, named, numpy_doc
 from pyasc.array_api._numpy_backed import as_numpy, as_tensor_of, call_tensor
 
 
