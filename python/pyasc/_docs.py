@@ -1,8 +1,8 @@
 """Docstrings built from their parts, for the families of functions that
 share most of their text (pyasc.array_api's reductions, transforms,
-decompositions...), and example code that several docstrings share: a
-docstring line ``<<name>>`` becomes the example ``name`` (with_examples),
-each of its lines indented as the marker was."""
+decompositions...), and text (examples, sections) that several
+docstrings share: a docstring line ``<<name>>`` becomes the part ``name``
+(with_parts), each of its lines indented as the marker was."""
 
 from __future__ import annotations
 
@@ -72,16 +72,16 @@ FILL_ONES_TILED = _fill_ones(",\n...               tile: pyasc.ConstExpr[int]", 
                              "...         pyasc.data_copy(zg[i * tile:], c, tile)")
 
 
-def with_examples(**examples: str) -> Callable[[_T], _T]:
-    """A decorator that puts each example named in a line ``<<name>>`` of
-    the function's or class's docstring in that line's place."""
+def with_parts(**parts: str) -> Callable[[_T], _T]:
+    """A decorator that puts each part named in a line ``<<name>>`` of the
+    function's or class's docstring in that line's place."""
     def insert(obj: _T) -> _T:
         lines = []
         for line in (obj.__doc__ or "").split("\n"):
             marker = line.strip()
             if marker.startswith("<<") and marker.endswith(">>"):
                 indent = line[:len(line) - len(line.lstrip())]
-                lines += [indent + part for part in examples[marker[2:-2]].split("\n")]
+                lines += [indent + part if part else "" for part in parts[marker[2:-2]].split("\n")]
             else:
                 lines.append(line)
         obj.__doc__ = "\n".join(lines)

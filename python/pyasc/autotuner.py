@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyasc import _C
-from pyasc._docs import FILL_ONES, FILL_ONES_TILED, with_examples
+from pyasc._docs import FILL_ONES, FILL_ONES_TILED, with_parts
 from pyasc.profiler import profile
 
 
@@ -68,7 +68,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-@with_examples(tuner=_TUNER)
+@with_parts(tuner=_TUNER)
 class Autotuner:
     """A kernel with its configs, as :func:`autotune` makes it.
 
@@ -168,7 +168,7 @@ class Autotuner:
             raise first_error
         return self.configs[min(ok)[1]]
 
-    @with_examples(tuner=_TUNER)
+    @with_parts(tuner=_TUNER)
     def run(self, core_num: int, stream: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Launches the key's chosen config, tuning first for a new key.
 
@@ -205,7 +205,7 @@ class Autotuner:
         self._launch(cfg, core_num, stream, args, kwargs)
 
 
-@with_examples(fill_ones=FILL_ONES_TILED)
+@with_parts(fill_ones=FILL_ONES_TILED)
 def autotune(configs: Sequence[Config], key: Sequence[str] = ()) -> Callable[[Any], Autotuner]:
     """Picks a kernel's configuration by modelled device time, as ``triton.autotune``.
 

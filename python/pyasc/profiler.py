@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyasc._docs import FILL_ONES_TILED, with_examples
+from pyasc._docs import FILL_ONES_TILED, with_parts
 from pyasc.language import jit as _jit
 
 # The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.
@@ -171,7 +171,7 @@ class Profile:
             json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
 
 
-@with_examples(fill_ones=FILL_ONES_TILED)
+@with_parts(fill_ones=FILL_ONES_TILED)
 def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
