@@ -120,20 +120,18 @@ ENTRIES = [
        "axis_output": "Tensor([False,  True,  True], dtype=bool)", "method_call": "axis=1",
        "method_output": "Tensor([False,  True], dtype=bool)"}
       for name, which, than, output in (("any", "any", 4, True), ("all", "every", 1, False))),
-    {"name": "softmax", "summary": "Softmax along an axis, exp(x) / sum(exp(x)).",
-     "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
-     "result": "The softmax of x, of x's shape; along axis it sums to 1.",
-     "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
-                 ">>> pyasc.softmax(x)\n"
-                 "Tensor([[0.09  , 0.2447, 0.6652],\n        [0.3333, 0.3333, 0.3333]], dtype=float64)"),
-     "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n>>> x.softmax()\n"
-                        "Tensor([0.09  , 0.2447, 0.6652], dtype=float64)")},
-    {"name": "log_softmax", "summary": "Log of the softmax along an axis, x - log(sum(exp(x))).",
-     "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
-     "result": "log(softmax(x)), of x's shape, computed without forming softmax(x).",
-     "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
-                 ">>> pyasc.log_softmax(x)\n"
-                 "Tensor([[-2.4076, -1.4076, -0.4076],\n        [-1.0986, -1.0986, -1.0986]], dtype=float64)"),
-     "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n>>> x.log_softmax()\n"
-                        "Tensor([-2.4076, -1.4076, -0.4076], dtype=float64)")},
+    # the examples: each row of a 2 x 3 matrix, the method's over the first
+    *({"name": name, "summary": summary, "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
+       "result": result,
+       "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
+                   f">>> pyasc.{name}(x)\nTensor([{first},\n        {second}], dtype=float64)"),
+       "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n"
+                          f">>> x.{name}()\nTensor({first}, dtype=float64)")}
+      for name, summary, result, first, second in (
+          ("softmax", "Softmax along an axis, exp(x) / sum(exp(x)).",
+           "The softmax of x, of x's shape; along axis it sums to 1.",
+           "[0.09  , 0.2447, 0.6652]", "[0.3333, 0.3333, 0.3333]"),
+          ("log_softmax", "Log of the softmax along an axis, x - log(sum(exp(x))).",
+           "log(softmax(x)), of x's shape, computed without forming softmax(x).",
+           "[-2.4076, -1.4076, -0.4076]", "[-1.0986, -1.0986, -1.0986]"))),
 ]
