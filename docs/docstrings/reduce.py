@@ -100,7 +100,8 @@ ENTRIES = [
      "axis_output": "Tensor([1.5, 1.5, 1.5], dtype=float64)"},
     *({"name": name, "summary": f"{extreme} over the given axes.", "params": PLAIN_PARAMS,
        "details_text": _EXTREME, **_RAISES_EMPTY, "what": what,
-       "output": f"Tensor({output}, dtype=int64)", "axis_output": f"Tensor({axis_output}, dtype=int64)"}
+       "output": f"Tensor({output}, dtype=int64)",
+       "axis_output": f"Tensor({axis_output}, dtype=int64)"}
       for name, extreme, what, output, axis_output in (
           ("max", "Maximum", "maxima", 6, "[4, 5, 6]"),
           ("min", "Minimum", "minima", 1, "[1, 2, 3]"))),
@@ -109,7 +110,8 @@ ENTRIES = [
     *({"name": name, "summary": f"Index of the {extreme} along an axis.", "params": ARG_PARAMS,
        "details_text": _ARG, **_RAISES_EMPTY, "call": "axis=1",
        "result": "int64 indices, with axis removed (kept with length 1 if keepdims).",
-       "output": f"Tensor({output}, dtype=int64)", "axis_output": f"Tensor({axis_output}, dtype=int64)"}
+       "output": f"Tensor({output}, dtype=int64)",
+       "axis_output": f"Tensor({axis_output}, dtype=int64)"}
       for name, extreme, output, axis_output in (
           ("argmax", "maximum", 5, "[2, 2]"),
           ("argmin", "minimum", 0, "[0, 0]"))),

@@ -122,7 +122,8 @@ ENTRIES = [
                  ">>> pyasc.unique(pyasc.asarray([[1, 2], [1, 2], [3, 4]]), axis=0).tolist()\n"
                  "[[1, 2], [3, 4]]")},
     *({"name": f"cumulative_{short}",
-       "summary": f"Cumulative {what} along an axis (the Array API's).", "what": what, "initial": initial, "params": [_x, _api_axis, _scan_dtype, _init],
+       "summary": f"Cumulative {what} along an axis (the Array API's).", "what": what,
+       "initial": initial, "params": [_x, _api_axis, _scan_dtype, _init],
        "details": _SCAN_DTYPES,
        "returns": ("Tensor",
                    f"The running {what}s, of x's shape (one longer with include_initial)."),
