@@ -5,7 +5,7 @@ memory, synchronously); products and norms use pyasc's own functions."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -47,7 +47,6 @@ class SVDResult(NamedTuple):
 # the docstrings' shared parts
 _MATRIX = "x : Tensor\n    A matrix, or a stack of them (the last two axes).\n"
 _OFFSET = "offset : int, optional\n    The diagonal: 0 (the default) the main one, positive above it.\n"
-_RTOL = "rtol : float or Tensor, optional\n    Singular values below rtol times the largest count as zero"
 _SINGULAR = "numpy.linalg.LinAlgError\n    If a matrix is singular.\n"
 _NO_CONVERGENCE = "numpy.linalg.LinAlgError\n    If the computation does not converge.\n"
 _LA = ">>> la = pyasc.array_api.linalg\n"
@@ -60,6 +59,27 @@ def _per_matrix(name: str, np_fn: Callable[..., Any], summary: str, returns: str
     def per_matrix(x: _C.Tensor, /) -> _C.Tensor:
         return call_tensor(np_fn, x, **kwargs)
     named(per_matrix, name, numpy_doc(summary, _MATRIX, returns, examples, raises))
+    return per_matrix
+
+
+class _SingularCut(Protocol):
+    """matrix_rank's signature."""
+
+    def __call__(self, x: _C.Tensor, /, *, rtol: Any = None) -> _C.Tensor: ...
+
+
+def _singular_cut(np_fn: Callable[..., Any], summary: str, default: str, returns: str,
+                  output: str) -> _SingularCut:
+    """np_fn(x, rtol=rtol) per matrix, for a function that counts small
+    singular values as zero; default says what rtol's is, output is the
+    example's (over a matrix of rank 1)."""
+    def per_matrix(x: _C.Tensor, /, *, rtol: Any = None) -> _C.Tensor:
+        return call_tensor(np_fn, x, rtol=rtol)
+    name = np_fn.__name__
+    named(per_matrix, name, numpy_doc(
+        summary, _MATRIX + "rtol : float or Tensor, optional\n    Singular values below rtol "
+        f"times the largest count as zero{default}.\n", returns,
+        _LA + f">>> la.{name}(pyasc.asarray([[1.0, 2.0], [2.0, 4.0]]))\n{output}"))
     return per_matrix
 
 
@@ -136,13 +156,9 @@ def matrix_power(x: _C.Tensor, n: int, /) -> _C.Tensor:
     return call_tensor(np.linalg.matrix_power, x, n)
 
 
-@documented("The rank of each matrix.",
-            _MATRIX + _RTOL + " (by\n    default, as numpy.linalg.matrix_rank).\n",
-            "int64 ranks.",
-            _LA + ">>> la.matrix_rank(pyasc.asarray([[1.0, 2.0], [2.0, 4.0]]))\n"
-            "Tensor(1, dtype=int64)")
-def matrix_rank(x: _C.Tensor, /, *, rtol: Any = None) -> _C.Tensor:
-    return call_tensor(np.linalg.matrix_rank, x, rtol=rtol)
+matrix_rank = _singular_cut(np.linalg.matrix_rank, "The rank of each matrix.",
+                           " (by\n    default, as numpy.linalg.matrix_rank)", "int64 ranks.",
+                           "Tensor(1, dtype=int64)")
 
 
 @documented("The outer product of two vectors.", "x1, x2 : Tensor\n    1-d.\n",
@@ -156,13 +172,9 @@ def outer(x1: _C.Tensor, x2: _C.Tensor, /) -> _C.Tensor:
     return _C.multiply(x1.reshape((-1, 1)), x2.reshape((1, -1)))
 
 
-@documented("The Moore-Penrose pseudo-inverse of each matrix.",
-            _MATRIX + _RTOL + ".\n",
-            "The pseudo-inverses.",
-            _LA + ">>> la.pinv(pyasc.asarray([[1.0, 2.0], [2.0, 4.0]]))\n"
-            "Tensor([[0.04, 0.08],\n        [0.08, 0.16]], dtype=float64)")
-def pinv(x: _C.Tensor, /, *, rtol: Any = None) -> _C.Tensor:
-    return call_tensor(np.linalg.pinv, x, rtol=rtol)
+pinv = _singular_cut(np.linalg.pinv, "The Moore-Penrose pseudo-inverse of each matrix.", "",
+                    "The pseudo-inverses.",
+                    "Tensor([[0.04, 0.08],\n        [0.08, 0.16]], dtype=float64)")
 
 
 @documented("The QR factorisation of each matrix.",
