@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pyasc import _C
+from pyasc._docs import X_INPUT, named, numpy_doc
 from pyasc.array_api._numpy_backed import call_tensor
 
 _Axes = Sequence[int] | None
@@ -42,37 +43,24 @@ class _Shift(Protocol):
     def __call__(self, x: _C.Tensor, /, *, axes: _Axes = None) -> _C.Tensor: ...
 
 
-# The docstrings, filled per function: {summary}, {returns} and {examples}
-# everywhere, {length} (n's default) for the 1-D transforms and {x} (what x
-# is) for the shifts.
-def _template(parameters: str, raises: bool = True) -> str:
-    """A docstring's template around its Parameters section's entries."""
-    tail = "\nRaises\n------\nValueError\n    If norm is not one of those.\n" if raises else ""
-    return ("{summary}\n\nParameters\n----------\n" + parameters
-            + "\nReturns\n-------\nTensor\n    {returns}\n" + tail
-            + "\nExamples\n--------\n{examples}")
-
-
-_X_INPUT = """x : Tensor
-    The input.
-"""
-_DOC_1D = _template(_X_INPUT + """n : int, optional
+# the docstrings' Parameters entries (the 1-D transforms' with n's default
+# length filled in) and what the transforms raise
+_NORM = "norm : {'backward', 'ortho', 'forward'}, optional\n    Which direction is scaled"
+_NORM_RAISES = "ValueError\n    If norm is not one of those.\n"
+_PARAMS_1D = X_INPUT + """n : int, optional
     The length of the transform along axis: x is cropped or zero-padded to
     it ({length} by default).
 axis : int, optional
     The axis to transform (the last by default).
-norm : {{'backward', 'ortho', 'forward'}}, optional
-    Which direction is scaled by 1/n, as numpy.fft's ('backward' by
+""" + _NORM + """ by 1/n, as numpy.fft's ('backward' by
     default: the inverse).
-""")
-_DOC_ND = _template(_X_INPUT + """s : sequence of int, optional
+"""
+_PARAMS_ND = X_INPUT + """s : sequence of int, optional
     The lengths of the transform along axes (x's by default).
 axes : sequence of int, optional
     The axes to transform (all by default).
-norm : {{'backward', 'ortho', 'forward'}}, optional
-    Which direction is scaled, as numpy.fft's ('backward' by default).
-""")
-_DOC_FREQ = _template("""n : int
+""" + _NORM + ", as numpy.fft's ('backward' by default).\n"
+_PARAMS_FREQ = """n : int
     The transform's length.
 d : float, optional
     The sample spacing (1 by default).
@@ -80,12 +68,8 @@ dtype : dtype, optional
     The element type (float64 by default).
 device : str or int, optional
     The device (the current one by default).
-""", raises=False)
-_DOC_SHIFT = _template("""x : Tensor
-    {x}
-axes : sequence of int, optional
-    The axes to shift (all by default).
-""", raises=False)
+"""
+_AXES_SHIFT = "axes : sequence of int, optional\n    The axes to shift (all by default).\n"
 
 # the examples' first lines
 _F = ">>> f = pyasc.array_api.fft\n"
@@ -93,19 +77,13 @@ _X = _F + ">>> x = pyasc.asarray([1.0, 2.0, 3.0, 4.0])\n"
 _M = _F + ">>> m = pyasc.asarray([[1.0, 2.0], [3.0, 4.0]])\n"
 
 
-def _named(fn: Any, np_fn: Callable[..., Any], doc: str) -> None:
-    """Gives fn the name of the numpy.fft function it runs, and doc."""
-    fn.__name__ = fn.__qualname__ = np_fn.__name__
-    fn.__doc__ = doc
-
-
 def _transform(np_fn: Callable[..., Any], summary: str, length: str, returns: str,
                examples: str) -> _Transform:
     def transform(x: _C.Tensor, /, *, n: int | None = None, axis: int = -1,
                   norm: str = "backward") -> _C.Tensor:
         return call_tensor(np_fn, x, n=n, axis=axis, norm=norm)
-    _named(transform, np_fn, _DOC_1D.format(summary=summary, length=length, returns=returns,
-                                            examples=examples))
+    named(transform, np_fn.__name__, numpy_doc(summary, _PARAMS_1D.replace("{length}", length),
+                                               returns, examples, _NORM_RAISES))
     return transform
 
 
@@ -114,7 +92,8 @@ def _transform_n(np_fn: Callable[..., Any], summary: str, returns: str,
     def transform(x: _C.Tensor, /, *, s: _Shape = None, axes: _Axes = None,
                   norm: str = "backward") -> _C.Tensor:
         return call_tensor(np_fn, x, s=s, axes=axes, norm=norm)
-    _named(transform, np_fn, _DOC_ND.format(summary=summary, returns=returns, examples=examples))
+    named(transform, np_fn.__name__, numpy_doc(summary, _PARAMS_ND, returns, examples,
+                                               _NORM_RAISES))
     return transform
 
 
@@ -125,8 +104,7 @@ def _frequencies(np_fn: Callable[..., Any], summary: str, returns: str,
         t: _C.Tensor = _C.asarray(np_fn(n, d))
         t = t if dtype is None else t.astype(dtype)
         return t if device is None else t.to_device(device)
-    _named(frequencies, np_fn, _DOC_FREQ.format(summary=summary, returns=returns,
-                                                examples=examples))
+    named(frequencies, np_fn.__name__, numpy_doc(summary, _PARAMS_FREQ, returns, examples))
     return frequencies
 
 
@@ -134,8 +112,8 @@ def _shift(np_fn: Callable[..., Any], summary: str, x: str, returns: str,
            examples: str) -> _Shift:
     def shift(x: _C.Tensor, /, *, axes: _Axes = None) -> _C.Tensor:
         return call_tensor(np_fn, x, axes=axes)
-    _named(shift, np_fn, _DOC_SHIFT.format(summary=summary, x=x, returns=returns,
-                                           examples=examples))
+    named(shift, np_fn.__name__, numpy_doc(summary, f"x : Tensor\n    {x}\n" + _AXES_SHIFT,
+                                           returns, examples))
     return shift
 
 
