@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 #: a Parameters entry that many functions share
 X_INPUT = "x : Tensor\n    The input.\n"
@@ -36,10 +37,6 @@ def named(fn: Any, name: str, doc: str) -> None:
     fn.__doc__ = doc
 
 
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
 def documented(summary: str, parameters: str, returns: str, examples: str, raises: str = "",
                returns_type: str = "Tensor") -> Callable[[_F], _F]:
     """A decorator that gives a function the docstring numpy_doc builds
@@ -48,7 +45,6 @@ def documented(summary: str, parameters: str, returns: str, examples: str, raise
         fn.__doc__ = numpy_doc(summary, parameters, returns, examples, raises, returns_type)
         return fn
     return document
-
 
 
 def _fill_ones(params: str, length: str, copy: str) -> str:
