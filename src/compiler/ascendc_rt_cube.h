@@ -214,7 +214,8 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
                          kk, init, L);
 }
 /* Fixpipe(dst GM (ub 0) or UB, src L0C[, quant vector in L1], FixpipeParamsV220):
- * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz */
+ * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz, ndNum, srcNdStride,
+ * dstNdStride */
 static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
                             pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p,
                             double deq, const char *file, int line) {
@@ -229,12 +230,12 @@ static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, 
     if (asc_k_cube_local(k, d, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "fixpipe", "dst", &sd, L))
       return 1;
     return asc_k_cube_fixpipe(k, sd, lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4], (int)p[5],
-                              deq, (int)p[6], L);
+                              deq, (int)p[6], p + 7, L);
   }
   return ub ? asc_k_cube_fixpipe_ub(k, lt_in(dst), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3],
-                                    p[4], (int)p[5], deq, (int)p[6], L)
+                                    p[4], (int)p[5], deq, (int)p[6], p + 7, L)
             : asc_k_cube_fixpipe_gm(k, gt_in(g), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4],
-                                    (int)p[5], deq, (int)p[6], L);
+                                    (int)p[5], deq, (int)p[6], p + 7, L);
 }
 /* DataCopy(dst L1, src GM (ub 0) or UB, Nd2NzParams v[8]) */
 static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub,
