@@ -256,11 +256,30 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
 }
 
 /* The other cube forms (pyasc_sim.h PYASC_SIM_CUBE_*). */
+_Static_assert(PYASC_SIM_CUBE_TAG_SHIFT == ASC_KC_TAG_SHIFT, "the header's cube tag");
+/* DumpTensor of a tensor in L1 or L0C (where CANN's DumpTensor reads):
+ * count elements of esize bytes from element `from` to out (n bytes). */
+static int cube_read(asc_k_ctx *k, pyasc_sim_lt src, int64_t esize, int64_t count, int64_t from,
+                     char *out, int64_t n, int L) {
+  asc_kc_span s;
+  if (esize < 1 || esize > 8 || count < 0 || from < 0)
+    return asc_k_fail(k, L, "DumpTensor: bad element size %lld, count %lld or start %lld",
+                      (long long)esize, (long long)count, (long long)from);
+  if (asc_k_cube_local(k, lt_in(src), esize, ASC_KC_M_L1 | ASC_KC_M_L0C, "DumpTensor", "tensor", &s,
+                       L))
+    return 1;
+  if (from > s.n / esize || count > s.n / esize - from || count > n / esize)
+    return asc_k_fail(k, L, "DumpTensor: elements %lld to %lld run past the tensor (%lld bytes)",
+                      (long long)from, (long long)(from + count), (long long)s.n);
+  memcpy(out, s.p + from * esize, (size_t)(count * esize));
+  return 0;
+}
 static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
                          pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t, st;
   if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (op == PYASC_SIM_CUBE_READ) return cube_read(k, src, v[0], v[1], v[2], g.base, g.n, L);
   if (op == PYASC_SIM_CUBE_MMAD_SPARSE)
     return asc_k_cube_mmad_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2],
                                   v[3] != 0, L);
