@@ -60,8 +60,9 @@ typedef struct asc_kc_l3d_io {
   int64_t src_l1;   /* src's byte in L1 (the boundary counts from L1's start) */
   int64_t boundary; /* bytes; 0: none */
   asc_kc_type t;
-  char pad[8];      /* the padding value as one element */
-  int64_t max_read; /* bytes of src read, from its start (checked mode) */
+  char pad[8];       /* the padding value as one element */
+  int64_t max_read;  /* bytes of src read, from its start (checked mode) */
+  int64_t max_write; /* bytes of dst a V2 load wrote to, from its start */
 } asc_kc_l3d_io;
 
 static int asc_kc_geom_check(const asc_kc_geom *g, int64_t *ho, int64_t *wo, asc_kc_err *e) {
@@ -167,6 +168,7 @@ static int asc_kc_l3d_v2_block(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t 
                        "img2col writes %lld bytes from byte %lld past its destination (%lld "
                        "bytes)",
                        (long long)bytes, (long long)base, (long long)io->dst_room);
+  if (base + bytes > io->max_write) io->max_write = base + bytes;
   int64_t k1 = kext / cz, per_c1 = g->kh * g->kw * cz;
   char v[8];
   for (int64_t i = 0; i < mext; i++) {
@@ -373,8 +375,7 @@ static int asc_k_load3d_v2(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int 
   c->l3d_pad = pad;
   if (asc_kc_l3d_v2(&io, &g, a[6], a[7], a[8], a[9], a[10], to_b, (int)a[17], &e))
     return asc_k_fail(k, line, "%s: %s", api, e.msg);
-  int64_t times = c->l3d_repeat_set ? c->l3d_repeat[0] : 1;
-  return asc_k_l3d_done(k, &io, times * a[7] * a[8] * asc_kc_esize(io.t), api, line);
+  return asc_k_l3d_done(k, &io, io.max_write, api, line);
 }
 
 /* load_data(dst A2/B2, src A1/B1, LoadData3DParamsV2Pro): the FMATRIX and
@@ -414,8 +415,7 @@ static int asc_k_load3d_v2pro(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, i
           k0 = (int64_t)(x >> 32 & 0xFFFF), m0 = (int64_t)(x >> 48 & 0xFFFF);
   if (asc_kc_l3d_v2(&io, &g, channel, kext, mext, k0, m0, to_b, transpose, &e))
     return asc_k_fail(k, line, "%s: %s", api, e.msg);
-  int64_t times = c->l3d_repeat_set ? c->l3d_repeat[0] : 1;
-  return asc_k_l3d_done(k, &io, times * kext * mext * asc_kc_esize(io.t), api, line);
+  return asc_k_l3d_done(k, &io, io.max_write, api, line);
 }
 
 /* load_data(dst A2/B2, src A1/B1, LoadData3DParamsV1): a[] holds pad_list[4],
