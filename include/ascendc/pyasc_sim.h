@@ -41,6 +41,9 @@ typedef struct pyasc_sim_gt {
 typedef struct pyasc_sim_lt {
   int64_t off, len; /* UB byte offset, elements */
 } pyasc_sim_lt;
+/* off of a tensor in a cube buffer (L1, L0A, L0B, L0C): that buffer's index
+ * plus one above this bit, its byte below */
+#define PYASC_SIM_CUBE_TAG_SHIFT 40
 
 /* Bytes a TPipe, a TQue and a TBuf keep for the runtime's objects. */
 #define PYASC_SIM_PIPE_BYTES 1024
@@ -81,7 +84,9 @@ enum {
  * LoadData3DParamsV2, dst, src) dt, padList[4], l1H, l1W, channelSize,
  * kExtension, mExtension, kStartPt, mStartPt, strideW, strideH, filterW,
  * filterH, dilationFilterW, dilationFilterH, enTranspose, filterSizeW,
- * filterSizeH, fMatrixCtrl, then padValue as a double's bits. */
+ * filterSizeH, fMatrixCtrl, then padValue as a double's bits; READ
+ * (DumpTensor of an L1 or L0C tensor, src) the element size, the count
+ * and the first element, copied to g.base (g.n bytes). */
 enum {
   PYASC_SIM_CUBE_FPQ,
   PYASC_SIM_CUBE_CO12,
@@ -89,7 +94,8 @@ enum {
   PYASC_SIM_CUBE_ND2NZ_PAD,
   PYASC_SIM_CUBE_LOAD_SPARSE,
   PYASC_SIM_CUBE_MMAD_SPARSE,
-  PYASC_SIM_CUBE_LOAD3D_V2
+  PYASC_SIM_CUBE_LOAD3D_V2,
+  PYASC_SIM_CUBE_READ
 };
 
 /* The other vector and state forms through vec_more: t the tensors, v the

@@ -228,7 +228,8 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
                          kk, init, L);
 }
 /* Fixpipe(dst GM (ub 0) or UB, src L0C[, quant vector in L1], FixpipeParamsV220):
- * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz */
+ * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz, ndNum, srcNdStride,
+ * dstNdStride */
 static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
                             pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p,
                             double deq, const char *file, int line) {
@@ -243,12 +244,12 @@ static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, 
     if (asc_k_cube_local(k, d, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "fixpipe", "dst", &sd, L))
       return 1;
     return asc_k_cube_fixpipe(k, sd, lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4], (int)p[5],
-                              deq, (int)p[6], L);
+                              deq, (int)p[6], p + 7, L);
   }
   return ub ? asc_k_cube_fixpipe_ub(k, lt_in(dst), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3],
-                                    p[4], (int)p[5], deq, (int)p[6], L)
+                                    p[4], (int)p[5], deq, (int)p[6], p + 7, L)
             : asc_k_cube_fixpipe_gm(k, gt_in(g), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4],
-                                    (int)p[5], deq, (int)p[6], L);
+                                    (int)p[5], deq, (int)p[6], p + 7, L);
 }
 /* DataCopy(dst L1, src GM (ub 0) or UB, Nd2NzParams v[8]) */
 static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub,
@@ -273,11 +274,30 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
 }
 
 /* The other cube forms (pyasc_sim.h PYASC_SIM_CUBE_*). */
+_Static_assert(PYASC_SIM_CUBE_TAG_SHIFT == ASC_KC_TAG_SHIFT, "the header's cube tag");
+/* DumpTensor of a tensor in L1 or L0C (where CANN's DumpTensor reads):
+ * count elements of esize bytes from element `from` to out (n bytes). */
+static int cube_read(asc_k_ctx *k, pyasc_sim_lt src, int64_t esize, int64_t count, int64_t from,
+                     char *out, int64_t n, int L) {
+  asc_kc_span s;
+  if (esize < 1 || esize > 8 || count < 0 || from < 0)
+    return asc_k_fail(k, L, "DumpTensor: bad element size %lld, count %lld or start %lld",
+                      (long long)esize, (long long)count, (long long)from);
+  if (asc_k_cube_local(k, lt_in(src), esize, ASC_KC_M_L1 | ASC_KC_M_L0C, "DumpTensor", "tensor", &s,
+                       L))
+    return 1;
+  if (from > s.n / esize || count > s.n / esize - from || count > n / esize)
+    return asc_k_fail(k, L, "DumpTensor: elements %lld to %lld run past the tensor (%lld bytes)",
+                      (long long)from, (long long)(from + count), (long long)s.n);
+  memcpy(out, s.p + from * esize, (size_t)(count * esize));
+  return 0;
+}
 static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
                          pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t, st;
   if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (op == PYASC_SIM_CUBE_READ) return cube_read(k, src, v[0], v[1], v[2], g.base, g.n, L);
   if (op == PYASC_SIM_CUBE_MMAD_SPARSE)
     return asc_k_cube_mmad_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2],
                                   v[3] != 0, L);
