@@ -124,7 +124,8 @@ static int run_case(int *v) {
   }
   std::vector<uint8_t> saved(host.GetDataSize());
   host.SaveToBuffer(saved.data(), saved.size());
-  bool same = saved.size() == sizeof kernel && std::memcmp(saved.data(), &kernel, sizeof kernel) == 0;
+  bool same = saved.size() == sizeof kernel &&
+              std::memcmp(saved.data(), &kernel, sizeof kernel) == 0;
   std::printf("rc %ld %ld same %d\n", (long)rc1, (long)rc2, same ? 1 : 0);
   print_tiling(kernel);
   return 0;
