@@ -19,18 +19,19 @@
 #include "asc/tiling.h"
 #include "platform/platform_ascendc.h"
 
-// TCubeTiling's members in Ascend C's order, for the host-side class and the copies below.
-#define PYASC_TCUBE_FIELDS(X)                                                                   \
-  X(usedCoreNum)                                                                                \
-  X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN) X(baseK) \
-      X(depthA1) X(depthB1) X(stepM) X(stepN) X(isBias) X(transLength) X(iterateOrder)          \
-          X(shareMode) X(shareL1Size) X(shareL0CSize) X(shareUbSize) X(batchM) X(batchN)        \
-              X(singleBatchM) X(singleBatchN) X(stepKa) X(stepKb) X(depthAL1CacheUB)            \
-                  X(depthBL1CacheUB) X(dbL0A) X(dbL0B) X(dbL0C) X(ALayoutInfoB) X(ALayoutInfoS) \
-                      X(ALayoutInfoN) X(ALayoutInfoG) X(ALayoutInfoD) X(BLayoutInfoB)           \
-                          X(BLayoutInfoS) X(BLayoutInfoN) X(BLayoutInfoG) X(BLayoutInfoD)       \
-                              X(CLayoutInfoB) X(CLayoutInfoS1) X(CLayoutInfoN) X(CLayoutInfoG)  \
-                                  X(CLayoutInfoS2) X(BatchNum)
+// TCubeTiling's members in Ascend C's order, for the host-side class and the copies below
+// (clang-format does not keep a macro list of calls stable).
+// clang-format off
+#define PYASC_TCUBE_FIELDS(X)                                                                 \
+  X(usedCoreNum) X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK)           \
+  X(baseM) X(baseN) X(baseK) X(depthA1) X(depthB1) X(stepM) X(stepN) X(isBias)               \
+  X(transLength) X(iterateOrder) X(shareMode) X(shareL1Size) X(shareL0CSize) X(shareUbSize)   \
+  X(batchM) X(batchN) X(singleBatchM) X(singleBatchN) X(stepKa) X(stepKb)                     \
+  X(depthAL1CacheUB) X(depthBL1CacheUB) X(dbL0A) X(dbL0B) X(dbL0C)                            \
+  X(ALayoutInfoB) X(ALayoutInfoS) X(ALayoutInfoN) X(ALayoutInfoG) X(ALayoutInfoD)             \
+  X(BLayoutInfoB) X(BLayoutInfoS) X(BLayoutInfoN) X(BLayoutInfoG) X(BLayoutInfoD)             \
+  X(CLayoutInfoB) X(CLayoutInfoS1) X(CLayoutInfoN) X(CLayoutInfoG) X(CLayoutInfoS2) X(BatchNum)
+// clang-format on
 
 #define PYASC_TCUBE_DEF(name) TILING_DATA_FIELD_DEF(int32_t, name);
 
