@@ -13,7 +13,8 @@ our own, built by ``python -m pyasc asc-compile`` and by CMake with the
 * from the TILING_DATA macros bytes laid out as a C struct of the same
   members (NumPy's aligned structured dtype is the reference);
 * -1 from a refused setter and from GetTiling after it (the tiling left
-  untouched), and 0 again once the setter succeeds.
+  untouched), and 0 again once the setter succeeds;
+* from ``ge::Shape`` and ``GetExpMaxMinTmpSize`` the sizes CANN documents.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ PROGRAM = r"""
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include "graph/tensor.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -198,6 +200,24 @@ static void bad_calls() {
               (long)ok, type, (long)after_type, (long)split);
 }
 
+static void exp_sizes() {
+  const std::vector<std::vector<int64_t>> shapes = {{8192}, {}, {3, 5}, {-1, 4}, {40, 0, 7}};
+  for (const auto &dims : shapes) {
+    ge::Shape shape(dims);
+    for (uint32_t typeSize : {4u, 2u}) {
+      for (bool reuse : {false, true}) {
+        uint32_t maxValue = 1, minValue = 1;
+        bool ok = AscendC::GetExpMaxMinTmpSize(shape, typeSize, reuse, maxValue, minValue);
+        std::printf("exp %lld %u %d %d %u %u\n", (long long)shape.GetShapeSize(), typeSize,
+                    reuse ? 1 : 0, ok ? 1 : 0, maxValue, minValue);
+      }
+    }
+  }
+  ge::Shape s2({6, 7});
+  std::printf("shape %zu %lld %lld %u\n", s2.GetDimNum(), (long long)s2.GetDim(1),
+              (long long)s2.GetDim(2), s2.SetDim(5, 1) == ge::GRAPH_FAILED ? 1u : 0u);
+}
+
 int main() {
   char word[16];
   while (std::scanf("%15s", word) == 1) {
@@ -212,6 +232,8 @@ int main() {
       round_trip();
     } else if (std::strcmp(word, "bad") == 0) {
       bad_calls();
+    } else if (std::strcmp(word, "exp") == 0) {
+      exp_sizes();
     }
   }
   return 0;
@@ -225,7 +247,7 @@ def _source() -> str:
 
 
 def _stdin() -> str:
-    lines = ["platform", "roundtrip", "bad"]
+    lines = ["platform", "roundtrip", "bad", "exp"]
     lines += ["case " + " ".join(str(int(x)) for x in case) for case in CASES]
     return "\n".join(lines) + "\n"
 
@@ -282,7 +304,21 @@ def _check_output(out: str) -> None:
     # refused and so is the tiling; a 4096 x 4096 base block fits no buffer
     assert lines[4].split() == ["bad", "-1", "-1", "1", "0", "0", "-1", "-1", "-1"]
 
-    rest = lines[5:]
+    # Exp's scratch: float32 buffers of the input's length, at least 256 bytes each; 3 for
+    # float (2 reusing the source), 4 for half (CANN's asc-devkit); an unknown shape fails
+    exp = [line.split()[1:] for line in lines[5:25]]
+    assert len(exp) == 20 and all(line.startswith("exp ") for line in lines[5:25])
+    for size_s, type_size, reuse, ok, max_v, min_v in exp:
+        size = int(size_s)
+        if size < 0:
+            assert (ok, max_v, min_v) == ("0", "1", "1")
+            continue
+        buffers = (2 if reuse == "1" else 3) if type_size == "4" else 4
+        assert (ok, int(min_v), int(max_v)) == ("1", buffers * 256, buffers * max(size * 4, 256))
+    assert [e[0] for e in exp[::4]] == ["8192", "0", "15", "-1", "0"]
+    assert lines[25].split() == ["shape", "2", "7", "0", "1"]
+
+    rest = lines[26:]
     assert len(rest) == 2 * len(CASES)
     for case, (head, body) in zip(CASES, zip(rest[::2], rest[1::2])):
         assert head.split() == ["rc", "0", "0", "same", "1"], (case, head)

@@ -75,8 +75,9 @@ endfunction()
 #                matmul's, computed by libasc's asc_tiling_*)
 #   register     libregister.so: tiling data classes (register/tilingdata_base.h, header-only)
 #   platform     libplatform.so: platform_ascendc::PlatformAscendC (libasc's device properties)
-#   graph_base, ascendalog, unified_dlog: GE's graph types and CANN's logging, which the
-#                examples link but whose calls they do not make here; nothing more than libasc
+#   graph_base   GE's graph types: ge::Shape, ge::DataType (graph/tensor.h, header-only)
+#   ascendalog, unified_dlog: CANN's logging, which the examples link but whose calls they do
+#                not make here; nothing more than libasc
 set(_asc_lib "${_asc_site}/pyasc/lib/libasc.so")
 foreach(_asc_name IN ITEMS tiling_api register platform graph_base ascendalog unified_dlog)
   if(NOT TARGET ${_asc_name})
