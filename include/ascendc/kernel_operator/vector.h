@@ -77,6 +77,18 @@ inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Exp takes half or float");
   Exp(dst, src, static_cast<int32_t>(calCount), loc);
 }
+// The math library's Log (lib/math/log.h): the natural logarithm over calCount elements (all of
+// src without it), as the basic Ln computes it.
+template <typename T, bool isReuseSource = false>
+inline void Log(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t calCount,
+                sim::Loc loc = {}) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Log takes half or float");
+  Ln(dst, src, static_cast<int32_t>(calCount), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Log(const LocalTensor<T> &dst, const LocalTensor<T> &src, sim::Loc loc = {}) {
+  Log<T, isReuseSource>(dst, src, src.GetSize(), loc);
+}
 
 template <typename T, bool isSetMask = true>
 inline void LeakyRelu(const LocalTensor<T> &dst, const LocalTensor<T> &src,
