@@ -139,7 +139,7 @@ install-check: venv
 	  $(MAKE) -C asc-cmake >/dev/null && ./asc-cmake/demo; fi
 
 bench: build
-	for b in runtime tensor reduce kernel checked framework adv cube op_fusion op_small ascendc perf_model_add perf_model_matmul perf_model_guides; do \
+	for b in runtime tensor reduce kernel checked framework adv cube op_fusion op_small ascendc perf_model_add perf_model_matmul perf_model_guides perf_model_data_copy; do \
 	  test -f bench/$$b.py || continue; echo "== bench/$$b.py"; \
 	  PYTHONPATH=$(abspath $(BUILD))/stage $(VPY) bench/$$b.py || exit 1; done
 

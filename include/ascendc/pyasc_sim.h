@@ -113,7 +113,8 @@ enum {
  * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's;
  * LIST_DESC (ListTensorDesc, TensorDesc) g the list, v what (0 check the list, 1 the tensor
  * count, 2 tensor index's dim, 3 its index, 4 its shape[offset], 5 its data pointer, 6 check tensor
- * index), length, shapeSize, index, offset, out the value. */
+ * index), length, shapeSize, index, offset, out the value; INT4 the int4b_t forms
+ * (PYASC_SIM_I4_*). */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -139,7 +140,20 @@ enum {
   PYASC_SIM_VEC_REDUCE_SUM_SPR,
   PYASC_SIM_VEC_GROUP_ARRIVE,
   PYASC_SIM_VEC_GROUP_WAIT,
-  PYASC_SIM_VEC_GM_FILL
+  PYASC_SIM_VEC_GM_FILL,
+  PYASC_SIM_VEC_INT4
+};
+/* The int4b_t forms through vec_more (PYASC_SIM_VEC_INT4, v[0]); what the
+ * rest of v, t and out hold: src/compiler/ascendc_rt_int4.h. */
+enum {
+  PYASC_SIM_I4_NEW,
+  PYASC_SIM_I4_SLICE,
+  PYASC_SIM_I4_REINTERPRET,
+  PYASC_SIM_I4_GET,
+  PYASC_SIM_I4_SET,
+  PYASC_SIM_I4_CAST,
+  PYASC_SIM_I4_PHY_ADDR,
+  PYASC_SIM_I4_GM_OFFSET
 };
 
 /* TBufPool and a custom pool (EXTERN_IMPL_BUFPOOL) through pool_more: pool the

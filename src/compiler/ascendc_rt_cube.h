@@ -192,6 +192,9 @@ static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim
                          int transpose, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4)
+    return asc_k_cube_i4_load(k, lt_in(dst), lt_in(src), gt_in(g), gm, start, repeat, src_stride,
+                              dst_gap, transpose, L);
   if (cube_dt(k, dt, "LoadData", L, &t)) return 1;
   return gm ? asc_k_cube_load_gm(k, lt_in(dst), gt_in(g), t, start, repeat, src_stride, dst_gap,
                                  transpose, L)
@@ -204,12 +207,23 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
                          int64_t kk, int init, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t = cube_type(dt), d = cube_type(dst_dt);
+  asc_k_lt bl = lt_in(bias);
+  if ((init & 4) && !has_bias) {
+    /* cmatrixSource: C starts from the bias table (C2, which shares L1 here) at its byte 0 */
+    bl.off = ASC_KC_TAG(ASC_KC_L1, 0), bl.len = n;
+    has_bias = 1;
+  }
+  init &= 3;
+  if (dt == ASC_K_DT_INT4) {
+    if (d != ASC_KC_S32) return asc_k_fail(k, L, "Mmad: int4b_t fm and filter give int32_t dst");
+    return asc_k_cube_i4_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, m, n, kk,
+                              init, L);
+  }
   /* the types the cube multiplies (ir_check's rule for Python kernels) */
   if (t < 0 || t == ASC_KC_S32 || d != (t == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32))
     return asc_k_fail(k, L,
                       "Mmad: fm and filter must be half, bfloat16_t, float or int8_t and dst "
                       "float (int32_t for int8_t)");
-  asc_k_lt bl = lt_in(bias);
   return asc_k_cube_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, NULL, t, m, n,
                          kk, init, L);
 }
@@ -241,6 +255,10 @@ static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_
                           int dt, const int64_t *v, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4) /* b4's Nd2Nz is b8's: its parameters count bytes */
+    return ub ? asc_k_cube_nd2nz_ub(k, asc_k_i4_view(lt_in(dst)), asc_k_i4_view(lt_in(src)),
+                                    ASC_KC_S8, v, L)
+              : asc_k_cube_nd2nz_gm(k, asc_k_i4_view(lt_in(dst)), gt_in(g), ASC_KC_S8, v, L);
   if (cube_dt(k, dt, "DataCopy", L, &t)) return 1;
   return ub ? asc_k_cube_nd2nz_ub(k, lt_in(dst), lt_in(src), t, v, L)
             : asc_k_cube_nd2nz_gm(k, lt_in(dst), gt_in(g), t, v, L);
@@ -266,6 +284,13 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
   if (op == PYASC_SIM_CUBE_LOAD_SPARSE)
     return asc_k_cube_load_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2], v[3],
                                   v[4] != 0, L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD_T)
+    return asc_k_cube_i4_load_t(k, lt_in(dst), lt_in(src), v[1], v[2], v[3], v[4], v[5], L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD3D_V2) {
+    double pad;
+    memcpy(&pad, &v[22], sizeof pad);
+    return asc_k_cube_i4_load3d(k, lt_in(dst), lt_in(src), v + 1, pad, L);
+  }
   if (cube_dt(k, (int)v[0], "the cube", L, &t)) return 1;
   switch (op) {
     case PYASC_SIM_CUBE_CO12:
@@ -337,6 +362,39 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
       const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
       if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
     }
+  return 0;
+}
+
+/* DataCopy C1 -> C2 (L1 to the bias table) with DataCopyParams: bc bursts of bl 64-byte
+ * blocks, ss 32-byte blocks between source bursts, ds 64-byte blocks between destination
+ * bursts (dav-2201's units on this path). C2 shares L1 in the simulator, so the destination
+ * is an L1 tensor; as on the device, the bias table's 1 KB bounds it. */
+static int sim_cube_copy_l1_bt(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L) {
+  static const char api[] = "data_copy (C1 -> C2)";
+  asc_kc_span d, s;
+  if (bc < 0 || bc > 4095 || bl < 0 || bl > 65535 || ss < 0 || ss > 65535 || ds < 0 || ds > 65535)
+    return asc_k_fail(k, L,
+                      "%s: DataCopyParams out of range (blockCount %lld, blockLen %lld, "
+                      "srcStride %lld, dstStride %lld)",
+                      api, (long long)bc, (long long)bl, (long long)ss, (long long)ds);
+  if (asc_k_cube_local(k, dst, es, ASC_KC_M_L1, api, "dst", &d, L) ||
+      asc_k_cube_local(k, src, es, ASC_KC_M_L1, api, "src", &s, L))
+    return 1;
+  const int64_t at = dst.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1), burst = bl * 64;
+  for (int64_t i = 0; i < bc; i++) {
+    const int64_t so = i * (burst + ss * 32), dof = i * (burst + ds * 64);
+    if (!asc_kc_in(so, burst, s.n) || !asc_kc_in(dof, burst, d.n))
+      return asc_k_fail(k, L, "%s: burst %lld lies past src (%lld bytes) or dst (%lld bytes)", api,
+                        (long long)i, (long long)s.n, (long long)d.n);
+    if (at + dof + burst > 1024)
+      return asc_k_fail(k, L, "%s: burst %lld ends at byte %lld of the 1 KB bias table", api,
+                        (long long)i, (long long)(at + dof + burst));
+    memmove(d.p + dof, s.p + so, (size_t)burst);
+    if (asc_k_cube_use(k, ASC_K_MTE1, s, so, burst, 0, api, "src", L) ||
+        asc_k_cube_use(k, ASC_K_MTE1, d, dof, burst, 1, api, "dst", L))
+      return 1;
+  }
   return 0;
 }
 

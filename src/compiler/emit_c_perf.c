@@ -61,13 +61,28 @@ static int pf_first_local(const emitter *e, const ir_op *op) {
   return -1;
 }
 
-/* A copy between GM and a local buffer, or inside the core. */
+/* A copy between GM and a local buffer, or inside the core. A GM copy
+ * whose bursts stride through GM (DataCopyParams' and DataCopyPad's
+ * blockCount rows with the GM side's gap) is charged row by row, so that
+ * the L2 sees the lines each row touches. */
 static int pf_copy(emitter *e, const ir_op *op, int L) {
   const uint32_t *o = op->operands;
   bool in = pf_is(e, o[0], ASC_IR_LOCAL) && pf_is(e, o[1], ASC_IR_GLOBAL);
   bool out = pf_is(e, o[0], ASC_IR_GLOBAL) && pf_is(e, o[1], ASC_IR_LOCAL);
   uint32_t local = in ? o[0] : o[1];
   long long es = (long long)ce_esize(e, local);
+  uint32_t g = in ? o[1] : o[0];
+  /* the gap on the GM side: srcStride reading, dstStride writing */
+  uint32_t gap = in ? o[4] : o[5];
+  if ((in || out) && op->code == IR_OP_DATA_COPY_PARAMS) /* blockLen, gaps: 32-B blocks */
+    return ce_line(e,
+                   "asc_pf_gm2d(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u * 32, "
+                   "(v%u + v%u) * 32, %d);",
+                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, g, g, g, o[2], o[3], o[3], gap, L);
+  if ((in || out) && op->code == IR_OP_DATA_COPY_PAD) /* blockLen and the GM gap: bytes */
+    return ce_line(e,
+                   "asc_pf_gm2d(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u + v%u, %d);",
+                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, g, g, g, o[2], o[3], o[3], gap, L);
   char bytes[96];
   if (op->code == IR_OP_DATA_COPY)
     snprintf(bytes, sizeof bytes, "v%u * %lld / 32 * 32", o[2], es);
@@ -77,15 +92,22 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
     snprintf(bytes, sizeof bytes, "v%u * v%u", o[2], o[3]);
   else
     snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
-  /* DataCopyParams and DataCopyPad move blockCount bursts, others one */
-  char bursts[32] = "1";
-  if (op->code == IR_OP_DATA_COPY_PARAMS || op->code == IR_OP_DATA_COPY_PAD)
-    snprintf(bursts, sizeof bursts, "v%u", o[2]);
-  uint32_t g = in ? o[1] : o[0];
   if (in || out) /* the view starts lead bytes into the argument */
-    return ce_line(e, "asc_pf_gmn(pf, %d, %s, %s, v%u.base, v%u.base + v%u.lead, %d);",
-                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bursts, bytes, g, g, g, L);
+    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, v%u.base + v%u.lead, %d);",
+                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes, g, g, g, L);
   return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
+}
+
+/* DataCopy GM (ND) -> L1 (NZ): ndNum matrices of nValue rows of dValue
+ * elements, srcDValue elements apart, the matrices srcNdMatrixStride
+ * elements apart; each row a burst. */
+static int pf_nd2nz(emitter *e, const ir_op *op, int L) {
+  const uint32_t *o = op->operands;
+  long long es = (long long)ce_esize(e, o[0]);
+  return ce_line(e,
+                 "asc_pf_nd2nz(pf, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u * %lld, "
+                 "v%u * %lld, v%u * %lld, %d);",
+                 o[1], o[1], o[1], o[2], o[3], o[4], es, o[5], es, o[6], es, L);
 }
 
 /* A vector instruction: the count form (tensors, then a count) reads count
@@ -209,6 +231,8 @@ int ce_pf_op(emitter *e, const ir_op *op) {
     case IR_OP_DATA_COPY_PARAMS:
     case IR_OP_DATA_COPY_PAD:
       return pf_copy(e, op, L);
+    case IR_OP_CUBE_ND2NZ:
+      return pf_nd2nz(e, op, L);
     case IR_OP_CUBE_MMAD:
     case IR_OP_CUBE_MMAD_SPARSE:
       return ce_line(e, "asc_pf_mmad(pf, v%u, v%u, v%u, %d);", o[3], o[4], o[5], L);

@@ -170,7 +170,9 @@ inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
   static_assert(std::is_same_v<U, S>, "Mmad: fm and filter must have one type");
   // the 220 series starts from zero only when cmatrixInitVal is set and isBias is not
   // (bit 1: kDirectionAlign, float A's K aligned to 16 in L0A)
-  const int init = (p.cmatrixInitVal && !p.isBias) | (p.kDirectionAlign ? 2 : 0);
+  // (bit 2: cmatrixSource, C starts from the bias table when no bias tensor is given)
+  const int init = (p.cmatrixInitVal && !p.isBias) | (p.kDirectionAlign ? 2 : 0) |
+                   (p.cmatrixSource && !p.cmatrixInitVal ? 4 : 0);
   check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<T>::code,
                                    dtype<U>::code, p.m, p.n, p.k, init, loc.file, loc.line));
 }
