@@ -279,6 +279,8 @@ typedef struct pyasc_sim_api {
   /* TPipe, TQue, TBuf (their bytes live in the C++ objects) */
   void (*pipe_init)(void *pipe);
   void (*pipe_reset)(void *k, void *pipe);
+  /* depth in the low 16 bits; above, the TPositions (+ 1) that fill (bits 16-23) and drain
+   * (24-30) it, which the profiled table's timing model reads */
   void (*que_init)(void *que, int depth);
   void (*tbuf_init)(void *tbuf);
   int (*init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, const char *file,

@@ -1,7 +1,7 @@
 /* The kernel runtime (the units under rt/) as a table of functions for Ascend C compiled
  * for the simulated AI cores (include/ascendc/pyasc_sim.h). This file is
- * compiled twice: plain, and with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
- * each giving one table; jit.c hands a C++ kernel the one its checked mode
+ * compiled several times: plain, with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
+ * with ASC_K_PROFILE (ascendc_rt_profiled.c), each giving one table; jit.c hands a C++ kernel the one its checked mode
  * asks for when it loads it. Every entry calls the same runtime function a
  * kernel written in Python calls for that API. */
 #include <stddef.h>
@@ -213,6 +213,8 @@ static void sim_que_init(void *que, int depth) {
   asc_k_que *q = que;
   memset(q, 0, sizeof *q);
   /* depth 0, the in-place queue, orders every buffer enqueued (emit_c_forms.c) */
+  /* the bits above 16 name the queue's positions (ascendc_rt_perf.h) */
+  depth &= 0xffff;
   q->depth = depth > 0 && depth <= ASC_K_MAX_DEPTH ? depth : ASC_K_MAX_DEPTH;
 }
 static void sim_tbuf_init(void *tbuf) {
@@ -825,6 +827,10 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
 #define SIM_CUBE_ENTRIES                                                                          \
   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
       NULL, NULL, NULL, NULL, NULL
+#endif
+
+#ifdef ASC_K_PROFILE /* the timing model's wrappers take the entries' places */
+#include "ascendc_rt_perf.h"
 #endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {

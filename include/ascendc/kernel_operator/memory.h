@@ -214,12 +214,20 @@ struct PoolAccess {
 };
 }  // namespace sim
 
+namespace sim {
+// que_init's argument: the depth, and above it the positions (each + 1) whose pipes fill and
+// drain the queue's buffers, for the timing model's hand-overs (pyasc.profile)
+constexpr int que_arg(int32_t depth, TPosition src, TPosition dst) {
+  return (depth & 0xffff) | (static_cast<int>(src) + 1) << 16 | (static_cast<int>(dst) + 1) << 24;
+}
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
   static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
-  TQue() { sim::api()->que_init(mem, depth); }
+  TQue() { sim::api()->que_init(mem, sim::que_arg(depth, pos, pos)); }
   TQue(const TQue &) = delete;
   TQue &operator=(const TQue &) = delete;
 
@@ -279,6 +287,7 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind : public TQue<src, depth, mask> {
  public:
   static constexpr TPosition position = sim::cube_buffer(dst) >= 0 ? dst : src;
+  TQueBind() { sim::api()->que_init(this->mem, sim::que_arg(depth, src, dst)); }
 };
 
 template <TPosition pos = TPosition::LCM>
