@@ -1,8 +1,8 @@
 /* The kernel runtime (the units under rt/) as a table of functions for Ascend C compiled
  * for the simulated AI cores (include/ascendc/pyasc_sim.h). This file is
  * compiled several times: plain, with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
- * with ASC_K_PROFILE (ascendc_rt_profiled.c), each giving one table; jit.c hands a C++ kernel the one its checked mode
- * asks for when it loads it. Every entry calls the same runtime function a
+ * with ASC_K_PROFILE (ascendc_rt_profiled.c), each giving one table; jit.c hands a C++ kernel the
+ * one its checked mode asks for when it loads it. Every entry calls the same runtime function a
  * kernel written in Python calls for that API. */
 #include <stddef.h>
 #include <stdint.h>

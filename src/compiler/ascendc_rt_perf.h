@@ -85,12 +85,12 @@ static int pf_global_new(void *kv, pyasc_sim_gt *g, const void *ptr, int64_t siz
 }
 #define sim_global_new pf_global_new
 /* GetValue/SetValue: the scalar unit reads or writes the UB (or GM) */
-#define PF_ACCESS(NAME, HT, FT, IT)                                                             \
-  static int pf_##NAME(void *kv, int dt, HT h, int64_t idx, FT f, IT i, const char *file,       \
-                       int line) {                                                              \
-    int rc = sim_##NAME(kv, dt, h, idx, f, i, file, line);                                      \
-    if (!rc && asc_pf_cur) asc_pf_scalar_mem(asc_pf_cur);                                       \
-    return rc;                                                                                  \
+#define PF_ACCESS(NAME, HT, FT, IT)                                                       \
+  static int pf_##NAME(void *kv, int dt, HT h, int64_t idx, FT f, IT i, const char *file, \
+                       int line) {                                                        \
+    int rc = sim_##NAME(kv, dt, h, idx, f, i, file, line);                                \
+    if (!rc && asc_pf_cur) asc_pf_scalar_mem(asc_pf_cur);                                 \
+    return rc;                                                                            \
   }
 PF_ACCESS(gget, pyasc_sim_gt, double *, int64_t *)
 PF_ACCESS(gset, pyasc_sim_gt, double, int64_t)
@@ -188,8 +188,8 @@ static int pf_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src,
 #define sim_copy_params pf_copy_params
 /* DataCopyPad: blockLen and the GM side's gap in bytes */
 static int pf_copy_pad_gm_ub(void *kv, int dt, pyasc_sim_lt dst, pyasc_sim_gt src, int64_t bc,
-                             int64_t bl, int64_t ss, int64_t ds, int is_pad, int64_t lp,
-                             int64_t rp, double pv, const char *file, int line) {
+                             int64_t bl, int64_t ss, int64_t ds, int is_pad, int64_t lp, int64_t rp,
+                             double pv, const char *file, int line) {
   int rc = sim_copy_pad_gm_ub(kv, dt, dst, src, bc, bl, ss, ds, is_pad, lp, rp, pv, file, line);
   if (!rc && asc_pf_cur)
     asc_pf_gm2d(asc_pf_cur, ASC_K_MTE2, src.base, src.base + src.lead, bc, bl, bl + ss,
@@ -252,8 +252,8 @@ static int pf_leaky_relu(void *kv, int dt, pyasc_sim_lt d, pyasc_sim_lt a, doubl
 static int pf_cast(void *kv, int dst_dt, int src_dt, pyasc_sim_lt d, pyasc_sim_lt a, int round,
                    int64_t n, const char *file, int line) {
   int rc = sim_cast(kv, dst_dt, src_dt, d, a, round, n, file, line);
-  int64_t es = asc_k_dt_size(dst_dt) > asc_k_dt_size(src_dt) ? asc_k_dt_size(dst_dt)
-                                                             : asc_k_dt_size(src_dt);
+  int64_t es =
+      asc_k_dt_size(dst_dt) > asc_k_dt_size(src_dt) ? asc_k_dt_size(dst_dt) : asc_k_dt_size(src_dt);
   if (!rc) pf_vec(n * es, 1, -1, -1, file, line);
   return rc;
 }
@@ -281,8 +281,8 @@ static int pf_vrun(void *kv, const pyasc_sim_vargs *a, const char *file, int lin
 static int pf_reduce_mask(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int kind,
                           uint64_t m0, uint64_t m1, int64_t repeat, int64_t src_rep, int cal_index,
                           const char *file, int line) {
-  int rc = sim_reduce_mask(kv, what, dt, d, src, kind, m0, m1, repeat, src_rep, cal_index, file,
-                           line);
+  int rc =
+      sim_reduce_mask(kv, what, dt, d, src, kind, m0, m1, repeat, src_rep, cal_index, file, line);
   if (!rc) pf_vec(d.len * asc_k_dt_size(dt), 2, src.off, -1, file, line);
   return rc;
 }

@@ -57,7 +57,8 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
   /* GM copies: rt/perf_model.h's asc_pf_copy_*, which Ascend C's profiled
    * table (ascendc_rt_perf.h) calls for the same APIs */
   if ((in || out) && op->code == IR_OP_DATA_COPY_PARAMS) /* blockLen, gaps: 32-B blocks */
-    return ce_line(e, "asc_pf_copy_blocks(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
+    return ce_line(e,
+                   "asc_pf_copy_blocks(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
                    p, g, g, g, o[2], o[3], gap, L);
   if ((in || out) && op->code == IR_OP_DATA_COPY_PAD) /* blockLen and the GM gap: bytes */
     return ce_line(e,

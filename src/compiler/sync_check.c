@@ -828,7 +828,6 @@ void sync_position_pipes(int64_t pos, int *src, int *dst) {
   *dst = fill[i][1];
 }
 
-
 int sync_event_of(int src, int dst) {
   for (int e = 0; e < NEVENTS; e++)
     if (events[e][0] == src && events[e][1] == dst) return e;

@@ -234,11 +234,11 @@ class Matmul {
   void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, sim::Loc loc = {}) {
     (void)tpipe;
     if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
+    constexpr int flags =
+        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() | sim::unit_flag_bit(MM_CFG);
     sim::check(
         sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
-                                    sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() |
-                                        sim::unit_flag_bit(MM_CFG),
-                                    reinterpret_cast<const int32_t *>(cubeTiling),
+                                    flags, reinterpret_cast<const int32_t *>(cubeTiling),
                                     sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
   }
   void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, sim::Loc loc = {}) {

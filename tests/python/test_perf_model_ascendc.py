@@ -1,0 +1,176 @@
+"""The timing model for Ascend C kernels (docs/perf-model.md, "Ascend C").
+
+A Python kernel's emitted Ascend C (``kernel.ascendc(*args)``), run through
+pyasc.ascendc.load inside ``pyasc.profile()``, runs the runtime's profiled
+table, whose entries charge what the Python kernel's profiled build charges
+for the same APIs. So the two profiles agree:
+
+* every pipe but the scalar unit is busy exactly as long (the same charges
+  for the same copies, vector instructions, mmads, fixpipes and the adv
+  Matmul's internal pipes, ordered by the same flags and queues);
+* the scalar unit is busy less in the Ascend C run: the Python kernel's
+  build charges an instruction for each of its scalar IR ops (index
+  arithmetic, the loops' tests and steps), the C++ kernel's own arithmetic
+  runs outside the table, unseen. Pipe instructions start when the scalar
+  unit has issued them, so Task Duration differs by that scalar time at
+  most: well under 1 % here.
+
+Outside ``pyasc.profile()`` an Ascend C launch records nothing and runs the
+unprofiled build.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pyasc
+from pyasc.profiler import PIPES, LaunchRecord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
+                                reason="no C++ compiler")
+
+_modules: dict[str, ModuleType] = {}
+
+
+def _module(path: str) -> ModuleType:
+    if path not in _modules:
+        spec = importlib.util.spec_from_file_location(f"pyasc_pf_ascendc_{Path(path).stem}",
+                                                      ROOT / path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _modules[path] = module
+    return _modules[path]
+
+
+def _ints(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Small integers as half: every product and sum is exact."""
+    return rng.integers(-3, 4, shape).astype(np.float16)
+
+
+def _case(name: str) -> tuple[Any, int, list, set[int]]:
+    """(kernel, blocks, Python args, indices of the ConstExpr args) of a case."""
+    rng = np.random.default_rng(sum(map(ord, name)))
+    if name == "vadd":
+        n = 8 * 2048
+        x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        return _module("examples/vadd.py").vadd_kernel, 8, [x, y, np.zeros_like(x), 2048], set()
+    if name == "vadd_framework":  # TQue hand-overs
+        n = 8 * 4 * 2048
+        x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        return (_module("examples/vadd_framework.py").vadd_kernel, 8,
+                [x, y, np.zeros_like(x), n // 8, 2048], {4})
+    if name == "add_double_buffered":  # bench/perf_model_add.py's case 4, 96 rows
+        pa = _module("bench/perf_model_add.py")
+        rows = 96
+        x = rng.standard_normal((rows, pa.N), dtype=np.float32).astype(np.float16)
+        y = rng.standard_normal((rows, pa.N), dtype=np.float32).astype(np.float16)
+        return (pa.add_kernel, pa.CORES,
+                [x, y, np.zeros_like(x), rows, pa.N, pa.LARGE_LEN, 4], {5, 6})
+    if name == "matmul_basic":  # the cube's basic APIs: loads, mmad, fixpipe
+        m, n, k = 200, 300, 150
+        a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+        return (_module("examples/matmul_basic.py").matmul_basic_kernel, 4,
+                [a, b, np.zeros((m, n), np.float32), m, n, k, 0, 16], {6, 7})
+    if name == "matmul_mix":  # the adv Matmul in a mixed kernel
+        mx = _module("examples/matmul_mix.py")
+        m, n, k = 256, 512, 128
+        a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+        return (mx.matmul_kernel, 4,
+                [a, b, np.zeros((m, n), np.float32), mx.make_tiling(m, n, k, cores=8),
+                 np.zeros(1024, np.uint8), False, False], {5, 6})
+    raise KeyError(name)
+
+
+def _copies(args: list) -> list:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _profiles(name: str) -> tuple[LaunchRecord, LaunchRecord, Any]:
+    """The Python kernel's and its Ascend C's LaunchRecords (after checking
+    that both computed the same arrays), and the Ascend C kernel."""
+    kernel, blocks, args, constexpr = _case(name)
+    cxx = pyasc.ascendc.load(kernel.ascendc(*args), kernel.__name__)
+    py_args, cxx_args = _copies(args), _copies(args)
+    with pyasc.profile() as prof:
+        kernel[blocks](*py_args)
+        cxx[blocks](*[a for i, a in enumerate(cxx_args) if i not in constexpr])
+    arrays = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+    for i in arrays:
+        assert py_args[i].tobytes() == cxx_args[i].tobytes(), (name, i)
+    assert any(not np.array_equal(py_args[i], args[i]) for i in arrays)
+    assert len(prof.launches) == 2
+    return prof.launches[0], prof.launches[1], cxx
+
+
+CASES = ["vadd", "vadd_framework", "add_double_buffered", "matmul_basic", "matmul_mix"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_ascendc_profile_matches_the_python_kernels(name):
+    py, cc, _ = _profiles(name)
+    assert cc.name == py.name and cc.block_num == py.block_num
+    assert [(b.block_idx, b.core_kind, b.wave) for b in cc.blocks] == \
+        [(b.block_idx, b.core_kind, b.wave) for b in py.blocks]
+    busy = [p for p in PIPES if p != "scalar"]
+    assert any(py.pipe_time_us[p] > 0 for p in busy)
+    for p in busy:  # the same charges, to the cycle
+        assert cc.pipe_time_us[p] == pytest.approx(py.pipe_time_us[p], rel=1e-9, abs=1e-9), p
+    for pb, cb in zip(py.blocks, cc.blocks):
+        for p in busy:
+            assert cb.busy[p] == pytest.approx(pb.busy[p], rel=1e-9, abs=1e-9), (p, pb.block_idx)
+    # the C++ kernel's own scalar arithmetic is not seen: less scalar work,
+    # and a Task Duration that differs by a fraction of it
+    assert 0 < cc.pipe_time_us["scalar"] <= py.pipe_time_us["scalar"]
+    gaps = [pb.busy["scalar"] - cb.busy["scalar"] for pb, cb in zip(py.blocks, cc.blocks)]
+    assert min(gaps) >= 0
+    assert abs(cc.cycles - py.cycles) <= max(gaps) + 1e-6
+    assert cc.task_duration_us == pytest.approx(py.task_duration_us, rel=0.01)
+
+
+def test_ascendc_records_show_like_a_jit_kernels(tmp_path):
+    py, cc, _ = _profiles("vadd")
+    prof = pyasc.profile()
+    prof.launches = [py, cc]
+    rows = prof.rows()
+    assert rows[1][0] == rows[2][0] == "vadd_kernel" and rows[1][1] == rows[2][1] == "8"
+    # the vector pipes' columns agree (aiv_vec, aiv_mte2, aiv_mte3 times)
+    for col in ("aiv_vec_time(us)", "aiv_mte2_time(us)", "aiv_mte3_time(us)"):
+        i = rows[0].index(col)
+        assert rows[1][i] == rows[2][i] and float(rows[2][i]) > 0, col
+    assert "vadd_kernel" in prof.table(file=open(tmp_path / "table.txt", "w"))
+    prof.export_csv(str(tmp_path / "p.csv"))
+    with open(tmp_path / "p.csv", encoding="utf-8") as f:
+        assert list(csv.reader(f)) == rows
+    prof.export_chrome_trace(str(tmp_path / "t.json"))
+    events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+    spans = [e for e in events if e["ph"] == "X" and e["pid"] == 1]
+    assert {e["name"] for e in spans} >= {"vec", "mte2", "mte3", "scalar"}
+
+
+def test_ascendc_outside_profile_records_nothing():
+    kernel, blocks, args, _ = _case("vadd")
+    cxx = pyasc.ascendc.load(kernel.ascendc(*args), kernel.__name__)
+    with pyasc.profile() as prof:
+        pass
+    z = np.zeros_like(args[0])
+    cxx[blocks](args[0], args[1], z, args[3])
+    assert np.array_equal(z, args[0] + args[1])
+    assert prof.launches == []
+    # the unprofiled build carries no timing model at all
+    with pytest.raises(pyasc.InvalidValueError, match="not built with profiling"):
+        cxx.native(False).profile_records()
+    with pyasc.profile() as prof:
+        cxx[blocks](args[0], args[1], z, args[3])
+    assert len(prof.launches) == 1 and prof.launches[0].task_duration_us > 0
+    assert cxx.native(False, profiled=True) is not cxx.native(False)
