@@ -802,6 +802,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return sim_list_desc(k, g, v, out, L);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
+    case PYASC_SIM_VEC_L2_HINT: /* the memory has no L2: the profiled table's model reads it */
+      return 0;
     case PYASC_SIM_VEC_INIT_DETERMINE: {
       /* InitDetermineComputeWorkspace: block 0 clears every block's slot of
        * NotifyNextBlock/WaitPreBlock before it notifies (no block notifies

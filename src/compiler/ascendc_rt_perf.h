@@ -336,6 +336,17 @@ static int pf_sync_all(void *kv, int64_t used, const char *file, int line) {
 }
 #define sim_sync_all pf_sync_all
 
+/* SetL2CacheHint: Ascend C's CacheMode numbers DISABLE 0 and NORMAL 1, the
+ * model (PyAsc's CacheMode) the other way round */
+static int pf_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                       double f, int64_t *out, const char *file, int line) {
+  int rc = sim_vec_more(kv, op, v, t, g, f, out, file, line);
+  if (!rc && op == PYASC_SIM_VEC_L2_HINT && asc_pf_cur)
+    asc_pf_l2_hint(asc_pf_cur, g.base, v[0] == 0 ? 1 : v[0] == 1 ? 0 : v[0], v[1]);
+  return rc;
+}
+#define sim_vec_more pf_vec_more
+
 #ifdef ASC_K_CUBE
 /* --- the cube ---------------------------------------------------------------- */
 static int pf_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_gt g, int gm,

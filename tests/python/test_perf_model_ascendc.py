@@ -15,6 +15,9 @@ for the same APIs. So the two profiles agree:
   unit has issued them, so Task Duration differs by that scalar time at
   most: well under 1 % here.
 
+An L2 cache hint (SetL2CacheHint, which the emitted Ascend C now carries)
+changes the modelled time of the Ascend C run as of the Python kernel's.
+
 Outside ``pyasc.profile()`` an Ascend C launch records nothing and runs the
 unprofiled build.
 """
@@ -77,6 +80,10 @@ def _case(name: str) -> tuple[Any, int, list, set[int]]:
         y = rng.standard_normal((rows, pa.N), dtype=np.float32).astype(np.float16)
         return (pa.add_kernel, pa.CORES,
                 [x, y, np.zeros_like(x), rows, pa.N, pa.LARGE_LEN, 4], {5, 6})
+    if name.startswith("reread"):  # "reread_hint": the input bypasses the L2
+        n = 48 * 8192
+        x = rng.random(n, dtype=np.float32)
+        return reread_kernel, 48, [x, np.zeros_like(x), 8192, int(name == "reread_hint")], {2, 3}
     if name == "matmul_basic":  # the cube's basic APIs: loads, mmad, fixpipe
         m, n, k = 200, 300, 150
         a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
@@ -90,6 +97,27 @@ def _case(name: str) -> tuple[Any, int, list, set[int]]:
                 [a, b, np.zeros((m, n), np.float32), mx.make_tiling(m, n, k, cores=8),
                  np.zeros(1024, np.uint8), False, False], {5, 6})
     raise KeyError(name)
+
+
+@pyasc.jit
+def reread_kernel(x: pyasc.GlobalAddress, z: pyasc.GlobalAddress, tile: pyasc.ConstExpr[int],
+                  hint: pyasc.ConstExpr[int]) -> None:
+    """Each block reads its tile twice (the second read hits the L2 unless
+    the hint keeps the tile out of it), then writes it to z."""
+    off = pyasc.get_block_idx() * tile
+    xg = pyasc.GlobalTensor()
+    zg = pyasc.GlobalTensor()
+    xg.set_global_buffer(x + off, tile)
+    zg.set_global_buffer(z + off, tile)
+    if hint:
+        xg.set_l2_cache_hint(pyasc.CacheMode.CACHE_MODE_DISABLE)
+    ub = pyasc.LocalTensor(pyasc.float32, pyasc.TPosition.VECCALC, 0, tile)
+    pyasc.data_copy(ub, xg, tile)
+    pyasc.pipe_barrier(pyasc.PipeID.PIPE_ALL)
+    pyasc.data_copy(ub, xg, tile)
+    pyasc.set_flag(pyasc.HardEvent.MTE2_MTE3, 0)
+    pyasc.wait_flag(pyasc.HardEvent.MTE2_MTE3, 0)
+    pyasc.data_copy(zg, ub, tile)
 
 
 def _copies(args: list) -> list:
@@ -113,7 +141,8 @@ def _profiles(name: str) -> tuple[LaunchRecord, LaunchRecord, Any]:
     return prof.launches[0], prof.launches[1], cxx
 
 
-CASES = ["vadd", "vadd_framework", "add_double_buffered", "matmul_basic", "matmul_mix"]
+CASES = ["vadd", "vadd_framework", "add_double_buffered", "matmul_basic", "matmul_mix",
+         "reread", "reread_hint"]
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -136,6 +165,16 @@ def test_ascendc_profile_matches_the_python_kernels(name):
     assert min(gaps) >= 0
     assert abs(cc.cycles - py.cycles) <= max(gaps) + 1e-6
     assert cc.task_duration_us == pytest.approx(py.task_duration_us, rel=0.01)
+
+
+def test_an_l2_hint_in_ascendc_changes_the_model_as_in_python():
+    """With the hint the second read misses the L2 and waits for HBM again:
+    more MTE2 time, in both runs alike."""
+    py, cc, _ = _profiles("reread")
+    py_hint, cc_hint, _ = _profiles("reread_hint")
+    assert py_hint.pipe_time_us["mte2"] > 1.2 * py.pipe_time_us["mte2"]
+    assert cc_hint.pipe_time_us["mte2"] == pytest.approx(py_hint.pipe_time_us["mte2"], rel=1e-9)
+    assert cc.pipe_time_us["mte2"] == pytest.approx(py.pipe_time_us["mte2"], rel=1e-9)
 
 
 def test_ascendc_records_show_like_a_jit_kernels(tmp_path):

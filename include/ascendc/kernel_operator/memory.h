@@ -64,10 +64,12 @@ class GlobalTensor {
                                 i, loc.file, loc.line));
   }
   uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
-  // A hint for the L2 cache, which the simulator does not model: accesses do not change.
+  // A hint for the L2 cache: accesses do not change, the timing model's L2 reads it.
   template <CacheRwMode rwMode = CacheRwMode::RW>
-  void SetL2CacheHint(CacheMode mode) {
-    (void)mode;
+  void SetL2CacheHint(CacheMode mode, sim::Loc loc = {}) {
+    const int64_t v[2] = {static_cast<int64_t>(mode), static_cast<int64_t>(rwMode)};
+    sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_L2_HINT, v, nullptr, gt, 0.0, nullptr,
+                                    loc.file, loc.line));
   }
   // the address of element offset (no memory of its own: a pointer into the launch argument)
   __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
