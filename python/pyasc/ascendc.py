@@ -9,7 +9,9 @@ C++ compiler and returns a kernel launched like a ``@pyasc.jit`` one::
     k[4](a, b, c, tiling, ws) # a struct (asc.adv.TCubeTiling) as its bytes
 
 The kernel's calls run pyasc's C kernel runtime, the one Python kernels
-use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode. Building
+use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode, and a
+launch inside ``pyasc.profile()`` runs the runtime's profiled table and
+records its modelled time (docs/perf-model.md). Building
 and caching happen in C (``_C.ascendc_build``); docs/ascendc.md has the
 details.
 """
