@@ -172,6 +172,21 @@ class Profile:
             json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
 
 
+def read_launches(path: str) -> Profile:
+    """The launches a host program recorded with ``PYASC_PROFILE_OUT=path``
+    (libasc appends a JSON line per launch of a ``.asc`` program's kernel:
+    its name, block_num and block records), as a Profile whose ``launches``
+    are LaunchRecords like those of ``pyasc.profile()``."""
+    prof = Profile()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                item = json.loads(line)
+                prof.launches.append(_launch_record(str(item["name"]), int(item["block_num"]),
+                                                    list(item["records"])))
+    return prof
+
+
 def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
@@ -212,4 +227,4 @@ def profile() -> Profile:
     return Profile()
 
 
-__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile"]
+__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile", "read_launches"]

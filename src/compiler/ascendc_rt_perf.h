@@ -192,8 +192,8 @@ static int pf_copy_pad_gm_ub(void *kv, int dt, pyasc_sim_lt dst, pyasc_sim_gt sr
                              double pv, const char *file, int line) {
   int rc = sim_copy_pad_gm_ub(kv, dt, dst, src, bc, bl, ss, ds, is_pad, lp, rp, pv, file, line);
   if (!rc && asc_pf_cur)
-    asc_pf_gm2d(asc_pf_cur, ASC_K_MTE2, src.base, src.base + src.lead, bc, bl, bl + ss,
-                at(file, line));
+    asc_pf_copy_pad(asc_pf_cur, ASC_K_MTE2, src.base, src.base + src.lead, bc, bl, ss,
+                    at(file, line));
   return rc;
 }
 #define sim_copy_pad_gm_ub pf_copy_pad_gm_ub
@@ -201,8 +201,8 @@ static int pf_copy_pad_ub_gm(void *kv, int dt, pyasc_sim_gt dst, pyasc_sim_lt sr
                              int64_t bl, int64_t ss, int64_t ds, const char *file, int line) {
   int rc = sim_copy_pad_ub_gm(kv, dt, dst, src, bc, bl, ss, ds, file, line);
   if (!rc && asc_pf_cur)
-    asc_pf_gm2d(asc_pf_cur, ASC_K_MTE3, dst.base, dst.base + dst.lead, bc, bl, bl + ds,
-                at(file, line));
+    asc_pf_copy_pad(asc_pf_cur, ASC_K_MTE3, dst.base, dst.base + dst.lead, bc, bl, ds,
+                    at(file, line));
   return rc;
 }
 #define sim_copy_pad_ub_gm pf_copy_pad_ub_gm

@@ -61,9 +61,8 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
                    "asc_pf_copy_blocks(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
                    p, g, g, g, o[2], o[3], gap, L);
   if ((in || out) && op->code == IR_OP_DATA_COPY_PAD) /* blockLen and the GM gap: bytes */
-    return ce_line(e,
-                   "asc_pf_gm2d(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u + v%u, %d);",
-                   p, g, g, g, o[2], o[3], o[3], gap, L);
+    return ce_line(e, "asc_pf_copy_pad(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
+                   p, g, g, g, o[2], o[3], gap, L);
   if ((in || out) && op->code == IR_OP_DATA_COPY)
     return ce_line(e, "asc_pf_copy_count(pf, %d, v%u, %lld, v%u.base, v%u.base + v%u.lead, %d);", p,
                    o[2], es, g, g, g, L);

@@ -25,9 +25,12 @@ unprofiled build.
 from __future__ import annotations
 
 import csv
+import importlib
 import importlib.util
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,7 +39,7 @@ import numpy as np
 import pytest
 
 import pyasc
-from pyasc.profiler import PIPES, LaunchRecord
+from pyasc.profiler import PIPES, LaunchRecord, read_launches
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -213,3 +216,42 @@ def test_ascendc_outside_profile_records_nothing():
         cxx[blocks](args[0], args[1], z, args[3])
     assert len(prof.launches) == 1 and prof.launches[0].task_duration_us > 0
     assert cxx.native(False, profiled=True) is not cxx.native(False)
+
+
+def test_an_asc_programs_launches_are_profiled(tmp_path):
+    """`python -m pyasc prof PROGRAM`: a .asc program's kernel launches run on
+    the profiled table (PYASC_PROFILE_OUT), and their records equal those of
+    the same kernel loaded with pyasc.ascendc.load, to the cycle."""
+    drv = importlib.import_module("test_asc_driver")
+    (tmp_path / "add.asc").write_text(drv._add_source())
+    built = drv._driver("add.asc", "-o", "add", "--npu-arch=dav-2201", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    out = tmp_path / "launches.jsonl"
+    run, x, y, z = drv._run_add(tmp_path / "add", tmp_path, {"PYASC_PROFILE_OUT": str(out)})
+    assert run.returncode == 0 and "launch 0 sync 0" in run.stdout, run.stderr
+    np.testing.assert_allclose(z, (x.astype(np.float64) + y) * 0.5, rtol=1e-6, atol=1e-6)
+    (prog,) = read_launches(str(out)).launches
+    assert prog.name == "axpy_custom" and prog.block_num == 8 and len(prog.blocks) == 8
+    kernel_text = drv._add_source().split("static std::vector<float> load")[0].replace(
+        '#include "acl/acl.h"', "")
+    kernel = pyasc.ascendc.load(kernel_text, "axpy_custom")
+    zz = np.zeros_like(x)
+    with pyasc.profile() as prof:
+        kernel[8](x, y, zz, x.size, 0.5)
+    (loaded,) = prof.launches
+    assert prog.cycles == pytest.approx(loaded.cycles, rel=1e-12)
+    for p in PIPES:
+        assert prog.pipe_time_us[p] == pytest.approx(loaded.pipe_time_us[p], rel=1e-12), p
+    assert prog.pipe_time_us["mte2"] > 0 and prog.pipe_time_us["vec"] > 0
+    # the command line runs the program and prints the table
+    x.tofile(tmp_path / "x.bin")
+    cli = subprocess.run([sys.executable, "-m", "pyasc", "prof", "./add", "x.bin", "y.bin",
+                          "z.bin"], cwd=tmp_path, capture_output=True, text=True, check=False,
+                         timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    assert "launch 0 sync 0" in cli.stdout and "1 launch(es)" in cli.stdout
+    assert f"{prog.task_duration_us:.3f}" in cli.stdout
+    # without the variable the program records nothing
+    out.unlink()
+    run, *_ = drv._run_add(tmp_path / "add", tmp_path)
+    assert run.returncode == 0 and not out.exists()

@@ -468,6 +468,12 @@ static inline void asc_pf_copy_blocks(asc_pf *pf, int p, const char *base, const
                                       int64_t bc, int64_t bl, int64_t gap, int line) {
   asc_pf_gm2d(pf, p, base, addr, bc, bl * 32, (bl + gap) * 32, line);
 }
+/* DataCopyPad between GM and the UB: bc bursts of bl bytes, gap bytes
+ * apart on the GM side. */
+static inline void asc_pf_copy_pad(asc_pf *pf, int p, const char *base, const char *addr,
+                                   int64_t bc, int64_t bl, int64_t gap, int line) {
+  asc_pf_gm2d(pf, p, base, addr, bc, bl, bl + gap, line);
+}
 /* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
 static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
   asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
