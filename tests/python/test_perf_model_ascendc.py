@@ -19,7 +19,8 @@ An L2 cache hint (SetL2CacheHint, which the emitted Ascend C now carries)
 changes the modelled time of the Ascend C run as of the Python kernel's.
 
 Outside ``pyasc.profile()`` an Ascend C launch records nothing and runs the
-unprofiled build.
+unprofiled build. A ``.asc`` program's launches are profiled through
+``PYASC_PROFILE_OUT`` (``python -m pyasc prof PROGRAM``).
 """
 
 from __future__ import annotations
