@@ -9,10 +9,10 @@
  *
  * The block's model state (asc_pf) is allocated at begin and freed at end,
  * one per block, on the block's thread (asc_pf_cur). The launch's records
- * are this file's (perf_model.h's asc_pf_records under the name
- * PYASC_SIM_PF_RESET/RECORDS give): one set per table, filled by one
- * profiled launch at a time (pyasc.profile's lock), as a profiled Python
- * kernel's are per library. */
+ * are perf_model.h's asc_pf_records of this table (read through the names
+ * ascendc_rt_profiled.c gives asc_kernel_pf_reset/records): one set per
+ * table, filled by one profiled launch at a time (pyasc.profile's lock,
+ * acl_profile.c's), as a profiled Python kernel's are per library. */
 #include "rt/perf_model.h"
 #include "sync_model.h"
 

@@ -1,8 +1,9 @@
 /* The timing model of a profiled kernel (docs/perf-model.md): per-pipe
  * clocks of one simulated AI core, charged from one table of hardware
  * parameters. Only profiled builds carry the kernel part of this text
- * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE), so an
- * unprofiled kernel is the same C as without it. jit.c includes it for the
+ * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE; Ascend
+ * C's profiled tables include it, ascendc_rt_perf.h), so an unprofiled
+ * kernel is the same C as without it. jit.c includes it for the
  * record type and the table alone.
  *
  * Pipes are the checker's (rt/core.h): ASC_K_S, V, MTE1, MTE2, MTE3, M, FIX.
