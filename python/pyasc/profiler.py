@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyasc._docs import FILL_ONES_TILED, with_parts
 from pyasc.language import jit as _jit
 
 # The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.
@@ -187,6 +188,7 @@ def read_launches(path: str) -> Profile:
     return prof
 
 
+@with_parts(fill_ones=FILL_ONES_TILED)
 def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
@@ -207,17 +209,7 @@ def profile() -> Profile:
 
     Examples
     --------
-    >>> @pyasc.jit
-    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
-    ...               tile: pyasc.ConstExpr[int]):
-    ...     zg = pyasc.GlobalTensor()
-    ...     zg.set_global_buffer(z, n)
-    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, tile)
-    ...     pyasc.duplicate(c, 1.0, tile)
-    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     for i in range(n // tile):
-    ...         pyasc.data_copy(zg[i * tile:], c, tile)
+    <<fill_ones>>
     >>> z = np.zeros(64, dtype=np.float32)
     >>> with pyasc.profile() as prof:
     ...     fill_ones[1](z, 64, 64)

@@ -238,6 +238,9 @@ struct FixpipeParamsV220 {
                                const bool reluEnIn);
   QuantMode_t quantPre;
   uint64_t deqScalar;
+  uint16_t ndNum;
+  uint16_t srcNdStride;
+  uint16_t dstNdStride;
 };
 struct DataCopyCO12DstParams {
   __aicore__ DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn,
