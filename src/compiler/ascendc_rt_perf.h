@@ -402,6 +402,46 @@ static int pf_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_l
 }
 #define sim_cube_nd2nz pf_cube_nd2nz
 
+/* The other cube forms, as a Python kernel's ops of the same name are
+ * charged: v[0] is the destination's dtype but for the sparse forms
+ * (int8); CO12 and ND2NZ_PAD by their local operand's bytes on their
+ * pipe, through the L2 when to GM. */
+static int pf_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
+                        pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line) {
+  int rc = sim_cube_more(kv, op, v, g, dst, src, third, file, line);
+  asc_pf *pf = asc_pf_cur;
+  if (rc || !pf) return rc;
+  int L = at(file, line);
+  switch (op) {
+    case PYASC_SIM_CUBE_MMAD_SPARSE:
+      asc_pf_mmad(pf, v[0], v[1], v[2], L);
+      break;
+    case PYASC_SIM_CUBE_LOAD_SPARSE:
+      asc_pf_local(pf, ASC_K_MTE1, dst.len, L);
+      break;
+    case PYASC_SIM_CUBE_LOAD_T:
+    case PYASC_SIM_CUBE_LOAD3D_V2:
+      asc_pf_local(pf, ASC_K_MTE1, dst.len * asc_k_dt_size((int)v[0]), L);
+      break;
+    case PYASC_SIM_CUBE_ND2NZ_PAD:
+      asc_pf_local(pf, ASC_K_MTE3, dst.len * asc_k_dt_size((int)v[0]), L);
+      break;
+    case PYASC_SIM_CUBE_CO12:
+      if (v[9])
+        asc_pf_local(pf, ASC_K_FIX, dst.len * asc_k_dt_size((int)v[0]), L);
+      else
+        asc_pf_gm(pf, ASC_K_FIX, src.len * asc_k_dt_size((int)v[1]), g.base, g.base + g.lead, L);
+      break;
+    case PYASC_SIM_CUBE_FPQ:
+      asc_pf_s(pf, 1);
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+#define sim_cube_more pf_cube_more
+
 /* the adv Matmul: its internal pipes (perf_model.h's asc_pf_mm_*) */
 static int pf_mm_init(void *kv, void *mm, int in_dt, int c_dt, int flags, const int32_t *t,
                       int64_t nfields, const char *file, int line) {

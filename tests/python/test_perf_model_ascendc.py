@@ -256,3 +256,62 @@ def test_an_asc_programs_launches_are_profiled(tmp_path):
     out.unlink()
     run, *_ = drv._run_add(tmp_path / "add", tmp_path)
     assert run.returncode == 0 and not out.exists()
+
+
+class _ProfilePairs:
+    """A launch hook (pyasc.language.jit.set_launch_hook) inside a
+    pyasc.profile(): each launch first runs the kernel's emitted Ascend C on
+    copies of its arguments, then the Python kernel runs as usual, so that
+    their records follow each other; ``pairs`` holds the Ascend C record's
+    index of each launch."""
+
+    def __init__(self, prof: pyasc.profiler.Profile) -> None:
+        self.prof = prof
+        self.pairs: list[int] = []
+        self._built: dict[str, Any] = {}
+
+    def __call__(self, compiled: Any, name: str, runtime: tuple, core_num: int,
+                 stream: Any) -> bool:
+        roundtrip = importlib.import_module("ascendc_roundtrip")
+        source = compiled.ascendc_source
+        if source not in self._built:
+            self._built[source] = pyasc.ascendc.load(source, roundtrip._NAME.search(source)[1])
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in runtime]
+        args = roundtrip.ascendc_arguments(source, tuple(copies))
+        assert args is not None, name
+        self.pairs.append(len(self.prof.launches))
+        self._built[source][core_num, stream](*args)
+        return False
+
+
+def test_more_cube_forms_profile_like_the_python_kernels():
+    """DataCopy from L0C (CO12), LoadDataWithTranspose, the sparse
+    LoadDataWithSparse and MmadWithSparse: test_cube_*'s kernels, each
+    launch's Ascend C profiled beside it."""
+    co12 = importlib.import_module("test_cube_co12")
+    load_t = importlib.import_module("test_cube_load_transpose")
+    sparse = importlib.import_module("test_cube_sparse")
+    from pyasc.language import jit as pyasc_jit
+    with pyasc.profile() as prof:
+        hook = _ProfilePairs(prof)
+        pyasc_jit.set_launch_hook(hook)
+        try:
+            co12.test_no_quant_float32()
+            co12.test_f322f16()
+            co12.test_nz_output()
+            load_t.test_load_data_with_transpose_matmul(True)
+            load_t.test_load_data_with_transpose_int8(32, 64, 32)
+            sparse.test_sparse_matmul_exact(sparse.plain_kernel, 20, 30, 72)
+        finally:
+            pyasc_jit.set_launch_hook(None)
+    assert len(hook.pairs) >= 6 and len(prof.launches) == 2 * len(hook.pairs)
+    busy = [p for p in PIPES if p != "scalar"]
+    for i in hook.pairs:
+        cc, py = prof.launches[i], prof.launches[i + 1]
+        assert cc.name == py.name
+        for p in busy:
+            assert cc.pipe_time_us[p] == pytest.approx(py.pipe_time_us[p], rel=1e-9, abs=1e-9), \
+                (py.name, p)
+        assert cc.task_duration_us == pytest.approx(py.task_duration_us, rel=0.01), py.name
+    used = {p for i in hook.pairs for p in busy if prof.launches[i].pipe_time_us[p] > 0}
+    assert {"mac", "mte1", "fixpipe"} <= used
