@@ -336,14 +336,46 @@ static int pf_sync_all(void *kv, int64_t used, const char *file, int line) {
 }
 #define sim_sync_all pf_sync_all
 
-/* SetL2CacheHint: Ascend C's CacheMode numbers DISABLE 0 and NORMAL 1, the
- * model (PyAsc's CacheMode) the other way round */
+/* The widest of an element size and the uint32_t offsets or indices a
+ * gather or a sort reads beside its elements (pf_vector's widest operand) */
+static int64_t pf_wide(int64_t es) {
+  return es > 4 ? es : 4;
+}
+/* vec_more's forms, as a Python kernel's ops of the same name are charged
+ * (pf_vector: Sort32's operands make it a count form of repeatTime). v
+ * holds each form's element size or dtype where the header puts it.
+ * SetL2CacheHint: Ascend C's CacheMode numbers DISABLE 0 and NORMAL 1, the
+ * model (PyAsc's CacheMode) the other way round. */
 static int pf_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                        double f, int64_t *out, const char *file, int line) {
   int rc = sim_vec_more(kv, op, v, t, g, f, out, file, line);
-  if (!rc && op == PYASC_SIM_VEC_L2_HINT && asc_pf_cur)
-    asc_pf_l2_hint(asc_pf_cur, g.base, v[0] == 0 ? 1 : v[0] == 1 ? 0 : v[0], v[1]);
-  return rc;
+  if (rc || !asc_pf_cur) return rc;
+  switch (op) {
+    case PYASC_SIM_VEC_L2_HINT:
+      asc_pf_l2_hint(asc_pf_cur, g.base, v[0] == 0 ? 1 : v[0] == 1 ? 0 : v[0], v[1]);
+      break;
+    case PYASC_SIM_VEC_GATHER:
+      pf_vec(t[0].len * pf_wide(v[2]), 2, t[1].off, t[2].off, file, line);
+      break;
+    case PYASC_SIM_VEC_GATHERB:
+      pf_vec(t[0].len * pf_wide(asc_k_dt_size((int)v[3])), 2, t[1].off, t[2].off, file, line);
+      break;
+    case PYASC_SIM_VEC_SORT32:
+      pf_vec(v[0] * pf_wide(asc_k_dt_size((int)v[1])), 2, t[1].off, t[2].off, file, line);
+      break;
+    case PYASC_SIM_VEC_MRG_SORT:
+      pf_vec(t[0].len * asc_k_dt_size((int)v[7]), 4, -1, -1, file, line);
+      break;
+    case PYASC_SIM_VEC_TRANSPOSE:
+      pf_vec(t[0].len * v[0], 1, -1, -1, file, line);
+      break;
+    case PYASC_SIM_VEC_BRCB:
+      pf_vec(t[0].len * v[3], 1, -1, -1, file, line);
+      break;
+    default:
+      break;
+  }
+  return 0;
 }
 #define sim_vec_more pf_vec_more
 
