@@ -507,4 +507,21 @@ static int pf_mm_get_c(void *kv, void *mm, int all, int ub, pyasc_sim_gt g, pyas
   return 0;
 }
 #define sim_mm_get_c pf_mm_get_c
+/* Matmul's other members that move data, as a Python kernel's ops charge
+ * them (pf_vector's default: FIXPIPE over the LocalTensor's bytes, through
+ * the L2 when C also goes to GM); the rest are the scalar unit's */
+static int pf_mm_more(void *kv, void *mm, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt t,
+                      double f, pyasc_sim_gt *gout, const char *file, int line) {
+  int rc = sim_mm_more(kv, mm, op, v, g, t, f, gout, file, line);
+  asc_pf *pf = asc_pf_cur;
+  if (rc || !pf) return rc;
+  const asc_k_matmul *m = mm;
+  if (op == PYASC_SIM_MM_GET_BATCH_C)
+    asc_pf_local(pf, ASC_K_FIX, t.len * asc_kc_esize((asc_kc_type)m->c_type), at(file, line));
+  else if (op == PYASC_SIM_MM_GET_C_BOTH)
+    asc_pf_gm(pf, ASC_K_FIX, t.len * asc_k_dt_size((int)v[1]), g.base, g.base + g.lead,
+              at(file, line));
+  return 0;
+}
+#define sim_mm_more pf_mm_more
 #endif /* ASC_K_CUBE */

@@ -351,3 +351,21 @@ def test_more_cube_forms_profile_like_the_python_kernels():
         lambda: sparse.test_sparse_matmul_exact(sparse.plain_kernel, 20, 30, 72))
     assert len(hook.pairs) >= 6 and not hook.skipped
     assert {"mac", "mte1", "fixpipe"} <= _assert_pairs_agree(prof, hook)
+
+
+def test_matmul_members_profile_like_the_python_kernels():
+    """The adv Matmul's batch forms (IterateBatch, IterateNBatch with
+    GetBatchTensorC), quantised outputs, A/B from LocalTensors and a
+    MatmulConfig with scalar operands: test_matmul_*'s kernels, each
+    launch's Ascend C beside it."""
+    batch = importlib.import_module("test_matmul_batch")
+    local = importlib.import_module("test_matmul_local")
+    forms = importlib.import_module("test_upstream_forms_matmul")
+    prof, hook = _paired_profiles(
+        lambda: batch.test_iterate_batch_matches_numpy(3, 3, 0, 0),
+        batch.test_iterate_n_batch_through_the_workspace,
+        lambda: batch.test_dequant_int8_to_half(True),
+        lambda: local.test_local_operands_equal_numpy(sorted(local.CASES)[0]),
+        lambda: forms.test_config_and_scalar_operands(0))
+    assert len(hook.pairs) >= 5 and not hook.skipped
+    assert {"mac", "mte2", "fixpipe"} <= _assert_pairs_agree(prof, hook)
