@@ -11,17 +11,8 @@
 
 // --- the tiling and the Matmul's compile-time configuration (global, as on the device) ------
 
-// The host's matmul tiling (every member int32, in Ascend C's order; pyasc.host fills it and
-// pyasc.language.adv_tiling.TCubeTiling packs it).
-struct TCubeTiling {
-  int32_t usedCoreNum, M, N, Ka, Kb, singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK;
-  int32_t depthA1, depthB1, stepM, stepN, isBias, transLength, iterateOrder, shareMode;
-  int32_t shareL1Size, shareL0CSize, shareUbSize, batchM, batchN, singleBatchM, singleBatchN;
-  int32_t stepKa, stepKb, depthAL1CacheUB, depthBL1CacheUB, dbL0A, dbL0B, dbL0C;
-  int32_t ALayoutInfoB, ALayoutInfoS, ALayoutInfoN, ALayoutInfoG, ALayoutInfoD;
-  int32_t BLayoutInfoB, BLayoutInfoS, BLayoutInfoN, BLayoutInfoG, BLayoutInfoD;
-  int32_t CLayoutInfoB, CLayoutInfoS1, CLayoutInfoN, CLayoutInfoG, CLayoutInfoS2, BatchNum;
-};
+#include "tcube_tiling.h"
+
 static_assert(sizeof(TCubeTiling) == 49 * sizeof(int32_t), "TCubeTiling has 49 int32 members");
 
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND };
@@ -513,9 +504,9 @@ bool regist_matmul(Loc loc, MMs &&...mms) {
       AscendC::sim::regist_matmul(AscendC::sim::Loc{}, __VA_ARGS__)) /* NOLINT */ \
   return
 
-// The device's namespace for the adv Matmul (matmul::Matmul, matmul::MatmulType).
-namespace matmul {
-using AscendC::Matmul;
-using AscendC::MatmulCallBackFunc;
-using AscendC::MatmulType;
-}  // namespace matmul
+// The system workspace is a global function on the device (basic_api's swap_mem header).
+using AscendC::GetSysWorkSpacePtr;
+
+// The device's namespace for the adv Matmul (matmul::Matmul, matmul::MatmulType): another name of
+// AscendC, as on the device, so that `using namespace matmul;` brings GetBlockIdx and the rest.
+namespace matmul = AscendC;

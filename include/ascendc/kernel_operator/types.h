@@ -9,6 +9,8 @@
 #define __cube__
 // a mixed kernel's cores: (AICs, AIVs) per group, as asc_ascendc_traits groups them
 #define __mix__(aic, aiv)
+// the system workspace argument of a mixed kernel (the simulator needs no mark on it)
+#define __kfc_workspace__
 #define __inline__ inline
 #define GM_ADDR __gm__ uint8_t *
 // The kernel's core kind: the simulator runs vector kernels on AIVs.

@@ -65,7 +65,11 @@ static int asc_k_cube_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int
 
 /* The span of a cube LocalTensor: its buffer from its byte to the end of
  * the tensor (len elements of esize), checked against the buffer it must
- * be in (mask: bit per asc_kc_buf allowed). */
+ * be in (mask: bit per asc_kc_buf allowed). The hardware bounds an
+ * instruction by the buffer, not by the tensor: in the default mode the
+ * span runs to the buffer's end, and only checked mode holds it to the
+ * tensor (CANN's mmad example writes 64 columns into an L0C tensor sized
+ * for 48). */
 static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned mask, const char *api,
                             const char *operand, asc_kc_span *s, int line) {
   static const char *const names[ASC_KC_NBUF] = {"L1 (A1/B1/C1)", "L0A (A2)", "L0B (B2)",
@@ -95,8 +99,12 @@ static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned ma
   }
   if (asc_kc_span_at(c, (asc_kc_buf)buf, byte, s, &e))
     return asc_k_fail(k, line, "%s: %s: %s", api, operand, e.msg);
+#if ASC_K_CHECKED
   int64_t bytes = t.len < 0 ? 0 : asc_k_mul(t.len, esize);
   if (bytes >= 0 && bytes < s->n) s->n = bytes;
+#else
+  (void)esize;
+#endif
   return 0;
 }
 /* A Unified Buffer LocalTensor as a span (fixpipe to UB, Nd2Nz from UB). */
