@@ -140,6 +140,7 @@ enum {
   PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
   PYASC_SIM_VEC_INIT_DETERMINE,
+  PYASC_SIM_VEC_L2_HINT, /* v: CacheMode, CacheRwMode; only the timing model reads it */
   PYASC_SIM_VEC_CREATE_VEC_INDEX,
   PYASC_SIM_VEC_COPY_SLICE,
   PYASC_SIM_VEC_LIST_DESC,
@@ -299,6 +300,8 @@ typedef struct pyasc_sim_api {
   /* TPipe, TQue, TBuf (their bytes live in the C++ objects) */
   void (*pipe_init)(void *pipe);
   void (*pipe_reset)(void *k, void *pipe);
+  /* depth in the low 16 bits; above, the TPositions (+ 1) that fill (bits 16-23) and drain
+   * (24-30) it, which the profiled table's timing model reads */
   void (*que_init)(void *que, int depth);
   void (*tbuf_init)(void *tbuf);
   int (*init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, const char *file,

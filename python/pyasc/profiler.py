@@ -1,8 +1,10 @@
 """Modelled device time of kernel launches: ``with pyasc.profile() as prof``.
 
-Inside the block every ``@pyasc.jit`` launch, and every launch of a fused
-``@pyasc.op`` kernel, runs a build that carries the timing model (docs/perf-model.md): each instruction charges cycles to its
-pipe from one table of Atlas A2 (910B1) parameters, pipes overlap except
+Inside the block every ``@pyasc.jit`` launch, every launch of a fused
+``@pyasc.op`` kernel and every launch of a ``pyasc.ascendc.load`` kernel
+runs a build that carries the timing model (docs/perf-model.md): each
+instruction charges cycles to its pipe from one table of Atlas A2 (910B1)
+parameters, pipes overlap except
 where the program synchronises, and blocks run in waves over the chip's
 cores. Results of the kernels are unchanged; outside the block kernels are
 built and run exactly as before (no accounting is compiled in).
@@ -171,12 +173,28 @@ class Profile:
             json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
 
 
+def read_launches(path: str) -> Profile:
+    """The launches a host program recorded with ``PYASC_PROFILE_OUT=path``
+    (libasc appends a JSON line per launch of a ``.asc`` program's kernel:
+    its name, block_num and block records), as a Profile whose ``launches``
+    are LaunchRecords like those of ``pyasc.profile()``."""
+    prof = Profile()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                item = json.loads(line)
+                prof.launches.append(_launch_record(str(item["name"]), int(item["block_num"]),
+                                                    list(item["records"])))
+    return prof
+
+
 @with_parts(fill_ones=FILL_ONES_TILED)
 def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
     ``with pyasc.profile() as prof:`` records every kernel launch inside the
-    block (``@pyasc.jit`` kernels and fused ``@pyasc.op`` kernels) with the
+    block (``@pyasc.jit`` kernels, fused ``@pyasc.op`` kernels and Ascend C
+    kernels from ``pyasc.ascendc.load``) with the
     timing model of docs/perf-model.md (modelled Atlas A2
     device time, not host time) in ``prof.launches``; ``prof.table()``,
     ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show
@@ -201,4 +219,4 @@ def profile() -> Profile:
     return Profile()
 
 
-__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile"]
+__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile", "read_launches"]

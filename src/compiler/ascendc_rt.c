@@ -1,8 +1,8 @@
 /* The kernel runtime (the units under rt/) as a table of functions for Ascend C compiled
  * for the simulated AI cores (include/ascendc/pyasc_sim.h). This file is
- * compiled twice: plain, and with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
- * each giving one table; jit.c hands a C++ kernel the one its checked mode
- * asks for when it loads it. Every entry calls the same runtime function a
+ * compiled several times: plain, with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
+ * with ASC_K_PROFILE (ascendc_rt_profiled.c), each giving one table; jit.c hands a C++ kernel the
+ * one its checked mode asks for when it loads it. Every entry calls the same runtime function a
  * kernel written in Python calls for that API. */
 #include <stddef.h>
 #include <stdint.h>
@@ -213,6 +213,8 @@ static void sim_que_init(void *que, int depth) {
   asc_k_que *q = que;
   memset(q, 0, sizeof *q);
   /* depth 0, the in-place queue, orders every buffer enqueued (emit_c_forms.c) */
+  /* the bits above 16 name the queue's positions (ascendc_rt_perf.h) */
+  depth &= 0xffff;
   q->depth = depth > 0 && depth <= ASC_K_MAX_DEPTH ? depth : ASC_K_MAX_DEPTH;
 }
 static void sim_tbuf_init(void *tbuf) {
@@ -810,6 +812,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return sim_int4(k, v, t, out, file, line);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
+    case PYASC_SIM_VEC_L2_HINT: /* the memory has no L2: the profiled table's model reads it */
+      return 0;
     case PYASC_SIM_VEC_INIT_DETERMINE: {
       /* InitDetermineComputeWorkspace: block 0 clears every block's slot of
        * NotifyNextBlock/WaitPreBlock before it notifies (no block notifies
@@ -838,6 +842,10 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
 #endif
 
 #include "ascendc_rt_int4.h"
+
+#ifdef ASC_K_PROFILE /* the timing model's wrappers take the entries' places */
+#include "ascendc_rt_perf.h"
+#endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {
     PYASC_SIM_VERSION,

@@ -375,6 +375,16 @@ static int ac_mm_set_tensor(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, forms[op->iattrs[0] >= 0 && op->iattrs[0] < 3 ? op->iattrs[0] : 2], b);
   return P_PRIMARY;
 }
+/* set_l2_cache_hint: PyAsc's CacheMode values (NORMAL 0, DISABLE 1) by name */
+static int ac_l2_hint(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const modes[] = {"NORMAL", "DISABLE", "LAST", "NORMAL", "PERSISTENT"};
+  static const char *const rw[] = {"RW", "READ", "WRITE", "RW"};
+  int64_t m = op->iattrs[0], w = op->iattrs[1];
+  ac_expand(e, op, "$p0", b);
+  ir_buf_printf(b, ".SetL2CacheHint<AscendC::CacheRwMode::%s>(AscendC::CacheMode::CACHE_MODE_%s)",
+                rw[w >= 0 && w < 4 ? w : 3], modes[m >= 0 && m < 5 ? m : 0]);
+  return P_PRIMARY;
+}
 static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, op->iattrs[0] ? "$p0.SetOrgShape($1, $2, $3, $4)" : "$p0.SetTail($1, $2, $3)",
             b);

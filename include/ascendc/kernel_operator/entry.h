@@ -167,6 +167,8 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
   const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
   extern const int pyasc_sim_cube;                                                         \
   const int pyasc_sim_cube = PYASC_SIM_CUBE;                                               \
+  extern const int pyasc_sim_profiled;                                                     \
+  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                       \
   int asc_kernel_entry(void *k, const void *args) {                                        \
     return AscendC::sim::entry(                                                            \
         k, args, [](void *kc, const void *a) { return AscendC::sim::run(kc, a, &name); }); \

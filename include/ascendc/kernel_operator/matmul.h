@@ -91,6 +91,17 @@ constexpr MatmulConfig matmul_config(bool norm) {
   return c;
 }
 }  // namespace AscendC::sim
+namespace AscendC::sim {
+// matmul.new's flag bit 24: the config's enUnitFlag, which the timing model reads (MMAD and
+// FIXPIPE hand L0C over per 512 B); a config of another type keeps CFG_NORM's, on
+constexpr int unit_flag_bit(const MatmulConfig &c) {
+  return c.enUnitFlag ? 1 << 24 : 0;
+}
+template <typename T>
+constexpr int unit_flag_bit(const T &) {
+  return 1 << 24;
+}
+}  // namespace AscendC::sim
 constexpr MatmulConfig CFG_NORM = AscendC::sim::matmul_config(true);
 constexpr MatmulConfig CFG_MDL = AscendC::sim::matmul_config(false);
 
@@ -214,10 +225,11 @@ class Matmul {
   void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, sim::Loc loc = {}) {
     (void)tpipe;
     if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
+    constexpr int flags =
+        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() | sim::unit_flag_bit(MM_CFG);
     sim::check(
         sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
-                                    sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>(),
-                                    reinterpret_cast<const int32_t *>(cubeTiling),
+                                    flags, reinterpret_cast<const int32_t *>(cubeTiling),
                                     sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
   }
   void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, sim::Loc loc = {}) {

@@ -71,10 +71,12 @@ class GlobalTensor {
     const uint64_t n = static_cast<uint64_t>(sim::api()->global_size(gt));
     return sim::is_i4_v<T> ? 2 * n : n;  // int4b_t: two elements a byte
   }
-  // A hint for the L2 cache, which the simulator does not model: accesses do not change.
+  // A hint for the L2 cache: accesses do not change, the timing model's L2 reads it.
   template <CacheRwMode rwMode = CacheRwMode::RW>
-  void SetL2CacheHint(CacheMode mode) {
-    (void)mode;
+  void SetL2CacheHint(CacheMode mode, sim::Loc loc = {}) {
+    const int64_t v[2] = {static_cast<int64_t>(mode), static_cast<int64_t>(rwMode)};
+    sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_L2_HINT, v, nullptr, gt, 0.0, nullptr,
+                                    loc.file, loc.line));
   }
   // the address of element offset (no memory of its own: a pointer into the launch argument)
   __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
@@ -248,12 +250,20 @@ struct PoolAccess {
 };
 }  // namespace sim
 
+namespace sim {
+// que_init's argument: the depth, and above it the positions (each + 1) whose pipes fill and
+// drain the queue's buffers, for the timing model's hand-overs (pyasc.profile)
+constexpr int que_arg(int32_t depth, TPosition src, TPosition dst) {
+  return (depth & 0xffff) | (static_cast<int>(src) + 1) << 16 | (static_cast<int>(dst) + 1) << 24;
+}
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
   static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
-  TQue() { sim::api()->que_init(mem, depth); }
+  TQue() { sim::api()->que_init(mem, sim::que_arg(depth, pos, pos)); }
   TQue(const TQue &) = delete;
   TQue &operator=(const TQue &) = delete;
 
@@ -313,6 +323,7 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind : public TQue<src, depth, mask> {
  public:
   static constexpr TPosition position = sim::cube_buffer(dst) >= 0 ? dst : src;
+  TQueBind() { sim::api()->que_init(this->mem, sim::que_arg(depth, src, dst)); }
 };
 
 template <TPosition pos = TPosition::LCM>

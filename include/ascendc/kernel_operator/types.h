@@ -28,6 +28,10 @@ inline void set_ffts_base_addr(uint64_t addr) {
 #ifndef PYASC_SIM_CHECKED
 #define PYASC_SIM_CHECKED 0
 #endif
+// 1: libasc hands the kernel the runtime's profiled table (pyasc.profile, asc_ascendc_build)
+#ifndef PYASC_SIM_PROFILED
+#define PYASC_SIM_PROFILED 0
+#endif
 
 // The slot libasc fills with the runtime's table when it loads the kernel.
 extern "C" const pyasc_sim_api *pyasc_sim_table;

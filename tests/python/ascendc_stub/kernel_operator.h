@@ -142,6 +142,9 @@ enum class ReduceOrder : uint8_t {
   ORDER_ONLY_INDEX
 };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2,
+                       CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 struct BinaryRepeatParams {
   __aicore__ BinaryRepeatParams();
@@ -183,6 +186,8 @@ class GlobalTensor {
   // fwk/core
   __aicore__ __gm__ T *GetPhyAddr() const;
   __aicore__ __gm__ T *GetPhyAddr(const uint64_t offset) const;
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  __aicore__ void SetL2CacheHint(CacheMode mode);
 };
 
 template <typename T>
