@@ -142,8 +142,12 @@ enum class ReduceOrder : uint8_t {
   ORDER_ONLY_INDEX
 };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
-enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2,
-                       CACHE_MODE_PERSISTENT = 4 };
+enum class CacheMode {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_LAST = 2,
+  CACHE_MODE_PERSISTENT = 4
+};
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 struct BinaryRepeatParams {
