@@ -91,7 +91,6 @@ def error_kernel(c: asc.GlobalAddress, case: asc.ConstExpr[int]):
 
 
 @pytest.mark.parametrize("case,message", [
-    (0, "3 repeats reach byte 1536 but dst holds 1024 bytes"),
     (1, "repeat_times must be in \\[0, 255\\]"),
     (2, "L0A tensor at byte 32 is not aligned to 512 bytes"),
     (3, "block_num, dst_gap in \\[0, 32767\\]"),
@@ -100,6 +99,18 @@ def test_runtime_errors_name_the_line(case, message):
     with pytest.raises(asc.KernelError, match=message) as info:
         error_kernel[1](np.zeros(8, np.float32), case)
     assert "test_api_init_const.py" in str(info.value)
+
+
+def test_filling_past_its_tensor_is_reported_in_checked_mode():
+    """Three repeats into a 1 KiB L1 tensor: the hardware fills on into L1,
+    so the default mode does; checked mode holds it to the tensor."""
+    checked = asc.jit(error_kernel.fn, cache_dir=CACHE, debug=True)
+    with pytest.raises(asc.KernelError, match="3 repeats reach byte 1536 but dst holds 1024 "
+                                              "bytes") as info:
+        checked[1](np.zeros(8, np.float32), 0)
+    assert "test_api_init_const.py" in str(info.value)
+    error_kernel[1](np.zeros(8, np.float32), 0)
+    asc.synchronize()
 
 
 @jit
