@@ -183,7 +183,12 @@ enum {
  * SORT v dt, repeat, full, t dst, concat, index, tmp; MRG_SORT4 v dt, 4 lengths, validBit,
  * repeat, ifExhaustedSuspension, t dst, 4 sources; MRG_SORT_RESULT v dt, out 4 counts;
  * RP_SORT16 v dt, repeat; PROPOSAL v dt, extract, repeat, mode, t dst, src; SORT_LEN and
- * SORT_OFFSET v dt, count, out. */
+ * SORT_OFFSET v dt, count, out; LOCAL_RESIZE (SetBufferLen) t, v bytes, element size, out the
+ * tensor's offset and length; LOCAL_WITH_OFFSET t src, v offset, src's and dst's element
+ * sizes, out as LOCAL_RESIZE; USER_TAG t, v set, tag, out the tag; TRANS_5HD_TENSOR t dst,
+ * src (the address lists), v repeat, dst and src repeat strides, dst and src high half,
+ * element size; BILINEAR t dst, src0, offsets, src1, tmp, v m0, m1, hRepeat, repeatMode,
+ * dstBlkStride, vROffset, vRepeat, mask kind. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -225,7 +230,12 @@ enum {
   PYASC_SIM_ADV_RP_SORT16,
   PYASC_SIM_ADV_PROPOSAL,
   PYASC_SIM_ADV_SORT_LEN,
-  PYASC_SIM_ADV_SORT_OFFSET
+  PYASC_SIM_ADV_SORT_OFFSET,
+  PYASC_SIM_ADV_LOCAL_RESIZE,
+  PYASC_SIM_ADV_LOCAL_WITH_OFFSET,
+  PYASC_SIM_ADV_USER_TAG,
+  PYASC_SIM_ADV_TRANS_5HD_TENSOR,
+  PYASC_SIM_ADV_BILINEAR
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

@@ -76,6 +76,25 @@ static int adv_vector(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
     case PYASC_SIM_ADV_PROPOSAL:
       return (v[1] ? asc_k_proposal_extract : asc_k_proposal_concat)(k, lt_in(t[0]), lt_in(t[1]),
                                                                      v[2], v[3], (int)v[0], L);
+    case PYASC_SIM_ADV_LOCAL_RESIZE:
+    case PYASC_SIM_ADV_LOCAL_WITH_OFFSET: {
+      asc_k_lt r;
+      int rc = op == PYASC_SIM_ADV_LOCAL_RESIZE
+                   ? asc_k_local_resize(k, lt_in(t[0]), v[0], 1, v[1], &r, L)
+                   : asc_k_local_with_offset(k, lt_in(t[0]), v[0], v[1], v[2], &r, L);
+      out[0] = r.off, out[1] = r.len;
+      return rc;
+    }
+    case PYASC_SIM_ADV_USER_TAG:
+      if (v[0]) return asc_k_set_user_tag(k, lt_in(t[0]), v[1], L);
+      out[0] = asc_k_get_user_tag(k, lt_in(t[0]));
+      return 0;
+    case PYASC_SIM_ADV_TRANS_5HD_TENSOR:
+      return asc_k_trans_5hd_addr_tensor(k, lt_in(t[0]), lt_in(t[1]), v[0], v[1], v[2], v[3],
+                                         v[4], v[5], L);
+    case PYASC_SIM_ADV_BILINEAR:
+      return asc_k_bilinear(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), v[0], v[1],
+                            v[2], v[3], v[4], v[5], v[6], lt_in(t[4]), v[7], L);
     default:
       return asc_k_fail(k, L, "unknown adv form %d", op);
   }

@@ -290,3 +290,82 @@ inline uint32_t GetSortOffset(const uint32_t elemOffset, sim::Loc loc = {}) {
 }
 
 }  // namespace AscendC
+
+// --- LocalTensor's buffer setters and user tags (declared in memory.h) ---------------------
+
+namespace AscendC {
+
+template <typename T>
+void LocalTensor<T>::SetBufferLen(uint32_t dataLen, sim::Loc loc) {
+  const int64_t v[2] = {dataLen, static_cast<int64_t>(sizeof(T))};
+  int64_t out[4] = {0, 0, 0, 0};
+  sim::check(sim::api()->adv_more(sim::ctx, PYASC_SIM_ADV_LOCAL_RESIZE, v, &lt,
+                                  pyasc_sim_gt{nullptr, 0, 0, -1, 0}, 0, out, loc.file, loc.line));
+  lt = pyasc_sim_lt{out[0], out[1]};
+}
+template <typename T>
+template <typename T1>
+void LocalTensor<T>::SetAddrWithOffset(LocalTensor<T1> &src, uint32_t offset, sim::Loc loc) {
+  const int64_t v[3] = {offset, static_cast<int64_t>(sizeof(T1)), static_cast<int64_t>(sizeof(T))};
+  int64_t out[4] = {0, 0, 0, 0};
+  sim::check(sim::api()->adv_more(sim::ctx, PYASC_SIM_ADV_LOCAL_WITH_OFFSET, v, &src.lt,
+                                  pyasc_sim_gt{nullptr, 0, 0, -1, 0}, 0, out, loc.file, loc.line));
+  lt = pyasc_sim_lt{out[0], out[1]};
+}
+template <typename T>
+void LocalTensor<T>::SetUserTag(const int32_t tag, sim::Loc loc) {
+  const int64_t v[2] = {1, tag};
+  sim::adv_more(PYASC_SIM_ADV_USER_TAG, v, {lt}, loc);
+}
+template <typename T>
+int32_t LocalTensor<T>::GetUserTag(sim::Loc loc) const {
+  const int64_t v[2] = {0, 0};
+  return static_cast<int32_t>(sim::adv_more(PYASC_SIM_ADV_USER_TAG, v, {lt}, loc));
+}
+
+// --- TransDataTo5HD with the address lists in uint64 tensors; BilinearInterpolation -------
+
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<uint64_t> &src,
+                           const TransDataTo5HDParams &nchwconvParams, sim::Loc loc = {}) {
+  const int64_t v[6] = {nchwconvParams.repeatTimes, nchwconvParams.dstRepStride,
+                        nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf,
+                        nchwconvParams.srcHighHalf, static_cast<int64_t>(sizeof(T))};
+  sim::adv_more(PYASC_SIM_ADV_TRANS_5HD_TENSOR, v, {dst.lt, src.lt}, loc);
+}
+
+namespace sim {
+template <typename T>
+inline void bilinear(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                     const LocalTensor<uint32_t> &src0Offset, const LocalTensor<T> &src1, Mask m,
+                     uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                     uint8_t vRepeat, const LocalTensor<uint8_t> &tmp, Loc loc) {
+  const int64_t v[8] = {static_cast<int64_t>(m.m0), static_cast<int64_t>(m.m1), hRepeat,
+                        repeatMode, dstBlkStride, vROffset, vRepeat, m.kind};
+  adv_more(PYASC_SIM_ADV_BILINEAR, v, {dst.lt, src0.lt, src0Offset.lt, src1.lt, tmp.lt}, loc);
+}
+}  // namespace sim
+// Per repeat, src0's blocks picked by src0Offset, weighted by src1's elements and summed over
+// vRepeat rows.
+template <typename T>
+inline void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                  const LocalTensor<uint32_t> &src0Offset,
+                                  const LocalTensor<T> &src1, uint64_t mask[], uint8_t hRepeat,
+                                  bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                                  uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                                  sim::Loc loc = {}) {
+  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode,
+                dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+}
+template <typename T>
+inline void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
+                                  const LocalTensor<uint32_t> &src0Offset,
+                                  const LocalTensor<T> &src1, uint64_t mask, uint8_t hRepeat,
+                                  bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
+                                  uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                                  sim::Loc loc = {}) {
+  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode,
+                dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+}
+
+}  // namespace AscendC
