@@ -29,6 +29,7 @@ import pytest
 
 import pyasc as asc
 from pyasc import _C
+from pyasc.asc_driver import include_dirs
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -48,7 +49,7 @@ def gxx(source: str, *flags: str) -> subprocess.CompletedProcess:
     if GXX is None:
         pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
     return subprocess.run([GXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", *flags,
-                           "-I", str(STUB), "-x", "c++", "-"], input=source, text=True,
+                           *[f"-I{d}" for d in include_dirs()], "-x", "c++", "-"], input=source, text=True,
                           capture_output=True, timeout=60, check=False)
 
 
@@ -740,7 +741,9 @@ def build_cube_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
 
 
 #: Matmul ops whose GlobalTensor has its own dtype (the quant vector, the sparse index)
-MATMUL_GLOBALS = {"matmul.quant_vector": "AU64", "matmul.sparse_index": "AU8"}
+# A and B are half (matmul.new's attributes): set_tensor (A) takes half tensors
+MATMUL_GLOBALS = {"matmul.quant_vector": "AU64", "matmul.sparse_index": "AU8",
+                  "matmul.set_tensor": "A16"}
 
 
 def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
@@ -751,8 +754,9 @@ def build_matmul_op(b: _C.IRBuilder, name: str, sig: str, params: dict) -> None:
         return
     operands = [params["MM"]]
     for c in sig[1:].replace("?", ""):
-        if c == "L":  # a C block in the Unified Buffer
-            operands.append(b.op("local.new", [b.const(0), b.const(64)], [F32_CODE, VECCALC]))
+        if c == "L":  # a C block in the Unified Buffer, or A for set_tensor.local
+            dtype = F16_CODE if name == "matmul.set_tensor.local" else F32_CODE
+            operands.append(b.op("local.new", [b.const(0), b.const(64)], [dtype, VECCALC]))
             continue
         addr = params[MATMUL_GLOBALS.get(name, "A")]
         operands.append(b.op("global.new", [addr, params["I"]]) if c in "GM" else params[c])
@@ -794,6 +798,9 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
             operands += [params["I"]] * 10
         if name == "printf":
             operands = [params["I"], params["N"]]
+        if name == "bufpool.init":  # a TPipe's InitBufPool(pool, len, shared pool)
+            operands = [params["P"], b.op("bufpool.new", [], [VECCALC, 4]), params["I"],
+                        b.op("bufpool.new", [], [VECCALC, 4])]
         if name == "arith.pow":  # a float exponent has no Ascend C form
             operands = [params["N"], params["I"]]
         try:
