@@ -6,8 +6,10 @@
   template arguments and argument order Ascend C declares;
 * every IR op in src/compiler/api_table.def has an Ascend C mapping;
 * scalar helpers keep Python's semantics (compiled with g++ and run);
-* with g++, the output is valid C++ against tests/python/ascendc_stub/
-  kernel_operator.h, a header that declares the Ascend C API as documented.
+* with g++, the output compiles against the simulator's kernel_operator.h
+  (include/ascendc, the header Ascend C kernels run on the simulator with),
+  which declares the Ascend C API as documented; the few forms it lacks are
+  listed in HEADER_LACKS and checked to fail.
 
 To regenerate the golden files after an intended change to the emitter:
     PYASC_UPDATE_GOLDEN=1 PYTHONPATH=build/<dir>/stage \\
@@ -34,7 +36,6 @@ from pyasc.asc_driver import include_dirs
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-STUB = Path(__file__).resolve().parent / "ascendc_stub"
 GXX = shutil.which("g++")
 
 F32 = np.zeros(1024, np.float32)
@@ -45,7 +46,8 @@ I64 = np.zeros(1024, np.int64)
 
 
 def gxx(source: str, *flags: str) -> subprocess.CompletedProcess:
-    """g++ -fsyntax-only on source against the stub kernel_operator.h."""
+    """g++ -fsyntax-only on source against the simulator's kernel_operator.h
+    (pyasc.asc_driver.include_dirs()), the header pyasc.ascendc.load builds with."""
     if GXX is None:
         pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
     return subprocess.run([GXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", *flags,
@@ -128,9 +130,9 @@ def test_golden_ascendc_is_valid_cpp_without_warnings(name):
     assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
 
 
-def test_stub_rejects_misordered_template_arguments():
+def test_header_rejects_misordered_template_arguments():
     """The g++ checks can fail: Ascend C's TQue<pos, depth> and SetFlag<event>(id)
-    written the other way round do not compile against the stub."""
+    written the other way round do not compile against kernel_operator.h."""
     good = ('#include "kernel_operator.h"\n'
             "void f() { AscendC::TQue<AscendC::TPosition::VECIN, 2> q; "
             "AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0); }\n")
@@ -811,10 +813,18 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
     raise AssertionError(f"cannot build {name}: {last_error}")
 
 
-def test_every_ir_op_has_an_ascendc_mapping():
-    """One module using every op of the API table; an op added there without
-    its Ascend C columns (src/compiler/api_table.def) fails here, and the
-    output must be valid C++ against the documented signatures."""
+# Ops whose Ascend C form kernel_operator.h does not declare yet: the cube's img2col and 2D-load
+# parameter forms and their registers, AIPP, Fixpipe with a quant-vector tensor, and
+# LocalTensor::GetPosition (the header's LocalTensor does not know its position).
+# test_header_lacks_exactly_the_listed_forms fails once the header gains one of them.
+HEADER_LACKS = ("local.get_position", "cube.fixpipe", "cube.load3d_v1", "cube.load3d_v2",
+                "cube.load3d_v2pro", "cube.load2d_v2", "cube.load2d_v2.gm", "cube.set_l3d_boundary",
+                "cube.set_l3d_pad", "cube.set_l3d_repeat", "cube.aipp_set", "cube.aipp_load")
+
+
+def ops_module(keep) -> tuple[str, list[str]]:
+    """The Ascend C of one module using every op of the API table that keep(name)
+    accepts, and the names of the ops used."""
     b = _C.IRBuilder("all_ops", "/src/all_ops.py")
     b.set_loc(1, 1)
     params = {"I": b.param("n", ("int",)), "B": b.param("flag", ("bool",)),
@@ -828,6 +838,8 @@ def test_every_ir_op_has_an_ascendc_mapping():
     names = []
     for line, (name, sig, niattrs) in enumerate(ir_ops(), start=2):
         b.set_loc(line, 1)
+        if not keep(name):
+            continue
         if name in ("matmul.count", "matmul.init"):  # test_matmul_count_is_unsupported
             names.append(name)
             continue
@@ -840,10 +852,27 @@ def test_every_ir_op_has_an_ascendc_mapping():
         names.append(name)
     b.finish()
     b.verify()
-    source = b.emit_ascendc()  # UnsupportedError names an op without a mapping
+    return b.emit_ascendc(), names  # UnsupportedError names an op without a mapping
+
+
+def test_every_ir_op_has_an_ascendc_mapping():
+    """One module using every op of the API table; an op added there without
+    its Ascend C columns (src/compiler/api_table.def) fails here, and the
+    output must compile against the simulator's kernel_operator.h (but for
+    HEADER_LACKS)."""
+    source, names = ops_module(lambda name: name not in HEADER_LACKS)
     assert "pyasc_mask" in source and "<float, false>" in source  # both mask kinds, isSetMask
     assert_valid_cpp(source)
     assert len(names) == len(set(names))
+    assert set(HEADER_LACKS) <= {op for op, _, _ in ir_ops()}, "HEADER_LACKS names no op"
+
+
+@pytest.mark.parametrize("name", HEADER_LACKS)
+def test_header_lacks_exactly_the_listed_forms(name):
+    """Each op of HEADER_LACKS has an Ascend C form that kernel_operator.h does
+    not compile yet: remove it from the list when the header gains it."""
+    source, _ = ops_module(lambda op: op == name)
+    assert gxx(source).returncode != 0, f"kernel_operator.h now compiles {name}: drop it"
 
 
 def test_a_missing_mapping_is_reported_not_skipped():
