@@ -29,15 +29,15 @@ static int adv_vector(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
   switch (op) {
     case PYASC_SIM_ADV_CAST_DEQ:
       if (!v[4])
-        return asc_k_cast_deq(k, lt_in(t[0]), lt_in(t[1]), v[5], v[2], v[3], (int)v[0],
-                              (int)v[1], L);
+        return asc_k_cast_deq(k, lt_in(t[0]), lt_in(t[1]), v[5], v[2], v[3], (int)v[0], (int)v[1],
+                              L);
       return asc_k_cast_deq_l0(k, lt_in(t[0]), lt_in(t[1]), v[5], v[6], v[7], v[8], v[9], v[10],
                                v[11], v[12], v[13], v[2], v[3], (int)v[0], (int)v[1], L);
     case PYASC_SIM_ADV_ADD_DEQ_RELU:
-      if (!v[3]) return asc_k_add_deq_relu(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], dd, ds, L);
-      return asc_k_add_deq_relu_l0(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], v[5], v[6],
-                                   v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], 0, dd, ds,
-                                   L);
+      if (!v[3])
+        return asc_k_add_deq_relu(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], dd, ds, L);
+      return asc_k_add_deq_relu_l0(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], v[5], v[6], v[7],
+                                   v[8], v[9], v[10], v[11], v[12], v[13], v[14], 0, dd, ds, L);
     case PYASC_SIM_ADV_FCAST: {
       static int (*const count[3])(asc_k_ctx *, asc_k_lt, asc_k_lt, asc_k_lt, int64_t, int, int,
                                    int) = {asc_k_add_relu_cast, asc_k_sub_relu_cast,
@@ -48,16 +48,16 @@ static int adv_vector(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
           asc_k_add_relu_cast_l0, asc_k_sub_relu_cast_l0, asc_k_mul_cast_l0};
       if (v[0] < 0 || v[0] > 2) return asc_k_fail(k, L, "unknown fused cast %lld", (long long)v[0]);
       if (!v[3]) return count[v[0]](k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], dd, ds, L);
-      return l0[v[0]](k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], v[5], v[6], v[7], v[8],
-                      v[9], v[10], v[11], v[12], v[13], v[14], 0, dd, ds, L);
+      return l0[v[0]](k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[4], v[5], v[6], v[7], v[8], v[9],
+                      v[10], v[11], v[12], v[13], v[14], 0, dd, ds, L);
     }
     case PYASC_SIM_ADV_REPEAT_REDUCE_SUM:
       return asc_k_repeat_reduce_sum(k, lt_in(t[0]), lt_in(t[1]), v[1], 0, v[2], v[3], v[4], v[5],
                                      0, v[6], 0, (int)v[0], (int)v[0], L);
     case PYASC_SIM_ADV_GATHER_SCATTER:
       if (!v[1])
-        return (v[0] ? asc_k_scatter : asc_k_gather)(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
-                                                     v[2], v[3], v[10], L);
+        return (v[0] ? asc_k_scatter : asc_k_gather)(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
+                                                     v[3], v[10], L);
       return (v[0] ? asc_k_scatter_l0 : asc_k_gather_l0)(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
                                                          v[2], v[3], v[4], v[5], v[6], v[7],
                                                          (int)v[8], L);
@@ -90,19 +90,19 @@ static int adv_vector(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
       out[0] = asc_k_get_user_tag(k, lt_in(t[0]));
       return 0;
     case PYASC_SIM_ADV_TRANS_5HD_TENSOR:
-      return asc_k_trans_5hd_addr_tensor(k, lt_in(t[0]), lt_in(t[1]), v[0], v[1], v[2], v[3],
-                                         v[4], v[5], L);
+      return asc_k_trans_5hd_addr_tensor(k, lt_in(t[0]), lt_in(t[1]), v[0], v[1], v[2], v[3], v[4],
+                                         v[5], L);
     case PYASC_SIM_ADV_BILINEAR:
-      return asc_k_bilinear(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), v[0], v[1],
-                            v[2], v[3], v[4], v[5], v[6], lt_in(t[4]), v[7], L);
+      return asc_k_bilinear(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), v[0], v[1], v[2],
+                            v[3], v[4], v[5], v[6], lt_in(t[4]), v[7], L);
     default:
       return asc_k_fail(k, L, "unknown adv form %d", op);
   }
 }
 
 /* Scalar helpers and system registers. */
-static int adv_scalar(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt *t,
-                      pyasc_sim_gt g, double f, int64_t *out, int L) {
+static int adv_scalar(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                      double f, int64_t *out, int L) {
   const int i64 = ASC_K_DT_INT64;
   switch (op) {
     case PYASC_SIM_ADV_SCALAR_CLZ:
@@ -180,10 +180,10 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
   switch (op) {
     case PYASC_SIM_ADV_UNARY: {
       static const char *const names[] = {
-          "adv.acos",  "adv.acosh", "adv.asin",  "adv.asinh",   "adv.atan",  "adv.atanh",
-          "adv.ceil",  "adv.cos",   "adv.cosh",  "adv.digamma", "adv.erf",   "adv.erfc",
-          "adv.exp",   "adv.floor", "adv.frac",  "adv.lgamma",  "adv.log",   "adv.round",
-          "adv.sign",  "adv.sin",   "adv.sinh",  "adv.tan",     "adv.tanh",  "adv.trunc"};
+          "adv.acos", "adv.acosh", "adv.asin", "adv.asinh",   "adv.atan", "adv.atanh",
+          "adv.ceil", "adv.cos",   "adv.cosh", "adv.digamma", "adv.erf",  "adv.erfc",
+          "adv.exp",  "adv.floor", "adv.frac", "adv.lgamma",  "adv.log",  "adv.round",
+          "adv.sign", "adv.sin",   "adv.sinh", "adv.tan",     "adv.tanh", "adv.trunc"};
       if (v[0] < 0 || v[0] > PYASC_SIM_FN_TRUNC)
         return asc_k_fail(k, L, "unknown adv maths function %lld", (long long)v[0]);
       return asc_k_adv_unary(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), v[2], v[3],

@@ -110,34 +110,33 @@ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
 }
 
 // --- Power (float types) and Xor (int16, uint16): dst[i] = src0[i] op src1[i] -----------
-#define PYASC_SIM_ADV_BINARY(NAME, XOR)                                                       \
-  template <typename T, bool isReuseSource = false>                                           \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,         \
-                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer, \
-                   const uint32_t calCount, sim::Loc loc = {}) {                              \
-    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, 0};                             \
-    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                    \
-                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sharedTmpBuffer.lt}, loc);     \
-  }                                                                                           \
-  template <typename T, bool isReuseSource = false>                                           \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,         \
-                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer, \
-                   sim::Loc loc = {}) {                                                       \
-    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,                \
-                           src0Tensor.GetSize(), loc);                                        \
-  }                                                                                           \
-  template <typename T, bool isReuseSource = false>                                           \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,         \
-                   const LocalTensor<T> &src1Tensor, const uint32_t calCount,                 \
-                   sim::Loc loc = {}) {                                                       \
-    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, -1};                            \
-    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                    \
-                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sim::no_tmp}, loc);            \
-  }                                                                                           \
-  template <typename T, bool isReuseSource = false>                                           \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,         \
-                   const LocalTensor<T> &src1Tensor, sim::Loc loc = {}) {                     \
-    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);     \
+#define PYASC_SIM_ADV_BINARY(NAME, XOR)                                                            \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   const uint32_t calCount, sim::Loc loc = {}) {                                   \
+    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, 0};                                  \
+    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                         \
+                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sharedTmpBuffer.lt}, loc);          \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   sim::Loc loc = {}) {                                                            \
+    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,                     \
+                           src0Tensor.GetSize(), loc);                                             \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const uint32_t calCount, sim::Loc loc = {}) { \
+    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, -1};                                 \
+    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                         \
+                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sim::no_tmp}, loc);                 \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, sim::Loc loc = {}) {                          \
+    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);          \
   }
 PYASC_SIM_ADV_BINARY(Power, 0)
 PYASC_SIM_ADV_BINARY(Xor, 1)
@@ -156,11 +155,10 @@ inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTenso
 // --- SoftMax over the last axis: sum and max get one 32-byte block per row -------------
 namespace sim {
 template <typename T, typename S>
-inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum,
-                    const LocalTensor<S> &max, const LocalTensor<T> &src, pyasc_sim_lt tmp,
-                    bool has_tmp, const SoftMaxTiling &tiling, Loc loc) {
-  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK,
-                        has_tmp ? 0 : -1};
+inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
+                    const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
+                    const SoftMaxTiling &tiling, Loc loc) {
+  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK, has_tmp ? 0 : -1};
   adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
 }
 }  // namespace sim
@@ -215,8 +213,8 @@ inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
 }
 template <typename T, bool isBasicBlock = false>
 inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
-                    const LocalTensor<T> &gammaLocal, const T epsilon,
-                    const RmsNormTiling &tiling, sim::Loc loc = {}) {
+                    const LocalTensor<T> &gammaLocal, const T epsilon, const RmsNormTiling &tiling,
+                    sim::Loc loc = {}) {
   sim::rmsnorm(dstLocal, srcLocal, gammaLocal, sim::no_tmp, false, epsilon, tiling, loc);
 }
 

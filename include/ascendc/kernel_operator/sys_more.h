@@ -64,7 +64,9 @@ struct InitConstValueParams {
   InitConstValueParams() = default;
   InitConstValueParams(const uint16_t repeatTimesIn, const uint16_t blockNumIn,
                        const uint16_t dstGapIn, const T initValueIn)
-      : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn),
+      : repeatTimes(repeatTimesIn),
+        blockNum(blockNumIn),
+        dstGap(dstGapIn),
         initValue(initValueIn) {}
   uint16_t repeatTimes = 0;
   uint16_t blockNum = 0;

@@ -84,8 +84,8 @@ template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
           bool halfBlock = true>
 inline void CastDeq(const LocalTensor<T> &dst, const LocalTensor<U> &src, const int32_t mask,
                     uint8_t repeatTime, const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {
-  sim::cast_deq(dst, src, sim::mask_of(static_cast<uint64_t>(mask)), isSetMask, isVecDeq,
-                halfBlock, repeatTime, repeatParams, loc);
+  sim::cast_deq(dst, src, sim::mask_of(static_cast<uint64_t>(mask)), isSetMask, isVecDeq, halfBlock,
+                repeatTime, repeatParams, loc);
 }
 
 // --- AddDeqRelu and the fused casts: dst T from two sources U -----------------------------
@@ -123,25 +123,25 @@ inline void fused(int which, const LocalTensor<T> &dst, const LocalTensor<U> &sr
 }
 }  // namespace sim
 
-#define PYASC_SIM_FUSED(NAME, WHICH)                                                              \
-  template <typename T, typename U>                                                               \
-  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                         \
-                   const LocalTensor<U> &src1, const int32_t &count, sim::Loc loc = {}) {         \
-    sim::fused(WHICH, dst, src0, src1, count, loc);                                               \
-  }                                                                                               \
-  template <typename T, typename U, bool isSetMask = true>                                        \
-  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                         \
-                   const LocalTensor<U> &src1, uint64_t mask[], const uint8_t repeatTime,         \
-                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
-    sim::fused(WHICH, dst, src0, src1, sim::mask_of(mask), isSetMask, repeatTime, repeatParams,   \
-               loc);                                                                              \
-  }                                                                                               \
-  template <typename T, typename U, bool isSetMask = true>                                        \
-  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                         \
-                   const LocalTensor<U> &src1, uint64_t mask, const uint8_t repeatTime,           \
-                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                   \
-    sim::fused(WHICH, dst, src0, src1, sim::mask_of(mask), isSetMask, repeatTime, repeatParams,   \
-               loc);                                                                              \
+#define PYASC_SIM_FUSED(NAME, WHICH)                                                            \
+  template <typename T, typename U>                                                             \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                       \
+                   const LocalTensor<U> &src1, const int32_t &count, sim::Loc loc = {}) {       \
+    sim::fused(WHICH, dst, src0, src1, count, loc);                                             \
+  }                                                                                             \
+  template <typename T, typename U, bool isSetMask = true>                                      \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                       \
+                   const LocalTensor<U> &src1, uint64_t mask[], const uint8_t repeatTime,       \
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                 \
+    sim::fused(WHICH, dst, src0, src1, sim::mask_of(mask), isSetMask, repeatTime, repeatParams, \
+               loc);                                                                            \
+  }                                                                                             \
+  template <typename T, typename U, bool isSetMask = true>                                      \
+  inline void NAME(const LocalTensor<T> &dst, const LocalTensor<U> &src0,                       \
+                   const LocalTensor<U> &src1, uint64_t mask, const uint8_t repeatTime,         \
+                   const BinaryRepeatParams &repeatParams, sim::Loc loc = {}) {                 \
+    sim::fused(WHICH, dst, src0, src1, sim::mask_of(mask), isSetMask, repeatTime, repeatParams, \
+               loc);                                                                            \
   }
 PYASC_SIM_FUSED(AddDeqRelu, -1)
 PYASC_SIM_FUSED(AddReluCast, 0)
@@ -247,8 +247,8 @@ inline void MrgSort4(const LocalTensor<T> &dst, const MrgSortSrcList<T> &src,
                 {dst.lt, src.src1.lt, src.src2.lt, src.src3.lt, src.src4.lt}, loc);
 }
 // Each queue's element count consumed by the last merge (ifExhaustedSuspension).
-inline void GetMrgSortResult(uint16_t &mrgSortList1, uint16_t &mrgSortList2,
-                             uint16_t &mrgSortList3, uint16_t &mrgSortList4, sim::Loc loc = {}) {
+inline void GetMrgSortResult(uint16_t &mrgSortList1, uint16_t &mrgSortList2, uint16_t &mrgSortList3,
+                             uint16_t &mrgSortList4, sim::Loc loc = {}) {
   const int64_t v[1] = {sim::dtype<half>::code};
   int64_t out[4] = {0, 0, 0, 0};
   const pyasc_sim_lt none[1] = {{0, 0}};
@@ -328,9 +328,9 @@ int32_t LocalTensor<T>::GetUserTag(sim::Loc loc) const {
 template <typename T>
 inline void TransDataTo5HD(const LocalTensor<uint64_t> &dst, const LocalTensor<uint64_t> &src,
                            const TransDataTo5HDParams &nchwconvParams, sim::Loc loc = {}) {
-  const int64_t v[6] = {nchwconvParams.repeatTimes, nchwconvParams.dstRepStride,
+  const int64_t v[6] = {nchwconvParams.repeatTimes,  nchwconvParams.dstRepStride,
                         nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf,
-                        nchwconvParams.srcHighHalf, static_cast<int64_t>(sizeof(T))};
+                        nchwconvParams.srcHighHalf,  static_cast<int64_t>(sizeof(T))};
   sim::adv_more(PYASC_SIM_ADV_TRANS_5HD_TENSOR, v, {dst.lt, src.lt}, loc);
 }
 
@@ -340,8 +340,14 @@ inline void bilinear(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                      const LocalTensor<uint32_t> &src0Offset, const LocalTensor<T> &src1, Mask m,
                      uint8_t hRepeat, bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
                      uint8_t vRepeat, const LocalTensor<uint8_t> &tmp, Loc loc) {
-  const int64_t v[8] = {static_cast<int64_t>(m.m0), static_cast<int64_t>(m.m1), hRepeat,
-                        repeatMode, dstBlkStride, vROffset, vRepeat, m.kind};
+  const int64_t v[8] = {static_cast<int64_t>(m.m0),
+                        static_cast<int64_t>(m.m1),
+                        hRepeat,
+                        repeatMode,
+                        dstBlkStride,
+                        vROffset,
+                        vRepeat,
+                        m.kind};
   adv_more(PYASC_SIM_ADV_BILINEAR, v, {dst.lt, src0.lt, src0Offset.lt, src1.lt, tmp.lt}, loc);
 }
 }  // namespace sim
@@ -354,8 +360,8 @@ inline void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T
                                   bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
                                   uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer,
                                   sim::Loc loc = {}) {
-  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode,
-                dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode, dstBlkStride,
+                vROffset, vRepeat, sharedTmpBuffer, loc);
 }
 template <typename T>
 inline void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
@@ -364,8 +370,8 @@ inline void BilinearInterpolation(const LocalTensor<T> &dst, const LocalTensor<T
                                   bool repeatMode, uint16_t dstBlkStride, uint16_t vROffset,
                                   uint8_t vRepeat, const LocalTensor<uint8_t> &sharedTmpBuffer,
                                   sim::Loc loc = {}) {
-  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode,
-                dstBlkStride, vROffset, vRepeat, sharedTmpBuffer, loc);
+  sim::bilinear(dst, src0, src0Offset, src1, sim::mask_of(mask), hRepeat, repeatMode, dstBlkStride,
+                vROffset, vRepeat, sharedTmpBuffer, loc);
 }
 
 }  // namespace AscendC
