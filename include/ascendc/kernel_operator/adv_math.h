@@ -2,7 +2,8 @@
 // lib/normalization, lib/quantization, lib/sort): the element-wise maths family, Exp's Taylor
 // form, Power, Xor, Axpy, SoftMax, RmsNorm, AscendQuant, Concat and Extract, through the
 // table's adv_more. A sharedTmpBuffer is checked to lie in the UB and counts as written by the
-// vector pipe (the NPU's implementation scribbles over it); the simulator needs none.
+// vector pipe, all of it (the NPU's implementation scribbles over it; the Python kernel's
+// lowering passes the host's minimum instead); the simulator needs none.
 
 // The adv library's tiling structs: plain aggregates in the global namespace, as the host
 // fills them (Ascend C's kernel_tiling/kernel_tiling.h).
@@ -37,7 +38,7 @@ inline int64_t bits_of(double d) {
 inline constexpr pyasc_sim_lt no_tmp{0, 0};
 inline void adv_unary(int fn, int dt, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_lt tmp,
                       bool has_tmp, uint32_t count, int64_t level, Loc loc) {
-  const int64_t v[5] = {fn, dt, count, level, has_tmp ? 0 : -1};
+  const int64_t v[5] = {fn, dt, count, level, has_tmp ? tmp.len : -1};
   adv_more(PYASC_SIM_ADV_UNARY, v, {dst, src, tmp}, loc);
 }
 }  // namespace sim
@@ -115,7 +116,7 @@ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
   inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
                    const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
                    const uint32_t calCount, sim::Loc loc = {}) {                                   \
-    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, 0};                                  \
+    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, sharedTmpBuffer.lt.len};             \
     sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                         \
                   {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sharedTmpBuffer.lt}, loc);          \
   }                                                                                                \
@@ -147,7 +148,7 @@ template <typename T, typename U, bool isReuseSource = false>
 inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTensor,
                  const U scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer,
                  const uint32_t calCount, sim::Loc loc = {}) {
-  const int64_t v[4] = {sim::dtype<T>::code, sim::dtype<U>::code, calCount, 0};
+  const int64_t v[4] = {sim::dtype<T>::code, sim::dtype<U>::code, calCount, sharedTmpBuffer.lt.len};
   sim::adv_more(PYASC_SIM_ADV_AXPY, v, {dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt}, loc,
                 sim::to_double(scalarValue));
 }
@@ -158,7 +159,8 @@ template <typename T, typename S>
 inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
                     const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
                     const SoftMaxTiling &tiling, Loc loc) {
-  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK, has_tmp ? 0 : -1};
+  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK,
+                        has_tmp ? tmp.len : -1};
   adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
 }
 }  // namespace sim
@@ -200,7 +202,7 @@ inline void rmsnorm(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                     const LocalTensor<T> &gamma, pyasc_sim_lt tmp, bool has_tmp, T epsilon,
                     const RmsNormTiling &tiling, Loc loc) {
   const int64_t rows = static_cast<int64_t>(tiling.bLength) * tiling.sLength;
-  const int64_t v[5] = {dtype<T>::code, rows, tiling.hLength, has_tmp ? 0 : -1,
+  const int64_t v[5] = {dtype<T>::code, rows, tiling.hLength, has_tmp ? tmp.len : -1,
                         bits_of(static_cast<double>(tiling.reciprocalOfHLength))};
   adv_more(PYASC_SIM_ADV_RMSNORM, v, {dst.lt, src.lt, gamma.lt, tmp}, loc, to_double(epsilon));
 }
@@ -223,7 +225,8 @@ template <typename T, bool isReuseSource = false>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<uint8_t> &sharedTmpBuffer, const float scale,
                         const float offset, const uint32_t calCount, sim::Loc loc = {}) {
-  const int64_t v[4] = {sim::dtype<T>::code, calCount, 0, sim::bits_of(offset)};
+  const int64_t v[4] = {sim::dtype<T>::code, calCount, sharedTmpBuffer.lt.len,
+                        sim::bits_of(offset)};
   sim::adv_more(PYASC_SIM_ADV_QUANT, v, {dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt}, loc,
                 scale);
 }
