@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +51,9 @@ def gxx(source: str, *flags: str) -> subprocess.CompletedProcess:
     (pyasc.asc_driver.include_dirs()), the header pyasc.ascendc.load builds with."""
     if GXX is None:
         pytest.skip("g++ is not installed: cannot check that the Ascend C is valid C++")
+    includes = [f"-I{d}" for d in include_dirs()]
     return subprocess.run([GXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", *flags,
-                           *[f"-I{d}" for d in include_dirs()], "-x", "c++", "-"], input=source, text=True,
+                           *includes, "-x", "c++", "-"], input=source, text=True,
                           capture_output=True, timeout=60, check=False)
 
 
@@ -837,7 +839,7 @@ HEADER_LACKS = ("local.get_position", "cube.fixpipe", "cube.load3d_v1", "cube.lo
                 "cube.set_l3d_pad", "cube.set_l3d_repeat", "cube.aipp_set", "cube.aipp_load")
 
 
-def ops_module(keep) -> tuple[str, list[str]]:
+def ops_module(keep: Callable[[str], bool]) -> tuple[str, list[str]]:
     """The Ascend C of one module using every op of the API table that keep(name)
     accepts, and the names of the ops used."""
     b = _C.IRBuilder("all_ops", "/src/all_ops.py")
@@ -883,7 +885,7 @@ def test_every_ir_op_has_an_ascendc_mapping():
 
 
 @pytest.mark.parametrize("name", HEADER_LACKS)
-def test_header_lacks_exactly_the_listed_forms(name):
+def test_header_lacks_exactly_the_listed_forms(name: str) -> None:
     """Each op of HEADER_LACKS has an Ascend C form that kernel_operator.h does
     not compile yet: remove it from the list when the header gains it."""
     source, _ = ops_module(lambda op: op == name)

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g+
                                 reason="no C++ compiler")
 
 
-def run_under_hook(calls) -> None:
+def run_under_hook(calls: list[tuple[str, str, tuple]]) -> None:
     """Runs each (module, test, args) under the round-trip hook; every launch must
     have matched its Ascend C."""
     roundtrip = importlib.import_module("ascendc_roundtrip")
@@ -36,7 +36,7 @@ def run_under_hook(calls) -> None:
     assert sum(hook.matched.values()) >= len(calls), hook.report()
 
 
-def test_adv_maths_softmax_rmsnorm_quant_run_as_ascendc():
+def test_adv_maths_softmax_rmsnorm_quant_run_as_ascendc() -> None:
     run_under_hook([
         ("test_adv_math", "test_maths_family", (np.float32, False, 4096)),
         ("test_adv_math", "test_maths_family", (np.float16, True, 0)),
@@ -51,7 +51,7 @@ def test_adv_maths_softmax_rmsnorm_quant_run_as_ascendc():
     ])
 
 
-def test_deq_fused_casts_and_sorts_run_as_ascendc():
+def test_deq_fused_casts_and_sorts_run_as_ascendc() -> None:
     run_under_hook([
         ("test_api_deq", "test_add_deq_relu", (1, 0, 7, 2, 8, 8)),
         ("test_api_deq", "test_cast_deq_int16", (True, True, True, 1, 0, 100, 3)),
@@ -78,7 +78,7 @@ def k_status(out: pyasc.GlobalAddress):
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
-def test_status_registers_as_ascendc(debug):
+def test_status_registers_as_ascendc(debug: bool) -> None:
     """GetICachePreloadStatus and GetTaskRatio read what the Python kernel
     reads; GetProgramCounter is the location of its call, the C++ line."""
     want = np.full(3, -1, np.int64)
