@@ -60,4 +60,6 @@
 
 #include "kernel_operator/sys_more.h"
 
+#include "kernel_operator/aipp.h"
+
 #endif

@@ -188,7 +188,9 @@ enum {
  * sizes, out as LOCAL_RESIZE; USER_TAG t, v set, tag, out the tag; TRANS_5HD_TENSOR t dst,
  * src (the address lists), v repeat, dst and src repeat strides, dst and src high half,
  * element size; BILINEAR t dst, src0, offsets, src1, tmp, v m0, m1, hRepeat, repeatMode,
- * dstBlkStride, vROffset, vRepeat, mask kind. */
+ * dstBlkStride, vROffset, vRepeat, mask kind; AIPP_SET (SetAippFunctions) g src0, v format,
+ * planes, the config's dt, AippParams' 37 members as double bits, then src1's base (bits), n,
+ * lead, size, skip; AIPP_LOAD (LoadImageToLocal) t dst, v dt, the 9 sizes. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -235,7 +237,9 @@ enum {
   PYASC_SIM_ADV_LOCAL_WITH_OFFSET,
   PYASC_SIM_ADV_USER_TAG,
   PYASC_SIM_ADV_TRANS_5HD_TENSOR,
-  PYASC_SIM_ADV_BILINEAR
+  PYASC_SIM_ADV_BILINEAR,
+  PYASC_SIM_ADV_AIPP_SET,
+  PYASC_SIM_ADV_AIPP_LOAD
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

@@ -95,6 +95,17 @@ static int adv_vector(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
     case PYASC_SIM_ADV_BILINEAR:
       return asc_k_bilinear(k, lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), v[0], v[1], v[2],
                             v[3], v[4], v[5], v[6], lt_in(t[4]), v[7], L);
+#ifdef ASC_K_CUBE /* rt/aipp.h needs the AIC (the cube table) */
+    case PYASC_SIM_ADV_AIPP_LOAD: {
+      double p[9];
+      for (int i = 0; i < 9; i++) p[i] = (double)v[1 + i];
+      return asc_k_cube_aipp_load(k, lt_in(t[0]), (int)v[0], p, 9, L);
+    }
+#else
+    case PYASC_SIM_ADV_AIPP_LOAD:
+    case PYASC_SIM_ADV_AIPP_SET:
+      return asc_k_fail(k, L, "AIPP: this kernel was not built with the cube's table");
+#endif
     default:
       return asc_k_fail(k, L, "unknown adv form %d", op);
   }
@@ -164,6 +175,19 @@ static int adv_scalar(asc_k_ctx *k, int op, const int64_t *v, const pyasc_sim_lt
       for (int j = 0; j < 16; j++) s[j] = adv_bits(v[j]), signs |= (int64_t)(v[32 + j] != 0) << j;
       return asc_k_set_vdeq(k, lt_in(t[0]), s, v + 16, signs, L);
     }
+#ifdef ASC_K_CUBE
+    case PYASC_SIM_ADV_AIPP_SET: {
+      double p[37];
+      for (int i = 0; i < 37; i++) p[i] = adv_bits(v[3 + i]);
+      pyasc_sim_gt g1;
+      memcpy(&g1.base, &v[40], sizeof g1.base);
+      g1.n = v[41], g1.lead = v[42], g1.size = v[43], g1.skip = v[44];
+      return asc_k_cube_aipp_set(k, gt_in(g), gt_in(g1), v[0], v[1], (int)v[2], p, 37, L);
+    }
+#else
+    case PYASC_SIM_ADV_AIPP_SET:
+      return adv_vector(k, op, v, t, out, L);
+#endif
     case PYASC_SIM_ADV_SORT_LEN:
     case PYASC_SIM_ADV_SORT_OFFSET:
       return (op == PYASC_SIM_ADV_SORT_LEN ? asc_k_sort_len : asc_k_sort_offset)(
