@@ -141,5 +141,5 @@ def test_ascendc_float32_forms():
     src = "".join(body(s) for s in sources)
     for text in ("AscendC::LoadData3DParamsV1<float>{", "AscendC::LoadData3DParamsV2<float>{"):
         assert text in src, text
-    for s in sources:  # the img2col parameter forms: test_ascendc.HEADER_LACKS
+    for s in sources:  # the img2col parameter forms: test_ascendc_all_ops.HEADER_LACKS
         assert_valid_cpp_but_for(s, "LoadData3DParams", "LoadData2DParamsV2", "SetLoadData")

@@ -399,7 +399,7 @@ def test_fixpipe_config_from_layout_and_workspace_form(ws, nz):
     np.testing.assert_array_equal(c, _nz_of(want) if nz else want)
     source = fixpipe_forms_kernel.ascendc(a, b, c, ws, nz)
     assert ("AscendC::CFG_NZ" if nz else "AscendC::CFG_ROW_MAJOR") in source
-    if ws:  # Fixpipe with a workspace tensor: test_ascendc.HEADER_LACKS
+    if ws:  # Fixpipe with a workspace tensor: test_ascendc_all_ops.HEADER_LACKS
         assert_valid_cpp_but_for(source, "Fixpipe")
     else:
         assert_valid_cpp(source)
