@@ -3,14 +3,17 @@ figures for its add_high_performance example (Atlas A2, 8192 x 8192 half
 z = x + y, cases 0-6). The seven cases are our own PyAsc kernel with the
 example's algorithm, shapes, copy lengths, core split and UB layout.
 
-Prints: case, modelled Task Duration, published Task Duration, ratio.
+Prints: case, modelled Task Duration, published Task Duration, ratio; then
+each case of --ascendc (default: 4) run as its emitted Ascend C through
+pyasc.ascendc.load, whose modelled time is printed beside the Python
+kernel's (docs/perf-model.md, "Ascend C").
 Cases 1-6 run the full 8192 x 8192 problem. Case 0 (one core adding
 element by element with get_value/set_value) runs ROWS0 of the 8192 rows
 and is scaled by 8192 / ROWS0: its one block's work is a loop of identical
 tiles, so its modelled time is linear in the rows (the ratio of two sizes
 is printed as a check). Every result is checked against NumPy.
 
-Usage: python bench/perf_model_add.py [--rows0 N]
+Usage: python bench/perf_model_add.py [--rows0 N] [--cases CASE ...] [--ascendc CASE ...]
 """
 
 import argparse
@@ -133,6 +136,23 @@ def run_case(case: int, rows: int, x: np.ndarray, y: np.ndarray) -> float:
     return prof.launches[0].task_duration_us
 
 
+def ascendc_case(case: int, rows: int, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Modelled Task Duration (us) of one case's kernel as Ascend C (its
+    emitted source, add_kernel.ascendc, built by pyasc.ascendc.load and run
+    on the runtime's profiled table) and of the Python kernel, over the
+    first rows rows."""
+    cores, copy_len = CASES[case]
+    z = np.zeros((rows, N), np.float16)
+    args = (x[:rows], y[:rows], z, rows, N, copy_len, case)
+    kernel = asc.ascendc.load(add_kernel.ascendc(*args), "add_kernel")
+    with asc.profile() as prof:
+        kernel[cores](x[:rows], y[:rows], z, rows, N)  # copy_len and case are compiled in
+        if not np.array_equal(z, (x[:rows] + y[:rows]).astype(np.float16)):
+            raise SystemExit(f"case {case} as Ascend C: wrong result")
+        add_kernel[cores, asc.current_stream()](*args)
+    return prof.launches[0].task_duration_us, prof.launches[1].task_duration_us
+
+
 def host_cost(x: np.ndarray, y: np.ndarray, case: int = 4, repeat: int = 3) -> None:
     """Host wall time of one case with and without profiling (built already),
     the best of repeat runs each, and the process's CPU time (all threads),
@@ -161,12 +181,16 @@ def host_cost(x: np.ndarray, y: np.ndarray, case: int = 4, repeat: int = 3) -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows0", type=int, default=64, help="rows simulated for case 0")
+    parser.add_argument("--cases", type=int, nargs="*", default=list(CASES),
+                        help="the cases run (default: all; the host cost needs case 4)")
+    parser.add_argument("--ascendc", type=int, nargs="*", default=[4],
+                        help="cases also run as their emitted Ascend C (pyasc.ascendc)")
     ns = parser.parse_args()
     rng = np.random.default_rng(0)
     x = rng.standard_normal((M, N), dtype=np.float32).astype(np.float16)
     y = rng.standard_normal((M, N), dtype=np.float32).astype(np.float16)
     print(f"{'case':>4}  {'modelled us':>12}  {'published us':>12}  {'ratio':>6}  host s")
-    for case in CASES:
+    for case in ns.cases:
         t0 = time.perf_counter()
         if case == 0:
             half = run_case(0, ns.rows0 // 2, x, y)
@@ -177,7 +201,12 @@ def main() -> None:
             us = run_case(case, M, x, y)
         print(f"{case:>4}  {us:12.2f}  {PUBLISHED[case]:12.2f}  {us / PUBLISHED[case]:6.3f}  "
               f"{time.perf_counter() - t0:.1f}")
-    host_cost(x, y)
+    for case in ns.ascendc:
+        cxx, py = ascendc_case(case, M, x, y)
+        print(f"case {case} as Ascend C: modelled {cxx:.2f} us, the Python kernel {py:.2f} us "
+              f"({cxx / py:.4f}), published {PUBLISHED[case]:.2f} us")
+    if 4 in ns.cases:
+        host_cost(x, y)
 
 
 if __name__ == "__main__":

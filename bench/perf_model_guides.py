@@ -24,6 +24,8 @@ import numpy as np
 
 import pyasc as asc
 
+from cube_gm import gm_abc  # bench/cube_gm.py
+
 M, N, K = 128, 30720, 64
 MHZ = 1850.0
 RUNTIME, CONSTANT, MDL, MDL_UNIT = 0, 1, 2, 3
@@ -43,12 +45,7 @@ def guide_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddres
     mdl = asc.adv.get_mdl_config(en_unit_flag=config == MDL_UNIT)
     if asc.ascend_is_aic():
         col = asc.get_block_idx() * sn
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c)
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
         pipe = asc.TPipe()
         mm = asc.adv.Matmul(a_t, b_t, c_t, config=(mdl if config >= MDL else static)
                             if config >= CONSTANT else None)

@@ -37,6 +37,8 @@ import numpy as np
 
 import pyasc as asc
 
+from cube_gm import gm_abc  # bench/cube_gm.py
+
 M = N = K = 8192
 MHZ = 1850.0
 # msprof op on Atlas A2, from the example's README: Task Duration, then
@@ -122,12 +124,7 @@ def matmul_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddre
         idx = asc.get_block_idx()
         m_idx = idx % m_split
         n_idx = idx // m_split
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c)
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
         pipe = asc.TPipe()
         mm = asc.adv.Matmul(a_t, b_t, c_t, config=(static if config >= CONST_CFG else mdl)
                             if config >= MDL_CFG else None)

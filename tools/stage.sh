@@ -21,7 +21,7 @@ for npu in "$build"/_npu_device.*.so; do
 done
 # what `python -m pyasc asc-compile` and the CMake package use, where a wheel has them
 mkdir -p "$stage/pyasc/include" "$stage/pyasc/lib"
-ln -s "$root/include/ascendc" "$root/include/acl" "$stage/pyasc/include/"
+ln -s "$root/include/ascendc" "$root/include/acl" "$root/include/asc" "$stage/pyasc/include/"
 ln -s "$root/python/pyasc/share" "$stage/pyasc/share"
 if [ -e "$build/src/hostlib/libasc.so" ]; then
   ln -s "$(cd "$build/src/hostlib" && pwd)/libasc.so" "$stage/pyasc/lib/"

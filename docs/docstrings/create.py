@@ -24,20 +24,22 @@ _join_dtype = ("dtype", "dtype, optional",
 _BAD_SHAPE = [("InvalidValueError", "If a dimension is negative."),
               ("DTypeError", "If dtype is not a dtype pyasc has.")]
 
+_UNSET = ("Tensor", "The tensor; its elements are whatever the memory held.")
+_X22 = ">>> x = pyasc.asarray([[1, 2], [3, 4]])\n"
+
 TEMPLATE = {"raises": _BAD_SHAPE}
 
 ENTRIES = [
     {"name": "empty", "summary": "A new tensor of the given shape, its elements not initialised.",
-     "params": [_shape, _dtype64], "returns": ("Tensor", "The tensor; its elements are whatever "
-                                               "the memory held."),
+     "params": [_shape, _dtype64], "returns": _UNSET,
      "example": ">>> pyasc.empty((2, 3)).shape\n(2, 3)"},
-    {"name": "zeros", "summary": "A new tensor of the given shape, filled with zeros.",
-     "params": [_shape, _dtype64], "returns": ("Tensor", "A tensor of zeros."),
-     "example": (">>> pyasc.zeros((2, 3))\nTensor([[0., 0., 0.],\n        [0., 0., 0.]], "
-                 "dtype=float64)")},
-    {"name": "ones", "summary": "A new tensor of the given shape, filled with ones.",
-     "params": [_shape, _dtype64], "returns": ("Tensor", "A tensor of ones."),
-     "example": ">>> pyasc.ones(3, dtype=pyasc.int32)\nTensor([1, 1, 1], dtype=int32)"},
+    *({"name": name, "summary": f"A new tensor of the given shape, filled with {name}.",
+       "params": [_shape, _dtype64], "returns": ("Tensor", f"A tensor of {name}."),
+       "example": example}
+      for name, example in (
+          ("zeros", ">>> pyasc.zeros((2, 3))\n"
+                    "Tensor([[0., 0., 0.],\n        [0., 0., 0.]], dtype=float64)"),
+          ("ones", ">>> pyasc.ones(3, dtype=pyasc.int32)\nTensor([1, 1, 1], dtype=int32)"))),
     {"name": "full", "summary": "A new tensor of the given shape, filled with fill_value.",
      "params": [_shape, _fill,
                 ("dtype", "dtype, optional",
@@ -47,21 +49,18 @@ ENTRIES = [
      "raises": _BAD_SHAPE + [("InvalidValueError", "If fill_value does not broadcast to shape.")],
      "example": ">>> pyasc.full((2, 2), 7)\nTensor([[7, 7],\n        [7, 7]], dtype=int64)"},
     {"name": "empty_like", "summary": "A new tensor of x's shape and dtype, not initialised.",
-     "params": [_x, _dtype_like], "returns": ("Tensor", "The tensor; its elements are whatever "
-                                              "the memory held."),
-     "example": ">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.empty_like(x).shape\n(2, 2)"},
-    {"name": "zeros_like", "summary": "A new tensor of zeros with x's shape and dtype.",
-     "params": [_x, _dtype_like], "returns": ("Tensor", "A tensor of zeros."),
-     "example": (">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.zeros_like(x)\n"
-                 "Tensor([[0, 0],\n        [0, 0]], dtype=int64)")},
-    {"name": "ones_like", "summary": "A new tensor of ones with x's shape and dtype.",
-     "params": [_x, _dtype_like], "returns": ("Tensor", "A tensor of ones."),
-     "example": (">>> x = pyasc.asarray([[1, 2], [3, 4]])\n"
-                 ">>> pyasc.ones_like(x, dtype=pyasc.float32)\n"
-                 "Tensor([[1., 1.],\n        [1., 1.]], dtype=float32)")},
+     "params": [_x, _dtype_like], "returns": _UNSET,
+     "example": _X22 + ">>> pyasc.empty_like(x).shape\n(2, 2)"},
+    *({"name": f"{what}_like", "summary": f"A new tensor of {what} with x's shape and dtype.",
+       "params": [_x, _dtype_like], "returns": ("Tensor", f"A tensor of {what}."),
+       "example": _X22 + example}
+      for what, example in (
+          ("zeros", ">>> pyasc.zeros_like(x)\nTensor([[0, 0],\n        [0, 0]], dtype=int64)"),
+          ("ones", ">>> pyasc.ones_like(x, dtype=pyasc.float32)\n"
+                   "Tensor([[1., 1.],\n        [1., 1.]], dtype=float32)"))),
     {"name": "full_like", "summary": "A new tensor of fill_value with x's shape and dtype.",
      "params": [_x, _fill, _dtype_like], "returns": ("Tensor", "A tensor of fill_value."),
-     "example": (">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.full_like(x, 9)\n"
+     "example": (_X22 + ">>> pyasc.full_like(x, 9)\n"
                  "Tensor([[9, 9],\n        [9, 9]], dtype=int64)")},
     {"name": "arange", "summary": "Evenly spaced values in the half-open interval [start, stop).",
      "details": "Called as arange(stop), arange(start, stop) or arange(start, stop, step),\n"
@@ -109,7 +108,7 @@ ENTRIES = [
      "raises": [("InvalidValueError", "If the arrays differ in number of dimensions, or in a\n"
                                       "length other than axis's, or there are none."),
                 ("IndexOutOfRangeError", "If axis is out of range.")],
-     "example": (">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.concatenate([x, x])\n"
+     "example": (_X22 + ">>> pyasc.concatenate([x, x])\n"
                  "Tensor([[1, 2],\n        [3, 4],\n        [1, 2],\n        [3, 4]], dtype=int64)\n"
                  ">>> pyasc.concatenate([x, x], axis=None)\n"
                  "Tensor([1, 2, 3, 4, 1, 2, 3, 4], dtype=int64)")},

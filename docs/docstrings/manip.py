@@ -80,26 +80,20 @@ ENTRIES = [
      "example": (">>> x = pyasc.asarray([1, 2])\n>>> pyasc.tile(x, 2)\n"
                  "Tensor([1, 2, 1, 2], dtype=int64)\n>>> pyasc.tile(x, (2, 1)).tolist()\n"
                  "[[1, 2], [1, 2]]")},
-    {"name": "tril", "summary": "The lower triangle of a matrix: elements above a diagonal "
+    *({"name": name, "summary": f"The {part} triangle of a matrix: elements {side} a diagonal "
                                 "zeroed.",
-     "params": [("x", "Tensor or array_like",
-                 "At least 2-d; the last two axes are the matrices."),
-                ("k", "int, optional",
-                 "The diagonal: 0 (the default) the main one, positive above it.")],
-     "returns": ("Tensor", "A copy of x with the elements above diagonal k zeroed."),
-     "raises": [("InvalidValueError", "If x has fewer than 2 dimensions.")],
-     "example": (">>> m = pyasc.arange(1, 10).reshape(3, 3)\n>>> pyasc.tril(m).tolist()\n"
-                 "[[1, 0, 0], [4, 5, 0], [7, 8, 9]]")},
-    {"name": "triu", "summary": "The upper triangle of a matrix: elements below a diagonal "
-                                "zeroed.",
-     "params": [("x", "Tensor or array_like",
-                 "At least 2-d; the last two axes are the matrices."),
-                ("k", "int, optional",
-                 "The diagonal: 0 (the default) the main one, positive above it.")],
-     "returns": ("Tensor", "A copy of x with the elements below diagonal k zeroed."),
-     "raises": [("InvalidValueError", "If x has fewer than 2 dimensions.")],
-     "example": (">>> m = pyasc.arange(1, 10).reshape(3, 3)\n>>> pyasc.triu(m, 1).tolist()\n"
-                 "[[0, 2, 3], [0, 0, 6], [0, 0, 0]]")},
+       "params": [("x", "Tensor or array_like",
+                   "At least 2-d; the last two axes are the matrices."),
+                  ("k", "int, optional",
+                   "The diagonal: 0 (the default) the main one, positive above it.")],
+       "returns": ("Tensor", f"A copy of x with the elements {side} diagonal k zeroed."),
+       "raises": [("InvalidValueError", "If x has fewer than 2 dimensions.")],
+       "example": ">>> m = pyasc.arange(1, 10).reshape(3, 3)\n" + example}
+      for name, part, side, example in (
+          ("tril", "lower", "above",
+           ">>> pyasc.tril(m).tolist()\n[[1, 0, 0], [4, 5, 0], [7, 8, 9]]"),
+          ("triu", "upper", "below",
+           ">>> pyasc.triu(m, 1).tolist()\n[[0, 2, 3], [0, 0, 6], [0, 0, 0]]"))),
     {"name": "diff", "summary": "The n-th discrete difference along an axis.",
      "details": "out[i] = x[i + 1] - x[i], applied n times. Bool inputs give\n"
                 "x[i + 1] != x[i], as NumPy.",

@@ -44,18 +44,28 @@ _RAISES = [
 _EMPTY = [("InvalidValueError", "If a reduction is over zero elements.")]
 
 TEMPLATE = {
-    "fields": ("result", "output", "axis_output", "details_text", "call"),
+    "fields": ("what", "result", "output", "axis_output", "details_text", "call", "compare",
+               "method_call", "method_output"),
     "method": True,
     "details": "{details_text}",
     "details_text": "",
     "returns": ("Tensor", "{result}"),
+    "result": "The {what}, with the reduced axes removed (kept with length 1 if keepdims).",
     "raises": _RAISES,
     "method_raises": _RAISES[1:],
     "call": "axis=0",
-    "example": (">>> x = pyasc.asarray(" + X + ")\n>>> pyasc.{name}(x)\n{output}\n"
+    # the examples: over X (compared to a number, for any and all), the
+    # method's along the function's second call's axis unless given
+    "compare": "",
+    "example": (">>> x = pyasc.asarray(" + X + "){compare}\n>>> pyasc.{name}(x)\n{output}\n"
                 ">>> pyasc.{name}(x, {call})\n{axis_output}"),
-    "method_example": (">>> x = pyasc.asarray(" + X + ")\n>>> x.{name}({call})\n{axis_output}"),
+    "method_call": "{call}",
+    "method_output": "{axis_output}",
+    "method_example": (">>> x = pyasc.asarray(" + X + "){compare}\n>>> x.{name}({method_call})\n"
+                       "{method_output}"),
 }
+# the functions that raise on a reduction over zero elements
+_RAISES_EMPTY = {"raises": _RAISES + _EMPTY, "method_raises": _RAISES[1:] + _EMPTY}
 
 _SUM = ("As NumPy, bool and integer inputs give int64 (uint8 too, where NumPy\n"
         "gives uint64, which pyasc does not have).")
@@ -72,79 +82,58 @@ _SOFTMAX = ("Numerically stable: the maximum along axis is subtracted first.\n"
 
 ENTRIES = [
     {"name": "sum", "summary": "Sum of the elements over the given axes.", "params": SUM_PARAMS,
-     "details_text": "Floats are summed pairwise. " + _SUM,
-     "result": "The sums, with the reduced axes removed (kept with length 1 if\nkeepdims).",
+     "details_text": "Floats are summed pairwise. " + _SUM, "what": "sums",
      "output": "Tensor(21, dtype=int64)", "axis_output": "Tensor([5, 7, 9], dtype=int64)"},
     {"name": "prod", "summary": "Product of the elements over the given axes.",
-     "params": SUM_PARAMS, "details_text": _SUM,
-     "result": "The products, with the reduced axes removed (kept with length 1 if\nkeepdims).",
+     "params": SUM_PARAMS, "details_text": _SUM, "what": "products",
      "output": "Tensor(720, dtype=int64)", "axis_output": "Tensor([ 4, 10, 18], dtype=int64)"},
     {"name": "mean", "summary": "Arithmetic mean over the given axes.", "params": SUM_PARAMS,
-     "details_text": _MEAN,
-     "result": "The means, with the reduced axes removed (kept with length 1 if\nkeepdims).",
+     "details_text": _MEAN, "what": "means",
      "output": "Tensor(3.5, dtype=float64)", "axis_output": "Tensor([2.5, 3.5, 4.5], dtype=float64)"},
     {"name": "var", "summary": "Variance over the given axes, mean((x - x.mean())**2).",
-     "params": MOMENT_PARAMS, "details_text": _MOMENT,
-     "result": "The variances, with the reduced axes removed (kept with length 1 if\n"
-               "keepdims).",
+     "params": MOMENT_PARAMS, "details_text": _MOMENT, "what": "variances",
      "output": "Tensor(2.9167, dtype=float64)",
      "axis_output": "Tensor([2.25, 2.25, 2.25], dtype=float64)"},
     {"name": "std", "summary": "Standard deviation over the given axes, sqrt(var(x)).",
-     "params": MOMENT_PARAMS, "details_text": _MOMENT,
-     "result": "The standard deviations, with the reduced axes removed (kept with\n"
-               "length 1 if keepdims).",
+     "params": MOMENT_PARAMS, "details_text": _MOMENT, "what": "standard deviations",
      "output": "Tensor(1.7078, dtype=float64)",
      "axis_output": "Tensor([1.5, 1.5, 1.5], dtype=float64)"},
-    {"name": "max", "summary": "Maximum over the given axes.", "params": PLAIN_PARAMS,
-     "details_text": _EXTREME, "raises": _RAISES + _EMPTY, "method_raises": _RAISES[1:] + _EMPTY,
-     "result": "The maxima, with the reduced axes removed (kept with length 1 if\nkeepdims).",
-     "output": "Tensor(6, dtype=int64)", "axis_output": "Tensor([4, 5, 6], dtype=int64)"},
-    {"name": "min", "summary": "Minimum over the given axes.", "params": PLAIN_PARAMS,
-     "details_text": _EXTREME, "raises": _RAISES + _EMPTY, "method_raises": _RAISES[1:] + _EMPTY,
-     "result": "The minima, with the reduced axes removed (kept with length 1 if\nkeepdims).",
-     "output": "Tensor(1, dtype=int64)", "axis_output": "Tensor([1, 2, 3], dtype=int64)"},
+    *({"name": name, "summary": f"{extreme} over the given axes.", "params": PLAIN_PARAMS,
+       "details_text": _EXTREME, **_RAISES_EMPTY, "what": what,
+       "output": f"Tensor({output}, dtype=int64)",
+       "axis_output": f"Tensor({axis_output}, dtype=int64)"}
+      for name, extreme, what, output, axis_output in (
+          ("max", "Maximum", "maxima", 6, "[4, 5, 6]"),
+          ("min", "Minimum", "minima", 1, "[1, 2, 3]"))),
     {"name": "amax", "alias_of": "max", "method": False},
     {"name": "amin", "alias_of": "min", "method": False},
-    {"name": "argmax", "summary": "Index of the maximum along an axis.", "params": ARG_PARAMS,
-     "details_text": _ARG, "raises": _RAISES + _EMPTY, "method_raises": _RAISES[1:] + _EMPTY,
-     "result": "int64 indices, with axis removed (kept with length 1 if keepdims).",
-     "call": "axis=1",
-     "output": "Tensor(5, dtype=int64)", "axis_output": "Tensor([2, 2], dtype=int64)"},
-    {"name": "argmin", "summary": "Index of the minimum along an axis.", "params": ARG_PARAMS,
-     "details_text": _ARG, "raises": _RAISES + _EMPTY, "method_raises": _RAISES[1:] + _EMPTY,
-     "result": "int64 indices, with axis removed (kept with length 1 if keepdims).",
-     "call": "axis=1",
-     "output": "Tensor(0, dtype=int64)", "axis_output": "Tensor([0, 0], dtype=int64)"},
-    {"name": "any", "summary": "Whether any element is true over the given axes.",
-     "params": PLAIN_PARAMS, "details_text": "An element is true when non-zero (NaN is true).",
-     "result": "bool, with the reduced axes removed (kept with length 1 if keepdims).",
-     "example": (">>> x = pyasc.asarray(" + X + ") > 4\n>>> pyasc.any(x)\n"
-                 "Tensor(True, dtype=bool)\n>>> pyasc.any(x, axis=0)\n"
-                 "Tensor([False,  True,  True], dtype=bool)"),
-     "method_example": (">>> x = pyasc.asarray(" + X + ") > 4\n>>> x.any(axis=1)\n"
-                        "Tensor([False,  True], dtype=bool)")},
-    {"name": "all", "summary": "Whether every element is true over the given axes.",
-     "params": PLAIN_PARAMS, "details_text": "An element is true when non-zero (NaN is true).",
-     "result": "bool, with the reduced axes removed (kept with length 1 if keepdims).",
-     "example": (">>> x = pyasc.asarray(" + X + ") > 1\n>>> pyasc.all(x)\n"
-                 "Tensor(False, dtype=bool)\n>>> pyasc.all(x, axis=0)\n"
-                 "Tensor([False,  True,  True], dtype=bool)"),
-     "method_example": (">>> x = pyasc.asarray(" + X + ") > 1\n>>> x.all(axis=1)\n"
-                        "Tensor([False,  True], dtype=bool)")},
-    {"name": "softmax", "summary": "Softmax along an axis, exp(x) / sum(exp(x)).",
-     "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
-     "result": "The softmax of x, of x's shape; along axis it sums to 1.",
-     "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
-                 ">>> pyasc.softmax(x)\n"
-                 "Tensor([[0.09  , 0.2447, 0.6652],\n        [0.3333, 0.3333, 0.3333]], dtype=float64)"),
-     "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n>>> x.softmax()\n"
-                        "Tensor([0.09  , 0.2447, 0.6652], dtype=float64)")},
-    {"name": "log_softmax", "summary": "Log of the softmax along an axis, x - log(sum(exp(x))).",
-     "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
-     "result": "log(softmax(x)), of x's shape, computed without forming softmax(x).",
-     "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
-                 ">>> pyasc.log_softmax(x)\n"
-                 "Tensor([[-2.4076, -1.4076, -0.4076],\n        [-1.0986, -1.0986, -1.0986]], dtype=float64)"),
-     "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n>>> x.log_softmax()\n"
-                        "Tensor([-2.4076, -1.4076, -0.4076], dtype=float64)")},
+    *({"name": name, "summary": f"Index of the {extreme} along an axis.", "params": ARG_PARAMS,
+       "details_text": _ARG, **_RAISES_EMPTY, "call": "axis=1",
+       "result": "int64 indices, with axis removed (kept with length 1 if keepdims).",
+       "output": f"Tensor({output}, dtype=int64)",
+       "axis_output": f"Tensor({axis_output}, dtype=int64)"}
+      for name, extreme, output, axis_output in (
+          ("argmax", "maximum", 5, "[2, 2]"),
+          ("argmin", "minimum", 0, "[0, 0]"))),
+    *({"name": name, "summary": f"Whether {which} element is true over the given axes.",
+       "params": PLAIN_PARAMS, "details_text": "An element is true when non-zero (NaN is true).",
+       "result": "bool, with the reduced axes removed (kept with length 1 if keepdims).",
+       "compare": f" > {than}", "output": f"Tensor({output}, dtype=bool)",
+       "axis_output": "Tensor([False,  True,  True], dtype=bool)", "method_call": "axis=1",
+       "method_output": "Tensor([False,  True], dtype=bool)"}
+      for name, which, than, output in (("any", "any", 4, True), ("all", "every", 1, False))),
+    # the examples: each row of a 2 x 3 matrix, the method's over the first
+    *({"name": name, "summary": summary, "params": SOFTMAX_PARAMS, "details_text": _SOFTMAX,
+       "result": result,
+       "example": (">>> x = pyasc.asarray([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])\n"
+                   f">>> pyasc.{name}(x)\nTensor([{first},\n        {second}], dtype=float64)"),
+       "method_example": (">>> x = pyasc.asarray([0.0, 1.0, 2.0])\n"
+                          f">>> x.{name}()\nTensor({first}, dtype=float64)")}
+      for name, summary, result, first, second in (
+          ("softmax", "Softmax along an axis, exp(x) / sum(exp(x)).",
+           "The softmax of x, of x's shape; along axis it sums to 1.",
+           "[0.09  , 0.2447, 0.6652]", "[0.3333, 0.3333, 0.3333]"),
+          ("log_softmax", "Log of the softmax along an axis, x - log(sum(exp(x))).",
+           "log(softmax(x)), of x's shape, computed without forming softmax(x).",
+           "[-2.4076, -1.4076, -0.4076]", "[-1.0986, -1.0986, -1.0986]"))),
 ]

@@ -25,6 +25,9 @@ _SORT_NOTES = ("Equal elements keep their order, also with descending=True. NaN 
                "method too (NumPy's ndarray.sort sorts in place).")
 _SORT_RAISES = [("IndexOutOfRangeError", "If axis is out of range for x."),
                 ("UnsupportedError", "If order is given.")]
+# what sort and argsort share
+_SORTING = {"method": True, "params": _sort_params, "notes": _SORT_NOTES, "raises": _SORT_RAISES,
+            "method_raises": _SORT_RAISES}
 _UNIQUE = ("Of the flattened x, in sorted order. NaNs are distinct, as the Array API\n"
            "says (each counts once); -0.0 and 0.0 are one value. Waits for x: the\n"
            "result's size depends on its values.")
@@ -43,15 +46,12 @@ X = ">>> x = pyasc.asarray([3, 1, 2, 1])\n"
 TEMPLATE = {"fields": ("what", "initial")}
 
 ENTRIES = [
-    {"name": "sort", "summary": "A sorted copy of x.", "method": True, "params": _sort_params,
-     "notes": _SORT_NOTES, "raises": _SORT_RAISES, "method_raises": _SORT_RAISES,
+    {"name": "sort", "summary": "A sorted copy of x.", **_SORTING,
      "returns": ("Tensor", "x's elements sorted along axis, in x's dtype."),
      "example": (X + ">>> pyasc.sort(x)\nTensor([1, 1, 2, 3], dtype=int64)\n"
                  ">>> pyasc.sort(x, descending=True)\nTensor([3, 2, 1, 1], dtype=int64)"),
      "method_example": X + ">>> x.sort()\nTensor([1, 1, 2, 3], dtype=int64)"},
-    {"name": "argsort", "summary": "The indices that sort x.", "method": True,
-     "params": _sort_params, "notes": _SORT_NOTES, "raises": _SORT_RAISES,
-     "method_raises": _SORT_RAISES,
+    {"name": "argsort", "summary": "The indices that sort x.", **_SORTING,
      "returns": ("Tensor", "int64 indices along axis: x taken at them along axis is sorted."),
      "example": X + ">>> pyasc.argsort(x)\nTensor([1, 3, 2, 0], dtype=int64)",
      "method_example": X + ">>> x.argsort()\nTensor([1, 3, 2, 0], dtype=int64)"},
@@ -72,32 +72,30 @@ ENTRIES = [
                  "Tensor([0, 2, 3, 4], dtype=int64)\n"
                  ">>> pyasc.searchsorted(x1, pyasc.asarray([3]), side='right')\n"
                  "Tensor([3], dtype=int64)")},
-    {"name": "unique_values", "summary": "The unique elements of x.", "params": [_x],
-     "details": _UNIQUE, "returns": ("Tensor", "The unique elements, 1-d, sorted."),
-     "example": X + ">>> pyasc.unique_values(x)\nTensor([1, 2, 3], dtype=int64)"},
-    {"name": "unique_counts", "summary": "The unique elements of x and how often each occurs.",
-     "params": [_x], "details": _UNIQUE,
-     "returns": ("UniqueCountsResult", "A named tuple (values, counts): the sorted unique\n"
-                                       "elements and their int64 counts."),
-     "example": (X + ">>> values, counts = pyasc.unique_counts(x)\n>>> values, counts\n"
-                 "(Tensor([1, 2, 3], dtype=int64), Tensor([2, 1, 1], dtype=int64))")},
-    {"name": "unique_inverse", "summary": "The unique elements of x and where each element "
-                                          "of x is among them.",
-     "params": [_x], "details": _UNIQUE,
-     "returns": ("UniqueInverseResult",
-                 "A named tuple (values, inverse_indices): the sorted unique elements\n"
-                 "and, of x's shape, the int64 index into values of each element."),
-     "example": (X + ">>> r = pyasc.unique_inverse(x)\n>>> r.inverse_indices\n"
-                 "Tensor([2, 0, 1, 0], dtype=int64)")},
-    {"name": "unique_all", "summary": "The unique elements of x with their first indices, "
-                                      "inverse and counts.",
-     "params": [_x], "details": _UNIQUE,
-     "returns": ("UniqueAllResult",
-                 "A named tuple (values, indices, inverse_indices, counts): the sorted\n"
-                 "unique elements, the index of each one's first occurrence, the\n"
-                 "inverse (as unique_inverse) and the counts, all int64 but values."),
-     "example": (X + ">>> r = pyasc.unique_all(x)\n>>> r.values, r.indices\n"
-                 "(Tensor([1, 2, 3], dtype=int64), Tensor([1, 2, 0], dtype=int64))")},
+    *({"name": name, "summary": summary, "params": [_x], "details": _UNIQUE, "returns": returns,
+       "example": X + example}
+      for name, summary, returns, example in (
+          ("unique_values", "The unique elements of x.",
+           ("Tensor", "The unique elements, 1-d, sorted."),
+           ">>> pyasc.unique_values(x)\nTensor([1, 2, 3], dtype=int64)"),
+          ("unique_counts", "The unique elements of x and how often each occurs.",
+           ("UniqueCountsResult", "A named tuple (values, counts): the sorted unique elements and "
+                                  "their int64 counts."),
+           ">>> values, counts = pyasc.unique_counts(x)\n>>> values, counts\n"
+           "(Tensor([1, 2, 3], dtype=int64), Tensor([2, 1, 1], dtype=int64))"),
+          ("unique_inverse", "The unique elements of x and where each element of x is among them.",
+           ("UniqueInverseResult", "A named tuple (values, inverse_indices): the sorted unique "
+                                   "elements and, of x's shape, the int64 index into values of "
+                                   "each element."),
+           ">>> r = pyasc.unique_inverse(x)\n>>> r.inverse_indices\n"
+           "Tensor([2, 0, 1, 0], dtype=int64)"),
+          ("unique_all", "The unique elements of x with their first indices, inverse and counts.",
+           ("UniqueAllResult", "A named tuple (values, indices, inverse_indices, counts): the "
+                               "sorted unique elements, the index of each one's first occurrence, "
+                               "the inverse (as unique_inverse) and the counts, all int64 but "
+                               "values."),
+           ">>> r = pyasc.unique_all(x)\n>>> r.values, r.indices\n"
+           "(Tensor([1, 2, 3], dtype=int64), Tensor([1, 2, 0], dtype=int64))"))),
     {"name": "unique", "summary": "The sorted unique elements of x, as NumPy's unique.",
      "details": "Of the flattened x, or with axis, of the subarrays along axis (compared\n"
                 "whole, in NumPy's order). With equal_nan (NumPy's default) all NaNs\n"
@@ -123,38 +121,33 @@ ENTRIES = [
                  "(Tensor([1, 2, 3], dtype=int64), Tensor([2, 1, 1], dtype=int64))\n"
                  ">>> pyasc.unique(pyasc.asarray([[1, 2], [1, 2], [3, 4]]), axis=0).tolist()\n"
                  "[[1, 2], [3, 4]]")},
-    {"name": "cumulative_sum", "summary": "Cumulative sum along an axis (the Array API's).",
-     "what": "sum", "initial": "0",
-     "params": [_x, _api_axis, _scan_dtype, _init], "details": _SCAN_DTYPES,
-     "returns": ("Tensor", "The running sums, of x's shape (one longer with include_initial)."),
-     "raises": [("InvalidValueError", "If axis is left out for x of 2 or more dimensions.")],
-     "example": (">>> x = pyasc.asarray([1, 2, 3])\n>>> pyasc.cumulative_sum(x)\n"
-                 "Tensor([1, 3, 6], dtype=int64)\n"
-                 ">>> pyasc.cumulative_sum(x, include_initial=True)\n"
-                 "Tensor([0, 1, 3, 6], dtype=int64)")},
-    {"name": "cumulative_prod", "summary": "Cumulative product along an axis (the Array API's).",
-     "what": "product", "initial": "1",
-     "params": [_x, _api_axis, _scan_dtype, _init], "details": _SCAN_DTYPES,
-     "returns": ("Tensor",
-                 "The running products, of x's shape (one longer with include_initial)."),
-     "raises": [("InvalidValueError", "If axis is left out for x of 2 or more dimensions.")],
-     "example": (">>> pyasc.cumulative_prod(pyasc.asarray([1, 2, 3]))\n"
-                 "Tensor([1, 2, 6], dtype=int64)")},
-    {"name": "cumsum", "summary": "Cumulative sum along an axis (NumPy's cumsum).",
-     "method": True, "params": [_x, _numpy_axis, _scan_dtype], "details": _SCAN_DTYPES,
-     "returns": ("Tensor", "The running sums: of x's shape, or 1-d for axis None."),
-     "raises": [("IndexOutOfRangeError", "If axis is out of range for x.")],
-     "example": (">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.cumsum(x)\n"
-                 "Tensor([ 1,  3,  6, 10], dtype=int64)\n>>> pyasc.cumsum(x, axis=0).tolist()\n"
-                 "[[1, 2], [4, 6]]"),
-     "method_example": (">>> pyasc.asarray([1, 2, 3, 4]).cumsum()\n"
-                        "Tensor([ 1,  3,  6, 10], dtype=int64)")},
-    {"name": "cumprod", "summary": "Cumulative product along an axis (NumPy's cumprod).",
-     "method": True, "params": [_x, _numpy_axis, _scan_dtype], "details": _SCAN_DTYPES,
-     "returns": ("Tensor", "The running products: of x's shape, or 1-d for axis None."),
-     "raises": [("IndexOutOfRangeError", "If axis is out of range for x.")],
-     "example": (">>> pyasc.cumprod(pyasc.asarray([1, 2, 3, 4]))\n"
-                 "Tensor([ 1,  2,  6, 24], dtype=int64)"),
-     "method_example": (">>> pyasc.asarray([1, 2, 3, 4]).cumprod()\n"
-                        "Tensor([ 1,  2,  6, 24], dtype=int64)")},
+    *({"name": f"cumulative_{short}",
+       "summary": f"Cumulative {what} along an axis (the Array API's).", "what": what,
+       "initial": initial, "params": [_x, _api_axis, _scan_dtype, _init],
+       "details": _SCAN_DTYPES,
+       "returns": ("Tensor",
+                   f"The running {what}s, of x's shape (one longer with include_initial)."),
+       "raises": [("InvalidValueError", "If axis is left out for x of 2 or more dimensions.")],
+       "example": example}
+      for short, what, initial, example in (
+          ("sum", "sum", "0", ">>> x = pyasc.asarray([1, 2, 3])\n>>> pyasc.cumulative_sum(x)\n"
+                              "Tensor([1, 3, 6], dtype=int64)\n"
+                              ">>> pyasc.cumulative_sum(x, include_initial=True)\n"
+                              "Tensor([0, 1, 3, 6], dtype=int64)"),
+          ("prod", "product", "1", ">>> pyasc.cumulative_prod(pyasc.asarray([1, 2, 3]))\n"
+                                   "Tensor([1, 2, 6], dtype=int64)"))),
+    *({"name": f"cum{short}", "summary": f"Cumulative {what} along an axis (NumPy's cum{short}).",
+       "method": True, "params": [_x, _numpy_axis, _scan_dtype], "details": _SCAN_DTYPES,
+       "returns": ("Tensor", f"The running {what}s: of x's shape, or 1-d for axis None."),
+       "raises": [("IndexOutOfRangeError", "If axis is out of range for x.")],
+       "example": example,
+       "method_example": f">>> pyasc.asarray([1, 2, 3, 4]).cum{short}()\n{running}"}
+      for short, what, running, example in (
+          ("sum", "sum", "Tensor([ 1,  3,  6, 10], dtype=int64)",
+           ">>> x = pyasc.asarray([[1, 2], [3, 4]])\n>>> pyasc.cumsum(x)\n"
+           "Tensor([ 1,  3,  6, 10], dtype=int64)\n>>> pyasc.cumsum(x, axis=0).tolist()\n"
+           "[[1, 2], [4, 6]]"),
+          ("prod", "product", "Tensor([ 1,  2,  6, 24], dtype=int64)",
+           ">>> pyasc.cumprod(pyasc.asarray([1, 2, 3, 4]))\n"
+           "Tensor([ 1,  2,  6, 24], dtype=int64)"))),
 ]

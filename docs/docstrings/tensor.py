@@ -17,6 +17,8 @@ _axes = ("*axes", "int or a sequence of int, optional",
          "reverses them.")
 _dtype = ("dtype", "dtype", "A pyasc dtype, a NumPy dtype or its name.")
 _device = ("device", "str or int", "'cpu', 'cpu:N' or a device index.")
+_VIEW = ("Tensor", "A view sharing the tensor's memory.")
+_FLAT = ("Tensor", "1-d: a view when the strides allow one, else a copy.")
 _BAD_DTYPE = ("DTypeError", "If dtype is not a dtype pyasc has.")
 _BAD_DEVICE = ("InvalidValueError", "If the device does not exist.")
 
@@ -26,7 +28,7 @@ ENTRIES: list[dict] = [
      "raises": [("InvalidValueError", "If the shape does not hold as many elements.")],
      "example": X + ">>> x.reshape(2, 3)\nTensor([[0, 1, 2],\n        [3, 4, 5]], dtype=int64)"},
     {"name": "view", "summary": "A view of the tensor with a new shape; never a copy.",
-     "params": [_shape], "returns": ("Tensor", "A view sharing the tensor's memory."),
+     "params": [_shape], "returns": _VIEW,
      "raises": [("InvalidValueError", "If the shape does not hold as many elements, or the\n"
                                       "strides allow no view (use reshape).")],
      "example": X + ">>> x.view(3, 2).shape\n(3, 2)"},
@@ -40,26 +42,23 @@ ENTRIES: list[dict] = [
     {"name": "broadcast_to", "alias_of": "expand",
      "example": ">>> pyasc.asarray([1, 2]).broadcast_to((2, 2)).shape\n(2, 2)"},
     {"name": "transpose", "summary": "A view of the tensor with its axes permuted.",
-     "params": [_axes], "returns": ("Tensor", "A view sharing the tensor's memory."),
+     "params": [_axes], "returns": _VIEW,
      "raises": [("InvalidValueError", "If axes is not a permutation of the tensor's axes.")],
      "example": M + ">>> m.transpose().tolist()\n[[0, 3], [1, 4], [2, 5]]"},
     {"name": "permute", "alias_of": "transpose",
      "example": ">>> pyasc.zeros((2, 3, 4)).permute(2, 0, 1).shape\n(4, 2, 3)"},
     {"name": "swapaxes", "summary": "A view of the tensor with two axes exchanged.",
-     "params": [("a, b", "int", "The axes.")],
-     "returns": ("Tensor", "A view sharing the tensor's memory."),
+     "params": [("a, b", "int", "The axes.")], "returns": _VIEW,
      "raises": [("IndexOutOfRangeError", "If an axis is out of range.")],
      "example": ">>> pyasc.zeros((2, 3, 4)).swapaxes(0, 2).shape\n(4, 3, 2)"},
     {"name": "unsqueeze", "summary": "A view of the tensor with a new axis of length 1.",
-     "params": [("axis", "int", "The new axis's position in the result.")],
-     "returns": ("Tensor", "A view sharing the tensor's memory."),
+     "params": [("axis", "int", "The new axis's position in the result.")], "returns": _VIEW,
      "raises": [("IndexOutOfRangeError", "If axis is out of range for the result.")],
      "example": ">>> pyasc.zeros((2, 3)).unsqueeze(1).shape\n(2, 1, 3)"},
-    {"name": "flatten", "summary": "The tensor as one dimension.",
-     "returns": ("Tensor", "1-d: a view when the strides allow one, else a copy."),
+    {"name": "flatten", "summary": "The tensor as one dimension.", "returns": _FLAT,
      "example": M + ">>> m.flatten()\nTensor([0, 1, 2, 3, 4, 5], dtype=int64)"},
     {"name": "ravel", "summary": "The tensor as one dimension (NumPy's ravel; flatten's twin).",
-     "returns": ("Tensor", "1-d: a view when the strides allow one, else a copy."),
+     "returns": _FLAT,
      "example": M + ">>> m.T.ravel()\nTensor([0, 3, 1, 4, 2, 5], dtype=int64)"},
     {"name": "contiguous", "summary": "The tensor in C (row-major) order.",
      "returns": ("Tensor", "The tensor itself when it is C-contiguous, else a contiguous copy."),

@@ -43,6 +43,9 @@ TEMPLATE = {
 TEMPLATE["method_raises"] = TEMPLATE["raises"][1:]
 
 
+_INTEGERS_KEPT = "Integers are returned unchanged."
+
+
 def _e(name: str, summary: str, maths: str, result: str, inp: str, out: str,
        details: str = "") -> dict[str, str]:
     return {"name": name, "summary": summary, "maths_short": maths, "result": result,
@@ -50,6 +53,13 @@ def _e(name: str, summary: str, maths: str, result: str, inp: str, out: str,
 
 
 F3 = "[0.0, 0.5, 1.0]"
+
+
+def _f3(name: str, summary: str, values: str) -> dict[str, str]:
+    """A float function name(x), its example over F3 (values: the float64 result's)."""
+    return _e(name, summary, f"{name}(x)", FLOAT, F3, f"Tensor([{values}], dtype=float64)")
+
+
 ENTRIES = [
     _e("negative", "Numerical negative, -x.", "-x", SAME, "[1, -2, 0]",
        "Tensor([-1,  2,  0], dtype=int64)", "Not defined for bool (use logical_not)."),
@@ -89,12 +99,9 @@ ENTRIES = [
     _e("reciprocal", "Reciprocal, 1 / x.", "1 / x", SAME, "[1.0, 2.0, 4.0]",
        "Tensor([1.  , 0.5 , 0.25], dtype=float64)",
        "Integers keep their dtype and truncate, as NumPy's reciprocal."),
-    _e("sin", "Trigonometric sine, x in radians.", "sin(x)", FLOAT, F3,
-       "Tensor([0.    , 0.4794, 0.8415], dtype=float64)"),
-    _e("cos", "Trigonometric cosine, x in radians.", "cos(x)", FLOAT, F3,
-       "Tensor([1.    , 0.8776, 0.5403], dtype=float64)"),
-    _e("tan", "Trigonometric tangent, x in radians.", "tan(x)", FLOAT, F3,
-       "Tensor([0.    , 0.5463, 1.5574], dtype=float64)"),
+    _f3("sin", "Trigonometric sine, x in radians.", "0.    , 0.4794, 0.8415"),
+    _f3("cos", "Trigonometric cosine, x in radians.", "1.    , 0.8776, 0.5403"),
+    _f3("tan", "Trigonometric tangent, x in radians.", "0.    , 0.5463, 1.5574"),
     _e("asin", "Inverse sine, in radians in [-pi/2, pi/2].", "arcsin(x)", FLOAT, F3,
        "Tensor([0.    , 0.5236, 1.5708], dtype=float64)", "Outside [-1, 1] it is NaN."),
     {"name": "arcsin", "alias_of": "asin"},
@@ -104,12 +111,9 @@ ENTRIES = [
     _e("atan", "Inverse tangent, in radians in (-pi/2, pi/2).", "arctan(x)", FLOAT, F3,
        "Tensor([0.    , 0.4636, 0.7854], dtype=float64)"),
     {"name": "arctan", "alias_of": "atan"},
-    _e("sinh", "Hyperbolic sine.", "sinh(x)", FLOAT, F3,
-       "Tensor([0.    , 0.5211, 1.1752], dtype=float64)"),
-    _e("cosh", "Hyperbolic cosine.", "cosh(x)", FLOAT, F3,
-       "Tensor([1.    , 1.1276, 1.5431], dtype=float64)"),
-    _e("tanh", "Hyperbolic tangent.", "tanh(x)", FLOAT, F3,
-       "Tensor([0.    , 0.4621, 0.7616], dtype=float64)"),
+    _f3("sinh", "Hyperbolic sine.", "0.    , 0.5211, 1.1752"),
+    _f3("cosh", "Hyperbolic cosine.", "1.    , 1.1276, 1.5431"),
+    _f3("tanh", "Hyperbolic tangent.", "0.    , 0.4621, 0.7616"),
     _e("asinh", "Inverse hyperbolic sine.", "arcsinh(x)", FLOAT, F3,
        "Tensor([0.    , 0.4812, 0.8814], dtype=float64)"),
     {"name": "arcsinh", "alias_of": "asinh"},
@@ -136,12 +140,12 @@ ENTRIES = [
        "Not a NumPy function (scipy.special.erf, math.erf)."),
     _e("floor", "Rounds down: the largest whole number not above x.", "floor(x)", SAME,
        "[-1.5, 0.5, 2.0]", "Tensor([-2.,  0.,  2.], dtype=float64)",
-       "Integers are returned unchanged."),
+       _INTEGERS_KEPT),
     _e("ceil", "Rounds up: the smallest whole number not below x.", "ceil(x)", SAME,
        "[-1.5, 0.5, 2.0]", "Tensor([-1.,  1.,  2.], dtype=float64)",
-       "Integers are returned unchanged."),
+       _INTEGERS_KEPT),
     _e("trunc", "Rounds towards zero.", "trunc(x)", SAME, "[-1.5, 0.5, 2.7]",
-       "Tensor([-1.,  0.,  2.], dtype=float64)", "Integers are returned unchanged."),
+       "Tensor([-1.,  0.,  2.], dtype=float64)", _INTEGERS_KEPT),
     _e("rint", "Rounds to the nearest whole number, halves to even.", "rint(x)", FLOAT,
        "[0.5, 1.5, -2.7]", "Tensor([ 0.,  2., -3.], dtype=float64)"),
     _e("isnan", "True where x is NaN.", "isnan(x)", BOOL, "[1.0, float('nan'), float('inf')]",

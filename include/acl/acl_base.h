@@ -93,6 +93,11 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
                                                     int64_t *value);
 
+/* IEEE binary16 <-> float: round to nearest even; NaN stays NaN, infinities
+ * and subnormals exact (host programs convert their fp16 data with these). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,13 @@ asc_status asc_jit_build(const char *source, const char *name, const asc_jit_opt
  * The caller owns *out (asc_jit_release). */
 asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
                              const asc_jit_options *options, asc_jit_kernel **out, bool *cache_hit);
+/* The same, profiled when `profiled`: the kernel runs the runtime's profiled
+ * table (unchecked: `checked` is ignored), which charges the timing model
+ * (docs/perf-model.md); its records come from asc_jit_profile_reset and
+ * asc_jit_profile_records, as a profiled C kernel's. */
+asc_status asc_ascendc_build_mode(const char *source, const char *file, const char *kernel,
+                                  bool checked, bool profiled, const asc_jit_options *options,
+                                  asc_jit_kernel **out, bool *cache_hit);
 /* A kernel compiled into the program itself (a .asc host program:
  * include/ascendc/pyasc_sim_launch.h): its per-block entry, parameter
  * kinds (NULL: none; kept by pointer, so static), asc_kernel_all_live's

@@ -47,7 +47,12 @@ enum {
 };
 
 /* matmul_tiling::CubeFormat values used here. */
-enum { ASC_TILING_FMT_ND = 0, ASC_TILING_FMT_NZ = 1, ASC_TILING_FMT_ND_ALIGN = 5 };
+enum {
+  ASC_TILING_FMT_ND = 0,
+  ASC_TILING_FMT_NZ = 1,
+  ASC_TILING_FMT_ND_ALIGN = 5,
+  ASC_TILING_FMT_VECTOR = 7 /* A only: a GEMV's 1 x K row */
+};
 
 /* matmul_tiling::MatrixTraverse. */
 enum {

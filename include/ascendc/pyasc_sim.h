@@ -41,6 +41,9 @@ typedef struct pyasc_sim_gt {
 typedef struct pyasc_sim_lt {
   int64_t off, len; /* UB byte offset, elements */
 } pyasc_sim_lt;
+/* off of a tensor in a cube buffer (L1, L0A, L0B, L0C): that buffer's index
+ * plus one above this bit, its byte below */
+#define PYASC_SIM_CUBE_TAG_SHIFT 40
 
 /* Bytes a TPipe, a TQue and a TBuf keep for the runtime's objects. */
 #define PYASC_SIM_PIPE_BYTES 1024
@@ -81,7 +84,9 @@ enum {
  * LoadData3DParamsV2, dst, src) dt, padList[4], l1H, l1W, channelSize,
  * kExtension, mExtension, kStartPt, mStartPt, strideW, strideH, filterW,
  * filterH, dilationFilterW, dilationFilterH, enTranspose, filterSizeW,
- * filterSizeH, fMatrixCtrl, then padValue as a double's bits. */
+ * filterSizeH, fMatrixCtrl, then padValue as a double's bits; READ
+ * (DumpTensor of an L1 or L0C tensor, src) the element size, the count
+ * and the first element, copied to g.base (g.n bytes). */
 enum {
   PYASC_SIM_CUBE_FPQ,
   PYASC_SIM_CUBE_CO12,
@@ -89,7 +94,8 @@ enum {
   PYASC_SIM_CUBE_ND2NZ_PAD,
   PYASC_SIM_CUBE_LOAD_SPARSE,
   PYASC_SIM_CUBE_MMAD_SPARSE,
-  PYASC_SIM_CUBE_LOAD3D_V2
+  PYASC_SIM_CUBE_LOAD3D_V2,
+  PYASC_SIM_CUBE_READ
 };
 
 /* The other vector and state forms through vec_more: t the tensors, v the
@@ -113,7 +119,8 @@ enum {
  * element size, then dst's dims x (start, end, stride, burstLen, shape), then src's;
  * LIST_DESC (ListTensorDesc, TensorDesc) g the list, v what (0 check the list, 1 the tensor
  * count, 2 tensor index's dim, 3 its index, 4 its shape[offset], 5 its data pointer, 6 check tensor
- * index), length, shapeSize, index, offset, out the value. */
+ * index), length, shapeSize, index, offset, out the value; INT4 the int4b_t forms
+ * (PYASC_SIM_I4_*). */
 enum {
   PYASC_SIM_VEC_SET_PAD_VALUE,
   PYASC_SIM_VEC_BRCB,
@@ -133,13 +140,27 @@ enum {
   PYASC_SIM_VEC_NOTIFY_NEXT_BLOCK,
   PYASC_SIM_VEC_WAIT_PRE_BLOCK,
   PYASC_SIM_VEC_INIT_DETERMINE,
+  PYASC_SIM_VEC_L2_HINT, /* v: CacheMode, CacheRwMode; only the timing model reads it */
   PYASC_SIM_VEC_CREATE_VEC_INDEX,
   PYASC_SIM_VEC_COPY_SLICE,
   PYASC_SIM_VEC_LIST_DESC,
   PYASC_SIM_VEC_REDUCE_SUM_SPR,
   PYASC_SIM_VEC_GROUP_ARRIVE,
   PYASC_SIM_VEC_GROUP_WAIT,
-  PYASC_SIM_VEC_GM_FILL
+  PYASC_SIM_VEC_GM_FILL,
+  PYASC_SIM_VEC_INT4
+};
+/* The int4b_t forms through vec_more (PYASC_SIM_VEC_INT4, v[0]); what the
+ * rest of v, t and out hold: src/compiler/ascendc_rt_int4.h. */
+enum {
+  PYASC_SIM_I4_NEW,
+  PYASC_SIM_I4_SLICE,
+  PYASC_SIM_I4_REINTERPRET,
+  PYASC_SIM_I4_GET,
+  PYASC_SIM_I4_SET,
+  PYASC_SIM_I4_CAST,
+  PYASC_SIM_I4_PHY_ADDR,
+  PYASC_SIM_I4_GM_OFFSET
 };
 
 /* TBufPool and a custom pool (EXTERN_IMPL_BUFPOOL) through pool_more: pool the
@@ -392,6 +413,8 @@ typedef struct pyasc_sim_api {
   /* TPipe, TQue, TBuf (their bytes live in the C++ objects) */
   void (*pipe_init)(void *pipe);
   void (*pipe_reset)(void *k, void *pipe);
+  /* depth in the low 16 bits; above, the TPositions (+ 1) that fill (bits 16-23) and drain
+   * (24-30) it, which the profiled table's timing model reads */
   void (*que_init)(void *que, int depth);
   void (*tbuf_init)(void *tbuf);
   int (*init_buffer)(void *k, void *pipe, void *que, int64_t num, int64_t len, const char *file,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import runpy
+import subprocess
 import sys
+import tempfile
 
 from pyasc import _api, _C, _cache, _info, asc_driver, profiler
 
@@ -51,9 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     prof = commands.add_parser(
         "prof", help="run a script with every kernel launch profiled (docs/perf-model.md)",
         description="Runs SCRIPT as __main__ inside pyasc.profile(), then prints the "
-                    "modelled device time of each launch (msprof op's summary).")
+                    "modelled device time of each launch (msprof op's summary). A SCRIPT "
+                    "that is not a .py file is a program (an executable built by "
+                    "asc-compile or CMake) run with its kernel launches profiled.")
     prof.add_argument("--trace", metavar="PATH", help="also write a Chrome/Perfetto trace")
-    prof.add_argument("script", help="the Python script to run")
+    prof.add_argument("script", help="the Python script (or the .asc program) to run")
     prof.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     return parser
 
@@ -64,6 +68,8 @@ def run_profiled(script: str, script_args: list[str], trace: str | None) -> int:
     if not os.path.isfile(script):
         print(f"python -m pyasc prof: no such script: {script}", file=sys.stderr)
         return 2
+    if not script.endswith(".py") and os.access(script, os.X_OK):
+        return run_program(script, script_args, trace)
     status = 0
     argv, path = sys.argv, list(sys.path)
     sys.argv = [script, *script_args]
@@ -76,6 +82,24 @@ def run_profiled(script: str, script_args: list[str], trace: str | None) -> int:
                 status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     finally:
         sys.argv, sys.path[:] = argv, path
+    print(f"== pyasc prof: {len(prof.launches)} launch(es), modelled Atlas A2 device time")
+    prof.table()
+    if trace:
+        prof.export_chrome_trace(trace)
+        print(f"trace: {trace}")
+    return status
+
+
+def run_program(program: str, program_args: list[str], trace: str | None) -> int:
+    """Runs a host program (a .asc program's executable) with its kernel
+    launches profiled (libasc's PYASC_PROFILE_OUT: each launch appends its
+    records to a file), then prints the table as for a script."""
+    with tempfile.TemporaryDirectory(prefix="pyasc-prof-") as tmp:
+        out = os.path.join(tmp, "launches.jsonl")
+        env = {**os.environ, "PYASC_PROFILE_OUT": out}
+        path = program if os.sep in program else os.path.join(os.curdir, program)
+        status = subprocess.run([path, *program_args], env=env, check=False).returncode
+        prof = profiler.read_launches(out) if os.path.exists(out) else profiler.Profile()
     print(f"== pyasc prof: {len(prof.launches)} launch(es), modelled Atlas A2 device time")
     prof.table()
     if trace:

@@ -279,6 +279,9 @@ def local_includes(text: str, dirs: list[str]) -> str:
     turn (at most 64 files): kernels in a header count as the source's."""
     seen: set[str] = set()
     parts: list[str] = []
+    # pyasc's own headers (on the path when a CMake target such as tiling_api
+    # brings them) are not the program's: their comments name the core kinds
+    own = tuple(os.path.join(os.path.realpath(d), "") for d in include_dirs())
     pending = [(text, dirs)]
     while pending and len(seen) < _MAX_INCLUDED:
         body, where = pending.pop()
@@ -289,7 +292,7 @@ def local_includes(text: str, dirs: list[str]) -> str:
                     break
             else:
                 continue
-            if path in seen or len(seen) >= _MAX_INCLUDED:
+            if path in seen or len(seen) >= _MAX_INCLUDED or os.path.realpath(path).startswith(own):
                 continue
             seen.add(path)
             try:

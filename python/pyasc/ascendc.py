@@ -9,7 +9,9 @@ C++ compiler and returns a kernel launched like a ``@pyasc.jit`` one::
     k[4](a, b, c, tiling, ws) # a struct (asc.adv.TCubeTiling) as its bytes
 
 The kernel's calls run pyasc's C kernel runtime, the one Python kernels
-use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode. Building
+use; ``debug=True`` (or ``PYASC_DEBUG=1``) builds its checked mode, and a
+launch inside ``pyasc.profile()`` runs the runtime's profiled table and
+records its modelled time (docs/perf-model.md). Building
 and caching happen in C (``_C.ascendc_build``); docs/ascendc.md has the
 details.
 """
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from pyasc import _C
+from pyasc.language import jit as _jit
 from pyasc.language.struct import Struct
 
 __all__ = ["AscendCKernel", "load"]
@@ -50,8 +53,22 @@ class _Launch:
         self._stream = stream
 
     def __call__(self, *args: Any) -> None:
+        runtime = [_argument(a) for a in args]
+        sink = _jit._profile_sink
+        if sink is not None:  # pyasc.profile: the runtime's profiled table
+            native = self._kernel.native(False, profiled=True)
+            with _jit._profile_lock:  # one set of records per table
+                native.profile_reset(3 * self._blocks)  # a mixed kernel's groups: 3 cores each
+                native.launch(self._blocks, self._stream, *runtime)
+                if self._stream is None:
+                    _C.current_stream().synchronize()
+                else:
+                    self._stream.synchronize()
+                records = native.profile_records()
+            sink(self._kernel.__name__, self._blocks, records)
+            return
         native = self._kernel.native(self._kernel.checked_mode())
-        native.launch(self._blocks, self._stream, *[_argument(a) for a in args])
+        native.launch(self._blocks, self._stream, *runtime)
 
 
 def _argument(value: Any) -> Any:
@@ -71,7 +88,7 @@ class AscendCKernel:
         self.file = file
         self.__name__ = name
         self.debug = debug
-        self._native: dict[bool, Any] = {}
+        self._native: dict[tuple[bool, bool], Any] = {}
 
     def checked_mode(self) -> bool:
         """The ``debug`` given to :func:`load`, else ``PYASC_DEBUG`` (read at
@@ -80,13 +97,16 @@ class AscendCKernel:
             return self.debug
         return os.environ.get("PYASC_DEBUG", "0") not in ("", "0")
 
-    def native(self, checked: bool) -> Any:
+    def native(self, checked: bool, profiled: bool = False) -> Any:
         """The built kernel (a ``_C.CompiledKernel``) of one mode, built
-        (or found in the kernel cache) on first use."""
-        native = self._native.get(checked)
+        (or found in the kernel cache) on first use; ``profiled``: the build
+        that runs the timing model (``pyasc.profile``, never checked)."""
+        key = (checked and not profiled, profiled)
+        native = self._native.get(key)
         if native is None:
-            native, _ = _C.ascendc_build(self.source, self.__name__, self.file, checked)
-            self._native[checked] = native
+            native, _ = _C.ascendc_build(self.source, self.__name__, self.file, key[0],
+                                         profiled=profiled)
+            self._native[key] = native
         return native
 
     def __getitem__(self, key: int | tuple[int, Any]) -> _Launch:

@@ -24,7 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyasc import _C
+from pyasc._docs import FILL_ONES, FILL_ONES_TILED, with_parts
 from pyasc.profiler import profile
+
+
+# the examples' kernel and a tuner of it (a docstring's <<tuner>> line)
+_TUNER = FILL_ONES + '\n>>> tuner = pyasc.Autotuner(fill_ones, [pyasc.Config(block_num=1)], ["n"])'
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
+@with_parts(tuner=_TUNER)
 class Autotuner:
     """A kernel with its configs, as :func:`autotune` makes it.
 
@@ -89,16 +95,7 @@ class Autotuner:
 
     Examples
     --------
-    >>> @pyasc.jit
-    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int]):
-    ...     zg = pyasc.GlobalTensor()
-    ...     zg.set_global_buffer(z, n)
-    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, n)
-    ...     pyasc.duplicate(c, 1.0, n)
-    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     pyasc.data_copy(zg, c, n)
-    >>> tuner = pyasc.Autotuner(fill_ones, [pyasc.Config(block_num=1)], ["n"])
+    <<tuner>>
     >>> tuner.cache, tuner.best_config
     ({}, None)
     """
@@ -171,6 +168,7 @@ class Autotuner:
             raise first_error
         return self.configs[min(ok)[1]]
 
+    @with_parts(tuner=_TUNER)
     def run(self, core_num: int, stream: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Launches the key's chosen config, tuning first for a new key.
 
@@ -192,16 +190,7 @@ class Autotuner:
 
         Examples
         --------
-        >>> @pyasc.jit
-        ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int]):
-        ...     zg = pyasc.GlobalTensor()
-        ...     zg.set_global_buffer(z, n)
-        ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, n)
-        ...     pyasc.duplicate(c, 1.0, n)
-        ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
-        ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
-        ...     pyasc.data_copy(zg, c, n)
-        >>> tuner = pyasc.Autotuner(fill_ones, [pyasc.Config(block_num=1)], ["n"])
+        <<tuner>>
         >>> z = np.zeros(64, dtype=np.float32)
         >>> tuner.run(4, None, (z, 64), {})
         >>> pyasc.synchronize()
@@ -216,6 +205,7 @@ class Autotuner:
         self._launch(cfg, core_num, stream, args, kwargs)
 
 
+@with_parts(fill_ones=FILL_ONES_TILED)
 def autotune(configs: Sequence[Config], key: Sequence[str] = ()) -> Callable[[Any], Autotuner]:
     """Picks a kernel's configuration by modelled device time, as ``triton.autotune``.
 
@@ -239,17 +229,7 @@ def autotune(configs: Sequence[Config], key: Sequence[str] = ()) -> Callable[[An
 
     Examples
     --------
-    >>> @pyasc.jit
-    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
-    ...               tile: pyasc.ConstExpr[int]):
-    ...     zg = pyasc.GlobalTensor()
-    ...     zg.set_global_buffer(z, n)
-    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, tile)
-    ...     pyasc.duplicate(c, 1.0, tile)
-    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     for i in range(n // tile):
-    ...         pyasc.data_copy(zg[i * tile:], c, tile)
+    <<fill_ones>>
     >>> tuned = pyasc.autotune([pyasc.Config({"tile": 32}), pyasc.Config({"tile": 64})],
     ...                        key=["n"])(fill_ones)
     >>> z = np.zeros(128, dtype=np.float32)

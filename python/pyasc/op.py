@@ -47,6 +47,7 @@ from pyasc import _C, _frameworks, _fuse_kernel, _fuse_plan, _fuse_run
 from pyasc import jax as _jax_bridge
 from pyasc import torch as _torch_bridge
 from pyasc import trace as _trace
+from pyasc._docs import with_parts
 from pyasc._promotion import common_dtype, weak, zero
 from pyasc.op_spec import _ATTR_TYPES, _KIND_RANK, REQUIRED, Attr, TensorSpec, _dtype_names, _dtype_rank
 
@@ -90,6 +91,22 @@ class OpCall:
             else:
                 kwargs[pname] = value
         return args, kwargs
+
+
+# what Op.explain's and Op.ascendc's docstrings share: their parameters and
+# the operator their examples build
+_CALL_ARGS = """Parameters
+----------
+*args, **kwargs
+    A call's arguments (only their dtypes, shapes and attribute
+    values matter).
+
+Returns
+-------"""
+_DOC_MIX = """>>> @pyasc.op(name="doc_mix", overwrite=True)
+... def doc_mix(x, y):
+...     return pyasc.exp(x) * y + x
+>>> x = pyasc.ones(1 << 16, dtype=pyasc.float32)"""
 
 
 class Op(_C.OpDispatch):
@@ -472,6 +489,7 @@ class Op(_C.OpDispatch):
         return _fuse_run.Specialization(self, call, layout[0], types_,
                                         (len(args), tuple(kwargs)))
 
+    @with_parts(call_args=_CALL_ARGS, doc_mix=_DOC_MIX)
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What a call with these arguments compiles to, as text.
 
@@ -479,23 +497,13 @@ class Op(_C.OpDispatch):
         run eagerly and why, or why the whole signature runs eagerly.
         Nothing is run; kernels are built (or found in the cache).
 
-        Parameters
-        ----------
-        *args, **kwargs
-            A call's arguments (only their dtypes, shapes and attribute
-            values matter).
-
-        Returns
-        -------
+        <<call_args>>
         str
             The plan, one line per step.
 
         Examples
         --------
-        >>> @pyasc.op(name="doc_mix", overwrite=True)
-        ... def doc_mix(x, y):
-        ...     return pyasc.exp(x) * y + x
-        >>> x = pyasc.ones(1 << 16, dtype=pyasc.float32)
+        <<doc_mix>>
         >>> print(doc_mix.explain(x, x).splitlines()[0])
         operator 'doc_mix': 1 fused kernel(s), 0 eager call(s)
         >>> from pyasc.op import unregister
@@ -504,19 +512,13 @@ class Op(_C.OpDispatch):
         call = self.prepare(*args, **kwargs)
         return _fuse_plan.explain(self._specialization(call, args, kwargs).plan, self.name)
 
+    @with_parts(call_args=_CALL_ARGS, doc_mix=_DOC_MIX)
     def ascendc(self, *args: Any, **kwargs: Any) -> str:
         """The Ascend C source of the fused kernels a call runs.
 
         One ``extern "C"`` kernel per fused group, for a real NPU.
 
-        Parameters
-        ----------
-        *args, **kwargs
-            A call's arguments (only their dtypes, shapes and attribute
-            values matter).
-
-        Returns
-        -------
+        <<call_args>>
         str
             Ascend C (C++) source.
 
@@ -527,10 +529,7 @@ class Op(_C.OpDispatch):
 
         Examples
         --------
-        >>> @pyasc.op(name="doc_mix", overwrite=True)
-        ... def doc_mix(x, y):
-        ...     return pyasc.exp(x) * y + x
-        >>> x = pyasc.ones(1 << 16, dtype=pyasc.float32)
+        <<doc_mix>>
         >>> "__aicore__" in doc_mix.ascendc(x, x)
         True
         >>> from pyasc.op import unregister

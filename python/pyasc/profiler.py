@@ -1,8 +1,10 @@
 """Modelled device time of kernel launches: ``with pyasc.profile() as prof``.
 
-Inside the block every ``@pyasc.jit`` launch, and every launch of a fused
-``@pyasc.op`` kernel, runs a build that carries the timing model (docs/perf-model.md): each instruction charges cycles to its
-pipe from one table of Atlas A2 (910B1) parameters, pipes overlap except
+Inside the block every ``@pyasc.jit`` launch, every launch of a fused
+``@pyasc.op`` kernel and every launch of a ``pyasc.ascendc.load`` kernel
+runs a build that carries the timing model (docs/perf-model.md): each
+instruction charges cycles to its pipe from one table of Atlas A2 (910B1)
+parameters, pipes overlap except
 where the program synchronises, and blocks run in waves over the chip's
 cores. Results of the kernels are unchanged; outside the block kernels are
 built and run exactly as before (no accounting is compiled in).
@@ -15,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pyasc._docs import FILL_ONES_TILED, with_parts
 from pyasc.language import jit as _jit
 
 # The model's pipe order (rt/core.h ASC_K_S ...) and msprof's names for them.
@@ -170,11 +173,28 @@ class Profile:
             json.dump({"traceEvents": events, "displayTimeUnit": "ns"}, f)
 
 
+def read_launches(path: str) -> Profile:
+    """The launches a host program recorded with ``PYASC_PROFILE_OUT=path``
+    (libasc appends a JSON line per launch of a ``.asc`` program's kernel:
+    its name, block_num and block records), as a Profile whose ``launches``
+    are LaunchRecords like those of ``pyasc.profile()``."""
+    prof = Profile()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                item = json.loads(line)
+                prof.launches.append(_launch_record(str(item["name"]), int(item["block_num"]),
+                                                    list(item["records"])))
+    return prof
+
+
+@with_parts(fill_ones=FILL_ONES_TILED)
 def profile() -> Profile:
     """Records the kernel launches of a ``with`` block under the timing model.
 
     ``with pyasc.profile() as prof:`` records every kernel launch inside the
-    block (``@pyasc.jit`` kernels and fused ``@pyasc.op`` kernels) with the
+    block (``@pyasc.jit`` kernels, fused ``@pyasc.op`` kernels and Ascend C
+    kernels from ``pyasc.ascendc.load``) with the
     timing model of docs/perf-model.md (modelled Atlas A2
     device time, not host time) in ``prof.launches``; ``prof.table()``,
     ``prof.export_csv(path)`` and ``prof.export_chrome_trace(path)`` show
@@ -189,17 +209,7 @@ def profile() -> Profile:
 
     Examples
     --------
-    >>> @pyasc.jit
-    ... def fill_ones(z: pyasc.GlobalAddress, n: pyasc.ConstExpr[int],
-    ...               tile: pyasc.ConstExpr[int]):
-    ...     zg = pyasc.GlobalTensor()
-    ...     zg.set_global_buffer(z, n)
-    ...     c = pyasc.LocalTensor(z.dtype, pyasc.TPosition.VECOUT, 0, tile)
-    ...     pyasc.duplicate(c, 1.0, tile)
-    ...     pyasc.set_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     pyasc.wait_flag(pyasc.HardEvent.V_MTE3, 0)
-    ...     for i in range(n // tile):
-    ...         pyasc.data_copy(zg[i * tile:], c, tile)
+    <<fill_ones>>
     >>> z = np.zeros(64, dtype=np.float32)
     >>> with pyasc.profile() as prof:
     ...     fill_ones[1](z, 64, 64)
@@ -209,4 +219,4 @@ def profile() -> Profile:
     return Profile()
 
 
-__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile"]
+__all__ = ["BlockRecord", "LaunchRecord", "PIPES", "Profile", "profile", "read_launches"]

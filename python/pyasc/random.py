@@ -8,9 +8,11 @@ default generator, reseeded by ``manual_seed``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from pyasc._C import Generator, Tensor, float64, int64
+from pyasc._docs import named, numpy_doc
 
 __all__ = [
     "Generator",
@@ -103,74 +105,41 @@ def _size(shape: tuple[Any, ...]) -> Any:
     return shape
 
 
-def rand(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
-    """Uniform random numbers on [0, 1) of the given shape.
+class _Sampler(Protocol):
+    """rand's signature."""
 
-    Parameters
-    ----------
-    *shape : int or tuple of int
-        The shape, as separate ints or one tuple.
-    dtype : dtype, optional
-        float64 (the default) or float32.
-    generator : Generator, optional
-        The generator to draw from; the global default one by default.
-
-    Returns
-    -------
-    Tensor
-        The numbers.
-
-    Raises
-    ------
-    DTypeError
-        If dtype is not float32 or float64.
-    InvalidValueError
-        If a dimension is negative.
-
-    Examples
-    --------
-    >>> _ = pyasc.manual_seed(0)
-    >>> x = pyasc.rand(2, 3)
-    >>> x.shape, x.dtype
-    ((2, 3), pyasc.float64)
-    >>> bool(((x >= 0) & (x < 1)).all())
-    True
-    """
-    return (generator or _default).random(_size(shape), dtype=dtype)
+    def __call__(self, *shape: Any, dtype: Any = float64,
+                 generator: Generator | None = None) -> Tensor: ...
 
 
-def randn(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
-    """Random numbers from the standard normal distribution, of the given shape.
+_GENERATOR = "generator : Generator, optional\n" \
+             "    The generator to draw from; the global default one by default.\n"
 
-    Parameters
-    ----------
-    *shape : int or tuple of int
-        The shape, as separate ints or one tuple.
-    dtype : dtype, optional
-        float64 (the default) or float32.
-    generator : Generator, optional
-        The generator to draw from; the global default one by default.
 
-    Returns
-    -------
-    Tensor
-        The numbers, of mean 0 and variance 1.
+def _sampler(name: str, draw: Callable[..., Tensor], summary: str, returns: str,
+             examples: str) -> _Sampler:
+    """The function `name`: draw(generator, shape, dtype=dtype)."""
+    def sample(*shape: Any, dtype: Any = float64, generator: Generator | None = None) -> Tensor:
+        return draw(generator or _default, _size(shape), dtype=dtype)
+    named(sample, name, numpy_doc(
+        summary, "*shape : int or tuple of int\n    The shape, as separate ints or one tuple.\n"
+        "dtype : dtype, optional\n    float64 (the default) or float32.\n" + _GENERATOR, returns,
+        ">>> _ = pyasc.manual_seed(0)\n" + examples,
+        "DTypeError\n    If dtype is not float32 or float64.\n"
+        "InvalidValueError\n    If a dimension is negative.\n"))
+    return sample
 
-    Raises
-    ------
-    DTypeError
-        If dtype is not float32 or float64.
-    InvalidValueError
-        If a dimension is negative.
 
-    Examples
-    --------
-    >>> _ = pyasc.manual_seed(0)
-    >>> x = pyasc.randn((1000,), dtype=pyasc.float32)
-    >>> x.dtype, abs(float(x.mean())) < 0.2, 0.8 < float(x.std()) < 1.2
-    (pyasc.float32, True, True)
-    """
-    return (generator or _default).standard_normal(_size(shape), dtype=dtype)
+rand = _sampler("rand", Generator.random, "Uniform random numbers on [0, 1) of the given shape.",
+                "The numbers.",
+                ">>> x = pyasc.rand(2, 3)\n>>> x.shape, x.dtype\n((2, 3), pyasc.float64)\n"
+                ">>> bool(((x >= 0) & (x < 1)).all())\nTrue")
+randn = _sampler("randn", Generator.standard_normal,
+                 "Random numbers from the standard normal distribution, of the given shape.",
+                 "The numbers, of mean 0 and variance 1.",
+                 ">>> x = pyasc.randn((1000,), dtype=pyasc.float32)\n"
+                 ">>> x.dtype, abs(float(x.mean())) < 0.2, 0.8 < float(x.std()) < 1.2\n"
+                 "(pyasc.float32, True, True)")
 
 
 def randint(low: int, high: int | None = None, size: Any = None, dtype: Any = int64,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "acl_internal.h"
+#include "asc/dtype.h"
 #include "asc/hal.h"
 
 /* Matches ASC_MAX_DEVICES (src/runtime/runtime.h): a device id beyond it
@@ -511,4 +512,12 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
   if (st == ASC_ERR_NOT_READY) return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
   if (st == ASC_OK) *ms = (float)elapsed;
   return acl_from_status(st);
+}
+
+float aclFloat16ToFloat(aclFloat16 value) {
+  return asc_half_to_float(value);
+}
+
+aclFloat16 aclFloatToFloat16(float value) {
+  return asc_float_to_half(value);
 }

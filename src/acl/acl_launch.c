@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "acl_internal.h"
+#include "acl_profile.h"
 #include "asc/jit.h"
 #include "asc/mem.h"
 #include "ascendc/pyasc_sim_launch.h"
@@ -22,6 +23,7 @@ static bool launch_checked(void) {
 }
 
 const pyasc_sim_api *pyasc_sim_host_table(int cube) {
+  if (acl_profile_path()) return acl_profile_table(cube != 0);
   return asc_jit_ascendc_table(launch_checked(), cube != 0);
 }
 
@@ -58,10 +60,18 @@ static aclError launch(const pyasc_sim_kernel *kernel, uint32_t block_dim, void 
     packed[i].n = (int64_t)((char *)r.base + r.nbytes - args[i].v.p);
   }
   asc_jit_kernel *k = NULL;
-  asc_status st =
-      asc_jit_host_kernel(kernel->name, kernel->entry, kernel->params, kernel->all_live,
-                          (const void **)kernel->table, launch_checked(), kernel->cube != 0, &k);
+  /* profiled: the program's slot gets the profiled table under acl_profile.c's lock */
+  const void *unused = NULL;
+  bool profiled = acl_profile_path() != NULL;
+  asc_status st = asc_jit_host_kernel(kernel->name, kernel->entry, kernel->params, kernel->all_live,
+                                      profiled ? &unused : (const void **)kernel->table,
+                                      launch_checked(), kernel->cube != 0, &k);
   if (st) return acl_from_status(st);
+  if (profiled) {
+    err = acl_profile_launch(kernel, k, handle, block_dim, packed, nargs);
+    asc_jit_release(k);
+    return err;
+  }
   st = asc_jit_launch(k, handle, block_dim, packed, nargs, NULL, 0);
   asc_jit_release(k); /* the launch holds its own reference */
   return acl_from_status(st);

@@ -596,18 +596,18 @@ static PyObject *jit_build(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 static PyObject *ascendc_build(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *names[] = {"source", "name", "file", "checked", "cache_dir", NULL};
+  static char *names[] = {"source", "name", "file", "checked", "cache_dir", "profiled", NULL};
   const char *source, *name, *file = NULL, *cache_dir = NULL;
-  int checked = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss|zpz:ascendc_build", names, &source, &name,
-                                   &file, &checked, &cache_dir))
+  int checked = 0, profiled = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss|zpzp:ascendc_build", names, &source, &name,
+                                   &file, &checked, &cache_dir, &profiled))
     return NULL;
   asc_jit_options options = {cache_dir, NULL, false, NULL, true};
   asc_jit_kernel *k = NULL;
   bool hit = false;
   asc_status st;
   Py_BEGIN_ALLOW_THREADS
-  st = asc_ascendc_build(source, file, name, checked, &options, &k, &hit);
+  st = asc_ascendc_build_mode(source, file, name, checked, profiled, &options, &k, &hit);
   Py_END_ALLOW_THREADS
   if (st) return asc_py_raise(st);
   /* The kernel's parameters, as kernel_operator.h's entry declares them. */
@@ -684,9 +684,11 @@ static PyMethodDef kernel_functions[] = {
              "always_compile=False)",
              "-> (CompiledKernel, cache_hit)")},
     {"ascendc_build", (PyCFunction)(void (*)(void))ascendc_build, METH_VARARGS | METH_KEYWORDS,
-     ASC_DOC("ascendc_build($module, source, name, file=None, checked=False, cache_dir=None)",
+     ASC_DOC("ascendc_build($module, source, name, file=None, checked=False, cache_dir=None, "
+             "profiled=False)",
              "Builds Ascend C source (C++17 against kernel_operator.h) whose kernel function is "
-             "name, for the simulated cores: -> (CompiledKernel, cache_hit).")},
+             "name, for the simulated cores (profiled: with the timing model's table, its records "
+             "read by profile_records): -> (CompiledKernel, cache_hit).")},
     {"ascendc_traits", ascendc_traits, METH_O,
      ASC_DOC("ascendc_traits($module, source, /)",
              "What ascendc_build reads from Ascend C source: -> (all_live, cube, group), the "

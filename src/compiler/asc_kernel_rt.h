@@ -34,4 +34,6 @@
 #include "rt/img2col.h"          /* img2col loads (LoadData3D*), their registers */
 #include "rt/aipp.h"             /* AIPP: set_aipp_functions, load_image_to_local */
 #include "rt/slice_copy.h"       /* data_copy with SliceInfo lists */
+#include "rt/int4.h"             /* int4b_t: 4-bit elements, Cast to and from half */
+#include "rt/cube_int4.h"        /* int4b_t on the cube: s4 mmad, its loads */
 /* clang-format on */

@@ -117,6 +117,12 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
 asc_status asc_ascendc_build(const char *source, const char *file, const char *kernel, bool checked,
                              const asc_jit_options *options, asc_jit_kernel **out,
                              bool *cache_hit) {
+  return asc_ascendc_build_mode(source, file, kernel, checked, false, options, out, cache_hit);
+}
+
+asc_status asc_ascendc_build_mode(const char *source, const char *file, const char *kernel,
+                                  bool checked, bool profiled, const asc_jit_options *options,
+                                  asc_jit_kernel **out, bool *cache_hit) {
   if (!source || !kernel || !out)
     return asc_error(ASC_ERR_INVALID_VALUE, "asc_ascendc_build: NULL argument");
   if (!valid_name(kernel))
@@ -134,7 +140,10 @@ asc_status asc_ascendc_build(const char *source, const char *file, const char *k
   ir_buf_printf(&b,
                 "#define PYASC_SIM_CHECKED %d\n#define PYASC_SIM_ALL_LIVE %d\n"
                 "#define PYASC_SIM_CUBE %d\n#define PYASC_SIM_GROUP %d\n",
-                checked ? 1 : 0, live, cube, group);
+                checked && !profiled ? 1 : 0, live, cube, group);
+  /* a profiled build is a library of its own (its source differs), whose
+   * slot gets the profiled table (jit.c) */
+  if (profiled) ir_buf_printf(&b, "#define PYASC_SIM_PROFILED 1\n");
   ir_buf_printf(&b, "#include \"kernel_operator.h\"\n#line 1 ");
   ir_buf_c_string(&b, file, strlen(file));
   ir_buf_printf(&b, "\n%s\n#line 1 ", source);

@@ -1,8 +1,8 @@
 /* The kernel runtime (the units under rt/) as a table of functions for Ascend C compiled
  * for the simulated AI cores (include/ascendc/pyasc_sim.h). This file is
- * compiled twice: plain, and with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
- * each giving one table; jit.c hands a C++ kernel the one its checked mode
- * asks for when it loads it. Every entry calls the same runtime function a
+ * compiled several times: plain, with ASC_K_CHECKED 1 (ascendc_rt_checked.c),
+ * with ASC_K_PROFILE (ascendc_rt_profiled.c), each giving one table; jit.c hands a C++ kernel the
+ * one its checked mode asks for when it loads it. Every entry calls the same runtime function a
  * kernel written in Python calls for that API. */
 #include <stddef.h>
 #include <stdint.h>
@@ -213,6 +213,8 @@ static void sim_que_init(void *que, int depth) {
   asc_k_que *q = que;
   memset(q, 0, sizeof *q);
   /* depth 0, the in-place queue, orders every buffer enqueued (emit_c_forms.c) */
+  /* the bits above 16 name the queue's positions (ascendc_rt_perf.h) */
+  depth &= 0xffff;
   q->depth = depth > 0 && depth <= ASC_K_MAX_DEPTH ? depth : ASC_K_MAX_DEPTH;
 }
 static void sim_tbuf_init(void *tbuf) {
@@ -260,6 +262,8 @@ static int sim_free_tensor(void *kv, void *que, pyasc_sim_lt t, const char *file
 static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t bc, int64_t bl,
                                int64_t ss, int64_t ds, int64_t es, int L);
 static int sim_cube_copy_l1_gm(asc_k_ctx *k, asc_k_gt g, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L);
+static int sim_cube_copy_l1_bt(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t bc, int64_t bl,
                                int64_t ss, int64_t ds, int64_t es, int L);
 #define SIM_TO_CUBE(k, dir, dst) \
   ((dir) == PYASC_SIM_GM_UB && (k)->cube && (dst).off >> ASC_KC_TAG_SHIFT)
@@ -613,6 +617,10 @@ static int sim_copy_params(void *kv, int dir, pyasc_sim_lt dst, pyasc_sim_lt src
   if (dir == PYASC_SIM_UB_GM && ((asc_k_ctx *)kv)->cube &&
       (src.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1)
     return sim_cube_copy_l1_gm(kv, gt_in(g), lt_in(src), bc, bl, ss, ds, es, at(file, line));
+  if (dir == PYASC_SIM_UB_UB && ((asc_k_ctx *)kv)->cube &&
+      (src.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1 &&
+      (dst.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L1)
+    return sim_cube_copy_l1_bt(kv, lt_in(dst), lt_in(src), bc, bl, ss, ds, es, at(file, line));
 #endif
   return asc_k_copy_params(kv, dir, lt_in(dst), lt_in(src), gt_in(g), bc, bl, ss, ds, es,
                            at(file, line));
@@ -736,6 +744,8 @@ static int sim_create_vec_index(asc_k_ctx *k, asc_k_lt dst, int dt, double first
 #include "ascendc_rt_sys.h"
 
 /* SetPadValue, Brcb, gathers, sorts, transposes (PYASC_SIM_VEC_*) */
+static int sim_int4(asc_k_ctx *k, const int64_t *v, const pyasc_sim_lt *t, int64_t *out,
+                    const char *file, int line);
 static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
                         double f, int64_t *out, const char *file, int line) {
   asc_k_ctx *k = kv;
@@ -798,8 +808,12 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return sim_gm_fill(k, g, (int)v[0], v[1], f, L);
     case PYASC_SIM_VEC_LIST_DESC:
       return sim_list_desc(k, g, v, out, L);
+    case PYASC_SIM_VEC_INT4:
+      return sim_int4(k, v, t, out, file, line);
     case PYASC_SIM_VEC_CREATE_VEC_INDEX:
       return sim_create_vec_index(k, lt_in(t[0]), (int)v[0], f, v[1], L);
+    case PYASC_SIM_VEC_L2_HINT: /* the memory has no L2: the profiled table's model reads it */
+      return 0;
     case PYASC_SIM_VEC_INIT_DETERMINE: {
       /* InitDetermineComputeWorkspace: block 0 clears every block's slot of
        * NotifyNextBlock/WaitPreBlock before it notifies (no block notifies
@@ -827,6 +841,12 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
 #define SIM_CUBE_ENTRIES                                                                          \
   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
       NULL, NULL, NULL, NULL, NULL
+#endif
+
+#include "ascendc_rt_int4.h"
+
+#ifdef ASC_K_PROFILE /* the timing model's wrappers take the entries' places */
+#include "ascendc_rt_perf.h"
 #endif
 
 const pyasc_sim_api PYASC_SIM_TABLE = {

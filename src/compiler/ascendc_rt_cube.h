@@ -192,6 +192,9 @@ static int sim_cube_load(void *kv, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim
                          int transpose, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4)
+    return asc_k_cube_i4_load(k, lt_in(dst), lt_in(src), gt_in(g), gm, start, repeat, src_stride,
+                              dst_gap, transpose, L);
   if (cube_dt(k, dt, "LoadData", L, &t)) return 1;
   return gm ? asc_k_cube_load_gm(k, lt_in(dst), gt_in(g), t, start, repeat, src_stride, dst_gap,
                                  transpose, L)
@@ -204,17 +207,29 @@ static int sim_cube_mmad(void *kv, pyasc_sim_lt dst, pyasc_sim_lt a, pyasc_sim_l
                          int64_t kk, int init, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t = cube_type(dt), d = cube_type(dst_dt);
+  asc_k_lt bl = lt_in(bias);
+  if ((init & 4) && !has_bias) {
+    /* cmatrixSource: C starts from the bias table (C2, which shares L1 here) at its byte 0 */
+    bl.off = ASC_KC_TAG(ASC_KC_L1, 0), bl.len = n;
+    has_bias = 1;
+  }
+  init &= 3;
+  if (dt == ASC_K_DT_INT4) {
+    if (d != ASC_KC_S32) return asc_k_fail(k, L, "Mmad: int4b_t fm and filter give int32_t dst");
+    return asc_k_cube_i4_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, m, n, kk,
+                              init, L);
+  }
   /* the types the cube multiplies (ir_check's rule for Python kernels) */
   if (t < 0 || t == ASC_KC_S32 || d != (t == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32))
     return asc_k_fail(k, L,
                       "Mmad: fm and filter must be half, bfloat16_t, float or int8_t and dst "
                       "float (int32_t for int8_t)");
-  asc_k_lt bl = lt_in(bias);
   return asc_k_cube_mmad(k, lt_in(dst), lt_in(a), lt_in(b), has_bias ? &bl : NULL, NULL, t, m, n,
                          kk, init, L);
 }
 /* Fixpipe(dst GM (ub 0) or UB, src L0C[, quant vector in L1], FixpipeParamsV220):
- * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz */
+ * p = nSize, mSize, srcStride, dstStride, quantPre, reluEn, nz, ndNum, srcNdStride,
+ * dstNdStride */
 static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, pyasc_sim_lt src,
                             pyasc_sim_lt qv, int has_qv, int dt, int st, const int64_t *p,
                             double deq, const char *file, int line) {
@@ -229,18 +244,22 @@ static int sim_cube_fixpipe(void *kv, int ub, pyasc_sim_gt g, pyasc_sim_lt dst, 
     if (asc_k_cube_local(k, d, asc_kc_esize((asc_kc_type)t), ASC_KC_M_L1, "fixpipe", "dst", &sd, L))
       return 1;
     return asc_k_cube_fixpipe(k, sd, lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4], (int)p[5],
-                              deq, (int)p[6], L);
+                              deq, (int)p[6], p + 7, L);
   }
   return ub ? asc_k_cube_fixpipe_ub(k, lt_in(dst), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3],
-                                    p[4], (int)p[5], deq, (int)p[6], L)
+                                    p[4], (int)p[5], deq, (int)p[6], p + 7, L)
             : asc_k_cube_fixpipe_gm(k, gt_in(g), lt_in(src), qp, t, s, p[0], p[1], p[2], p[3], p[4],
-                                    (int)p[5], deq, (int)p[6], L);
+                                    (int)p[5], deq, (int)p[6], p + 7, L);
 }
 /* DataCopy(dst L1, src GM (ub 0) or UB, Nd2NzParams v[8]) */
 static int sim_cube_nd2nz(void *kv, pyasc_sim_lt dst, pyasc_sim_gt g, pyasc_sim_lt src, int ub,
                           int dt, const int64_t *v, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t;
+  if (dt == ASC_K_DT_INT4) /* b4's Nd2Nz is b8's: its parameters count bytes */
+    return ub ? asc_k_cube_nd2nz_ub(k, asc_k_i4_view(lt_in(dst)), asc_k_i4_view(lt_in(src)),
+                                    ASC_KC_S8, v, L)
+              : asc_k_cube_nd2nz_gm(k, asc_k_i4_view(lt_in(dst)), gt_in(g), ASC_KC_S8, v, L);
   if (cube_dt(k, dt, "DataCopy", L, &t)) return 1;
   return ub ? asc_k_cube_nd2nz_ub(k, lt_in(dst), lt_in(src), t, v, L)
             : asc_k_cube_nd2nz_gm(k, lt_in(dst), gt_in(g), t, v, L);
@@ -255,17 +274,43 @@ static int sim_cube_nz2nd(void *kv, pyasc_sim_gt g, pyasc_sim_lt src, int dt, co
 }
 
 /* The other cube forms (pyasc_sim.h PYASC_SIM_CUBE_*). */
+_Static_assert(PYASC_SIM_CUBE_TAG_SHIFT == ASC_KC_TAG_SHIFT, "the header's cube tag");
+/* DumpTensor of a tensor in L1 or L0C (where CANN's DumpTensor reads):
+ * count elements of esize bytes from element `from` to out (n bytes). */
+static int cube_read(asc_k_ctx *k, pyasc_sim_lt src, int64_t esize, int64_t count, int64_t from,
+                     char *out, int64_t n, int L) {
+  asc_kc_span s;
+  if (esize < 1 || esize > 8 || count < 0 || from < 0)
+    return asc_k_fail(k, L, "DumpTensor: bad element size %lld, count %lld or start %lld",
+                      (long long)esize, (long long)count, (long long)from);
+  if (asc_k_cube_local(k, lt_in(src), esize, ASC_KC_M_L1 | ASC_KC_M_L0C, "DumpTensor", "tensor", &s,
+                       L))
+    return 1;
+  if (from > s.n / esize || count > s.n / esize - from || count > n / esize)
+    return asc_k_fail(k, L, "DumpTensor: elements %lld to %lld run past the tensor (%lld bytes)",
+                      (long long)from, (long long)(from + count), (long long)s.n);
+  memcpy(out, s.p + from * esize, (size_t)(count * esize));
+  return 0;
+}
 static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyasc_sim_lt dst,
                          pyasc_sim_lt src, pyasc_sim_lt third, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line), t, st;
   if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (op == PYASC_SIM_CUBE_READ) return cube_read(k, src, v[0], v[1], v[2], g.base, g.n, L);
   if (op == PYASC_SIM_CUBE_MMAD_SPARSE)
     return asc_k_cube_mmad_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2],
                                   v[3] != 0, L);
   if (op == PYASC_SIM_CUBE_LOAD_SPARSE)
     return asc_k_cube_load_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2], v[3],
                                   v[4] != 0, L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD_T)
+    return asc_k_cube_i4_load_t(k, lt_in(dst), lt_in(src), v[1], v[2], v[3], v[4], v[5], L);
+  if (v[0] == ASC_K_DT_INT4 && op == PYASC_SIM_CUBE_LOAD3D_V2) {
+    double pad;
+    memcpy(&pad, &v[22], sizeof pad);
+    return asc_k_cube_i4_load3d(k, lt_in(dst), lt_in(src), v + 1, pad, L);
+  }
   if (cube_dt(k, (int)v[0], "the cube", L, &t)) return 1;
   switch (op) {
     case PYASC_SIM_CUBE_CO12:
@@ -337,6 +382,39 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
       const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
       if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
     }
+  return 0;
+}
+
+/* DataCopy C1 -> C2 (L1 to the bias table) with DataCopyParams: bc bursts of bl 64-byte
+ * blocks, ss 32-byte blocks between source bursts, ds 64-byte blocks between destination
+ * bursts (dav-2201's units on this path). C2 shares L1 in the simulator, so the destination
+ * is an L1 tensor; as on the device, the bias table's 1 KB bounds it. */
+static int sim_cube_copy_l1_bt(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t bc, int64_t bl,
+                               int64_t ss, int64_t ds, int64_t es, int L) {
+  static const char api[] = "data_copy (C1 -> C2)";
+  asc_kc_span d, s;
+  if (bc < 0 || bc > 4095 || bl < 0 || bl > 65535 || ss < 0 || ss > 65535 || ds < 0 || ds > 65535)
+    return asc_k_fail(k, L,
+                      "%s: DataCopyParams out of range (blockCount %lld, blockLen %lld, "
+                      "srcStride %lld, dstStride %lld)",
+                      api, (long long)bc, (long long)bl, (long long)ss, (long long)ds);
+  if (asc_k_cube_local(k, dst, es, ASC_KC_M_L1, api, "dst", &d, L) ||
+      asc_k_cube_local(k, src, es, ASC_KC_M_L1, api, "src", &s, L))
+    return 1;
+  const int64_t at = dst.off & (((int64_t)1 << ASC_KC_TAG_SHIFT) - 1), burst = bl * 64;
+  for (int64_t i = 0; i < bc; i++) {
+    const int64_t so = i * (burst + ss * 32), dof = i * (burst + ds * 64);
+    if (!asc_kc_in(so, burst, s.n) || !asc_kc_in(dof, burst, d.n))
+      return asc_k_fail(k, L, "%s: burst %lld lies past src (%lld bytes) or dst (%lld bytes)", api,
+                        (long long)i, (long long)s.n, (long long)d.n);
+    if (at + dof + burst > 1024)
+      return asc_k_fail(k, L, "%s: burst %lld ends at byte %lld of the 1 KB bias table", api,
+                        (long long)i, (long long)(at + dof + burst));
+    memmove(d.p + dof, s.p + so, (size_t)burst);
+    if (asc_k_cube_use(k, ASC_K_MTE1, s, so, burst, 0, api, "src", L) ||
+        asc_k_cube_use(k, ASC_K_MTE1, d, dof, burst, 1, api, "dst", L))
+      return 1;
+  }
   return 0;
 }
 

@@ -253,14 +253,19 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
   ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
   /* Fixpipe(dst, src[, cbufWorkspace], params) */
-  if (op->noperands <= 9)
+  if (op->noperands <= 12)
     ac_expand(e, op, "$0, $1, ", b);
-  else if (ac_type_of(e, op->operands[9]).dtype == ASC_UINT64)
-    ac_expand(e, op, "$0, $1, $9, ", b);
+  else if (ac_type_of(e, op->operands[12]).dtype == ASC_UINT64)
+    ac_expand(e, op, "$0, $1, $12, ", b);
   else /* Ascend C's workspace is a LocalTensor<uint64_t> */
-    ac_expand(e, op, "$0, $1, $p9.ReinterpretCast<uint64_t>(), ", b);
+    ac_expand(e, op, "$0, $1, $p12.ReinterpretCast<uint64_t>(), ", b);
   ac_expand(e, op, "[&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
   ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
+  /* several ND matrices: the fields after the constructor's (one matrix
+   * keeps the text it always had) */
+  const ir_op *nd = ac_def_op(e, op->operands[9]);
+  if (!nd || nd->code != IR_CONST_INT || nd->ival != 1)
+    ac_expand(e, op, "    p.ndNum = $9;\n    p.srcNdStride = $10;\n    p.dstNdStride = $11;\n", b);
   const ir_op *d = ac_def_op(e, op->operands[8]);
   if (quant == 3 || quant == 5 || quant == 7) { /* scalar scales: the fp32's bits */
     if (!d || d->code != IR_CONST_FLOAT) {
@@ -368,6 +373,16 @@ static int ac_mm_set_tensor(ac_emitter *e, const ir_op *op, ir_buf *b) {
   static const char *const forms[] = {"$p0.SetTensorA($1, $2)", "$p0.SetTensorB($1, $2)",
                                       "$p0.SetBias($1)"};
   ac_expand(e, op, forms[op->iattrs[0] >= 0 && op->iattrs[0] < 3 ? op->iattrs[0] : 2], b);
+  return P_PRIMARY;
+}
+/* set_l2_cache_hint: PyAsc's CacheMode values (NORMAL 0, DISABLE 1) by name */
+static int ac_l2_hint(ac_emitter *e, const ir_op *op, ir_buf *b) {
+  static const char *const modes[] = {"NORMAL", "DISABLE", "LAST", "NORMAL", "PERSISTENT"};
+  static const char *const rw[] = {"RW", "READ", "WRITE", "RW"};
+  int64_t m = op->iattrs[0], w = op->iattrs[1];
+  ac_expand(e, op, "$p0", b);
+  ir_buf_printf(b, ".SetL2CacheHint<AscendC::CacheRwMode::%s>(AscendC::CacheMode::CACHE_MODE_%s)",
+                rw[w >= 0 && w < 4 ? w : 3], modes[m >= 0 && m < 5 ? m : 0]);
   return P_PRIMARY;
 }
 static int ac_mm_shape(ac_emitter *e, const ir_op *op, ir_buf *b) {

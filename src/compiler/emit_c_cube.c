@@ -127,13 +127,13 @@ int ce_emit_cube_op(emitter *e, const ir_op *op, int code) {
     char qv[32] = "NULL", msg[256];
     if (ir_cube_fixpipe_problem(e->m, op, msg, sizeof msg))
       return ce_checked(e, "asc_k_fail(k, %d, \"%%s\", \"%s\")", L, msg);
-    if (op->noperands > 9) snprintf(qv, sizeof qv, "&v%u", o[9]);
+    if (op->noperands > 12) snprintf(qv, sizeof qv, "&v%u", o[12]);
     return ce_checked(
         e,
         "asc_k_cube_fixpipe_%s(k, v%u, v%u, %s, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, "
-        "(double)v%u, %d, %d)",
+        "(double)v%u, %d, (const int64_t[3]){v%u, v%u, v%u}, %d)",
         gm0 ? "gm" : "ub", o[0], o[1], qv, ce_cube_type(e, o[0]), ce_cube_type(e, o[1]), o[2], o[3],
-        o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], L);
+        o[4], o[5], o[6], o[7], o[8], (int)op->iattrs[0], o[9], o[10], o[11], L);
   }
   if (code == IR_OP_CUBE_CO12) /* iattrs: quant mode, NZ output */
     return ce_checked(

@@ -29,27 +29,6 @@ static int pf_pipe(ir_pipe p) {
   }
 }
 
-/* Which pipe fills a buffer at TPosition pos and which one drains it. */
-static void pf_position(int64_t pos, int *src, int *dst) {
-  static const int fill[][2] = {
-      {SYNC_P_S, SYNC_P_S},       /* GM */
-      {SYNC_P_MTE2, SYNC_P_MTE1}, /* A1 */
-      {SYNC_P_MTE1, SYNC_P_M},    /* A2 */
-      {SYNC_P_MTE2, SYNC_P_MTE1}, /* B1 */
-      {SYNC_P_MTE1, SYNC_P_M},    /* B2 */
-      {SYNC_P_MTE2, SYNC_P_MTE1}, /* C1 */
-      {SYNC_P_MTE1, SYNC_P_M},    /* C2 */
-      {SYNC_P_M, SYNC_P_FIX},     /* CO1 */
-      {SYNC_P_FIX, SYNC_P_MTE3},  /* CO2 */
-      {SYNC_P_MTE2, SYNC_P_V},    /* VECIN */
-      {SYNC_P_V, SYNC_P_MTE3},    /* VECOUT */
-      {SYNC_P_V, SYNC_P_V},       /* VECCALC */
-  };
-  int i = pos >= 0 && pos < (int64_t)(sizeof fill / sizeof fill[0]) ? (int)pos : 0;
-  *src = fill[i][0];
-  *dst = fill[i][1];
-}
-
 static bool pf_is(const emitter *e, uint32_t v, asc_ir_kind kind) {
   return ce_type_of(e, v).kind == kind;
 }
@@ -72,17 +51,21 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
   uint32_t local = in ? o[0] : o[1];
   long long es = (long long)ce_esize(e, local);
   uint32_t g = in ? o[1] : o[0];
+  int p = in ? SYNC_P_MTE2 : SYNC_P_MTE3;
   /* the gap on the GM side: srcStride reading, dstStride writing */
   uint32_t gap = in ? o[4] : o[5];
+  /* GM copies: rt/perf_model.h's asc_pf_copy_*, which Ascend C's profiled
+   * table (ascendc_rt_perf.h) calls for the same APIs */
   if ((in || out) && op->code == IR_OP_DATA_COPY_PARAMS) /* blockLen, gaps: 32-B blocks */
     return ce_line(e,
-                   "asc_pf_gm2d(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u * 32, "
-                   "(v%u + v%u) * 32, %d);",
-                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, g, g, g, o[2], o[3], o[3], gap, L);
+                   "asc_pf_copy_blocks(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
+                   p, g, g, g, o[2], o[3], gap, L);
   if ((in || out) && op->code == IR_OP_DATA_COPY_PAD) /* blockLen and the GM gap: bytes */
-    return ce_line(e,
-                   "asc_pf_gm2d(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u + v%u, %d);",
-                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, g, g, g, o[2], o[3], o[3], gap, L);
+    return ce_line(e, "asc_pf_copy_pad(pf, %d, v%u.base, v%u.base + v%u.lead, v%u, v%u, v%u, %d);",
+                   p, g, g, g, o[2], o[3], gap, L);
+  if ((in || out) && op->code == IR_OP_DATA_COPY)
+    return ce_line(e, "asc_pf_copy_count(pf, %d, v%u, %lld, v%u.base, v%u.base + v%u.lead, %d);", p,
+                   o[2], es, g, g, g, L);
   char bytes[96];
   if (op->code == IR_OP_DATA_COPY)
     snprintf(bytes, sizeof bytes, "v%u * %lld / 32 * 32", o[2], es);
@@ -93,8 +76,8 @@ static int pf_copy(emitter *e, const ir_op *op, int L) {
   else
     snprintf(bytes, sizeof bytes, "v%u.len * %lld", local, es);
   if (in || out) /* the view starts lead bytes into the argument */
-    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, v%u.base + v%u.lead, %d);",
-                   in ? SYNC_P_MTE2 : SYNC_P_MTE3, bytes, g, g, g, L);
+    return ce_line(e, "asc_pf_gm(pf, %d, %s, v%u.base, v%u.base + v%u.lead, %d);", p, bytes, g, g,
+                   g, L);
   return ce_line(e, "asc_pf_local(pf, %d, %s, %d);", e->cube ? SYNC_P_MTE1 : SYNC_P_V, bytes, L);
 }
 
@@ -144,11 +127,11 @@ static int pf_queue(emitter *e, const ir_op *op) {
   int src, dst, unused;
   switch (op->code) {
     case IR_OP_QUE_NEW:
-      pf_position(op->iattrs[0], &src, &dst);
+      sync_position_pipes(op->iattrs[0], &src, &dst);
       return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
     case IR_OP_QUEBIND_NEW:
-      pf_position(op->iattrs[2], &src, &unused);
-      pf_position(op->iattrs[3], &unused, &dst);
+      sync_position_pipes(op->iattrs[2], &src, &unused);
+      sync_position_pipes(op->iattrs[3], &unused, &dst);
       return ce_line(e, "asc_pf_que_new(pf, v%u, %d, %d);", r, src, dst);
     case IR_OP_QUE_ENQUE:
       return ce_line(e, "asc_pf_qop(pf, v%u, 0);", o[0]);

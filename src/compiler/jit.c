@@ -625,7 +625,15 @@ static asc_status load(const char *so_path, const char *name, asc_jit_kernel **o
   const pyasc_sim_api **table = (const pyasc_sim_api **)dlsym(handle, "pyasc_sim_table");
   const int *checked = (const int *)dlsym(handle, "pyasc_sim_checked");
   const int *cube = (const int *)dlsym(handle, "pyasc_sim_cube");
-  if (table) *table = jit_ascendc_table(checked && *checked, cube && *cube);
+  const int *profiled = (const int *)dlsym(handle, "pyasc_sim_profiled");
+  if (table && profiled && *profiled) { /* the records are the profiled table's */
+    bool c = cube && *cube;
+    *table = c ? &asc_ascendc_table_cube_profiled : &asc_ascendc_table_profiled;
+    k->pf_reset = c ? asc_ascendc_pf_reset_cube : asc_ascendc_pf_reset;
+    k->pf_records = c ? asc_ascendc_pf_records_cube : asc_ascendc_pf_records;
+  } else if (table) {
+    *table = jit_ascendc_table(checked && *checked, cube && *cube);
+  }
   if (k->params && strnlen(k->params, 65) > 64) k->params = NULL; /* not one of ours */
   k->handle = handle;
   k->entry = entry;

@@ -808,6 +808,26 @@ int sync_event_pipes(int ev, int *src, int *dst) {
   return 0;
 }
 
+void sync_position_pipes(int64_t pos, int *src, int *dst) {
+  static const int fill[][2] = {
+      {SYNC_P_S, SYNC_P_S},       /* GM */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* A1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* A2 */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* B1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* B2 */
+      {SYNC_P_MTE2, SYNC_P_MTE1}, /* C1 */
+      {SYNC_P_MTE1, SYNC_P_M},    /* C2 */
+      {SYNC_P_M, SYNC_P_FIX},     /* CO1 */
+      {SYNC_P_FIX, SYNC_P_MTE3},  /* CO2 */
+      {SYNC_P_MTE2, SYNC_P_V},    /* VECIN */
+      {SYNC_P_V, SYNC_P_MTE3},    /* VECOUT */
+      {SYNC_P_V, SYNC_P_V},       /* VECCALC */
+  };
+  int i = pos >= 0 && pos < (int64_t)(sizeof fill / sizeof fill[0]) ? (int)pos : 0;
+  *src = fill[i][0];
+  *dst = fill[i][1];
+}
+
 int sync_event_of(int src, int dst) {
   for (int e = 0; e < NEVENTS; e++)
     if (events[e][0] == src && events[e][1] == dst) return e;

@@ -26,6 +26,11 @@ int sync_event_of(int src, int dst);
 /* The pipes HardEvent ev orders: 0 and *src, *dst; 1 for no such event. */
 int sync_event_pipes(int ev, int *src, int *dst);
 
+/* Which pipe fills a buffer at TPosition pos and which one drains it (the
+ * timing model's TQue hand-overs: emit_c_perf.c, ascendc_rt_perf.h); an
+ * unknown position is GM's (the scalar unit's). */
+void sync_position_pipes(int64_t pos, int *src, int *dst);
+
 /* One missing ordering: `now` (on pipe dst) touches UB memory that `before`
  * (on pipe src) touched, and nothing orders the two. */
 typedef struct sync_hazard {

@@ -221,11 +221,17 @@ asc_status asc_tiling_set_type(asc_tiling_ctx *ctx, asc_tiling_operand_id which,
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: %s cannot be in TPosition %d (GM, VECIN, VECOUT or VECCALC)", name,
                      (int)pos);
+  /* A GEMV's A is a VECTOR; Ascend C's search treats it as it treats any A that is not ND (its
+   * VECTOR-only rule is for MX types, which the 910B has not) */
   bool matrix_format = format == ASC_TILING_FMT_ND || format == ASC_TILING_FMT_NZ ||
-                       format == ASC_TILING_FMT_ND_ALIGN;
+                       format == ASC_TILING_FMT_ND_ALIGN ||
+                       (which == ASC_TILING_A && format == ASC_TILING_FMT_VECTOR);
   if (which == ASC_TILING_BIAS ? format != ASC_TILING_FMT_ND : !matrix_format)
     return asc_error(ASC_ERR_UNSUPPORTED, "tiling: %s in CubeFormat %d is not supported (%s)", name,
-                     (int)format, which == ASC_TILING_BIAS ? "ND" : "ND, NZ or ND_ALIGN");
+                     (int)format,
+                     which == ASC_TILING_BIAS ? "ND"
+                     : which == ASC_TILING_A  ? "ND, NZ, ND_ALIGN or VECTOR"
+                                              : "ND, NZ or ND_ALIGN");
   asc_tiling_operand *op[] = {&ctx->a, &ctx->b, &ctx->c, &ctx->bias};
   *op[which] = (asc_tiling_operand){pos, format, dtype, which <= ASC_TILING_B && trans};
   ctx->has_result = false;

@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "asc_test.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #define assert_acl(expr, want)                                                    \
@@ -201,6 +202,28 @@ static void test_device_capability(void **state) {
                    ACL_ERROR_RT_INVALID_DEVICEID, "device");
   assert_acl_error(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, NULL),
                    ACL_ERROR_INVALID_PARAM, "NULL value");
+}
+
+/* IEEE binary16 values worked out by hand: 1.0 is 0x3C00, the largest finite
+ * 65504 is 0x7BFF, the smallest subnormal 2^-24 is 0x0001; 1 + 2^-11 lies
+ * halfway between 1.0 and its successor and rounds to the even 0x3C00, while
+ * 1 + 3 * 2^-11 rounds up to 0x3C02; 65520 overflows to infinity. */
+static void test_float16_conversions(void **state) {
+  (void)state;
+  assert_true(aclFloat16ToFloat(0x3C00) == 1.0f);
+  assert_true(aclFloat16ToFloat(0xC000) == -2.0f);
+  assert_true(aclFloat16ToFloat(0x7BFF) == 65504.0f);
+  assert_true(aclFloat16ToFloat(0x0001) == ldexpf(1.0f, -24));
+  assert_true(isinf(aclFloat16ToFloat(0xFC00)) && aclFloat16ToFloat(0xFC00) < 0);
+  assert_true(isnan(aclFloat16ToFloat(0x7E00)));
+  assert_int_equal(aclFloatToFloat16(1.0f), 0x3C00);
+  assert_int_equal(aclFloatToFloat16(-0.0f), 0x8000);
+  assert_int_equal(aclFloatToFloat16(1.0f + ldexpf(1.0f, -11)), 0x3C00);
+  assert_int_equal(aclFloatToFloat16(1.0f + 3.0f * ldexpf(1.0f, -11)), 0x3C02);
+  assert_int_equal(aclFloatToFloat16(ldexpf(1.0f, -24)), 0x0001);
+  assert_int_equal(aclFloatToFloat16(65520.0f), 0x7C00);
+  assert_int_equal(aclFloatToFloat16(NAN) & 0x7C00, 0x7C00);
+  assert_true((aclFloatToFloat16(NAN) & 0x03FF) != 0);
 }
 
 /* --- contexts ----------------------------------------------------------- */
@@ -821,6 +844,7 @@ int main(void) {
       ACL_TEST2(test_current_device_is_per_thread),
       ACL_TEST(test_synchronize_device),
       ACL_TEST2(test_device_capability),
+      cmocka_unit_test(test_float16_conversions),
       ACL_TEST2(test_contexts),
       ACL_TEST(test_streams),
       ACL_TEST(test_event_create_and_destroy),

@@ -222,6 +222,35 @@ static void test_fixpipe_convert(void **state) {
   }
 }
 
+static void test_fixpipe_nd_matrices(void **state) {
+  (void)state;
+  /* three 16 x 16 fp32 matrices in L0C, two fractals apart (a gap
+   * between), to ND rows 260 elements apart (4 between them untouched) */
+  float l0c[5 * 256], out[2 * 260 + 256];
+  for (int i = 0; i < 5 * 256; i++) l0c[i] = (float)i;
+  for (int i = 0; i < 2 * 260 + 256; i++) out[i] = -1.0f;
+  asc_kc_span src = {(char *)l0c, sizeof l0c}, none = {NULL, 0}, dst = {(char *)out, sizeof out};
+  asc_kc_err e = {{0}};
+  asc_kc_fixpipe p = {16, 16, 16, 16, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  asc_kc_fixpipe_nds nd = {3, 2, 260};
+  assert_int_equal(asc_kc_fixpipe_nd_run(dst, src, none, ASC_KC_F32, ASC_KC_F32, &p, &nd, &e), 0);
+  for (int m = 0; m < 3; m++) {
+    for (int i = 0; i < 256; i++) assert_true(out[m * 260 + i] == (float)(m * 512 + i));
+    for (int i = 256; i < 260 && m < 2; i++) assert_true(out[m * 260 + i] == -1.0f);
+  }
+  /* none: nothing written; one too many: the fourth starts past dst */
+  nd.nd_num = 0;
+  for (int i = 0; i < 256; i++) out[i] = -1.0f;
+  assert_int_equal(asc_kc_fixpipe_nd_run(dst, src, none, ASC_KC_F32, ASC_KC_F32, &p, &nd, &e), 0);
+  assert_true(out[0] == -1.0f);
+  nd = (asc_kc_fixpipe_nds){4, 1, 260};
+  assert_int_equal(asc_kc_fixpipe_nd_run(dst, src, none, ASC_KC_F32, ASC_KC_F32, &p, &nd, &e), -1);
+  assert_non_null(strstr(e.msg, "ND matrix 3 starts past its destination"));
+  nd = (asc_kc_fixpipe_nds){2, 513, 260};
+  assert_int_equal(asc_kc_fixpipe_nd_run(dst, src, none, ASC_KC_F32, ASC_KC_F32, &p, &nd, &e), -1);
+  assert_non_null(strstr(e.msg, "src_nd_stride 513: [0, 512]"));
+}
+
 static void test_load_transpose(void **state) {
   (void)state;
   uint16_t src[512], dst[512];
@@ -463,7 +492,7 @@ int main(void) {
       cmocka_unit_test(test_matmul_shapes),     cmocka_unit_test(test_fixpipe_convert),
       cmocka_unit_test(test_load_transpose),    cmocka_unit_test(test_errors),
       cmocka_unit_test(test_nz2nd_round_trip),  cmocka_unit_test(test_group),
-      cmocka_unit_test(test_k_direction_align),
+      cmocka_unit_test(test_k_direction_align), cmocka_unit_test(test_fixpipe_nd_matrices),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -340,6 +340,16 @@ def test_example_program_with_half_on_the_host(tmp_path: Path) -> None:
     assert run.returncode == 0 and "0 of 16384 sums wrong" in run.stdout, run.stdout + run.stderr
 
 
+def test_pyascs_own_headers_do_not_count_for_the_traits() -> None:
+    # a CMake target (tiling_api) puts the package's headers on the -I path; their comments name
+    # ASCENDC_CUBE_ONLY, which must not make a mixed Matmul kernel cube-only
+    text = ('#include "kernel_operator.h"\n#include "tiling/tiling_api.h"\n'
+            "__global__ __mix__(1, 2) void k(GM_ADDR w) { matmul::Matmul<A, B, C> mm; }\n")
+    included = asc_driver.local_includes(text, asc_driver.include_dirs())
+    assert included == ""
+    assert "#define PYASC_SIM_GROUP 1" in asc_driver.translate(text, "k.asc", included)
+
+
 def test_kernels_in_included_headers_count_for_the_traits(tmp_path: Path) -> None:
     # SyncAll in a header the .asc includes (and one it includes in turn): the blocks must be
     # launched together, as for SyncAll in the .asc itself

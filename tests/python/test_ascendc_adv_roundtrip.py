@@ -90,3 +90,46 @@ def test_status_registers_as_ascendc(debug: bool) -> None:
     assert list(want[:2]) == [0, 1]  # the preloader idle; coupled mode
     pc_line = next(i for i, s in enumerate(source.splitlines(), 1) if "GetProgramCounter" in s)
     assert got[2] & 0xFFFFF == pc_line
+
+
+MATHS_TMP_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// Function `which` of the maths family (MATH_FUNCTIONS' order) on 64 elements with a
+// sharedTmpBuffer of `bytes` bytes.
+extern "C" __global__ __aicore__ void maths_tmp(GM_ADDR x, int32_t which, int32_t bytes)
+{
+    LocalTensor<T> a(TPosition::VECCALC, 0, 64), b(TPosition::VECCALC, 256, 64);
+    LocalTensor<uint8_t> tmp(TPosition::VECCALC, 512, bytes);
+    switch (which) {
+    CASES
+    }
+    (void)x;
+}
+"""
+
+
+@pytest.mark.parametrize("ctype,size", [("float", 4), ("half", 2)])
+def test_maths_tmp_minimum_is_the_host_querys(ctype, size):
+    """A sharedTmpBuffer of the host query's minimum (adv_host.math_min_tmp_size)
+    is enough for each maths function's Ascend C, 32 bytes less is an error
+    naming it: the runtime's table agrees with MATH_TMP_BUFFERS."""
+    from pyasc.language import adv_host
+    from pyasc.language.names.adv_math import MATH_FUNCTIONS
+
+    names = {"exp": "Exp<T, 0>"}
+    cases = "\n    ".join(
+        f"case {i}: {names.get(f, f.capitalize())}(a, b, tmp, 64); break;"
+        for i, f in enumerate(MATH_FUNCTIONS))
+    source = MATHS_TMP_SRC.replace("CASES", cases).replace("LocalTensor<T>",
+                                                           f"LocalTensor<{ctype}>")
+    source = source.replace("Exp<T, 0>", f"Exp<{ctype}, 0>")
+    kernel = pyasc.ascendc.load(source, "maths_tmp")
+    x = np.zeros(1, np.float32)
+    for i, f in enumerate(MATH_FUNCTIONS):
+        least = adv_host.math_min_tmp_size(f, size)
+        kernel[1](x, i, least)
+        with pytest.raises(pyasc.KernelError, match=f"adv.{f}: .* needs at least {least}"):
+            kernel[1](x, i, least - 32)
+            pyasc.synchronize()

@@ -523,16 +523,35 @@ def test_get_tensor_c_before_iterate_fails_at_the_users_line():
                   np.zeros((32, 32), np.float32), tiling)
 
 
-def test_fixpipe_with_nd_num_above_one_is_refused():
+def _steps_with_two_nd_matrices(src_nd_stride: int, debug: bool = False):
+    """STEPS_SRC with its half output moved as two ND matrices of M / 2 rows:
+    the second starts src_nd_stride fractals into L0C and M / 2 rows on in
+    GM. Returns (c_half, the reference, the kernel's inputs)."""
     source = STEPS_SRC.replace("FixpipeParamsV220 toHalf(N, M, M, N, true);",
-                               "FixpipeParamsV220 toHalf(N, M, M, N, true);\n    toHalf.ndNum = 2;")
-    kernel = pyasc.ascendc.load(source, "cube_steps")
-    m, n, k = 32, 48, 64
-    with pytest.raises(pyasc.KernelError, match="ndNum > 1 is not simulated"):
-        kernel[1](np.zeros((m, k), np.float16), np.zeros((k, n), np.float16),
-                  np.zeros(n, np.float32), np.zeros((m, 32), np.float16),
-                  np.zeros((m, n), np.float32), np.zeros((m, n), np.float16),
-                  np.zeros((m, n), np.float32))
+                               "FixpipeParamsV220 toHalf(N, M / 2, M, N, true);\n"
+                               f"    toHalf.ndNum = 2;\n    toHalf.srcNdStride = {src_nd_stride};\n"
+                               "    toHalf.dstNdStride = M / 2 * N;")
+    kernel = pyasc.ascendc.load(source, "cube_steps", debug=debug)
+    rng = np.random.default_rng(16)
+    m, n, k, ks = 32, 48, 64, 32
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    bias = _ints(rng, (n,), np.float32)
+    a_zz = np.ascontiguousarray(a[:, :ks].reshape(m // 16, 16, ks // 16, 16).transpose(0, 2, 1, 3))
+    c_half = np.zeros((m, n), np.float16)
+    kernel[1](a, b, bias, a_zz, np.zeros((m, n), np.float32), c_half, np.zeros((m, n), np.float32))
+    return c_half, a.astype(np.float32) @ b.astype(np.float32) + bias
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_fixpipe_nd_num_moves_several_matrices(debug):
+    """L0C's column blocks are M rows: the rows M / 2.. start one fractal in."""
+    c_half, ref = _steps_with_two_nd_matrices(1, debug)
+    np.testing.assert_array_equal(c_half, np.maximum(ref, 0).astype(np.float16))
+
+
+def test_fixpipe_nd_stride_out_of_range_is_an_error():
+    with pytest.raises(pyasc.KernelError, match=r"src_nd_stride 513: \[0, 512\]"):
+        _steps_with_two_nd_matrices(513)
 
 
 def test_the_tiling_struct_matches_the_hosts_field_order():

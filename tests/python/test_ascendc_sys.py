@@ -286,6 +286,38 @@ def test_load_data_3d_v2_moves_a_into_l0a_through_img2col(capfd):
     assert "DumpTensor: block 0 desc=7 size=3: " + " ".join(f"{v:g}" for v in ref[0, :3]) in out
 
 
+def test_dump_tensor_prints_l1_and_l0c_tensors(capfd):
+    """CANN's DumpTensor takes UB, L1, L0C and GM tensors: A's NZ tile in L1
+    starts with the start of A's first row, L0C's first fractal holds C's
+    first 16 x 16 block row by row."""
+    source = CUBE_SRC.replace(
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));",
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));\n"
+        "    PipeBarrier<PIPE_ALL>();\n    DumpTensor(a1, 8, 4);\n    DumpTensor(co, 9, 70);")
+    rng = np.random.default_rng(13)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(source, "mm_alloc", debug=True)[1](a, b, c)
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    out = capfd.readouterr().out
+    assert "DumpTensor: block 0 desc=8 size=4: " + " ".join(f"{v:g}" for v in a[0, :4]) in out
+    # 70 values: L0C's first 16 x 16 fractal row by row, past the 64 of one read
+    first = ref[:16, :16].ravel()[:70]
+    assert "DumpTensor: block 0 desc=9 size=70: " + " ".join(f"{v:g}" for v in first) in out
+
+
+def test_dump_tensor_of_l0a_is_an_error():
+    source = CUBE_SRC.replace(
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));",
+        "    Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));\n    DumpTensor(a2, 8, 4);")
+    z = np.zeros((32, 32), np.float16)
+    with pytest.raises(pyasc.KernelError, match=r"DumpTensor: tensor must be a LocalTensor in L1 "
+                                                r"\(A1/B1/C1\) or L0C \(CO1\)"):
+        pyasc.ascendc.load(source, "mm_alloc", debug=True)[1](z, np.zeros((32, 48), np.float16),
+                                                              np.zeros((32, 48), np.float32))
+
+
 # DataCopyPad with DataCopyParams and DataCopyPadParams (the padding value as the element's
 # bits): 3 rows of 5 floats, 6 apart in GM, each padded by 1 left and 2 right with 5.0 in the
 # UB, then written back as 3 rows of 8 with DataCopyPad's UB -> GM form.

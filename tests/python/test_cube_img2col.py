@@ -92,8 +92,8 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
             n: int, pad: int, to_b: asc.ConstExpr[bool], pro: asc.ConstExpr[int]):
     """img2col (V2; pro 1: V2Pro after a V2 that sets the registers) into
     L0A (L0B when to_b), `other` on the other side, mmad, fixpipe to out:
-    out (mext x n) = img2col block @ other, or other (n x kext) @ its
-    transpose when to_b."""
+    out (mext x n) = img2col block @ other, or other (n x mext) @ the
+    block when to_b (L0B takes the block as B: K along its rows)."""
     fm_gm, o_gm, out_gm = gm_abc(fm, other, out)
     pipe = asc.TPipe()
     q1, qa, qb, qc = img2col_queues(pipe, L1_BYTES, L0_BYTES, L0_BYTES, L0C_BYTES)
@@ -117,14 +117,11 @@ def conv_v2(fm: asc.GlobalAddress, other: asc.GlobalAddress, out: asc.GlobalAddr
                                                           ext, cfg))
     else:
         asc.load_data(dst, a1, p)
-    nfrac = n * kext // (16 * c0)
     if to_b:
-        asc.load_data(a2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
+        asc.load_data(a2, o_gm, asc.LoadData2DParams(0, n * mext // (16 * c0), 1, 0, 0, False))
+        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, n, kext, mext)
     else:
-        asc.load_data(b2, o_gm, asc.LoadData2DParams(0, nfrac, 1, 0, 0, False))
-    if to_b:
-        mmad_to_gm(out_gm, qa, qb, qc, a2, b2, n, mext, kext)
-    else:
+        asc.load_data(b2, o_gm, asc.LoadData2DParams(0, n * kext // (16 * c0), 1, 0, 0, False))
         mmad_to_gm(out_gm, qa, qb, qc, a2, b2, mext, n, kext)
 
 
@@ -141,10 +138,10 @@ def run_v2(dtype, fm, pads, stride, kernel, dilation, mext, kext, m0=0, k0=0, ot
     n = kext if other is None else other.shape[1]
     if other is None:
         other = np.eye(kext, dtype=dtype)
-    if to_b:
+    if to_b:  # other (mext x n) is A^T: out (n x kext) = A @ block
         image, n = zz_image(other.T.copy(), c0), other.shape[1]
-        out = np.zeros((n, mext), ACC[dtype])
-        ref = other.T.astype(ACC[dtype]) @ block.T.astype(ACC[dtype])
+        out = np.zeros((n, kext), ACC[dtype])
+        ref = other.T.astype(ACC[dtype]) @ block.astype(ACC[dtype])
     else:
         image = zn_image(other, c0)
         out = np.zeros((mext, n), ACC[dtype])
@@ -222,7 +219,7 @@ def test_v2_checked_mode_and_convolution():
 def test_v2_into_l0b(checked):
     rng = np.random.default_rng(12)
     fm = _fm(rng, np.float16, 1, 6, 6)
-    other = (rng.integers(-4, 5, (48, 32)) / 2).astype(np.float16)  # K x n, used transposed
+    other = (rng.integers(-4, 5, (32, 32)) / 2).astype(np.float16)  # A^T: mext x n
     out, ref = run_v2(np.float16, fm, (1, 1, 1, 1), (1, 1), (3, 1), (1, 1), mext=32, kext=48,
                       other=other, to_b=True, checked=checked)
     np.testing.assert_array_equal(out, ref)
@@ -385,8 +382,6 @@ def _conv_args(**over):
     (dict(dw=256), r"dilation_filter_w and dilation_filter_h must be in \[1, 255\]"),
     (dict(pl=256), r"pad_list values must be in \[0, 255\]"),
     (dict(kh=9), r"does not fit the padded"),
-    (dict(c=9600, k0=9584), r"img2col reads element \(c1 599, h 0, w 0\) at byte 306688 past its "
-                            r"source \(131072 bytes\)"),
     (dict(m0=70000), r"m_start_pt in \[0, 65535\]"),
 ])
 @pytest.mark.parametrize("checked", [False, True])
@@ -398,6 +393,31 @@ def test_v2_parameter_errors_name_the_line(over, pattern, checked):
                        pattern):
         k[1](fm, np.zeros(256, np.float16), np.zeros(256, np.float32), *_conv_args(**over),
              False, 0)
+
+
+def test_v2_reading_past_its_l1_tensor_is_reported_in_checked_mode():
+    """The load reads on to the end of L1 in the default mode, as the
+    hardware does; checked mode holds it to the tensor."""
+    args = _conv_args(c=9600, k0=9584)
+    fm = np.zeros(256, np.float16)
+    with pytest.raises(asc.KernelError,
+                       match=r"test_cube_img2col\.py:\d+: load_data \(LoadData3DParamsV2\): .*"
+                       r"img2col reads element \(c1 599, h 0, w 0\) at byte 306688 past its "
+                       r"source \(131072 bytes\)"):
+        CONV_V2_CHECKED[1](fm, np.zeros(256, np.float16), np.zeros(256, np.float32), *args,
+                           False, 0)
+    CONV_V2[1](fm, np.zeros(256, np.float16), np.zeros(256, np.float32), *args, False, 0)
+    asc.synchronize()
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_v2_int8_into_l0b_is_an_error(checked):
+    """A2 has no 1-byte img2col into L0B (CANN's LoadData 3D v2)."""
+    fm = np.zeros(512, np.int8)  # 1 x 4 x 4 x 32
+    k = CONV_V2_CHECKED if checked else CONV_V2
+    with pytest.raises(asc.KernelError, match=r"load_data \(LoadData3DParamsV2\): img2col into "
+                                              r"L0B takes 2- and 4-byte types"):
+        k[1](fm, np.zeros(1024, np.int8), np.zeros(1024, np.int32), *_conv_args(c=32, kext=32), True, 0)
 
 
 @pytest.mark.parametrize("over,api,pattern", [

@@ -33,10 +33,10 @@ def run_v2(fm, pads, stride, kernel, dilation, mext, kext, m0=0, k0=0, other=Non
     if eye:  # an identity with n padded to 16 columns (fractals are 16 x 8)
         other = np.eye(kext, (kext + 15) // 16 * 16, dtype=np.float32)
     n = other.shape[1]
-    if to_b:
+    if to_b:  # other (mext x n) is A^T: out (n x kext) = A @ block
         image = zz_image(other.T.copy(), C0)
-        out = np.zeros((n, mext), np.float32)
-        ref = other.T @ block.T
+        out = np.zeros((n, kext), np.float32)
+        ref = other.T @ block
     else:
         image = zn_image(other, C0)
         out = np.zeros((mext, n), np.float32)
@@ -71,8 +71,11 @@ def test_v2_float32_start_positions_pad_value_and_l0b(checked):
     out, ref = run_v2(fm, *args, mext=32, kext=4 * C0, m0=5, k0=3 * C0, pad=3, checked=checked)
     np.testing.assert_array_equal(out, ref)
     assert (ref == 3).any()  # the padding value reached the result
-    other = (rng.integers(-4, 5, (48, 32)) / 2).astype(np.float32)  # K x n, used transposed
+    other = (rng.integers(-4, 5, (32, 32)) / 2).astype(np.float32)  # A^T: mext x n
     out, ref = run_v2(fm, *args, mext=32, kext=48, other=other, to_b=True, checked=checked)
+    np.testing.assert_array_equal(out, ref)
+    # 40 columns: the last fractal of each row of L0B is half written
+    out, ref = run_v2(fm, *args, mext=32, kext=40, other=other, to_b=True, checked=checked)
     np.testing.assert_array_equal(out, ref)
 
 

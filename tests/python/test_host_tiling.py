@@ -171,6 +171,18 @@ def test_every_tiling_fits_and_covers(m, n, k, dim, dtype, bias, trans_a, trans_
     assert (t.get_base_m(), t.get_base_n(), t.get_base_k()) == (r.base_m, r.base_n, r.base_k)
 
 
+@pytest.mark.parametrize("n,k,dim", [(32, 64, 1), (4096, 1000, 24), (200, 8192, 8)])
+def test_gemv_vector_a_fits_and_covers(n, k, dim):
+    """A GEMV's A (1 x K, CubeFormat.VECTOR) is tiled as any A that is not ND."""
+    t = make(host.MultiCoreMatmulTiling, shape=(1, n, k))
+    t.set_a_type(POS.GM, FMT.VECTOR, DT.DT_FLOAT16)
+    t.set_org_shape(1, n, k)
+    t.set_dim(dim)
+    r = tile(t)
+    check_tiling(r, m=1, n=n, k=k, dim=dim, dtype=DT.DT_FLOAT16, bias=False, trans_a=False,
+                 trans_b=False, props=asc.get_device_properties())
+
+
 # --- PyAsc's tutorials and host tests, as written there -----------------------------------
 
 
@@ -399,8 +411,8 @@ def test_bad_types_positions_formats():
         t.set_b_type(POS.TSCM, FMT.ND, DT.DT_FLOAT16)
     with pytest.raises(asc.InvalidValueError, match="TPosition 2"):
         t.set_a_type(POS.A2, FMT.ND, DT.DT_FLOAT16)
-    with pytest.raises(asc.UnsupportedError, match="CubeFormat 7"):
-        t.set_a_type(POS.GM, FMT.VECTOR, DT.DT_FLOAT16)
+    with pytest.raises(asc.UnsupportedError, match="B in CubeFormat 7"):
+        t.set_b_type(POS.GM, FMT.VECTOR, DT.DT_FLOAT16)
     with pytest.raises(asc.UnsupportedError, match="bias in CubeFormat 1"):
         t.set_bias_type(POS.GM, FMT.NZ, DT.DT_FLOAT)
     t.set_a_type(POS.GM, FMT.NZ, DT.DT_FLOAT16)

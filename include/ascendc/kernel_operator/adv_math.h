@@ -1,9 +1,10 @@
 // Part of kernel_operator.h, included only from it: the adv library (lib/math, lib/activation,
 // lib/normalization, lib/quantization, lib/sort): the element-wise maths family, Exp's Taylor
 // form, Power, Xor, Axpy, SoftMax, RmsNorm, AscendQuant, Concat and Extract, through the
-// table's adv_more. A sharedTmpBuffer is checked to lie in the UB and counts as written by the
-// vector pipe, all of it (the NPU's implementation scribbles over it; the Python kernel's
-// lowering passes the host's minimum instead); the simulator needs none.
+// table's adv_more. A sharedTmpBuffer must hold the least the host query asks for (the maths
+// family, Power, Xor, Axpy: as the Python kernel checks it) and counts as written by the vector
+// pipe, as the NPU's implementation scribbles over it (SoftMax, RmsNorm, AscendQuant: all of it);
+// the simulator needs none.
 
 // The adv library's tiling structs: plain aggregates in the global namespace, as the host
 // fills them (Ascend C's kernel_tiling/kernel_tiling.h).

@@ -170,27 +170,31 @@ inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
   static_assert(std::is_same_v<U, S>, "Mmad: fm and filter must have one type");
   // the 220 series starts from zero only when cmatrixInitVal is set and isBias is not
   // (bit 1: kDirectionAlign, float A's K aligned to 16 in L0A)
-  const int init = (p.cmatrixInitVal && !p.isBias) | (p.kDirectionAlign ? 2 : 0);
+  // (bit 2: cmatrixSource, C starts from the bias table when no bias tensor is given)
+  const int init = (p.cmatrixInitVal && !p.isBias) | (p.kDirectionAlign ? 2 : 0) |
+                   (p.cmatrixSource && !p.cmatrixInitVal ? 4 : 0);
   check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<T>::code,
                                    dtype<U>::code, p.m, p.n, p.k, init, loc.file, loc.line));
 }
 template <typename T, typename U, const FixpipeConfig &config>
 inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &p, Loc loc) {
-  if (p.ndNum > 1) fail_at("Fixpipe: ndNum > 1 is not simulated", loc);
   if (config.format == CO2Layout::COLUMN_MAJOR)
     fail_at("Fixpipe: the COLUMN_MAJOR output is not simulated", loc);
   const uint32_t bits = static_cast<uint32_t>(p.deqScalar & 0xffffffffu);
   float deq;
   static_assert(sizeof deq == sizeof bits, "float is 32 bits");
   __builtin_memcpy(&deq, &bits, sizeof deq);
-  const int64_t v[7] = {p.nSize,
-                        p.mSize,
-                        p.srcStride,
-                        p.dstStride,
-                        static_cast<int64_t>(p.quantPre),
-                        p.reluEn ? 1 : 0,
-                        config.format == CO2Layout::NZ ? 1 : 0};
+  const int64_t v[10] = {p.nSize,
+                         p.mSize,
+                         p.srcStride,
+                         p.dstStride,
+                         static_cast<int64_t>(p.quantPre),
+                         p.reluEn ? 1 : 0,
+                         config.format == CO2Layout::NZ ? 1 : 0,
+                         p.ndNum,
+                         p.srcNdStride,
+                         p.dstNdStride};
   check(cube_table(loc)->cube_fixpipe(ctx, ub, g, dst, src.lt, pyasc_sim_lt{}, 0, dtype<T>::code,
                                       dtype<U>::code, v, deq, loc.file, loc.line));
 }
@@ -253,8 +257,9 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 }
 
 // L0C -> GM or UB: ND rows (CFG_ROW_MAJOR) or NZ (CFG_NZ), with the quantPre conversion
-// (float32 -> half/bfloat16_t, the scalar int32 dequant...) and relu. The vector quant modes'
-// form with a cbufWorkspace of scales is not simulated yet.
+// (float32 -> half/bfloat16_t, the scalar int32 dequant...) and relu; ND rows of ndNum
+// matrices (srcNdStride fractals apart in L0C, dstNdStride elements in dst). The vector quant
+// modes' form with a cbufWorkspace of scales is not simulated yet.
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {

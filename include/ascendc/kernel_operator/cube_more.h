@@ -97,14 +97,37 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
 // --- DumpTensor -----------------------------------------------------------------------------
 
 namespace sim {
-// The first dumpSize elements of a Local or Global tensor, on standard output
-// with the block and desc; one lock for both kinds, so no two dumps interleave.
+// The first dumpSize elements of a Local (UB, L1 or L0C) or Global tensor, on standard
+// output with the block and desc; one lock for both kinds, so no two dumps interleave.
 template <typename Tensor>
 inline void dump_tensor(const Tensor &tensor, uint32_t desc, uint32_t dumpSize, sim::Loc loc) {
   static std::mutex lock;
   std::lock_guard<std::mutex> hold(lock);
   std::printf("DumpTensor: block %lld desc=%u size=%u:", static_cast<long long>(GetBlockIdx()),
               desc, dumpSize);
+  if constexpr (std::is_same_v<Tensor, LocalTensor<typename Tensor::PrimType>>) {
+    using T = typename Tensor::PrimType;
+    if (tensor.lt.off >> PYASC_SIM_CUBE_TAG_SHIFT) {  // L1 or L0C: no scalar reads there
+      constexpr uint32_t chunk = 64;
+      unsigned char raw[chunk * sizeof(T)];
+      for (uint32_t i0 = 0; i0 < dumpSize; i0 += chunk) {
+        const uint32_t n = dumpSize - i0 < chunk ? dumpSize - i0 : chunk;
+        const int64_t v[3] = {static_cast<int64_t>(sizeof(T)), n, i0};
+        const pyasc_sim_gt out{reinterpret_cast<char *>(raw), static_cast<int64_t>(sizeof raw), 0,
+                               0, 0};
+        check(cube_table(loc)->cube_more(ctx, PYASC_SIM_CUBE_READ, v, out, pyasc_sim_lt{},
+                                         tensor.lt, pyasc_sim_lt{}, loc.file, loc.line));
+        for (uint32_t i = 0; i < n; ++i) {
+          T x;
+          __builtin_memcpy(&x, raw + static_cast<size_t>(i) * sizeof(T), sizeof(T));
+          std::printf(" %g", sim::to_double(x));
+        }
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+      return;
+    }
+  }
   for (uint32_t i = 0; i < dumpSize; ++i)
     std::printf(" %g", sim::to_double(tensor.GetValue(i, loc)));
   std::printf("\n");

@@ -35,21 +35,39 @@ struct DataCopyPadExtParams {
         paddingValue(padValue) {}
 };
 
+namespace sim {
+// DataCopy of count int4b_t elements (an even count): the copy of their bytes.
+inline void i4_copy(int dir, pyasc_sim_lt l, pyasc_sim_gt g, pyasc_sim_lt l2, uint32_t count,
+                    Loc loc) {
+  int64_t bytes = 0;
+  i4({PYASC_SIM_I4_GM_OFFSET, count, 2}, {}, &bytes, loc);
+  const pyasc_sim_lt b = i4_lt({PYASC_SIM_I4_REINTERPRET, 4, 8}, {l}, loc),
+                     b2 = i4_lt({PYASC_SIM_I4_REINTERPRET, 4, 8}, {l2}, loc);
+  check(api()->copy(ctx, dir, b, g, b2, bytes, 1, loc.file, loc.line));
+}
+}  // namespace sim
+
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const uint32_t count,
                      sim::Loc loc = {}) {
+  if constexpr (sim::is_i4_v<T>)
+    return sim::i4_copy(PYASC_SIM_GM_UB, dst.lt, src.gt, dst.lt, count, loc);
   sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_GM_UB, dst.lt, src.gt, dst.lt, count, sizeof(T),
                               loc.file, loc.line));
 }
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      sim::Loc loc = {}) {
+  if constexpr (sim::is_i4_v<T>)
+    return sim::i4_copy(PYASC_SIM_UB_GM, src.lt, dst.gt, src.lt, count, loc);
   sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_UB_GM, src.lt, dst.gt, src.lt, count, sizeof(T),
                               loc.file, loc.line));
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                      sim::Loc loc = {}) {
+  if constexpr (sim::is_i4_v<T>)
+    return sim::i4_copy(PYASC_SIM_UB_UB, dst.lt, GlobalTensor<T>().gt, src.lt, count, loc);
   sim::check(sim::api()->copy(sim::ctx, PYASC_SIM_UB_UB, dst.lt, GlobalTensor<T>().gt, src.lt,
                               count, sizeof(T), loc.file, loc.line));
 }

@@ -168,6 +168,8 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
   const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                                \
   extern const int pyasc_sim_cube;                                                                \
   const int pyasc_sim_cube = PYASC_SIM_CUBE;                                                      \
+  extern const int pyasc_sim_profiled;                                                            \
+  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                              \
   int asc_kernel_entry(void *pyasc_k_, const void *pyasc_args_) {                                 \
     return AscendC::sim::entry(pyasc_k_, pyasc_args_, [](void *pyasc_kc_, const void *pyasc_a_) { \
       return AscendC::sim::run(pyasc_kc_, pyasc_a_, &name);                                       \

@@ -283,8 +283,8 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[16], const LocalTenso
   pyasc_sim_lt t[32];
   for (int i = 0; i < 16; ++i) t[i] = dstList[i].lt, t[16 + i] = srcList[i].lt;
   int64_t out = 0;
-  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_TRANS_5HD, v, t,
-                                  pyasc_sim_gt{nullptr, 0, 0, -1, 0}, 0, &out, loc.file, loc.line));
+  sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_TRANS_5HD, v, t, pyasc_sim_gt{}, 0, &out,
+                                  loc.file, loc.line));
 }
 template <typename T>
 inline void TransDataTo5HD(uint64_t dstList[16], uint64_t srcList[16],

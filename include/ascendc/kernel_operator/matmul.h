@@ -11,17 +11,8 @@
 
 // --- the tiling and the Matmul's compile-time configuration (global, as on the device) ------
 
-// The host's matmul tiling (every member int32, in Ascend C's order; pyasc.host fills it and
-// pyasc.language.adv_tiling.TCubeTiling packs it).
-struct TCubeTiling {
-  int32_t usedCoreNum, M, N, Ka, Kb, singleCoreM, singleCoreN, singleCoreK, baseM, baseN, baseK;
-  int32_t depthA1, depthB1, stepM, stepN, isBias, transLength, iterateOrder, shareMode;
-  int32_t shareL1Size, shareL0CSize, shareUbSize, batchM, batchN, singleBatchM, singleBatchN;
-  int32_t stepKa, stepKb, depthAL1CacheUB, depthBL1CacheUB, dbL0A, dbL0B, dbL0C;
-  int32_t ALayoutInfoB, ALayoutInfoS, ALayoutInfoN, ALayoutInfoG, ALayoutInfoD;
-  int32_t BLayoutInfoB, BLayoutInfoS, BLayoutInfoN, BLayoutInfoG, BLayoutInfoD;
-  int32_t CLayoutInfoB, CLayoutInfoS1, CLayoutInfoN, CLayoutInfoG, CLayoutInfoS2, BatchNum;
-};
+#include "tcube_tiling.h"
+
 static_assert(sizeof(TCubeTiling) == 49 * sizeof(int32_t), "TCubeTiling has 49 int32 members");
 
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND };
@@ -98,6 +89,17 @@ constexpr MatmulConfig matmul_config(bool norm) {
   MatmulConfig c{};
   c.doNorm = norm;
   return c;
+}
+}  // namespace AscendC::sim
+namespace AscendC::sim {
+// matmul.new's flag bit 24: the config's enUnitFlag, which the timing model reads (MMAD and
+// FIXPIPE hand L0C over per 512 B); a config of another type keeps CFG_NORM's, on
+constexpr int unit_flag_bit(const MatmulConfig &c) {
+  return c.enUnitFlag ? 1 << 24 : 0;
+}
+template <typename T>
+constexpr int unit_flag_bit(const T &) {
+  return 1 << 24;
 }
 }  // namespace AscendC::sim
 constexpr MatmulConfig CFG_NORM = AscendC::sim::matmul_config(true);
@@ -223,10 +225,11 @@ class Matmul {
   void Init(const TCubeTiling *cubeTiling, TPipe *tpipe = nullptr, sim::Loc loc = {}) {
     (void)tpipe;
     if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
+    constexpr int flags =
+        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() | sim::unit_flag_bit(MM_CFG);
     sim::check(
         sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
-                                    sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>(),
-                                    reinterpret_cast<const int32_t *>(cubeTiling),
+                                    flags, reinterpret_cast<const int32_t *>(cubeTiling),
                                     sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
   }
   void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, sim::Loc loc = {}) {
@@ -501,9 +504,9 @@ bool regist_matmul(Loc loc, MMs &&...mms) {
       AscendC::sim::regist_matmul(AscendC::sim::Loc{}, __VA_ARGS__)) /* NOLINT */ \
   return
 
-// The device's namespace for the adv Matmul (matmul::Matmul, matmul::MatmulType).
-namespace matmul {
-using AscendC::Matmul;
-using AscendC::MatmulCallBackFunc;
-using AscendC::MatmulType;
-}  // namespace matmul
+// The system workspace is a global function on the device (basic_api's swap_mem header).
+using AscendC::GetSysWorkSpacePtr;
+
+// The device's namespace for the adv Matmul (matmul::Matmul, matmul::MatmulType): another name of
+// AscendC, as on the device, so that `using namespace matmul;` brings GetBlockIdx and the rest.
+namespace matmul = AscendC;

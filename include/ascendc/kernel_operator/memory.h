@@ -38,15 +38,19 @@ class GlobalTensor {
   pyasc_sim_gt gt{nullptr, 0, 0, -1, 0};
 
   void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize, sim::Loc loc = {}) {
-    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, static_cast<int64_t>(bufferSize),
-                                      sizeof(T), loc.file, loc.line));
+    int64_t size = static_cast<int64_t>(bufferSize);
+    if constexpr (sim::is_i4_v<T>)  // int4b_t: the runtime holds the size in bytes
+      sim::i4({PYASC_SIM_I4_GM_OFFSET, size, 1}, {}, &size, loc);
+    sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, size, sizeof(T), loc.file, loc.line));
   }
   void SetGlobalBuffer(__gm__ T *buffer, sim::Loc loc = {}) {
     sim::check(sim::api()->global_new(sim::ctx, &gt, buffer, -1, sizeof(T), loc.file, loc.line));
   }
   GlobalTensor operator[](const uint64_t offset) const {
     GlobalTensor r;
-    r.gt = sim::api()->global_slice(gt, static_cast<int64_t>(offset), sizeof(T));
+    int64_t off = static_cast<int64_t>(offset);
+    if constexpr (sim::is_i4_v<T>) sim::i4({PYASC_SIM_I4_GM_OFFSET, off, 0}, {}, &off, sim::Loc{});
+    r.gt = sim::api()->global_slice(gt, off, sizeof(T));
     return r;
   }
   T GetValue(const uint64_t offset, sim::Loc loc = {}) const {
@@ -63,14 +67,20 @@ class GlobalTensor {
     sim::check(sim::api()->gset(sim::ctx, sim::dtype<T>::code, gt, static_cast<int64_t>(offset), f,
                                 i, loc.file, loc.line));
   }
-  uint64_t GetSize() const { return static_cast<uint64_t>(sim::api()->global_size(gt)); }
-  // A hint for the L2 cache, which the simulator does not model: accesses do not change.
+  uint64_t GetSize() const {
+    const uint64_t n = static_cast<uint64_t>(sim::api()->global_size(gt));
+    return sim::is_i4_v<T> ? 2 * n : n;  // int4b_t: two elements a byte
+  }
+  // A hint for the L2 cache: accesses do not change, the timing model's L2 reads it.
   template <CacheRwMode rwMode = CacheRwMode::RW>
-  void SetL2CacheHint(CacheMode mode) {
-    (void)mode;
+  void SetL2CacheHint(CacheMode mode, sim::Loc loc = {}) {
+    const int64_t v[2] = {static_cast<int64_t>(mode), static_cast<int64_t>(rwMode)};
+    sim::check(sim::api()->vec_more(sim::ctx, PYASC_SIM_VEC_L2_HINT, v, nullptr, gt, 0.0, nullptr,
+                                    loc.file, loc.line));
   }
   // the address of element offset (no memory of its own: a pointer into the launch argument)
   __gm__ T *GetPhyAddr(const uint64_t offset = 0) const {
+    if constexpr (sim::is_i4_v<T>) return (*this)[offset].GetPhyAddr();
     return reinterpret_cast<__gm__ T *>(gt.base + gt.lead) + offset;
   }
 };
@@ -91,6 +101,8 @@ class LocalTensor {
     if (pos == TPosition::C2PIPE2GM || pos == TPosition::C2PIPE2LOCAL)
       sim::check(t->fail(sim::ctx, loc.file, loc.line,
                          "LocalTensor: the fixpipe buffer (C2PIPE2GM) is not simulated yet"));
+    else if constexpr (sim::is_i4_v<T>)
+      lt = sim::i4_lt({PYASC_SIM_I4_NEW, buf, addr, tileSize}, {}, loc);
     else if (buf < 0)
       sim::check(t->local_new(sim::ctx, &lt, addr, tileSize, sizeof(T), loc.file, loc.line));
     else if (!t->cube_local_new)
@@ -101,12 +113,19 @@ class LocalTensor {
   }
   LocalTensor operator[](const uint32_t offset) const {
     LocalTensor r;
-    r.lt = sim::api()->local_slice(lt, offset, sizeof(T));
+    if constexpr (sim::is_i4_v<T>)
+      r.lt = sim::i4_lt({PYASC_SIM_I4_SLICE, offset}, {lt}, sim::Loc{});
+    else
+      r.lt = sim::api()->local_slice(lt, offset, sizeof(T));
     return r;
   }
   T GetValue(const uint32_t index, sim::Loc loc = {}) const {
     double f = 0;
     int64_t i = 0;
+    if constexpr (sim::is_i4_v<T>) {
+      sim::i4({PYASC_SIM_I4_GET, index}, {lt}, &i, loc);
+      return T(static_cast<int>(i));
+    }
     sim::check(
         sim::api()->lget(sim::ctx, sim::dtype<T>::code, lt, index, &f, &i, loc.file, loc.line));
     return sim::element<T>(f, i);
@@ -115,15 +134,26 @@ class LocalTensor {
   void SetValue(const uint32_t index, const T1 value, sim::Loc loc = {}) const {
     double f;
     int64_t i;
+    if constexpr (sim::is_i4_v<T>) {
+      sim::i4({PYASC_SIM_I4_SET, index, static_cast<int64_t>(value)}, {lt}, nullptr, loc);
+      return;
+    }
     sim::element_args(static_cast<T>(value), &f, &i);
     sim::check(
         sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index, f, i, loc.file, loc.line));
   }
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
-  uint32_t GetLength() const { return static_cast<uint32_t>(lt.len * sizeof(T)); }
+  // bytes: an int4b_t tensor's elements take half a byte each
+  uint32_t GetLength() const {
+    return static_cast<uint32_t>(sim::is_i4_v<T> ? (lt.len + 1) / 2 : lt.len * sizeof(T));
+  }
   uint64_t GetPhyAddr(sim::Loc loc = {}) const { return GetPhyAddr(0, loc); }
   uint64_t GetPhyAddr(const uint32_t offset, sim::Loc loc = {}) const {
     int64_t at = 0;
+    if constexpr (sim::is_i4_v<T>) {
+      sim::i4({PYASC_SIM_I4_PHY_ADDR, offset}, {lt}, &at, loc);
+      return static_cast<uint64_t>(at);
+    }
     sim::check(
         sim::api()->local_phy_addr(sim::ctx, lt, offset, sizeof(T), &at, loc.file, loc.line));
     return static_cast<uint64_t>(at);
@@ -139,7 +169,13 @@ class LocalTensor {
   template <typename CAST_T>
   LocalTensor<CAST_T> ReinterpretCast() const {
     LocalTensor<CAST_T> r;
-    r.lt = sim::api()->local_cast(lt, sizeof(T), sizeof(CAST_T));
+    if constexpr (sim::is_i4_v<T> || sim::is_i4_v<CAST_T>) {
+      const int64_t from = sim::is_i4_v<T> ? 4 : 8 * sizeof(T),
+                    to = sim::is_i4_v<CAST_T> ? 4 : 8 * sizeof(CAST_T);
+      r.lt = sim::i4_lt({PYASC_SIM_I4_REINTERPRET, from, to}, {lt}, sim::Loc{});
+    } else {
+      r.lt = sim::api()->local_cast(lt, sizeof(T), sizeof(CAST_T));
+    }
     return r;
   }
 };
@@ -221,12 +257,20 @@ struct PoolAccess {
 };
 }  // namespace sim
 
+namespace sim {
+// que_init's argument: the depth, and above it the positions (each + 1) whose pipes fill and
+// drain the queue's buffers, for the timing model's hand-overs (pyasc.profile)
+constexpr int que_arg(int32_t depth, TPosition src, TPosition dst) {
+  return (depth & 0xffff) | (static_cast<int>(src) + 1) << 16 | (static_cast<int>(dst) + 1) << 24;
+}
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue {
  public:
   static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
-  TQue() { sim::api()->que_init(mem, depth); }
+  TQue() { sim::api()->que_init(mem, sim::que_arg(depth, pos, pos)); }
   TQue(const TQue &) = delete;
   TQue &operator=(const TQue &) = delete;
 
@@ -286,6 +330,7 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind : public TQue<src, depth, mask> {
  public:
   static constexpr TPosition position = sim::cube_buffer(dst) >= 0 ? dst : src;
+  TQueBind() { sim::api()->que_init(this->mem, sim::que_arg(depth, src, dst)); }
 };
 
 template <TPosition pos = TPosition::LCM>

@@ -410,3 +410,25 @@ using AscendC::GetTPipePtr;
       AscendC::Trap();                                                                       \
     }                                                                                        \
   } while (0)
+
+// CANN's kernel log, as its CPU debug build prints it: KERNEL_LOG(KERNEL_ERROR, "fmt", ...) writes
+// "[ERROR][Block_n][file:line] ..." (the format must be a string literal, as in CANN).
+#define KERNEL_LOG(level, format, ...) KERNEL_LOG_##level(format, ##__VA_ARGS__)
+#define PYASC_KERNEL_LOG_AT(name, format, ...)                \
+  AscendC::printf("[" name "][Block_%d][%s:%d] " format "\n", \
+                  static_cast<int>(AscendC::GetBlockIdx()), __FILE__, __LINE__, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_DEBUG(format, ...) PYASC_KERNEL_LOG_AT("DEBUG", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_INFO(format, ...) PYASC_KERNEL_LOG_AT("INFO", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_WARN(format, ...) PYASC_KERNEL_LOG_AT("WARN", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_ERROR(format, ...) PYASC_KERNEL_LOG_AT("ERROR", format, ##__VA_ARGS__)
+
+// CANN's ASCENDC_ASSERT(cond, behavior) as its CPU debug build has it (the device build drops
+// it): a false cond runs behavior and stops the block at the call.
+#define ASCENDC_ASSERT(cond, behavior)                                                           \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      behavior;                                                                                  \
+      AscendC::printf("[ASSERT] %s:%d: ASCENDC_ASSERT(%s) failed\n", __FILE__, __LINE__, #cond); \
+      AscendC::Trap();                                                                           \
+    }                                                                                            \
+  } while (0)

@@ -9,6 +9,8 @@
 #define __cube__
 // a mixed kernel's cores: (AICs, AIVs) per group, as asc_ascendc_traits groups them
 #define __mix__(aic, aiv)
+// the system workspace argument of a mixed kernel (the simulator needs no mark on it)
+#define __kfc_workspace__
 #define __inline__ inline
 #define GM_ADDR __gm__ uint8_t *
 // The kernel's core kind: the simulator runs vector kernels on AIVs.
@@ -25,6 +27,10 @@ inline void set_ffts_base_addr(uint64_t addr) {
 
 #ifndef PYASC_SIM_CHECKED
 #define PYASC_SIM_CHECKED 0
+#endif
+// 1: libasc hands the kernel the runtime's profiled table (pyasc.profile, asc_ascendc_build)
+#ifndef PYASC_SIM_PROFILED
+#define PYASC_SIM_PROFILED 0
 #endif
 
 // The slot libasc fills with the runtime's table when it loads the kernel.
@@ -255,11 +261,40 @@ struct CopyRepeatParams {
         srcRepeatSize(srcRepeatSizeIn) {}
 };
 
+// A 4-bit signed integer (-8..7). Tensors hold two to a byte (rt/int4.h counts their
+// elements and bytes); one held alone takes a byte, as on the device.
+struct int4b_t {
+  uint8_t bits = 0;  // the low nibble
+  int4b_t() = default;
+  int4b_t(int v) : bits(static_cast<uint8_t>(v & 15)) {}
+  operator int() const { return bits >= 8 ? static_cast<int>(bits) - 16 : bits; }
+};
+
 namespace sim {
 
-// The runtime's dtype codes (include/asc/dtype.h).
+// The runtime's dtype codes (include/asc/dtype.h; int4b_t's is the kernels' own, rt/int4.h).
 template <typename T>
 struct dtype;
+template <>
+struct dtype<int4b_t> {
+  static constexpr int code = 16;
+};
+template <typename T>
+constexpr bool is_i4_v = std::is_same_v<T, int4b_t>;
+// An int4b_t form of the runtime (PYASC_SIM_VEC_INT4; v[0] the form, rt/int4.h); out its
+// results.
+inline void i4(std::initializer_list<int64_t> v, std::initializer_list<pyasc_sim_lt> t,
+               int64_t *out, Loc loc) {
+  int64_t res[2] = {0, 0};
+  check(api()->vec_more(ctx, PYASC_SIM_VEC_INT4, v.begin(), t.begin(), pyasc_sim_gt{}, 0,
+                        out ? out : res, loc.file, loc.line));
+}
+inline pyasc_sim_lt i4_lt(std::initializer_list<int64_t> v, std::initializer_list<pyasc_sim_lt> t,
+                          Loc loc) {
+  int64_t out[2] = {0, 0};
+  i4(v, t, out, loc);
+  return pyasc_sim_lt{out[0], out[1]};
+}
 template <>
 struct dtype<bool> {
   static constexpr int code = 0;

@@ -49,6 +49,8 @@ PYASC_SIM_UNARY(Reciprocal, PYASC_SIM_RECIPROCAL)
 PYASC_SIM_UNARY(Relu, PYASC_SIM_RELU)
 #undef PYASC_SIM_UNARY
 
+// The math library's Exp<T, taylorExpandLevel> and Log are in adv_math.h.
+
 template <typename T, bool isSetMask = true>
 inline void LeakyRelu(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                       const sim::same_t<T> &scalarValue, const int32_t &count, sim::Loc loc = {}) {
@@ -67,6 +69,12 @@ inline void Duplicate(const LocalTensor<T> &dst, const sim::same_t<T> &scalarVal
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
                  const uint32_t count, sim::Loc loc = {}) {
+  if constexpr (sim::is_i4_v<T> || sim::is_i4_v<U>) {  // the runtime's int4b_t cast (rt/int4.h)
+    sim::i4({PYASC_SIM_I4_CAST, sim::dtype<T>::code, sim::dtype<U>::code,
+             static_cast<int>(roundMode), 2, count, 0, 0, 1, 0, 0, 0, 0},
+            {dst.lt, src.lt}, nullptr, loc);
+    return;
+  }
   sim::check(sim::api()->cast(sim::ctx, sim::dtype<T>::code, sim::dtype<U>::code, dst.lt, src.lt,
                               static_cast<int>(roundMode), count, loc.file, loc.line));
 }
@@ -368,6 +376,18 @@ inline void Not(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int3
   sim::VRun(PYASC_SIM_VOP_NOT).t(dst).t(src).count(count, loc);
 }
 
+namespace sim {
+// The mask forms of Cast with int4b_t (rt/int4.h).
+template <typename T, typename U>
+inline void cast_i4(const LocalTensor<T> &dst, const LocalTensor<U> &src, RoundMode round, Mask m,
+                    bool isSetMask, uint8_t repeatTime, const int64_t st[4], Loc loc) {
+  i4({PYASC_SIM_I4_CAST, dtype<T>::code, dtype<U>::code, static_cast<int>(round), m.kind,
+      static_cast<int64_t>(m.m0), static_cast<int64_t>(m.m1), repeatTime, isSetMask, st[0], st[1],
+      st[2], st[3]},
+     {dst.lt, src.lt}, nullptr, loc);
+}
+}  // namespace sim
+
 // Cast<dst T, src U> mask forms.
 template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode,
@@ -375,6 +395,10 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
                  const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {
   int64_t st[4];
   sim::unary_params(repeatParams, st);
+  if constexpr (sim::is_i4_v<T> || sim::is_i4_v<U>) {
+    sim::cast_i4<T, U>(dst, src, roundMode, sim::mask_of(mask), isSetMask, repeatTime, st, loc);
+    return;
+  }
   sim::VRun(PYASC_SIM_VOP_CAST, static_cast<int>(roundMode))
       .t(dst)
       .t(src)
@@ -386,6 +410,10 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
                  const UnaryRepeatParams &repeatParams, sim::Loc loc = {}) {
   int64_t st[4];
   sim::unary_params(repeatParams, st);
+  if constexpr (sim::is_i4_v<T> || sim::is_i4_v<U>) {
+    sim::cast_i4<T, U>(dst, src, roundMode, sim::mask_of(mask), isSetMask, repeatTime, st, loc);
+    return;
+  }
   sim::VRun(PYASC_SIM_VOP_CAST, static_cast<int>(roundMode))
       .t(dst)
       .t(src)

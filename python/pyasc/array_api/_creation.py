@@ -3,11 +3,12 @@ keywords (device=, copy=) and positional-only parameters."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from pyasc import _C
+from pyasc._docs import documented, named, numpy_doc
 
 
 def _on(t: _C.Tensor, device: Any) -> _C.Tensor:
@@ -105,209 +106,74 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     return _on(_C.arange(start, stop, step, dtype=dtype), device)
 
 
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor whose elements are not initialised.
+class _New(Protocol):
+    """zeros's signature."""
 
-    Parameters
-    ----------
-    shape : int or tuple of int
-        The shape of the new tensor.
-    dtype : dtype, optional
-        The element type; float64 by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The tensor; its elements are whatever the memory held.
-
-    Examples
-    --------
-    >>> pyasc.array_api.empty((2, 3)).shape
-    (2, 3)
-    """
-    return _on(_C.empty(shape, dtype), device)
+    def __call__(self, shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor: ...
 
 
-def empty_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor of x's shape and dtype, not initialised.
+class _NewLike(Protocol):
+    """zeros_like's signature."""
 
-    Parameters
-    ----------
-    x : Tensor
-        The tensor whose shape (and dtype) the new one takes.
-    dtype : dtype, optional
-        The element type; x's by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The tensor; its elements are whatever the memory held.
-
-    Examples
-    --------
-    >>> pyasc.array_api.empty_like(pyasc.zeros(2)).shape
-    (2,)
-    """
-    return _on(_C.empty_like(x, dtype), device)
+    def __call__(self, x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor: ...
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor of zeros.
-
-    Parameters
-    ----------
-    shape : int or tuple of int
-        The shape of the new tensor.
-    dtype : dtype, optional
-        The element type; float64 by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The zeros.
-
-    Examples
-    --------
-    >>> pyasc.array_api.zeros(2, device="cpu")
-    Tensor([0., 0.], dtype=float64)
-    """
-    return _on(_C.zeros(shape, dtype), device)
+# the docstrings' shared Parameters entries
+_SHAPE = "shape : int or tuple of int\n    The shape of the new tensor.\n"
+_LIKE = "x : Tensor\n    The tensor whose shape (and dtype) the new one takes.\n"
+_FILL = "fill_value : scalar\n    The value of every element.\n"
+_DTYPE = "dtype : dtype, optional\n    The element type; "
+_DEVICE = "device : str or int, optional\n" \
+          "    The device ('cpu', 'cpu:N' or an index); the current one by default.\n"
+_DEFAULT_DTYPE = _DTYPE + "float64 by default.\n" + _DEVICE
+_LIKE_DTYPE = _DTYPE + "x's by default.\n" + _DEVICE
 
 
-def zeros_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor of zeros with x's shape and dtype.
-
-    Parameters
-    ----------
-    x : Tensor
-        The tensor whose shape (and dtype) the new one takes.
-    dtype : dtype, optional
-        The element type; x's by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The zeros.
-
-    Examples
-    --------
-    >>> pyasc.array_api.zeros_like(pyasc.asarray([1, 2]))
-    Tensor([0, 0], dtype=int64)
-    """
-    return _on(_C.zeros_like(x, dtype), device)
+def _new(fn: Any, summary: str, returns: str, examples: str) -> _New:
+    def new(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
+        return _on(fn(shape, dtype), device)
+    named(new, fn.__name__, numpy_doc(summary, _SHAPE + _DEFAULT_DTYPE, returns, examples))
+    return new
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor of ones.
-
-    Parameters
-    ----------
-    shape : int or tuple of int
-        The shape of the new tensor.
-    dtype : dtype, optional
-        The element type; float64 by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The ones.
-
-    Examples
-    --------
-    >>> pyasc.array_api.ones(2, dtype=pyasc.array_api.int32)
-    Tensor([1, 1], dtype=int32)
-    """
-    return _on(_C.ones(shape, dtype), device)
+def _new_like(fn: Any, summary: str, returns: str, examples: str) -> _NewLike:
+    def new_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
+        return _on(fn(x, dtype), device)
+    named(new_like, fn.__name__, numpy_doc(summary, _LIKE + _LIKE_DTYPE, returns, examples))
+    return new_like
 
 
-def ones_like(x: _C.Tensor, /, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor of ones with x's shape and dtype.
-
-    Parameters
-    ----------
-    x : Tensor
-        The tensor whose shape (and dtype) the new one takes.
-    dtype : dtype, optional
-        The element type; x's by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The ones.
-
-    Examples
-    --------
-    >>> pyasc.array_api.ones_like(pyasc.asarray([1, 2]))
-    Tensor([1, 1], dtype=int64)
-    """
-    return _on(_C.ones_like(x, dtype), device)
+_UNSET = "The tensor; its elements are whatever the memory held."
+empty = _new(_C.empty, "A new tensor whose elements are not initialised.", _UNSET,
+             ">>> pyasc.array_api.empty((2, 3)).shape\n(2, 3)")
+empty_like = _new_like(_C.empty_like, "A new tensor of x's shape and dtype, not initialised.",
+                       _UNSET, ">>> pyasc.array_api.empty_like(pyasc.zeros(2)).shape\n(2,)")
+zeros = _new(_C.zeros, "A new tensor of zeros.", "The zeros.",
+             '>>> pyasc.array_api.zeros(2, device="cpu")\nTensor([0., 0.], dtype=float64)')
+zeros_like = _new_like(_C.zeros_like, "A new tensor of zeros with x's shape and dtype.",
+                       "The zeros.", ">>> pyasc.array_api.zeros_like(pyasc.asarray([1, 2]))\n"
+                       "Tensor([0, 0], dtype=int64)")
+ones = _new(_C.ones, "A new tensor of ones.", "The ones.",
+            ">>> pyasc.array_api.ones(2, dtype=pyasc.array_api.int32)\n"
+            "Tensor([1, 1], dtype=int32)")
+ones_like = _new_like(_C.ones_like, "A new tensor of ones with x's shape and dtype.", "The ones.",
+                      ">>> pyasc.array_api.ones_like(pyasc.asarray([1, 2]))\n"
+                      "Tensor([1, 1], dtype=int64)")
 
 
+@documented("A new tensor filled with fill_value.",
+            _SHAPE + _FILL + _DTYPE + "fill_value's by default (bool, int64, float64 or\n"
+            "    complex128).\n" + _DEVICE, "The tensor.",
+            ">>> pyasc.array_api.full(2, 7)\nTensor([7, 7], dtype=int64)")
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> _C.Tensor:
-    """A new tensor filled with fill_value.
-
-    Parameters
-    ----------
-    shape : int or tuple of int
-        The shape of the new tensor.
-    fill_value : scalar
-        The value of every element.
-    dtype : dtype, optional
-        The element type; fill_value's by default (bool, int64, float64 or
-        complex128).
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The tensor.
-
-    Examples
-    --------
-    >>> pyasc.array_api.full(2, 7)
-    Tensor([7, 7], dtype=int64)
-    """
     return _on(_C.full(shape, fill_value, dtype), device)
 
 
+@documented("A new tensor of fill_value with x's shape and dtype.", _LIKE + _FILL + _LIKE_DTYPE,
+            "The tensor.",
+            ">>> pyasc.array_api.full_like(pyasc.zeros(2), 3.5)\nTensor([3.5, 3.5], dtype=float64)")
 def full_like(x: _C.Tensor, /, fill_value: Any, *, dtype: Any = None,
               device: Any = None) -> _C.Tensor:
-    """A new tensor of fill_value with x's shape and dtype.
-
-    Parameters
-    ----------
-    x : Tensor
-        The tensor whose shape (and dtype) the new one takes.
-    fill_value : scalar
-        The value of every element.
-    dtype : dtype, optional
-        The element type; x's by default.
-    device : str or int, optional
-        The device ('cpu', 'cpu:N' or an index); the current one by default.
-
-    Returns
-    -------
-    Tensor
-        The tensor.
-
-    Examples
-    --------
-    >>> pyasc.array_api.full_like(pyasc.zeros(2), 3.5)
-    Tensor([3.5, 3.5], dtype=float64)
-    """
     return _on(_C.full_like(x, fill_value, dtype), device)
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from pyasc import _C, indexing
+from pyasc._docs import X_INPUT, named, numpy_doc
 
 
 def broadcast_to(x: _C.Tensor, /, shape: Sequence[int]) -> _C.Tensor:
@@ -192,350 +193,145 @@ def _axis_args(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, list) else axis
 
 
-def sum(x: _C.Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
-        keepdims: bool = False) -> _C.Tensor:
-    """The sum of the elements over the given axes.
+class _Reduction(Protocol):
+    """mean's signature."""
 
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    dtype : dtype, optional
-        The dtype to compute and return in.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The sums (see pyasc.sum for the dtypes).
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.sum(x, axis=0)
-    Tensor([5, 7, 9], dtype=int64)
-    """
-    return _C.sum(x, axis=_axis_args(axis), dtype=dtype, keepdims=keepdims)
+    def __call__(self, x: _C.Tensor, /, *, axis: Any = None,
+                 keepdims: bool = False) -> _C.Tensor: ...
 
 
-def prod(x: _C.Tensor, /, *, axis: Any = None, dtype: Any = None,
-         keepdims: bool = False) -> _C.Tensor:
-    """The product of the elements over the given axes.
+class _TypedReduction(Protocol):
+    """sum's signature."""
 
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    dtype : dtype, optional
-        The dtype to compute and return in.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The products.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.prod(x, axis=1)
-    Tensor([  6, 120], dtype=int64)
-    """
-    return _C.prod(x, axis=_axis_args(axis), dtype=dtype, keepdims=keepdims)
+    def __call__(self, x: _C.Tensor, /, *, axis: Any = None, dtype: Any = None,
+                 keepdims: bool = False) -> _C.Tensor: ...
 
 
-def mean(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:
-    """The arithmetic mean over the given axes.
+class _Spread(Protocol):
+    """var's signature."""
 
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The means.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.mean(xp.astype(x, xp.float64), axis=0)
-    Tensor([2.5, 3.5, 4.5], dtype=float64)
-    """
-    return _C.mean(x, axis=_axis_args(axis), keepdims=keepdims)
+    def __call__(self, x: _C.Tensor, /, *, axis: Any = None, correction: int | float = 0.0,
+                 keepdims: bool = False) -> _C.Tensor: ...
 
 
-def _spread(fn: Any, x: _C.Tensor, axis: Any, correction: int | float,
-            keepdims: bool) -> _C.Tensor:
+class _Search(Protocol):
+    """argmax's signature."""
+
+    def __call__(self, x: _C.Tensor, /, *, axis: int | None = None,
+                 keepdims: bool = False) -> _C.Tensor: ...
+
+
+# the reductions' Parameters entries and examples' first lines
+_AXES = "axis : None or int or sequence of int, optional\n" \
+        "    The axes to reduce; None (the default) for all of them.\n"
+_KEEPDIMS = "keepdims : bool, optional\n    If true, the reduced axes stay with length 1.\n"
+_DTYPE = "dtype : dtype, optional\n    The dtype to compute and return in.\n"
+_CORRECTION = """correction : int or float, optional
+    Subtracted from the number of elements N in the divisor (0 by
+    default; 1 for the unbiased variance).
+"""
+_SEARCH_AXIS = """axis : int or None, optional
+    The axis to search; None (the default) for the flattened x.
+keepdims : bool, optional
+    If true, axis stays with length 1.
+"""
+_XP = ">>> xp = pyasc.array_api\n>>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])\n"
+_EMPTY = "InvalidValueError\n    If a reduction is over zero elements.\n"
+
+
+def _reduction(fn: Any, summary: str, returns: str, examples: str,
+               raises: str = "") -> _Reduction:
+    def reduction(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:
+        result: _C.Tensor = fn(x, axis=_axis_args(axis), keepdims=keepdims)
+        return result
+    named(reduction, fn.__name__, numpy_doc(summary, X_INPUT + _AXES + _KEEPDIMS, returns,
+                                            examples, raises))
+    return reduction
+
+
+def _typed_reduction(fn: Any, summary: str, returns: str, examples: str) -> _TypedReduction:
+    def reduction(x: _C.Tensor, /, *, axis: Any = None, dtype: Any = None,
+                  keepdims: bool = False) -> _C.Tensor:
+        result: _C.Tensor = fn(x, axis=_axis_args(axis), dtype=dtype, keepdims=keepdims)
+        return result
+    named(reduction, fn.__name__, numpy_doc(summary, X_INPUT + _AXES + _DTYPE + _KEEPDIMS,
+                                            returns, examples))
+    return reduction
+
+
+def _spread(fn: Any, summary: str, returns: str, examples: str) -> _Spread:
     """var or std with divisor N - correction: whole corrections go to the C
     reduction as ddof, fractional ones rescale the ddof=0 variance."""
-    axis = _axis_args(axis)
-    if int(correction) == correction:
-        return fn(x, axis=axis, ddof=int(correction), keepdims=keepdims)
-    axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
-    n = 1
-    for a in axes:
-        n *= x.shape[a]
-    # N / (N - correction), inf (or NaN for N = 0) past the sample size, so
-    # that the result is NumPy's: inf, or NaN for a zero variance
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = float(np.float64(n) / np.float64(builtins.max(n - correction, 0)))
-    variance = _C.var(x, axis=axis, keepdims=keepdims) * scale
-    return _C.sqrt(variance) if fn is _C.std else variance
+    def spread(x: _C.Tensor, /, *, axis: Any = None, correction: int | float = 0.0,
+               keepdims: bool = False) -> _C.Tensor:
+        axis = _axis_args(axis)
+        if int(correction) == correction:
+            result: _C.Tensor = fn(x, axis=axis, ddof=int(correction), keepdims=keepdims)
+            return result
+        axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+        n = 1
+        for a in axes:
+            n *= x.shape[a]
+        # N / (N - correction), inf (or NaN for N = 0) past the sample size,
+        # so that the result is NumPy's: inf, or NaN for a zero variance
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = float(np.float64(n) / np.float64(builtins.max(n - correction, 0)))
+        variance = _C.var(x, axis=axis, keepdims=keepdims) * scale
+        return _C.sqrt(variance) if fn is _C.std else variance
+    named(spread, fn.__name__, numpy_doc(summary, X_INPUT + _AXES + _CORRECTION + _KEEPDIMS,
+                                         returns, examples))
+    return spread
 
 
-def var(x: _C.Tensor, /, *, axis: Any = None, correction: int | float = 0.0,
-        keepdims: bool = False) -> _C.Tensor:
-    """The variance over the given axes, divided by N - correction.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    correction : int or float, optional
-        Subtracted from the number of elements N in the divisor (0 by
-        default; 1 for the unbiased variance).
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The variances.
-
-    Examples
-    --------
-    >>> x = pyasc.asarray([1.0, 2.0, 3.0, 4.0])
-    >>> pyasc.array_api.var(x, correction=1)
-    Tensor(1.6667, dtype=float64)
-    """
-    return _spread(_C.var, x, axis, correction, keepdims)
+def _search(fn: Any, summary: str, examples: str) -> _Search:
+    def search(x: _C.Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> _C.Tensor:
+        result: _C.Tensor = fn(x, axis=axis, keepdims=keepdims)
+        return result
+    named(search, fn.__name__, numpy_doc(summary, X_INPUT + _SEARCH_AXIS, "int64 indices.",
+                                         examples, "InvalidValueError\n    If x has no elements.\n"))
+    return search
 
 
-def std(x: _C.Tensor, /, *, axis: Any = None, correction: int | float = 0.0,
-        keepdims: bool = False) -> _C.Tensor:
-    """The standard deviation over the given axes, with divisor N - correction.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    correction : int or float, optional
-        Subtracted from the number of elements N in the divisor (0 by
-        default; 1 for the unbiased variance).
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The standard deviations.
-
-    Examples
-    --------
-    >>> x = pyasc.asarray([1.0, 2.0, 3.0, 4.0])
-    >>> pyasc.array_api.std(x, correction=1)
-    Tensor(1.291, dtype=float64)
-    """
-    return _spread(_C.std, x, axis, correction, keepdims)
-
-
-def max(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:  # noqa: A001
-    """The maximum over the given axes.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The maxima, in x's dtype; NaN propagates.
-
-    Raises
-    ------
-    InvalidValueError
-        If a reduction is over zero elements.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.max(x, axis=1)
-    Tensor([3, 6], dtype=int64)
-    """
-    return _C.max(x, axis=_axis_args(axis), keepdims=keepdims)
-
-
-def min(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:  # noqa: A001
-    """The minimum over the given axes.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        The minima, in x's dtype; NaN propagates.
-
-    Raises
-    ------
-    InvalidValueError
-        If a reduction is over zero elements.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.min(x, axis=1)
-    Tensor([1, 4], dtype=int64)
-    """
-    return _C.min(x, axis=_axis_args(axis), keepdims=keepdims)
-
-
-def argmax(x: _C.Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> _C.Tensor:
-    """The index of the first maximum along an axis.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : int or None, optional
-        The axis to search; None (the default) for the flattened x.
-    keepdims : bool, optional
-        If true, axis stays with length 1.
-
-    Returns
-    -------
-    Tensor
-        int64 indices.
-
-    Raises
-    ------
-    InvalidValueError
-        If x has no elements.
-
-    Examples
-    --------
-    >>> x = pyasc.asarray([[1, 5, 2], [7, 0, 3]])
-    >>> pyasc.array_api.argmax(x), pyasc.array_api.argmax(x, axis=1)
-    (Tensor(3, dtype=int64), Tensor([1, 0], dtype=int64))
-    """
-    return _C.argmax(x, axis=axis, keepdims=keepdims)
-
-
-def argmin(x: _C.Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> _C.Tensor:
-    """The index of the first minimum along an axis.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : int or None, optional
-        The axis to search; None (the default) for the flattened x.
-    keepdims : bool, optional
-        If true, axis stays with length 1.
-
-    Returns
-    -------
-    Tensor
-        int64 indices.
-
-    Raises
-    ------
-    InvalidValueError
-        If x has no elements.
-
-    Examples
-    --------
-    >>> x = pyasc.asarray([[1, 5, 2], [7, 0, 3]])
-    >>> pyasc.array_api.argmin(x, axis=1)
-    Tensor([0, 1], dtype=int64)
-    """
-    return _C.argmin(x, axis=axis, keepdims=keepdims)
-
-
-def all(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:  # noqa: A001
-    """Whether every element over the given axes is true.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        bool.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.all(x > 1, axis=1)
-    Tensor([False,  True], dtype=bool)
-    """
-    return _C.all(x, axis=_axis_args(axis), keepdims=keepdims)
-
-
-def any(x: _C.Tensor, /, *, axis: Any = None, keepdims: bool = False) -> _C.Tensor:  # noqa: A001
-    """Whether some element over the given axes is true.
-
-    Parameters
-    ----------
-    x : Tensor
-        The input.
-    axis : None or int or sequence of int, optional
-        The axes to reduce; None (the default) for all of them.
-    keepdims : bool, optional
-        If true, the reduced axes stay with length 1.
-
-    Returns
-    -------
-    Tensor
-        bool.
-
-    Examples
-    --------
-    >>> xp = pyasc.array_api
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
-    >>> xp.any(x > 5, axis=1)
-    Tensor([False,  True], dtype=bool)
-    """
-    return _C.any(x, axis=_axis_args(axis), keepdims=keepdims)
+sum = _typed_reduction(  # noqa: A001
+    _C.sum, "The sum of the elements over the given axes.",
+    "The sums (see pyasc.sum for the dtypes).",
+    _XP + ">>> xp.sum(x, axis=0)\nTensor([5, 7, 9], dtype=int64)")
+prod = _typed_reduction(
+    _C.prod, "The product of the elements over the given axes.", "The products.",
+    _XP + ">>> xp.prod(x, axis=1)\nTensor([  6, 120], dtype=int64)")
+mean = _reduction(
+    _C.mean, "The arithmetic mean over the given axes.", "The means.",
+    _XP + ">>> xp.mean(xp.astype(x, xp.float64), axis=0)\nTensor([2.5, 3.5, 4.5], dtype=float64)")
+var = _spread(
+    _C.var, "The variance over the given axes, divided by N - correction.", "The variances.",
+    ">>> x = pyasc.asarray([1.0, 2.0, 3.0, 4.0])\n>>> pyasc.array_api.var(x, correction=1)\n"
+    "Tensor(1.6667, dtype=float64)")
+std = _spread(
+    _C.std, "The standard deviation over the given axes, with divisor N - correction.",
+    "The standard deviations.",
+    ">>> x = pyasc.asarray([1.0, 2.0, 3.0, 4.0])\n>>> pyasc.array_api.std(x, correction=1)\n"
+    "Tensor(1.291, dtype=float64)")
+max = _reduction(  # noqa: A001
+    _C.max, "The maximum over the given axes.", "The maxima, in x's dtype; NaN propagates.",
+    _XP + ">>> xp.max(x, axis=1)\nTensor([3, 6], dtype=int64)", _EMPTY)
+min = _reduction(  # noqa: A001
+    _C.min, "The minimum over the given axes.", "The minima, in x's dtype; NaN propagates.",
+    _XP + ">>> xp.min(x, axis=1)\nTensor([1, 4], dtype=int64)", _EMPTY)
+argmax = _search(
+    _C.argmax, "The index of the first maximum along an axis.",
+    ">>> x = pyasc.asarray([[1, 5, 2], [7, 0, 3]])\n"
+    ">>> pyasc.array_api.argmax(x), pyasc.array_api.argmax(x, axis=1)\n"
+    "(Tensor(3, dtype=int64), Tensor([1, 0], dtype=int64))")
+argmin = _search(
+    _C.argmin, "The index of the first minimum along an axis.",
+    ">>> x = pyasc.asarray([[1, 5, 2], [7, 0, 3]])\n>>> pyasc.array_api.argmin(x, axis=1)\n"
+    "Tensor([0, 1], dtype=int64)")
+all = _reduction(  # noqa: A001
+    _C.all, "Whether every element over the given axes is true.", "bool.",
+    _XP + ">>> xp.all(x > 1, axis=1)\nTensor([False,  True], dtype=bool)")
+any = _reduction(  # noqa: A001
+    _C.any, "Whether some element over the given axes is true.", "bool.",
+    _XP + ">>> xp.any(x > 5, axis=1)\nTensor([False,  True], dtype=bool)")
 
 
 def where(condition: _C.Tensor, x1: Any, x2: Any, /) -> _C.Tensor:
@@ -559,7 +355,8 @@ def where(condition: _C.Tensor, x1: Any, x2: Any, /) -> _C.Tensor:
     >>> pyasc.array_api.where(c, pyasc.asarray([1, 2]), 0)
     Tensor([1, 0], dtype=int64)
     """
-    return _C.where(condition, x1, x2)
+    result: _C.Tensor = _C.where(condition, x1, x2)
+    return result
 
 
 def matmul(x1: _C.Tensor, x2: _C.Tensor, /) -> _C.Tensor:
@@ -631,11 +428,11 @@ def tensordot(x1: _C.Tensor, x2: _C.Tensor, /, *,
     a_free = [d for d in range(x1.ndim) if d not in a_axes]
     b_free = [d for d in range(x2.ndim) if d not in b_axes]
     k = 1
-    for a, b in zip(a_axes, b_axes):
-        if x1.shape[a] != x2.shape[b]:
-            raise ValueError(f"tensordot: axis {a} of x1 ({x1.shape[a]}) does not match axis "
-                             f"{b} of x2 ({x2.shape[b]})")
-        k *= x1.shape[a]
+    for i, j in zip(a_axes, b_axes):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(f"tensordot: axis {i} of x1 ({x1.shape[i]}) does not match axis "
+                             f"{j} of x2 ({x2.shape[j]})")
+        k *= x1.shape[i]
     m = 1
     for d in a_free:
         m *= x1.shape[d]
@@ -711,7 +508,8 @@ def take(x: _C.Tensor, indices: _C.Tensor, /, *, axis: int | None = None) -> _C.
     """
     if axis is None and x.ndim != 1:
         raise ValueError("take: axis may be omitted only for a 1-dimensional x")
-    return indexing.take(x, indices, axis=axis)
+    result: _C.Tensor = indexing.take(x, indices, axis=axis)
+    return result
 
 
 def take_along_axis(x: _C.Tensor, indices: _C.Tensor, /, *, axis: int = -1) -> _C.Tensor:
@@ -738,7 +536,8 @@ def take_along_axis(x: _C.Tensor, indices: _C.Tensor, /, *, axis: int = -1) -> _
     >>> xp.take_along_axis(x, xp.argsort(x), axis=1).tolist()
     [[10, 20, 30], [40, 50, 60]]
     """
-    return indexing.take_along_axis(x, indices, axis)
+    result: _C.Tensor = indexing.take_along_axis(x, indices, axis)
+    return result
 
 
 def nonzero(x: _C.Tensor, /) -> tuple[_C.Tensor, ...]:

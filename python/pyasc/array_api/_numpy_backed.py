@@ -37,3 +37,15 @@ def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """fn on NumPy views of the tensor arguments, with tensor results."""
     return as_tensor(fn(*[as_numpy(a) for a in args],
                         **{k: as_numpy(v) for k, v in kwargs.items()}))
+
+
+def call_tensor(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> _C.Tensor:
+    """call for a routine with one array result: that result's tensor."""
+    result: _C.Tensor = call(fn, *args, **kwargs)
+    return result
+
+
+def as_tensor_of(result: Any) -> _C.Tensor:
+    """as_tensor for one array result."""
+    tensor: _C.Tensor = as_tensor(result)
+    return tensor

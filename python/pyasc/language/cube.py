@@ -258,7 +258,8 @@ def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> An
     p = _struct(gen, node, params, FixpipeParamsV220, "fixpipe params")
     nz = constant(gen, node, config, "fixpipe config")
     operands = [dst, src, p.n_size, p.m_size, p.src_stride, p.dst_stride,
-                _quant(gen, node, p.quant_pre), p.relu_en, _deq(p.deq_scalar)]
+                _quant(gen, node, p.quant_pre), p.relu_en, _deq(p.deq_scalar), p.nd_num,
+                p.src_nd_stride, p.dst_nd_stride]
     if len(names) == 5:  # the quant vector's workspace in L1 (read by the vector quant modes)
         operands.append(expect(gen, node, values[2], ("local",), "fixpipe cbuf_workspace"))
     return gen.op(node, "cube.fixpipe", operands, (1 if nz else 0,))

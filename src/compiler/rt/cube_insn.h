@@ -711,3 +711,41 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
     }
   return 0;
 }
+
+/* FixpipeParamsV220's ndNum matrices (CANN: NZ2ND of several L0C
+ * matrices): matrix i is read src_nd_stride fractals (16 x 16 x 4 bytes)
+ * and written dst_nd_stride elements after matrix i - 1; 0 matrices write
+ * nothing. The fields belong to the ND output: an NZ one moves one matrix. */
+typedef struct asc_kc_fixpipe_nds {
+  int64_t nd_num, src_nd_stride, dst_nd_stride;
+} asc_kc_fixpipe_nds;
+
+static int asc_kc_fixpipe_nd_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                                 asc_kc_type st, const asc_kc_fixpipe *p,
+                                 const asc_kc_fixpipe_nds *nd, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_fixpipe_nd_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, asc_kc_type dt,
+                                 asc_kc_type st, const asc_kc_fixpipe *p,
+                                 const asc_kc_fixpipe_nds *nd, asc_kc_err *e) {
+  if (p->nz_out) return asc_kc_fixpipe_run(dst, src, qv, dt, st, p, e);
+  if (nd->nd_num < 0 || nd->nd_num > 65535 || nd->src_nd_stride < 0 || nd->src_nd_stride > 512 ||
+      nd->dst_nd_stride < 0 || nd->dst_nd_stride > 65535)
+    return asc_kc_fail(e,
+                       "FixpipeParamsV220 out of range (nd_num %lld: [0, 65535], src_nd_stride "
+                       "%lld: [0, 512], dst_nd_stride %lld: [0, 65535])",
+                       (long long)nd->nd_num, (long long)nd->src_nd_stride,
+                       (long long)nd->dst_nd_stride);
+  const int64_t des = asc_kc_esize(dt);
+  for (int64_t i = 0; i < nd->nd_num; i++) {
+    /* at most 65535 * 512 * 1024 and 65535 * 65535 * 4 bytes: no overflow */
+    const int64_t so = i * nd->src_nd_stride * 1024, dof = i * nd->dst_nd_stride * des;
+    if (so >= src.n || dof >= dst.n)
+      return asc_kc_fail(e, "fixpipe's ND matrix %lld starts past its %s (byte %lld of %lld)",
+                         (long long)i, so >= src.n ? "L0C tensor" : "destination",
+                         (long long)(so >= src.n ? so : dof),
+                         (long long)(so >= src.n ? src.n : dst.n));
+    asc_kc_span s = {src.p + so, src.n - so}, d = {dst.p + dof, dst.n - dof};
+    if (asc_kc_fixpipe_run(d, s, qv, dt, st, p, e)) return -1;
+  }
+  return 0;
+}

@@ -65,7 +65,11 @@ static int asc_k_cube_init_buffer(asc_k_ctx *k, asc_k_pipe *p, asc_k_que *q, int
 
 /* The span of a cube LocalTensor: its buffer from its byte to the end of
  * the tensor (len elements of esize), checked against the buffer it must
- * be in (mask: bit per asc_kc_buf allowed). */
+ * be in (mask: bit per asc_kc_buf allowed). The hardware bounds an
+ * instruction by the buffer, not by the tensor: in the default mode the
+ * span runs to the buffer's end, and only checked mode holds it to the
+ * tensor (CANN's mmad example writes 64 columns into an L0C tensor sized
+ * for 48). */
 static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned mask, const char *api,
                             const char *operand, asc_kc_span *s, int line) {
   static const char *const names[ASC_KC_NBUF] = {"L1 (A1/B1/C1)", "L0A (A2)", "L0B (B2)",
@@ -95,8 +99,12 @@ static int asc_k_cube_local(asc_k_ctx *k, asc_k_lt t, int64_t esize, unsigned ma
   }
   if (asc_kc_span_at(c, (asc_kc_buf)buf, byte, s, &e))
     return asc_k_fail(k, line, "%s: %s: %s", api, operand, e.msg);
+#if ASC_K_CHECKED
   int64_t bytes = t.len < 0 ? 0 : asc_k_mul(t.len, esize);
   if (bytes >= 0 && bytes < s->n) s->n = bytes;
+#else
+  (void)esize;
+#endif
   return 0;
 }
 /* A Unified Buffer LocalTensor as a span (fixpipe to UB, Nd2Nz from UB). */
@@ -252,11 +260,12 @@ static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, c
   return 0;
 }
 
-/* fixpipe(dst GM or UB, src L0C, FixpipeParamsV220[, quant vector in L1]) */
+/* fixpipe(dst GM or UB, src L0C, FixpipeParamsV220[, quant vector in L1]);
+ * nd: nd_num, src_nd_stride, dst_nd_stride (NULL: one matrix) */
 static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const asc_k_lt *qv, int dt,
                               int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                               int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
-                              int line) {
+                              const int64_t *nd, int line) {
   asc_kc_span s, sq = {NULL, 0};
   asc_kc_err e;
   if (asc_k_cube_local(k, src, 4, ASC_KC_M_L0C, "fixpipe", "src", &s, line)) return 1;
@@ -266,10 +275,14 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
     return asc_k_fail(k, line, "fixpipe: unknown QuantModes value %lld", (long long)quant);
   asc_kc_fixpipe p = {n_size,     m_size, src_stride, dst_stride, (asc_kc_quant)quant,
                       (float)deq, relu,   nz};
-  if (asc_kc_fixpipe_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &e))
+  asc_kc_fixpipe_nds nds = {1, 0, 0};
+  if (nd) nds = (asc_kc_fixpipe_nds){nd[0], nd[1], nd[2]};
+  if (asc_kc_fixpipe_nd_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &nds, &e))
     return asc_k_fail(k, line, "%s", e.msg);
-  if (asc_k_cube_use(k, ASC_K_FIX, s, 0, asc_kc_ceil16(n_size) * src_stride * 64, 0, "fixpipe",
-                     "src", line) ||
+  /* the matrices ran, so their counts and strides are in range */
+  int64_t last = !nz && nds.nd_num > 1 ? (nds.nd_num - 1) * nds.src_nd_stride * 1024 : 0;
+  if (asc_k_cube_use(k, ASC_K_FIX, s, 0, last + asc_kc_ceil16(n_size) * src_stride * 64, 0,
+                     "fixpipe", "src", line) ||
       asc_k_cube_use(k, ASC_K_FIX, d, 0, d.n, 1, "fixpipe", "dst", line))
     return 1;
   return 0;
@@ -277,28 +290,28 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
 static int asc_k_cube_fixpipe_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, const asc_k_lt *qv,
                                  int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                                  int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
-                                 int line) __attribute__((unused));
+                                 const int64_t *nd, int line) __attribute__((unused));
 static int asc_k_cube_fixpipe_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, const asc_k_lt *qv,
                                  int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                                  int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
-                                 int line) {
+                                 const int64_t *nd, int line) {
   asc_kc_span d;
   if (asc_k_cube_gm(k, dst, asc_kc_esize((asc_kc_type)dt), "fixpipe", &d, line)) return 1;
   return asc_k_cube_fixpipe(k, d, src, qv, dt, st, n_size, m_size, src_stride, dst_stride, quant,
-                            relu, deq, nz, line);
+                            relu, deq, nz, nd, line);
 }
 static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const asc_k_lt *qv,
                                  int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                                  int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
-                                 int line) __attribute__((unused));
+                                 const int64_t *nd, int line) __attribute__((unused));
 static int asc_k_cube_fixpipe_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, const asc_k_lt *qv,
                                  int dt, int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                                  int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
-                                 int line) {
+                                 const int64_t *nd, int line) {
   asc_kc_span d;
   if (asc_k_cube_ub(k, dst, asc_kc_esize((asc_kc_type)dt), "fixpipe", &d, line)) return 1;
   return asc_k_cube_fixpipe(k, d, src, qv, dt, st, n_size, m_size, src_stride, dst_stride, quant,
-                            relu, deq, nz, line);
+                            relu, deq, nz, nd, line);
 }
 
 /* data_copy(dst GM/UB, src L0C, DataCopyCO12DstParams): fixpipe's older
@@ -328,7 +341,7 @@ static int asc_k_cube_co12(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, int dt, in
                         (long long)quant);
   }
   return asc_k_cube_fixpipe(k, d, src, NULL, dt, st, n_size, m_size, src_stride, dst_stride, quant,
-                            (int)relu_pre, scale, nz, line);
+                            (int)relu_pre, scale, nz, NULL, line);
 }
 static int asc_k_cube_co12_gm(asc_k_ctx *k, asc_k_gt dst, asc_k_lt src, int dt, int st,
                               int64_t n_size, int64_t m_size, int64_t dst_stride,

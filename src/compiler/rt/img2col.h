@@ -18,10 +18,12 @@
  *
  * V2 writes rows [m_start, m_start + m_extension) x columns [k_start,
  * k_start + k_extension) of it: to L0A in its ZZ layout (fractals of 16
- * rows x C0, row-major), to L0B in its ZN layout with the rows as B's
- * columns (B = the block transposed, for weights x img2col products);
- * en_transpose writes the block transposed into L0A (kext rows of mext,
- * each fractal and its place: 2- and 4-byte types; L0B ignores it). V1 writes
+ * rows x C0, row-major), to L0B as B (K = the block's rows, N its
+ * columns: the output gradient x img2col product of a weight gradient)
+ * in L0B's ZN layout, which transposes each fractal (CANN's "automatic
+ * transpose" into L0B; 2- and 4-byte types only); en_transpose writes the
+ * block transposed into L0A (kext rows of mext, each fractal and its place:
+ * 2- and 4-byte types; L0B ignores it). V1 writes
  * repeat_time fractals of 16 positions x C0 channels (of c1_index, at
  * filter point (fetch_filter_h, fetch_filter_w)), the first window at
  * (left_top_h, left_top_w), jump_stride fractals apart: repeat_mode 0 moves
@@ -54,11 +56,13 @@ typedef struct asc_kc_geom {
 typedef struct asc_kc_l3d_io {
   asc_kc_core *core;
   asc_kc_span dst, src;
+  int64_t dst_room; /* bytes a load may write from dst on (see asc_k_l3d_io) */
   int64_t src_l1;   /* src's byte in L1 (the boundary counts from L1's start) */
   int64_t boundary; /* bytes; 0: none */
   asc_kc_type t;
-  char pad[8];      /* the padding value as one element */
-  int64_t max_read; /* bytes of src read, from its start (checked mode) */
+  char pad[8];       /* the padding value as one element */
+  int64_t max_read;  /* bytes of src read, from its start (checked mode) */
+  int64_t max_write; /* bytes of dst a V2 load wrote to, from its start */
 } asc_kc_l3d_io;
 
 static int asc_kc_geom_check(const asc_kc_geom *g, int64_t *ho, int64_t *wo, asc_kc_err *e) {
@@ -147,17 +151,25 @@ static int asc_kc_l3d_v2_block(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t 
   int es = asc_kc_esize(io->t);
   int64_t cz = asc_kc_c0(io->t), ho, wo;
   if (asc_kc_geom_check(g, &ho, &wo, e)) return -1;
+  /* L0B: fractals of 16 columns (N) x C0 rows (K), n1 of them a row of
+   * K; 4-byte blocks of 8 columns leave the second half of their last
+   * fractal unwritten (CANN's "virtual" columns of the square transpose) */
+  int64_t n1 = (kext + 15) / 16;
   int64_t bytes = mext * kext * es, base = at * es;
   if (transpose) /* to the last element the transposed layout writes */
     bytes = ((((kext - 1) / 16) * (mext / cz) + (mext - 1) / cz) * 16 * cz +
              ((kext - 1) % 16) * cz + cz) *
             es;
-  if (!asc_kc_in(base, bytes, io->dst.n))
+  else if (to_b)
+    bytes =
+        ((((mext - 1) / cz) * n1 + (kext - 1) / 16) * 16 * cz + ((kext - 1) % 16) * cz + cz) * es;
+  if (!asc_kc_in(base, bytes, io->dst_room))
     return asc_kc_fail(e,
                        "img2col writes %lld bytes from byte %lld past its destination (%lld "
                        "bytes)",
-                       (long long)bytes, (long long)base, (long long)io->dst.n);
-  int64_t k1 = kext / cz, m1 = mext / 16, per_c1 = g->kh * g->kw * cz;
+                       (long long)bytes, (long long)base, (long long)io->dst_room);
+  if (base + bytes > io->max_write) io->max_write = base + bytes;
+  int64_t k1 = kext / cz, per_c1 = g->kh * g->kw * cz;
   char v[8];
   for (int64_t i = 0; i < mext; i++) {
     int64_t m = m0 + i, oh = m / wo, ow = m % wo;
@@ -170,10 +182,11 @@ static int asc_kc_l3d_v2_block(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t 
                                   ow * g->sw - g->pad[0] + fw * g->dw, c0, v, e)) {
         return -1;
       }
-      int64_t frac = to_b ? (j / cz) * m1 + i / 16 : (i / 16) * k1 + j / cz;
-      int64_t in = (i % 16) * cz + j % cz;
+      int64_t frac = (i / 16) * k1 + j / cz, in = (i % 16) * cz + j % cz;
       if (transpose) /* L0A holds the block transposed: kext rows, mext columns */
         frac = (j / 16) * (mext / cz) + i / cz, in = (j % 16) * cz + i % cz;
+      else if (to_b) /* L0B holds the block as B (K = its rows), each fractal transposed */
+        frac = (i / cz) * n1 + j / 16, in = (j % 16) * cz + i % cz;
       memcpy(io->dst.p + base + (frac * 16 * cz + in) * es, v, (size_t)es);
     }
   }
@@ -204,6 +217,8 @@ static int asc_kc_l3d_v2(asc_kc_l3d_io *io, const asc_kc_geom *g, int64_t c, int
   /* en_transpose: 2- and 4-byte types into L0A; L0B ignores it (CANN's
    * LoadData 3D v2 on A2) */
   if (to_b) transpose = 0;
+  if (to_b && asc_kc_esize(io->t) == 1)
+    return asc_kc_fail(e, "img2col into L0B takes 2- and 4-byte types (no 1-byte types on A2)");
   if (transpose && asc_kc_esize(io->t) == 1)
     return asc_kc_fail(e, "en_transpose transposes 2- and 4-byte types only");
   if (asc_kc_l3d_boundary(io, 1, e)) return -1;
@@ -290,6 +305,17 @@ static int asc_k_l3d_io(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int dt,
       asc_k_cube_local(k, src, es, ASC_KC_M_L1, api, "src", &io->src, line))
     return 1;
   io->src_l1 = io->src.p - io->core->mem[ASC_KC_L1];
+  io->dst_room = io->dst.n;
+#if !ASC_K_CHECKED
+  /* A load's footprint is whole 16-row fractals of L0, where CANN's own
+   * examples size a float L0B tensor by the data (n aligned to 8, not
+   * 16): outside checked mode the write may run on to the buffer's end, as
+   * on the hardware; checked mode reports it past the tensor. */
+  for (int b = ASC_KC_L0A; b <= ASC_KC_L0B; b++) {
+    char *end = io->core->mem[b] + io->core->size[b];
+    if (io->dst.p >= io->core->mem[b] && io->dst.p < end) io->dst_room = end - io->dst.p;
+  }
+#endif
   *to_b = (dst.off >> ASC_KC_TAG_SHIFT) - 1 == ASC_KC_L0B;
   asc_k_cast_store(dt, io->pad, pad, 1);
   return 0;
@@ -349,8 +375,7 @@ static int asc_k_load3d_v2(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, int 
   c->l3d_pad = pad;
   if (asc_kc_l3d_v2(&io, &g, a[6], a[7], a[8], a[9], a[10], to_b, (int)a[17], &e))
     return asc_k_fail(k, line, "%s: %s", api, e.msg);
-  int64_t times = c->l3d_repeat_set ? c->l3d_repeat[0] : 1;
-  return asc_k_l3d_done(k, &io, times * a[7] * a[8] * asc_kc_esize(io.t), api, line);
+  return asc_k_l3d_done(k, &io, io.max_write, api, line);
 }
 
 /* load_data(dst A2/B2, src A1/B1, LoadData3DParamsV2Pro): the FMATRIX and
@@ -390,8 +415,7 @@ static int asc_k_load3d_v2pro(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, i
           k0 = (int64_t)(x >> 32 & 0xFFFF), m0 = (int64_t)(x >> 48 & 0xFFFF);
   if (asc_kc_l3d_v2(&io, &g, channel, kext, mext, k0, m0, to_b, transpose, &e))
     return asc_k_fail(k, line, "%s: %s", api, e.msg);
-  int64_t times = c->l3d_repeat_set ? c->l3d_repeat[0] : 1;
-  return asc_k_l3d_done(k, &io, times * kext * mext * asc_kc_esize(io.t), api, line);
+  return asc_k_l3d_done(k, &io, io.max_write, api, line);
 }
 
 /* load_data(dst A2/B2, src A1/B1, LoadData3DParamsV1): a[] holds pad_list[4],

@@ -1,8 +1,9 @@
 /* The timing model of a profiled kernel (docs/perf-model.md): per-pipe
  * clocks of one simulated AI core, charged from one table of hardware
  * parameters. Only profiled builds carry the kernel part of this text
- * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE), so an
- * unprofiled kernel is the same C as without it. jit.c includes it for the
+ * (emit_c.c appends it after the runtime and defines ASC_K_PROFILE; Ascend
+ * C's profiled tables include it, ascendc_rt_perf.h), so an unprofiled
+ * kernel is the same C as without it. jit.c includes it for the
  * record type and the table alone.
  *
  * Pipes are the checker's (rt/core.h): ASC_K_S, V, MTE1, MTE2, MTE3, M, FIX.
@@ -456,6 +457,24 @@ static inline void asc_pf_gm(asc_pf *pf, int p, int64_t bytes, const char *base,
                              int line) {
   asc_pf_gm2d(pf, p, base, addr, 1, bytes, 0, line);
 }
+/* DataCopy's count form between GM and a local buffer: count elements of
+ * es bytes, in whole 32-B blocks. */
+static inline void asc_pf_copy_count(asc_pf *pf, int p, int64_t count, int64_t es, const char *base,
+                                     const char *addr, int line) {
+  asc_pf_gm(pf, p, count * es / 32 * 32, base, addr, line);
+}
+/* DataCopy with DataCopyParams between GM and a local buffer: bc bursts of
+ * bl 32-B blocks, gap blocks apart on the GM side. */
+static inline void asc_pf_copy_blocks(asc_pf *pf, int p, const char *base, const char *addr,
+                                      int64_t bc, int64_t bl, int64_t gap, int line) {
+  asc_pf_gm2d(pf, p, base, addr, bc, bl * 32, (bl + gap) * 32, line);
+}
+/* DataCopyPad between GM and the UB: bc bursts of bl bytes, gap bytes
+ * apart on the GM side. */
+static inline void asc_pf_copy_pad(asc_pf *pf, int p, const char *base, const char *addr,
+                                   int64_t bc, int64_t bl, int64_t gap, int line) {
+  asc_pf_gm2d(pf, p, base, addr, bc, bl, bl + gap, line);
+}
 /* A move inside the core (L1 -> L0A/L0B, UB <-> L1): MTE1's rate. */
 static inline void asc_pf_local(asc_pf *pf, int p, int64_t bytes, int line) {
   asc_pf_op(pf, p, (double)(bytes > 0 ? bytes : 0) / ASC_PF_LOCAL_BYTES, line);
@@ -497,6 +516,13 @@ static inline void asc_pf_barrier_all(asc_pf *pf) {
 
 /* TQue: a queue at a position hands buffers from pipe src to pipe dst. */
 static inline void asc_pf_que_new(asc_pf *pf, const void *q, int src, int dst) {
+  /* a queue made again (Ascend C's TQueBind after its TQue base) takes the new pipes */
+  for (int i = 0; i < pf->nques; i++)
+    if (pf->ques[i].q == q) {
+      pf->ques[i].src = src;
+      pf->ques[i].dst = dst;
+      return;
+    }
   if (pf->nques < ASC_PF_MAX_QUES) {
     asc_pf_que *e = &pf->ques[pf->nques++];
     memset(e, 0, sizeof *e);

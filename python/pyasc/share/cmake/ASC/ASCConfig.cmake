@@ -67,3 +67,23 @@ set(ASC_FOUND TRUE)
 function(ascendc_compile_definitions target)
   target_compile_definitions(${target} ${ARGN})
 endfunction()
+
+# CANN's host libraries, by the names its examples link (target_link_libraries(demo PRIVATE
+# tiling_api register platform graph_base unified_dlog m dl)). Each is libasc with the package's
+# headers, which carry what the program uses of them (docs/host-tiling.md, "C++"):
+#   tiling_api   libtiling_api.so: the library APIs' host tiling (tiling/tiling_api.h; the
+#                matmul's, computed by libasc's asc_tiling_*)
+#   register     libregister.so: tiling data classes (register/tilingdata_base.h, header-only)
+#   platform     libplatform.so: platform_ascendc::PlatformAscendC (libasc's device properties)
+#   graph_base   GE's graph types: ge::Shape, ge::DataType (graph/tensor.h, header-only)
+#   ascendalog, unified_dlog: CANN's logging, which the examples link but whose calls they do
+#                not make here; nothing more than libasc
+set(_asc_lib "${_asc_site}/pyasc/lib/libasc.so")
+foreach(_asc_name IN ITEMS tiling_api register platform graph_base ascendalog unified_dlog)
+  if(NOT TARGET ${_asc_name})
+    add_library(${_asc_name} INTERFACE IMPORTED GLOBAL)
+    set_target_properties(${_asc_name} PROPERTIES
+      INTERFACE_INCLUDE_DIRECTORIES "${_asc_site}/pyasc/include/ascendc;${_asc_site}/pyasc/include"
+      INTERFACE_LINK_LIBRARIES "${_asc_lib}")
+  endif()
+endforeach()
