@@ -30,6 +30,7 @@
 
 // The sections, in dependency order (each its own include block, so that
 // clang-format keeps the order).
+#include "kernel_operator/enum_lists.h"
 #include "kernel_operator/types.h"
 
 #include "kernel_operator/memory.h"

@@ -82,6 +82,12 @@ def run_profiled(script: str, script_args: list[str], trace: str | None) -> int:
                 status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     finally:
         sys.argv, sys.path[:] = argv, path
+    return _report(prof, trace, status)
+
+
+def _report(prof: profiler.Profile, trace: str | None, status: int) -> int:
+    """Prints a run's launches as msprof's table (and writes the trace if
+    asked); returns the run's exit status."""
     print(f"== pyasc prof: {len(prof.launches)} launch(es), modelled Atlas A2 device time")
     prof.table()
     if trace:
@@ -100,12 +106,7 @@ def run_program(program: str, program_args: list[str], trace: str | None) -> int
         path = program if os.sep in program else os.path.join(os.curdir, program)
         status = subprocess.run([path, *program_args], env=env, check=False).returncode
         prof = profiler.read_launches(out) if os.path.exists(out) else profiler.Profile()
-    print(f"== pyasc prof: {len(prof.launches)} launch(es), modelled Atlas A2 device time")
-    prof.table()
-    if trace:
-        prof.export_chrome_trace(trace)
-        print(f"trace: {trace}")
-    return status
+    return _report(prof, trace, status)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -139,22 +139,7 @@ struct bfloat16_t {
 namespace AscendC {
 
 enum class TPosition : uint8_t {
-  GM,
-  A1,
-  A2,
-  B1,
-  B2,
-  C1,
-  C2,
-  CO1,
-  CO2,
-  VECIN,
-  VECOUT,
-  VECCALC,
-  LCM = VECCALC,
-  SPM,
-  SHM = SPM,
-  TSCM,
+  PYASC_TPOSITIONS,
   C2PIPE2GM,  // the fixpipe buffer (quant and relu vectors), which the simulator lacks yet
   C2PIPE2LOCAL,
   MAX
