@@ -458,20 +458,18 @@ static void asc_kc_tile_int(int32_t *ct, const int32_t *a, int64_t lda, int64_t 
     }
 }
 
-/* Mmad(dst L0C, fm L0A, filter L0B[, bias], params). `ct` is dst's type:
- * fp32 for fp16/bf16 inputs, int32 for int8. */
-static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
-                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e)
+/* MmadParams' range and the bytes of its operands: m x k1 fractals of A,
+ * k1 x n of B (k1: K in fractal rows of the input type), m x n of C, n
+ * floats of bias. Shared by every Mmad form. */
+static int asc_kc_mmad_extents(asc_kc_span dst, asc_kc_span a, asc_kc_span b, asc_kc_span bias,
+                               const asc_kc_mmad *p, int64_t c0, asc_kc_err *e)
     __attribute__((unused));
-static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
-                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
-  if (t == ASC_KC_S32) return asc_kc_fail(e, "mmad takes fp16, bf16, fp32 or int8 inputs");
+static int asc_kc_mmad_extents(asc_kc_span dst, asc_kc_span a, asc_kc_span b, asc_kc_span bias,
+                               const asc_kc_mmad *p, int64_t c0, asc_kc_err *e) {
   if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
     return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
                        (long long)p->m, (long long)p->n, (long long)p->k);
-  const int c0 = asc_kc_c0(t), es = asc_kc_esize(t);
   const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
-  const int64_t kp = k1 * c0;
   if (m1 * k1 * ASC_KC_FRACTAL_BYTES > a.n)
     return asc_kc_fail(e, "mmad reads %lld bytes of L0A (m=%lld, k=%lld) but the tensor has %lld",
                        (long long)(m1 * k1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
@@ -487,6 +485,21 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
   if (p->has_bias && p->n * 4 > bias.n)
     return asc_kc_fail(e, "mmad's bias has %lld bytes, n=%lld needs %lld", (long long)bias.n,
                        (long long)p->n, (long long)(p->n * 4));
+  return 0;
+}
+
+/* Mmad(dst L0C, fm L0A, filter L0B[, bias], params). `ct` is dst's type:
+ * fp32 for fp16/bf16 inputs, int32 for int8. */
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e)
+    __attribute__((unused));
+static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, asc_kc_span b,
+                           asc_kc_span bias, asc_kc_type t, const asc_kc_mmad *p, asc_kc_err *e) {
+  if (t == ASC_KC_S32) return asc_kc_fail(e, "mmad takes fp16, bf16, fp32 or int8 inputs");
+  const int c0 = asc_kc_c0(t), es = asc_kc_esize(t);
+  if (asc_kc_mmad_extents(dst, a, b, bias, p, c0, e)) return -1;
+  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
+  const int64_t kp = k1 * c0;
   if (m1 * 16 * kp > ASC_KC_L0A_SIZE || k1 * c0 * n1 * 16 > ASC_KC_L0B_SIZE)
     return asc_kc_fail(e, "mmad's operands exceed L0A/L0B");
   const int64_t ak1 = p->init & 2 && t == ASC_KC_F32 ? (p->k + 15) / 16 * 2 : k1;

@@ -26,25 +26,8 @@ static int asc_kc_mmad_s4(asc_kc_span dst, asc_kc_span a, asc_kc_span b, asc_kc_
                           const asc_kc_mmad *p, asc_kc_err *e) __attribute__((unused));
 static int asc_kc_mmad_s4(asc_kc_span dst, asc_kc_span a, asc_kc_span b, asc_kc_span bias,
                           const asc_kc_mmad *p, asc_kc_err *e) {
-  if (p->m < 0 || p->n < 0 || p->k < 0 || p->m > 4095 || p->n > 4095 || p->k > 4095)
-    return asc_kc_fail(e, "MmadParams m, n, k must lie in 0..4095 (got %lld, %lld, %lld)",
-                       (long long)p->m, (long long)p->n, (long long)p->k);
+  if (asc_kc_mmad_extents(dst, a, b, bias, p, 64, e)) return -1; /* 64 nibbles a fractal row */
   const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + 63) / 64;
-  if (m1 * k1 * ASC_KC_FRACTAL_BYTES > a.n)
-    return asc_kc_fail(e, "mmad reads %lld bytes of L0A (m=%lld, k=%lld) but the tensor has %lld",
-                       (long long)(m1 * k1 * ASC_KC_FRACTAL_BYTES), (long long)p->m,
-                       (long long)p->k, (long long)a.n);
-  if (k1 * n1 * ASC_KC_FRACTAL_BYTES > b.n)
-    return asc_kc_fail(e, "mmad reads %lld bytes of L0B (k=%lld, n=%lld) but the tensor has %lld",
-                       (long long)(k1 * n1 * ASC_KC_FRACTAL_BYTES), (long long)p->k,
-                       (long long)p->n, (long long)b.n);
-  if (m1 * n1 * 1024 > dst.n)
-    return asc_kc_fail(e, "mmad writes %lld bytes of L0C (m=%lld, n=%lld) but the tensor has %lld",
-                       (long long)(m1 * n1 * 1024), (long long)p->m, (long long)p->n,
-                       (long long)dst.n);
-  if (p->has_bias && p->n * 4 > bias.n)
-    return asc_kc_fail(e, "mmad's bias has %lld bytes, n=%lld needs %lld", (long long)bias.n,
-                       (long long)p->n, (long long)(p->n * 4));
   for (int64_t i = 0; i < p->m; i++)
     for (int64_t j = 0; j < p->n; j++) {
       char *c = dst.p + ((j / 16) * m1 + i / 16) * 1024 + ((i % 16) * 16 + j % 16) * 4;
