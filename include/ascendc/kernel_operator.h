@@ -55,4 +55,12 @@
 
 #include "kernel_operator/cube_more.h"
 
+#include "kernel_operator/adv_math.h"
+
+#include "kernel_operator/vector_fused.h"
+
+#include "kernel_operator/sys_more.h"
+
+#include "kernel_operator/aipp.h"
+
 #endif

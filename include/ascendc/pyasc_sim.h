@@ -177,6 +177,119 @@ enum {
   PYASC_SIM_POOL_TBUF_BUF
 };
 
+/* The adv library, the fused and dequantising vector forms, sorts over proposals, scalar bit
+ * helpers and system registers through adv_more: t the tensors, v the numbers, f a floating
+ * value, g a GlobalTensor, out the result(s). tmp_min < 0: no sharedTmpBuffer (t's slot
+ * unused). UNARY v fn (PYASC_SIM_FN_*), dt, count, taylor level, tmp_min, t dst, src, tmp;
+ * BINARY v xor, dt, count, tmp_min, t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
+ * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
+ * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
+ * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
+ * scale, t dst, src, tmp; CONCAT v dt, repeat, t dst, src, tmp; EXTRACT v dt, repeat, t value,
+ * index, src; SCALAR_CLZ, SCALAR_SIGN_BITS v the value; SCALAR_COUNT, SCALAR_SFF v the value,
+ * the bit; SCALAR_CAST v the target dt, RoundMode, f the value, out a double's bits;
+ * GATHER_MASK_COUNT, PROGRAM_COUNTER, ICACHE_STATUS, TASK_RATIO out; ATOMIC_CONFIG out type,
+ * op; TIME_STAMP v id; DCACHE_PRELOAD g, v offset; ICACHE_PRELOAD v length; CHECK_IA v the
+ * CheckLocalMemoryIAParam's 10 fields; DUMP_ACC v dt, global, index, countOff, dumpSize, t or
+ * g the tensor; HCCL v set, index, g the context (out: the address for get); SYNC_ALL_SOFT
+ * g, t, v used cores; INIT_CONST v dt, repeat, blocks, gap, f value; SET_DEQ v offset, sign,
+ * f the scale; SET_DEQ_HALF f; SET_VDEQ t the deq tensor, v 16 scales as double bits, 16
+ * offsets, 16 signs; CAST_DEQ v dst dt, src dt, isVecDeq, halfBlock, count, then for the
+ * mask form m0, m1, repeat, dst/src block and repeat strides, kind, isSetMask (v[4] -1: the
+ * count form reads v[5..]); ADD_DEQ_RELU and FCAST (v[0] which: 0 AddReluCast, 1 SubReluCast,
+ * 2 MulCast) v dst dt, src dt, then count or the mask form's m0, m1, repeat, 6 strides, kind,
+ * isSetMask, t dst, src0, src1; REPEAT_REDUCE_SUM v dt, mask, repeat, dstRepStride,
+ * srcBlkStride, srcRepStride, isSetMask, t dst, src; GATHER_SCATTER v scatter, mask form,
+ * base, count or m0, m1, repeat, repeat stride, kind, dt, element size, t dst, src, offsets;
+ * SORT v dt, repeat, full, t dst, concat, index, tmp; MRG_SORT4 v dt, 4 lengths, validBit,
+ * repeat, ifExhaustedSuspension, t dst, 4 sources; MRG_SORT_RESULT v dt, out 4 counts;
+ * RP_SORT16 v dt, repeat; PROPOSAL v dt, extract, repeat, mode, t dst, src; SORT_LEN and
+ * SORT_OFFSET v dt, count, out; LOCAL_RESIZE (SetBufferLen) t, v bytes, element size, out the
+ * tensor's offset and length; LOCAL_WITH_OFFSET t src, v offset, src's and dst's element
+ * sizes, out as LOCAL_RESIZE; USER_TAG t, v set, tag, out the tag; TRANS_5HD_TENSOR t dst,
+ * src (the address lists), v repeat, dst and src repeat strides, dst and src high half,
+ * element size; BILINEAR t dst, src0, offsets, src1, tmp, v m0, m1, hRepeat, repeatMode,
+ * dstBlkStride, vROffset, vRepeat, mask kind; AIPP_SET (SetAippFunctions) g src0, v format,
+ * planes, the config's dt, AippParams' 37 members as double bits, then src1's base (bits), n,
+ * lead, size, skip; AIPP_LOAD (LoadImageToLocal) t dst, v dt, the 9 sizes. */
+enum {
+  PYASC_SIM_ADV_UNARY,
+  PYASC_SIM_ADV_BINARY,
+  PYASC_SIM_ADV_AXPY,
+  PYASC_SIM_ADV_SOFTMAX,
+  PYASC_SIM_ADV_RMSNORM,
+  PYASC_SIM_ADV_QUANT,
+  PYASC_SIM_ADV_CONCAT,
+  PYASC_SIM_ADV_EXTRACT,
+  PYASC_SIM_ADV_SCALAR_CLZ,
+  PYASC_SIM_ADV_SCALAR_SIGN_BITS,
+  PYASC_SIM_ADV_SCALAR_COUNT,
+  PYASC_SIM_ADV_SCALAR_SFF,
+  PYASC_SIM_ADV_SCALAR_CAST,
+  PYASC_SIM_ADV_GATHER_MASK_COUNT,
+  PYASC_SIM_ADV_PROGRAM_COUNTER,
+  PYASC_SIM_ADV_ICACHE_STATUS,
+  PYASC_SIM_ADV_TASK_RATIO,
+  PYASC_SIM_ADV_ATOMIC_CONFIG,
+  PYASC_SIM_ADV_TIME_STAMP,
+  PYASC_SIM_ADV_DCACHE_PRELOAD,
+  PYASC_SIM_ADV_ICACHE_PRELOAD,
+  PYASC_SIM_ADV_CHECK_IA,
+  PYASC_SIM_ADV_DUMP_ACC,
+  PYASC_SIM_ADV_HCCL,
+  PYASC_SIM_ADV_SYNC_ALL_SOFT,
+  PYASC_SIM_ADV_INIT_CONST,
+  PYASC_SIM_ADV_SET_DEQ,
+  PYASC_SIM_ADV_SET_DEQ_HALF,
+  PYASC_SIM_ADV_SET_VDEQ,
+  PYASC_SIM_ADV_CAST_DEQ,
+  PYASC_SIM_ADV_ADD_DEQ_RELU,
+  PYASC_SIM_ADV_FCAST,
+  PYASC_SIM_ADV_REPEAT_REDUCE_SUM,
+  PYASC_SIM_ADV_GATHER_SCATTER,
+  PYASC_SIM_ADV_SORT,
+  PYASC_SIM_ADV_MRG_SORT4,
+  PYASC_SIM_ADV_MRG_SORT_RESULT,
+  PYASC_SIM_ADV_RP_SORT16,
+  PYASC_SIM_ADV_PROPOSAL,
+  PYASC_SIM_ADV_SORT_LEN,
+  PYASC_SIM_ADV_SORT_OFFSET,
+  PYASC_SIM_ADV_LOCAL_RESIZE,
+  PYASC_SIM_ADV_LOCAL_WITH_OFFSET,
+  PYASC_SIM_ADV_USER_TAG,
+  PYASC_SIM_ADV_TRANS_5HD_TENSOR,
+  PYASC_SIM_ADV_BILINEAR,
+  PYASC_SIM_ADV_AIPP_SET,
+  PYASC_SIM_ADV_AIPP_LOAD
+};
+/* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
+enum {
+  PYASC_SIM_FN_ACOS,
+  PYASC_SIM_FN_ACOSH,
+  PYASC_SIM_FN_ASIN,
+  PYASC_SIM_FN_ASINH,
+  PYASC_SIM_FN_ATAN,
+  PYASC_SIM_FN_ATANH,
+  PYASC_SIM_FN_CEIL,
+  PYASC_SIM_FN_COS,
+  PYASC_SIM_FN_COSH,
+  PYASC_SIM_FN_DIGAMMA,
+  PYASC_SIM_FN_ERF,
+  PYASC_SIM_FN_ERFC,
+  PYASC_SIM_FN_EXP,
+  PYASC_SIM_FN_FLOOR,
+  PYASC_SIM_FN_FRAC,
+  PYASC_SIM_FN_LGAMMA,
+  PYASC_SIM_FN_LOG,
+  PYASC_SIM_FN_ROUND,
+  PYASC_SIM_FN_SIGN,
+  PYASC_SIM_FN_SIN,
+  PYASC_SIM_FN_SINH,
+  PYASC_SIM_FN_TAN,
+  PYASC_SIM_FN_TANH,
+  PYASC_SIM_FN_TRUNC
+};
+
 /* Vector operations, by form. */
 enum { PYASC_SIM_ADD, PYASC_SIM_SUB, PYASC_SIM_MUL, PYASC_SIM_DIV, PYASC_SIM_MAX, PYASC_SIM_MIN };
 enum { PYASC_SIM_ADDS, PYASC_SIM_MULS, PYASC_SIM_MAXS, PYASC_SIM_MINS };
@@ -450,6 +563,9 @@ typedef struct pyasc_sim_api {
   /* TBufPool and custom pools, by op (PYASC_SIM_POOL_*) */
   int (*pool_more)(void *k, int op, void *pool, void *other, void *obj, const int64_t *v,
                    int64_t *out, const char *file, int line);
+  /* the adv library and the other forms, by op (PYASC_SIM_ADV_*) */
+  int (*adv_more)(void *k, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                  double f, int64_t *out, const char *file, int line);
 } pyasc_sim_api;
 
 #ifdef __cplusplus

@@ -71,11 +71,24 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
    * block); the basic cube APIs alone run one core per block with the AIC's
    * buffers (0), as emit_c.c runs Python kernels (kernel_operator.h
    * entry.h). */
-  static const char *const cube_names[] = {
-      "Mmad", "LoadData", "Fixpipe", "Nd2NzParams", "Nz2NdParamsFull",
-      "A1",   "A2",       "B1",      "B2",          "C1",
-      "C2",   "CO1",      "L1",      "L0A",         "L0B",
-      "L0C"};
+  static const char *const cube_names[] = {"Mmad",
+                                           "LoadData",
+                                           "Fixpipe",
+                                           "Nd2NzParams",
+                                           "Nz2NdParamsFull",
+                                           "A1",
+                                           "A2",
+                                           "B1",
+                                           "B2",
+                                           "C1",
+                                           "C2",
+                                           "CO1",
+                                           "L1",
+                                           "L0A",
+                                           "L0B",
+                                           "L0C",
+                                           "SetAippFunctions",
+                                           "LoadImageToLocal"};
   static const char *const mix_names[] = {"Matmul",
                                           "REGIST_MATMUL_OBJ",
                                           "ASCEND_IS_AIC",

@@ -833,6 +833,8 @@ static int sim_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
 
 #include "ascendc_rt_pool.h"
 
+#include "ascendc_rt_adv.h"
+
 #ifdef ASC_K_CUBE
 #include "ascendc_rt_cube.h"
 #else /* a kernel that uses the cube gets the cube's table (jit.c) */
@@ -915,4 +917,5 @@ const pyasc_sim_api PYASC_SIM_TABLE = {
     SIM_CUBE_ENTRIES,
     sim_vec_more,
     sim_pool_more,
+    sim_adv_more,
 };

@@ -341,7 +341,10 @@ static void statement(ac_emitter *e, const ir_op *op) {
     ac_print_type(&type, ac_type_of(e, op->result));
     size_t n = type.len;
     bool ctor = type.data && !strncmp(expr, type.data, n) && expr[n] == '(';
-    ac_print_decl(e, e->out, op->result);
+    if (op->code == IR_OP_PIPE_GET) /* the core's TPipe itself: TPipe is not copyable */
+      ir_buf_printf(e->out, "AscendC::TPipe &%s", e->values[op->result].name);
+    else
+      ac_print_decl(e, e->out, op->result);
     ir_buf_printf(e->out, ctor ? "%s;\n" : " = %s;\n", ctor ? expr + n : expr);
     free(type.data);
   } else {

@@ -3,7 +3,7 @@ float64 references (math.lgamma, math.erf, mpmath's digamma through
 np.vectorize; NumPy elsewhere), over ranges that include the edge values
 (poles, +-inf, NaN, +-0, halves for the rounding ones), in float32 and
 float16, in plain and checked mode, with and without a shared tmp buffer;
-their Ascend C against the g++ stub; the tmp-buffer conventions and errors.
+their Ascend C compiled against kernel_operator.h; the tmp-buffer conventions and errors.
 
 float16 data is computed in float32 and rounded once, so the references
 are rounded to the data's type and compared within a few units of it.

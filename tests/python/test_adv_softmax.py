@@ -2,7 +2,7 @@
 and quant (with QuantConfig): softmax against NumPy's in float32 and
 float16, rmsnorm against a float64 reference, quant against a NumPy model
 of AscendQuant's rounding and saturation; the host tilings and tmp-size
-queries; plain and checked mode; the Ascend C against the g++ stub; errors.
+queries; plain and checked mode; the Ascend C compiled against kernel_operator.h; errors.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 model written from the documented formulas (crop, channel swaps,
 colour-space conversion, data-type conversion, padding, channel padding),
 for every AippInputFormat, int8 and float16 outputs, plain and checked
-mode; their errors name the line; the Ascend C passes the g++ stub check.
+mode; their errors name the line; the Ascend C compiles against kernel_operator.h.
 
 L1 is read back through the cube: the loaded image, seen as rows of 32
 bytes, is A (M x C0) in L1's NZ layout with one column block; A @ I goes

@@ -1,6 +1,6 @@
 """data_copy with SliceInfo lists (GM -> UB gathers, UB -> GM scatters) of 1
 to 3 dimensions against NumPy slicing, plain and checked mode; errors name
-the line; the Ascend C passes the g++ stub check."""
+the line; the Ascend C compiles against kernel_operator.h."""
 
 from __future__ import annotations
 

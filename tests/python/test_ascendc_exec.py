@@ -669,8 +669,8 @@ HEADER_DIR = Path(__file__).resolve().parents[2] / "include" / "ascendc"
 @pytest.mark.parametrize("name", ["vadd", "vadd_framework", "scale_relu", "softmax",
                                   "leaky_relu_fp16", "broken_sync"])
 def test_golden_files_compile_against_the_simulators_header_without_warnings(name):
-    """The golden Ascend C of test_ascendc.py, against include/ascendc (not the
-    declarations-only stub) with -Wall -Wextra, and the kernel entry."""
+    """The golden Ascend C of test_ascendc.py, against include/ascendc with
+    -Wall -Wextra, and the kernel entry."""
     golden = Path(__file__).resolve().parent / "golden" / f"{name}.ascendc.cpp"
     text = golden.read_text(encoding="utf-8")
     kernel = text.split('extern "C" __global__ __aicore__ void ', 1)[1].split("(", 1)[0]

@@ -157,23 +157,25 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
 #define PYASC_SIM_ALL_LIVE_SYMBOL
 #endif
 
-#define PYASC_SIM_ENTRY(name)                                                              \
-  static_assert(AscendC::sim::params_supported(&name),                                     \
-                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or " \
-                "structs that are trivially copyable");                                    \
-  extern "C" {                                                                             \
-  const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
-  extern const int pyasc_sim_checked;                                                      \
-  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
-  extern const int pyasc_sim_cube;                                                         \
-  const int pyasc_sim_cube = PYASC_SIM_CUBE;                                               \
-  extern const int pyasc_sim_profiled;                                                     \
-  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                       \
-  int asc_kernel_entry(void *k, const void *args) {                                        \
-    return AscendC::sim::entry(                                                            \
-        k, args, [](void *kc, const void *a) { return AscendC::sim::run(kc, a, &name); }); \
-  }                                                                                        \
-  PYASC_SIM_ALL_LIVE_SYMBOL                                                                \
-  extern const AscendC::sim::ParamText asc_kernel_params;                                  \
-  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);       \
+// The entry's own names carry a pyasc_ prefix: a kernel may be called k or a.
+#define PYASC_SIM_ENTRY(name)                                                                     \
+  static_assert(AscendC::sim::params_supported(&name),                                            \
+                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or "        \
+                "structs that are trivially copyable");                                           \
+  extern "C" {                                                                                    \
+  const pyasc_sim_api *pyasc_sim_table = nullptr;                                                 \
+  extern const int pyasc_sim_checked;                                                             \
+  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                                \
+  extern const int pyasc_sim_cube;                                                                \
+  const int pyasc_sim_cube = PYASC_SIM_CUBE;                                                      \
+  extern const int pyasc_sim_profiled;                                                            \
+  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                              \
+  int asc_kernel_entry(void *pyasc_k_, const void *pyasc_args_) {                                 \
+    return AscendC::sim::entry(pyasc_k_, pyasc_args_, [](void *pyasc_kc_, const void *pyasc_a_) { \
+      return AscendC::sim::run(pyasc_kc_, pyasc_a_, &name);                                       \
+    });                                                                                           \
+  }                                                                                               \
+  PYASC_SIM_ALL_LIVE_SYMBOL                                                                       \
+  extern const AscendC::sim::ParamText asc_kernel_params;                                         \
+  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);              \
   }

@@ -159,6 +159,13 @@ class LocalTensor {
     return static_cast<uint64_t>(at);
   }
   void SetSize(const uint32_t size) { lt.len = size; }
+  // The buffer's length in bytes (whole elements); SetAddrWithOffset: src's address plus
+  // offset of src's elements, as far as src reaches; a buffer's user tag (0 if none).
+  void SetBufferLen(uint32_t dataLen, sim::Loc loc = {});
+  template <typename T1>
+  void SetAddrWithOffset(LocalTensor<T1> &src, uint32_t offset, sim::Loc loc = {});
+  void SetUserTag(const int32_t tag, sim::Loc loc = {});
+  int32_t GetUserTag(sim::Loc loc = {}) const;
   template <typename CAST_T>
   LocalTensor<CAST_T> ReinterpretCast() const {
     LocalTensor<CAST_T> r;

@@ -49,46 +49,7 @@ PYASC_SIM_UNARY(Reciprocal, PYASC_SIM_RECIPROCAL)
 PYASC_SIM_UNARY(Relu, PYASC_SIM_RELU)
 #undef PYASC_SIM_UNARY
 
-// The math library's Exp (lib/math/exp.h): e^x over calCount elements with a shared scratch
-// buffer. On the device taylorExpandLevel Taylor terms refine e^x of x's fraction; the simulator
-// computes e^x as the basic Exp does (to the element type's precision, which the expansion
-// approaches), and checks that the scratch holds the least GetExpMaxMinTmpSize asks for: a
-// 256-byte repeat per float32 buffer, 3 for float (2 reusing the source), 4 for half.
-template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src,
-                const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
-                sim::Loc loc = {}) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Exp takes half or float");
-  const uint32_t need = (sizeof(T) == 4 ? (isReuseSource ? 2u : 3u) : 4u) * 256u;
-  if (sharedTmpBuffer.GetSize() < need) {
-    char message[160];
-    std::snprintf(message, sizeof message,
-                  "Exp: the shared buffer holds %u bytes, at least %u are needed "
-                  "(GetExpMaxMinTmpSize's minimum)",
-                  static_cast<unsigned>(sharedTmpBuffer.GetSize()), static_cast<unsigned>(need));
-    sim::check(sim::api()->fail(sim::ctx, loc.file, loc.line, message));
-  }
-  Exp(dst, src, static_cast<int32_t>(calCount), loc);
-}
-// The same with a scratch buffer of the library's own (on the device, taken from the TPipe).
-template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
-inline void Exp(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount,
-                sim::Loc loc = {}) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Exp takes half or float");
-  Exp(dst, src, static_cast<int32_t>(calCount), loc);
-}
-// The math library's Log (lib/math/log.h): the natural logarithm over calCount elements (all of
-// src without it), as the basic Ln computes it.
-template <typename T, bool isReuseSource = false>
-inline void Log(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t calCount,
-                sim::Loc loc = {}) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Log takes half or float");
-  Ln(dst, src, static_cast<int32_t>(calCount), loc);
-}
-template <typename T, bool isReuseSource = false>
-inline void Log(const LocalTensor<T> &dst, const LocalTensor<T> &src, sim::Loc loc = {}) {
-  Log<T, isReuseSource>(dst, src, src.GetSize(), loc);
-}
+// The math library's Exp<T, taylorExpandLevel> and Log are in adv_math.h.
 
 template <typename T, bool isSetMask = true>
 inline void LeakyRelu(const LocalTensor<T> &dst, const LocalTensor<T> &src,

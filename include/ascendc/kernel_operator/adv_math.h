@@ -1,0 +1,258 @@
+// Part of kernel_operator.h, included only from it: the adv library (lib/math, lib/activation,
+// lib/normalization, lib/quantization, lib/sort): the element-wise maths family, Exp's Taylor
+// form, Power, Xor, Axpy, SoftMax, RmsNorm, AscendQuant, Concat and Extract, through the
+// table's adv_more. A sharedTmpBuffer must hold the least the host query asks for (the maths
+// family, Power, Xor, Axpy: as the Python kernel checks it) and counts as written by the vector
+// pipe, as the NPU's implementation scribbles over it (SoftMax, RmsNorm, AscendQuant: all of it);
+// the simulator needs none.
+
+// The adv library's tiling structs: plain aggregates in the global namespace, as the host
+// fills them (Ascend C's kernel_tiling/kernel_tiling.h).
+struct SoftMaxTiling {
+  uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM,
+      reduceK, reduceSize;
+};
+struct RmsNormTiling {
+  uint32_t bLength, sLength, hLength, originalHLength;
+  float reciprocalOfHLength;
+  uint32_t mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength,
+      tailBsLength;
+};
+
+namespace AscendC {
+
+namespace sim {
+// One adv_more call: the tensors t, the numbers v, a floating value f; the result back.
+inline int64_t adv_more(int op, const int64_t *v, std::initializer_list<pyasc_sim_lt> t, Loc loc,
+                        double f = 0, pyasc_sim_gt g = {nullptr, 0, 0, -1, 0}) {
+  int64_t out[4] = {0, 0, 0, 0};
+  check(api()->adv_more(ctx, op, v, t.begin(), g, f, out, loc.file, loc.line));
+  return out[0];
+}
+// A double's bits in an int64_t slot of v.
+inline int64_t bits_of(double d) {
+  int64_t r;
+  std::memcpy(&r, &d, sizeof r);
+  return r;
+}
+// The empty tensor in a slot that a form without a sharedTmpBuffer leaves unused.
+inline constexpr pyasc_sim_lt no_tmp{0, 0};
+inline void adv_unary(int fn, int dt, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_lt tmp,
+                      bool has_tmp, uint32_t count, int64_t level, Loc loc) {
+  const int64_t v[5] = {fn, dt, count, level, has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_UNARY, v, {dst, src, tmp}, loc);
+}
+}  // namespace sim
+
+// --- the element-wise maths: dst[i] = f(src[i]) (half, float; computed in float) --------
+#define PYASC_SIM_ADV_MATH(NAME, FN)                                                              \
+  template <typename T, bool isReuseSource = false>                                               \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,          \
+                   sim::Loc loc = {}) {                                                           \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true, \
+                   calCount, 0, loc);                                                             \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {              \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true, \
+                   srcTensor.GetSize(), 0, loc);                                                  \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
+                   const uint32_t calCount, sim::Loc loc = {}) {                                  \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false,       \
+                   calCount, 0, loc);                                                             \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false>                                               \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
+                   sim::Loc loc = {}) {                                                           \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false,       \
+                   srcTensor.GetSize(), 0, loc);                                                  \
+  }
+PYASC_SIM_ADV_MATH(Acos, PYASC_SIM_FN_ACOS)
+PYASC_SIM_ADV_MATH(Acosh, PYASC_SIM_FN_ACOSH)
+PYASC_SIM_ADV_MATH(Asin, PYASC_SIM_FN_ASIN)
+PYASC_SIM_ADV_MATH(Asinh, PYASC_SIM_FN_ASINH)
+PYASC_SIM_ADV_MATH(Atan, PYASC_SIM_FN_ATAN)
+PYASC_SIM_ADV_MATH(Atanh, PYASC_SIM_FN_ATANH)
+PYASC_SIM_ADV_MATH(Ceil, PYASC_SIM_FN_CEIL)
+PYASC_SIM_ADV_MATH(Cos, PYASC_SIM_FN_COS)
+PYASC_SIM_ADV_MATH(Cosh, PYASC_SIM_FN_COSH)
+PYASC_SIM_ADV_MATH(Digamma, PYASC_SIM_FN_DIGAMMA)
+PYASC_SIM_ADV_MATH(Erf, PYASC_SIM_FN_ERF)
+PYASC_SIM_ADV_MATH(Erfc, PYASC_SIM_FN_ERFC)
+PYASC_SIM_ADV_MATH(Floor, PYASC_SIM_FN_FLOOR)
+PYASC_SIM_ADV_MATH(Frac, PYASC_SIM_FN_FRAC)
+PYASC_SIM_ADV_MATH(Lgamma, PYASC_SIM_FN_LGAMMA)
+PYASC_SIM_ADV_MATH(Log, PYASC_SIM_FN_LOG)
+PYASC_SIM_ADV_MATH(Round, PYASC_SIM_FN_ROUND)
+PYASC_SIM_ADV_MATH(Sign, PYASC_SIM_FN_SIGN)
+PYASC_SIM_ADV_MATH(Sin, PYASC_SIM_FN_SIN)
+PYASC_SIM_ADV_MATH(Sinh, PYASC_SIM_FN_SINH)
+PYASC_SIM_ADV_MATH(Tan, PYASC_SIM_FN_TAN)
+PYASC_SIM_ADV_MATH(Tanh, PYASC_SIM_FN_TANH)
+PYASC_SIM_ADV_MATH(Trunc, PYASC_SIM_FN_TRUNC)
+#undef PYASC_SIM_ADV_MATH
+
+// Exp's adv form: taylorExpandLevel Taylor terms of the fraction (0: the plain exponential).
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                sim::Loc loc = {}) {
+  sim::adv_unary(PYASC_SIM_FN_EXP, sim::dtype<T>::code, dstLocal.lt, srcLocal.lt,
+                 sharedTmpBuffer.lt, true, calCount, taylorExpandLevel, loc);
+}
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                const uint32_t calCount, sim::Loc loc = {}) {
+  sim::adv_unary(PYASC_SIM_FN_EXP, sim::dtype<T>::code, dstLocal.lt, srcLocal.lt, sim::no_tmp,
+                 false, calCount, taylorExpandLevel, loc);
+}
+
+// --- Power (float types) and Xor (int16, uint16): dst[i] = src0[i] op src1[i] -----------
+#define PYASC_SIM_ADV_BINARY(NAME, XOR)                                                            \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   const uint32_t calCount, sim::Loc loc = {}) {                                   \
+    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, sharedTmpBuffer.lt.len};             \
+    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                         \
+                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sharedTmpBuffer.lt}, loc);          \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   sim::Loc loc = {}) {                                                            \
+    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,                     \
+                           src0Tensor.GetSize(), loc);                                             \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const uint32_t calCount, sim::Loc loc = {}) { \
+    const int64_t v[4] = {XOR, sim::dtype<T>::code, calCount, -1};                                 \
+    sim::adv_more(PYASC_SIM_ADV_BINARY, v,                                                         \
+                  {dstTensor.lt, src0Tensor.lt, src1Tensor.lt, sim::no_tmp}, loc);                 \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, sim::Loc loc = {}) {                          \
+    NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);          \
+  }
+PYASC_SIM_ADV_BINARY(Power, 0)
+PYASC_SIM_ADV_BINARY(Xor, 1)
+#undef PYASC_SIM_ADV_BINARY
+
+// Axpy: dst[i] += src[i] * scalarValue, in float (dst float with a half src allowed).
+template <typename T, typename U, bool isReuseSource = false>
+inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTensor,
+                 const U scalarValue, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                 const uint32_t calCount, sim::Loc loc = {}) {
+  const int64_t v[4] = {sim::dtype<T>::code, sim::dtype<U>::code, calCount, sharedTmpBuffer.lt.len};
+  sim::adv_more(PYASC_SIM_ADV_AXPY, v, {dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt}, loc,
+                sim::to_double(scalarValue));
+}
+
+// --- SoftMax over the last axis: sum and max get one 32-byte block per row -------------
+namespace sim {
+template <typename T, typename S>
+inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
+                    const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
+                    const SoftMaxTiling &tiling, Loc loc) {
+  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK,
+                        has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
+}
+}  // namespace sim
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                    const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                    const SoftMaxTiling &tiling, sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                    const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                    const SoftMaxTiling &tiling, sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
+                    const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                    sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, loc);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false>
+inline void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
+                    const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                    sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, loc);
+}
+
+// --- RmsNorm over the last axis (hLength) of bLength * sLength rows ---------------------
+namespace sim {
+template <typename T>
+inline void rmsnorm(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                    const LocalTensor<T> &gamma, pyasc_sim_lt tmp, bool has_tmp, T epsilon,
+                    const RmsNormTiling &tiling, Loc loc) {
+  const int64_t rows = static_cast<int64_t>(tiling.bLength) * tiling.sLength;
+  const int64_t v[5] = {dtype<T>::code, rows, tiling.hLength, has_tmp ? tmp.len : -1,
+                        bits_of(static_cast<double>(tiling.reciprocalOfHLength))};
+  adv_more(PYASC_SIM_ADV_RMSNORM, v, {dst.lt, src.lt, gamma.lt, tmp}, loc, to_double(epsilon));
+}
+}  // namespace sim
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const LocalTensor<T> &gammaLocal, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                    const T epsilon, const RmsNormTiling &tiling, sim::Loc loc = {}) {
+  sim::rmsnorm(dstLocal, srcLocal, gammaLocal, sharedTmpBuffer.lt, true, epsilon, tiling, loc);
+}
+template <typename T, bool isBasicBlock = false>
+inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const LocalTensor<T> &gammaLocal, const T epsilon, const RmsNormTiling &tiling,
+                    sim::Loc loc = {}) {
+  sim::rmsnorm(dstLocal, srcLocal, gammaLocal, sim::no_tmp, false, epsilon, tiling, loc);
+}
+
+// --- AscendQuant per tensor: int8 = saturate(rint(src * scale + offset)) ----------------
+template <typename T, bool isReuseSource = false>
+inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const float scale,
+                        const float offset, const uint32_t calCount, sim::Loc loc = {}) {
+  const int64_t v[4] = {sim::dtype<T>::code, calCount, sharedTmpBuffer.lt.len,
+                        sim::bits_of(offset)};
+  sim::adv_more(PYASC_SIM_ADV_QUANT, v, {dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt}, loc,
+                scale);
+}
+template <typename T, bool isReuseSource = false>
+inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
+                        const float scale, const float offset, const uint32_t calCount,
+                        sim::Loc loc = {}) {
+  const int64_t v[4] = {sim::dtype<T>::code, calCount, -1, sim::bits_of(offset)};
+  sim::adv_more(PYASC_SIM_ADV_QUANT, v, {dstTensor.lt, srcTensor.lt, sim::no_tmp}, loc, scale);
+}
+
+// --- Concat / Extract: the sort library's input and output (Atlas A2) -------------------
+template <typename T>
+inline void Concat(LocalTensor<T> &concatLocal, const LocalTensor<T> &srcLocal,
+                   const LocalTensor<T> &tmpLocal, const int32_t repeatTime, sim::Loc loc = {}) {
+  const int64_t v[2] = {sim::dtype<T>::code, repeatTime};
+  sim::adv_more(PYASC_SIM_ADV_CONCAT, v, {concatLocal.lt, srcLocal.lt, tmpLocal.lt}, loc);
+}
+template <typename T>
+inline void Extract(const LocalTensor<T> &dstValueLocal, const LocalTensor<uint32_t> &dstIndexLocal,
+                    const LocalTensor<T> &sortedLocal, const int32_t repeatTime,
+                    sim::Loc loc = {}) {
+  const int64_t v[2] = {sim::dtype<T>::code, repeatTime};
+  sim::adv_more(PYASC_SIM_ADV_EXTRACT, v, {dstValueLocal.lt, dstIndexLocal.lt, sortedLocal.lt},
+                loc);
+}
+
+}  // namespace AscendC
