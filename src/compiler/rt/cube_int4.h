@@ -52,14 +52,7 @@ static int asc_kc_load_squares_s4(asc_kc_span dst, asc_kc_span src, const asc_kc
                                   int64_t frac_gap, asc_kc_err *e) __attribute__((unused));
 static int asc_kc_load_squares_s4(asc_kc_span dst, asc_kc_span src, const asc_kc_load2d *p,
                                   int64_t frac_gap, asc_kc_err *e) {
-  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
-      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
-      p->dst_gap > 65535 || frac_gap < 0 || frac_gap > 65535)
-    return asc_kc_fail(e,
-                       "LoadData2dTransposeParams out of range (start_index %lld, repeat_times "
-                       "%lld, src_stride %lld, dst_gap %lld, dst_frac_gap %lld)",
-                       (long long)p->start_index, (long long)p->repeat_times,
-                       (long long)p->src_stride, (long long)p->dst_gap, (long long)frac_gap);
+  if (asc_kc_transpose_params(p, frac_gap, e)) return -1;
   for (int64_t i = 0; i < p->repeat_times; i++) {
     const int64_t sq = p->start_index + i * p->src_stride, s = sq * 2048;
     const int64_t d0 = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES,

@@ -187,6 +187,19 @@ static int asc_k_cube_mmad_sparse(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_
   return 0;
 }
 
+/* LoadData2dTransposeParams' ranges (the 16-bit fields and an 8-bit
+ * repeat), shared by every element type's transposed load. */
+static int asc_kc_transpose_params(const asc_kc_load2d *p, int64_t frac_gap, asc_kc_err *e) {
+  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
+      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
+      p->dst_gap > 65535 || frac_gap < 0 || frac_gap > 65535)
+    return asc_kc_fail(e,
+                       "LoadData2dTransposeParams out of range (start_index %lld, repeat_times "
+                       "%lld, src_stride %lld, dst_gap %lld, dst_frac_gap %lld)",
+                       (long long)p->start_index, (long long)p->repeat_times,
+                       (long long)p->src_stride, (long long)p->dst_gap, (long long)frac_gap);
+  return 0;
+}
 /* load_data_with_transpose: 16-bit types transpose single 16 x 16 fractals
  * (load_data with if_transpose); int8 joins two consecutive 16 x 32
  * fractals into a 32 x 32 square, float32 two consecutive 16 x 8 fractals
@@ -196,14 +209,7 @@ static int asc_k_cube_mmad_sparse(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_
  * (1 + dst_frac_gap) fractals after it. */
 static int asc_kc_load_squares(asc_kc_span dst, asc_kc_span src, asc_kc_type t,
                                const asc_kc_load2d *p, int64_t frac_gap, asc_kc_err *e) {
-  if (p->start_index < 0 || p->start_index > 65535 || p->repeat_times < 0 ||
-      p->repeat_times > 255 || p->src_stride < 0 || p->src_stride > 65535 || p->dst_gap < 0 ||
-      p->dst_gap > 65535 || frac_gap < 0 || frac_gap > 65535)
-    return asc_kc_fail(e,
-                       "LoadData2dTransposeParams out of range (start_index %lld, repeat_times "
-                       "%lld, src_stride %lld, dst_gap %lld, dst_frac_gap %lld)",
-                       (long long)p->start_index, (long long)p->repeat_times,
-                       (long long)p->src_stride, (long long)p->dst_gap, (long long)frac_gap);
+  if (asc_kc_transpose_params(p, frac_gap, e)) return -1;
   for (int64_t i = 0; i < p->repeat_times; i++) {
     int64_t sq = p->start_index + i * p->src_stride, s = sq * 1024;
     int64_t d0 = i * (1 + p->dst_gap) * ASC_KC_FRACTAL_BYTES,
