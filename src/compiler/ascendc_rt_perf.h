@@ -378,6 +378,19 @@ static int pf_vec_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t
   return 0;
 }
 #define sim_vec_more pf_vec_more
+/* adv_more's Gather and Scatter (count and mask forms), charged as the
+ * Python kernel's gather/scatter ops are (pf_vector: the destination's
+ * length at the widest operand, the two sources' banks); its other forms
+ * are not charged yet (docs/perf-model.md). */
+static int pf_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *t, pyasc_sim_gt g,
+                       double f, int64_t *out, const char *file, int line) {
+  int rc = sim_adv_more(kv, op, v, t, g, f, out, file, line);
+  if (rc || !asc_pf_cur) return rc;
+  if (op == PYASC_SIM_ADV_GATHER_SCATTER)
+    pf_vec(t[0].len * pf_wide(v[10]), 2, t[1].off, t[2].off, file, line);
+  return 0;
+}
+#define sim_adv_more pf_adv_more
 
 #ifdef ASC_K_CUBE
 /* --- the cube ---------------------------------------------------------------- */
