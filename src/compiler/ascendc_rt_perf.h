@@ -297,26 +297,23 @@ static int pf_rrun(void *kv, const pyasc_sim_rargs *r, const char *file, int lin
 /* --- synchronisation ---------------------------------------------------------- *
  * The event's pipes are the compiler's (sync_check.c's table), as a Python
  * kernel's emitted set_flag/wait_flag name them. */
-static int pf_set_flag(void *kv, int event, int64_t id, const char *file, int line) {
-  int rc = sim_set_flag(kv, event, id, file, line);
+static int pf_flag(int rc, int wait, int event, int64_t id) {
   int src, dst;
   if (rc || !asc_pf_cur) return rc;
   if (sync_event_pipes(event, &src, &dst))
     asc_pf_s(asc_pf_cur, 1);
+  else if (wait)
+    asc_pf_wait_flag(asc_pf_cur, event, id, dst);
   else
     asc_pf_set_flag(asc_pf_cur, event, id, src);
   return 0;
 }
+static int pf_set_flag(void *kv, int event, int64_t id, const char *file, int line) {
+  return pf_flag(sim_set_flag(kv, event, id, file, line), 0, event, id);
+}
 #define sim_set_flag pf_set_flag
 static int pf_wait_flag(void *kv, int event, int64_t id, const char *file, int line) {
-  int rc = sim_wait_flag(kv, event, id, file, line);
-  int src, dst;
-  if (rc || !asc_pf_cur) return rc;
-  if (sync_event_pipes(event, &src, &dst))
-    asc_pf_s(asc_pf_cur, 1);
-  else
-    asc_pf_wait_flag(asc_pf_cur, event, id, dst);
-  return 0;
+  return pf_flag(sim_wait_flag(kv, event, id, file, line), 1, event, id);
 }
 #define sim_wait_flag pf_wait_flag
 static int pf_barrier(void *kv, int pipe, const char *file, int line) {

@@ -265,8 +265,31 @@ constexpr int que_arg(int32_t depth, TPosition src, TPosition dst) {
 }
 }  // namespace sim
 
+namespace sim {
+// InitStartBufHandle and InitBufHandle, with which a custom TBufPool's
+// InitBuffer places a queue's blocks (que 1) or a TBuf's (que 0) itself.
+template <class Self, int que>
+class PoolHandles {
+ public:
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len) {
+    (void)startBufhandle, (void)len;
+    pool_num_ = num;
+  }
+  template <typename T>
+  void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                     uint32_t len, Loc loc = {}) {
+    (void)bufhandle;
+    PoolAccess::place(*bufPool, static_cast<Self *>(this)->mem, que, pool_num_, index, curPoolAddr,
+                      len, loc);
+  }
+
+ private:
+  uint8_t pool_num_ = 0;
+};
+}  // namespace sim
+
 template <TPosition pos, int32_t depth, auto mask = 0>
-class TQue {
+class TQue : public sim::PoolHandles<TQue<pos, depth, mask>, 1> {
  public:
   static constexpr TPosition position = pos;
   alignas(16) unsigned char mem[PYASC_SIM_QUE_BYTES];
@@ -309,20 +332,6 @@ class TQue {
   int32_t GetTensorCountInQue() { return static_cast<int32_t>(sim::api()->que_query(mem, 0)); }
   bool HasIdleBuffer() { return sim::api()->que_query(mem, 2) != 0; }
   void FreeAllEvent() {}
-  // a custom TBufPool's InitBuffer places the queue's blocks itself
-  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len) {
-    (void)startBufhandle, (void)len;
-    pool_num_ = num;
-  }
-  template <typename T>
-  void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
-                     uint32_t len, sim::Loc loc = {}) {
-    (void)bufhandle;
-    sim::PoolAccess::place(*bufPool, mem, 1, pool_num_, index, curPoolAddr, len, loc);
-  }
-
- private:
-  uint8_t pool_num_ = 0;
 };
 
 // Its buffer is where the cube reads or writes it (GM -> A1: L1), else the UB.
@@ -334,7 +343,7 @@ class TQueBind : public TQue<src, depth, mask> {
 };
 
 template <TPosition pos = TPosition::LCM>
-class TBuf {
+class TBuf : public sim::PoolHandles<TBuf<pos>, 0> {
  public:
   alignas(16) unsigned char mem[PYASC_SIM_TBUF_BYTES];
   TBuf() { sim::api()->tbuf_init(mem); }
@@ -368,19 +377,6 @@ class TBuf {
   void FreeTensor(LocalTensor<T> &tensor) {
     (void)tensor;
   }
-  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len) {
-    (void)startBufhandle, (void)len;
-    pool_num_ = num;
-  }
-  template <typename T>
-  void InitBufHandle(T *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
-                     uint32_t len, sim::Loc loc = {}) {
-    (void)bufhandle;
-    sim::PoolAccess::place(*bufPool, mem, 0, pool_num_, index, curPoolAddr, len, loc);
-  }
-
- private:
-  uint8_t pool_num_ = 0;
 };
 
 class TPipe {
