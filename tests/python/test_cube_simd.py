@@ -2,10 +2,13 @@
 cube_fixpipe_nd.h) against its portable path: the same hand-written
 basic-API matmul (examples/matmul_basic.py) on random fp16, bf16 and int8
 inputs of odd shapes gives the same bytes in this process and in one with
-PYASC_CPU_SIMD=0, where every mmad and fixpipe is portable. The inputs
-are not dyadic: products and sums round, so a changed order of the fp32
-additions would show. tests/c/test_cube_simd.c compares the mmad itself,
-fp32 inputs included."""
+PYASC_CPU_SIMD=0, where every mmad and fixpipe is portable. So does
+asc.adv.Matmul (examples/matmul_mix.py, matmul_cube_only.py with a bias),
+which with AVX-512 reads row-major operands without its L1/L0 copies
+(rt/cube_matmul.h asc_k_mm_direct) and portably makes every copy. The
+inputs are not dyadic: products and sums round, so a changed order of the
+fp32 additions would show. tests/c/test_cube_simd.c compares the mmad
+itself, fp32 inputs included."""
 
 from __future__ import annotations
 
@@ -20,7 +23,11 @@ import pyasc
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 sys.path.insert(0, str(EXAMPLES))
+import matmul_cube_only  # noqa: E402
+import matmul_mix  # noqa: E402
 from matmul_basic import matmul_basic  # noqa: E402
+
+import asc.lib.host as host  # noqa: E402
 
 CASES = (("float16", (37, 45, 83), "float32"), ("float16", (20, 33, 150), "float16"),
          ("int8", (19, 40, 70), None), ("bfloat16", (25, 17, 49), "float32"))
@@ -55,21 +62,61 @@ def run_cases() -> list[np.ndarray]:
     return outs
 
 
+# asc.adv.Matmul: dtype, (m, n, k), cores; shapes with tails in M, N and K
+ADV_CASES = (("float16", (100, 70, 300), 4), ("float32", (33, 50, 90), 6),
+             ("bfloat16", (61, 45, 129), 3))
+
+
+def run_adv_cases() -> list[np.ndarray]:
+    """asc.adv.Matmul's results on ADV_CASES, then one with a bias."""
+    rng = np.random.default_rng(11)
+    types = {"float16": host.DataType.DT_FLOAT16, "float32": host.DataType.DT_FLOAT,
+             "bfloat16": host.DataType.DT_BF16}
+    outs = []
+    for dtype, (m, n, k), cores in ADV_CASES:
+        a = rng.standard_normal((m, k)).astype(np.float32) * 3
+        b = rng.standard_normal((k, n)).astype(np.float32) / 3
+        tiling = matmul_mix.make_tiling(m, n, k, cores=cores, in_type=types[dtype])
+        if dtype == "bfloat16":
+            a, b = pyasc.Tensor(a, dtype=pyasc.bfloat16), pyasc.Tensor(b, dtype=pyasc.bfloat16)
+        else:
+            a, b = a.astype(dtype), b.astype(dtype)
+        outs.append(np.asarray(matmul_mix.matmul(a, b, tiling)))
+    m, n, k = 75, 90, 140
+    a = (rng.standard_normal((m, k)) * 3).astype(np.float16)
+    b = (rng.standard_normal((k, n)) / 3).astype(np.float16)
+    bias = rng.standard_normal(n).astype(np.float32)
+    tiling = matmul_cube_only.make_tiling(m, n, k, cores=5, bias=True)
+    outs.append(matmul_cube_only.matmul(a, b, bias, tiling))
+    return outs
+
+
 CHILD = (
     "import sys, numpy as np\n"
     "sys.path.insert(0, sys.argv[2])\n"
     "import test_cube_simd as t\n"
     "np.savez(sys.argv[1], *t.run_cases())\n"
+    "np.savez(sys.argv[3], *t.run_adv_cases())\n"
 )
 
 
 def test_kernel_matmul_matches_portable(tmp_path):
     here = run_cases()
-    path = tmp_path / "portable.npz"
+    adv_here = run_adv_cases()
+    path, adv_path = tmp_path / "portable.npz", tmp_path / "adv_portable.npz"
     env = dict(os.environ, PYASC_CPU_SIMD="0")
-    r = subprocess.run([sys.executable, "-c", CHILD, str(path), str(Path(__file__).parent)], env=env,
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", CHILD, str(path), str(Path(__file__).parent),
+                        str(adv_path)], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
+    with np.load(adv_path) as portable:
+        for i, mine in enumerate(adv_here):
+            assert mine.tobytes() == portable[f"arr_{i}"].tobytes(), i
+    # and they are the matmuls: the float32 case next to float64's product
+    rng = np.random.default_rng(11)
+    rng.standard_normal((100, 300)), rng.standard_normal((300, 70))  # the fp16 case's draws
+    a = rng.standard_normal((33, 90)).astype(np.float32) * 3
+    b = rng.standard_normal((90, 50)).astype(np.float32) / 3
+    np.testing.assert_allclose(adv_here[1], a.astype(np.float64) @ b, rtol=1e-5, atol=1e-4)
     with np.load(path) as portable:
         theirs = [portable[f"arr_{i}"] for i in range(len(CASES))]
     for (dtype, shape, _), mine, ref in zip(CASES, here, theirs):

@@ -313,6 +313,41 @@ static int asc_k_mm_l1(asc_k_ctx *k, const asc_k_matmul *mm, int w, int64_t j, i
   return 0;
 }
 
+/* asc_k_mm_block's K loop without its L1 and L0A/L0B copies, when A and B
+ * are row-major, untransposed, of a float type, in bounds, and the host
+ * has AVX-512 (rt/cube_mmad512.h): the Matmul object's L1/L0 tiles are
+ * its own (no instruction of the kernel reads them), and the sums are
+ * those the copies' mmads make, bit for bit. Checked mode keeps the
+ * copies. Returns 1 when it computed the block, 0 to leave it to the loop
+ * (which reports what is wrong, if anything is). */
+static int asc_k_mm_direct(const asc_k_ctx *k, const asc_k_matmul *mm, asc_kc_core *c,
+                           asc_kc_span l0c, asc_kc_span sa, asc_kc_span sb, asc_kc_span sbias,
+                           int64_t m0, int64_t n0, int64_t tm, int64_t tn, int64_t lda,
+                           int64_t ldb) {
+#if ASC_KC_X86
+  const asc_kc_type t = (asc_kc_type)mm->in_type;
+  const int64_t es = asc_kc_esize(t), sk = mm->sk;
+  if (k->chk || c->portable || c->simd < 2 || t == ASC_KC_S8 || mm->a_nz || mm->b_nz ||
+      mm->a_trans || mm->b_trans || mm->a.scalar || mm->b.scalar || tm < 1 || tn < 1 || tm > 4096 ||
+      tn > 4096 || lda < sk || ldb < tn || m0 < 0 || n0 < 0)
+    return 0;
+  /* the first and last elements bound the rest (both strides positive) */
+  const int64_t a_last = asc_k_add(asc_k_mul(m0 + tm - 1, lda), sk - 1),
+                b_last = asc_k_add(asc_k_mul(sk - 1, ldb), n0 + tn - 1);
+  if (a_last < 0 || b_last < 0 || !asc_kc_in(asc_k_mul(a_last, es), es, sa.n) ||
+      !asc_kc_in(asc_k_mul(b_last, es), es, sb.n) ||
+      l0c.n < asc_kc_ceil16(tm) * asc_kc_ceil16(tn) * 1024 || (mm->bias.set && sbias.n < tn * 4))
+    return 0;
+  const asc_kc_mmad mp = {tm, tn, sk, 1, mm->bias.set};
+  asc_kc_mmad512_nd(c, l0c, sa.p + m0 * lda * es, lda, sb.p + n0 * es, ldb, sbias, t, &mp);
+  return 1;
+#else
+  (void)k, (void)mm, (void)c, (void)l0c, (void)sa, (void)sb, (void)sbias, (void)m0, (void)n0;
+  (void)tm, (void)tn, (void)lda, (void)ldb;
+  return 0;
+#endif
+}
+
 /* Computes base block (m0, n0) of tm x tn into L0C. */
 static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0, int64_t tm,
                           int64_t tn, int line) {
@@ -370,7 +405,8 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
   const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
                 b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
-  for (int64_t kq = 0, k0 = 0; k0 < mm->sk; kq++, k0 += mm->bk) {
+  const int direct = asc_k_mm_direct(k, mm, c, l0c, sa, sb, sbias, m0, n0, tm, tn, lda, ldb);
+  for (int64_t kq = 0, k0 = 0; !direct && k0 < mm->sk; kq++, k0 += mm->bk) {
     const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
     /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K: one GM -> L1
      * load brings step_ka (step_kb) base K blocks, each to its L1 block */

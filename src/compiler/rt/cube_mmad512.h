@@ -16,15 +16,14 @@
  * not used. int8 products are summed in wrapping int32, which does not
  * depend on the order.
  *
- * Layout of the work: A is widened to m1 panels of kp x 16 (K-major: the
- * 16 rows' values for one k lie in one 64-byte line, each L0A fractal
- * transposed in registers) and B to n1 panels of kp x 16 (each L0B
- * fractal transposed likewise); each 16 x 16 L0C fractal is then
- * accumulated in place, 16 rows in 16 registers, over chunks of K small
- * enough that the A and B panels of a chunk stay in the L1 data cache.
- * K-major A lets every broadcast of a step address one pointer plus a
- * constant: with 16 row pointers the compiler ran out of registers and
- * reloaded them from the stack inside the loop. */
+ * Layout of the work: A is widened row by row as L0A holds it (each
+ * fractal row's K values in one line, rows kp apart: no transpose) and B
+ * to n1 panels of kp x 16 (each L0B fractal transposed in registers); a
+ * step of the tile kernel takes 8 rows of A and two output fractals side
+ * by side, so that its 16 fused multiply-adds read two B lines and 8
+ * broadcasts (16 accumulators + 17 loads a step left the loads the
+ * bottleneck). K is cut in chunks small enough that the A rows and B
+ * panels of a chunk stay in the L1 data cache. */
 #define ASC_KC_T512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 
 /* The AVX-512 subset this file uses (the target attribute's list). */
@@ -43,53 +42,55 @@ ASC_KC_T512 static inline __m512 asc_kc_w16_512(const char *src, asc_kc_type t) 
 
 /* Transposes the 16 x 16 floats r[0..15] (rows) in place: the classic
  * four rounds of unpack and shuffle, indices constant so that the array
- * stays in registers (always inlined: with two callers GCC called it, and
- * the array went through memory). */
+ * stays in registers (always inlined, and every loop unrolled: the kernel
+ * build's -O1 unrolls none by itself, and the arrays went through the
+ * stack). */
 ASC_KC_T512 static inline __attribute__((always_inline)) void asc_kc_tr16_512(__m512 *r) {
   __m512 t[16];
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i += 2) {
     t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
     t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
   }
+#pragma GCC unroll 16
   for (int i = 0; i < 16; i += 4) {
     r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
     r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
     r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
     r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
   }
+#pragma GCC unroll 16
   for (int i = 0; i < 8; i++) {
     int b = (i / 4) * 8 + i % 4; /* rows b and b + 4 */
     t[b] = _mm512_shuffle_f32x4(r[b], r[b + 4], 0x88);
     t[b + 4] = _mm512_shuffle_f32x4(r[b], r[b + 4], 0xDD);
   }
+#pragma GCC unroll 16
   for (int i = 0; i < 8; i++) {
     r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
     r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
   }
 }
 
-/* A: fractal (i, j) row r, K element e -> wa[(i*kp + j*c0 + e)*16 + r]:
- * panel i, K-major (int8 widened to int32 bit patterns). */
+/* A: fractal (i, j) row r, K element e -> wa[(i*16 + r)*kp + j*c0 + e]
+ * (int8 widened to int32 bit patterns), the portable path's layout. */
 ASC_KC_T512 static void asc_kc_widen_a512(float *wa, const char *a, asc_kc_type t, int64_t m1,
                                           int64_t k1, int64_t kp) {
   const int c0 = asc_kc_c0(t);
   for (int64_t i = 0; i < m1; i++)
     for (int64_t j = 0; j < k1; j++) {
       const char *f = a + (i * k1 + j) * ASC_KC_FRACTAL_BYTES;
-      float *o = wa + (i * kp + j * c0) * 16;
-      if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
-        __m512 r[16];
-        for (int c = 0; c < 16; c++) r[c] = asc_kc_w16_512(f + c * ASC_KC_BLOCK_BYTES, t);
-        asc_kc_tr16_512(r);
-        for (int e = 0; e < 16; e++) _mm512_storeu_ps(o + e * 16, r[e]);
-      } else if (t == ASC_KC_F32) {
+      float *o = wa + i * 16 * kp + j * c0;
+      if (t == ASC_KC_F16 || t == ASC_KC_BF16)
         for (int r = 0; r < 16; r++)
-          for (int e = 0; e < c0; e++) memcpy(o + e * 16 + r, f + (r * c0 + e) * 4, 4);
-      } else {
-        int32_t *io = (int32_t *)(void *)o;
-        for (int r = 0; r < 16; r++)
-          for (int e = 0; e < c0; e++) io[e * 16 + r] = (int8_t)f[r * c0 + e];
-      }
+          _mm512_storeu_ps(o + r * kp, asc_kc_w16_512(f + r * ASC_KC_BLOCK_BYTES, t));
+      else if (t == ASC_KC_F32)
+        for (int r = 0; r < 16; r++) memcpy(o + r * kp, f + r * ASC_KC_BLOCK_BYTES, 32);
+      else
+        for (int r = 0; r < 32; r++) /* two halves of a row of 32 */
+          _mm512_storeu_si512(
+              (void *)(o + r / 2 * kp + r % 2 * 16),
+              _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(f + r * 16))));
     }
 }
 
@@ -106,8 +107,10 @@ ASC_KC_T512 static void asc_kc_widen_b512(float *wb, const char *b, asc_kc_type 
       float *o = wb + nb * kp * 16 + j * c0 * 16;
       if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
         __m512 r[16];
+#pragma GCC unroll 16
         for (int c = 0; c < 16; c++) r[c] = asc_kc_w16_512(f + c * ASC_KC_BLOCK_BYTES, t);
         asc_kc_tr16_512(r);
+#pragma GCC unroll 16
         for (int q = 0; q < 16; q++) _mm512_storeu_ps(o + q * 16, r[q]);
       } else if (t == ASC_KC_F32) {
         for (int c = 0; c < 16; c++)
@@ -120,10 +123,9 @@ ASC_KC_T512 static void asc_kc_widen_b512(float *wb, const char *b, asc_kc_type 
     }
 }
 
-/* Expands X(r) for the 16 rows of a fractal: the tile kernel names its
- * accumulators c0..c15 so that they live in registers at any -O. */
-#define ASC_KC_ROWS16(X) \
-  X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+/* Expands X(r) for the 8 rows of a tile: the tile kernel names its
+ * accumulators c<r>_<panel> so that they live in registers at any -O. */
+#define ASC_KC_ROWS8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 
 /* How a tile's accumulators start: from L0C, or from one row value
  * (zero or the bias) for every row. */
@@ -132,65 +134,150 @@ typedef struct asc_kc_start512 {
   __m512 row;
 } asc_kc_start512;
 
-/* The first `rows` (1..16) rows of an L0C fractal (ct, row-major 16 x 16)
- * += A panel (a, K-major) x B panel rows q in [0, k); columns where `cols`
- * has no bit keep what they held. fma: fused multiply-add (fp16, see
- * above). All 16 rows are computed whatever `rows` is (the panel's rows
- * past it hold whatever L0A held, and a fractal of L0C always has 16):
- * a row at a time would wait on each add's latency. */
-ASC_KC_T512 static void asc_kc_tile16_512(float *ct, asc_kc_start512 st, __mmask16 cols,
-                                          int64_t rows, const float *a, const float *bp, int64_t k,
-                                          int fma) {
-#define ASC_KC_LD(r) __m512 c##r = st.from_c ? _mm512_loadu_ps(ct + (r)*16) : st.row;
-#define ASC_KC_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(aq[r]), b, c##r);
-#define ASC_KC_MULADD(r) c##r = _mm512_add_ps(c##r, _mm512_mul_ps(_mm512_set1_ps(aq[r]), b));
-#define ASC_KC_ST(r) \
-  if ((r) < rows) _mm512_mask_storeu_ps(ct + (r)*16, cols, c##r);
-  ASC_KC_ROWS16(ASC_KC_LD)
+/* One output fractal of a tile: its first row in L0C (row-major 16 x 16),
+ * its start, its columns (a bit each: the others keep what they held)
+ * and its B panel at the chunk's first K (kp x 16, K-major). */
+typedef struct asc_kc_out512 {
+  float *ct;
+  asc_kc_start512 st;
+  __mmask16 cols;
+  const float *bp;
+} asc_kc_out512;
+
+/* `rows` (1..8) rows of one or two output fractals (o[0], and o[1] when
+ * two) += 8 rows of A (a: row 0 at K q0, rows lda apart) x B rows q in
+ * [0, k). fma: fused multiply-add (fp16, see above). All 8 rows are
+ * computed whatever `rows` is (A's rows past it hold whatever L0A held):
+ * a row at a time would wait on each add's latency. Always inlined with a
+ * constant `two`, so each form keeps its accumulators in registers. */
+ASC_KC_T512 static inline __attribute__((always_inline)) void asc_kc_tile8_512(
+    const asc_kc_out512 *o, int two, int64_t rows, const float *a, int64_t lda, int64_t k,
+    int fma) {
+#define ASC_KC_ROW(r) const float *a##r = a + (r)*lda;
+#define ASC_KC_LD(r)                                                                         \
+  __m512 c##r##_0 = o[0].st.from_c ? _mm512_loadu_ps(o[0].ct + (r)*16) : o[0].st.row;        \
+  __m512 c##r##_1 = two ? (o[1].st.from_c ? _mm512_loadu_ps(o[1].ct + (r)*16) : o[1].st.row) \
+                        : _mm512_setzero_ps();
+#define ASC_KC_FMA(r)                                     \
+  {                                                       \
+    const __m512 x = _mm512_set1_ps(a##r[q]);             \
+    c##r##_0 = _mm512_fmadd_ps(x, b0, c##r##_0);          \
+    if (two) c##r##_1 = _mm512_fmadd_ps(x, b1, c##r##_1); \
+  }
+#define ASC_KC_MULADD(r)                                               \
+  {                                                                    \
+    const __m512 x = _mm512_set1_ps(a##r[q]);                          \
+    c##r##_0 = _mm512_add_ps(c##r##_0, _mm512_mul_ps(x, b0));          \
+    if (two) c##r##_1 = _mm512_add_ps(c##r##_1, _mm512_mul_ps(x, b1)); \
+  }
+#define ASC_KC_ST(r)                                                       \
+  if ((r) < rows) {                                                        \
+    _mm512_mask_storeu_ps(o[0].ct + (r)*16, o[0].cols, c##r##_0);          \
+    if (two) _mm512_mask_storeu_ps(o[1].ct + (r)*16, o[1].cols, c##r##_1); \
+  }
+  ASC_KC_ROWS8(ASC_KC_ROW)
+  ASC_KC_ROWS8(ASC_KC_LD)
+  const float *bp0 = o[0].bp, *bp1 = two ? o[1].bp : o[0].bp;
   if (fma)
     for (int64_t q = 0; q < k; q++) {
-      const __m512 b = _mm512_loadu_ps(bp + q * 16);
-      const float *aq = a + q * 16;
-      ASC_KC_ROWS16(ASC_KC_FMA)
+      const __m512 b0 = _mm512_loadu_ps(bp0 + q * 16), b1 = _mm512_loadu_ps(bp1 + q * 16);
+      ASC_KC_ROWS8(ASC_KC_FMA)
     }
   else
     for (int64_t q = 0; q < k; q++) {
-      const __m512 b = _mm512_loadu_ps(bp + q * 16);
-      const float *aq = a + q * 16;
-      ASC_KC_ROWS16(ASC_KC_MULADD)
+      const __m512 b0 = _mm512_loadu_ps(bp0 + q * 16), b1 = _mm512_loadu_ps(bp1 + q * 16);
+      ASC_KC_ROWS8(ASC_KC_MULADD)
     }
-  ASC_KC_ROWS16(ASC_KC_ST)
+  ASC_KC_ROWS8(ASC_KC_ST)
+#undef ASC_KC_ROW
 #undef ASC_KC_LD
 #undef ASC_KC_FMA
 #undef ASC_KC_MULADD
 #undef ASC_KC_ST
 }
 
-/* int8: int32 rows of a fractal += A rows x B panel (wrapping, as
- * asc_kc_tile_int). */
-ASC_KC_T512 static void asc_kc_tile_int512(int32_t *ct, asc_kc_start512 st, __mmask16 cols,
-                                           const int32_t *a, int64_t rows, const int32_t *bp,
-                                           int64_t k) {
+/* The two forms of the tile kernel, each with its accumulators in
+ * registers. */
+ASC_KC_T512 static void asc_kc_tile8x2_512(const asc_kc_out512 *o, int64_t rows, const float *a,
+                                           int64_t lda, int64_t k, int fma) {
+  asc_kc_tile8_512(o, 1, rows, a, lda, k, fma);
+}
+ASC_KC_T512 static void asc_kc_tile8x1_512(const asc_kc_out512 *o, int64_t rows, const float *a,
+                                           int64_t lda, int64_t k, int fma) {
+  asc_kc_tile8_512(o, 0, rows, a, lda, k, fma);
+}
+
+/* int8: int32 rows of a fractal += A rows (lda apart) x B panel
+ * (wrapping, as asc_kc_tile_int). */
+ASC_KC_T512 static void asc_kc_tile_int512(const asc_kc_out512 *o, const int32_t *a, int64_t lda,
+                                           int64_t rows, int64_t k) {
+  int32_t *ct = (int32_t *)(void *)o->ct;
+  const int32_t *bp = (const int32_t *)(const void *)o->bp;
   for (int64_t r = 0; r < rows; r++) {
-    __m512i c =
-        st.from_c ? _mm512_loadu_si512((const void *)(ct + r * 16)) : _mm512_castps_si512(st.row);
+    __m512i c = o->st.from_c ? _mm512_loadu_si512((const void *)(ct + r * 16))
+                             : _mm512_castps_si512(o->st.row);
     for (int64_t q = 0; q < k; q++)
-      c = _mm512_add_epi32(c, _mm512_mullo_epi32(_mm512_set1_epi32(a[q * 16 + r]),
+      c = _mm512_add_epi32(c, _mm512_mullo_epi32(_mm512_set1_epi32(a[r * lda + q]),
                                                  _mm512_loadu_si512((const void *)(bp + q * 16))));
-    _mm512_mask_storeu_epi32(ct + r * 16, cols, c);
+    _mm512_mask_storeu_epi32(ct + r * 16, o->cols, c);
   }
 }
 
-/* The accumulators' start for output column block nb in the first K
- * chunk: the bias (columns past n zero), zero, or L0C's old value. */
-ASC_KC_T512 static asc_kc_start512 asc_kc_start_512(asc_kc_span bias, const asc_kc_mmad *p,
-                                                    int64_t nb, __mmask16 cols) {
-  asc_kc_start512 st = {0, _mm512_setzero_ps()};
-  if (p->has_bias)
-    st.row = _mm512_maskz_loadu_ps(cols, bias.p + nb * 64);
-  else if (!p->init)
-    st.from_c = 1;
-  return st;
+/* Output fractal (i, nb): where it lies in L0C, how its accumulators
+ * start (first: the bias, columns past n zero, or zero, as p says; else,
+ * and when p accumulates, L0C's old value) and its B panel bp. */
+ASC_KC_T512 static asc_kc_out512 asc_kc_out_512(asc_kc_span dst, asc_kc_span bias,
+                                                const asc_kc_mmad *p, int first, const float *bp,
+                                                int64_t m1, int64_t i, int64_t nb) {
+  const int64_t ncols = p->n - nb * 16 < 16 ? p->n - nb * 16 : 16;
+  asc_kc_out512 o = {(float *)(void *)(dst.p + (nb * m1 + i) * 1024),
+                     {1, _mm512_setzero_ps()},
+                     (__mmask16)((1u << ncols) - 1u),
+                     bp};
+  if (first && p->has_bias)
+    o.st.from_c = 0, o.st.row = _mm512_maskz_loadu_ps(o.cols, bias.p + nb * 64);
+  else if (first && p->init)
+    o.st.from_c = 0;
+  return o;
+}
+
+/* L0C's output fractals (dst, p->m x p->n) += A x B over k values of K:
+ * A's rows in wa (lda apart; all 16 of each fractal readable), B's panel
+ * nb at wb + nb * ldb * 16 (K-major, 16 columns); first: the
+ * accumulators start as p says (the first K chunk of an mmad). */
+ASC_KC_T512 static void asc_kc_tiles512(asc_kc_span dst, asc_kc_span bias, const asc_kc_mmad *p,
+                                        asc_kc_type t, int first, const float *wa, int64_t lda,
+                                        const float *wb, int64_t ldb, int64_t k) {
+  const int fma = t == ASC_KC_F16;
+  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n);
+  for (int64_t i = 0; i < m1; i++) {
+    const int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
+    if (t == ASC_KC_S8) {
+      for (int64_t nb = 0; nb < n1; nb++) {
+        const asc_kc_out512 o = asc_kc_out_512(dst, bias, p, first, wb + nb * ldb * 16, m1, i, nb);
+        asc_kc_tile_int512(&o, (const int32_t *)(const void *)(wa + i * 16 * lda), lda, rows, k);
+      }
+      continue;
+    }
+    /* rows past m are not stored: a half of the fractal with none of them
+     * is not computed */
+    for (int64_t h = 0; h < 16 && h < rows; h += 8) {
+      const float *arows = wa + (i * 16 + h) * lda;
+      const int64_t hrows = rows - h < 8 ? rows - h : 8;
+      asc_kc_out512 o[2];
+      int64_t nb = 0;
+      for (; nb < n1; nb += 2) {
+        for (int x = 0; x < 2 && nb + x < n1; x++) {
+          o[x] = asc_kc_out_512(dst, bias, p, first, wb + (nb + x) * ldb * 16, m1, i, nb + x);
+          o[x].ct += h * 16;
+        }
+        if (nb + 1 < n1)
+          asc_kc_tile8x2_512(o, hrows, arows, lda, k, fma);
+        else
+          asc_kc_tile8x1_512(o, hrows, arows, lda, k, fma);
+      }
+    }
+  }
 }
 
 /* The compute of mmad_run after its checks: dst (L0C) = A (L0A) x B (L0B)
@@ -198,7 +285,7 @@ ASC_KC_T512 static asc_kc_start512 asc_kc_start_512(asc_kc_span bias, const asc_
 ASC_KC_T512 static void asc_kc_mmad512(asc_kc_core *core, asc_kc_span dst, asc_kc_span a,
                                        asc_kc_span b, asc_kc_span bias, asc_kc_type t,
                                        const asc_kc_mmad *p) {
-  const int c0 = asc_kc_c0(t), isint = t == ASC_KC_S8, fma = t == ASC_KC_F16;
+  const int c0 = asc_kc_c0(t);
   const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
   const int64_t kp = k1 * c0;
   float *wa = core->scr_a, *wb = core->scr_b;
@@ -206,22 +293,50 @@ ASC_KC_T512 static void asc_kc_mmad512(asc_kc_core *core, asc_kc_span dst, asc_k
   asc_kc_widen_b512(wb, b.p, t, n1, k1, kp);
   for (int64_t q0 = 0; q0 < p->k || q0 == 0; q0 += ASC_KC_KCHUNK) {
     const int64_t kc = p->k - q0 < ASC_KC_KCHUNK ? p->k - q0 : ASC_KC_KCHUNK;
-    for (int64_t i = 0; i < m1; i++) {
-      const int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
-      const float *apanel = wa + (i * kp + q0) * 16;
-      for (int64_t nb = 0; nb < n1; nb++) {
-        const int64_t ncols = p->n - nb * 16 < 16 ? p->n - nb * 16 : 16;
-        const __mmask16 cols = (__mmask16)((1u << ncols) - 1u);
-        float *ct = (float *)(void *)(dst.p + (nb * m1 + i) * 1024);
-        const float *bp = wb + nb * kp * 16 + q0 * 16;
-        asc_kc_start512 st = {1, _mm512_setzero_ps()};
-        if (q0 == 0) st = asc_kc_start_512(bias, p, nb, cols);
-        if (isint)
-          asc_kc_tile_int512((int32_t *)(void *)ct, st, cols, (const int32_t *)(const void *)apanel,
-                             rows, (const int32_t *)(const void *)bp, kc);
-        else
-          asc_kc_tile16_512(ct, st, cols, rows, apanel, bp, kc, fma);
+    asc_kc_tiles512(dst, bias, p, t, q0 == 0, wa + q0, kp, wb + q0 * 16, kp, kc);
+  }
+}
+
+/* n (0..16) values of a float type from src, widened to fp32 (the lanes
+ * past n zero; masked lanes are not read). */
+ASC_KC_T512 static inline __m512 asc_kc_wn_512(const char *src, asc_kc_type t, int64_t n) {
+  const __mmask16 m = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+  if (t == ASC_KC_F32) return _mm512_maskz_loadu_ps(m, src);
+  __m256i h = _mm256_maskz_loadu_epi16(m, src);
+  if (t == ASC_KC_F16) return _mm512_cvtph_ps(h);
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+/* What a chain of mmads over K computes (the first as p says, each later
+ * one accumulating; fp32 partial sums pass through L0C exactly), with A
+ * and B read straight from row-major operands: a is A's element (0, 0),
+ * rows lda elements apart; b is B's (0, 0), its K rows ldb apart (both
+ * in bounds for p->m x p->k and p->k x p->n: the caller checks). A float
+ * type only (F16, BF16, F32). Used by asc.adv.Matmul, whose L1 and L0A/L0B
+ * copies no one else reads: the same sums without them. */
+ASC_KC_T512 static void asc_kc_mmad512_nd(asc_kc_core *core, asc_kc_span dst, const char *a,
+                                          int64_t lda, const char *b, int64_t ldb, asc_kc_span bias,
+                                          asc_kc_type t, const asc_kc_mmad *p) {
+  const int es = asc_kc_esize(t);
+  const int64_t m16 = asc_kc_ceil16(p->m) * 16, n1 = asc_kc_ceil16(p->n);
+  /* a chunk of K whose widened rows and panels fit the scratch buffers */
+  int64_t kch = ASC_KC_KCHUNK;
+  if (kch > ASC_KC_L0A_SIZE / m16) kch = ASC_KC_L0A_SIZE / m16;
+  if (kch > ASC_KC_L0B_SIZE / (n1 * 16)) kch = ASC_KC_L0B_SIZE / (n1 * 16);
+  float *wa = core->scr_a, *wb = core->scr_b;
+  for (int64_t q0 = 0; q0 < p->k || q0 == 0; q0 += kch) {
+    const int64_t kc = p->k - q0 < kch ? p->k - q0 : kch;
+    for (int64_t r = 0; r < m16; r++)
+      for (int64_t q = 0; q < kc; q += 16) {
+        const __m512 v = r < p->m ? asc_kc_wn_512(a + (r * lda + q0 + q) * es, t, kc - q)
+                                  : _mm512_setzero_ps(); /* rows past m: finite, unused */
+        _mm512_mask_storeu_ps(wa + r * kc + q,
+                              (__mmask16)(kc - q >= 16 ? 0xFFFFu : (1u << (kc - q)) - 1u), v);
       }
-    }
+    for (int64_t nb = 0; nb < n1; nb++)
+      for (int64_t q = 0; q < kc; q++)
+        _mm512_storeu_ps(wb + (nb * kc + q) * 16,
+                         asc_kc_wn_512(b + ((q0 + q) * ldb + nb * 16) * es, t, p->n - nb * 16));
+    asc_kc_tiles512(dst, bias, p, t, q0 == 0, wa, kc, wb, kc, kc);
   }
 }
