@@ -42,6 +42,10 @@ static void asc_kc_fix16(char *d, const float *s, int64_t n, asc_kc_type dt, int
   }
 #endif
   (void)simd;
+  if (dt == ASC_KC_F32 && !relu) { /* the bits as they are, NaNs included */
+    memcpy(d, s, (size_t)n * 4);
+    return;
+  }
   for (int64_t j = 0; j < n; j++) {
     float f = relu && s[j] < 0 ? 0.0f : s[j];
     if (dt == ASC_KC_F32) {
