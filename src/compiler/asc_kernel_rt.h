@@ -11,6 +11,7 @@
 #include "rt/core.h"             /* context, size arithmetic, checked mode, fp16, scalars */
 #include "rt/memory.h"           /* global memory, the Unified Buffer, TPipe/TQue/TBuf */
 #include "rt/wait.h"             /* waits on other blocks and cores, deadlocks, sync_all */
+#include "rt/pool.h"             /* the launch's pool of the buffers of cores blocks add */
 #include "rt/fwk.h"              /* atomic store mode, TBufPool, tensor setters, user tags */
 #include "rt/data_move.h"        /* data_copy, element access */
 #include "rt/vmath.h"            /* exp, log, sqrt, sin... on arrays: the launcher's SLEEF */

@@ -267,8 +267,9 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
 
 static void jit_release(void *p) {
   jit_launch *l = p;
-  /* the board's free lives in the kernel's library, released below */
+  /* the board's and the pool's frees live in the kernel's library, released below */
   if (l->shared && l->shared->board_free) l->shared->board_free(l->shared->board);
+  if (l->shared && l->shared->pool_free) l->shared->pool_free(l->shared->pool);
   jit_shared *js = (jit_shared *)(void *)l->shared;
   if (js && !js->cancel) running_remove(js);
   if (js) {

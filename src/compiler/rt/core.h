@@ -99,6 +99,11 @@ typedef struct asc_k_launch {
    * block that needs them, freed by board_free when the launch ends. */
   void *board;
   void (*board_free)(void *board);
+  /* rt/pool.h's buffers of the cores blocks add, reused by later blocks:
+   * made by the first block that hands one back, freed by pool_free when
+   * the launch ends. */
+  void *pool;
+  void (*pool_free)(void *pool);
   /* asc_k_poll: the caller's cancel flag (non-zero: stop; NULL: none), a
    * look for cancellation (non-zero: stop; NULL: none), and the watchdog's
    * limit on a block's run in ns (0: none) */

@@ -104,6 +104,25 @@ static void asc_kc_core_free(asc_kc_core *c) {
   c->l0b_idx = NULL;
 }
 
+/* asc_kc_core_free for a pooled core (rt/pool.h's fini). */
+static void asc_kc_core_fini(void *c) __attribute__((unused));
+static void asc_kc_core_fini(void *c) {
+  asc_kc_core_free((asc_kc_core *)c);
+}
+
+/* A core of an earlier block for a new one: its buffers keep what they
+ * hold (as an AIC's on the NPU), its allocations and registers start
+ * over. */
+static void asc_kc_core_reuse(asc_kc_core *c) __attribute__((unused));
+static void asc_kc_core_reuse(asc_kc_core *c) {
+  const asc_kc_core kept = *c;
+  memset(c, 0, sizeof *c);
+  memcpy(c->mem, kept.mem, sizeof c->mem);
+  memcpy(c->size, kept.size, sizeof c->size);
+  c->scr_a = kept.scr_a, c->scr_b = kept.scr_b, c->l0b_idx = kept.l0b_idx;
+  c->portable = kept.portable, c->simd = kept.simd;
+}
+
 static int asc_kc_simd_level(void);
 
 /* Allocates the buffers (zeroed) and scratch; 0, or -1 with c left empty. */

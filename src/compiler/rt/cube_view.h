@@ -11,9 +11,14 @@
 static int asc_k_cube_begin(asc_k_ctx *k) __attribute__((unused));
 static int asc_k_cube_begin(asc_k_ctx *k) {
   asc_kc_err e;
-  asc_kc_core *c = (asc_kc_core *)malloc(sizeof *c);
-  if (!c || asc_kc_core_init(c, &e)) {
-    free(c);
+  int fresh;
+  asc_kc_core *c =
+      (asc_kc_core *)asc_kp_take(k->sys.launch, ASC_KP_CUBE, sizeof *c, asc_kc_core_fini, &fresh);
+  if (!c) return asc_k_fail(k, 0, "the cube's buffers: out of host memory");
+  if (!fresh) {
+    asc_kc_core_reuse(c);
+  } else if (asc_kc_core_init(c, &e)) {
+    asc_kp_drop(c);
     return asc_k_fail(k, 0, "the cube's buffers: out of host memory");
   }
   k->cube = c;
@@ -21,9 +26,7 @@ static int asc_k_cube_begin(asc_k_ctx *k) {
 }
 static void asc_k_cube_end(asc_k_ctx *k) __attribute__((unused));
 static void asc_k_cube_end(asc_k_ctx *k) {
-  if (!k->cube) return;
-  asc_kc_core_free((asc_kc_core *)k->cube);
-  free(k->cube);
+  asc_kp_give(k->sys.launch, k->cube);
   k->cube = NULL;
 }
 
