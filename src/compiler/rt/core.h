@@ -112,6 +112,23 @@ typedef struct asc_k_launch {
   int64_t timeout_ns;
 } asc_k_launch;
 
+/* Makes obj launch-wide at *slot (board, pool) unless another block was
+ * first, with *free_slot the function that frees it when the launch ends:
+ * returns the object that holds the slot (obj freed by free_fn if it
+ * lost). */
+static void *asc_k_launch_publish(void **slot, void (**free_slot)(void *), void *obj,
+                                  void (*free_fn)(void *)) __attribute__((unused));
+static void *asc_k_launch_publish(void **slot, void (**free_slot)(void *), void *obj,
+                                  void (*free_fn)(void *)) {
+  void *expected = NULL;
+  if (!__atomic_compare_exchange_n(slot, &expected, obj, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    free_fn(obj);
+    return expected;
+  }
+  *free_slot = free_fn; /* read when the launch ends, after every block */
+  return obj;
+}
+
 /* A block's system registers (rt/system.h). */
 typedef struct asc_k_sysreg {
   char *ws_base; /* set_sys_workspace: an address, as asc_k_addr (defined below) */

@@ -76,14 +76,7 @@ static asc_km_board *asc_km_board_get(asc_k_launch *s, int64_t n_aiv, int64_t n_
       return NULL;
     }
   }
-  void *expected = NULL;
-  if (!__atomic_compare_exchange_n(&s->board, &expected, (void *)b, 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE)) {
-    asc_km_board_free(b); /* another core was first */
-    return (asc_km_board *)expected;
-  }
-  s->board_free = asc_km_board_free; /* read when the launch ends */
-  return b;
+  return (asc_km_board *)asc_k_launch_publish(&s->board, &s->board_free, b, asc_km_board_free);
 }
 
 typedef struct asc_km_group {

@@ -59,14 +59,7 @@ static asc_kp_pool *asc_kp_pool_get(asc_k_launch *s) {
   pool = (asc_kp_pool *)calloc(1, sizeof *pool);
   if (!pool) return NULL;
   pthread_mutex_init(&pool->mu, NULL);
-  void *expected = NULL;
-  if (!__atomic_compare_exchange_n(&s->pool, &expected, (void *)pool, 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE)) {
-    asc_kp_pool_free(pool); /* another block was first */
-    return (asc_kp_pool *)expected;
-  }
-  s->pool_free = asc_kp_pool_free; /* read when the launch ends */
-  return pool;
+  return (asc_kp_pool *)asc_k_launch_publish(&s->pool, &s->pool_free, pool, asc_kp_pool_free);
 }
 
 /* A buffer of `kind` of at least `size` bytes (64-byte aligned) for a
