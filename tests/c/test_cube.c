@@ -409,6 +409,14 @@ static void group_launch_init(group_launch *g, asc_k_ctx *k) {
   k->sys.slot = 3 * (int64_t)k->block_idx;
 }
 
+/* What the launcher does when a launch ends (jit_launch.c jit_release):
+ * frees the launch-wide objects the blocks made. */
+static void group_launch_end(group_launch *g) {
+  if (g->l.board_free) g->l.board_free(g->l.board);
+  if (g->l.pool_free) g->l.pool_free(g->l.pool);
+  g->l.board_free = g->l.pool_free = NULL;
+}
+
 static void test_group(void **state) {
   (void)state;
   static group_launch launch;
@@ -430,9 +438,26 @@ static void test_group(void **state) {
   /* AIC: the group; AIV s: 2 * group + s; block_num: the groups */
   int64_t want[9] = {5, 1, 24, 10, 2, 24, 11, 2, 24};
   assert_memory_equal(rec, want, sizeof want);
+  /* the AIC's and the second AIV's Unified Buffers came from the
+   * launch's pool, and a later block of the launch gets the same two
+   * back (rt/pool.h) */
+  asc_kp_pool *pool = (asc_kp_pool *)launch.l.pool;
+  assert_non_null(pool);
+  assert_non_null(pool->idle);
+  assert_non_null(pool->idle->next);
+  assert_null(pool->idle->next->next);
+  const asc_kp_item *a = pool->idle, *b = pool->idle->next;
+  k.block_idx = 6;
+  assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 0);
+  assert_true((pool->idle == a && pool->idle->next == b) ||
+              (pool->idle == b && pool->idle->next == a));
+  assert_null(pool->idle->next->next);
+  group_launch_end(&launch);
+  k.block_idx = 5;
   args[1].v.i = 1;
   group_launch_init(&launch, &k);
   assert_int_equal(asc_k_group_run(&k, args, group_core, 1, 0), 1);
+  group_launch_end(&launch);
   assert_non_null(strstr(k.msg,
                          "test_cube.py:8: cross_core_wait_flag: flag 3 (mode 2) is never "
                          "set"));
