@@ -90,12 +90,13 @@ class LocalTensor {
  public:
   using PrimType = T;
   pyasc_sim_lt lt{0, 0};
+  TPosition pos_ = TPosition::VECCALC;  // where its buffer is: GetPosition
 
   LocalTensor() = default;
   // static-tensor programming: addr in bytes into the Unified Buffer,
   // tileSize in elements
   // (at a cube position: the byte addr of its buffer, L1, L0A, L0B or L0C)
-  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) {
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, sim::Loc loc = {}) : pos_(pos) {
     const int buf = sim::cube_buffer(pos);
     const pyasc_sim_api *t = sim::api();
     if (pos == TPosition::C2PIPE2GM || pos == TPosition::C2PIPE2LOCAL)
@@ -113,6 +114,7 @@ class LocalTensor {
   }
   LocalTensor operator[](const uint32_t offset) const {
     LocalTensor r;
+    r.pos_ = pos_;
     if constexpr (sim::is_i4_v<T>)
       r.lt = sim::i4_lt({PYASC_SIM_I4_SLICE, offset}, {lt}, sim::Loc{});
     else
@@ -143,6 +145,8 @@ class LocalTensor {
         sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index, f, i, loc.file, loc.line));
   }
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
+  // the TPosition of the queue, TBuf or address it came from, as a number
+  int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
   // bytes: an int4b_t tensor's elements take half a byte each
   uint32_t GetLength() const {
     return static_cast<uint32_t>(sim::is_i4_v<T> ? (lt.len + 1) / 2 : lt.len * sizeof(T));
@@ -169,6 +173,7 @@ class LocalTensor {
   template <typename CAST_T>
   LocalTensor<CAST_T> ReinterpretCast() const {
     LocalTensor<CAST_T> r;
+    r.pos_ = pos_;
     if constexpr (sim::is_i4_v<T> || sim::is_i4_v<CAST_T>) {
       const int64_t from = sim::is_i4_v<T> ? 4 : 8 * sizeof(T),
                     to = sim::is_i4_v<CAST_T> ? 4 : 8 * sizeof(CAST_T);
@@ -300,6 +305,7 @@ class TQue : public sim::PoolHandles<TQue<pos, depth, mask>, 1> {
   template <typename T>
   LocalTensor<T> AllocTensor(sim::Loc loc = {}) {
     LocalTensor<T> t;
+    t.pos_ = pos;
     sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
     return t;
   }
@@ -311,6 +317,7 @@ class TQue : public sim::PoolHandles<TQue<pos, depth, mask>, 1> {
   template <typename T>
   LocalTensor<T> DeQue(sim::Loc loc = {}) {
     LocalTensor<T> t;
+    t.pos_ = pos;
     sim::check(sim::api()->deque(sim::ctx, mem, &t.lt, sizeof(T), loc.file, loc.line));
     return t;
   }
@@ -321,6 +328,7 @@ class TQue : public sim::PoolHandles<TQue<pos, depth, mask>, 1> {
   // in place (depth 0): the tensor keeps its buffer
   template <typename T>
   void AllocTensor(LocalTensor<T> &tensor, sim::Loc loc = {}) {
+    tensor.pos_ = pos;
     sim::check(sim::api()->alloc_tensor(sim::ctx, mem, &tensor.lt, sizeof(T), loc.file, loc.line));
   }
   template <typename T>
@@ -353,18 +361,21 @@ class TBuf : public sim::PoolHandles<TBuf<pos>, 0> {
   template <typename T>
   LocalTensor<T> Get(sim::Loc loc = {}) {
     LocalTensor<T> t;
+    t.pos_ = pos;
     sim::check(sim::api()->tbuf_get(sim::ctx, mem, -1, sizeof(T), &t.lt, loc.file, loc.line));
     return t;
   }
   template <typename T>
   LocalTensor<T> Get(uint32_t len, sim::Loc loc = {}) {
     LocalTensor<T> t;
+    t.pos_ = pos;
     sim::check(sim::api()->tbuf_get(sim::ctx, mem, len, sizeof(T), &t.lt, loc.file, loc.line));
     return t;
   }
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, sim::Loc loc = {}) {
     LocalTensor<T> t;
+    t.pos_ = pos;
     sim::check(sim::api()->tbuf_get_with_offset(sim::ctx, mem, size, bufOffset, sizeof(T), &t.lt,
                                                 loc.file, loc.line));
     return t;

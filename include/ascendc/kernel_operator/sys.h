@@ -47,6 +47,21 @@ constexpr uint8_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
 // the mask argument of a level-0 form whose isSetMask is false (the mask register is used)
 constexpr uint64_t MASK_PLACEHOLDER = 0;
+// The 910B's (dav-2201) buffer sizes in bytes, as CANN's headers give them: L1 less the
+// 128 bytes its Matmul server keeps (KFC_L1_RESERVER_SIZE), the UB and the part of it
+// vector code may take below the temporary area (TMP_UB_OFFSET).
+#ifndef KFC_L1_RESERVER_SIZE
+#define KFC_L1_RESERVER_SIZE 128
+#endif
+constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024 - KFC_L1_RESERVER_SIZE;
+constexpr uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+constexpr uint32_t TMP_UB_OFFSET = 184 * 1024;
+constexpr uint32_t SINGLE_MSG_SIZE = 64;
+constexpr uint32_t CACHE_LINE_SIZE = 64;
 
 constexpr uint32_t DivCeil(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
