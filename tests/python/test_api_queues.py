@@ -73,6 +73,46 @@ def test_que_bind_and_queries():
 
 
 @jit
+def moved_tensor_kernel(x: asc.GlobalAddress, y: asc.GlobalAddress, info: asc.GlobalAddress,
+                        n: asc.ConstExpr[int]):
+    """A queue tensor sliced, and one moved with set_addr_with_offset, are
+    enqueued and freed as their buffers (Ascend C passes a tensor by its
+    buffer's handle, which both keep): each buffer is idle again after."""
+    gx = asc.GlobalTensor()
+    gx.set_global_buffer(x, n)
+    gy = asc.GlobalTensor()
+    gy.set_global_buffer(y, n)
+    gi = asc.GlobalTensor()
+    gi.set_global_buffer(info, 4)
+    pipe = asc.TPipe()
+    q = asc.TQue(asc.TPosition.VECIN, 1)
+    tmp = asc.TQue(asc.TPosition.VECCALC, 1)
+    pipe.init_buffer(q, 1, n * 4)
+    pipe.init_buffer(tmp, 1, n * 4)
+    a = q.alloc_tensor(asc.float32)
+    asc.data_copy(a, gx, n)
+    q.enque(a[16:])
+    b = q.deque(asc.float32)
+    asc.data_copy(gy, b, n)
+    q.free_tensor(b[32:])
+    gi.set_value(0, q.has_idle_buffer())
+    t = tmp.alloc_tensor(asc.int32)
+    t.set_addr_with_offset(t, 16)
+    tmp.free_tensor(t)
+    gi.set_value(1, tmp.has_idle_buffer())
+
+
+def test_sliced_and_moved_tensors_free_their_buffers():
+    x = np.arange(N, dtype=np.float32)
+    for kernel in modes(moved_tensor_kernel):
+        y = np.zeros(N, np.float32)
+        info = np.full(4, -1, np.int32)
+        kernel[1](x, y, info, N)
+        np.testing.assert_array_equal(y, x)  # the dequeued tensor is the whole buffer
+        assert info[:2].tolist() == [1, 1]
+
+
+@jit
 def bind_error_kernel(x: asc.GlobalAddress, case: asc.ConstExpr[int]):
     if case == 0:
         q = asc.TQueBind(asc.TPosition.GM, asc.TPosition.GM)

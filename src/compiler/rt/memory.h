@@ -402,9 +402,13 @@ static inline int asc_k_alloc_tensor(asc_k_ctx *k, asc_k_que *q, asc_k_lt *t, in
                     "(real hardware would hang here)",
                     q->nbuf);
 }
+/* The queue's buffer that holds t's address: t may be a slice of it or
+ * moved inside it (SetAddrWithOffset), as Ascend C enqueues and frees a
+ * tensor by its buffer's handle, which both keep. */
 static inline int asc_k_find_buffer(const asc_k_que *q, asc_k_lt t) {
+  const int64_t len = q->buf_len > 0 ? q->buf_len : 1;
   for (int i = 0; i < q->nbuf; i++)
-    if (q->buf_off[i] == t.off) return i;
+    if (t.off >= q->buf_off[i] && t.off - q->buf_off[i] < len) return i;
   return -1;
 }
 /* The queue buffer at t's address: this queue's, else another queue's of
