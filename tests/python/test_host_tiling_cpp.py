@@ -184,8 +184,8 @@ static void bad_calls() {
   api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
   api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
   api.SetOrgShape(256, 256, 256);
-  AscendC::tiling::TCubeTiling t;
-  std::memset(&t, 0x5A, sizeof t);
+  AscendC::tiling::TCubeTiling t;  // members 0 unless set, as CANN's
+  t.M = t.baseM = 0x5A5A5A5A;
   int set = api.SetShape(-3, 256, 256);
   int64_t get = api.GetTiling(t);
   bool untouched = t.M == 0x5A5A5A5A && t.baseM == 0x5A5A5A5A;
