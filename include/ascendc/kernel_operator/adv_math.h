@@ -155,13 +155,21 @@ inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTenso
 }
 
 // --- SoftMax over the last axis: sum and max get one 32-byte block per row -------------
+// The rows and row length are src's shape when SetShapeInfo gave it one (CANN: the tiling is
+// recomputed when they differ from its srcM, srcK), else the tiling's.
 namespace sim {
 template <typename T, typename S>
 inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
                     const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
                     const SoftMaxTiling &tiling, Loc loc) {
-  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, tiling.srcM, tiling.srcK,
-                        has_tmp ? tmp.len : -1};
+  const ShapeInfo shape = src.GetShapeInfo();
+  const int dims = shape.shapeDim < K_MAX_SHAPE_DIM ? shape.shapeDim : K_MAX_SHAPE_DIM;
+  int64_t rows = tiling.srcM, cols = tiling.srcK;
+  if (dims > 0) {
+    rows = 1, cols = shape.shape[dims - 1];
+    for (int i = 0; i + 1 < dims; ++i) rows *= shape.shape[i];
+  }
+  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, rows, cols, has_tmp ? tmp.len : -1};
   adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
 }
 }  // namespace sim

@@ -22,6 +22,29 @@ constexpr int cube_buffer(TPosition pos) {
 template <typename T>
 class LocalTensor;
 
+// A LocalTensor's shape as the adv APIs read it (SoftMax takes its rows and row length from
+// its source's when no SoftMaxShapeInfo gives them): dims, the original (unpadded) dims,
+// the format.
+constexpr int32_t K_MAX_SHAPE_DIM = 8;
+struct ShapeInfo {
+  ShapeInfo() = default;
+  ShapeInfo(const uint8_t dim, const uint32_t inputShape[], const uint8_t originalDim,
+            const uint32_t inputOriginalShape[], const DataFormat format)
+      : shapeDim(dim), originalShapeDim(originalDim), dataFormat(format) {
+    for (int i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = inputShape[i];
+    for (int i = 0; i < originalShapeDim && i < K_MAX_SHAPE_DIM; ++i)
+      originalShape[i] = inputOriginalShape[i];
+  }
+  ShapeInfo(const uint8_t dim, const uint32_t inputShape[],
+            const DataFormat format = DataFormat::ND)
+      : ShapeInfo(dim, inputShape, dim, inputShape, format) {}
+  uint8_t shapeDim = 0;
+  uint8_t originalShapeDim = 0;
+  uint32_t shape[K_MAX_SHAPE_DIM] = {};
+  uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+  DataFormat dataFormat = DataFormat::ND;
+};
+
 // How global memory accesses use the L2 cache (GlobalTensor::SetL2CacheHint).
 enum class CacheMode {
   CACHE_MODE_DISABLE = 0,
@@ -91,6 +114,7 @@ class LocalTensor {
   using PrimType = T;
   pyasc_sim_lt lt{0, 0};
   TPosition pos_ = TPosition::VECCALC;  // where its buffer is: GetPosition
+  ShapeInfo shape_;                     // SetShapeInfo's (none: 0 dims)
 
   LocalTensor() = default;
   // static-tensor programming: addr in bytes into the Unified Buffer,
@@ -147,6 +171,8 @@ class LocalTensor {
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
   // the TPosition of the queue, TBuf or address it came from, as a number
   int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
+  void SetShapeInfo(const ShapeInfo &shapeInfo) { shape_ = shapeInfo; }
+  ShapeInfo GetShapeInfo() const { return shape_; }
   // bytes: an int4b_t tensor's elements take half a byte each
   uint32_t GetLength() const {
     return static_cast<uint32_t>(sim::is_i4_v<T> ? (lt.len + 1) / 2 : lt.len * sizeof(T));

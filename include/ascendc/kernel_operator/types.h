@@ -197,6 +197,11 @@ enum class RoundMode : uint8_t {
 };
 
 enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
+// A tensor's data format (ShapeInfo, the transdata tilings).
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+#endif
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
 enum class ReduceOrder : uint8_t {

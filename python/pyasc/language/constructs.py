@@ -33,18 +33,22 @@ class static_range(range):
 @dataclass(frozen=True)
 class Property:
     """A constant of the AI core that ``asc.property(prop)`` reads; ``attr``
-    names the device property it comes from."""
+    names the device property it comes from, less ``reserved`` bytes."""
 
     name: str
     attr: str | None
     value: int | None = None
+    reserved: int = 0
 
 
-#: PyAsc's property constants; sizes come from the current device's
-#: properties (the simulated 910B: UB 192 KiB, L1 512 KiB, L0A/L0B 64 KiB,
-#: L0C 128 KiB).
+#: PyAsc's property constants (Ascend C's ``AscendC::TOTAL_L1_SIZE``...);
+#: sizes come from the current device's properties (the simulated 910B: UB
+#: 192 KiB, L1 512 KiB, L0A/L0B 64 KiB, L0C 128 KiB). TOTAL_L1_SIZE is L1
+#: less the 128 bytes CANN's Matmul server keeps (KFC_L1_RESERVER_SIZE), as
+#: CANN's headers define it for the 910B.
+KFC_L1_RESERVER_SIZE = 128
 TOTAL_UB_SIZE = Property("TOTAL_UB_SIZE", "ub_size")
-TOTAL_L1_SIZE = Property("TOTAL_L1_SIZE", "l1_size")
+TOTAL_L1_SIZE = Property("TOTAL_L1_SIZE", "l1_size", reserved=KFC_L1_RESERVER_SIZE)
 TOTAL_L0A_SIZE = Property("TOTAL_L0A_SIZE", "l0a_size")
 TOTAL_L0B_SIZE = Property("TOTAL_L0B_SIZE", "l0b_size")
 TOTAL_L0C_SIZE = Property("TOTAL_L0C_SIZE", "l0c_size")
@@ -62,7 +66,7 @@ def property(prop: Property) -> int:  # noqa: A001  (PyAsc's name)
                         f"pyasc.TOTAL_L1_SIZE, not {prop!r}")
     if prop.attr is None:
         return int(prop.value)  # type: ignore[arg-type]
-    return int(getattr(_C.get_device_properties(), prop.attr))
+    return int(getattr(_C.get_device_properties(), prop.attr)) - prop.reserved
 
 
 def ceildiv(x: int, y: int) -> int:
