@@ -230,7 +230,23 @@ inline void RmsNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
 }
 
 // --- AscendQuant per tensor: int8 = saturate(rint(src * scale + offset)) ----------------
-template <typename T, bool isReuseSource = false>
+// Its compile-time config (the 910B's four counts): CANN's per-tensor form on this core only
+// checks them in its CPU debug build and computes the same, so here they change nothing.
+struct AscendQuantConfig {
+  constexpr AscendQuantConfig(const uint32_t calcCount, const uint32_t offsetCount,
+                              const uint32_t scaleCount, const uint32_t workLocalSize)
+      : calcCount(calcCount),
+        offsetCount(offsetCount),
+        scaleCount(scaleCount),
+        workLocalSize(workLocalSize) {}
+  uint32_t calcCount = 0;
+  uint32_t offsetCount = 0;
+  uint32_t scaleCount = 0;
+  uint32_t workLocalSize = 0;
+};
+constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const LocalTensor<uint8_t> &sharedTmpBuffer, const float scale,
                         const float offset, const uint32_t calCount, sim::Loc loc = {}) {
@@ -239,7 +255,8 @@ inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<
   sim::adv_more(PYASC_SIM_ADV_QUANT, v, {dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt}, loc,
                 scale);
 }
-template <typename T, bool isReuseSource = false>
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig &config = ASCEND_QUANT_DEFAULT_CFG>
 inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<T> &srcTensor,
                         const float scale, const float offset, const uint32_t calCount,
                         sim::Loc loc = {}) {
