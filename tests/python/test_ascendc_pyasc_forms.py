@@ -127,3 +127,20 @@ def test_ascend_quant_takes_a_static_config(debug):
     pyasc.ascendc.load(SRC, "quant_with_config", debug=debug)[1](x, y)
     ref = np.clip(np.rint(x.astype(np.float32) * np.float32(2.0) + np.float32(0.9)), -128, 127)
     np.testing.assert_array_equal(y, ref.astype(np.int8))
+
+
+def test_iterate_batch_takes_the_sync_template_arguments():
+    """Matmul::IterateBatch<sync, waitIterateBatch>(...), as Huawei's generated code writes it
+    (its matmul iterate_batch test runs that way under tools/upstream-ascendc.sh)."""
+    from test_ascendc import assert_valid_cpp
+
+    assert_valid_cpp(r"""
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using F = matmul::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+void calls(matmul::Matmul<F, F, F, F> &mm, AscendC::GlobalTensor<float> &c) {
+  mm.IterateBatch<true, false>(c, 2u, 2u, false, 0u, 0u, 0u);
+  mm.IterateBatch<false>(c, false, static_cast<uint8_t>(0), false);
+  mm.IterateBatch(c, 1u, 1u, false);
+}
+""")

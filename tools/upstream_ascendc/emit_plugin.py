@@ -7,10 +7,13 @@ tools/upstream_ascendc.py loads it with ``-p emit_plugin``."""
 import inspect
 import os
 import re
+import sys
+import types
 
 import torch
 
 import asc.runtime.config as config
+import asc.lib
 import asc.lib.runtime as rt
 from asc.runtime import jit as J, compiler as C
 
@@ -73,3 +76,39 @@ def _on_cpu(factory):
 
 for _factory in ("randn", "randint", "rand", "zeros", "ones", "empty", "full", "tensor"):
     setattr(torch, _factory, _on_cpu(getattr(torch, _factory)))
+
+
+class _NoTiling:
+    """asc.lib.host's matmul tiling without CANN (which it needs): every call
+    does nothing and get_tiling leaves the TCubeTiling as it is. The kernel
+    reads its tiling at run time, so the values do not enter the code; the
+    run with pyasc passes pyasc.host's."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: 0
+
+
+class _Names:
+    """One of asc.lib.host's enums without CANN: any member, by its name."""
+
+    def __getattr__(self, name):
+        return name
+
+
+class _Host(types.ModuleType):
+    """asc.lib.host without CANN: its tiling classes do nothing, its enums
+    give names, get_ascendc_platform gives None."""
+
+    def __getattr__(self, name):
+        if name.endswith("Tiling"):
+            return _NoTiling
+        if name == "get_ascendc_platform":
+            return lambda *args, **kwargs: None
+        return _Names()
+
+
+sys.modules["asc.lib.host"] = _Host("asc.lib.host")
+asc.lib.host = sys.modules["asc.lib.host"]

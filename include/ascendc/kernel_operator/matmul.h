@@ -359,6 +359,8 @@ class Matmul {
     const int64_t v[2] = {batchA, batchB};
     more(PYASC_SIM_MM_BATCH_NUM, v, pyasc_sim_gt{}, pyasc_sim_lt{}, 0, loc);
   }
+  // (sync and waitIterateBatch: the simulated cores run IterateBatch to its end)
+  template <bool sync = true, bool waitIterateBatch = false>
   void IterateBatch(const GlobalTensor<DstT> &gm, uint32_t batchA, uint32_t batchB,
                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
@@ -368,6 +370,7 @@ class Matmul {
           enPartialSum, enAtomic, loc);
   }
   // ... as many as SetBatchNum gave
+  template <bool sync = true, bool waitIterateBatch = false>
   void IterateBatch(const GlobalTensor<DstT> &gm, bool enPartialSum, uint8_t enAtomic,
                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
