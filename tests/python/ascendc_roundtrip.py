@@ -16,35 +16,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 import pyasc
 from pyasc.language import jit as _jit
-from pyasc.language.struct import Struct, StructField
+from pyasc.language.struct import Struct
 
 _NAME = re.compile(r'extern "C" __global__ __aicore__ void (\w+)\(')
 _PARAMS = re.compile(r'extern "C" __global__ __aicore__ void \w+\(([^)]*)\)')
 # a struct parameter: its bytes copied into a local of the struct's type
 _STRUCT_COPY = re.compile(r'reinterpret_cast<uint8_t \*>\(&(\w+)\)\[i\] = (\w+)\[i\]')
 _SCALARS = (int, float, bool, np.integer, np.floating, np.bool_)
-
-
-def _struct_classes(cls: type = Struct) -> dict[str, type]:
-    """Every Struct subclass by name."""
-    out: dict[str, type] = {}
-    for sub in cls.__subclasses__():
-        out[sub.__name__] = sub
-        out.update(_struct_classes(sub))
-    return out
-
-
-def _rebuild(cls: Any, values: Iterator[Any]) -> Any:
-    """The struct whose flattened fields are the next values."""
-    return cls(**{name: _rebuild(f.struct_cls, values) if isinstance(f, StructField)
-                  else next(values) for name, f in cls.struct_fields.items()})
 
 
 def ascendc_arguments(source: str, runtime: tuple) -> list | None:
@@ -58,7 +42,7 @@ def ascendc_arguments(source: str, runtime: tuple) -> list | None:
     for var, addr in _STRUCT_COPY.findall(source):
         decl = re.search(rf"^\s*(\w+) {var};", source, re.M)
         structs[addr] = decl.group(1) if decl else None
-    classes = _struct_classes()
+    classes = Struct.by_name()
     values = iter(runtime)
     out: list = []
     for p in params:
@@ -66,7 +50,7 @@ def ascendc_arguments(source: str, runtime: tuple) -> list | None:
             cls = classes.get(structs[p] or "")
             if cls is None:
                 return None
-            out.append(np.frombuffer(_rebuild(cls, values).pack(), np.uint8).copy())
+            out.append(np.frombuffer(cls.unflatten(values).pack(), np.uint8).copy())
         else:
             out.append(next(values, None))
     return out

@@ -71,3 +71,17 @@ def test_a_struct_of_another_type_is_not_mistaken_for_a_built_one():
     assert scaled._dispatch.launch(1, None, x, np.zeros_like(x), OtherParams()) is False
     with pytest.raises(TypeError):
         scaled[1](x, np.zeros_like(x), object())
+
+
+def test_unflatten_inverts_flatten_and_by_name_finds_subclasses():
+    """Struct.unflatten rebuilds a struct, nested ones included, from the
+    values flatten() gives (what a launch passes); Struct.by_name finds a
+    struct type by its name (as Ascend C names it in a kernel signature)."""
+    p = Params(n=7, scale=2.5, inner=Inner(offset=-3), on=False)
+    values = iter(p.flatten() + ["rest"])
+    q = Params.unflatten(values)
+    assert q == p and q.pack() == p.pack()
+    assert next(values) == "rest"  # exactly its own values taken
+    names = Struct.by_name()
+    assert names["Params"] is Params and names["Inner"] is Inner
+    assert "TCubeTiling" in names

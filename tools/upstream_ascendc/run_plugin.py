@@ -15,28 +15,13 @@ import numpy as np
 
 import pyasc
 from pyasc.language import jit as _jit
-from pyasc.language.struct import Struct, StructField
+from pyasc.language.struct import Struct
 
 OUT = os.environ["UPA_OUT"]
 _SIGNATURE = re.compile(r'extern "C"\s+__global__\s+__aicore__\s+void\s+(\w+)\s*\(([^)]*)\)')
 _state: dict[str, Any] = {"dir": "", "n": 0, "used": 0, "missing": 0}
 _kernels: dict[str, Any] = {}
 _results: dict[str, dict[str, Any]] = {}
-
-
-def _struct_classes(cls: type = Struct) -> dict[str, type]:
-    """Every Struct subclass by name."""
-    out: dict[str, type] = {}
-    for sub in cls.__subclasses__():
-        out[sub.__name__] = sub
-        out.update(_struct_classes(sub))
-    return out
-
-
-def _rebuild(cls: Any, values: Any) -> Any:
-    """The struct whose flattened fields are the next values."""
-    return cls(**{name: _rebuild(f.struct_cls, values) if isinstance(f, StructField)
-                  else next(values) for name, f in cls.struct_fields.items()})
 
 
 def _test_dir(nodeid: str) -> str:
@@ -60,13 +45,13 @@ def _arguments(runtime: list, types: list[str]) -> list:
     """PyAsc's kernel arguments for a launch's run-time ones (a struct,
     which the launch flattens into its fields, as the address of its
     bytes), then the FFTS address."""
-    classes = _struct_classes()
+    classes = Struct.by_name()
     values = iter(runtime)
     out: list = []
     for t in types[:-1]:
         name = re.sub(r"^__gm__\s+|\s*\*$", "", t.strip())
         if name in classes:
-            out.append(np.frombuffer(_rebuild(classes[name], values).pack(), np.uint8).copy())
+            out.append(np.frombuffer(classes[name].unflatten(values).pack(), np.uint8).copy())
         else:
             out.append(next(values))
     if next(values, None) is not None:

@@ -211,6 +211,23 @@ class Struct:
         return out
 
     @classmethod
+    def unflatten(cls, values: Iterator[Any]) -> "Struct":
+        """The struct whose :meth:`flatten` values are the next of
+        ``values`` (a launch passes a struct as those values)."""
+        return cls(**{name: f.struct_cls.unflatten(values) if isinstance(f, StructField)
+                      else next(values) for name, f in cls.struct_fields.items()})
+
+    @classmethod
+    def by_name(cls) -> dict[str, type]:
+        """Every subclass of this class, by its name (what Ascend C calls the
+        struct's type)."""
+        out: dict[str, type] = {}
+        for sub in cls.__subclasses__():
+            out[sub.__name__] = sub
+            out.update(sub.by_name())
+        return out
+
+    @classmethod
     def _layout(cls) -> tuple[int, int]:
         """(size, alignment) of the packed C struct."""
         offset, align = 0, 1
