@@ -517,7 +517,8 @@ def test_ascendc_forms_are_valid_cpp():
     for text in ("AscendC::LoadData3DParamsV1<half>{static_cast<uint8_t>(pl)",
                  "AscendC::LoadData3DParamsV2<half>{", "AscendC::LoadData3DParamsV2Pro{",
                  "AscendC::LoadData2DParamsV2{", "AscendC::SetLoadDataBoundary(",
-                 "AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam{",
+                 # CANN's constructor order: repeatStride (uint16_t), repeatTime, repeatMode
+                 "AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam{static_cast<uint16_t>(",
                  "AscendC::SetLoadDataPaddingValue("):
         assert text in src, text
     for s in sources:  # the img2col parameter forms: test_ascendc_all_ops.HEADER_LACKS
