@@ -86,7 +86,10 @@ enum {
  * filterH, dilationFilterW, dilationFilterH, enTranspose, filterSizeW,
  * filterSizeH, fMatrixCtrl, then padValue as a double's bits; READ
  * (DumpTensor of an L1 or L0C tensor, src) the element size, the count
- * and the first element, copied to g.base (g.n bytes). */
+ * and the first element, copied to g.base (g.n bytes); the img2col
+ * registers: L3D_BOUNDARY (SetLoadDataBoundary) the boundary; L3D_PAD
+ * (SetLoadDataPaddingValue) the value as a double's bits; L3D_REPEAT
+ * (SetLoadDataRepeat) repeatTime, repeatStride, repeatMode. */
 enum {
   PYASC_SIM_CUBE_FPQ,
   PYASC_SIM_CUBE_CO12,
@@ -95,7 +98,10 @@ enum {
   PYASC_SIM_CUBE_LOAD_SPARSE,
   PYASC_SIM_CUBE_MMAD_SPARSE,
   PYASC_SIM_CUBE_LOAD3D_V2,
-  PYASC_SIM_CUBE_READ
+  PYASC_SIM_CUBE_READ,
+  PYASC_SIM_CUBE_L3D_BOUNDARY,
+  PYASC_SIM_CUBE_L3D_PAD,
+  PYASC_SIM_CUBE_L3D_REPEAT
 };
 
 /* The other vector and state forms through vec_more: t the tensors, v the

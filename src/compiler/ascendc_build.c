@@ -88,7 +88,10 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
                                            "L0B",
                                            "L0C",
                                            "SetAippFunctions",
-                                           "LoadImageToLocal"};
+                                           "LoadImageToLocal",
+                                           "SetLoadDataBoundary",
+                                           "SetLoadDataPaddingValue",
+                                           "SetLoadDataRepeat"};
   static const char *const mix_names[] = {"Matmul",
                                           "REGIST_MATMUL_OBJ",
                                           "ASCEND_IS_AIC",

@@ -297,6 +297,13 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
   asc_k_ctx *k = kv;
   int L = at(file, line), t, st;
   if (op == PYASC_SIM_CUBE_FPQ) return asc_k_set_fpq(k, v[0], 0, L);
+  if (op == PYASC_SIM_CUBE_L3D_BOUNDARY) return asc_k_l3d_set_boundary(k, v[0], L);
+  if (op == PYASC_SIM_CUBE_L3D_REPEAT) return asc_k_l3d_set_repeat(k, v[0], v[1], v[2], L);
+  if (op == PYASC_SIM_CUBE_L3D_PAD) {
+    double pad;
+    memcpy(&pad, &v[0], sizeof pad);
+    return asc_k_l3d_set_pad(k, pad, L);
+  }
   if (op == PYASC_SIM_CUBE_READ) return cube_read(k, src, v[0], v[1], v[2], g.base, g.n, L);
   if (op == PYASC_SIM_CUBE_MMAD_SPARSE)
     return asc_k_cube_mmad_sparse(k, lt_in(dst), lt_in(src), lt_in(third), v[0], v[1], v[2],

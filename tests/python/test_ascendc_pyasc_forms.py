@@ -144,3 +144,27 @@ void calls(matmul::Matmul<F, F, F, F> &mm, AscendC::GlobalTensor<float> &c) {
   mm.IterateBatch(c, 1u, 1u, false);
 }
 """)
+
+
+L3D_SRC = r"""
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void l3d_registers(GM_ADDR x, uint32_t mode)
+{
+    AscendC::SetLoadDataBoundary(4096);
+    AscendC::SetLoadDataPaddingValue(static_cast<half>(1.5));
+    AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam(7, 3, mode));  // the mode line
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_img2col_registers_reach_the_runtime_in_canns_order(debug):
+    """SetLoadDataBoundary, SetLoadDataPaddingValue and SetLoadDataRepeat (CANN's constructor:
+    repeatStride, repeatTime, repeatMode) set the runtime's registers: a repeat mode of 2 is
+    the runtime's error naming time 3, stride 7 and mode 2 at the call's line."""
+    kernel = pyasc.ascendc.load(L3D_SRC, "l3d_registers", debug=debug)
+    kernel[1](np.zeros(16, np.float32), 1)
+    with pytest.raises(pyasc.KernelError, match=r"<string>:8: set_load_data_repeat: .*"
+                       r"\(got 3, 7, 2\)"):
+        kernel[1](np.zeros(16, np.float32), 2)

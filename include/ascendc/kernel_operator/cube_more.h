@@ -94,6 +94,36 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                           pyasc_sim_lt{}, loc.file, loc.line));
 }
 
+// img2col's registers, read by the LoadData3DParamsV2 loads after them: the L1 boundary
+// (bytes, 0: none), the padding value, and the repeat (CANN's constructor takes the stride
+// first; repeatMode 0 repeats along M, 1 along K).
+struct LoadDataRepeatParam {
+  LoadDataRepeatParam() = default;
+  LoadDataRepeatParam(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                      const uint8_t repeatModeIn)
+      : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn) {}
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+};
+inline void SetLoadDataBoundary(uint32_t boundaryValue, sim::Loc loc = {}) {
+  const int64_t v[1] = {boundaryValue};
+  sim::cube_more(PYASC_SIM_CUBE_L3D_BOUNDARY, v, pyasc_sim_gt{}, pyasc_sim_lt{}, pyasc_sim_lt{},
+                 loc);
+}
+template <typename T>
+inline void SetLoadDataPaddingValue(const T padValue, sim::Loc loc = {}) {
+  const double pad = sim::to_double(padValue);
+  int64_t v[1];
+  __builtin_memcpy(&v[0], &pad, sizeof pad);
+  sim::cube_more(PYASC_SIM_CUBE_L3D_PAD, v, pyasc_sim_gt{}, pyasc_sim_lt{}, pyasc_sim_lt{}, loc);
+}
+inline void SetLoadDataRepeat(const LoadDataRepeatParam &repeatParams, sim::Loc loc = {}) {
+  const int64_t v[3] = {repeatParams.repeatTime, repeatParams.repeatStride,
+                        repeatParams.repeatMode};
+  sim::cube_more(PYASC_SIM_CUBE_L3D_REPEAT, v, pyasc_sim_gt{}, pyasc_sim_lt{}, pyasc_sim_lt{}, loc);
+}
+
 // --- DumpTensor -----------------------------------------------------------------------------
 
 namespace sim {
