@@ -474,7 +474,10 @@ static int pf_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyas
       else
         asc_pf_gm(pf, ASC_K_FIX, src.len * asc_k_dt_size((int)v[1]), g.base, g.base + g.lead, L);
       break;
-    case PYASC_SIM_CUBE_FPQ:
+    case PYASC_SIM_CUBE_FPQ: /* register writes: one scalar instruction */
+    case PYASC_SIM_CUBE_L3D_BOUNDARY:
+    case PYASC_SIM_CUBE_L3D_PAD:
+    case PYASC_SIM_CUBE_L3D_REPEAT:
       asc_pf_s(pf, 1);
       break;
     default:
