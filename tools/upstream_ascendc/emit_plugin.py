@@ -2,7 +2,7 @@
 kernel launch of a test writes the Ascend C that PyAsc's front end, MLIR
 passes and translation make for it, instead of running (no CANN here), to
 $UPA_OUT/<test id>/<kernel>.<n>.cpp, n counting the test's launches.
-tools/upstream_ascendc.py loads it with ``-p emit_plugin``."""
+tools/upstream-ascendc.sh loads it with ``-p emit_plugin``."""
 
 import inspect
 import os
@@ -21,13 +21,13 @@ OUT = os.environ["UPA_OUT"]
 state = {"dir": "", "n": 0}
 
 
-def test_dir(nodeid):
+def _test_dir(nodeid):
     """The folder of a test's files (its id made a file name)."""
     return os.path.join(OUT, re.sub(r"[^A-Za-z0-9_.-]", "_", nodeid))
 
 
 def pytest_runtest_setup(item):
-    state["dir"] = test_dir(item.nodeid)
+    state["dir"] = _test_dir(item.nodeid)
     state["n"] = 0
 
 
