@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pyasc
+from test_ascendc import assert_valid_cpp
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -132,8 +133,6 @@ def test_ascend_quant_takes_a_static_config(debug):
 def test_iterate_batch_takes_the_sync_template_arguments():
     """Matmul::IterateBatch<sync, waitIterateBatch>(...), as Huawei's generated code writes it
     (its matmul iterate_batch test runs that way under tools/upstream-ascendc.sh)."""
-    from test_ascendc import assert_valid_cpp
-
     assert_valid_cpp(r"""
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"

@@ -465,9 +465,8 @@ static int asc_k_group_run(asc_k_ctx *k, const asc_k_arg *args, asc_km_run_fn ru
     c->k.sub_block_num = i == 0 ? 1 : 2;
     c->k.block_idx = i == 0 ? k->block_idx : 2 * k->block_idx + (i - 1);
     if (i != 1) { /* AIV 0 keeps the caller's Unified Buffer */
-      int fresh;
       ubs[i] = (char *)asc_kp_take(k->sys.launch, ASC_KP_UB,
-                                   (size_t)(k->ub_reach > 0 ? k->ub_reach : 1), NULL, &fresh);
+                                   (size_t)(k->ub_reach > 0 ? k->ub_reach : 1), NULL, NULL);
       if (!ubs[i]) rc = asc_k_fail(k, 0, "the core group's Unified Buffers: out of host memory");
       c->k.ub = ubs[i];
     }

@@ -64,7 +64,7 @@ static asc_kp_pool *asc_kp_pool_get(asc_k_launch *s) {
 
 /* A buffer of `kind` of at least `size` bytes (64-byte aligned) for a
  * block of launch s: an idle one of the pool (*fresh 0: it holds what its
- * last block left) or a new one, zeroed (*fresh 1). fini frees what the
+ * last block left) or a new one, zeroed (*fresh 1; fresh may be NULL). fini frees what the
  * payload will own (NULL: nothing). NULL: out of host memory. The block
  * hands it back with asc_kp_give, or asc_kp_drop if it is not usable. */
 static void *asc_kp_take(asc_k_launch *s, asc_kp_kind kind, size_t size,
@@ -80,7 +80,7 @@ static void *asc_kp_take(asc_k_launch *s, asc_kp_kind kind, size_t size,
     if (it) *at = it->next;
     pthread_mutex_unlock(&pool->mu);
     if (it) {
-      *fresh = 0;
+      if (fresh) *fresh = 0;
       return (char *)it + ASC_KP_HEADER;
     }
   }
@@ -92,7 +92,7 @@ static void *asc_kp_take(asc_k_launch *s, asc_kp_kind kind, size_t size,
   it->kind = kind;
   it->size = size;
   it->fini = fini;
-  *fresh = 1;
+  if (fresh) *fresh = 1;
   return (char *)it + ASC_KP_HEADER;
 }
 
