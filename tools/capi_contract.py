@@ -64,10 +64,14 @@ SKIP: dict[str, str] = {}
 TINY_KERNEL = "int asc_kernel_entry(void *k, void *a) { (void)k; (void)a; return 0; }\n"
 
 
+# One private cache for the run, removed when the process ends: a directory
+# a call would leave thousands of them behind in /tmp.
+_KERNEL_CACHE = tempfile.TemporaryDirectory(prefix="pyasc-contract-")
+
+
 def compiled_kernel() -> Any:
-    """A CompiledKernel of no parameters, built into a private cache."""
-    cache = tempfile.mkdtemp(prefix="pyasc-contract-")
-    return _C.jit_build(TINY_KERNEL, "contract", "", cache_dir=cache)[0]
+    """A CompiledKernel of no parameters, built into the run's private cache."""
+    return _C.jit_build(TINY_KERNEL, "contract", "", cache_dir=_KERNEL_CACHE.name)[0]
 
 
 def kernel_launcher() -> Any:
