@@ -11,14 +11,36 @@ _Static_assert((int)PYASC_SIM_FN_ACOS == (int)ASC_K_ADV_ACOS &&
                    (int)PYASC_SIM_FN_TRUNC == (int)ASC_K_ADV_TRUNC,
                "PYASC_SIM_FN_* differ from the runtime's ASC_K_ADV_*");
 
-/* The least sharedTmpBuffer the maths family takes, in 256-byte repeats of float32
- * intermediates (by PYASC_SIM_FN_*; half data needs one more): the host query's table,
- * pyasc/language/names/adv_math.py's MATH_TMP_BUFFERS, which the Python kernel's lowering
- * passes as tmp_min (test_ascendc_adv_roundtrip.py checks the two agree). */
-static const int adv_tmp_repeats[PYASC_SIM_FN_TRUNC + 1] = {2, 2, 2, 3, 5, 2, 1, 3, 2, 7, 3, 7,
-                                                            3, 1, 1, 7, 1, 1, 2, 3, 2, 4, 2, 1};
-static int64_t adv_tmp_min(int has_tmp, int repeats, int dt) {
-  return has_tmp ? (int64_t)(repeats + (dt == ASC_K_DT_FLOAT16)) * 256 : -1;
+/* The least sharedTmpBuffer of the maths family, as CANN's host queries size it (the C++
+ * header's GetXxxMaxMinTmpSize): repeats of 256 bytes by the input's type and whether a float
+ * source may be overwritten; the unary functions by PYASC_SIM_FN_*, then xor and axpy. The
+ * Python kernel's lowering passes the same minimum (pyasc/language/names/adv_math.py's
+ * MATH_TMP_FACTORS; test_tables.py compares both with the .def). */
+static const struct {
+  int half, flt, flt_reuse;
+} adv_tmp_factors[] = {
+#define PYASC_ADV_TMP(NAME, name, HALF, FLOAT, FLOAT_REUSE, FLOOR) {HALF, FLOAT, FLOAT_REUSE},
+#include "../../include/ascendc/adv_math_tmp.def"
+#undef PYASC_ADV_TMP
+};
+enum { ADV_TMP_XOR = PYASC_SIM_FN_TRUNC + 1, ADV_TMP_AXPY, ADV_TMP_ROWS };
+_Static_assert(sizeof adv_tmp_factors / sizeof adv_tmp_factors[0] == ADV_TMP_ROWS,
+               "adv_math_tmp.def has a row for each maths function, then xor and axpy");
+
+/* reuse: the API may overwrite its float source. -1: no buffer given. */
+static int64_t adv_tmp_min(int has_tmp, int row, int dt, int reuse) {
+  if (!has_tmp) return -1;
+  int n = dt != ASC_K_DT_FLOAT32 ? adv_tmp_factors[row].half
+          : reuse                ? adv_tmp_factors[row].flt_reuse
+                                 : adv_tmp_factors[row].flt;
+  return (int64_t)n * 256;
+}
+
+/* Power of two tensors (dav-2201): 4 float buffers and one repeat more, or 14 half ones of
+ * half a repeat each and one repeat more. */
+static int64_t adv_power_tmp_min(int has_tmp, int dt) {
+  if (!has_tmp) return -1;
+  return dt == ASC_K_DT_FLOAT32 ? 5 * 256 : 8 * 256;
 }
 
 /* A sharedTmpBuffer: none (tmp_min < 0) or t, which the vector pipe then counts as written. */
@@ -220,17 +242,18 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
           "adv.sign", "adv.sin",   "adv.sinh", "adv.tan",     "adv.tanh", "adv.trunc"};
       if (v[0] < 0 || v[0] > PYASC_SIM_FN_TRUNC)
         return asc_k_fail(k, L, "unknown adv maths function %lld", (long long)v[0]);
-      int64_t tmp_min = adv_tmp_min(v[4] >= 0, adv_tmp_repeats[v[0]], (int)v[1]);
+      int64_t tmp_min = adv_tmp_min(v[4] >= 0, (int)v[0], (int)v[1], v[4] > 0);
       return asc_k_adv_unary(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), v[2], v[3],
                              adv_tmp(t, 2, tmp_min), tmp_min, names[v[0]], L);
     }
-    case PYASC_SIM_ADV_BINARY: { /* power 6 repeats, xor 1 (int16 only) */
-      int64_t tmp_min = adv_tmp_min(v[3] >= 0, v[0] ? 1 : 6, (int)v[1]);
+    case PYASC_SIM_ADV_BINARY: {
+      int64_t tmp_min = v[0] ? adv_tmp_min(v[3] >= 0, ADV_TMP_XOR, (int)v[1], 0)
+                             : adv_power_tmp_min(v[3] >= 0, (int)v[1]);
       return asc_k_adv_binary(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
                               adv_tmp(t, 3, tmp_min), tmp_min, v[0] ? "adv.xor" : "adv.power", L);
     }
-    case PYASC_SIM_ADV_AXPY: { /* 1 repeat, by src's type */
-      int64_t tmp_min = adv_tmp_min(v[3] >= 0, 1, (int)v[1]);
+    case PYASC_SIM_ADV_AXPY: { /* by src's type */
+      int64_t tmp_min = adv_tmp_min(v[3] >= 0, ADV_TMP_AXPY, (int)v[1], 0);
       return asc_k_adv_axpy(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), f, v[2],
                             adv_tmp(t, 2, tmp_min), tmp_min, "adv.axpy", L);
     }

@@ -149,7 +149,7 @@ def check(name, got, x, dtype):
 
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
-@pytest.mark.parametrize("tmp", [0, 4096], ids=["no_tmp", "tmp"])
+@pytest.mark.parametrize("tmp", [0, 8192], ids=["no_tmp", "tmp"])
 def test_maths_family(dtype, debug, tmp):
     x = np.concatenate([FUNCS[n][1] for n in NAMES]).astype(dtype)
     y = np.zeros_like(x)
@@ -161,7 +161,7 @@ def test_maths_family(dtype, debug, tmp):
 
 def test_maths_family_ascendc_is_valid_cpp():
     x = np.zeros(N * len(NAMES), np.float16)
-    for tmp in (0, 4096):
+    for tmp in (0, 8192):
         src = k_math.ascendc(x, x, N, OPS, tmp)
         for name in NAMES:
             api = "AscendC::" + name.capitalize() + "("
@@ -274,7 +274,7 @@ def test_axpy(dst, src):
     x = g.uniform(-4, 4, N).astype(src)
     y0 = g.uniform(-4, 4, N).astype(dst)
     y = y0.copy()
-    k_binary[1](x, x, y, N, 2, 512)
+    k_binary[1](x, x, y, N, 2, 1024)
     asc.synchronize()
     ref = (y0.astype(np.float32) + x.astype(np.float32) * np.float32(1.5)).astype(dst)
     np.testing.assert_array_equal(y, ref)
@@ -283,7 +283,7 @@ def test_axpy(dst, src):
 def test_binary_ascendc_is_valid_cpp():
     f32, f16, i16 = (np.zeros(N, t) for t in (np.float32, np.float16, np.int16))
     for args in ((f32, f32, f32, N, 0, 2048), (i16, i16, i16, N, 1, 32),
-                 (f16, f16, f32, N, 2, 512)):
+                 (f16, f16, f32, N, 2, 1024)):
         assert_valid_cpp(k_binary.ascendc(*args))
 
 
@@ -425,9 +425,18 @@ def test_adv_builtins_only_run_in_kernels():
 def test_math_tmp_size_queries():
     mx, mn = adv_host.get_acos_max_min_tmp_size([1024], 4)
     assert (mx, mn) == (2 * 4 * 1024, 2 * 256)
-    mx16, mn16 = asc.adv.get_acos_max_min_tmp_size([1024], 2)  # float16: one more buffer
-    assert (mx16, mn16) == (3 * 4 * 1024, 3 * 256)
+    mx16, mn16 = asc.adv.get_acos_max_min_tmp_size([1024], 2)  # float16: six half buffers
+    assert (mx16, mn16) == (6 * 2 * 1024, 6 * 256)
     assert adv_host.get_trunc_max_min_tmp_size([3], 4) == (256, 256)  # at least the minimum
+    # CANN's other floors: in elements (acosh), none (sign), float32 buffers (exp), reuse (cos)
+    assert adv_host.get_acosh_max_min_tmp_size([10], 4) == (256 * 4, 256)
+    assert adv_host.get_sign_max_min_tmp_size([10], 4) == (3 * 10 * 4, 3 * 256)
+    assert adv_host.get_exp_max_min_tmp_size([10], 2) == (4 * 256, 4 * 256)
+    assert adv_host.get_cos_max_min_tmp_size([1000], 4, True) == (2 * 4000, 2 * 256)
+    assert adv_host.get_power_max_min_tmp_size([1000], 4) == (4 * 4000 + 256, 5 * 256)
+    assert adv_host.get_exp_max_min_tmp_size([0], 4) == (3 * 256, 3 * 256)
+    with pytest.raises(ValueError, match="no elements"):
+        adv_host.get_sin_max_min_tmp_size([4, 0], 4)
     for bad in ([], [-1], [2.0]):
         with pytest.raises(ValueError, match="src_shape"):
             adv_host.get_sin_max_min_tmp_size(bad, 4)

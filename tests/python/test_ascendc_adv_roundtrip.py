@@ -114,7 +114,7 @@ extern "C" __global__ __aicore__ void maths_tmp(GM_ADDR x, int32_t which, int32_
 def test_maths_tmp_minimum_is_the_host_querys(ctype, size):
     """A sharedTmpBuffer of the host query's minimum (adv_host.math_min_tmp_size)
     is enough for each maths function's Ascend C, 32 bytes less is an error
-    naming it: the runtime's table agrees with MATH_TMP_BUFFERS."""
+    naming it: the runtime's table agrees with MATH_TMP_FACTORS."""
     from pyasc.language import adv_host
     from pyasc.language.names.adv_math import MATH_FUNCTIONS
 
@@ -130,6 +130,8 @@ def test_maths_tmp_minimum_is_the_host_querys(ctype, size):
     for i, f in enumerate(MATH_FUNCTIONS):
         least = adv_host.math_min_tmp_size(f, size)
         kernel[1](x, i, least)
+        if least == 0:  # CANN's floor, frac and log on float need no buffer
+            continue
         with pytest.raises(pyasc.KernelError, match=f"adv.{f}: .* needs at least {least}"):
             kernel[1](x, i, least - 32)
             pyasc.synchronize()

@@ -45,7 +45,19 @@ def test_adv_math_ids_follow_the_runtime() -> None:
 
 def test_adv_lists_have_one_definition() -> None:
     assert lower_adv.UNARY is adv_math.UNARY
-    assert adv_host.MATH_TMP_BUFFERS is adv_math.MATH_TMP_BUFFERS
+    assert adv_host.MATH_TMP_FACTORS is adv_math.MATH_TMP_FACTORS
+
+
+def test_adv_tmp_factors_follow_the_header_table() -> None:
+    # include/ascendc/adv_math_tmp.def sizes the buffers for the C++ header's host queries and
+    # libasc's check of its kernel calls; the Python kernels and queries use MATH_TMP_FACTORS.
+    text = (ROOT / "include/ascendc/adv_math_tmp.def").read_text()
+    rows = re.findall(r"^PYASC_ADV_TMP\((\w+), (\w+), (\d+), (\d+), (\d+), (\w+)\)$", text,
+                      re.M)
+    table = {name: (int(h), int(f), int(r), floor.lower()) for _, name, h, f, r, floor in rows}
+    assert list(table.items()) == list(adv_math.MATH_TMP_FACTORS.items())
+    assert [name for name, *_ in rows][:len(adv_math.MATH_FUNCTIONS)] == \
+        [name.capitalize() for name in adv_math.MATH_FUNCTIONS]
 
 
 def test_enums_have_one_definition() -> None:

@@ -38,38 +38,40 @@ inline int64_t bits_of(double d) {
 // The empty tensor in a slot that a form without a sharedTmpBuffer leaves unused.
 inline constexpr pyasc_sim_lt no_tmp{0, 0};
 inline void adv_unary(int fn, int dt, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_sim_lt tmp,
-                      bool has_tmp, uint32_t count, int64_t level, Loc loc) {
-  const int64_t v[5] = {fn, dt, count, level, has_tmp ? tmp.len : -1};
+                      bool has_tmp, bool reuse, uint32_t count, int64_t level, Loc loc) {
+  // v[4]: no buffer (-1), or whether the API may overwrite a float source (its least buffer
+  // depends on it)
+  const int64_t v[5] = {fn, dt, count, level, has_tmp ? int64_t{reuse} : -1};
   adv_more(PYASC_SIM_ADV_UNARY, v, {dst, src, tmp}, loc);
 }
 }  // namespace sim
 
 // --- the element-wise maths: dst[i] = f(src[i]) (half, float; computed in float) --------
-#define PYASC_SIM_ADV_MATH(NAME, FN)                                                              \
-  template <typename T, bool isReuseSource = false>                                               \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
-                   const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,          \
-                   sim::Loc loc = {}) {                                                           \
-    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true, \
-                   calCount, 0, loc);                                                             \
-  }                                                                                               \
-  template <typename T, bool isReuseSource = false>                                               \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
-                   const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {              \
-    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true, \
-                   srcTensor.GetSize(), 0, loc);                                                  \
-  }                                                                                               \
-  template <typename T, bool isReuseSource = false>                                               \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
-                   const uint32_t calCount, sim::Loc loc = {}) {                                  \
-    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false,       \
-                   calCount, 0, loc);                                                             \
-  }                                                                                               \
-  template <typename T, bool isReuseSource = false>                                               \
-  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,              \
-                   sim::Loc loc = {}) {                                                           \
-    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false,       \
-                   srcTensor.GetSize(), 0, loc);                                                  \
+#define PYASC_SIM_ADV_MATH(NAME, FN)                                                               \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,               \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,           \
+                   sim::Loc loc = {}) {                                                            \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true,  \
+                   isReuseSource, calCount, 0, loc);                                               \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,               \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {               \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sharedTmpBuffer.lt, true,  \
+                   isReuseSource, srcTensor.GetSize(), 0, loc);                                    \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,               \
+                   const uint32_t calCount, sim::Loc loc = {}) {                                   \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false, false, \
+                   calCount, 0, loc);                                                              \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false>                                                \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,               \
+                   sim::Loc loc = {}) {                                                            \
+    sim::adv_unary(FN, sim::dtype<T>::code, dstTensor.lt, srcTensor.lt, sim::no_tmp, false, false, \
+                   srcTensor.GetSize(), 0, loc);                                                   \
   }
 PYASC_SIM_ADV_MATH(Acos, PYASC_SIM_FN_ACOS)
 PYASC_SIM_ADV_MATH(Acosh, PYASC_SIM_FN_ACOSH)
@@ -102,13 +104,13 @@ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
                 sim::Loc loc = {}) {
   sim::adv_unary(PYASC_SIM_FN_EXP, sim::dtype<T>::code, dstLocal.lt, srcLocal.lt,
-                 sharedTmpBuffer.lt, true, calCount, taylorExpandLevel, loc);
+                 sharedTmpBuffer.lt, true, isReuseSource, calCount, taylorExpandLevel, loc);
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
                 const uint32_t calCount, sim::Loc loc = {}) {
   sim::adv_unary(PYASC_SIM_FN_EXP, sim::dtype<T>::code, dstLocal.lt, srcLocal.lt, sim::no_tmp,
-                 false, calCount, taylorExpandLevel, loc);
+                 false, false, calCount, taylorExpandLevel, loc);
 }
 
 // --- Power (float types) and Xor (int16, uint16): dst[i] = src0[i] op src1[i] -----------

@@ -3,6 +3,7 @@
 #ifndef PYASC_ASCENDC_MATH_TILING_H
 #define PYASC_ASCENDC_MATH_TILING_H
 
+#include <algorithm>
 #include <cstdint>
 
 #include "../graph/tensor.h"
@@ -11,37 +12,103 @@ namespace AscendC {
 
 using TensorShape = ge::Shape;
 
+// --- the element-wise maths APIs: GetXxxMaxMinTmpSize, GetXxxTmpBufferFactorSize -----------
+// Their factors and forms: ../adv_math_tmp.def.
 namespace pyasc_detail {
-// Exp (with Taylor expansion) works in float32 buffers of the input's length, at least one
-// 256-byte repeat each: 3 for float input (2 when it may overwrite the source), 4 for half.
-inline uint32_t ExpTmpBuffers(uint32_t typeSize, bool isReuseSource) {
-  return typeSize == sizeof(float) ? (isReuseSource ? 2u : 3u) : 4u;
+enum class TmpFloor { REPEAT, ELEMENTS, NONE, FLOAT32 };
+struct MathTmpFactor {
+  uint32_t half, floatNoReuse, floatReuse;
+  TmpFloor floor;
+};
+inline uint32_t MathFactor(const MathTmpFactor &f, uint32_t typeSize, bool isReuseSource) {
+  if (typeSize != sizeof(float)) return f.half;
+  return isReuseSource ? f.floatReuse : f.floatNoReuse;
+}
+// false, maxValue and minValue left as they were, for an unknown (negative) shape, an empty
+// one (CANN's host assertion returns there; Exp's query takes it) or sizes past uint32.
+inline bool MathMaxMinTmpSize(const MathTmpFactor &f, const TensorShape &srcShape,
+                              uint32_t typeSize, bool isReuseSource, uint32_t &maxValue,
+                              uint32_t &minValue) {
+  const uint64_t repeat = 256;
+  const int64_t count = srcShape.GetShapeSize();
+  if (count < 0 || (count == 0 && f.floor != TmpFloor::FLOAT32)) return false;
+  if (static_cast<uint64_t>(count) > UINT32_MAX) return false;
+  const uint64_t factor = MathFactor(f, typeSize, isReuseSource);
+  const uint64_t n = static_cast<uint64_t>(count);
+  uint64_t most = 0;
+  switch (f.floor) {
+    case TmpFloor::REPEAT:
+      most = factor * std::max<uint64_t>(n * typeSize, repeat);
+      break;
+    case TmpFloor::ELEMENTS:
+      most = std::max<uint64_t>(factor * n, repeat) * typeSize;
+      break;
+    case TmpFloor::NONE:
+      most = factor * n * typeSize;
+      break;
+    case TmpFloor::FLOAT32:
+      most = factor * std::max<uint64_t>(n * sizeof(float), repeat);
+      break;
+  }
+  if (most > UINT32_MAX) return false;
+  minValue = static_cast<uint32_t>(factor * repeat);
+  maxValue = static_cast<uint32_t>(most);
+  return true;
+}
+// Buffers of the input's type per element (Exp's float32 buffers counted so).
+inline uint32_t MathLiveNodes(const MathTmpFactor &f, uint32_t typeSize) {
+  const uint32_t factor = MathFactor(f, typeSize, false);
+  return f.floor == TmpFloor::FLOAT32 ? factor * sizeof(float) / typeSize : factor;
 }
 }  // namespace pyasc_detail
 
-// Per element of input, maxLiveNodeCount input-sized buffers: the float buffers above over
-// the input's typeSize (12/4 for float, 16/2 for half); no extra bytes.
-inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount,
-                                      uint32_t &extraBuffer) {
-  extraBuffer = 0;
-  maxLiveNodeCount = typeSize == sizeof(float) ? 3u : 8u;
-}
+// CANN's queries return nothing but Exp's; a bool from the others changes no caller.
+#define PYASC_ADV_TMP(NAME, name, HALF, FLOAT, FLOAT_REUSE, FLOOR)                                \
+  inline constexpr pyasc_detail::MathTmpFactor k##NAME##TmpFactor{HALF, FLOAT, FLOAT_REUSE,       \
+                                                                  pyasc_detail::TmpFloor::FLOOR}; \
+  inline bool Get##NAME##MaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,      \
+                                       const bool isReuseSource, uint32_t &maxValue,              \
+                                       uint32_t &minValue) {                                      \
+    return pyasc_detail::MathMaxMinTmpSize(k##NAME##TmpFactor, srcShape, typeSize, isReuseSource, \
+                                           maxValue, minValue);                                   \
+  }                                                                                               \
+  inline void Get##NAME##TmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount, \
+                                             uint32_t &extraBuf) {                                \
+    extraBuf = 0;                                                                                 \
+    maxLiveNodeCount = pyasc_detail::MathLiveNodes(k##NAME##TmpFactor, typeSize);                 \
+  }
+#include "../adv_math_tmp.def"
+#undef PYASC_ADV_TMP
 
-// The least (one repeat per buffer) and the most (the whole input per buffer) bytes Exp's
-// shared buffer needs. false for an unknown (negative) shape or a size past uint32.
-inline bool GetExpMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
-                                const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue) {
+// --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
+// and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
+inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,
+                                  const bool typeIsInt, const uint32_t typeSize,
+                                  const bool isReuseSource, uint32_t &maxValue,
+                                  uint32_t &minValue) {
+  (void)isReuseSource;
   const uint64_t repeat = 256;
-  const uint64_t buffers = pyasc_detail::ExpTmpBuffers(typeSize, isReuseSource);
-  int64_t count = srcShape.GetShapeSize();
-  if (count < 0) return false;
-  uint64_t perBuffer = static_cast<uint64_t>(count) * sizeof(float);
-  if (perBuffer / sizeof(float) != static_cast<uint64_t>(count)) return false;
-  if (perBuffer < repeat) perBuffer = repeat;
-  if (perBuffer > UINT32_MAX / buffers) return false;
-  minValue = static_cast<uint32_t>(buffers * repeat);
-  maxValue = static_cast<uint32_t>(buffers * perBuffer);
-  return true;
+  auto scalar = [](const TensorShape &s) { return s.GetDimNum() == 1 && s.GetDim(0) == 1; };
+  const bool both = !scalar(srcShape1) && !scalar(srcShape2);
+  const int64_t count = (scalar(srcShape1) ? srcShape2 : srcShape1).GetShapeSize();
+  if (count <= 0 || static_cast<uint64_t>(count) > UINT32_MAX) return;
+  const uint64_t n = static_cast<uint64_t>(count);
+  uint64_t least = 0, most = 0;
+  if (typeIsInt) {
+    const uint64_t nodes = both ? 6 : 7;
+    least = nodes * repeat;
+    most = nodes * std::max<uint64_t>(n * typeSize, repeat);
+  } else if (typeSize == sizeof(float)) {
+    const uint64_t nodes = both ? 4 : 5;
+    least = nodes * repeat + repeat;
+    most = nodes * std::max<uint64_t>(n * typeSize, repeat) + repeat;
+  } else {  // half: 14 half-width buffers, the least half a repeat each
+    least = 14 * repeat / 2 + repeat;
+    most = 14 * std::max<uint64_t>(n * typeSize, repeat / 2) + repeat;
+  }
+  if (most > UINT32_MAX) return;
+  minValue = static_cast<uint32_t>(least);
+  maxValue = static_cast<uint32_t>(most);
 }
 
 }  // namespace AscendC

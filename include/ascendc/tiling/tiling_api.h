@@ -1,9 +1,10 @@
 // CANN's tiling/tiling_api.h for pyasc's simulator: the host-side tiling of Ascend C's library
 // APIs. Here: the matmul's (matmul_tiling::MatmulApiTiling, MultiCoreMatmulTiling,
 // BatchMatmulTiling over libasc's search), the platform (platform_ascendc::PlatformAscendC), the
-// tiling data classes (register/tilingdata_base.h), GE's ge::Shape and Exp's buffer sizes
-// (GetExpMaxMinTmpSize). The other APIs' tiling functions (softmax, layernorm, ...) are not
-// here. Link libasc: the CMake targets tiling_api, register, platform; docs/host-tiling.md, "C++".
+// tiling data classes (register/tilingdata_base.h), GE's ge::Shape and the maths library's
+// buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...). The other APIs' tiling
+// functions (softmax, layernorm, ...) are not here. Link libasc: the CMake targets tiling_api,
+// register, platform; docs/host-tiling.md, "C++".
 #ifndef PYASC_ASCENDC_TILING_API_H
 #define PYASC_ASCENDC_TILING_API_H
 

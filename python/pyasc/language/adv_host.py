@@ -9,12 +9,14 @@ the same calls under PyAsc-style names (``get_acos_max_min_tmp_size``,
 ``get_ascend_quant_max_min_tmp_size``); a kernel given a smaller buffer than
 the minimum stops with an error naming the line.
 
-The sizes are pyasc's convention (CANN does not publish its formulas): an
-API needs ``k`` float32 intermediates per element (:data:`MATH_TMP_BUFFERS`,
-one more for float16 data, converted to float32 first). The maximum holds
-them for every element, rounded up to 32 bytes; the minimum holds one
-256-byte repeat of each. The kernel side (:mod:`pyasc.language.lower.adv`)
-asks these same functions for the minimum it checks.
+The maths family's sizes are CANN's (its asc-devkit's host queries, which
+the C++ header's ``AscendC::GetXxxMaxMinTmpSize`` computes from the same
+table, :data:`~pyasc.language.names.adv_math.MATH_TMP_FACTORS`): an API
+needs a number of buffers of the input's type per element (by type, and for
+some float APIs by ``is_reuse_source``); the minimum is one 256-byte repeat
+of each, the maximum covers every element. The kernel side
+(:mod:`pyasc.language.lower.adv`) asks these same functions for the minimum
+it checks. softmax, rmsnorm and quant keep pyasc's own sizes.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import math
 from typing import Sequence
 
 from pyasc.language.adv_tiling import RmsNormTiling, SoftmaxTiling
-from pyasc.language.names.adv_math import MATH_TMP_BUFFERS
+from pyasc.language.names.adv_math import MATH_APIS, MATH_TMP_FACTORS
 
 BLOCK_BYTES = 32
 REPEAT_BYTES = 256
@@ -47,28 +49,50 @@ def _type_size(type_size: int, what: str, allowed: tuple = (2, 4)) -> int:
     return type_size
 
 
-def math_buffers(api: str, type_size: int) -> int:
-    """float32 intermediates per element of adv.<api> on data of type_size bytes."""
-    return MATH_TMP_BUFFERS[api] + (1 if type_size == 2 and api != "xor" else 0)
+def math_tmp_factor(api: str, type_size: int, is_reuse_source: bool = False) -> int:
+    """Buffers of the input's type per element that adv.<api> needs."""
+    half, single, single_reuse, _floor = MATH_TMP_FACTORS[api]
+    if type_size != 4:
+        return half
+    return single_reuse if is_reuse_source else single
 
 
-def math_min_tmp_size(api: str, type_size: int) -> int:
+def _power_sizes(n: int, type_size: int) -> tuple[int, int]:
+    # two tensors on dav-2201: 4 float buffers and a repeat more, or 14 half
+    # ones (half a repeat each at the least) and a repeat more
+    if type_size == 4:
+        return 4 * max(n * 4, REPEAT_BYTES) + REPEAT_BYTES, 5 * REPEAT_BYTES
+    return 14 * max(n * 2, REPEAT_BYTES // 2) + REPEAT_BYTES, 8 * REPEAT_BYTES
+
+
+def math_min_tmp_size(api: str, type_size: int, is_reuse_source: bool = False) -> int:
     """The smallest shared tmp buffer adv.<api> accepts, in bytes."""
-    return math_buffers(api, type_size) * REPEAT_BYTES
+    if api == "power":
+        return _power_sizes(1, type_size)[1]
+    return math_tmp_factor(api, type_size, is_reuse_source) * REPEAT_BYTES
 
 
 def get_math_max_min_tmp_size(api: str, src_shape: Sequence[int], type_size: int,
                               is_reuse_source: bool = False) -> tuple[int, int]:
     """(max, min) shared tmp buffer bytes of adv.<api> over src_shape
-    (``GetXxxMaxMinTmpSize``). is_reuse_source is accepted for Ascend C's
-    signature; pyasc's sizes do not depend on it."""
-    if api not in MATH_TMP_BUFFERS:
+    (``GetXxxMaxMinTmpSize``). As CANN's, a shape of no elements is refused
+    but by exp."""
+    if api not in MATH_APIS:
         raise ValueError(f"no adv maths API called {api!r}")
     what = f"get_{api}_max_min_tmp_size"
     size = _type_size(type_size, what, (2,) if api == "xor" else (2, 4))
     n = _elements(src_shape, what)
-    k = math_buffers(api, size)
-    return max(_align(n * 4 * k), k * REPEAT_BYTES), k * REPEAT_BYTES
+    if n == 0 and api != "exp":
+        raise ValueError(f"{what}: src_shape {list(src_shape)} has no elements")
+    if api == "power":
+        return _power_sizes(n, size)
+    k = math_tmp_factor(api, size, is_reuse_source)
+    floor = MATH_TMP_FACTORS[api][3]
+    most = {"repeat": k * max(n * size, REPEAT_BYTES),
+            "elements": max(k * n, REPEAT_BYTES) * size,
+            "none": k * n * size,
+            "float32": k * max(n * 4, REPEAT_BYTES)}[floor]
+    return most, k * REPEAT_BYTES
 
 
 def _make_math_query(api: str):
@@ -82,7 +106,7 @@ def _make_math_query(api: str):
     return query
 
 
-for _api in MATH_TMP_BUFFERS:
+for _api in MATH_APIS:
     globals()[f"get_{_api}_max_min_tmp_size"] = _make_math_query(_api)
 
 
@@ -221,4 +245,4 @@ QUANT_MIN_TMP_SIZE = 2 * REPEAT_BYTES
 __all__ = ["get_math_max_min_tmp_size", "get_softmax_max_tmp_size", "get_softmax_min_tmp_size",
            "softmax_tiling_func", "get_rms_norm_max_min_tmp_size", "get_rms_norm_tiling_info",
            "get_ascend_quant_max_min_tmp_size"] + \
-    [f"get_{a}_max_min_tmp_size" for a in MATH_TMP_BUFFERS]
+    [f"get_{a}_max_min_tmp_size" for a in MATH_APIS]

@@ -103,7 +103,7 @@ def _math(gen: CodeGenerator, node: ast.Call, name: str, args: list, kwargs: dic
         level = 0
     _reuse(gen, node, reuse, f"{name} is_reuse_source")
     dst, src = _local(gen, node, dst, api, "dst"), _local(gen, node, src, api, "src")
-    tmp_min = adv_host.math_min_tmp_size(api, _type_size(gen, node, src, api))
+    tmp_min = adv_host.math_min_tmp_size(api, _type_size(gen, node, src, api), bool(reuse))
     return gen.op(node, name, [dst, src, _count(gen, node, count, src, api)] +
                   _tmp(gen, node, tmp, tmp_min, api), (level,) if api == "exp" else ())
 
