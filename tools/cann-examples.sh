@@ -37,8 +37,8 @@ mapfile -t examples < <(cd "$checkout" && for top in "$@"; do
 done | sort -u | while read -r d; do [ -f "$d/CMakeLists.txt" ] && echo "$d"; done)
 # the arguments the README's own command line gives scripts/NAME.py (the first
 # `python3 .../NAME.py ARGS` in it), its shell variables replaced: SCENARIO_NUM
-# by the one the build uses, others by the README's first `VAR=value`; else
-# the default
+# by the one the build uses, others by CANN_CMAKE_ARGS' -DVAR=value or else the
+# README's first `VAR=value`; else the default
 readme_args() { # name, default
   local line var value
   line=$(grep -m1 -oE "python3? +[^ ]*$1\.py[^#;&\`]*" "$dir/README.md" 2>/dev/null |
@@ -47,6 +47,8 @@ readme_args() { # name, default
   for var in $(echo "$line" | grep -oE '\$\{?[A-Za-z_][A-Za-z0-9_]*' | tr -d '${' | sort -u); do
     if [ "$var" = SCENARIO_NUM ]; then
       value=$snum
+    elif [[ " ${CANN_CMAKE_ARGS:-} " =~ [[:space:]]-D$var=([^[:space:]]+) ]]; then
+      value=${BASH_REMATCH[1]} # the build's value, as the README's commands pass it to both
     else
       value=$(grep -m1 -oE "(^|[[:space:]])$var=[^[:space:];#\`]+" "$dir/README.md" | sed -E "s/^[[:space:]]*$var=//")
     fi

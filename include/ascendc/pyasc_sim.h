@@ -186,8 +186,10 @@ enum {
 /* The adv library, the fused and dequantising vector forms, sorts over proposals, scalar bit
  * helpers and system registers through adv_more: t the tensors, v the numbers, f a floating
  * value, g a GlobalTensor, out the result(s). tmp_min < 0: no sharedTmpBuffer (t's slot
- * unused). UNARY v fn (PYASC_SIM_FN_*), dt, count, taylor level, tmp_min, t dst, src, tmp;
- * BINARY v xor, dt, count, tmp_min, t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
+ * unused). UNARY v fn (PYASC_SIM_FN_*), dt, count, taylor level, -1 without a buffer else
+ * whether a float source may be overwritten (the least buffer depends on it), t dst, src, tmp;
+ * BINARY v xor, dt, count, tmp_min, for power which operand is the scalar f (0 none, 1 the
+ * base, 2 the exponent), t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
  * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
  * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
  * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the

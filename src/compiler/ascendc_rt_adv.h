@@ -36,11 +36,11 @@ static int64_t adv_tmp_min(int has_tmp, int row, int dt, int reuse) {
   return (int64_t)n * 256;
 }
 
-/* Power of two tensors (dav-2201): 4 float buffers and one repeat more, or 14 half ones of
- * half a repeat each and one repeat more. */
-static int64_t adv_power_tmp_min(int has_tmp, int dt) {
+/* Power (dav-2201): 4 float buffers (5 with a scalar operand) and one repeat more, or 14 half
+ * ones of half a repeat each and one repeat more. */
+static int64_t adv_power_tmp_min(int has_tmp, int dt, int scalar) {
   if (!has_tmp) return -1;
-  return dt == ASC_K_DT_FLOAT32 ? 5 * 256 : 8 * 256;
+  return dt == ASC_K_DT_FLOAT32 ? (scalar ? 6 : 5) * 256 : 8 * 256;
 }
 
 /* A sharedTmpBuffer: none (tmp_min < 0) or t, which the vector pipe then counts as written. */
@@ -247,10 +247,19 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
                              adv_tmp(t, 2, tmp_min), tmp_min, names[v[0]], L);
     }
     case PYASC_SIM_ADV_BINARY: {
-      int64_t tmp_min = v[0] ? adv_tmp_min(v[3] >= 0, ADV_TMP_XOR, (int)v[1], 0)
-                             : adv_power_tmp_min(v[3] >= 0, (int)v[1]);
-      return asc_k_adv_binary(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
-                              adv_tmp(t, 3, tmp_min), tmp_min, v[0] ? "adv.xor" : "adv.power", L);
+      if (v[0]) {
+        int64_t tmp_min = adv_tmp_min(v[3] >= 0, ADV_TMP_XOR, (int)v[1], 0);
+        return asc_k_adv_binary(k, 1, (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
+                                adv_tmp(t, 3, tmp_min), tmp_min, "adv.xor", L);
+      }
+      /* power: v[4] says which operand is the scalar f (0 none, 1 the base, 2 the exponent) */
+      int64_t tmp_min = adv_power_tmp_min(v[3] >= 0, (int)v[1], v[4] != 0);
+      if (v[4])
+        return asc_k_adv_power_scalar(k, (int)v[1], lt_in(t[0]), lt_in(t[v[4] == 1 ? 2 : 1]), f,
+                                      v[4] == 1, v[2], adv_tmp(t, 3, tmp_min), tmp_min, "adv.power",
+                                      L);
+      return asc_k_adv_binary(k, 0, (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
+                              adv_tmp(t, 3, tmp_min), tmp_min, "adv.power", L);
     }
     case PYASC_SIM_ADV_AXPY: { /* by src's type */
       int64_t tmp_min = adv_tmp_min(v[3] >= 0, ADV_TMP_AXPY, (int)v[1], 0);

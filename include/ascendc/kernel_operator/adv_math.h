@@ -113,7 +113,58 @@ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
                  false, false, calCount, taylorExpandLevel, loc);
 }
 
-// --- Power (float types) and Xor (int16, uint16): dst[i] = src0[i] op src1[i] -----------
+// --- Power (half, float): dst[i] = base ** exponent, either of them a tensor or a scalar ----
+// The config picks CANN's algorithm (the intrinsic or a double-float one); both compute
+// powf's value here.
+enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH };
+struct PowerConfig {
+  PowerAlgo algo = PowerAlgo::INTRINSIC;
+};
+constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
+namespace sim {
+// scalar: which operand is the scalar s (0 none, 1 the base, 2 the exponent)
+template <typename T>
+inline void power(const LocalTensor<T> &dst, pyasc_sim_lt base, pyasc_sim_lt exp, int scalar, T s,
+                  pyasc_sim_lt tmp, bool has_tmp, uint32_t count, Loc loc) {
+  const int64_t v[5] = {0, dtype<T>::code, count, has_tmp ? tmp.len : -1, scalar};
+  adv_more(PYASC_SIM_ADV_BINARY, v, {dst.lt, base, exp, tmp}, loc, to_double(s));
+}
+}  // namespace sim
+#define PYASC_SIM_POWER_FORMS(BASE, EXP, BASE_LT, EXP_LT, SCALAR, VALUE, SIZE)                     \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig &config = defaultPowerConfig>                                        \
+  inline void Power(const LocalTensor<T> &dstTensor, BASE, EXP,                                    \
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t calCount,                \
+                    sim::Loc loc = {}) {                                                           \
+    sim::power<T>(dstTensor, BASE_LT, EXP_LT, SCALAR, VALUE, sharedTmpBuffer.lt, true, calCount,   \
+                  loc);                                                                            \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig &config = defaultPowerConfig>                                        \
+  inline void Power(const LocalTensor<T> &dstTensor, BASE, EXP,                                    \
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {              \
+    sim::power<T>(dstTensor, BASE_LT, EXP_LT, SCALAR, VALUE, sharedTmpBuffer.lt, true, SIZE, loc); \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig &config = defaultPowerConfig>                                        \
+  inline void Power(const LocalTensor<T> &dstTensor, BASE, EXP, uint32_t calCount,                 \
+                    sim::Loc loc = {}) {                                                           \
+    sim::power<T>(dstTensor, BASE_LT, EXP_LT, SCALAR, VALUE, sim::no_tmp, false, calCount, loc);   \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig &config = defaultPowerConfig>                                        \
+  inline void Power(const LocalTensor<T> &dstTensor, BASE, EXP, sim::Loc loc = {}) {               \
+    sim::power<T>(dstTensor, BASE_LT, EXP_LT, SCALAR, VALUE, sim::no_tmp, false, SIZE, loc);       \
+  }
+PYASC_SIM_POWER_FORMS(const LocalTensor<T> &src0Tensor, const LocalTensor<T> &src1Tensor,
+                      src0Tensor.lt, src1Tensor.lt, 0, T(), src0Tensor.GetSize())
+PYASC_SIM_POWER_FORMS(const LocalTensor<T> &src0Tensor, const T &src1Scalar, src0Tensor.lt,
+                      sim::no_tmp, 2, src1Scalar, src0Tensor.GetSize())
+PYASC_SIM_POWER_FORMS(const T &src0Scalar, const LocalTensor<T> &src1Tensor, sim::no_tmp,
+                      src1Tensor.lt, 1, src0Scalar, src1Tensor.GetSize())
+#undef PYASC_SIM_POWER_FORMS
+
+// --- Xor (int16, uint16): dst[i] = src0[i] ^ src1[i] ------------------------------------
 #define PYASC_SIM_ADV_BINARY(NAME, XOR)                                                            \
   template <typename T, bool isReuseSource = false>                                                \
   inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
@@ -142,7 +193,6 @@ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
                    const LocalTensor<T> &src1Tensor, sim::Loc loc = {}) {                          \
     NAME<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);          \
   }
-PYASC_SIM_ADV_BINARY(Power, 0)
 PYASC_SIM_ADV_BINARY(Xor, 1)
 #undef PYASC_SIM_ADV_BINARY
 

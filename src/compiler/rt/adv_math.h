@@ -228,6 +228,30 @@ static inline int asc_k_adv_binary(asc_k_ctx *k, int is_xor, int dt, asc_k_lt d,
   return 0;
 }
 
+/* power with a scalar operand, the base (scalar_base) or the exponent: Ascend C's
+ * Power(dst, scalar, tensor) and Power(dst, tensor, scalar). The scalar takes the
+ * tensor's type first, as its C++ parameter does. */
+static inline int asc_k_adv_power_scalar(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt t,
+                                         double scalar, int scalar_base, int64_t n, asc_k_lt tmp,
+                                         int64_t tmp_min, const char *api, int line) {
+  int64_t es = asc_k_dt_size(dt);
+  char sv[8];
+  asc_k_stf(dt, sv, scalar);
+  float c = (float)asc_k_ld(dt, sv);
+  if (asc_k_adv_count(k, n, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, t, n, es, ASC_K_READ, api, scalar_base ? "src1" : "src0", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + t.off;
+  for (int64_t i = 0; i < n; i++) {
+    float v = (float)asc_k_ld(dt, x + i * es);
+    asc_k_stf(dt, o + i * es, scalar_base ? powf(c, v) : powf(v, c));
+  }
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
