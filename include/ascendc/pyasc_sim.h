@@ -189,7 +189,9 @@ enum {
  * unused). UNARY v fn (PYASC_SIM_FN_*), dt, count, taylor level, -1 without a buffer else
  * whether a float source may be overwritten (the least buffer depends on it), t dst, src, tmp;
  * BINARY v xor, dt, count, tmp_min, for power which operand is the scalar f (0 none, 1 the
- * base, 2 the exponent), t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
+ * base, 2 the exponent), t dst, src0, src1, tmp; ELEMENTWISE v fn (the runtime's
+ * ASC_K_ADV_EW_*), dt, count, tmp_min, the bits of a double second scalar, f the first
+ * scalar, t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
  * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
  * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
  * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
@@ -224,6 +226,7 @@ enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
   PYASC_SIM_ADV_AXPY,
+  PYASC_SIM_ADV_ELEMENTWISE,
   PYASC_SIM_ADV_SOFTMAX,
   PYASC_SIM_ADV_RMSNORM,
   PYASC_SIM_ADV_QUANT,
@@ -296,6 +299,20 @@ enum {
   PYASC_SIM_FN_TAN,
   PYASC_SIM_FN_TANH,
   PYASC_SIM_FN_TRUNC
+};
+
+/* The adv library's element-wise forms that only Ascend C calls (the runtime's
+ * ASC_K_ADV_EW_*, in its order). */
+enum {
+  PYASC_SIM_EW_GELU,
+  PYASC_SIM_EW_SIGMOID,
+  PYASC_SIM_EW_SILU,
+  PYASC_SIM_EW_SWISH,
+  PYASC_SIM_EW_CLAMP_MIN,
+  PYASC_SIM_EW_CLAMP_MAX,
+  PYASC_SIM_EW_GEGLU,
+  PYASC_SIM_EW_FMOD,
+  PYASC_SIM_EW_ARANGE
 };
 
 /* Vector operations, by form. */

@@ -10,6 +10,10 @@ _Static_assert((int)PYASC_SIM_FN_ACOS == (int)ASC_K_ADV_ACOS &&
                    (int)PYASC_SIM_FN_EXP == (int)ASC_K_ADV_EXP &&
                    (int)PYASC_SIM_FN_TRUNC == (int)ASC_K_ADV_TRUNC,
                "PYASC_SIM_FN_* differ from the runtime's ASC_K_ADV_*");
+_Static_assert((int)PYASC_SIM_EW_GELU == (int)ASC_K_ADV_EW_GELU &&
+                   (int)PYASC_SIM_EW_GEGLU == (int)ASC_K_ADV_EW_GEGLU &&
+                   (int)PYASC_SIM_EW_ARANGE == (int)ASC_K_ADV_EW_ARANGE,
+               "PYASC_SIM_EW_* differ from the runtime's ASC_K_ADV_EW_*");
 
 /* The least sharedTmpBuffer of the maths family, as CANN's host queries size it (the C++
  * header's GetXxxMaxMinTmpSize): repeats of 256 bytes by the input's type and whether a float
@@ -260,6 +264,16 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
                                       L);
       return asc_k_adv_binary(k, 0, (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
                               adv_tmp(t, 3, tmp_min), tmp_min, "adv.power", L);
+    }
+    case PYASC_SIM_ADV_ELEMENTWISE: {
+      static const char *const names[] = {"Gelu",     "Sigmoid", "Silu", "Swish", "ClampMin",
+                                          "ClampMax", "GeGLU",   "Fmod", "Arange"};
+      if (v[0] < 0 || v[0] > PYASC_SIM_EW_ARANGE)
+        return asc_k_fail(k, L, "unknown adv element-wise function %lld", (long long)v[0]);
+      int64_t tmp_min = v[3] >= 0 ? 0 : -1; /* CANN's sizes; the simulator needs none */
+      return asc_k_adv_elementwise(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
+                                   f, adv_bits(v[4]), v[2], adv_tmp(t, 3, tmp_min), tmp_min,
+                                   names[v[0]], L);
     }
     case PYASC_SIM_ADV_AXPY: { /* by src's type */
       int64_t tmp_min = adv_tmp_min(v[3] >= 0, ADV_TMP_AXPY, (int)v[1], 0);

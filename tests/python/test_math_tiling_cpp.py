@@ -1,8 +1,8 @@
 """The maths library's host queries in CANN's C++ tiling header
 (include/ascendc/tiling/math_tiling.h): ``AscendC::GetXxxMaxMinTmpSize`` and
 ``GetXxxTmpBufferFactorSize`` give the sizes CANN's asc-devkit computes
-(impl/adv_api/tiling/math), worked out here by hand for each form of floor,
-and leave their outputs alone for an empty shape."""
+(impl/adv_api/tiling/math and activation), worked out here by hand for each
+form of floor, and leave their outputs alone for an empty shape."""
 
 from __future__ import annotations
 
@@ -43,6 +43,24 @@ int main() {
   SIZES(Frac, ({512}), 4, false);
   SIZES(Axpy, ({512}), 2, false);
   SIZES(Atan, ({0}), 4, false);
+  SIZES(Sigmoid, ({100}), 2, false);
+  SIZES(GeGLU, ({100}), 2, false);
+  SIZES(Fmod, ({1000}), 4, false);
+  SIZES(Fmod, ({1000}), 2, false);
+  {
+    ge::Shape shape(std::vector<int64_t>{1000});
+    uint32_t maxValue = 0, minValue = 0, live = 7, extra = 7;
+    AscendC::GetGeluMaxMinTmpSize(shape, 2, maxValue, minValue);
+    std::printf("Gelu %u %u %u %u\n", maxValue, minValue, AscendC::GetGeluMaxTmpSize(shape, 4),
+                AscendC::GetGeluMinTmpSize(shape, 4));
+    AscendC::GetClampMaxMinTmpSize(shape, 2, false, maxValue, minValue);
+    AscendC::GetClampTmpBufferFactorSize(2, live, extra);
+    std::printf("Clamp %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetClampMaxMinTmpSize(ge::Shape(std::vector<int64_t>{10}), 4, false, maxValue,
+                                   minValue);
+    AscendC::GetSwishTmpSize(shape, 4, false, live, extra);
+    std::printf("Clamp %u %u %u %u\n", maxValue, minValue, live, extra);
+  }
   return 0;
 }
 """
@@ -67,6 +85,17 @@ EXPECTED = [
     ("Axpy", 4 * 1024, 1024, 4, 0),
     # an empty shape: CANN's host assertion returns before writing
     ("Atan", 7, 7, 5, 0),
+    # Ascend C's own APIs: Sigmoid one buffer, GeGLU 4 half ones, Fmod Trunc's and 6 more
+    # for half
+    ("Sigmoid", 256, 256, 1, 0),
+    ("GeGLU", 4 * 256, 4 * 256, 4, 0),
+    ("Fmod", 4000, 256, 1, 0),
+    ("Fmod", 8 * 2000, 8 * 256, 8, 0),
+    # Gelu: 3 float32 buffers for either type; Clamp a byte an element, at least 128 (half)
+    # or 64 (float); Swish none
+    ("Gelu", 3 * 4000, 768, 3 * 4000, 768),
+    ("Clamp", 1000, 128, 1, 0),
+    ("Clamp", 64, 64, 0, 0),
 ]
 
 

@@ -206,6 +206,132 @@ inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTenso
                 sim::to_double(scalarValue));
 }
 
+// --- Ascend C's activation, clamp, fmod and index APIs (PyAsc has none of them) -----------
+// dst[i] = f(src[i]) or f(src0[i], src1[i]), computed in float: Gelu (its tanh form),
+// Sigmoid, Silu, Swish, ClampMin, ClampMax, GeGLU (src0 * gelu(src1)), Fmod, and Arange
+// (firstValue + i * diffValue). A sharedTmpBuffer is taken and counted as written; the
+// simulator checks no least size for these (the host queries give CANN's).
+constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
+enum class FmodAlgo { NORMAL = 0, ITERATION_COMPENSATION = 1 };
+struct FmodConfig {
+  FmodAlgo algo = FmodAlgo::NORMAL;
+  uint32_t iterationNum = FMOD_ITERATION_NUM_MAX;
+};
+constexpr FmodConfig DEFAULT_FMOD_CONFIG = {FmodAlgo::NORMAL, FMOD_ITERATION_NUM_MAX};
+namespace sim {
+template <typename T>
+inline void elementwise(int fn, const LocalTensor<T> &dst, pyasc_sim_lt a, pyasc_sim_lt b,
+                        double c0, double c1, pyasc_sim_lt tmp, bool has_tmp, int64_t count,
+                        Loc loc) {
+  const int64_t v[5] = {fn, dtype<T>::code, count, has_tmp ? tmp.len : -1, bits_of(c1)};
+  adv_more(PYASC_SIM_ADV_ELEMENTWISE, v, {dst.lt, a, b, tmp}, loc, c0);
+}
+}  // namespace sim
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                 const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t dataSize,
+                 sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_GELU, dstLocal, srcLocal.lt, sim::no_tmp, 0, 0,
+                      sharedTmpBuffer.lt, true, dataSize, loc);
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void Gelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                 const uint32_t dataSize, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_GELU, dstLocal, srcLocal.lt, sim::no_tmp, 0, 0, sim::no_tmp,
+                      false, dataSize, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                    sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SIGMOID, dstTensor, srcTensor.lt, sim::no_tmp, 0, 0,
+                      sharedTmpBuffer.lt, true, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    const uint32_t calCount, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SIGMOID, dstTensor, srcTensor.lt, sim::no_tmp, 0, 0, sim::no_tmp,
+                      false, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Sigmoid(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                    sim::Loc loc = {}) {
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Silu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, uint32_t dataSize,
+                 sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SILU, dstLocal, srcLocal.lt, sim::no_tmp, 0, 0, sim::no_tmp,
+                      false, dataSize, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Swish(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, uint32_t dataSize,
+                  const T scalarValue, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SWISH, dstLocal, srcLocal.lt, sim::no_tmp,
+                      sim::to_double(scalarValue), 0, sim::no_tmp, false, dataSize, loc);
+}
+#define PYASC_SIM_CLAMP(NAME, FN)                                                            \
+  template <typename T, bool isReuseSource = false>                                          \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,         \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const T scalar,              \
+                   const uint32_t calCount, sim::Loc loc = {}) {                             \
+    sim::elementwise<T>(FN, dstTensor, srcTensor.lt, sim::no_tmp, sim::to_double(scalar), 0, \
+                        sharedTmpBuffer.lt, true, calCount, loc);                            \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,         \
+                   const T scalar, const uint32_t calCount, sim::Loc loc = {}) {             \
+    sim::elementwise<T>(FN, dstTensor, srcTensor.lt, sim::no_tmp, sim::to_double(scalar), 0, \
+                        sim::no_tmp, false, calCount, loc);                                  \
+  }
+PYASC_SIM_CLAMP(ClampMin, PYASC_SIM_EW_CLAMP_MIN)
+PYASC_SIM_CLAMP(ClampMax, PYASC_SIM_EW_CLAMP_MAX)
+#undef PYASC_SIM_CLAMP
+// GeGLU and Fmod: two sources, each with the four forms of a sharedTmpBuffer and a count.
+#define PYASC_SIM_EW_BINARY(NAME, FN, ...)                                                         \
+  template <__VA_ARGS__>                                                                           \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   const uint32_t calCount, sim::Loc loc = {}) {                                   \
+    sim::elementwise<T>(FN, dstTensor, src0Tensor.lt, src1Tensor.lt, 0, 0, sharedTmpBuffer.lt,     \
+                        true, calCount, loc);                                                      \
+  }                                                                                                \
+  template <__VA_ARGS__>                                                                           \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const LocalTensor<uint8_t> &sharedTmpBuffer,  \
+                   sim::Loc loc = {}) {                                                            \
+    sim::elementwise<T>(FN, dstTensor, src0Tensor.lt, src1Tensor.lt, 0, 0, sharedTmpBuffer.lt,     \
+                        true, src0Tensor.GetSize(), loc);                                          \
+  }                                                                                                \
+  template <__VA_ARGS__>                                                                           \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, const uint32_t calCount, sim::Loc loc = {}) { \
+    sim::elementwise<T>(FN, dstTensor, src0Tensor.lt, src1Tensor.lt, 0, 0, sim::no_tmp, false,     \
+                        calCount, loc);                                                            \
+  }                                                                                                \
+  template <__VA_ARGS__>                                                                           \
+  inline void NAME(const LocalTensor<T> &dstTensor, const LocalTensor<T> &src0Tensor,              \
+                   const LocalTensor<T> &src1Tensor, sim::Loc loc = {}) {                          \
+    sim::elementwise<T>(FN, dstTensor, src0Tensor.lt, src1Tensor.lt, 0, 0, sim::no_tmp, false,     \
+                        src0Tensor.GetSize(), loc);                                                \
+  }
+PYASC_SIM_EW_BINARY(GeGLU, PYASC_SIM_EW_GEGLU, typename T, bool isReuseSource = false)
+PYASC_SIM_EW_BINARY(Fmod, PYASC_SIM_EW_FMOD, typename T, bool isReuseSource = false,
+                    const FmodConfig &config = DEFAULT_FMOD_CONFIG)
+#undef PYASC_SIM_EW_BINARY
+template <typename T>
+inline void Arange(const LocalTensor<T> &dst, const T firstValue, const T diffValue,
+                   const int32_t count, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_ARANGE, dst, sim::no_tmp, sim::no_tmp,
+                      sim::to_double(firstValue), sim::to_double(diffValue), sim::no_tmp, false,
+                      count, loc);
+}
+
 // --- SoftMax over the last axis: sum and max get one 32-byte block per row -------------
 // The rows and row length are src's shape when SetShapeInfo gave it one (CANN: the tiling is
 // recomputed when they differ from its srcM, srcK), else the tiling's.

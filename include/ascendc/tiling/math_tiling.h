@@ -78,7 +78,56 @@ inline uint32_t MathLiveNodes(const MathTmpFactor &f, uint32_t typeSize) {
     maxLiveNodeCount = pyasc_detail::MathLiveNodes(k##NAME##TmpFactor, typeSize);                 \
   }
 #include "../adv_math_tmp.def"
+// Ascend C's APIs that PyAsc has not: Sigmoid, GeGLU, Fmod (Trunc's buffers and its own)
+PYASC_ADV_TMP(Sigmoid, sigmoid, 1, 1, 1, REPEAT)
+PYASC_ADV_TMP(GeGLU, geglu, 4, 0, 0, REPEAT)
+PYASC_ADV_TMP(Fmod, fmod, 8, 1, 1, REPEAT)
 #undef PYASC_ADV_TMP
+
+// Gelu: three float32 buffers, whatever the type (no isReuseSource in its queries).
+inline constexpr pyasc_detail::MathTmpFactor kGeluTmpFactor{3, 3, 3,
+                                                            pyasc_detail::TmpFloor::FLOAT32};
+inline void GetGeluMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                 uint32_t &maxValue, uint32_t &minValue) {
+  pyasc_detail::MathMaxMinTmpSize(kGeluTmpFactor, srcShape, typeSize, false, maxValue, minValue);
+}
+inline uint32_t GetGeluMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize) {
+  uint32_t maxValue = 0, minValue = 0;
+  GetGeluMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
+  return minValue;
+}
+inline uint32_t GetGeluMaxTmpSize(const TensorShape &srcShape, const uint32_t typeSize) {
+  uint32_t maxValue = 0, minValue = 0;
+  GetGeluMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
+  return maxValue;
+}
+
+// Silu and Swish need no buffer.
+inline void GetSiluTmpSize(const TensorShape &, const uint32_t, const bool, uint32_t &maxValue,
+                           uint32_t &minValue) {
+  maxValue = minValue = 0;
+}
+inline void GetSwishTmpSize(const TensorShape &, const uint32_t, const bool, uint32_t &maxValue,
+                            uint32_t &minValue) {
+  maxValue = minValue = 0;
+}
+
+// ClampMin and ClampMax: a byte per element, at least 64 (float) or 128 (half).
+inline void GetClampMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                  const bool isReuseSource, uint32_t &maxValue,
+                                  uint32_t &minValue) {
+  (void)isReuseSource;
+  const int64_t count = srcShape.GetShapeSize();
+  if (count < 0 || static_cast<uint64_t>(count) > UINT32_MAX) return;
+  minValue = typeSize == sizeof(float) ? 64 : 128;
+  maxValue = std::max(static_cast<uint32_t>(count), minValue);
+}
+inline void GetClampTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount,
+                                        uint32_t &extraBuf) {
+  (void)typeSize;
+  maxLiveNodeCount = 1;
+  extraBuf = 0;
+}
 
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).

@@ -252,6 +252,82 @@ static inline int asc_k_adv_power_scalar(asc_k_ctx *k, int dt, asc_k_lt d, asc_k
   return 0;
 }
 
+/* The adv library's element-wise forms that only Ascend C calls (its activation, clamp,
+ * fmod and index APIs): GELU (the tanh form), SIGMOID, SILU, SWISH (x * sigmoid(c x)),
+ * CLAMP_MIN and CLAMP_MAX (by c; NaN stays NaN), GEGLU (a * gelu(b)), FMOD (of a by b),
+ * ARANGE (c0 + i * c1, no source). half is computed in float, as on the NPU. */
+enum {
+  ASC_K_ADV_EW_GELU,
+  ASC_K_ADV_EW_SIGMOID,
+  ASC_K_ADV_EW_SILU,
+  ASC_K_ADV_EW_SWISH,
+  ASC_K_ADV_EW_CLAMP_MIN,
+  ASC_K_ADV_EW_CLAMP_MAX,
+  ASC_K_ADV_EW_GEGLU,
+  ASC_K_ADV_EW_FMOD,
+  ASC_K_ADV_EW_ARANGE
+};
+static inline float asc_k_adv_gelu(float x) {
+  return x / (1.0f + expf(-1.5957691216057308f * (x + 0.044715f * x * x * x)));
+}
+static inline float asc_k_adv_ew_fn(int fn, float a, float b, float c) {
+  switch (fn) {
+    case ASC_K_ADV_EW_GELU:
+      return asc_k_adv_gelu(a);
+    case ASC_K_ADV_EW_SIGMOID:
+      return 1.0f / (1.0f + expf(-a));
+    case ASC_K_ADV_EW_SILU:
+      return a / (1.0f + expf(-a));
+    case ASC_K_ADV_EW_SWISH:
+      return a / (1.0f + expf(-c * a));
+    case ASC_K_ADV_EW_CLAMP_MIN:
+      return a < c ? c : a;
+    case ASC_K_ADV_EW_CLAMP_MAX:
+      return a > c ? c : a;
+    case ASC_K_ADV_EW_GEGLU:
+      return a * asc_k_adv_gelu(b);
+    default:
+      return fmodf(a, b);
+  }
+}
+/* a and b: the sources (b only for GEGLU and FMOD, none for ARANGE); c0, c1: the scalars,
+ * which take dt first as their C++ parameters do. */
+static inline int asc_k_adv_elementwise(asc_k_ctx *k, int fn, int dt, asc_k_lt d, asc_k_lt a,
+                                        asc_k_lt b, double c0, double c1, int64_t n, asc_k_lt tmp,
+                                        int64_t tmp_min, const char *api, int line) {
+  int64_t es = asc_k_dt_size(dt);
+  int sources = fn == ASC_K_ADV_EW_ARANGE ? 0 : fn >= ASC_K_ADV_EW_GEGLU ? 2 : 1;
+  int integral = dt != ASC_K_DT_FLOAT16 && dt != ASC_K_DT_FLOAT32;
+  if (asc_k_adv_count(k, n, api, line) ||
+      (sources > 0 &&
+       asc_k_ub_use(k, ASC_K_V, a, n, es, ASC_K_READ, api, sources > 1 ? "src0" : "src", line)) ||
+      (sources > 1 && asc_k_ub_use(k, ASC_K_V, b, n, es, ASC_K_READ, api, "src1", line)) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  if (fn == ASC_K_ADV_EW_ARANGE) {
+    for (int64_t i = 0; i < n; i++) {
+      if (integral)
+        asc_k_sti(dt, o + i * es, (int64_t)c0 + i * (int64_t)c1);
+      else
+        asc_k_stf(dt, o + i * es, (float)c0 + (float)i * (float)c1);
+    }
+    return 0;
+  }
+  if (integral) return asc_k_fail(k, line, "%s: takes half or float tensors", api);
+  char sv[8];
+  asc_k_stf(dt, sv, c0);
+  float c = (float)asc_k_ld(dt, sv);
+  const char *x = k->ub + a.off, *y = k->ub + b.off;
+  for (int64_t i = 0; i < n; i++) {
+    float av = (float)asc_k_ld(dt, x + i * es);
+    float bv = sources > 1 ? (float)asc_k_ld(dt, y + i * es) : 0.0f;
+    asc_k_stf(dt, o + i * es, asc_k_adv_ew_fn(fn, av, bv, c));
+  }
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
