@@ -33,6 +33,8 @@
 #include "kernel_operator/enum_lists.h"
 #include "kernel_operator/types.h"
 
+#include "kernel_operator/std.h"
+
 #include "kernel_operator/memory.h"
 
 #include "kernel_operator/pool.h"
