@@ -603,7 +603,7 @@ extern "C" __global__ __aicore__ void rows_sum(GM_ADDR x, GM_ADDR out, GM_ADDR t
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 512);
     LocalTensor<float> row = buf.GetWithOffset<float>(64, 256);
-    int8_t id = pipe.AllocEventID<HardEvent::MTE2_MTE3>();
+    TEventID id = pipe.AllocEventID<HardEvent::MTE2_MTE3>();  // CANN's int8_t
     DataCopy(row, xGm, 64);
     SetFlag<HardEvent::MTE2_MTE3>(id);
     WaitFlag<HardEvent::MTE2_MTE3>(id);

@@ -462,18 +462,18 @@ class TPipe {
   void Destroy() { sim::api()->pipe_reset(sim::ctx, mem); }
   void Reset() { sim::api()->pipe_reset(sim::ctx, mem); }
   template <HardEvent evt>
-  int8_t AllocEventID(sim::Loc loc = {}) {
+  TEventID AllocEventID(sim::Loc loc = {}) {
     return event_id(1, static_cast<int>(evt), 0, loc);
   }
   template <HardEvent evt>
-  int8_t FetchEventID(sim::Loc loc = {}) {
+  TEventID FetchEventID(sim::Loc loc = {}) {
     return event_id(0, static_cast<int>(evt), 0, loc);
   }
-  int8_t FetchEventID(HardEvent evt, sim::Loc loc = {}) {
+  TEventID FetchEventID(HardEvent evt, sim::Loc loc = {}) {
     return event_id(0, static_cast<int>(evt), 0, loc);
   }
   template <HardEvent evt>
-  void ReleaseEventID(int8_t id, sim::Loc loc = {}) {
+  void ReleaseEventID(TEventID id, sim::Loc loc = {}) {
     event_id(2, static_cast<int>(evt), id, loc);
   }
 

@@ -212,6 +212,8 @@ enum class ReduceOrder : uint8_t {
 };
 
 using ::event_t;
+// An event id as TPipe's AllocEventID and FetchEventID hand it out.
+using TEventID = int8_t;
 
 // Strides of the mask (level-0) forms, in 32-byte blocks: the block stride
 // within a repeat and the repeat stride.
