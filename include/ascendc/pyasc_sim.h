@@ -174,13 +174,15 @@ enum {
  * NEW v bufIDSize; INIT other the parent TPipe or pool, obj the pool shared
  * (NULL: none), v len, out the pool's first UB byte; RESET nothing else;
  * QUE_BUF (InitBufHandle) obj the TQue, v num, index, addr, len; TBUF_BUF obj
- * the TBuf, v addr, len. */
+ * the TBuf, v addr, len; STACK (PopStackBuffer) pool a TPipe, out the first UB byte past its
+ * buffers (32-byte aligned) and the bytes left to the UB's end. */
 enum {
   PYASC_SIM_POOL_NEW,
   PYASC_SIM_POOL_INIT,
   PYASC_SIM_POOL_RESET,
   PYASC_SIM_POOL_QUE_BUF,
-  PYASC_SIM_POOL_TBUF_BUF
+  PYASC_SIM_POOL_TBUF_BUF,
+  PYASC_SIM_POOL_STACK
 };
 
 /* The adv library, the fused and dequantising vector forms, sorts over proposals, scalar bit

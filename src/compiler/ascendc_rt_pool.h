@@ -87,6 +87,18 @@ static int sim_pool_more(void *kv, int op, void *pool, void *other, void *obj, c
       return 0;
 #endif
     }
+    case PYASC_SIM_POOL_STACK: { /* PopStackBuffer: the Unified Buffer past the pipe's buffers */
+      int64_t start = asc_k_mul(asc_k_add(p->cursor, 31) / 32, 32);
+      int64_t end = p->pool ? p->end : k->ub_size;
+      if (start >= end)
+        return asc_k_fail(k, L,
+                          "PopStackBuffer: the TPipe's buffers use the Unified Buffer up to byte "
+                          "%lld of %lld: none is left",
+                          (long long)p->cursor, (long long)end);
+      out[0] = start;
+      out[1] = end - start;
+      return 0;
+    }
     default:
       return asc_k_fail(k, L, "unknown pool form %d", op);
   }

@@ -46,6 +46,24 @@ inline void adv_unary(int fn, int dt, pyasc_sim_lt dst, pyasc_sim_lt src, pyasc_
 }
 }  // namespace sim
 
+// The Unified Buffer past the current TPipe's buffers, as a tensor at pos (the adv library's
+// stack for its temporary buffers): false, and an error, when none is left.
+template <typename T, TPosition pos>
+inline bool PopStackBuffer(LocalTensor<T> &popLocal, sim::Loc loc = {}) {
+  static_assert(sim::cube_buffer(pos) < 0, "PopStackBuffer: a Unified Buffer position only");
+  TPipe *pipe = GetTPipePtr();
+  if (!pipe) {
+    sim::check(sim::api()->fail(sim::ctx, loc.file, loc.line, "PopStackBuffer: no TPipe"));
+    return false;
+  }
+  int64_t out[2] = {0, 0};
+  sim::check(sim::api()->pool_more(sim::ctx, PYASC_SIM_POOL_STACK, pipe->mem, nullptr, nullptr,
+                                   nullptr, out, loc.file, loc.line));
+  popLocal = LocalTensor<T>(pos, static_cast<uint32_t>(out[0]),
+                            static_cast<uint32_t>(out[1] / static_cast<int64_t>(sizeof(T))), loc);
+  return true;
+}
+
 // --- the element-wise maths: dst[i] = f(src[i]) (half, float; computed in float) --------
 #define PYASC_SIM_ADV_MATH(NAME, FN)                                                               \
   template <typename T, bool isReuseSource = false>                                                \
