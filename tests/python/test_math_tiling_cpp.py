@@ -60,6 +60,14 @@ int main() {
                                    minValue);
     AscendC::GetSwishTmpSize(shape, 4, false, live, extra);
     std::printf("Clamp %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetAscendQuantMaxMinTmpSize(ge::Shape(std::vector<int64_t>{1008}), 2, maxValue,
+                                         minValue);
+    AscendC::GetAscendQuantTmpBufferFactorSize(live, extra);
+    std::printf("AscendQuant %u %u %u %u\n", maxValue, minValue, live, extra);
+    maxValue = minValue = 7;  // 100 halves are not 32-byte aligned: refused
+    AscendC::GetAscendQuantMaxMinTmpSize(ge::Shape(std::vector<int64_t>{100}), 2, maxValue,
+                                         minValue);
+    std::printf("AscendQuant %u %u %u %u\n", maxValue, minValue, live, extra);
   }
   return 0;
 }
@@ -96,6 +104,10 @@ EXPECTED = [
     ("Gelu", 3 * 4000, 768, 3 * 4000, 768),
     ("Clamp", 1000, 128, 1, 0),
     ("Clamp", 64, 64, 0, 0),
+    # AscendQuant: 2 bytes an element, in 32-byte blocks, at least 512; an unaligned input
+    # refused
+    ("AscendQuant", 2016, 512, 2, 0),
+    ("AscendQuant", 7, 7, 2, 0),
 ]
 
 

@@ -129,6 +129,23 @@ inline void GetClampTmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLi
   extraBuf = 0;
 }
 
+// --- AscendQuant: two bytes an element, at least two repeats, in 32-byte blocks (its input
+// 32-byte aligned, half or float; left as it was otherwise, as CANN's host assertion returns).
+inline void GetAscendQuantMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                        uint32_t &maxValue, uint32_t &minValue) {
+  const uint64_t least = 2 * 256;
+  const int64_t count = srcShape.GetShapeSize();
+  if (count <= 0 || static_cast<uint64_t>(count) > UINT32_MAX / 2) return;
+  if ((typeSize != 2 && typeSize != sizeof(float)) || count * typeSize % 32 != 0) return;
+  const uint64_t most = std::max<uint64_t>(static_cast<uint64_t>(count) * 2, least);
+  minValue = static_cast<uint32_t>(least);
+  maxValue = static_cast<uint32_t>((most + 31) / 32 * 32);
+}
+inline void GetAscendQuantTmpBufferFactorSize(uint32_t &maxLiveNodeCount, uint32_t &extraBuf) {
+  maxLiveNodeCount = 2;
+  extraBuf = 0;
+}
+
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
 inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,
