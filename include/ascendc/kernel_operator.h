@@ -61,6 +61,8 @@
 
 #include "kernel_operator/vector_fused.h"
 
+#include "kernel_operator/adv_reduce.h"
+
 #include "kernel_operator/sys_more.h"
 
 #include "kernel_operator/aipp.h"

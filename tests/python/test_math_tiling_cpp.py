@@ -68,6 +68,9 @@ int main() {
     AscendC::GetAscendQuantMaxMinTmpSize(ge::Shape(std::vector<int64_t>{100}), 2, maxValue,
                                          minValue);
     std::printf("AscendQuant %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetSumMaxMinTmpSize(5000, 4, false, maxValue, minValue);
+    AscendC::GetSumMaxMinTmpSize(100, 2, false, live, extra);
+    std::printf("Sum %u %u %u %u\n", maxValue, minValue, live, extra);
   }
   return 0;
 }
@@ -108,6 +111,8 @@ EXPECTED = [
     # refused
     ("AscendQuant", 2016, 512, 2, 0),
     ("AscendQuant", 7, 7, 2, 0),
+    # Sum: a value per repeat in 32-byte blocks: 79 floats -> 80, 1 half -> 16
+    ("Sum", 80 * 4, 80 * 4, 32, 32),
 ]
 
 

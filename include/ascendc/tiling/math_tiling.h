@@ -146,6 +146,17 @@ inline void GetAscendQuantTmpBufferFactorSize(uint32_t &maxLiveNodeCount, uint32
   extraBuf = 0;
 }
 
+// --- Sum: one value per 256-byte repeat of a row, in 32-byte blocks (n elements a row).
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t &maxSize, uint32_t &minSize) {
+  (void)isReuseSource;
+  if (typeSize == 0 || typeSize > 32 || n == 0) return;
+  const uint64_t perBlock = 32 / typeSize, perRepeat = 256 / typeSize;
+  const uint64_t repeats = (n + perRepeat - 1) / perRepeat;
+  minSize = maxSize =
+      static_cast<uint32_t>((repeats + perBlock - 1) / perBlock * perBlock * typeSize);
+}
+
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
 inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,

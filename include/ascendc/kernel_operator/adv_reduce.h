@@ -1,0 +1,51 @@
+// Part of kernel_operator.h, included only from it: the adv library's reductions built from the
+// vector API, as CANN's implementation builds them, so that the simulator adds in the NPU's
+// order: Sum over the last axis.
+
+namespace AscendC {
+
+struct SumParams {
+  uint32_t outter = 1;  // rows
+  uint32_t inner;       // a row's length in the tensor, n rounded up to 32 bytes
+  uint32_t n;           // the elements of a row summed
+};
+
+// dst[row] = the sum of src's row (n elements of each inner-long row), half or float: in
+// counter mode, one RepeatReduceSum per 256-byte repeat into the shared buffer, then again over
+// those sums until one is left. The buffer holds GetSumMaxMinTmpSize's bytes.
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                const LocalTensor<uint8_t> &sharedTmpBuffer, const SumParams &sumParams,
+                sim::Loc loc = {}) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "Sum: half or float");
+  constexpr uint32_t perRepeat = 256 / sizeof(T);
+  SetMaskCount();
+  LocalTensor<T> tmp = sharedTmpBuffer.template ReinterpretCast<T>();
+  for (uint32_t row = 0; row < sumParams.outter; ++row) {
+    uint32_t count = sumParams.n;
+    LocalTensor<T> from = srcTensor[row * sumParams.inner];
+    while (true) {
+      SetVectorMask<T>(0, count, loc);
+      const bool last = count <= perRepeat;
+      RepeatReduceSum<T, false>(last ? dstTensor[row] : tmp, from, 1, MASK_PLACEHOLDER, 1, 1, 1, 8,
+                                loc);
+      PipeBarrier<PIPE_V>();
+      if (last) break;
+      count = (count + perRepeat - 1) / perRepeat;
+      from = tmp;
+    }
+  }
+  SetMaskNorm();
+  ResetMask();
+}
+// Without a buffer: the stack's (PopStackBuffer).
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,
+                const SumParams &sumParams, sim::Loc loc = {}) {
+  LocalTensor<uint8_t> sharedTmpBuffer;
+  PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer, loc);
+  Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, sharedTmpBuffer, sumParams,
+                                                 loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,75 @@
+"""The adv library's Sum (include/ascendc/kernel_operator/adv_reduce.h), built from
+RepeatReduceSum in counter mode as CANN builds it: each row's n elements summed over repeats
+and again over the repeats' sums, with GetSumMaxMinTmpSize's buffer or the stack's, against
+NumPy's float64 sums (test_math_tiling_cpp.py checks the C++ host query itself)."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import pyasc
+
+pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
+                                reason="no C++ compiler")
+
+SRC = r"""
+#include "kernel_operator.h"
+
+template <typename T>
+__aicore__ inline void run(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t n, uint32_t least)
+{
+    const uint32_t inner = (n * sizeof(T) + 31) / 32 * 32 / sizeof(T);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out, tmp;
+    pipe.InitBuffer(in, rows * inner * sizeof(T));
+    pipe.InitBuffer(out, 32 * sizeof(T));
+    AscendC::GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer((__gm__ T *)x, rows * inner);
+    yg.SetGlobalBuffer((__gm__ T *)y, 32);
+    AscendC::LocalTensor<T> src = in.Get<T>(), dst = out.Get<T>();
+    AscendC::DataCopy(src, xg, rows * inner);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SumParams params{rows, inner, n};
+    if (least == 0) {
+        AscendC::Sum(dst, src, params);
+    } else {
+        pipe.InitBuffer(tmp, least);
+        AscendC::Sum(dst, src, tmp.Get<uint8_t>(), params);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, 32);
+}
+
+extern "C" __global__ __aicore__ void sum_float(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t n,
+                                                uint32_t least)
+{
+    run<float>(x, y, rows, n, least);
+}
+
+extern "C" __global__ __aicore__ void sum_half(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t n,
+                                               uint32_t least)
+{
+    run<half>(x, y, rows, n, least);
+}
+"""
+
+
+@pytest.mark.parametrize("dtype,kernel", [(np.float32, "sum_float"), (np.float16, "sum_half")])
+@pytest.mark.parametrize("n", [40, 64, 1000, 5000])
+@pytest.mark.parametrize("stack", [0, 1])
+def test_sum_of_rows_matches_numpy(dtype, kernel, n, stack):
+    rows = 3
+    inner = -(-n * np.dtype(dtype).itemsize // 32) * 32 // np.dtype(dtype).itemsize
+    rng = np.random.default_rng(n)
+    x = rng.uniform(-1, 1, (rows, inner)).astype(dtype)
+    x[:, n:] = 1000  # the padding past n is not summed
+    y = np.zeros(32, dtype)
+    size = np.dtype(dtype).itemsize  # GetSumMaxMinTmpSize: a value a repeat, in 32-byte blocks
+    least = 0 if stack else -(-(-(-n * size // 256)) * size // 32) * 32
+    pyasc.ascendc.load(SRC, kernel)[1](x, y, np.uint32(rows), np.uint32(n), np.uint32(least))
+    want = x[:, :n].astype(np.float64).sum(axis=1)
+    np.testing.assert_allclose(y[:rows].astype(np.float64), want,
+                               atol=1e-4 * np.sqrt(n) if dtype == np.float32 else 0.05 * np.sqrt(n))
