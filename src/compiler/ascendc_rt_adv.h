@@ -12,6 +12,7 @@ _Static_assert((int)PYASC_SIM_FN_ACOS == (int)ASC_K_ADV_ACOS &&
                "PYASC_SIM_FN_* differ from the runtime's ASC_K_ADV_*");
 _Static_assert((int)PYASC_SIM_EW_GELU == (int)ASC_K_ADV_EW_GELU &&
                    (int)PYASC_SIM_EW_GEGLU == (int)ASC_K_ADV_EW_GEGLU &&
+                   (int)PYASC_SIM_EW_SWIGLU == (int)ASC_K_ADV_EW_SWIGLU &&
                    (int)PYASC_SIM_EW_ARANGE == (int)ASC_K_ADV_EW_ARANGE,
                "PYASC_SIM_EW_* differ from the runtime's ASC_K_ADV_EW_*");
 
@@ -266,8 +267,8 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
                               adv_tmp(t, 3, tmp_min), tmp_min, "adv.power", L);
     }
     case PYASC_SIM_ADV_ELEMENTWISE: {
-      static const char *const names[] = {"Gelu",     "Sigmoid", "Silu", "Swish", "ClampMin",
-                                          "ClampMax", "GeGLU",   "Fmod", "Arange"};
+      static const char *const names[] = {"Gelu",     "Sigmoid", "Silu", "Swish",  "ClampMin",
+                                          "ClampMax", "GeGLU",   "Fmod", "SwiGLU", "Arange"};
       if (v[0] < 0 || v[0] > PYASC_SIM_EW_ARANGE)
         return asc_k_fail(k, L, "unknown adv element-wise function %lld", (long long)v[0]);
       int64_t tmp_min = v[3] >= 0 ? 0 : -1; /* CANN's sizes; the simulator needs none */

@@ -1,7 +1,7 @@
 """Ascend C's activation, clamp, fmod and index APIs on the simulated cores
 (include/ascendc/kernel_operator/adv_math.h, the runtime's asc_k_adv_elementwise):
-``Gelu``, ``Sigmoid``, ``Silu``, ``Swish``, ``ClampMin``, ``ClampMax``, ``GeGLU``, ``Fmod``
-and ``Arange`` in the forms CANN's examples call, against NumPy's float64 values of the
+``Gelu``, ``Sigmoid``, ``Silu``, ``Swish``, ``ClampMin``, ``ClampMax``, ``GeGLU``, ``Fmod``,
+``SwiGLU`` and ``Arange`` in the forms CANN's examples call, against NumPy's float64 values of the
 formulas CANN documents, rounded to the element type; a count past the tensor and a
 negative count fail at the call's line."""
 
@@ -25,7 +25,7 @@ SRC = r"""
 constexpr int32_t N = NUMBER;
 
 // which: 0 Gelu, 1 Sigmoid, 2 Silu, 3 Swish, 4 ClampMin, 5 ClampMax, 6 GeGLU, 7 Fmod,
-// 8 Arange; count elements of N, the rest of y left as it was
+// 8 SwiGLU, 9 Arange; count elements of N, the rest of y left as it was
 template <typename T>
 __aicore__ inline void run(GM_ADDR a, GM_ADDR b, GM_ADDR y, int32_t which, int32_t count)
 {
@@ -55,6 +55,7 @@ __aicore__ inline void run(GM_ADDR a, GM_ADDR b, GM_ADDR y, int32_t which, int32
     case 5: AscendC::ClampMax<T, false>(dst, x, c, count); break;
     case 6: AscendC::GeGLU<T, false>(dst, x, z, tmp, count); break;
     case 7: AscendC::Fmod(dst, x, z, count); break;
+    case 8: AscendC::SwiGLU<T, false>(dst, x, z, 0.5f, tmp, count); break;
     default: AscendC::Arange<T>(dst, static_cast<T>(1.25f), static_cast<T>(0.5f), count);  // Arange
     }
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -103,6 +104,7 @@ REFS = [
     lambda a, b: np.minimum(a, C),
     lambda a, b: a * _gelu(b),
     lambda a, b: np.fmod(a, b),
+    lambda a, b: a * b / (1 + np.exp(-0.5 * b)),
     lambda a, b: 1.25 + 0.5 * np.arange(a.size),
 ]
 
@@ -110,7 +112,7 @@ REFS = [
 @pytest.mark.parametrize("dtype,kernel", [(np.float32, "act_float"), (np.float16, "act_half")])
 @pytest.mark.parametrize("which", range(len(REFS)),
                          ids=["gelu", "sigmoid", "silu", "swish", "clamp_min", "clamp_max",
-                              "geglu", "fmod", "arange"])
+                              "geglu", "fmod", "swiglu", "arange"])
 def test_matches_numpy(dtype, kernel, which):
     rng = np.random.default_rng(40 + which)
     a = rng.uniform(-4, 4, N).astype(dtype)
@@ -135,5 +137,5 @@ def test_bad_counts_fail_at_the_call(count, what):
     line = SRC[:SRC.index("// Arange")].count("\n") + 1
     x = np.zeros(N, np.float32)
     with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: Arange: .*{what}"):
-        pyasc.ascendc.load(SRC, "act_float", debug=True)[1](x, x, x.copy(), np.int32(8),
+        pyasc.ascendc.load(SRC, "act_float", debug=True)[1](x, x, x.copy(), np.int32(9),
                                                              np.int32(count))

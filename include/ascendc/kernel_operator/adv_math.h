@@ -226,7 +226,7 @@ inline void Axpy(const LocalTensor<T> &dstTensor, const LocalTensor<U> &srcTenso
 
 // --- Ascend C's activation, clamp, fmod and index APIs (PyAsc has none of them) -----------
 // dst[i] = f(src[i]) or f(src0[i], src1[i]), computed in float: Gelu (its tanh form),
-// Sigmoid, Silu, Swish, ClampMin, ClampMax, GeGLU (src0 * gelu(src1)), Fmod, and Arange
+// Sigmoid, Silu, Swish, ClampMin, ClampMax, GeGLU (src0 * gelu(src1)), Fmod, SwiGLU and Arange
 // (firstValue + i * diffValue). A sharedTmpBuffer is taken and counted as written; the
 // simulator checks no least size for these (the host queries give CANN's).
 constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
@@ -342,6 +342,35 @@ PYASC_SIM_EW_BINARY(GeGLU, PYASC_SIM_EW_GEGLU, typename T, bool isReuseSource = 
 PYASC_SIM_EW_BINARY(Fmod, PYASC_SIM_EW_FMOD, typename T, bool isReuseSource = false,
                     const FmodConfig &config = DEFAULT_FMOD_CONFIG)
 #undef PYASC_SIM_EW_BINARY
+// SwiGLU: dst = src0 * swish(src1, scalarValue). Its tensors are passed as CANN's are.
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0,
+                   const LocalTensor<T> &srcTensor1, const float &scalarValue,
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t calCount,
+                   sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SWIGLU, dstTensor, srcTensor0.lt, srcTensor1.lt, scalarValue, 0,
+                      sharedTmpBuffer.lt, true, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0,
+                   const LocalTensor<T> &srcTensor1, const float &scalarValue,
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SWIGLU, dstTensor, srcTensor0.lt, srcTensor1.lt, scalarValue, 0,
+                      sharedTmpBuffer.lt, true, srcTensor0.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0,
+                   const LocalTensor<T> &srcTensor1, const float &scalarValue,
+                   const uint32_t calCount, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SWIGLU, dstTensor, srcTensor0.lt, srcTensor1.lt, scalarValue, 0,
+                      sim::no_tmp, false, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor0,
+                   const LocalTensor<T> &srcTensor1, const float &scalarValue, sim::Loc loc = {}) {
+  sim::elementwise<T>(PYASC_SIM_EW_SWIGLU, dstTensor, srcTensor0.lt, srcTensor1.lt, scalarValue, 0,
+                      sim::no_tmp, false, srcTensor0.GetSize(), loc);
+}
 template <typename T>
 inline void Arange(const LocalTensor<T> &dst, const T firstValue, const T diffValue,
                    const int32_t count, sim::Loc loc = {}) {

@@ -78,11 +78,19 @@ inline uint32_t MathLiveNodes(const MathTmpFactor &f, uint32_t typeSize) {
     maxLiveNodeCount = pyasc_detail::MathLiveNodes(k##NAME##TmpFactor, typeSize);                 \
   }
 #include "../adv_math_tmp.def"
-// Ascend C's APIs that PyAsc has not: Sigmoid, GeGLU, Fmod (Trunc's buffers and its own)
+// Ascend C's APIs that PyAsc has not: Sigmoid, GeGLU, Fmod (Trunc's buffers and its own),
+// SwiGLU
 PYASC_ADV_TMP(Sigmoid, sigmoid, 1, 1, 1, REPEAT)
 PYASC_ADV_TMP(GeGLU, geglu, 4, 0, 0, REPEAT)
 PYASC_ADV_TMP(Fmod, fmod, 8, 1, 1, REPEAT)
+PYASC_ADV_TMP(SwiGLU, swiglu, 6, 0, 0, REPEAT)
 #undef PYASC_ADV_TMP
+// SwiGLU's query takes isReuseSource last.
+inline void GetSwiGLUMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                   uint32_t &maxValue, uint32_t &minValue,
+                                   const bool isReuseSource) {
+  GetSwiGLUMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
 
 // Gelu: three float32 buffers, whatever the type (no isReuseSource in its queries).
 inline constexpr pyasc_detail::MathTmpFactor kGeluTmpFactor{3, 3, 3,

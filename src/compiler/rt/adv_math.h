@@ -255,7 +255,8 @@ static inline int asc_k_adv_power_scalar(asc_k_ctx *k, int dt, asc_k_lt d, asc_k
 /* The adv library's element-wise forms that only Ascend C calls (its activation, clamp,
  * fmod and index APIs): GELU (the tanh form), SIGMOID, SILU, SWISH (x * sigmoid(c x)),
  * CLAMP_MIN and CLAMP_MAX (by c; NaN stays NaN), GEGLU (a * gelu(b)), FMOD (of a by b),
- * ARANGE (c0 + i * c1, no source). half is computed in float, as on the NPU. */
+ * SWIGLU (a * swish(b) by c), ARANGE (c0 + i * c1, no source). half is computed in float, as on the
+ * NPU. */
 enum {
   ASC_K_ADV_EW_GELU,
   ASC_K_ADV_EW_SIGMOID,
@@ -265,6 +266,7 @@ enum {
   ASC_K_ADV_EW_CLAMP_MAX,
   ASC_K_ADV_EW_GEGLU,
   ASC_K_ADV_EW_FMOD,
+  ASC_K_ADV_EW_SWIGLU,
   ASC_K_ADV_EW_ARANGE
 };
 static inline float asc_k_adv_gelu(float x) {
@@ -286,6 +288,8 @@ static inline float asc_k_adv_ew_fn(int fn, float a, float b, float c) {
       return a > c ? c : a;
     case ASC_K_ADV_EW_GEGLU:
       return a * asc_k_adv_gelu(b);
+    case ASC_K_ADV_EW_SWIGLU:
+      return a * (b / (1.0f + expf(-c * b)));
     default:
       return fmodf(a, b);
   }
