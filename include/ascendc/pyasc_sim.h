@@ -193,7 +193,8 @@ enum {
  * BINARY v xor, dt, count, tmp_min, for power which operand is the scalar f (0 none, 1 the
  * base, 2 the exponent), t dst, src0, src1, tmp; ELEMENTWISE v fn (the runtime's
  * ASC_K_ADV_EW_*), dt, count, tmp_min, the bits of a double second scalar, f the first
- * scalar, t dst, src0, src1, tmp; AXPY v dst dt, src dt, count,
+ * scalar, t dst, src0, src1, tmp; CUMSUM v dt, outter, inner, along the last axis, with the last
+ * row, t dst, lastRow, src; AXPY v dst dt, src dt, count,
  * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
  * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
  * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
@@ -229,6 +230,7 @@ enum {
   PYASC_SIM_ADV_BINARY,
   PYASC_SIM_ADV_AXPY,
   PYASC_SIM_ADV_ELEMENTWISE,
+  PYASC_SIM_ADV_CUMSUM,
   PYASC_SIM_ADV_SOFTMAX,
   PYASC_SIM_ADV_RMSNORM,
   PYASC_SIM_ADV_QUANT,

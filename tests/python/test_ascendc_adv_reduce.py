@@ -73,3 +73,69 @@ def test_sum_of_rows_matches_numpy(dtype, kernel, n, stack):
     want = x[:, :n].astype(np.float64).sum(axis=1)
     np.testing.assert_allclose(y[:rows].astype(np.float64), want,
                                atol=1e-4 * np.sqrt(n) if dtype == np.float32 else 0.05 * np.sqrt(n))
+
+
+CUMSUM_SRC = r"""
+#include "kernel_operator.h"
+
+constexpr AscendC::CumSumConfig kDown = {false, false, true,
+                                         AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+constexpr AscendC::CumSumConfig kAlong = {true, false, true,
+                                          AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+
+// the running sums of a rows x inner tile into y, its last row into last
+template <typename T>
+__aicore__ inline void run(GM_ADDR x, GM_ADDR y, GM_ADDR last, uint32_t rows, uint32_t inner,
+                           uint32_t alongLastAxis)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out, lastBuf;
+    pipe.InitBuffer(in, rows * inner * sizeof(T));
+    pipe.InitBuffer(out, rows * inner * sizeof(T));
+    pipe.InitBuffer(lastBuf, inner * sizeof(T));
+    AscendC::GlobalTensor<T> xg, yg, lg;
+    xg.SetGlobalBuffer((__gm__ T *)x, rows * inner);
+    yg.SetGlobalBuffer((__gm__ T *)y, rows * inner);
+    lg.SetGlobalBuffer((__gm__ T *)last, inner);
+    AscendC::LocalTensor<T> src = in.Get<T>(), dst = out.Get<T>(), lastRow = lastBuf.Get<T>();
+    AscendC::DataCopy(src, xg, rows * inner);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const AscendC::CumSumInfo info{rows, inner};
+    if (alongLastAxis) {
+        AscendC::CumSum<T, kAlong>(dst, lastRow, src, info);
+    } else {
+        AscendC::CumSum<T, kDown>(dst, lastRow, src, info);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, rows * inner);
+    AscendC::DataCopy(lg, lastRow, inner);
+}
+
+extern "C" __global__ __aicore__ void cumsum_float(GM_ADDR x, GM_ADDR y, GM_ADDR last,
+                                                   uint32_t rows, uint32_t inner, uint32_t along)
+{
+    run<float>(x, y, last, rows, inner, along);
+}
+
+extern "C" __global__ __aicore__ void cumsum_half(GM_ADDR x, GM_ADDR y, GM_ADDR last,
+                                                  uint32_t rows, uint32_t inner, uint32_t along)
+{
+    run<half>(x, y, last, rows, inner, along);
+}
+"""
+
+
+@pytest.mark.parametrize("dtype,kernel", [(np.float32, "cumsum_float"), (np.float16, "cumsum_half")])
+@pytest.mark.parametrize("along", [0, 1], ids=["first_axis", "last_axis"])
+def test_cumsum_adds_in_float_and_rounds_once(dtype, kernel, along):
+    """Sequential float32 sums, as NumPy's float32 cumsum adds them, rounded to the type once;
+    lastRow is the result's last row."""
+    rows, inner = 20, 48
+    x = np.random.default_rng(7 + along).uniform(-1, 1, (rows, inner)).astype(dtype)
+    y = np.zeros_like(x)
+    last = np.zeros(inner, dtype)
+    pyasc.ascendc.load(CUMSUM_SRC, kernel)[1](x, y, last, np.uint32(rows), np.uint32(inner),
+                                              np.uint32(along))
+    want = np.cumsum(x.astype(np.float32), axis=1 if along else 0).astype(dtype)
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(last, want[-1])

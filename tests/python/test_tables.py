@@ -63,3 +63,11 @@ def test_adv_tmp_factors_follow_the_header_table() -> None:
 def test_enums_have_one_definition() -> None:
     assert host.TPosition is core.TPosition
     assert host.ScheduleType is matmul_enums.ScheduleType
+
+
+def test_every_kernel_operator_section_rebuilds_the_embedded_header() -> None:
+    # libasc embeds kernel_operator.h with its sections; meson.build names each section as a
+    # dependency, or a changed one would leave Ascend C kernels on the old text.
+    build = (ROOT / "meson.build").read_text()
+    sections = sorted(p.name for p in (ROOT / "include/ascendc/kernel_operator").glob("*.h"))
+    assert [s for s in sections if f"'include/ascendc/kernel_operator/{s}'" not in build] == []

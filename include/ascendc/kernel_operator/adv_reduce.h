@@ -1,6 +1,6 @@
 // Part of kernel_operator.h, included only from it: the adv library's reductions built from the
 // vector API, as CANN's implementation builds them, so that the simulator adds in the NPU's
-// order: Sum over the last axis.
+// order: Sum over the last axis; and CumSum, the runtime's.
 
 namespace AscendC {
 
@@ -46,6 +46,38 @@ inline void Sum(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
   PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer, loc);
   Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, sharedTmpBuffer, sumParams,
                                                  loc);
+}
+
+// --- CumSum: running sums along the last axis or down the first (in float) ----------------
+enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
+struct CumSumConfig {
+  bool isLastAxis{true};
+  bool isReuseSource{false};
+  bool outputLastRow{false};
+  CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+};
+constexpr CumSumConfig defaultCumSumConfig = {true, false, false,
+                                              CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+struct CumSumInfo {
+  uint32_t outter{0};
+  uint32_t inner{0};  // 32-byte aligned
+};
+// The shared buffer holds the NPU's transposes and casts; the simulator adds in place.
+template <typename T, const CumSumConfig &config = defaultCumSumConfig>
+inline void CumSum(LocalTensor<T> &dstTensor, LocalTensor<T> &lastRowTensor,
+                   const LocalTensor<T> &srcTensor, LocalTensor<uint8_t> &sharedTmpBuffer,
+                   const CumSumInfo &cumSumInfo, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  const int64_t v[5] = {sim::dtype<T>::code, cumSumInfo.outter, cumSumInfo.inner, config.isLastAxis,
+                        config.outputLastRow};
+  sim::adv_more(PYASC_SIM_ADV_CUMSUM, v, {dstTensor.lt, lastRowTensor.lt, srcTensor.lt}, loc);
+}
+template <typename T, const CumSumConfig &config = defaultCumSumConfig>
+inline void CumSum(LocalTensor<T> &dstTensor, LocalTensor<T> &lastRowTensor,
+                   const LocalTensor<T> &srcTensor, const CumSumInfo &cumSumInfo,
+                   sim::Loc loc = {}) {
+  LocalTensor<uint8_t> none;
+  CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, none, cumSumInfo, loc);
 }
 
 }  // namespace AscendC

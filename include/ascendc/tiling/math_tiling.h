@@ -165,6 +165,31 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
       static_cast<uint32_t>((repeats + perBlock - 1) / perBlock * perBlock * typeSize);
 }
 
+// --- CumSum over a [outter, inner] shape (inner 32-byte aligned, half or float): down the first
+// axis half needs the tile in float; along the last, both transposes of 16-row blocks (and for
+// half the cast) at the least, of every row at the most.
+inline void GetCumSumMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                   const bool isLastAxis, const bool isReuseSource,
+                                   uint32_t &maxValue, uint32_t &minValue) {
+  (void)isReuseSource;
+  const int64_t rows = srcShape.GetDim(0), inner = srcShape.GetDim(1);
+  if ((typeSize != 2 && typeSize != sizeof(float)) || rows < 0 || inner <= 0 ||
+      inner * typeSize % 32 != 0 || rows > UINT32_MAX || inner > UINT32_MAX)
+    return;
+  const uint64_t r = static_cast<uint64_t>(rows), c = static_cast<uint64_t>(inner);
+  uint64_t least = 0, most = 0;
+  if (!isLastAxis) {
+    least = most = typeSize == 2 ? r * c * sizeof(float) : 0;
+  } else {
+    const uint64_t block = 16, aligned = (r + block - 1) / block * block;
+    least = (typeSize == 2 ? c * block * 2 : 0) + block * c * typeSize * 2;
+    most = (typeSize == 2 ? c * aligned * 2 : 0) + aligned * c * typeSize * 2;
+  }
+  if (most > UINT32_MAX) return;
+  minValue = static_cast<uint32_t>(least);
+  maxValue = static_cast<uint32_t>(most);
+}
+
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
 inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,

@@ -332,6 +332,41 @@ static inline int asc_k_adv_elementwise(asc_k_ctx *k, int fn, int dt, asc_k_lt d
   return 0;
 }
 
+/* CumSum over an outter x inner tile (half, float): the running sums along the last axis
+ * (last_axis) or down the first, added in float32 and rounded once, as the NPU's adds of
+ * (transposed, for the last axis) rows in float do; last_row: last also gets the result's
+ * last row. dst may be src. */
+static inline int asc_k_adv_cumsum(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt last, asc_k_lt s,
+                                   int64_t outter, int64_t inner, int last_axis, int last_row,
+                                   int line) {
+  const char *api = "CumSum";
+  int64_t es = asc_k_dt_size(dt), n = asc_k_mul(outter, inner);
+  if (dt != ASC_K_DT_FLOAT16 && dt != ASC_K_DT_FLOAT32)
+    return asc_k_fail(k, line, "%s: takes half or float tensors", api);
+  if (outter < 0 || inner < 0 || n < 0)
+    return asc_k_fail(k, line, "%s: a %lld x %lld tile", api, (long long)outter, (long long)inner);
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line) ||
+      (last_row && outter > 0 &&
+       asc_k_ub_use(k, ASC_K_V, last, inner, es, ASC_K_WRITE, api, "lastRow", line)))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off;
+  int64_t lines = last_axis ? outter : inner, along = last_axis ? inner : outter;
+  int64_t step = last_axis ? 1 : inner, next = last_axis ? inner : 1;
+  for (int64_t a = 0; a < lines; a++) {
+    float acc = 0.0f;
+    for (int64_t b = 0; b < along; b++) {
+      int64_t at = (a * next + b * step) * es;
+      acc += (float)asc_k_ld(dt, x + at);
+      asc_k_stf(dt, o + at, acc);
+    }
+  }
+  if (last_row && outter > 0)
+    memmove(k->ub + last.off, o + (outter - 1) * inner * es, (size_t)(inner * es));
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
