@@ -36,13 +36,13 @@ mapfile -t examples < <(cd "$checkout" && for top in "$@"; do
   find "$top" -name '*.asc' -printf '%h\n'
 done | sort -u | while read -r d; do [ -f "$d/CMakeLists.txt" ] && echo "$d"; done)
 # the arguments the README's own command line gives scripts/NAME.py (the first
-# `python3 .../NAME.py ARGS` in it), its shell variables replaced: SCENARIO_NUM
+# `python3 .../NAME.py ARGS` in it) or ./demo (its first `./demo ARGS`), its shell variables replaced: SCENARIO_NUM
 # by the one the build uses, others by CANN_CMAKE_ARGS' -DVAR=value or else the
 # README's first `VAR=value`; else the default
-readme_args() { # name, default
-  local line var value
-  line=$(grep -m1 -oE "python3? +[^ ]*$1\.py[^#;&\`]*" "$dir/README.md" 2>/dev/null |
-    sed -E "s/^python3? +[^ ]*$1\.py//")
+readme_args() { # name (demo: the ./demo line), default
+  local line var value command="python3? +[^ ]*$1\.py"
+  [ "$1" = demo ] && command='\./demo'
+  line=$(grep -m1 -oE "$command[^#;&\`]*" "$dir/README.md" 2>/dev/null | sed -E "s|^$command||")
   [ -n "${line// /}" ] || line=$2
   for var in $(echo "$line" | grep -oE '\$\{?[A-Za-z_][A-Za-z0-9_]*' | tr -d '${' | sort -u); do
     if [ "$var" = SCENARIO_NUM ]; then
@@ -103,7 +103,7 @@ for ex in "${examples[@]}"; do
     run make make -j2 &&
     { [ ! -f "$dir/scripts/gen_data.py" ] ||
       run gen_data "$py" ../scripts/gen_data.py $(readme_args gen_data ""); } &&
-    { mkdir -p "$build/output"; run demo timeout 600 ./demo; } &&
+    { mkdir -p "$build/output"; run demo timeout 600 ./demo $(readme_args demo ""); } &&
     { ! grep -qaiE 'test failed|result error|compareresult.*failed' "$build/pyasc-demo.log" ||
       step=demo; } && [ -z "$step" ] &&
     { [ ! -f "$dir/scripts/verify_result.py" ] ||

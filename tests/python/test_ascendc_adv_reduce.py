@@ -1,7 +1,9 @@
-"""The adv library's Sum (include/ascendc/kernel_operator/adv_reduce.h), built from
-RepeatReduceSum in counter mode as CANN builds it: each row's n elements summed over repeats
-and again over the repeats' sums, with GetSumMaxMinTmpSize's buffer or the stack's, against
-NumPy's float64 sums (test_math_tiling_cpp.py checks the C++ host query itself)."""
+"""The adv library's Sum, CumSum and Broadcast (include/ascendc/kernel_operator/adv_reduce.h).
+Sum is built from RepeatReduceSum in counter mode as CANN builds it: each row's n elements
+summed over repeats and again over the repeats' sums, with GetSumMaxMinTmpSize's buffer or the
+stack's, against NumPy's float64 sums (test_math_tiling_cpp.py checks the C++ host query
+itself); CumSum adds in float and rounds once, as NumPy's float32 cumsum; Broadcast as
+NumPy's broadcast_to, a shape that does not broadcast an error at its line."""
 
 from __future__ import annotations
 
@@ -139,3 +141,58 @@ def test_cumsum_adds_in_float_and_rounds_once(dtype, kernel, along):
     want = np.cumsum(x.astype(np.float32), axis=1 if along else 0).astype(dtype)
     np.testing.assert_array_equal(y, want)
     np.testing.assert_array_equal(last, want[-1])
+
+
+BROADCAST_SRC = r"""
+#include "kernel_operator.h"
+
+// src of rows x 1 (axis 1), 1 x cols (axis 0) or one element (dim 1) into a rows x cols tile
+extern "C" __global__ __aicore__ void broadcast(GM_ADDR x, GM_ADDR y, uint32_t rows,
+                                                uint32_t cols, uint32_t how, uint32_t bad)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out;
+    pipe.InitBuffer(in, 4096);
+    pipe.InitBuffer(out, rows * cols * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 1024);
+    yg.SetGlobalBuffer((__gm__ float *)y, rows * cols);
+    AscendC::LocalTensor<float> src = in.Get<float>(), dst = out.Get<float>();
+    AscendC::DataCopy(src, xg, 1024);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const uint32_t dstShape[2] = {rows, cols};
+    if (how == 0) {
+        const uint32_t srcShape[2] = {1, cols + bad};
+        AscendC::Broadcast<float, 2, 0>(dst, src, dstShape, srcShape);  // the Broadcast line
+    } else if (how == 1) {
+        const uint32_t srcShape[2] = {rows, 1};
+        AscendC::Broadcast<float, 2, 1>(dst, src, dstShape, srcShape);
+    } else {
+        const uint32_t one[1] = {1}, all[1] = {rows * cols};
+        AscendC::Broadcast<float, 1, 0>(dst, src, all, one);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, rows * cols);
+}
+"""
+
+
+@pytest.mark.parametrize("how", [0, 1, 2], ids=["row", "column", "scalar"])
+def test_broadcast_matches_numpy(how):
+    rows, cols = 12, 40
+    x = np.random.default_rng(how).uniform(-5, 5, 1024).astype(np.float32)
+    y = np.zeros(rows * cols, np.float32)
+    pyasc.ascendc.load(BROADCAST_SRC, "broadcast")[1](x, y, np.uint32(rows), np.uint32(cols),
+                                                      np.uint32(how), np.uint32(0))
+    src = {0: x[:cols].reshape(1, cols), 1: x[:rows].reshape(rows, 1), 2: x[:1].reshape(1, 1)}
+    np.testing.assert_array_equal(y.reshape(rows, cols), np.broadcast_to(src[how], (rows, cols)))
+
+
+def test_broadcast_of_a_wrong_shape_fails_at_its_line():
+    line = BROADCAST_SRC[:BROADCAST_SRC.index("// the Broadcast line")].count("\n") + 1
+    x = np.zeros(1024, np.float32)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: Broadcast: a source of 1 x 41 "
+                                                r"does not broadcast to 12 x 40 along axis 0"):
+        pyasc.ascendc.load(BROADCAST_SRC, "broadcast")[1](x, np.zeros(480, np.float32),
+                                                          np.uint32(12), np.uint32(40),
+                                                          np.uint32(0), np.uint32(1))

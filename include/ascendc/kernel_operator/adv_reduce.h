@@ -1,6 +1,6 @@
 // Part of kernel_operator.h, included only from it: the adv library's reductions built from the
 // vector API, as CANN's implementation builds them, so that the simulator adds in the NPU's
-// order: Sum over the last axis; and CumSum, the runtime's.
+// order: Sum over the last axis; and CumSum and Broadcast, the runtime's.
 
 namespace AscendC {
 
@@ -78,6 +78,27 @@ inline void CumSum(LocalTensor<T> &dstTensor, LocalTensor<T> &lastRowTensor,
                    sim::Loc loc = {}) {
   LocalTensor<uint8_t> none;
   CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, none, cumSumInfo, loc);
+}
+
+// --- Broadcast (dim 1 or 2): dst of dstShape from src of srcShape, 1 along axis -------------
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      sim::Loc loc = {}) {
+  static_assert(dim == 1 || dim == 2, "Broadcast: dim 1 or 2");
+  static_assert(axis == 0 || axis == 1, "Broadcast: axis 0 or 1");
+  const int64_t rows = dim == 1 ? 1 : dstShape[0], cols = dstShape[dim - 1];
+  const int64_t sr = dim == 1 ? 1 : srcShape[0], sc = srcShape[dim - 1];
+  // one dimension: its one element along its only axis (a 1 x n tile from a 1 x 1 source)
+  const int64_t v[6] = {sizeof(T), rows, cols, sr, sc, dim == 1 ? 1 : axis};
+  sim::adv_more(PYASC_SIM_ADV_BROADCAST, v, {dstLocal.lt, srcLocal.lt}, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;  // the NPU's scratch; the simulator copies in place
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, loc);
 }
 
 }  // namespace AscendC

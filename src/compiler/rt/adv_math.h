@@ -367,6 +367,30 @@ static inline int asc_k_adv_cumsum(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt la
   return 0;
 }
 
+/* Broadcast of a rows x cols tile along axis: axis 0 repeats src's one row (sr 1, sc cols),
+ * axis 1 src's one column (sr rows, sc 1). es: the element's bytes. */
+static inline int asc_k_adv_broadcast(asc_k_ctx *k, int64_t es, asc_k_lt d, asc_k_lt s,
+                                      int64_t rows, int64_t cols, int64_t sr, int64_t sc,
+                                      int64_t axis, int line) {
+  const char *api = "Broadcast";
+  int fits = axis == 0 ? sr == 1 && sc == cols : axis == 1 && sr == rows && sc == 1;
+  if (!fits || rows < 0 || cols < 0)
+    return asc_k_fail(k, line,
+                      "%s: a source of %lld x %lld does not broadcast to %lld x %lld along axis "
+                      "%lld",
+                      api, (long long)sr, (long long)sc, (long long)rows, (long long)cols,
+                      (long long)axis);
+  if (asc_k_ub_use(k, ASC_K_V, s, asc_k_mul(sr, sc), es, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, asc_k_mul(rows, cols), es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++)
+      memcpy(o + (r * cols + c) * es, x + (axis == 0 ? c : r) * es, (size_t)es);
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
