@@ -195,7 +195,8 @@ enum {
  * ASC_K_ADV_EW_*), dt, count, tmp_min, the bits of a double second scalar, f the first
  * scalar, t dst, src0, src1, tmp; CUMSUM v dt, outter, inner, along the last axis, with the last
  * row, t dst, lastRow, src; BROADCAST v element size, dst rows, cols, src rows, cols, axis,
- * t dst, src; AXPY v dst dt, src dt, count,
+ * t dst, src; DEQUANT v dst dt, scale dt, m, n, calCount, single-row mode, t dst, src, scale;
+ * AXPY v dst dt, src dt, count,
  * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
  * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
  * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
@@ -233,6 +234,7 @@ enum {
   PYASC_SIM_ADV_ELEMENTWISE,
   PYASC_SIM_ADV_CUMSUM,
   PYASC_SIM_ADV_BROADCAST,
+  PYASC_SIM_ADV_DEQUANT,
   PYASC_SIM_ADV_SOFTMAX,
   PYASC_SIM_ADV_RMSNORM,
   PYASC_SIM_ADV_QUANT,

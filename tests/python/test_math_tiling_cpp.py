@@ -71,6 +71,9 @@ int main() {
     AscendC::GetSumMaxMinTmpSize(5000, 4, false, maxValue, minValue);
     AscendC::GetSumMaxMinTmpSize(100, 2, false, live, extra);
     std::printf("Sum %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape(std::vector<int64_t>{128, 32}), 4, maxValue,
+                                           minValue);
+    std::printf("AscendDequant %u %u 0 0\n", maxValue, minValue);
   }
   return 0;
 }
@@ -113,6 +116,8 @@ EXPECTED = [
     ("AscendQuant", 7, 7, 2, 0),
     # Sum: a value per repeat in 32-byte blocks: 79 floats -> 80, 1 half -> 16
     ("Sum", 80 * 4, 80 * 4, 32, 32),
+    # AscendDequant: float copies of a repeat, the scale (inner + a block) and all rows or one
+    ("AscendDequant", (64 + 128 * 32 + 40) * 4, (64 + 32 + 40) * 4, 0, 0),
 ]
 
 

@@ -489,6 +489,34 @@ inline void AscendQuant(const LocalTensor<int8_t> &dstTensor, const LocalTensor<
   sim::adv_more(PYASC_SIM_ADV_QUANT, v, {dstTensor.lt, srcTensor.lt, sim::no_tmp}, loc, scale);
 }
 
+// --- AscendDequant: int32 by a per-column scale into half, bfloat16 or float --------------------
+enum class DeQuantMode : uint8_t { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW };
+struct DequantParams {
+  uint32_t m;         // rows
+  uint32_t n;         // a row's length, 32-byte aligned
+  uint32_t calCount;  // the elements of each row scaled (by deqScale's first calCount)
+};
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
+                          const LocalTensor<scaleT> &deqScale, DequantParams params,
+                          sim::Loc loc = {}) {
+  const int64_t v[6] = {sim::dtype<dstT>::code,
+                        sim::dtype<scaleT>::code,
+                        params.m,
+                        params.n,
+                        params.calCount,
+                        mode == DeQuantMode::DEQUANT_WITH_SINGLE_ROW};
+  sim::adv_more(PYASC_SIM_ADV_DEQUANT, v, {dstTensor.lt, srcTensor.lt, deqScale.lt}, loc);
+}
+template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
+inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<int32_t> &srcTensor,
+                          const LocalTensor<scaleT> &deqScale,
+                          const LocalTensor<uint8_t> &sharedTmpBuffer, DequantParams params,
+                          sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;  // the NPU's float copies; the simulator computes in place
+  AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, params, loc);
+}
+
 // --- Concat / Extract: the sort library's input and output (Atlas A2) -------------------
 template <typename T>
 inline void Concat(LocalTensor<T> &concatLocal, const LocalTensor<T> &srcLocal,

@@ -190,6 +190,21 @@ inline void GetCumSumMaxMinTmpSize(const TensorShape &srcShape, const uint32_t t
   maxValue = static_cast<uint32_t>(most);
 }
 
+// --- AscendDequant over [outer, inner] (or [inner]) int32s: float copies of a repeat, the
+// scale (inner plus a block) and the input, every row at the most, one row at the least.
+inline void GetAscendDequantMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                          uint32_t &maxValue, uint32_t &minValue) {
+  const size_t dims = srcShape.GetDimNum();
+  if (typeSize != sizeof(int32_t) || dims < 1 || dims > 2 || srcShape.GetShapeSize() <= 0) return;
+  const uint64_t outer = dims == 2 ? static_cast<uint64_t>(srcShape.GetDim(0)) : 1;
+  const uint64_t inner = static_cast<uint64_t>(srcShape.GetDim(dims - 1));
+  const uint64_t scale = inner + 8, repeat = 64;
+  const uint64_t most = (repeat + outer * inner + scale) * sizeof(float);
+  if (most > UINT32_MAX) return;
+  maxValue = static_cast<uint32_t>(most);
+  minValue = static_cast<uint32_t>((repeat + inner + scale) * sizeof(float));
+}
+
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
 inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,

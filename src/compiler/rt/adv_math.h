@@ -391,6 +391,41 @@ static inline int asc_k_adv_broadcast(asc_k_ctx *k, int64_t es, asc_k_lt d, asc_
   return 0;
 }
 
+/* AscendDequant: dst[r][c] = src[r][c] * scale[c] for the first count of each of m rows of n
+ * int32s, in float, rounded once to dst's type (half, bfloat16, float). A uint64 scale holds
+ * its float in its low 32 bits. Single-row mode takes {1, k * count, count} as k rows of count
+ * when count fills whole 32-byte blocks of dst, as CANN's does. */
+static inline int asc_k_adv_dequant(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
+                                    asc_k_lt scale, int64_t m, int64_t n, int64_t count,
+                                    int single_row, int line) {
+  const char *api = "AscendDequant";
+  int64_t des = asc_k_dt_size(ddt), ses = asc_k_dt_size(sdt);
+  if (single_row && m == 1 && count > 0 && count * des % 32 == 0 && n % count == 0)
+    m = n / count, n = count;
+  if (m < 0 || n < 0 || count < 0 || count > n)
+    return asc_k_fail(k, line, "%s: {m %lld, n %lld, calCount %lld}: calCount must be in [0, n]",
+                      api, (long long)m, (long long)n, (long long)count);
+  if (asc_k_ub_use(k, ASC_K_V, s, asc_k_mul(m, n), 4, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, scale, count, ses, ASC_K_READ, api, "deqScale", line) ||
+      asc_k_ub_use(k, ASC_K_V, d, asc_k_mul(m, n), des, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off, *f = k->ub + scale.off;
+  for (int64_t c = 0; c < count; c++) {
+    float sc;
+    if (sdt == ASC_K_DT_UINT64)
+      memcpy(&sc, f + c * 8, 4); /* the low half (little-endian) */
+    else
+      sc = (float)asc_k_ld(sdt, f + c * ses);
+    for (int64_t r = 0; r < m; r++) {
+      int32_t v;
+      memcpy(&v, x + (r * n + c) * 4, 4);
+      asc_k_stf(ddt, o + (r * n + c) * des, (float)v * sc);
+    }
+  }
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,

@@ -1,0 +1,109 @@
+"""AscendDequant (include/ascendc/kernel_operator/adv_math.h, the runtime's asc_k_adv_dequant):
+dst[r][c] = src[r][c] * deqScale[c] for the first calCount of each row, in float and rounded
+once to dst's type; a uint64 scale's float in its low half; single-row mode reading
+{1, k * calCount, calCount} as k rows; a calCount past n an error at the call. Against NumPy."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+import pyasc
+
+pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
+                                reason="no C++ compiler")
+
+SRC = r"""
+#include "kernel_operator.h"
+
+template <typename D, typename S, AscendC::DeQuantMode mode>
+__aicore__ inline void run(GM_ADDR x, GM_ADDR scale, GM_ADDR y, uint32_t m, uint32_t n,
+                           uint32_t count)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, sc, out;
+    pipe.InitBuffer(in, 4096 * 4);
+    pipe.InitBuffer(sc, 256 * sizeof(S));
+    pipe.InitBuffer(out, 4096 * sizeof(D));
+    AscendC::GlobalTensor<int32_t> xg;
+    AscendC::GlobalTensor<S> sg;
+    AscendC::GlobalTensor<D> yg;
+    xg.SetGlobalBuffer((__gm__ int32_t *)x, 4096);
+    sg.SetGlobalBuffer((__gm__ S *)scale, 256);
+    yg.SetGlobalBuffer((__gm__ D *)y, 4096);
+    AscendC::LocalTensor<int32_t> src = in.Get<int32_t>();
+    AscendC::LocalTensor<S> deqScale = sc.Get<S>();
+    AscendC::LocalTensor<D> dst = out.Get<D>();
+    AscendC::DataCopy(src, xg, 4096);
+    AscendC::DataCopy(deqScale, sg, 256);
+    AscendC::DataCopy(dst, yg, 4096);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::AscendDequant<D, S, mode>(dst, src, deqScale, {m, n, count});  // the Dequant line
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, 4096);
+}
+
+#define KERNEL(NAME, D, S, MODE)                                                              \
+    extern "C" __global__ __aicore__ void NAME(GM_ADDR x, GM_ADDR s, GM_ADDR y, uint32_t m,    \
+                                               uint32_t n, uint32_t count)                    \
+    {                                                                                         \
+        run<D, S, AscendC::DeQuantMode::MODE>(x, s, y, m, n, count);                           \
+    }
+KERNEL(float_float, float, float, DEQUANT_WITH_SINGLE_ROW)
+KERNEL(half_bf16, half, bfloat16_t, DEQUANT_WITH_SINGLE_ROW)
+KERNEL(float_u64, float, uint64_t, DEQUANT_WITH_SINGLE_ROW)
+KERNEL(float_multi, float, float, DEQUANT_WITH_MULTI_ROW)
+"""
+
+
+def _bf16(values):
+    """float32 values rounded to bfloat16 (nearest even), as uint16 bits and as float32."""
+    bits = np.asarray(values, np.float32).view(np.uint32)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    return rounded, (rounded.astype(np.uint32) << 16).view(np.float32)
+
+
+@pytest.mark.parametrize("kernel,dst", [("float_float", np.float32), ("half_bf16", np.float16),
+                                        ("float_u64", np.float32)])
+def test_dequant_matches_numpy(kernel, dst):
+    rng = np.random.default_rng(1)
+    m, n, count = 6, 64, 40
+    x = rng.integers(-1000, 1000, 4096).astype(np.int32)
+    scale32 = rng.uniform(-2, 2, 256).astype(np.float32)
+    if kernel == "half_bf16":
+        scale, scale32 = _bf16(scale32)
+    elif kernel == "float_u64":  # the float in the low half, junk in the high
+        scale = scale32.view(np.uint32).astype(np.uint64) | (np.uint64(0xDEAD) << np.uint64(32))
+    else:
+        scale = scale32
+    y = np.full(4096, 7, dst)
+    pyasc.ascendc.load(SRC, kernel)[1](x, scale, y, np.uint32(m), np.uint32(n), np.uint32(count))
+    want = np.full((m, n), 7, dst)
+    rows = x[:m * n].reshape(m, n)
+    want[:, :count] = (rows[:, :count].astype(np.float32) * scale32[:count]).astype(dst)
+    np.testing.assert_array_equal(y[:m * n].reshape(m, n), want)
+
+
+@pytest.mark.parametrize("kernel,rows", [("float_float", 4), ("float_multi", 1)])
+def test_single_row_mode_reads_one_long_row_as_rows(kernel, rows):
+    """{1, 4 * 16, 16}: four rows of 16 in single-row mode, one row's first 16 in multi-row."""
+    x = np.arange(4096, dtype=np.int32)
+    scale = np.arange(1, 257, dtype=np.float32)
+    y = np.zeros(4096, np.float32)
+    pyasc.ascendc.load(SRC, kernel)[1](x, scale, y, np.uint32(1), np.uint32(64), np.uint32(16))
+    want = np.zeros(64, np.float32)
+    for r in range(rows):
+        want[r * 16:(r + 1) * 16] = x[r * 16:(r + 1) * 16] * scale[:16]
+    np.testing.assert_array_equal(y[:64], want)
+
+
+def test_a_count_past_the_row_fails_at_its_line():
+    line = SRC[:SRC.index("// the Dequant line")].count("\n") + 1
+    with pytest.raises(pyasc.KernelError,
+                       match=rf"<string>:{line}: AscendDequant: .*calCount must be in \[0, n\]"):
+        pyasc.ascendc.load(SRC, "float_multi")[1](np.zeros(4096, np.int32),
+                                                  np.zeros(256, np.float32),
+                                                  np.zeros(4096, np.float32), np.uint32(2),
+                                                  np.uint32(8), np.uint32(16))
