@@ -363,11 +363,12 @@ def test_rmsnorm_ascendc_is_valid_cpp():
 
 
 def quant_model(x, scale, offset):
-    """AscendQuant per tensor: src * scale + offset in src's type (each step
-    rounded), then rint (half to even) and saturation to int8; NaN -> 0."""
-    dt = x.dtype.type
+    """AscendQuant per tensor on dav-2201: src, scale and offset cast to half,
+    src * scale + offset in half (each step rounded), then rint (half to even)
+    and saturation to int8; NaN -> 0."""
+    h = np.float16
     with np.errstate(all="ignore"):
-        v = np.rint((x * dt(scale)).astype(dt) + dt(offset))
+        v = np.rint((x.astype(h) * h(scale)).astype(h) + h(offset))
     v = np.where(np.isnan(v), 0, np.clip(v, -128, 127))
     return v.astype(np.int8)
 

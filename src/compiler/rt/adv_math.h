@@ -536,8 +536,8 @@ static inline int asc_k_adv_rmsnorm(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt s
   return 0;
 }
 
-/* AscendQuant per tensor: int8 = saturate(rint(src * scale + offset)), each
- * step rounded to src's type (float16 arithmetic for float16 data). */
+/* AscendQuant per tensor: int8 = saturate(rint(src * scale + offset)) in half arithmetic,
+ * each step rounded to half. */
 static inline int asc_k_adv_quant(asc_k_ctx *k, int sdt, asc_k_lt d, asc_k_lt s, double scale,
                                   double offset, int64_t n, asc_k_lt tmp, int64_t tmp_min,
                                   int line) {
@@ -548,17 +548,21 @@ static inline int asc_k_adv_quant(asc_k_ctx *k, int sdt, asc_k_lt d, asc_k_lt s,
       asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
       asc_k_ub_use(k, ASC_K_V, d, n, 1, ASC_K_WRITE, api, "dst", line))
     return 1;
+  /* dav-2201 works in half whatever the source: float data is cast to half first, the scale
+   * and offset too, and each step rounds to half (CANN's ascend_quant_pre_impl.h) */
+  const int hdt = ASC_K_DT_FLOAT16;
   char buf[8];
-  asc_k_stf(sdt, buf, scale);
-  float sc = (float)asc_k_ld(sdt, buf);
-  asc_k_stf(sdt, buf, offset);
-  float of = (float)asc_k_ld(sdt, buf);
+  asc_k_stf(hdt, buf, scale);
+  float sc = (float)asc_k_ld(hdt, buf);
+  asc_k_stf(hdt, buf, offset);
+  float of = (float)asc_k_ld(hdt, buf);
   const char *x = k->ub + s.off;
   signed char *o = (signed char *)(k->ub + d.off);
   for (int64_t i = 0; i < n; i++) {
-    asc_k_stf(sdt, buf, (float)asc_k_ld(sdt, x + i * es) * sc);
-    asc_k_stf(sdt, buf, (float)asc_k_ld(sdt, buf) + of);
-    float v = rintf((float)asc_k_ld(sdt, buf));
+    asc_k_stf(hdt, buf, asc_k_ld(sdt, x + i * es));
+    asc_k_stf(hdt, buf, (float)asc_k_ld(hdt, buf) * sc);
+    asc_k_stf(hdt, buf, (float)asc_k_ld(hdt, buf) + of);
+    float v = rintf((float)asc_k_ld(hdt, buf));
     o[i] = isnan(v) ? 0 : v >= 127.0f ? 127 : v <= -128.0f ? -128 : (signed char)v;
   }
   return 0;
