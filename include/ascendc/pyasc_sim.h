@@ -89,7 +89,13 @@ enum {
  * and the first element, copied to g.base (g.n bytes); the img2col
  * registers: L3D_BOUNDARY (SetLoadDataBoundary) the boundary; L3D_PAD
  * (SetLoadDataPaddingValue) the value as a double's bits; L3D_REPEAT
- * (SetLoadDataRepeat) repeatTime, repeatStride, repeatMode. */
+ * (SetLoadDataRepeat) repeatTime, repeatStride, repeatMode; LOAD3D_V1 (LoadData with
+ * LoadData3DParamsV1, dst, src) dt, padList[4], l1H, l1W, c1Index, fetchFilterW/H,
+ * leftTopW/H, strideW/H, filterW/H, dilationFilterW/H, jumpStride, repeatMode, repeatTime,
+ * cSize, then padValue as a double's bits; LOAD3D_V2PRO dt, channelSize, enTranspose,
+ * enSmallK, filterSizeW/H, fMatrixCtrl, extConfig, filterConfig; LOAD2D_V2 (LoadData with
+ * LoadData2DParamsV2, dst and src, or g from GM) dt, mStartPosition, kStartPosition, mStep,
+ * kStep, srcStride, dstStride, ifTranspose, sid, from GM. */
 enum {
   PYASC_SIM_CUBE_FPQ,
   PYASC_SIM_CUBE_CO12,
@@ -101,7 +107,10 @@ enum {
   PYASC_SIM_CUBE_READ,
   PYASC_SIM_CUBE_L3D_BOUNDARY,
   PYASC_SIM_CUBE_L3D_PAD,
-  PYASC_SIM_CUBE_L3D_REPEAT
+  PYASC_SIM_CUBE_L3D_REPEAT,
+  PYASC_SIM_CUBE_LOAD3D_V1,
+  PYASC_SIM_CUBE_LOAD3D_V2PRO,
+  PYASC_SIM_CUBE_LOAD2D_V2
 };
 
 /* The other vector and state forms through vec_more: t the tensors, v the

@@ -330,11 +330,22 @@ static int sim_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pya
       return asc_k_cube_load_t(k, lt_in(dst), lt_in(src), t, v[1], v[2], v[3], v[4], v[5], L);
     case PYASC_SIM_CUBE_ND2NZ_PAD:
       return asc_k_cube_nd2nz_pad(k, lt_in(dst), lt_in(src), t, v + 1, v + 5, L);
-    case PYASC_SIM_CUBE_LOAD3D_V2: {
+    case PYASC_SIM_CUBE_LOAD3D_V2:
+    case PYASC_SIM_CUBE_LOAD3D_V1: {
       double pad;
       memcpy(&pad, &v[22], sizeof pad);
-      return asc_k_load3d_v2(k, lt_in(dst), lt_in(src), t, (int)v[0], v + 1, pad, L);
+      return (op == PYASC_SIM_CUBE_LOAD3D_V2 ? asc_k_load3d_v2 : asc_k_load3d_v1)(
+          k, lt_in(dst), lt_in(src), t, (int)v[0], v + 1, pad, L);
     }
+    case PYASC_SIM_CUBE_LOAD3D_V2PRO:
+      return asc_k_load3d_v2pro(k, lt_in(dst), lt_in(src), t, (int)v[0], v[1], (int)v[2], (int)v[3],
+                                (int)v[4], (int)v[5], (int)v[6], v[7], v[8], L);
+    case PYASC_SIM_CUBE_LOAD2D_V2:
+      if (v[9])
+        return asc_k_load2d_v2_gm(k, lt_in(dst), gt_in(g), t, v[1], v[2], v[3], v[4], v[5], v[6],
+                                  (int)v[7], v[8], L);
+      return asc_k_load2d_v2_l1(k, lt_in(dst), lt_in(src), t, v[1], v[2], v[3], v[4], v[5], v[6],
+                                (int)v[7], v[8], L);
     default:
       return asc_k_fail(k, L, "the cube: unknown form %d", op);
   }

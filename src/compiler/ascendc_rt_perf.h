@@ -463,7 +463,15 @@ static int pf_cube_more(void *kv, int op, const int64_t *v, pyasc_sim_gt g, pyas
       break;
     case PYASC_SIM_CUBE_LOAD_T:
     case PYASC_SIM_CUBE_LOAD3D_V2:
+    case PYASC_SIM_CUBE_LOAD3D_V1:
+    case PYASC_SIM_CUBE_LOAD3D_V2PRO:
       asc_pf_local(pf, ASC_K_MTE1, dst.len * asc_k_dt_size((int)v[0]), L);
+      break;
+    case PYASC_SIM_CUBE_LOAD2D_V2: /* from GM on MTE2, from L1 on MTE1 */
+      if (v[9])
+        asc_pf_gm(pf, ASC_K_MTE2, dst.len * asc_k_dt_size((int)v[0]), g.base, g.base + g.lead, L);
+      else
+        asc_pf_local(pf, ASC_K_MTE1, dst.len * asc_k_dt_size((int)v[0]), L);
       break;
     case PYASC_SIM_CUBE_ND2NZ_PAD:
       asc_pf_local(pf, ASC_K_MTE3, dst.len * asc_k_dt_size((int)v[0]), L);

@@ -507,22 +507,25 @@ def test_compile_errors_name_the_line(which, pattern):
 
 
 def test_ascendc_forms_are_valid_cpp():
-    from test_ascendc import assert_valid_cpp_but_for, body
+    from test_ascendc import assert_valid_cpp, body
 
     fm = np.zeros(1024, np.float16)
     sources = [regs_kernel.ascendc(fm, fm, np.zeros(16, np.float32), *([1] * 26), form)
                for form in range(3)]
     sources.append(conv_v2.ascendc(fm, fm, np.zeros(16, np.float32), *_conv_args(), False, 1))
     src = "".join(body(s) for s in sources)
-    for text in ("AscendC::LoadData3DParamsV1<half>{static_cast<uint8_t>(pl)",
-                 "AscendC::LoadData3DParamsV2<half>{", "AscendC::LoadData3DParamsV2Pro{",
+    # CANN's V1/V2 constructors take the pad list as an array, V2 enSmallK before padValue
+    for text in ("const uint8_t padList[4] = {static_cast<uint8_t>(pl)",
+                 "return AscendC::LoadData3DParamsV1<half>(padList, static_cast<uint16_t>(h)",
+                 "return AscendC::LoadData3DParamsV2<half>(padList, static_cast<uint16_t>(",
+                 ", false, static_cast<half>(", "AscendC::LoadData3DParamsV2Pro{",
                  "AscendC::LoadData2DParamsV2{", "AscendC::SetLoadDataBoundary(",
                  # CANN's constructor order: repeatStride (uint16_t), repeatTime, repeatMode
                  "AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam{static_cast<uint16_t>(",
                  "AscendC::SetLoadDataPaddingValue("):
         assert text in src, text
-    for s in sources:  # the img2col parameter forms: test_ascendc_all_ops.HEADER_LACKS
-        assert_valid_cpp_but_for(s, "LoadData3DParams", "LoadData2DParamsV2")
+    for s in sources:
+        assert_valid_cpp(s)
 
 
 @jit
@@ -591,3 +594,25 @@ def test_v2_random_geometries(seed):
     out, ref = run_v2(dtype, fm, pads, stride, kernel, dil, 16 * int(rng.integers(1, 4)), kext,
                       m0=m0, k0=k0, pad=pad, checked=seed % 3 == 0)
     np.testing.assert_array_equal(out, ref)
+
+
+def test_img2col_loads_run_as_ascendc():
+    """Each of V1, V2, V2Pro and LoadData2DParamsV2 (from GM and from L1), with the
+    registers: this file's own kernels, each launch also run as its emitted Ascend C on the
+    header's forms (ascendc_roundtrip.py), bit for bit, and their own NumPy checks."""
+    import importlib
+
+    roundtrip = importlib.import_module("ascendc_roundtrip")
+    hook = roundtrip.RoundTrip()
+    hook.install()
+    try:
+        test_v2_matches_the_model(np.float16, GEOMETRIES[2])
+        test_v2pro_reads_the_registers()
+        test_v1_walks_the_filter_and_the_windows()
+        test_repeat_register(False)
+        test_boundary_wraps_reads_to_l1_start()
+        test_load2d_v2_gm_to_l1_and_l1_to_l0a(False)
+    finally:
+        hook.uninstall()
+    assert not hook.mismatched and not hook.unsupported and not hook.no_form, hook.report()
+    assert len(hook.matched) == 2 and sum(hook.matched.values()) >= 6, hook.report()

@@ -1,5 +1,6 @@
 // Part of kernel_operator.h, included only from it: more of the cube's basic APIs (LoadData with
-// LoadData3DParamsV2, the img2col load of the runtime's rt/img2col.h) and DumpTensor.
+// LoadData3DParamsV2, V1 and V2Pro, the img2col loads of the runtime's rt/img2col.h, and with
+// LoadData2DParamsV2) and DumpTensor.
 
 namespace AscendC {
 
@@ -92,6 +93,178 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
   __builtin_memcpy(&v[22], &pad, sizeof pad);
   sim::check(t->cube_more(sim::ctx, PYASC_SIM_CUBE_LOAD3D_V2, v, pyasc_sim_gt{}, dst.lt, src.lt,
                           pyasc_sim_lt{}, loc.file, loc.line));
+}
+
+// The older img2col load (V1): c1Index's channel block, a fetch window and repeats; it sets the
+// FMATRIX register as V2 does.
+template <typename T>
+struct LoadData3DParamsV1 {
+  LoadData3DParamsV1() = default;
+  LoadData3DParamsV1(const uint8_t padListIn[4], const uint16_t l1HIn, const uint16_t l1WIn,
+                     const uint16_t c1IndexIn, const uint8_t fetchFilterWIn,
+                     const uint8_t fetchFilterHIn, const int16_t leftTopWIn,
+                     const int16_t leftTopHIn, const uint8_t strideWIn, const uint8_t strideHIn,
+                     const uint8_t filterWIn, const uint8_t filterHIn,
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
+                     const uint8_t jumpStrideIn, const uint8_t repeatModeIn,
+                     const uint8_t repeatTimeIn, const uint8_t cSizeIn, const T padValueIn)
+      : strideW(strideWIn),
+        strideH(strideHIn),
+        filterW(filterWIn),
+        filterH(filterHIn),
+        dilationFilterW(dilationFilterWIn),
+        dilationFilterH(dilationFilterHIn),
+        jumpStride(jumpStrideIn),
+        repeatMode(repeatModeIn),
+        repeatTime(repeatTimeIn),
+        cSize(cSizeIn),
+        padValue(padValueIn),
+        fetchFilterW(fetchFilterWIn),
+        fetchFilterH(fetchFilterHIn),
+        l1H(l1HIn),
+        l1W(l1WIn),
+        c1Index(c1IndexIn),
+        leftTopW(leftTopWIn),
+        leftTopH(leftTopHIn) {
+    for (int i = 0; i < 4; ++i) padList[i] = padListIn[i];
+  }
+  uint8_t padList[4] = {0};
+  uint8_t strideW = 0;
+  uint8_t strideH = 0;
+  uint8_t filterW = 0;
+  uint8_t filterH = 0;
+  uint8_t dilationFilterW = 0;
+  uint8_t dilationFilterH = 0;
+  uint8_t jumpStride = 0;
+  uint8_t repeatMode = 0;
+  uint8_t repeatTime = 0;
+  uint8_t cSize = 0;
+  T padValue = 0;
+  uint8_t fetchFilterW = 0;
+  uint8_t fetchFilterH = 0;
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t c1Index = 0;
+  int16_t leftTopW = 0;
+  int16_t leftTopH = 0;
+};
+
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const LoadData3DParamsV1<T> &p, sim::Loc loc = {}) {
+  const double pad = sim::to_double(p.padValue);
+  int64_t v[23] = {sim::dtype<T>::code,
+                   p.padList[0],
+                   p.padList[1],
+                   p.padList[2],
+                   p.padList[3],
+                   p.l1H,
+                   p.l1W,
+                   p.c1Index,
+                   p.fetchFilterW,
+                   p.fetchFilterH,
+                   p.leftTopW,
+                   p.leftTopH,
+                   p.strideW,
+                   p.strideH,
+                   p.filterW,
+                   p.filterH,
+                   p.dilationFilterW,
+                   p.dilationFilterH,
+                   p.jumpStride,
+                   p.repeatMode,
+                   p.repeatTime,
+                   p.cSize,
+                   0};
+  __builtin_memcpy(&v[22], &pad, sizeof pad);
+  sim::cube_more(PYASC_SIM_CUBE_LOAD3D_V1, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+
+// V2's fields packed as the registers take them: the FMATRIX from an earlier V1/V2 load (or
+// SetFmatrix), extConfig the K/M extensions and starts (16 bits each, from the low end),
+// filterConfig the strides, filter sizes and dilations (8 bits each).
+struct LoadData3DParamsV2Pro {
+  LoadData3DParamsV2Pro() = default;
+  LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn,
+                        const bool enSmallKIn, const bool filterSizeWIn, const bool filterSizeHIn,
+                        const bool fMatrixCtrlIn, const uint64_t extConfigIn,
+                        const uint64_t filterConfigIn)
+      : channelSize(channelSizeIn),
+        enTranspose(enTransposeIn),
+        enSmallK(enSmallKIn),
+        filterSizeW(filterSizeWIn),
+        filterSizeH(filterSizeHIn),
+        fMatrixCtrl(fMatrixCtrlIn),
+        extConfig(extConfigIn),
+        filterConfig(filterConfigIn) {}
+  uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  uint64_t extConfig = 0;
+  uint64_t filterConfig = 0x10101010101;
+};
+
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const LoadData3DParamsV2Pro &p, sim::Loc loc = {}) {
+  const int64_t v[9] = {sim::dtype<T>::code,
+                        p.channelSize,
+                        p.enTranspose,
+                        p.enSmallK,
+                        p.filterSizeW,
+                        p.filterSizeH,
+                        p.fMatrixCtrl,
+                        static_cast<int64_t>(p.extConfig),
+                        static_cast<int64_t>(p.filterConfig)};
+  sim::cube_more(PYASC_SIM_CUBE_LOAD3D_V2PRO, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+
+// An NZ matrix's m x k fractals (from L1 or GM) into L0A/L0B (or GM -> L1).
+struct LoadData2DParamsV2 {
+  LoadData2DParamsV2() = default;
+  LoadData2DParamsV2(const uint32_t mStartPositionIn, const uint32_t kStartPositionIn,
+                     const uint16_t mStepIn, const uint16_t kStepIn, const int32_t srcStrideIn,
+                     const uint16_t dstStrideIn, const bool ifTransposeIn, const uint8_t sidIn)
+      : mStartPosition(mStartPositionIn),
+        kStartPosition(kStartPositionIn),
+        mStep(mStepIn),
+        kStep(kStepIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        ifTranspose(ifTransposeIn),
+        sid(sidIn) {}
+  uint32_t mStartPosition = 0;
+  uint32_t kStartPosition = 0;
+  uint16_t mStep = 0;
+  uint16_t kStep = 0;
+  int32_t srcStride = 0;
+  uint16_t dstStride = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0;
+};
+
+namespace sim {
+template <typename T>
+inline void load2d_v2(const LocalTensor<T> &dst, pyasc_sim_lt src, pyasc_sim_gt g,
+                      const LoadData2DParamsV2 &p, Loc loc) {
+  const int64_t v[10] = {dtype<T>::code, p.mStartPosition, p.kStartPosition, p.mStep,
+                         p.kStep,        p.srcStride,      p.dstStride,      p.ifTranspose,
+                         p.sid,          g.base != nullptr};
+  cube_more(PYASC_SIM_CUBE_LOAD2D_V2, v, g, dst.lt, src, loc);
+}
+}  // namespace sim
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                     const LoadData2DParamsV2 &p, sim::Loc loc = {}) {
+  sim::load2d_v2(dst, src.lt, pyasc_sim_gt{}, p, loc);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                     const LoadData2DParamsV2 &p, sim::Loc loc = {}) {
+  sim::load2d_v2(dst, pyasc_sim_lt{}, src.gt, p, loc);
 }
 
 // img2col's registers, read by the LoadData3DParamsV2 loads after them: the L1 boundary
