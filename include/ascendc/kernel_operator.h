@@ -16,6 +16,7 @@
 #ifndef PYASC_ASCENDC_KERNEL_OPERATOR_H
 #define PYASC_ASCENDC_KERNEL_OPERATOR_H
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>

@@ -60,39 +60,28 @@ struct LoadData3DParamsV2 {
   bool fMatrixCtrl = false;
 };
 
+namespace sim {
+// An img2col load through cube_more: dt, the pad list, 17 fields (the runtime's order for op),
+// then the padding value as a double's bits.
+template <typename T, typename P>
+inline void load3d(int op, const LocalTensor<T> &dst, const LocalTensor<T> &src, const P &p,
+                   std::initializer_list<int64_t> fields, Loc loc) {
+  int64_t v[23] = {dtype<T>::code, p.padList[0], p.padList[1], p.padList[2], p.padList[3]};
+  std::copy(fields.begin(), fields.end(), v + 5);
+  const double pad = to_double(p.padValue);
+  __builtin_memcpy(&v[22], &pad, sizeof pad);
+  cube_more(op, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+}
+}  // namespace sim
+
 template <typename T>
 inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                      const LoadData3DParamsV2<T> &p, sim::Loc loc = {}) {
-  const pyasc_sim_api *t = sim::api();
-  if (!t->cube_more)
-    sim::check(t->fail(sim::ctx, loc.file, loc.line, "the cube: no cube table for this kernel"));
-  const double pad = sim::to_double(p.padValue);
-  int64_t v[23] = {sim::dtype<T>::code,
-                   p.padList[0],
-                   p.padList[1],
-                   p.padList[2],
-                   p.padList[3],
-                   p.l1H,
-                   p.l1W,
-                   p.channelSize,
-                   p.kExtension,
-                   p.mExtension,
-                   p.kStartPt,
-                   p.mStartPt,
-                   p.strideW,
-                   p.strideH,
-                   p.filterW,
-                   p.filterH,
-                   p.dilationFilterW,
-                   p.dilationFilterH,
-                   p.enTranspose,
-                   p.filterSizeW,
-                   p.filterSizeH,
-                   p.fMatrixCtrl,
-                   0};
-  __builtin_memcpy(&v[22], &pad, sizeof pad);
-  sim::check(t->cube_more(sim::ctx, PYASC_SIM_CUBE_LOAD3D_V2, v, pyasc_sim_gt{}, dst.lt, src.lt,
-                          pyasc_sim_lt{}, loc.file, loc.line));
+  sim::load3d(PYASC_SIM_CUBE_LOAD3D_V2, dst, src, p,
+              {p.l1H, p.l1W, p.channelSize, p.kExtension, p.mExtension, p.kStartPt, p.mStartPt,
+               p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW, p.dilationFilterH,
+               p.enTranspose, p.filterSizeW, p.filterSizeH, p.fMatrixCtrl},
+              loc);
 }
 
 // The older img2col load (V1): c1Index's channel block, a fetch window and repeats; it sets the
@@ -152,32 +141,11 @@ struct LoadData3DParamsV1 {
 template <typename T>
 inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                      const LoadData3DParamsV1<T> &p, sim::Loc loc = {}) {
-  const double pad = sim::to_double(p.padValue);
-  int64_t v[23] = {sim::dtype<T>::code,
-                   p.padList[0],
-                   p.padList[1],
-                   p.padList[2],
-                   p.padList[3],
-                   p.l1H,
-                   p.l1W,
-                   p.c1Index,
-                   p.fetchFilterW,
-                   p.fetchFilterH,
-                   p.leftTopW,
-                   p.leftTopH,
-                   p.strideW,
-                   p.strideH,
-                   p.filterW,
-                   p.filterH,
-                   p.dilationFilterW,
-                   p.dilationFilterH,
-                   p.jumpStride,
-                   p.repeatMode,
-                   p.repeatTime,
-                   p.cSize,
-                   0};
-  __builtin_memcpy(&v[22], &pad, sizeof pad);
-  sim::cube_more(PYASC_SIM_CUBE_LOAD3D_V1, v, pyasc_sim_gt{}, dst.lt, src.lt, loc);
+  sim::load3d(PYASC_SIM_CUBE_LOAD3D_V1, dst, src, p,
+              {p.l1H, p.l1W, p.c1Index, p.fetchFilterW, p.fetchFilterH, p.leftTopW, p.leftTopH,
+               p.strideW, p.strideH, p.filterW, p.filterH, p.dilationFilterW, p.dilationFilterH,
+               p.jumpStride, p.repeatMode, p.repeatTime, p.cSize},
+              loc);
 }
 
 // V2's fields packed as the registers take them: the FMATRIX from an earlier V1/V2 load (or
