@@ -255,8 +255,8 @@ static inline int asc_k_adv_power_scalar(asc_k_ctx *k, int dt, asc_k_lt d, asc_k
 /* The adv library's element-wise forms that only Ascend C calls (its activation, clamp,
  * fmod and index APIs): GELU (the tanh form), SIGMOID, SILU, SWISH (x * sigmoid(c x)),
  * CLAMP_MIN and CLAMP_MAX (by c; NaN stays NaN), GEGLU (a * gelu(b)), FMOD (of a by b),
- * SWIGLU (a * swish(b) by c), ARANGE (c0 + i * c1, no source). half is computed in float, as on the
- * NPU. */
+ * SWIGLU (a * swish(b) by c), ARANGE (c0 + i * c1, no source). half is computed in float,
+ * as on the NPU. */
 enum {
   ASC_K_ADV_EW_GELU,
   ASC_K_ADV_EW_SIGMOID,
@@ -294,8 +294,8 @@ static inline float asc_k_adv_ew_fn(int fn, float a, float b, float c) {
       return fmodf(a, b);
   }
 }
-/* a and b: the sources (b only for GEGLU and FMOD, none for ARANGE); c0, c1: the scalars,
- * which take dt first as their C++ parameters do. */
+/* a and b: the sources (b for GEGLU, FMOD and SWIGLU only; none for ARANGE); c0, c1: the
+ * scalars, which take dt first as their C++ parameters do. */
 static inline int asc_k_adv_elementwise(asc_k_ctx *k, int fn, int dt, asc_k_lt d, asc_k_lt a,
                                         asc_k_lt b, double c0, double c1, int64_t n, asc_k_lt tmp,
                                         int64_t tmp_min, const char *api, int line) {
