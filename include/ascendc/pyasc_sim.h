@@ -205,7 +205,8 @@ enum {
  * scalar, t dst, src0, src1, tmp; CUMSUM v dt, outter, inner, along the last axis, with the last
  * row, t dst, lastRow, src; BROADCAST v element size, dst rows, cols, src rows, cols, axis,
  * t dst, src; DEQUANT v dst dt, scale dt, m, n, calCount, single-row mode, t dst, src, scale;
- * AXPY v dst dt, src dt, count,
+ * SELECT v dt, mask dt, the scalar first, firstAxis, srcLastAxis, maskLastAxis, f the scalar,
+ * t dst, src, mask; AXPY v dst dt, src dt, count,
  * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
  * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
  * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
@@ -244,6 +245,7 @@ enum {
   PYASC_SIM_ADV_CUMSUM,
   PYASC_SIM_ADV_BROADCAST,
   PYASC_SIM_ADV_DEQUANT,
+  PYASC_SIM_ADV_SELECT,
   PYASC_SIM_ADV_SOFTMAX,
   PYASC_SIM_ADV_RMSNORM,
   PYASC_SIM_ADV_QUANT,

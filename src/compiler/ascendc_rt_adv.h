@@ -285,6 +285,9 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
     case PYASC_SIM_ADV_DEQUANT:
       return asc_k_adv_dequant(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[2],
                                v[3], v[4], v[5] != 0, L);
+    case PYASC_SIM_ADV_SELECT:
+      return asc_k_adv_select(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), f, v[2] != 0,
+                              lt_in(t[2]), v[3], v[4], v[5], L);
     case PYASC_SIM_ADV_AXPY: { /* by src's type */
       int64_t tmp_min = adv_tmp_min(v[3] >= 0, ADV_TMP_AXPY, (int)v[1], 0);
       return asc_k_adv_axpy(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), f, v[2],

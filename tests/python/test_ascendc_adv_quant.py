@@ -1,7 +1,8 @@
 """AscendDequant (include/ascendc/kernel_operator/adv_math.h, the runtime's asc_k_adv_dequant):
 dst[r][c] = src[r][c] * deqScale[c] for the first calCount of each row, in float and rounded
 once to dst's type; a uint64 scale's float in its low half; single-row mode reading
-{1, k * calCount, calCount} as k rows; a calCount past n an error at the call. Against NumPy."""
+{1, k * calCount, calCount} as k rows; a calCount past n an error at the call. And Select
+with a mask of bytes (adv_math.h, asc_k_adv_select), both operand orders. Against NumPy."""
 
 from __future__ import annotations
 
@@ -107,3 +108,71 @@ def test_a_count_past_the_row_fails_at_its_line():
                                                   np.zeros(256, np.float32),
                                                   np.zeros(4096, np.float32), np.uint32(2),
                                                   np.uint32(8), np.uint32(16))
+
+
+SELECT_SRC = r"""
+#include "kernel_operator.h"
+
+// rows x cols elements, mask rows of maskCols bytes; scalarFirst: Select(dst, 2.5, src, ...)
+extern "C" __global__ __aicore__ void select_bytes(GM_ADDR x, GM_ADDR m, GM_ADDR y,
+                                                   uint32_t rows, uint32_t cols,
+                                                   uint32_t maskCols, uint32_t scalarFirst)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, mb, out, tmp;
+    pipe.InitBuffer(in, 4096 * 4);
+    pipe.InitBuffer(mb, 4096);
+    pipe.InitBuffer(out, 4096 * 4);
+    pipe.InitBuffer(tmp, 1024);
+    AscendC::GlobalTensor<float> xg, yg;
+    AscendC::GlobalTensor<uint8_t> mg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 4096);
+    mg.SetGlobalBuffer((__gm__ uint8_t *)m, 4096);
+    yg.SetGlobalBuffer((__gm__ float *)y, 4096);
+    AscendC::LocalTensor<float> src = in.Get<float>(), dst = out.Get<float>();
+    AscendC::LocalTensor<uint8_t> mask = mb.Get<uint8_t>();
+    AscendC::DataCopy(src, xg, 4096);
+    AscendC::DataCopy(mask, mg, 4096);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SelectWithBytesMaskShapeInfo info;
+    info.firstAxis = rows;
+    info.srcLastAxis = cols;
+    info.maskLastAxis = maskCols;
+    if (scalarFirst) {
+        AscendC::Select(dst, 2.5f, src, mask, tmp.Get<uint8_t>(), info);
+    } else {
+        AscendC::Select(dst, src, 2.5f, mask, tmp.Get<uint8_t>(), info);  // the Select line
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, 4096);
+}
+"""
+
+
+@pytest.mark.parametrize("scalar_first", [0, 1])
+@pytest.mark.parametrize("mask_cols", [64, 96])
+def test_select_with_a_byte_mask(scalar_first, mask_cols):
+    """Where the mask is not zero, the second operand; where zero, the first; a mask row
+    longer than the source's read at its own stride."""
+    rows, cols = 8, 64
+    rng = np.random.default_rng(mask_cols + scalar_first)
+    x = rng.uniform(-4, 4, 4096).astype(np.float32)
+    m = rng.integers(0, 3, 4096).astype(np.uint8)  # 0, 1 or 2: any non-zero byte selects
+    y = np.zeros(4096, np.float32)
+    pyasc.ascendc.load(SELECT_SRC, "select_bytes")[1](x, m, y, np.uint32(rows), np.uint32(cols),
+                                                      np.uint32(mask_cols),
+                                                      np.uint32(scalar_first))
+    src = x[:rows * cols].reshape(rows, cols)
+    set_ = m[:rows * mask_cols].reshape(rows, mask_cols)[:, :cols] != 0
+    want = np.where(set_, src, np.float32(2.5)) if scalar_first else \
+        np.where(set_, np.float32(2.5), src)
+    np.testing.assert_array_equal(y[:rows * cols].reshape(rows, cols), want)
+
+
+def test_select_with_a_mask_shorter_than_the_source_fails_at_its_line():
+    line = SELECT_SRC[:SELECT_SRC.index("// the Select line")].count("\n") + 1
+    z = np.zeros(4096, np.float32)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: Select: .*maskLastAxis 32"):
+        pyasc.ascendc.load(SELECT_SRC, "select_bytes")[1](z, np.zeros(4096, np.uint8), z.copy(),
+                                                          np.uint32(8), np.uint32(64),
+                                                          np.uint32(32), np.uint32(0))

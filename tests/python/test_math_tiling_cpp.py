@@ -74,6 +74,12 @@ int main() {
     AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape(std::vector<int64_t>{128, 32}), 4, maxValue,
                                            minValue);
     std::printf("AscendDequant %u %u 0 0\n", maxValue, minValue);
+    const ge::Shape src(std::vector<int64_t>{8, 64}), one(std::vector<int64_t>{1});
+    AscendC::GetSelectMaxMinTmpSize(src, one, 4, ge::Shape(std::vector<int64_t>{8, 64}), 1, false,
+                                    maxValue, minValue);
+    AscendC::GetSelectMaxMinTmpSize(one, src, 4, ge::Shape(std::vector<int64_t>{8, 96}), 1, false,
+                                    live, extra);
+    std::printf("Select %u %u %u %u\n", maxValue, minValue, live, extra);
   }
   return 0;
 }
@@ -118,6 +124,8 @@ EXPECTED = [
     ("Sum", 80 * 4, 80 * 4, 32, 32),
     # AscendDequant: float copies of a repeat, the scale (inner + a block) and all rows or one
     ("AscendDequant", (64 + 128 * 32 + 40) * 4, (64 + 32 + 40) * 4, 0, 0),
+    # Select: 512 elements in half-width blocks and 512 more; a longer mask row adds the mask
+    ("Select", 512 * 2 + 512, 512 * 2 + 512, 512 * 2 + 512 + 512, 512 * 2 + 512 + 512),
 ]
 
 

@@ -517,6 +517,38 @@ inline void AscendDequant(const LocalTensor<dstT> &dstTensor, const LocalTensor<
   AscendDequant<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, params, loc);
 }
 
+// --- Select with a mask of bytes: where the mask is not zero, src1; where it is zero, src0 ---
+struct SelectWithBytesMaskShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+namespace sim {
+template <typename T, typename U>
+inline void select(const LocalTensor<T> &dst, const LocalTensor<T> &tensor, T scalar,
+                   bool scalarFirst, const LocalTensor<U> &mask,
+                   const SelectWithBytesMaskShapeInfo &info, Loc loc) {
+  const int64_t v[6] = {dtype<T>::code, dtype<U>::code,   scalarFirst,
+                        info.firstAxis, info.srcLastAxis, info.maskLastAxis};
+  adv_more(PYASC_SIM_ADV_SELECT, v, {dst.lt, tensor.lt, mask.lt}, loc, to_double(scalar));
+}
+}  // namespace sim
+// The buffer holds the NPU's widened mask; the simulator reads the mask in place.
+template <typename T, typename U, bool isReuseMask = true>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0, T src1,
+                   const LocalTensor<U> &mask, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                   const SelectWithBytesMaskShapeInfo &info, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  sim::select(dst, src0, src1, false, mask, info, loc);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void Select(const LocalTensor<T> &dst, T src0, const LocalTensor<T> &src1,
+                   const LocalTensor<U> &mask, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                   const SelectWithBytesMaskShapeInfo &info, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  sim::select(dst, src1, src0, true, mask, info, loc);
+}
+
 // --- Concat / Extract: the sort library's input and output (Atlas A2) -------------------
 template <typename T>
 inline void Concat(LocalTensor<T> &concatLocal, const LocalTensor<T> &srcLocal,

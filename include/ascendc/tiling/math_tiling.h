@@ -205,6 +205,32 @@ inline void GetAscendDequantMaxMinTmpSize(const TensorShape &srcShape, const uin
   minValue = static_cast<uint32_t>((repeat + inner + scale) * sizeof(float));
 }
 
+// --- Select with a byte mask: half-width copies of the source (blocks of 4096 at the least),
+// 512 bytes more, at least 1024; and the mask widened when its rows are longer and not reused.
+inline uint32_t GetSelectBufferSize(const TensorShape &src0Shape, const TensorShape &src1Shape,
+                                    const TensorShape &maskShape, const uint32_t maskTypeSize,
+                                    const bool isReuseMask, const bool least) {
+  auto scalar = [](const TensorShape &s) { return s.GetDimNum() == 0 || s.GetShapeSize() == 1; };
+  const TensorShape &src = scalar(src0Shape) ? src1Shape : src0Shape;
+  if (src.GetDimNum() == 0 || maskShape.GetDimNum() == 0) return 0;
+  const uint64_t size = static_cast<uint64_t>(std::max<int64_t>(src.GetShapeSize(), 0));
+  const int64_t srcLast = src.GetDim(src.GetDimNum() - 1);
+  const int64_t maskLast = maskShape.GetDim(maskShape.GetDimNum() - 1);
+  const uint64_t counted = least && size > 4096 ? 4096 : size;
+  uint64_t bytes = std::max<uint64_t>(1024, (counted + 31) / 32 * 32 * 2 + 512);
+  if (maskLast != srcLast && !isReuseMask && maskLast > 1)
+    bytes += (size * maskTypeSize + 31) / 32 * 32;
+  return bytes > UINT32_MAX ? 0 : static_cast<uint32_t>(bytes);
+}
+inline void GetSelectMaxMinTmpSize(const TensorShape &src0Shape, const TensorShape &src1Shape,
+                                   const uint32_t srcTypeSize, const TensorShape &maskShape,
+                                   const uint32_t maskTypeSize, const bool isReuseMask,
+                                   uint32_t &maxValue, uint32_t &minValue) {
+  (void)srcTypeSize;
+  maxValue = GetSelectBufferSize(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, false);
+  minValue = GetSelectBufferSize(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, true);
+}
+
 // --- Power: its own sizes, by which operands are tensors (a shape of one element is a scalar)
 // and the type (dav-2201's counts: CANN's POW_TILING_PARAM_V220).
 inline void GetPowerMaxMinTmpSize(const TensorShape &srcShape1, const TensorShape &srcShape2,

@@ -426,6 +426,38 @@ static inline int asc_k_adv_dequant(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, 
   return 0;
 }
 
+/* Select with a mask of bytes (or wider elements): rows of src_last elements; mask rows of
+ * mask_last (at least src_last) elements of type mdt. An element whose mask is not zero takes
+ * the second operand, one whose mask is zero the first: the scalar is the second when
+ * scalar_first is 0 (Select(dst, tensor, scalar, ...)), the first otherwise. */
+static inline int asc_k_adv_select(asc_k_ctx *k, int dt, int mdt, asc_k_lt d, asc_k_lt t,
+                                   double scalar, int scalar_first, asc_k_lt mask, int64_t rows,
+                                   int64_t src_last, int64_t mask_last, int line) {
+  const char *api = "Select";
+  int64_t es = asc_k_dt_size(dt), ms = asc_k_dt_size(mdt), n = asc_k_mul(rows, src_last);
+  if (rows < 0 || src_last < 0 || mask_last < src_last || n < 0)
+    return asc_k_fail(k, line,
+                      "%s: firstAxis %lld, srcLastAxis %lld, maskLastAxis %lld: the mask's rows "
+                      "must be at least the source's",
+                      api, (long long)rows, (long long)src_last, (long long)mask_last);
+  if (asc_k_ub_use(k, ASC_K_V, t, n, es, ASC_K_READ, api, "src", line) ||
+      asc_k_ub_use(k, ASC_K_V, mask, asc_k_mul(rows, mask_last), ms, ASC_K_READ, api, "mask",
+                   line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  char sv[8];
+  asc_k_stf(dt, sv, scalar);
+  char *o = k->ub + d.off;
+  const char *x = k->ub + t.off, *m = k->ub + mask.off;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < src_last; c++) {
+      int set = asc_k_ld(mdt, m + (r * mask_last + c) * ms) != 0;
+      const char *from = set != scalar_first ? sv : x + (r * src_last + c) * es;
+      memmove(o + (r * src_last + c) * es, from, (size_t)es);
+    }
+  return 0;
+}
+
 /* axpy: dst[i] += src[i] * scalar, in float32; the scalar takes src's type
  * first. dst may be float32 with a float16 src. */
 static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc_k_lt s,
