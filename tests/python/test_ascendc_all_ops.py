@@ -1,7 +1,6 @@
 """Every op of the API table (src/compiler/api_table.def) has an Ascend C
 form, and one module using them all compiles against the simulator's
-kernel_operator.h, but for the forms listed in HEADER_LACKS, each checked to
-fail so that the list stays true."""
+kernel_operator.h."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import pytest
 
 import pyasc as asc
 from pyasc import _C
-from test_ascendc import assert_valid_cpp, gxx
+from test_ascendc import assert_valid_cpp
 
 def ir_ops() -> list[tuple[str, str, int]]:
     """The API table's ops (src/compiler/api_table.def): name, operand
@@ -205,11 +204,6 @@ def build_op(b: _C.IRBuilder, name: str, sig: str, attrs: list[int], params: dic
     raise AssertionError(f"cannot build {name}: {last_error}")
 
 
-# Ops whose Ascend C form kernel_operator.h does not declare yet: Fixpipe with a quant-vector
-# tensor. test_header_lacks_exactly_the_listed_forms fails once the header gains it.
-HEADER_LACKS = ("cube.fixpipe",)
-
-
 def ops_module(keep: Callable[[str], bool]) -> tuple[str, list[str]]:
     """The Ascend C of one module using every op of the API table that keep(name)
     accepts, and the names of the ops used."""
@@ -246,21 +240,11 @@ def ops_module(keep: Callable[[str], bool]) -> tuple[str, list[str]]:
 def test_every_ir_op_has_an_ascendc_mapping():
     """One module using every op of the API table; an op added there without
     its Ascend C columns (src/compiler/api_table.def) fails here, and the
-    output must compile against the simulator's kernel_operator.h (but for
-    HEADER_LACKS)."""
-    source, names = ops_module(lambda name: name not in HEADER_LACKS)
+    output must compile against the simulator's kernel_operator.h."""
+    source, names = ops_module(lambda name: True)
     assert "pyasc_mask" in source and "<float, false>" in source  # both mask kinds, isSetMask
     assert_valid_cpp(source)
     assert len(names) == len(set(names))
-    assert set(HEADER_LACKS) <= {op for op, _, _ in ir_ops()}, "HEADER_LACKS names no op"
-
-
-@pytest.mark.parametrize("name", HEADER_LACKS)
-def test_header_lacks_exactly_the_listed_forms(name: str) -> None:
-    """Each op of HEADER_LACKS has an Ascend C form that kernel_operator.h does
-    not compile yet: remove it from the list when the header gains it."""
-    source, _ = ops_module(lambda op: op == name)
-    assert gxx(source).returncode != 0, f"kernel_operator.h now compiles {name}: drop it"
 
 
 def test_a_missing_mapping_is_reported_not_skipped():

@@ -16,7 +16,7 @@ import pytest
 import pyasc as asc
 from cube_helpers import cube_queues, gm_abc_sized, load_tile_32
 from kernel_api_helpers import jit, launch, local, modes, store
-from test_ascendc import assert_valid_cpp, assert_valid_cpp_but_for
+from test_ascendc import assert_valid_cpp
 from test_layout import bilinear_model, five_hd_model
 
 
@@ -399,10 +399,7 @@ def test_fixpipe_config_from_layout_and_workspace_form(ws, nz):
     np.testing.assert_array_equal(c, _nz_of(want) if nz else want)
     source = fixpipe_forms_kernel.ascendc(a, b, c, ws, nz)
     assert ("AscendC::CFG_NZ" if nz else "AscendC::CFG_ROW_MAJOR") in source
-    if ws:  # Fixpipe with a workspace tensor: test_ascendc_all_ops.HEADER_LACKS
-        assert_valid_cpp_but_for(source, "Fixpipe")
-    else:
-        assert_valid_cpp(source)
+    assert_valid_cpp(source)  # the workspace form too: Fixpipe(dst, src, cbufWorkspace, params)
 
 
 @jit

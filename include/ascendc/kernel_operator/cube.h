@@ -176,9 +176,10 @@ inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
   check(cube_table(loc)->cube_mmad(ctx, dst.lt, fm.lt, filter.lt, bias, has_bias, dtype<T>::code,
                                    dtype<U>::code, p.m, p.n, p.k, init, loc.file, loc.line));
 }
+// qv: the cbufWorkspace of a vector quant mode's per-channel scales (an L1 tensor), if any
 template <typename T, typename U, const FixpipeConfig &config>
 inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,
-                    const FixpipeParamsV220 &p, Loc loc) {
+                    const FixpipeParamsV220 &p, Loc loc, const pyasc_sim_lt *qv = nullptr) {
   if (config.format == CO2Layout::COLUMN_MAJOR)
     fail_at("Fixpipe: the COLUMN_MAJOR output is not simulated", loc);
   const uint32_t bits = static_cast<uint32_t>(p.deqScalar & 0xffffffffu);
@@ -195,8 +196,9 @@ inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<
                          p.ndNum,
                          p.srcNdStride,
                          p.dstNdStride};
-  check(cube_table(loc)->cube_fixpipe(ctx, ub, g, dst, src.lt, pyasc_sim_lt{}, 0, dtype<T>::code,
-                                      dtype<U>::code, v, deq, loc.file, loc.line));
+  check(cube_table(loc)->cube_fixpipe(ctx, ub, g, dst, src.lt, qv ? *qv : pyasc_sim_lt{},
+                                      qv != nullptr, dtype<T>::code, dtype<U>::code, v, deq,
+                                      loc.file, loc.line));
 }
 }  // namespace sim
 
@@ -259,7 +261,7 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 // L0C -> GM or UB: ND rows (CFG_ROW_MAJOR) or NZ (CFG_NZ), with the quantPre conversion
 // (float32 -> half/bfloat16_t, the scalar int32 dequant...) and relu; ND rows of ndNum
 // matrices (srcNdStride fractals apart in L0C, dstNdStride elements in dst). The vector quant
-// modes' form with a cbufWorkspace of scales is not simulated yet.
+// modes take their per-channel scales from a cbufWorkspace (uint64 in L1).
 template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
@@ -269,6 +271,18 @@ template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
   sim::fixpipe<T, U, config>(1, pyasc_sim_gt{}, dst.lt, src, intriParams, loc);
+}
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T> &dst, const LocalTensor<U> &src,
+                    const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
+  sim::fixpipe<T, U, config>(0, dst.gt, pyasc_sim_lt{}, src, intriParams, loc, &cbufWorkspace.lt);
+}
+template <typename T, typename U, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                    const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsV220 &intriParams, sim::Loc loc = {}) {
+  sim::fixpipe<T, U, config>(1, pyasc_sim_gt{}, dst.lt, src, intriParams, loc, &cbufWorkspace.lt);
 }
 // --- the other forms ---------------------------------------------------------------------
 
