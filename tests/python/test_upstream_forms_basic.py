@@ -16,7 +16,7 @@ import pytest
 import pyasc as asc
 from cube_helpers import cube_queues, gm_abc_sized, load_tile_32
 from kernel_api_helpers import jit, launch, local, modes, store
-from test_ascendc import assert_valid_cpp
+from test_ascendc import assert_valid_cpp, gxx
 from test_layout import bilinear_model, five_hd_model
 
 
@@ -417,6 +417,9 @@ def test_fixpipe_src_checked_when_it_runs():
         with pytest.raises(asc.KernelError, match="fixpipe: src must be float32 or int32, "
                                                   "not float16"):
             launch(kernel, np.zeros(256, np.float16))
+    # its Ascend C too, when it is compiled (Fixpipe's src is an L0C tensor of float or int32)
+    source = fixpipe_f16_src_kernel.ascendc(np.zeros(256, np.float16))
+    assert "Fixpipe: src is an L0C tensor of float or int32_t" in gxx(source).stderr
 
     @jit
     def bad_layout(x: asc.GlobalAddress):

@@ -180,6 +180,8 @@ inline void mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
 template <typename T, typename U, const FixpipeConfig &config>
 inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<U> &src,
                     const FixpipeParamsV220 &p, Loc loc, const pyasc_sim_lt *qv = nullptr) {
+  static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
+                "Fixpipe: src is an L0C tensor of float or int32_t");
   if (config.format == CO2Layout::COLUMN_MAJOR)
     fail_at("Fixpipe: the COLUMN_MAJOR output is not simulated", loc);
   const uint32_t bits = static_cast<uint32_t>(p.deqScalar & 0xffffffffu);
