@@ -235,9 +235,7 @@ static inline int asc_k_adv_power_scalar(asc_k_ctx *k, int dt, asc_k_lt d, asc_k
                                          double scalar, int scalar_base, int64_t n, asc_k_lt tmp,
                                          int64_t tmp_min, const char *api, int line) {
   int64_t es = asc_k_dt_size(dt);
-  char sv[8];
-  asc_k_stf(dt, sv, scalar);
-  float c = (float)asc_k_ld(dt, sv);
+  float c = asc_k_as_dt(dt, scalar);
   if (asc_k_adv_count(k, n, api, line) ||
       asc_k_ub_use(k, ASC_K_V, t, n, es, ASC_K_READ, api, scalar_base ? "src1" : "src0", line) ||
       asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
@@ -320,9 +318,7 @@ static inline int asc_k_adv_elementwise(asc_k_ctx *k, int fn, int dt, asc_k_lt d
     return 0;
   }
   if (integral) return asc_k_fail(k, line, "%s: takes half or float tensors", api);
-  char sv[8];
-  asc_k_stf(dt, sv, c0);
-  float c = (float)asc_k_ld(dt, sv);
+  float c = asc_k_as_dt(dt, c0);
   const char *x = k->ub + a.off, *y = k->ub + b.off;
   for (int64_t i = 0; i < n; i++) {
     float av = (float)asc_k_ld(dt, x + i * es);
@@ -464,9 +460,7 @@ static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc
                                  double scalar, int64_t n, asc_k_lt tmp, int64_t tmp_min,
                                  const char *api, int line) {
   int64_t des = asc_k_dt_size(ddt), ses = asc_k_dt_size(sdt);
-  char sv[8];
-  asc_k_stf(sdt, sv, scalar);
-  float a = (float)asc_k_ld(sdt, sv);
+  float a = asc_k_as_dt(sdt, scalar);
   if (asc_k_adv_count(k, n, api, line) ||
       asc_k_ub_use(k, ASC_K_V, s, n, ses, ASC_K_READ, api, "src", line) ||
       asc_k_ub_use(k, ASC_K_V, d, n, des, ASC_K_READ, api, "dst", line) ||
@@ -583,18 +577,13 @@ static inline int asc_k_adv_quant(asc_k_ctx *k, int sdt, asc_k_lt d, asc_k_lt s,
   /* dav-2201 works in half whatever the source: float data is cast to half first, the scale
    * and offset too, and each step rounds to half (CANN's ascend_quant_pre_impl.h) */
   const int hdt = ASC_K_DT_FLOAT16;
-  char buf[8];
-  asc_k_stf(hdt, buf, scale);
-  float sc = (float)asc_k_ld(hdt, buf);
-  asc_k_stf(hdt, buf, offset);
-  float of = (float)asc_k_ld(hdt, buf);
+  float sc = asc_k_as_dt(hdt, scale), of = asc_k_as_dt(hdt, offset);
   const char *x = k->ub + s.off;
   signed char *o = (signed char *)(k->ub + d.off);
   for (int64_t i = 0; i < n; i++) {
-    asc_k_stf(hdt, buf, asc_k_ld(sdt, x + i * es));
-    asc_k_stf(hdt, buf, (float)asc_k_ld(hdt, buf) * sc);
-    asc_k_stf(hdt, buf, (float)asc_k_ld(hdt, buf) + of);
-    float v = rintf((float)asc_k_ld(hdt, buf));
+    float h = asc_k_as_dt(hdt, asc_k_ld(sdt, x + i * es));
+    h = asc_k_as_dt(hdt, h * sc);
+    float v = rintf(asc_k_as_dt(hdt, h + of));
     o[i] = isnan(v) ? 0 : v >= 127.0f ? 127 : v <= -128.0f ? -128 : (signed char)v;
   }
   return 0;

@@ -230,6 +230,12 @@ static inline void asc_k_stf(int dt, char *p, double x) {
       break;
   }
 }
+/* x rounded once to float type dt, read back: a scalar as dt holds it. */
+static inline float asc_k_as_dt(int dt, double x) {
+  char b[8];
+  asc_k_stf(dt, b, x);
+  return (float)asc_k_ld(dt, b);
+}
 /* An integer wrapped to dt's width. */
 static inline void asc_k_sti(int dt, char *p, int64_t x) {
   switch (dt) {
