@@ -146,6 +146,25 @@ def test_dequant_int8_to_half(vector):
 
 
 @pytest.mark.parametrize("vector", [False, True])
+def test_quant_scale_keeps_ten_mantissa_bits(vector):
+    """CANN's SetQuantScalar and Fixpipe: the AI core's float32 multiplier has 10 mantissa bits
+    (the low 13 are cleared), so 0.1f scales by 0.0999756 (CANN's matmul_quant golden)."""
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(11)
+    a = rng.integers(-10, 10, (m, k)).astype(np.int8)
+    b = rng.integers(-10, 10, (k, n)).astype(np.int8)
+    scale = np.float32(0.1)
+    scales = np.full(n, scale, np.float32).view(np.uint32).astype(np.uint64)
+    c = np.zeros((m, n), np.float16)
+    tiling = _int8_tiling(m, n, k, host.DataType.DT_FLOAT16)
+    quant_kernel[1](a, b, c, scales, tiling, workspace(), _f32_bits(0.1), vector)
+    acc = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float32)
+    kept = np.array([_f32_bits(0.1) & 0xFFFFE000], np.uint32).view(np.float32)[0]
+    np.testing.assert_array_equal(c, (acc * kept).astype(np.float16))
+    assert np.any(c != (acc * scale).astype(np.float16))  # the full scale would differ
+
+
+@pytest.mark.parametrize("vector", [False, True])
 def test_requant_int8_to_int8(vector):
     c, ref, _ = _quant(np.int8, vector)
     exact = np.clip(ref, -128, 127)

@@ -627,6 +627,17 @@ typedef struct asc_kc_fixpipe {
 
 #include "cube_fixpipe_nd.h" /* its fp32 -> ND fp32/fp16/bf16 form, row by row */
 
+/* The fixpipe's multiplier keeps 10 of float32's 23 mantissa bits (CANN's
+ * Fixpipe and SetQuantScalar: the low 13 bits are cleared), so 0.1f scales
+ * by 0.0999756. */
+static inline float asc_kc_quant_scale(float scale) {
+  uint32_t bits;
+  memcpy(&bits, &scale, 4);
+  bits &= 0xFFFFE000u;
+  memcpy(&scale, &bits, 4);
+  return scale;
+}
+
 /* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
  * int32 (`st`), dst is `dt`; `qv` holds n_size fp32 scales for the vector
  * quant modes. */
@@ -714,6 +725,7 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
       memcpy(&iv, src.p + s, 4);
       float scale = p->deq_scalar;
       if (vec) memcpy(&scale, qv.p + n * 4, 4);
+      scale = asc_kc_quant_scale(scale);
       if (st == ASC_KC_S32 && p->quant != ASC_KC_NO_QUANT)
         f = (float)iv * scale;
       else if (p->quant == ASC_KC_QF322B8_PRE || p->quant == ASC_KC_VQF322B8_PRE)
