@@ -223,3 +223,24 @@ def test_an_l1_copy_past_its_tensor_fails_at_the_users_line():
         pyasc.ascendc.load(source, "mm_alloc")[1](np.zeros((32, 32), np.float16),
                                                   np.zeros((32, 48), np.float16),
                                                   np.zeros(2 * 32 * 48, np.float16))
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_fill_on_a_cube_core_returns_at_once(debug):
+    """CANN's Fill (InitGlobalMemory) fills from the UB, which a cube core lacks: on the AIC
+    it returns at once (CANN's matmul_splitk Fills C in a __cube__ kernel, then adds to it
+    atomically from every block)."""
+    fixpipe = "Fixpipe(cGm, co, FixpipeParamsV220(N, M, M, N, false));"
+    source = "#define ASCENDC_CUBE_ONLY\n" + CUBE_SRC.replace(
+        fixpipe, fixpipe + "\n    PipeBarrier<PIPE_ALL>();\n    Fill<float>(cGm, 16, 9.0f);")
+    assert "Fill<float>" in source
+    rng = np.random.default_rng(9)
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 48)).astype(np.float16)
+    c = np.zeros((32, 48), np.float32)
+    pyasc.ascendc.load(source, "mm_alloc", debug=debug)[1](a, b, c)
+    np.testing.assert_array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+    c[:] = 0  # on a vector core the same Fill writes
+    pyasc.ascendc.load(source.replace("#define ASCENDC_CUBE_ONLY\n", ""), "mm_alloc",
+                       debug=debug)[1](a, b, c)
+    assert (c.reshape(-1)[:16] == 9).all()
