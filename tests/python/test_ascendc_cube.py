@@ -254,6 +254,24 @@ def test_matmul_in_a_cube_only_kernel_matches_numpy(bias):
     np.testing.assert_array_equal(c, ref)
 
 
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_an_nd_align_c_pads_its_rows_to_32_bytes(debug):
+    """CubeFormat::ND_ALIGN (CANN's matmul_format_nd_align): C's rows start a 32-byte multiple
+    apart, 100 floats in a row of 104; the pad is left as it was."""
+    c_type = "MatmulType<TPosition::GM, CubeFormat::ND, float>,\n"
+    source = CUBE_ONLY_SRC.replace(c_type, c_type.replace("ND,", "ND_ALIGN,"), 1)
+    assert source.count("ND_ALIGN") == 1
+    rng = np.random.default_rng(13)
+    m, n, k = 32, 100, 64
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    tiling = _tiling(m, n, k, 1)
+    c = np.full((m, 104), 7, np.float32)
+    pyasc.ascendc.load(source, "mm_cube", debug=debug)[1](
+        a, b, np.zeros((1, n), np.float32), c, tiling, np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c[:, :n], a.astype(np.float32) @ b.astype(np.float32))
+    assert (c[:, n:] == 7).all()
+
 # Iterate / GetTensorC into the UB, a vector epilogue (LeakyRelu), and DataCopy with
 # DataCopyParams to the block's place, which GetOffsetC gives.
 EPILOGUE_SRC = TILING_COPY + r"""

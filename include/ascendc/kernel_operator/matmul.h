@@ -183,7 +183,7 @@ template <class A, class B, class C, class BIAS>
 constexpr int matmul_flags() {
   int f = (A::format == CubeFormat::NZ ? 1 : 0) | (B::format == CubeFormat::NZ ? 2 : 0) |
           (C::format == CubeFormat::NZ ? 4 : 0) | (A::isTrans ? 8 : 0) | (B::isTrans ? 16 : 0) |
-          (C::pos != TPosition::GM ? 32 : 0);
+          (C::pos != TPosition::GM ? 32 : 0) | (C::format == CubeFormat::ND_ALIGN ? 1 << 26 : 0);
   f |= layout_code(A::layout) << 6 | layout_code(B::layout) << 9 | layout_code(C::layout) << 12;
   f |= position_code(A::pos) << 15 | position_code(B::pos) << 18 | position_code(BIAS::pos) << 21;
   return f;

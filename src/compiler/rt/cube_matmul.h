@@ -19,6 +19,7 @@ typedef struct asc_k_matmul {
   int inited;
   int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
   int a_nz, b_nz, c_nz, a_trans, b_trans;
+  int c_align; /* an ND_ALIGN C: its rows start 32 bytes apart at least (Ascend C's form) */
   int64_t m, n, ka, kb; /* org shape */
   int64_t kc;           /* set_org_shape's org_kc: C's N (its row length); 0: n */
   int64_t sm, sn, sk;   /* single-core shape */
@@ -92,6 +93,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
   mm->unit_flag = (flags >> 24) & 1, mm->const_tiling = (flags >> 25) & 1;
+  mm->c_align = (flags >> 26) & 1;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -633,8 +635,13 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
   } else {
     stride = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
-    at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
+    at = -1; /* after the alignment */
   }
+  if (mm->c_align && !mm->c_nz) { /* CANN's ND_ALIGN: rows padded to 32 bytes, the pad unwritten */
+    const int64_t per32 = 32 / asc_kc_esize((asc_kc_type)dt);
+    stride = (stride + per32 - 1) / per32 * per32;
+  }
+  if (at < 0) at = asc_k_mul(mm->cur_m0, stride) + mm->cur_n0;
   int64_t bytes = asc_k_mul(at, asc_kc_esize((asc_kc_type)dt));
   if (bytes < 0 || bytes > d.n)
     return asc_k_fail(k, line, "Matmul.get_tensor_c: the block lies outside C");
