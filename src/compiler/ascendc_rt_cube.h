@@ -72,10 +72,13 @@ static int sim_mm_init(void *kv, void *mm, int in_dt, int c_dt, int flags, const
                        int64_t nfields, const char *file, int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
-  int in = cube_type(in_dt), c = cube_type(c_dt);
+  /* int4b_t A and B: the int8 Matmul on their values, widened as L1 takes them */
+  const int i4 = in_dt == ASC_K_DT_INT4;
+  int in = i4 ? ASC_KC_S8 : cube_type(in_dt), c = cube_type(c_dt);
+  flags |= i4 ? 1 << 27 : 0;
   if (in < 0 || in == ASC_KC_S32 || c < 0)
     return asc_k_fail(k, L,
-                      "Matmul: A/B must be half, bfloat16_t, int8_t or float and C half, "
+                      "Matmul: A/B must be half, bfloat16_t, int8_t, int4b_t or float and C half, "
                       "bfloat16_t, int8_t, float or int32_t");
   if (!t || nfields < T_FIELDS)
     return asc_k_fail(k, L, "REGIST_MATMUL_OBJ: the tiling must be a TCubeTiling");

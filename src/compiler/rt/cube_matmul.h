@@ -20,6 +20,7 @@ typedef struct asc_k_matmul {
   int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
   int a_nz, b_nz, c_nz, a_trans, b_trans;
   int c_align; /* an ND_ALIGN C: its rows start 32 bytes apart at least (Ascend C's form) */
+  int i4;      /* A and B hold int4b_t (two a byte, the low nibble first), widened to int8 in L1 */
   int64_t m, n, ka, kb; /* org shape */
   int64_t kc;           /* set_org_shape's org_kc: C's N (its row length); 0: n */
   int64_t sm, sn, sk;   /* single-core shape */
@@ -93,7 +94,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
   mm->unit_flag = (flags >> 24) & 1, mm->const_tiling = (flags >> 25) & 1;
-  mm->c_align = (flags >> 26) & 1;
+  mm->c_align = (flags >> 26) & 1, mm->i4 = (flags >> 27) & 1;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -147,7 +148,8 @@ static int64_t asc_k_mm_need(const asc_k_matmul *mm, int w, int trans) {
   }
   if (rows > ((int64_t)1 << 40) || cols > ((int64_t)1 << 40)) return ASC_K_FAR; /* padding fits */
   if (w ? mm->b_nz : mm->a_nz) rows = (rows + 15) / 16 * 16, cols = (cols + c0 - 1) / c0 * c0;
-  return asc_k_mul(asc_k_mul(rows, cols), es);
+  const int64_t elems = asc_k_mul(rows, cols);
+  return mm->i4 && elems >= 0 ? (elems + 1) / 2 : asc_k_mul(elems, es);
 }
 /* set_tensor_a/set_tensor_b/set_bias(local): the operand is read from the
  * LocalTensor's UB or L1 bytes where GM would be (matmul.new's position
@@ -277,9 +279,9 @@ static int asc_k_mm_gather_nd(asc_kc_span dst, asc_kc_span src, int es, int c0, 
  * at NZ offsets of the stored matrix (rows16s rows) for NZ ones. */
 static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int es, int c0,
                            int64_t rows, int64_t cols, int64_t r0, int64_t col0, int64_t ld,
-                           int trans, int nz, int64_t rows16s, int bcast, int line) {
+                           int trans, int nz, int64_t rows16s, int bcast, int i4, int line) {
   const int64_t rows16 = (rows + 15) / 16 * 16;
-  if (!nz && !bcast && asc_k_mm_gather_nd(dst, src, es, c0, rows, cols, r0, col0, ld, trans))
+  if (!nz && !bcast && !i4 && asc_k_mm_gather_nd(dst, src, es, c0, rows, cols, r0, col0, ld, trans))
     return 0;
   for (int64_t r = 0; r < rows; r++)
     for (int64_t cc = 0; cc < cols; cc++) {
@@ -291,14 +293,20 @@ static int asc_k_mm_gather(asc_k_ctx *k, asc_kc_span dst, asc_kc_span src, int e
         at = ((sc / c0) * rows16s + sr) * c0 + sc % c0;
       else
         at = sr * ld + sc;
-      at *= es;
+      const int64_t nibble = at; /* int4b_t: element at of the bytes' nibbles */
+      at = i4 ? at / 2 : at * es;
       int64_t d = (((cc / c0) * rows16 + r) * c0 + cc % c0) * es;
       if (!asc_kc_in(at, es, src.n))
         return asc_k_fail(
             k, line, "Matmul: element (%lld, %lld) lies outside its global tensor (%lld bytes)",
             (long long)sr, (long long)sc, (long long)src.n);
       if (!asc_kc_in(d, es, dst.n)) return asc_k_fail(k, line, "Matmul: L1 tile overflow");
-      memcpy(dst.p + d, src.p + at, (size_t)es);
+      if (i4) { /* the signed nibble, widened */
+        const int v = ((unsigned char)src.p[at] >> (nibble % 2 * 4)) & 15;
+        dst.p[d] = (char)(v >= 8 ? v - 16 : v);
+      } else {
+        memcpy(dst.p + d, src.p + at, (size_t)es);
+      }
     }
   return 0;
 }
@@ -419,9 +427,9 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
         asc_kc_span d;
         if (asc_k_mm_l1(k, mm, w, j, w ? b_blk : a_blk, &d, line) ||
             (w ? asc_k_mm_gather(k, d, sb, es, c0, tn, kkj, n0, kj, ldb, !mm->b_trans, mm->b_nz,
-                                 b_rows16, mm->b.scalar, line)
+                                 b_rows16, mm->b.scalar, mm->i4, line)
                : asc_k_mm_gather(k, d, sa, es, c0, tm, kkj, m0, kj, lda, mm->a_trans, mm->a_nz,
-                                 a_rows16, mm->a.scalar, line)))
+                                 a_rows16, mm->a.scalar, mm->i4, line)))
           return 1;
       }
     }
