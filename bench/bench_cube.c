@@ -69,7 +69,7 @@ static int run_tile(asc_kc_core *core, job *j, int64_t ti, int64_t tj, asc_kc_er
     }
   }
   (void)kpad;
-  asc_kc_fixpipe fp = {tn, tm, m1 * 16, j->n, ASC_KC_F322F16, 1.0f, 0, 0};
+  asc_kc_fixpipe fp = {tn, tm, m1 * 16, j->n, ASC_KC_F322F16, 1.0f, 0, 0, 0};
   asc_kc_span gc = {(char *)(j->c + m0 * j->n + n0), (j->m - m0) * j->n * 2 - n0 * 2},
               none = {NULL, 0};
   return asc_kc_fixpipe_run(gc, l0c, none, ASC_KC_F16, ASC_KC_F32, &fp, e);

@@ -80,7 +80,7 @@ static int run_block(asc_kc_core *core, const mm_case *c, const char *a, const c
     if (asc_kc_mmad_run(core, l0c, l0a, l0b, sb, c->t, &mp, e)) return -1;
   }
   asc_kc_type ct = c->t == ASC_KC_S8 ? ASC_KC_S32 : ASC_KC_F32;
-  asc_kc_fixpipe fp = {c->n, c->m, m1 * 16, c->n, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  asc_kc_fixpipe fp = {c->n, c->m, m1 * 16, c->n, ASC_KC_NO_QUANT, 1.0f, 0, 0, 0};
   asc_kc_span o = {out, c->m * c->n * 4}, none = {NULL, 0};
   return asc_kc_fixpipe_run(o, l0c, none, ct, ct, &fp, e);
 }
@@ -192,7 +192,7 @@ static void test_fixpipe_convert(void **state) {
   uint16_t out[256];
   asc_kc_span dst = {(char *)out, sizeof out};
   asc_kc_err e = {{0}};
-  asc_kc_fixpipe p = {16, 16, 16, 16, ASC_KC_F322F16, 1.0f, 0, 0};
+  asc_kc_fixpipe p = {16, 16, 16, 16, ASC_KC_F322F16, 1.0f, 0, 0, 0};
   assert_int_equal(asc_kc_fixpipe_run(dst, src, none, ASC_KC_F16, ASC_KC_F32, &p, &e), 0);
   for (int i = 0; i < 256; i++) assert_int_equal(out[i], asc_k_f2h(l0c[i]));
   p.quant = ASC_KC_F322BF16;
@@ -231,7 +231,7 @@ static void test_fixpipe_nd_matrices(void **state) {
   for (int i = 0; i < 2 * 260 + 256; i++) out[i] = -1.0f;
   asc_kc_span src = {(char *)l0c, sizeof l0c}, none = {NULL, 0}, dst = {(char *)out, sizeof out};
   asc_kc_err e = {{0}};
-  asc_kc_fixpipe p = {16, 16, 16, 16, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  asc_kc_fixpipe p = {16, 16, 16, 16, ASC_KC_NO_QUANT, 1.0f, 0, 0, 0};
   asc_kc_fixpipe_nds nd = {3, 2, 260};
   assert_int_equal(asc_kc_fixpipe_nd_run(dst, src, none, ASC_KC_F32, ASC_KC_F32, &p, &nd, &e), 0);
   for (int m = 0; m < 3; m++) {
@@ -309,7 +309,7 @@ static void test_errors(void **state) {
   /* fixpipe: wrong quant for the types, short destination, unaligned stride */
   char out[64];
   asc_kc_span so = {out, sizeof out};
-  asc_kc_fixpipe fp = {16, 16, 16, 16, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  asc_kc_fixpipe fp = {16, 16, 16, 16, ASC_KC_NO_QUANT, 1.0f, 0, 0, 0};
   assert_int_equal(asc_kc_fixpipe_run(so, c, none, ASC_KC_F16, ASC_KC_F32, &fp, &e), -1);
   assert_non_null(strstr(e.msg, "quant mode"));
   assert_int_equal(asc_kc_fixpipe_run(so, c, none, ASC_KC_F32, ASC_KC_F32, &fp, &e), -1);
@@ -499,7 +499,7 @@ static void test_k_direction_align(void **state) {
               none = {NULL, 0}, so = {(char *)out, sizeof out};
   asc_kc_mmad mp = {M, N, K, 1 | 2, 0};
   assert_int_equal(asc_kc_mmad_run(&core, sc, sa, sb, none, ASC_KC_F32, &mp, &e), 0);
-  asc_kc_fixpipe fp = {N, M, M, N, ASC_KC_NO_QUANT, 1.0f, 0, 0};
+  asc_kc_fixpipe fp = {N, M, M, N, ASC_KC_NO_QUANT, 1.0f, 0, 0, 0};
   assert_int_equal(asc_kc_fixpipe_run(so, sc, none, ASC_KC_F32, ASC_KC_F32, &fp, &e), 0);
   for (int i = 0; i < M * N; i++) assert_true(out[i] == (float)want[i]);
   /* without the flag the second row of fractals is read from fractal 3 */

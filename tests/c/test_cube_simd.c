@@ -146,7 +146,7 @@ static void test_fixpipe_matches_conversions(void **state) {
           else
             setenv("PYASC_CPU_SIMD", "0", 1);
           asc_kc_err e = {{0}};
-          asc_kc_fixpipe p = {N, M, M16, LD, modes[ti], 1.0f, relu, 0};
+          asc_kc_fixpipe p = {N, M, M16, LD, modes[ti], 1.0f, relu, 0, 0};
           asc_kc_span d = {(char *)out, sizeof out}, s = {(char *)l0c, sizeof l0c},
                       none = {NULL, 0};
           memset(out, 0xAB, sizeof out);

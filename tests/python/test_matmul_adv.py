@@ -124,6 +124,38 @@ def test_nz_inputs_and_output(out_nz):
     np.testing.assert_array_equal(c, to_nz(ref) if out_nz else ref.reshape(-1))
 
 
+
+@asc.jit
+def channel_split_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                         tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress,
+                         split: asc.ConstExpr[bool]):
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.NZ, c_gm.dtype),
+        config=asc.adv.get_mm_config(asc.MatmulConfigMode.CONFIG_NORM,
+                                     asc.adv.MatmulFuncParams(is_enable_channel_split=split)))
+    asc.adv.register_matmul(asc.TPipe(), ws, mm, tiling)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm)
+    mm.iterate_all(c_gm)
+    mm.end()
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_channel_split_writes_a_float_nz_c_in_16_by_8_fractals(split):
+    """MatmulConfig's is_enable_channel_split (CANN's matmul_channelsplit_output): a float NZ
+    C in column blocks of 8 (32 bytes) rather than 16."""
+    m, n, k = 40, 72, 32
+    rng = np.random.default_rng(9)
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    tiling = matmul_mix.make_tiling(m, n, k, cores=1)
+    want = to_nz(ref_matmul(a, b), 8 if split else 16)
+    c = np.zeros(want.size, np.float32)
+    channel_split_kernel[1](a, b, c, tiling, np.zeros(16, np.uint8), split)
+    np.testing.assert_array_equal(c, want)
+
 @asc.jit
 def fp16_out_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
                     tiling: asc.adv.TCubeTiling, ws: asc.GlobalAddress):

@@ -92,13 +92,14 @@ constexpr MatmulConfig matmul_config(bool norm) {
 }
 }  // namespace AscendC::sim
 namespace AscendC::sim {
-// matmul.new's flag bit 24: the config's enUnitFlag, which the timing model reads (MMAD and
-// FIXPIPE hand L0C over per 512 B); a config of another type keeps CFG_NORM's, on
-constexpr int unit_flag_bit(const MatmulConfig &c) {
-  return c.enUnitFlag ? 1 << 24 : 0;
+// matmul.new's flag bits from the config: 24 its enUnitFlag, which the timing model reads (MMAD
+// and FIXPIPE hand L0C over per 512 B), 28 isEnableChannelSplit; a config of another type keeps
+// CFG_NORM's, on
+constexpr int config_flag_bits(const MatmulConfig &c) {
+  return (c.enUnitFlag ? 1 << 24 : 0) | (c.isEnableChannelSplit ? 1 << 28 : 0);
 }
 template <typename T>
-constexpr int unit_flag_bit(const T &) {
+constexpr int config_flag_bits(const T &) {
   return 1 << 24;
 }
 }  // namespace AscendC::sim
@@ -226,7 +227,7 @@ class Matmul {
     (void)tpipe;
     if (!cubeTiling) sim::fail_at("Matmul::Init: no tiling", loc);
     constexpr int flags =
-        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() | sim::unit_flag_bit(MM_CFG);
+        sim::matmul_flags<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>() | sim::config_flag_bits(MM_CFG);
     sim::check(
         sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
                                     flags, reinterpret_cast<const int32_t *>(cubeTiling),

@@ -544,7 +544,8 @@ def make_matmul(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) ->
              int(b.layout) << 9 | int(c.layout) << 12 | pos["a"] << 15 | pos["b"] << 18 |
              pos.get("bias", 0) << 21 |
              # Ascend C's default config (CFG_NORM) has en_unit_flag on, as MatmulConfig's
-             int(config is None or bool(config.en_unit_flag)) << 24 | int(const_tiling) << 25)
+             int(config is None or bool(config.en_unit_flag)) << 24 | int(const_tiling) << 25 |
+             int(config is not None and bool(config.is_enable_channel_split)) << 28)
     handle = gen.op(node, "matmul.new", [], (0, in_code, c_code, flags))
     return KernelMatmul(handle, types)
 

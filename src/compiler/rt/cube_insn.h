@@ -622,7 +622,8 @@ typedef struct asc_kc_fixpipe {
   asc_kc_quant quant;
   float deq_scalar;
   int relu_en;
-  int nz_out; /* FixpipeConfig: 0 row-major (ND), 1 NZ */
+  int nz_out;        /* FixpipeConfig: 0 row-major (ND), 1 NZ */
+  int channel_split; /* an NZ float output in 16 x 8 fractals (isChannelSplit) */
 } asc_kc_fixpipe;
 
 #include "cube_fixpipe_nd.h" /* its fp32 -> ND fp32/fp16/bf16 form, row by row */
@@ -636,6 +637,12 @@ static inline float asc_kc_quant_scale(float scale) {
   bits &= 0xFFFFE000u;
   memcpy(&scale, &bits, 4);
   return scale;
+}
+
+/* The column block of an NZ output of dt: 32 bytes of int8 or of a channel-split
+ * float, else 16 elements. */
+static inline int64_t asc_kc_nz_c0(asc_kc_type dt, int channel_split) {
+  return dt == ASC_KC_S8 ? 32 : channel_split && dt == ASC_KC_F32 ? 8 : 16;
 }
 
 /* Fixpipe(dst GM/UB, src L0C[, quant vector], params): src is fp32 or
@@ -657,7 +664,7 @@ static int asc_kc_fixpipe_run(asc_kc_span dst, asc_kc_span src, asc_kc_span qv, 
     return asc_kc_fail(e, "fixpipe's dst_stride %lld is below n_size %lld",
                        (long long)p->dst_stride, (long long)p->n_size);
   const int des = asc_kc_esize(dt);
-  const int64_t dc0 = dt == ASC_KC_S8 ? 32 : 16; /* NZ output column block */
+  const int64_t dc0 = asc_kc_nz_c0(dt, p->channel_split);
   /* CANN's FixpipeParamsV220: an NZ destination's column blocks lie
    * dst_stride 32-byte blocks apart, whatever the element size (a float
    * row of 16 is two of them) */

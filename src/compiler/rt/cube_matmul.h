@@ -20,6 +20,7 @@ typedef struct asc_k_matmul {
   int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
   int a_nz, b_nz, c_nz, a_trans, b_trans;
   int c_align; /* an ND_ALIGN C: its rows start 32 bytes apart at least (Ascend C's form) */
+  int c_split; /* MatmulConfig's isEnableChannelSplit: a float NZ C in 16 x 8 fractals */
   int i4;      /* A and B hold int4b_t (two a byte, the low nibble first), widened to int8 in L1 */
   int64_t m, n, ka, kb; /* org shape */
   int64_t kc;           /* set_org_shape's org_kc: C's N (its row length); 0: n */
@@ -94,7 +95,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   for (int w = 0; w < 3; w++) mm->lay[w] = (flags >> (6 + 3 * w)) & 7;
   for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
   mm->unit_flag = (flags >> 24) & 1, mm->const_tiling = (flags >> 25) & 1;
-  mm->c_align = (flags >> 26) & 1, mm->i4 = (flags >> 27) & 1;
+  mm->c_align = (flags >> 26) & 1, mm->i4 = (flags >> 27) & 1, mm->c_split = (flags >> 28) & 1;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -567,8 +568,8 @@ static int asc_k_mm_put_atomic(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, in
   char *scratch = (char *)malloc((size_t)(tm * tn * es)); /* tm, tn <= 4096 */
   if (!scratch) return asc_k_fail(k, line, "Matmul.get_tensor_c: out of host memory");
   asc_kc_span sd = {scratch, tm * tn * es};
-  asc_kc_fixpipe fp = {tn, tm, (tm + 15) / 16 * 16, tn, q, mm->quant == 1 ? mm->quant_scalar : 1.0f,
-                       0,  0};
+  asc_kc_fixpipe fp = {
+      tn, tm, (tm + 15) / 16 * 16, tn, q, mm->quant == 1 ? mm->quant_scalar : 1.0f, 0, 0, 0};
   int rc = 0;
   if (asc_kc_span_at((asc_kc_core *)k->cube, ASC_KC_L0C, mm->off_l0c, &l0c, &e) ||
       asc_kc_fixpipe_run(sd, l0c, qv, (asc_kc_type)dt,
@@ -639,7 +640,7 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
   if (ub == 1) {
     at = 0, stride = mm->c_nz ? (mm->bm + 15) / 16 * 16 : mm->bn;
   } else if (mm->c_nz) {
-    int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = dt == ASC_KC_S8 ? 32 : 16;
+    int64_t m16 = (mm->m + 15) / 16 * 16, dc0 = asc_kc_nz_c0((asc_kc_type)dt, mm->c_split);
     at = ((mm->cur_n0 / dc0) * m16 + mm->cur_m0) * dc0, stride = m16;
   } else {
     stride = mm->ld[2] ? mm->ld[2] : mm->kc ? mm->kc : mm->n;
@@ -657,11 +658,12 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     return asc_k_mm_put_atomic(k, mm, d, bytes, stride, dt, q, qv, line);
   d.p += bytes, d.n -= bytes;
   /* an NZ C's stride counts rows here; the fixpipe counts 32-byte blocks */
-  const int64_t fstride =
-      mm->c_nz ? stride * (dt == ASC_KC_S8 ? 32 : 16) * asc_kc_esize((asc_kc_type)dt) / 32 : stride;
+  const int64_t fstride = mm->c_nz ? stride * asc_kc_nz_c0((asc_kc_type)dt, mm->c_split) *
+                                         asc_kc_esize((asc_kc_type)dt) / 32
+                                   : stride;
   asc_kc_fixpipe fp = {mm->cur_tn, mm->cur_tm, (mm->cur_tm + 15) / 16 * 16,
                        fstride,    q,          mm->quant == 1 ? mm->quant_scalar : 1.0f,
-                       0,          mm->c_nz};
+                       0,          mm->c_nz,   mm->c_nz && mm->c_split};
   if (asc_kc_fixpipe_run(d, l0c, qv, (asc_kc_type)dt, st, &fp, &e))
     return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
   return 0;

@@ -277,7 +277,7 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
   if (quant < 0 || quant > ASC_KC_VREQ8)
     return asc_k_fail(k, line, "fixpipe: unknown QuantModes value %lld", (long long)quant);
   asc_kc_fixpipe p = {n_size,     m_size, src_stride, dst_stride, (asc_kc_quant)quant,
-                      (float)deq, relu,   nz};
+                      (float)deq, relu,   nz,         0};
   asc_kc_fixpipe_nds nds = {1, 0, 0};
   if (nd) nds = (asc_kc_fixpipe_nds){nd[0], nd[1], nd[2]};
   if (asc_kc_fixpipe_nd_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &nds, &e))
