@@ -251,7 +251,7 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
     return P_PRIMARY;
   }
   ac_expand(e, op, "AscendC::Fixpipe<$t0, $t1, ", b);
-  ir_buf_printf(b, "%s>(", op->iattrs[0] ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
+  ir_buf_printf(b, "%s>(", op->iattrs[0] & 1 ? "AscendC::CFG_NZ" : "AscendC::CFG_ROW_MAJOR");
   /* Fixpipe(dst, src[, cbufWorkspace], params) */
   if (op->noperands <= 12)
     ac_expand(e, op, "$0, $1, ", b);
@@ -261,6 +261,7 @@ static int ac_cube_fixpipe(ac_emitter *e, const ir_op *op, ir_buf *b) {
     ac_expand(e, op, "$0, $1, $p12.ReinterpretCast<uint64_t>(), ", b);
   ac_expand(e, op, "[&]() {\n    AscendC::FixpipeParamsV220 p($2, $3, $4, $5, $7);\n", b);
   ir_buf_printf(b, "    p.quantPre = QuantMode_t::%s;\n", quant_modes[quant]);
+  if (op->iattrs[0] & 2) ir_buf_printf(b, "    p.isChannelSplit = true;\n");
   /* several ND matrices: the fields after the constructor's (one matrix
    * keeps the text it always had) */
   const ir_op *nd = ac_def_op(e, op->operands[9]);

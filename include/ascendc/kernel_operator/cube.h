@@ -194,7 +194,7 @@ inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<
                          p.dstStride,
                          static_cast<int64_t>(p.quantPre),
                          p.reluEn ? 1 : 0,
-                         config.format == CO2Layout::NZ ? 1 : 0,
+                         (config.format == CO2Layout::NZ ? 1 : 0) | (p.isChannelSplit ? 2 : 0),
                          p.ndNum,
                          p.srcNdStride,
                          p.dstNdStride};

@@ -262,7 +262,9 @@ def _fixpipe(gen: CodeGenerator, node: ast.Call, args: list, kwargs: dict) -> An
                 p.src_nd_stride, p.dst_nd_stride]
     if len(names) == 5:  # the quant vector's workspace in L1 (read by the vector quant modes)
         operands.append(expect(gen, node, values[2], ("local",), "fixpipe cbuf_workspace"))
-    return gen.op(node, "cube.fixpipe", operands, (1 if nz else 0,))
+    split = _const_flag(gen, node, p.is_channel_split, "is_channel_split")
+    # iattr: bit 0 an NZ output, bit 1 a channel-split one (float in 16 x 8 fractals)
+    return gen.op(node, "cube.fixpipe", operands, ((1 if nz else 0) | (2 if split else 0),))
 
 
 def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) -> Any:

@@ -264,7 +264,8 @@ static int asc_k_cube_mmad(asc_k_ctx *k, asc_k_lt dst, asc_k_lt a, asc_k_lt b, c
 }
 
 /* fixpipe(dst GM or UB, src L0C, FixpipeParamsV220[, quant vector in L1]);
- * nd: nd_num, src_nd_stride, dst_nd_stride (NULL: one matrix) */
+ * nz: bit 0 an NZ output, bit 1 isChannelSplit (a float one in 16 x 8
+ * fractals); nd: nd_num, src_nd_stride, dst_nd_stride (NULL: one matrix) */
 static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const asc_k_lt *qv, int dt,
                               int st, int64_t n_size, int64_t m_size, int64_t src_stride,
                               int64_t dst_stride, int64_t quant, int relu, double deq, int nz,
@@ -276,14 +277,14 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
     return 1;
   if (quant < 0 || quant > ASC_KC_VREQ8)
     return asc_k_fail(k, line, "fixpipe: unknown QuantModes value %lld", (long long)quant);
-  asc_kc_fixpipe p = {n_size,     m_size, src_stride, dst_stride, (asc_kc_quant)quant,
-                      (float)deq, relu,   nz,         0};
+  asc_kc_fixpipe p = {n_size,     m_size, src_stride, dst_stride,   (asc_kc_quant)quant,
+                      (float)deq, relu,   nz & 1,     (nz >> 1) & 1};
   asc_kc_fixpipe_nds nds = {1, 0, 0};
   if (nd) nds = (asc_kc_fixpipe_nds){nd[0], nd[1], nd[2]};
   if (asc_kc_fixpipe_nd_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &nds, &e))
     return asc_k_fail(k, line, "%s", e.msg);
   /* the matrices ran, so their counts and strides are in range */
-  int64_t last = !nz && nds.nd_num > 1 ? (nds.nd_num - 1) * nds.src_nd_stride * 1024 : 0;
+  int64_t last = !(nz & 1) && nds.nd_num > 1 ? (nds.nd_num - 1) * nds.src_nd_stride * 1024 : 0;
   if (asc_k_cube_use(k, ASC_K_FIX, s, 0, last + asc_kc_ceil16(n_size) * src_stride * 64, 0,
                      "fixpipe", "src", line) ||
       asc_k_cube_use(k, ASC_K_FIX, d, 0, d.n, 1, "fixpipe", "dst", line))
