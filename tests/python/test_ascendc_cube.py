@@ -384,6 +384,52 @@ def test_matmul_iterate_get_tensor_c_into_the_ub_matches_numpy(debug):
     np.testing.assert_array_equal(c, np.where(ref >= 0, ref, ref * np.float32(alpha)))
 
 
+def _async_source(extra_gets: int = 0) -> str:
+    """EPILOGUE_SRC in CANN's asynchronous mode: one Iterate<false>(), then a GetTensorC<false>
+    for each block of the core (and extra_gets more)."""
+    loop = ("mm.template Iterate<false>();\n"
+            "    const int32_t blocks = tiling.singleCoreM / tiling.baseM * "
+            f"(tiling.singleCoreN / tiling.baseN) + {extra_gets};\n"
+            "    for (int32_t i = 0; i < blocks; ++i) {")
+    source = EPILOGUE_SRC.replace("while (mm.Iterate()) {", loop)
+    source = source.replace("mm.GetTensorC(block, 0, true);",
+                            "mm.template GetTensorC<false>(block, 0, true);")
+    assert "Iterate<false>" in source and "GetTensorC<false>" in source
+    return source
+
+
+def _epilogue_case(seed: int):
+    rng = np.random.default_rng(seed)
+    m, n, k = 512, 384, 128
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    bias_row = _ints(rng, (1, n), np.float32)
+    tiling = _tiling(m, n, k, 2, bias=True, c_pos=host.TPosition.VECCALC, fix=(128, 128, -1),
+                     traverse=host.MatrixTraverse.FIRSTM)
+    return a, b, bias_row, tiling
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_async_iterate_hands_each_get_tensor_c_the_next_block(debug):
+    """Iterate<false>() then GetTensorC<false> per block (CANN's matmul_fused): the blocks
+    come in the tiling's order, as the synchronous loop gives them."""
+    a, b, bias_row, tiling = _epilogue_case(15)
+    c = np.zeros((512, 384), np.float32)
+    pyasc.ascendc.load(_async_source(), "mm_leaky", debug=debug)[(tiling.used_core_num + 1) // 2](
+        a, b, bias_row, c, 0.125, tiling, np.zeros(1024, np.uint8))
+    ref = a.astype(np.float32) @ b.astype(np.float32) + bias_row
+    np.testing.assert_array_equal(c, np.where(ref >= 0, ref, ref * np.float32(0.125)))
+
+
+def test_a_get_tensor_c_past_the_async_blocks_fails_at_its_line():
+    a, b, bias_row, tiling = _epilogue_case(16)
+    source = _async_source(extra_gets=1)
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "GetTensorC<false>" in text)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: .*blocks are all taken"):
+        pyasc.ascendc.load(source, "mm_leaky")[(tiling.used_core_num + 1) // 2](
+            a, b, bias_row, np.zeros((512, 384), np.float32), 0.125, tiling,
+            np.zeros(1024, np.uint8))
+
+
 # GetTensorC to GM with enAtomic 1: each block is added to what C holds.
 ATOMIC_SRC = TILING_COPY + r"""
 extern "C" __global__ __aicore__ void mm_accumulate(GM_ADDR a, GM_ADDR b, GM_ADDR c,

@@ -259,9 +259,13 @@ class Matmul {
     shape(1, orgM, orgN, orgKa, orgKb, loc);
   }
   // The next base block (baseM x baseN) in the tiling's order; false once all are done.
+  // Iterate<false>() (CANN's asynchronous mode) computes every block for the GetTensorC<false>
+  // calls that follow to take in order: here each of them computes the next.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false, sim::Loc loc = {}) {
     if (enPartialSum) sim::fail_at("Matmul::Iterate: enPartialSum is not simulated", loc);
+    async_ = !sync;
+    if constexpr (!sync) return true;
     int more = 0;
     sim::check(sim::cube_api(loc)->mm_iterate(sim::ctx, mem, &more, loc.file, loc.line));
     return more != 0;
@@ -272,6 +276,7 @@ class Matmul {
                   bool enSequentialWrite = false, sim::Loc loc = {}) {
     (void)enSequentialWrite;
     if (enAtomic) sim::fail_at("Matmul::GetTensorC: enAtomic needs C in GM", loc);
+    if constexpr (!sync) next_async_block(loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, 1, pyasc_sim_gt{}, co2Local.lt,
                                             sim::dtype<DstT>::code, 0, loc.file, loc.line));
   }
@@ -281,6 +286,7 @@ class Matmul {
                   bool enSequentialWrite = false, sim::Loc loc = {}) {
     if (enSequentialWrite)
       sim::fail_at("Matmul::GetTensorC: enSequentialWrite to GM is not simulated", loc);
+    if constexpr (!sync) next_async_block(loc);
     sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, 0, gm.gt, pyasc_sim_lt{},
                                             sim::dtype<DstT>::code, enAtomic, loc.file, loc.line));
   }
@@ -314,6 +320,7 @@ class Matmul {
                         static_cast<int32_t>(v[4])};
   }
   void End(sim::Loc loc = {}) {
+    async_ = false;
     sim::check(sim::cube_api(loc)->mm_end(sim::ctx, mem, 0, loc.file, loc.line));
   }
 
@@ -437,6 +444,14 @@ class Matmul {
   }
 
  private:
+  bool async_ = false;  // after Iterate<false>(): GetTensorC<false> takes the next block
+  void next_async_block(sim::Loc loc) {
+    if (!async_) return;
+    int more = 0;
+    sim::check(sim::cube_api(loc)->mm_iterate(sim::ctx, mem, &more, loc.file, loc.line));
+    if (!more)
+      sim::fail_at("Matmul::GetTensorC<false>: Iterate<false>'s blocks are all taken", loc);
+  }
   void more(int op, const int64_t *v, const pyasc_sim_gt &g, const pyasc_sim_lt &t, double f,
             sim::Loc loc) {
     sim::check(
