@@ -208,6 +208,9 @@ static int jit_lookup(uint64_t ptr, char **base, int64_t *n) {
 static asc_status jit_block(const asc_block_ctx *block, const void *p) {
   const jit_launch *l = p;
   asc_k_ctx k;
+  /* every field starts zeroed: the runtime tests k.chk (checked mode's
+   * state) in plain kernels too, where only a checked entry sets it */
+  memset(&k, 0, sizeof k);
   k.ub = block->ub;
   k.ub_size = (int64_t)block->ub_size;
   k.ub_reach = (int64_t)(block->ub_reach > block->ub_size ? block->ub_reach : block->ub_size);
@@ -249,7 +252,8 @@ static asc_status jit_block(const asc_block_ctx *block, const void *p) {
     int none = 0; /* the first failure's message, for the waits it ends */
     if (rc && __atomic_compare_exchange_n(&s->why_ready, &none, 1, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST)) {
-      snprintf(s->why, ASC_K_WHY_MAX, "block %u: %s", block->block_idx, k.msg);
+      /* a long message keeps its head: why holds ASC_K_WHY_MAX bytes */
+      snprintf(s->why, ASC_K_WHY_MAX, "block %u: %.380s", block->block_idx, k.msg);
       if (l->kernel->print_failure)
         fprintf(stderr, "pyasc: kernel %s failed: %s\n", l->kernel->name, s->why);
       __atomic_store_n(&s->why_ready, 2, __ATOMIC_SEQ_CST);
