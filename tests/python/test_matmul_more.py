@@ -10,8 +10,8 @@ import pytest
 import asc
 import pyasc
 
-from cube_helpers import (gm_abc, gm_matmul_bias, plain_tiling, ref_matmul, square_matmul,
-                          workspace)
+from cube_helpers import (gm_abc, gm_matmul, gm_matmul_bias, gm_tiler, plain_tiling,
+                          ref_matmul, square_matmul, take_tiling, workspace)
 
 
 @asc.jit(matmul_cube_only=True)
@@ -223,3 +223,44 @@ def test_a_kernel_takes_a_config():
     with pytest.raises(pyasc.CompileError, match=r"get_basic_config: arguments must be "
                                                  r"compile-time constants"):
         bad_config_kernel[1](a, 16)
+
+
+def _two_full_l0c(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                  c2: asc.GlobalAddress, tiling: asc.adv.TCubeTiling,
+                  workspace: asc.GlobalAddress):
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    c2_gm = asc.GlobalTensor()
+    c2_gm.set_global_buffer(c2)
+    pipe = asc.TPipe()
+    first = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c_gm)
+    second = gm_matmul(pipe, workspace, tiling, a_gm, b_gm, c2_gm)
+    first.set_tensor_a(a_gm)
+    first.set_tensor_b(b_gm)
+    first.iterate_all(c_gm)
+    first.end()
+    second.set_tensor_a(a_gm)
+    second.set_tensor_b(b_gm)
+    second.iterate_all(c2_gm)
+    second.end()
+
+
+def test_matmul_objects_past_l0c_overlap_as_on_the_device():
+    """Two Matmul objects whose base block each fills L0C (256 x 128 floats; CANN's
+    matmul_a2b2_share): the device's TPipe hands the second an address past the buffer, and
+    used one after the other they work; checked mode reports it."""
+    m, n, k = 256, 128, 64
+    tiler = gm_tiler(m, n, k)
+    tiler.set_fix_split(256, 128, -1)
+    tiling = take_tiling(tiler)
+    assert (tiling.base_m, tiling.base_n) == (256, 128)
+    rng = np.random.default_rng(17)
+    a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (k, n)).astype(np.float16)
+    c, c2 = np.zeros((m, n), np.float32), np.zeros((m, n), np.float32)
+    asc.jit(_two_full_l0c, matmul_cube_only=True)[1](a, b, c, c2, tiling, workspace())
+    np.testing.assert_array_equal(c, ref_matmul(a, b))
+    np.testing.assert_array_equal(c2, ref_matmul(a, b))
+    with pytest.raises(pyasc.KernelError, match="does not fit the 0 bytes left of the "
+                                                "131072-byte L0C"):
+        asc.jit(_two_full_l0c, matmul_cube_only=True, debug=True)[1](a, b, c, c2, tiling,
+                                                                     workspace())

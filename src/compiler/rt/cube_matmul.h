@@ -49,13 +49,37 @@ typedef struct asc_k_matmul {
   int pos[3];       /* A's, B's, bias's position code (matmul.py): 0 GM, 1-3 UB, 4 L1 (TSCM) */
   int unit_flag;    /* the config's en_unit_flag: MMAD and FIXPIPE hand L0C over per 512 B */
   int const_tiling; /* a MatmulApiStaticTiling config: the tiling is known at compile time */
+  int64_t own[ASC_KC_NBUF][4][2]; /* the spans (offset, bytes) it took of each buffer */
+  int nown[ASC_KC_NBUF];
 } asc_k_matmul;
 
-static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, int64_t align,
-                         int64_t *off, const char *what, int line) {
+/* The first offset from 0 on where step bytes miss every span mm holds of
+ * buf (its own blocks), aligned. */
+static int64_t asc_k_mm_wrap(const asc_k_matmul *mm, int buf, int64_t step, int64_t align) {
+  int64_t at = 0;
+  for (int moved = 1; moved;) {
+    moved = 0;
+    for (int i = 0; i < mm->nown[buf]; i++) {
+      const int64_t lo = mm->own[buf][i][0], hi = lo + mm->own[buf][i][1];
+      if (at < hi && lo < at + step) at = (hi + align - 1) / align * align, moved = 1;
+    }
+  }
+  return at;
+}
+
+static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, asc_k_matmul *mm, int buf, int64_t bytes,
+                         int64_t align, int64_t *off, const char *what, int line) {
   static const char *const names[ASC_KC_NBUF] = {"L1", "L0A", "L0B", "L0C"};
   int64_t step = (bytes + align - 1) / align * align;
   int64_t at = (c->cursor[buf] + align - 1) / align * align;
+  /* Matmul objects past the buffer's end: on the device each takes its
+   * space from the TPipe, unchecked, and objects used one after another
+   * (CANN's matmul_a2b2_share: two that each fill L0C) work on the space
+   * they overlap; the default mode overlaps them from the start (never an
+   * object's own blocks), checked mode reports it */
+  if (bytes >= 0 && step <= c->size[buf] && step > c->size[buf] - at && !k->chk &&
+      mm->nown[buf] < 4)
+    at = asc_k_mm_wrap(mm, buf, step, align);
   if (bytes < 0 || step > c->size[buf] - at)
     return asc_k_fail(
         k, line,
@@ -63,6 +87,10 @@ static int asc_k_mm_take(asc_k_ctx *k, asc_kc_core *c, int buf, int64_t bytes, i
         what, (long long)step, (long long)(c->size[buf] - at), (long long)c->size[buf], names[buf]);
   *off = at;
   c->cursor[buf] = at + step;
+  if (mm->nown[buf] < 4) {
+    mm->own[buf][mm->nown[buf]][0] = at, mm->own[buf][mm->nown[buf]][1] = step;
+    mm->nown[buf]++;
+  }
   return 0;
 }
 
@@ -102,14 +130,14 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   mm->step_m = mm->step_n = mm->step_ka = mm->step_kb = 1;
   const int es = asc_kc_esize((asc_kc_type)in_type), c0 = asc_kc_c0((asc_kc_type)in_type);
   const int64_t m16 = (bm + 15) / 16 * 16, n16 = (bn + 15) / 16 * 16, kc = (bk + c0 - 1) / c0 * c0;
-  if (asc_k_mm_take(k, c, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
-      asc_k_mm_take(k, c, ASC_KC_L1, n16 * kc * es, 512, &mm->off_l1b, "B tile in L1", line) ||
-      asc_k_mm_take(k, c, ASC_KC_L0A, m16 * kc * es, 512, &mm->off_l0a, "base_m x base_k block",
+  if (asc_k_mm_take(k, c, mm, ASC_KC_L1, m16 * kc * es, 512, &mm->off_l1a, "A tile in L1", line) ||
+      asc_k_mm_take(k, c, mm, ASC_KC_L1, n16 * kc * es, 512, &mm->off_l1b, "B tile in L1", line) ||
+      asc_k_mm_take(k, c, mm, ASC_KC_L0A, m16 * kc * es, 512, &mm->off_l0a, "base_m x base_k block",
                     line) ||
-      asc_k_mm_take(k, c, ASC_KC_L0B, n16 * kc * es, 512, &mm->off_l0b, "base_k x base_n block",
+      asc_k_mm_take(k, c, mm, ASC_KC_L0B, n16 * kc * es, 512, &mm->off_l0b, "base_k x base_n block",
                     line) ||
-      asc_k_mm_take(k, c, ASC_KC_L0C, m16 * n16 * 4, 1024, &mm->off_l0c, "base_m x base_n result",
-                    line))
+      asc_k_mm_take(k, c, mm, ASC_KC_L0C, m16 * n16 * 4, 1024, &mm->off_l0c,
+                    "base_m x base_n result", line))
     return 1;
   mm->inited = 1;
   return 0;
@@ -507,9 +535,9 @@ static int asc_k_mm_schedule(asc_k_ctx *k, asc_k_matmul *mm, int64_t order, int6
   const int64_t na = depth_a1 > step_ka ? depth_a1 : step_ka,
                 nb = depth_b1 > step_kb ? depth_b1 : step_kb;
   if ((na > 1 &&
-       asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (na - 1) * a_blk, 512, &mm->off_l1a_x,
-                     "depth_a1 A blocks in L1 (at least step_ka)", line)) ||
-      (nb > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, ASC_KC_L1, (nb - 1) * b_blk, 512,
+       asc_k_mm_take(k, (asc_kc_core *)k->cube, mm, ASC_KC_L1, (na - 1) * a_blk, 512,
+                     &mm->off_l1a_x, "depth_a1 A blocks in L1 (at least step_ka)", line)) ||
+      (nb > 1 && asc_k_mm_take(k, (asc_kc_core *)k->cube, mm, ASC_KC_L1, (nb - 1) * b_blk, 512,
                                &mm->off_l1b_x, "depth_b1 B blocks in L1 (at least step_kb)", line)))
     return 1;
   mm->order = order == 1; /* UNDEF (2) is the normal template's ORDER_M */
