@@ -69,15 +69,23 @@ static asc_status axis_mask(const char *what, int ndim, int naxes, const int *ax
   return st;
 }
 
+/* x checked, axes[0..naxes) as a mask over x's axes, and *v a view sharing
+ * x's storage (the caller releases it); nothing is held on an error. */
+static asc_status masked_view(const char *what, const asc_tensor *x, int naxes, const int *axes,
+                              bool *mask, asc_tensor *v) {
+  asc_status st = asc_tensor_check(x);
+  if (!st) st = axis_mask(what, x->ndim, naxes, axes, mask);
+  if (!st) asc_tensor_share(x, v);
+  return st;
+}
+
 /* --- views ------------------------------------------------------------------ */
 
 asc_status asc_flip(const asc_tensor *x, int naxes, const int *axes, asc_tensor *out) {
   bool mask[ASC_MAX_DIMS];
-  asc_status st = asc_tensor_check(x);
-  if (!st) st = axis_mask("flip", x->ndim, naxes, axes, mask);
-  if (st) return st;
   asc_tensor cur;
-  asc_tensor_share(x, &cur);
+  asc_status st = masked_view("flip", x, naxes, axes, mask, &cur);
+  if (st) return st;
   for (int d = 0; d < x->ndim && !st; d++) {
     if (!mask[d] || x->shape[d] <= 1) continue;
     asc_tensor next;
@@ -92,11 +100,9 @@ asc_status asc_flip(const asc_tensor *x, int naxes, const int *axes, asc_tensor 
 
 asc_status asc_squeeze(const asc_tensor *x, int naxes, const int *axes, asc_tensor *out) {
   bool mask[ASC_MAX_DIMS];
-  asc_status st = asc_tensor_check(x);
-  if (!st) st = axis_mask("squeeze", x->ndim, naxes, axes, mask);
-  if (st) return st;
   asc_tensor v;
-  asc_tensor_share(x, &v);
+  asc_status st = masked_view("squeeze", x, naxes, axes, mask, &v);
+  if (st) return st;
   v.ndim = 0;
   for (int d = 0; d < x->ndim; d++) {
     if (mask[d] && x->shape[d] == 1) continue;
