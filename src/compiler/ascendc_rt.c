@@ -377,31 +377,20 @@ static int sim_unary(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, i
       return asc_k_fail(k, L, "unknown unary vector operation %d", op);
   }
 }
+/* Duplicate's form for each dtype it has (NULL: unsupported). */
+static int (*const sim_duplicates[])(asc_k_ctx *, asc_k_lt, double, int64_t, int) = {
+    [ASC_K_DT_FLOAT16] = asc_k_duplicate_float16, [ASC_K_DT_FLOAT32] = asc_k_duplicate_float32,
+    [ASC_K_DT_INT8] = asc_k_duplicate_int8,       [ASC_K_DT_UINT8] = asc_k_duplicate_uint8,
+    [ASC_K_DT_INT16] = asc_k_duplicate_int16,     [ASC_K_DT_INT32] = asc_k_duplicate_int32,
+    [ASC_K_DT_UINT16] = asc_k_duplicate_uint16,   [ASC_K_DT_UINT32] = asc_k_duplicate_uint32,
+};
 static int sim_duplicate(void *kv, int dt, pyasc_sim_lt d, double v, int64_t n, const char *file,
                          int line) {
   asc_k_ctx *k = kv;
   int L = at(file, line);
-  asc_k_lt D = lt_in(d);
-  switch (dt) {
-    case ASC_K_DT_FLOAT16:
-      return asc_k_duplicate_float16(k, D, v, n, L);
-    case ASC_K_DT_FLOAT32:
-      return asc_k_duplicate_float32(k, D, v, n, L);
-    case ASC_K_DT_INT8:
-      return asc_k_duplicate_int8(k, D, v, n, L);
-    case ASC_K_DT_UINT8:
-      return asc_k_duplicate_uint8(k, D, v, n, L);
-    case ASC_K_DT_INT16:
-      return asc_k_duplicate_int16(k, D, v, n, L);
-    case ASC_K_DT_INT32:
-      return asc_k_duplicate_int32(k, D, v, n, L);
-    case ASC_K_DT_UINT16:
-      return asc_k_duplicate_uint16(k, D, v, n, L);
-    case ASC_K_DT_UINT32:
-      return asc_k_duplicate_uint32(k, D, v, n, L);
-    default:
-      return unsupported(k, L, "Duplicate", dt);
-  }
+  int known = dt >= 0 && dt < (int)(sizeof sim_duplicates / sizeof *sim_duplicates);
+  if (!known || !sim_duplicates[dt]) return unsupported(k, L, "Duplicate", dt);
+  return sim_duplicates[dt](k, lt_in(d), v, n, L);
 }
 /* A count form through the executor, as the C emitter writes it
  * (emit_c_vector.c emit_vrun): contiguous operands, a repeat spanning 256
@@ -464,22 +453,12 @@ static int sim_reduce_run(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_
   int L = at(file, line);
   if (what < 0 || what > 2) return asc_k_fail(kv, L, "unknown reduction %d", what);
   asc_k_lt D = lt_in(d), S = lt_in(src);
-  switch (dt * 4 + what) {
-    case ASC_K_DT_FLOAT16 * 4 + 0:
-      return reduce_0_FLOAT16(kv, D, S, n, cal_index, names[0], L);
-    case ASC_K_DT_FLOAT16 * 4 + 1:
-      return reduce_1_FLOAT16(kv, D, S, n, cal_index, names[1], L);
-    case ASC_K_DT_FLOAT16 * 4 + 2:
-      return reduce_2_FLOAT16(kv, D, S, n, cal_index, names[2], L);
-    case ASC_K_DT_FLOAT32 * 4 + 0:
-      return reduce_0_FLOAT32(kv, D, S, n, cal_index, names[0], L);
-    case ASC_K_DT_FLOAT32 * 4 + 1:
-      return reduce_1_FLOAT32(kv, D, S, n, cal_index, names[1], L);
-    case ASC_K_DT_FLOAT32 * 4 + 2:
-      return reduce_2_FLOAT32(kv, D, S, n, cal_index, names[2], L);
-    default:
-      return asc_k_reduce(kv, what, dt, D, S, 2, n, 0, 0, 8, cal_index, names[what], L);
-  }
+  typedef int (*fast_fn)(asc_k_ctx *, asc_k_lt, asc_k_lt, int64_t, int, const char *, int);
+  static const fast_fn f16[] = {reduce_0_FLOAT16, reduce_1_FLOAT16, reduce_2_FLOAT16};
+  static const fast_fn f32[] = {reduce_0_FLOAT32, reduce_1_FLOAT32, reduce_2_FLOAT32};
+  const fast_fn *fast = dt == ASC_K_DT_FLOAT16 ? f16 : dt == ASC_K_DT_FLOAT32 ? f32 : NULL;
+  if (fast) return fast[what](kv, D, S, n, cal_index, names[what], L);
+  return asc_k_reduce(kv, what, dt, D, S, 2, n, 0, 0, 8, cal_index, names[what], L);
 }
 static int sim_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
                       int cal_index, const char *file, int line) {
