@@ -1,5 +1,6 @@
 """What the cube kernels of the timing model's benches share
-(perf_model_matmul.py, perf_model_guides.py)."""
+(perf_model_matmul.py, perf_model_guides.py), and the tests' through
+tests/python/cube_helpers.py."""
 
 import pyasc as asc
 

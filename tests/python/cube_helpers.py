@@ -17,6 +17,10 @@ from asc.lib import host
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import matmul_cube_only  # noqa: E402
 
+# appended: bench's module names must not shadow the tests'
+sys.path.append(str(Path(__file__).resolve().parents[2] / "bench"))
+from cube_gm import gm_abc  # noqa: E402,F401  (bench/cube_gm.py)
+
 
 def workspace(size: int = 1024) -> np.ndarray:
     """A zeroed byte buffer for register_matmul's workspace argument."""
@@ -59,18 +63,6 @@ def take_tiling(tiler: Any) -> asc.adv.TCubeTiling:
     tiling = asc.adv.TCubeTiling()
     assert tiler.get_tiling(tiling) != -1
     return tiling
-
-
-@asc.jit
-def gm_abc(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress):
-    """Global tensors over a, b and c (no length)."""
-    a_gm = asc.GlobalTensor()
-    b_gm = asc.GlobalTensor()
-    c_gm = asc.GlobalTensor()
-    a_gm.set_global_buffer(a)
-    b_gm.set_global_buffer(b)
-    c_gm.set_global_buffer(c)
-    return a_gm, b_gm, c_gm
 
 
 @asc.jit

@@ -17,6 +17,8 @@ from pyasc.__main__ import main as pyasc_main
 from pyasc.language import jit as asc_jit
 from pyasc.language.options import KernelType
 
+from cube_helpers import gm_abc
+
 # The table of docs/perf-model.md, restated: the test computes costs itself.
 MHZ = 1850.0
 GM_BYTES_PER_CYCLE = 1.49e12 / (MHZ * 1e6)
@@ -452,12 +454,7 @@ def mm_blocks(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     """C = A @ B^T, block i taking single_core_m rows of A and C."""
     if asc.ascend_is_aic():
         row = asc.get_block_idx() * tiling.single_core_m
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a + row * tiling.k_a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c + row * tiling.n)
+        a_gm, b_gm, c_gm = gm_abc(a + row * tiling.k_a, b, c + row * tiling.n)
         pipe = asc.TPipe()
         mm = asc.adv.Matmul(
             a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False),
@@ -476,12 +473,7 @@ def mm_each(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
             tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress) -> None:
     """mm_blocks on one core, a base block at a time (iterate, get_tensor_c)."""
     if asc.ascend_is_aic():
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c)
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
         pipe = asc.TPipe()
         mm = asc.adv.Matmul(
             a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, asc.float16, False),

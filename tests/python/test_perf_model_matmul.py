@@ -8,6 +8,7 @@ import pytest
 
 import pyasc as asc
 
+from cube_helpers import gm_abc
 from test_perf_model import MHZ, _mm_tiling
 
 # docs/perf-model.md's table, restated
@@ -34,12 +35,7 @@ def mm_config(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     static = asc.adv.get_matmul_api_tiling(fixed, 524288, a_t, b_t, c_t)
     mdl = asc.adv.get_mdl_config(en_unit_flag=config == MDL_UNIT)
     if asc.ascend_is_aic():
-        a_gm = asc.GlobalTensor()
-        b_gm = asc.GlobalTensor()
-        c_gm = asc.GlobalTensor()
-        a_gm.set_global_buffer(a)
-        b_gm.set_global_buffer(b)
-        c_gm.set_global_buffer(c)
+        a_gm, b_gm, c_gm = gm_abc(a, b, c)
         pipe = asc.TPipe()
         mm = asc.adv.Matmul(a_t, b_t, c_t, config=(mdl if config >= MDL else static)
                             if config >= CONSTANT else None)
