@@ -113,42 +113,31 @@ static void pf_que_init(void *que, int arg) {
   if (asc_pf_cur) asc_pf_que_new(asc_pf_cur, que, src, dst);
 }
 #define sim_que_init pf_que_init
-/* what: asc_pf_qop's (0 enque, 1 deque, 2 free_tensor, 3 alloc_tensor) */
-static void pf_qop(const void *que, int what) {
-  if (asc_pf_cur) asc_pf_qop(asc_pf_cur, que, what);
-}
-static int pf_alloc_tensor(void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file,
-                           int line) {
-  int rc = sim_alloc_tensor(kv, que, t, esize, file, line);
-  if (!rc) pf_qop(que, 3);
-  return rc;
-}
+/* A queue operation, recorded once it succeeds; WHAT: asc_pf_qop's (0 enque,
+ * 1 deque, 2 free_tensor, 3 alloc_tensor), PARAMS and ARGS the entry's. */
+#define PF_QOP(NAME, WHAT, PARAMS, ARGS)                      \
+  static int pf_##NAME PARAMS {                               \
+    int rc = sim_##NAME ARGS;                                 \
+    if (!rc && asc_pf_cur) asc_pf_qop(asc_pf_cur, que, WHAT); \
+    return rc;                                                \
+  }
+PF_QOP(alloc_tensor, 3,
+       (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
+       (kv, que, t, esize, file, line))
+PF_QOP(enque, 0, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
+       (kv, que, t, file, line))
+PF_QOP(deque, 1, (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
+       (kv, que, t, esize, file, line))
+PF_QOP(deque_inplace, 1,
+       (void *kv, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file, int line),
+       (kv, que, t, r, file, line))
+PF_QOP(free_tensor, 2, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
+       (kv, que, t, file, line))
+#undef PF_QOP
 #define sim_alloc_tensor pf_alloc_tensor
-static int pf_enque(void *kv, void *que, pyasc_sim_lt t, const char *file, int line) {
-  int rc = sim_enque(kv, que, t, file, line);
-  if (!rc) pf_qop(que, 0);
-  return rc;
-}
 #define sim_enque pf_enque
-static int pf_deque(void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file,
-                    int line) {
-  int rc = sim_deque(kv, que, t, esize, file, line);
-  if (!rc) pf_qop(que, 1);
-  return rc;
-}
 #define sim_deque pf_deque
-static int pf_deque_inplace(void *kv, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file,
-                            int line) {
-  int rc = sim_deque_inplace(kv, que, t, r, file, line);
-  if (!rc) pf_qop(que, 1);
-  return rc;
-}
 #define sim_deque_inplace pf_deque_inplace
-static int pf_free_tensor(void *kv, void *que, pyasc_sim_lt t, const char *file, int line) {
-  int rc = sim_free_tensor(kv, que, t, file, line);
-  if (!rc) pf_qop(que, 2);
-  return rc;
-}
 #define sim_free_tensor pf_free_tensor
 
 /* --- data movement -------------------------------------------------------------- */
