@@ -511,26 +511,28 @@ int ac_shift(ac_emitter *e, const ir_op *op, ir_buf *b) {
   return call2(e, op, left ? H_SHL : H_SHR, left ? "pyasc_shl" : "pyasc_shr", b);
 }
 
+/* The arms of a conditional expression whose condition is printed:
+ * " ? operand yes : operand no". */
+static int print_arms(ac_emitter *e, const ir_op *op, int yes, int no, ir_buf *b) {
+  ir_buf_printf(b, " ? ");
+  ac_operand(e, op->operands[yes], P_ANY, b);
+  ir_buf_printf(b, " : ");
+  ac_operand(e, op->operands[no], P_ANY, b);
+  return P_ANY;
+}
+
 /* Python's min/max: the first operand on ties, as the simulator. */
 int ac_minmax(ac_emitter *e, const ir_op *op, ir_buf *b) {
   bool is_min = op->code == IR_OP_ARITH_MIN;
   ac_operand(e, op->operands[0], 8, b);
   ir_buf_printf(b, " %s ", is_min ? "<=" : ">=");
   ac_operand(e, op->operands[1], 8, b);
-  ir_buf_printf(b, " ? ");
-  ac_operand(e, op->operands[0], P_ANY, b);
-  ir_buf_printf(b, " : ");
-  ac_operand(e, op->operands[1], P_ANY, b);
-  return P_ANY;
+  return print_arms(e, op, 0, 1, b);
 }
 
 int ac_select(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ac_operand(e, op->operands[0], 15, b);
-  ir_buf_printf(b, " ? ");
-  ac_operand(e, op->operands[1], P_ANY, b);
-  ir_buf_printf(b, " : ");
-  ac_operand(e, op->operands[2], P_ANY, b);
-  return P_ANY;
+  return print_arms(e, op, 1, 2, b);
 }
 
 int ac_copy(ac_emitter *e, const ir_op *op, ir_buf *b) {
