@@ -19,6 +19,15 @@
 /* this block's state, owned by the block's thread from begin to end */
 static _Thread_local asc_pf *pf_block;
 
+/* pf_NAME(PARAMS): the plain entry sim_NAME(ARGS), then CHARGE when it
+ * succeeds; the #define after each use puts it in the entry's place. */
+#define PF_AFTER(NAME, PARAMS, ARGS, CHARGE) \
+  static int pf_##NAME PARAMS {              \
+    int rc = sim_##NAME ARGS;                \
+    if (!rc) CHARGE;                         \
+    return rc;                               \
+  }
+
 static int pf_begin(void *kv) {
   int rc = sim_begin(kv);
   if (rc) return rc;
@@ -46,12 +55,10 @@ static void pf_end(void *kv) {
 static void pf_scalar_op(void) {
   if (asc_pf_cur) asc_pf_s(asc_pf_cur, 1);
 }
-static int pf_local_new(void *kv, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize,
-                        const char *file, int line) {
-  int rc = sim_local_new(kv, t, addr, len, esize, file, line);
-  if (!rc) pf_scalar_op();
-  return rc;
-}
+PF_AFTER(local_new,
+         (void *kv, pyasc_sim_lt *t, int64_t addr, int64_t len, int64_t esize, const char *file,
+          int line),
+         (kv, t, addr, len, esize, file, line), pf_scalar_op())
 #define sim_local_new pf_local_new
 static pyasc_sim_lt pf_local_slice(pyasc_sim_lt t, int64_t off, int64_t esize) {
   pf_scalar_op();
@@ -63,26 +70,19 @@ static pyasc_sim_gt pf_global_slice(pyasc_sim_gt g, int64_t off, int64_t esize) 
   return sim_global_slice(g, off, esize);
 }
 #define sim_global_slice pf_global_slice
-static int pf_init_buffer(void *kv, void *pipe, void *que, int64_t num, int64_t len,
-                          const char *file, int line) {
-  int rc = sim_init_buffer(kv, pipe, que, num, len, file, line);
-  if (!rc) pf_scalar_op();
-  return rc;
-}
+PF_AFTER(init_buffer,
+         (void *kv, void *pipe, void *que, int64_t num, int64_t len, const char *file, int line),
+         (kv, pipe, que, num, len, file, line), pf_scalar_op())
 #define sim_init_buffer pf_init_buffer
-static int pf_tbuf_get(void *kv, const void *tbuf, int64_t len, int64_t esize, pyasc_sim_lt *t,
-                       const char *file, int line) {
-  int rc = sim_tbuf_get(kv, tbuf, len, esize, t, file, line);
-  if (!rc) pf_scalar_op();
-  return rc;
-}
+PF_AFTER(tbuf_get,
+         (void *kv, const void *tbuf, int64_t len, int64_t esize, pyasc_sim_lt *t, const char *file,
+          int line),
+         (kv, tbuf, len, esize, t, file, line), pf_scalar_op())
 #define sim_tbuf_get pf_tbuf_get
-static int pf_global_new(void *kv, pyasc_sim_gt *g, const void *ptr, int64_t size, int64_t esize,
-                         const char *file, int line) {
-  int rc = sim_global_new(kv, g, ptr, size, esize, file, line);
-  if (!rc) pf_scalar_op();
-  return rc;
-}
+PF_AFTER(global_new,
+         (void *kv, pyasc_sim_gt *g, const void *ptr, int64_t size, int64_t esize, const char *file,
+          int line),
+         (kv, g, ptr, size, esize, file, line), pf_scalar_op())
 #define sim_global_new pf_global_new
 /* GetValue/SetValue: the scalar unit reads or writes the UB (or GM) */
 #define PF_ACCESS(NAME, HT, FT, IT)                                                       \
@@ -113,27 +113,22 @@ static void pf_que_init(void *que, int arg) {
   if (asc_pf_cur) asc_pf_que_new(asc_pf_cur, que, src, dst);
 }
 #define sim_que_init pf_que_init
-/* A queue operation, recorded once it succeeds; WHAT: asc_pf_qop's (0 enque,
- * 1 deque, 2 free_tensor, 3 alloc_tensor), PARAMS and ARGS the entry's. */
-#define PF_QOP(NAME, WHAT, PARAMS, ARGS)                      \
-  static int pf_##NAME PARAMS {                               \
-    int rc = sim_##NAME ARGS;                                 \
-    if (!rc && asc_pf_cur) asc_pf_qop(asc_pf_cur, que, WHAT); \
-    return rc;                                                \
-  }
-PF_QOP(alloc_tensor, 3,
-       (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
-       (kv, que, t, esize, file, line))
-PF_QOP(enque, 0, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
-       (kv, que, t, file, line))
-PF_QOP(deque, 1, (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
-       (kv, que, t, esize, file, line))
-PF_QOP(deque_inplace, 1,
-       (void *kv, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file, int line),
-       (kv, que, t, r, file, line))
-PF_QOP(free_tensor, 2, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
-       (kv, que, t, file, line))
-#undef PF_QOP
+/* what: asc_pf_qop's (0 enque, 1 deque, 2 free_tensor, 3 alloc_tensor) */
+static void pf_qop(const void *que, int what) {
+  if (asc_pf_cur) asc_pf_qop(asc_pf_cur, que, what);
+}
+PF_AFTER(alloc_tensor,
+         (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
+         (kv, que, t, esize, file, line), pf_qop(que, 3))
+PF_AFTER(enque, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
+         (kv, que, t, file, line), pf_qop(que, 0))
+PF_AFTER(deque, (void *kv, void *que, pyasc_sim_lt *t, int64_t esize, const char *file, int line),
+         (kv, que, t, esize, file, line), pf_qop(que, 1))
+PF_AFTER(deque_inplace,
+         (void *kv, void *que, pyasc_sim_lt t, pyasc_sim_lt *r, const char *file, int line),
+         (kv, que, t, r, file, line), pf_qop(que, 1))
+PF_AFTER(free_tensor, (void *kv, void *que, pyasc_sim_lt t, const char *file, int line),
+         (kv, que, t, file, line), pf_qop(que, 2))
 #define sim_alloc_tensor pf_alloc_tensor
 #define sim_enque pf_enque
 #define sim_deque pf_deque
@@ -203,40 +198,30 @@ static int pf_copy_pad_ub_gm(void *kv, int dt, pyasc_sim_gt dst, pyasc_sim_lt sr
 static void pf_vec(int64_t bytes, int nsrc, int64_t a, int64_t b, const char *file, int line) {
   if (asc_pf_cur) asc_pf_vec(asc_pf_cur, bytes, nsrc, a, b, at(file, line));
 }
-static int pf_binary(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b,
-                     int64_t n, const char *file, int line) {
-  int rc = sim_binary(kv, op, dt, d, a, b, n, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 2, a.off, b.off, file, line);
-  return rc;
-}
+PF_AFTER(binary,
+         (void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, pyasc_sim_lt b, int64_t n,
+          const char *file, int line),
+         (kv, op, dt, d, a, b, n, file, line),
+         pf_vec(asc_k_dt_size(dt) * n, 2, a.off, b.off, file, line))
 #define sim_binary pf_binary
-static int pf_scalar(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double s, int64_t n,
-                     const char *file, int line) {
-  int rc = sim_scalar(kv, op, dt, d, a, s, n, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 1, -1, -1, file, line);
-  return rc;
-}
+PF_AFTER(scalar,
+         (void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double s, int64_t n,
+          const char *file, int line),
+         (kv, op, dt, d, a, s, n, file, line), pf_vec(asc_k_dt_size(dt) * n, 1, -1, -1, file, line))
 #define sim_scalar pf_scalar
-static int pf_unary(void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, int64_t n,
-                    const char *file, int line) {
-  int rc = sim_unary(kv, op, dt, d, a, n, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 1, -1, -1, file, line);
-  return rc;
-}
+PF_AFTER(unary,
+         (void *kv, int op, int dt, pyasc_sim_lt d, pyasc_sim_lt a, int64_t n, const char *file,
+          int line),
+         (kv, op, dt, d, a, n, file, line), pf_vec(asc_k_dt_size(dt) * n, 1, -1, -1, file, line))
 #define sim_unary pf_unary
-static int pf_duplicate(void *kv, int dt, pyasc_sim_lt d, double v, int64_t n, const char *file,
-                        int line) {
-  int rc = sim_duplicate(kv, dt, d, v, n, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 0, -1, -1, file, line);
-  return rc;
-}
+PF_AFTER(duplicate,
+         (void *kv, int dt, pyasc_sim_lt d, double v, int64_t n, const char *file, int line),
+         (kv, dt, d, v, n, file, line), pf_vec(asc_k_dt_size(dt) * n, 0, -1, -1, file, line))
 #define sim_duplicate pf_duplicate
-static int pf_leaky_relu(void *kv, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double alpha, int64_t n,
-                         const char *file, int line) {
-  int rc = sim_leaky_relu(kv, dt, d, a, alpha, n, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 1, -1, -1, file, line);
-  return rc;
-}
+PF_AFTER(leaky_relu,
+         (void *kv, int dt, pyasc_sim_lt d, pyasc_sim_lt a, double alpha, int64_t n,
+          const char *file, int line),
+         (kv, dt, d, a, alpha, n, file, line), pf_vec(asc_k_dt_size(dt) * n, 1, -1, -1, file, line))
 #define sim_leaky_relu pf_leaky_relu
 static int pf_cast(void *kv, int dst_dt, int src_dt, pyasc_sim_lt d, pyasc_sim_lt a, int round,
                    int64_t n, const char *file, int line) {
@@ -248,12 +233,11 @@ static int pf_cast(void *kv, int dst_dt, int src_dt, pyasc_sim_lt d, pyasc_sim_l
 }
 #define sim_cast pf_cast
 /* the count form's work tensor is the header's own: its offset is unknown here */
-static int pf_reduce(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n,
-                     int cal_index, const char *file, int line) {
-  int rc = sim_reduce(kv, what, dt, d, src, n, cal_index, file, line);
-  if (!rc) pf_vec(n * asc_k_dt_size(dt), 2, src.off, -1, file, line);
-  return rc;
-}
+PF_AFTER(reduce,
+         (void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_lt src, int64_t n, int cal_index,
+          const char *file, int line),
+         (kv, what, dt, d, src, n, cal_index, file, line),
+         pf_vec(asc_k_dt_size(dt) * n, 2, src.off, -1, file, line))
 #define sim_reduce pf_reduce
 static int pf_vrun(void *kv, const pyasc_sim_vargs *a, const char *file, int line) {
   int rc = sim_vrun(kv, a, file, line);
@@ -276,11 +260,8 @@ static int pf_reduce_mask(void *kv, int what, int dt, pyasc_sim_lt d, pyasc_sim_
   return rc;
 }
 #define sim_reduce_mask pf_reduce_mask
-static int pf_rrun(void *kv, const pyasc_sim_rargs *r, const char *file, int line) {
-  int rc = sim_rrun(kv, r, file, line);
-  if (!rc) pf_vec(r->dst.len * asc_k_dt_size(r->dt), 1, -1, -1, file, line);
-  return rc;
-}
+PF_AFTER(rrun, (void *kv, const pyasc_sim_rargs *r, const char *file, int line),
+         (kv, r, file, line), pf_vec(asc_k_dt_size(r->dt) * r->dst.len, 1, -1, -1, file, line))
 #define sim_rrun pf_rrun
 
 /* --- synchronisation ---------------------------------------------------------- *
