@@ -77,16 +77,7 @@ static void ew_failed(void *p, bool skipped) {
  * the cache for the stream's next allocation, as in a loop of large
  * operations. One run on the calling thread borrows the caller's, which
  * saves two atomic operations per operand on small tensor operations. */
-static void ew_keep(void *p) {
-  ew_args *a = p;
-  a->whole = asc_storages_retain_queued(a->storages, a->nops, ASC_STREAM_CURRENT);
-  a->kept = true;
-}
-
-static void ew_release(void *p) {
-  ew_args *a = p;
-  if (a->kept) asc_storages_release_queued(a->storages, a->nops, a->whole);
-}
+ASC_QUEUED_STORAGES(ew, ew_args, a->nops)
 
 /* Drops length-1 dimensions and merges neighbours that are contiguous in
  * every operand, so that inner loops run as long as possible. */

@@ -81,16 +81,7 @@ static asc_status scan_block(const asc_block_ctx *block, const void *args) {
   return ASC_OK;
 }
 
-static void scan_keep(void *args) {
-  scan_args *a = args;
-  a->whole = asc_storages_retain_queued(a->storages, 2, ASC_STREAM_CURRENT);
-  a->kept = true;
-}
-
-static void scan_release(void *args) {
-  scan_args *a = args;
-  if (a->kept) asc_storages_release_queued(a->storages, 2, a->whole);
-}
+ASC_QUEUED_STORAGES(scan, scan_args, 2)
 
 static void scan_failed(void *args, bool skipped) {
   scan_args *a = args;

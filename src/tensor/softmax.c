@@ -110,18 +110,7 @@ static asc_status softmax_block(const asc_block_ctx *block, const void *args) {
   return ASC_OK;
 }
 
-/* Queued: the storages are held stream-ordered (asc_storages_retain_queued);
- * run at once: the caller's are borrowed. */
-static void softmax_keep(void *args) {
-  softmax_args *a = args;
-  a->whole = asc_storages_retain_queued(a->storages, 2, ASC_STREAM_CURRENT);
-  a->kept = true;
-}
-
-static void softmax_release(void *args) {
-  softmax_args *a = args;
-  if (a->kept) asc_storages_release_queued(a->storages, 2, a->whole);
-}
+ASC_QUEUED_STORAGES(softmax, softmax_args, 2)
 
 static void softmax_failed(void *args, bool skipped) {
   softmax_args *a = args;

@@ -140,16 +140,7 @@ static asc_status sort_block(const asc_block_ctx *block, const void *args) {
   return st;
 }
 
-static void sort_keep(void *args) {
-  sort_args *a = args;
-  a->whole = asc_storages_retain_queued(a->storages, 3, ASC_STREAM_CURRENT);
-  a->kept = true;
-}
-
-static void sort_release(void *args) {
-  sort_args *a = args;
-  if (a->kept) asc_storages_release_queued(a->storages, 3, a->whole);
-}
+ASC_QUEUED_STORAGES(sort, sort_args, 3)
 
 static void sort_failed(void *args, bool skipped) {
   sort_args *a = args;
@@ -254,16 +245,7 @@ static asc_status search_block(const asc_block_ctx *block, const void *args) {
   return ASC_OK;
 }
 
-static void search_keep(void *args) {
-  search_args *s = args;
-  s->whole = asc_storages_retain_queued(s->storages, 4, ASC_STREAM_CURRENT);
-  s->kept = true;
-}
-
-static void search_release(void *args) {
-  search_args *s = args;
-  if (s->kept) asc_storages_release_queued(s->storages, 4, s->whole);
-}
+ASC_QUEUED_STORAGES(search, search_args, 4)
 
 static void search_failed(void *args, bool skipped) {
   search_args *s = args;

@@ -40,6 +40,22 @@ static inline bool asc_tensor_aligned(const asc_tensor *t) {
  * it to the stream's thread would cost more than the work. */
 #define ASC_INLINE_BYTES ((int64_t)1 << 16)
 
+/* NAME_keep and NAME_release, an asc_launch_desc's keep and release for
+ * args of type TYPE whose `storages` hold N storages (N may read the args
+ * as `a`), with the fields `whole` and `kept`: a queued launch holds the
+ * storages stream-ordered (asc_storages_retain_queued, see ew_keep in
+ * elementwise.c); one run on the calling thread borrows the caller's. */
+#define ASC_QUEUED_STORAGES(NAME, TYPE, N)                                     \
+  static void NAME##_keep(void *args) {                                        \
+    TYPE *a = args;                                                            \
+    a->whole = asc_storages_retain_queued(a->storages, N, ASC_STREAM_CURRENT); \
+    a->kept = true;                                                            \
+  }                                                                            \
+  static void NAME##_release(void *args) {                                     \
+    TYPE *a = args;                                                            \
+    if (a->kept) asc_storages_release_queued(a->storages, N, a->whole);        \
+  }
+
 /* A fresh tensor in malloc'd host memory that it owns (freed with its
  * storage), for results the host computes: *data is where to write them,
  * before the tensor is shared with anyone. Implemented in manip.c. */
