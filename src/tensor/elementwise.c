@@ -170,16 +170,7 @@ asc_status asc_ew_launch(const asc_ew_kernel *kernel, int nin, const asc_tensor 
   coalesce(&a);
   uint32_t nblocks = asc_split_blocks(a.total, bytes, PARALLEL_BYTES, BYTES_PER_BLOCK,
                                       asc_tensor_device(out), &a.chunk);
-  asc_launch_desc desc = {.fn = ew_block,
-                          .nblocks = nblocks,
-                          .args = &a,
-                          .args_size = sizeof a,
-                          .release = ew_release,
-                          .failed = ew_failed,
-                          .keep = ew_keep,
-                          .name = kernel->name,
-                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
-  return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+  return ASC_QUEUED_LAUNCH(ew, &a, nblocks, kernel->name, bytes);
 }
 
 asc_status asc_ew_prepare_out(int nin, const asc_tensor *const *inputs, asc_dtype dtype,

@@ -404,16 +404,7 @@ asc_status asc_prog_run(asc_prog *prog, const asc_tensor *const *inputs, int nin
   asc_status st = bind_inputs(prog, inputs, held, &a);
   if (!st) st = alloc_outputs(prog, asc_tensor_device(inputs[0]), outputs, &a);
   if (!st && prog->numel) {
-    asc_launch_desc desc = {.fn = prog_block,
-                            .nblocks = 1,
-                            .args = &a,
-                            .args_size = sizeof a,
-                            .release = prog_release,
-                            .failed = prog_failed,
-                            .keep = prog_keep,
-                            .name = "program",
-                            .flags = prog->touched <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
-    st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+    st = ASC_QUEUED_LAUNCH(prog, &a, 1, "program", prog->touched);
   }
   for (int k = 0; k < prog->ninputs; k++) asc_tensor_release(&held[k]);
   if (st)

@@ -126,16 +126,7 @@ asc_status asc_cumulative(const asc_tensor *x, int axis, bool prod, asc_dtype dt
     a.storages[1] = cast.storage;
     int64_t bytes = asc_tensor_numel(&result) * (int64_t)asc_dtype_size(dtype) * 4;
     uint32_t blocks = asc_rows_blocks(a.r.rows, bytes, asc_tensor_device(x), &a.rows_per_block);
-    asc_launch_desc desc = {.fn = scan_block,
-                            .nblocks = blocks,
-                            .args = &a,
-                            .args_size = sizeof a,
-                            .release = scan_release,
-                            .failed = scan_failed,
-                            .keep = scan_keep,
-                            .name = name,
-                            .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
-    st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+    st = ASC_QUEUED_LAUNCH(scan, &a, blocks, name, bytes);
   }
   asc_tensor_release(&cast);
   if (st)

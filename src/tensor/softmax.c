@@ -128,16 +128,7 @@ static asc_status launch(softmax_args *a, const asc_tensor *x, const asc_tensor 
   a->storages[0] = x->storage;
   a->storages[1] = result->storage;
   a->kept = false;
-  asc_launch_desc desc = {.fn = softmax_block,
-                          .nblocks = blocks,
-                          .args = a,
-                          .args_size = sizeof *a,
-                          .release = softmax_release,
-                          .failed = softmax_failed,
-                          .keep = softmax_keep,
-                          .name = a->log ? "log_softmax" : "softmax",
-                          .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
-  return asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+  return ASC_QUEUED_LAUNCH(softmax, a, blocks, a->log ? "log_softmax" : "softmax", bytes);
 }
 
 asc_status asc_softmax(const asc_tensor *x, int axis, bool log, asc_tensor *out) {

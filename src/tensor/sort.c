@@ -177,16 +177,7 @@ asc_status asc_sort(const asc_tensor *x, int axis, bool descending, asc_tensor *
     a.storages[2] = ix.storage;
     int64_t bytes = asc_tensor_numel(x) * ((int64_t)asc_dtype_size(x->dtype) + 8) * 4;
     uint32_t blocks = asc_rows_blocks(a.r.rows, bytes, device, &a.rows_per_block);
-    asc_launch_desc desc = {.fn = sort_block,
-                            .nblocks = blocks,
-                            .args = &a,
-                            .args_size = sizeof a,
-                            .release = sort_release,
-                            .failed = sort_failed,
-                            .keep = sort_keep,
-                            .name = "sort",
-                            .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
-    st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+    st = ASC_QUEUED_LAUNCH(sort, &a, blocks, "sort", bytes);
   }
   if (st) {
     asc_tensor_release(&v);
@@ -296,18 +287,9 @@ asc_status asc_searchsorted(const asc_tensor *a, const asc_tensor *v, bool right
     int64_t bytes = total * 64;
     uint32_t blocks = asc_split_blocks(total, bytes, (int64_t)1 << 20, (int64_t)1 << 19,
                                        asc_tensor_device(v), &s.chunk);
-    asc_launch_desc desc = {.fn = search_block,
-                            .nblocks = blocks,
-                            .args = &s,
-                            .args_size = sizeof s,
-                            .release = search_release,
-                            .failed = search_failed,
-                            .keep = search_keep,
-                            .name = "searchsorted",
-                            .flags = bytes <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0};
     st = asc_tensor_check_input(&ac);
     if (!st) st = asc_tensor_check_input(&vc);
-    if (!st) st = asc_launch_ex(ASC_STREAM_CURRENT, &desc);
+    if (!st) st = ASC_QUEUED_LAUNCH(search, &s, blocks, "searchsorted", bytes);
   }
   asc_tensor_release(&ca);
   asc_tensor_release(&cv);

@@ -56,6 +56,23 @@ static inline bool asc_tensor_aligned(const asc_tensor *t) {
     if (a->kept) asc_storages_release_queued(a->storages, N, a->whole);        \
   }
 
+/* Launches NAME_block over NBLOCKS blocks on the current stream with a copy
+ * of *ARGS and NAME_keep, NAME_release and NAME_failed, LABEL naming it in
+ * errors; work touching at most ASC_INLINE_BYTES may run on the calling
+ * thread. Evaluates to asc_launch_ex's status. */
+#define ASC_QUEUED_LAUNCH(NAME, ARGS, NBLOCKS, LABEL, BYTES) \
+  asc_launch_ex(                                             \
+      ASC_STREAM_CURRENT,                                    \
+      &(asc_launch_desc){.fn = NAME##_block,                 \
+                         .nblocks = (NBLOCKS),               \
+                         .args = (ARGS),                     \
+                         .args_size = sizeof *(ARGS),        \
+                         .release = NAME##_release,          \
+                         .failed = NAME##_failed,            \
+                         .keep = NAME##_keep,                \
+                         .name = (LABEL),                    \
+                         .flags = (BYTES) <= ASC_INLINE_BYTES ? ASC_LAUNCH_INLINE_OK : 0})
+
 /* A fresh tensor in malloc'd host memory that it owns (freed with its
  * storage), for results the host computes: *data is where to write them,
  * before the tensor is shared with anyone. Implemented in manip.c. */
