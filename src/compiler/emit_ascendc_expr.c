@@ -257,6 +257,18 @@ static const char *const pipe_ids[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",   "PI
                                        "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4",
                                        "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX"};
 
+/* The op's first attribute as its Ascend C name, prefix then names[value];
+ * a value past the n names fails the emission (enum is the attribute's type). */
+static void print_first_attr(ac_emitter *e, const ir_op *op, const char *enum_name,
+                             const char *prefix, const char *const *names, size_t n, ir_buf *b) {
+  int64_t v = op->iattrs[0];
+  if (v < 0 || v >= (int64_t)n)
+    ac_fail(e, op, ASC_ERR_UNSUPPORTED, "%s: %s %lld has no Ascend C name",
+            ir_op_defs[op->code].name, enum_name, (long long)v);
+  else
+    ir_buf_printf(b, "%s%s", prefix, names[v]);
+}
+
 /* Enumerators of Ascend C's enums, by the values PyAsc gives them. */
 static const char *const round_modes[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
                                           "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
@@ -405,19 +417,10 @@ void ac_expand(ac_emitter *e, const ir_op *op, const char *t, ir_buf *b) {
     } else if (c == 'D') {
       ir_buf_printf(b, "%d", ac_type_of(e, op->result).depth);
     } else if (c == 'E') {
-      int64_t ev = op->iattrs[0];
-      if (ev < 0 || ev >= (int64_t)(sizeof hard_events / sizeof hard_events[0]))
-        ac_fail(e, op, ASC_ERR_UNSUPPORTED, "%s: HardEvent %lld has no Ascend C name",
-                ir_op_defs[op->code].name, (long long)ev);
-      else
-        ir_buf_printf(b, "AscendC::HardEvent::%s", hard_events[ev]);
+      print_first_attr(e, op, "HardEvent", "AscendC::HardEvent::", hard_events,
+                       sizeof hard_events / sizeof hard_events[0], b);
     } else if (c == 'I') {
-      int64_t p = op->iattrs[0];
-      if (p < 0 || p >= (int64_t)(sizeof pipe_ids / sizeof pipe_ids[0]))
-        ac_fail(e, op, ASC_ERR_UNSUPPORTED, "%s: PipeID %lld has no Ascend C name",
-                ir_op_defs[op->code].name, (long long)p);
-      else
-        ir_buf_printf(b, "%s", pipe_ids[p]);
+      print_first_attr(e, op, "PipeID", "", pipe_ids, sizeof pipe_ids / sizeof pipe_ids[0], b);
     } else {
       ir_buf_printf(b, "%c", c);
     }
