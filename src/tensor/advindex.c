@@ -704,10 +704,6 @@ asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *id
   return st;
 }
 
-static void free_ctx(void *ctx) {
-  free(ctx);
-}
-
 /* Counts x's true elements, or with data (ndim * count int64) records
  * their coordinates: runs along the last axis, the others walked. */
 static int64_t scan_nonzero(const asc_tensor *x, int64_t *data, int64_t count, int64_t *found) {
@@ -744,29 +740,15 @@ asc_status asc_nonzero(const asc_tensor *x, asc_tensor *out) {
   if (st) return st;
   if (total) count = scan_nonzero(x, NULL, 0, NULL);
   int64_t shape[2] = {x->ndim, count};
-  size_t bytes;
-  st = asc_check_shape(2, shape, ASC_INT64, &bytes);
-  if (st) return st;
-  int64_t *data = malloc(bytes ? bytes : 1);
-  int64_t *found = count ? malloc((size_t)x->shape[x->ndim - 1] * sizeof *found) : NULL;
-  if (!data || (count && !found)) {
-    free(data);
-    free(found);
+  void *mem;
+  st = asc_host_tensor(asc_tensor_device(x), ASC_INT64, 2, shape, out, &mem);
+  if (st || !count) return st;
+  int64_t *found = malloc((size_t)x->shape[x->ndim - 1] * sizeof *found);
+  if (!found) {
+    asc_tensor_release(out);
     return asc_error(ASC_ERR_OUT_OF_MEMORY, "nonzero: out of host memory");
   }
-  if (count) scan_nonzero(x, data, count, found);
+  scan_nonzero(x, mem, count, found);
   free(found);
-  asc_storage *storage;
-  st = asc_storage_wrap(asc_tensor_device(x), data, bytes, free_ctx, data, &storage);
-  if (st) {
-    free(data);
-    return st;
-  }
-  memset(out, 0, sizeof *out);
-  out->storage = storage;
-  out->dtype = ASC_INT64;
-  out->ndim = 2;
-  memcpy(out->shape, shape, sizeof shape);
-  asc_contiguous_strides(2, shape, out->strides);
   return ASC_OK;
 }
