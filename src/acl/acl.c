@@ -105,6 +105,13 @@ aclError acl_fail(aclError code, const char *fmt, ...) {
   return code;
 }
 
+void *acl_grow(void *items, size_t *cap, size_t size, size_t first) {
+  size_t n = *cap ? *cap * 2 : first;
+  void *grown = n <= SIZE_MAX / size ? realloc(items, n * size) : NULL;
+  if (grown) *cap = n;
+  return grown;
+}
+
 aclError acl_need_device(const char *op, int *device) {
   refresh_thread();
   if (thread_device < 0)
@@ -331,16 +338,13 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
   c->device = deviceId;
   pthread_mutex_lock(&acl_lock);
   if (ncontexts == contexts_cap) {
-    size_t cap = contexts_cap ? contexts_cap * 2 : 8;
-    acl_context **grown =
-        cap <= SIZE_MAX / sizeof *grown ? realloc(contexts, cap * sizeof *grown) : NULL;
+    acl_context **grown = acl_grow(contexts, &contexts_cap, sizeof *grown, 8);
     if (!grown) {
       pthread_mutex_unlock(&acl_lock);
       free(c);
       return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtCreateContext: out of memory");
     }
     contexts = grown;
-    contexts_cap = cap;
   }
   contexts[ncontexts++] = c;
   pthread_mutex_unlock(&acl_lock);

@@ -87,16 +87,13 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
                     size);
   pthread_mutex_lock(&host_lock);
   if (nhosts == hosts_cap) {
-    size_t cap = hosts_cap ? hosts_cap * 2 : 16;
-    host_block *grown =
-        cap <= SIZE_MAX / sizeof *grown ? realloc(hosts, cap * sizeof *grown) : NULL;
+    host_block *grown = acl_grow(hosts, &hosts_cap, sizeof *grown, 16);
     if (!grown) {
       pthread_mutex_unlock(&host_lock);
       free(ptr);
       return acl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: out of memory");
     }
     hosts = grown;
-    hosts_cap = cap;
   }
   hosts[nhosts++] = (host_block){ptr, size};
   pthread_mutex_unlock(&host_lock);
