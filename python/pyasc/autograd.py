@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyasc import _C
+from pyasc._docs import with_parts
 from pyasc.trace import Graph, Node, Value, _arguments, trace
 
 __all__ = ["VJP", "BackwardContext", "grad", "op_vjp", "vjp", "value_and_grad"]
@@ -337,21 +338,26 @@ def vjp(fn: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., tuple
     return (tuple(values) if many else values[0]), vjp_fn
 
 
+#: the Parameters of value_and_grad and grad, and their Returns' type
+_GRAD_ARGS = """Parameters
+----------
+fn : callable
+    A function of pyasc tensors returning a floating-point tensor of one
+    element.
+argnums : int or sequence of int, optional
+    The arguments to differentiate with respect to (the first by
+    default).
+
+Returns
+-------
+callable"""
+
+
+@with_parts(grad_args=_GRAD_ARGS)
 def value_and_grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
     """A function returning ``fn``'s value and its gradient, as ``jax.value_and_grad``.
 
-    Parameters
-    ----------
-    fn : callable
-        A function of pyasc tensors returning a floating-point tensor of one
-        element.
-    argnums : int or sequence of int, optional
-        The arguments to differentiate with respect to (the first by
-        default).
-
-    Returns
-    -------
-    callable
+    <<grad_args>>
         A function of ``fn``'s arguments returning ``(value, gradient)``:
         one gradient for an int ``argnums``, a tuple of them for a sequence.
 
@@ -395,21 +401,11 @@ def value_and_grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> 
     return run
 
 
+@with_parts(grad_args=_GRAD_ARGS)
 def grad(fn: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
     """A function returning the gradient of ``fn``, as ``jax.grad``.
 
-    Parameters
-    ----------
-    fn : callable
-        A function of pyasc tensors returning a floating-point tensor of one
-        element.
-    argnums : int or sequence of int, optional
-        The arguments to differentiate with respect to (the first by
-        default).
-
-    Returns
-    -------
-    callable
+    <<grad_args>>
         A function of ``fn``'s arguments returning the gradient: one for an
         int ``argnums``, a tuple of them for a sequence.
 
