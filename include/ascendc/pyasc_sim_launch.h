@@ -75,9 +75,10 @@ static const HostTable host_table;
 namespace AscendC {
 namespace sim {
 
-template <auto F>
+template <auto F, int Group>
 int host_block(void *k, const void *args) {
-  return entry(k, args, [](void *kc, const void *a) { return run(kc, a, F); });
+  return entry(
+      k, args, [](void *kc, const void *a) { return run(kc, a, F); }, Group);
 }
 
 template <typename P, typename T>
@@ -104,7 +105,7 @@ pyasc_sim_arg host_arg(T &&value) {
   return a;
 }
 
-template <auto F, typename... P, typename... T>
+template <auto F, int Group, typename... P, typename... T>
 int host_launch_as(void (*)(P...), const char *name, uint32_t blocks, void *stream, T &&...args) {
   static_assert(sizeof...(P) == sizeof...(T),
                 "the launch passes as many arguments as the kernel takes");
@@ -115,7 +116,7 @@ int host_launch_as(void (*)(P...), const char *name, uint32_t blocks, void *stre
   pyasc_sim_arg packed[sizeof...(P) + 1] = {host_arg<P>(static_cast<T &&>(args))...};
   static const pyasc_sim_kernel kernel = {
     name,
-    &host_block<F>,
+    &host_block<F, Group>,
     params.s,
     &pyasc_sim_table,
     PYASC_SIM_CUBE,
@@ -139,11 +140,12 @@ void *host_stream(S &&stream) {
     return reinterpret_cast<void *>(static_cast<intptr_t>(stream));
 }
 
-// kernel<<<blocks, l2ctrl, stream>>>(args...), as the driver writes it (l2ctrl is ignored).
-template <auto F, typename L, typename S, typename... T>
+// kernel<<<blocks, l2ctrl, stream>>>(args...), as the driver writes it (l2ctrl is ignored),
+// Group the kernel's PYASC_SIM_KERNEL_GROUP where the launch is written.
+template <auto F, int Group, typename L, typename S, typename... T>
 int host_launch(const char *name, uint32_t blocks, L &&, S &&stream, T &&...args) {
-  return host_launch_as<F>(F, name, blocks, host_stream(static_cast<S &&>(stream)),
-                           static_cast<T &&>(args)...);
+  return host_launch_as<F, Group>(F, name, blocks, host_stream(static_cast<S &&>(stream)),
+                                  static_cast<T &&>(args)...);
 }
 
 }  // namespace sim

@@ -260,7 +260,8 @@ def translate(text: str, file: str = "<string>", included: str = "") -> str:
         out.append(text[pos:launch.start])
         original = text[launch.start:launch.end]
         args = launch.args.strip()
-        call = (f"::AscendC::sim::host_launch<&{launch.callee}>({_c_string(launch.callee)}, "
+        call = (f"::AscendC::sim::host_launch<&{launch.callee}, PYASC_SIM_KERNEL_GROUP>("
+                f"{_c_string(launch.callee)}, "
                 f"{launch.config}{', ' + launch.args if args else ''})")
         # the same number of lines, so that what follows keeps its line
         out.append(call + "\n" * max(0, original.count("\n") - call.count("\n")))

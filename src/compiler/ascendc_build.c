@@ -107,13 +107,18 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
     mixed = mixed || mentions(source, mix_names[i]);
   for (size_t i = 0; i < sizeof cube_names / sizeof cube_names[0]; i++)
     uses_cube = uses_cube || mentions(source, cube_names[i]);
-  bool aic_only = mentions(source, "ASCENDC_CUBE_ONLY") || mentions(source, "KERNEL_TYPE_AIC_ONLY");
-  int g = aic_only ? 2 : mentions(source, "KERNEL_TYPE_AIV_ONLY") ? (mixed ? 3 : 0) : mixed ? 1 : 0;
+  /* ASCENDC_CUBE_ONLY counts where the launch is written, past the
+   * source's #ifs (kernel_operator.h PYASC_SIM_KERNEL_GROUP): group is the
+   * kernel's without it, and a source that names it gets the cube */
+  const bool cube_only_named = mentions(source, "ASCENDC_CUBE_ONLY");
+  const bool aiv_only = mentions(source, "KERNEL_TYPE_AIV_ONLY");
+  int g = mentions(source, "KERNEL_TYPE_AIC_ONLY") ? 2 : aiv_only ? (mixed ? 3 : 0) : mixed ? 1 : 0;
   /* SyncAll's blocks meet, and so do the cores of a mode-0 cross-core flag:
    * the launch must run them together (jit.c asc_kernel_all_live: 1, or the
    * cores mode 0 spans: 2 groups, 3 AIVs, 4 AICs) */
-  *live = mode0_flags(source) ? (g == 1 ? 2 : g == 2 ? 4 : 3) : mentions(source, "SyncAll") ? 1 : 0;
-  *cube = uses_cube || g ? 1 : 0;
+  const int spans = g == 2 || cube_only_named ? 4 : g == 1 ? 2 : 3;
+  *live = mode0_flags(source) ? spans : mentions(source, "SyncAll") ? 1 : 0;
+  *cube = uses_cube || g || cube_only_named ? 1 : 0;
   *group = g;
 }
 

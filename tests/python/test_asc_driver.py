@@ -205,7 +205,8 @@ def test_translation_keeps_lines() -> None:
     out = asc_driver.translate(text, "prog.asc")
     body = out.split('#line 1 "prog.asc"\n', 1)[1]
     assert body.splitlines().index("int marker;") == text.splitlines().index("int marker;")
-    assert '::AscendC::sim::host_launch<&k>("k", 1,\n 0,\n s, x,\n y)' in body
+    assert ('::AscendC::sim::host_launch<&k, PYASC_SIM_KERNEL_GROUP>("k", 1,\n 0,\n s, x,\n y)'
+            in body)
 
 
 @pytest.mark.parametrize("text, what", [

@@ -189,6 +189,31 @@ def test_matmul_in_a_mixed_kernel_matches_numpy(trans_a, trans_b, debug):
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+
+@pytest.mark.parametrize("defined", [False, True])
+def test_ascendc_cube_only_counts_where_the_preprocessor_leaves_it(defined):
+    """A source that names ASCENDC_CUBE_ONLY under an #if that leaves it undefined stays a mixed
+    kernel (CANN's matmul_ibshareB: both AIVs of a group compute their part); defined, the
+    launch's one block is one AIC, core 0, which computes core 0's part alone."""
+    rng = np.random.default_rng(18)
+    m, n, k = 64, 96, 32
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    tiling = _tiling(m, n, k, 2)
+    assert tiling.used_core_num == 2
+    source = f"#if {int(defined)}\n#define ASCENDC_CUBE_ONLY\n#endif\n" + _mix_source(False, False)
+    kernel = pyasc.ascendc.load(source, "mm_groups")
+    c = np.zeros((m, n), np.float32)
+    kernel[1](a, b, c, tiling, np.zeros(1024, np.uint8), np.zeros(1, np.uint64))
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    if defined:
+        sm, sn = tiling.single_core_m, tiling.single_core_n
+        assert (sm, sn) != (m, n)
+        np.testing.assert_array_equal(c[:sm, :sn], ref[:sm, :sn])
+        c[:sm, :sn] = 0
+        assert not c.any()
+    else:
+        np.testing.assert_array_equal(c, ref)
+
 # A cube-only kernel (one AIC per block) with a bias, a MatmulConfig and Init after
 # REGIST_MATMUL_OBJ; SetSingleShape gives this core's part.
 CUBE_ONLY_SRC = "#define ASCENDC_CUBE_ONLY\n" + TILING_COPY + r"""

@@ -11,6 +11,13 @@
 #ifndef PYASC_SIM_GROUP
 #define PYASC_SIM_GROUP 0
 #endif
+// The group a kernel's launch runs, read where its entry or launch is written, after the source:
+// one AIC per block (2) where ASCENDC_CUBE_ONLY is defined there, else PYASC_SIM_GROUP (the
+// source's text names ASCENDC_CUBE_ONLY also where an #if leaves it undefined).
+#define PYASC_SIM_STR_(x) #x
+#define PYASC_SIM_STR(x) PYASC_SIM_STR_(x)
+#define PYASC_SIM_KERNEL_GROUP \
+  (::AscendC::sim::kernel_group(PYASC_SIM_STR(ASCENDC_CUBE_ONLY), PYASC_SIM_GROUP))
 
 // The device compiler's globals for the running block (GetBlockIdx()/GetBlockNum()), set at the
 // start of each core's run of the kernel function.
@@ -132,15 +139,24 @@ int run(void *k, const void *args, void (*f)(A...)) {
   return rc;
 }
 
-// A block's run: one core, or (PYASC_SIM_GROUP) a group of an AIC and two AIVs (1), one AIC (2)
-// or one AIV (3) as a group of one, each core running `core`.
-inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
+// PYASC_SIM_KERNEL_GROUP: `cube_only` is ASCENDC_CUBE_ONLY's expansion as a string, its own
+// name where it is not defined.
+constexpr int kernel_group(const char *cube_only, int group) {
+  const char *name = "ASCENDC_CUBE_ONLY";
+  int i = 0;
+  while (cube_only[i] && cube_only[i] == name[i]) i++;
+  return cube_only[i] == name[i] ? group : 2;
+}
+
+// A block's run: one core, or a group (PYASC_SIM_KERNEL_GROUP) of an AIC and two AIVs (1), one
+// AIC (2) or one AIV (3) as a group of one, each core running `core`.
+inline int entry(void *k, const void *args, int (*core)(void *, const void *), int group) {
   const pyasc_sim_api *t = api();
   if (!t || t->version != PYASC_SIM_VERSION) return 1;
-  if (!PYASC_SIM_GROUP) return core(k, args);
+  if (!group) return core(k, args);
   if (!t->group_run)
     return t->fail(k, "kernel", 0, "the cube: this kernel was not built with the cube's table");
-  return t->group_run(k, args, core, PYASC_SIM_GROUP == 1, PYASC_SIM_GROUP == 2);
+  return t->group_run(k, args, core, group == 1, group == 2);
 }
 
 }  // namespace sim
@@ -158,24 +174,27 @@ inline int entry(void *k, const void *args, int (*core)(void *, const void *)) {
 #endif
 
 // The entry's own names carry a pyasc_ prefix: a kernel may be called k or a.
-#define PYASC_SIM_ENTRY(name)                                                                     \
-  static_assert(AscendC::sim::params_supported(&name),                                            \
-                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or "        \
-                "structs that are trivially copyable");                                           \
-  extern "C" {                                                                                    \
-  const pyasc_sim_api *pyasc_sim_table = nullptr;                                                 \
-  extern const int pyasc_sim_checked;                                                             \
-  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                                \
-  extern const int pyasc_sim_cube;                                                                \
-  const int pyasc_sim_cube = PYASC_SIM_CUBE;                                                      \
-  extern const int pyasc_sim_profiled;                                                            \
-  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                              \
-  int asc_kernel_entry(void *pyasc_k_, const void *pyasc_args_) {                                 \
-    return AscendC::sim::entry(pyasc_k_, pyasc_args_, [](void *pyasc_kc_, const void *pyasc_a_) { \
-      return AscendC::sim::run(pyasc_kc_, pyasc_a_, &name);                                       \
-    });                                                                                           \
-  }                                                                                               \
-  PYASC_SIM_ALL_LIVE_SYMBOL                                                                       \
-  extern const AscendC::sim::ParamText asc_kernel_params;                                         \
-  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);              \
+#define PYASC_SIM_ENTRY(name)                                                              \
+  static_assert(AscendC::sim::params_supported(&name),                                     \
+                "kernel parameters must be pointers (GM_ADDR), integers, floats, bool or " \
+                "structs that are trivially copyable");                                    \
+  extern "C" {                                                                             \
+  const pyasc_sim_api *pyasc_sim_table = nullptr;                                          \
+  extern const int pyasc_sim_checked;                                                      \
+  const int pyasc_sim_checked = PYASC_SIM_CHECKED;                                         \
+  extern const int pyasc_sim_cube;                                                         \
+  const int pyasc_sim_cube = PYASC_SIM_CUBE;                                               \
+  extern const int pyasc_sim_profiled;                                                     \
+  const int pyasc_sim_profiled = PYASC_SIM_PROFILED;                                       \
+  int asc_kernel_entry(void *pyasc_k_, const void *pyasc_args_) {                          \
+    return AscendC::sim::entry(                                                            \
+        pyasc_k_, pyasc_args_,                                                             \
+        [](void *pyasc_kc_, const void *pyasc_a_) {                                        \
+          return AscendC::sim::run(pyasc_kc_, pyasc_a_, &name);                            \
+        },                                                                                 \
+        PYASC_SIM_KERNEL_GROUP);                                                           \
+  }                                                                                        \
+  PYASC_SIM_ALL_LIVE_SYMBOL                                                                \
+  extern const AscendC::sim::ParamText asc_kernel_params;                                  \
+  const AscendC::sim::ParamText asc_kernel_params = AscendC::sim::param_text(&name);       \
   }

@@ -84,13 +84,8 @@ struct MatmulConfig {
   uint32_t sharedCO1BufferSize = SHARED_CO1_BUFFER_SIZE;
   BatchOutMode bmmOutMode = SINGLE_BATCH;
 };
-namespace AscendC::sim {
-constexpr MatmulConfig matmul_config(bool norm) {
-  MatmulConfig c{};
-  c.doNorm = norm;
-  return c;
-}
-}  // namespace AscendC::sim
+#include "matmul_config.h"
+
 namespace AscendC::sim {
 // matmul.new's flag bits from the config: 24 its enUnitFlag, which the timing model reads (MMAD
 // and FIXPIPE hand L0C over per 512 B), 28 isEnableChannelSplit; a config of another type keeps
@@ -103,8 +98,6 @@ constexpr int config_flag_bits(const T &) {
   return 1 << 24;
 }
 }  // namespace AscendC::sim
-constexpr MatmulConfig CFG_NORM = AscendC::sim::matmul_config(true);
-constexpr MatmulConfig CFG_MDL = AscendC::sim::matmul_config(false);
 
 // The cross-core sync intrinsic the device's MIX kernels start with (set_ffts_base_addr is in
 // types.h): the Matmul needs no handshake with the group's AIC here.

@@ -1,0 +1,200 @@
+// Part of kernel_operator.h, included only from matmul.h: Ascend C's MatmulConfig builders
+// (lib/matmul/tiling.h) with their defaults, the predefined configs, and GetMMConfig with its
+// parameter structs. The simulator runs every template with the tiling's schedule; the members
+// it reads are enUnitFlag (the timing model) and isEnableChannelSplit (an NZ float C's layout).
+
+namespace AscendC::sim {
+// The fields every builder sets alike: a template's flags start from a zeroed config, with the
+// members Ascend C initialises in its struct (enableInit, enableEnd...) at their defaults.
+constexpr MatmulConfig base_config(bool unit_flag) {
+  MatmulConfig c{};
+  c.enUnitFlag = unit_flag;
+  c.enableUBReuse = true;
+  c.iterateOrder = IterateOrder::UNDEF;
+  c.scheduleType = ScheduleType::INNER_PRODUCT;
+  return c;
+}
+}  // namespace AscendC::sim
+
+constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                       bool isVecND2NZ = false,
+                                       BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                       bool isMsgReuse = true,
+                                       IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
+                                       bool enUnitFlag = true, bool enableMixDualMaster = false,
+                                       BatchOutMode bmmOutMode = SINGLE_BATCH) {
+  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  c.doNorm = true;
+  c.intrinsicsCheck = intrinsicsLimit;
+  c.isNBatch = batchLoop;
+  c.enVecND2NZ = isVecND2NZ;
+  c.batchMode = bmmMode;
+  c.enableReuse = isMsgReuse;
+  c.iterateOrder = iterateOrder;
+  c.scheduleType = scheduleType;
+  c.enableMixDualMaster = enableMixDualMaster;
+  c.bmmOutMode = bmmOutMode;
+  return c;
+}
+
+constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                    uint32_t doMTE2Preload = 0, bool isVecND2NZ = false,
+                                    bool isPerTensor = false, bool hasAntiQuantOffset = false,
+                                    bool enUnitFlag = false, bool isMsgReuse = true,
+                                    bool enableUBReuse = true, bool enableL1CacheUB = false,
+                                    bool enableMixDualMaster = false,
+                                    bool enableKdimReorderLoad = false,
+                                    bool enableL1BankConflictOptimise = false) {
+  (void)enableL1BankConflictOptimise;  // a bank layout of L1, which the simulator has not
+  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  c.doMultiDataLoad = true;
+  c.intrinsicsCheck = intrinsicsLimit;
+  c.isNBatch = batchLoop;
+  c.doMTE2Preload = doMTE2Preload;
+  c.enVecND2NZ = isVecND2NZ;
+  c.isPerTensor = isPerTensor;
+  c.hasAntiQuantOffset = hasAntiQuantOffset;
+  c.batchMode = BatchMode::NONE;
+  c.enableReuse = isMsgReuse;
+  c.enableUBReuse = enableUBReuse;
+  c.enableL1CacheUB = enableL1CacheUB;
+  c.enableMixDualMaster = enableMixDualMaster;
+  c.enableKdimReorderLoad = enableKdimReorderLoad;
+  return c;
+}
+
+constexpr MatmulConfig GetSpecialMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                           uint32_t doMTE2Preload = 0, bool isVecND2NZ = false,
+                                           bool isPerTensor = false,
+                                           bool hasAntiQuantOffset = false) {
+  MatmulConfig c = AscendC::sim::base_config(false);
+  c.doSpecialMDL = true;
+  c.intrinsicsCheck = intrinsicsLimit;
+  c.isNBatch = batchLoop;
+  c.doMTE2Preload = doMTE2Preload;
+  c.enVecND2NZ = isVecND2NZ;
+  c.isPerTensor = isPerTensor;
+  c.hasAntiQuantOffset = hasAntiQuantOffset;
+  c.batchMode = BatchMode::NONE;
+  return c;
+}
+
+constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK,
+                                      bool intrinsicsLimit = false, bool batchLoop = false,
+                                      BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+  MatmulConfig c = AscendC::sim::base_config(false);
+  c.doBasicBlock = true;
+  c.basicM = basicM, c.basicN = basicN, c.basicK = basicK;
+  c.intrinsicsCheck = intrinsicsLimit;
+  c.isNBatch = batchLoop;
+  c.batchMode = bmmMode;
+  return c;
+}
+
+constexpr MatmulConfig GetSpecialBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK,
+                                             uint32_t singleCoreM, uint32_t singleCoreN,
+                                             uint32_t singleCoreK, uint32_t stepM, uint32_t stepN,
+                                             bool intrinsicsLimit = false, bool batchLoop = false,
+                                             BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+  MatmulConfig c = GetBasicConfig(basicM, basicN, basicK, intrinsicsLimit, batchLoop, bmmMode);
+  c.doBasicBlock = false;
+  c.doSpecialBasicBlock = true;
+  c.singleCoreM = singleCoreM, c.singleCoreN = singleCoreN, c.singleCoreK = singleCoreK;
+  c.stepM = stepM, c.stepN = stepN;
+  return c;
+}
+
+constexpr MatmulConfig GetIBShareNormConfig(bool intrinsicsLimit = false, bool batchLoop = false,
+                                            bool isVecND2NZ = false,
+                                            BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                            bool isDoubleCache = false, bool enUnitFlag = true) {
+  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  c.doIBShareNorm = true;
+  c.intrinsicsCheck = intrinsicsLimit;
+  c.isNBatch = batchLoop;
+  c.enVecND2NZ = isVecND2NZ;
+  c.batchMode = bmmMode;
+  c.enableDoubleCache = isDoubleCache;
+  return c;
+}
+
+constexpr MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
+constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+
+// --- GetMMConfig<mode>(params...): a template's config with the given groups of members ------
+
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+
+struct MatmulShapeParams {
+  uint32_t singleCoreM, singleCoreN, singleCoreK;
+  uint32_t basicM, basicN, basicK;
+};
+struct MatmulQuantParams {
+  bool isPerTensor;
+  bool hasAntiQuantOffset;
+};
+struct MatmulBatchParams {
+  bool isNBatch;
+  BatchMode batchMode;
+  bool isBiasBatch = true;
+  BatchOutMode bmmOutMode = SINGLE_BATCH;
+};
+struct MatmulFuncParams {
+  bool intrinsicsCheck;
+  bool enVecND2NZ;
+  bool enableDoubleCache;
+  bool enableL1CacheUB;
+  uint32_t doMTE2Preload;
+  IterateOrder iterateOrder;
+  ScheduleType scheduleType;
+  bool enableReuse = true;
+  bool enableUBReuse;
+  bool isPartialOutput = false;
+  bool isA2B2Shared = false;
+  bool isEnableChannelSplit = false;
+  bool enableKdimReorderLoad = false;
+  bool enableL1BankConflictOptimise = false;
+  bool enableRelu = false;
+};
+struct MatmulBiasParams {
+  bool enableSetBias = true;
+};
+
+namespace AscendC::sim {
+constexpr void apply_mm_params(MatmulConfig &c, const MatmulShapeParams &p) {
+  c.singleCoreM = p.singleCoreM, c.singleCoreN = p.singleCoreN, c.singleCoreK = p.singleCoreK;
+  c.basicM = p.basicM, c.basicN = p.basicN, c.basicK = p.basicK;
+}
+constexpr void apply_mm_params(MatmulConfig &c, const MatmulQuantParams &p) {
+  c.isPerTensor = p.isPerTensor, c.hasAntiQuantOffset = p.hasAntiQuantOffset;
+}
+constexpr void apply_mm_params(MatmulConfig &c, const MatmulBatchParams &p) {
+  c.isNBatch = p.isNBatch, c.batchMode = p.batchMode, c.isBiasBatch = p.isBiasBatch;
+  c.bmmOutMode = p.bmmOutMode;
+}
+constexpr void apply_mm_params(MatmulConfig &c, const MatmulFuncParams &p) {
+  c.intrinsicsCheck = p.intrinsicsCheck, c.enVecND2NZ = p.enVecND2NZ;
+  c.enableDoubleCache = p.enableDoubleCache, c.enableL1CacheUB = p.enableL1CacheUB;
+  c.doMTE2Preload = p.doMTE2Preload, c.iterateOrder = p.iterateOrder;
+  c.scheduleType = p.scheduleType, c.enableReuse = p.enableReuse;
+  c.enableUBReuse = p.enableUBReuse, c.isPartialOutput = p.isPartialOutput;
+  c.isA2B2Shared = p.isA2B2Shared, c.isEnableChannelSplit = p.isEnableChannelSplit;
+  c.enableKdimReorderLoad = p.enableKdimReorderLoad;
+}
+constexpr void apply_mm_params(MatmulConfig &c, const MatmulBiasParams &p) {
+  c.enableSetBias = p.enableSetBias;
+}
+}  // namespace AscendC::sim
+
+template <MatmulConfigMode configMode, typename... ArgTypes>
+constexpr MatmulConfig GetMMConfig(ArgTypes &&...args) {
+  MatmulConfig c = configMode == MatmulConfigMode::CONFIG_MDL          ? CFG_MDL
+                   : configMode == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
+                   : configMode == MatmulConfigMode::CONFIG_IBSHARE    ? CFG_IBSHARE_NORM
+                                                                       : CFG_NORM;
+  (AscendC::sim::apply_mm_params(c, args), ...);
+  return c;
+}
