@@ -162,3 +162,43 @@ def test_bias_layout_must_be_none_or_normal():
 
     with pytest.raises(pyasc.CompileError, match="bias: NONE or NORMAL"):
         bias_layout[1](np.zeros(16, np.float16))
+
+
+@asc.jit(matmul_cube_only=True)
+def n_batch_layout_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
+                          tiling: asc.adv.TCubeTiling, workspace: asc.GlobalAddress, loops: int,
+                          batch: int, read_ub: asc.ConstExpr[bool]):
+    a_gm, b_gm, c_gm = gm_abc(a, b, c)
+    pipe = asc.TPipe()
+    que = asc.TQue(asc.TPosition.VECOUT, 1)
+    pipe.init_buffer(que=que, num=1, len=4096)
+    mm = asc.adv.Matmul(
+        a=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, a_gm.dtype, False, BSNGD),
+        b=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, b_gm.dtype, True, BSNGD),
+        c=asc.adv.MatmulType(asc.TPosition.GM, asc.CubeFormat.ND, c_gm.dtype, False, BSNGD),
+    )
+    asc.adv.register_matmul(pipe, workspace, mm, tiling)
+    mm.set_workspace(c_gm)
+    mm.set_tensor_a(a_gm)
+    mm.set_tensor_b(b_gm, True)
+    mm.iterate_n_batch(loops, batch, batch, False)
+    if read_ub:
+        out = que.alloc_tensor(c_gm.dtype)
+        mm.get_batch_tensor_c(out, batch, batch)
+        que.free_tensor(out)
+    mm.end()
+
+
+def test_iterate_n_batch_leaves_a_bsngd_c_in_its_layout():
+    """CANN's batch_matmul_iterate_n_batch: A, B^T and C in BSNGD, the workspace C itself; each
+    round's matrices land where C's layout puts them, not one after another."""
+    s, g, d, s2 = 32, 4, 64, 48
+    q = _ints((1, s, 1, g, d), 3)
+    kt = _ints((1, s2, 1, g, d), 4)
+    c = np.zeros((1, s, 1, g, s2), np.float32)
+    tiling = _tiling(s, s2, d, ((1, s, 1, g, d), (1, s2, 1, g, d), (1, s, 1, g, s2)), True)
+    n_batch_layout_kernel[1](q, kt, c, tiling, workspace(), 2, 2, False)
+    ref = np.einsum("bsngd,btngd->bsngt", q.astype(np.float32), kt.astype(np.float32))
+    np.testing.assert_array_equal(c, ref)
+    with pytest.raises(pyasc.KernelError, match="left C in its layout, in place"):
+        n_batch_layout_kernel[1](q, kt, c, tiling, workspace(), 2, 2, True)

@@ -381,7 +381,9 @@ class Matmul {
   }
   void WaitIterateBatch() {}
   // batchLoop rounds of IterateBatch into the workspace (SetWorkspace), read with
-  // GetBatchTensorC
+  // GetBatchTensorC; a C in a BSNGD/SBNGD/BNGS1S2 layout lands there in its layout (sync and
+  // waitIterateBatch: the simulated cores run it to its end)
+  template <bool sync = true, bool waitIterateBatch = false>
   void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
                      bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,

@@ -181,8 +181,10 @@ static int asc_k_mm_workspace(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int es
   return 0;
 }
 /* iterate_n_batch: loop iterate_batch calls, A and B moving on by batch_a
- * and batch_b matrices each time, their C's one after another in the
- * workspace (max(batch_a, batch_b) x m x n each), for get_batch_tensor_c. */
+ * and batch_b matrices each time, their C's in the workspace: one after
+ * another (max(batch_a, batch_b) x m x n each), for get_batch_tensor_c,
+ * or where C's BSNGD/SBNGD/BNGS1S2 layout puts them (CANN: the output is
+ * not written sequentially; batch_matmul_iterate_n_batch). */
 static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop, int64_t ba,
                                     int64_t bb, int64_t sa, int64_t sb, int line)
     __attribute__((unused));
@@ -210,8 +212,11 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
       (mm->lay[1] >= ASC_K_LAY_BSNGD &&
        asc_k_mm_geom(k, mm, 1, asc_k_mul(loop, bb), &ld, &ub, line)))
     return 1;
-  const int64_t nb = ba > bb ? ba : bb, step_a = asc_k_mul(ba, ua), step_b = asc_k_mul(bb, ub),
-                step_c = asc_k_mul(nb, asc_k_mul(mm->m, mm->n));
+  const int64_t nb = ba > bb ? ba : bb;
+  const int c_lay = mm->lay[2] >= ASC_K_LAY_BSNGD;
+  int64_t uc = asc_k_mul(mm->m, mm->n);
+  if (c_lay && asc_k_mm_geom(k, mm, 2, asc_k_mul(loop, nb), &ld, &uc, line)) return 1;
+  const int64_t step_a = asc_k_mul(ba, ua), step_b = asc_k_mul(bb, ub), step_c = asc_k_mul(nb, uc);
   if (step_a < 0 || step_b < 0 || step_c < 0)
     return asc_k_fail(k, line, "Matmul.iterate_n_batch: size overflow");
   const asc_k_gt a0 = mm->a.g, b0 = mm->b.g;
@@ -222,10 +227,10 @@ static int asc_k_mm_iterate_n_batch(asc_k_ctx *k, asc_k_matmul *mm, int64_t loop
     mm->b.g = asc_k_global_slice(b0, asc_k_mul(l, step_b), es);
     rc = asc_k_mm_batch_run(
         k, mm, asc_k_global_slice(ws, asc_k_mul(l, step_c), asc_kc_esize((asc_kc_type)mm->c_type)),
-        mm->c_type, ba, bb, sa, sb, 1, line);
+        mm->c_type, ba, bb, sa, sb, !c_lay, line);
   }
   mm->a.g = a0, mm->b.g = b0;
-  mm->ws_read = 0;
+  mm->ws_read = c_lay ? -1 : 0; /* get_batch_tensor_c reads sequential results only */
   return rc;
 }
 /* get_batch_tensor_c(ub, batch_a, batch_b): the workspace's next
@@ -236,6 +241,10 @@ static int asc_k_mm_get_batch_c(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int6
                                 int line) {
   asc_kc_span d;
   if (asc_k_mm_check(k, mm, "get_batch_tensor_c", line)) return 1;
+  if (mm->ws_read < 0)
+    return asc_k_fail(k, line,
+                      "Matmul.get_batch_tensor_c: iterate_n_batch left C in its layout, in "
+                      "place in the workspace: read it from there");
   const int ces = asc_kc_esize((asc_kc_type)mm->c_type);
   if (asc_k_cube_ub(k, t, ces, "Matmul.get_batch_tensor_c", &d, line)) return 1;
   if (ba <= 0 || bb <= 0 || ba > 65535 || bb > 65535)
@@ -265,6 +274,11 @@ static int asc_k_mm_get_batch_c_gm(asc_k_ctx *k, asc_k_matmul *mm, int64_t ba, i
     return asc_k_fail(k, line, "Matmul.get_batch_tensor_c: batch_a and batch_b must be 1..65535");
   const int64_t count = asc_k_mul(ba > bb ? ba : bb, asc_k_mul(mm->m, mm->n));
   const int64_t bytes = asc_k_mul(count, ces);
+  if (mm->ws_read < 0 && mm->ws.p) { /* C in its layout: the results in place, all of them */
+    asc_k_gt all = {mm->ws.p, mm->ws.n, 0, mm->ws.n / ces, 0};
+    *g = all;
+    return 0;
+  }
   if (!mm->ws.p || bytes < 0 || bytes > mm->ws.n - mm->ws_read)
     return asc_k_fail(k, line,
                       "Matmul.get_batch_tensor_c: no more results: call "
