@@ -1,7 +1,8 @@
 """Ascend C's MatmulConfig builders in the simulator's header (GetNormalConfig, GetMDLConfig,
 GetSpecialMDLConfig, GetBasicConfig, GetSpecialBasicConfig, GetIBShareNormConfig, CFG_*,
 GetMMConfig with its parameter structs), checked at compile time against the defaults CANN's
-lib/matmul/tiling.h documents, and run: a Matmul with each predefined config computes C."""
+lib/matmul/tiling.h documents, and run: a Matmul with each predefined config computes C; and
+which IterateBatch form a call's arguments pick."""
 
 from __future__ import annotations
 
@@ -64,3 +65,26 @@ def test_a_matmul_runs_with_each_config(config):
     pyasc.ascendc.load(source, "mm_cube")[1](a, b, np.zeros((1, n), np.float32), c,
                                              _tiling(m, n, k, 1), np.zeros(1024, np.uint8))
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+@pytest.mark.parametrize("call,error", [
+    ("int32_t one = 1;\n    mm.IterateBatch(cGm, one, one, false);", None),
+    ("mm.IterateBatch(cGm, false, 0, false);", "call set_batch_num"),
+])
+def test_iterate_batch_takes_the_form_its_arguments_name(call, error):
+    """IterateBatch(c, batchA, batchB, false) with int counts (CANN's batch_matmul) is the counts'
+    form, not the (enPartialSum, enAtomic) one, whose counts come from SetBatchNum."""
+    source = CUBE_ONLY_SRC.replace("mm.IterateAll(cGm);", call)
+    assert call in source
+    rng = np.random.default_rng(20)
+    m, n, k = 64, 128, 64
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    args = (a, b, np.zeros((1, n), np.float32), c, _tiling(m, n, k, 1), np.zeros(1024, np.uint8))
+    kernel = pyasc.ascendc.load(source, "mm_cube")
+    if error:
+        with pytest.raises(pyasc.KernelError, match=error):
+            kernel[1](*args)
+    else:
+        kernel[1](*args)
+        np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))

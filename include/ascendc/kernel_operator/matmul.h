@@ -370,9 +370,12 @@ class Matmul {
     batch(gm, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
           enPartialSum, enAtomic, loc);
   }
-  // ... as many as SetBatchNum gave
-  template <bool sync = true, bool waitIterateBatch = false>
-  void IterateBatch(const GlobalTensor<DstT> &gm, bool enPartialSum, uint8_t enAtomic,
+  // ... as many as SetBatchNum gave. Ascend C has this form on the cube core (ASCENDC_CUBE_ONLY)
+  // and the one above on a mixed kernel's AIV; both are here, and a call whose second argument
+  // is not a bool, IterateBatch(c, batchA, batchB, false), takes the one above.
+  template <bool sync = true, bool waitIterateBatch = false, typename PartialSum,
+            std::enable_if_t<std::is_same_v<PartialSum, bool>, int> = 0>
+  void IterateBatch(const GlobalTensor<DstT> &gm, PartialSum enPartialSum, uint8_t enAtomic,
                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                     const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                     sim::Loc loc = {}) {
