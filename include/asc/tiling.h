@@ -35,6 +35,7 @@ enum {
   ASC_TILING_DT_INT8 = 2,
   ASC_TILING_DT_INT32 = 3,
   ASC_TILING_DT_BF16 = 27,
+  ASC_TILING_DT_INT4 = 29,
 };
 
 /* matmul_tiling::TPosition values used here. */
@@ -197,7 +198,9 @@ asc_status asc_tiling_set_batch_info(asc_tiling_ctx *ctx, int64_t batch_a, int64
  * untouched and the message names the input or buffer that cannot work. */
 asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out);
 
-/* Size in bytes of a DataType the tiling accepts, 0 for any other. */
+/* Size in bits of a DataType the tiling accepts (DT_INT4: 4), 0 for any
+ * other; asc_tiling_dtype_size: in whole bytes (0 for DT_INT4 too). */
+int asc_tiling_dtype_bits(int32_t dtype);
 int asc_tiling_dtype_size(int32_t dtype);
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@ typedef struct tl_job {
   /* element bits of A, B, C, bias; A/B 4-byte (float) or 1-byte (int8) */
   int a_bits, b_bits, c_bits, bias_bytes;
   bool a_float, b_float, a_int8, b_int8;
+  bool a_i4, b_i4; /* DT_INT4: CANN's int8 branches take it where they say so */
   bool a_trans, b_trans, a_nz, b_nz, c_nz, a_nd, b_nd;
   bool bias;
   int64_t l1, l0a, l0b, l0c, ub, bt;

@@ -123,7 +123,7 @@ static int axis_factors(int64_t out[4], int64_t fixed, int64_t pnt, int64_t dim,
 }
 
 static void search(const tl_job *j, const tl_cores *c, l0_search *s) {
-  int64_t b_align = j->b_int8 ? 2 : 1;
+  int64_t b_align = j->b_int8 || j->b_i4 ? 2 : 1;
   int64_t major_dim = c->m, minor_dim = asc_tiling_align(c->n, b_align);
   int64_t major_k = s->max_mk, minor_k = s->max_nk;
   if (s->axis != 0) {
@@ -136,7 +136,8 @@ static void search(const tl_job *j, const tl_cores *c, l0_search *s) {
   int64_t pnt = s->axis_pnt, num = s->axis_num;
   if (s->axis != 0 && bias_bt) pnt = min64(pnt, s->max_n), num = min64(num, s->max_n);
   int64_t majors[4];
-  int nmaj = axis_factors(majors, major_fix, pnt, major_dim, num, s->axis != 0 && j->b_int8);
+  int nmaj =
+      axis_factors(majors, major_fix, pnt, major_dim, num, s->axis != 0 && (j->b_int8 || j->b_i4));
   for (int a = 0; a < nmaj; a++) {
     int64_t major = majors[a];
     if (major == 0 || major > s->max_mn || major > major_k || major > major_dim) continue;
@@ -144,7 +145,8 @@ static void search(const tl_job *j, const tl_cores *c, l0_search *s) {
     int64_t mpnt = minor_max, mnum = minor_max;
     if (s->axis == 0 && bias_bt) mpnt = mnum = min64(minor_max, s->max_n);
     int64_t minors[4];
-    int nmin = axis_factors(minors, minor_fix, mpnt, minor_dim, mnum, s->axis == 0 && j->b_int8);
+    int nmin = axis_factors(minors, minor_fix, mpnt, minor_dim, mnum,
+                            s->axis == 0 && (j->b_int8 || j->b_i4));
     for (int b = 0; b < nmin; b++) {
       int64_t minor = minors[b];
       if (minor == 0 || minor * major > s->max_mn || minor > minor_k || minor > minor_dim ||
@@ -170,7 +172,7 @@ static void search(const tl_job *j, const tl_cores *c, l0_search *s) {
           int64_t lb =
               (j->a_trans || !j->b_trans ? asc_tiling_align(k0, 2) : k0) * TL_FRACTAL_BYTES * n * 2;
           if (la > j->l0a || lb > j->l0b) continue;
-        } else if (j->a_int8) {
+        } else if (j->a_int8 || j->a_i4) {
           int64_t la = k0 * TL_FRACTAL_BYTES * (j->a_trans ? asc_tiling_align(m, 2) : m) * 2;
           int64_t lb = k0 * TL_FRACTAL_BYTES * (j->b_trans ? n : asc_tiling_align(n, 2)) * 2;
           if (la > j->l0a || lb > j->l0b) continue;
@@ -224,7 +226,7 @@ void asc_tiling_l0_sparse(const tl_job *j, tl_l0 *l0) {
   l0->k = base_k / j->reduce;
   /* a buffer stays double only while two blocks fit it; none is turned on */
   int64_t base_m = l0->m * TL_C0, base_n = l0->n * TL_C0;
-  if (base_m * base_k * (j->a_bits / 8) > j->l0a / 2) l0->db_a = 1;
-  if (base_n * base_k * (j->b_bits / 8) > j->l0b / 2) l0->db_b = 1;
+  if (base_m * base_k * j->a_bits / 8 > j->l0a / 2) l0->db_a = 1;
+  if (base_n * base_k * j->b_bits / 8 > j->l0b / 2) l0->db_b = 1;
   if (base_m * base_n * 4 > j->l0c / 2) l0->db_c = 1;
 }

@@ -203,12 +203,12 @@ static void neither_k_nd(const l1_ctx *x, l1_state *s, int k_axis) {
   const tl_cores *c = x->c;
   const tl_l0 *l0 = x->l0;
   int64_t bias = s->bias_times * s->n_b * l0->n * TL_C0 * x->bias_bytes * s->db_b;
-  int64_t av = j->a_int8 ? 32 : 16;
+  int64_t av = j->a_int8 ? 32 : j->a_i4 ? 64 : 16;
   int64_t align_m = asc_tiling_ceil(s->m_a * TL_C0, av) * av;
   int64_t align_n = asc_tiling_ceil(s->n_b * TL_C0, av) * av;
   int64_t align_k = asc_tiling_ceil(l0->k * j->reduce, av) * av * j->a_bits / 8;
   bool b_wide = j->b_float || (j->a_trans && j->a_int8);
-  bool b_int8_nd = !j->b_trans && j->b_int8;
+  bool b_int8_nd = !j->b_trans && (j->b_int8 || j->b_i4);
   if (k_axis == 1) {
     s->k_b = l0->k;
     if (b_wide)
@@ -238,6 +238,8 @@ static void neither_k_nd(const l1_ctx *x, l1_state *s, int k_axis) {
     s->k_b = times * l0->k;
   } else {
     bool a_wide = (j->a_trans && j->a_float) || (!j->a_trans && j->a_int8);
+    /* CANN's K of A takes int4 where its size of A does not */
+    bool a_wide_k = a_wide || (!j->a_trans && j->a_i4);
     bool a_int8_t = j->a_trans && j->a_int8;
     s->k_a = l0->k;
     if (a_wide)
@@ -253,7 +255,7 @@ static void neither_k_nd(const l1_ctx *x, l1_state *s, int k_axis) {
     s->k_b = times * l0->k;
     s->b_size = s->k_b * s->n_b * l0->n * TL_FRACTAL_BYTES * s->db_b;
     s->a_size = j->l1 - s->b_size;
-    if (a_wide) {
+    if (a_wide_k) {
       int64_t factor = s->m_a * l0->m * TL_C0 * s->db_a * align_k;
       s->k_a = factor == 0 ? c->k : min64((s->a_size - bias) / factor, c->k);
     } else if (a_int8_t) {

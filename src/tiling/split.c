@@ -582,16 +582,18 @@ static void finish_direct(const tl_job *j, const tl_params *p, block3 b, tl_spli
   int64_t da = (j->l1 / 2 / b.m / b.k) * 8 / j->a_bits;
   int64_t db = ((j->l1 + 256) / 2 / b.n / b.k) * 8 / j->b_bits;
   int64_t bias = j->bias ? b.n * j->bias_bytes : 0;
-  int64_t ha = j->a_float ? asc_tiling_align(b.m, 16)
-                          : (j->a_int8 && j->a_trans ? asc_tiling_align(b.m, 32) : b.m);
-  int64_t wa = (j->a_float && j->a_trans)  ? asc_tiling_align(b.k, 16)
-               : (j->a_float || j->a_int8) ? asc_tiling_align(b.k, j->reduce)
-                                           : b.k;
+  int64_t ha =
+      j->a_float ? asc_tiling_align(b.m, 16)
+                 : ((j->a_int8 || j->a_i4) && j->a_trans ? asc_tiling_align(b.m, j->reduce) : b.m);
+  int64_t wa = (j->a_float && j->a_trans)             ? asc_tiling_align(b.k, 16)
+               : (j->a_float || j->a_int8 || j->a_i4) ? asc_tiling_align(b.k, j->reduce)
+                                                      : b.k;
   int64_t hb = (j->b_float && !j->b_trans) ? asc_tiling_align(b.k, 16)
-               : j->b_int8                 ? asc_tiling_align(b.k, 32)
+               : j->b_int8 || j->b_i4      ? asc_tiling_align(b.k, 256 / j->b_bits)
                                            : b.k;
-  int64_t b_c0 = j->b_float ? 8 : (j->b_int8 ? 32 : 16);
-  int64_t wb = (j->b_float || (j->b_int8 && !j->b_trans)) ? asc_tiling_align(b.n, b_c0) : b.n;
+  int64_t b_c0 = 256 / j->b_bits; /* B's C0: 32 bytes of it */
+  int64_t wb =
+      (j->b_float || ((j->b_int8 || j->b_i4) && !j->b_trans)) ? asc_tiling_align(b.n, b_c0) : b.n;
   int64_t a_bytes = ha * wa * j->a_bits / 8, b_bytes = hb * wb * j->b_bits / 8;
   if (da * a_bytes + db * b_bytes > j->l1 - bias) {
     if (ha <= wb)
@@ -676,7 +678,7 @@ static int direct_split(const tl_job *j, tl_params *p, tl_split *out) {
     }
     int64_t tmp = 65536 / 2 * 8 / j->a_bits;
     int64_t bk = min64(tmp / b.m, tmp / b.n);
-    int64_t c0 = j->a_float ? 8 : (j->a_int8 ? 32 : 16);
+    int64_t c0 = j->reduce; /* A's C0 */
     b.k = min64(bk / c0 * c0, asc_tiling_align(j->org_ka, c0));
   }
   finish_direct(j, p, b, out);

@@ -69,15 +69,15 @@ const asc_tcube_field asc_tiling_tcube_fields[] = {
 const size_t asc_tiling_tcube_field_count =
     sizeof asc_tiling_tcube_fields / sizeof asc_tiling_tcube_fields[0];
 
-/* The element types the cube unit takes, with their sizes. */
+/* The element types the cube unit takes, with their sizes in bits. */
 static const struct {
   int32_t dtype;
   const char *name;
-  int size;
+  int bits;
 } dtypes[] = {
-    {ASC_TILING_DT_FLOAT, "DT_FLOAT", 4}, {ASC_TILING_DT_FLOAT16, "DT_FLOAT16", 2},
-    {ASC_TILING_DT_BF16, "DT_BF16", 2},   {ASC_TILING_DT_INT8, "DT_INT8", 1},
-    {ASC_TILING_DT_INT32, "DT_INT32", 4},
+    {ASC_TILING_DT_FLOAT, "DT_FLOAT", 32}, {ASC_TILING_DT_FLOAT16, "DT_FLOAT16", 16},
+    {ASC_TILING_DT_BF16, "DT_BF16", 16},   {ASC_TILING_DT_INT8, "DT_INT8", 8},
+    {ASC_TILING_DT_INT32, "DT_INT32", 32}, {ASC_TILING_DT_INT4, "DT_INT4", 4},
 };
 
 /* For each input type (A = B), the output and bias types a Matmul supports;
@@ -97,14 +97,21 @@ static const struct {
     {ASC_TILING_DT_INT8,
      {ASC_TILING_DT_INT32, ASC_TILING_DT_FLOAT16, ASC_TILING_DT_INT8},
      {ASC_TILING_DT_INT32, -1}},
+    {ASC_TILING_DT_INT4,
+     {ASC_TILING_DT_INT32, ASC_TILING_DT_FLOAT16, -1},
+     {ASC_TILING_DT_INT32, -1}},
 };
 
 static const char *const operand_names[] = {"A", "B", "C", "bias"};
 
-int asc_tiling_dtype_size(int32_t dtype) {
+int asc_tiling_dtype_bits(int32_t dtype) {
   for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
-    if (dtypes[i].dtype == dtype) return dtypes[i].size;
+    if (dtypes[i].dtype == dtype) return dtypes[i].bits;
   return 0;
+}
+
+int asc_tiling_dtype_size(int32_t dtype) {
+  return asc_tiling_dtype_bits(dtype) / 8;
 }
 
 static const char *dtype_name(int32_t dtype) {
@@ -209,10 +216,10 @@ asc_status asc_tiling_set_type(asc_tiling_ctx *ctx, asc_tiling_operand_id which,
   if (which < ASC_TILING_A || which > ASC_TILING_BIAS)
     return asc_error(ASC_ERR_INVALID_VALUE, "tiling: unknown operand %d", (int)which);
   const char *name = operand_names[which];
-  if (asc_tiling_dtype_size(dtype) == 0)
+  if (asc_tiling_dtype_bits(dtype) == 0)
     return asc_error(ASC_ERR_TYPE,
                      "tiling: %s: DataType %d is not a cube-unit type (DT_FLOAT16, DT_BF16, "
-                     "DT_FLOAT, DT_INT8, DT_INT32)",
+                     "DT_FLOAT, DT_INT8, DT_INT4, DT_INT32)",
                      name, (int)dtype);
   if (pos == ASC_TILING_POS_TSCM)
     return asc_error(ASC_ERR_UNSUPPORTED, "tiling: %s in TPosition.TSCM is not supported", name);
@@ -503,25 +510,26 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
                      "N=%lld, Ka=%lld, Kb=%lld)",
                      (long long)m, (long long)n, (long long)k, (long long)j->org_m,
                      (long long)j->org_n, (long long)j->org_ka, (long long)j->org_kb);
-  int sa = asc_tiling_dtype_size(ctx->a.dtype), sb = asc_tiling_dtype_size(ctx->b.dtype);
-  j->a_bits = 8 * sa, j->b_bits = 8 * sb;
-  j->c_bits = 8 * asc_tiling_dtype_size(ctx->c.dtype);
+  const int ba = asc_tiling_dtype_bits(ctx->a.dtype), bb = asc_tiling_dtype_bits(ctx->b.dtype);
+  j->a_bits = ba, j->b_bits = bb;
+  j->c_bits = asc_tiling_dtype_bits(ctx->c.dtype);
   j->bias_bytes = asc_tiling_dtype_size(ctx->bias.dtype);
   j->a_float = ctx->a.dtype == ASC_TILING_DT_FLOAT,
   j->b_float = ctx->b.dtype == ASC_TILING_DT_FLOAT;
-  j->a_int8 = sa == 1, j->b_int8 = sb == 1;
+  j->a_int8 = ba == 8, j->b_int8 = bb == 8;
+  j->a_i4 = ba == 4, j->b_i4 = bb == 4;
   j->a_trans = ctx->a.trans, j->b_trans = ctx->b.trans;
   j->a_nz = ctx->a.format == ASC_TILING_FMT_NZ, j->b_nz = ctx->b.format == ASC_TILING_FMT_NZ;
   j->c_nz = ctx->c.format == ASC_TILING_FMT_NZ;
   j->a_nd = ctx->a.format == ASC_TILING_FMT_ND, j->b_nd = ctx->b.format == ASC_TILING_FMT_ND;
-  if (j->a_nz && (m % 16 || k % (32 / sa)))
+  if (j->a_nz && (m % 16 || k % (256 / ba)))
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: an NZ A needs M a multiple of 16 and K of %d (M=%lld, K=%lld)",
-                     32 / sa, (long long)m, (long long)k);
-  if (j->b_nz && (n % 16 || k % (32 / sb)))
+                     256 / ba, (long long)m, (long long)k);
+  if (j->b_nz && (n % 16 || k % (256 / bb)))
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: an NZ B needs N a multiple of 16 and K of %d (N=%lld, K=%lld)",
-                     32 / sb, (long long)n, (long long)k);
+                     256 / bb, (long long)n, (long long)k);
   j->bias = ctx->bias_enabled;
   j->l1 = limit_of(ctx->l1_size, hw->l1_size);
   j->l0a = hw->l0a_size, j->l0b = hw->l0b_size;
@@ -539,7 +547,7 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
   j->fix_m = ctx->base_m, j->fix_n = ctx->base_n, j->fix_k = ctx->base_k;
   j->traverse = ctx->traverse;
   j->sparse = ctx->sparse;
-  j->reduce = 32 / sa;
+  j->reduce = 256 / ba; /* A's C0: 32 bytes of it */
   j->single_shape = j->core_m != -1 || j->core_n != -1 || j->core_k != -1;
   if (j->single_shape && (j->core_m > m || j->core_n > n || j->core_k > k))
     return asc_error(ASC_ERR_INVALID_VALUE,
@@ -560,10 +568,10 @@ static asc_status check_fixed(const tl_job *j) {
   else if (j->fix_n != -1 && j->fix_n % 16)
     bad = "baseN must be a multiple of 16";
   else if (j->fix_m != -1 && j->fix_k != -1 &&
-           smul(smul(j->fix_m, j->fix_k), j->a_bits / 8) > j->l0a)
+           smul(smul(j->fix_m, j->fix_k), j->a_bits) / 8 > j->l0a)
     bad = "L0A (baseM*baseK*sizeof(A)) is too small";
   else if (j->fix_k != -1 && j->fix_n != -1 &&
-           smul(smul(j->fix_k, j->fix_n), j->b_bits / 8) > j->l0b)
+           smul(smul(j->fix_k, j->fix_n), j->b_bits) / 8 > j->l0b)
     bad = "L0B (baseN*baseK*sizeof(B)) is too small";
   else if (j->fix_m != -1 && j->fix_n != -1 && smul(smul(j->fix_m, j->fix_n), 4) > j->l0c)
     bad = "L0C (baseM*baseN*4*dbL0C) is too small";

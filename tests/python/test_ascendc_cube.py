@@ -298,10 +298,10 @@ def test_an_nd_align_c_pads_its_rows_to_32_bytes(debug):
     assert (c[:, n:] == 7).all()
 
 
-def _int8_tiling(m: int, n: int, k: int):
+def _int4_tiling(m: int, n: int, k: int):
     t = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    t.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
-    t.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT8, False)
+    t.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT4, False)
+    t.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT4, False)
     t.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
     t.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
     t.set_dim(1)
@@ -310,6 +310,7 @@ def _int8_tiling(m: int, n: int, k: int):
     t.enable_bias(True)
     tiling = host.TCubeTiling()
     assert t.get_tiling(tiling) == 0
+    assert tiling.base_k % 64 == 0  # int4b_t's C0: 64 elements in 32 bytes
     return tiling
 
 
@@ -322,7 +323,7 @@ def _pack_int4(x: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
 def test_matmul_of_int4b_t_operands_matches_numpy(debug):
     """The adv Matmul on int4b_t A and B (CANN's matmul_int4): s4 x s4 -> s32 with an int32
-    bias, its operands packed two a byte. The tiling is the int8 one of the same shape."""
+    bias, its operands packed two a byte, with the host's DT_INT4 tiling."""
     kernel_src = CUBE_ONLY_SRC[CUBE_ONLY_SRC.index("using namespace AscendC;"):]
     source = CUBE_ONLY_SRC[:CUBE_ONLY_SRC.index("using namespace AscendC;")] + kernel_src.replace(
         "half", "int4b_t").replace("float", "int32_t")
@@ -333,7 +334,7 @@ def test_matmul_of_int4b_t_operands_matches_numpy(debug):
     bias = rng.integers(-50, 50, (1, n)).astype(np.int32)
     c = np.zeros((m, n), np.int32)
     pyasc.ascendc.load(source, "mm_cube", debug=debug)[1](
-        _pack_int4(a), _pack_int4(b), bias, c, _int8_tiling(m, n, k), np.zeros(1024, np.uint8))
+        _pack_int4(a), _pack_int4(b), bias, c, _int4_tiling(m, n, k), np.zeros(1024, np.uint8))
     np.testing.assert_array_equal(c, a @ b + bias)
 
 # Iterate / GetTensorC into the UB, a vector epilogue (LeakyRelu), and DataCopy with

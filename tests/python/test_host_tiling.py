@@ -20,13 +20,16 @@ from pyasc.language.adv_tiling import TCubeTiling
 DT = host.DataType
 POS = host.TPosition
 FMT = host.CubeFormat
-SIZEOF = {DT.DT_FLOAT16: 2, DT.DT_BF16: 2, DT.DT_FLOAT: 4, DT.DT_INT8: 1, DT.DT_INT32: 4}
+#: bits of an element (DT_INT4: two a byte)
+BITS = {DT.DT_FLOAT16: 16, DT.DT_BF16: 16, DT.DT_FLOAT: 32, DT.DT_INT8: 8, DT.DT_INT32: 32,
+        DT.DT_INT4: 4}
 #: (A/B type, C type, bias type) per input type the property test draws.
 TYPES = {
     DT.DT_FLOAT16: (DT.DT_FLOAT, DT.DT_FLOAT),
     DT.DT_BF16: (DT.DT_FLOAT, DT.DT_FLOAT),
     DT.DT_FLOAT: (DT.DT_FLOAT, DT.DT_FLOAT),
     DT.DT_INT8: (DT.DT_INT32, DT.DT_INT32),
+    DT.DT_INT4: (DT.DT_INT32, DT.DT_INT32),
 }
 
 
@@ -120,14 +123,14 @@ def test_batch_fields():
 
 def check_tiling(r, *, m, n, k, dim, dtype, bias, trans_a, trans_b, props):
     """What every tiling of the search guarantees (see docs/host-tiling.md)."""
-    sa = SIZEOF[dtype]
-    k_align = 32 // sa
+    bits = BITS[dtype]
+    k_align = 256 // bits  # C0: 32 bytes of K
     # fractal-aligned base blocks
     assert r.base_m % 16 == 0 and r.base_n % 16 == 0 and r.base_k % k_align == 0
     assert r.db_l0a in (1, 2) and r.db_l0b in (1, 2) and r.db_l0c == 1
     # the L0 buffers
-    assert r.base_m * r.base_k * sa * r.db_l0a <= props.l0a_size
-    assert r.base_n * r.base_k * sa * r.db_l0b <= props.l0b_size
+    assert r.base_m * r.base_k * bits // 8 * r.db_l0a <= props.l0a_size
+    assert r.base_n * r.base_k * bits // 8 * r.db_l0b <= props.l0b_size
     assert r.base_m * r.base_n * 4 * r.db_l0c <= props.l0c_size
     assert r.share_l0c_size == r.base_m * r.base_n * 4
     # L1: the cached A and B blocks and one bias row; K steps nest
@@ -137,7 +140,7 @@ def check_tiling(r, *, m, n, k, dim, dtype, bias, trans_a, trans_b, props):
     if dtype != DT.DT_FLOAT:  # float B may lower depthB1 to fit L1
         assert r.depth_b1 in (r.step_n * r.step_k_b, 2 * r.step_n * r.step_k_b)
     bias_bytes = r.base_n * 4 if bias else 0
-    l1 = r.depth_a1 * r.base_m * r.base_k * sa + r.depth_b1 * r.base_n * r.base_k * sa + bias_bytes
+    l1 = (r.depth_a1 * r.base_m * r.base_k + r.depth_b1 * r.base_n * r.base_k) * bits // 8 + bias_bytes
     assert l1 == r.share_l1_size <= props.l1_size
     if bias:
         assert r.base_n * 4 <= 1024  # the BiasTable
