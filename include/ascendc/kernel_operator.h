@@ -24,6 +24,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <mutex>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 

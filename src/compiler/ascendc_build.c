@@ -109,14 +109,24 @@ void asc_ascendc_traits(const char *source, int *live, int *cube, int *group) {
     uses_cube = uses_cube || mentions(source, cube_names[i]);
   /* ASCENDC_CUBE_ONLY counts where the launch is written, past the
    * source's #ifs (kernel_operator.h PYASC_SIM_KERNEL_GROUP): group is the
-   * kernel's without it, and a source that names it gets the cube */
+   * kernel's without it, and a source that names it gets the cube. A
+   * kernel declared mixed (__mix__, KERNEL_TYPE_MIX_AIC_*) is group 4: a
+   * mixed one whatever ASCENDC_CUBE_ONLY says (that picks the AIC's own
+   * Matmul, CANN's matmul_fused_manual) */
   const bool cube_only_named = mentions(source, "ASCENDC_CUBE_ONLY");
   const bool aiv_only = mentions(source, "KERNEL_TYPE_AIV_ONLY");
-  int g = mentions(source, "KERNEL_TYPE_AIC_ONLY") ? 2 : aiv_only ? (mixed ? 3 : 0) : mixed ? 1 : 0;
+  const bool declared_mix = mentions(source, "__mix__") ||
+                            mentions(source, "KERNEL_TYPE_MIX_AIC_1_1") ||
+                            mentions(source, "KERNEL_TYPE_MIX_AIC_1_2");
+  int g = mentions(source, "KERNEL_TYPE_AIC_ONLY") ? 2
+          : aiv_only                               ? (mixed ? 3 : 0)
+          : declared_mix                           ? 4
+          : mixed                                  ? 1
+                                                   : 0;
   /* SyncAll's blocks meet, and so do the cores of a mode-0 cross-core flag:
    * the launch must run them together (jit.c asc_kernel_all_live: 1, or the
    * cores mode 0 spans: 2 groups, 3 AIVs, 4 AICs) */
-  const int spans = g == 2 || cube_only_named ? 4 : g == 1 ? 2 : 3;
+  const int spans = g == 2 || (cube_only_named && g != 4) ? 4 : g == 1 || g == 4 ? 2 : 3;
   *live = mode0_flags(source) ? spans : mentions(source, "SyncAll") ? 1 : 0;
   *cube = uses_cube || g || cube_only_named ? 1 : 0;
   *group = g;

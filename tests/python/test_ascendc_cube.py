@@ -29,6 +29,8 @@ import pyasc.host as host
 from pyasc import _C
 from pyasc.language.adv_tiling import TCubeTiling
 
+from cube_helpers import gm_tiler, take_tiling
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
@@ -214,6 +216,63 @@ def test_ascendc_cube_only_counts_where_the_preprocessor_leaves_it(defined):
     else:
         np.testing.assert_array_equal(c, ref)
 
+
+# A __mix__ kernel that defines ASCENDC_CUBE_ONLY (CANN's matmul_fused_manual): the AIC runs
+# the Matmul itself and hands C over with a mode-2 flag; each AIV then doubles its half of C.
+MANUAL_MIX_SRC = "#define ASCENDC_CUBE_ONLY\n" + TILING_COPY + r"""
+using namespace AscendC;
+
+extern "C" __global__ __mix__(1, 2) void mm_then_double(GM_ADDR a, GM_ADDR b, GM_ADDR c,
+                                                        GM_ADDR tilingGm, GM_ADDR workspace)
+{
+    TCubeTiling tiling;
+    LoadTiling(tiling, tilingGm);
+    TPipe pipe;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a);
+    bGm.SetGlobalBuffer((__gm__ half *)b);
+    cGm.SetGlobalBuffer((__gm__ float *)c);
+    if ASCEND_IS_AIC {
+        Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+               MatmulType<TPosition::GM, CubeFormat::ND, half>,
+               MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+        REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling);
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        mm.IterateAll(cGm);
+        mm.End();
+        CrossCoreSetFlag<0x2, PIPE_FIX>(3);
+    }
+    if ASCEND_IS_AIV {
+        const uint32_t len = tiling.M * tiling.N / 2;
+        GlobalTensor<float> mine = cGm[GetSubBlockIdx() * len];
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, len * sizeof(float));
+        LocalTensor<float> t = buf.Get<float>();
+        CrossCoreWaitFlag(3);
+        DataCopy(t, mine, len);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Muls(t, t, 2.0f, len);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopy(mine, t, len);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_a_mix_kernel_with_a_cube_only_matmul_runs_its_aic_and_aivs(debug):
+    rng = np.random.default_rng(21)
+    m, n, k = 32, 64, 32
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    pyasc.ascendc.load(MANUAL_MIX_SRC, "mm_then_double", debug=debug)[1](
+        a, b, c, _tiling(m, n, k, 1), np.zeros(1024, np.uint8))
+    np.testing.assert_array_equal(c, 2 * (a.astype(np.float32) @ b.astype(np.float32)))
+
 # A cube-only kernel (one AIC per block) with a bias, a MatmulConfig and Init after
 # REGIST_MATMUL_OBJ; SetSingleShape gives this core's part.
 CUBE_ONLY_SRC = "#define ASCENDC_CUBE_ONLY\n" + TILING_COPY + r"""
@@ -299,17 +358,8 @@ def test_an_nd_align_c_pads_its_rows_to_32_bytes(debug):
 
 
 def _int4_tiling(m: int, n: int, k: int):
-    t = host.MultiCoreMatmulTiling(host.get_ascendc_platform())
-    t.set_a_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT4, False)
-    t.set_b_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT4, False)
-    t.set_c_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
-    t.set_bias_type(host.TPosition.GM, host.CubeFormat.ND, host.DataType.DT_INT32)
-    t.set_dim(1)
-    t.set_org_shape(m, n, k)
-    t.set_shape(m, n, k)
-    t.enable_bias(True)
-    tiling = host.TCubeTiling()
-    assert t.get_tiling(tiling) == 0
+    tiling = take_tiling(gm_tiler(m, n, k, host.DataType.DT_INT4, host.DataType.DT_INT32,
+                                  bias_type=host.DataType.DT_INT32))
     assert tiling.base_k % 64 == 0  # int4b_t's C0: 64 elements in 32 bytes
     return tiling
 

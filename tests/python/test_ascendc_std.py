@@ -1,6 +1,7 @@
 """AscendC::Std (include/ascendc/kernel_operator/std.h), Ascend C's type traits as CANN's
 utils/std has them: half is a floating type, bfloat16_t and pointers are not; an
-integral_constant counts as integral; is_one_of, is_one_of_value and is_constant. Checked at
+integral_constant counts as integral; is_one_of, is_one_of_value and is_constant; tuple, get,
+forward and the rest of its utilities, max and min of two types. Checked at
 compile time in a kernel built by pyasc.ascendc.load, and by the values it writes."""
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ static_assert(S::is_one_of_v<half, float, half> && !S::is_one_of_v<int, float, h
 static_assert(S::is_one_of_value_v<int, 4, 1, 2, 4> && !S::is_one_of_value_v<int, 5, 1, 2, 4>);
 static_assert(S::is_constant<7, const S::integral_constant<int, 7> &>::value);
 static_assert(!S::is_constant<7, S::integral_constant<int, 6>>::value);
+// tuples, utilities and CANN's two-type max/min (matmul_l2cache's L2 cache optimiser)
+static_assert(S::get<1>(S::make_tuple(1, 2.5f, 'c')) == 2.5f);
+static_assert(S::tuple_size_v<S::tuple<int64_t, int64_t, int64_t>> == 3);
+static_assert(S::is_same_v<S::tuple_element_t<2, S::tuple<int, float, char>>, char>);
+static_assert(S::max(3, 4.5) == 4.5 && S::min(3, 4.5) == 3 && S::max(int64_t{7}, 2) == 7);
+template <size_t I, typename T>
+constexpr decltype(auto) at(T &&t) { return S::get<I>(S::forward<T>(t)); }
+static_assert(at<0>(S::tuple<int64_t, int64_t>{5, 6}) == 5);
 
 extern "C" __global__ __aicore__ void traits(GM_ADDR out)
 {

@@ -19,9 +19,10 @@ OUT_BYTES = 8192
 @asc.jit
 def nz_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
               c_len: asc.ConstExpr[int], n_size: asc.ConstExpr[int],
-              dst_stride: asc.ConstExpr[int], quant: asc.ConstExpr[int]):
+              dst_stride: asc.ConstExpr[int], quant: asc.ConstExpr[int],
+              split: asc.ConstExpr[bool] = False):
     """C = A (32 x 32, fp16) @ B, n_size columns of it to c (c_len
-    elements of its dtype) as NZ."""
+    elements of its dtype) as NZ (split: FixpipeParamsV220's is_channel_split)."""
     a_gm, b_gm, _ = gm_abc_sized(a, b, c, 1024)
     c_gm = asc.GlobalTensor()
     c_gm.set_global_buffer(c, c_len)
@@ -30,7 +31,8 @@ def nz_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
     a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)
     c1 = q_c.alloc_tensor(asc.float32)
     asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
-    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size, 32, 32, dst_stride, quant, 0.5), 1)
+    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(n_size, 32, 32, dst_stride, quant, 0.5,
+                                                is_channel_split=split), 1)
 
 
 def _want(res: np.ndarray, n_size: int, dst_stride: int, dtype) -> np.ndarray:
@@ -78,22 +80,6 @@ def test_nz_stride_below_a_column_block_is_an_error():
         nz_kernel[1](a, a, c, c.size, 32, 63, int(Q.NoQuant))
 
 
-@asc.jit
-def split_kernel(a: asc.GlobalAddress, b: asc.GlobalAddress, c: asc.GlobalAddress,
-                 c_len: asc.ConstExpr[int], dst_stride: asc.ConstExpr[int]):
-    """nz_kernel's float32 output with FixpipeParamsV220's is_channel_split."""
-    a_gm, b_gm, _ = gm_abc_sized(a, b, c, 1024)
-    c_gm = asc.GlobalTensor()
-    c_gm.set_global_buffer(c, c_len)
-    pipe = asc.TPipe()
-    q_a1, q_b1, q_a2, q_b2, q_c = cube_queues(pipe, 2048, 2048, 2048, 2048, 4096)
-    a2, b2 = load_tile_32(a_gm, b_gm, q_a1, q_b1, q_a2, q_b2)
-    c1 = q_c.alloc_tensor(asc.float32)
-    asc.mmad(c1, a2, b2, asc.MmadParams(32, 32, 32))
-    asc.fixpipe(c_gm, c1, asc.FixpipeParamsV220(32, 32, 32, dst_stride, Q.NoQuant,
-                                                is_channel_split=True), 1)
-
-
 def test_channel_split_puts_a_float_nz_output_in_16_by_8_fractals():
     """CANN's isChannelSplit: float32 NZ column blocks of 8 (32 bytes a row), dst_stride
     32-byte blocks apart, here 32 rows and 2 blocks more."""
@@ -102,11 +88,11 @@ def test_channel_split_puts_a_float_nz_output_in_16_by_8_fractals():
     b = (rng.integers(-8, 9, (32, 32)) / 8).astype(np.float16)
     ref = a.astype(np.float32) @ b.astype(np.float32)
     c = np.zeros(OUT_BYTES // 4, np.float32)
-    split_kernel[1](a, b, c, c.size, 34)
+    nz_kernel[1](a, b, c, c.size, 32, 34, int(Q.NoQuant), True)
     want = np.zeros(OUT_BYTES // 4, np.float32)
     for blk in range(4):
         at = blk * 34 * 8
         want[at:at + 32 * 8] = ref[:, blk * 8:(blk + 1) * 8].reshape(-1)
     np.testing.assert_array_equal(c, want)
-    src = split_kernel.ascendc(a, b, c, c.size, 34)
+    src = nz_kernel.ascendc(a, b, c, c.size, 32, 34, int(Q.NoQuant), True)
     assert "p.isChannelSplit = true;" in src

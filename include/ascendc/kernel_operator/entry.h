@@ -3,8 +3,8 @@
 
 // asc_ascendc_build defines PYASC_SIM_CUBE (1: the source names a cube API or position, or core
 // kinds: libasc hands the kernel the cube's table) and PYASC_SIM_GROUP (1: a mixed kernel's
-// groups of an AIC and two AIVs, 2: one AIC per block, 3: one AIV per block; 0: one core per
-// block, no group).
+// groups of an AIC and two AIVs, 2: one AIC per block, 3: one AIV per block, 4: groups, the
+// kernel declared mixed; 0: one core per block, no group).
 #ifndef PYASC_SIM_CUBE
 #define PYASC_SIM_CUBE 0
 #endif
@@ -13,7 +13,8 @@
 #endif
 // The group a kernel's launch runs, read where its entry or launch is written, after the source:
 // one AIC per block (2) where ASCENDC_CUBE_ONLY is defined there, else PYASC_SIM_GROUP (the
-// source's text names ASCENDC_CUBE_ONLY also where an #if leaves it undefined).
+// source's text names ASCENDC_CUBE_ONLY also where an #if leaves it undefined); a kernel
+// declared mixed (PYASC_SIM_GROUP 4) runs its groups (1) either way.
 #define PYASC_SIM_STR_(x) #x
 #define PYASC_SIM_STR(x) PYASC_SIM_STR_(x)
 #define PYASC_SIM_KERNEL_GROUP \
@@ -141,11 +142,14 @@ int run(void *k, const void *args, void (*f)(A...)) {
 
 // PYASC_SIM_KERNEL_GROUP: `cube_only` is ASCENDC_CUBE_ONLY's expansion as a string, its own
 // name where it is not defined.
-constexpr int kernel_group(const char *cube_only, int group) {
+constexpr bool cube_only_defined(const char *cube_only) {
   const char *name = "ASCENDC_CUBE_ONLY";
   int i = 0;
   while (cube_only[i] && cube_only[i] == name[i]) i++;
-  return cube_only[i] == name[i] ? group : 2;
+  return cube_only[i] != name[i];
+}
+constexpr int kernel_group(const char *cube_only, int group) {
+  return group == 4 ? 1 : cube_only_defined(cube_only) ? 2 : group;
 }
 
 // A block's run: one core, or a group (PYASC_SIM_KERNEL_GROUP) of an AIC and two AIVs (1), one

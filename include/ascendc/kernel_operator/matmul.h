@@ -497,11 +497,13 @@ void regist(Loc loc, MM &mm, const TCubeTiling *tiling, Rest &&...rest) {
   if (tiling) mm.Init(tiling, nullptr, loc);
   regist(loc, std::forward<Rest>(rest)...);
 }
-// REGIST_MATMUL_OBJ: true on a group's AIC, which has nothing to serve (the kernel returns).
+// REGIST_MATMUL_OBJ: true on a group's AIC, which has nothing to serve (the kernel returns),
+// unless ASCENDC_CUBE_ONLY is defined: then the AIC runs the Matmul itself, as Ascend C's
+// MatmulImpl does (a __mix__ kernel's AIC, CANN's matmul_fused_manual).
 template <typename... MMs>
-bool regist_matmul(Loc loc, MMs &&...mms) {
+bool regist_matmul(Loc loc, bool cube_only, MMs &&...mms) {
   const pyasc_sim_api *t = cube_api(loc);
-  if (t->core_info(ctx, 1) && t->core_info(ctx, 0) == 1) return true;
+  if (!cube_only && t->core_info(ctx, 1) && t->core_info(ctx, 0) == 1) return true;
   regist(loc, std::forward<MMs>(mms)...);
   return false;
 }
@@ -516,9 +518,11 @@ bool regist_matmul(Loc loc, MMs &&...mms) {
 
 // REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2...]): Init each Matmul with
 // its tiling (nullptr: Init follows); on a mixed group's AIC the kernel function returns here.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                  \
-  if ((void)(tpipe), (void)(workspace),                                           \
-      AscendC::sim::regist_matmul(AscendC::sim::Loc{}, __VA_ARGS__)) /* NOLINT */ \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                  \
+  if ((void)(tpipe), (void)(workspace),                                                           \
+      AscendC::sim::regist_matmul(                                                                \
+          AscendC::sim::Loc{}, AscendC::sim::cube_only_defined(PYASC_SIM_STR(ASCENDC_CUBE_ONLY)), \
+          __VA_ARGS__)) /* NOLINT */                                                              \
   return
 
 // The system workspace is a global function on the device (basic_api's swap_mem header).

@@ -6,9 +6,14 @@
 namespace AscendC::sim {
 // The fields every builder sets alike: a template's flags start from a zeroed config, with the
 // members Ascend C initialises in its struct (enableInit, enableEnd...) at their defaults.
-constexpr MatmulConfig base_config(bool unit_flag) {
+constexpr MatmulConfig base_config(bool unit_flag, bool intrinsics, bool batch_loop, bool vec_nd2nz,
+                                   BatchMode mode) {
   MatmulConfig c{};
   c.enUnitFlag = unit_flag;
+  c.intrinsicsCheck = intrinsics;
+  c.isNBatch = batch_loop;
+  c.enVecND2NZ = vec_nd2nz;
+  c.batchMode = mode;
   c.enableUBReuse = true;
   c.iterateOrder = IterateOrder::UNDEF;
   c.scheduleType = ScheduleType::INNER_PRODUCT;
@@ -24,12 +29,9 @@ constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchL
                                        ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
                                        bool enUnitFlag = true, bool enableMixDualMaster = false,
                                        BatchOutMode bmmOutMode = SINGLE_BATCH) {
-  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  MatmulConfig c =
+      AscendC::sim::base_config(enUnitFlag, intrinsicsLimit, batchLoop, isVecND2NZ, bmmMode);
   c.doNorm = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
-  c.enVecND2NZ = isVecND2NZ;
-  c.batchMode = bmmMode;
   c.enableReuse = isMsgReuse;
   c.iterateOrder = iterateOrder;
   c.scheduleType = scheduleType;
@@ -47,15 +49,12 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
                                     bool enableKdimReorderLoad = false,
                                     bool enableL1BankConflictOptimise = false) {
   (void)enableL1BankConflictOptimise;  // a bank layout of L1, which the simulator has not
-  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  MatmulConfig c = AscendC::sim::base_config(enUnitFlag, intrinsicsLimit, batchLoop, isVecND2NZ,
+                                             BatchMode::NONE);
   c.doMultiDataLoad = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
   c.doMTE2Preload = doMTE2Preload;
-  c.enVecND2NZ = isVecND2NZ;
   c.isPerTensor = isPerTensor;
   c.hasAntiQuantOffset = hasAntiQuantOffset;
-  c.batchMode = BatchMode::NONE;
   c.enableReuse = isMsgReuse;
   c.enableUBReuse = enableUBReuse;
   c.enableL1CacheUB = enableL1CacheUB;
@@ -68,27 +67,21 @@ constexpr MatmulConfig GetSpecialMDLConfig(bool intrinsicsLimit = false, bool ba
                                            uint32_t doMTE2Preload = 0, bool isVecND2NZ = false,
                                            bool isPerTensor = false,
                                            bool hasAntiQuantOffset = false) {
-  MatmulConfig c = AscendC::sim::base_config(false);
+  MatmulConfig c =
+      AscendC::sim::base_config(false, intrinsicsLimit, batchLoop, isVecND2NZ, BatchMode::NONE);
   c.doSpecialMDL = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
   c.doMTE2Preload = doMTE2Preload;
-  c.enVecND2NZ = isVecND2NZ;
   c.isPerTensor = isPerTensor;
   c.hasAntiQuantOffset = hasAntiQuantOffset;
-  c.batchMode = BatchMode::NONE;
   return c;
 }
 
 constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK,
                                       bool intrinsicsLimit = false, bool batchLoop = false,
                                       BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
-  MatmulConfig c = AscendC::sim::base_config(false);
+  MatmulConfig c = AscendC::sim::base_config(false, intrinsicsLimit, batchLoop, false, bmmMode);
   c.doBasicBlock = true;
   c.basicM = basicM, c.basicN = basicN, c.basicK = basicK;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
-  c.batchMode = bmmMode;
   return c;
 }
 
@@ -109,12 +102,9 @@ constexpr MatmulConfig GetIBShareNormConfig(bool intrinsicsLimit = false, bool b
                                             bool isVecND2NZ = false,
                                             BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
                                             bool isDoubleCache = false, bool enUnitFlag = true) {
-  MatmulConfig c = AscendC::sim::base_config(enUnitFlag);
+  MatmulConfig c =
+      AscendC::sim::base_config(enUnitFlag, intrinsicsLimit, batchLoop, isVecND2NZ, bmmMode);
   c.doIBShareNorm = true;
-  c.intrinsicsCheck = intrinsicsLimit;
-  c.isNBatch = batchLoop;
-  c.enVecND2NZ = isVecND2NZ;
-  c.batchMode = bmmMode;
   c.enableDoubleCache = isDoubleCache;
   return c;
 }

@@ -1,5 +1,5 @@
 // Part of kernel_operator.h, included only from it: AscendC::Std, Ascend C's own type traits
-// (CANN's utils/std/type_traits.h). The standard library's where they agree; is_floating_point
+// (CANN's utils/std/type_traits.h), tuples and utilities. The standard library's where they agree; is_floating_point
 // counts half as a floating type, is_integral takes CANN's list of integer types and counts an
 // integral_constant as integral; is_one_of, is_one_of_value and is_constant are CANN's own.
 
@@ -112,6 +112,35 @@ template <auto n, typename T>
 struct is_constant<n, T &&> : is_constant<n, T> {};
 template <auto n, typename T, T v>
 struct is_constant<n, integral_constant<T, v>> : bool_constant<v == n> {};
+
+// CANN's utils/std/tuple.h and utility.h: the standard library's
+using std::declval;
+using std::forward;
+using std::get;
+using std::ignore;
+using std::index_sequence;
+using std::index_sequence_for;
+using std::integer_sequence;
+using std::make_index_sequence;
+using std::make_integer_sequence;
+using std::make_tuple;
+using std::move;
+using std::tie;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_element_t;
+using std::tuple_size;
+using std::tuple_size_v;
+
+// CANN's utils/std/algorithm.h: max and min of two values of two types
+template <typename T, typename U>
+constexpr auto max(const T &a, const U &b) {
+  return a < b ? b : a;
+}
+template <typename T, typename U>
+constexpr auto min(const T &a, const U &b) {
+  return b < a ? b : a;
+}
 
 }  // namespace Std
 }  // namespace AscendC
