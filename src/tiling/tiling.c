@@ -258,12 +258,13 @@ asc_status asc_tiling_set_org_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, i
   return ASC_OK;
 }
 
+/* -1 for an axis takes the original shape's (Ascend C's SetShape(-1, -1, K)) */
 asc_status asc_tiling_set_shape(asc_tiling_ctx *ctx, int64_t m, int64_t n, int64_t k) {
   TRY(check_ctx(ctx));
   int32_t v[3] = {0};
-  TRY(check_dim("M", m, &v[0]));
-  TRY(check_dim("N", n, &v[1]));
-  TRY(check_dim("K", k, &v[2]));
+  TRY(check_opt_dim("M", m, &v[0]));
+  TRY(check_opt_dim("N", n, &v[1]));
+  TRY(check_opt_dim("K", k, &v[2]));
   ctx->m = v[0], ctx->n = v[1], ctx->k = v[2];
   ctx->has_result = false;
   return ASC_OK;
@@ -494,8 +495,11 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
                      "(L1 %lld, L0A %lld, L0B %lld, L0C %lld, UB %lld bytes)",
                      (long long)hw->l1_size, (long long)hw->l0a_size, (long long)hw->l0b_size,
                      (long long)hw->l0c_size, (long long)hw->ub_size);
-  if (ctx->org_m < 0 && ctx->m < 0)
+  if (ctx->org_m < 0 && ctx->m < 0 && ctx->n < 0 && ctx->k < 0)
     return asc_error(ASC_ERR_INVALID_VALUE, "tiling: no shape: call set_shape or set_org_shape");
+  if (ctx->org_m < 0 && (ctx->m < 0 || ctx->n < 0 || ctx->k < 0))
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "tiling: set_shape's -1 takes the original shape's axis: call set_org_shape");
   TRY(check_types(ctx));
   if (ctx->org_m > 0) {
     j->org_m = ctx->org_m, j->org_n = ctx->org_n, j->org_ka = ctx->org_ka, j->org_kb = ctx->org_kb;
@@ -504,7 +508,8 @@ static asc_status resolve(const asc_tiling_ctx *ctx, tl_job *j) {
   }
   j->single_m = ctx->m, j->single_n = ctx->n, j->single_k = ctx->k;
   int64_t m = asc_tiling_single_m(j), n = asc_tiling_single_n(j), k = asc_tiling_single_k(j);
-  if (ctx->m > 0 && (m > j->org_m || n > j->org_n || k > min64(j->org_ka, j->org_kb)))
+  if ((ctx->m > 0 || ctx->n > 0 || ctx->k > 0) &&
+      (m > j->org_m || n > j->org_n || k > min64(j->org_ka, j->org_kb)))
     return asc_error(ASC_ERR_INVALID_VALUE,
                      "tiling: shape (%lld, %lld, %lld) exceeds the original shape (M=%lld, "
                      "N=%lld, Ka=%lld, Kb=%lld)",

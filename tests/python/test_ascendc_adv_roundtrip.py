@@ -90,6 +90,11 @@ def test_status_registers_as_ascendc(debug: bool) -> None:
     assert list(want[:2]) == [0, 1]  # the preloader idle; coupled mode
     pc_line = next(i for i, s in enumerate(source.splitlines(), 1) if "GetProgramCounter" in s)
     assert got[2] & 0xFFFFF == pc_line
+    # GetTaskRation: the name CANN's quant_group_matmul example calls GetTaskRatio by
+    assert "GetTaskRatio()" in source
+    pyasc.ascendc.load(source.replace("GetTaskRatio()", "GetTaskRation()"), "k_status",
+                       debug=debug)[1](got)
+    assert got[1] == want[1]
 
 
 MATHS_TMP_SRC = r"""

@@ -88,3 +88,95 @@ def test_iterate_batch_takes_the_form_its_arguments_name(call, error):
     else:
         kernel[1](*args)
         np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+CEIL_SRC = r"""
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+
+extern "C" __global__ __aicore__ void ceil_k(GM_ADDR out, int64_t d)
+{
+    AscendC::GlobalTensor<int64_t> o;
+    o.SetGlobalBuffer((__gm__ int64_t *)out, 3);
+    o.SetValue(0, AscendC::Ceil(int64_t{7}, d));
+    o.SetValue(1, AscendC::CeilAlign(int64_t{7}, d));
+    o.SetValue(2, AscendC::Ceil(uint32_t{8}, uint32_t{4}));
+}
+"""
+
+
+def test_the_matmul_librarys_ceil_helpers():
+    """AscendC::Ceil and CeilAlign on integers (CANN's matmul_utils.h, which matmul_l2cache
+    calls); a divisor that is not positive is a KernelError at the caller's line."""
+    out = np.zeros(3, np.int64)
+    kernel = pyasc.ascendc.load(CEIL_SRC, "ceil_k")
+    kernel[1](out, 4)
+    np.testing.assert_array_equal(out, [2, 8, 2])
+    line = next(i for i, text in enumerate(CEIL_SRC.splitlines(), 1) if "Ceil(int64_t{7}" in text)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: .*num2 must be positive"):
+        kernel[1](out, 0)
+
+
+STATIC_SRC = r"""
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+using A = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using B = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr MatmulShapeParams SHAPE = {1024, 1024, 1024, BASE_M, BASE_N, 32};
+constexpr MatmulApiStaticTiling STATIC = [] {
+    auto t = GetMatmulApiTiling<A, B, C, C>(GetMMConfig<MatmulConfigMode::CONFIG_MDL>(SHAPE));
+    t.depthA1 = 4, t.depthB1 = 4, t.stepKa = 2, t.stepKb = 2;
+    return t;
+}();
+static_assert(STATIC.baseM == BASE_M && STATIC.singleCoreK == 1024 && STATIC.stepKa == 2);
+static_assert(GetMatmulApiTiling<A, B, C, C>(CFG_NORM).baseM == -1);
+
+extern "C" __global__ __cube__ void mm_static(GM_ADDR a, GM_ADDR b, GM_ADDR c, int32_t m,
+                                              int32_t n, int32_t k)
+{
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a);
+    bGm.SetGlobalBuffer((__gm__ half *)b);
+    cGm.SetGlobalBuffer((__gm__ float *)c);
+    TPipe pipe;
+    Matmul<A, B, C, C, STATIC> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (TCubeTiling *)nullptr);
+    mm.SetOrgShape(m, n, k);
+    mm.SetTail(m, n, k);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+"""
+
+
+@pytest.mark.parametrize("base", [(64, 128), (128, 256)])
+def test_a_constant_tiling_runs_without_a_tcube_tiling(base):
+    """GetMatmulApiTiling's MatmulApiStaticTiling as a Matmul's MM_CFG, registered with no
+    TCubeTiling (CANN's matmul_constant_tiling): its base block and steps, the shapes from
+    SetOrgShape and SetTail."""
+    source = "#define ASCENDC_CUBE_ONLY\n" + STATIC_SRC.replace("BASE_M", str(base[0])).replace(
+        "BASE_N", str(base[1]))
+    rng = np.random.default_rng(22)
+    m, n, k = 200, 300, 96
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    c = np.zeros((m, n), np.float32)
+    pyasc.ascendc.load(source, "mm_static")[1](a, b, c, m, n, k)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_a_constant_tiling_with_no_base_block_is_an_error():
+    source = "#define ASCENDC_CUBE_ONLY\n" + STATIC_SRC.replace(
+        "Matmul<A, B, C, C, STATIC> mm;",
+        "constexpr static auto OPEN = GetMatmulApiTiling<A, B, C, C>(CFG_NORM);\n"
+        "    Matmul<A, B, C, C, OPEN> mm;").replace("BASE_M", "64").replace("BASE_N", "64")
+    assert "OPEN> mm" in source
+    with pytest.raises(pyasc.KernelError, match="fixes no base block"):
+        pyasc.ascendc.load(source, "mm_static")[1](np.zeros((16, 16), np.float16),
+                                                   np.zeros((16, 16), np.float16),
+                                                   np.zeros((16, 16), np.float32), 16, 16, 16)

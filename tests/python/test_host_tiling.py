@@ -575,3 +575,25 @@ def test_uninitialised_object_is_an_error_not_a_crash():
         t.get_tiling(TCubeTiling())
     with pytest.raises(TypeError):
         host.PlatformAscendC()
+
+
+def test_set_shape_minus_one_takes_the_original_axis():
+    """Ascend C's SetShape(-1, -1, K) (CANN's matmul_constant_tiling): an axis given as -1 is
+    left to the original shape, as if set_shape had not named it."""
+    def tiled(shape):
+        t = make(host.MultiCoreMatmulTiling)
+        t.set_org_shape(128, 3072, 64)
+        if shape:
+            t.set_shape(*shape)
+        t.set_dim(8)
+        return tile(t)
+    open_axes, org_only = tiled((-1, -1, 64)), tiled(None)
+    assert [getattr(open_axes, f) for f, _ in UPSTREAM_FIELDS] == \
+        [getattr(org_only, f) for f, _ in UPSTREAM_FIELDS]
+    assert open_axes.used_core_num == 8
+    t = make()
+    t.set_shape(-1, 64, 64)
+    with pytest.raises(asc.InvalidValueError, match="-1 takes the original shape's axis"):
+        t.get_tiling(TCubeTiling())
+    with pytest.raises(asc.InvalidValueError, match=r"M=-2 must be in \[1"):
+        make().set_shape(-2, 64, 64)

@@ -93,6 +93,9 @@ namespace AscendC::sim {
 constexpr int config_flag_bits(const MatmulConfig &c) {
   return (c.enUnitFlag ? 1 << 24 : 0) | (c.isEnableChannelSplit ? 1 << 28 : 0);
 }
+constexpr int config_flag_bits(const MatmulApiStaticTiling &t) {
+  return config_flag_bits(t.cfg) | 1 << 25;  // 25: a constant tiling
+}
 template <typename T>
 constexpr int config_flag_bits(const T &) {
   return 1 << 24;
@@ -112,6 +115,18 @@ constexpr int32_t MIX = 0;
 constexpr int32_t AIC = 1;
 constexpr int32_t AIV = 2;
 constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of a fractal's row (C0)
+
+// The Matmul library's integer helpers (CANN's matmul_utils.h): num1 / num2 rounded up, and
+// num1 rounded up to a multiple of num2; num2 must be positive.
+template <typename T>
+inline T Ceil(T num1, T num2, sim::Loc loc = {}) {
+  if (!(num2 > 0)) sim::fail_at("Ceil: num2 must be positive", loc);
+  return (num1 + num2 - 1) / num2;
+}
+template <typename T>
+inline T CeilAlign(T num1, T num2, sim::Loc loc = {}) {
+  return Ceil(num1, num2, loc) * num2;
+}
 
 struct MatrixOffset {
   int32_t offset;
@@ -225,6 +240,35 @@ class Matmul {
         sim::cube_api(loc)->mm_init(sim::ctx, mem, sim::dtype<SrcAT>::code, sim::dtype<DstT>::code,
                                     flags, reinterpret_cast<const int32_t *>(cubeTiling),
                                     sizeof(TCubeTiling) / sizeof(int32_t), loc.file, loc.line));
+  }
+  // REGIST_MATMUL_OBJ without a TCubeTiling: a MatmulApiStaticTiling MM_CFG's fields (shapes it
+  // leaves open come from SetOrgShape/SetTail; open depths and steps are 1); with another
+  // config, Init follows.
+  void InitStatic(sim::Loc loc = {}) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>) {
+      const MatmulApiStaticTiling &s = MM_CFG;
+      if (s.baseM <= 0 || s.baseN <= 0 || s.baseK <= 0)
+        sim::fail_at(
+            "Matmul: its MatmulApiStaticTiling fixes no base block (basicM/N/K): "
+            "register it with a TCubeTiling",
+            loc);
+      auto open = [](int32_t v, int32_t dflt) { return v > 0 ? v : dflt; };
+      TCubeTiling t;
+      t.usedCoreNum = 1;
+      t.M = t.singleCoreM = open(s.singleCoreM, s.baseM);
+      t.N = t.singleCoreN = open(s.singleCoreN, s.baseN);
+      t.Ka = t.Kb = t.singleCoreK = open(s.singleCoreK, s.baseK);
+      t.baseM = s.baseM, t.baseN = s.baseN, t.baseK = s.baseK;
+      t.depthA1 = open(s.depthA1, 1), t.depthB1 = open(s.depthB1, 1);
+      t.stepM = open(s.stepM, 1), t.stepN = open(s.stepN, 1);
+      t.stepKa = open(s.stepKa, 1), t.stepKb = open(s.stepKb, 1);
+      t.iterateOrder = s.iterateOrder == 1 ? 1 : 0;
+      t.isBias = s.isBias > 0;
+      t.dbL0A = open(s.dbL0A, 1), t.dbL0B = open(s.dbL0B, 1), t.dbL0C = open(s.dbL0C, 1);
+      Init(&t, nullptr, loc);
+    } else {
+      (void)loc;
+    }
   }
   void SetTensorA(const GlobalTensor<SrcAT> &gm, bool isTransposeA = false, sim::Loc loc = {}) {
     set(0, gm.gt, isTransposeA, loc);
@@ -487,14 +531,17 @@ namespace sim {
 inline void regist(Loc loc) {
   (void)loc;
 }
-// a Matmul without its tiling: Init follows
+// a Matmul without its tiling: Init follows, or its constant tiling gives it
 template <class MM>
 void regist(Loc loc, MM &mm) {
-  (void)loc, (void)mm;
+  mm.InitStatic(loc);
 }
 template <class MM, typename... Rest>
 void regist(Loc loc, MM &mm, const TCubeTiling *tiling, Rest &&...rest) {
-  if (tiling) mm.Init(tiling, nullptr, loc);
+  if (tiling)
+    mm.Init(tiling, nullptr, loc);
+  else
+    mm.InitStatic(loc);
   regist(loc, std::forward<Rest>(rest)...);
 }
 // REGIST_MATMUL_OBJ: true on a group's AIC, which has nothing to serve (the kernel returns),

@@ -188,3 +188,52 @@ constexpr MatmulConfig GetMMConfig(ArgTypes &&...args) {
   (AscendC::sim::apply_mm_params(c, args), ...);
   return c;
 }
+
+// --- the constant tiling (GetMatmulApiTiling) ---------------------------------------------------
+
+// Ascend C's MatmulApiStaticTiling: TCubeTiling's fields known at compile time (-1 where the
+// config leaves one open) and the config. A Matmul given one as its MM_CFG and registered
+// without a TCubeTiling (REGIST_MATMUL_OBJ(..., mm, nullptr)) runs with it: SetOrgShape and
+// SetTail give the shapes it leaves open; open depths and steps run as 1.
+struct MatmulApiStaticTiling {
+  int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
+  int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1;
+  int32_t baseM = -1, baseN = -1, baseK = -1, depthA1 = -1, depthB1 = -1;
+  int32_t stepM = -1, stepN = -1, isBias = -1, transLength = -1, iterateOrder = -1;
+  int32_t shareMode = -1, shareL1Size = -1, shareL0CSize = -1, shareUbSize = -1;
+  int32_t stepKa = -1, stepKb = -1, depthAL1CacheUB = -1, depthBL1CacheUB = -1;
+  int32_t dbL0A = -1, dbL0B = -1, dbL0C = -1;
+  int32_t ALayoutInfoB = -1, ALayoutInfoS = -1, ALayoutInfoN = -1, ALayoutInfoG = -1;
+  int32_t ALayoutInfoD = -1, BLayoutInfoB = -1, BLayoutInfoS = -1, BLayoutInfoN = -1;
+  int32_t BLayoutInfoG = -1, BLayoutInfoD = -1, CLayoutInfoB = -1, CLayoutInfoS1 = -1;
+  int32_t CLayoutInfoN = -1, CLayoutInfoG = -1, CLayoutInfoS2 = -1, BatchNum = -1;
+  int32_t mxTypePara = -1;
+  MatmulConfig cfg = CFG_NORM;
+};
+
+// The constant tiling of mmCFG's fixed base block (basicM/N/K) and single-core shape
+// (singleCoreM/N/K), as asc.adv.get_matmul_api_tiling gives it; a config that fixes neither
+// leaves every field open. l1Size (0: all of L1) and the types are checked when a Matmul runs
+// with it: its blocks must fit the cube's buffers.
+namespace AscendC {
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig &mmCFG, int32_t l1Size = 0) {
+  (void)l1Size;
+  MatmulApiStaticTiling t{};
+  t.cfg = mmCFG;
+  if (mmCFG.basicM > 0 && mmCFG.basicN > 0 && mmCFG.basicK > 0) {
+    t.baseM = static_cast<int32_t>(mmCFG.basicM);
+    t.baseN = static_cast<int32_t>(mmCFG.basicN);
+    t.baseK = static_cast<int32_t>(mmCFG.basicK);
+    t.stepM = mmCFG.stepM > 0 ? static_cast<int32_t>(mmCFG.stepM) : -1;
+    t.stepN = mmCFG.stepN > 0 ? static_cast<int32_t>(mmCFG.stepN) : -1;
+    t.iterateOrder = static_cast<int32_t>(mmCFG.iterateOrder);
+  }
+  if (t.baseM > 0 && mmCFG.singleCoreM > 0 && mmCFG.singleCoreN > 0 && mmCFG.singleCoreK > 0) {
+    t.singleCoreM = t.M = static_cast<int32_t>(mmCFG.singleCoreM);
+    t.singleCoreN = t.N = static_cast<int32_t>(mmCFG.singleCoreN);
+    t.singleCoreK = t.Ka = t.Kb = static_cast<int32_t>(mmCFG.singleCoreK);
+  }
+  return t;
+}
+}  // namespace AscendC

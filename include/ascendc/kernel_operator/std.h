@@ -1,7 +1,8 @@
 // Part of kernel_operator.h, included only from it: AscendC::Std, Ascend C's own type traits
-// (CANN's utils/std/type_traits.h), tuples and utilities. The standard library's where they agree; is_floating_point
-// counts half as a floating type, is_integral takes CANN's list of integer types and counts an
-// integral_constant as integral; is_one_of, is_one_of_value and is_constant are CANN's own.
+// (CANN's utils/std/type_traits.h), tuples and utilities. The standard library's where they agree;
+// is_floating_point counts half as a floating type, is_integral takes CANN's list of integer types
+// and counts an integral_constant as integral; is_one_of, is_one_of_value and is_constant are
+// CANN's own.
 
 namespace AscendC {
 namespace Std {

@@ -111,6 +111,10 @@ inline int64_t GetICachePreloadStatus(sim::Loc loc = {}) {
 inline int64_t GetTaskRatio(sim::Loc loc = {}) {
   return sim::adv_more(PYASC_SIM_ADV_TASK_RATIO, nullptr, {}, loc);
 }
+// the name CANN's quant_group_matmul example calls it by
+inline int64_t GetTaskRation(sim::Loc loc = {}) {
+  return GetTaskRatio(loc);
+}
 // The architecture as Ascend C encodes it: __NPU_ARCH__'s digits read as hexadecimal.
 inline void GetArchVersion(uint32_t &coreVersion) {
   coreVersion = ((__NPU_ARCH__ / 1000) << 12) | ((__NPU_ARCH__ / 100 % 10) << 8) |
