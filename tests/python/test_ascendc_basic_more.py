@@ -244,3 +244,67 @@ def test_fill_on_a_cube_core_returns_at_once(debug):
     pyasc.ascendc.load(source.replace("#define ASCENDC_CUBE_ONLY\n", ""), "mm_alloc",
                        debug=debug)[1](a, b, c)
     assert (c.reshape(-1)[:16] == 9).all()
+
+
+OPERATOR_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void ops(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR bits)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b0, b1, b2, b3, b4;
+    pipe.InitBuffer(b0, 64 * sizeof(float));
+    pipe.InitBuffer(b1, 64 * sizeof(float));
+    pipe.InitBuffer(b2, 4 * 64 * sizeof(float));
+    pipe.InitBuffer(b3, 2 * 64 * sizeof(int16_t));
+    pipe.InitBuffer(b4, 2 * 64 * sizeof(int16_t));
+    GlobalTensor<float> xg, yg, og;
+    GlobalTensor<int16_t> bg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    yg.SetGlobalBuffer((__gm__ float *)y);
+    og.SetGlobalBuffer((__gm__ float *)out);
+    bg.SetGlobalBuffer((__gm__ int16_t *)bits);
+    LocalTensor<float> a = b0.Get<float>(), b = b1.Get<float>(), r = b2.Get<float>();
+    LocalTensor<int16_t> i = b3.Get<int16_t>(), o = b4.Get<int16_t>();
+    DataCopy(a, xg, 64);
+    DataCopy(b, yg, 64);
+    DataCopy(i, bg, 128);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    LocalTensor<float> sum = r[0], diff = r[64], prod = r[128], quot = r[192];
+    sum.SetSize(64), diff.SetSize(64), prod.SetSize(64), quot.SetSize(64);
+    sum = a + b;
+    diff = a - b;
+    prod = a * b;
+    quot = a / b;
+    LocalTensor<int16_t> ored = o[0], anded = o[64];
+    ored.SetSize(64), anded.SetSize(64);
+    LocalTensor<int16_t> j = i[64];
+    i.SetSize(64);
+    ored = i | j;
+    anded = i & j;
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(og, r, 256);
+    DataCopy(bg[128], o, 128);
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_local_tensor_operators_run_over_the_whole_destination(debug):
+    """LocalTensor's +, -, *, /, |, & (Ascend C's symbol overloads, CANN's
+    matmul_partial_output sums partial blocks with +): the binary count form over
+    dst.GetSize() elements, run by the assignment."""
+    rng = np.random.default_rng(23)
+    x = rng.uniform(-4, 4, 64).astype(np.float32)
+    y = rng.uniform(1, 4, 64).astype(np.float32)
+    bits = np.zeros(256, np.int16)
+    bits[:128] = rng.integers(-2000, 2000, 128)
+    out = np.zeros(256, np.float32)
+    pyasc.ascendc.load(OPERATOR_SRC, "ops", debug=debug)[1](x, y, out, bits)
+    np.testing.assert_array_equal(out.reshape(4, 64), [x + y, x - y, x * y, x / y])
+    i, j = bits[:64], bits[64:128]
+    np.testing.assert_array_equal(bits[128:192], i | j)
+    np.testing.assert_array_equal(bits[192:], i & j)

@@ -180,3 +180,81 @@ def test_a_constant_tiling_with_no_base_block_is_an_error():
         pyasc.ascendc.load(source, "mm_static")[1](np.zeros((16, 16), np.float16),
                                                    np.zeros((16, 16), np.float16),
                                                    np.zeros((16, 16), np.float32), 16, 16, 16)
+
+
+PARTIAL_SRC = r"""
+#define ASCENDC_CUBE_ONLY
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+constexpr MatmulConfig PARTIAL = [] {
+    MatmulConfig c = CFG_NORM;
+    c.isPartialOutput = true;
+    return c;
+}();
+
+extern "C" __global__ __aicore__ void mm_partial(GM_ADDR a, GM_ADDR b, GM_ADDR ws,
+                                                 GM_ADDR tilingGm, GM_ADDR workspace)
+{
+    TCubeTiling tiling;
+    auto words = reinterpret_cast<__gm__ int32_t *>(tilingGm);
+    for (uint32_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i)
+        reinterpret_cast<int32_t *>(&tiling)[i] = words[i];
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> wGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a);
+    bGm.SetGlobalBuffer((__gm__ half *)b);
+    wGm.SetGlobalBuffer((__gm__ float *)ws);
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>, PARTIAL> mm;
+    REGIST_MATMUL_OBJ(&pipe, workspace, mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    uint32_t offset = 0;
+    while (mm.Iterate()) {
+        mm.GetTensorC(wGm[offset], 0, true);
+        offset += tiling.baseM * tiling.baseN;
+    }
+    WRITE_ALL
+    mm.End();
+}
+"""
+
+
+def test_partial_output_gives_each_k_block_of_each_block():
+    """MatmulConfig's isPartialOutput (CANN's matmul_partial_output): each Iterate is one base K
+    block of one base block, its product not added to the others', and GetTensorC with
+    enSequentialWrite writes it at the tensor's start, rows baseN apart."""
+    rng = np.random.default_rng(24)
+    m, n, k = 64, 64, 1024
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    tiling = _tiling(m, n, k, 1)
+    bm, bn, bk = tiling.base_m, tiling.base_n, tiling.base_k
+    mb, nb, kb = -(-m // bm), -(-n // bn), -(-k // bk)
+    assert kb >= 2 and m % bm == 0 and n % bn == 0 and k % bk == 0
+    ws = np.zeros((mb * nb, kb, bm, bn), np.float32)
+    source = PARTIAL_SRC.replace("WRITE_ALL", "")
+    pyasc.ascendc.load(source, "mm_partial")[1](a, b, ws, tiling, np.zeros(1024, np.uint8))
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    got = {}
+    for blk in range(mb * nb):
+        parts = ws[blk]
+        total = parts.sum(axis=0)
+        # the block's place: find it in the full product (the tiling's order)
+        for i in range(mb):
+            for j in range(nb):
+                if np.array_equal(total, (af @ bf)[i * bm:(i + 1) * bm, j * bn:(j + 1) * bn]):
+                    got[blk] = (i, j)
+        i, j = got[blk]
+        for q in range(kb):
+            np.testing.assert_array_equal(
+                parts[q], af[i * bm:(i + 1) * bm, q * bk:(q + 1) * bk]
+                @ bf[q * bk:(q + 1) * bk, j * bn:(j + 1) * bn])
+    assert sorted(got.values()) == [(i, j) for i in range(mb) for j in range(nb)]
+    with pytest.raises(pyasc.KernelError, match="isPartialOutput Matmul's blocks are K parts"):
+        pyasc.ascendc.load(PARTIAL_SRC.replace("WRITE_ALL", "mm.IterateAll(wGm);"),
+                           "mm_partial")[1](a, b, ws, tiling, np.zeros(1024, np.uint8))

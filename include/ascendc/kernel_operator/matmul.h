@@ -88,10 +88,12 @@ struct MatmulConfig {
 
 namespace AscendC::sim {
 // matmul.new's flag bits from the config: 24 its enUnitFlag, which the timing model reads (MMAD
-// and FIXPIPE hand L0C over per 512 B), 28 isEnableChannelSplit; a config of another type keeps
+// and FIXPIPE hand L0C over per 512 B), 28 isEnableChannelSplit, 29 isPartialOutput; a config
+// of another type keeps
 // CFG_NORM's, on
 constexpr int config_flag_bits(const MatmulConfig &c) {
-  return (c.enUnitFlag ? 1 << 24 : 0) | (c.isEnableChannelSplit ? 1 << 28 : 0);
+  return (c.enUnitFlag ? 1 << 24 : 0) | (c.isEnableChannelSplit ? 1 << 28 : 0) |
+         (c.isPartialOutput ? 1 << 29 : 0);
 }
 constexpr int config_flag_bits(const MatmulApiStaticTiling &t) {
   return config_flag_bits(t.cfg) | 1 << 25;  // 25: a constant tiling
@@ -321,11 +323,13 @@ class Matmul {
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT> &gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, sim::Loc loc = {}) {
-    if (enSequentialWrite)
-      sim::fail_at("Matmul::GetTensorC: enSequentialWrite to GM is not simulated", loc);
+    if (enSequentialWrite && enAtomic)
+      sim::fail_at("Matmul::GetTensorC: enSequentialWrite with enAtomic is not simulated", loc);
     if constexpr (!sync) next_async_block(loc);
-    sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, 0, gm.gt, pyasc_sim_lt{},
-                                            sim::dtype<DstT>::code, enAtomic, loc.file, loc.line));
+    // enSequentialWrite: the block at gm's start, rows baseN apart (ub 2)
+    sim::check(sim::cube_api(loc)->mm_get_c(sim::ctx, mem, 0, enSequentialWrite ? 2 : 0, gm.gt,
+                                            pyasc_sim_lt{}, sim::dtype<DstT>::code, enAtomic,
+                                            loc.file, loc.line));
   }
   // Every block of the single-core shape to its place in C.
   template <bool sync = true>

@@ -21,6 +21,15 @@ constexpr int cube_buffer(TPosition pos) {
 
 template <typename T>
 class LocalTensor;
+namespace sim {
+// An operator of two LocalTensors (Ascend C's SymbolOverrideAdd and the rest), which the
+// assignment to a LocalTensor runs (vector.h: run).
+template <typename T, int Op>
+struct SymbolOverride {
+  const LocalTensor<T> *src0, *src1;
+  void run(const LocalTensor<T> &dst) const;
+};
+}  // namespace sim
 
 // A LocalTensor's shape as the adv APIs read it (SoftMax takes its rows and row length from
 // its source's when no SoftMaxShapeInfo gives them): dims, the original (unpadded) dims,
@@ -169,6 +178,18 @@ class LocalTensor {
         sim::api()->lset(sim::ctx, sim::dtype<T>::code, lt, index, f, i, loc.file, loc.line));
   }
   uint32_t GetSize() const { return static_cast<uint32_t>(lt.len); }
+  // dst = src0 + src1 (and -, *, /, |, &): Ascend C's symbol overloads, the binary count form
+  // over all of dst (dst.GetSize() elements), run when assigned.
+  sim::SymbolOverride<T, 0> operator+(const LocalTensor &src1) const { return {this, &src1}; }
+  sim::SymbolOverride<T, 1> operator-(const LocalTensor &src1) const { return {this, &src1}; }
+  sim::SymbolOverride<T, 2> operator*(const LocalTensor &src1) const { return {this, &src1}; }
+  sim::SymbolOverride<T, 3> operator/(const LocalTensor &src1) const { return {this, &src1}; }
+  sim::SymbolOverride<T, 4> operator|(const LocalTensor &src1) const { return {this, &src1}; }
+  sim::SymbolOverride<T, 5> operator&(const LocalTensor &src1) const { return {this, &src1}; }
+  template <int Op>
+  void operator=(const sim::SymbolOverride<T, Op> &e) {
+    e.run(*this);
+  }
   // the TPosition of the queue, TBuf or address it came from, as a number
   int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
   void SetShapeInfo(const ShapeInfo &shapeInfo) { shape_ = shapeInfo; }

@@ -259,6 +259,19 @@ PYASC_SIM_BINARY_COUNT(FusedMulAddRelu, PYASC_SIM_VOP_FUSED_MUL_ADD_RELU)
 #undef PYASC_SIM_BINARY_MASK
 #undef PYASC_SIM_BINARY_COUNT
 
+namespace sim {
+template <typename T, int Op>
+void SymbolOverride<T, Op>::run(const LocalTensor<T> &dst) const {
+  const int32_t n = static_cast<int32_t>(dst.GetSize());
+  if constexpr (Op == 0) Add(dst, *src0, *src1, n);
+  if constexpr (Op == 1) Sub(dst, *src0, *src1, n);
+  if constexpr (Op == 2) Mul(dst, *src0, *src1, n);
+  if constexpr (Op == 3) Div(dst, *src0, *src1, n);
+  if constexpr (Op == 4) Or(dst, *src0, *src1, n);
+  if constexpr (Op == 5) And(dst, *src0, *src1, n);
+}
+}  // namespace sim
+
 // Tensor-scalar mask forms (and the count forms of the shifts).
 #define PYASC_SIM_SCALAR_MASK(NAME, OP)                                                          \
   template <typename T, bool isSetMask = true>                                                   \

@@ -19,9 +19,11 @@ typedef struct asc_k_matmul {
   int inited;
   int in_type, c_type, c_pos_ub; /* asc_kc_type of A/B and of C; C in UB */
   int a_nz, b_nz, c_nz, a_trans, b_trans;
-  int c_align; /* an ND_ALIGN C: its rows start 32 bytes apart at least (Ascend C's form) */
-  int c_split; /* MatmulConfig's isEnableChannelSplit: a float NZ C in 16 x 8 fractals */
-  int i4;      /* A and B hold int4b_t (two a byte, the low nibble first), widened to int8 in L1 */
+  int c_align;        /* an ND_ALIGN C: its rows start 32 bytes apart at least (Ascend C's form) */
+  int c_split;        /* MatmulConfig's isEnableChannelSplit: a float NZ C in 16 x 8 fractals */
+  int partial;        /* isPartialOutput: each iterate() is one base K block of one base block */
+  int64_t k_lo, k_hi; /* with partial: the K range of the current iterate() */
+  int i4; /* A and B hold int4b_t (two a byte, the low nibble first), widened to int8 in L1 */
   int64_t m, n, ka, kb; /* org shape */
   int64_t kc;           /* set_org_shape's org_kc: C's N (its row length); 0: n */
   int64_t sm, sn, sk;   /* single-core shape */
@@ -124,6 +126,7 @@ static int asc_k_mm_init(asc_k_ctx *k, asc_k_matmul *mm, int in_type, int c_type
   for (int w = 0; w < 3; w++) mm->pos[w] = (flags >> (15 + 3 * w)) & 7;
   mm->unit_flag = (flags >> 24) & 1, mm->const_tiling = (flags >> 25) & 1;
   mm->c_align = (flags >> 26) & 1, mm->i4 = (flags >> 27) & 1, mm->c_split = (flags >> 28) & 1;
+  mm->partial = (flags >> 29) & 1;
   mm->m = m, mm->n = n, mm->ka = ka, mm->kb = kb > 0 ? kb : ka;
   mm->sm = sm, mm->sn = sn, mm->sk = sk;
   mm->bm = bm, mm->bn = bn, mm->bk = bk;
@@ -444,15 +447,18 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
   if (mm->sk <= 0) return asc_k_fail(k, line, "Matmul.iterate: K is 0");
   const int64_t kc = (mm->bk + c0 - 1) / c0 * c0, a_blk = (mm->bm + 15) / 16 * 16 * kc * es,
                 b_blk = (mm->bn + 15) / 16 * 16 * kc * es;
-  const int direct = asc_k_mm_direct(k, mm, c, l0c, sa, sb, sbias, m0, n0, tm, tn, lda, ldb);
-  for (int64_t kq = 0, k0 = 0; !direct && k0 < mm->sk; kq++, k0 += mm->bk) {
-    const int64_t kk = mm->sk - k0 < mm->bk ? mm->sk - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
+  /* all of K, or the current one of isPartialOutput's base K blocks */
+  const int64_t k_lo = mm->partial ? mm->k_lo : 0, k_hi = mm->partial ? mm->k_hi : mm->sk;
+  const int direct =
+      !mm->partial && asc_k_mm_direct(k, mm, c, l0c, sa, sb, sbias, m0, n0, tm, tn, lda, ldb);
+  for (int64_t kq = 0, k0 = k_lo; !direct && k0 < k_hi; kq++, k0 += mm->bk) {
+    const int64_t kk = k_hi - k0 < mm->bk ? k_hi - k0 : mm->bk, k1 = (kk + c0 - 1) / c0;
     /* A (tm x kk) and B^T (tn x kk), both NZ with C0 along K: one GM -> L1
      * load brings step_ka (step_kb) base K blocks, each to its L1 block */
     for (int w = 0; w < 2; w++) {
       const int64_t st = w ? mm->step_kb : mm->step_ka;
-      for (int64_t j = 0; kq % st == 0 && j < st && k0 + j * mm->bk < mm->sk; j++) {
-        const int64_t kj = k0 + j * mm->bk, kkj = mm->sk - kj < mm->bk ? mm->sk - kj : mm->bk;
+      for (int64_t j = 0; kq % st == 0 && j < st && k0 + j * mm->bk < k_hi; j++) {
+        const int64_t kj = k0 + j * mm->bk, kkj = k_hi - kj < mm->bk ? k_hi - kj : mm->bk;
         asc_kc_span d;
         if (asc_k_mm_l1(k, mm, w, j, w ? b_blk : a_blk, &d, line) ||
             (w ? asc_k_mm_gather(k, d, sb, es, c0, tn, kkj, n0, kj, ldb, !mm->b_trans, mm->b_nz,
@@ -475,7 +481,7 @@ static int asc_k_mm_block(asc_k_ctx *k, asc_k_matmul *mm, int64_t m0, int64_t n0
       asc_kc_span d = {l0b.p + q * n1 * 512, l0b.n - q * n1 * 512};
       if (asc_kc_load_data_2d(d, l1b, t, &p, &e)) return asc_k_fail(k, line, "Matmul: %s", e.msg);
     }
-    asc_kc_mmad mp = {tm, tn, kk, k0 == 0, k0 == 0 && mm->bias.set};
+    asc_kc_mmad mp = {tm, tn, kk, k0 == k_lo, k0 == 0 && mm->bias.set};
     if (asc_kc_mmad_run(c, l0c, l0a, l0b, sbias, t, &mp, &e))
       return asc_k_fail(k, line, "Matmul: %s", e.msg);
   }
@@ -553,14 +559,18 @@ static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line)
 static int asc_k_mm_iterate(asc_k_ctx *k, asc_k_matmul *mm, int *more, int line) {
   if (asc_k_mm_check(k, mm, "iterate", line)) return 1;
   const int64_t mb = (mm->sm + mm->bm - 1) / mm->bm, nb = (mm->sn + mm->bn - 1) / mm->bn;
-  if (mm->next >= mb * nb) {
+  /* isPartialOutput: each block's base K blocks one by one, their sums not added */
+  const int64_t kb = mm->partial ? (mm->sk + mm->bk - 1) / mm->bk : 1;
+  if (mm->next >= mb * nb * kb) {
     *more = 0;
     mm->next = 0; /* the next iterate() starts over, as after end() */
     mm->have_block = 0;
     return 0;
   }
   int64_t i, j;
-  asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, mm->next, &i, &j);
+  asc_k_mm_order(mm->order, mb, nb, mm->order ? mm->step_m : mm->step_n, mm->next / kb, &i, &j);
+  mm->k_lo = mm->next % kb * mm->bk;
+  mm->k_hi = mm->k_lo + mm->bk < mm->sk ? mm->k_lo + mm->bk : mm->sk;
   mm->next++;
   const int64_t m0 = i * mm->bm, n0 = j * mm->bn;
   const int64_t tm = mm->sm - m0 < mm->bm ? mm->sm - m0 : mm->bm,
@@ -703,6 +713,16 @@ static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt,
   if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
   return asc_k_mm_get_c(k, mm, d, 0, dt, line);
 }
+/* get_tensor_c(gm, 0, en_sequential_write): the current block at gm's
+ * start, rows base_n apart, as into the UB (isPartialOutput's blocks one
+ * after another, CANN's matmul_partial_output). */
+static int asc_k_mm_get_c_gm_seq(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
+    __attribute__((unused));
+static int asc_k_mm_get_c_gm_seq(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, 1, dt, line);
+}
 static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
     __attribute__((unused));
 static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line) {
@@ -714,6 +734,10 @@ static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt,
 static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
     __attribute__((unused));
 static int asc_k_mm_iterate_all(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
+  if (mm->partial)
+    return asc_k_fail(k, line,
+                      "Matmul.iterate_all: an isPartialOutput Matmul's blocks are K parts: take "
+                      "them with iterate and get_tensor_c");
   int more = 1;
   mm->next = 0;
   for (;;) {
