@@ -116,7 +116,7 @@ static int sim_mm_get_c(void *kv, void *mm, int all, int ub, pyasc_sim_gt g, pya
   if (c < 0) return unsupported(k, L, all ? "Matmul::IterateAll" : "Matmul::GetTensorC", dt);
   if (ub == 2) /* GM, written sequentially (enSequentialWrite) */
     return all ? asc_k_fail(k, L, "Matmul::IterateAll: enSequentialWrite to GM is not simulated")
-               : asc_k_mm_get_c_gm_seq(k, mm, gt_in(g), c, L);
+               : asc_k_mm_get_c_gm_as(k, mm, gt_in(g), c, 1, L);
   if (ub)
     return all ? asc_k_mm_iterate_all_ub(k, mm, lt_in(t), c, L)
                : asc_k_mm_get_c_ub(k, mm, lt_in(t), c, L);

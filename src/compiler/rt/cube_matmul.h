@@ -706,22 +706,22 @@ static int asc_k_mm_get_c(asc_k_ctx *k, asc_k_matmul *mm, asc_kc_span d, int ub,
     return asc_k_fail(k, line, "Matmul.get_tensor_c: %s", e.msg);
   return 0;
 }
+/* get_tensor_c(gm): the current block to C in GM, at its place (seq 0) or,
+ * with en_sequential_write (seq 1), at gm's start with rows base_n apart,
+ * as into the UB (isPartialOutput's blocks one after another, CANN's
+ * matmul_partial_output). */
+static int asc_k_mm_get_c_gm_as(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int seq,
+                                int line) __attribute__((unused));
+static int asc_k_mm_get_c_gm_as(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int seq,
+                                int line) {
+  asc_kc_span d;
+  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
+  return asc_k_mm_get_c(k, mm, d, seq ? 1 : 0, dt, line);
+}
 static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
     __attribute__((unused));
 static int asc_k_mm_get_c_gm(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
-  asc_kc_span d;
-  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
-  return asc_k_mm_get_c(k, mm, d, 0, dt, line);
-}
-/* get_tensor_c(gm, 0, en_sequential_write): the current block at gm's
- * start, rows base_n apart, as into the UB (isPartialOutput's blocks one
- * after another, CANN's matmul_partial_output). */
-static int asc_k_mm_get_c_gm_seq(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line)
-    __attribute__((unused));
-static int asc_k_mm_get_c_gm_seq(asc_k_ctx *k, asc_k_matmul *mm, asc_k_gt g, int dt, int line) {
-  asc_kc_span d;
-  if (asc_k_cube_gm(k, g, asc_kc_esize((asc_kc_type)dt), "Matmul.get_tensor_c", &d, line)) return 1;
-  return asc_k_mm_get_c(k, mm, d, 1, dt, line);
+  return asc_k_mm_get_c_gm_as(k, mm, g, dt, 0, line);
 }
 static int asc_k_mm_get_c_ub(asc_k_ctx *k, asc_k_matmul *mm, asc_k_lt t, int dt, int line)
     __attribute__((unused));
