@@ -198,6 +198,37 @@ asc_status asc_tiling_set_batch_info(asc_tiling_ctx *ctx, int64_t batch_a, int64
  * untouched and the message names the input or buffer that cannot work. */
 asc_status asc_tiling_matmul_get(asc_tiling_ctx *ctx, asc_tcube_tiling *out);
 
+/* Ascend C's SoftMaxTiling, which its SoftMax, SoftmaxFlash and SoftmaxGrad
+ * take: the rows (srcM) of srcK elements, their max/sum outputs (one 32-byte
+ * block a row) and the rows a pass (splitM) that the shared tmp buffer
+ * holds, rangeM passes and tailM rows left. Member names are Ascend C's. */
+typedef struct asc_softmax_tiling {
+  uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize;
+  uint32_t reduceM, reduceK, reduceSize, rangeM, tailM, tailSplitSize, tailReduceSize;
+} asc_softmax_tiling;
+
+/* Which SoftMax API a size or tiling is for; flag is its isUpdate
+ * (SoftmaxFlash) or isFront (SoftmaxGrad), unused for SoftMax. */
+typedef enum asc_softmax_kind {
+  ASC_SOFTMAX,
+  ASC_SOFTMAX_FLASH,
+  ASC_SOFTMAX_GRAD,
+} asc_softmax_kind;
+
+/* The shared tmp buffer of m rows of k elements of type_size bytes (2 or
+ * 4; k a whole number of 32-byte blocks), as CANN's GetSoftMaxMaxTmpSize /
+ * GetSoftMaxMinTmpSize (and the Flash and Grad ones) compute it: *max_bytes
+ * does every row in one pass, *min_bytes one row. Either may be NULL. */
+asc_status asc_tiling_softmax_tmp_size(asc_softmax_kind kind, int64_t m, int64_t k,
+                                       int32_t type_size, bool flag, uint32_t *max_bytes,
+                                       uint32_t *min_bytes);
+
+/* CANN's SoftMaxTilingFunc (and SoftMaxFlashTilingFunc, SoftMaxGradTilingFunc)
+ * for work_bytes of shared tmp buffer into *out; an error, *out untouched,
+ * when the buffer holds less than one row or the shape cannot work. */
+asc_status asc_tiling_softmax(asc_softmax_kind kind, int64_t m, int64_t k, int32_t type_size,
+                              uint32_t work_bytes, bool flag, asc_softmax_tiling *out);
+
 /* Size in bits of a DataType the tiling accepts (DT_INT4: 4), 0 for any
  * other; asc_tiling_dtype_size: in whole bytes (0 for DT_INT4 too). */
 int asc_tiling_dtype_bits(int32_t dtype);

@@ -236,7 +236,10 @@ enum {
  * element size; BILINEAR t dst, src0, offsets, src1, tmp, v m0, m1, hRepeat, repeatMode,
  * dstBlkStride, vROffset, vRepeat, mask kind; AIPP_SET (SetAippFunctions) g src0, v format,
  * planes, the config's dt, AippParams' 37 members as double bits, then src1's base (bits), n,
- * lead, size, skip; AIPP_LOAD (LoadImageToLocal) t dst, v dt, the 9 sizes. */
+ * lead, size, skip; AIPP_LOAD (LoadImageToLocal) t dst, v dt, the 9 sizes; SOFTMAX_ADJUST
+ * (AdjustSoftMaxRes) v res dt, max dt, from's bits, rows, columns, one max a row, f to, t res,
+ * max, out whether a row matched; SOFTMAX_GRAD v dt, rows, columns, front, tmp_min, t dst,
+ * grad, src, tmp. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -290,7 +293,9 @@ enum {
   PYASC_SIM_ADV_TRANS_5HD_TENSOR,
   PYASC_SIM_ADV_BILINEAR,
   PYASC_SIM_ADV_AIPP_SET,
-  PYASC_SIM_ADV_AIPP_LOAD
+  PYASC_SIM_ADV_AIPP_LOAD,
+  PYASC_SIM_ADV_SOFTMAX_ADJUST,
+  PYASC_SIM_ADV_SOFTMAX_GRAD
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

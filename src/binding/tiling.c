@@ -683,6 +683,63 @@ static PyObject *tiling_fields(PyObject *self, PyObject *noargs) {
   return out;
 }
 
+/* The SoftMax family's kinds by the name Python passes, in asc_softmax_kind's order. */
+static const char *const softmax_kinds[] = {"softmax", "flash", "grad"};
+
+static int softmax_kind(const char *name, asc_softmax_kind *kind) {
+  for (size_t i = 0; i < sizeof softmax_kinds / sizeof softmax_kinds[0]; i++)
+    if (!strcmp(name, softmax_kinds[i])) {
+      *kind = (asc_softmax_kind)i;
+      return 0;
+    }
+  PyErr_Format(PyExc_ValueError, "softmax kind must be 'softmax', 'flash' or 'grad', not '%s'",
+               name);
+  return -1;
+}
+
+static PyObject *softmax_tmp_size(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name;
+  long long m, k;
+  int type_size, flag;
+  asc_softmax_kind kind;
+  if (!PyArg_ParseTuple(args, "sLLip:softmax_tmp_size", &name, &m, &k, &type_size, &flag) ||
+      softmax_kind(name, &kind))
+    return NULL;
+  uint32_t most = 0, least = 0;
+  asc_status st = asc_tiling_softmax_tmp_size(kind, m, k, type_size, flag, &most, &least);
+  if (st) return asc_py_raise(st);
+  return Py_BuildValue("(kk)", (unsigned long)most, (unsigned long)least);
+}
+
+static PyObject *softmax_tiling(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *name;
+  long long m, k, work;
+  int type_size, flag;
+  asc_softmax_kind kind;
+  if (!PyArg_ParseTuple(args, "sLLiLp:softmax_tiling", &name, &m, &k, &type_size, &work, &flag) ||
+      softmax_kind(name, &kind))
+    return NULL;
+  if (work < 0 || work > UINT32_MAX)
+    return asc_py_raise_msg(ASC_ERR_INVALID_VALUE,
+                            "softmax tiling: localWorkSpaceSize %lld is not a uint32", work);
+  asc_softmax_tiling t;
+  asc_status st = asc_tiling_softmax(kind, m, k, type_size, (uint32_t)work, flag, &t);
+  if (st) return asc_py_raise(st);
+  const uint32_t *v = &t.srcM;
+  const size_t n = sizeof t / sizeof t.srcM;
+  PyObject *out = PyTuple_New((Py_ssize_t)n);
+  for (size_t i = 0; out && i < n; i++) {
+    PyObject *item = PyLong_FromUnsignedLong(v[i]);
+    if (!item)
+      Py_CLEAR(out);
+    else
+      PyTuple_SET_ITEM(out, (Py_ssize_t)i, item);
+  }
+  return out;
+}
+
 static PyMethodDef tiling_functions[] = {
     {"get_ascendc_platform", KW get_ascendc_platform, KWF,
      ASC_DOC("get_ascendc_platform($module, device=None)",
@@ -692,6 +749,16 @@ static PyMethodDef tiling_functions[] = {
      ASC_DOC("tiling_fields($module)",
              "Returns tuple[(python_name, ascend_c_name), ...]. TCubeTiling's members in order, as "
              "libasc fills them.")},
+    {"softmax_tmp_size", softmax_tmp_size, METH_VARARGS,
+     ASC_DOC("softmax_tmp_size($module, kind, m, k, type_size, flag)",
+             "Returns (max, min). Shared tmp bytes of the SoftMax API kind ('softmax', 'flash' "
+             "or 'grad'; flag its isUpdate or isFront) for m rows of k elements, as CANN's "
+             "GetSoftMaxMaxTmpSize / GetSoftMaxMinTmpSize compute them.")},
+    {"softmax_tiling", softmax_tiling, METH_VARARGS,
+     ASC_DOC("softmax_tiling($module, kind, m, k, type_size, work, flag)",
+             "Returns tuple[int, ...]. SoftMaxTiling's 16 members in Ascend C's order for work "
+             "bytes of shared tmp buffer (CANN's SoftMaxTilingFunc and its Flash and Grad "
+             "forms).")},
     {NULL, NULL, 0, NULL},
 };
 

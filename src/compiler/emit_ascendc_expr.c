@@ -569,25 +569,28 @@ int ac_adv_exp(ac_emitter *e, const ir_op *op, ir_buf *b) {
 }
 
 /* adv.softmax / adv.rmsnorm: the tiling struct travels as its fields
- * (operands 4..15, Ascend C's member order), rebuilt as an aggregate; the
- * shared tmp buffer (operand 17) when given. */
+ * (IR_SOFTMAX_FIELDS / IR_RMSNORM_FIELDS after the tensors, Ascend C's member
+ * order), rebuilt as an aggregate; the shared tmp buffer (after the host's
+ * minimum) when given. */
 int ac_adv_tiled(ac_emitter *e, const ir_op *op, ir_buf *b) {
   bool softmax = op->code == IR_OP_ADV_SOFTMAX;
   int ntensors = softmax ? 4 : 3;
+  int first = 4, nfields = softmax ? IR_SOFTMAX_FIELDS : IR_RMSNORM_FIELDS;
+  int tmp = first + nfields + 1;
   ir_buf_printf(b, "AscendC::%s<", softmax ? "SoftMax" : "RmsNorm");
   ac_expand(e, op, "$t0>(", b); /* explicit: SoftMax<half> with float sum/max deduces no T */
   for (int i = 0; i < ntensors; i++) {
     if (i) ir_buf_printf(b, ", ");
     ac_operand(e, op->operands[i], P_ANY, b);
   }
-  if (op->noperands > 17) {
+  if (op->noperands > tmp) {
     ir_buf_printf(b, ", ");
-    ac_operand(e, op->operands[17], P_ANY, b);
+    ac_operand(e, op->operands[tmp], P_ANY, b);
   }
   if (!softmax) ac_expand(e, op, ", $c3", b);
   ir_buf_printf(b, ", %s{", softmax ? "SoftMaxTiling" : "RmsNormTiling");
-  for (int i = 4; i < 16; i++) {
-    ir_buf_printf(b, "%s(%s)", i > 4 ? ", " : "", !softmax && i == 8 ? "float" : "uint32_t");
+  for (int i = first; i < first + nfields; i++) {
+    ir_buf_printf(b, "%s(%s)", i > first ? ", " : "", !softmax && i == 8 ? "float" : "uint32_t");
     ac_operand(e, op->operands[i], P_UNARY, b);
   }
   ir_buf_printf(b, "})");

@@ -247,13 +247,13 @@ int ce_adv(emitter *e, const ir_op *op, const char *rt) {
                       tmp, L);
   }
   if (op->code == IR_OP_ADV_SOFTMAX) {
-    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    adv_tmp(e, op, 4 + IR_SOFTMAX_FIELDS, tmp, sizeof tmp);
     return ce_checked(e, "%s(k, %d, %d, v%u, v%u, v%u, v%u, v%u, v%u, %s, %d)", rt,
                       ce_type_of(e, o[0]).dtype, ce_type_of(e, o[1]).dtype, o[0], o[1], o[2], o[3],
                       o[4], o[5], tmp, L);
   }
   if (op->code == IR_OP_ADV_RMSNORM) { /* rows b * s, hLength, reciprocalOfHLength */
-    adv_tmp(e, op, 16, tmp, sizeof tmp);
+    adv_tmp(e, op, 4 + IR_RMSNORM_FIELDS, tmp, sizeof tmp);
     return ce_checked(e,
                       "%s(k, %d, v%u, v%u, v%u, (double)v%u, asc_k_mul(v%u, v%u), v%u, "
                       "(double)v%u, %s, %d)",

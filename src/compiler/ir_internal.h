@@ -138,6 +138,11 @@ struct asc_ir_module {
 };
 
 extern const ir_op_def ir_op_defs[];
+
+/* adv.softmax and adv.rmsnorm carry their tiling struct as its fields after the tensors (4 and
+ * 3 of them), in Ascend C's member order: SoftMaxTiling's 16, RmsNormTiling's 12; then the
+ * host's tmp minimum and the shared tmp buffer when given. */
+enum { IR_SOFTMAX_FIELDS = 16, IR_RMSNORM_FIELDS = 12 };
 extern const int ir_op_count;
 int ir_find_op(const char *name);
 /* The file a location's encoded line names (the kernel's file for 0). */

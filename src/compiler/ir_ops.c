@@ -448,11 +448,11 @@ static asc_status check_adv_softmax(const asc_ir_module *m, const ir_op *op) {
                      "adv.softmax does not support %s tensors (supported: "
                      "float16, float32)",
                      asc_dtype_name(d));
-  return check_adv_tmp(m, op, 17);
+  return check_adv_tmp(m, op, 4 + IR_SOFTMAX_FIELDS + 1);
 }
 static asc_status check_adv_rmsnorm(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_vector(m, op, 3, F16 | F32);
-  return st ? st : check_adv_tmp(m, op, 17);
+  return st ? st : check_adv_tmp(m, op, 3 + IR_RMSNORM_FIELDS + 2);
 }
 static asc_status check_adv_quant(const asc_ir_module *m, const ir_op *op) {
   asc_status st = check_vector(m, op, 1, 1u << ASC_INT8);

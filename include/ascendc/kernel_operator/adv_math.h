@@ -6,18 +6,7 @@
 // pipe, as the NPU's implementation scribbles over it (SoftMax, RmsNorm, AscendQuant: all of it);
 // the simulator needs none.
 
-// The adv library's tiling structs: plain aggregates in the global namespace, as the host
-// fills them (Ascend C's kernel_tiling/kernel_tiling.h).
-struct SoftMaxTiling {
-  uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM,
-      reduceK, reduceSize;
-};
-struct RmsNormTiling {
-  uint32_t bLength, sLength, hLength, originalHLength;
-  float reciprocalOfHLength;
-  uint32_t mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength,
-      tailBsLength;
-};
+#include "adv_tiling.h"
 
 namespace AscendC {
 
@@ -380,53 +369,149 @@ inline void Arange(const LocalTensor<T> &dst, const T firstValue, const T diffVa
 }
 
 // --- SoftMax over the last axis: sum and max get one 32-byte block per row -------------
-// The rows and row length are src's shape when SetShapeInfo gave it one (CANN: the tiling is
-// recomputed when they differ from its srcM, srcK), else the tiling's.
+// The rows and row length are the SoftMaxShapeInfo's when it gives them, else src's shape when
+// SetShapeInfo gave it one (CANN: the tiling is recomputed when they differ from its srcM,
+// srcK), else the tiling's. The reduction runs over all srcK elements: CANN's kernels read
+// oriSrcK only from a constant SoftmaxConfig.
+struct SoftMaxShapeInfo {
+  uint32_t srcM;
+  uint32_t srcK;
+  uint32_t oriSrcM;
+  uint32_t oriSrcK;
+};
+enum class SoftmaxMode {
+  SOFTMAX_NORMAL = 0,
+  SOFTMAX_OUTPUT_WITHOUT_BRC = 1,
+};
+struct SoftmaxConfig {
+  bool isCheckTiling = true;
+  uint32_t oriSrcM = 0;
+  uint32_t oriSrcK = 0;
+  SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
+};
+inline constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
 namespace sim {
-template <typename T, typename S>
-inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
-                    const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
-                    const SoftMaxTiling &tiling, Loc loc) {
+// The rows and row length of a SoftMax family call (see above).
+template <typename T>
+inline void softmax_shape(const LocalTensor<T> &src, const SoftMaxTiling &tiling,
+                          const SoftMaxShapeInfo &info, int64_t &rows, int64_t &cols) {
+  rows = tiling.srcM, cols = tiling.srcK;
+  if (info.srcM != 0 && info.srcK != 0) {
+    rows = info.srcM, cols = info.srcK;
+    return;
+  }
   const ShapeInfo shape = src.GetShapeInfo();
   const int dims = shape.shapeDim < K_MAX_SHAPE_DIM ? shape.shapeDim : K_MAX_SHAPE_DIM;
-  int64_t rows = tiling.srcM, cols = tiling.srcK;
   if (dims > 0) {
     rows = 1, cols = shape.shape[dims - 1];
     for (int i = 0; i + 1 < dims; ++i) rows *= shape.shape[i];
   }
+}
+template <typename T, typename S>
+inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
+                    const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info, Loc loc) {
+  int64_t rows = 0, cols = 0;
+  softmax_shape(src, tiling, info, rows, cols);
   const int64_t v[5] = {dtype<T>::code, dtype<S>::code, rows, cols, has_tmp ? tmp.len : -1};
   adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
 }
 }  // namespace sim
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
+#define PYASC_SOFTMAX_TEMPLATE                                                 \
+  template <typename T, bool isReuseSource = false, bool isBasicBlock = false, \
+            bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
                     const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
-                    const SoftMaxTiling &tiling, sim::Loc loc = {}) {
-  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling, loc);
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                    sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling,
+               softmaxShapeInfo, loc);
 }
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
+PYASC_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
                     const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
-                    const SoftMaxTiling &tiling, sim::Loc loc = {}) {
-  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling, loc);
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                    sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sim::no_tmp, false, tiling,
+               softmaxShapeInfo, loc);
 }
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
+PYASC_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor,
                     const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
                     const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
-                    sim::Loc loc = {}) {
-  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, loc);
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling,
+               softmaxShapeInfo, loc);
 }
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false>
+PYASC_SOFTMAX_TEMPLATE
 inline void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float> &sumTensor,
                     const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
                     const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
-                    sim::Loc loc = {}) {
-  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, loc);
+                    const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.lt, true, tiling,
+               softmaxShapeInfo, loc);
+}
+#undef PYASC_SOFTMAX_TEMPLATE
+
+// --- SoftmaxGrad, SoftmaxGradFront: (grad - rowsum(grad * src)) * src, or the row sums alone --
+namespace sim {
+template <typename T>
+inline void softmax_grad(const LocalTensor<T> &dst, const LocalTensor<T> &grad,
+                         const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
+                         const SoftMaxTiling &tiling, bool isFront, const SoftMaxShapeInfo &info,
+                         Loc loc) {
+  int64_t rows = 0, cols = 0;
+  softmax_shape(src, tiling, info, rows, cols);
+  const int64_t v[5] = {dtype<T>::code, rows, cols, isFront, has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_SOFTMAX_GRAD, v, {dst.lt, grad.lt, src.lt, tmp}, loc);
+}
+}  // namespace sim
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                        const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                        bool isFront = false, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                        sim::Loc loc = {}) {
+  sim::softmax_grad(dstTensor, gradTensor, srcTensor, sim::no_tmp, false, tiling, isFront,
+                    softmaxShapeInfo, loc);
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void SoftmaxGrad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                        const LocalTensor<T> &srcTensor,
+                        const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                        bool isFront = false, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                        sim::Loc loc = {}) {
+  sim::softmax_grad(dstTensor, gradTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, isFront,
+                    softmaxShapeInfo, loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                             const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_grad(dstTensor, gradTensor, srcTensor, sim::no_tmp, false, tiling, true,
+                    softmaxShapeInfo, loc);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor,
+                             const LocalTensor<uint8_t> &sharedTmpBuffer,
+                             const SoftMaxTiling &tiling,
+                             const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_grad(dstTensor, gradTensor, srcTensor, sharedTmpBuffer.lt, true, tiling, true,
+                    softmaxShapeInfo, loc);
+}
+
+// AdjustSoftMaxRes: the rows of softMaxRes whose max has the bits `from` become `to`; true when
+// any did. stepSizeMode 0 reads a row's max from its 32-byte block, others one element a row.
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+inline bool AdjustSoftMaxRes(const LocalTensor<T1> &softMaxRes, const LocalTensor<T2> &maxTensor,
+                             const uint32_t from, const T1 to,
+                             const SoftMaxShapeInfo &softmaxShapeInfo, sim::Loc loc = {}) {
+  static_assert(!isDataFormatNZ, "AdjustSoftMaxRes: the NZ format is not simulated; pass ND rows");
+  const int64_t v[6] = {sim::dtype<T1>::code,  sim::dtype<T2>::code,  static_cast<int64_t>(from),
+                        softmaxShapeInfo.srcM, softmaxShapeInfo.srcK, stepSizeMode != 0};
+  return sim::adv_more(PYASC_SIM_ADV_SOFTMAX_ADJUST, v, {softMaxRes.lt, maxTensor.lt}, loc,
+                       sim::to_double(to)) != 0;
 }
 
 // --- RmsNorm over the last axis (hLength) of bLength * sLength rows ---------------------

@@ -437,6 +437,13 @@ using AscendC::GetTPipePtr;
 #define KERNEL_LOG_KERNEL_WARN(format, ...) PYASC_KERNEL_LOG_AT("WARN", format, ##__VA_ARGS__)
 #define KERNEL_LOG_KERNEL_ERROR(format, ...) PYASC_KERNEL_LOG_AT("ERROR", format, ##__VA_ARGS__)
 
+// CANN's ASSERT(x) and DEBUG_CODE(code) as its CPU debug build has them (the device build drops
+// both): a false x stops the block at the call, as ascendc_assert does.
+#ifndef ASSERT
+#define ASSERT(x) ascendc_assert(x)
+#endif
+#define DEBUG_CODE(T) T
+
 // CANN's ASCENDC_ASSERT(cond, behavior) as its CPU debug build has it (the device build drops
 // it): a false cond runs behavior and stops the block at the call.
 #define ASCENDC_ASSERT(cond, behavior)                                                           \

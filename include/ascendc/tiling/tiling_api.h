@@ -2,9 +2,9 @@
 // APIs. Here: the matmul's (matmul_tiling::MatmulApiTiling, MultiCoreMatmulTiling,
 // BatchMatmulTiling over libasc's search), the platform (platform_ascendc::PlatformAscendC), the
 // tiling data classes (register/tilingdata_base.h), GE's ge::Shape and the maths library's
-// buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...). The other APIs' tiling
-// functions (softmax, layernorm, ...) are not here. Link libasc: the CMake targets tiling_api,
-// register, platform; docs/host-tiling.md, "C++".
+// buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...) and the SoftMax family's
+// (SoftMaxTilingFunc, ...). The other APIs' tiling functions (layernorm, ...) are not here. Link
+// libasc: the CMake targets tiling_api, register, platform; docs/host-tiling.md, "C++".
 #ifndef PYASC_ASCENDC_TILING_API_H
 #define PYASC_ASCENDC_TILING_API_H
 
@@ -17,5 +17,6 @@
 #include "math_tiling.h"
 #include "matmul_tiling.h"
 #include "platform/platform_ascendc.h"
+#include "softmax_tiling.h"
 
 #endif

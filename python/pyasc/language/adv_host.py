@@ -16,7 +16,9 @@ needs a number of buffers of the input's type per element (by type, and for
 some float APIs by ``is_reuse_source``); the minimum is one 256-byte repeat
 of each, the maximum covers every element. The kernel side
 (:mod:`pyasc.language.lower.adv`) asks these same functions for the minimum
-it checks. softmax, rmsnorm and quant keep pyasc's own sizes.
+it checks. softmax's sizes and tiling are CANN's too, computed by libasc
+(``asc_tiling_softmax``, which the C++ header's ``SoftMaxTilingFunc``
+calls); rmsnorm and quant keep pyasc's own sizes.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from pyasc import _C
 from pyasc.language.adv_tiling import RmsNormTiling, SoftmaxTiling
 from pyasc.language.names.adv_math import MATH_APIS, MATH_TMP_FACTORS
 
@@ -121,53 +124,60 @@ def _rows(src_shape: Sequence[int], what: str) -> tuple[int, int]:
     return math.prod(dims[:-1]), dims[-1]
 
 
+def _softmax_line(type_size: int) -> tuple[int, int]:
+    """(bytes, bytes per element) of GetSoftMaxMinTmpSize as a line in the
+    row length, read from libasc's sizes at one and two 32-byte blocks."""
+    per_block = BLOCK_BYTES // type_size
+    one, two = (_C.softmax_tmp_size("softmax", 1, n * per_block, type_size, False)[1]
+                for n in (1, 2))
+    per_element = (two - one) // per_block
+    return one - per_element * per_block, per_element
+
+
 def softmax_row_bytes(k: int, data_type_size: int) -> int:
-    """Shared tmp bytes softmax needs per row of k elements: the row's
-    exponentials in float32 (and its float32 copy for float16 data) plus
-    the row's max and sum blocks."""
-    return (k * (2 if data_type_size == 2 else 1) + 2 * 8) * 4
+    """Shared tmp bytes softmax needs for one row of k elements
+    (``GetSoftMaxMinTmpSize``): CANN's float32 words for the row, its max
+    block and a 64-word scratch."""
+    base, per_element = _softmax_line(data_type_size)
+    return base + per_element * k
+
+
+def _softmax_sizes(src_shape: Sequence[int], data_type_size: int, what: str) -> tuple[int, int]:
+    m, k = _rows(src_shape, what)
+    size = _type_size(data_type_size, what)
+    most, least = _C.softmax_tmp_size("softmax", m, k, size, False)
+    return most, least
 
 
 def get_softmax_max_tmp_size(src_shape: Sequence[int], data_type_size: int,
                              is_reuse_source: bool = False) -> int:
     """Bytes of a shared tmp buffer that lets softmax do every row of
     src_shape in one pass (``GetSoftMaxMaxTmpSize``)."""
-    m, k = _rows(src_shape, "get_softmax_max_tmp_size")
-    size = _type_size(data_type_size, "get_softmax_max_tmp_size")
-    return _align(m * softmax_row_bytes(k, size))
+    return _softmax_sizes(src_shape, data_type_size, "get_softmax_max_tmp_size")[0]
 
 
 def get_softmax_min_tmp_size(src_shape: Sequence[int], data_type_size: int,
                              is_reuse_source: bool = False) -> int:
     """The smallest shared tmp buffer softmax accepts: one row
     (``GetSoftMaxMinTmpSize``)."""
-    _m, k = _rows(src_shape, "get_softmax_min_tmp_size")
-    return _align(softmax_row_bytes(k, _type_size(data_type_size, "get_softmax_min_tmp_size")))
+    return _softmax_sizes(src_shape, data_type_size, "get_softmax_min_tmp_size")[1]
 
 
 def softmax_tiling_func(src_shape: Sequence[int], data_type_size: int,
                         local_work_space_size: int, softmax_tiling: SoftmaxTiling) -> None:
-    """Fills softmax_tiling for rows of src_shape ([..., m, k]) with
-    local_work_space_size bytes of shared tmp buffer (``SoftMaxTilingFunc``).
-    ValueError when the buffer holds less than one row."""
+    """Fills softmax_tiling for rows of src_shape ([..., m, k], k a whole
+    number of 32-byte blocks) with local_work_space_size bytes of shared tmp
+    buffer, as CANN's ``SoftMaxTilingFunc`` does. ValueError when the buffer
+    holds less than one row or the shape cannot work."""
     what = "softmax_tiling_func"
     m, k = _rows(src_shape, what)
     size = _type_size(data_type_size, what)
     if not isinstance(softmax_tiling, SoftmaxTiling):
         raise TypeError(f"{what}: softmax_tiling must be a SoftmaxTiling")
-    row = softmax_row_bytes(k, size)
-    if local_work_space_size < row:
-        raise ValueError(f"{what}: local_work_space_size {local_work_space_size} is below one "
-                         f"row's {row} bytes (get_softmax_min_tmp_size)")
-    if m * k > 2**31 - 1:
-        raise ValueError(f"{what}: {m} x {k} elements do not fit SoftMaxTiling's int32 fields")
-    split_m = min(m, local_work_space_size // row)
-    per_block = BLOCK_BYTES // size
-    values = {"src_m": m, "src_k": k, "src_size": m * k, "out_max_m": m, "out_max_k": per_block,
-              "out_max_size": m * per_block, "split_m": split_m, "split_k": k,
-              "split_size": split_m * k, "reduce_m": split_m, "reduce_k": BLOCK_BYTES // 4,
-              "reduce_size": split_m * (BLOCK_BYTES // 4)}
-    for name, value in values.items():
+    values = _C.softmax_tiling("softmax", m, k, size, local_work_space_size, False)
+    if max(values) > 2**31 - 1:
+        raise ValueError(f"{what}: {m} x {k} elements do not fit SoftmaxTiling's int32 fields")
+    for name, value in zip(SoftmaxTiling.struct_fields, values, strict=True):
         setattr(softmax_tiling, name, value)
 
 

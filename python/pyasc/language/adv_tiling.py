@@ -35,7 +35,8 @@ class SoftmaxTiling(Struct):
     """Ascend C's ``SoftMaxTiling``: the shape of the rows a ``softmax`` call
     normalises (``src_m`` rows of ``src_k`` elements), the shape of its
     ``sum``/``max`` outputs (one 32-byte block per row) and how the host
-    split the rows to fit the shared tmp buffer. Fill it on the host with
+    split the rows to fit the shared tmp buffer (``split_m`` rows a pass,
+    ``range_m`` passes and ``tail_m`` rows left). Fill it on the host with
     :func:`pyasc.language.adv_host.softmax_tiling_func`."""
 
     src_m = Field("int32", default=0, name="srcM")
@@ -50,6 +51,10 @@ class SoftmaxTiling(Struct):
     reduce_m = Field("int32", default=0, name="reduceM")
     reduce_k = Field("int32", default=0, name="reduceK")
     reduce_size = Field("int32", default=0, name="reduceSize")
+    range_m = Field("int32", default=0, name="rangeM")
+    tail_m = Field("int32", default=0, name="tailM")
+    tail_split_size = Field("int32", default=0, name="tailSplitSize")
+    tail_reduce_size = Field("int32", default=0, name="tailReduceSize")
 
 
 class RmsNormTiling(Struct):

@@ -501,18 +501,20 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
   const char *x = k->ub + s.off;
   for (int64_t r = 0; r < m; r++) {
     const char *row = x + r * kk * es;
-    float big = -INFINITY, total = 0;
+    float big = -INFINITY;
     for (int64_t j = 0; j < kk; j++) {
       float v = (float)asc_k_ld(dt, row + j * es);
       if (v > big || isnan(v)) big = v;
     }
     /* dst may alias src (upstream's tests do this): exp goes through dst */
     char *orow = o + r * kk * es;
+    asc_k_lanesum lanes = {.n = 0};
     for (int64_t j = 0; j < kk; j++) {
       float e = expf((float)asc_k_ld(dt, row + j * es) - big);
-      total += e;
+      asc_k_lanesum_push(&lanes, e);
       if (dt == ASC_K_DT_FLOAT32) asc_k_stf(dt, orow + j * es, e);
     }
+    float total = asc_k_lanesum_end(&lanes);
     for (int64_t j = 0; j < kk; j++) {
       float e = dt == ASC_K_DT_FLOAT32 ? (float)asc_k_ld(dt, orow + j * es)
                                        : expf((float)asc_k_ld(dt, row + j * es) - big);
@@ -522,6 +524,81 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
       asc_k_stf(sdt, ms + (r * blk + j) * ses, big);
       asc_k_stf(sdt, ss + (r * blk + j) * ses, total);
     }
+  }
+  return 0;
+}
+
+/* Ascend C's SoftmaxGrad over m rows of kk: s = the row's sum of grad * src (summed as the
+ * library reduces, asc_k_lanesum), then
+ * dst = (grad - s) * src, or with front (SoftmaxGradFront) dst gets s in one 32-byte block a
+ * row. In float32; dst may be src or grad (a block r never reaches past row r). */
+static inline int asc_k_adv_softmax_grad(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt grad,
+                                         asc_k_lt s, int64_t m, int64_t kk, int front, asc_k_lt tmp,
+                                         int64_t tmp_min, int line) {
+  const char *api = front ? "SoftmaxGradFront" : "SoftmaxGrad";
+  if (m < 0 || kk <= 0)
+    return asc_k_fail(k, line, "%s: the shape %lld x %lld is empty or negative", api, (long long)m,
+                      (long long)kk);
+  int64_t es = asc_k_dt_size(dt), blk = 32 / es;
+  int64_t n = asc_k_mul(m, kk), nd = front ? asc_k_mul(m, blk) : n;
+  if (n < 0 || nd < 0) return asc_k_fail(k, line, "%s: the shape overflows", api);
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "srcTensor", line) ||
+      asc_k_ub_use(k, ASC_K_V, grad, n, es, ASC_K_READ, api, "gradTensor", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, nd, es, ASC_K_WRITE, api, "dstTensor", line))
+    return 1;
+  char *o = k->ub + d.off;
+  const char *x = k->ub + s.off, *g = k->ub + grad.off;
+  for (int64_t r = 0; r < m; r++) {
+    asc_k_lanesum lanes = {.n = 0};
+    for (int64_t j = 0; j < kk; j++)
+      asc_k_lanesum_push(&lanes, (float)asc_k_ld(dt, g + (r * kk + j) * es) *
+                                     (float)asc_k_ld(dt, x + (r * kk + j) * es));
+    float sum = asc_k_lanesum_end(&lanes);
+    if (front) {
+      for (int64_t j = 0; j < blk; j++) asc_k_stf(dt, o + (r * blk + j) * es, sum);
+      continue;
+    }
+    for (int64_t j = 0; j < kk; j++) {
+      int64_t at = (r * kk + j) * es;
+      float gv = (float)asc_k_ld(dt, g + at), sv = (float)asc_k_ld(dt, x + at);
+      asc_k_stf(dt, o + at, (gv - sum) * sv);
+    }
+  }
+  return 0;
+}
+
+/* Ascend C's AdjustSoftMaxRes: each of the m rows of res (kk elements) whose max has the bits
+ * `from` (max's first element of the row's 32-byte block; with step_each, one element a row)
+ * becomes `to`. *hit: whether any row did. */
+static inline int asc_k_adv_softmax_adjust(asc_k_ctx *k, int rdt, int mdt, asc_k_lt res,
+                                           asc_k_lt mx, uint32_t from, double to, int64_t m,
+                                           int64_t kk, int step_each, int64_t *hit, int line) {
+  const char *api = "AdjustSoftMaxRes";
+  if (m < 0 || kk < 0)
+    return asc_k_fail(k, line, "AdjustSoftMaxRes: the shape %lld x %lld is negative", (long long)m,
+                      (long long)kk);
+  int64_t es = asc_k_dt_size(rdt), ms = asc_k_dt_size(mdt), step = step_each ? 1 : 32 / ms;
+  int64_t n = asc_k_mul(m, kk), nm = asc_k_mul(m, step);
+  if (n < 0 || nm < 0) return asc_k_fail(k, line, "AdjustSoftMaxRes: the shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, mx, nm, ms, ASC_K_READ, api, "maxTensor", line) ||
+      asc_k_ub_use(k, ASC_K_V, res, n, es, ASC_K_READ, api, "softMaxRes", line) ||
+      asc_k_ub_use(k, ASC_K_V, res, n, es, ASC_K_WRITE, api, "softMaxRes", line))
+    return 1;
+  *hit = 0;
+  for (int64_t r = 0; r < m; r++) {
+    uint32_t bits = 0;
+    const char *at = k->ub + mx.off + r * step * ms;
+    if (ms == 4) {
+      memcpy(&bits, at, 4);
+    } else {
+      uint16_t h;
+      memcpy(&h, at, 2);
+      bits = h;
+    }
+    if (bits != from) continue;
+    *hit = 1;
+    for (int64_t j = 0; j < kk; j++) asc_k_stf(rdt, k->ub + res.off + (r * kk + j) * es, to);
   }
   return 0;
 }

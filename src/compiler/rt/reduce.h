@@ -50,6 +50,27 @@ static inline float asc_k_seqtree_end(int dt, asc_k_seqtree *t) {
   while (t->n) x = asc_k_rsum(dt, t->v[--t->n], x);
   return x;
 }
+/* A row's sum as the adv library's float32 reductions make it: one 256-byte repeat's 64 lanes
+ * add the row's later repeats lane by lane, then the lanes sum as a tree. */
+typedef struct asc_k_lanesum {
+  float v[64];
+  unsigned char on[64];
+  int64_t n;
+} asc_k_lanesum;
+static inline void asc_k_lanesum_push(asc_k_lanesum *t, float x) {
+  int64_t lane = t->n++ % 64;
+  if (t->n <= 64) {
+    t->v[lane] = x;
+    t->on[lane] = 1;
+  } else {
+    t->v[lane] += x;
+  }
+}
+static inline float asc_k_lanesum_end(asc_k_lanesum *t) {
+  float out = 0;
+  for (int64_t i = t->n; i < 64; i++) t->on[i] = 0, t->v[i] = 0;
+  return asc_k_tree_sum(ASC_K_DT_FLOAT32, t->v, t->on, 64, &out) ? out : 0.0f;
+}
 static inline void asc_k_store_index(int dt, char *p, int64_t index) {
   if (dt == ASC_K_DT_FLOAT16) {
     uint16_t v = (uint16_t)index;
