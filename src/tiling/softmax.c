@@ -92,6 +92,7 @@ static int64_t sm_basic_block_rows(int64_t base_m, int64_t m, int64_t k) {
 
 asc_status asc_tiling_softmax(asc_softmax_kind kind, int64_t m, int64_t k, int32_t type_size,
                               uint32_t work_bytes, bool flag, asc_softmax_tiling *out) {
+  if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "softmax tiling: NULL output");
   int64_t words = 0;
   asc_status st = sm_row_words(kind, m, k, type_size, flag, &words);
   if (st) return st;

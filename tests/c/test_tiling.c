@@ -225,6 +225,43 @@ static void test_int32_extremes(void **state) {
   assert_int_equal(t.singleBatchN, 1);
 }
 
+/* The SoftMax family: CANN's per-row words (a block, the row, 64) and the rows a pass; what
+ * its checks refuse. */
+static void test_softmax(void **state) {
+  (void)state;
+  uint32_t most = 0, least = 0;
+  assert_ok(asc_tiling_softmax_tmp_size(ASC_SOFTMAX, 10, 64, 4, false, &most, &least));
+  assert_int_equal(least, (8 + 64 + 64) * 4);
+  assert_int_equal(most, 10 * least);
+  uint32_t grad = 0;
+  assert_ok(asc_tiling_softmax_tmp_size(ASC_SOFTMAX_GRAD, 1, 64, 2, false, NULL, &grad));
+  assert_int_equal(grad, (2 * 16 + 3 * 64 + 64) * 4);
+  asc_softmax_tiling t;
+  assert_ok(asc_tiling_softmax(ASC_SOFTMAX, 10, 64, 4, 4 * least + 3, false, &t));
+  assert_int_equal(t.splitM, 4); /* 4 rows fit; not above 8, kept */
+  assert_int_equal(t.rangeM, 2);
+  assert_int_equal(t.tailM, 2);
+  assert_int_equal(t.tailReduceSize, 2 * 8);
+  asc_softmax_tiling before = t;
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 10, 64, 4, 100, false, &t), ASC_ERR_INVALID_VALUE,
+               "below one row");
+  assert_memory_equal(&t, &before, sizeof t);
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 10, 60, 4, 1 << 20, false, &t),
+               ASC_ERR_INVALID_VALUE, "multiple of 32 bytes");
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 0, 64, 4, 1 << 20, false, &t), ASC_ERR_INVALID_VALUE,
+               "positive");
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 10, 64, 8, 1 << 20, false, &t),
+               ASC_ERR_INVALID_VALUE, "dataTypeSize");
+  assert_error(asc_tiling_softmax((asc_softmax_kind)7, 10, 64, 4, 1 << 20, false, &t),
+               ASC_ERR_INVALID_VALUE, "unknown kind");
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 1 << 20, 1 << 13, 4, 1 << 20, false, &t),
+               ASC_ERR_INVALID_VALUE, "uint32");
+  assert_error(asc_tiling_softmax_tmp_size(ASC_SOFTMAX, 1 << 22, 1 << 10, 4, false, &most, NULL),
+               ASC_ERR_INVALID_VALUE, "4 GiB");
+  assert_error(asc_tiling_softmax(ASC_SOFTMAX, 10, 64, 4, 1 << 20, false, NULL),
+               ASC_ERR_INVALID_VALUE, "NULL");
+}
+
 static void test_field_table_covers_the_struct(void **state) {
   (void)state;
   assert_int_equal(asc_tiling_tcube_field_count * sizeof(int32_t), sizeof(asc_tcube_tiling));
@@ -241,6 +278,7 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_int32_extremes),
       cmocka_unit_test(test_field_table_covers_the_struct),
+      cmocka_unit_test(test_softmax),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
