@@ -207,12 +207,12 @@ enum {
  * t dst, src; DEQUANT v dst dt, scale dt, m, n, calCount, single-row mode, t dst, src, scale;
  * SELECT v dt, mask dt, the scalar first, firstAxis, srcLastAxis, maskLastAxis, f the scalar,
  * t dst, src, mask; AXPY v dst dt, src dt, count,
- * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min, t dst,
- * sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a double 1/h, f epsilon,
- * t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a double offset, f the
- * scale, t dst, src, tmp; CONCAT v dt, repeat, t dst, src, tmp; EXTRACT v dt, repeat, t value,
- * index, src; SCALAR_CLZ, SCALAR_SIGN_BITS v the value; SCALAR_COUNT, SCALAR_SFF v the value,
- * the bit; SCALAR_CAST v the target dt, RoundMode, f the value, out a double's bits;
+ * tmp_min, f the scalar, t dst, src, tmp; SOFTMAX v dt, sum dt, rows, columns, tmp_min,
+ * LogSoftMax's log10, t dst, sum, max, src, tmp; RMSNORM v dt, rows, h, tmp_min, the bits of a
+ * double 1/h, f epsilon, t dst, src, gamma, tmp; QUANT v src dt, count, tmp_min, the bits of a
+ * double offset, f the scale, t dst, src, tmp; CONCAT v dt, repeat, t dst, src, tmp; EXTRACT v dt,
+ * repeat, t value, index, src; SCALAR_CLZ, SCALAR_SIGN_BITS v the value; SCALAR_COUNT, SCALAR_SFF v
+ * the value, the bit; SCALAR_CAST v the target dt, RoundMode, f the value, out a double's bits;
  * GATHER_MASK_COUNT, PROGRAM_COUNTER, ICACHE_STATUS, TASK_RATIO out; ATOMIC_CONFIG out type,
  * op; TIME_STAMP v id; DCACHE_PRELOAD g, v offset; ICACHE_PRELOAD v length; CHECK_IA v the
  * CheckLocalMemoryIAParam's 10 fields; DUMP_ACC v dt, global, index, countOff, dumpSize, t or

@@ -294,8 +294,8 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
                             adv_tmp(t, 2, tmp_min), tmp_min, "adv.axpy", L);
     }
     case PYASC_SIM_ADV_SOFTMAX:
-      return asc_k_adv_softmax(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
-                               lt_in(t[3]), v[2], v[3], adv_tmp(t, 4, v[4]), v[4], L);
+      return asc_k_adv_softmax_as(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
+                                  lt_in(t[3]), v[2], v[3], adv_tmp(t, 4, v[4]), v[4], v[5] != 0, L);
     case PYASC_SIM_ADV_SOFTMAX_ADJUST:
       return asc_k_adv_softmax_adjust(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]),
                                       (uint32_t)v[2], f, v[3], v[4], v[5] != 0, &out[0], L);

@@ -7,7 +7,7 @@ CANN's asc-devkit computes for a 910B core (impl/adv_api/tiling/activation/
 softmax_tiling.cpp), worked out here from its per-row formulas; Python's
 ``adv_host.softmax_tiling_func`` fills the same members. The kernel side
 (include/ascendc/kernel_operator/adv_math.h): ``SoftMax`` with a
-``SoftMaxShapeInfo``, ``SoftmaxGrad``, ``SoftmaxGradFront`` and
+``SoftMaxShapeInfo``, ``LogSoftMax``, ``SoftmaxGrad``, ``SoftmaxGradFront`` and
 ``AdjustSoftMaxRes`` against NumPy's float64 values of the formulas CANN
 documents."""
 
@@ -75,6 +75,10 @@ int main() {
               op.get_tailSplitSize(), op.get_tailReduceSize());
   std::printf("basic %d %d\n", AscendC::IsBasicBlockInSoftMax(t, 2),
               AscendC::IsBasicBlockInSoftMax(op, 4));
+  optiling::LogSoftMaxTiling lt;
+  AscendC::LogSoftMaxTilingFunc(f, 4, 3 * AscendC::GetLogSoftMaxMinTmpSize(f, 4, false) + 5, lt);
+  std::printf("log_tiling %u %u %u %u\n", lt.get_splitM(), lt.get_rangeM(), lt.get_tailM(),
+              AscendC::GetLogSoftMaxMaxTmpSize(f, 4, false));
   // a buffer below one row: refused, the tiling left as it was
   AscendC::SoftMaxTilingFunc(f, 4, 100, t);
   fields(t);
@@ -137,7 +141,9 @@ def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
     # half, 1024 elements (>= 128, < 2048, in 64s), no tail: a basic block; the grad's
     # float rows too
     assert got[10] == ["basic", "1", "1"]
-    assert got[11] == got[8]
+    # LogSoftMax's tiling and sizes are SoftMax's
+    assert got[11] == ["log_tiling", "3", "10", "2", got[0][1]]
+    assert got[12] == got[8]
     assert "below one row" in run.stderr
 
 
@@ -172,7 +178,7 @@ constexpr uint32_t M = ROWS, K = COLS;
 
 // which: 0 SoftMax over the shape info's first `rows` rows (the tiling's are M), 1 SoftmaxGrad,
 // 2 SoftmaxGradFront into src, 3 SoftmaxGrad with isFront; 4 SoftMax then AdjustSoftMaxRes of
-// the rows whose max is -FLT_MAX to 0.5 (out[0]: what it returned)
+// the rows whose max is -FLT_MAX to 0.5 (out[0]: what it returned); 5 LogSoftMax
 extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_ADDR y,
                                                     GM_ADDR stats, GM_ADDR out, int32_t which,
                                                     uint32_t rows)
@@ -206,6 +212,11 @@ extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_AD
     case 1: AscendC::SoftmaxGrad<float, false>(x, g, x, tmp, tiling, false, shape); break;
     case 2: AscendC::SoftmaxGradFront<float>(x, g, x, tmp, tiling, shape); break;
     case 3: AscendC::SoftmaxGrad<float>(x, g, x, tiling, true, shape); break;
+    case 5: {
+        LogSoftMaxTiling none;  // CANN's example passes one unfilled: the shape gives the rows
+        AscendC::LogSoftMax<float>(x, sum, max, x, tmp, none, shape);
+        break;
+    }
     default:
         AscendC::SoftMax<float, false, true>(x, sum, max, x, tmp, tiling, shape);
         adjusted = AscendC::AdjustSoftMaxRes<float, float>(x, max, 0xFF7FFFFF, 0.5f, shape);
@@ -279,3 +290,12 @@ def test_a_shape_past_the_tensors_fails_at_the_call():
     line = KERNELS[:KERNELS.index("case 0:")].count("\n") + 1
     with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: softmax"):
         _run(0, 4 * M, a, b, debug=True)
+
+
+def test_log_softmax_is_the_base_10_log_of_softmax():
+    a, b = _inputs(6)
+    y, stats, _ = _run(5, M, a, b)
+    x = a.astype(np.float64)
+    e = np.exp(x - x.max(-1, keepdims=True))
+    np.testing.assert_allclose(y, np.log10(e / e.sum(-1, keepdims=True)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(stats[1], np.repeat(x.max(-1, keepdims=True), 8, 1))

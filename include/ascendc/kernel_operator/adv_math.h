@@ -410,10 +410,12 @@ inline void softmax_shape(const LocalTensor<T> &src, const SoftMaxTiling &tiling
 template <typename T, typename S>
 inline void softmax(const LocalTensor<T> &dst, const LocalTensor<S> &sum, const LocalTensor<S> &max,
                     const LocalTensor<T> &src, pyasc_sim_lt tmp, bool has_tmp,
-                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info, Loc loc) {
+                    const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info, Loc loc,
+                    bool log10_of = false) {
   int64_t rows = 0, cols = 0;
   softmax_shape(src, tiling, info, rows, cols);
-  const int64_t v[5] = {dtype<T>::code, dtype<S>::code, rows, cols, has_tmp ? tmp.len : -1};
+  const int64_t v[6] = {dtype<T>::code, dtype<S>::code,         rows,
+                        cols,           has_tmp ? tmp.len : -1, log10_of};
   adv_more(PYASC_SIM_ADV_SOFTMAX, v, {dst.lt, sum.lt, max.lt, src.lt, tmp}, loc);
 }
 }  // namespace sim
@@ -453,6 +455,16 @@ inline void SoftMax(const LocalTensor<half> &dstTensor, const LocalTensor<float>
                softmaxShapeInfo, loc);
 }
 #undef PYASC_SOFTMAX_TEMPLATE
+
+// LogSoftMax: SoftMax's sum and max, dst the base-10 logarithm of the softmax (CANN's formula).
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void LogSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sum,
+                       const LocalTensor<T> &max, const LocalTensor<T> &src,
+                       const LocalTensor<uint8_t> &sharedTmpBuffer, const LogSoftMaxTiling &tiling,
+                       const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  static_assert(!isDataFormatNZ, "LogSoftMax: the NZ format is not simulated; pass ND rows");
+  sim::softmax(dst, sum, max, src, sharedTmpBuffer.lt, true, tiling, softmaxShapeInfo, loc, true);
+}
 
 // --- SoftmaxGrad, SoftmaxGradFront: (grad - rowsum(grad * src)) * src, or the row sums alone --
 namespace sim {

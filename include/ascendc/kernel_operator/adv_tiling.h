@@ -15,6 +15,8 @@ struct SoftMaxTiling {
   uint32_t splitK = 0, splitSize = 0, reduceM = 0, reduceK = 0, reduceSize = 0, rangeM = 0;
   uint32_t tailM = 0, tailSplitSize = 0, tailReduceSize = 0;
 };
+// LogSoftMax's has SoftMaxTiling's members, and the host fills it the same way.
+using LogSoftMaxTiling = SoftMaxTiling;
 struct RmsNormTiling {
   uint32_t bLength, sLength, hLength, originalHLength;
   float reciprocalOfHLength;
@@ -23,6 +25,7 @@ struct RmsNormTiling {
 };
 }  // namespace tiling
 }  // namespace AscendC
+using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
 

@@ -14,26 +14,31 @@
 #include "../register/tilingdata_base.h"
 #include "asc/tiling.h"
 
+// optiling::SoftMaxTiling and LogSoftMaxTiling: the same 16 members, as CANN's.
+#define PYASC_SOFTMAX_TILING_DATA(name)            \
+  BEGIN_TILING_DATA_DEF(name)                      \
+  TILING_DATA_FIELD_DEF(uint32_t, srcM);           \
+  TILING_DATA_FIELD_DEF(uint32_t, srcK);           \
+  TILING_DATA_FIELD_DEF(uint32_t, srcSize);        \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxM);        \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxK);        \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);     \
+  TILING_DATA_FIELD_DEF(uint32_t, splitM);         \
+  TILING_DATA_FIELD_DEF(uint32_t, splitK);         \
+  TILING_DATA_FIELD_DEF(uint32_t, splitSize);      \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceM);        \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceK);        \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceSize);     \
+  TILING_DATA_FIELD_DEF(uint32_t, rangeM);         \
+  TILING_DATA_FIELD_DEF(uint32_t, tailM);          \
+  TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);  \
+  TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize); \
+  END_TILING_DATA_DEF;
 namespace optiling {
-BEGIN_TILING_DATA_DEF(SoftMaxTiling)
-TILING_DATA_FIELD_DEF(uint32_t, srcM);
-TILING_DATA_FIELD_DEF(uint32_t, srcK);
-TILING_DATA_FIELD_DEF(uint32_t, srcSize);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
-TILING_DATA_FIELD_DEF(uint32_t, splitM);
-TILING_DATA_FIELD_DEF(uint32_t, splitK);
-TILING_DATA_FIELD_DEF(uint32_t, splitSize);
-TILING_DATA_FIELD_DEF(uint32_t, reduceM);
-TILING_DATA_FIELD_DEF(uint32_t, reduceK);
-TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
-TILING_DATA_FIELD_DEF(uint32_t, rangeM);
-TILING_DATA_FIELD_DEF(uint32_t, tailM);
-TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
-TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
-END_TILING_DATA_DEF;
+PYASC_SOFTMAX_TILING_DATA(SoftMaxTiling)
+PYASC_SOFTMAX_TILING_DATA(LogSoftMaxTiling)
 }  // namespace optiling
+#undef PYASC_SOFTMAX_TILING_DATA
 
 namespace AscendC {
 namespace pyasc_detail {
@@ -67,28 +72,28 @@ inline bool SoftMaxCompute(asc_softmax_kind kind, const char *what, const ge::Sh
   std::fprintf(stderr, "%s: %s\n", what, asc_last_error());
   return false;
 }
-inline void SoftMaxFill(asc_softmax_kind kind, const char *what, const ge::Shape &shape,
-                        uint32_t typeSize, uint32_t workBytes, bool flag,
-                        AscendC::tiling::SoftMaxTiling &out) {
-  asc_softmax_tiling t;
-  if (!SoftMaxCompute(kind, what, shape, typeSize, workBytes, flag, t)) return;
+inline void SoftMaxStore(const asc_softmax_tiling &t, AscendC::tiling::SoftMaxTiling &out) {
   out.srcM = t.srcM, out.srcK = t.srcK, out.srcSize = t.srcSize, out.outMaxM = t.outMaxM;
   out.outMaxK = t.outMaxK, out.outMaxSize = t.outMaxSize, out.splitM = t.splitM;
   out.splitK = t.splitK, out.splitSize = t.splitSize, out.reduceM = t.reduceM;
   out.reduceK = t.reduceK, out.reduceSize = t.reduceSize, out.rangeM = t.rangeM;
   out.tailM = t.tailM, out.tailSplitSize = t.tailSplitSize, out.tailReduceSize = t.tailReduceSize;
 }
-inline void SoftMaxFill(asc_softmax_kind kind, const char *what, const ge::Shape &shape,
-                        uint32_t typeSize, uint32_t workBytes, bool flag,
-                        optiling::SoftMaxTiling &out) {
-  asc_softmax_tiling t;
-  if (!SoftMaxCompute(kind, what, shape, typeSize, workBytes, flag, t)) return;
+// optiling::SoftMaxTiling or LogSoftMaxTiling
+template <typename OpTiling>
+inline void SoftMaxStore(const asc_softmax_tiling &t, OpTiling &out) {
   out.set_srcM(t.srcM), out.set_srcK(t.srcK), out.set_srcSize(t.srcSize);
   out.set_outMaxM(t.outMaxM), out.set_outMaxK(t.outMaxK), out.set_outMaxSize(t.outMaxSize);
   out.set_splitM(t.splitM), out.set_splitK(t.splitK), out.set_splitSize(t.splitSize);
   out.set_reduceM(t.reduceM), out.set_reduceK(t.reduceK), out.set_reduceSize(t.reduceSize);
   out.set_rangeM(t.rangeM), out.set_tailM(t.tailM), out.set_tailSplitSize(t.tailSplitSize);
   out.set_tailReduceSize(t.tailReduceSize);
+}
+template <typename Tiling>
+inline void SoftMaxFill(asc_softmax_kind kind, const char *what, const ge::Shape &shape,
+                        uint32_t typeSize, uint32_t workBytes, bool flag, Tiling &out) {
+  asc_softmax_tiling t;
+  if (SoftMaxCompute(kind, what, shape, typeSize, workBytes, flag, t)) SoftMaxStore(t, out);
 }
 }  // namespace pyasc_detail
 
@@ -109,6 +114,26 @@ template <typename Tiling>
 inline void SoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize,
                               const uint32_t localWorkSpaceSize, Tiling &softmaxTiling) {
   pyasc_detail::SoftMaxFill(ASC_SOFTMAX, "SoftMaxTilingFunc", srcShape, dataTypeSize,
+                            localWorkSpaceSize, false, softmaxTiling);
+}
+
+// --- LogSoftMax: SoftMax's sizes and tiling (CANN computes them alike) --------------------------
+inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  (void)isReuseSource;
+  return pyasc_detail::SoftMaxSize(ASC_SOFTMAX, "GetLogSoftMaxMaxTmpSize", srcShape, dataTypeSize,
+                                   false, true);
+}
+inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  (void)isReuseSource;
+  return pyasc_detail::SoftMaxSize(ASC_SOFTMAX, "GetLogSoftMaxMinTmpSize", srcShape, dataTypeSize,
+                                   false, false);
+}
+template <typename Tiling>
+inline void LogSoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize,
+                                 const uint32_t localWorkSpaceSize, Tiling &softmaxTiling) {
+  pyasc_detail::SoftMaxFill(ASC_SOFTMAX, "LogSoftMaxTilingFunc", srcShape, dataTypeSize,
                             localWorkSpaceSize, false, softmaxTiling);
 }
 

@@ -477,11 +477,12 @@ static inline int asc_k_adv_axpy(asc_k_ctx *k, int ddt, int sdt, asc_k_lt d, asc
 
 /* softmax over the last axis of an m x kk row-major tile. sum and max hold
  * one 32-byte block per row (the row's value repeated), as Ascend C's
- * SoftMax writes them. float16 is computed in float32. */
-static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, asc_k_lt sum,
-                                    asc_k_lt mx, asc_k_lt s, int64_t m, int64_t kk, asc_k_lt tmp,
-                                    int64_t tmp_min, int line) {
-  const char *api = "softmax";
+ * SoftMax writes them. float16 is computed in float32. log10_of: Ascend C's
+ * LogSoftMax, whose dst is the base-10 logarithm of the softmax. */
+static inline int asc_k_adv_softmax_as(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, asc_k_lt sum,
+                                       asc_k_lt mx, asc_k_lt s, int64_t m, int64_t kk, asc_k_lt tmp,
+                                       int64_t tmp_min, int log10_of, int line) {
+  const char *api = log10_of ? "LogSoftMax" : "softmax";
   if (m < 0 || kk <= 0)
     return asc_k_fail(
         k, line,
@@ -518,7 +519,7 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
     for (int64_t j = 0; j < kk; j++) {
       float e = dt == ASC_K_DT_FLOAT32 ? (float)asc_k_ld(dt, orow + j * es)
                                        : expf((float)asc_k_ld(dt, row + j * es) - big);
-      asc_k_stf(dt, orow + j * es, e / total);
+      asc_k_stf(dt, orow + j * es, log10_of ? log10f(e / total) : e / total);
     }
     for (int64_t j = 0; j < blk; j++) {
       asc_k_stf(sdt, ms + (r * blk + j) * ses, big);
@@ -526,6 +527,11 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
     }
   }
   return 0;
+}
+static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, asc_k_lt sum,
+                                    asc_k_lt mx, asc_k_lt s, int64_t m, int64_t kk, asc_k_lt tmp,
+                                    int64_t tmp_min, int line) {
+  return asc_k_adv_softmax_as(k, dt, sdt, d, sum, mx, s, m, kk, tmp, tmp_min, 0, line);
 }
 
 /* Ascend C's SoftmaxGrad over m rows of kk: s = the row's sum of grad * src (summed as the
