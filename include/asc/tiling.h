@@ -229,6 +229,16 @@ asc_status asc_tiling_softmax_tmp_size(asc_softmax_kind kind, int64_t m, int64_t
 asc_status asc_tiling_softmax(asc_softmax_kind kind, int64_t m, int64_t k, int32_t type_size,
                               uint32_t work_bytes, bool flag, asc_softmax_tiling *out);
 
+/* SoftmaxFlashV2's (CANN's GetSoftMaxFlashV2Max/MinTmpSize, SoftMaxFlashV2TilingFunc): src
+ * elements of src_size bytes, its max and sum of stat_size; basic: isBasicBlock, brc:
+ * isFlashOutputBrc (isUpdate changes nothing on dav-2201). Errors as above. */
+asc_status asc_tiling_softmax_flash_v2_tmp_size(int64_t m, int64_t k, int32_t src_size,
+                                                int32_t stat_size, bool basic, bool brc,
+                                                uint32_t *max_bytes, uint32_t *min_bytes);
+asc_status asc_tiling_softmax_flash_v2(int64_t m, int64_t k, int32_t src_size, int32_t stat_size,
+                                       uint32_t work_bytes, bool basic, bool brc,
+                                       asc_softmax_tiling *out);
+
 /* Size in bits of a DataType the tiling accepts (DT_INT4: 4), 0 for any
  * other; asc_tiling_dtype_size: in whole bytes (0 for DT_INT4 too). */
 int asc_tiling_dtype_bits(int32_t dtype);

@@ -1,13 +1,13 @@
 """Ascend C's SoftMax family on the simulated cores and its host tiling.
 
 The host side (include/ascendc/tiling/softmax_tiling.h over libasc's
-asc_tiling_softmax): ``GetSoftMax{,Flash,Grad}{Max,Min}TmpSize`` and the
+asc_tiling_softmax): ``GetSoftMax{,Flash,FlashV2,Grad}{Max,Min}TmpSize`` and the
 ``SoftMaxTilingFunc`` forms give the sizes and the 16 ``SoftMaxTiling`` members
 CANN's asc-devkit computes for a 910B core (impl/adv_api/tiling/activation/
 softmax_tiling.cpp), worked out here from its per-row formulas; Python's
 ``adv_host.softmax_tiling_func`` fills the same members. The kernel side
 (include/ascendc/kernel_operator/adv_math.h): ``SoftMax`` with a
-``SoftMaxShapeInfo``, ``LogSoftMax``, ``SoftmaxGrad``, ``SoftmaxGradFront`` and
+``SoftMaxShapeInfo``, ``LogSoftMax``, ``SoftmaxFlashV2``, ``SoftmaxGrad``, ``SoftmaxGradFront`` and
 ``AdjustSoftMaxRes`` against NumPy's float64 values of the formulas CANN
 documents."""
 
@@ -75,10 +75,26 @@ int main() {
               op.get_tailSplitSize(), op.get_tailReduceSize());
   std::printf("basic %d %d\n", AscendC::IsBasicBlockInSoftMax(t, 2),
               AscendC::IsBasicBlockInSoftMax(op, 4));
+  sizes("v2_basic", AscendC::GetSoftMaxFlashV2MaxTmpSize(f, 4, 4, true, true),
+        AscendC::GetSoftMaxFlashV2MinTmpSize(f, 4, 4, true, true));
+  sizes("v2_half", AscendC::GetSoftMaxFlashV2MaxTmpSize(h, 2, 4, false),
+        AscendC::GetSoftMaxFlashV2MinTmpSize(h, 2, 4, false));
+  AscendC::tiling::SoftMaxTiling v2;
+  AscendC::SoftMaxFlashV2TilingFunc(f, 4, 4, AscendC::GetSoftMaxFlashV2MinTmpSize(f, 4, 4, true, true),
+                                    v2, true, true);
+  fields(v2);
+  // with the broadcast output, half rows a pass go in 16s: 10 rows in 2 passes are refused
+  AscendC::SoftMaxFlashV2TilingFunc(h, 2, 4, 10 * 1104 * 4, v2, true, false, true);
+  fields(v2);
   optiling::LogSoftMaxTiling lt;
   AscendC::LogSoftMaxTilingFunc(f, 4, 3 * AscendC::GetLogSoftMaxMinTmpSize(f, 4, false) + 5, lt);
   std::printf("log_tiling %u %u %u %u\n", lt.get_splitM(), lt.get_rangeM(), lt.get_tailM(),
               AscendC::GetLogSoftMaxMaxTmpSize(f, 4, false));
+  // securec, which CANN's tiling headers bring: a copy past the destination clears it
+  char buf[4] = {'x', 'x', 'x', 'x'};
+  const int fits = memcpy_s(buf, sizeof buf, "ab", 2), past = memcpy_s(buf, sizeof buf, "abcdef", 6);
+  const int cleared = buf[0];
+  std::printf("securec %d %d %d %d\n", fits, past == ERANGE, cleared, memset_s(buf, 4, 1, 2));
   // a buffer below one row: refused, the tiling left as it was
   AscendC::SoftMaxTilingFunc(f, 4, 100, t);
   fields(t);
@@ -141,9 +157,18 @@ def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
     # half, 1024 elements (>= 128, < 2048, in 64s), no tail: a basic block; the grad's
     # float rows too
     assert got[10] == ["basic", "1", "1"]
+    # FlashV2 with a basic block (k in 64s): 8 rows of a block and 2 units (a 1024 row) at the
+    # least; at the most rows halved from 32 while rows x k >= 64 x 256, i.e. 8
+    assert got[11] == ["v2_basic", str(8 * (8 + 128) * 4), str(8 * (8 + 128) * 4)]
+    # half data, float statistics: two blocks of floats, the row and a unit a row
+    assert got[12] == ["v2_half", str(24 * (16 + 1024 + 64) * 4), str((16 + 1024 + 64) * 4)]
+    assert got[13] == ["tiling"] + [str(v) for v in _tiling(m, k, 4, 8)]
+    assert got[14] == got[13]
+    assert "isFlashOutputBrc" in run.stderr
     # LogSoftMax's tiling and sizes are SoftMax's
-    assert got[11] == ["log_tiling", "3", "10", "2", got[0][1]]
-    assert got[12] == got[8]
+    assert got[15] == ["log_tiling", "3", "10", "2", got[0][1]]
+    assert got[16] == ["securec", "0", "1", "0", "0"]
+    assert got[17] == got[8]
     assert "below one row" in run.stderr
 
 
@@ -178,27 +203,31 @@ constexpr uint32_t M = ROWS, K = COLS;
 
 // which: 0 SoftMax over the shape info's first `rows` rows (the tiling's are M), 1 SoftmaxGrad,
 // 2 SoftmaxGradFront into src, 3 SoftmaxGrad with isFront; 4 SoftMax then AdjustSoftMaxRes of
-// the rows whose max is -FLT_MAX to 0.5 (out[0]: what it returned); 5 LogSoftMax
+// the rows whose max is -FLT_MAX to 0.5 (out[0]: what it returned); 5 LogSoftMax; 6
+// SoftmaxFlashV2 over two blocks
 extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_ADDR y,
                                                     GM_ADDR stats, GM_ADDR out, int32_t which,
                                                     uint32_t rows)
 {
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> ab, bb, sb, xb, tb;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ab, bb, sb, xb, eb, tb;
     pipe.InitBuffer(ab, M * K * sizeof(float));
     pipe.InitBuffer(bb, M * K * sizeof(float));
     pipe.InitBuffer(sb, M * 8 * sizeof(float));
     pipe.InitBuffer(xb, M * 8 * sizeof(float));
+    pipe.InitBuffer(eb, M * 8 * sizeof(float));
     pipe.InitBuffer(tb, 16384);
     AscendC::GlobalTensor<float> ag, bg, yg, sg;
     AscendC::GlobalTensor<int32_t> og;
     ag.SetGlobalBuffer((__gm__ float *)a, M * K);
     bg.SetGlobalBuffer((__gm__ float *)b, M * K);
     yg.SetGlobalBuffer((__gm__ float *)y, M * K);
-    sg.SetGlobalBuffer((__gm__ float *)stats, 2 * M * 8);
+    sg.SetGlobalBuffer((__gm__ float *)stats, 3 * M * 8);
     og.SetGlobalBuffer((__gm__ int32_t *)out, 8);
     AscendC::LocalTensor<float> x = ab.Get<float>(), g = bb.Get<float>();
     AscendC::LocalTensor<float> sum = sb.Get<float>(), max = xb.Get<float>();
+    AscendC::LocalTensor<float> expMax = eb.Get<float>();
+    AscendC::Duplicate(expMax, 0.0f, M * 8);
     AscendC::LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
     AscendC::DataCopy(x, ag, M * K);
     AscendC::DataCopy(g, bg, M * K);
@@ -217,6 +246,14 @@ extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_AD
         AscendC::LogSoftMax<float>(x, sum, max, x, tmp, none, shape);
         break;
     }
+    case 6: {  // each row's two halves: the first, then the second updating max and sum
+        AscendC::SoftMaxShapeInfo half = {M, K / 2, M, K / 2};
+        AscendC::LocalTensor<float> second = x[M * K / 2];
+        AscendC::SoftmaxFlashV2<float, false>(x, sum, max, x, expMax, sum, max, tmp, tiling, half);
+        AscendC::SoftmaxFlashV2<float, true>(second, sum, max, second, expMax, sum, max, tiling,
+                                             half);
+        break;
+    }
     default:
         AscendC::SoftMax<float, false, true>(x, sum, max, x, tmp, tiling, shape);
         adjusted = AscendC::AdjustSoftMaxRes<float, float>(x, max, 0xFF7FFFFF, 0.5f, shape);
@@ -225,6 +262,7 @@ extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_AD
     AscendC::DataCopy(yg, x, M * K);
     AscendC::DataCopy(sg, sum, M * 8);
     AscendC::DataCopy(sg[M * 8], max, M * 8);
+    AscendC::DataCopy(sg[2 * M * 8], expMax, M * 8);
     og.SetValue(0, adjusted);
 }
 """.replace("ROWS", str(M)).replace("COLS", str(K))
@@ -232,7 +270,7 @@ extern "C" __global__ __aicore__ void softmax_family(GM_ADDR a, GM_ADDR b, GM_AD
 
 def _run(which: int, rows: int, a: np.ndarray, b: np.ndarray, debug: bool = False):
     y = np.zeros((M, K), np.float32)
-    stats = np.zeros((2, M, 8), np.float32)
+    stats = np.zeros((3, M, 8), np.float32)
     out = np.zeros(8, np.int32)
     pyasc.ascendc.load(KERNELS, "softmax_family", debug=debug)[1](
         a, b, y, stats, out, np.int32(which), np.uint32(rows))
@@ -299,3 +337,23 @@ def test_log_softmax_is_the_base_10_log_of_softmax():
     e = np.exp(x - x.max(-1, keepdims=True))
     np.testing.assert_allclose(y, np.log10(e / e.sum(-1, keepdims=True)), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(stats[1], np.repeat(x.max(-1, keepdims=True), 8, 1))
+
+
+def test_softmax_flash_v2_over_two_blocks_is_the_row_softmax():
+    a, b = _inputs(7)
+    a[3, :K // 2] += 20  # a row whose max stays in the first half; others move
+    y, stats, _ = _run(6, M, a, b)
+    first, second = a.reshape(-1)[:M * K // 2].reshape(M, K // 2), a.reshape(-1)[M * K // 2:]
+    second = second.reshape(M, K // 2).astype(np.float64)
+    m1 = first.astype(np.float64).max(-1, keepdims=True)
+    m2 = np.maximum(m1, second.max(-1, keepdims=True))
+    s1 = np.exp(first - m1).sum(-1, keepdims=True)
+    total = np.exp(m1 - m2) * s1 + np.exp(second - m2).sum(-1, keepdims=True)
+    np.testing.assert_allclose(stats[1], np.repeat(m2, 8, 1))
+    np.testing.assert_allclose(stats[0], np.repeat(total, 8, 1), rtol=2e-6)
+    np.testing.assert_allclose(stats[2], np.repeat(np.exp(m1 - m2), 8, 1), rtol=2e-6)
+    out = y.reshape(-1)
+    np.testing.assert_allclose(out[:M * K // 2].reshape(M, K // 2), np.exp(first - m1),
+                               rtol=2e-6)
+    np.testing.assert_allclose(out[M * K // 2:].reshape(M, K // 2), np.exp(second - m2),
+                               rtol=2e-6)

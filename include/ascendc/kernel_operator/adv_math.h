@@ -466,6 +466,73 @@ inline void LogSoftMax(const LocalTensor<T> &dst, const LocalTensor<T> &sum,
   sim::softmax(dst, sum, max, src, sharedTmpBuffer.lt, true, tiling, softmaxShapeInfo, loc, true);
 }
 
+// --- SoftmaxFlashV2: FlashAttention-2's online softmax over a row's blocks ---------------------
+namespace sim {
+template <typename T, typename S>
+inline void softmax_flash2(const LocalTensor<T> &dst, const LocalTensor<S> &sum,
+                           const LocalTensor<S> &max, const LocalTensor<T> &src,
+                           const LocalTensor<T> &expMax, const LocalTensor<S> &inSum,
+                           const LocalTensor<S> &inMax, pyasc_sim_lt tmp, bool has_tmp,
+                           bool isUpdate, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &info,
+                           Loc loc) {
+  int64_t rows = 0, cols = 0;
+  softmax_shape(src, tiling, info, rows, cols);
+  const int64_t v[6] = {dtype<T>::code, dtype<S>::code, rows,
+                        cols,           isUpdate,       has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_SOFTMAX_FLASH2, v,
+           {dst.lt, sum.lt, max.lt, src.lt, expMax.lt, inSum.lt, inMax.lt, tmp}, loc);
+}
+}  // namespace sim
+#define PYASC_FLASH2_TEMPLATE                                              \
+  template <typename T, bool isUpdate = false, bool isReuseSource = false, \
+            bool isBasicBlock = false, bool isDataFormatNZ = false,        \
+            const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+PYASC_FLASH2_TEMPLATE
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
+                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
+                      inMaxTensor, sim::no_tmp, false, isUpdate, tiling, softmaxShapeInfo, loc);
+}
+PYASC_FLASH2_TEMPLATE
+inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor,
+                           const LocalTensor<float> &expSumTensor,
+                           const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                           const LocalTensor<half> &expMaxTensor,
+                           const LocalTensor<float> &inExpSumTensor,
+                           const LocalTensor<float> &inMaxTensor, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
+                      inMaxTensor, sim::no_tmp, false, isUpdate, tiling, softmaxShapeInfo, loc);
+}
+PYASC_FLASH2_TEMPLATE
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
+                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
+                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor,
+                           const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
+                      inMaxTensor, sharedTmpBuffer.lt, true, isUpdate, tiling, softmaxShapeInfo,
+                      loc);
+}
+PYASC_FLASH2_TEMPLATE
+inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor,
+                           const LocalTensor<float> &expSumTensor,
+                           const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
+                           const LocalTensor<half> &expMaxTensor,
+                           const LocalTensor<float> &inExpSumTensor,
+                           const LocalTensor<float> &inMaxTensor,
+                           const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
+  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
+                      inMaxTensor, sharedTmpBuffer.lt, true, isUpdate, tiling, softmaxShapeInfo,
+                      loc);
+}
+#undef PYASC_FLASH2_TEMPLATE
+
 // --- SoftmaxGrad, SoftmaxGradFront: (grad - rowsum(grad * src)) * src, or the row sums alone --
 namespace sim {
 template <typename T>

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "../securec.h"
+
 namespace optiling {
 
 class TilingDef {

@@ -158,6 +158,56 @@ inline void SoftMaxFlashTilingFunc(const ge::Shape &srcShape, const uint32_t dat
                             localWorkSpaceSize, isUpdate, softmaxFlashTiling);
 }
 
+// --- SoftmaxFlashV2 (dataTypeSize1 the source's, dataTypeSize2 the max and sum's) -----------
+inline uint32_t GetSoftMaxFlashV2Size(const char *what, const ge::Shape &srcShape,
+                                      uint32_t dataTypeSize1, uint32_t dataTypeSize2,
+                                      bool isBasicBlock, bool isFlashOutputBrc, bool most) {
+  int64_t rows = 0, cols = 0;
+  pyasc_detail::SoftMaxRows(srcShape, rows, cols);
+  uint32_t maxBytes = 0, minBytes = 0;
+  if (asc_tiling_softmax_flash_v2_tmp_size(rows, cols, static_cast<int32_t>(dataTypeSize1),
+                                           static_cast<int32_t>(dataTypeSize2), isBasicBlock,
+                                           isFlashOutputBrc, &maxBytes, &minBytes) != ASC_OK) {
+    std::fprintf(stderr, "%s: %s\n", what, asc_last_error());
+    return 0;
+  }
+  return most ? maxBytes : minBytes;
+}
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false,
+                                            const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  return GetSoftMaxFlashV2Size("GetSoftMaxFlashV2MaxTmpSize", srcShape, dataTypeSize1,
+                               dataTypeSize2, isBasicBlock, isFlashOutputBrc, true);
+}
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false,
+                                            const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  return GetSoftMaxFlashV2Size("GetSoftMaxFlashV2MinTmpSize", srcShape, dataTypeSize1,
+                               dataTypeSize2, isBasicBlock, isFlashOutputBrc, false);
+}
+template <typename Tiling>
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2,
+                                     const uint32_t localWorkSpaceSize, Tiling &softmaxFlashTiling,
+                                     const bool isUpdate, const bool isBasicBlock = false,
+                                     const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  int64_t rows = 0, cols = 0;
+  pyasc_detail::SoftMaxRows(srcShape, rows, cols);
+  asc_softmax_tiling t;
+  if (asc_tiling_softmax_flash_v2(rows, cols, static_cast<int32_t>(dataTypeSize1),
+                                  static_cast<int32_t>(dataTypeSize2), localWorkSpaceSize,
+                                  isBasicBlock, isFlashOutputBrc, &t) != ASC_OK) {
+    std::fprintf(stderr, "SoftMaxFlashV2TilingFunc: %s\n", asc_last_error());
+    return;
+  }
+  pyasc_detail::SoftMaxStore(t, softmaxFlashTiling);
+}
+
 // --- SoftmaxGrad (isFront: SoftmaxGradFront's row sums only) ----------------------------------
 inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize,
                                          const bool isFront, const bool isReuseSource) {

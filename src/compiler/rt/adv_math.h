@@ -534,6 +534,65 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
   return asc_k_adv_softmax_as(k, dt, sdt, d, sum, mx, s, m, kk, tmp, tmp_min, 0, line);
 }
 
+/* Ascend C's SoftmaxFlashV2 over m rows of kk (FlashAttention-2's online softmax): max = the
+ * row's max (with update, the larger of it and in_max), dst = exp(src - max) and sum its row
+ * sum (with update, plus exp_max * in_sum, exp_max = exp(in_max - max)). max, sum, in_max and
+ * in_sum hold a 32-byte block a row of sdt, exp_max one of dt; the inputs are read before the
+ * outputs, which may be the same tensors, are written. In float32. */
+static inline int asc_k_adv_softmax_flash2(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, asc_k_lt sum,
+                                           asc_k_lt mx, asc_k_lt s, asc_k_lt emax, asc_k_lt isum,
+                                           asc_k_lt imax, int64_t m, int64_t kk, int update,
+                                           asc_k_lt tmp, int64_t tmp_min, int line) {
+  const char *api = "SoftmaxFlashV2";
+  if (m < 0 || kk <= 0)
+    return asc_k_fail(k, line, "SoftmaxFlashV2: the shape %lld x %lld is empty or negative",
+                      (long long)m, (long long)kk);
+  int64_t es = asc_k_dt_size(dt), ses = asc_k_dt_size(sdt), blk = 32 / ses, eblk = 32 / es;
+  int64_t n = asc_k_mul(m, kk), nb = asc_k_mul(m, blk), ne = asc_k_mul(m, eblk);
+  if (n < 0 || nb < 0 || ne < 0) return asc_k_fail(k, line, "SoftmaxFlashV2: the shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "srcTensor", line) ||
+      (update &&
+       (asc_k_ub_use(k, ASC_K_V, imax, nb, ses, ASC_K_READ, api, "inMaxTensor", line) ||
+        asc_k_ub_use(k, ASC_K_V, isum, nb, ses, ASC_K_READ, api, "inExpSumTensor", line))) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dstTensor", line) ||
+      asc_k_ub_use(k, ASC_K_V, mx, nb, ses, ASC_K_WRITE, api, "maxTensor", line) ||
+      asc_k_ub_use(k, ASC_K_V, sum, nb, ses, ASC_K_WRITE, api, "expSumTensor", line) ||
+      (update && asc_k_ub_use(k, ASC_K_V, emax, ne, es, ASC_K_WRITE, api, "expMaxTensor", line)))
+    return 1;
+  char *ub = k->ub;
+  for (int64_t r = 0; r < m; r++) {
+    const int64_t row = s.off + r * kk * es, orow = d.off + r * kk * es;
+    float big = -INFINITY, in_max = 0, in_sum = 0;
+    for (int64_t j = 0; j < kk; j++) {
+      float v = (float)asc_k_ld(dt, ub + row + j * es);
+      if (v > big || isnan(v)) big = v;
+    }
+    if (update) {
+      in_max = (float)asc_k_ld(sdt, ub + imax.off + r * blk * ses);
+      in_sum = (float)asc_k_ld(sdt, ub + isum.off + r * blk * ses);
+      if (in_max > big || isnan(in_max)) big = in_max;
+    }
+    asc_k_lanesum lanes = {.n = 0};
+    for (int64_t j = 0; j < kk; j++) {
+      float e = expf((float)asc_k_ld(dt, ub + row + j * es) - big);
+      asc_k_stf(dt, ub + orow + j * es, e);
+      asc_k_lanesum_push(&lanes, (float)asc_k_ld(dt, ub + orow + j * es));
+    }
+    float total = asc_k_lanesum_end(&lanes);
+    if (update) {
+      float scale = expf(in_max - big);
+      total += scale * in_sum;
+      for (int64_t j = 0; j < eblk; j++) asc_k_stf(dt, ub + emax.off + (r * eblk + j) * es, scale);
+    }
+    for (int64_t j = 0; j < blk; j++) {
+      asc_k_stf(sdt, ub + mx.off + (r * blk + j) * ses, big);
+      asc_k_stf(sdt, ub + sum.off + (r * blk + j) * ses, total);
+    }
+  }
+  return 0;
+}
+
 /* Ascend C's SoftmaxGrad over m rows of kk: s = the row's sum of grad * src (summed as the
  * library reduces, asc_k_lanesum), then
  * dst = (grad - s) * src, or with front (SoftmaxGradFront) dst gets s in one 32-byte block a
