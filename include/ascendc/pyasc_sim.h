@@ -240,7 +240,8 @@ enum {
  * (AdjustSoftMaxRes) v res dt, max dt, from's bits, rows, columns, one max a row, f to, t res,
  * max, out whether a row matched; SOFTMAX_GRAD v dt, rows, columns, front, tmp_min, t dst,
  * grad, src, tmp; SOFTMAX_FLASH2 v dt, statistics' dt, rows, columns, update, tmp_min, t dst,
- * sum, max, src, expMax, inExpSum, inMax, tmp. */
+ * sum, max, src, expMax, inExpSum, inMax, tmp; REDUCE2 (adv ReduceMax/ReduceMin) v dt, max,
+ * first, last, RA, the row stride, tmp_min, t dst, src, tmp. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -297,7 +298,8 @@ enum {
   PYASC_SIM_ADV_AIPP_LOAD,
   PYASC_SIM_ADV_SOFTMAX_ADJUST,
   PYASC_SIM_ADV_SOFTMAX_GRAD,
-  PYASC_SIM_ADV_SOFTMAX_FLASH2
+  PYASC_SIM_ADV_SOFTMAX_FLASH2,
+  PYASC_SIM_ADV_REDUCE2
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

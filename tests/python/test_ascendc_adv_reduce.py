@@ -1,9 +1,11 @@
-"""The adv library's Sum, CumSum and Broadcast (include/ascendc/kernel_operator/adv_reduce.h).
+"""The adv library's Sum, CumSum, Broadcast and two-axis ReduceMax/ReduceMin
+(include/ascendc/kernel_operator/adv_reduce.h).
 Sum is built from RepeatReduceSum in counter mode as CANN builds it: each row's n elements
 summed over repeats and again over the repeats' sums, with GetSumMaxMinTmpSize's buffer or the
 stack's, against NumPy's float64 sums (test_math_tiling_cpp.py checks the C++ host query
 itself); CumSum adds in float and rounds once, as NumPy's float32 cumsum; Broadcast as
-NumPy's broadcast_to, a shape that does not broadcast an error at its line."""
+NumPy's broadcast_to, a shape that does not broadcast an error at its line; ReduceMax and
+ReduceMin along either axis of padded rows as NumPy's max and min, the padding left out."""
 
 from __future__ import annotations
 
@@ -196,3 +198,62 @@ def test_broadcast_of_a_wrong_shape_fails_at_its_line():
         pyasc.ascendc.load(BROADCAST_SRC, "broadcast")[1](x, np.zeros(480, np.float32),
                                                           np.uint32(12), np.uint32(40),
                                                           np.uint32(0), np.uint32(1))
+
+
+# --- ReduceMax / ReduceMin over two axes ------------------------------------------------------
+
+EXTREME = r"""
+#include "kernel_operator.h"
+
+constexpr uint32_t ROWS = 6, COLS = 20, PAD = 24;  // 20 floats a row, rows 24 (96 bytes) apart
+
+// which: 0 ReduceMax AR, 1 ReduceMax RA, 2 ReduceMin AR (no buffer), 3 ReduceMin RA; rows:
+// the shape's first axis (ROWS, or more to fail)
+extern "C" __global__ __aicore__ void extreme(GM_ADDR x, GM_ADDR y, int32_t which, uint32_t rows)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, out, tb;
+    pipe.InitBuffer(in, ROWS * PAD * sizeof(float));
+    pipe.InitBuffer(out, PAD * sizeof(float));
+    pipe.InitBuffer(tb, 1024);
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, ROWS * PAD);
+    yg.SetGlobalBuffer((__gm__ float *)y, PAD);
+    AscendC::LocalTensor<float> src = in.Get<float>(), dst = out.Get<float>();
+    AscendC::LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    AscendC::DataCopy(src, xg, ROWS * PAD);
+    AscendC::Duplicate(dst, -1.0f, PAD);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const uint32_t shape[2] = {rows, COLS};
+    switch (which) {
+    case 0: AscendC::ReduceMax<float, AscendC::Pattern::Reduce::AR>(dst, src, tmp, shape, true); break;
+    case 1: AscendC::ReduceMax<float, AscendC::Pattern::Reduce::RA>(dst, src, tmp, shape, true); break;
+    case 2: AscendC::ReduceMin<float, AscendC::Pattern::Reduce::AR, true>(dst, src, shape, true); break;
+    default: AscendC::ReduceMin<float, AscendC::Pattern::Reduce::RA>(dst, src, tmp, shape, true);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, PAD);
+}
+"""
+
+
+@pytest.mark.parametrize("which", range(4), ids=["max_ar", "max_ra", "min_ar", "min_ra"])
+def test_two_axis_extremes_match_numpy(which):
+    rng = np.random.default_rng(70 + which)
+    x = np.full((6, 24), 1e9 if which >= 2 else -1e9, np.float32)  # the pad must not count
+    x[:, :20] = rng.uniform(-10, 10, (6, 20)).astype(np.float32)
+    y = np.zeros(24, np.float32)
+    pyasc.ascendc.load(EXTREME, "extreme")[1](x, y, np.int32(which), np.uint32(6))
+    data = x[:, :20]
+    reduce = np.max if which < 2 else np.min
+    want = reduce(data, axis=1 if which % 2 == 0 else 0)
+    np.testing.assert_array_equal(y[:want.size], want)
+    assert (y[want.size:] == -1).all()
+
+
+def test_two_axis_extreme_past_the_source_fails_at_its_line():
+    line = EXTREME[:EXTREME.index("case 1:")].count("\n") + 1
+    x = np.zeros((6, 24), np.float32)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: ReduceMax: .*srcTensor"):
+        pyasc.ascendc.load(EXTREME, "extreme", debug=True)[1](x, np.zeros(24, np.float32),
+                                                              np.int32(1), np.uint32(9))

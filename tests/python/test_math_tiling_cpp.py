@@ -80,6 +80,21 @@ int main() {
     AscendC::GetSelectMaxMinTmpSize(one, src, 4, ge::Shape(std::vector<int64_t>{8, 96}), 1, false,
                                     live, extra);
     std::printf("Select %u %u %u %u\n", maxValue, minValue, live, extra);
+    const ge::Shape rows(std::vector<int64_t>{32, 136});
+    AscendC::GetReduceMaxMaxMinTmpSize(rows, ge::DT_FLOAT, AscendC::ReducePattern::RA, true, false,
+                                       maxValue, minValue);
+    AscendC::GetReduceMinMaxMinTmpSize(rows, ge::DT_FLOAT16, AscendC::ReducePattern::AR, true,
+                                       false, live, extra);
+    std::printf("ReduceMax %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetReduceMaxMaxMinTmpSize(ge::Shape(std::vector<int64_t>{4, 8}), ge::DT_FLOAT,
+                                       AscendC::ReducePattern::AR, true, false, maxValue, minValue);
+    AscendC::GetReduceMaxMaxMinTmpSize(rows, ge::DT_FLOAT, AscendC::ReducePattern::AR, true, true,
+                                       live, extra);
+    std::printf("ReduceMax %u %u %u %u\n", maxValue, minValue, live, extra);
+    maxValue = minValue = 7;  // isSrcInnerPad false is refused on dav-2201
+    AscendC::GetReduceMaxMaxMinTmpSize(rows, ge::DT_FLOAT, AscendC::ReducePattern::AR, false,
+                                       false, maxValue, minValue);
+    std::printf("ReduceMax %u %u 0 0\n", maxValue, minValue);
   }
   return 0;
 }
@@ -126,6 +141,12 @@ EXPECTED = [
     ("AscendDequant", (64 + 128 * 32 + 40) * 4, (64 + 32 + 40) * 4, 0, 0),
     # Select: 512 elements in half-width blocks and 512 more; a longer mask row adds the mask
     ("Select", 512 * 2 + 512, 512 * 2 + 512, 512 * 2 + 512 + 512, 512 * 2 + 512 + 512),
+    # ReduceMax/Min: RA a 32-byte-aligned row (136 floats) for the power of two below 32 rows
+    # (16); AR a repeat a row past a repeat's elements (136 halves > 128)
+    ("ReduceMax", 16 * 544, 16 * 544, 32 * 128 * 2, 32 * 128 * 2),
+    # a row within a block needs nothing; reusing the source, nothing either
+    ("ReduceMax", 0, 0, 0, 0),
+    ("ReduceMax", 7, 7, 0, 0),
 ]
 
 

@@ -1,8 +1,55 @@
 // Part of kernel_operator.h, included only from it: the adv library's reductions built from the
 // vector API, as CANN's implementation builds them, so that the simulator adds in the NPU's
-// order: Sum over the last axis; and CumSum and Broadcast, the runtime's.
+// order: Sum over the last axis; and CumSum, Broadcast and the two-axis ReduceMax/ReduceMin, the
+// runtime's.
 
 namespace AscendC {
+
+// The reduce APIs' patterns: A a kept axis, R a reduced one (two-axis ones here).
+namespace Pattern {
+namespace Reduce {
+struct AR {
+  static constexpr bool isRA = false;
+};
+struct RA {
+  static constexpr bool isRA = true;
+};
+}  // namespace Reduce
+}  // namespace Pattern
+
+namespace sim {
+template <typename T, class pattern>
+inline void reduce2(const LocalTensor<T> &dst, const LocalTensor<T> &src, pyasc_sim_lt tmp,
+                    bool has_tmp, const uint32_t srcShape[], bool srcInnerPad, bool most, Loc loc) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "ReduceMax/ReduceMin: half or float on dav-2201");
+  const int64_t last = srcShape[1], per_block = 32 / sizeof(T);
+  const int64_t stride = srcInnerPad ? (last + per_block - 1) / per_block * per_block : last;
+  const int64_t v[7] = {dtype<T>::code, most,   srcShape[0],           last,
+                        pattern::isRA,  stride, has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_REDUCE2, v, {dst.lt, src.lt, tmp}, loc);
+}
+}  // namespace sim
+
+// The adv ReduceMax/ReduceMin of a two-axis srcShape along its R axis; with srcInnerPad the rows
+// start 32 bytes apart (the last axis padded), as CANN requires on dav-2201.
+#define PYASC_REDUCE2(Name, most)                                                             \
+  template <class T, class pattern, bool isReuseSource = false>                               \
+  inline void Name(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,          \
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t srcShape[],    \
+                   bool srcInnerPad, sim::Loc loc = {}) {                                     \
+    sim::reduce2<T, pattern>(dstTensor, srcTensor, sharedTmpBuffer.lt, true, srcShape,        \
+                             srcInnerPad, most, loc);                                         \
+  }                                                                                           \
+  template <class T, class pattern, bool isReuseSource = false>                               \
+  inline void Name(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,          \
+                   const uint32_t srcShape[], bool srcInnerPad, sim::Loc loc = {}) {          \
+    sim::reduce2<T, pattern>(dstTensor, srcTensor, sim::no_tmp, false, srcShape, srcInnerPad, \
+                             most, loc);                                                      \
+  }
+PYASC_REDUCE2(ReduceMax, true)
+PYASC_REDUCE2(ReduceMin, false)
+#undef PYASC_REDUCE2
 
 struct SumParams {
   uint32_t outter = 1;  // rows

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 #include "../graph/tensor.h"
 
@@ -163,6 +164,78 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
   const uint64_t repeats = (n + perRepeat - 1) / perRepeat;
   minSize = maxSize =
       static_cast<uint32_t>((repeats + perBlock - 1) / perBlock * perBlock * typeSize);
+}
+
+// --- ReduceMax / ReduceMin of a two-axis shape (CANN's GetReduceMaxMaxMinTmpSize): nothing when
+// the source may be overwritten; along the last axis a block a row (a repeat a row past one
+// repeat's elements) once a row passes a block; down the first axis a row of the largest power
+// of two below the rows (32-byte aligned).
+enum class ReducePattern : uint32_t {
+  AR = 0,
+  RA = 1,
+  R,
+  ARA,
+  ARAR,
+  ARARA,
+  ARARAR,
+  ARARARA,
+  ARARARAR,
+  ARARARARA,
+  RAR,
+  RARA,
+  RARAR,
+  RARARA,
+  RARARAR,
+  RARARARA,
+};
+namespace pyasc_detail {
+inline void ReduceExtremeTmpSize(const char *what, const TensorShape &srcShape,
+                                 const ge::DataType dataType, ReducePattern pattern,
+                                 bool isSrcInnerPad, bool isReuseSource, uint32_t &maxValue,
+                                 uint32_t &minValue) {
+  const uint64_t typeSize = dataType == ge::DT_FLOAT ? 4 : dataType == ge::DT_FLOAT16 ? 2 : 0;
+  const int64_t first = srcShape.GetDim(0), last = srcShape.GetDim(1);
+  const char *why = typeSize == 0               ? "half or float"
+                    : srcShape.GetDimNum() != 2 ? "a 2-axis shape"
+                    : !isSrcInnerPad            ? "isSrcInnerPad"
+                    : pattern != ReducePattern::AR && pattern != ReducePattern::RA ? "AR or RA"
+                    : first <= 0 || last <= 0 || first > UINT32_MAX || last > UINT32_MAX
+                        ? "positive axes"
+                        : nullptr;
+  if (why) {
+    std::fprintf(stderr, "%s: dav-2201 takes %s\n", what, why);
+    return;
+  }
+  if (isReuseSource) {
+    maxValue = minValue = 0;
+    return;
+  }
+  uint64_t bytes = 0;
+  if (pattern == ReducePattern::AR) {
+    const uint64_t perBlock = 32 / typeSize, perRepeat = 256 / typeSize;
+    const uint64_t l = static_cast<uint64_t>(last);
+    bytes = l <= perBlock ? 0 : first * (l < perRepeat ? perBlock : perRepeat) * typeSize;
+  } else {
+    uint64_t k = 1;
+    while (k * 2 <= static_cast<uint64_t>(first)) k *= 2;
+    if (k == static_cast<uint64_t>(first) && k > 1) k /= 2;
+    bytes = k * ((last * typeSize + 31) / 32 * 32);
+  }
+  if (bytes > UINT32_MAX) return;
+  maxValue = minValue = static_cast<uint32_t>(bytes);
+}
+}  // namespace pyasc_detail
+inline void GetReduceMaxMaxMinTmpSize(const TensorShape &srcShape, const ge::DataType dataType,
+                                      ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
+                                      uint32_t &maxValue, uint32_t &minValue) {
+  pyasc_detail::ReduceExtremeTmpSize("GetReduceMaxMaxMinTmpSize", srcShape, dataType, pattern,
+                                     isSrcInnerPad, isReuseSource, maxValue, minValue);
+}
+inline void GetReduceMinMaxMinTmpSize(const TensorShape &srcShape, const ge::DataType dataType,
+                                      ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
+                                      uint32_t &maxValue, uint32_t &minValue) {
+  pyasc_detail::ReduceExtremeTmpSize("GetReduceMinMaxMinTmpSize", srcShape, dataType, pattern,
+                                     isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 
 // --- CumSum over a [outter, inner] shape (inner 32-byte aligned, half or float): down the first

@@ -534,6 +534,37 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
   return asc_k_adv_softmax_as(k, dt, sdt, d, sum, mx, s, m, kk, tmp, tmp_min, 0, line);
 }
 
+/* Ascend C's adv ReduceMax / ReduceMin (most: 1 max, 0 min) over a [first, last] tensor whose
+ * rows start `stride` elements apart (last rounded up to 32 bytes when the source is padded):
+ * along the last axis (AR: dst holds first values) or the first (RA: last values). A NaN wins,
+ * as the vector unit's max and min pass it on. */
+static inline int asc_k_adv_reduce2(asc_k_ctx *k, int dt, int most, asc_k_lt d, asc_k_lt s,
+                                    int64_t first, int64_t last, int ra, int64_t stride,
+                                    asc_k_lt tmp, int64_t tmp_min, int line) {
+  const char *api = most ? "ReduceMax" : "ReduceMin";
+  if (first <= 0 || last <= 0 || stride < last)
+    return asc_k_fail(k, line, "%s: the shape {%lld, %lld} must be positive", api, (long long)first,
+                      (long long)last);
+  int64_t es = asc_k_dt_size(dt), n = asc_k_mul(first - 1, stride), nd = ra ? last : first;
+  if (n < 0 || (n = n + last) < 0) return asc_k_fail(k, line, "%s: the shape overflows", api);
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "srcTensor", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, nd, es, ASC_K_WRITE, api, "dstTensor", line))
+    return 1;
+  const char *x = k->ub + s.off;
+  int64_t outer = ra ? last : first, inner = ra ? first : last;
+  for (int64_t o = 0; o < outer; o++) {
+    float best = 0;
+    for (int64_t i = 0; i < inner; i++) {
+      int64_t at = ra ? i * stride + o : o * stride + i;
+      float v = (float)asc_k_ld(dt, x + at * es);
+      if (i == 0 || (best == best && (v != v || (most ? v > best : v < best)))) best = v;
+    }
+    asc_k_stf(dt, k->ub + d.off + o * es, best);
+  }
+  return 0;
+}
+
 /* Ascend C's SoftmaxFlashV2 over m rows of kk (FlashAttention-2's online softmax): max = the
  * row's max (with update, the larger of it and in_max), dst = exp(src - max) and sum its row
  * sum (with update, plus exp_max * in_sum, exp_max = exp(in_max - max)). max, sum, in_max and
