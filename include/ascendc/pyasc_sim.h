@@ -241,7 +241,8 @@ enum {
  * max, out whether a row matched; SOFTMAX_GRAD v dt, rows, columns, front, tmp_min, t dst,
  * grad, src, tmp; SOFTMAX_FLASH2 v dt, statistics' dt, rows, columns, update, tmp_min, t dst,
  * sum, max, src, expMax, inExpSum, inMax, tmp; REDUCE2 (adv ReduceMax/ReduceMin) v dt, max,
- * first, last, RA, the row stride, tmp_min, t dst, src, tmp. */
+ * first, last, RA, the row stride, tmp_min, t dst, src, tmp; DROPOUT v dt, rows, src's and the
+ * mask's row lengths, bit mode, tmp_min, f keepProb, t dst, src, mask, tmp. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -299,7 +300,8 @@ enum {
   PYASC_SIM_ADV_SOFTMAX_ADJUST,
   PYASC_SIM_ADV_SOFTMAX_GRAD,
   PYASC_SIM_ADV_SOFTMAX_FLASH2,
-  PYASC_SIM_ADV_REDUCE2
+  PYASC_SIM_ADV_REDUCE2,
+  PYASC_SIM_ADV_DROPOUT
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

@@ -95,6 +95,10 @@ int main() {
     AscendC::GetReduceMaxMaxMinTmpSize(rows, ge::DT_FLOAT, AscendC::ReducePattern::AR, false,
                                        false, maxValue, minValue);
     std::printf("ReduceMax %u %u 0 0\n", maxValue, minValue);
+    AscendC::GetDropOutMaxMinTmpSize(ge::Shape(std::vector<int64_t>{4, 256}), 4, false, maxValue,
+                                     minValue);
+    std::printf("DropOut %u %u %u 0\n", maxValue, minValue,
+                AscendC::GetDropOutMaxTmpSize(ge::Shape(std::vector<int64_t>{8}), 2, false));
   }
   return 0;
 }
@@ -147,6 +151,8 @@ EXPECTED = [
     # a row within a block needs nothing; reusing the source, nothing either
     ("ReduceMax", 0, 0, 0, 0),
     ("ReduceMax", 7, 7, 0, 0),
+    # DropOut: two floats an element, at least two repeats
+    ("DropOut", 2 * 1024 * 4, 512, 512, 0),
 ]
 
 

@@ -729,4 +729,42 @@ inline void Extract(const LocalTensor<T> &dstValueLocal, const LocalTensor<uint3
                 loc);
 }
 
+// --- DropOut: a byte or a bit of mask per element keeps it (times 1/keepProb) or zeroes it ------
+struct DropOutShapeInfo {
+  DropOutShapeInfo() {}
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+namespace sim {
+// dropOutMode 0 infers the mode from the shape as CANN does: a mask row longer than the source
+// row or as long is bytes, one an eighth as long (or any other) bits; 1, 2 bytes, 3, 4 bits.
+template <typename T, uint32_t dropOutMode>
+inline void dropout(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                    const LocalTensor<uint8_t> &mask, pyasc_sim_lt tmp, bool has_tmp,
+                    float keepProb, const DropOutShapeInfo &info, Loc loc) {
+  static_assert(dropOutMode <= 4, "DropOut: dropOutMode is 0 to 4");
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "DropOut: half or float");
+  const bool bits = dropOutMode == 0 ? info.srcLastAxis > info.maskLastAxis : dropOutMode >= 3;
+  const int64_t v[6] = {dtype<T>::code,    info.firstAxis, info.srcLastAxis,
+                        info.maskLastAxis, bits,           has_tmp ? tmp.len : -1};
+  adv_more(PYASC_SIM_ADV_DROPOUT, v, {dst.lt, src.lt, mask.lt, tmp}, loc, keepProb);
+}
+}  // namespace sim
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const LocalTensor<uint8_t> &maskLocal, const float keepProb,
+                    const DropOutShapeInfo &info, sim::Loc loc = {}) {
+  sim::dropout<T, dropOutMode>(dstLocal, srcLocal, maskLocal, sim::no_tmp, false, keepProb, info,
+                               loc);
+}
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                    const LocalTensor<uint8_t> &maskLocal,
+                    const LocalTensor<uint8_t> &sharedTmpBuffer, const float keepProb,
+                    const DropOutShapeInfo &info, sim::Loc loc = {}) {
+  sim::dropout<T, dropOutMode>(dstLocal, srcLocal, maskLocal, sharedTmpBuffer.lt, true, keepProb,
+                               info, loc);
+}
+
 }  // namespace AscendC

@@ -238,6 +238,26 @@ inline void GetReduceMinMaxMinTmpSize(const TensorShape &srcShape, const ge::Dat
                                      isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 
+// --- DropOut: two repeats at the least, two floats an element at the most (CANN's sizes).
+inline uint32_t GetDropOutMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                     const bool isReuseSource) {
+  (void)srcShape, (void)typeSize, (void)isReuseSource;
+  return 2 * 256;
+}
+inline uint32_t GetDropOutMaxTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                     const bool isReuseSource) {
+  const int64_t count = srcShape.GetShapeSize();
+  const uint64_t most = count > 0 ? 2 * static_cast<uint64_t>(count) * sizeof(float) : 0;
+  const uint32_t least = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+  return most > UINT32_MAX ? UINT32_MAX : std::max<uint32_t>(least, static_cast<uint32_t>(most));
+}
+inline void GetDropOutMaxMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
+                                    const bool isReuseSource, uint32_t &maxValue,
+                                    uint32_t &minValue) {
+  maxValue = GetDropOutMaxTmpSize(srcShape, typeSize, isReuseSource);
+  minValue = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+}
+
 // --- CumSum over a [outter, inner] shape (inner 32-byte aligned, half or float): down the first
 // axis half needs the tile in float; along the last, both transposes of 16-row blocks (and for
 // half the cast) at the least, of every row at the most.

@@ -534,6 +534,47 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
   return asc_k_adv_softmax_as(k, dt, sdt, d, sum, mx, s, m, kk, tmp, tmp_min, 0, line);
 }
 
+/* Ascend C's DropOut over rows of src_last elements: an element stays, times 1/keep_prob in the
+ * element type, where its mask entry is set (a byte a row element, or with bits an LSB-first
+ * bit), else it is 0. Mask rows start mask_last bytes apart (the byte modes' misaligned mask
+ * and the bit modes' padded one). */
+static inline int asc_k_adv_dropout(asc_k_ctx *k, int dt, asc_k_lt d, asc_k_lt s, asc_k_lt mask,
+                                    int64_t rows, int64_t src_last, int64_t mask_last, int bits,
+                                    double keep_prob, asc_k_lt tmp, int64_t tmp_min, int line) {
+  const char *api = "DropOut";
+  int64_t need = bits ? (src_last + 7) / 8 : src_last;
+  if (rows < 0 || src_last < 0 || mask_last < need)
+    return asc_k_fail(k, line,
+                      "DropOut: the shape (%lld rows of %lld, mask rows of %lld bytes) does not "
+                      "fit",
+                      (long long)rows, (long long)src_last, (long long)mask_last);
+#if ASC_K_CHECKED
+  if (!(keep_prob > 0 && keep_prob < 1))
+    return asc_k_fail(k, line, "DropOut: keepProb %g is outside (0, 1)", keep_prob);
+#endif
+  int64_t es = asc_k_dt_size(dt), n = asc_k_mul(rows, src_last), nm = asc_k_mul(rows, mask_last);
+  if (n < 0 || nm < 0) return asc_k_fail(k, line, "DropOut: the shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, s, n, es, ASC_K_READ, api, "srcLocal", line) ||
+      asc_k_ub_use(k, ASC_K_V, mask, nm, 1, ASC_K_READ, api, "maskLocal", line) ||
+      asc_k_adv_tmp(k, tmp, tmp_min, api, line) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dstLocal", line))
+    return 1;
+  /* the scale as the Muls that applies it holds it: in the element type */
+  char scale_at[8];
+  asc_k_stf(dt, scale_at, (float)(1.0f / (float)keep_prob));
+  const float scale = (float)asc_k_ld(dt, scale_at);
+  const unsigned char *mk = (const unsigned char *)k->ub + mask.off;
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j < src_last; j++) {
+      const unsigned char *m = mk + r * mask_last;
+      int keep = bits ? (m[j / 8] >> (j % 8)) & 1 : m[j] != 0;
+      int64_t at = (r * src_last + j) * es;
+      float v = keep ? (float)asc_k_ld(dt, k->ub + s.off + at) * scale : 0.0f;
+      asc_k_stf(dt, k->ub + d.off + at, v);
+    }
+  return 0;
+}
+
 /* Ascend C's adv ReduceMax / ReduceMin (most: 1 max, 0 min) over a [first, last] tensor whose
  * rows start `stride` elements apart (last rounded up to 32 bytes when the source is padded):
  * along the last axis (AR: dst holds first values) or the first (RA: last values). A NaN wins,
