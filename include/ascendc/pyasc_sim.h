@@ -242,7 +242,9 @@ enum {
  * grad, src, tmp; SOFTMAX_FLASH2 v dt, statistics' dt, rows, columns, update, tmp_min, t dst,
  * sum, max, src, expMax, inExpSum, inMax, tmp; REDUCE2 (adv ReduceMax/ReduceMin) v dt, max,
  * first, last, RA, the row stride, tmp_min, t dst, src, tmp; DROPOUT v dt, rows, src's and the
- * mask's row lengths, bit mode, tmp_min, f keepProb, t dst, src, mask, tmp. */
+ * mask's row lengths, bit mode, tmp_min, f keepProb, t dst, src, mask, tmp; ANTIQUANT v src dt,
+ * dst dt, per tensor, rows, cols, groups, transposed, the offset's bits (a double), f the scale,
+ * t dst, src, offset (length 0: none), scale. */
 enum {
   PYASC_SIM_ADV_UNARY,
   PYASC_SIM_ADV_BINARY,
@@ -301,7 +303,8 @@ enum {
   PYASC_SIM_ADV_SOFTMAX_GRAD,
   PYASC_SIM_ADV_SOFTMAX_FLASH2,
   PYASC_SIM_ADV_REDUCE2,
-  PYASC_SIM_ADV_DROPOUT
+  PYASC_SIM_ADV_DROPOUT,
+  PYASC_SIM_ADV_ANTIQUANT
 };
 /* The adv library's element-wise maths (the runtime's ASC_K_ADV_*, in its order). */
 enum {

@@ -303,6 +303,10 @@ static int sim_adv_more(void *kv, int op, const int64_t *v, const pyasc_sim_lt *
       return asc_k_adv_softmax_flash2(
           k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), lt_in(t[3]), lt_in(t[4]),
           lt_in(t[5]), lt_in(t[6]), v[2], v[3], v[4] != 0, adv_tmp(t, 7, v[5]), v[5], L);
+    case PYASC_SIM_ADV_ANTIQUANT:
+      return asc_k_adv_antiquant(k, (int)v[0], (int)v[1], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]),
+                                 lt_in(t[3]), v[2] != 0, adv_bits(v[7]), f, v[3], v[4], v[5],
+                                 v[6] != 0, L);
     case PYASC_SIM_ADV_DROPOUT:
       return asc_k_adv_dropout(k, (int)v[0], lt_in(t[0]), lt_in(t[1]), lt_in(t[2]), v[1], v[2],
                                v[3], v[4] != 0, f, adv_tmp(t, 3, v[5]), v[5], L);

@@ -1,8 +1,12 @@
-"""AscendDequant (include/ascendc/kernel_operator/adv_math.h, the runtime's asc_k_adv_dequant):
+"""AscendDequant and AscendAntiQuant (include/ascendc/kernel_operator/adv_math.h, the runtime's
+asc_k_adv_dequant, asc_k_adv_antiquant). AscendDequant:
 dst[r][c] = src[r][c] * deqScale[c] for the first calCount of each row, in float and rounded
 once to dst's type; a uint64 scale's float in its low half; single-row mode reading
 {1, k * calCount, calCount} as k rows; a calCount past n an error at the call. And Select
-with a mask of bytes (adv_math.h, asc_k_adv_select), both operand orders. Against NumPy."""
+with a mask of bytes (adv_math.h, asc_k_adv_select), both operand orders. AscendAntiQuant
+per channel (with and without offset, transposed) and per tensor, in half (each step rounded,
+as dav-2201's vector unit computes it) and in bfloat16 (float32, rounded once). Against
+NumPy."""
 
 from __future__ import annotations
 
@@ -176,3 +180,109 @@ def test_select_with_a_mask_shorter_than_the_source_fails_at_its_line():
         pyasc.ascendc.load(SELECT_SRC, "select_bytes")[1](z, np.zeros(4096, np.uint8), z.copy(),
                                                           np.uint32(8), np.uint32(64),
                                                           np.uint32(32), np.uint32(0))
+
+
+# --- AscendAntiQuant ----------------------------------------------------------------------------
+
+ANTI = r"""
+#include "kernel_operator.h"
+
+constexpr uint32_t K = 8, N = 64;  // the source [K, N], or [N, K] transposed
+
+// which: 0 per channel (offset and scale [2, N]: 4 rows a group), 1 no offset, 2 per tensor,
+// 3 transposed (offset and scale [N, 2]: 4 columns a group)
+template <typename T>
+__aicore__ inline void run(GM_ADDR x, GM_ADDR o, GM_ADDR s, GM_ADDR y, int32_t which)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> in, ob, sb, out, tb;
+    pipe.InitBuffer(in, K * N);
+    pipe.InitBuffer(ob, 2 * N * sizeof(T));
+    pipe.InitBuffer(sb, 2 * N * sizeof(T));
+    pipe.InitBuffer(out, K * N * sizeof(T));
+    pipe.InitBuffer(tb, 1024);
+    AscendC::GlobalTensor<int8_t> xg;
+    AscendC::GlobalTensor<T> og, sg, yg;
+    xg.SetGlobalBuffer((__gm__ int8_t *)x, K * N);
+    og.SetGlobalBuffer((__gm__ T *)o, 2 * N);
+    sg.SetGlobalBuffer((__gm__ T *)s, 2 * N);
+    yg.SetGlobalBuffer((__gm__ T *)y, K * N);
+    AscendC::LocalTensor<int8_t> src = in.Get<int8_t>();
+    AscendC::LocalTensor<T> offset = ob.Get<T>(), scale = sb.Get<T>(), dst = out.Get<T>();
+    AscendC::LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    AscendC::DataCopy(src, xg, K * N);
+    AscendC::DataCopy(offset, og, 2 * N);
+    AscendC::DataCopy(scale, sg, 2 * N);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::AntiQuantShapeInfo rowsOf2 = {2, N, 2, N}, colsOf2 = {N, 2, N, 2};
+    switch (which) {
+    case 0: AscendC::AscendAntiQuant<int8_t, T, false>(dst, src, offset, scale, tmp, K, rowsOf2); break;
+    case 1: AscendC::AscendAntiQuant<int8_t, T, false>(dst, src, scale, tmp, K, rowsOf2); break;
+    case 2:
+        AscendC::AscendAntiQuant<int8_t, T, false>(dst, src, static_cast<T>(1.5f),
+                                                   static_cast<T>(0.375f), tmp, K);
+        break;
+    default: AscendC::AscendAntiQuant<int8_t, T, true>(dst, src, offset, scale, tmp, K, colsOf2);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, K * N);
+}
+
+extern "C" __global__ __aicore__ void anti_half(GM_ADDR x, GM_ADDR o, GM_ADDR s, GM_ADDR y,
+                                                int32_t which)
+{
+    run<half>(x, o, s, y, which);
+}
+
+extern "C" __global__ __aicore__ void anti_bf16(GM_ADDR x, GM_ADDR o, GM_ADDR s, GM_ADDR y,
+                                                int32_t which)
+{
+    run<bfloat16_t>(x, o, s, y, which);
+}
+"""
+
+
+@pytest.mark.parametrize("out", ["half", "bf16"])
+@pytest.mark.parametrize("which", range(4), ids=["per_channel", "no_offset", "per_tensor",
+                                                  "transposed"])
+def test_antiquant_matches_numpy(out, which):
+    rng = np.random.default_rng(90 + which)
+    k, n = 8, 64
+    x = rng.integers(-128, 128, k * n).astype(np.int8)
+    o = rng.uniform(-10, 10, 2 * n).astype(np.float32)
+    s = rng.uniform(-2, 2, 2 * n).astype(np.float32)
+    if out == "half":
+        o, s = o.astype(np.float16), s.astype(np.float16)
+        o_in, s_in = o, s
+        y = np.zeros(k * n, np.float16)
+    else:
+        (o_in, o), (s_in, s) = _bf16(o), _bf16(s)
+        y = np.zeros(k * n, np.uint16)
+    pyasc.ascendc.load(ANTI, f"anti_{out}")[1](x, o_in, s_in, y, np.int32(which))
+    xf = x.astype(np.float32).reshape(k, n)
+    if which == 0:
+        off, sc = np.repeat(o.reshape(2, n), 4, 0), np.repeat(s.reshape(2, n), 4, 0)
+    elif which == 1:
+        off, sc = np.zeros((k, n), np.float32), np.repeat(s.reshape(2, n), 4, 0)
+    elif which == 2:
+        off, sc = np.full((k, n), 1.5, np.float32), np.full((k, n), 0.375, np.float32)
+    else:  # [n, k] rows, 4 columns a group
+        xf = x.astype(np.float32).reshape(n, k)
+        off, sc = np.repeat(o.reshape(n, 2), 4, 1), np.repeat(s.reshape(n, 2), 4, 1)
+    if out == "half":  # the cast, the add and the multiply each round to half
+        h = (xf.astype(np.float16) + off.astype(np.float16)).astype(np.float16)
+        want = (h.astype(np.float32) * sc.astype(np.float16).astype(np.float32)).astype(np.float16)
+        np.testing.assert_array_equal(y.reshape(want.shape), want)
+    else:  # in float32, rounded once
+        want = _bf16(((xf + off) * sc).astype(np.float32))[0]
+        np.testing.assert_array_equal(y.reshape(want.shape), want)
+
+
+def test_antiquant_groups_that_do_not_divide_fail_at_the_call():
+    bad = ANTI.replace("rowsOf2 = {2, N, 2, N}", "rowsOf2 = {3, N, 3, N}")
+    line = bad[:bad.index("case 0:")].count("\n") + 1
+    x = np.zeros(8 * 64, np.int8)
+    p = np.zeros(128, np.float16)
+    with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: AscendAntiQuant: .*3 groups"):
+        pyasc.ascendc.load(bad, "anti_half")[1](x, p, p, np.zeros(8 * 64, np.float16),
+                                                np.int32(0))

@@ -99,6 +99,17 @@ int main() {
                                      minValue);
     std::printf("DropOut %u %u %u 0\n", maxValue, minValue,
                 AscendC::GetDropOutMaxTmpSize(ge::Shape(std::vector<int64_t>{8}), 2, false));
+    const ge::Shape kn(std::vector<int64_t>{8, 128}), perN(std::vector<int64_t>{1, 128});
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(kn, perN, false, ge::DT_INT8, ge::DT_BF16, maxValue,
+                                             minValue);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(kn, perN, false, ge::DT_INT8, ge::DT_FLOAT16, live,
+                                             extra);
+    std::printf("AscendAntiQuant %u %u %u %u\n", maxValue, minValue, live, extra);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(kn, ge::Shape(std::vector<int64_t>{1}), false,
+                                             ge::DT_INT8, ge::DT_BF16, maxValue, minValue);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(kn, perN, true, ge::DT_INT8, ge::DT_BF16, live,
+                                             extra);
+    std::printf("AscendAntiQuant %u %u %u %u\n", maxValue, minValue, live, extra);
   }
   return 0;
 }
@@ -153,6 +164,11 @@ EXPECTED = [
     ("ReduceMax", 7, 7, 0, 0),
     # DropOut: two floats an element, at least two repeats
     ("DropOut", 2 * 1024 * 4, 512, 512, 0),
+    # AscendAntiQuant: bfloat16 per channel the scale and offset in float and 64 floats a row
+    # (8 rows); half output nothing
+    ("AscendAntiQuant", (128 * 2 + 64 * 8) * 4, (128 * 2 + 64 * 8) * 4, 0, 0),
+    # per tensor (one scale) the source in float, at least 1 KiB; transposed 80 floats a scale
+    ("AscendAntiQuant", 1024 * 4, 1024, 80 * 128 * 4, 80 * 128 * 4),
 ]
 
 

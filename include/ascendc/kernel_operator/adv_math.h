@@ -767,4 +767,83 @@ inline void DropOut(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLoc
                                info, loc);
 }
 
+// --- AscendAntiQuant (dav-2201): dst = scale * (src + offset), per channel or per tensor ---------
+struct AntiQuantShapeInfo {
+  uint32_t offsetHeight{0};
+  uint32_t offsetWidth{0};
+  uint32_t scaleHeight{0};
+  uint32_t scaleWidth{0};
+};
+namespace sim {
+// A per-channel tensor's [height, width]: the shape info's, else its ShapeInfo's (2 axes), else
+// one row of its elements.
+template <typename T>
+inline void antiquant_param_shape(const LocalTensor<T> &t, uint32_t h, uint32_t w, int64_t &height,
+                                  int64_t &width) {
+  if (h && w) {
+    height = h, width = w;
+    return;
+  }
+  const ShapeInfo shape = t.GetShapeInfo();
+  if (shape.shapeDim == 2) {
+    height = shape.shape[0], width = shape.shape[1];
+    return;
+  }
+  height = 1, width = t.GetSize();
+}
+template <typename In, typename Out>
+inline void antiquant(const LocalTensor<Out> &dst, const LocalTensor<In> &src, pyasc_sim_lt offset,
+                      const LocalTensor<Out> *scale, double offsetValue, double scaleValue,
+                      bool isTranspose, uint32_t k, int64_t height, int64_t width, Loc loc) {
+  static_assert(std::is_same_v<In, int8_t>, "AscendAntiQuant: int8_t source on dav-2201");
+  static_assert(std::is_same_v<Out, half> || std::is_same_v<Out, bfloat16_t>,
+                "AscendAntiQuant: half or bfloat16_t output");
+  // per channel: the source is [k, width] (transposed: [height, k]); per tensor: k rows
+  const int64_t total = src.GetSize();
+  const int64_t rows = scale ? (isTranspose ? height : k) : k;
+  const int64_t cols = scale ? (isTranspose ? k : width) : (k ? total / k : 0);
+  const int64_t groups = isTranspose ? width : height;
+  const int64_t v[8] = {dtype<In>::code, dtype<Out>::code, scale == nullptr,    rows, cols,
+                        groups,          isTranspose,      bits_of(offsetValue)};
+  adv_more(PYASC_SIM_ADV_ANTIQUANT, v,
+           {dst.lt, src.lt, offset, scale ? scale->lt : pyasc_sim_lt{0, 0}}, loc, scaleValue);
+}
+}  // namespace sim
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
+                            const LocalTensor<InputDataType> &src,
+                            const LocalTensor<OutputDataType> &offset,
+                            const LocalTensor<OutputDataType> &scale,
+                            const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t k,
+                            const AntiQuantShapeInfo &shapeInfo = {}, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  int64_t height = 0, width = 0;
+  sim::antiquant_param_shape(offset, shapeInfo.offsetHeight, shapeInfo.offsetWidth, height, width);
+  sim::antiquant<InputDataType, OutputDataType>(dst, src, offset.lt, &scale, 0, 0, isTranspose, k,
+                                                height, width, loc);
+}
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
+                            const LocalTensor<InputDataType> &src,
+                            const LocalTensor<OutputDataType> &scale,
+                            const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t k,
+                            const AntiQuantShapeInfo &shapeInfo = {}, sim::Loc loc = {}) {
+  (void)sharedTmpBuffer;
+  int64_t height = 0, width = 0;
+  sim::antiquant_param_shape(scale, shapeInfo.scaleHeight, shapeInfo.scaleWidth, height, width);
+  sim::antiquant<InputDataType, OutputDataType>(dst, src, pyasc_sim_lt{0, 0}, &scale, 0, 0,
+                                                isTranspose, k, height, width, loc);
+}
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
+                            const LocalTensor<InputDataType> &src, const OutputDataType offset,
+                            const OutputDataType scale, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                            const uint32_t k, const AntiQuantShapeInfo &shapeInfo = {},
+                            sim::Loc loc = {}) {
+  (void)sharedTmpBuffer, (void)shapeInfo;
+  sim::antiquant<InputDataType, OutputDataType>(dst, src, pyasc_sim_lt{0, 0}, nullptr,
+                                                sim::to_double(offset), sim::to_double(scale),
+                                                isTranspose, k, 1, 1, loc);
+}
+
 }  // namespace AscendC

@@ -238,6 +238,37 @@ inline void GetReduceMinMaxMinTmpSize(const TensorShape &srcShape, const ge::Dat
                                      isSrcInnerPad, isReuseSource, maxValue, minValue);
 }
 
+// --- AscendAntiQuant (dav-2201): nothing for half output; for bfloat16 float copies of the
+// scale and offset and 64 floats a source row (per channel), or of the whole source (per tensor:
+// at least 1 KiB). CANN's sizes.
+inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape &srcShape,
+                                            const TensorShape &scaleShape, bool isTranspose,
+                                            ge::DataType inputDataType, ge::DataType outputDataType,
+                                            uint32_t &maxValue, uint32_t &minValue) {
+  (void)inputDataType;
+  const int64_t srcSize = srcShape.GetShapeSize(), scaleSize = scaleShape.GetShapeSize();
+  if (srcSize <= 0 || scaleSize <= 0) {
+    std::fprintf(stderr, "GetAscendAntiQuantMaxMinTmpSize: the shapes must not be empty\n");
+    return;
+  }
+  if (outputDataType == ge::DT_FLOAT16) {
+    maxValue = minValue = 0;
+    return;
+  }
+  const uint64_t f = sizeof(float), scale = static_cast<uint64_t>(scaleSize);
+  uint64_t most = 0, least = 0;
+  if (scale == 1) {
+    most = static_cast<uint64_t>(srcSize) * f;
+    least = 1024;
+  } else if (isTranspose) {
+    most = least = (8 + 8 + 64) * scale * f;
+  } else {
+    most = least = scale * 2 * f + 64 * static_cast<uint64_t>(srcShape.GetDim(0)) * f;
+  }
+  if (most > UINT32_MAX || least > UINT32_MAX) return;
+  maxValue = static_cast<uint32_t>(most), minValue = static_cast<uint32_t>(least);
+}
+
 // --- DropOut: two repeats at the least, two floats an element at the most (CANN's sizes).
 inline uint32_t GetDropOutMinTmpSize(const TensorShape &srcShape, const uint32_t typeSize,
                                      const bool isReuseSource) {

@@ -534,6 +534,51 @@ static inline int asc_k_adv_softmax(asc_k_ctx *k, int dt, int sdt, asc_k_lt d, a
   return asc_k_adv_softmax_as(k, dt, sdt, d, sum, mx, s, m, kk, tmp, tmp_min, 0, line);
 }
 
+/* Ascend C's AscendAntiQuant on dav-2201: dst = scale * (src + offset), per channel (scale and
+ * offset tensors of `groups` rows by cols; rows / groups source rows share one, or transposed,
+ * cols / groups source columns), or per tensor (the scalars sc_v and off_v, sc null). half
+ * output rounds to half after the cast, the add and the multiply, as the vector unit does them
+ * in half; bfloat16 output computes in float32 and rounds once. off.len 0: no offset. */
+static inline int asc_k_adv_antiquant(asc_k_ctx *k, int sdt, int ddt, asc_k_lt d, asc_k_lt s,
+                                      asc_k_lt off, asc_k_lt sc, int per_tensor, double off_v,
+                                      double sc_v, int64_t rows, int64_t cols, int64_t groups,
+                                      int transpose, int line) {
+  const char *api = "AscendAntiQuant";
+  int64_t along = transpose ? cols : rows;
+  if (rows <= 0 || cols <= 0 || (!per_tensor && (groups <= 0 || along % groups)))
+    return asc_k_fail(k, line,
+                      "AscendAntiQuant: %lld x %lld elements do not split into %lld groups of "
+                      "the offset and scale",
+                      (long long)rows, (long long)cols, (long long)groups);
+  int64_t es = asc_k_dt_size(ddt), n = asc_k_mul(rows, cols);
+  int64_t np = per_tensor ? 0 : asc_k_mul(groups, transpose ? rows : cols), group = along / groups;
+  if (n < 0 || np < 0) return asc_k_fail(k, line, "AscendAntiQuant: the shape overflows");
+  if (asc_k_ub_use(k, ASC_K_V, s, n, asc_k_dt_size(sdt), ASC_K_READ, api, "src", line) ||
+      (!per_tensor && asc_k_ub_use(k, ASC_K_V, sc, np, es, ASC_K_READ, api, "scale", line)) ||
+      (!per_tensor && off.len &&
+       asc_k_ub_use(k, ASC_K_V, off, np, es, ASC_K_READ, api, "offset", line)) ||
+      asc_k_ub_use(k, ASC_K_V, d, n, es, ASC_K_WRITE, api, "dst", line))
+    return 1;
+  const int half = ddt == ASC_K_DT_FLOAT16;
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) {
+      int64_t at = transpose ? i * groups + j / group : (i / group) * cols + j;
+      float o = per_tensor ? (float)off_v
+                : off.len  ? (float)asc_k_ld(ddt, k->ub + off.off + at * es)
+                           : 0.0f;
+      float c = per_tensor ? (float)sc_v : (float)asc_k_ld(ddt, k->ub + sc.off + at * es);
+      float v = (float)asc_k_ld(sdt, k->ub + s.off + (i * cols + j) * asc_k_dt_size(sdt));
+      if (half) {
+        v = asc_k_h2f(asc_k_f2h(asc_k_h2f(asc_k_f2h(v)) + asc_k_h2f(asc_k_f2h(o))));
+        v = v * asc_k_h2f(asc_k_f2h(c));
+      } else {
+        v = (v + o) * c;
+      }
+      asc_k_stf(ddt, k->ub + d.off + (i * cols + j) * es, v);
+    }
+  return 0;
+}
+
 /* Ascend C's DropOut over rows of src_last elements: an element stays, times 1/keep_prob in the
  * element type, where its mask entry is set (a byte a row element, or with bits an LSB-first
  * bit), else it is 0. Mask rows start mask_last bytes apart (the byte modes' misaligned mask
