@@ -1,7 +1,8 @@
 """Ascend C's activation, clamp, fmod and index APIs on the simulated cores
 (include/ascendc/kernel_operator/adv_math.h, the runtime's asc_k_adv_elementwise):
 ``Gelu``, ``Sigmoid``, ``Silu``, ``Swish``, ``ClampMin``, ``ClampMax``, ``GeGLU``, ``Fmod``,
-``SwiGLU`` and ``Arange`` in the forms CANN's examples call, against NumPy's float64 values of the
+``SwiGLU``, ``Arange`` and ``FasterGelu`` (built from the vector API in CANN's order) in the
+forms CANN's examples call, against NumPy's float64 values of the
 formulas CANN documents, rounded to the element type; a count past the tensor and a
 negative count fail at the call's line."""
 
@@ -25,7 +26,7 @@ SRC = r"""
 constexpr int32_t N = NUMBER;
 
 // which: 0 Gelu, 1 Sigmoid, 2 Silu, 3 Swish, 4 ClampMin, 5 ClampMax, 6 GeGLU, 7 Fmod,
-// 8 SwiGLU, 9 Arange; count elements of N, the rest of y left as it was
+// 8 SwiGLU, 9 Arange, 10 FasterGelu; count elements of N, the rest of y left as it was
 template <typename T>
 __aicore__ inline void run(GM_ADDR a, GM_ADDR b, GM_ADDR y, int32_t which, int32_t count)
 {
@@ -56,6 +57,10 @@ __aicore__ inline void run(GM_ADDR a, GM_ADDR b, GM_ADDR y, int32_t which, int32
     case 6: AscendC::GeGLU<T, false>(dst, x, z, tmp, count); break;
     case 7: AscendC::Fmod(dst, x, z, count); break;
     case 8: AscendC::SwiGLU<T, false>(dst, x, z, 0.5f, tmp, count); break;
+    case 10:
+        if (likely(count > 0)) AscendC::FasterGelu(dst, x, tmp, count);
+        if (unlikely(count == 0)) AscendC::FasterGelu<T, false, true>(dst, x, tmp, N);
+        break;
     default: AscendC::Arange<T>(dst, static_cast<T>(1.25f), static_cast<T>(0.5f), count);  // Arange
     }
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -139,3 +144,24 @@ def test_bad_counts_fail_at_the_call(count, what):
     with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: Arange: .*{what}"):
         pyasc.ascendc.load(SRC, "act_float", debug=True)[1](x, x, x.copy(), np.int32(9),
                                                              np.int32(count))
+
+
+@pytest.mark.parametrize("dtype,kernel", [(np.float32, "act_float"), (np.float16, "act_half")])
+@pytest.mark.parametrize("count", [200, 0], ids=["div", "reciprocal"])
+def test_faster_gelu_rounds_each_step_to_the_type(dtype, kernel, count):
+    """FasterGelu = x / (1 + exp(-1.702 x)) as CANN builds it: Muls, Exp, Adds, Div (with
+    highPerformance Reciprocal and Mul; count 0 runs that form over all N), each rounded."""
+    a = np.random.default_rng(3).uniform(-4, 4, N).astype(dtype)
+    y = np.full(N, 9, dtype)
+    pyasc.ascendc.load(SRC, kernel)[1](a, a, y, np.int32(10), np.int32(count))
+    t = (a * dtype(-1.702)).astype(dtype)
+    t = np.exp(t.astype(np.float64)).astype(dtype)
+    t = (t + dtype(1)).astype(dtype)
+    if count:
+        want = (a.astype(np.float64) / t).astype(dtype)
+    else:
+        want = (a.astype(np.float64) * (1 / t.astype(np.float64)).astype(dtype)).astype(dtype)
+    n = count or N
+    np.testing.assert_allclose(y[:n].astype(np.float64), want[:n].astype(np.float64),
+                               rtol=2e-6 if dtype == np.float32 else 1e-3, atol=1e-7)
+    assert (y[n:] == 9).all()

@@ -168,7 +168,7 @@ extern "C" __global__ __aicore__ void broadcast(GM_ADDR x, GM_ADDR y, uint32_t r
         AscendC::Broadcast<float, 2, 0>(dst, src, dstShape, srcShape);  // the Broadcast line
     } else if (how == 1) {
         const uint32_t srcShape[2] = {rows, 1};
-        AscendC::Broadcast<float, 2, 1>(dst, src, dstShape, srcShape);
+        AscendC::BroadCast<float, 2, 1>(dst, src, dstShape, srcShape);  // CANN's other name
     } else {
         const uint32_t one[1] = {1}, all[1] = {rows * cols};
         AscendC::Broadcast<float, 1, 0>(dst, src, all, one);

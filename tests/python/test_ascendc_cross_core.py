@@ -86,3 +86,29 @@ def test_a_wait_no_mode_releases_is_an_error():
     kernel = pyasc.ascendc.load(NEVER_SRC, "never")
     with pytest.raises(pyasc.KernelError, match=r"flag 5 \(any mode.*is never set"):
         kernel[1](np.zeros(2, np.int32))
+
+
+RATIO_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void ratio(GM_ADDR out)
+{
+    GlobalTensor<int64_t> o;
+    o.SetGlobalBuffer(reinterpret_cast<__gm__ int64_t *>(out));
+    if ASCEND_IS_AIV {
+        o.SetValue(GetBlockIdx(), GetTaskRation());
+    } else {
+        o.SetValue(2 * GetBlockNum() + GetBlockIdx(), GetTaskRation());
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_task_ratio_is_the_groups_vector_cores(groups):
+    """GetTaskRation: 2 on each AIV of a mixed kernel's group (CANN's quant_group_matmul
+    divides the AIV's block index by it to find its AIC), 1 on the AIC."""
+    out = np.full(3 * groups, -1, np.int64)
+    pyasc.ascendc.load(RATIO_SRC, "ratio")[groups](out)
+    np.testing.assert_array_equal(out, [2] * (2 * groups) + [1] * groups)

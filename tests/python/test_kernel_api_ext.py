@@ -469,6 +469,25 @@ def test_data_copy_pad_errors(p, message):
                np.array(p + (0,) * 4, np.int64), 0.0, 1)
 
 
+def test_data_copy_pad_byte_strides():
+    """A GM stride that is not whole elements: one row uses no stride and copies as any other
+    (CANN's examples pass {1, len, 1, 1, 0}); with more rows the MTE steps by bytes, so the next
+    row starts mid-element, which checked mode reports."""
+    x = values(np.float16, 4096, 9)
+    one = (1, 8, 1, 0, 0, 0, 0, 8, 0, 3, 0, 0)
+    z = np.zeros(4096, np.float16)
+    launch(copy_pad_kernel, x, z, np.array(one + (0,) * 4, np.int64), 0.0, 1)
+    bits_equal(z, np.concatenate([x[:4], np.zeros(4092, np.float16)]))
+    two = (2, 8, 1, 0, 0, 0, 0, 8, 0, 0, 0, 0)
+    z = np.zeros(4096, np.float16)
+    launch(copy_pad_kernel, x, z, np.array(two + (0,) * 4, np.int64), 0.0, 1)
+    second = x.view(np.uint8)[9:17].view(np.float16)  # 8 + 1 bytes on
+    bits_equal(z[:4], x[:4])
+    bits_equal(z[4:8], second)  # UB rows a block apart, GM rows back to back
+    with pytest.raises(asc.KernelError, match=r"src_stride \(1\) .*mid-element"):
+        launch(checked(copy_pad_kernel), x, z, np.array(two + (0,) * 4, np.int64), 0.0, 1)
+
+
 def test_data_copy_pad_past_the_argument():
     """A row past the argument's end reads zeros there by default (the
     device reads unspecified values); checked mode reports it."""

@@ -846,4 +846,48 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
                                                 isTranspose, k, 1, 1, loc);
 }
 
+// --- FasterGelu: x / (1 + exp(-1.702 x)), built from the vector API in CANN's order -----------
+// (Muls, Exp, Adds, then Div, or Reciprocal and Mul with highPerformance) through the shared
+// buffer, a piece of whole repeats at a time, each step rounded to T. highPrecision (half only on
+// the NPU) computes as the default here.
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void FasterGelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                       const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t dataSize,
+                       sim::Loc loc = {}) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "FasterGelu: half or float");
+  constexpr uint32_t perRepeat = 256 / sizeof(T);
+  LocalTensor<T> stack = sharedTmpBuffer.template ReinterpretCast<T>();
+  const uint32_t piece = stack.GetSize() / perRepeat * perRepeat;
+  if (piece == 0 && dataSize > 0) {
+    sim::check(sim::api()->fail(sim::ctx, loc.file, loc.line,
+                                "FasterGelu: the shared tmp buffer holds less than one repeat"));
+    return;
+  }
+  for (uint32_t at = 0; at < dataSize; at += piece) {
+    const int32_t n = static_cast<int32_t>(dataSize - at < piece ? dataSize - at : piece);
+    Muls(stack, srcLocal[at], static_cast<T>(-1.702f), n, loc);
+    PipeBarrier<PIPE_V>();
+    Exp(stack, stack, n, loc);
+    PipeBarrier<PIPE_V>();
+    Adds(stack, stack, static_cast<T>(1.0f), n, loc);
+    PipeBarrier<PIPE_V>();
+    if constexpr (highPerformance) {
+      Reciprocal(stack, stack, n, loc);
+      PipeBarrier<PIPE_V>();
+      Mul(dstLocal[at], srcLocal[at], stack, n, loc);
+    } else {
+      Div(dstLocal[at], srcLocal[at], stack, n, loc);
+    }
+    PipeBarrier<PIPE_V>();
+  }
+}
+// Without a buffer: the stack's (PopStackBuffer).
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+inline void FasterGelu(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                       const uint32_t dataSize, sim::Loc loc = {}) {
+  LocalTensor<uint8_t> sharedTmpBuffer;
+  PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer, loc);
+  FasterGelu<T, highPrecision, highPerformance>(dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc);
+}
+
 }  // namespace AscendC

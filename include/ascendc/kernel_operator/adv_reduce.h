@@ -147,5 +147,19 @@ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcL
   (void)sharedTmpBuffer;  // the NPU's scratch; the simulator copies in place
   Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, loc);
 }
+// BroadCast: the name CANN's implementation gives Broadcast, which its examples call too.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      sim::Loc loc = {}) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                      const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      LocalTensor<uint8_t> &sharedTmpBuffer, sim::Loc loc = {}) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer,
+                                         loc);
+}
 
 }  // namespace AscendC

@@ -437,6 +437,14 @@ using AscendC::GetTPipePtr;
 #define KERNEL_LOG_KERNEL_WARN(format, ...) PYASC_KERNEL_LOG_AT("WARN", format, ##__VA_ARGS__)
 #define KERNEL_LOG_KERNEL_ERROR(format, ...) PYASC_KERNEL_LOG_AT("ERROR", format, ##__VA_ARGS__)
 
+// CANN's branch hints, which its kernel headers define for kernels and host code alike.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 // CANN's ASSERT(x) and DEBUG_CODE(code) as its CPU debug build has them (the device build drops
 // both): a false x stops the block at the call, as ascendc_assert does.
 #ifndef ASSERT

@@ -91,11 +91,19 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
   int64_t es = asc_k_dt_size(dt);
   if (bc < 0 || bl < 0 || ss < 0 || ds < 0 || lp < 0 || rp < 0)
     return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
-  if (bl % es || ss % es)
+  if (bl % es)
     return asc_k_fail(k, line,
-                      "data_copy_pad: block_len (%lld) and src_stride (%lld) are bytes and must "
-                      "be whole %lld-byte elements",
-                      (long long)bl, (long long)ss, (long long)es);
+                      "data_copy_pad: block_len (%lld) is bytes and must be whole %lld-byte "
+                      "elements",
+                      (long long)bl, (long long)es);
+#if ASC_K_CHECKED
+  /* the MTE steps GM by bytes; a row starting mid-element is a slip (one row uses no stride) */
+  if (bc > 1 && ss % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: src_stride (%lld) is bytes and is not whole %lld-byte "
+                      "elements: the next row starts mid-element",
+                      (long long)ss, (long long)es);
+#endif
   if (!is_pad) lp = rp = 0;
   if (lp > 32 || rp > 32 || lp * es > 32 || rp * es > 32)
     return asc_k_fail(k, line, "data_copy_pad: padding of %lld/%lld elements exceeds 32 bytes",
@@ -136,11 +144,18 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
   int64_t es = asc_k_dt_size(dt);
   if (bc < 0 || bl < 0 || ss < 0 || ds < 0)
     return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
-  if (bl % es || ds % es)
+  if (bl % es)
     return asc_k_fail(k, line,
-                      "data_copy_pad: block_len (%lld) and dst_stride (%lld) are bytes and must "
-                      "be whole %lld-byte elements",
-                      (long long)bl, (long long)ds, (long long)es);
+                      "data_copy_pad: block_len (%lld) is bytes and must be whole %lld-byte "
+                      "elements",
+                      (long long)bl, (long long)es);
+#if ASC_K_CHECKED
+  if (bc > 1 && ds % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: dst_stride (%lld) is bytes and is not whole %lld-byte "
+                      "elements: the next row starts mid-element",
+                      (long long)ds, (long long)es);
+#endif
 #if ASC_K_CHECKED
   if (asc_k_pad_ub_aligned(k, src, line)) return 1;
 #endif

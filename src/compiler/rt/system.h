@@ -43,10 +43,11 @@ static inline int asc_k_get_icache_preload_status(asc_k_ctx *k, int64_t *r, int 
   *r = 0; /* idle: there is no instruction cache to fill */
   return 0;
 }
-/* Coupled mode: one vector core per AI core. */
+/* The vector cores a cube core's group has, as an AIV sees it (CANN: 2 in a mixed kernel's
+ * group of an AIC and two AIVs); 1 on an AIC and in coupled mode (one vector core per AI core). */
 static inline int asc_k_get_task_ratio(asc_k_ctx *k, int64_t *r, int line) {
-  (void)k, (void)line;
-  *r = 1;
+  (void)line;
+  *r = k->mixed && k->core_kind != 1 ? k->sub_block_num : 1;
   return 0;
 }
 /* InitSocState: the global state a previous kernel may leave behind; here
