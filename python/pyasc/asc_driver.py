@@ -260,7 +260,9 @@ def translate(text: str, file: str = "<string>", included: str = "") -> str:
         out.append(text[pos:launch.start])
         original = text[launch.start:launch.end]
         args = launch.args.strip()
-        call = (f"::AscendC::sim::host_launch<&{launch.callee}, PYASC_SIM_KERNEL_GROUP>("
+        # the callee as a value: a kernel's name, or a constexpr pointer to one (CANN's
+        # matmul_high_performance picks its kernel so)
+        call = (f"::AscendC::sim::host_launch<{launch.callee}, PYASC_SIM_KERNEL_GROUP>("
                 f"{_c_string(launch.callee)}, "
                 f"{launch.config}{', ' + launch.args if args else ''})")
         # the same number of lines, so that what follows keeps its line

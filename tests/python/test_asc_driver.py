@@ -130,6 +130,10 @@ int main()
     aclrtStream stream = nullptr;
     aclrtCreateStream(&stream);
     hello<int16_t><<<6, 0, stream>>>(41 + 1);
+    // a kernel chosen at compile time through a constexpr pointer, as CANN's
+    // matmul_high_performance launches its scenario's
+    constexpr auto chosen = []() { return hello<int32_t>; }();
+    chosen<<<2, 0, stream>>>(7);
     aclrtSynchronizeStream(stream);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
@@ -205,7 +209,7 @@ def test_translation_keeps_lines() -> None:
     out = asc_driver.translate(text, "prog.asc")
     body = out.split('#line 1 "prog.asc"\n', 1)[1]
     assert body.splitlines().index("int marker;") == text.splitlines().index("int marker;")
-    assert ('::AscendC::sim::host_launch<&k, PYASC_SIM_KERNEL_GROUP>("k", 1,\n 0,\n s, x,\n y)'
+    assert ('::AscendC::sim::host_launch<k, PYASC_SIM_KERNEL_GROUP>("k", 1,\n 0,\n s, x,\n y)'
             in body)
 
 
@@ -244,7 +248,8 @@ def test_template_kernel_printf_over_blocks(tmp_path: Path) -> None:
     run = subprocess.run([str(tmp_path / "hello")], capture_output=True, text=True, check=True,
                          timeout=60)
     lines = sorted(run.stdout.splitlines())
-    assert lines == sorted(f"block {i} of 6 tag 42" for i in range(6))
+    assert lines == sorted([f"block {i} of 6 tag 42" for i in range(6)] +
+                           [f"block {i} of 2 tag 7" for i in range(2)])
 
 
 def test_cpp_error_at_the_asc_line(tmp_path: Path) -> None:
