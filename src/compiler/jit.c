@@ -545,11 +545,19 @@ static asc_status compile(const char *cc, const jit_limits *l, const char *sourc
                "; it was killed by signal %d (PYASC_COMPILE_MEMORY and PYASC_COMPILE_TIMEOUT "
                "limit it)",
                code - 128);
-    if (cxx) /* the first errors, the user's own, come first */
+    if (cxx) { /* the first error's own line first: a template's comes after its context */
+      const char *first = strstr(text, ": error: ");
+      int first_len = 0;
+      if (first) {
+        while (first > text && first[-1] != '\n') first--;
+        const char *end = strchr(first, '\n');
+        first_len = (int)(end ? end - first : (ptrdiff_t)strlen(first));
+        if (first_len > 600) first_len = 600;
+      }
       st = asc_error(ASC_ERR_COMPILE,
-                     "the C++ compiler failed (exit %d) on Ascend C kernel '%s'%s:\n%.3000s", code,
-                     name, why, text);
-    else
+                     "the C++ compiler failed (exit %d) on Ascend C kernel '%s'%s: %.*s\n%.3000s",
+                     code, name, why, first_len, first ? first : "", text);
+    } else
       st = asc_error(ASC_ERR_COMPILE,
                      "the C compiler failed (exit %d) on kernel '%s' (set PYASC_DUMP_PATH to keep "
                      "the generated source)%s:\n%s",
@@ -979,21 +987,4 @@ const char *asc_jit_path(const asc_jit_kernel *k) {
 
 const char *asc_jit_params(const asc_jit_kernel *k) {
   return k->params;
-}
-
-asc_status asc_jit_profile_reset(asc_jit_kernel *k, int64_t n) {
-  if (!k->pf_reset)
-    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
-  if (n < 1 || n > 3 * 65535)
-    return asc_error(ASC_ERR_INVALID_VALUE, "profile: %lld records", (long long)n);
-  if (k->pf_reset(n))
-    return asc_error(ASC_ERR_OUT_OF_MEMORY, "profile: no memory for %lld records", (long long)n);
-  return ASC_OK;
-}
-
-asc_status asc_jit_profile_records(const asc_jit_kernel *k, const asc_pf_record **out, int64_t *n) {
-  if (!k->pf_records)
-    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
-  *out = k->pf_records(n);
-  return ASC_OK;
 }

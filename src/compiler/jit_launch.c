@@ -405,3 +405,21 @@ asc_status asc_jit_launch_cancellable(asc_jit_kernel *k, asc_stream_t stream, ui
   if (!cancel) running_add(js); /* removed by jit_release, which every launch gets */
   return asc_launch_ex(stream, &desc);
 }
+
+/* A profiled kernel's records (asc_jit_build_profiled): reset before a launch, read after. */
+asc_status asc_jit_profile_reset(asc_jit_kernel *k, int64_t n) {
+  if (!k->pf_reset)
+    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
+  if (n < 1 || n > 3 * 65535)
+    return asc_error(ASC_ERR_INVALID_VALUE, "profile: %lld records", (long long)n);
+  if (k->pf_reset(n))
+    return asc_error(ASC_ERR_OUT_OF_MEMORY, "profile: no memory for %lld records", (long long)n);
+  return ASC_OK;
+}
+
+asc_status asc_jit_profile_records(const asc_jit_kernel *k, const asc_pf_record **out, int64_t *n) {
+  if (!k->pf_records)
+    return asc_error(ASC_ERR_INVALID_VALUE, "kernel %s was not built with profiling", k->name);
+  *out = k->pf_records(n);
+  return ASC_OK;
+}

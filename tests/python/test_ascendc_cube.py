@@ -640,7 +640,9 @@ extern "C" __global__ __aicore__ void cube_steps(GM_ADDR a, GM_ADDR b, GM_ADDR b
     Fixpipe(cGm, acc, FixpipeParamsV220(N, M, M, N, false));
     FixpipeParamsV220 toHalf(N, M, M, N, true);
     toHalf.quantPre = QuantMode_t::F322F16;
-    Fixpipe<half, float, CFG_ROW_MAJOR>(cHalfGm, acc, toHalf);
+    // CANN documents FixpipeConfig with isToUB (false: GM, as on dav-2201)
+    static constexpr FixpipeConfig ROW_MAJOR_GM = {CO2Layout::ROW_MAJOR, false};
+    Fixpipe<half, float, ROW_MAJOR_GM>(cHalfGm, acc, toHalf);
     LocalTensor<float> nz = nzQue.AllocTensor<float>();
     // NZ: dstStride counts 32-byte blocks between column blocks
     Fixpipe<float, float, CFG_NZ>(nz, acc, FixpipeParamsV220(N, M, M, M * 2, false));
@@ -670,6 +672,13 @@ def test_basic_cube_apis_match_numpy(debug):
     np.testing.assert_array_equal(c, ref)
     np.testing.assert_array_equal(c_half, np.maximum(ref, 0).astype(np.float16))
     np.testing.assert_array_equal(c_nz, ref)
+
+
+def test_fixpipe_to_the_ub_is_dav_3510s():
+    """isToUB: L0C to the Unified Buffer, which dav-2201's Fixpipe cannot: a compile error."""
+    src = STEPS_SRC.replace("{CO2Layout::ROW_MAJOR, false}", "{CO2Layout::ROW_MAJOR, true}")
+    with pytest.raises(pyasc.CompileError, match="isToUB .* is dav-3510's"):
+        pyasc.ascendc.load(src, "cube_steps")
 
 
 # --- errors at the user's line ---------------------------------------------------------------

@@ -138,8 +138,11 @@ struct FixpipeParamsV220 {
 };
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+// isToUB: L0C to the Unified Buffer, which dav-3510 has and dav-2201 has not (its Fixpipe writes
+// GM or L1); CANN documents the member for both.
 struct FixpipeConfig {
   CO2Layout format;
+  bool isToUB = false;
 };
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
@@ -182,6 +185,7 @@ inline void fixpipe(int ub, pyasc_sim_gt g, pyasc_sim_lt dst, const LocalTensor<
                     const FixpipeParamsV220 &p, Loc loc, const pyasc_sim_lt *qv = nullptr) {
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
                 "Fixpipe: src is an L0C tensor of float or int32_t");
+  static_assert(!config.isToUB, "Fixpipe: isToUB (L0C to the Unified Buffer) is dav-3510's");
   if (config.format == CO2Layout::COLUMN_MAJOR)
     fail_at("Fixpipe: the COLUMN_MAJOR output is not simulated", loc);
   const uint32_t bits = static_cast<uint32_t>(p.deqScalar & 0xffffffffu);
