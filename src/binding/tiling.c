@@ -697,13 +697,15 @@ static int softmax_kind(const char *name, asc_softmax_kind *kind) {
   return -1;
 }
 
-static PyObject *softmax_tmp_size(PyObject *self, PyObject *args) {
+static PyObject *softmax_tmp_size(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
+  static char *names[] = {"kind", "m", "k", "type_size", "flag", NULL};
   const char *name;
   long long m, k;
   int type_size, flag;
   asc_softmax_kind kind;
-  if (!PyArg_ParseTuple(args, "sLLip:softmax_tmp_size", &name, &m, &k, &type_size, &flag) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sLLip:softmax_tmp_size", names, &name, &m, &k,
+                                   &type_size, &flag) ||
       softmax_kind(name, &kind))
     return NULL;
   uint32_t most = 0, least = 0;
@@ -712,13 +714,15 @@ static PyObject *softmax_tmp_size(PyObject *self, PyObject *args) {
   return Py_BuildValue("(kk)", (unsigned long)most, (unsigned long)least);
 }
 
-static PyObject *softmax_tiling(PyObject *self, PyObject *args) {
+static PyObject *softmax_tiling(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
+  static char *names[] = {"kind", "m", "k", "type_size", "work", "flag", NULL};
   const char *name;
   long long m, k, work;
   int type_size, flag;
   asc_softmax_kind kind;
-  if (!PyArg_ParseTuple(args, "sLLiLp:softmax_tiling", &name, &m, &k, &type_size, &work, &flag) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sLLiLp:softmax_tiling", names, &name, &m, &k,
+                                   &type_size, &work, &flag) ||
       softmax_kind(name, &kind))
     return NULL;
   if (work < 0 || work > UINT32_MAX)
@@ -749,12 +753,12 @@ static PyMethodDef tiling_functions[] = {
      ASC_DOC("tiling_fields($module)",
              "Returns tuple[(python_name, ascend_c_name), ...]. TCubeTiling's members in order, as "
              "libasc fills them.")},
-    {"softmax_tmp_size", softmax_tmp_size, METH_VARARGS,
+    {"softmax_tmp_size", KW softmax_tmp_size, KWF,
      ASC_DOC("softmax_tmp_size($module, kind, m, k, type_size, flag)",
              "Returns (max, min). Shared tmp bytes of the SoftMax API kind ('softmax', 'flash' "
              "or 'grad'; flag its isUpdate or isFront) for m rows of k elements, as CANN's "
              "GetSoftMaxMaxTmpSize / GetSoftMaxMinTmpSize compute them.")},
-    {"softmax_tiling", softmax_tiling, METH_VARARGS,
+    {"softmax_tiling", KW softmax_tiling, KWF,
      ASC_DOC("softmax_tiling($module, kind, m, k, type_size, work, flag)",
              "Returns tuple[int, ...]. SoftMaxTiling's 16 members in Ascend C's order for work "
              "bytes of shared tmp buffer (CANN's SoftMaxTilingFunc and its Flash and Grad "

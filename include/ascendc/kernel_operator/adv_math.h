@@ -809,6 +809,18 @@ inline void antiquant(const LocalTensor<Out> &dst, const LocalTensor<In> &src, p
            {dst.lt, src.lt, offset, scale ? scale->lt : pyasc_sim_lt{0, 0}}, loc, scaleValue);
 }
 }  // namespace sim
+namespace sim {
+// Per channel: the offset (or, without one, the scale) gives the parameters' shape.
+template <typename In, typename Out>
+inline void antiquant_channel(const LocalTensor<Out> &dst, const LocalTensor<In> &src,
+                              pyasc_sim_lt offset, const LocalTensor<Out> &shaped,
+                              const LocalTensor<Out> &scale, uint32_t h, uint32_t w,
+                              bool isTranspose, uint32_t k, Loc loc) {
+  int64_t height = 0, width = 0;
+  antiquant_param_shape(shaped, h, w, height, width);
+  antiquant<In, Out>(dst, src, offset, &scale, 0, 0, isTranspose, k, height, width, loc);
+}
+}  // namespace sim
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
                             const LocalTensor<InputDataType> &src,
@@ -817,10 +829,8 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
                             const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t k,
                             const AntiQuantShapeInfo &shapeInfo = {}, sim::Loc loc = {}) {
   (void)sharedTmpBuffer;
-  int64_t height = 0, width = 0;
-  sim::antiquant_param_shape(offset, shapeInfo.offsetHeight, shapeInfo.offsetWidth, height, width);
-  sim::antiquant<InputDataType, OutputDataType>(dst, src, offset.lt, &scale, 0, 0, isTranspose, k,
-                                                height, width, loc);
+  sim::antiquant_channel(dst, src, offset.lt, offset, scale, shapeInfo.offsetHeight,
+                         shapeInfo.offsetWidth, isTranspose, k, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
@@ -829,10 +839,8 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,
                             const LocalTensor<uint8_t> &sharedTmpBuffer, const uint32_t k,
                             const AntiQuantShapeInfo &shapeInfo = {}, sim::Loc loc = {}) {
   (void)sharedTmpBuffer;
-  int64_t height = 0, width = 0;
-  sim::antiquant_param_shape(scale, shapeInfo.scaleHeight, shapeInfo.scaleWidth, height, width);
-  sim::antiquant<InputDataType, OutputDataType>(dst, src, pyasc_sim_lt{0, 0}, &scale, 0, 0,
-                                                isTranspose, k, height, width, loc);
+  sim::antiquant_channel(dst, src, pyasc_sim_lt{0, 0}, scale, scale, shapeInfo.scaleHeight,
+                         shapeInfo.scaleWidth, isTranspose, k, loc);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst,

@@ -80,6 +80,28 @@ static inline int asc_k_pad_gm_rows(asc_k_ctx *k, const asc_k_gt *g, int64_t bc,
 }
 #endif
 
+/* data_copy_pad's byte counts: block_len whole elements; a GM stride (`what`) that is not is
+ * run, as the MTE steps GM by bytes and one row uses none, but with rows after it the next row
+ * starts mid-element, a slip checked mode reports. */
+static inline int asc_k_pad_bytes(asc_k_ctx *k, int64_t bc, int64_t bl, int64_t gm_stride,
+                                  int64_t es, const char *what, int line) {
+  if (bl % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: block_len (%lld) is bytes and must be whole %lld-byte "
+                      "elements",
+                      (long long)bl, (long long)es);
+#if ASC_K_CHECKED
+  if (bc > 1 && gm_stride % es)
+    return asc_k_fail(k, line,
+                      "data_copy_pad: %s (%lld) is bytes and is not whole %lld-byte elements: "
+                      "the next row starts mid-element",
+                      what, (long long)gm_stride, (long long)es);
+#else
+  (void)bc, (void)gm_stride, (void)what;
+#endif
+  return 0;
+}
+
 /* data_copy_pad GM->UB: block_count rows of block_len bytes; GM rows
  * src_stride bytes apart (after each row), UB rows start on 32-byte
  * boundaries, dst_stride blocks apart (after the row rounded up to 32
@@ -91,19 +113,7 @@ static inline int asc_k_copy_pad_gm_ub(asc_k_ctx *k, int dt, asc_k_lt dst, asc_k
   int64_t es = asc_k_dt_size(dt);
   if (bc < 0 || bl < 0 || ss < 0 || ds < 0 || lp < 0 || rp < 0)
     return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
-  if (bl % es)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: block_len (%lld) is bytes and must be whole %lld-byte "
-                      "elements",
-                      (long long)bl, (long long)es);
-#if ASC_K_CHECKED
-  /* the MTE steps GM by bytes; a row starting mid-element is a slip (one row uses no stride) */
-  if (bc > 1 && ss % es)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: src_stride (%lld) is bytes and is not whole %lld-byte "
-                      "elements: the next row starts mid-element",
-                      (long long)ss, (long long)es);
-#endif
+  if (asc_k_pad_bytes(k, bc, bl, ss, es, "src_stride", line)) return 1;
   if (!is_pad) lp = rp = 0;
   if (lp > 32 || rp > 32 || lp * es > 32 || rp * es > 32)
     return asc_k_fail(k, line, "data_copy_pad: padding of %lld/%lld elements exceeds 32 bytes",
@@ -144,18 +154,7 @@ static inline int asc_k_copy_pad_ub_gm(asc_k_ctx *k, int dt, asc_k_gt dst, asc_k
   int64_t es = asc_k_dt_size(dt);
   if (bc < 0 || bl < 0 || ss < 0 || ds < 0)
     return asc_k_fail(k, line, "data_copy_pad: parameters must not be negative");
-  if (bl % es)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: block_len (%lld) is bytes and must be whole %lld-byte "
-                      "elements",
-                      (long long)bl, (long long)es);
-#if ASC_K_CHECKED
-  if (bc > 1 && ds % es)
-    return asc_k_fail(k, line,
-                      "data_copy_pad: dst_stride (%lld) is bytes and is not whole %lld-byte "
-                      "elements: the next row starts mid-element",
-                      (long long)ds, (long long)es);
-#endif
+  if (asc_k_pad_bytes(k, bc, bl, ds, es, "dst_stride", line)) return 1;
 #if ASC_K_CHECKED
   if (asc_k_pad_ub_aligned(k, src, line)) return 1;
 #endif
