@@ -180,18 +180,33 @@ static asc_status operand_as(asc_prog *p, int x, asc_dtype dtype, int *reg) {
   return p->regs[x].dtype == dtype ? ASC_OK : asc_prog_cast(p, x, dtype, reg);
 }
 
+/* regs[0..n) checked, in order, as registers of the program. */
+static asc_status check_regs(const asc_prog *p, int n, const int *regs) {
+  asc_status st = ASC_OK;
+  for (int k = 0; k < n && !st; k++) st = check_reg(p, regs[k]);
+  return st;
+}
+
+/* Emits kernel over regs[0..n) (at most 3), each as dtypes[k]: the casts
+ * an operand of another dtype needs come first, as asc_ew_run casts. */
+static asc_status emit_as(asc_prog *p, const asc_ew_kernel *kernel, int n, const int *regs,
+                          const asc_dtype *dtypes, asc_dtype result, int *reg) {
+  int operands[3];
+  asc_status st = ASC_OK;
+  for (int k = 0; k < n && !st; k++) st = operand_as(p, regs[k], dtypes[k], &operands[k]);
+  return st ? st : emit(p, kernel, n, operands, result, reg);
+}
+
 asc_status asc_prog_binary(asc_prog *prog, asc_binary_op op, int a, int b, int *reg) {
-  asc_status st = check_reg(prog, a);
-  if (!st) st = check_reg(prog, b);
+  const int regs[2] = {a, b};
+  asc_status st = check_regs(prog, 2, regs);
   asc_ew_kernel kernel;
   asc_dtype compute, result;
   if (!st)
     st =
         asc_binary_kernel(op, prog->regs[a].dtype, prog->regs[b].dtype, &kernel, &compute, &result);
-  int operands[2];
-  if (!st) st = operand_as(prog, a, compute, &operands[0]);
-  if (!st) st = operand_as(prog, b, compute, &operands[1]);
-  return st ? st : emit(prog, &kernel, 2, operands, result, reg);
+  if (st) return st;
+  return emit_as(prog, &kernel, 2, regs, (const asc_dtype[]){compute, compute}, result, reg);
 }
 
 asc_status asc_prog_unary(asc_prog *prog, asc_unary_op op, int x, int *reg) {
@@ -199,39 +214,31 @@ asc_status asc_prog_unary(asc_prog *prog, asc_unary_op op, int x, int *reg) {
   asc_ew_kernel kernel;
   asc_dtype compute, result;
   if (!st) st = asc_unary_kernel(op, prog->regs[x].dtype, &kernel, &compute, &result);
-  int operand;
-  if (!st) st = operand_as(prog, x, compute, &operand);
-  return st ? st : emit(prog, &kernel, 1, &operand, result, reg);
+  if (st) return st;
+  return emit_as(prog, &kernel, 1, &x, &compute, result, reg);
 }
 
 asc_status asc_prog_where(asc_prog *prog, int cond, int a, int b, int *reg) {
-  asc_status st = check_reg(prog, cond);
-  if (!st) st = check_reg(prog, a);
-  if (!st) st = check_reg(prog, b);
+  const int regs[3] = {cond, a, b};
+  asc_status st = check_regs(prog, 3, regs);
   asc_ew_kernel kernel;
   asc_dtype result;
   if (!st) st = asc_where_kernel(prog->regs[a].dtype, prog->regs[b].dtype, &kernel, &result);
-  int operands[3];
-  if (!st) st = operand_as(prog, cond, ASC_BOOL, &operands[0]);
-  if (!st) st = operand_as(prog, a, result, &operands[1]);
-  if (!st) st = operand_as(prog, b, result, &operands[2]);
-  return st ? st : emit(prog, &kernel, 3, operands, result, reg);
+  if (st) return st;
+  return emit_as(prog, &kernel, 3, regs, (const asc_dtype[]){ASC_BOOL, result, result}, result,
+                 reg);
 }
 
 asc_status asc_prog_clip(asc_prog *prog, int x, int lo, int hi, int *reg) {
-  asc_status st = check_reg(prog, x);
-  if (!st) st = check_reg(prog, lo);
-  if (!st) st = check_reg(prog, hi);
+  const int regs[3] = {x, lo, hi};
+  asc_status st = check_regs(prog, 3, regs);
   asc_ew_kernel kernel;
   asc_dtype result;
   if (!st)
     st = asc_clip_kernel(prog->regs[x].dtype, prog->regs[lo].dtype, prog->regs[hi].dtype, &kernel,
                          &result);
-  int operands[3];
-  if (!st) st = operand_as(prog, x, result, &operands[0]);
-  if (!st) st = operand_as(prog, lo, result, &operands[1]);
-  if (!st) st = operand_as(prog, hi, result, &operands[2]);
-  return st ? st : emit(prog, &kernel, 3, operands, result, reg);
+  if (st) return st;
+  return emit_as(prog, &kernel, 3, regs, (const asc_dtype[]){result, result, result}, result, reg);
 }
 
 asc_status asc_prog_output(asc_prog *prog, int reg) {
