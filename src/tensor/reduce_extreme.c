@@ -91,27 +91,29 @@ AVX2_EXTREME(avx2_min_f32, float, __m256, ps, 8, min, scalar_min_f32)
 AVX2_EXTREME(avx2_max_f64, double, __m256d, pd, 4, max, scalar_max_f64)
 AVX2_EXTREME(avx2_min_f64, double, __m256d, pd, 4, min, scalar_min_f64)
 #undef AVX2_EXTREME
+#endif
 
-static bool use_avx2;
+/* The loops in use, indexed by is_max: the portable ones, or AVX2 where
+ * the vector maths uses AVX2 or wider (chosen once, on first use). */
+static float (*extreme_f32[2])(const float *, int64_t, bool *) = {scalar_min_f32, scalar_max_f32};
+static double (*extreme_f64[2])(const double *, int64_t, bool *) = {scalar_min_f64, scalar_max_f64};
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
 static void choose(void) {
-  const char *isa = asc_vmath_isa();
-  use_avx2 = strcmp(isa, "generic") != 0; /* "avx2" or "avx512f": the CPU has AVX2 */
-}
+#if RED_X86
+  /* "avx2" or "avx512f": the CPU has AVX2 */
+  if (strcmp(asc_vmath_isa(), "generic") != 0) {
+    extreme_f32[0] = avx2_min_f32, extreme_f32[1] = avx2_max_f32;
+    extreme_f64[0] = avx2_min_f64, extreme_f64[1] = avx2_max_f64;
+  }
 #endif
+}
 
 float asc_red_extreme_f32(const float *x, int64_t n, bool is_max, bool *nan) {
-#if RED_X86
   pthread_once(&chosen, choose);
-  if (use_avx2) return is_max ? avx2_max_f32(x, n, nan) : avx2_min_f32(x, n, nan);
-#endif
-  return is_max ? scalar_max_f32(x, n, nan) : scalar_min_f32(x, n, nan);
+  return extreme_f32[is_max](x, n, nan);
 }
 
 double asc_red_extreme_f64(const double *x, int64_t n, bool is_max, bool *nan) {
-#if RED_X86
   pthread_once(&chosen, choose);
-  if (use_avx2) return is_max ? avx2_max_f64(x, n, nan) : avx2_min_f64(x, n, nan);
-#endif
-  return is_max ? scalar_max_f64(x, n, nan) : scalar_min_f64(x, n, nan);
+  return extreme_f64[is_max](x, n, nan);
 }
