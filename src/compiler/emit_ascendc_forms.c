@@ -158,12 +158,8 @@ static int ac_reduce_mask(ac_emitter *e, const ir_op *op, ir_buf *b) {
   ir_buf_printf(b, "(");
   ac_expand(e, op, "$0, $1, $2, ", b);
   ac_print_mask(e, op, 3, "int32_t", b);
-  ac_expand(e, op, ", $5, $6", b);
-  if (strcmp(row->text, "AscendC::ReduceSum")) {
-    ir_buf_printf(b, ", ");
-    ac_print_enum(e, op, 'b', 1, b);
-  }
-  ir_buf_printf(b, ");\n");
+  ac_expand(e, op, strcmp(row->text, "AscendC::ReduceSum") ? ", $5, $6, $eb1);\n" : ", $5, $6);\n",
+            b);
   ac_close_mask(e, block);
   return P_PRIMARY;
 }
@@ -180,12 +176,10 @@ static int ac_repeat_reduce(ac_emitter *e, const ir_op *op, ir_buf *b) {
   if (!whole) ac_expand(e, op, "$4, ", b);
   ac_print_mask(e, op, 2, "int32_t", b);
   if (whole) ac_expand(e, op, ", $4", b);
-  ac_expand(e, op, ", $5, $6, $7", b);
-  if (whole && strcmp(row->text, "WholeReduceSum")) {
-    ir_buf_printf(b, ", ");
-    ac_print_enum(e, op, 'o', 2, b);
-  }
-  ir_buf_printf(b, ");\n");
+  ac_expand(
+      e, op,
+      whole && strcmp(row->text, "WholeReduceSum") ? ", $5, $6, $7, $eo2);\n" : ", $5, $6, $7);\n",
+      b);
   ac_close_mask(e, block);
   return P_PRIMARY;
 }
