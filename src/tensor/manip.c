@@ -81,21 +81,38 @@ static asc_status masked_view(const char *what, const asc_tensor *x, int naxes, 
 
 /* --- views ------------------------------------------------------------------ */
 
+/* One view step along axis d of a view. */
+typedef asc_status (*axis_view)(const asc_tensor *cur, int d, asc_tensor *next);
+
+/* cur (which this takes over) viewed again by step along each axis d < ndim
+ * of mask, in order; *out takes the last view (the caller releases it).
+ * Nothing is held on an error. */
+static asc_status view_masked(asc_tensor cur, int ndim, const bool *mask, axis_view step,
+                              asc_tensor *out) {
+  asc_status st = ASC_OK;
+  for (int d = 0; d < ndim && !st; d++) {
+    if (!mask[d]) continue;
+    asc_tensor next;
+    st = step(&cur, d, &next);
+    asc_tensor_release(&cur);
+    cur = next;
+  }
+  if (!st) *out = cur;
+  return st;
+}
+
+/* cur reversed along d: a negative step from its last element. */
+static asc_status flip_axis(const asc_tensor *cur, int d, asc_tensor *next) {
+  return asc_tensor_slice(cur, d, cur->shape[d] - 1, -1, cur->shape[d], next);
+}
+
 asc_status asc_flip(const asc_tensor *x, int naxes, const int *axes, asc_tensor *out) {
   bool mask[ASC_MAX_DIMS];
   asc_tensor cur;
   asc_status st = masked_view("flip", x, naxes, axes, mask, &cur);
   if (st) return st;
-  for (int d = 0; d < x->ndim && !st; d++) {
-    if (!mask[d] || x->shape[d] <= 1) continue;
-    asc_tensor next;
-    st = asc_tensor_slice(&cur, d, x->shape[d] - 1, -1, x->shape[d], &next);
-    asc_tensor_release(&cur);
-    cur = next;
-  }
-  if (st) return st;
-  *out = cur;
-  return ASC_OK;
+  for (int d = 0; d < x->ndim; d++) mask[d] = mask[d] && x->shape[d] > 1;
+  return view_masked(cur, x->ndim, mask, flip_axis, out);
 }
 
 asc_status asc_squeeze(const asc_tensor *x, int naxes, const int *axes, asc_tensor *out) {
@@ -132,16 +149,7 @@ asc_status asc_expand_dims(const asc_tensor *x, int naxes, const int *axes, asc_
   if (st) return st;
   asc_tensor cur;
   asc_tensor_share(x, &cur);
-  for (int d = 0; d < ndim && !st; d++) {
-    if (!mask[d]) continue;
-    asc_tensor next;
-    st = asc_tensor_unsqueeze(&cur, d, &next);
-    asc_tensor_release(&cur);
-    cur = next;
-  }
-  if (st) return st;
-  *out = cur;
-  return ASC_OK;
+  return view_masked(cur, ndim, mask, asc_tensor_unsqueeze, out);
 }
 
 asc_status asc_moveaxis(const asc_tensor *x, int n, const int *src, const int *dst,
