@@ -296,6 +296,10 @@ def data_copy(gen: CodeGenerator, node: ast.Call, dst: Any, src: Any, p: Any) ->
     return NOT_HANDLED
 
 
+#: the loads, mmad and fixpipe: one lowering each
+_LOWERING = {"load_data": _load_data, "load_data_with_transpose": _load_data_t,
+             "load_data_with_sparse": _load_data_sparse, "mmad_with_sparse": _mmad_sparse,
+             "mmad": _mmad, "fixpipe": _fixpipe}
 #: mmad's mode setters and their parameter's name
 _MODE_APIS = {"set_hf32_mode": "hf32_mode", "set_hf32_trans_mode": "trans_mode",
               "set_mm_layout_transform": "mm_layout_mode"}
@@ -323,18 +327,8 @@ def api_call(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: d
         name = "cube.cross_wait" if api.endswith("wait_flag") else "cube.cross_set"
         return gen.op(node, name, [flag], (constant(gen, node, pipe, f"{api} pipe"),
                                            constant(gen, node, mode, f"{api} mode_id")))
-    if api == "load_data":
-        return _load_data(gen, node, args, kwargs)
     if api in img2col.APIS:  # the img2col loads' registers
         return img2col.api_call(gen, node, api, args, kwargs)
-    if api == "load_data_with_transpose":
-        return _load_data_t(gen, node, args, kwargs)
-    if api == "load_data_with_sparse":
-        return _load_data_sparse(gen, node, args, kwargs)
-    if api == "mmad_with_sparse":
-        return _mmad_sparse(gen, node, args, kwargs)
-    if api == "mmad":
-        return _mmad(gen, node, args, kwargs)
-    if api == "fixpipe":
-        return _fixpipe(gen, node, args, kwargs)
+    if api in _LOWERING:
+        return _LOWERING[api](gen, node, args, kwargs)
     return NOT_HANDLED

@@ -296,6 +296,13 @@ def _scalar(gen: CodeGenerator, node: ast.Call, api: str, args: list, kwargs: di
     return gen.op(node, api, [_scalar_int(gen, node, value, f"{api} value_in")])
 
 
+# The lowering of each register form _register_form names, and of the APIs
+# whose arguments need one of their own.
+_REGISTER_FORMS = {"compare": _compare_reg, "select": _select_reg, "scalar": _select_reg_scalar}
+_OWN_LOWERING = {"gather_mask": _gather_mask, "gatherb": _gatherb,
+                 "repeat_reduce_sum": _repeat_reduce_sum}
+
+
 def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict) -> Any:
     """The IR of one of this module's constructors or APIs, or NOT_HANDLED."""
     if func is MrgSortSrcList:
@@ -306,29 +313,21 @@ def call(gen: CodeGenerator, node: ast.Call, func: Any, args: list, kwargs: dict
         return NOT_HANDLED
     api = func.name
     form = _register_form(api, args, kwargs) if api in ("compare", "select") else None
-    if form == "compare":
-        return _compare_reg(gen, node, args, kwargs)
-    if form == "select":
-        return _select_reg(gen, node, args, kwargs)
-    if form == "scalar":
-        return _select_reg_scalar(gen, node, args, kwargs)
+    if form:
+        return _REGISTER_FORMS[form](gen, node, args, kwargs)
     if api not in APIS:
         return NOT_HANDLED
-    if api == "gather_mask":
-        return _gather_mask(gen, node, args, kwargs)
+    if api in _OWN_LOWERING:
+        return _OWN_LOWERING[api](gen, node, args, kwargs)
     if api == "get_gather_mask_remain_count":
         bind(gen, node, api, (), args, kwargs)
         return gen.op(node, api, [])
-    if api == "gatherb":
-        return _gatherb(gen, node, args, kwargs)
     if api in ("set_cmp_mask", "get_cmp_mask"):
         name = "src" if api == "set_cmp_mask" else "dst"
         (tensor,) = bind(gen, node, api, (name,), args, kwargs)
         return gen.op(node, api, _locals(gen, node, api, [tensor], (name,)))
     if api in ("add_relu_cast", "sub_relu_cast", "mul_cast"):
         return lower_vector._vector(gen, node, api, ("dst", "src0", "src1"), args, kwargs, True)
-    if api == "repeat_reduce_sum":
-        return _repeat_reduce_sum(gen, node, args, kwargs)
     if api.startswith(("scalar_", "count_bits")):
         return _scalar(gen, node, api, args, kwargs)
     return _sorting(gen, node, api, args, kwargs)
