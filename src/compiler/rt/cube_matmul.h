@@ -150,20 +150,26 @@ static int asc_k_mm_check(asc_k_ctx *k, asc_k_matmul *mm, const char *api, int l
     return asc_k_fail(k, line, "Matmul.%s: call register_matmul (or init) first", api);
   return 0;
 }
+/* Operand which (0 A, 1 B, 2 bias) marked set, from GM or (local) from a
+ * LocalTensor, for set_tensor_a/b and set_bias; the caller stores where it
+ * is. A new operand restarts iteration. */
+static asc_k_mm_in *asc_k_mm_mark(asc_k_matmul *mm, int which, int local, int trans) {
+  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
+  in->local = local;
+  in->scalar = 0;
+  in->set = 1;
+  if (which == 0) mm->a_trans = trans;
+  if (which == 1) mm->b_trans = trans;
+  mm->next = 0;
+  return in;
+}
 static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans, int line)
     __attribute__((unused));
 static int asc_k_mm_set(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_gt g, int trans,
                         int line) {
   static const char *const apis[] = {"set_tensor_a", "set_tensor_b", "set_bias"};
   if (asc_k_mm_check(k, mm, apis[which], line)) return 1;
-  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
-  in->g = g;
-  in->local = 0;
-  in->scalar = 0;
-  in->set = 1;
-  if (which == 0) mm->a_trans = trans;
-  if (which == 1) mm->b_trans = trans;
-  mm->next = 0;
+  asc_k_mm_mark(mm, which, 0, trans)->g = g;
   return 0;
 }
 /* The bytes operand w (0 A, 1 B, 2 bias) needs for the org shape: A is m x
@@ -220,14 +226,7 @@ static int asc_k_mm_set_local(asc_k_ctx *k, asc_k_matmul *mm, int which, asc_k_l
                       "K %lld) needs %lld",
                       api, (long long)s.n, ops[which], (long long)mm->m, (long long)mm->n,
                       (long long)(which == 1 ? mm->kb : mm->ka), (long long)need);
-  asc_k_mm_in *in = which == 0 ? &mm->a : which == 1 ? &mm->b : &mm->bias;
-  in->span = s;
-  in->local = 1;
-  in->scalar = 0;
-  in->set = 1;
-  if (which == 0) mm->a_trans = trans;
-  if (which == 1) mm->b_trans = trans;
-  mm->next = 0;
+  asc_k_mm_mark(mm, which, 1, trans)->span = s;
   return 0;
 }
 /* disable_bias: the result has no bias from here on (set_bias sets one). */
