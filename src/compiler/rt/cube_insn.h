@@ -428,6 +428,42 @@ static int asc_kc_has_avx2(void) {
   return (cx >> 29) & 1u;
 }
 
+/* A SIMD path of mmad (cube_mmad256.h, cube_mmad512.h; the latter says why
+ * their sums are the portable path's bit for bit): its widening of A (the
+ * portable path's layout), its transpose of a 2-byte fractal for B's
+ * panels (asc_kc_widen_b_simd) and its product of one chunk of K
+ * (asc_kc_tiles512 says how). */
+typedef struct asc_kc_simd {
+  void (*widen_a)(float *wa, const char *a, asc_kc_type t, int64_t m1, int64_t k1, int64_t kp);
+  void (*tr16)(float *o, const char *f, asc_kc_type t);
+  void (*tiles)(asc_kc_span dst, asc_kc_span bias, const asc_kc_mmad *p, asc_kc_type t, int first,
+                const float *wa, int64_t lda, const float *wb, int64_t ldb, int64_t k);
+} asc_kc_simd;
+
+/* B for the SIMD paths: fractal (j, nb) row c (column nb*16 + c of B, a
+ * run along K) -> panel nb, wb[nb][q][c]. tr16 widens and transposes a
+ * 2-byte fractal with the path's registers; fp32 (8 K values a row) and
+ * int8 (32) go element by element, like the portable path. */
+static void asc_kc_widen_b_simd(float *wb, const char *b, asc_kc_type t, int64_t n1, int64_t k1,
+                                int64_t kp, void (*tr16)(float *o, const char *f, asc_kc_type t)) {
+  const int c0 = asc_kc_c0(t);
+  for (int64_t nb = 0; nb < n1; nb++)
+    for (int64_t j = 0; j < k1; j++) {
+      const char *f = b + (j * n1 + nb) * ASC_KC_FRACTAL_BYTES;
+      float *o = wb + nb * kp * 16 + j * c0 * 16;
+      if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
+        tr16(o, f, t);
+      } else if (t == ASC_KC_F32) {
+        for (int c = 0; c < 16; c++)
+          for (int q = 0; q < c0; q++) memcpy(o + q * 16 + c, f + (c * c0 + q) * 4, 4);
+      } else {
+        int32_t *io = (int32_t *)(void *)o;
+        for (int c = 0; c < 16; c++)
+          for (int q = 0; q < c0; q++) io[q * 16 + c] = (int8_t)f[c * c0 + q];
+      }
+    }
+}
+
 #include "cube_mmad256.h" /* mmad with AVX2 */
 #include "cube_mmad512.h" /* mmad with AVX-512 */
 #endif
@@ -542,17 +578,22 @@ static int asc_kc_mmad_run(asc_kc_core *core, asc_kc_span dst, asc_kc_span a, as
     free(packed);
     return rc;
   }
+  float *wa = core->scr_a, *wb = core->scr_b;
 #if ASC_KC_X86
-  if (!core->portable && core->simd >= 2) {
-    asc_kc_mmad512(core, dst, a, b, bias, t, p);
-    return 0;
-  }
-  if (!core->portable && core->simd == 1) {
-    asc_kc_mmad256(core, dst, a, b, bias, t, p);
+  const asc_kc_simd *simd = core->portable    ? NULL
+                            : core->simd >= 2 ? &asc_kc_simd512
+                            : core->simd == 1 ? &asc_kc_simd256
+                                              : NULL;
+  if (simd) {
+    simd->widen_a(wa, a.p, t, m1, k1, kp);
+    asc_kc_widen_b_simd(wb, b.p, t, n1, k1, kp, simd->tr16);
+    for (int64_t q0 = 0; q0 < p->k || q0 == 0; q0 += ASC_KC_KCHUNK) {
+      const int64_t kc = p->k - q0 < ASC_KC_KCHUNK ? p->k - q0 : ASC_KC_KCHUNK;
+      simd->tiles(dst, bias, p, t, q0 == 0, wa + q0, kp, wb + q0 * 16, kp, kc);
+    }
     return 0;
   }
 #endif
-  float *wa = core->scr_a, *wb = core->scr_b;
   /* A: fractal (i, j) row r -> wa[(i*16 + r) * kp + j*c0 ...] */
   for (int64_t i = 0; i < m1; i++)
     for (int64_t j = 0; j < k1; j++) {

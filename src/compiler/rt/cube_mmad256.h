@@ -73,28 +73,6 @@ ASC_KC_T256 static void asc_kc_tr_fractal256(float *o, const char *f, asc_kc_typ
     }
 }
 
-/* B: fractal (j, nb) row c -> panel nb, wb[nb][q][c]; fp32 (8 K values a
- * row) and int8 (32) element by element, like the portable path. */
-ASC_KC_T256 static void asc_kc_widen_b256(float *wb, const char *b, asc_kc_type t, int64_t n1,
-                                          int64_t k1, int64_t kp) {
-  const int c0 = asc_kc_c0(t);
-  for (int64_t nb = 0; nb < n1; nb++)
-    for (int64_t j = 0; j < k1; j++) {
-      const char *f = b + (j * n1 + nb) * ASC_KC_FRACTAL_BYTES;
-      float *o = wb + nb * kp * 16 + j * c0 * 16;
-      if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
-        asc_kc_tr_fractal256(o, f, t);
-      } else if (t == ASC_KC_F32) {
-        for (int c = 0; c < 16; c++)
-          for (int q = 0; q < c0; q++) memcpy(o + q * 16 + c, f + (c * c0 + q) * 4, 4);
-      } else {
-        int32_t *io = (int32_t *)(void *)o;
-        for (int c = 0; c < 16; c++)
-          for (int q = 0; q < c0; q++) io[q * 16 + c] = (int8_t)f[c * c0 + q];
-      }
-    }
-}
-
 /* How a tile's accumulators start: from L0C, or from one row value (zero
  * or the bias, lo and hi 8 columns) for every row. */
 typedef struct asc_kc_start256 {
@@ -216,29 +194,25 @@ ASC_KC_T256 static void asc_kc_fractal256(float *ct, asc_kc_start256 st, asc_kc_
                        (const int32_t *)(const void *)bp, kc);
 }
 
-/* The compute of mmad_run after its checks, as asc_kc_mmad512 does it. */
-ASC_KC_T256 static void asc_kc_mmad256(asc_kc_core *core, asc_kc_span dst, asc_kc_span a,
-                                       asc_kc_span b, asc_kc_span bias, asc_kc_type t,
-                                       const asc_kc_mmad *p) {
-  const int c0 = asc_kc_c0(t), isint = t == ASC_KC_S8, fma = t == ASC_KC_F16;
-  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
-  const int64_t kp = k1 * c0;
-  float *wa = core->scr_a, *wb = core->scr_b;
-  asc_kc_widen_a256(wa, a.p, t, m1, k1, kp);
-  asc_kc_widen_b256(wb, b.p, t, n1, k1, kp);
-  for (int64_t q0 = 0; q0 < p->k || q0 == 0; q0 += ASC_KC_KCHUNK) {
-    const int64_t kc = p->k - q0 < ASC_KC_KCHUNK ? p->k - q0 : ASC_KC_KCHUNK;
-    for (int64_t nb = 0; nb < n1; nb++) {
-      asc_kc_cols256 cm;
-      asc_kc_start256 st;
-      asc_kc_block_setup256(bias, p, nb, &cm, &st);
-      if (q0 > 0) st.from_c = 1;
-      for (int64_t i = 0; i < m1; i++) {
-        const int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
-        asc_kc_fractal256((float *)(void *)(dst.p + (nb * m1 + i) * 1024), st, cm,
-                          wa + i * 16 * kp + q0, kp, rows, wb + nb * kp * 16 + q0 * 16, kc, isint,
-                          fma);
-      }
+/* L0C's output fractals (dst, p->m x p->n) += A x B over k values of K,
+ * as asc_kc_tiles512 (the same arguments). */
+ASC_KC_T256 static void asc_kc_tiles256(asc_kc_span dst, asc_kc_span bias, const asc_kc_mmad *p,
+                                        asc_kc_type t, int first, const float *wa, int64_t lda,
+                                        const float *wb, int64_t ldb, int64_t k) {
+  const int isint = t == ASC_KC_S8, fma = t == ASC_KC_F16;
+  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n);
+  for (int64_t nb = 0; nb < n1; nb++) {
+    asc_kc_cols256 cm;
+    asc_kc_start256 st;
+    asc_kc_block_setup256(bias, p, nb, &cm, &st);
+    if (!first) st.from_c = 1;
+    for (int64_t i = 0; i < m1; i++) {
+      const int64_t rows = p->m - i * 16 < 16 ? p->m - i * 16 : 16;
+      asc_kc_fractal256((float *)(void *)(dst.p + (nb * m1 + i) * 1024), st, cm, wa + i * 16 * lda,
+                        lda, rows, wb + nb * ldb * 16, k, isint, fma);
     }
   }
 }
+
+static const asc_kc_simd asc_kc_simd256 = {asc_kc_widen_a256, asc_kc_tr_fractal256,
+                                           asc_kc_tiles256};

@@ -94,33 +94,16 @@ ASC_KC_T512 static void asc_kc_widen_a512(float *wa, const char *a, asc_kc_type 
     }
 }
 
-/* B: fractal (j, nb) row c (column nb*16 + c of B, a run along K) ->
- * panel nb, wb[nb][q][c]. 2-byte types transpose a widened fractal in
- * registers; fp32 (8 K values a row) and int8 (32) go element by element,
- * like the portable path. */
-ASC_KC_T512 static void asc_kc_widen_b512(float *wb, const char *b, asc_kc_type t, int64_t n1,
-                                          int64_t k1, int64_t kp) {
-  const int c0 = asc_kc_c0(t);
-  for (int64_t nb = 0; nb < n1; nb++)
-    for (int64_t j = 0; j < k1; j++) {
-      const char *f = b + (j * n1 + nb) * ASC_KC_FRACTAL_BYTES;
-      float *o = wb + nb * kp * 16 + j * c0 * 16;
-      if (t == ASC_KC_F16 || t == ASC_KC_BF16) {
-        __m512 r[16];
+/* One 16 x 16 fractal of a 2-byte type (row c: 16 K values of column c)
+ * to 16 panel rows of 16 floats (row q: column values at K = q),
+ * transposed in registers. */
+ASC_KC_T512 static void asc_kc_tr_fractal512(float *o, const char *f, asc_kc_type t) {
+  __m512 r[16];
 #pragma GCC unroll 16
-        for (int c = 0; c < 16; c++) r[c] = asc_kc_w16_512(f + c * ASC_KC_BLOCK_BYTES, t);
-        asc_kc_tr16_512(r);
+  for (int c = 0; c < 16; c++) r[c] = asc_kc_w16_512(f + c * ASC_KC_BLOCK_BYTES, t);
+  asc_kc_tr16_512(r);
 #pragma GCC unroll 16
-        for (int q = 0; q < 16; q++) _mm512_storeu_ps(o + q * 16, r[q]);
-      } else if (t == ASC_KC_F32) {
-        for (int c = 0; c < 16; c++)
-          for (int q = 0; q < c0; q++) memcpy(o + q * 16 + c, f + (c * c0 + q) * 4, 4);
-      } else {
-        int32_t *io = (int32_t *)(void *)o;
-        for (int c = 0; c < 16; c++)
-          for (int q = 0; q < c0; q++) io[q * 16 + c] = (int8_t)f[c * c0 + q];
-      }
-    }
+  for (int q = 0; q < 16; q++) _mm512_storeu_ps(o + q * 16, r[q]);
 }
 
 /* Expands X(r) for the 8 rows of a tile: the tile kernel names its
@@ -280,22 +263,8 @@ ASC_KC_T512 static void asc_kc_tiles512(asc_kc_span dst, asc_kc_span bias, const
   }
 }
 
-/* The compute of mmad_run after its checks: dst (L0C) = A (L0A) x B (L0B)
- * as asc_kc_mmad_run defines it. */
-ASC_KC_T512 static void asc_kc_mmad512(asc_kc_core *core, asc_kc_span dst, asc_kc_span a,
-                                       asc_kc_span b, asc_kc_span bias, asc_kc_type t,
-                                       const asc_kc_mmad *p) {
-  const int c0 = asc_kc_c0(t);
-  const int64_t m1 = asc_kc_ceil16(p->m), n1 = asc_kc_ceil16(p->n), k1 = (p->k + c0 - 1) / c0;
-  const int64_t kp = k1 * c0;
-  float *wa = core->scr_a, *wb = core->scr_b;
-  asc_kc_widen_a512(wa, a.p, t, m1, k1, kp);
-  asc_kc_widen_b512(wb, b.p, t, n1, k1, kp);
-  for (int64_t q0 = 0; q0 < p->k || q0 == 0; q0 += ASC_KC_KCHUNK) {
-    const int64_t kc = p->k - q0 < ASC_KC_KCHUNK ? p->k - q0 : ASC_KC_KCHUNK;
-    asc_kc_tiles512(dst, bias, p, t, q0 == 0, wa + q0, kp, wb + q0 * 16, kp, kc);
-  }
-}
+static const asc_kc_simd asc_kc_simd512 = {asc_kc_widen_a512, asc_kc_tr_fractal512,
+                                           asc_kc_tiles512};
 
 /* n (0..16) values of a float type from src, widened to fp32 (the lanes
  * past n zero; masked lanes are not read). */
