@@ -111,68 +111,50 @@ static void both_full(const l1_ctx *x, l1_state *s, int64_t res[4][7]) {
   }
 }
 
-static void a_full(const l1_ctx *x, l1_state *s, int64_t res[4][7]) {
+/* One operand whole in L1 (w below: A when a, else B), the other (p)
+ * in K steps of what is left. The two layouts mirror each other but
+ * where the bias, which belongs to B, enters, and in the test for single
+ * buffering, both as the reference has them. */
+static void one_full(const l1_ctx *x, l1_state *s, bool a, int64_t res[7]) {
   const tl_job *j = x->j;
   const tl_cores *c = x->c;
   const tl_l0 *l0 = x->l0;
-  int64_t m_rep = asc_tiling_ceil(c->m, l0->m), n_rep = asc_tiling_ceil(c->n, l0->n);
-  s->k_a = asc_tiling_ceil(s->k_a, l0->k) * l0->k;
+  int64_t *k_w = a ? &s->k_a : &s->k_b, *k_p = a ? &s->k_b : &s->k_a;
+  int64_t *rows_w = a ? &s->m_a : &s->n_b, *rows_p = a ? &s->n_b : &s->m_a;
+  int64_t *size_w = a ? &s->a_size : &s->b_size, *size_p = a ? &s->b_size : &s->a_size;
+  int64_t *db_p = a ? &s->db_b : &s->db_a;
+  const int64_t align_w = a ? x->ka_align : x->kb_align, align_p = a ? x->kb_align : x->ka_align;
+  const int64_t base_w = a ? l0->m : l0->n, base_p = a ? l0->n : l0->m; /* L0 rows */
+  const int64_t dim_w = a ? c->m : c->n, dim_p = a ? c->n : c->m;
+  const int64_t max_k_p = a ? s->max_kb : s->max_ka, max_rows_p = a ? s->max_n : s->max_m;
+  const int64_t rep_w = asc_tiling_ceil(dim_w, base_w), rep_p = asc_tiling_ceil(dim_p, base_p);
+  *k_w = asc_tiling_ceil(*k_w, l0->k) * l0->k;
   int64_t cur = l1_size(x, s);
   if (!(cur > 0 && cur <= j->l1 && 0 < j->ub)) return;
-  s->a_full = true;
-  s->a_size =
-      MUL(MUL(max64(asc_tiling_align(c->k, x->ka_align), asc_tiling_align(s->k_a, x->ka_align)),
-              max64(s->m_a * l0->m, c->m)),
-          TL_FRACTAL_BYTES);
-  s->b_size = j->l1 - s->a_size;
-  s->db_b = 2;
-  if (l1_size(x, s) > j->l1) s->db_b = 1;
+  *(a ? &s->a_full : &s->b_full) = true;
+  *size_w = MUL(MUL(max64(asc_tiling_align(c->k, align_w), asc_tiling_align(*k_w, align_w)),
+                    max64(*rows_w * base_w, dim_w)),
+                TL_FRACTAL_BYTES);
+  *size_p = j->l1 - *size_w;
+  *db_p = 2;
+  if (l1_size(x, s) > j->l1) *db_p = 1;
   int64_t bias = s->bias_times * s->n_b * l0->n * TL_C0 * x->bias_bytes * s->db_b;
-  s->k_b = min64(max_len(x, s, s->b_size - bias, x->kb_align, AX_KB), c->k);
-  int64_t times = min64(s->k_b / l0->k, s->max_kb);
+  *k_p = min64(max_len(x, s, *size_p - bias, align_p, a ? AX_KB : AX_KA), c->k);
+  int64_t times = min64(*k_p / l0->k, max_k_p);
   nearest_divisor(s->all_times, &times);
-  s->k_b = times * l0->k;
-  if (s->k_b == c->k) {
-    s->n_b = min64(max_len(x, s, s->b_size, x->kb_align, AX_NB), s->max_n);
-    nearest_divisor(n_rep, &s->n_b);
+  *k_p = times * l0->k;
+  if (*k_p == c->k) {
+    /* max_len charges the bias to each row of B; for A it comes off the room */
+    *rows_p =
+        min64(max_len(x, s, *size_p - (a ? 0 : bias), align_p, a ? AX_NB : AX_MA), max_rows_p);
+    nearest_divisor(rep_p, rows_p);
   }
-  bool invalid = s->n_b == 0 || s->k_b == 0;
-  int64_t m_repeat = s->k_b == c->k ? 1 : m_rep;
-  s->load = invalid ? INT32_MAX : c->m + m_repeat * c->n;
-  if (s->k_b == c->k && s->n_b * l0->n == c->n) s->db_b = 1;
-  record(res[1], s);
-}
-
-static void b_full(const l1_ctx *x, l1_state *s, int64_t res[4][7]) {
-  const tl_job *j = x->j;
-  const tl_cores *c = x->c;
-  const tl_l0 *l0 = x->l0;
-  int64_t m_rep = asc_tiling_ceil(c->m, l0->m), n_rep = asc_tiling_ceil(c->n, l0->n);
-  s->k_b = asc_tiling_ceil(s->k_b, l0->k) * l0->k;
-  int64_t cur = l1_size(x, s);
-  if (!(cur > 0 && cur <= j->l1 && 0 < j->ub)) return;
-  s->b_full = true;
-  s->b_size =
-      MUL(MUL(max64(asc_tiling_align(c->k, x->kb_align), asc_tiling_align(s->k_b, x->kb_align)),
-              max64(s->n_b * l0->n, c->n)),
-          TL_FRACTAL_BYTES);
-  s->a_size = j->l1 - s->b_size;
-  s->db_a = 2;
-  if (l1_size(x, s) > j->l1) s->db_a = 1;
-  int64_t bias = s->bias_times * s->n_b * l0->n * TL_C0 * x->bias_bytes * s->db_b;
-  s->k_a = min64(max_len(x, s, s->a_size - bias, x->ka_align, AX_KA), c->k);
-  int64_t times = min64(s->k_a / l0->k, s->max_ka);
-  nearest_divisor(s->all_times, &times);
-  s->k_a = times * l0->k;
-  if (s->k_a == c->k) {
-    s->m_a = min64(max_len(x, s, s->a_size - bias, x->ka_align, AX_MA), s->max_m);
-    nearest_divisor(m_rep, &s->m_a);
-  }
-  bool invalid = s->m_a == 0 || s->k_a == 0;
-  int64_t n_repeat = s->k_a == c->k ? 1 : n_rep;
-  s->load = invalid ? INT32_MAX : c->n + n_repeat * c->m;
-  if (s->k_a == c->k && s->m_a * l0->m >= c->m) s->db_a = 1;
-  record(res[2], s);
+  bool invalid = *rows_p == 0 || *k_p == 0;
+  int64_t w_repeat = *k_p == c->k ? 1 : rep_w;
+  s->load = invalid ? INT32_MAX : dim_w + w_repeat * dim_p;
+  bool p_once = a ? *rows_p * base_p == dim_p : *rows_p * base_p >= dim_p;
+  if (*k_p == c->k && p_once) *db_p = 1;
+  record(res, s);
 }
 
 /* Neither whole: first decide double buffering. */
@@ -398,9 +380,9 @@ void asc_tiling_l1(const tl_job *j, const tl_cores *c, const tl_l0 *l0, tl_l1 *o
   set_factors(&s, c->k, c->k, s.max_m, s.max_n, 1, 1);
   both_full(&x, &s, res);
   set_factors(&s, c->k, l0->k, s.max_m, 1, 1, 1);
-  a_full(&x, &s, res);
+  one_full(&x, &s, true, res[1]);
   set_factors(&s, l0->k, c->k, 1, s.max_n, 1, 1);
-  b_full(&x, &s, res);
+  one_full(&x, &s, false, res[2]);
   res[3][6] = INT_MAX;
   set_factors(&s, l0->k, l0->k, 1, 1, 2, 2);
   neither_db(&x, &s);
