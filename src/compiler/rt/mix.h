@@ -309,6 +309,21 @@ static int asc_km_any_test(asc_k_ctx *k, asc_k_wait *w) {
   return 1;
 }
 
+/* Core me of g waits until test finds flag f of mode m set; a wait of its
+ * own kind, so that a deadlock report names the flag and mode. */
+static int asc_km_cross_wait(asc_k_ctx *k, asc_km_group *g, int me, int f, int m,
+                             int (*test)(asc_k_ctx *k, asc_k_wait *w), const char *api, int line) {
+  asc_k_wait w = {.kind = ASC_K_W_CROSS,
+                  .api = api,
+                  .line = line,
+                  .a = f,
+                  .b = m,
+                  .test = test,
+                  .p = g,
+                  .awaited = me};
+  return asc_k_wait_for(k, &w);
+}
+
 /* cross_core_set_flag / cross_core_wait_flag (mode_id `mode`; a wait's
  * ASC_KM_ANY: Ascend C's A2 wait, whose mode has no effect). */
 static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int line)
@@ -323,33 +338,13 @@ static int asc_k_mix_cross(asc_k_ctx *k, int64_t id, int wait, int64_t mode, int
   if ((mode < 0 || mode > 2) && !(wait && mode == ASC_KM_ANY))
     return asc_k_fail(k, line, "%s: mode_id must be 0, 1 or 2, got %lld", api, (long long)mode);
   int me = asc_km_self(k), m = (int)mode, f = (int)id, src[2];
-  if (m == ASC_KM_ANY) {
-    asc_k_wait w = {.kind = ASC_K_W_CROSS,
-                    .api = api,
-                    .line = line,
-                    .a = f,
-                    .b = m,
-                    .test = asc_km_any_test,
-                    .p = g,
-                    .awaited = me};
-    return asc_k_wait_for(k, &w);
-  }
+  if (m == ASC_KM_ANY) return asc_km_cross_wait(k, g, me, f, m, asc_km_any_test, api, line);
   if (!asc_km_sources(g, me, m, src))
     return asc_k_fail(k, line, "%s: mode %d synchronises %s, which %s kernel does not have on %s",
                       api, m, m == 1 ? "the two AIVs of a group" : "a group's AIC with its AIVs",
                       g->mixed ? "a mixed" : "a single-kind", asc_km_core_name(g, me));
   if (m == 0 && g->nblocks > 1) return asc_km_board_cross(k, g->board, f, wait, line);
-  if (wait) {
-    asc_k_wait w = {.kind = ASC_K_W_CROSS,
-                    .api = api,
-                    .line = line,
-                    .a = f,
-                    .b = m,
-                    .test = asc_km_group_test,
-                    .p = g,
-                    .awaited = me};
-    return asc_k_wait_for(k, &w);
-  }
+  if (wait) return asc_km_cross_wait(k, g, me, f, m, asc_km_group_test, api, line);
   pthread_mutex_lock(&g->mu);
   /* the receivers' counters hold at most 15 sets not yet waited for */
   for (int r = 0; r < g->ncores; r++) {
