@@ -647,11 +647,7 @@ asc_status asc_index_gather(const asc_tensor *x, int n, const asc_adv_index *idx
     return st;
   }
   if (offsets) st = launch_move(x, &result, &L, offsets, false, 0);
-  if (st)
-    asc_tensor_release(&result);
-  else
-    *out = result;
-  return st;
+  return asc_tensor_hand_over(st, &result, out);
 }
 
 asc_status asc_index_scatter(const asc_tensor *x, int n, const asc_adv_index *idx, bool in_place,

@@ -274,11 +274,7 @@ static asc_status make_1d(int device, asc_dtype dtype, int64_t n, const asc_inde
   asc_status st = asc_tensor_empty(device, dtype, 1, &n, &t);
   if (st) return st;
   st = asc_index_launch(kernel, &t);
-  if (st)
-    asc_tensor_release(&t);
-  else
-    *out = t;
-  return st;
+  return asc_tensor_hand_over(st, &t, out);
 }
 
 /* --- arange --------------------------------------------------------------- */
@@ -527,9 +523,5 @@ asc_status asc_eye(int device, asc_dtype dtype, int64_t n, int64_t m, int64_t k,
   encode_int(dtype, 1, &c.one);
   asc_index_kernel kernel = {.loop = eye_loop, .ctx = &c, .ctx_size = sizeof c, .name = "eye"};
   st = asc_index_launch(&kernel, &t);
-  if (st)
-    asc_tensor_release(&t);
-  else
-    *out = t;
-  return st;
+  return asc_tensor_hand_over(st, &t, out);
 }

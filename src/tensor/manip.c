@@ -79,17 +79,6 @@ static asc_status masked_view(const char *what, const asc_tensor *x, int naxes, 
   return st;
 }
 
-/* The end of a chain of results: *cur becomes the caller's *out (the
- * caller releases it), or is released when st is an error. */
-static asc_status hand_over(asc_status st, asc_tensor *cur, asc_tensor *out) {
-  if (st) {
-    asc_tensor_release(cur);
-    return st;
-  }
-  *out = *cur;
-  return ASC_OK;
-}
-
 /* --- views ------------------------------------------------------------------ */
 
 /* One view step along axis d of a view. */
@@ -255,11 +244,7 @@ asc_status asc_take_axis(const asc_tensor *x, int axis, const asc_tensor *index,
   asc_tensor_release(&base);
   asc_tensor_release(&xb);
   asc_tensor_release(&ix);
-  if (st)
-    asc_tensor_release(&result);
-  else
-    *out = result;
-  return st;
+  return asc_tensor_hand_over(st, &result, out);
 }
 
 /* A fresh 1-d int64 host tensor of n elements: *data to fill. */
@@ -408,7 +393,7 @@ asc_status asc_tile(const asc_tensor *x, int nreps, const int64_t *reps, asc_ten
     asc_tensor_release(&cur);
     cur = next;
   }
-  return hand_over(st, &cur, out);
+  return asc_tensor_hand_over(st, &cur, out);
 }
 
 asc_status asc_tri_mask(const asc_tensor *x, int64_t k, bool upper, asc_tensor *out) {
@@ -484,7 +469,7 @@ asc_status asc_diff(const asc_tensor *x, int axis, int n, const asc_tensor *prep
     asc_tensor_release(&cur);
     cur = next;
   }
-  return hand_over(st, &cur, out);
+  return asc_tensor_hand_over(st, &cur, out);
 }
 
 asc_status asc_count_nonzero(const asc_tensor *x, int naxes, const int *axes, bool keepdims,

@@ -129,9 +129,5 @@ asc_status asc_cumulative(const asc_tensor *x, int axis, bool prod, asc_dtype dt
     st = ASC_QUEUED_LAUNCH(scan, &a, blocks, name, bytes);
   }
   asc_tensor_release(&cast);
-  if (st)
-    asc_tensor_release(&result);
-  else
-    *out = result;
-  return st;
+  return asc_tensor_hand_over(st, &result, out);
 }

@@ -297,11 +297,7 @@ asc_status asc_searchsorted(const asc_tensor *a, const asc_tensor *v, bool right
   asc_tensor_release(&ac);
   asc_tensor_release(&vc);
   asc_tensor_release(&sc);
-  if (st)
-    asc_tensor_release(&result);
-  else
-    *out = result;
-  return st;
+  return asc_tensor_hand_over(st, &result, out);
 }
 
 /* --- unique (host part) ----------------------------------------------------- */

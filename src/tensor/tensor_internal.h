@@ -29,6 +29,17 @@ typedef double _Complex asc_c128_t;
 #define ASC_C64(re, im) __builtin_complex((float)(re), (float)(im))
 #define ASC_C128(re, im) __builtin_complex((double)(re), (double)(im))
 
+/* The end of a function that built *t for its caller: *t becomes *out
+ * (the caller releases it) when st is ASC_OK, and is released otherwise.
+ * Returns st. */
+static inline asc_status asc_tensor_hand_over(asc_status st, asc_tensor *t, asc_tensor *out) {
+  if (st)
+    asc_tensor_release(t);
+  else
+    *out = *t;
+  return st;
+}
+
 /* Whether t's elements are naturally aligned (every dtype's alignment is
  * its size, and strides are whole elements). */
 static inline bool asc_tensor_aligned(const asc_tensor *t) {
