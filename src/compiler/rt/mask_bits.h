@@ -221,6 +221,22 @@ static inline int asc_k_compare_reg(asc_k_ctx *k, asc_k_lt a, asc_k_lt b, int64_
   return 0;
 }
 
+/* The Unified Buffer offsets p[0..n) of element idx of repeat r of
+ * select's first n operands (dst, src0, src1), each counted as written
+ * (dst) or read; 1 (reported) when one leaves the Unified Buffer. */
+static inline int asc_k_sel_addrs(asc_k_ctx *k, const asc_k_vargs *A, int n, int64_t r, int64_t idx,
+                                  int64_t es, int64_t *p, int line) {
+  static const char *const names[] = {"dst", "src0", "src1"};
+  for (int j = 0; j < n; j++) {
+    p[j] = asc_k_vaddr(A, j, r, idx);
+    if (p[j] < 0 ||
+        asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(A->t[j], (p[j] - A->t[j].off) / es, es), 1, es,
+                     j ? ASC_K_READ : ASC_K_WRITE, "select", names[j], line))
+      return p[j] < 0 ? asc_k_fail(k, line, "select: strides leave the Unified Buffer") : 1;
+  }
+  return 0;
+}
+
 /* select's register form (dst, src0, src1, repeat, 6 strides): element i of
  * every repeat is src0's where CMPMASK bit i is set, else src1's; the mask
  * register decides which elements are written. */
@@ -247,14 +263,7 @@ static inline int asc_k_select_reg(asc_k_ctx *k, asc_k_lt d, asc_k_lt a, asc_k_l
     for (int64_t idx = 0; idx < s.per_rep; idx++) {
       if (!asc_k_sel_on(&s, r, idx)) continue;
       int64_t p[3];
-      static const char *const names[] = {"dst", "src0", "src1"};
-      for (int j = 0; j < 3; j++) {
-        p[j] = asc_k_vaddr(&A, j, r, idx);
-        if (p[j] < 0 ||
-            asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(A.t[j], (p[j] - A.t[j].off) / es, es), 1, es,
-                         j ? ASC_K_READ : ASC_K_WRITE, "select", names[j], line))
-          return p[j] < 0 ? asc_k_fail(k, line, "select: strides leave the Unified Buffer") : 1;
-      }
+      if (asc_k_sel_addrs(k, &A, 3, r, idx, es, p, line)) return 1;
       int on = (k->sr.cmp[(idx & 127) >> 3] >> (idx & 7)) & 1;
       memmove(k->ub + p[0], k->ub + (on ? p[1] : p[2]), (size_t)es);
     }
@@ -300,14 +309,7 @@ static inline int asc_k_select_reg_scalar(asc_k_ctx *k, asc_k_lt d, asc_k_lt m, 
     for (int64_t idx = 0; idx < s.per_rep; idx++) {
       if (!asc_k_sel_on(&s, r, idx)) continue;
       int64_t bit = r * s.per_rep + idx, p[2];
-      static const char *const names[] = {"dst", "src0"};
-      for (int j = 0; j < 2; j++) {
-        p[j] = asc_k_vaddr(&A, j, r, idx);
-        if (p[j] < 0 ||
-            asc_k_ub_use(k, ASC_K_V, asc_k_local_slice(A.t[j], (p[j] - A.t[j].off) / es, es), 1, es,
-                         j ? ASC_K_READ : ASC_K_WRITE, "select", names[j], line))
-          return p[j] < 0 ? asc_k_fail(k, line, "select: strides leave the Unified Buffer") : 1;
-      }
+      if (asc_k_sel_addrs(k, &A, 2, r, idx, es, p, line)) return 1;
       memmove(k->ub + p[0], asc_k_bit(k->ub + m.off, bit) ? k->ub + p[1] : scalar, (size_t)es);
     }
   return 0;
