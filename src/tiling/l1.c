@@ -308,6 +308,15 @@ static void neither_k(const l1_ctx *x, l1_state *s) {
       s->k_b--;
 }
 
+/* How many blocks along one axis (AX_MA or AX_NB) room holds: at least
+ * one, at most max_blocks, lowered to a divisor of rep (the axis' blocks). */
+static int64_t blocks_in(const l1_ctx *x, const l1_state *s, int64_t room, int64_t align, int axis,
+                         int64_t max_blocks, int64_t rep) {
+  int64_t n = max64(min64(min64(max_len(x, s, room, align, axis), max_blocks), rep), 1);
+  nearest_divisor(rep, &n);
+  return n;
+}
+
 /* Neither whole: with K settled, how many blocks along M and N. */
 static void neither_mn(const l1_ctx *x, l1_state *s) {
   const tl_job *j = x->j;
@@ -320,29 +329,21 @@ static void neither_mn(const l1_ctx *x, l1_state *s) {
   /* M first: B one block, A as many as fit, then B in what is left */
   mf.b_size = asc_tiling_align(mf.k_b, x->kb_align) * l0->n * TL_FRACTAL_BYTES * mf.db_b;
   mf.a_size = j->l1 - mf.b_size;
-  mf.m_a = max64(
-      min64(min64(max_len(x, &mf, mf.a_size - bias, x->ka_align, AX_MA), mf.max_m), m_rep), 1);
-  nearest_divisor(m_rep, &mf.m_a);
+  mf.m_a = blocks_in(x, &mf, mf.a_size - bias, x->ka_align, AX_MA, mf.max_m, m_rep);
   mf.a_size =
       MUL(MUL(asc_tiling_align(mf.k_a, x->ka_align), mf.m_a * l0->m), TL_FRACTAL_BYTES * mf.db_a);
   mf.b_size = j->l1 - mf.a_size;
-  mf.n_b = max64(
-      min64(min64(max_len(x, &mf, mf.b_size - bias, x->kb_align, AX_NB), mf.max_n), n_rep), 1);
-  nearest_divisor(n_rep, &mf.n_b);
+  mf.n_b = blocks_in(x, &mf, mf.b_size - bias, x->kb_align, AX_NB, mf.max_n, n_rep);
   mf.load = c->m + c->n * asc_tiling_ceil(c->m, mf.m_a * l0->m);
   /* N first */
   nf.a_size = asc_tiling_align(nf.k_a, x->ka_align) * l0->m * TL_FRACTAL_BYTES * nf.db_a;
   nf.b_size = j->l1 - nf.a_size;
-  nf.n_b = max64(
-      min64(min64(max_len(x, &nf, nf.b_size - bias, x->kb_align, AX_NB), nf.max_n), n_rep), 1);
-  nearest_divisor(n_rep, &nf.n_b);
+  nf.n_b = blocks_in(x, &nf, nf.b_size - bias, x->kb_align, AX_NB, nf.max_n, n_rep);
   nf.b_size =
       MUL(MUL(asc_tiling_align(c->k, x->kb_align), nf.n_b * l0->n), TL_FRACTAL_BYTES * nf.db_b);
   nf.a_size = j->l1 - nf.b_size;
   bias = MUL(bias, nf.n_b);
-  nf.m_a = max64(
-      min64(min64(max_len(x, &nf, nf.a_size - bias, x->ka_align, AX_MA), nf.max_m), m_rep), 1);
-  nearest_divisor(m_rep, &nf.m_a);
+  nf.m_a = blocks_in(x, &nf, nf.a_size - bias, x->ka_align, AX_MA, nf.max_m, m_rep);
   nf.load = c->m * asc_tiling_ceil(c->n, nf.n_b * l0->n) + c->n;
   bool ka_whole = s->k_a >= c->k, kb_whole = s->k_b >= c->k;
   if (ka_whole && kb_whole) {
