@@ -96,26 +96,9 @@ static ACC FN(row_sum)(const asc_red_args *a, const char *base, int64_t r0, int6
 }
 
 #if IS_INT
-/* The extreme of a contiguous piece in eight independent lanes, so that
- * the comparisons do not wait on each other (*nan: always false). */
-#define PIECE_EXTREME(NAME, CMP)                                 \
-  static ACC FN(NAME)(const ACC *x, int64_t n, bool *nan) {      \
-    ACC lane[8], r = x[0];                                       \
-    for (int j = 0; j < 8; j++) lane[j] = x[0];                  \
-    int64_t k = 0;                                               \
-    for (; k + 8 <= n; k += 8)                                   \
-      for (int j = 0; j < 8; j++) {                              \
-        ACC v = x[k + j];                                        \
-        lane[j] = v CMP lane[j] ? v : lane[j];                   \
-      }                                                          \
-    for (int j = 0; j < 8; j++) r = lane[j] CMP r ? lane[j] : r; \
-    for (; k < n; k++) r = x[k] CMP r ? x[k] : r;                \
-    *nan = false;                                                \
-    return r;                                                    \
-  }
-PIECE_EXTREME(piece_max, >)
-PIECE_EXTREME(piece_min, <)
-#undef PIECE_EXTREME
+/* Integers: the portable loop (*nan: always false). */
+ASC_RED_EXTREME_LOOP(FN(piece_max), ACC, >)
+ASC_RED_EXTREME_LOOP(FN(piece_min), ACC, <)
 #else
 /* Floats: reduce_extreme.c, vectorised; *nan tells whether the piece
  * holds a NaN (which the comparisons skip). */

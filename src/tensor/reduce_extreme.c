@@ -24,38 +24,11 @@
 #define RED_X86 0
 #endif
 
-/* The portable loop: eight independent lanes, so that the comparisons do
- * not wait on each other, then the lanes and the tail one by one. CMP
- * is > for max, < for min: a compile-time operator, so that the compiler
- * makes each step a branch-free max/min instead of a jump on data. */
-#define SCALAR_EXTREME(NAME, T, CMP)                       \
-  static inline T NAME(const T *x, int64_t n, bool *nan) { \
-    T lane[8], r = x[0];                                   \
-    int nans[8] = {0, 0, 0, 0, 0, 0, 0, 0}, any = 0;       \
-    for (int j = 0; j < 8; j++) lane[j] = x[0];            \
-    int64_t k = 0;                                         \
-    for (; k + 8 <= n; k += 8)                             \
-      for (int j = 0; j < 8; j++) {                        \
-        T v = x[k + j];                                    \
-        lane[j] = v CMP lane[j] ? v : lane[j];             \
-        nans[j] |= v != v;                                 \
-      }                                                    \
-    for (int j = 0; j < 8; j++) {                          \
-      r = lane[j] CMP r ? lane[j] : r;                     \
-      any |= nans[j];                                      \
-    }                                                      \
-    for (; k < n; k++) {                                   \
-      r = x[k] CMP r ? x[k] : r;                           \
-      any |= x[k] != x[k];                                 \
-    }                                                      \
-    *nan = any != 0;                                       \
-    return r;                                              \
-  }
-SCALAR_EXTREME(scalar_max_f32, float, >)
-SCALAR_EXTREME(scalar_min_f32, float, <)
-SCALAR_EXTREME(scalar_max_f64, double, >)
-SCALAR_EXTREME(scalar_min_f64, double, <)
-#undef SCALAR_EXTREME
+/* The portable loops. */
+ASC_RED_EXTREME_LOOP(scalar_max_f32, float, >)
+ASC_RED_EXTREME_LOOP(scalar_min_f32, float, <)
+ASC_RED_EXTREME_LOOP(scalar_max_f64, double, >)
+ASC_RED_EXTREME_LOOP(scalar_min_f64, double, <)
 
 #if RED_X86
 /* AVX2: four accumulators of one register each (32 float32 or 16

@@ -99,6 +99,36 @@ double asc_red_pairwise_f64(const double *x, int64_t n);
  * whether there was one (reduce_extreme.c). */
 float asc_red_extreme_f32(const float *x, int64_t n, bool is_max, bool *nan);
 double asc_red_extreme_f64(const double *x, int64_t n, bool is_max, bool *nan);
+/* Defines NAME, the portable max (CMP >) or min (CMP <) of x[0, n) of
+ * type T, n >= 1: eight independent lanes, so that the comparisons do not
+ * wait on each other, then the lanes and the tail one by one. CMP is a
+ * compile-time operator, so that the compiler makes each step a
+ * branch-free max/min instead of a jump on data. NaN is not compared (a
+ * comparison with it is false); *nan tells whether there was one (never,
+ * for integers, where v != v folds away). */
+#define ASC_RED_EXTREME_LOOP(NAME, T, CMP)                 \
+  static inline T NAME(const T *x, int64_t n, bool *nan) { \
+    T lane[8], r = x[0];                                   \
+    int nans[8] = {0, 0, 0, 0, 0, 0, 0, 0}, any = 0;       \
+    for (int j = 0; j < 8; j++) lane[j] = x[0];            \
+    int64_t k = 0;                                         \
+    for (; k + 8 <= n; k += 8)                             \
+      for (int j = 0; j < 8; j++) {                        \
+        T v = x[k + j];                                    \
+        lane[j] = v CMP lane[j] ? v : lane[j];             \
+        nans[j] |= v != v;                                 \
+      }                                                    \
+    for (int j = 0; j < 8; j++) {                          \
+      r = lane[j] CMP r ? lane[j] : r;                     \
+      any |= nans[j];                                      \
+    }                                                      \
+    for (; k < n; k++) {                                   \
+      r = x[k] CMP r ? x[k] : r;                           \
+      any |= x[k] != x[k];                                 \
+    }                                                      \
+    *nan = any != 0;                                       \
+    return r;                                              \
+  }
 /* asc_red_extreme's max for other files (softmax.c). */
 float asc_red_piece_max_f32(const float *x, int64_t n, bool *nan);
 double asc_red_piece_max_f64(const double *x, int64_t n, bool *nan);
