@@ -28,6 +28,16 @@ static inline int asc_k_gs_base(asc_k_ctx *k, const char *api, int64_t base, int
   return 0;
 }
 
+/* Copies an element of es bytes between a place p among others (spread
+ * out or in a structure) and its dense counterpart q: into p when to_p,
+ * else out of it (gather/scatter, proposal_extract/concat). */
+static inline void asc_k_move_elem(char *p, char *q, int64_t es, int to_p) {
+  if (to_p)
+    memmove(p, q, (size_t)es);
+  else
+    memmove(q, p, (size_t)es);
+}
+
 /* Moves one element between the dense operand (at byte dense_at) and the
  * spread one (at base + offset[i]): the spread one is written by scatter,
  * read by gather. */
@@ -43,11 +53,7 @@ static inline int asc_k_gs_move(asc_k_ctx *k, int scatter, asc_k_lt spread, asc_
                       "%s",
                       api, (long long)i, (long long)o, (long long)base, (long long)spread.len,
                       scatter ? "dst" : "src");
-  char *p = k->ub + spread.off + at, *q = k->ub + dense.off + dense_at;
-  if (scatter)
-    memmove(p, q, (size_t)es);
-  else
-    memmove(q, p, (size_t)es);
+  asc_k_move_elem(k->ub + spread.off + at, k->ub + dense.off + dense_at, es, scatter);
   return 0;
 }
 

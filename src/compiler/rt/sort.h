@@ -225,13 +225,9 @@ static inline int asc_k_proposal_move(asc_k_ctx *k, int extract, asc_k_lt dst, a
   if (asc_k_ub_use(k, ASC_K_V, src, extract ? n * 8 : n, es, ASC_K_READ, api, "src", line) ||
       asc_k_ub_use(k, ASC_K_V, dst, extract ? n : n * 8, es, ASC_K_WRITE, api, "dst", line))
     return 1;
-  for (int64_t i = 0; i < n; i++) {
-    char *p = k->ub + props.off + (i * 8 + mode) * es, *q = k->ub + flat.off + i * es;
-    if (extract)
-      memmove(q, p, (size_t)es);
-    else
-      memmove(p, q, (size_t)es);
-  }
+  for (int64_t i = 0; i < n; i++)
+    asc_k_move_elem(k->ub + props.off + (i * 8 + mode) * es, k->ub + flat.off + i * es, es,
+                    !extract);
   return 0;
 }
 static inline int asc_k_proposal_concat(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int64_t repeat,
