@@ -253,6 +253,19 @@ static int add_mask(applied *a, key_item *it, int dim, int xaxis) {
   return st ? -1 : 0;
 }
 
+/* The end of a function that built *t for its caller: *t becomes *out
+ * (the caller releases it) and 0 is returned when st is ASC_OK; otherwise
+ * *t is released and st raised (-1). */
+static int hand_over(asc_status st, asc_tensor *t, asc_tensor *out) {
+  if (st) {
+    asc_tensor_release(t);
+    asc_py_raise(st);
+    return -1;
+  }
+  *out = *t;
+  return 0;
+}
+
 /* An index tensor holding the one integer v (0-d), or for a bool the
  * coordinates of a new length-1 axis: [0] if true, [] if false. */
 static int scalar_index(const asc_tensor *x, int64_t v, int bool_truth, asc_tensor *out) {
@@ -273,13 +286,7 @@ static int scalar_index(const asc_tensor *x, int64_t v, int bool_truth, asc_tens
     asc_tensor_release(&u);
     u = s;
   }
-  if (st) {
-    asc_tensor_release(&u);
-    asc_py_raise(st);
-    return -1;
-  }
-  *out = u;
-  return 0;
+  return hand_over(st, &u, out);
 }
 
 /* Applies one item; dim and xaxis advance over the view's and x's axes. */
@@ -447,13 +454,7 @@ static int basic_view(const asc_tensor *t, PyObject *key, asc_tensor *out) {
       view = next;
     }
   }
-  if (st) {
-    asc_tensor_release(&view);
-    asc_py_raise(st);
-    return -1;
-  }
-  *out = view;
-  return 0;
+  return hand_over(st, &view, out);
 }
 
 /* a from key: the basic fast path, else the key parsed and applied. */
