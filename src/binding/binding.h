@@ -13,6 +13,21 @@
  * method; defaults must be Python literals. */
 #define ASC_DOC(SIG, DOC) SIG "\n--\n\n" DOC
 
+/* Defines an operation's module function fn_NAME and its Tensor method
+ * method_NAME: both call IMPL(ARGS..., self or NULL, args, nargs, kwnames),
+ * IMPL's arguments after ARGS being those of a METH_FASTCALL |
+ * METH_KEYWORDS method. */
+#define ASC_PY_ENTRY_POINTS(NAME, IMPL, ...)                                              \
+  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
+                             PyObject *kwnames) {                                         \
+    (void)module;                                                                         \
+    return IMPL(__VA_ARGS__, NULL, args, nargs, kwnames);                                 \
+  }                                                                                       \
+  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
+                                 PyObject *kwnames) {                                     \
+    return IMPL(__VA_ARGS__, self, args, nargs, kwnames);                                 \
+  }
+
 /* errors.c: exception hierarchy rooted at pyasc.Error. */
 int asc_py_errors_init(PyObject *module);
 /* Raises the exception for status with the thread's libasc message;

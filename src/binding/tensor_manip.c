@@ -81,18 +81,8 @@ static PyObject *axes_view(axes_view_fn fn, const char *fname, PyObject *self,
   return wrap(st, &r);
 }
 
-#define VIEW_ENTRY_POINTS(NAME)                                                           \
-  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
-                             PyObject *kwnames) {                                         \
-    (void)module;                                                                         \
-    return axes_view(asc_##NAME, #NAME, NULL, args, nargs, kwnames);                      \
-  }                                                                                       \
-  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
-                                 PyObject *kwnames) {                                     \
-    return axes_view(asc_##NAME, #NAME, self, args, nargs, kwnames);                      \
-  }
-VIEW_ENTRY_POINTS(flip)
-VIEW_ENTRY_POINTS(squeeze)
+ASC_PY_ENTRY_POINTS(flip, axes_view, asc_flip, "flip")
+ASC_PY_ENTRY_POINTS(squeeze, axes_view, asc_squeeze, "squeeze")
 
 static PyObject *fn_expand_dims(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kw) {

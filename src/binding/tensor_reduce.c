@@ -114,27 +114,17 @@ static PyObject *reduce_call(asc_reduce_op op, PyObject *self, PyObject *const *
   return run_reduce(op, a[0], a[1], a[3], NULL, a[2], NULL);
 }
 
-#define REDUCE_ENTRY_POINTS(NAME, OP)                                                     \
-  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
-                             PyObject *kwnames) {                                         \
-    (void)module;                                                                         \
-    return reduce_call(OP, NULL, args, nargs, kwnames);                                   \
-  }                                                                                       \
-  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
-                                 PyObject *kwnames) {                                     \
-    return reduce_call(OP, self, args, nargs, kwnames);                                   \
-  }
-REDUCE_ENTRY_POINTS(sum, ASC_REDUCE_SUM)
-REDUCE_ENTRY_POINTS(prod, ASC_REDUCE_PROD)
-REDUCE_ENTRY_POINTS(mean, ASC_REDUCE_MEAN)
-REDUCE_ENTRY_POINTS(max, ASC_REDUCE_MAX)
-REDUCE_ENTRY_POINTS(min, ASC_REDUCE_MIN)
-REDUCE_ENTRY_POINTS(argmax, ASC_REDUCE_ARGMAX)
-REDUCE_ENTRY_POINTS(argmin, ASC_REDUCE_ARGMIN)
-REDUCE_ENTRY_POINTS(any, ASC_REDUCE_ANY)
-REDUCE_ENTRY_POINTS(all, ASC_REDUCE_ALL)
-REDUCE_ENTRY_POINTS(var, ASC_REDUCE_VAR)
-REDUCE_ENTRY_POINTS(std, ASC_REDUCE_STD)
+ASC_PY_ENTRY_POINTS(sum, reduce_call, ASC_REDUCE_SUM)
+ASC_PY_ENTRY_POINTS(prod, reduce_call, ASC_REDUCE_PROD)
+ASC_PY_ENTRY_POINTS(mean, reduce_call, ASC_REDUCE_MEAN)
+ASC_PY_ENTRY_POINTS(max, reduce_call, ASC_REDUCE_MAX)
+ASC_PY_ENTRY_POINTS(min, reduce_call, ASC_REDUCE_MIN)
+ASC_PY_ENTRY_POINTS(argmax, reduce_call, ASC_REDUCE_ARGMAX)
+ASC_PY_ENTRY_POINTS(argmin, reduce_call, ASC_REDUCE_ARGMIN)
+ASC_PY_ENTRY_POINTS(any, reduce_call, ASC_REDUCE_ANY)
+ASC_PY_ENTRY_POINTS(all, reduce_call, ASC_REDUCE_ALL)
+ASC_PY_ENTRY_POINTS(var, reduce_call, ASC_REDUCE_VAR)
+ASC_PY_ENTRY_POINTS(std, reduce_call, ASC_REDUCE_STD)
 
 static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
@@ -156,18 +146,8 @@ static PyObject *softmax_call(bool log, PyObject *self, PyObject *const *args, P
   return asc_py_result(st, &result, out);
 }
 
-#define SOFTMAX_ENTRY_POINTS(NAME, LOG)                                                   \
-  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
-                             PyObject *kwnames) {                                         \
-    (void)module;                                                                         \
-    return softmax_call(LOG, NULL, args, nargs, kwnames);                                 \
-  }                                                                                       \
-  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
-                                 PyObject *kwnames) {                                     \
-    return softmax_call(LOG, self, args, nargs, kwnames);                                 \
-  }
-SOFTMAX_ENTRY_POINTS(softmax, false)
-SOFTMAX_ENTRY_POINTS(log_softmax, true)
+ASC_PY_ENTRY_POINTS(softmax, softmax_call, false)
+ASC_PY_ENTRY_POINTS(log_softmax, softmax_call, true)
 
 /* Each family's parameters after x. The docs are docs/docstrings/reduce.py's,
  * which the build renders into asc_docstrings.h. */

@@ -49,18 +49,8 @@ static PyObject *sort_call(bool arg, PyObject *self, PyObject *const *args, Py_s
   return wrap(st, &r);
 }
 
-#define SORT_ENTRY_POINTS(NAME, ARG)                                                      \
-  static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,   \
-                             PyObject *kwnames) {                                         \
-    (void)module;                                                                         \
-    return sort_call(ARG, NULL, args, nargs, kwnames);                                    \
-  }                                                                                       \
-  static PyObject *method_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs, \
-                                 PyObject *kwnames) {                                     \
-    return sort_call(ARG, self, args, nargs, kwnames);                                    \
-  }
-SORT_ENTRY_POINTS(sort, false)
-SORT_ENTRY_POINTS(argsort, true)
+ASC_PY_ENTRY_POINTS(sort, sort_call, false)
+ASC_PY_ENTRY_POINTS(argsort, sort_call, true)
 
 /* --- searchsorted -------------------------------------------------------------- */
 
