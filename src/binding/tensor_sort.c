@@ -298,6 +298,7 @@ static PyObject *scan_call(bool prod, bool api, PyObject *self, PyObject *const 
   return wrap(st, &r);
 }
 
+/* The array API's scans: functions only. */
 #define SCAN_ENTRY_POINTS(NAME, PROD, API)                                              \
   static PyObject *fn_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs, \
                              PyObject *kwnames) {                                       \
@@ -306,18 +307,9 @@ static PyObject *scan_call(bool prod, bool api, PyObject *self, PyObject *const 
   }
 SCAN_ENTRY_POINTS(cumulative_sum, false, true)
 SCAN_ENTRY_POINTS(cumulative_prod, true, true)
-SCAN_ENTRY_POINTS(cumsum, false, false)
-SCAN_ENTRY_POINTS(cumprod, true, false)
-
-static PyObject *method_cumsum(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames) {
-  return scan_call(false, false, self, args, nargs, kwnames);
-}
-
-static PyObject *method_cumprod(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                PyObject *kwnames) {
-  return scan_call(true, false, self, args, nargs, kwnames);
-}
+/* NumPy's: Tensor methods too. */
+ASC_PY_ENTRY_POINTS(cumsum, scan_call, false, false)
+ASC_PY_ENTRY_POINTS(cumprod, scan_call, true, false)
 
 #define CFUNC(f) (PyCFunction)(void (*)(void))(f)
 #define FASTKW METH_FASTCALL | METH_KEYWORDS
