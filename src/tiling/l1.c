@@ -74,18 +74,24 @@ static int64_t l1_size(const l1_ctx *x, const l1_state *s) {
 
 enum { AX_KA, AX_KB, AX_MA, AX_NB };
 
+/* room / per, or 0 where a step found no blocks (per 0: an L1 too small for one block leaves a
+ * K step of 0); the tiling's buffer checks then refuse the result. */
+static int64_t per_room(int64_t room, int64_t per) {
+  return per > 0 ? room / per : 0;
+}
+
 /* The most fractals along one axis that `room` bytes of L1 hold. */
 static int64_t max_len(const l1_ctx *x, const l1_state *s, int64_t room, int64_t align, int axis) {
   const tl_l0 *l0 = x->l0;
   int64_t len = 1;
-  if (axis == AX_KA) len = room / (s->m_a * l0->m * s->db_a * TL_FRACTAL_BYTES);
-  if (axis == AX_KB) len = room / (s->n_b * l0->n * s->db_b * TL_FRACTAL_BYTES);
+  if (axis == AX_KA) len = per_room(room, s->m_a * l0->m * s->db_a * TL_FRACTAL_BYTES);
+  if (axis == AX_KB) len = per_room(room, s->n_b * l0->n * s->db_b * TL_FRACTAL_BYTES);
   len = align == 0 ? 0 : len / align * align;
   if (axis == AX_MA)
-    len = room / (asc_tiling_align(s->k_a, align) * l0->m * s->db_a * TL_FRACTAL_BYTES);
+    len = per_room(room, asc_tiling_align(s->k_a, align) * l0->m * s->db_a * TL_FRACTAL_BYTES);
   if (axis == AX_NB)
-    len = room / (asc_tiling_align(s->k_b, align) * l0->n * s->db_b * TL_FRACTAL_BYTES +
-                  s->bias_times * l0->n * TL_FRACTAL_BYTES);
+    len = per_room(room, asc_tiling_align(s->k_b, align) * l0->n * s->db_b * TL_FRACTAL_BYTES +
+                             s->bias_times * l0->n * TL_FRACTAL_BYTES);
   return len;
 }
 

@@ -468,6 +468,19 @@ def test_impossible_buffers_name_the_buffer():
     assert t.get_tiling(TCubeTiling()) == 0  # the context still works after errors
 
 
+def test_an_l1_too_small_for_one_k_step_is_refused_not_a_crash():
+    """A transposed float A over a small L1 left a K step of 0, which the L1 search then divided
+    by (SIGFPE in the user's process); now the tiling is refused."""
+    t = host.MatmulApiTiling()
+    t.set_a_type(POS.GM, FMT.ND, DT.DT_FLOAT, True)
+    t.set_b_type(POS.GM, FMT.ND, DT.DT_FLOAT, False)
+    t.set_shape(64, 2, 32)
+    t.set_org_shape(65535, 1024, 1048576)
+    t.set_buffer_space(1024, 1024, 196608, 1024)
+    with pytest.raises(asc.InvalidValueError, match="no tiling fits: .*zero L1 step"):
+        t.get_tiling(TCubeTiling())
+
+
 def test_split_range_is_checked():
     t = make(shape=(1024, 1024, 1024))
     with pytest.raises(asc.InvalidValueError, match="max_base_m=16 is below min_base_m=32"):
