@@ -483,55 +483,39 @@ inline void softmax_flash2(const LocalTensor<T> &dst, const LocalTensor<S> &sum,
            {dst.lt, sum.lt, max.lt, src.lt, expMax.lt, inSum.lt, inMax.lt, tmp}, loc);
 }
 }  // namespace sim
-#define PYASC_FLASH2_TEMPLATE                                              \
-  template <typename T, bool isUpdate = false, bool isReuseSource = false, \
-            bool isBasicBlock = false, bool isDataFormatNZ = false,        \
-            const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
-PYASC_FLASH2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
-                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
-                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
-                           const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling,
-                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
-  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                      inMaxTensor, sim::no_tmp, false, isUpdate, tiling, softmaxShapeInfo, loc);
-}
-PYASC_FLASH2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor,
-                           const LocalTensor<float> &expSumTensor,
-                           const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
-                           const LocalTensor<half> &expMaxTensor,
-                           const LocalTensor<float> &inExpSumTensor,
-                           const LocalTensor<float> &inMaxTensor, const SoftMaxTiling &tiling,
-                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
-  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                      inMaxTensor, sim::no_tmp, false, isUpdate, tiling, softmaxShapeInfo, loc);
-}
-PYASC_FLASH2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor,
-                           const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,
-                           const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
-                           const LocalTensor<T> &inMaxTensor,
-                           const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
-                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
-  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                      inMaxTensor, sharedTmpBuffer.lt, true, isUpdate, tiling, softmaxShapeInfo,
-                      loc);
-}
-PYASC_FLASH2_TEMPLATE
-inline void SoftmaxFlashV2(const LocalTensor<half> &dstTensor,
-                           const LocalTensor<float> &expSumTensor,
-                           const LocalTensor<float> &maxTensor, const LocalTensor<half> &srcTensor,
-                           const LocalTensor<half> &expMaxTensor,
-                           const LocalTensor<float> &inExpSumTensor,
-                           const LocalTensor<float> &inMaxTensor,
-                           const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
-                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {
-  sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor,
-                      inMaxTensor, sharedTmpBuffer.lt, true, isUpdate, tiling, softmaxShapeInfo,
-                      loc);
-}
-#undef PYASC_FLASH2_TEMPLATE
+// CANN's forms: data and statistics of one type, or half data with float statistics; each with
+// or without a sharedTmpBuffer.
+#define PYASC_FLASH2_FORMS(D, S)                                                                  \
+  template <typename T, bool isUpdate = false, bool isReuseSource = false,                        \
+            bool isBasicBlock = false, bool isDataFormatNZ = false,                               \
+            const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>                                    \
+  inline void SoftmaxFlashV2(const LocalTensor<D> &dstTensor, const LocalTensor<S> &expSumTensor, \
+                             const LocalTensor<S> &maxTensor, const LocalTensor<D> &srcTensor,    \
+                             const LocalTensor<D> &expMaxTensor,                                  \
+                             const LocalTensor<S> &inExpSumTensor,                                \
+                             const LocalTensor<S> &inMaxTensor, const SoftMaxTiling &tiling,      \
+                             const SoftMaxShapeInfo &softmaxShapeInfo = {}, sim::Loc loc = {}) {  \
+    sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,              \
+                        inExpSumTensor, inMaxTensor, sim::no_tmp, false, isUpdate, tiling,        \
+                        softmaxShapeInfo, loc);                                                   \
+  }                                                                                               \
+  template <typename T, bool isUpdate = false, bool isReuseSource = false,                        \
+            bool isBasicBlock = false, bool isDataFormatNZ = false,                               \
+            const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>                                    \
+  inline void SoftmaxFlashV2(                                                                     \
+      const LocalTensor<D> &dstTensor, const LocalTensor<S> &expSumTensor,                        \
+      const LocalTensor<S> &maxTensor, const LocalTensor<D> &srcTensor,                           \
+      const LocalTensor<D> &expMaxTensor, const LocalTensor<S> &inExpSumTensor,                   \
+      const LocalTensor<S> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,             \
+      const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},                 \
+      sim::Loc loc = {}) {                                                                        \
+    sim::softmax_flash2(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,              \
+                        inExpSumTensor, inMaxTensor, sharedTmpBuffer.lt, true, isUpdate, tiling,  \
+                        softmaxShapeInfo, loc);                                                   \
+  }
+PYASC_FLASH2_FORMS(T, T)
+PYASC_FLASH2_FORMS(half, float)
+#undef PYASC_FLASH2_FORMS
 
 // --- SoftmaxGrad, SoftmaxGradFront: (grad - rowsum(grad * src)) * src, or the row sums alone --
 namespace sim {
