@@ -373,8 +373,14 @@ asc_status asc_tile(const asc_tensor *x, int nreps, const int64_t *reps, asc_ten
       return asc_error(ASC_ERR_OUT_OF_MEMORY, "tile: the result is too large");
   }
   st = asc_check_shape(ndim, out_shape, x->dtype, NULL);
+  if (st) return st;
+  /* an empty result has nothing to gather: a rep of 2^31 beside a 0 must not build an index of
+   * 2^31 entries */
+  for (int d = 0; d < ndim; d++)
+    if (out_shape[d] == 0)
+      return asc_tensor_empty(asc_tensor_device(x), x->dtype, ndim, out_shape, out);
   asc_tensor cur = {0}, shaped = {0};
-  if (!st) st = asc_tensor_reshape(x, ndim, shape, &shaped);
+  st = asc_tensor_reshape(x, ndim, shape, &shaped);
   if (!st) st = fresh_copy(&shaped, &cur);
   asc_tensor_release(&shaped);
   for (int d = 0; !st && d < ndim; d++) {

@@ -476,6 +476,10 @@ def test_tile_matches_numpy(dtype):
     np.testing.assert_array_equal(N(pyasc.tile(T(a[:0]), (2, 3))), np.tile(a[:0], (2, 3)))
     with pytest.raises(pyasc.InvalidValueError):
         pyasc.tile(T(a), (-1, 2))
+    # an empty result is made at once: a huge rep beside a 0 built an index of 2**31 entries
+    # (16 GiB, about a minute) before
+    for reps in ((2**31, 0), (0, 2**31)):
+        assert pyasc.tile(T(a), reps).shape == tuple(n * r for n, r in zip(a.shape, reps))
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float32", "complex128", "bool"])
