@@ -239,6 +239,20 @@ asc_status asc_tiling_softmax_flash_v2(int64_t m, int64_t k, int32_t src_size, i
                                        uint32_t work_bytes, bool basic, bool brc,
                                        asc_softmax_tiling *out);
 
+/* The shared tmp buffer of WelfordUpdate over an [rn, ab] source of
+ * type_size bytes (2 or 4) with its reuse flag, as CANN's
+ * GetWelfordUpdateMaxMinTmpSize computes it for dav-2201: *min_bytes
+ * does one 256-byte repeat a pass, *max_bytes every element at once.
+ * Either may be NULL; an error on a bad type or shape, sizes untouched. */
+asc_status asc_tiling_welford_update_tmp_size(int64_t rn, int64_t ab, int32_t type_size,
+                                              bool reuse_source, uint32_t *max_bytes,
+                                              uint32_t *min_bytes);
+
+/* WelfordFinalize's over ab partial means (a positive multiple of 8), as
+ * CANN's GetWelfordFinalizeMaxMinTmpSize. Errors as above. */
+asc_status asc_tiling_welford_finalize_tmp_size(int64_t ab, uint32_t *max_bytes,
+                                                uint32_t *min_bytes);
+
 /* Size in bits of a DataType the tiling accepts (DT_INT4: 4), 0 for any
  * other; asc_tiling_dtype_size: in whole bytes (0 for DT_INT4 too). */
 int asc_tiling_dtype_bits(int32_t dtype);

@@ -262,6 +262,41 @@ static void test_softmax(void **state) {
                ASC_ERR_INVALID_VALUE, "NULL");
 }
 
+/* The Welford APIs' shared buffers: WelfordUpdate's float copies of a 256-byte repeat (3 for
+ * half, 2 for float, 1 reusing the source) a pass, at most every element at once;
+ * WelfordFinalize's four 64-float rows, or two rows and two abLength ones. */
+static void test_welford(void **state) {
+  (void)state;
+  uint32_t most = 0, least = 0;
+  assert_ok(asc_tiling_welford_update_tmp_size(1, 64, 4, false, &most, &least));
+  assert_int_equal(least, 512);
+  assert_int_equal(most, 512);
+  assert_ok(asc_tiling_welford_update_tmp_size(4, 100, 2, false, &most, &least));
+  assert_int_equal(least, 768);
+  assert_int_equal(most, 7 * 768); /* 400 elements: 7 repeats of 64 */
+  assert_ok(asc_tiling_welford_update_tmp_size(1, 65, 4, true, NULL, &least));
+  assert_int_equal(least, 256);
+  assert_ok(asc_tiling_welford_finalize_tmp_size(64, &most, &least));
+  assert_int_equal(least, 1024);
+  assert_int_equal(most, 1024);
+  assert_ok(asc_tiling_welford_finalize_tmp_size(200, &most, NULL));
+  assert_int_equal(most, (128 + 400) * 4);
+  most = 7;
+  assert_error(asc_tiling_welford_update_tmp_size(1, 64, 8, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "half or float");
+  assert_error(asc_tiling_welford_update_tmp_size(0, 64, 4, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "positive");
+  assert_error(asc_tiling_welford_update_tmp_size(1LL << 31, 1LL << 31, 4, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "4 GiB");
+  assert_error(asc_tiling_welford_finalize_tmp_size(12, &most, &least), ASC_ERR_INVALID_VALUE,
+               "32-byte blocks");
+  assert_error(asc_tiling_welford_finalize_tmp_size(1LL << 40, &most, &least),
+               ASC_ERR_INVALID_VALUE, "32-byte blocks");
+  assert_error(asc_tiling_welford_finalize_tmp_size((1LL << 31) + 8, &most, &least),
+               ASC_ERR_INVALID_VALUE, "uint32");
+  assert_int_equal(most, 7); /* untouched on every error */
+}
+
 static void test_field_table_covers_the_struct(void **state) {
   (void)state;
   assert_int_equal(asc_tiling_tcube_field_count * sizeof(int32_t), sizeof(asc_tcube_tiling));
@@ -279,6 +314,7 @@ int main(void) {
       cmocka_unit_test(test_int32_extremes),
       cmocka_unit_test(test_field_table_covers_the_struct),
       cmocka_unit_test(test_softmax),
+      cmocka_unit_test(test_welford),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,8 @@
 // BatchMatmulTiling over libasc's search), the platform (platform_ascendc::PlatformAscendC), the
 // tiling data classes (register/tilingdata_base.h), GE's ge::Shape and the maths library's
 // buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...) and the SoftMax family's
-// (SoftMaxTilingFunc, ...). The other APIs' tiling functions (layernorm, ...) are not here. Link
-// libasc: the CMake targets tiling_api, register, platform; docs/host-tiling.md, "C++".
+// (SoftMaxTilingFunc, ...) and the Welford APIs'. The other APIs' tiling functions are not
+// here. Link libasc: the CMake targets tiling_api, register, platform; docs/host-tiling.md, "C++".
 #ifndef PYASC_ASCENDC_TILING_API_H
 #define PYASC_ASCENDC_TILING_API_H
 
@@ -18,5 +18,6 @@
 #include "matmul_tiling.h"
 #include "platform/platform_ascendc.h"
 #include "softmax_tiling.h"
+#include "welford_tiling.h"
 
 #endif
