@@ -69,4 +69,6 @@
 
 #include "kernel_operator/aipp.h"
 
+#include "kernel_operator/adv_welford.h"
+
 #endif
