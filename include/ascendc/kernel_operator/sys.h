@@ -1,12 +1,31 @@
 // Part of kernel_operator.h, included only from it: the core's initial state (InitSocState),
 // constants, type traits (IsSameType), caches and barriers, printf, SetPadValue, Brcb, the
-// physical memories (Hardware) and LocalMemAllocator.
+// physical memories (Hardware) and LocalMemAllocator; the scalar min and max.
 
 // The simulated core is a 910B's (Atlas A2): sources that test the architecture take its
 // branches, as the device compiler's would.
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
+
+// The device compiler's scalar min and max, which kernels call unqualified (CANN's
+// softmaxflashv3 example does). Plain overloads, not templates: beside `using namespace std`
+// a call with two arguments of one type picks these over std::min exactly.
+#define PYASC_SCALAR_MIN_MAX(T)                  \
+  inline constexpr T min(const T a, const T b) { \
+    return b < a ? b : a;                        \
+  }                                              \
+  inline constexpr T max(const T a, const T b) { \
+    return a < b ? b : a;                        \
+  }
+PYASC_SCALAR_MIN_MAX(int16_t)
+PYASC_SCALAR_MIN_MAX(uint16_t)
+PYASC_SCALAR_MIN_MAX(int32_t)
+PYASC_SCALAR_MIN_MAX(uint32_t)
+PYASC_SCALAR_MIN_MAX(int64_t)
+PYASC_SCALAR_MIN_MAX(uint64_t)
+PYASC_SCALAR_MIN_MAX(float)
+#undef PYASC_SCALAR_MIN_MAX
 
 namespace AscendC {
 
