@@ -239,6 +239,14 @@ asc_status asc_tiling_softmax_flash_v2(int64_t m, int64_t k, int32_t src_size, i
                                        uint32_t work_bytes, bool basic, bool brc,
                                        asc_softmax_tiling *out);
 
+/* SoftmaxFlashV3's (CANN's GetSoftMaxFlashV3MaxMinTmpSize, SoftMaxFlashV3TilingFunc): half
+ * data (src_size 2) and float statistics (stat_size 4) only. Errors as above. */
+asc_status asc_tiling_softmax_flash_v3_tmp_size(int64_t m, int64_t k, int32_t src_size,
+                                                int32_t stat_size, uint32_t *max_bytes,
+                                                uint32_t *min_bytes);
+asc_status asc_tiling_softmax_flash_v3(int64_t m, int64_t k, int32_t src_size, int32_t stat_size,
+                                       uint32_t work_bytes, asc_softmax_tiling *out);
+
 /* The shared tmp buffer of WelfordUpdate over an [rn, ab] source of
  * type_size bytes (2 or 4) with its reuse flag, as CANN's
  * GetWelfordUpdateMaxMinTmpSize computes it for dav-2201: *min_bytes

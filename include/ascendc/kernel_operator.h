@@ -71,4 +71,6 @@
 
 #include "kernel_operator/adv_welford.h"
 
+#include "kernel_operator/adv_softmax_v3.h"
+
 #endif

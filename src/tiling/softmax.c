@@ -208,3 +208,43 @@ asc_status asc_tiling_softmax_flash_v2(int64_t m, int64_t k, int32_t src_size, i
   sm_fill(m, k, SM_BLOCK_BYTES / stat_size, base_m, out);
   return ASC_OK;
 }
+
+/* SoftmaxFlashV3's words a row on dav-2201: five blocks of float statistics (the row's mean,
+ * max, two shifts and a spare), the row twice (its float copy and its shifts) and a unit. */
+static int64_t sm_v3_words(int64_t k) {
+  return 5 * (SM_BLOCK_BYTES / 4) + 2 * k + SM_BASIC_UNIT;
+}
+
+static const char *const sm_v3 = "SoftMaxFlashV3";
+
+/* What CANN's checks refuse besides sm_check's: data other than half, statistics other than
+ * float. */
+static asc_status sm_v3_check(int64_t m, int64_t k, int32_t src_size, int32_t stat_size) {
+  if (src_size != 2 || stat_size != 4)
+    return asc_error(ASC_ERR_INVALID_VALUE,
+                     "%s tiling: the data is half (dataTypeSize1 2) and the statistics float "
+                     "(dataTypeSize2 4), not %d and %d",
+                     sm_v3, (int)src_size, (int)stat_size);
+  return sm_check(sm_v3, m, k, src_size, stat_size);
+}
+
+asc_status asc_tiling_softmax_flash_v3_tmp_size(int64_t m, int64_t k, int32_t src_size,
+                                                int32_t stat_size, uint32_t *max_bytes,
+                                                uint32_t *min_bytes) {
+  asc_status st = sm_v3_check(m, k, src_size, stat_size);
+  if (st) return st;
+  return sm_bytes(sm_v3, m, sm_v3_words(k), sm_v3_words(k), max_bytes, min_bytes);
+}
+
+asc_status asc_tiling_softmax_flash_v3(int64_t m, int64_t k, int32_t src_size, int32_t stat_size,
+                                       uint32_t work_bytes, asc_softmax_tiling *out) {
+  if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "softmax tiling: NULL output");
+  asc_status st = sm_v3_check(m, k, src_size, stat_size);
+  if (st) return st;
+  int64_t base_m = work_bytes / SM_WORD_BYTES / sm_v3_words(k);
+  if (base_m > m) base_m = m;
+  if (base_m < m && base_m > SM_BASIC_TILE) base_m = base_m / SM_BASIC_TILE * SM_BASIC_TILE;
+  if (base_m == 0) return sm_below_one_row(sm_v3, work_bytes, sm_v3_words(k));
+  sm_fill(m, k, SM_BLOCK_BYTES / stat_size, base_m, out);
+  return ASC_OK;
+}

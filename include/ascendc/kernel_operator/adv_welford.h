@@ -38,15 +38,11 @@ struct WelfordFinalizePara {
 };
 
 namespace sim {
-inline bool welford_fail(Loc loc, const char *what) {
-  check(api()->fail(ctx, loc.file, loc.line, what));
-  return false;
-}
-
 // What CANN's CPU-debug build asserts: the device computes on regardless, so only checked
-// mode reports it.
-inline bool welford_expect(bool ok, Loc loc, const char *what) {
-  return ok || !PYASC_SIM_CHECKED || welford_fail(loc, what);
+// mode reports it (and ends the block).
+inline bool expect_checked(bool ok, Loc loc, const char *what) {
+  if (!ok && PYASC_SIM_CHECKED) fail_at(what, loc);
+  return ok || !PYASC_SIM_CHECKED;
 }
 
 // The NPU's sum of src[0, n) into dst[0] (and into spare[0]): the repeats past the first 64
@@ -100,20 +96,21 @@ inline void WelfordUpdate(const LocalTensor<U> &outputMean, const LocalTensor<U>
   constexpr uint32_t lanes = 64, copies = sizeof(T) == 2 ? 3 : isReuseSource ? 1 : 2;
   const uint32_t piece = sharedTmpBuffer.GetSize() / (256 * copies) * lanes;
   if (piece == 0) {
-    sim::welford_fail(loc, sizeof(T) == 2  ? "WelfordUpdate: the shared tmp buffer holds less than "
-                                             "768 bytes (3 repeats of float)"
-                           : isReuseSource ? "WelfordUpdate: the shared tmp buffer holds less than "
-                                             "256 bytes (a repeat of float)"
-                                           : "WelfordUpdate: the shared tmp buffer holds less than "
-                                             "512 bytes (2 repeats of float)");
+    sim::fail_at(sizeof(T) == 2  ? "WelfordUpdate: the shared tmp buffer holds less than "
+                                   "768 bytes (3 repeats of float)"
+                 : isReuseSource ? "WelfordUpdate: the shared tmp buffer holds less than "
+                                   "256 bytes (a repeat of float)"
+                                 : "WelfordUpdate: the shared tmp buffer holds less than "
+                                   "512 bytes (2 repeats of float)",
+                 loc);
     return;
   }
-  if (!sim::welford_expect(para.rnLength == 1, loc, "WelfordUpdate: rnLength must be 1") ||
-      !sim::welford_expect(para.abComputeLength > 0 && para.abComputeLength <= para.abLength, loc,
+  if (!sim::expect_checked(para.rnLength == 1, loc, "WelfordUpdate: rnLength must be 1") ||
+      !sim::expect_checked(para.abComputeLength > 0 && para.abComputeLength <= para.abLength, loc,
                            "WelfordUpdate: abComputeLength must be in (0, abLength]") ||
-      !sim::welford_expect(para.abLength % (32 / sizeof(T)) == 0, loc,
+      !sim::expect_checked(para.abLength % (32 / sizeof(T)) == 0, loc,
                            "WelfordUpdate: abLength must be a whole number of 32-byte blocks") ||
-      !sim::welford_expect(para.abLength <= inputX.GetSize(), loc,
+      !sim::expect_checked(para.abLength <= inputX.GetSize(), loc,
                            "WelfordUpdate: abLength is longer than inputX"))
     return;
   if (config.isInplace && para.abComputeLength < para.abLength) {
@@ -301,20 +298,20 @@ inline void welford_finalize(const LocalTensor<float> &outputMean,
                              const WelfordFinalizePara &para, Loc loc) {
   const LocalTensor<float> stack = sharedTmpBuffer.ReinterpretCast<float>();
   if (stack.GetSize() < 256) {
-    welford_fail(loc, "WelfordFinalize: the shared tmp buffer holds less than 1024 bytes");
+    fail_at("WelfordFinalize: the shared tmp buffer holds less than 1024 bytes", loc);
     return;
   }
   if (para.abLength == 0 || para.abLength % 8 != 0) {
-    welford_fail(loc, "WelfordFinalize: abLength must be a positive whole number of 8 floats");
+    fail_at("WelfordFinalize: abLength must be a positive whole number of 8 floats", loc);
     return;
   }
-  if (!welford_expect(para.headCountLength + para.tailCountLength == para.abLength, loc,
+  if (!expect_checked(para.headCountLength + para.tailCountLength == para.abLength, loc,
                       "WelfordFinalize: headCountLength + tailCountLength must be abLength") ||
-      !welford_expect(inputMean.GetSize() >= para.abLength &&
+      !expect_checked(inputMean.GetSize() >= para.abLength &&
                           inputVariance.GetSize() >= para.abLength &&
                           (!counts || counts->GetSize() >= para.abLength),
                       loc, "WelfordFinalize: an input is shorter than abLength") ||
-      !welford_expect(outputMean.GetSize() >= 8 && outputVariance.GetSize() >= 8, loc,
+      !expect_checked(outputMean.GetSize() >= 8 && outputVariance.GetSize() >= 8, loc,
                       "WelfordFinalize: the outputs need 8 floats each"))
     return;
   WelfordScratch s;

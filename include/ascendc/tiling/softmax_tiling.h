@@ -208,6 +208,38 @@ inline void SoftMaxFlashV2TilingFunc(const ge::Shape &srcShape, const uint32_t d
   pyasc_detail::SoftMaxStore(t, softmaxFlashTiling);
 }
 
+// --- SoftmaxFlashV3 (half data, float statistics) ---------------------------------------------
+inline void GetSoftMaxFlashV3MaxMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1,
+                                           const uint32_t dataTypeSize2, uint32_t &maxValue,
+                                           uint32_t &minValue, const bool isUpdate,
+                                           const bool isBasicBlock = false) {
+  (void)isUpdate, (void)isBasicBlock;
+  int64_t rows = 0, cols = 0;
+  pyasc_detail::SoftMaxRows(srcShape, rows, cols);
+  if (asc_tiling_softmax_flash_v3_tmp_size(rows, cols, static_cast<int32_t>(dataTypeSize1),
+                                           static_cast<int32_t>(dataTypeSize2), &maxValue,
+                                           &minValue) != ASC_OK)
+    std::fprintf(stderr, "GetSoftMaxFlashV3MaxMinTmpSize: %s\n", asc_last_error());
+}
+template <typename Tiling>
+inline void SoftMaxFlashV3TilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2,
+                                     const uint32_t localWorkSpaceSize,
+                                     Tiling &softmaxFlashV3Tiling, const bool isUpdate,
+                                     const bool isBasicBlock = false) {
+  (void)isUpdate, (void)isBasicBlock;
+  int64_t rows = 0, cols = 0;
+  pyasc_detail::SoftMaxRows(srcShape, rows, cols);
+  asc_softmax_tiling t;
+  if (asc_tiling_softmax_flash_v3(rows, cols, static_cast<int32_t>(dataTypeSize1),
+                                  static_cast<int32_t>(dataTypeSize2), localWorkSpaceSize,
+                                  &t) != ASC_OK) {
+    std::fprintf(stderr, "SoftMaxFlashV3TilingFunc: %s\n", asc_last_error());
+    return;
+  }
+  pyasc_detail::SoftMaxStore(t, softmaxFlashV3Tiling);
+}
+
 // --- SoftmaxGrad (isFront: SoftmaxGradFront's row sums only) ----------------------------------
 inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize,
                                          const bool isFront, const bool isReuseSource) {
