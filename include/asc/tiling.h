@@ -266,6 +266,64 @@ asc_status asc_tiling_welford_finalize_tmp_size(int64_t ab, uint32_t *max_bytes,
 int asc_tiling_dtype_bits(int32_t dtype);
 int asc_tiling_dtype_size(int32_t dtype);
 
+/* Ascend C's PadTiling (Pad), members in CANN's order: the shape (srcHeight rows
+ * of srcWidth, srcOriWidth of them valid), the 32-byte-aligned case's fields
+ * and the unaligned case's tmp-buffer split (zero when work_bytes is 0). */
+typedef struct asc_pad_tiling {
+  uint32_t srcHeight, srcWidth, srcOriWidth, widthWithoutLastBlock, blocksPerRow, heightTiling;
+  uint32_t heightFractal, heightFractalTail, mainLoopOffset, tailBlockOffset, tmpBuffer1BlockNum;
+  uint32_t tmpBuffer1RowNum, tmpBuffer2Offset, widthTiling, widthFractal, widthFractalTail;
+  uint32_t widthFractalTailAlingned, brcbTiling, brcbFractal, brcbFractalTail, maxRepeatTimes;
+  uint32_t brcbTilingRepeatTimes, brcbTilingRepeatTimesTail, brcbFractalTailRepeatTimes;
+  uint32_t brcbFractalTailRepeatTimesTail, reserved;
+} asc_pad_tiling;
+
+/* Ascend C's UnPadTiling (UnPad), members in CANN's order. */
+typedef struct asc_unpad_tiling {
+  uint32_t srcHeight, srcWidth, tmpBuffer1BlockNum, tmpBuffer1RowNum, tmpBuffer2Offset;
+  uint32_t widthTiling, widthFractal, widthFractalTail;
+} asc_unpad_tiling;
+
+/* Ascend C's ConfusionTransposeTiling: 18 numbers whose meaning depends on the
+ * transpose type (CANN's param0..param17). */
+typedef struct asc_confusion_transpose_tiling {
+  uint32_t param[18];
+} asc_confusion_transpose_tiling;
+
+/* Pad's shared tmp buffer for a height x width source of type_size (2 or 4)
+ * bytes, as CANN's GetPadMaxMinTmpSize: *max_bytes all rows at once,
+ * *min_bytes one 16-block pass (1024 bytes). Either may be NULL; an error
+ * for a non-positive shape, another type size or a size past uint32. */
+asc_status asc_tiling_pad_tmp_size(int64_t height, int64_t width, int32_t type_size,
+                                   uint32_t *max_bytes, uint32_t *min_bytes);
+/* CANN's PadTilingFunc into *out (untouched on error): src height x width,
+ * the original (valid) shape ori_height x ori_width (its size at most the
+ * source's), work_bytes of tmp buffer (0: the aligned case's fields only;
+ * otherwise at least the minimum). Fields CANN computes modulo 2^32 for a
+ * width under one block (widthWithoutLastBlock, tailBlockOffset) are too. */
+asc_status asc_tiling_pad(int64_t height, int64_t width, int64_t ori_height, int64_t ori_width,
+                          uint32_t work_bytes, int32_t type_size, asc_pad_tiling *out);
+/* UnPad's tmp buffer on dav-2201 (CANN's GetUnPadMaxMinTmpSize there): none,
+ * both 0; errors as for Pad. */
+asc_status asc_tiling_unpad_tmp_size(int64_t height, int64_t width, int32_t type_size,
+                                     uint32_t *max_bytes, uint32_t *min_bytes);
+/* CANN's UnPadTilingFunc into *out (untouched on error); work_bytes 0 fills
+ * the shape only, any other must be at least 1024. */
+asc_status asc_tiling_unpad(int64_t height, int64_t width, uint32_t work_bytes, int32_t type_size,
+                            asc_unpad_tiling *out);
+/* ConfusionTranspose's (Transpose with a TransposeType) tmp buffer, as CANN's
+ * GetTransposeMaxMinTmpSize: type 1..7 (dav-2201's) or 13..15; dims its
+ * srcShape ([B, N, S, H/N] for 1..6, [H, W] for 7, [H, W] or [N, H, W] for
+ * 13, [N, H, W] for 14 and 15), each positive. */
+asc_status asc_tiling_confusion_transpose_tmp_size(const int64_t *dims, int ndims,
+                                                   int32_t type_size, uint32_t type,
+                                                   uint32_t *max_bytes, uint32_t *min_bytes);
+/* CANN's GetTransposeTilingInfo into *out (zeroed, then filled; untouched on
+ * error). Types 1 and 2 need work_bytes of at least one 16 x 16 tile. */
+asc_status asc_tiling_confusion_transpose(const int64_t *dims, int ndims, uint32_t work_bytes,
+                                          int32_t type_size, uint32_t type,
+                                          asc_confusion_transpose_tiling *out);
+
 #ifdef __cplusplus
 }
 #endif

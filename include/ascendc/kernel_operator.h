@@ -64,6 +64,7 @@
 #include "kernel_operator/vector_fused.h"
 
 #include "kernel_operator/adv_reduce.h"
+#include "kernel_operator/adv_transform.h"
 
 #include "kernel_operator/sys_more.h"
 

@@ -12,5 +12,6 @@
 
 #include "../kernel_operator/adv_tiling.h"
 #include "../kernel_operator/tcube_tiling.h"
+#include "../kernel_operator/transform_tiling.h"
 
 #endif
