@@ -60,6 +60,7 @@ asc_status asc_tiling_pad_tmp_size(int64_t height, int64_t width, int32_t type_s
 
 asc_status asc_tiling_pad(int64_t height, int64_t width, int64_t ori_height, int64_t ori_width,
                           uint32_t work_bytes, int32_t type_size, asc_pad_tiling *out) {
+  if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "Pad tiling: NULL output");
   asc_status st = pad_check("Pad", height, width, type_size);
   if (st) return st;
   if (ori_height <= 0 || ori_width <= 0 || ori_height > UINT32_MAX || ori_width > UINT32_MAX ||
@@ -125,6 +126,7 @@ asc_status asc_tiling_unpad_tmp_size(int64_t height, int64_t width, int32_t type
 
 asc_status asc_tiling_unpad(int64_t height, int64_t width, uint32_t work_bytes, int32_t type_size,
                             asc_unpad_tiling *out) {
+  if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "UnPad tiling: NULL output");
   asc_status st = pad_check("UnPad", height, width, type_size);
   if (st) return st;
   asc_unpad_tiling t = {0};

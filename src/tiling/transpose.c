@@ -74,6 +74,7 @@ asc_status asc_tiling_confusion_transpose_tmp_size(const int64_t *dims, int ndim
 asc_status asc_tiling_confusion_transpose(const int64_t *dims, int ndims, uint32_t work_bytes,
                                           int32_t type_size, uint32_t type,
                                           asc_confusion_transpose_tiling *out) {
+  if (!out) return asc_error(ASC_ERR_INVALID_VALUE, "Transpose tiling: NULL output");
   asc_status st = ct_check(dims, ndims, type_size, type);
   if (st) return st;
   int64_t p[CT_PARAMS];

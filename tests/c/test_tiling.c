@@ -295,6 +295,112 @@ static void test_welford(void **state) {
   assert_error(asc_tiling_welford_finalize_tmp_size((1LL << 31) + 8, &most, &least),
                ASC_ERR_INVALID_VALUE, "uint32");
   assert_int_equal(most, 7); /* untouched on every error */
+/* Pad, UnPad and ConfusionTranspose: numbers worked by hand from CANN's
+ * pad_tiling_impl.cpp and confusion_transpose_tiling_impl.cpp. */
+static void test_pad_unpad(void **state) {
+  (void)state;
+  uint32_t most = 0, least = 0;
+  /* 16 x 31 floats: 496 elements in 16-row passes of 64 bytes a row */
+  assert_ok(asc_tiling_pad_tmp_size(16, 31, 4, &most, &least));
+  assert_int_equal(most, 496 * 64);
+  assert_int_equal(least, 1024);
+  asc_pad_tiling t;
+  assert_ok(asc_tiling_pad(16, 31, 16, 31, 1024, 4, &t));
+  const uint32_t want[26] = {16, 31, 31, 23, 3,  255, 0, 16,  7905, 23, 1, 16, 128,
+                             16, 1,  15, 16, 16, 31,  0, 254, 0,    2,  0, 0,  0};
+  assert_int_equal(sizeof t, sizeof want);
+  assert_memory_equal(&t, want, sizeof want);
+  /* no tmp buffer: the aligned case's fields only (a 16 x 16 half row: one block) */
+  assert_ok(asc_tiling_pad(300, 16, 300, 15, 0, 2, &t));
+  assert_int_equal(t.widthWithoutLastBlock, 0);
+  assert_int_equal(t.heightFractal, 1);
+  assert_int_equal(t.heightFractalTail, 45);
+  assert_int_equal(t.tailBlockOffset, 255 * 16);
+  assert_int_equal(t.tmpBuffer1BlockNum, 0);
+  asc_pad_tiling before = t;
+  assert_error(asc_tiling_pad(16, 31, 16, 31, 100, 4, &t), ASC_ERR_INVALID_VALUE, "minimum");
+  assert_error(asc_tiling_pad(16, 31, 17, 31, 0, 4, &t), ASC_ERR_INVALID_VALUE, "original");
+  assert_error(asc_tiling_pad(16, 31, 16, 31, 0, 8, &t), ASC_ERR_INVALID_VALUE, "typeSize");
+  assert_error(asc_tiling_pad(0, 31, 1, 1, 0, 4, &t), ASC_ERR_INVALID_VALUE, "positive");
+  assert_error(asc_tiling_pad(1 << 20, 1 << 13, 1, 1, 0, 4, &t), ASC_ERR_INVALID_VALUE, "uint32");
+  assert_memory_equal(&t, &before, sizeof t);
+  assert_error(asc_tiling_pad(16, 31, 16, 31, 0, 4, NULL), ASC_ERR_INVALID_VALUE, "NULL");
+  assert_error(asc_tiling_pad_tmp_size(1 << 16, 1 << 15, 4, &most, NULL), ASC_ERR_INVALID_VALUE,
+               "4 GiB");
+
+  assert_ok(asc_tiling_unpad_tmp_size(8, 8, 4, &most, &least));
+  assert_int_equal(most + least, 0);
+  asc_unpad_tiling u;
+  assert_ok(asc_tiling_unpad(8, 8, 0, 4, &u));
+  const uint32_t shape_only[8] = {8, 8, 0, 0, 0, 0, 0, 0};
+  assert_memory_equal(&u, shape_only, sizeof u);
+  /* 2048 bytes of half: 2 blocks, 32-element pieces; 64 is two whole ones */
+  assert_ok(asc_tiling_unpad(320, 64, 2048, 2, &u));
+  const uint32_t split[8] = {320, 64, 2, 32, 512, 32, 2, 32};
+  assert_memory_equal(&u, split, sizeof u);
+  assert_ok(asc_tiling_unpad(320, 70, 2048, 2, &u));
+  assert_int_equal(u.widthFractal, 3);
+  assert_int_equal(u.widthFractalTail, 6);
+  assert_error(asc_tiling_unpad(8, 8, 1000, 4, &u), ASC_ERR_INVALID_VALUE, "minimum");
+  assert_error(asc_tiling_unpad(8, -1, 0, 4, &u), ASC_ERR_INVALID_VALUE, "positive");
+}
+
+static void test_confusion_transpose(void **state) {
+  (void)state;
+  uint32_t most = 0, least = 0;
+  const int64_t bnsh[4] = {1, 2, 64, 32};
+  assert_ok(asc_tiling_confusion_transpose_tmp_size(bnsh, 4, 2, 1, &most, &least));
+  assert_int_equal(most, 64 * 16 * 2);
+  assert_int_equal(least, 512);
+  asc_confusion_transpose_tiling t;
+  assert_ok(asc_tiling_confusion_transpose(bnsh, 4, 512, 2, 1, &t));
+  const uint32_t t1[18] = {16, 1, 2, 32, 64, 2, 256, 16, 1024, 4, 0, 2048, 4096, 64, 32, 4096};
+  assert_memory_equal(&t, t1, sizeof t1);
+  const int64_t f[4] = {2, 4, 32, 16};
+  assert_ok(asc_tiling_confusion_transpose(f, 4, 0, 4, 3, &t));
+  const uint32_t t3[18] = {8, 2, 4, 16, 2, 64, 4, 2, 32 * 2, 32, 1, 16, 0, 512, 4, 2048, 2048};
+  assert_memory_equal(&t, t3, sizeof t3);
+  assert_ok(asc_tiling_confusion_transpose(f, 4, 0, 4, 4, &t));
+  const uint32_t t4[18] = {8, 2, 4, 16, 64, 4, 2, 1, 16, 0, 512, 4, 512, 256, 128, 2048, 2048, 2};
+  assert_memory_equal(&t, t4, sizeof t4);
+  assert_ok(asc_tiling_confusion_transpose(f, 4, 0, 2, 5, &t));
+  const uint32_t t5[18] = {16, 2, 4, 16, 64, 4, 2, 1, 64, 512, 1024, 1024, 2048, 2048, 1};
+  assert_memory_equal(&t, t5, sizeof t5);
+  assert_ok(asc_tiling_confusion_transpose_tmp_size(f, 4, 4, 6, &most, &least));
+  assert_int_equal(most, 2048);
+  assert_int_equal(least, 2048);
+  const int64_t hw[2] = {32, 48};
+  assert_ok(asc_tiling_confusion_transpose(hw, 2, 0, 4, 7, &t));
+  const uint32_t t7[18] = {8, 32, 48, 2, 32, 6};
+  assert_memory_equal(&t, t7, sizeof t7);
+  assert_ok(asc_tiling_confusion_transpose_tmp_size(hw, 2, 4, 7, &most, &least));
+  assert_int_equal(most + least, 0);
+  const int64_t nhw[3] = {2, 3, 4};
+  assert_ok(asc_tiling_confusion_transpose(nhw, 2, 0, 1, 13, &t));
+  const uint32_t t13[18] = {1, 2, 3};
+  assert_memory_equal(&t, t13, sizeof t13);
+  assert_ok(asc_tiling_confusion_transpose(nhw, 3, 0, 2, 15, &t));
+  const uint32_t t15[18] = {2, 3, 4};
+  assert_memory_equal(&t, t15, sizeof t15);
+  asc_confusion_transpose_tiling before = t;
+  assert_error(asc_tiling_confusion_transpose(bnsh, 4, 511, 2, 1, &t), ASC_ERR_INVALID_VALUE,
+               "16 x 16");
+  assert_error(asc_tiling_confusion_transpose(bnsh, 4, 0, 2, 8, &t), ASC_ERR_INVALID_VALUE,
+               "transposeType 8");
+  assert_error(asc_tiling_confusion_transpose(bnsh, 3, 0, 2, 3, &t), ASC_ERR_INVALID_VALUE,
+               "4 dims");
+  assert_error(asc_tiling_confusion_transpose(bnsh, 4, 0, 1, 3, &t), ASC_ERR_INVALID_VALUE,
+               "typeSize");
+  const int64_t zero[4] = {1, 0, 16, 16};
+  assert_error(asc_tiling_confusion_transpose(zero, 4, 0, 2, 3, &t), ASC_ERR_INVALID_VALUE,
+               "positive");
+  const int64_t huge[4] = {1 << 20, 1 << 10, 1 << 10, 16};
+  assert_error(asc_tiling_confusion_transpose(huge, 4, 0, 2, 4, &t), ASC_ERR_INVALID_VALUE,
+               "uint32");
+  assert_memory_equal(&t, &before, sizeof t);
+  assert_error(asc_tiling_confusion_transpose(NULL, 4, 0, 2, 3, &t), ASC_ERR_INVALID_VALUE, "dims");
+  assert_error(asc_tiling_confusion_transpose(bnsh, 4, 0, 2, 3, NULL), ASC_ERR_INVALID_VALUE,
+               "NULL");
 }
 
 static void test_field_table_covers_the_struct(void **state) {
@@ -315,6 +421,8 @@ int main(void) {
       cmocka_unit_test(test_field_table_covers_the_struct),
       cmocka_unit_test(test_softmax),
       cmocka_unit_test(test_welford),
+      cmocka_unit_test(test_pad_unpad),
+      cmocka_unit_test(test_confusion_transpose),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
