@@ -295,6 +295,8 @@ static void test_welford(void **state) {
   assert_error(asc_tiling_welford_finalize_tmp_size((1LL << 31) + 8, &most, &least),
                ASC_ERR_INVALID_VALUE, "uint32");
   assert_int_equal(most, 7); /* untouched on every error */
+}
+
 /* Pad, UnPad and ConfusionTranspose: numbers worked by hand from CANN's
  * pad_tiling_impl.cpp and confusion_transpose_tiling_impl.cpp. */
 static void test_pad_unpad(void **state) {
