@@ -46,19 +46,21 @@ def builtin_bits(pattern, per):
 
 
 def gm_model(x, pat, builtin, reduce, mask, blk, repeat, rep0, rep1):
+    """CANN's GatherMask on Atlas A2: repeat_times repeats of 256 bytes, or in counter mode of
+    `mask` elements each, the pattern's bits read on from each repeat's first (CANN's
+    GatherMask page, configuration one, and its gather example's scenario 2)."""
     es = x.itemsize
-    per, epb = 256 // es, 32 // es
-    total = mask if reduce else repeat * per
-    nrep = -(-total // per)
+    per, epb = (mask if reduce else 256 // es), 32 // es
     out = []
-    for r in range(nrep):
+    for r in range(repeat):
         if builtin:
             bits = builtin_bits(builtin, per)
         else:
             start = r * rep1 * 32
-            bits = np.unpackbits(pat.view(np.uint8)[start:start + per // 8], bitorder="little")
+            bits = np.unpackbits(pat.view(np.uint8)[start:start + -(-per // 8)],
+                                 bitorder="little")
         for i in range(per):
-            if r * per + i < total and bits[i]:
+            if bits[i]:
                 out.append(x[(r * rep0 * 32 + i // epb * blk * 32) // es + i % epb])
     return np.array(out, x.dtype)
 
@@ -68,7 +70,7 @@ CASES = [  # builtin, reduce, mask, blk, repeat, rep0, rep1
     (4, False, 0, 1, 2, 8, 0), (5, False, 0, 1, 2, 8, 0), (6, False, 0, 1, 2, 8, 0),
     (7, False, 0, 1, 4, 8, 0), (7, False, 0, 1, 0, 8, 0), (1, False, 0, 0, 3, 0, 0),
     (2, False, 0, 2, 2, 16, 0), (7, True, 100, 1, 1, 8, 0), (1, True, 1, 1, 9, 8, 0),
-    (0, False, 0, 1, 3, 8, 1), (0, False, 0, 1, 3, 8, 0), (0, True, 300, 1, 0, 8, 2),
+    (0, False, 0, 1, 3, 8, 1), (0, False, 0, 1, 3, 8, 0), (0, True, 300, 1, 2, 8, 2), (0, True, 70, 1, 2, 4, 0), (0, True, 9, 1, 0, 8, 0),
     (0, False, 0, 1, 1, 8, 0), (3, False, 0, 1, 14, 8, 0),
 ]
 

@@ -25,49 +25,52 @@ static inline int asc_k_gm_builtin(int64_t pattern, int64_t idx) {
  * repeat_times, src0_repeat_stride, src1_repeat_stride): the selected
  * elements of src0 packed into dst; pattern 1..7 is built in, 0 reads the
  * pattern tensor (bit i of a repeat's pattern bits selects element i).
- * Normal mode: repeat_times repeats of 256 bytes; counter mode (Atlas A2):
- * `mask` elements in all. Sets rsvdCnt and leaves the mask in normal mode. */
+ * Normal mode: repeat_times repeats of 256 bytes; counter mode: repeat_times
+ * repeats of `mask` elements each (the pattern's bits read on from the
+ * repeat's first, past 256 bytes when mask is larger), as CANN documents for
+ * Atlas A2 and its gather example's scenario 2 computes. Sets rsvdCnt and
+ * leaves the mask in normal mode. */
 static inline int asc_k_gather_mask_run(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src0, asc_k_lt pat,
                                         int64_t pattern, int64_t reduce, int64_t mask, int64_t blk,
                                         int64_t repeat, int64_t rep0, int64_t rep1, int dt,
                                         int64_t *out, int line) {
   int64_t es = asc_k_dt_size(dt);
   const char *api = "gather_mask";
-  int64_t per = 256 / es, epb = 32 / es, total, nrep;
+  int64_t per = 256 / es, epb = 32 / es, nrep;
   if (pattern < 0 || pattern > 7)
     return asc_k_fail(k, line, "%s: the built-in src1_pattern %lld is outside [1, 7]", api,
                       (long long)pattern);
   if (blk < 0 || blk > 65535 || rep0 < 0 || rep0 > 65535 || rep1 < 0 || rep1 > 65535)
     return asc_k_fail(k, line, "%s: GatherMaskParams strides must be in [0, 65535]", api);
+  if (repeat < 0 || repeat > 255)
+    return asc_k_fail(k, line, "%s: repeat_times %lld is outside [0, 255]", api, (long long)repeat);
   if (reduce) {
     if (mask < 1 || mask > UINT32_MAX)
       return asc_k_fail(k, line, "%s: the counter-mode mask %lld is outside [1, 2**32 - 1]", api,
                         (long long)mask);
     if (mask > asc_k_ub_end(k))
-      return asc_k_fail(k, line, "%s: %lld elements exceed the Unified Buffer", api,
+      return asc_k_fail(k, line, "%s: %lld elements a repeat exceed the Unified Buffer", api,
                         (long long)mask);
-    total = mask, nrep = (mask + per - 1) / per;
-  } else {
-    if (repeat < 0 || repeat > 255)
-      return asc_k_fail(k, line, "%s: repeat_times %lld is outside [0, 255]", api,
-                        (long long)repeat);
-    total = repeat * per, nrep = repeat;
+    per = mask;
   }
+  nrep = repeat;
+  const int64_t total = nrep * per;
   k->vm.counter = 0;
   *out = 0;
   k->sr.rsvd = 0;
   if (asc_k_align32(k, dst, api, "dst", line) || asc_k_align32(k, src0, api, "src0", line))
     return 1;
   if (!total) return 0;
-  /* the furthest element of src0 and pattern byte read (small: factors < 2**16) */
+  /* the furthest element of src0 and pattern byte read (factors < 2**16, per < 2**18: the UB's) */
   int64_t last = (nrep - 1) * rep0 * 32 + ((per - 1) / epb) * blk * 32 + (per - 1) % epb * es;
   if (asc_k_ub_use(k, ASC_K_V, src0, last / es + 1, es, ASC_K_READ, api, "src0", line)) return 1;
-  if (!pattern && asc_k_ub_use(k, ASC_K_V, pat, ((nrep - 1) * rep1 * 32 + per / 8) / es, es,
-                               ASC_K_READ, api, "src1_pattern", line))
+  if (!pattern &&
+      asc_k_ub_use(k, ASC_K_V, pat, ((nrep - 1) * rep1 * 32 + (per + 7) / 8 + es - 1) / es, es,
+                   ASC_K_READ, api, "src1_pattern", line))
     return 1;
   int64_t n = 0;
   for (int64_t r = 0; r < nrep; r++)
-    for (int64_t i = 0; i < per && r * per + i < total; i++) {
+    for (int64_t i = 0; i < per; i++) {
       int on =
           pattern ? asc_k_gm_builtin(pattern, i) : asc_k_bit(k->ub + pat.off + r * rep1 * 32, i);
       if (on) n++;
@@ -77,7 +80,7 @@ static inline int asc_k_gather_mask_run(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src
   if (!buf) return asc_k_fail(k, line, "%s: out of host memory", api);
   n = 0;
   for (int64_t r = 0; r < nrep; r++)
-    for (int64_t i = 0; i < per && r * per + i < total; i++) {
+    for (int64_t i = 0; i < per; i++) {
       int on =
           pattern ? asc_k_gm_builtin(pattern, i) : asc_k_bit(k->ub + pat.off + r * rep1 * 32, i);
       if (on)
