@@ -323,6 +323,94 @@ asc_status asc_tiling_confusion_transpose_tmp_size(const int64_t *dims, int ndim
 asc_status asc_tiling_confusion_transpose(const int64_t *dims, int ndims, uint32_t work_bytes,
                                           int32_t type_size, uint32_t type,
                                           asc_confusion_transpose_tiling *out);
+/* --- The normalisation family's host tiling (CANN's LayerNorm, LayerNormGrad,
+ * LayerNormGradBeta, Normalize and DeepNorm tiling on dav-2201): src/tiling/layernorm.c.
+ * Each struct has CANN's members in CANN's order (its optiling tiling data and the kernel's
+ * AscendC::tiling struct of the same name). Shapes: b, s the rows' axes, h the stored (32-byte
+ * aligned) last axis, orig_h its length before padding; a, r LayerNorm's separate [A, R] form;
+ * type_size 2 (half) or 4 (float). The sizes are in bytes, computed in int64 and refused past
+ * uint32 (the fields' type). On an input CANN refuses, or a buffer too small for one row, the
+ * functions return ASC_ERR_INVALID_VALUE with the reason and leave *out untouched. */
+typedef struct asc_layernorm_tiling {
+  uint32_t bLength, sLength, hLength, originalHLength, inputXSize, meanVarSize, numberOfTmpBuf;
+  uint32_t meanTmpTensorPos, meanTmpTensorSize, varianceTmpTensorPos, varianceTmpTensorSize;
+  uint32_t tmpBufSize, oneTmpSize, firstTmpStartPos, secondTmpStartPos, thirdTmpStartPos;
+  uint32_t loopRound, inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize;
+  uint32_t meanVarTailSize, meanVarTailPos, bshCurLength, bsCurLength;
+  float lastDimValueBack;
+} asc_layernorm_tiling;
+/* DeepNorm's tiling has LayerNormTiling's members. */
+typedef asc_layernorm_tiling asc_deepnorm_tiling;
+
+/* LayerNorm's separate form (output mean and rstd): on dav-2201 halfAddRepeatTimes,
+ * rHeadLength, k2Rec, k2RRec and thirdTmpStartPos stay 0 (dav-3510's). */
+typedef struct asc_layernorm_separate_tiling {
+  uint32_t aLength, rLength, halfAddRepeatTimes, rHeadLength;
+  float k2Rec, k2RRec;
+  uint32_t inputXSize, meanVarSize, numberOfTmpBuf, varianceTmpTensorPos, varianceTmpTensorSize;
+  uint32_t tmpBufSize, oneTmpSize, firstTmpStartPos, secondTmpStartPos, thirdTmpStartPos;
+  uint32_t loopRound, inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize;
+  uint32_t meanVarTailSize, meanVarTailPos, arCurLength, aCurLength;
+  float rValueBack;
+} asc_layernorm_separate_tiling;
+
+/* lastDimValueBack and lastDimValueBackMulTwo hold the bits of 1/orig_h and 2/orig_h. */
+typedef struct asc_layernorm_grad_tiling {
+  uint32_t stackBufferSize, bLength, sLength, hLength, originalHLength, oneCalSize, nohCalSize;
+  uint32_t loopNum, tailSize, nohTailSize, tmpTensorBSHPos, tmpTensorBSHSize, pdVarTensorPos;
+  uint32_t pdVarTensorSize, pdMeanTensorPos, pdMeanTensorSize, x1TensorPos, x1TensorSize;
+  uint32_t x2TensorPos, x2TensorSize, x3TensorPos, x3TensorSize, tmpTensorPos, tmpTensorSize;
+  uint32_t tmpTensor1Pos, tmpTensor1Size, tmpTensor2Pos, tmpTensor2Size, lastDimValueBack;
+  uint32_t lastDimValueBackMulTwo;
+} asc_layernorm_grad_tiling;
+
+/* stackBufferSize counts floats, as CANN's does. */
+typedef struct asc_layernorm_grad_beta_tiling {
+  uint32_t stackBufferSize, bLength, sLength, hLength, originalHLength, bshLength, bsLength;
+  uint32_t oneCalSize, numberOfTmpBuf, loopRound, inputTailSize, inputTailPos, bsTailSize;
+  uint32_t bshCurLength, bsCurLength, gammaTempTensorPos, betaTempTensorPos;
+  uint32_t inputDyTmpTensorPos, resForGammaTmpTensorPos, reserved;
+} asc_layernorm_grad_beta_tiling;
+
+/* LayerNorm [B, S, H] (GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo). */
+asc_status asc_tiling_layernorm_tmp_size(int64_t b, int64_t s, int64_t h, int32_t type_size,
+                                         bool reuse, uint32_t *max_bytes, uint32_t *min_bytes);
+asc_status asc_tiling_layernorm(int64_t b, int64_t s, int64_t h, int64_t orig_h,
+                                uint32_t work_bytes, int32_t type_size, bool reuse,
+                                asc_layernorm_tiling *out);
+/* LayerNorm [A, R], mean and rstd out: compute_rstd must be true and only_output false (the
+ * only form dav-2201 has). Normalize's sizes: size_u gamma/beta's, size_t the input's. */
+asc_status asc_tiling_layernorm_separate_tmp_size(int64_t a, int64_t r, int32_t type_size,
+                                                  bool compute_rstd, bool only_output,
+                                                  uint32_t *max_bytes, uint32_t *min_bytes);
+asc_status asc_tiling_layernorm_separate(int64_t a, int64_t r, uint32_t work_bytes,
+                                         int32_t type_size, bool compute_rstd,
+                                         asc_layernorm_separate_tiling *out);
+asc_status asc_tiling_normalize_tmp_size(int64_t a, int64_t r, int32_t size_u, int32_t size_t_,
+                                         bool compute_rstd, bool only_output,
+                                         uint32_t *max_bytes, uint32_t *min_bytes);
+/* LayerNormGrad and LayerNormGradBeta [B, S, H, orig_h]. */
+asc_status asc_tiling_layernorm_grad_tmp_size(int64_t b, int64_t s, int64_t h, int32_t type_size,
+                                              bool reuse, uint32_t *max_bytes,
+                                              uint32_t *min_bytes);
+asc_status asc_tiling_layernorm_grad(int64_t b, int64_t s, int64_t h, int64_t orig_h,
+                                     uint32_t work_bytes, int32_t type_size, bool reuse,
+                                     asc_layernorm_grad_tiling *out);
+asc_status asc_tiling_layernorm_grad_beta_tmp_size(int64_t b, int64_t s, int64_t h,
+                                                   int32_t type_size, uint32_t *max_bytes,
+                                                   uint32_t *min_bytes);
+asc_status asc_tiling_layernorm_grad_beta(int64_t b, int64_t s, int64_t h, int64_t orig_h,
+                                          uint32_t work_bytes, int32_t type_size,
+                                          asc_layernorm_grad_beta_tiling *out);
+/* DeepNorm [B, S, H] (h 32-byte aligned, at most 2040; basic: h in 64s and b * s in 8s). The
+ * tiling also takes the original shape's orig_b, orig_s (equal to b, s) and orig_h (in (0, h],
+ * equal to h for a basic block) and a work_bytes of at least the minimum. */
+asc_status asc_tiling_deepnorm_tmp_size(int64_t b, int64_t s, int64_t h, int32_t type_size,
+                                        bool reuse, bool basic, uint32_t *max_bytes,
+                                        uint32_t *min_bytes);
+asc_status asc_tiling_deepnorm(int64_t b, int64_t s, int64_t h, int64_t orig_b, int64_t orig_s,
+                               int64_t orig_h, uint32_t work_bytes, int32_t type_size, bool reuse,
+                               bool basic, asc_deepnorm_tiling *out);
 
 #ifdef __cplusplus
 }
