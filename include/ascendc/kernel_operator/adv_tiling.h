@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "norm_tiling.h"
+
 namespace AscendC {
 namespace tiling {
 struct SoftMaxTiling {

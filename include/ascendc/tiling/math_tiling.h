@@ -170,6 +170,8 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
 // the source may be overwritten; along the last axis a block a row (a repeat a row past one
 // repeat's elements) once a row passes a block; down the first axis a row of the largest power
 // of two below the rows (32-byte aligned).
+#ifndef PYASC_ASCENDC_REDUCE_PATTERN  // also kernel_operator.h's (Normalize's config)
+#define PYASC_ASCENDC_REDUCE_PATTERN
 enum class ReducePattern : uint32_t {
   AR = 0,
   RA = 1,
@@ -188,6 +190,7 @@ enum class ReducePattern : uint32_t {
   RARARAR,
   RARARARA,
 };
+#endif
 namespace pyasc_detail {
 inline void ReduceExtremeTmpSize(const char *what, const TensorShape &srcShape,
                                  const ge::DataType dataType, ReducePattern pattern,

@@ -15,6 +15,7 @@
 #include "../kernel_tiling/kernel_tiling.h"
 #include "../register/tilingdata_base.h"
 #include "confusion_transpose_tiling.h"
+#include "layernorm_tiling.h"
 #include "math_tiling.h"
 #include "matmul_tiling.h"
 #include "pad_tiling.h"
