@@ -65,6 +65,7 @@
 
 #include "kernel_operator/adv_reduce.h"
 #include "kernel_operator/adv_transform.h"
+
 #include "kernel_operator/adv_norm.h"
 
 #include "kernel_operator/sys_more.h"
