@@ -367,7 +367,9 @@ def _kernel(rows: int, h: int, dtype: str):
 
 
 def _run(which, rows, h, dtype, words, tmp_bytes, x, gx=None, gamma=None, beta=None, mv=None,
-         r_length=0, epsilon=1e-5, debug=False):
+         r_length=0, epsilon=1e-5, debug=True):
+    """The kernel in checked mode (unless debug is False): the vector API's checks and the
+    synchronisation checker see every instruction the APIs issue."""
     npt = np.float32 if dtype == "float" else np.float16
     z = np.zeros((rows, h), npt)
     gx = z if gx is None else gx
@@ -402,8 +404,9 @@ def _inputs(rows, h, seed, scale=10.0):
             rng.uniform(-2, 2, h), rng.uniform(-2, 2, h))
 
 
-@pytest.mark.parametrize("dtype,which", [("float", 0), ("float", 1), ("half", 0)])
-def test_layernorm_matches_numpy(host, dtype, which):
+@pytest.mark.parametrize("dtype,which,debug", [("float", 0, True), ("float", 0, False),
+                                               ("float", 1, True), ("half", 0, True)])
+def test_layernorm_matches_numpy(host, dtype, which, debug):
     got, _ = host
     if dtype == "float":  # [2, 32, 16]: 21 passes of 3 rows and a tail row
         rows, h, words, tmp = 64, 16, got["ln"], 704
@@ -419,7 +422,7 @@ def test_layernorm_matches_numpy(host, dtype, which):
         words[-1] = _bits(1.0 / h)
         x, gamma, beta = x.astype(np.float16), gamma.astype(np.float16), beta.astype(np.float16)
     y, _, stats, _ = _run(which, rows, h, dtype, words, tmp, x, gamma=gamma, beta=beta,
-                          epsilon=1e-4)
+                          epsilon=1e-4, debug=debug)
     ry, mean, var, _ = _ref_layernorm(x, gamma.astype(np.float64), beta.astype(np.float64), 1e-4)
     np.testing.assert_allclose(y, ry, **tol)
     np.testing.assert_allclose(stats[:rows], mean, **tol)

@@ -94,6 +94,14 @@ inline void vector_to_scalar(Loc loc) {
   SetFlag<HardEvent::V_S>(id, loc);
   WaitFlag<HardEvent::V_S>(id, loc);
 }
+// The scalar reads (GetValue) done before the vector pipe writes what they read.
+inline void scalar_to_vector(Loc loc) {
+  TPipe *pipe = GetTPipePtr();
+  if (!pipe) return;
+  const TEventID id = pipe->FetchEventID(HardEvent::S_V, loc);
+  SetFlag<HardEvent::S_V>(id, loc);
+  WaitFlag<HardEvent::S_V>(id, loc);
+}
 inline LocalTensor<float> floats(const LocalTensor<uint8_t> &buffer) {
   return buffer.template ReinterpretCast<float>();
 }
@@ -121,6 +129,7 @@ inline void broadcast_rows(const LocalTensor<float> &dst, const LocalTensor<floa
   vector_to_scalar(loc);
   for (uint32_t i = 0; i < rows; ++i)
     Duplicate(dst[i * stride], value.GetValue(i, loc), count, loc);
+  scalar_to_vector(loc);
   barrier(loc);
 }
 // dst = 1 / src over n floats (Duplicate of ones, then Div, as CANN), ones n floats of scratch.
@@ -145,6 +154,7 @@ inline void mean_var_normalise(const LocalTensor<float> &x, const LocalTensor<fl
   row_sums(mean, c, b, rows, h, count, loc);
   vector_to_scalar(loc);
   for (uint32_t i = 0; i < rows; ++i) Adds(b[i * h], x[i * h], -mean.GetValue(i, loc), h, loc);
+  scalar_to_vector(loc);
   barrier(loc);
   Mul(c, b, b, n, loc);
   barrier(loc);
@@ -158,6 +168,7 @@ inline void mean_var_normalise(const LocalTensor<float> &x, const LocalTensor<fl
   reciprocal(a, a, c, rows, loc);
   vector_to_scalar(loc);
   for (uint32_t i = 0; i < rows; ++i) Muls(c[i * h], b[i * h], a.GetValue(i, loc), h, loc);
+  scalar_to_vector(loc);
   barrier(loc);
 }
 // out = y * gamma + beta, row by row (rows of h); half data through float copies of gamma and
@@ -357,12 +368,14 @@ inline void Normalize(const LocalTensor<T> &output, const LocalTensor<float> &ou
     vector_to_scalar(loc);
     for (uint32_t i = 0; i < n; ++i)
       Duplicate(tmpB[i * rwp], inputMean.GetValue(first + i, loc), rwp, loc);
+    scalar_to_vector(loc);
     barrier(loc);
     Sub(tmpA, tmpA, tmpB, n * rwp, loc);
     barrier(loc);
     vector_to_scalar(loc);
     for (uint32_t i = 0; i < n; ++i)
       Duplicate(tmpB[i * rwp], outputRstd.GetValue(first + i, loc), rwp, loc);
+    scalar_to_vector(loc);
     barrier(loc);
     Mul(tmpA, tmpA, tmpB, n * rwp, loc);
     barrier(loc);
@@ -450,6 +463,7 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &ou
     vector_to_scalar(loc);
     for (uint32_t i = 0; i < rows; ++i)
       Adds(a[i * rwp], a[i * rwp], -outputMean.GetValue(statOffset + i, loc), r, loc);
+    scalar_to_vector(loc);
     barrier(loc);
     Mul(a, a, a, n, loc);
     barrier(loc);
