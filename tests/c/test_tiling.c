@@ -412,6 +412,104 @@ static void test_field_table_covers_the_struct(void **state) {
     assert_int_equal(asc_tiling_tcube_fields[i].offset, i * sizeof(int32_t));
 }
 
+/* The normalisation family's sizes and tilings, worked out from CANN's dav-2201 formulas. */
+static void test_layernorm(void **state) {
+  (void)state;
+  uint32_t most = 0, least = 0;
+  /* [2, 32, 16] float: 3 areas of 4096 bytes (or of a 64-byte row) and 2 x 256 of statistics */
+  assert_ok(asc_tiling_layernorm_tmp_size(2, 32, 16, 4, false, &most, &least));
+  assert_int_equal(most, 3 * 4096 + 512);
+  assert_int_equal(least, 3 * 64 + 512);
+  assert_ok(asc_tiling_layernorm_tmp_size(2, 32, 16, 4, true, &most, NULL));
+  assert_int_equal(most, 2 * 4096 + 512); /* a reused float source is one of the areas */
+  asc_layernorm_tiling t;
+  assert_ok(asc_tiling_layernorm(2, 32, 16, 16, least, 4, false, &t));
+  /* 176 floats / 3 = 58 -> 48 (whole rows): 21 passes and a tail row */
+  assert_int_equal(t.oneTmpSize, 48);
+  assert_int_equal(t.loopRound, 21);
+  assert_int_equal(t.inputTailSize, 16);
+  assert_int_equal(t.meanVarTailPos, 63);
+  assert_int_equal(t.thirdTmpStartPos, 96);
+  asc_layernorm_tiling before = t;
+  assert_error(asc_tiling_layernorm(2, 32, 16, 16, 100, 4, false, &t), ASC_ERR_INVALID_VALUE,
+               "do not hold one row");
+  assert_memory_equal(&t, &before, sizeof t);
+  assert_error(asc_tiling_layernorm(2, 32, 16, 17, 704, 4, false, &t), ASC_ERR_INVALID_VALUE,
+               "original H");
+  assert_error(asc_tiling_layernorm_tmp_size(2, 0, 16, 4, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "S (0)");
+  assert_error(asc_tiling_layernorm_tmp_size(2, 32, 16, 8, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "typeSize");
+  assert_error(asc_tiling_layernorm_tmp_size(1 << 20, 1 << 10, 1 << 10, 4, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "2^32");
+  assert_error(asc_tiling_layernorm(2, 32, 16, 16, 704, 4, false, NULL), ASC_ERR_INVALID_VALUE,
+               "NULL");
+
+  /* [A, R] = [32, 32] float: raised to Normalize's 2 x 128 + 2 x 4096 (max), 256 (min) */
+  assert_ok(asc_tiling_normalize_tmp_size(32, 32, 4, 4, true, false, &most, &least));
+  assert_int_equal(most, 2 * 128 + 2 * 4096);
+  assert_int_equal(least, 256);
+  assert_ok(asc_tiling_layernorm_separate_tmp_size(32, 32, 4, true, false, &most, &least));
+  assert_int_equal(most, 2 * 128 + 2 * 4096 + 128);
+  assert_int_equal(least, 384);
+  asc_layernorm_separate_tiling sep;
+  assert_ok(asc_tiling_layernorm_separate(32, 32, least, 4, true, &sep));
+  assert_int_equal(sep.oneTmpSize, 32);
+  assert_int_equal(sep.loopRound, 32);
+  assert_int_equal(sep.firstTmpStartPos, 32);
+  assert_true(sep.rValueBack == 1.0f / 32);
+  assert_error(asc_tiling_layernorm_separate_tmp_size(32, 32, 4, false, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "isComputeRstd");
+  assert_error(asc_tiling_normalize_tmp_size(32, 32, 4, 4, true, true, &most, &least),
+               ASC_ERR_INVALID_VALUE, "isOnlyOutput");
+
+  /* LayerNormGrad [2, 32, 16] float: 6 areas; 6144 bytes = 256 floats an area (16 rows) */
+  assert_ok(asc_tiling_layernorm_grad_tmp_size(2, 32, 16, 4, false, &most, &least));
+  assert_int_equal(most, 6 * 1024 * 4);
+  assert_int_equal(least, 6 * 256 * 4);
+  asc_layernorm_grad_tiling g;
+  assert_ok(asc_tiling_layernorm_grad(2, 32, 16, 16, least, 4, false, &g));
+  assert_int_equal(g.oneCalSize, 256);
+  assert_int_equal(g.loopNum, 4);
+  assert_int_equal(g.x3TensorPos, 5 * 256);
+  float back;
+  memcpy(&back, &g.lastDimValueBack, sizeof back);
+  assert_true(back == 1.0f / 16);
+  assert_error(asc_tiling_layernorm_grad(2, 32, 16, 16, 100, 4, false, &g), ASC_ERR_INVALID_VALUE,
+               "do not hold one row");
+  /* LayerNormGradBeta half: (250 - 32) / 2 = 109 -> 96 floats a pass, a tail of 32 */
+  asc_layernorm_grad_beta_tiling gb;
+  assert_ok(asc_tiling_layernorm_grad_beta(1, 8, 16, 16, 1000, 2, &gb));
+  assert_int_equal(gb.oneCalSize, 96);
+  assert_int_equal(gb.inputTailSize, 32);
+  assert_int_equal(gb.resForGammaTmpTensorPos, 128);
+  assert_error(asc_tiling_layernorm_grad_beta(1, 8, 16, 16, 100, 2, &gb), ASC_ERR_INVALID_VALUE,
+               "do not hold one row");
+
+  /* DeepNorm [4, 16, 64] float basic: min 3 x 256 + 2 x 256; a pass of one row */
+  assert_ok(asc_tiling_deepnorm_tmp_size(4, 16, 64, 4, false, true, &most, &least));
+  assert_int_equal(least, 1280);
+  asc_deepnorm_tiling d;
+  assert_ok(asc_tiling_deepnorm(4, 16, 64, 4, 16, 64, least, 4, false, true, &d));
+  assert_int_equal(d.oneTmpSize, 64);
+  assert_int_equal(d.loopRound, 64);
+  /* a basic block with 8 rows' room: whole 8-row blocks */
+  assert_ok(asc_tiling_deepnorm(4, 16, 64, 4, 16, 64, 10 * 64 * 4 * 3, 4, false, true, &d));
+  assert_int_equal(d.oneTmpSize, 8 * 64);
+  assert_error(asc_tiling_deepnorm_tmp_size(4, 16, 32, 4, false, true, &most, &least),
+               ASC_ERR_INVALID_VALUE, "multiple of 64");
+  assert_error(asc_tiling_deepnorm_tmp_size(4, 16, 2048, 4, false, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "at most 2040");
+  assert_error(asc_tiling_deepnorm_tmp_size(4, 16, 20, 4, false, false, &most, &least),
+               ASC_ERR_INVALID_VALUE, "32 bytes");
+  assert_error(asc_tiling_deepnorm(4, 16, 64, 4, 16, 64, 1000, 4, false, true, &d),
+               ASC_ERR_INVALID_VALUE, "below the minimum");
+  assert_error(asc_tiling_deepnorm(4, 16, 64, 4, 8, 64, 1280, 4, false, true, &d),
+               ASC_ERR_INVALID_VALUE, "B and S");
+  assert_error(asc_tiling_deepnorm(4, 16, 64, 4, 16, 60, 1280, 4, false, true, &d),
+               ASC_ERR_INVALID_VALUE, "isBasicBlock");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_fractal),
@@ -425,6 +523,7 @@ int main(void) {
       cmocka_unit_test(test_welford),
       cmocka_unit_test(test_pad_unpad),
       cmocka_unit_test(test_confusion_transpose),
+      cmocka_unit_test(test_layernorm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
