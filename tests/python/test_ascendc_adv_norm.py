@@ -264,7 +264,8 @@ using T = DTYPE;
 // which: 0 LayerNorm [B, S, H] with a sharedTmpBuffer of tmpBytes, 1 the same from the stack,
 // 2 DeepNorm (alpha 0.75, gx), 3 LayerNorm [A, R] (mean and rstd out; R = rLength), 4
 // LayerNormGrad (dy = gx, variance and mean from mv), 5 LayerNormGradBeta (resForGamma = x,
-// dy = gx; sums into y's and y2's first H), 6 DeepNorm with a basic block
+// dy = gx; sums into y's and y2's first H), 6 DeepNorm with a basic block, 7 Normalize without
+// beta (mean and variance read from fstats, rstd written after them; R = rLength)
 extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma, GM_ADDR beta,
                                            GM_ADDR mv, GM_ADDR y, GM_ADDR y2, GM_ADDR stats,
                                            GM_ADDR fstats, GM_ADDR tilingGm, int32_t which,
@@ -280,7 +281,7 @@ extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma,
     pipe.InitBuffer(yb, N * sizeof(T));
     pipe.InitBuffer(y2b, N * sizeof(T));
     pipe.InitBuffer(sb, 2 * ROWS * sizeof(T) + 64);
-    pipe.InitBuffer(fsb, 2 * ROWS * sizeof(float) + 64);
+    pipe.InitBuffer(fsb, 3 * ROWS * sizeof(float) + 64);
     if (which != 1) pipe.InitBuffer(tb, tmpBytes);
     AscendC::GlobalTensor<T> xg, gxg, gag, beg, mvg, yg, y2g, sg;
     AscendC::GlobalTensor<float> fsg;
@@ -293,7 +294,7 @@ extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma,
     yg.SetGlobalBuffer((__gm__ T *)y, N);
     y2g.SetGlobalBuffer((__gm__ T *)y2, N);
     sg.SetGlobalBuffer((__gm__ T *)stats, 2 * ROWS);
-    fsg.SetGlobalBuffer((__gm__ float *)fstats, 2 * ROWS);
+    fsg.SetGlobalBuffer((__gm__ float *)fstats, 3 * ROWS);
     tg.SetGlobalBuffer((__gm__ uint32_t *)tilingGm, 32);
     uint32_t words[32];
     for (int i = 0; i < 32; ++i) words[i] = tg.GetValue(i);
@@ -306,6 +307,7 @@ extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma,
     AscendC::DataCopy(gal, gag, H);
     AscendC::DataCopy(bel, beg, H);
     AscendC::DataCopy(mvl, mvg, 2 * ROWS);
+    AscendC::DataCopy(fsl, fsg, 3 * ROWS);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<uint8_t> tmp;
     if (which != 1) tmp = tb.Get<uint8_t>();
@@ -346,6 +348,12 @@ extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma,
         AscendC::LayerNormGrad<T>(yl, y2l, gxl, xl, mvl[ROWS], mvl, gal, tmp, eps, t);
         break;
     }
+    case 7: {
+        AscendC::NormalizePara para = {ROWS, rLength, H};
+        AscendC::Normalize<T, T, false, AscendC::NLCFG_NOBETA>(yl, fsl[2 * ROWS], fsl, fsl[ROWS],
+                                                              xl, gal, bel, tmp, epsilon, para);
+        break;
+    }
     default: {
         LayerNormGradBetaTiling t;
         std::memcpy(&t, words, sizeof t);
@@ -356,7 +364,7 @@ extern "C" __global__ __aicore__ void norm(GM_ADDR x, GM_ADDR gx, GM_ADDR gamma,
     AscendC::DataCopy(yg, yl, N);
     AscendC::DataCopy(y2g, y2l, N);
     AscendC::DataCopy(sg, sl, 2 * ROWS);
-    AscendC::DataCopy(fsg, fsl, 2 * ROWS);
+    AscendC::DataCopy(fsg, fsl, 3 * ROWS);
 }
 """
 
@@ -367,7 +375,7 @@ def _kernel(rows: int, h: int, dtype: str):
 
 
 def _run(which, rows, h, dtype, words, tmp_bytes, x, gx=None, gamma=None, beta=None, mv=None,
-         r_length=0, epsilon=1e-5, debug=True):
+         r_length=0, epsilon=1e-5, debug=True, fstats=None):
     """The kernel in checked mode (unless debug is False): the vector API's checks and the
     synchronisation checker see every instruction the APIs issue."""
     npt = np.float32 if dtype == "float" else np.float16
@@ -377,7 +385,8 @@ def _run(which, rows, h, dtype, words, tmp_bytes, x, gx=None, gamma=None, beta=N
     beta = np.zeros(h, npt) if beta is None else beta
     mv = np.zeros(2 * rows, npt) if mv is None else mv
     y, y2 = np.zeros((rows, h), npt), np.zeros((rows, h), npt)
-    stats, fstats = np.zeros(2 * rows, npt), np.zeros(2 * rows, np.float32)
+    stats = np.zeros(2 * rows, npt)
+    fstats = np.zeros(3 * rows, np.float32) if fstats is None else fstats.astype(np.float32)
     tiling = np.zeros(32, np.uint32)
     tiling[:len(words)] = words
     pyasc.ascendc.load(_kernel(rows, h, dtype), "norm", debug=debug)[1](
@@ -444,7 +453,28 @@ def test_layernorm_separate_form_matches_numpy(host, dtype):
     tol = dict(rtol=2e-5, atol=2e-5) if dtype == "float" else dict(rtol=4e-3, atol=4e-3)
     np.testing.assert_allclose(y, ry, **tol)
     np.testing.assert_allclose(fstats[:rows], mean, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(fstats[rows:], rstd, rtol=1e-4)
+    np.testing.assert_allclose(fstats[rows:2 * rows], rstd, rtol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", ["float", "half"])
+def test_normalize_without_beta_matches_numpy(dtype):
+    rows, h = 16, 32
+    x, _, gamma, beta = _inputs(rows, h, 11)
+    rng = np.random.default_rng(12)
+    mean, var = rng.uniform(-1, 1, rows), rng.uniform(0.5, 4, rows)
+    if dtype == "half":
+        x, gamma = x.astype(np.float16), gamma.astype(np.float16)
+    fstats = np.concatenate([mean, var, np.zeros(rows)]).astype(np.float32)
+    # 1 KiB: 256 floats, 4 rows of 2 x 32 a pass (half gamma: its float copy too, 3 rows)
+    y, _, _, out = _run(7, rows, h, dtype, [], 1024, x, gamma=gamma, beta=beta, r_length=h,
+                        epsilon=1e-3, fstats=fstats)
+    m64, v64 = fstats[:rows].astype(np.float64), fstats[rows:2 * rows].astype(np.float64)
+    rstd = 1 / np.sqrt(v64 + 1e-3)
+    ref = (x.astype(np.float64) - m64[:, None]) * rstd[:, None] * gamma.astype(np.float64)
+    tol = dict(rtol=2e-5, atol=2e-5) if dtype == "float" else dict(rtol=4e-3, atol=4e-3)
+    np.testing.assert_allclose(y, ref, **tol)  # no beta added
+    np.testing.assert_allclose(out[2 * rows:], rstd, rtol=1e-5)
+    np.testing.assert_array_equal(out[:2 * rows], fstats[:2 * rows])  # its inputs untouched
 
 
 def test_layernorm_separate_form_pads_rows(host):
@@ -461,7 +491,7 @@ def test_layernorm_separate_form_pads_rows(host):
     ry, mean, _, rstd = _ref_layernorm(x, gamma, beta, 1e-4, count=r)
     np.testing.assert_allclose(y[:, :r], ry, rtol=2e-5, atol=2e-5)
     np.testing.assert_allclose(fstats[:rows], mean, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(fstats[rows:], rstd, rtol=1e-4)
+    np.testing.assert_allclose(fstats[rows:2 * rows], rstd, rtol=1e-4)
 
 
 @pytest.mark.parametrize("dtype,which", [("float", 6), ("float", 2), ("half", 2)])
