@@ -513,9 +513,10 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
                     tiling.hLength, tiling.originalHLength, tiling.bLength * tiling.sLength);
     return;
   }
-  tiling::LayerNormTiling t;
-  static_assert(sizeof t == sizeof tiling, "DeepNormTiling has LayerNormTiling's members");
-  std::memcpy(&t, &tiling, sizeof t);
+  tiling::LayerNormTiling t;  // the same members
+#define PYASC_DEEPNORM_COPY(type, name) t.name = tiling.name;
+  PYASC_LAYERNORM_TILING_FIELDS(PYASC_DEEPNORM_COPY)
+#undef PYASC_DEEPNORM_COPY
   sim::norm::layernorm_bsh<T, isReuseSrc, true>(
       "DeepNorm", dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, gammaLocal, betaLocal,
       sharedTmpBuffer, static_cast<float>(alpha), static_cast<float>(epsilon), t, loc);
