@@ -6,6 +6,9 @@
 // (x - mean)^2 / H, rstd = 1 / sqrt(variance + epsilon), y = (x - mean) * rstd * gamma + beta.
 // The passes and the temporaries' places in the shared tmp buffer are the tiling's (the host's
 // Get*TilingInfo); without a sharedTmpBuffer the stack's (PopStackBuffer) serves.
+// As CANN's: LayerNorm [B, S, H] sums the stored H (padding included) scaled by 1 / originalH,
+// DeepNorm sums originalH; the [A, R] form zeroes its copy of the padding (CANN zeroes the
+// source's); LayerNormGrad takes the ND format only; isOnlyOutput must be false.
 
 namespace AscendC {
 
