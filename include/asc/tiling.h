@@ -387,12 +387,11 @@ asc_status asc_tiling_layernorm_separate(int64_t a, int64_t r, uint32_t work_byt
                                          int32_t type_size, bool compute_rstd,
                                          asc_layernorm_separate_tiling *out);
 asc_status asc_tiling_normalize_tmp_size(int64_t a, int64_t r, int32_t size_u, int32_t size_t_,
-                                         bool compute_rstd, bool only_output,
-                                         uint32_t *max_bytes, uint32_t *min_bytes);
+                                         bool compute_rstd, bool only_output, uint32_t *max_bytes,
+                                         uint32_t *min_bytes);
 /* LayerNormGrad and LayerNormGradBeta [B, S, H, orig_h]. */
 asc_status asc_tiling_layernorm_grad_tmp_size(int64_t b, int64_t s, int64_t h, int32_t type_size,
-                                              bool reuse, uint32_t *max_bytes,
-                                              uint32_t *min_bytes);
+                                              bool reuse, uint32_t *max_bytes, uint32_t *min_bytes);
 asc_status asc_tiling_layernorm_grad(int64_t b, int64_t s, int64_t h, int64_t orig_h,
                                      uint32_t work_bytes, int32_t type_size, bool reuse,
                                      asc_layernorm_grad_tiling *out);

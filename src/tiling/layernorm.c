@@ -14,9 +14,15 @@
 
 enum { LN_BLOCK = 32, LN_FLOAT = 4, LN_FLOATS_PER_BLOCK = LN_BLOCK / LN_FLOAT };
 
-static int64_t ln_round_up(int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; }
-static int64_t ln_min(int64_t a, int64_t b) { return a < b ? a : b; }
-static int64_t ln_max(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t ln_round_up(int64_t n, int64_t unit) {
+  return (n + unit - 1) / unit * unit;
+}
+static int64_t ln_min(int64_t a, int64_t b) {
+  return a < b ? a : b;
+}
+static int64_t ln_max(int64_t a, int64_t b) {
+  return a > b ? a : b;
+}
 
 /* What every function checks first: a type size of 2 or 4 and positive axes (n of them, names
  * for the message) whose product fits a uint32 element count. */
@@ -34,8 +40,7 @@ static asc_status ln_check(const char *api, int32_t type_size, const int64_t *ax
                        names[i], (long long)axes[i]);
     if (total > UINT32_MAX / axes[i])
       return asc_error(ASC_ERR_INVALID_VALUE,
-                       "%s tiling: the shape has more than 2^32 elements (its uint32 fields)",
-                       api);
+                       "%s tiling: the shape has more than 2^32 elements (its uint32 fields)", api);
     total *= axes[i];
   }
   return ASC_OK;
@@ -72,7 +77,9 @@ static asc_status ln_too_small(const char *api, uint32_t work_bytes, const char 
 
 /* --- LayerNorm [B, S, H] and DeepNorm: three (two when a float source is reused) areas of
  * float temporaries, plus float mean and variance for half data. ------------------------ */
-static int64_t ln_areas(int32_t type_size, bool reuse) { return reuse && type_size == 4 ? 2 : 3; }
+static int64_t ln_areas(int32_t type_size, bool reuse) {
+  return reuse && type_size == 4 ? 2 : 3;
+}
 
 static void ln_bsh_sizes(int64_t b, int64_t s, int64_t h, int32_t type_size, bool reuse,
                          int64_t *most, int64_t *least) {
@@ -92,9 +99,9 @@ asc_status asc_tiling_layernorm_tmp_size(int64_t b, int64_t s, int64_t h, int32_
 
 /* The passes of LayerNorm's and DeepNorm's tiling; basic: DeepNorm's basic block (a pass in
  * whole 8-row blocks where the area holds one). */
-static asc_status ln_bsh_tiling(const char *api, const char *query, int64_t b, int64_t s,
-                                int64_t h, int64_t orig_h, uint32_t work_bytes, int32_t type_size,
-                                bool reuse, bool basic, asc_layernorm_tiling *out) {
+static asc_status ln_bsh_tiling(const char *api, const char *query, int64_t b, int64_t s, int64_t h,
+                                int64_t orig_h, uint32_t work_bytes, int32_t type_size, bool reuse,
+                                bool basic, asc_layernorm_tiling *out) {
   const int64_t x_size = b * s * h, stats = b * s, n = ln_areas(type_size, reuse);
   const int64_t stat_size = ln_round_up(stats, LN_FLOATS_PER_BLOCK);
   const int64_t stat_total = type_size == 4 ? 0 : 2 * stat_size;
@@ -180,8 +187,8 @@ static void ln_normalize_sizes(int64_t a, int64_t rwp, int32_t size_u, int64_t *
 }
 
 asc_status asc_tiling_normalize_tmp_size(int64_t a, int64_t r, int32_t size_u, int32_t size_t_,
-                                         bool compute_rstd, bool only_output,
-                                         uint32_t *max_bytes, uint32_t *min_bytes) {
+                                         bool compute_rstd, bool only_output, uint32_t *max_bytes,
+                                         uint32_t *min_bytes) {
   asc_status st = ln_rstd_only("Normalize", compute_rstd, only_output);
   if (!st) st = ln_check_ar("Normalize", a, r, size_t_);
   if (st) return st;
@@ -417,9 +424,9 @@ asc_status asc_tiling_deepnorm(int64_t b, int64_t s, int64_t h, int64_t orig_b, 
                      "shape's (%lld, %lld)",
                      (long long)orig_b, (long long)orig_s, (long long)b, (long long)s);
   if (orig_h <= 0 || orig_h > h || (basic && orig_h != h))
-    return asc_error(ASC_ERR_INVALID_VALUE,
-                     "DeepNorm tiling: the original H (%lld) must be in (0, H = %lld]%s",
-                     (long long)orig_h, (long long)h, basic ? " and equal H with isBasicBlock" : "");
+    return asc_error(
+        ASC_ERR_INVALID_VALUE, "DeepNorm tiling: the original H (%lld) must be in (0, H = %lld]%s",
+        (long long)orig_h, (long long)h, basic ? " and equal H with isBasicBlock" : "");
   int64_t most = 0, least = 0;
   ln_bsh_sizes(b, s, h, type_size, reuse, &most, &least);
   if (work_bytes < least)
