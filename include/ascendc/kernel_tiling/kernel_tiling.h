@@ -1,9 +1,10 @@
 // CANN's kernel_tiling/kernel_tiling.h for pyasc's simulator: the tiling structs as the kernel
 // reads them, in AscendC::tiling and exported to the global namespace as CANN's are.
 //
-// The matmul's TCubeTiling and SoftMaxTiling, RmsNormTiling are kernel_operator.h's own (one
-// type on the host and in the kernel). The other library APIs' tiling structs (LayerNormTiling,
-// ...) are not here.
+// The structs are kernel_operator.h's own (one type on the host and in the kernel): the
+// matmul's TCubeTiling, SoftMaxTiling, RmsNormTiling, the normalisation family's (LayerNormTiling,
+// LayerNormSeparateTiling, DeepNormTiling, ...) and the tensor transforms' (PadTiling,
+// UnPadTiling, ConfusionTransposeTiling). TopkTiling is not here yet.
 #ifndef PYASC_ASCENDC_KERNEL_TILING_H
 #define PYASC_ASCENDC_KERNEL_TILING_H
 

@@ -2,9 +2,10 @@
 // APIs. Here: the matmul's (matmul_tiling::MatmulApiTiling, MultiCoreMatmulTiling,
 // BatchMatmulTiling over libasc's search), the platform (platform_ascendc::PlatformAscendC), the
 // tiling data classes (register/tilingdata_base.h), GE's ge::Shape and the maths library's
-// buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...) and the SoftMax family's
-// (SoftMaxTilingFunc, ...) and the Welford APIs'. The other APIs' tiling functions are not
-// here. Link libasc: the CMake targets tiling_api, register, platform; docs/host-tiling.md, "C++".
+// buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...), and the sizes and tilings of
+// the SoftMax family, the Welford APIs, the normalisation family (LayerNorm, DeepNorm, ...) and
+// the tensor transforms (Pad, UnPad, ConfusionTranspose). Link libasc: the CMake targets
+// tiling_api, register, platform; docs/host-tiling.md, "C++".
 #ifndef PYASC_ASCENDC_TILING_API_H
 #define PYASC_ASCENDC_TILING_API_H
 
