@@ -76,4 +76,8 @@
 
 #include "kernel_operator/adv_softmax_v3.h"
 
+#include "kernel_operator/tensor_layout.h"
+
+#include "kernel_operator/adv_transdata.h"
+
 #endif
