@@ -86,6 +86,14 @@ for ex in "${examples[@]}"; do
     [ -n "$scenario" ] && scenario="-D$scenario"
   fi
   snum=$(echo "$scenario ${CANN_CMAKE_ARGS:-}" | grep -oE 'SCENARIO_NUM=[0-9]+' | tail -1 | cut -d= -f2)
+  # other variables the README's cmake line passes on (-DSCENARIO=$SCENARIO): the value its
+  # commands set first, unless CANN_CMAKE_ARGS sets it
+  for var in $(grep -m1 -oE 'cmake [^#`]*' "$dir/README.md" 2>/dev/null |
+    grep -oE -- '-D[A-Za-z_][A-Za-z0-9_]*=\$\{?[A-Za-z_]' | sed -E 's/^-D([^=]*)=.*/\1/' | sort -u); do
+    [ "$var" = SCENARIO_NUM ] || [[ " ${CANN_CMAKE_ARGS:-}" == *" -D$var="* ]] && continue
+    value=$(grep -m1 -oE "(^|[[:space:]])$var=[^[:space:];#\`]+" "$dir/README.md" | sed -E "s/^[[:space:]]*$var=//")
+    [ -n "$value" ] && scenario="$scenario -D$var=$value"
+  done
   build="$dir/build-pyasc"
   rm -rf "$build"
   mkdir -p "$build"
