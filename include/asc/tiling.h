@@ -411,6 +411,43 @@ asc_status asc_tiling_deepnorm(int64_t b, int64_t s, int64_t h, int64_t orig_b, 
                                int64_t orig_h, uint32_t work_bytes, int32_t type_size, bool reuse,
                                bool basic, asc_deepnorm_tiling *out);
 
+/* Ascend C's TopkTiling (TopK, the merge-sort algorithm), members in CANN's
+ * order. Offsets and sizes count elements of the value type T unless named
+ * otherwise; the vreduce masks are the NSMALL mode's GatherMask patterns. */
+typedef struct asc_topk_tiling {
+  int32_t tmpLocalSize, allDataSize, innerDataSize;
+  uint32_t sortRepeat;
+  int32_t mrgSortRepeat, kAlignFourBytes, kAlignTwoBytes, maskOffset;
+  int32_t maskVreducev2FourBytes, maskVreducev2TwoBytes;
+  int32_t mrgSortSrc1offset, mrgSortSrc2offset, mrgSortSrc3offset, mrgSortTwoQueueSrc1Offset;
+  int32_t mrgFourQueueTailPara1, mrgFourQueueTailPara2, srcIndexOffset;
+  uint32_t copyUbToUbBlockCount;
+  int32_t topkMrgSrc1MaskSizeOffset, topkNSmallSrcIndexOffset;
+  uint32_t vreduceValMask0, vreduceValMask1, vreduceIdxMask0, vreduceIdxMask1;
+  uint16_t vreducehalfValMask0, vreducehalfValMask1, vreducehalfValMask2, vreducehalfValMask3;
+  uint16_t vreducehalfValMask4, vreducehalfValMask5, vreducehalfValMask6, vreducehalfValMask7;
+} asc_topk_tiling;
+
+/* TopK's modes (CANN's TopKMode): rows of any multiple of 32 elements, or
+ * rows of exactly 32 sorted all at once. */
+enum { ASC_TOPK_NORMAL = 0, ASC_TOPK_NSMALL = 1 };
+
+/* TopK's shared tmp buffer in bytes on dav-2201, as CANN's
+ * GetTopKMaxMinTmpSize: outter rows of inner (a positive multiple of 32;
+ * exactly 32 in ASC_TOPK_NSMALL) elements of type_size (2 or 4) bytes, at
+ * most ub_bytes in all; is_init_index: the caller passes the indices (none
+ * generated into the buffer); is_largest false needs room for the negated
+ * source in NSMALL mode. Max and min are equal; either pointer may be NULL.
+ * Errors (outputs untouched) for any other input. */
+asc_status asc_tiling_topk_tmp_size(int64_t inner, int64_t outter, int is_init_index, int mode,
+                                    int is_largest, int32_t type_size, uint64_t ub_bytes,
+                                    uint32_t *max_bytes, uint32_t *min_bytes);
+/* CANN's TopKTilingFunc for dav-2201 into *out (zeroed, then filled;
+ * untouched on error): the inputs as for the tmp size, and k in [1, inner]. */
+asc_status asc_tiling_topk(int64_t inner, int64_t outter, int64_t k, int32_t type_size,
+                           int is_init_index, int mode, int is_largest, uint64_t ub_bytes,
+                           asc_topk_tiling *out);
+
 #ifdef __cplusplus
 }
 #endif

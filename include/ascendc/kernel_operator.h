@@ -75,6 +75,7 @@
 #include "kernel_operator/adv_welford.h"
 
 #include "kernel_operator/adv_softmax_v3.h"
+#include "kernel_operator/adv_topk.h"
 
 #include "kernel_operator/tensor_layout.h"
 

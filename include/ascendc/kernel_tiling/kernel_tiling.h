@@ -13,6 +13,7 @@
 
 #include "../kernel_operator/adv_tiling.h"
 #include "../kernel_operator/tcube_tiling.h"
+#include "../kernel_operator/topk_tiling.h"
 #include "../kernel_operator/transform_tiling.h"
 
 #endif

@@ -22,6 +22,7 @@
 #include "pad_tiling.h"
 #include "platform/platform_ascendc.h"
 #include "softmax_tiling.h"
+#include "topk_tiling.h"
 #include "welford_tiling.h"
 
 #endif
