@@ -510,6 +510,83 @@ static void test_layernorm(void **state) {
                ASC_ERR_INVALID_VALUE, "isBasicBlock");
 }
 
+/* TopK's sizes and tilings, worked out from CANN's dav-2201 tiling. */
+static void test_topk(void **state) {
+  (void)state;
+  const uint64_t ub = 192 * 1024;
+  uint32_t most = 0, least = 0;
+  /* the example: 2 rows of 32 floats, k 1, smallest, indices generated: (16 + 4) * 32 bytes */
+  assert_ok(asc_tiling_topk_tmp_size(32, 2, 0, ASC_TOPK_NORMAL, 0, 4, ub, &most, &least));
+  assert_int_equal(most, 640);
+  assert_int_equal(least, 640);
+  asc_topk_tiling t;
+  assert_ok(asc_tiling_topk(32, 2, 1, 4, 0, ASC_TOPK_NORMAL, 0, ub, &t));
+  const int32_t normal[24] = {160, 64, 64, 1, 8,   8, 16, 16, 2, 4, 2, 4,
+                              6,   2,  64, 1, 128, 8, 0,  0,  0, 0, 0, 0};
+  assert_int_equal(sizeof t, sizeof normal + 8 * sizeof(uint16_t));
+  assert_memory_equal(&t, normal, sizeof normal);
+  /* half, given indices: the sort elements' halves of 4 halves each, 16-aligned k */
+  assert_ok(asc_tiling_topk(4096, 2, 37, 2, 1, ASC_TOPK_NORMAL, 1, ub, &t));
+  assert_int_equal(t.tmpLocalSize, 8 * 4096);
+  assert_int_equal(t.innerDataSize, 4 * 4096);
+  assert_int_equal(t.maskOffset, 2 * 48);
+  assert_int_equal(t.kAlignFourBytes, 40);
+  assert_int_equal(t.mrgSortSrc3offset, 12);
+  assert_int_equal(t.mrgFourQueueTailPara2, 2);
+  assert_int_equal(t.srcIndexOffset, 0);
+  /* NSMALL, half, k 27 of 6 rows, largest: six full 0b0001 groups, then three */
+  assert_ok(asc_tiling_topk_tmp_size(32, 6, 0, ASC_TOPK_NSMALL, 1, 2, ub, &most, NULL));
+  assert_int_equal(most, 192 * 8 + 64 + 192 * 4);
+  assert_ok(asc_tiling_topk(32, 6, 27, 2, 0, ASC_TOPK_NSMALL, 1, ub, &t));
+  assert_int_equal(t.innerDataSize, 768);
+  assert_int_equal(t.maskOffset, 162);
+  assert_int_equal(t.topkMrgSrc1MaskSizeOffset, 768);
+  assert_int_equal(t.topkNSmallSrcIndexOffset, 800);
+  assert_int_equal(t.tmpLocalSize, 800 + 384);
+  assert_int_equal(t.vreduceIdxMask0, 0xAAAAAAAAu);
+  assert_int_equal(t.vreduceIdxMask1, 0x2AAAAAu);
+  assert_int_equal(t.vreduceValMask0, 0);
+  const uint16_t halves[8] = {0x1111, 0x1111, 0x1111, 0x1111, 0x1111, 0x1111, 0x0111, 0};
+  assert_memory_equal(&t.vreducehalfValMask0, halves, sizeof halves);
+  /* NSMALL, float, k 5 of 3 rows, smallest, given indices: the negated copy before the masks */
+  assert_ok(asc_tiling_topk_tmp_size(32, 3, 1, ASC_TOPK_NSMALL, 0, 4, ub, &most, &least));
+  assert_int_equal(least, 96 * 8 + 64 + 96 * 4);
+  assert_ok(asc_tiling_topk(32, 3, 5, 4, 1, ASC_TOPK_NSMALL, 0, ub, &t));
+  assert_int_equal(t.topkMrgSrc1MaskSizeOffset, 192 + 96);
+  assert_int_equal(t.tmpLocalSize, 192 + 96 + 16);
+  assert_int_equal(t.vreduceValMask0, 0x155);
+  assert_int_equal(t.vreduceIdxMask0, 0x2AA);
+  /* refused: the outputs untouched */
+  asc_topk_tiling before = t;
+  most = least = 7;
+  assert_error(asc_tiling_topk(48, 2, 1, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "multiple of 32");
+  assert_error(asc_tiling_topk(64, 2, 1, 4, 0, ASC_TOPK_NSMALL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "must be 32");
+  assert_error(asc_tiling_topk(32, 2, 0, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "k (0)");
+  assert_error(asc_tiling_topk(32, 2, 33, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "[1, 32]");
+  assert_error(asc_tiling_topk(32, 2, 1, 8, 0, ASC_TOPK_NORMAL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "type size 8");
+  assert_error(asc_tiling_topk(32, 0, 1, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t), ASC_ERR_INVALID_VALUE,
+               "outter");
+  assert_error(asc_tiling_topk(32, 2, 1, 4, 0, 2, 1, ub, &t), ASC_ERR_INVALID_VALUE, "mode 2");
+  assert_error(asc_tiling_topk(4096, 48, 1, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t),
+               ASC_ERR_INVALID_VALUE, "exceeds the UB");
+  assert_error(asc_tiling_topk(INT64_MAX / 2, INT64_MAX / 2, 1, 4, 0, ASC_TOPK_NORMAL, 1, ub, &t),
+               ASC_ERR_INVALID_VALUE, "multiple of 32");
+  assert_error(asc_tiling_topk(1 << 30, 1 << 30, 1, 4, 0, ASC_TOPK_NORMAL, 1, UINT64_MAX, &t),
+               ASC_ERR_INVALID_VALUE, "exceeds the UB");
+  assert_memory_equal(&t, &before, sizeof t);
+  assert_error(asc_tiling_topk(32, 2, 1, 4, 0, ASC_TOPK_NORMAL, 1, ub, NULL), ASC_ERR_INVALID_VALUE,
+               "NULL");
+  assert_error(asc_tiling_topk_tmp_size(-32, 2, 0, ASC_TOPK_NORMAL, 1, 2, ub, &most, &least),
+               ASC_ERR_INVALID_VALUE, "multiple of 32");
+  assert_int_equal(most, 7);
+  assert_int_equal(least, 7);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_fractal),
@@ -524,6 +601,7 @@ int main(void) {
       cmocka_unit_test(test_pad_unpad),
       cmocka_unit_test(test_confusion_transpose),
       cmocka_unit_test(test_layernorm),
+      cmocka_unit_test(test_topk),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
