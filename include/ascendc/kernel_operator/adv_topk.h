@@ -23,7 +23,7 @@ struct TopKInfo {
 };
 
 namespace sim {
-// GatherMask's built-in patterns as CANN names them (src1Pattern 1..3).
+// GatherMask's built-in patterns 1..3 (CANN's REDUCEV2_MODE_ONE..THREE).
 constexpr uint8_t TOPK_EVEN_ELEMENTS = 1;    // 0b0101...: scores of float sort elements
 constexpr uint8_t TOPK_ODD_ELEMENTS = 2;     // 0b1010...: indices (as floats)
 constexpr uint8_t TOPK_FIRST_OF_FOUR = 3;    // 0b0001...: scores of half sort elements
@@ -296,8 +296,8 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
   const UnaryRepeatParams unary;
   if constexpr (topkMode == TopKMode::TOPK_NORMAL) {
     if constexpr (!isInitIndex) {
-      CreateVecIndex(tmp[tilling.srcIndexOffset].template ReinterpretCast<int32_t>(), 0,
-                     static_cast<uint32_t>(topKInfo.inner), loc);
+      Arange<int32_t>(tmp[tilling.srcIndexOffset].template ReinterpretCast<int32_t>(), 0, 1,
+                      topKInfo.inner, loc);
       PipeBarrier<PIPE_V>(loc);
     }
     SetMaskCount();
@@ -312,7 +312,7 @@ inline void TopK(const LocalTensor<T> &dstValueLocal, const LocalTensor<int32_t>
     if constexpr (!isInitIndex) {
       LocalTensor<int32_t> index =
           tmp[tilling.topkNSmallSrcIndexOffset].template ReinterpretCast<int32_t>();
-      CreateVecIndex(index, 0, static_cast<uint32_t>(topKInfo.inner), loc);
+      Arange<int32_t>(index, 0, 1, topKInfo.inner, loc);
       PipeBarrier<PIPE_V>(loc);
       if (topKInfo.outter > 1) {
         // the first row's indices into every other row
