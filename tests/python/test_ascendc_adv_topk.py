@@ -482,3 +482,17 @@ def test_checked_mode_reports_what_cann_asserts():
     # the default mode computes on, as the device does: k past n still sorts the padded row
     outv, outi = _topk(np.float32, 0, x, 3, n=2)
     _check_normal(np.float32, x, 3, True, outv, outi)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_checked_mode_runs_the_valid_calls_clean(dtype):
+    # checked mode follows every operand and event: the valid calls pass through it unchanged
+    x = _rows(dtype, 2, 608, 600, False, seed=6, ties=True)
+    finish = np.array([0, 1], np.uint8)
+    outv, outi = _topk(dtype, 2, x, 40, n=600, largest=False, finish=finish, debug=True)
+    _check_normal(dtype, x, 40, False, outv, outi, finish=finish, n=600)
+    x = _rows(dtype, 5, 32, 28, True, seed=7, ties=True)
+    outv, outi = _topk(dtype, 4, x, 19, n=28, debug=True)
+    _check_small(dtype, x, 19, True, outv, outi)
+    outv, outi = _topk(dtype, 12 if dtype == np.float32 else 4, x, 3, n=28, debug=True)
+    _check_small(dtype, x, 3, True, outv, outi)
