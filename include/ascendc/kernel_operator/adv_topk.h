@@ -29,18 +29,6 @@ constexpr uint8_t TOPK_ODD_ELEMENTS = 2;     // 0b1010...: indices (as floats)
 constexpr uint8_t TOPK_FIRST_OF_FOUR = 3;    // 0b0001...: scores of half sort elements
 constexpr uint32_t TOPK_MRG_LISTS_MAX = 15;  // two-way merge lists: three a four-way level
 
-// GatherMask in counter mode as dav-2201 runs it (CANN's page: "configuration one", each of
-// repeatTimes repeats takes mask elements), for the NSMALL picks, where mask is one whole
-// 256-byte repeat: libasc's gather_mask reads a counter-mode mask as the elements of all
-// repeats together ("configuration two"), so it is given mask * repeatTimes, which selects the
-// same elements (the repeats src0RepeatStride apart, each with the pattern src1RepeatStride on).
-template <typename T, typename U>
-inline void topk_gather_rows(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
-                             const LocalTensor<U> &pattern, uint32_t mask,
-                             const GatherMaskParams &p, uint64_t &kept, Loc loc) {
-  GatherMask<T, U>(dst, src0, pattern, true, mask * p.repeatTimes, p, kept, loc);
-}
-
 template <typename T>
 inline void topk_sort_row(const LocalTensor<T> &src, const LocalTensor<int32_t> &srcIndex,
                           const LocalTensor<T> &tmp, const TopkTiling &t, const TopKInfo &info,
@@ -185,11 +173,11 @@ inline void topk_nsmall_pick(const LocalTensor<float> &dstValue,
   WaitFlag<HardEvent::S_V>(ev, loc);
   const GatherMaskParams rows(1, static_cast<uint16_t>(info.outter), 8, 0);
   uint64_t kept = 0;
-  topk_gather_rows<float, uint32_t>(dstValue, tmp, pattern, 64, rows, kept, loc);
+  GatherMask<float, uint32_t>(dstValue, tmp, pattern, true, 64, rows, kept, loc);
   const LocalTensor<float> indexAsFloat = dstIndex.ReinterpretCast<float>();
-  topk_gather_rows<float, uint32_t>(
-      indexAsFloat, tmp, tmp[t.topkMrgSrc1MaskSizeOffset + 8].ReinterpretCast<uint32_t>(), 64, rows,
-      kept, loc);
+  GatherMask<float, uint32_t>(indexAsFloat, tmp,
+                              tmp[t.topkMrgSrc1MaskSizeOffset + 8].ReinterpretCast<uint32_t>(),
+                              true, 64, rows, kept, loc);
   PipeBarrier<PIPE_V>(loc);
 }
 inline void topk_nsmall_pick(const LocalTensor<half> &dstValue,
@@ -214,14 +202,14 @@ inline void topk_nsmall_pick(const LocalTensor<half> &dstValue,
   WaitFlag<HardEvent::S_V>(ev, loc);
   const GatherMaskParams rows(1, static_cast<uint16_t>(info.outter), 8, 0);
   uint64_t kept = 0;
-  topk_gather_rows<half, uint16_t>(dstValue, tmp, pattern, 128, rows, kept, loc);
+  GatherMask<half, uint16_t>(dstValue, tmp, pattern, true, 128, rows, kept, loc);
   PipeBarrier<PIPE_V>(loc);
   const LocalTensor<float> indexAsFloat = dstIndex.ReinterpretCast<float>();
   const LocalTensor<float> elems = tmp.ReinterpretCast<float>();
-  topk_gather_rows<float, uint32_t>(
+  GatherMask<float, uint32_t>(
       indexAsFloat, elems,
-      elems[(t.topkMrgSrc1MaskSizeOffset + 16) / 2].ReinterpretCast<uint32_t>(), 64, rows, kept,
-      loc);
+      elems[(t.topkMrgSrc1MaskSizeOffset + 16) / 2].ReinterpretCast<uint32_t>(), true, 64, rows,
+      kept, loc);
   PipeBarrier<PIPE_V>(loc);
 }
 
