@@ -4,7 +4,7 @@
 // The structs are kernel_operator.h's own (one type on the host and in the kernel): the
 // matmul's TCubeTiling, SoftMaxTiling, RmsNormTiling, the normalisation family's (LayerNormTiling,
 // LayerNormSeparateTiling, DeepNormTiling, ...) and the tensor transforms' (PadTiling,
-// UnPadTiling, ConfusionTransposeTiling). TopkTiling is not here yet.
+// UnPadTiling, ConfusionTransposeTiling) and TopK's (TopkTiling).
 #ifndef PYASC_ASCENDC_KERNEL_TILING_H
 #define PYASC_ASCENDC_KERNEL_TILING_H
 

@@ -3,8 +3,8 @@
 // BatchMatmulTiling over libasc's search), the platform (platform_ascendc::PlatformAscendC), the
 // tiling data classes (register/tilingdata_base.h), GE's ge::Shape and the maths library's
 // buffer sizes (GetExpMaxMinTmpSize, GetAcoshMaxMinTmpSize, ...), and the sizes and tilings of
-// the SoftMax family, the Welford APIs, the normalisation family (LayerNorm, DeepNorm, ...) and
-// the tensor transforms (Pad, UnPad, ConfusionTranspose). Link libasc: the CMake targets
+// the SoftMax family, the Welford APIs, the normalisation family (LayerNorm, DeepNorm, ...),
+// the tensor transforms (Pad, UnPad, ConfusionTranspose) and TopK. Link libasc: the CMake targets
 // tiling_api, register, platform; docs/host-tiling.md, "C++".
 #ifndef PYASC_ASCENDC_TILING_API_H
 #define PYASC_ASCENDC_TILING_API_H
