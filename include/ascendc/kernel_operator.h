@@ -65,6 +65,7 @@
 
 #include "kernel_operator/adv_reduce.h"
 #include "kernel_operator/adv_transform.h"
+#include "kernel_operator/reduce_pattern.h"
 
 #include "kernel_operator/adv_norm.h"
 

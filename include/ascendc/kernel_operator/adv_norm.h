@@ -33,27 +33,6 @@ struct LayerNormPara {
   uint32_t rLength;
   uint32_t rLengthWithPadding;
 };
-#ifndef PYASC_ASCENDC_REDUCE_PATTERN  // also tiling/math_tiling.h's
-#define PYASC_ASCENDC_REDUCE_PATTERN
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
-#endif
 struct NormalizeConfig {
   ReducePattern reducePattern = ReducePattern::AR;
   int32_t aLength = -1;

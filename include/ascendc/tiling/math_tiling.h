@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "../graph/tensor.h"
+#include "../kernel_operator/reduce_pattern.h"
 
 namespace AscendC {
 
@@ -170,27 +171,6 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
 // the source may be overwritten; along the last axis a block a row (a repeat a row past one
 // repeat's elements) once a row passes a block; down the first axis a row of the largest power
 // of two below the rows (32-byte aligned).
-#ifndef PYASC_ASCENDC_REDUCE_PATTERN  // also kernel_operator.h's (Normalize's config)
-#define PYASC_ASCENDC_REDUCE_PATTERN
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
-#endif
 namespace pyasc_detail {
 inline void ReduceExtremeTmpSize(const char *what, const TensorShape &srcShape,
                                  const ge::DataType dataType, ReducePattern pattern,
