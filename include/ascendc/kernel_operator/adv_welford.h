@@ -125,23 +125,9 @@ inline void WelfordUpdate(const LocalTensor<U> &outputMean, const LocalTensor<U>
     const uint32_t left = para.abComputeLength - at;
     const int32_t n = static_cast<int32_t>(left < piece ? left : piece);
     const LocalTensor<float> mean = inputMean[at], outMean = outputMean[at];
-    if constexpr (sizeof(T) == 2) {
-      const LocalTensor<float> x = tmp, d = tmp[piece], e = tmp[2 * piece];
-      PipeBarrier<PIPE_V>();
-      Cast(x, inputX[at], RoundMode::CAST_NONE, n, loc);
-      PipeBarrier<PIPE_V>();
-      Sub(d, x, mean, n, loc);
-      PipeBarrier<PIPE_V>();
-      Muls(e, d, para.nRec, n, loc);
-      PipeBarrier<PIPE_V>();
-      Add(outMean, e, mean, n, loc);
-      PipeBarrier<PIPE_V>();
-      Sub(e, x, outMean, n, loc);
-      PipeBarrier<PIPE_V>();
-      Mul(d, d, e, n, loc);
-      PipeBarrier<PIPE_V>();
-      Add(outputVariance[at], d, inputVariance[at], n, loc);
-    } else if constexpr (isReuseSource) {
+    if constexpr (isReuseSource && sizeof(T) == 4) {
+      // x - mean is computed again into x itself, after the mean: with the outputs in the
+      // inputs' place it reads the new mean, as on the NPU
       const LocalTensor<float> x = inputX[at];
       PipeBarrier<PIPE_V>();
       Sub(tmp, x, mean, n, loc);
@@ -158,7 +144,17 @@ inline void WelfordUpdate(const LocalTensor<U> &outputMean, const LocalTensor<U>
       PipeBarrier<PIPE_V>();
       Add(outputVariance[at], tmp, inputVariance[at], n, loc);
     } else {
-      const LocalTensor<float> x = inputX[at], d = tmp, e = tmp[piece];
+      // half data is cast to float in the buffer's first copy; float data is read in place
+      const uint32_t copy = sizeof(T) == 2 ? piece : 0;
+      const LocalTensor<float> d = tmp[copy], e = tmp[copy + piece];
+      LocalTensor<float> x;
+      if constexpr (sizeof(T) == 2) {
+        x = tmp;
+        PipeBarrier<PIPE_V>();
+        Cast(x, inputX[at], RoundMode::CAST_NONE, n, loc);
+      } else {
+        x = inputX[at];
+      }
       PipeBarrier<PIPE_V>();
       Sub(d, x, mean, n, loc);
       PipeBarrier<PIPE_V>();
