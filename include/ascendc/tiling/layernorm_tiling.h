@@ -86,37 +86,51 @@ inline void NormSizes(const char *what, asc_status st, const uint32_t &most, con
   maxValue = ok ? most : 0;
   minValue = ok ? least : 0;
 }
+// A [B, S, H, originalH] API's sizes: call(b, s, h, &most, &least) is its libasc function.
+template <typename Call>
+inline void BshSizes(const char *what, const ge::Shape &shape, Call call, uint32_t &maxValue,
+                     uint32_t &minValue) {
+  int64_t d[4] = {0, 0, 0, 0};
+  uint32_t most = 0, least = 0;
+  if (!NormDims(what, shape, 4, d)) {
+    maxValue = minValue = 0;
+    return;
+  }
+  NormSizes(what, call(d[0], d[1], d[2], &most, &least), most, least, maxValue, minValue);
+}
+// Its tiling: call(b, s, h, originalH, &t) fills the C struct T, stored into tiling.
+template <typename T, typename Tiling, typename Call>
+inline void BshTiling(const char *what, const ge::Shape &shape, Call call, Tiling &tiling) {
+  int64_t d[4] = {0, 0, 0, 0};
+  T t;
+  if (NormDims(what, shape, 4, d) && NormOk(what, call(d[0], d[1], d[2], d[3], &t)))
+    NormStore(t, tiling);
+}
 }  // namespace pyasc_detail
 
 // --- LayerNorm [B, S, H, originalH]: output, mean and variance ---------------------------
 inline void GetLayerNormMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize,
                                       const bool isReuseSource, uint32_t &maxValue,
                                       uint32_t &minValue) {
-  const char *what = "GetLayerNormMaxMinTmpSize";
-  int64_t d[4] = {0, 0, 0, 0};
-  uint32_t most = 0, least = 0;
-  if (!pyasc_detail::NormDims(what, srcShape, 4, d)) {
-    maxValue = minValue = 0;
-    return;
-  }
-  pyasc_detail::NormSizes(
-      what,
-      asc_tiling_layernorm_tmp_size(d[0], d[1], d[2], static_cast<int32_t>(typeSize), isReuseSource,
-                                    &most, &least),
-      most, least, maxValue, minValue);
+  pyasc_detail::BshSizes(
+      "GetLayerNormMaxMinTmpSize", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, uint32_t *most, uint32_t *least) {
+        return asc_tiling_layernorm_tmp_size(b, s, h, static_cast<int32_t>(typeSize), isReuseSource,
+                                             most, least);
+      },
+      maxValue, minValue);
 }
 template <typename Tiling>
 inline void GetLayerNormNDTilingInfo(const ge::Shape &srcShape, const uint32_t stackBufferSize,
                                      const uint32_t typeSize, const bool isReuseSource,
                                      Tiling &tiling) {
-  const char *what = "GetLayerNormNDTilingInfo";
-  int64_t d[4] = {0, 0, 0, 0};
-  asc_layernorm_tiling t;
-  if (pyasc_detail::NormDims(what, srcShape, 4, d) &&
-      pyasc_detail::NormOk(what,
-                           asc_tiling_layernorm(d[0], d[1], d[2], d[3], stackBufferSize,
-                                                static_cast<int32_t>(typeSize), isReuseSource, &t)))
-    pyasc_detail::NormStore(t, tiling);
+  pyasc_detail::BshTiling<asc_layernorm_tiling>(
+      "GetLayerNormNDTilingInfo", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, int64_t originalH, asc_layernorm_tiling *t) {
+        return asc_tiling_layernorm(b, s, h, originalH, stackBufferSize,
+                                    static_cast<int32_t>(typeSize), isReuseSource, t);
+      },
+      tiling);
 }
 // CANN's older spelling.
 template <typename Tiling>
@@ -184,47 +198,37 @@ inline void GetNormalizeMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t 
 inline void GetLayerNormGradMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize,
                                           const bool isReuseSource, uint32_t &maxValue,
                                           uint32_t &minValue) {
-  const char *what = "GetLayerNormGradMaxMinTmpSize";
-  int64_t d[4] = {0, 0, 0, 0};
-  uint32_t most = 0, least = 0;
-  if (!pyasc_detail::NormDims(what, srcShape, 4, d)) {
-    maxValue = minValue = 0;
-    return;
-  }
-  pyasc_detail::NormSizes(
-      what,
-      asc_tiling_layernorm_grad_tmp_size(d[0], d[1], d[2], static_cast<int32_t>(typeSize),
-                                         isReuseSource, &most, &least),
-      most, least, maxValue, minValue);
+  pyasc_detail::BshSizes(
+      "GetLayerNormGradMaxMinTmpSize", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, uint32_t *most, uint32_t *least) {
+        return asc_tiling_layernorm_grad_tmp_size(b, s, h, static_cast<int32_t>(typeSize),
+                                                  isReuseSource, most, least);
+      },
+      maxValue, minValue);
 }
 template <typename Tiling>
 inline void GetLayerNormGradNDTilingInfo(const ge::Shape &srcShape, const uint32_t stackBufferSize,
                                          const uint32_t typeSize, const bool isReuseSource,
                                          Tiling &tiling) {
-  const char *what = "GetLayerNormGradNDTilingInfo";
-  int64_t d[4] = {0, 0, 0, 0};
-  asc_layernorm_grad_tiling t;
-  if (pyasc_detail::NormDims(what, srcShape, 4, d) &&
-      pyasc_detail::NormOk(
-          what, asc_tiling_layernorm_grad(d[0], d[1], d[2], d[3], stackBufferSize,
-                                          static_cast<int32_t>(typeSize), isReuseSource, &t)))
-    pyasc_detail::NormStore(t, tiling);
+  pyasc_detail::BshTiling<asc_layernorm_grad_tiling>(
+      "GetLayerNormGradNDTilingInfo", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, int64_t originalH, asc_layernorm_grad_tiling *t) {
+        return asc_tiling_layernorm_grad(b, s, h, originalH, stackBufferSize,
+                                         static_cast<int32_t>(typeSize), isReuseSource, t);
+      },
+      tiling);
 }
 inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize,
                                               const bool isReuseSource, uint32_t &maxValue,
                                               uint32_t &minValue) {
   (void)isReuseSource;
-  const char *what = "GetLayerNormGradBetaMaxMinTmpSize";
-  int64_t d[4] = {0, 0, 0, 0};
-  uint32_t most = 0, least = 0;
-  if (!pyasc_detail::NormDims(what, srcShape, 4, d)) {
-    maxValue = minValue = 0;
-    return;
-  }
-  pyasc_detail::NormSizes(what,
-                          asc_tiling_layernorm_grad_beta_tmp_size(
-                              d[0], d[1], d[2], static_cast<int32_t>(typeSize), &most, &least),
-                          most, least, maxValue, minValue);
+  pyasc_detail::BshSizes(
+      "GetLayerNormGradBetaMaxMinTmpSize", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, uint32_t *most, uint32_t *least) {
+        return asc_tiling_layernorm_grad_beta_tmp_size(b, s, h, static_cast<int32_t>(typeSize),
+                                                       most, least);
+      },
+      maxValue, minValue);
 }
 template <typename Tiling>
 inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape &srcShape,
@@ -232,14 +236,13 @@ inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape &srcShape,
                                              const uint32_t typeSize, const bool isReuseSource,
                                              Tiling &tiling) {
   (void)isReuseSource;
-  const char *what = "GetLayerNormGradBetaNDTilingInfo";
-  int64_t d[4] = {0, 0, 0, 0};
-  asc_layernorm_grad_beta_tiling t;
-  if (pyasc_detail::NormDims(what, srcShape, 4, d) &&
-      pyasc_detail::NormOk(what,
-                           asc_tiling_layernorm_grad_beta(d[0], d[1], d[2], d[3], stackBufferSize,
-                                                          static_cast<int32_t>(typeSize), &t)))
-    pyasc_detail::NormStore(t, tiling);
+  pyasc_detail::BshTiling<asc_layernorm_grad_beta_tiling>(
+      "GetLayerNormGradBetaNDTilingInfo", srcShape,
+      [&](int64_t b, int64_t s, int64_t h, int64_t originalH, asc_layernorm_grad_beta_tiling *t) {
+        return asc_tiling_layernorm_grad_beta(b, s, h, originalH, stackBufferSize,
+                                              static_cast<int32_t>(typeSize), t);
+      },
+      tiling);
 }
 
 // --- DeepNorm [B, S, H]: false (and the reason on stderr) where CANN's returns false ------------
