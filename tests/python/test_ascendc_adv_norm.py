@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import shutil
 import struct
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
+from host_program import run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -135,15 +133,7 @@ def _bits(x: float) -> int:
 @pytest.fixture(scope="module")
 def host(tmp_path_factory) -> tuple[dict[str, list[int]], str]:
     tmp = tmp_path_factory.mktemp("norm_host")
-    src = tmp / "norm_host.asc"
-    src.write_text(HOST)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp / "norm_host"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp / "norm_host")], capture_output=True, text=True, check=False,
-                         timeout=60)
-    assert run.returncode == 0, run.stderr
+    run = run_host_program(tmp, "norm_host", HOST)
     got = {}
     for line in run.stdout.splitlines():
         name, *values = line.split()

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
+from host_program import printed_numbers, run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -174,16 +173,8 @@ def _words(t: dict[str, int]) -> list[int]:
 
 
 def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
-    src = tmp_path / "topk_host.asc"
-    src.write_text(HOST)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / "topk_host"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / "topk_host")], capture_output=True, text=True,
-                         check=False, timeout=60)
-    assert run.returncode == 0, run.stderr
-    got = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in run.stdout.splitlines()}
+    run = run_host_program(tmp_path, "topk_host", HOST)
+    got = printed_numbers(run)
     for name, (inner, outter, k, ts, init, nsmall, largest) in HOST_CASES.items():
         size = tmp_bytes_ref(inner, outter, init, nsmall, largest)
         assert got[f"{name}_size"] == [1, size, size], name

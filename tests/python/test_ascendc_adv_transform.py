@@ -13,14 +13,13 @@ NumPy's padding, slicing and transposes, bit for bit."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
+from host_program import printed_numbers, run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -88,22 +87,9 @@ int main() {
 """
 
 
-def _compile(tmp_path: Path, source: str, name: str) -> subprocess.CompletedProcess:
-    src = tmp_path / f"{name}.asc"
-    src.write_text(source)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / name), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / name)], capture_output=True, text=True, check=False,
-                         timeout=60)
-    assert run.returncode == 0, run.stderr
-    return run
-
-
 def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
-    run = _compile(tmp_path, HOST, "transform_host")
-    got = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in run.stdout.splitlines()}
+    run = run_host_program(tmp_path, "transform_host", HOST)
+    got = printed_numbers(run)
     # 16 x 31 floats: 496 elements in whole 16s, 16 x 8 elements x 2 buffers x 4 bytes each
     assert got["pad_sizes"] == [496 * 64, 1024]
     # width 31 - 8 = 23 before the last block, 124 bytes = 3 whole blocks, 255 rows a pass:

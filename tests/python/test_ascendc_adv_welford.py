@@ -12,14 +12,13 @@ CANN's layernorm and welfordfinalize tiling compute."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
+from host_program import printed_numbers, run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -56,16 +55,8 @@ int main() {
 
 
 def test_host_sizes_follow_cann(tmp_path: Path) -> None:
-    src = tmp_path / "welford_host.asc"
-    src.write_text(HOST)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / "welford_host"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / "welford_host")], capture_output=True, text=True,
-                         check=False, timeout=60)
-    assert run.returncode == 0, run.stderr
-    got = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in run.stdout.splitlines()}
+    run = run_host_program(tmp_path, "welford_host", HOST)
+    got = printed_numbers(run)
     # min: the float copies of one 256-byte repeat; max: that for every 64 elements
     assert got["update_float"] == [512, 512]
     assert got["update_half"] == [7 * 768, 768]  # 400 elements: 7 repeats

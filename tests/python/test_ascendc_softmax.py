@@ -14,8 +14,6 @@ documents."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ import pytest
 import pyasc
 from pyasc.language import adv_host
 from pyasc.language.adv_tiling import SoftmaxTiling
+from host_program import run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -123,15 +122,7 @@ def _tiling(m: int, k: int, type_size: int, split_m: int) -> list[int]:
 
 
 def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
-    src = tmp_path / "softmax_host.asc"
-    src.write_text(HOST)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / "softmax_host"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / "softmax_host")], capture_output=True, text=True,
-                         check=False, timeout=60)
-    assert run.returncode == 0, run.stderr
+    run = run_host_program(tmp_path, "softmax_host", HOST)
     got = [line.split() for line in run.stdout.splitlines()]
     m, k = 32, 1024
 

@@ -11,14 +11,13 @@ CANN's dav-2201 sizes: 5 blocks of float, the row twice and a 64-float unit a ro
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import pyasc
+from host_program import printed_numbers, run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                                 reason="no C++ compiler")
@@ -50,16 +49,8 @@ int main() {
 
 
 def test_host_sizes_and_tiling_follow_cann(tmp_path: Path) -> None:
-    src = tmp_path / "flash3_host.asc"
-    src.write_text(HOST)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / "flash3_host"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / "flash3_host")], capture_output=True, text=True,
-                         check=False, timeout=60)
-    assert run.returncode == 0, run.stderr
-    got = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in run.stdout.splitlines()}
+    run = run_host_program(tmp_path, "flash3_host", HOST)
+    got = printed_numbers(run)
     row = (5 * 8 + 2 * 1024 + 64) * 4
     assert got["sizes"] == [16 * row, row]
     # 3 rows a pass (not above 8: kept), 5 passes, 1 row left

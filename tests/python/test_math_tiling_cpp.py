@@ -7,11 +7,10 @@ form of floor, and leave their outputs alone for an empty shape."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from host_program import run_host_program
 
 pytestmark = pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
 
@@ -173,14 +172,6 @@ EXPECTED = [
 
 
 def test_math_tmp_sizes_follow_cann(tmp_path: Path) -> None:
-    src = tmp_path / "math_sizes.asc"
-    src.write_text(PROGRAM)
-    build = subprocess.run([sys.executable, "-m", "pyasc", "asc-compile", str(src), "-o",
-                            str(tmp_path / "math_sizes"), "-Wall", "-Wextra", "-Werror"],
-                           capture_output=True, text=True, check=False)
-    assert build.returncode == 0, build.stderr
-    run = subprocess.run([str(tmp_path / "math_sizes")], capture_output=True, text=True,
-                         check=False, timeout=60)
-    assert run.returncode == 0, run.stderr
+    run = run_host_program(tmp_path, "math_sizes", PROGRAM)
     got = [tuple(line.split()) for line in run.stdout.splitlines()]
     assert got == [tuple(str(v) for v in row) for row in EXPECTED]
