@@ -742,6 +742,101 @@ def test_fixpipe_nd_stride_out_of_range_is_an_error():
         _steps_with_two_nd_matrices(513)
 
 
+# Fixpipe into L1 (C1) as NZ int8 with a vector quant (VQF322B8_PRE): CANN's cbufWorkspace is a
+# LocalTensor<uint64_t> in L1, one uint64 per channel with the scale's float32 bits in its low
+# word (bit 46 the int8 sign); NZ int8 column blocks are 32 channels wide, dstStride 32-byte
+# blocks apart. The fixpipe moves the vector into its own buffer first, so CANN's
+# fixpipe_l0c2l1 example puts it at the same L1 address as the output (OVERLAP 1).
+VQUANT_L1_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t M = 32, N = 64, K = 32, M1 = M / 16, N1 = N / 16, K1 = K / 16, FRACTAL = 256;
+
+extern "C" __global__ __aicore__ void vquant_l1(GM_ADDR a, GM_ADDR b, GM_ADDR scales, GM_ADDR c)
+{
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<uint64_t> sGm;
+    GlobalTensor<int8_t> cGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), M * K);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), K * N);
+    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t *>(scales));
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(c), M * N);
+    TPipe pipe;
+    TQue<TPosition::A1, 1> a1Que;
+    TQue<TPosition::B1, 1> b1Que;
+    TQue<TPosition::A2, 1> a2Que;
+    TQue<TPosition::B2, 1> b2Que;
+    TQue<TPosition::CO1, 1> co1Que;
+    TQue<TPosition::C1, 1> outQue, scaleQue;
+    pipe.InitBuffer(a1Que, 1, M * K * sizeof(half));
+    pipe.InitBuffer(b1Que, 1, K * N * sizeof(half));
+    pipe.InitBuffer(a2Que, 1, M * K * sizeof(half));
+    pipe.InitBuffer(b2Que, 1, K * N * sizeof(half));
+    pipe.InitBuffer(co1Que, 1, M * N * sizeof(float));
+    pipe.InitBuffer(outQue, 1, M * N);
+    pipe.InitBuffer(scaleQue, 1, N * sizeof(uint64_t));
+
+    LocalTensor<half> a1 = a1Que.AllocTensor<half>();
+    LocalTensor<half> b1 = b1Que.AllocTensor<half>();
+    DataCopy(a1, aGm, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(b1, bGm, Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    PipeBarrier<PIPE_ALL>();
+    LocalTensor<half> a2 = a2Que.AllocTensor<half>();
+    LocalTensor<half> b2 = b2Que.AllocTensor<half>();
+    for (int32_t i = 0; i < M1; ++i) {
+        LoadData(a2[i * K1 * FRACTAL], a1, LoadData2DParams(i, K1, M1, 0, 0, false, 0));
+    }
+    for (int32_t q = 0; q < K1; ++q) {
+        LoadData(b2[q * N1 * FRACTAL], b1, LoadData2DParams(q, N1, K1, 0, 0, true, 0));
+    }
+    PipeBarrier<PIPE_ALL>();
+    LocalTensor<float> acc = co1Que.AllocTensor<float>();
+    Mmad(acc, a2, b2, MmadParams(M, N, K, 0, false, true));
+    PipeBarrier<PIPE_ALL>();
+
+    LocalTensor<int8_t> out = outQue.AllocTensor<int8_t>();
+#if OVERLAP
+    LocalTensor<uint64_t> scalesL1 = out.ReinterpretCast<uint64_t>();
+#else
+    LocalTensor<uint64_t> scalesL1 = scaleQue.AllocTensor<uint64_t>();
+#endif
+    DataCopy(scalesL1, sGm, DataCopyParams(1, N * sizeof(uint64_t) / 32, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 p;
+    p.nSize = N;
+    p.mSize = M;
+    p.srcStride = M;
+    p.dstStride = M * 32 / 32;  // an int8 column block: M rows of 32 bytes
+    p.quantPre = QuantMode_t::VQF322B8_PRE;
+    Fixpipe<int8_t, float, CFG_NZ>(out, acc, scalesL1, p);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(cGm, out, DataCopyParams(1, M * N / 32, 0, 0));
+}
+"""
+
+
+@pytest.mark.parametrize("overlap", [False, True], ids=["apart", "overlapping"])
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_fixpipe_vector_quant_into_l1_scales_each_channel_by_its_uint64(overlap, debug):
+    rng = np.random.default_rng(21)
+    m, n, k = 32, 64, 32
+    a, b = _ints(rng, (m, k)), _ints(rng, (k, n))
+    # a different scale per channel, each exact in the fixpipe's 10 mantissa bits
+    scale = (rng.integers(1, 17, n) / 4 * np.where(np.arange(n) % 3 == 0, -1, 1)).astype(np.float32)
+    words = scale.view(np.uint32).astype(np.uint64) | np.uint64(1 << 46)  # bit 46: int8 sign
+    c = np.zeros(m * n, np.int8)
+    source = VQUANT_L1_SRC.replace("#if OVERLAP", f"#if {int(overlap)}")
+    kernel = pyasc.ascendc.load(source, "vquant_l1", debug=debug)
+    kernel[1](a, b, words, c)
+    acc = a.astype(np.float32) @ b.astype(np.float32)
+    want = np.clip(np.rint(acc * scale), -128, 127).astype(np.int8)
+    assert (np.abs(acc * scale) > 127).any() and (want[:, 1::2] != 0).any()
+    # NZ int8: column blocks of 32 channels, each M rows of 32 bytes
+    got = c.reshape(n // 32, m, 32).transpose(1, 0, 2).reshape(m, n)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_the_tiling_struct_matches_the_hosts_field_order():
     """TCubeTiling's members in kernel_operator.h are the host's, in its order: a kernel that
     writes each member back gives the struct's own values."""

@@ -273,7 +273,7 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
   asc_kc_span s, sq = {NULL, 0};
   asc_kc_err e;
   if (asc_k_cube_local(k, src, 4, ASC_KC_M_L0C, "fixpipe", "src", &s, line)) return 1;
-  if (qv && asc_k_cube_local(k, *qv, 4, ASC_KC_M_L1, "fixpipe", "the quant vector", &sq, line))
+  if (qv && asc_k_cube_local(k, *qv, 8, ASC_KC_M_L1, "fixpipe", "the quant vector", &sq, line))
     return 1;
   if (quant < 0 || quant > ASC_KC_VREQ8)
     return asc_k_fail(k, line, "fixpipe: unknown QuantModes value %lld", (long long)quant);
@@ -281,8 +281,32 @@ static int asc_k_cube_fixpipe(asc_k_ctx *k, asc_kc_span d, asc_k_lt src, const a
                       (float)deq, relu,   nz & 1,     (nz >> 1) & 1};
   asc_kc_fixpipe_nds nds = {1, 0, 0};
   if (nd) nds = (asc_kc_fixpipe_nds){nd[0], nd[1], nd[2]};
-  if (asc_kc_fixpipe_nd_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &nds, &e))
-    return asc_k_fail(k, line, "%s", e.msg);
+  /* CANN's cbufWorkspace is a LocalTensor<uint64_t>: one uint64 per channel,
+   * the scale a float32's bits in its low word (the rest: offset, sign...).
+   * The fixpipe reads the vector into its own buffer (L1 -> FB) before it
+   * writes, so a dst over the vector in L1 does not change the scales: take
+   * the scales out first, as packed floats for asc_kc_fixpipe_run. */
+  float *scales = NULL;
+  if (qv && (quant == ASC_KC_VDEQF16 || quant == ASC_KC_VQF322B8_PRE || quant == ASC_KC_VREQ8)) {
+    if (n_size < 0 || n_size > 65535)
+      return asc_k_fail(k, line, "fixpipe: n_size %lld is out of range", (long long)n_size);
+    if (n_size * 8 > sq.n)
+      return asc_k_fail(k, line,
+                        "fixpipe's quant vector has %lld uint64 scales, n_size %lld needs one a "
+                        "channel",
+                        (long long)(sq.n / 8), (long long)n_size);
+    scales = malloc((size_t)(n_size ? n_size : 1) * sizeof *scales);
+    if (!scales) return asc_k_fail(k, line, "fixpipe: out of memory");
+    for (int64_t j = 0; j < n_size; j++) {
+      uint32_t bits;
+      memcpy(&bits, sq.p + j * 8, 4); /* the low half of a little-endian uint64 */
+      memcpy(&scales[j], &bits, 4);
+    }
+    sq.p = (char *)scales, sq.n = n_size * 4;
+  }
+  int rc = asc_kc_fixpipe_nd_run(d, s, sq, (asc_kc_type)dt, (asc_kc_type)st, &p, &nds, &e);
+  free(scales);
+  if (rc) return asc_k_fail(k, line, "%s", e.msg);
   /* the matrices ran, so their counts and strides are in range */
   int64_t last = !(nz & 1) && nds.nd_num > 1 ? (nds.nd_num - 1) * nds.src_nd_stride * 1024 : 0;
   if (asc_k_cube_use(k, ASC_K_FIX, s, 0, last + asc_kc_ceil16(n_size) * src_stride * 64, 0,
