@@ -837,6 +837,56 @@ def test_fixpipe_vector_quant_into_l1_scales_each_channel_by_its_uint64(overlap,
     np.testing.assert_array_equal(got, want)
 
 
+# DataCopy GM -> L1 with Nd2NzParams whose last ND matrix runs past the source's end, as CANN's
+# load_data_l12l0 scenario 14 does (a [k, m] float matrix cut into ndNum matrices of 16 rows to
+# make a Zz layout, k = 70): the device reads whatever follows in global memory; plain mode reads
+# zeros there (as its other global memory reads), checked mode reports the read.
+ND2NZ_PAST_END_SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t ROWS = 20, COLS = 16, ND = 2;
+
+extern "C" __global__ __aicore__ void nd2nz_past_end(GM_ADDR a, GM_ADDR fill, GM_ADDR out)
+{
+    GlobalTensor<float> aGm, fillGm, outGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(a));
+    fillGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(fill));
+    outGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(out));
+    TPipe pipe;
+    TQue<TPosition::A1, 1> a1Que;
+    pipe.InitBuffer(a1Que, 1, ND * 16 * COLS * sizeof(float));
+    LocalTensor<float> a1 = a1Que.AllocTensor<float>();
+    DataCopy(a1, fillGm, DataCopyParams(1, ND * 16 * COLS * sizeof(float) / 32, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+    // ND matrices of 16 rows, 16 * COLS elements apart in GM and in L1 (one NZ matrix each)
+    DataCopy(a1, aGm, Nd2NzParams(ND, 16, COLS, 16 * COLS, COLS, 16, 1, 16 * COLS));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(outGm, a1, DataCopyParams(1, ND * 16 * COLS * sizeof(float) / 32, 0, 0));
+}
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "checked"])
+def test_nd2nz_rows_past_the_source_end_read_as_zeros(debug):
+    rng = np.random.default_rng(23)
+    a = rng.integers(-9, 10, (20, 16)).astype(np.float32)
+    fill = np.full((32, 16), 7.0, np.float32)
+    out = np.zeros(32 * 16, np.float32)
+    kernel = pyasc.ascendc.load(ND2NZ_PAST_END_SRC, "nd2nz_past_end", debug=debug)
+    if debug:
+        line = _line_of(ND2NZ_PAST_END_SRC, "DataCopy(a1, aGm, Nd2NzParams(")
+        with pytest.raises(pyasc.KernelError, match=rf"<string>:{line}: data_copy: Nd2Nz reads"):
+            kernel[1](a, fill, out)
+        return
+    kernel[1](a, fill, out)
+    want = np.zeros((32, 16), np.float32)
+    want[:20] = a
+    # L1: matrix i (rows 16 i..), its column blocks of 8 floats, 16 rows each
+    got = out.reshape(2, 2, 16, 8).transpose(0, 2, 1, 3).reshape(32, 16)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_the_tiling_struct_matches_the_hosts_field_order():
     """TCubeTiling's members in kernel_operator.h are the host's, in its order: a kernel that
     writes each member back gives the struct's own values."""

@@ -420,6 +420,27 @@ static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, 
                                int line) {
   asc_kc_span s;
   if (asc_k_cube_gm(k, src, asc_kc_esize((asc_kc_type)t), "data_copy", &s, line)) return 1;
+#if !ASC_K_CHECKED
+  /* Rows past the source's end: the device reads whatever follows it in
+   * global memory (CANN's load_data_l12l0 scenario 14 cuts a [k, m] matrix
+   * into ndNum matrices of 16 rows, the last past row k, rows its Mmad never
+   * uses). Plain mode reads those bytes as zeros, as its other global memory
+   * reads do (asc_k_gm_read); checked mode reports the read. */
+  const int64_t es = asc_kc_esize((asc_kc_type)t);
+  if (es > 0 && v[0] > 0 && v[0] <= 65535 && v[1] > 0 && v[1] <= 16384 && v[2] >= 0 &&
+      v[2] <= 65535 && v[3] >= 0 && v[3] <= 65535 && v[4] >= 0 && v[4] <= 65535) {
+    const int64_t need = ((v[0] - 1) * v[3] + (v[1] - 1) * v[4] + v[2]) * es;
+    if (need > s.n && need <= ((int64_t)64 << 20)) {
+      char *padded = calloc((size_t)need, 1);
+      if (!padded) return asc_k_fail(k, line, "data_copy: out of memory");
+      if (s.n > 0) memcpy(padded, s.p, (size_t)s.n);
+      asc_kc_span ps = {padded, need};
+      int rc = asc_k_cube_nd2nz(k, dst, ps, t, v, line);
+      free(padded);
+      return rc;
+    }
+  }
+#endif
   return asc_k_cube_nd2nz(k, dst, s, t, v, line);
 }
 static int asc_k_cube_nd2nz_ub(asc_k_ctx *k, asc_k_lt dst, asc_k_lt src, int t, const int64_t *v,
