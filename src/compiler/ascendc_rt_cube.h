@@ -403,6 +403,10 @@ static int sim_cube_copy_gm_l1(asc_k_ctx *k, asc_k_lt dst, asc_k_gt g, int64_t b
       asc_k_lt d = {dst.off + d_at, room - d_at};
       asc_k_gt s = g;
       s.lead = asc_k_add(g.lead, s_at);
+      /* the bytes go as int8 elements: set_global_buffer's size and the
+       * view's skip count elements of esize bytes */
+      if (g.size >= 0)
+        s.size = asc_k_mul(g.size, esize), s.skip = asc_k_add(asc_k_mul(g.skip, esize), s_at);
       const int64_t v[8] = {1, 1, n, 0, n, 1, 1, 0};
       if (asc_k_cube_nd2nz_gm(k, d, s, ASC_KC_S8, v, L)) return 1;
     }

@@ -760,7 +760,7 @@ extern "C" __global__ __aicore__ void vquant_l1(GM_ADDR a, GM_ADDR b, GM_ADDR sc
     GlobalTensor<int8_t> cGm;
     aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), M * K);
     bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), K * N);
-    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t *>(scales));
+    sGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t *>(scales), N);  // N uint64s: 512 bytes
     cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(c), M * N);
     TPipe pipe;
     TQue<TPosition::A1, 1> a1Que;

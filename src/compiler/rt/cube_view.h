@@ -424,8 +424,9 @@ static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, 
   /* Rows past the source's end: the device reads whatever follows it in
    * global memory (CANN's load_data_l12l0 scenario 14 cuts a [k, m] matrix
    * into ndNum matrices of 16 rows, the last past row k, rows its Mmad never
-   * uses). Plain mode reads those bytes as zeros, as its other global memory
-   * reads do (asc_k_gm_read); checked mode reports the read. */
+   * uses). Plain mode reads the bytes past the argument as zeros, as its
+   * other global memory reads do (asc_k_gm_read); checked mode reports the
+   * read. */
   const int64_t es = asc_kc_esize((asc_kc_type)t);
   if (es > 0 && v[0] > 0 && v[0] <= 65535 && v[1] > 0 && v[1] <= 16384 && v[2] >= 0 &&
       v[2] <= 65535 && v[3] >= 0 && v[3] <= 65535 && v[4] >= 0 && v[4] <= 65535) {
@@ -433,7 +434,10 @@ static int asc_k_cube_nd2nz_gm(asc_k_ctx *k, asc_k_lt dst, asc_k_gt src, int t, 
     if (need > s.n && need <= ((int64_t)64 << 20)) {
       char *padded = calloc((size_t)need, 1);
       if (!padded) return asc_k_fail(k, line, "data_copy: out of memory");
-      if (s.n > 0) memcpy(padded, s.p, (size_t)s.n);
+      /* up to the argument's end, past set_global_buffer's size too (as
+       * asc_k_gm_read in plain mode) */
+      int64_t have = src.n - src.lead < need ? src.n - src.lead : need;
+      if (have > 0) memcpy(padded, s.p, (size_t)have);
       asc_kc_span ps = {padded, need};
       int rc = asc_k_cube_nd2nz(k, dst, ps, t, v, line);
       free(padded);
