@@ -55,16 +55,6 @@ struct LayerNormGradShapeInfo {
 
 namespace sim {
 namespace norm {
-// A checked-mode error at the user's line, printf-style.
-inline void fail(Loc loc, const char *message) {
-  check(api()->fail(ctx, loc.file, loc.line, message));
-}
-template <typename... A>
-inline void fail(Loc loc, const char *fmt, A... args) {
-  char msg[256];
-  std::snprintf(msg, sizeof msg, fmt, args...);
-  check(api()->fail(ctx, loc.file, loc.line, msg));
-}
 inline void barrier(Loc loc) {
   PipeBarrier<PIPE_V>(loc);
 }
@@ -182,10 +172,10 @@ inline void scale_shift(const LocalTensor<half> &out, const LocalTensor<float> &
 // Does the buffer hold `floats` floats? (a checked-mode error naming the API if not)
 inline bool holds(const char *api, const LocalTensor<float> &buffer, uint64_t floats, Loc loc) {
   if (buffer.GetSize() >= floats) return true;
-  fail(loc,
-       "%s: the sharedTmpBuffer holds %u bytes, the tiling uses %llu (pass the buffer the "
-       "tiling was computed for)",
-       api, buffer.GetSize() * 4u, static_cast<unsigned long long>(floats) * 4u);
+  fail_atf(loc,
+           "%s: the sharedTmpBuffer holds %u bytes, the tiling uses %llu (pass the buffer the "
+           "tiling was computed for)",
+           api, buffer.GetSize() * 4u, static_cast<unsigned long long>(floats) * 4u);
   return false;
 }
 
@@ -201,7 +191,8 @@ inline void layernorm_bsh(const char *api, const LocalTensor<T> &output,
                 "LayerNorm / DeepNorm: half or float");
   constexpr bool isFloat = std::is_same_v<T, float>;
   if (t.oneTmpSize == 0 || t.hLength == 0) {
-    fail(loc, "%s: the tiling's oneTmpSize is 0 (fill it with the host's tiling function)", api);
+    fail_atf(loc, "%s: the tiling's oneTmpSize is 0 (fill it with the host's tiling function)",
+             api);
     return;
   }
   const LocalTensor<float> buffer = floats(sharedTmpBuffer);
@@ -305,10 +296,10 @@ inline void Normalize(const LocalTensor<T> &output, const LocalTensor<float> &ou
   using namespace sim::norm;
   const uint32_t a = para.aLength, r = para.rLength, rwp = para.rLengthWithPadding;
   if (a == 0 || r == 0 || rwp < r || rwp * sizeof(T) % 32) {
-    fail(loc,
-         "Normalize: NormalizePara {%u, %u, %u} must have rows, 0 < rLength <= "
-         "rLengthWithPadding, the latter a whole number of 32-byte blocks",
-         a, r, rwp);
+    fail_atf(loc,
+             "Normalize: NormalizePara {%u, %u, %u} must have rows, 0 < rLength <= "
+             "rLengthWithPadding, the latter a whole number of 32-byte blocks",
+             a, r, rwp);
     return;
   }
   const LocalTensor<float> buffer = floats(sharedTmpBuffer);
@@ -318,10 +309,10 @@ inline void Normalize(const LocalTensor<T> &output, const LocalTensor<float> &ou
       halfGamma ? (size >= 2 * rwp ? (size - 2 * rwp) / (2 * rwp) : 0) : size / (2 * rwp);
   if (rows > a) rows = a;
   if (rows == 0 || size < a) {
-    fail(loc,
-         "Normalize: the sharedTmpBuffer's %u bytes do not hold one row's temporaries "
-         "(GetNormalizeMaxMinTmpSize's minimum)",
-         size * 4u);
+    fail_atf(loc,
+             "Normalize: the sharedTmpBuffer's %u bytes do not hold one row's temporaries "
+             "(GetNormalizeMaxMinTmpSize's minimum)",
+             size * 4u);
     return;
   }
   const LocalTensor<float> tmpA = buffer, tmpB = buffer[rows * rwp];
@@ -404,10 +395,10 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &ou
   const LayerNormSeparateTiling &t = tiling;
   const uint32_t rwp = para.rLengthWithPadding, r = para.rLength;
   if (t.oneTmpSize == 0 || rwp == 0 || r == 0 || rwp < r || rwp * sizeof(T) % 32) {
-    fail(loc,
-         "LayerNorm: LayerNormPara {%u, %u, %u} or the tiling (oneTmpSize %u) cannot work: "
-         "0 < rLength <= rLengthWithPadding, a whole number of 32-byte blocks",
-         para.aLength, r, rwp, t.oneTmpSize);
+    fail_atf(loc,
+             "LayerNorm: LayerNormPara {%u, %u, %u} or the tiling (oneTmpSize %u) cannot work: "
+             "0 < rLength <= rLengthWithPadding, a whole number of 32-byte blocks",
+             para.aLength, r, rwp, t.oneTmpSize);
     return;
   }
   const LocalTensor<float> buffer = floats(sharedTmpBuffer);
@@ -489,10 +480,10 @@ inline void DeepNorm(const LocalTensor<T> &dstLocal, const LocalTensor<T> &meanL
                      const T alpha, const T epsilon, DeepNormTiling &tiling, sim::Loc loc = {}) {
   if (isBasicBlock && (tiling.hLength % 64 || tiling.originalHLength % 64 ||
                        (tiling.bLength * tiling.sLength) % 8)) {
-    sim::norm::fail(loc,
-                    "DeepNorm: isBasicBlock needs hLength (%u) and originalHLength (%u) in 64s "
-                    "and bLength * sLength (%u) in 8s",
-                    tiling.hLength, tiling.originalHLength, tiling.bLength * tiling.sLength);
+    sim::fail_atf(loc,
+                  "DeepNorm: isBasicBlock needs hLength (%u) and originalHLength (%u) in 64s "
+                  "and bLength * sLength (%u) in 8s",
+                  tiling.hLength, tiling.originalHLength, tiling.bLength * tiling.sLength);
     return;
   }
   tiling::LayerNormTiling t;  // the same members
@@ -597,13 +588,13 @@ inline void LayerNormGrad(const LocalTensor<T> &outputPdX, const LocalTensor<T> 
   using namespace sim::norm;
   const LayerNormGradTiling &t = tiling;
   if (shapeInfo.dataFormat != DataFormat::ND) {
-    fail(loc, "LayerNormGrad: only the ND format is simulated");
+    fail_atf(loc, "LayerNormGrad: only the ND format is simulated");
     return;
   }
   if (t.oneCalSize == 0 || t.hLength == 0 || t.nohCalSize == 0) {
-    fail(loc,
-         "LayerNormGrad: the tiling's oneCalSize is 0 (fill it with "
-         "GetLayerNormGradNDTilingInfo)");
+    fail_atf(loc,
+             "LayerNormGrad: the tiling's oneCalSize is 0 (fill it with "
+             "GetLayerNormGradNDTilingInfo)");
     return;
   }
   const LocalTensor<float> buffer = floats(sharedTmpBuffer);
@@ -684,9 +675,9 @@ inline void LayerNormGradBeta(const LocalTensor<T> &outputPdGamma,
   using namespace sim::norm;
   const LayerNormGradBetaTiling &t = tiling;
   if (t.oneCalSize == 0 || t.hLength == 0) {
-    fail(loc,
-         "LayerNormGradBeta: the tiling's oneCalSize is 0 (fill it with "
-         "GetLayerNormGradBetaNDTilingInfo)");
+    fail_atf(loc,
+             "LayerNormGradBeta: the tiling's oneCalSize is 0 (fill it with "
+             "GetLayerNormGradBetaNDTilingInfo)");
     return;
   }
   const LocalTensor<float> buffer = floats(sharedTmpBuffer);

@@ -8,7 +8,6 @@
 // masked Duplicate (Pad's aligned case) or element reads and writes between full barriers (Pad's
 // unaligned rows, UnPad, the 2-D transpose); the tmp buffer is accepted and not used. A shape or
 // parameter CANN's kernel cannot handle fails with a message naming the caller's line.
-#include <cstdarg>
 #include <cstdio>
 
 #include "transform_tiling.h"
@@ -26,15 +25,6 @@ struct UnPadParams {
 };
 
 namespace sim {
-// fail_at with a printf message.
-inline void transform_fail(Loc loc, const char *fmt, ...) {
-  char buf[320];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  fail_at(buf, loc);
-}
 template <typename T>
 inline void transform_types(const char *api, Loc loc) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4,
@@ -47,8 +37,8 @@ template <typename T>
 inline void transform_room(const char *api, const char *what, const LocalTensor<T> &t, uint64_t n,
                            Loc loc) {
   if (t.GetSize() < n)
-    transform_fail(loc, "%s: %s holds %u elements, the tiling's shape needs %llu", api, what,
-                   static_cast<unsigned>(t.GetSize()), static_cast<unsigned long long>(n));
+    fail_atf(loc, "%s: %s holds %u elements, the tiling's shape needs %llu", api, what,
+             static_cast<unsigned>(t.GetSize()), static_cast<unsigned long long>(n));
 }
 }  // namespace sim
 
@@ -68,18 +58,18 @@ inline void Pad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
   const uint32_t left = padParams.leftPad, right = padParams.rightPad;
   const T value = static_cast<T>(padParams.padValue);
   if (h == 0 || w == 0)
-    sim::transform_fail(loc, "Pad: the tiling's shape is empty (was PadTilingFunc called?)");
+    sim::fail_atf(loc, "Pad: the tiling's shape is empty (was PadTilingFunc called?)");
   if (w % epb == 0) {
     if (left != 0)
-      sim::transform_fail(loc,
-                          "Pad: a 32-byte aligned width (%u) is padded on the right only; "
-                          "leftPad must be 0, not %u",
-                          w, left);
+      sim::fail_atf(loc,
+                    "Pad: a 32-byte aligned width (%u) is padded on the right only; "
+                    "leftPad must be 0, not %u",
+                    w, left);
     if (ori > w || w - ori > epb || right > w - ori)
-      sim::transform_fail(loc,
-                          "Pad: rightPad %u from the original width %u must stay within the "
-                          "last 32-byte block of the width %u",
-                          right, ori, w);
+      sim::fail_atf(loc,
+                    "Pad: rightPad %u from the original width %u must stay within the "
+                    "last 32-byte block of the width %u",
+                    right, ori, w);
     sim::transform_room("Pad", "srcTensor", srcTensor, uint64_t{h} * w, loc);
     sim::transform_room("Pad", "dstTensor", dstTensor, uint64_t{h} * w, loc);
     DataCopy(dstTensor, srcTensor, h * w, loc);
@@ -100,15 +90,15 @@ inline void Pad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor
   }
   const uint32_t aligned = (w + epb - 1) / epb * epb;
   if (left + right != aligned - w)
-    sim::transform_fail(loc,
-                        "Pad: a width of %u (not 32-byte aligned) pads to %u: leftPad + rightPad "
-                        "must be %u, not %u",
-                        w, aligned, aligned - w, left + right);
+    sim::fail_atf(loc,
+                  "Pad: a width of %u (not 32-byte aligned) pads to %u: leftPad + rightPad "
+                  "must be %u, not %u",
+                  w, aligned, aligned - w, left + right);
   if (tiling.tmpBuffer1BlockNum == 0)
-    sim::transform_fail(loc,
-                        "Pad: the width %u is not 32-byte aligned and the tiling has no "
-                        "tmp buffer (PadTilingFunc's stackBufferSize was 0)",
-                        w);
+    sim::fail_atf(loc,
+                  "Pad: the width %u is not 32-byte aligned and the tiling has no "
+                  "tmp buffer (PadTilingFunc's stackBufferSize was 0)",
+                  w);
   sim::transform_room("Pad", "srcTensor", srcTensor, uint64_t{h} * w, loc);
   sim::transform_room("Pad", "dstTensor", dstTensor, uint64_t{h} * aligned, loc);
   // Last row first, right to left: dst's element is never before src's, so dst may be src.
@@ -141,15 +131,15 @@ inline void UnPad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTens
   constexpr uint32_t epb = 32 / sizeof(T);
   const uint32_t h = tiling.srcHeight, w = tiling.srcWidth, right = unPadParams.rightPad;
   if (h == 0 || w == 0)
-    sim::transform_fail(loc, "UnPad: the tiling's shape is empty (was UnPadTilingFunc called?)");
+    sim::fail_atf(loc, "UnPad: the tiling's shape is empty (was UnPadTilingFunc called?)");
   if (w % epb != 0)
-    sim::transform_fail(loc, "UnPad: the width %u must be 32-byte aligned (%u elements)", w, epb);
+    sim::fail_atf(loc, "UnPad: the width %u must be 32-byte aligned (%u elements)", w, epb);
   if (unPadParams.leftPad != 0)
-    sim::transform_fail(loc, "UnPad: leftPad must be 0 (CANN does not apply it), not %u",
-                        static_cast<unsigned>(unPadParams.leftPad));
+    sim::fail_atf(loc, "UnPad: leftPad must be 0 (CANN does not apply it), not %u",
+                  static_cast<unsigned>(unPadParams.leftPad));
   if (right >= epb || right >= w)
-    sim::transform_fail(loc, "UnPad: rightPad %u must be under one 32-byte block (%u elements)",
-                        right, epb);
+    sim::fail_atf(loc, "UnPad: rightPad %u must be under one 32-byte block (%u elements)", right,
+                  epb);
   const uint32_t kept = w - right;
   sim::transform_room("UnPad", "srcTensor", srcTensor, uint64_t{h} * w, loc);
   sim::transform_room("UnPad", "dstTensor", dstTensor, uint64_t{h} * kept, loc);
@@ -207,21 +197,20 @@ inline void confusion_transpose(const LocalTensor<T> &dst, const LocalTensor<T> 
   constexpr uint32_t epb = 32 / sizeof(T);
   const int kind = static_cast<int>(type);
   if (kind < 1 || kind > 7)
-    transform_fail(loc, "ConfusionTranspose: TransposeType %d is not one dav-2201 has (1 to 7)",
-                   kind);
+    fail_atf(loc, "ConfusionTranspose: TransposeType %d is not one dav-2201 has (1 to 7)", kind);
   if (t.param0 != epb)
-    transform_fail(loc,
-                   "ConfusionTranspose: the tiling is for %u-byte elements, not %u "
-                   "(GetTransposeTilingInfo's typeSize)",
-                   t.param0 ? 32 / t.param0 : 0, static_cast<unsigned>(sizeof(T)));
+    fail_atf(loc,
+             "ConfusionTranspose: the tiling is for %u-byte elements, not %u "
+             "(GetTransposeTilingInfo's typeSize)",
+             t.param0 ? 32 / t.param0 : 0, static_cast<unsigned>(sizeof(T)));
   PipeBarrier<PIPE_V>(loc);
   if (kind == 7) {
     const uint32_t hgt = t.param1, wid = t.param2;
     if (hgt % 16 || wid % 16 || !hgt || !wid)
-      transform_fail(loc,
-                     "ConfusionTranspose: ND2ND_ONLY takes H and W multiples of 16, not "
-                     "[%u, %u]",
-                     hgt, wid);
+      fail_atf(loc,
+               "ConfusionTranspose: ND2ND_ONLY takes H and W multiples of 16, not "
+               "[%u, %u]",
+               hgt, wid);
     transform_room("ConfusionTranspose", "src", src, uint64_t{hgt} * wid, loc);
     transform_room("ConfusionTranspose", "dst", dst, uint64_t{hgt} * wid, loc);
     PipeBarrier<PIPE_ALL>(loc);
@@ -237,13 +226,13 @@ inline void confusion_transpose(const LocalTensor<T> &dst, const LocalTensor<T> 
   } else {
     hn = t.param3, s = uint64_t{kind == 3 ? t.param9 : t.param6 * 16};
     if (hn % 16)
-      transform_fail(loc, "ConfusionTranspose: type %d takes H/N a multiple of 16, not %llu", kind,
-                     static_cast<unsigned long long>(hn));
+      fail_atf(loc, "ConfusionTranspose: type %d takes H/N a multiple of 16, not %llu", kind,
+               static_cast<unsigned long long>(hn));
   }
   if (!b || !n || !s || !hn)
-    transform_fail(loc,
-                   "ConfusionTranspose: the tiling's shape is empty (was "
-                   "GetTransposeTilingInfo called with this type?)");
+    fail_atf(loc,
+             "ConfusionTranspose: the tiling's shape is empty (was "
+             "GetTransposeTilingInfo called with this type?)");
   const uint64_t h = n * hn, total = b * s * h;
   transform_room("ConfusionTranspose", "src", src, total, loc);
   transform_room("ConfusionTranspose", "dst", dst, total, loc);

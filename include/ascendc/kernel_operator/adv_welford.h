@@ -38,12 +38,6 @@ struct WelfordFinalizePara {
 };
 
 namespace sim {
-// What CANN's CPU-debug build asserts: the device computes on regardless, so only checked
-// mode reports it (and ends the block).
-inline bool expect_checked(bool ok, Loc loc, const char *what) {
-  if (!ok && PYASC_SIM_CHECKED) fail_at(what, loc);
-  return ok || !PYASC_SIM_CHECKED;
-}
 
 // The NPU's sum of src[0, n) into dst[0] (and into spare[0]): the repeats past the first 64
 // floats are added into them one repeat after the other, then one WholeReduceSum; src is

@@ -152,6 +152,22 @@ inline void fail_at(const char *message, Loc loc) {
   api()->fail(ctx, loc.file, loc.line, message);
   throw Abort{};
 }
+// fail_at with a printf message (the library APIs name the values they refuse).
+inline void fail_atf(Loc loc, const char *message) {
+  fail_at(message, loc);
+}
+template <typename... A>
+inline void fail_atf(Loc loc, const char *fmt, A... args) {
+  char message[320];
+  std::snprintf(message, sizeof message, fmt, args...);
+  fail_at(message, loc);
+}
+// What CANN's CPU-debug build asserts: the device computes on regardless, so only checked
+// mode reports it (and ends the block).
+inline bool expect_checked(bool ok, Loc loc, const char *what) {
+  if (!ok && PYASC_SIM_CHECKED) fail_at(what, loc);
+  return ok || !PYASC_SIM_CHECKED;
+}
 inline const pyasc_sim_api *cube_table(Loc loc) {
   const pyasc_sim_api *t = api();
   if (!t->cube_load) {
